@@ -1,0 +1,222 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { clearCache, findLibrary, LibraryNotFoundError, SUPPORTED_LIBRARIES, UnknownNameError, type SearchOptions } from './index.js';
+
+const base = mkdtempSync(join(tmpdir(), 'pathfinder-lib-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+let counter = 0;
+
+/** A fresh fake machine: files named as the real sonames, in the real layouts. */
+function fakeTree(files: readonly string[]): string {
+  const root = join(base, `t${counter++}`);
+  for (const file of files) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), 'not really an ELF file');
+  }
+  return root;
+}
+
+/** Options that see only the fake tree: no python3, no real ldconfig, no real /usr/local/cuda. */
+function only(root: string, extra: Partial<SearchOptions> & { env?: Record<string, string> } = {}): SearchOptions {
+  return {
+    sitePackages: [join(root, 'site-packages')],
+    loaderCache: [],
+    defaultToolkitRoot: join(root, 'usr/local/cuda'),
+    systemDirectories: false,
+    ...extra,
+    env: extra.env ?? {},
+  };
+}
+
+describe('findLibrary: search order', () => {
+  // nvrtc 13 in every source, so that each source in turn can be taken away.
+  const root = fakeTree([
+    'override/libnvrtc.so.13',
+    'site-packages/nvidia/cu13/lib/libnvrtc.so.13',
+    'conda/lib/libnvrtc.so.13',
+    'ld/libnvrtc.so.13',
+    'ldcache/libnvrtc.so.13',
+    'cuda-path/lib64/libnvrtc.so.13',
+    'cuda-home/lib64/libnvrtc.so.13',
+    'usr/local/cuda/lib64/libnvrtc.so.13',
+  ]);
+  const sources = [
+    { via: 'override', env: { CUDA_JS_LIB_NVRTC: join(root, 'override/libnvrtc.so.13') } },
+    { via: 'site-packages', sitePackages: [join(root, 'site-packages')] },
+    { via: 'conda', env: { CONDA_PREFIX: join(root, 'conda') } },
+    { via: 'LD_LIBRARY_PATH', env: { LD_LIBRARY_PATH: `${join(root, 'nowhere')}:${join(root, 'ld')}` } },
+    { via: 'ldconfig', loaderCache: [{ soname: 'libnvrtc.so.13', path: join(root, 'ldcache/libnvrtc.so.13') }] },
+    { via: 'CUDA_PATH', env: { CUDA_PATH: join(root, 'cuda-path') } },
+    { via: 'CUDA_HOME', env: { CUDA_HOME: join(root, 'cuda-home') } },
+    { via: 'default toolkit' },
+  ] as const;
+
+  for (let i = 0; i < sources.length; i++) {
+    const expected = sources[i]!;
+    it(`takes ${expected.via} when no earlier source has the library`, () => {
+      const later = sources.slice(i);
+      const env = Object.assign({}, ...later.map((s) => ('env' in s ? s.env : {})));
+      const options: SearchOptions = {
+        ...only(root, { env }),
+        sitePackages: later.some((s) => s.via === 'site-packages') ? [join(root, 'site-packages')] : [],
+        loaderCache: later.flatMap((s) => ('loaderCache' in s ? s.loaderCache : [])),
+      };
+      const found = findLibrary('nvrtc', options);
+      expect(found.foundVia).toBe(expected.via);
+      expect(found.name).toBe('nvrtc');
+      expect(found.cudaMajor).toBe(13);
+      expect(found.path.startsWith(root)).toBe(true);
+    });
+  }
+
+  it('prefers the newest soname within one folder', () => {
+    const r = fakeTree(['usr/local/cuda/lib64/libnvrtc.so.12', 'usr/local/cuda/lib64/libnvrtc.so.13']);
+    expect(findLibrary('nvrtc', only(r)).path).toBe(join(r, 'usr/local/cuda/lib64/libnvrtc.so.13'));
+  });
+
+  it('finds nvrtc-builtins by a minor-version pattern, and libNVVM under nvvm/lib64', () => {
+    const r = fakeTree(['usr/local/cuda/lib64/libnvrtc-builtins.so.13.0', 'usr/local/cuda/nvvm/lib64/libnvvm.so.4', 'usr/local/cuda/version.json']);
+    writeFileSync(join(r, 'usr/local/cuda/version.json'), JSON.stringify({ cuda: { name: 'CUDA SDK', version: '13.0.2' } }));
+    expect(findLibrary('nvrtc-builtins', only(r)).path).toBe(join(r, 'usr/local/cuda/lib64/libnvrtc-builtins.so.13.0'));
+    const nvvm = findLibrary('nvvm', only(r));
+    expect(nvvm.path).toBe(join(r, 'usr/local/cuda/nvvm/lib64/libnvvm.so.4'));
+    // libnvvm.so.4 is the soname of 11, 12 and 13: the major comes from version.json
+    expect(nvvm.cudaMajor).toBe(13);
+    expect(nvvm.version).toBe('13.0.2');
+  });
+
+  it('reads the CUDA version of a file from a cuda-X.Y folder or a cuXX wheel', () => {
+    const r = fakeTree(['opt/cuda-12.6/nvvm/lib64/libnvvm.so.4']);
+    const nvvm = findLibrary('nvvm', only(r, { env: { CUDA_HOME: join(r, 'opt/cuda-12.6') } }));
+    expect([nvvm.cudaMajor, nvvm.version, nvvm.foundVia]).toEqual([12, '12.6', 'CUDA_HOME']);
+  });
+
+  it('looks for the driver and NVML only in the system loader, never in a toolkit', () => {
+    const r = fakeTree(['usr/local/cuda/lib64/libcuda.so.1', 'usr/local/cuda/lib64/stubs/libcuda.so', 'ld/libcuda.so.1']);
+    expect(() => findLibrary('cuda', only(r))).toThrow(LibraryNotFoundError);
+    expect(findLibrary('cuda', only(r, { env: { LD_LIBRARY_PATH: join(r, 'ld') } })).foundVia).toBe('LD_LIBRARY_PATH');
+    const viaCache = findLibrary('nvml', only(r, { loaderCache: [{ soname: 'libnvidia-ml.so.1', path: '/lib/x86_64-linux-gnu/libnvidia-ml.so.1' }] }));
+    expect(viaCache).toMatchObject({ foundVia: 'ldconfig', path: '/lib/x86_64-linux-gnu/libnvidia-ml.so.1' });
+  });
+
+  it('finds CUDA 12 wheels in their per-component folders', () => {
+    const r = fakeTree(['site-packages/nvidia/nvjitlink/lib/libnvJitLink.so.12', 'site-packages/nvidia/cuda_nvcc/nvvm/lib64/libnvvm.so.4']);
+    expect(findLibrary('nvJitLink', only(r))).toMatchObject({ foundVia: 'site-packages', cudaMajor: 12 });
+    expect(findLibrary('nvvm', only(r)).foundVia).toBe('site-packages');
+  });
+});
+
+describe('findLibrary: overrides', () => {
+  it('takes a folder that holds the library', () => {
+    const r = fakeTree(['mine/libnvJitLink.so.13', 'usr/local/cuda/lib64/libnvJitLink.so.13']);
+    expect(findLibrary('nvJitLink', only(r, { env: { CUDA_JS_LIB_NVJITLINK: join(r, 'mine') } }))).toMatchObject({
+      foundVia: 'override',
+      path: join(r, 'mine/libnvJitLink.so.13'),
+    });
+  });
+
+  it('fails on an override that points nowhere, rather than falling back', () => {
+    const r = fakeTree(['usr/local/cuda/lib64/libnvrtc.so.13']);
+    const error = (() => {
+      try {
+        findLibrary('nvrtc', only(r, { env: { CUDA_JS_LIB_NVRTC: join(r, 'missing.so') } }));
+      } catch (e) {
+        return e as LibraryNotFoundError;
+      }
+      throw new Error('expected a failure');
+    })();
+    expect(error).toBeInstanceOf(LibraryNotFoundError);
+    expect(error.message).toContain(`CUDA_JS_LIB_NVRTC=${join(r, 'missing.so')}`);
+    expect(error.message).toContain('Fix or unset CUDA_JS_LIB_NVRTC');
+  });
+});
+
+describe('findLibrary: one CUDA major across the compilers', () => {
+  it('prefers the major that nvJitLink and nvvm share over an earlier nvrtc of another major', () => {
+    const r = fakeTree([
+      'site-packages/nvidia/cuda_nvrtc/lib/libnvrtc.so.12',
+      'usr/local/cuda/lib64/libnvrtc.so.13',
+      'usr/local/cuda/lib64/libnvJitLink.so.13',
+      'usr/local/cuda/nvvm/lib64/libnvvm.so.4',
+    ]);
+    writeFileSync(join(r, 'usr/local/cuda/version.json'), JSON.stringify({ cuda: { version: '13.0.1' } }));
+    const nvrtc = findLibrary('nvrtc', only(r));
+    expect(nvrtc).toMatchObject({ foundVia: 'default toolkit', cudaMajor: 13 });
+    expect(nvrtc.notes.join('\n')).toMatch(/preferred CUDA 13 \(the major in which nvrtc, nvJitLink, nvvm are found\) over CUDA 12 at .*libnvrtc\.so\.12/);
+  });
+
+  it('says so when the majors cannot agree', () => {
+    const r = fakeTree(['ld/libnvrtc.so.11.2', 'usr/local/cuda/lib64/libnvJitLink.so.13']);
+    writeFileSync(join(r, 'usr/local/cuda/version.json'), JSON.stringify({ cuda: { version: '13.0.1' } }));
+    const nvrtc = findLibrary('nvrtc', only(r, { env: { LD_LIBRARY_PATH: join(r, 'ld') }, preferredMajor: 13 }));
+    expect(nvrtc.cudaMajor).toBe(11);
+    expect(nvrtc.notes).toEqual(['no CUDA 13 build found (asked for explicitly); using CUDA 11, which mixes CUDA majors']);
+  });
+
+  it('takes the newest major on a tie, and CUDA_JS_CUDA_MAJOR over everything', () => {
+    const r = fakeTree(['usr/local/cuda/lib64/libnvrtc.so.12', 'usr/local/cuda/lib64/libnvrtc.so.13']);
+    expect(findLibrary('nvrtc', only(r)).cudaMajor).toBe(13);
+    expect(findLibrary('nvrtc', only(r, { env: { CUDA_JS_CUDA_MAJOR: '12' } })).cudaMajor).toBe(12);
+    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_CUDA_MAJOR: 'twelve' } }))).toThrow(/CUDA_JS_CUDA_MAJOR must be 11, 12 or 13/);
+  });
+});
+
+describe('findLibrary: errors', () => {
+  it('lists every place tried, in order, with why each failed', () => {
+    const r = fakeTree(['site-packages/nvidia/cu13/lib/libcublas.so.13']);
+    let error: LibraryNotFoundError | undefined;
+    try {
+      findLibrary('nvJitLink', only(r, { env: { LD_LIBRARY_PATH: join(r, 'nope'), CUDA_HOME: join(r, 'home') } }));
+    } catch (e) {
+      error = e as LibraryNotFoundError;
+    }
+    expect(error).toBeInstanceOf(LibraryNotFoundError);
+    expect(error!.libraryName).toBe('nvJitLink');
+    expect(error!.attempts.map((a) => a.source)).toEqual([
+      'override',
+      'site-packages',
+      'conda',
+      'LD_LIBRARY_PATH',
+      'ldconfig',
+      'CUDA_HOME',
+      'default toolkit',
+    ]);
+    expect(error!.message).toContain("CUDA library 'nvJitLink' was not found. Places tried, in order:");
+    expect(error!.message).toContain(`[site-packages] ${join(r, 'site-packages/nvidia/cu13/lib')}: none of libnvJitLink.so.13 here`);
+    expect(error!.message).toContain(`[LD_LIBRARY_PATH] ${join(r, 'nope')}: no such folder`);
+    expect(error!.message).toContain('[ldconfig] ldconfig -p: no entry for libnvJitLink.so.13, libnvJitLink.so.12');
+    expect(error!.message).toContain('or point CUDA_JS_LIB_NVJITLINK at the file');
+  });
+
+  it('names an unknown library and lists the known ones', () => {
+    expect(() => findLibrary('nvrtcc')).toThrow(UnknownNameError);
+    expect(() => findLibrary('nvrtcc')).toThrow(`unknown library "nvrtcc"; known names: ${SUPPORTED_LIBRARIES.join(', ')}`);
+  });
+
+  it('knows at least the libraries of the issue', () => {
+    for (const name of ['cuda', 'nvrtc', 'nvrtc-builtins', 'nvJitLink', 'nvvm', 'cudart', 'nvfatbin', 'nvml', 'cupti', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusparse', 'cusolver']) {
+      expect(SUPPORTED_LIBRARIES).toContain(name);
+    }
+  });
+});
+
+describe('findLibrary: cache', () => {
+  beforeEach(() => clearCache());
+  afterAll(() => {
+    delete process.env['CUDA_JS_LIB_CUPTI'];
+    clearCache();
+  });
+
+  it('caches results for the process environment until clearCache()', () => {
+    const r = fakeTree(['a/libcupti.so.13', 'b/libcupti.so.13']);
+    process.env['CUDA_JS_LIB_CUPTI'] = join(r, 'a');
+    const first = findLibrary('cupti');
+    expect(first.path).toBe(join(r, 'a/libcupti.so.13'));
+    process.env['CUDA_JS_LIB_CUPTI'] = join(r, 'b');
+    expect(findLibrary('cupti')).toBe(first);
+    clearCache();
+    expect(findLibrary('cupti').path).toBe(join(r, 'b/libcupti.so.13'));
+  });
+});

@@ -1,0 +1,81 @@
+import type { CudaMajor } from './catalog.js';
+import { readLoaderCache, type LoaderCacheEntry } from './loader-cache.js';
+import { discoverSitePackages } from './site-packages.js';
+
+/**
+ * Where to search. Every field defaults to this process's real environment;
+ * tests and unusual setups pass their own.
+ */
+export interface SearchOptions {
+  /** Environment variables to read (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** site-packages folders to search for NVIDIA pip wheels (default: `$VIRTUAL_ENV`'s, then python3's). */
+  readonly sitePackages?: readonly string[];
+  /** The system loader's cache (default: `ldconfig -p`). */
+  readonly loaderCache?: readonly LoaderCacheEntry[];
+  /** The last toolkit root searched (default `/usr/local/cuda`). */
+  readonly defaultToolkitRoot?: string;
+  /** Whether distribution folders such as `/usr/include` are searched (default true). */
+  readonly systemDirectories?: boolean;
+  /**
+   * The CUDA major that nvrtc, nvJitLink and nvvm should share. Default:
+   * `CUDA_JS_CUDA_MAJOR`, else the major that most of the three are found in
+   * (the newest on a tie).
+   */
+  readonly preferredMajor?: CudaMajor;
+}
+
+/** SearchOptions with the defaults filled in lazily (python3 and ldconfig run at most once). */
+export class SearchEnvironment {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly defaultToolkitRoot: string;
+  readonly systemDirectories: boolean;
+  readonly explicitMajor: CudaMajor | undefined;
+  #sitePackages: { directories: readonly string[]; problems: readonly string[] } | undefined;
+  #loaderCache: { entries: readonly LoaderCacheEntry[]; problem?: string } | undefined;
+
+  constructor(readonly options: SearchOptions = {}) {
+    this.env = options.env ?? process.env;
+    this.defaultToolkitRoot = options.defaultToolkitRoot ?? '/usr/local/cuda';
+    this.systemDirectories = options.systemDirectories ?? true;
+    this.explicitMajor = options.preferredMajor ?? parseMajor(this.env['CUDA_JS_CUDA_MAJOR']);
+    if (options.sitePackages) this.#sitePackages = { directories: options.sitePackages, problems: [] };
+    if (options.loaderCache) this.#loaderCache = { entries: options.loaderCache };
+  }
+
+  get sitePackages(): { directories: readonly string[]; problems: readonly string[] } {
+    this.#sitePackages ??= discoverSitePackages(this.env);
+    return this.#sitePackages;
+  }
+
+  get loaderCache(): { entries: readonly LoaderCacheEntry[]; problem?: string } {
+    this.#loaderCache ??= readLoaderCache();
+    return this.#loaderCache;
+  }
+
+  /** Toolkit roots in search order, each with the source that names it. */
+  toolkitRoots(): { source: string; root: string }[] {
+    const roots: { source: string; root: string }[] = [];
+    const cudaPath = this.env['CUDA_PATH'];
+    const cudaHome = this.env['CUDA_HOME'];
+    if (cudaPath) roots.push({ source: 'CUDA_PATH', root: cudaPath });
+    if (cudaHome) roots.push({ source: 'CUDA_HOME', root: cudaHome });
+    roots.push({ source: 'default toolkit', root: this.defaultToolkitRoot });
+    return roots;
+  }
+
+  condaPrefix(): string | undefined {
+    return this.env['CONDA_PREFIX'] || undefined;
+  }
+
+  ldLibraryPath(): string[] {
+    return (this.env['LD_LIBRARY_PATH'] ?? '').split(':').filter((d) => d.length > 0);
+  }
+}
+
+function parseMajor(text: string | undefined): CudaMajor | undefined {
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
+  if (n === 11 || n === 12 || n === 13) return n;
+  throw new RangeError(`CUDA_JS_CUDA_MAJOR must be 11, 12 or 13, not ${JSON.stringify(text)}`);
+}

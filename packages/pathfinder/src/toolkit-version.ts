@@ -1,0 +1,41 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What is known of the CUDA release a file belongs to. */
+export interface CudaVersionInfo {
+  readonly major: number;
+  /** `13.0`, `13.0.88` or just `13`, as precisely as the evidence allows. */
+  readonly version: string;
+}
+
+/**
+ * The CUDA release of a toolkit root: its version.json (a runfile or deb
+ * install), or the dist-info folders of a pip-assembled toolkit.
+ */
+export function toolkitRootVersion(root: string): CudaVersionInfo | undefined {
+  try {
+    const json = JSON.parse(readFileSync(join(root, 'version.json'), 'utf8')) as { cuda?: { version?: string } };
+    const version = json.cuda?.version;
+    if (version) return { major: Number(version.split('.')[0]), version };
+  } catch {
+    // no version.json: look further
+  }
+  try {
+    for (const entry of readdirSync(join(root, 'dist-info'))) {
+      const match = /^nvidia_cuda_(?:runtime|nvcc|nvrtc)(?:_cu\d+)?-(\d+)\.(\d+)\.(\d+)\.dist-info$/.exec(entry);
+      if (match) return { major: Number(match[1]), version: `${match[1]}.${match[2]}.${match[3]}` };
+    }
+  } catch {
+    // not a pip-assembled toolkit
+  }
+  return undefined;
+}
+
+/** The CUDA release suggested by a path: `/usr/local/cuda-13.0/...`, `.../nvidia/cu13/...`. */
+export function pathVersion(path: string): CudaVersionInfo | undefined {
+  const toolkit = /cuda-(\d+)\.(\d+)(?:\/|$)/.exec(path);
+  if (toolkit) return { major: Number(toolkit[1]), version: `${toolkit[1]}.${toolkit[2]}` };
+  const wheel = /\/nvidia\/cu(\d+)\//.exec(path);
+  if (wheel) return { major: Number(wheel[1]), version: wheel[1]! };
+  return undefined;
+}

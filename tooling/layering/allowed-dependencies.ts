@@ -1,0 +1,22 @@
+/**
+ * The package graph of DESIGN.md ("Packages and layers"): which workspace
+ * packages each package may depend on and import. Change it only with the design.
+ */
+export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
+  '@cuda-js/pathfinder': [],
+  '@cuda-js/bindings': ['@cuda-js/pathfinder'],
+  '@cuda-js/memory-view': [],
+  '@cuda-js/streams': ['@cuda-js/bindings'],
+  '@cuda-js/program': ['@cuda-js/bindings', '@cuda-js/pathfinder'],
+  '@cuda-js/core': ['@cuda-js/bindings', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/memory-view'],
+  '@cuda-js/jit': ['@cuda-js/core', '@cuda-js/program', '@cuda-js/streams', '@cuda-js/memory-view'],
+  'cuda-js': [
+    '@cuda-js/pathfinder',
+    '@cuda-js/bindings',
+    '@cuda-js/memory-view',
+    '@cuda-js/streams',
+    '@cuda-js/program',
+    '@cuda-js/core',
+    '@cuda-js/jit',
+  ],
+};

@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+import { defaultServerConditions } from 'vite';
+
+// Tests run against each package's TypeScript source (the `@cuda-js/source`
+// export condition), so a test run needs no prior `tsc` build; native addons
+// still have to be built first.
+const conditions = ['@cuda-js/source', ...defaultServerConditions];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: conditions } },
+  test: {
+    reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'tooling/**/*.test.ts'],
+          exclude: ['**/*.gpu.test.ts', '**/node_modules/**', '**/dist/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'gpu',
+          include: ['packages/*/src/**/*.gpu.test.ts', 'tooling/**/*.gpu.test.ts'],
+          exclude: ['**/node_modules/**', '**/dist/**'],
+          globalSetup: ['tooling/test-support/gpu-global-setup.ts'],
+          // One GPU: files run one after another so timings and memory checks are not disturbed.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
