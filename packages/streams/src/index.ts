@@ -1,2 +1,12 @@
-// The API of this package is built by its own issue; see the README.
-export {};
+export {
+  STREAM_PROTOCOL,
+  LEGACY_DEFAULT_STREAM_HANDLE,
+  PER_THREAD_DEFAULT_STREAM_HANDLE,
+  streamHandle,
+  type StreamLike,
+  type StreamArgument,
+  type StreamProtocolResult,
+} from './stream-protocol.js';
+export { Stream, type StreamOptions } from './stream.js';
+export { Event, type EventOptions } from './event.js';
+export { ClosedResourceError, OwnedHandle } from './owned-handle.js';

@@ -1,0 +1,27 @@
+import { StridedMemoryView } from '@cuda-js/memory-view';
+import { LaunchArgumentError } from './errors.js';
+
+// DLDeviceType values that the GPU can address
+const DEVICE_ACCESSIBLE = new Set([2 /* kDLCUDA */, 3 /* kDLCUDAHost */, 13 /* kDLCUDAManaged */]);
+
+/**
+ * The device address of an array argument: a StridedMemoryView, or any object
+ * that implements the DLPack or CUDA array interface protocols (viewed with
+ * the launch's stream as the consumer stream).
+ */
+export function deviceAddressOf(arg: object, stream: bigint, kernelName: string, index: number): bigint {
+  let view: StridedMemoryView;
+  if (arg instanceof StridedMemoryView) {
+    view = arg;
+  } else {
+    try {
+      view = StridedMemoryView.fromAny(arg, { stream });
+    } catch (error) {
+      throw new LaunchArgumentError(kernelName, index, `not an array that cuda-js can view (${(error as Error).message})`);
+    }
+  }
+  if (!DEVICE_ACCESSIBLE.has(view.device.type)) {
+    throw new LaunchArgumentError(kernelName, index, 'the array lives in host memory the GPU cannot address; copy it to a device Buffer first');
+  }
+  return view.ptr as bigint;
+}

@@ -1,0 +1,136 @@
+import { driver } from '@cuda-js/bindings';
+import { ClosedResourceError, streamHandle, type StreamArgument } from '@cuda-js/streams';
+import type { Device } from './device.js';
+import { CopyError } from './errors.js';
+import type { MemoryResource } from './memory-resources.js';
+
+const registry = new FinalizationRegistry<() => void>((release) => {
+  try {
+    release();
+  } catch {
+    // the context may be gone at collection time
+  }
+});
+
+type HostBytes = ArrayBufferView | ArrayBuffer;
+
+function hostByteLength(host: HostBytes): number {
+  return host.byteLength;
+}
+
+/**
+ * A block of memory from a MemoryResource: device memory, pinned or managed.
+ * Closing gives it back (stream-ordered for pool memory); a forgotten Buffer
+ * is given back when it is collected.
+ */
+export class Buffer implements Disposable {
+  #ptr: bigint;
+  #closed = false;
+  #stream: bigint;
+  readonly #token: object = {};
+
+  /** @internal Buffers come from MemoryResource.allocate or Device.allocate. */
+  constructor(
+    ptr: bigint,
+    /** Size in bytes. */
+    readonly size: number,
+    readonly memoryResource: MemoryResource,
+    /** The stream the allocation was ordered on; the default for close(). */
+    stream: bigint,
+  ) {
+    this.#ptr = ptr;
+    this.#stream = stream;
+    registry.register(this, () => memoryResource.deallocate(ptr, size, stream), this.#token);
+  }
+
+  /** The address (CUdeviceptr; for pinned memory also the host address). */
+  get ptr(): bigint {
+    if (this.#closed) throw new ClosedResourceError('Buffer');
+    return this.#ptr;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get device(): Device | undefined {
+    return this.memoryResource.device;
+  }
+
+  get isDeviceAccessible(): boolean {
+    return this.memoryResource.isDeviceAccessible;
+  }
+
+  get isHostAccessible(): boolean {
+    return this.memoryResource.isHostAccessible;
+  }
+
+  /**
+   * Copies this buffer into `target`: another Buffer (ordered on `stream`), or
+   * host memory (a TypedArray, DataView or ArrayBuffer; the copy is complete
+   * when this returns).
+   */
+  copyTo(target: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
+    const stream = streamHandle(options.stream ?? this.#stream);
+    if (target instanceof Buffer) {
+      this.#checkFits(target.size, 'copyTo');
+      driver.cuMemcpyAsync(target.ptr as never, this.ptr as never, this.size, stream as never);
+      return;
+    }
+    this.#checkFits(hostByteLength(target), 'copyTo');
+    driver.cuMemcpyDtoHAsync(target, this.ptr as never, this.size, stream as never);
+    driver.cuStreamSynchronize(stream as never);
+  }
+
+  /** Copies `source` (a Buffer, or host memory) into this buffer, ordered on `stream`. */
+  copyFrom(source: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
+    const stream = streamHandle(options.stream ?? this.#stream);
+    if (source instanceof Buffer) {
+      this.#checkFits(source.size, 'copyFrom');
+      driver.cuMemcpyAsync(this.ptr as never, source.ptr as never, source.size, stream as never);
+      return;
+    }
+    const bytes = hostByteLength(source);
+    if (bytes !== this.size) throw new CopyError(`Buffer.copyFrom: the source has ${bytes} bytes, the buffer ${this.size}`);
+    // pageable host memory: the driver stages it before returning, so `source` may change afterwards
+    driver.cuMemcpyHtoDAsync(this.ptr as never, source, bytes, stream as never);
+    driver.cuStreamSynchronize(stream as never);
+  }
+
+  /** Fills the buffer with a byte (`width` 1), or a 32-bit pattern (`width` 4), ordered on `stream`. */
+  fill(value: number, options: { stream?: StreamArgument; width?: 1 | 4 } = {}): void {
+    const stream = streamHandle(options.stream ?? this.#stream);
+    const width = options.width ?? 1;
+    if (width === 1) {
+      if (!Number.isInteger(value) || value < 0 || value > 255) throw new RangeError(`Buffer.fill: a byte is 0..255, got ${value}`);
+      driver.cuMemsetD8Async(this.ptr as never, value, this.size, stream as never);
+    } else if (width === 4) {
+      if (this.size % 4 !== 0) throw new RangeError(`Buffer.fill: size ${this.size} is not a multiple of 4`);
+      if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`Buffer.fill: a 32-bit pattern is 0..2^32-1, got ${value}`);
+      driver.cuMemsetD32Async(this.ptr as never, value, this.size / 4, stream as never);
+    } else {
+      throw new RangeError(`Buffer.fill: width must be 1 or 4, got ${String(width)}`);
+    }
+  }
+
+  #checkFits(other: number, what: string): void {
+    if (other !== this.size) throw new CopyError(`Buffer.${what}: sizes differ (${this.size} bytes here, ${other} there)`);
+  }
+
+  /** Gives the memory back, ordered on `stream` (default: the allocation's stream). Safe to call twice. */
+  close(options: { stream?: StreamArgument } = {}): void {
+    if (this.#closed) return;
+    const stream = streamHandle(options.stream ?? this.#stream);
+    this.#closed = true;
+    registry.unregister(this.#token);
+    this.memoryResource.deallocate(this.#ptr, this.size, stream);
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  toString(): string {
+    return `Buffer(${this.size} bytes${this.#closed ? ', closed' : ` at 0x${this.#ptr.toString(16)}`})`;
+  }
+}

@@ -1,0 +1,165 @@
+import { driver } from '@cuda-js/bindings';
+import { Event, Stream, type EventOptions, type StreamArgument, type StreamOptions } from '@cuda-js/streams';
+import type { Buffer } from './buffer.js';
+import { deviceCount, ensureDriver } from './driver-init.js';
+import { DeviceNotFoundError } from './errors.js';
+import { DEVICE_ATTRIBUTES, FLAG_ATTRIBUTES, type DeviceAttributeName, type DeviceAttributeValues } from './generated/device-attributes.js';
+import { DeviceMemoryResource } from './memory-resources.js';
+
+const devices = new Map<number, Device>();
+
+function formatUuid(bytes: Uint8Array): string {
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * A CUDA device, by ordinal. One object per ordinal per process. Its primary
+ * context is retained on first use and made current by `setCurrent()`.
+ */
+export class Device {
+  /** The CUdevice handle (the driver's ordinal). */
+  readonly handle: number;
+  #context: bigint | undefined;
+  #attributes: DeviceAttributeValues | undefined;
+  #memoryResource: DeviceMemoryResource | undefined;
+  readonly #attributeCache = new Map<DeviceAttributeName, number>();
+
+  private constructor(readonly ordinal: number) {
+    this.handle = driver.cuDeviceGet(ordinal);
+  }
+
+  /** How many CUDA devices there are (0 where the driver reports none). */
+  static count(): number {
+    return deviceCount();
+  }
+
+  /** The device of `ordinal` (default 0). */
+  static get(ordinal = 0): Device {
+    if (!Number.isInteger(ordinal) || ordinal < 0) throw new RangeError(`Device.get: ordinal must be a non-negative integer, got ${String(ordinal)}`);
+    const known = devices.get(ordinal);
+    if (known) return known;
+    ensureDriver();
+    const count = driver.cuDeviceGetCount();
+    if (ordinal >= count) throw new DeviceNotFoundError(`no CUDA device ${ordinal}: the driver reports ${count} device(s)`);
+    const device = new Device(ordinal);
+    devices.set(ordinal, device);
+    return device;
+  }
+
+  /** Every device. */
+  static all(): Device[] {
+    return Array.from({ length: Device.count() }, (_, i) => Device.get(i));
+  }
+
+  /** The device of the context current on this thread, if any. */
+  static current(): Device | undefined {
+    ensureDriver();
+    if (driver.cuCtxGetCurrent() === 0n) return undefined;
+    return Device.get(driver.cuCtxGetDevice());
+  }
+
+  get name(): string {
+    return driver.cuDeviceGetName(this.handle);
+  }
+
+  /** The device UUID as `GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, as nvidia-smi prints it. */
+  get uuid(): string {
+    return formatUuid(driver.cuDeviceGetUuid(this.handle));
+  }
+
+  get pciBusId(): string {
+    return driver.cuDeviceGetPCIBusId(this.handle);
+  }
+
+  /** Total memory in bytes. */
+  get totalMemory(): bigint {
+    return driver.cuDeviceTotalMem(this.handle);
+  }
+
+  get computeCapability(): { major: number; minor: number } {
+    return { major: this.attribute('computeCapabilityMajor'), minor: this.attribute('computeCapabilityMinor') };
+  }
+
+  /** The compile target of this device: `sm_90` for compute capability 9.0. */
+  get arch(): string {
+    const { major, minor } = this.computeCapability;
+    return `sm_${major}${minor}`;
+  }
+
+  /** One device attribute, by name, as the driver reports it (a number). Cached: attributes do not change. */
+  attribute(name: DeviceAttributeName): number {
+    let value = this.#attributeCache.get(name);
+    if (value === undefined) {
+      const id = DEVICE_ATTRIBUTES[name];
+      if (id === undefined) throw new RangeError(`unknown device attribute '${String(name)}'`);
+      value = driver.cuDeviceGetAttribute(id, this.handle) as number;
+      this.#attributeCache.set(name, value);
+    }
+    return value;
+  }
+
+  /** Every device attribute as a typed property (flags as booleans), read on first access. */
+  get attributes(): DeviceAttributeValues {
+    if (!this.#attributes) {
+      const view = {} as Record<string, unknown>;
+      for (const name of Object.keys(DEVICE_ATTRIBUTES) as DeviceAttributeName[]) {
+        Object.defineProperty(view, name, {
+          enumerable: true,
+          get: () => (FLAG_ATTRIBUTES.has(name) ? this.attribute(name) !== 0 : this.attribute(name)),
+        });
+      }
+      this.#attributes = Object.freeze(view) as unknown as DeviceAttributeValues;
+    }
+    return this.#attributes;
+  }
+
+  /** The primary context (retained on first use, for the life of the process). */
+  get context(): bigint {
+    this.#context ??= driver.cuDevicePrimaryCtxRetain(this.handle) as bigint;
+    return this.#context;
+  }
+
+  /** Makes this device's primary context current on this thread. */
+  setCurrent(): this {
+    driver.cuCtxSetCurrent(this.context as never);
+    return this;
+  }
+
+  /** Makes this device current if no context of it is. */
+  ensureCurrent(): void {
+    const current = driver.cuCtxGetCurrent() as bigint;
+    if (current !== this.context) this.setCurrent();
+  }
+
+  createStream(options?: StreamOptions): Stream {
+    this.ensureCurrent();
+    return Stream.create(options);
+  }
+
+  createEvent(options?: EventOptions): Event {
+    this.ensureCurrent();
+    return Event.create(options);
+  }
+
+  /** The device's stream-ordered memory pool resource. */
+  get memoryResource(): DeviceMemoryResource {
+    this.#memoryResource ??= new DeviceMemoryResource(this);
+    return this.#memoryResource;
+  }
+
+  /** Allocates device memory from the default pool, ordered on `stream` (default: the legacy default stream). */
+  allocate(size: number, options: { stream?: StreamArgument } = {}): Buffer {
+    return this.memoryResource.allocate(size, options);
+  }
+
+  /** Blocks until all work on this device's context is done. */
+  synchronize(): void {
+    this.ensureCurrent();
+    driver.cuCtxSynchronize();
+  }
+
+  toString(): string {
+    return `Device(${this.ordinal})`;
+  }
+}

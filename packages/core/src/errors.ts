@@ -1,0 +1,27 @@
+/** No CUDA device could be used: the driver says there is none, or the ordinal is out of range. */
+export class DeviceNotFoundError extends Error {
+  override readonly name = 'DeviceNotFoundError';
+}
+
+/** A LaunchConfig that is malformed, or that the device or kernel cannot run. */
+export class LaunchConfigError extends RangeError {
+  override readonly name = 'LaunchConfigError';
+}
+
+/** A kernel argument that cannot be passed: wrong kind, wrong size, host-only memory, closed. */
+export class LaunchArgumentError extends TypeError {
+  override readonly name = 'LaunchArgumentError';
+  constructor(
+    readonly kernelName: string,
+    /** 0-based position of the argument. */
+    readonly argumentIndex: number,
+    message: string,
+  ) {
+    super(`${kernelName}: argument ${argumentIndex}: ${message}`);
+  }
+}
+
+/** A copy or fill whose source and destination do not fit. */
+export class CopyError extends RangeError {
+  override readonly name = 'CopyError';
+}

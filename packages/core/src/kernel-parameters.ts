@@ -1,0 +1,40 @@
+import { CudaError, driver } from '@cuda-js/bindings';
+
+/** Where one kernel parameter lies in the parameter buffer. */
+export interface KernelParameter {
+  readonly offset: number;
+  readonly size: number;
+}
+
+/**
+ * What `launch` needs of a kernel: program's `Kernel` fits, and so does any
+ * object with a CUkernel or CUfunction handle.
+ */
+export interface LaunchableKernel {
+  /** A CUkernel (context-independent, from cuLibraryGetKernel) or a CUfunction. */
+  readonly handle: bigint;
+  /** `'function'` when `handle` is a CUfunction; default `'kernel'`. */
+  readonly handleKind?: 'kernel' | 'function';
+  /** The kernel's name, for error messages. */
+  readonly name?: string;
+  /** Parameter offsets and sizes; read from the driver when absent. */
+  readonly parameters?: readonly KernelParameter[];
+}
+
+/** A kernel argument to launch: a LaunchableKernel, or a bare CUkernel handle. */
+export type KernelArgument = LaunchableKernel | bigint;
+
+/** Asks the driver for the parameter layout (cuKernelGetParamInfo / cuFuncGetParamInfo, CUDA 12.4+). */
+export function readKernelParameters(handle: bigint, kind: 'kernel' | 'function'): KernelParameter[] {
+  const parameters: KernelParameter[] = [];
+  for (let index = 0; ; index++) {
+    try {
+      const info = kind === 'kernel' ? driver.cuKernelGetParamInfo(handle as never, index) : driver.cuFuncGetParamInfo(handle as never, index);
+      parameters.push({ offset: Number(info.paramOffset), size: Number(info.paramSize) });
+    } catch (error) {
+      // past the last parameter the driver answers CUDA_ERROR_INVALID_VALUE
+      if (error instanceof CudaError && error.codeName === 'CUDA_ERROR_INVALID_VALUE') return parameters;
+      throw error;
+    }
+  }
+}

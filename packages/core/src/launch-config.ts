@@ -1,0 +1,78 @@
+import { LaunchConfigError } from './errors.js';
+
+/** A grid or block size: a number, or up to three numbers (x, y, z). */
+export type Dim3 = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
+
+export interface LaunchConfigOptions {
+  /** Blocks in the grid (or clusters × cluster size when `cluster` is set). */
+  readonly grid: Dim3;
+  /** Threads per block. */
+  readonly block: Dim3;
+  /** Thread-block cluster size (compute capability 9.0 and newer). */
+  readonly cluster?: Dim3;
+  /** Dynamic shared memory per block, in bytes (default 0). */
+  readonly sharedMemory?: number;
+  /** A cooperative launch: all blocks co-resident, grid-wide sync allowed. */
+  readonly cooperative?: boolean;
+}
+
+const KEYS = new Set(['grid', 'block', 'cluster', 'sharedMemory', 'cooperative']);
+
+function dim3(value: Dim3 | undefined, what: string): readonly [number, number, number] {
+  const parts = typeof value === 'number' ? [value] : Array.isArray(value) ? value : undefined;
+  if (!parts || parts.length < 1 || parts.length > 3) {
+    throw new LaunchConfigError(`LaunchConfig.${what} must be a number or an array of 1 to 3 numbers, got ${JSON.stringify(value)}`);
+  }
+  for (const n of parts) {
+    if (!Number.isInteger(n) || n < 1 || n > 0xffffffff) throw new LaunchConfigError(`LaunchConfig.${what} must hold positive integers, got ${JSON.stringify(value)}`);
+  }
+  return Object.freeze([parts[0] ?? 1, parts[1] ?? 1, parts[2] ?? 1] as [number, number, number]);
+}
+
+/**
+ * How to launch a kernel: grid, block, cluster, dynamic shared memory,
+ * cooperative. Checked for form here; checked against the device and the
+ * kernel at launch. Immutable, so a launch reuses its checks.
+ */
+export class LaunchConfig {
+  readonly grid: readonly [number, number, number];
+  readonly block: readonly [number, number, number];
+  readonly cluster: readonly [number, number, number] | undefined;
+  readonly sharedMemory: number;
+  readonly cooperative: boolean;
+
+  constructor(options: LaunchConfigOptions) {
+    if (options === null || typeof options !== 'object') throw new LaunchConfigError('LaunchConfig takes an options object { grid, block, ... }');
+    for (const key of Object.keys(options)) if (!KEYS.has(key)) throw new LaunchConfigError(`LaunchConfig: unknown option '${key}' (known: ${[...KEYS].join(', ')})`);
+    this.grid = dim3(options.grid, 'grid');
+    this.block = dim3(options.block, 'block');
+    this.cluster = options.cluster === undefined ? undefined : dim3(options.cluster, 'cluster');
+    const shared = options.sharedMemory ?? 0;
+    if (!Number.isInteger(shared) || shared < 0) throw new LaunchConfigError(`LaunchConfig.sharedMemory must be a non-negative integer, got ${String(shared)}`);
+    this.sharedMemory = shared;
+    this.cooperative = Boolean(options.cooperative);
+    if (this.cluster) {
+      for (let i = 0; i < 3; i++) {
+        if (this.grid[i]! % this.cluster[i]! !== 0) {
+          throw new LaunchConfigError(`LaunchConfig: grid ${this.grid.join('x')} is not a multiple of cluster ${this.cluster.join('x')}`);
+        }
+      }
+    }
+    Object.freeze(this);
+  }
+
+  /** Threads per block. */
+  get threadsPerBlock(): number {
+    return this.block[0] * this.block[1] * this.block[2];
+  }
+
+  /** Blocks in the grid. */
+  get blocks(): number {
+    return this.grid[0] * this.grid[1] * this.grid[2];
+  }
+
+  /** A LaunchConfig as is; a plain object with the same fields becomes one. */
+  static from(config: LaunchConfig | LaunchConfigOptions): LaunchConfig {
+    return config instanceof LaunchConfig ? config : new LaunchConfig(config);
+  }
+}

@@ -1,0 +1,164 @@
+import { driver } from '@cuda-js/bindings';
+import { Buffer } from './buffer.js';
+import { Device } from './device.js';
+import { LaunchArgumentError, LaunchConfigError } from './errors.js';
+import { readKernelParameters, type KernelArgument, type KernelParameter } from './kernel-parameters.js';
+import type { LaunchConfig } from './launch-config.js';
+import { Scalar } from './scalar.js';
+import { deviceAddressOf } from './array-argument.js';
+
+// CUfunction_attribute values of cuda.h
+const CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
+const CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+// CUlaunchAttributeID values of cuda.h
+const CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2;
+const CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+
+/**
+ * Everything about launching one kernel that is worked out once: its handle,
+ * its parameter layout, a reusable parameter buffer with the native pointer
+ * table over it, and the configs already checked against the device.
+ */
+export class LaunchPlan {
+  readonly name: string;
+  readonly handle: bigint;
+  readonly parameters: readonly KernelParameter[];
+  readonly #view: DataView;
+  readonly #params: unknown;
+  readonly #checked = new WeakSet<LaunchConfig>();
+  readonly #kind: 'kernel' | 'function';
+  #sharedMemoryAllowed = 48 * 1024;
+
+  constructor(kernel: KernelArgument) {
+    const k = typeof kernel === 'bigint' ? { handle: kernel } : kernel;
+    if (typeof k !== 'object' || k === null || typeof k.handle !== 'bigint') {
+      throw new TypeError('launch: kernel must be a Kernel (from @cuda-js/program), an object with a bigint handle, or a bigint CUkernel');
+    }
+    this.handle = k.handle;
+    this.#kind = k.handleKind ?? 'kernel';
+    this.name = k.name ?? `kernel 0x${k.handle.toString(16)}`;
+    this.parameters = k.parameters ?? readKernelParameters(k.handle, this.#kind);
+    const last = this.parameters.at(-1);
+    const bytes = last ? last.offset + last.size : 0;
+    const buffer = new ArrayBuffer(Math.max(8, bytes + 8));
+    this.#view = new DataView(buffer);
+    this.#params = this.parameters.length ? driver.createKernelParams(buffer, this.parameters.map((p) => p.offset)) : null;
+  }
+
+  /** The CUfunction of this kernel in the current context (for attributes and occupancy). */
+  #function(): bigint {
+    return this.#kind === 'kernel' ? (driver.cuKernelGetFunction(this.handle as never) as bigint) : this.handle;
+  }
+
+  /** Checks a config against the current device and this kernel, once per config object. */
+  check(config: LaunchConfig): void {
+    if (this.#checked.has(config)) return;
+    const device = Device.current();
+    if (!device) throw new LaunchConfigError(`${this.name}: no current CUDA context; call device.setCurrent() first`);
+    const a = device.attributes;
+    const [bx, by, bz] = config.block;
+    const [gx, gy, gz] = config.grid;
+    if (bx > a.maxBlockDimX || by > a.maxBlockDimY || bz > a.maxBlockDimZ) {
+      throw new LaunchConfigError(`${this.name}: block ${config.block.join('x')} exceeds the device's ${a.maxBlockDimX}x${a.maxBlockDimY}x${a.maxBlockDimZ}`);
+    }
+    const fn = this.#function();
+    const kernelMax = driver.cuFuncGetAttribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn as never) as number;
+    const limit = Math.min(a.maxThreadsPerBlock, kernelMax);
+    if (config.threadsPerBlock > limit) {
+      throw new LaunchConfigError(`${this.name}: block of ${config.threadsPerBlock} threads exceeds the limit of ${limit} (device ${a.maxThreadsPerBlock}, kernel ${kernelMax})`);
+    }
+    if (gx > a.maxGridDimX || gy > a.maxGridDimY || gz > a.maxGridDimZ) {
+      throw new LaunchConfigError(`${this.name}: grid ${config.grid.join('x')} exceeds the device's ${a.maxGridDimX}x${a.maxGridDimY}x${a.maxGridDimZ}`);
+    }
+    if (config.cluster) {
+      const { major, minor } = device.computeCapability;
+      if (major < 9) throw new LaunchConfigError(`${this.name}: thread-block clusters need compute capability 9.0 or newer; ${device.name} is ${major}.${minor}`);
+    }
+    if (config.sharedMemory > a.maxSharedMemoryPerBlockOptin) {
+      throw new LaunchConfigError(`${this.name}: ${config.sharedMemory} bytes of shared memory exceed the device's ${a.maxSharedMemoryPerBlockOptin} per block`);
+    }
+    if (config.sharedMemory > this.#sharedMemoryAllowed) {
+      // above 48 KiB a kernel must opt in; do it for the user, as the limit was checked above
+      driver.cuFuncSetAttribute(fn as never, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, config.sharedMemory);
+      this.#sharedMemoryAllowed = config.sharedMemory;
+    }
+    if (config.cooperative) {
+      const perSm = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(fn as never, config.threadsPerBlock, config.sharedMemory) as number;
+      const coResident = perSm * a.multiprocessorCount;
+      if (config.blocks > coResident) {
+        throw new LaunchConfigError(`${this.name}: a cooperative grid of ${config.blocks} blocks exceeds the ${coResident} that can be co-resident (${perSm} per SM x ${a.multiprocessorCount} SMs)`);
+      }
+    }
+    this.#checked.add(config);
+  }
+
+  /** Writes the arguments into the parameter buffer. */
+  pack(args: readonly unknown[], stream: bigint): void {
+    const parameters = this.parameters;
+    if (args.length !== parameters.length) {
+      throw new LaunchArgumentError(this.name, Math.min(args.length, parameters.length), `the kernel takes ${parameters.length} argument(s), ${args.length} were given`);
+    }
+    const view = this.#view;
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i];
+      const { offset, size } = parameters[i]!;
+      if (arg instanceof Buffer) {
+        if (size !== 8) throw this.#sizeError(i, 'a Buffer (a pointer, 8 bytes)', size);
+        if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the Buffer is closed');
+        if (!arg.isDeviceAccessible) throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device');
+        view.setBigUint64(offset, arg.ptr, true);
+      } else if (arg instanceof Scalar) {
+        if (size !== arg.size) throw this.#sizeError(i, `${arg} (${arg.size} bytes)`, size);
+        arg.writeTo(view, offset);
+      } else if (typeof arg === 'bigint') {
+        if (size !== 8) throw this.#sizeError(i, 'a bigint (8 bytes)', size);
+        if (arg < -(2n ** 63n) || arg >= 2n ** 64n) throw new LaunchArgumentError(this.name, i, `${arg} does not fit in 64 bits`);
+        view.setBigUint64(offset, BigInt.asUintN(64, arg), true);
+      } else if (typeof arg === 'number') {
+        this.#packNumber(i, arg, offset, size);
+      } else if (typeof arg === 'object' && arg !== null) {
+        if (size !== 8) throw this.#sizeError(i, 'an array (a pointer, 8 bytes)', size);
+        view.setBigUint64(offset, deviceAddressOf(arg, stream, this.name, i), true);
+      } else {
+        throw new LaunchArgumentError(this.name, i, `cannot pass ${arg === null ? 'null' : typeof arg}; use a Buffer, an array, a bigint address or a typed scalar such as i32(x), f32(x)`);
+      }
+    }
+  }
+
+  /**
+   * A plain number is a 32-bit signed integer, and only for a 4-byte parameter:
+   * never a float (say f32(x)), never 64-bit and never a pointer (say i64(x) or
+   * pass a bigint), so that a wrong type cannot pass silently.
+   */
+  #packNumber(i: number, arg: number, offset: number, size: number): void {
+    if (size !== 4) throw this.#sizeError(i, `the number ${arg} (a plain number is an i32, 4 bytes; use i64(), f64(), a bigint or an array for 8)`, size);
+    if (!Number.isInteger(arg)) throw new LaunchArgumentError(this.name, i, `${arg} is not an integer; a plain number is an i32, so say f32(${arg}) for a float`);
+    if (arg < -(2 ** 31) || arg > 2 ** 31 - 1) throw new LaunchArgumentError(this.name, i, `${arg} does not fit in an i32; use u32() or i64()`);
+    this.#view.setInt32(offset, arg, true);
+  }
+
+  #sizeError(i: number, what: string, size: number): LaunchArgumentError {
+    return new LaunchArgumentError(this.name, i, `the kernel's parameter is ${size} bytes, but ${what} was given`);
+  }
+
+  /** Launches with the packed arguments: one native call. */
+  launch(config: LaunchConfig, stream: bigint): void {
+    const [gx, gy, gz] = config.grid;
+    const [bx, by, bz] = config.block;
+    if (!config.cluster && !config.cooperative) {
+      driver.cuLaunchKernel(this.handle as never, gx, gy, gz, bx, by, bz, config.sharedMemory, stream as never, this.#params as never);
+      return;
+    }
+    const attrs: { id: number; value: unknown }[] = [];
+    if (config.cooperative) attrs.push({ id: CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value: { cooperative: 1 } });
+    if (config.cluster) {
+      const [x, y, z] = config.cluster;
+      attrs.push({ id: CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, value: { clusterDim: { x, y, z } } });
+    }
+    driver.cuLaunchKernelEx(
+      { gridDimX: gx, gridDimY: gy, gridDimZ: gz, blockDimX: bx, blockDimY: by, blockDimZ: bz, sharedMemBytes: config.sharedMemory, hStream: stream, attrs },
+      this.handle as never,
+      this.#params as never,
+    );
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Typed scalar kernel arguments: `launch(s, cfg, k, f32(2.5), i32(n))`. A
+ * plain JS number is ambiguous (int or float? 4 or 8 bytes?), so these say it.
+ */
+export type ScalarType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'f32' | 'f64' | 'bool';
+
+const SIZES: Readonly<Record<ScalarType, number>> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f16: 2, f32: 4, f64: 8, bool: 1 };
+
+/** A number or bigint tagged with its C type. */
+export class Scalar {
+  /** Size in bytes. */
+  readonly size: number;
+  private constructor(readonly type: ScalarType, readonly value: number | bigint) {
+    this.size = SIZES[type];
+    Object.freeze(this);
+  }
+
+  /** @internal */
+  static of(type: ScalarType, value: number | bigint | boolean): Scalar {
+    return new Scalar(type, check(type, value));
+  }
+
+  /** Writes the value at `offset` of `view` (little-endian, as the GPU reads it). */
+  writeTo(view: DataView, offset: number): void {
+    const v = this.value;
+    switch (this.type) {
+      case 'i8': view.setInt8(offset, v as number); break;
+      case 'u8': case 'bool': view.setUint8(offset, v as number); break;
+      case 'i16': view.setInt16(offset, v as number, true); break;
+      case 'u16': view.setUint16(offset, v as number, true); break;
+      case 'f16': view.setUint16(offset, toHalfBits(v as number), true); break;
+      case 'i32': view.setInt32(offset, v as number, true); break;
+      case 'u32': view.setUint32(offset, v as number, true); break;
+      case 'f32': view.setFloat32(offset, v as number, true); break;
+      case 'f64': view.setFloat64(offset, v as number, true); break;
+      case 'i64': view.setBigInt64(offset, v as bigint, true); break;
+      case 'u64': view.setBigUint64(offset, v as bigint, true); break;
+    }
+  }
+
+  toString(): string {
+    return `${this.type}(${String(this.value)})`;
+  }
+}
+
+const INT_RANGES: Partial<Record<ScalarType, [number, number]>> = {
+  i8: [-128, 127], u8: [0, 255], i16: [-32768, 32767], u16: [0, 65535], i32: [-(2 ** 31), 2 ** 31 - 1], u32: [0, 2 ** 32 - 1],
+};
+
+function check(type: ScalarType, value: number | bigint | boolean): number | bigint {
+  if (type === 'bool') {
+    if (typeof value !== 'boolean') throw new TypeError(`bool() takes a boolean, got ${typeof value}`);
+    return value ? 1 : 0;
+  }
+  if (type === 'i64' || type === 'u64') {
+    const v = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
+    if (typeof v !== 'bigint') throw new TypeError(`${type}() takes a bigint or a safe integer, got ${String(value)}`);
+    const [lo, hi] = type === 'i64' ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
+    if (v < lo || v > hi) throw new RangeError(`${type}(): ${v} is outside [${lo}, ${hi}]`);
+    return v;
+  }
+  if (typeof value !== 'number') throw new TypeError(`${type}() takes a number, got ${typeof value}`);
+  const range = INT_RANGES[type];
+  if (range) {
+    if (!Number.isInteger(value)) throw new TypeError(`${type}() takes an integer, got ${value}`);
+    if (value < range[0] || value > range[1]) throw new RangeError(`${type}(): ${value} is outside [${range[0]}, ${range[1]}]`);
+  }
+  return value;
+}
+
+/** IEEE binary16 bits of a number, rounded to nearest even. */
+function toHalfBits(value: number): number {
+  const f32 = new Float32Array([value]);
+  const bits = new Uint32Array(f32.buffer)[0]!;
+  const sign = (bits >>> 16) & 0x8000;
+  const exponent = (bits >>> 23) & 0xff;
+  let mantissa = bits & 0x7fffff;
+  if (exponent === 0xff) return sign | 0x7c00 | (mantissa ? 0x200 : 0);
+  const e = exponent - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mantissa |= 0x800000;
+    const shift = 14 - e;
+    let half = mantissa >>> shift;
+    const rest = mantissa & ((1 << shift) - 1);
+    const mid = 1 << (shift - 1);
+    if (rest > mid || (rest === mid && half & 1)) half++;
+    return sign | half;
+  }
+  let half = (e << 10) | (mantissa >>> 13);
+  const rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && half & 1)) half++; // a carry into the exponent is the right rounding
+  return sign | half;
+}
+
+export const i8 = (v: number): Scalar => Scalar.of('i8', v);
+export const u8 = (v: number): Scalar => Scalar.of('u8', v);
+export const i16 = (v: number): Scalar => Scalar.of('i16', v);
+export const u16 = (v: number): Scalar => Scalar.of('u16', v);
+export const i32 = (v: number): Scalar => Scalar.of('i32', v);
+export const u32 = (v: number): Scalar => Scalar.of('u32', v);
+export const i64 = (v: bigint | number): Scalar => Scalar.of('i64', v);
+export const u64 = (v: bigint | number): Scalar => Scalar.of('u64', v);
+export const f16 = (v: number): Scalar => Scalar.of('f16', v);
+export const f32 = (v: number): Scalar => Scalar.of('f32', v);
+export const f64 = (v: number): Scalar => Scalar.of('f64', v);
+export const bool = (v: boolean): Scalar => Scalar.of('bool', v);

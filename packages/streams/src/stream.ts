@@ -1,0 +1,149 @@
+import { driver } from '@cuda-js/bindings';
+import { Event } from './event.js';
+import { OwnedHandle } from './owned-handle.js';
+import {
+  LEGACY_DEFAULT_STREAM_HANDLE,
+  PER_THREAD_DEFAULT_STREAM_HANDLE,
+  STREAM_PROTOCOL,
+  streamHandle,
+  type StreamArgument,
+  type StreamLike,
+  type StreamProtocolResult,
+} from './stream-protocol.js';
+
+const CU_STREAM_NON_BLOCKING = 0x1;
+
+export interface StreamOptions {
+  /** Does not synchronize with the legacy default stream (default false). */
+  readonly nonBlocking?: boolean;
+  /** Lower numbers run first; see `driver.cuCtxGetStreamPriorityRange()`. Default 0. */
+  readonly priority?: number;
+}
+
+const STREAM_OPTION_KEYS = new Set(['nonBlocking', 'priority']);
+
+/**
+ * A CUDA stream: an ordered queue of GPU work. Implements the stream protocol,
+ * so it is accepted wherever a stream is, by cuda-js or by other libraries.
+ */
+export class Stream implements StreamLike, Disposable {
+  readonly #owned: OwnedHandle;
+  /** For a wrapped foreign stream: the object that owns it, kept alive with this one. */
+  readonly #keepAlive: unknown;
+
+  private constructor(handle: bigint, release: ((h: bigint) => void) | undefined, keepAlive: unknown, description: string) {
+    this.#owned = new OwnedHandle(handle, this, release, description);
+    this.#keepAlive = keepAlive;
+  }
+
+  /** Creates a stream in the current context (core's `Device.createStream()` makes one current first). */
+  static create(options: StreamOptions = {}): Stream {
+    for (const key of Object.keys(options)) if (!STREAM_OPTION_KEYS.has(key)) throw new TypeError(`Stream.create: unknown option '${key}' (known: ${[...STREAM_OPTION_KEYS].join(', ')})`);
+    const { nonBlocking = false, priority = 0 } = options;
+    if (!Number.isInteger(priority)) throw new TypeError(`Stream.create: priority must be an integer, got ${String(priority)}`);
+    const flags = nonBlocking ? CU_STREAM_NON_BLOCKING : 0;
+    const handle = driver.cuStreamCreateWithPriority(flags, priority) as bigint;
+    return new Stream(handle, (h) => driver.cuStreamDestroy(h as never), undefined, 'Stream');
+  }
+
+  /**
+   * Wraps a stream that something else owns: an object implementing
+   * `Symbol.for('cuda.stream')` (kept alive while this wrapper lives), or a raw
+   * CUstream handle. `close()` never destroys a wrapped stream.
+   */
+  static from(stream: StreamArgument): Stream {
+    if (stream instanceof Stream) return stream;
+    return new Stream(streamHandle(stream, 'Stream.from'), undefined, stream, 'Stream (wrapped)');
+  }
+
+  static #legacy: Stream | undefined;
+  static #perThread: Stream | undefined;
+
+  /** The legacy default stream (CU_STREAM_LEGACY): synchronizes with every blocking stream. */
+  static get legacyDefault(): Stream {
+    return (Stream.#legacy ??= new Stream(LEGACY_DEFAULT_STREAM_HANDLE, undefined, undefined, 'legacy default stream'));
+  }
+
+  /** The per-thread default stream (CU_STREAM_PER_THREAD). */
+  static get perThreadDefault(): Stream {
+    return (Stream.#perThread ??= new Stream(PER_THREAD_DEFAULT_STREAM_HANDLE, undefined, undefined, 'per-thread default stream'));
+  }
+
+  /** The CUstream handle; throws after close. */
+  get handle(): bigint {
+    return this.#owned.handle;
+  }
+
+  get closed(): boolean {
+    return this.#owned.closed;
+  }
+
+  /** Whether this wraps a stream owned elsewhere. */
+  get isWrapped(): boolean {
+    return this.#keepAlive !== undefined;
+  }
+
+  get priority(): number {
+    return driver.cuStreamGetPriority(this.handle as never);
+  }
+
+  get isNonBlocking(): boolean {
+    return (driver.cuStreamGetFlags(this.handle as never) & CU_STREAM_NON_BLOCKING) !== 0;
+  }
+
+  /** The CUcontext the stream belongs to. */
+  get context(): bigint {
+    return driver.cuStreamGetCtx(this.handle as never) as bigint;
+  }
+
+  [STREAM_PROTOCOL](): StreamProtocolResult {
+    return { version: 0, handle: this.handle };
+  }
+
+  /** Records an event here (a new one without timing, unless given) and returns it. */
+  record(event?: Event): Event {
+    const target = event ?? Event.create();
+    return target.record(this);
+  }
+
+  /** Makes later work on this stream wait for an event, or for all work so far on another stream. */
+  wait(eventOrStream: Event | StreamArgument): void {
+    if (eventOrStream instanceof Event) {
+      driver.cuStreamWaitEvent(this.handle as never, eventOrStream.handle as never, 0);
+      return;
+    }
+    const other = streamHandle(eventOrStream, 'Stream.wait');
+    if (other === this.handle) return;
+    const marker = Event.create();
+    try {
+      marker.record(other);
+      driver.cuStreamWaitEvent(this.handle as never, marker.handle as never, 0);
+    } finally {
+      marker.close(); // safe: the wait was enqueued, the driver keeps what it needs
+    }
+  }
+
+  /** Blocks until all work queued so far is done. */
+  synchronize(): void {
+    driver.cuStreamSynchronize(this.handle as never);
+  }
+
+  /** Resolves when all work queued so far is done, without blocking the event loop. */
+  synchronized(): Promise<void> {
+    return driver.cuStreamSynchronizeAsync(this.handle as never);
+  }
+
+  /** Whether all work queued so far is done (never blocks). */
+  get isDone(): boolean {
+    return driver.cuStreamQuery(this.handle as never);
+  }
+
+  /** Destroys the stream (work already queued still completes); safe to call twice. */
+  close(): void {
+    this.#owned.close();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
