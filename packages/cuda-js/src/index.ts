@@ -4,3 +4,4 @@
  */
 export * from '@cuda-js/pathfinder';
 export { libraryReport, type LibraryReport, type LibraryReportRow } from './library-report.js';
+export { systemReport, type SystemReport, type DeviceSummary } from './system-report.js';

@@ -10,7 +10,7 @@ function capture(options: Parameters<typeof runInfo>[0]): string {
 
 describe('cuda-js info', () => {
   it('reports every catalog entry, found or missing, as JSON', () => {
-    const rows = JSON.parse(capture({ json: true })) as { kind: string; name: string; found: boolean; path?: string; foundVia?: string }[];
+    const rows = (JSON.parse(capture({ json: true })) as { libraries: { kind: string; name: string; found: boolean; path?: string; foundVia?: string }[] }).libraries;
     expect(rows.filter((r) => r.kind === 'library').map((r) => r.name)).toEqual([...SUPPORTED_LIBRARIES]);
     expect(rows.filter((r) => r.kind === 'headers').map((r) => r.name)).toEqual([...SUPPORTED_HEADERS]);
     for (const row of rows) expect(row.found ? typeof row.path : row.foundVia).toBe(row.found ? 'string' : undefined);
@@ -20,7 +20,7 @@ describe('cuda-js info', () => {
     const text = capture({ verbose: true });
     expect(text).toContain('cuda-js: CUDA libraries on this machine');
     for (const name of SUPPORTED_LIBRARIES) expect(text).toContain(name);
-    const rows = JSON.parse(capture({ json: true })) as { name: string; found: boolean }[];
+    const rows = (JSON.parse(capture({ json: true })) as { libraries: { name: string; found: boolean }[] }).libraries;
     const missing = rows.filter((r) => !r.found);
     if (missing.length) {
       expect(text).toContain(`missing: ${missing.map((r) => r.name).join(', ')}`);
@@ -28,5 +28,17 @@ describe('cuda-js info', () => {
     } else {
       expect(text).toContain('everything in the catalog was found');
     }
+  });
+});
+
+describe('cuda-js info: the driver and the devices', () => {
+  it('prints the driver version and each device, or says why not', () => {
+    const report = JSON.parse(capture({ json: true })) as { driverVersion?: string; devices: { name: string; arch: string }[]; problems: string[] };
+    const text = capture({});
+    expect(text).toContain(`CUDA driver: ${report.driverVersion ?? 'unavailable'}`);
+    if (report.driverVersion) expect(report.driverVersion).toMatch(/^\d+\.\d+$/);
+    for (const d of report.devices) expect(text).toContain(`${d.name} (${d.arch}`);
+    if (report.devices.length === 0) expect(report.problems.length).toBeGreaterThan(0);
+    for (const p of report.problems) expect(text).toContain(p);
   });
 });

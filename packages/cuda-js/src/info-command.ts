@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import { libraryReport } from './library-report.js';
+import { systemReport } from './system-report.js';
 
 export interface InfoOptions {
   readonly json?: boolean;
@@ -9,10 +10,15 @@ export interface InfoOptions {
 /** Prints the library report; returns the exit code (0: printed, whatever is missing). */
 export function runInfo(options: InfoOptions, write: (text: string) => void = (t) => process.stdout.write(t)): number {
   const { rows, errors } = libraryReport();
+  const system = systemReport();
   if (options.json) {
-    write(JSON.stringify(rows.map(({ kind, name, found, path, version, foundVia, notes }) => ({ kind, name, found, path, version, foundVia, notes })), null, 2) + '\n');
+    const libraries = rows.map(({ kind, name, found, path, version, foundVia, notes }) => ({ kind, name, found, path, version, foundVia, notes }));
+    write(JSON.stringify({ libraries, ...system }, null, 2) + '\n');
     return 0;
   }
+  write(`CUDA driver: ${system.driverVersion ?? 'unavailable'}\n`);
+  for (const d of system.devices) write(`device ${d.ordinal}: ${d.name} (${d.arch}, ${d.totalMemoryGiB.toFixed(1)} GiB, ${d.uuid}, PCI ${d.pciBusId})\n`);
+  for (const p of system.problems) write(`${p}\n`);
   const table = new Table({ head: ['kind', 'name', 'version', 'found via', 'path / notes'], style: { head: [], border: [] } });
   for (const row of rows) {
     const detail = [row.path ?? '', ...row.notes].filter(Boolean).join('\n');
