@@ -1,9 +1,12 @@
-// The anchor: a raw C cuLaunchKernel loop, libcuda opened with dlopen.
-// usage: raw-launch <cubin> <array count> <iterations>
-// prints: microseconds per launch
+/* The anchor of the launch benchmark: a cuLaunchKernel loop in C, libcuda
+ * opened with dlopen. Started once by bench.mjs; each line "go N" on stdin
+ * runs N launches of empty_kernel(int, float*) followed by cuCtxSynchronize,
+ * and prints the microseconds per launch. */
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 typedef int CUresult;
@@ -12,57 +15,77 @@ typedef void* CUcontext;
 typedef void* CUmodule;
 typedef void* CUfunction;
 typedef void* CUstream;
-typedef unsigned long long CUdeviceptr;
 
-#define LOAD(name) name##_t name = (name##_t)dlsym(lib, #name); if (!name) { fprintf(stderr, "no %s\n", #name); return 1; }
-#define CHECK(call) do { CUresult r = (call); if (r) { fprintf(stderr, "%s failed: %d\n", #call, r); return 1; } } while (0)
+static CUresult (*cuInit)(unsigned);
+static CUresult (*cuDeviceGet)(CUdevice*, int);
+static CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice);
+static CUresult (*cuCtxSetCurrent)(CUcontext);
+static CUresult (*cuModuleLoadData)(CUmodule*, const void*);
+static CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
+static CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void**, void**);
+static CUresult (*cuCtxSynchronize)(void);
 
-typedef CUresult (*cuInit_t)(unsigned);
-typedef CUresult (*cuDeviceGet_t)(CUdevice*, int);
-typedef CUresult (*cuDevicePrimaryCtxRetain_t)(CUcontext*, CUdevice);
-typedef CUresult (*cuCtxSetCurrent_t)(CUcontext);
-typedef CUresult (*cuModuleLoad_t)(CUmodule*, const char*);
-typedef CUresult (*cuModuleGetFunction_t)(CUfunction*, CUmodule, const char*);
-typedef CUresult (*cuMemAlloc_v2_t)(CUdeviceptr*, size_t);
-typedef CUresult (*cuStreamCreate_t)(CUstream*, unsigned);
-typedef CUresult (*cuStreamSynchronize_t)(CUstream);
-typedef CUresult (*cuLaunchKernel_t)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void**, void**);
+static void* sym(void* lib, const char* name) {
+  void* p = dlsym(lib, name);
+  if (!p) { fprintf(stderr, "missing %s\n", name); exit(2); }
+  return p;
+}
+#define CHECK(call) do { CUresult r_ = (call); if (r_) { fprintf(stderr, "%s failed: %d\n", #call, r_); exit(3); } } while (0)
 
-static double now(void) {
+static double now_us(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
+  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
 int main(int argc, char** argv) {
-  if (argc < 4) { fprintf(stderr, "usage: raw-launch <cubin> <arrays> <iterations>\n"); return 2; }
-  int arrays = atoi(argv[2]);
-  long iterations = atol(argv[3]);
-  void* lib = dlopen("libcuda.so.1", RTLD_NOW);
-  if (!lib) { fprintf(stderr, "dlopen libcuda.so.1: %s\n", dlerror()); return 1; }
-  LOAD(cuInit) LOAD(cuDeviceGet) LOAD(cuDevicePrimaryCtxRetain) LOAD(cuCtxSetCurrent) LOAD(cuModuleLoad)
-  LOAD(cuModuleGetFunction) LOAD(cuMemAlloc_v2) LOAD(cuStreamCreate) LOAD(cuStreamSynchronize) LOAD(cuLaunchKernel)
-  CUdevice dev; CUcontext ctx; CUmodule mod; CUfunction fn; CUstream stream;
+  if (argc != 3) { fprintf(stderr, "usage: raw-launch LIBCUDA PTX\n"); return 1; }
+  void* lib = dlopen(argv[1], RTLD_NOW);
+  if (!lib) { fprintf(stderr, "dlopen: %s\n", dlerror()); return 2; }
+  cuInit = sym(lib, "cuInit");
+  cuDeviceGet = sym(lib, "cuDeviceGet");
+  cuDevicePrimaryCtxRetain = sym(lib, "cuDevicePrimaryCtxRetain");
+  cuCtxSetCurrent = sym(lib, "cuCtxSetCurrent");
+  cuModuleLoadData = sym(lib, "cuModuleLoadData");
+  cuModuleGetFunction = sym(lib, "cuModuleGetFunction");
+  cuLaunchKernel = sym(lib, "cuLaunchKernel");
+  cuCtxSynchronize = sym(lib, "cuCtxSynchronize");
+
+  FILE* f = fopen(argv[2], "rb");
+  if (!f) { perror("ptx"); return 2; }
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char* ptx = calloc(1, size + 1);
+  if (fread(ptx, 1, size, f) != (size_t)size) { perror("read"); return 2; }
+  fclose(f);
+
+  CUdevice dev;
+  CUcontext ctx;
+  CUmodule mod;
+  CUfunction fn;
   CHECK(cuInit(0));
   CHECK(cuDeviceGet(&dev, 0));
   CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
   CHECK(cuCtxSetCurrent(ctx));
-  CHECK(cuModuleLoad(&mod, argv[1]));
-  char name[16];
-  snprintf(name, sizeof name, "k%d", arrays);
-  CHECK(cuModuleGetFunction(&fn, mod, name));
-  CHECK(cuStreamCreate(&stream, 1));
-  CUdeviceptr ptrs[16];
-  void* params[17];
-  int n = 1024;
-  for (int i = 0; i < arrays; i++) { CHECK(cuMemAlloc_v2(&ptrs[i], 4096)); params[i] = &ptrs[i]; }
-  params[arrays] = &n;
-  for (long i = 0; i < 10000; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, params, NULL));
-  CHECK(cuStreamSynchronize(stream));
-  double t0 = now();
-  for (long i = 0; i < iterations; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, params, NULL));
-  double t1 = now();
-  CHECK(cuStreamSynchronize(stream));
-  printf("%.4f\n", (t1 - t0) * 1e6 / iterations);
+  CHECK(cuModuleLoadData(&mod, ptx));
+  CHECK(cuModuleGetFunction(&fn, mod, "empty_kernel"));
+
+  int n = 1;
+  float* p = NULL;
+  void* params[2] = {&n, &p};
+  printf("ready\n");
+  fflush(stdout);
+  char line[64];
+  while (fgets(line, sizeof line, stdin)) {
+    long count = 0;
+    if (sscanf(line, "go %ld", &count) != 1 || count <= 0) break;
+    double t0 = now_us();
+    for (long i = 0; i < count; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    CHECK(cuCtxSynchronize());
+    double t1 = now_us();
+    printf("%.6f\n", (t1 - t0) / count);
+    fflush(stdout);
+  }
   return 0;
 }
