@@ -15,6 +15,7 @@ import {
   UnknownDTypeError,
 } from './index.js';
 import { collectUntil } from '../test/gc.js';
+import { values } from '../test/values.js';
 
 const iota = (n: number): Float32Array => Float32Array.from({ length: n }, (_, i) => i);
 
@@ -72,7 +73,7 @@ describe('StridedMemoryView: properties', () => {
     const tail = whole.subarray(4);
     const v = StridedMemoryView.fromBuffer(tail, { dtype: 'float32' });
     expect([v.byteOffset, v.shape]).toEqual([16, [4]]);
-    expect(Array.from(v.typedArray())).toEqual([4, 5, 6, 7]);
+    expect(Array.from(v.typedArray() as Float32Array)).toEqual([4, 5, 6, 7]);
   });
 });
 
@@ -81,12 +82,12 @@ describe('StridedMemoryView: derived views', () => {
     const v = StridedMemoryView.fromBuffer(iota(12), { dtype: 'float32', shape: [3, 4] });
     const row = v.slice(1);
     expect([row.shape, row.strides, row.byteOffset]).toEqual([[4], [1], 16]);
-    expect(Array.from(row.toTypedArray())).toEqual([4, 5, 6, 7]);
+    expect(values(row)).toEqual([4, 5, 6, 7]);
     const rev = v.slice([undefined, undefined, -1], [1, 4, 2]);
     expect([rev.shape, rev.strides]).toEqual([[3, 2], [-4, 2]]);
-    expect(Array.from(rev.toTypedArray())).toEqual([9, 11, 5, 7, 1, 3]);
+    expect(values(rev)).toEqual([9, 11, 5, 7, 1, 3]);
     expect(rev.isCContiguous).toBe(false);
-    expect(Array.from(v.slice(-1, -1).toTypedArray())).toEqual([11]);
+    expect(values(v.slice(-1, -1))).toEqual([11]);
     expect(v.slice([5, 9]).shape).toEqual([0, 4]);
     expect(v.slice(null, [-2]).shape).toEqual([3, 2]);
   });
@@ -113,7 +114,7 @@ describe('StridedMemoryView: derived views', () => {
     const u8 = StridedMemoryView.fromBuffer(bytes, { shape: [2, 8] });
     const i32 = u8.view({ dtype: 'int32' });
     expect([i32.shape, i32.strides, i32.dtype]).toEqual([[2, 2], [2, 1], dtype('int32')]);
-    expect(Array.from(i32.toTypedArray())).toEqual([1, 2, 3, 4]);
+    expect(values(i32)).toEqual([1, 2, 3, 4]);
     const back = i32.view({ dtype: 'uint16' });
     expect([back.shape, back.strides]).toEqual([[2, 4], [4, 1]]);
     const c64 = StridedMemoryView.fromBuffer(iota(4), { dtype: 'float32' }).view({ dtype: 'complex64' });
@@ -170,13 +171,13 @@ describe('StridedMemoryView: host access', () => {
     const dst = StridedMemoryView.fromBuffer(new Float32Array(24), { dtype: 'float32', shape: [4, 6] }).slice([0, 4, 1], [0, 6, 2]).slice([0, 3]);
     expect(dst.shape).toEqual([3, 3]);
     dst.copyFrom(src.slice(null, [1, 4]));
-    expect(Array.from(dst.toTypedArray())).toEqual([1, 2, 3, 5, 6, 7, 9, 10, 11]);
+    expect(values(dst)).toEqual([1, 2, 3, 5, 6, 7, 9, 10, 11]);
     expect(() => dst.copyFrom(src)).toThrow(/shape \[3, 4\] differs/);
     expect(() => dst.copyFrom(new Int32Array(9))).toThrow(/holds int32/);
     // overlapping source and destination in one buffer
     const line = StridedMemoryView.fromBuffer(iota(6), { dtype: 'float32' });
     line.slice([1, 6]).copyFrom(line.slice([0, 5]));
-    expect(Array.from(line.toTypedArray())).toEqual([0, 0, 1, 2, 3, 4]);
+    expect(values(line)).toEqual([0, 0, 1, 2, 3, 4]);
     // odd byte offsets go byte by byte
     const bytes = new Uint8Array(9);
     StridedMemoryView.fromBuffer(bytes, { dtype: 'int16', shape: [4], byteOffset: 1 }).copyFrom(new Int16Array([1, 2, 3, 4]));
@@ -190,7 +191,7 @@ describe('StridedMemoryView: host access', () => {
     expect(() => ro.copyFrom(iota(4))).toThrow(ReadOnlyViewError);
     expect(() => ro.requireWritable('launch a kernel that writes it')).toThrow(/cannot launch a kernel that writes it: the view is read-only/);
     expect(() => StridedMemoryView.fromAny(ro, { writable: true })).toThrow(ReadOnlyViewError);
-    expect(Array.from(ro.typedArray('read'))).toEqual([0, 1, 2, 3]);
+    expect(Array.from(ro.typedArray('read') as Float32Array)).toEqual([0, 1, 2, 3]);
     expect(ro.slice([0, 2]).readonly).toBe(true);
   });
 
@@ -203,7 +204,7 @@ describe('StridedMemoryView: host access', () => {
   it('sees a detached buffer as a closed exporter', () => {
     const data = iota(4);
     const v = StridedMemoryView.fromBuffer(data, { dtype: 'float32' });
-    structuredClone(data.buffer, { transfer: [data.buffer] });
+    structuredClone(data.buffer, { transfer: [data.buffer as ArrayBuffer] });
     expect(() => v.toTypedArray()).toThrow(ExporterClosedError);
     expect(() => v[DLPACK]()).toThrow(/detached/);
     expect(() => StridedMemoryView.fromBuffer(data.buffer)).toThrow(ExporterClosedError);

@@ -526,7 +526,7 @@ export class StridedMemoryView {
 
   /**
    * Copies the elements of `source` (anything {@link fromAny} views on the
-   * host, of the same shape and dtype) into this view, element by element,
+   * host, of the same dtype and shape, extents of 1 aside) into this view, element by element,
    * honoring both layouts. Refuses a read-only view ({@link ReadOnlyViewError}).
    */
   copyFrom(source: unknown): this {
@@ -535,20 +535,23 @@ export class StridedMemoryView {
     const src = source instanceof StridedMemoryView ? source : StridedMemoryView.fromAny(source);
     const srcBuffer = src.requireHost('copy from it');
     if (src.dtype !== this.dtype) throw new InvalidLayoutError(`copyFrom: the source holds ${src.dtype.name}, this view ${this.dtype.name}; no conversion is made`);
-    if (src.shape.length !== this.shape.length || src.shape.some((e, i) => e !== this.shape[i])) {
+    // Extents of 1 carry no order: [1, 3] fills [3], and [1] fills a 0-d view.
+    const [dstShape, dstStrides] = squeeze(this.shape, this.strides);
+    const [srcShape, srcStrides] = squeeze(src.shape, src.strides);
+    if (srcShape.length !== dstShape.length || srcShape.some((e, i) => e !== dstShape[i])) {
       throw new InvalidLayoutError(`copyFrom: shape [${src.shape.join(', ')}] differs from [${this.shape.join(', ')}]`);
     }
     const itemsize = this.itemsize;
     if (!Number.isInteger(itemsize)) throw new UnknownDTypeError(`copyFrom: ${this.dtype.name} is a packed sub-byte type`);
-    let from = { buffer: srcBuffer, byteOffset: src.byteOffset, byteStrides: src.strides.map((s) => s * itemsize) };
+    let from = { buffer: srcBuffer, byteOffset: src.byteOffset, byteStrides: srcStrides.map((s) => s * itemsize) };
     if (srcBuffer === buffer) {
       // Same buffer: go through a compact copy so that overlap cannot corrupt.
       const tmp = new ArrayBuffer(Math.max(this.size * itemsize, 0));
-      const compact = compactStrides(this.shape).map((s) => s * itemsize);
-      copyStrided({ buffer: tmp, byteOffset: 0, byteStrides: compact }, from, this.shape, itemsize);
+      const compact = compactStrides(dstShape).map((s) => s * itemsize);
+      copyStrided({ buffer: tmp, byteOffset: 0, byteStrides: compact }, from, dstShape, itemsize);
       from = { buffer: tmp, byteOffset: 0, byteStrides: compact };
     }
-    copyStrided({ buffer, byteOffset: this.byteOffset, byteStrides: this.strides.map((s) => s * itemsize) }, from, this.shape, itemsize);
+    copyStrided({ buffer, byteOffset: this.byteOffset, byteStrides: dstStrides.map((s) => s * itemsize) }, from, dstShape, itemsize);
     return this;
   }
 
@@ -663,6 +666,11 @@ export class StridedMemoryView {
   [INSPECT](): string {
     return this.toString();
   }
+}
+
+function squeeze(shape: readonly number[], strides: readonly number[]): [number[], number[]] {
+  const keep = shape.map((e) => e !== 1);
+  return [shape.filter((_, i) => keep[i]), strides.filter((_, i) => keep[i])];
 }
 
 /** The device of a view whose producer did not say (CUDA array interface). */

@@ -11,9 +11,9 @@ export interface StdlibNdarrayLike {
   readonly data: unknown;
   /** A stdlib data type name (`float64`, `complex64`, `uint8c`, `bool`, ...), or an object whose string is one. */
   readonly dtype: unknown;
-  readonly shape: readonly number[];
+  readonly shape: ArrayLike<number>;
   /** Strides in elements. */
-  readonly strides: readonly number[];
+  readonly strides: ArrayLike<number>;
   /** Index of element 0 in `data`. */
   readonly offset: number;
   readonly order: string;
@@ -63,7 +63,7 @@ export function viewFromStdlibNdarray(array: StdlibNdarrayLike): StridedMemoryVi
       throw new NotViewableError(`this stdlib ndarray says dtype '${name}' (${t.itemsize} bytes) but its data has ${data.BYTES_PER_ELEMENT}-byte elements`);
     }
     const flags = array.flags?.READONLY === true ? DLPackFlags.READ_ONLY : 0;
-    layout = hostLayout('stdlib ndarray', data.buffer, data.byteOffset, data.length, array.offset, array.shape, array.strides, t, flags);
+    layout = hostLayout('stdlib ndarray', data.buffer, data.byteOffset, data.length, array.offset, Array.from(array.shape), Array.from(array.strides), t, flags);
     layouts.set(array, layout);
   }
   return viewOfLayout(layout, array);
