@@ -41,15 +41,18 @@ function viewFromHost(obj: object): StridedMemoryView {
   );
 }
 
-/** @internal `StridedMemoryView.fromAny`. */
-export function viewFromAny(obj: unknown, options: ViewOptions | undefined): StridedMemoryView {
+/**
+ * @internal `StridedMemoryView.fromAny`. `viaExchangeApi: false` skips the C
+ * exchange API: the native helper itself views objects that way for its table.
+ */
+export function viewFromAny(obj: unknown, options: ViewOptions | undefined, viaExchangeApi = true): StridedMemoryView {
   if (obj instanceof StridedMemoryView) return reuseView(obj, options);
   if (obj === null || typeof obj !== 'object') {
     throw new NotViewableError(`a ${obj === null ? 'null' : typeof obj} cannot be viewed; pass an array object`);
   }
   if (DLPACK in obj) return viewFromDLPack(obj, options);
   if (CUDA_ARRAY_INTERFACE in obj) return viewFromCudaArrayInterface(obj, options);
-  if (exchangeImporter !== undefined && DLPACK_EXCHANGE_API in obj) return exchangeImporter(obj, options);
+  if (viaExchangeApi && exchangeImporter !== undefined && DLPACK_EXCHANGE_API in obj) return exchangeImporter(obj, options);
   const view = viewFromHost(obj);
   if (options?.writable === true && view.readonly) throw new ReadOnlyViewError(`cannot write through ${Object.prototype.toString.call(obj)}: its view is read-only`);
   return view;

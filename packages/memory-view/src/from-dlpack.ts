@@ -64,7 +64,13 @@ export function viewFromDLPack(obj: unknown, options: ViewOptions | undefined): 
  * @internal A view of a DLPack tensor, which it now owns: whatever fails after
  * the tensor was received calls its deleter before throwing.
  */
-export function viewFromTensor(tensor: DLPackTensor, exporter: unknown, stream: bigint | undefined, writable: boolean): StridedMemoryView {
+export function viewFromTensor(
+  tensor: DLPackTensor,
+  exporter: unknown,
+  stream: bigint | undefined,
+  writable: boolean,
+  releaseWhenCollected = true,
+): StridedMemoryView {
   if (tensor === null || typeof tensor !== 'object') throw new ProtocolError(`Symbol.for('dlpack') returned ${String(tensor)}; expected a DLPack tensor object`);
   const version = tensor.version;
   if (version === null || typeof version !== 'object' || version.major !== 1) {
@@ -74,7 +80,7 @@ export function viewFromTensor(tensor: DLPackTensor, exporter: unknown, stream: 
   }
   let view: StridedMemoryView;
   try {
-    view = buildView(tensor, exporter, stream);
+    view = buildView(tensor, exporter, stream, releaseWhenCollected);
   } catch (error) {
     callDeleter(tensor);
     throw error;
@@ -86,7 +92,7 @@ export function viewFromTensor(tensor: DLPackTensor, exporter: unknown, stream: 
   return view;
 }
 
-function buildView(tensor: DLPackTensor, exporter: unknown, stream: bigint | undefined): StridedMemoryView {
+function buildView(tensor: DLPackTensor, exporter: unknown, stream: bigint | undefined, releaseWhenCollected: boolean): StridedMemoryView {
   const d = tensor.dtype;
   const t = d instanceof DType ? d : d !== null && typeof d === 'object' ? dtypeOf(d.code, d.bits, d.lanes) : undefined;
   if (t === undefined) throw new ProtocolError('the DLPack tensor has no dtype { code, bits, lanes }');
@@ -128,6 +134,6 @@ function buildView(tensor: DLPackTensor, exporter: unknown, stream: bigint | und
   } else {
     throw new ProtocolError(`the DLPack tensor's data is ${Object.prototype.toString.call(data)}; expected a bigint address, an ArrayBuffer or a SharedArrayBuffer`);
   }
-  const lease = typeof deleter === 'function' ? new Lease(() => deleter.call(tensor)) : undefined;
+  const lease = typeof deleter === 'function' ? new Lease(() => deleter.call(tensor), releaseWhenCollected) : undefined;
   return new StridedMemoryView(ptr, buffer, offset, shape, strides, t, device, flags, exporter, stream, tensor, lease);
 }

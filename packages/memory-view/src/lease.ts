@@ -22,11 +22,16 @@ export class Lease {
   private refs = 0;
   private release: (() => void) | undefined;
 
-  constructor(release?: () => void) {
+  /**
+   * @param release the producer's deleter
+   * @param whenCollected also run it when the family is collected (false where
+   *   something else owns the memory's lifetime, such as an external ArrayBuffer)
+   */
+  constructor(release?: () => void, whenCollected = true) {
     if (release !== undefined) {
       this.release = release;
       // The held value is the releaser alone: it must not reach the lease or a view.
-      registry.register(this, release, this);
+      if (whenCollected) registry.register(this, release, this);
     }
   }
 

@@ -1,4 +1,4 @@
-import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE } from './protocol-keys.js';
+import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, DLPACK_EXCHANGE_API } from './protocol-keys.js';
 import {
   DLPACK_VERSION,
   DLPackFlags,
@@ -125,6 +125,13 @@ export class StridedMemoryView {
     /** @internal shared by a family of views: the producer's deleter and the closed flag. */
     public _lease: Lease | undefined,
   ) {}
+
+  /**
+   * `Symbol.for('dlpack.exchange_api')`: an External to memory-view's C
+   * `DLPackExchangeAPI` table. Present once `@cuda-js/memory-view/native` is
+   * imported (the main entry loads no native code).
+   */
+  declare readonly [DLPACK_EXCHANGE_API]?: () => object;
 
   // ---- constructors ----------------------------------------------------------
 
