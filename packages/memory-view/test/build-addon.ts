@@ -45,7 +45,10 @@ export function buildTestAddon(name: string, extraFlags: readonly string[] = [])
   const cxx = process.env['CXX'] ?? 'c++';
   mkdirSync(outDir, { recursive: true });
   const partial = `${output}.${process.pid}.tmp`;
-  const result = spawnSync(cxx, [...flags, `-I${headers}`, `-I${dirname(header)}`, source, '-o', partial], { encoding: 'utf8' });
+  // Libraries (-l...) go after the source, as the linker wants them.
+  const libs = flags.filter((f) => f.startsWith('-l'));
+  const rest = flags.filter((f) => !f.startsWith('-l'));
+  const result = spawnSync(cxx, [...rest, `-I${headers}`, `-I${dirname(header)}`, source, ...libs, '-o', partial], { encoding: 'utf8' });
   if (result.error) return { reason: `no C++ compiler (${cxx}): ${result.error.message}` };
   if (result.status !== 0) throw new Error(`building the test addon ${name} failed:\n${result.stderr}`);
   renameSync(partial, output);
