@@ -13,6 +13,7 @@ export interface ThirdPartyAddon {
   consumeSlot(slot: object, legacy: boolean): number;
   holdSlot(slot: object): object | null;
   deleteHeld(held: object): void;
+  deleteHeldOnThread(held: object): void;
   slotIsFull(slot: object): boolean;
   sumViaExchange(obj: object): number;
   fillViaExchange(obj: object, value: number): void;
@@ -30,7 +31,7 @@ export interface ThirdPartyAddon {
   readonly apiV2Alone: object;
 }
 
-export const thirdPartyBuild = buildTestAddon('third_party');
+export const thirdPartyBuild = buildTestAddon('third_party', ['-pthread']);
 
 export function loadThirdParty(): ThirdPartyAddon {
   if (thirdPartyBuild.path === undefined) throw new Error(thirdPartyBuild.reason);

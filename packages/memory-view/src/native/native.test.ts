@@ -85,6 +85,18 @@ describeNative(title('native DLPack tensors in Externals'), () => {
     expect(released).toBe(1);
   });
 
+  it('takes a deleter call from another thread back to the JS thread', async () => {
+    let released = 0;
+    const tracked = StridedMemoryView.fromPointer(0x2000n, { dtype: 'uint8', shape: [4], release: () => released++ });
+    const before = nativeCounts().exports;
+    const held = tp.holdSlot(toManagedTensor(tracked))!;
+    tracked.close();
+    tp.deleteHeldOnThread(held); // joins the thread before returning
+    expect(nativeCounts().exports).toBe(before);
+    await collectUntil(() => released > 0);
+    expect(released).toBe(1);
+  });
+
   it('imports a native tensor zero-copy: writes on either side are seen on the other', () => {
     const handle = tp.create(6);
     const view = fromManagedTensor(tp.makeSlot(handle, false, 1));

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dlpack.h"
@@ -350,6 +351,18 @@ napi_value DeleteHeld(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+// deleteHeldOnThread(External from holdSlot): the deleter call, from another thread
+napi_value DeleteHeldOnThread(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  GetArgs(env, info, 1, argv);
+  void* data;
+  CHECK(napi_get_value_external(env, argv[0], &data));
+  auto* t = static_cast<DLManagedTensorVersioned*>(data);
+  std::thread worker([t] { t->deleter(t); });
+  worker.join();
+  return nullptr;
+}
+
 // slotIsFull(External) -> whether the slot still holds a tensor
 napi_value SlotIsFull(napi_env env, napi_callback_info info) {
   napi_value argv[1];
@@ -509,7 +522,7 @@ napi_value Init(napi_env env, napi_value exports) {
   } fns[] = {
       {"create", Create},           {"createDevice", CreateDevice},   {"values", Values},
       {"set", Set},                 {"makeSlot", MakeSlot},           {"consumeSlot", ConsumeSlot},
-      {"holdSlot", HoldSlot},       {"deleteHeld", DeleteHeld},       {"slotIsFull", SlotIsFull},
+      {"holdSlot", HoldSlot},       {"deleteHeld", DeleteHeld},       {"deleteHeldOnThread", DeleteHeldOnThread},       {"slotIsFull", SlotIsFull},
       {"sumViaExchange", SumViaExchange}, {"fillViaExchange", FillViaExchange}, {"sumViaDLTensor", SumViaDLTensor},
       {"describeViaExchange", DescribeViaExchange}, {"allocateVia", AllocateVia}, {"currentStreamVia", CurrentStreamVia},
       {"deleted", Deleted},         {"live", Live},
