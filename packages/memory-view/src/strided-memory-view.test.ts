@@ -201,6 +201,16 @@ describe('StridedMemoryView: host access', () => {
     expect(() => v.toTypedArray()).toThrow(/CUDA:0, not in a JS buffer/);
   });
 
+  it('refuses host access once a resizable buffer has shrunk under the view', () => {
+    // Resizable buffers are ES2024; the compile target's lib is ES2023.
+    const Resizable = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer & { resize(n: number): void };
+    const buffer = new Resizable(16, { maxByteLength: 32 });
+    const v = StridedMemoryView.fromBuffer(buffer, { dtype: 'float32' });
+    buffer.resize(8);
+    expect(() => v.toTypedArray()).toThrow(OutOfBoundsError);
+    expect(() => v.typedArray()).toThrow(OutOfBoundsError);
+  });
+
   it('sees a detached buffer as a closed exporter', () => {
     const data = iota(4);
     const v = StridedMemoryView.fromBuffer(data, { dtype: 'float32' });

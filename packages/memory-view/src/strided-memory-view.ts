@@ -492,6 +492,8 @@ export class StridedMemoryView {
     if (this.buffer === undefined) {
       throw new UnsupportedDeviceError(`cannot ${action}: the memory is on ${deviceTypeName(this.device.type)}:${this.device.id}, not in a JS buffer; copy it to the host first`);
     }
+    // A resizable buffer may have shrunk since the view was made.
+    checkInBuffer(this.byteOffset, this.buffer.byteLength, this.shape, this.strides, this.itemsize, action);
     return this.buffer;
   }
 
@@ -511,7 +513,6 @@ export class StridedMemoryView {
     if (this.byteOffset % kind.ctor.BYTES_PER_ELEMENT !== 0) {
       throw new InvalidLayoutError(`typedArray: byte offset ${this.byteOffset} is not aligned to ${kind.ctor.BYTES_PER_ELEMENT} bytes; use toTypedArray() for a copy`);
     }
-    checkInBuffer(this.byteOffset, buffer.byteLength, this.shape, this.strides, this.itemsize, 'typedArray');
     return new kind.ctor(buffer, this.byteOffset, this.size * kind.perElement);
   }
 

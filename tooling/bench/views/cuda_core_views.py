@@ -50,7 +50,7 @@ def main():
             results.append({"name": name, "nsPerView": statistics.median(runs), "best": runs[0]})
     device = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["name"]
     device = device.decode() if isinstance(device, bytes) else device
-    runtime = f"python {sys.version.split()[0]}, cuda.core {cuda.core.__version__}, cupy {cp.__version__}, {device}"
+    runtime = f"python {sys.version.split()[0]}, cuda.core {getattr(cuda.core, '__version__', '?')}, cupy {cp.__version__}, {device}"
     if "--json" in args:
         print(json.dumps({"runtime": runtime, "iterations": iterations, "results": results}))
     else:

@@ -57,6 +57,14 @@ describeNative(title('native DLPack tensors in Externals'), () => {
     expect(nativeCounts().exports).toBe(before.exports);
   });
 
+  it('exports views of SharedArrayBuffers and of device pointers', () => {
+    const shared = new Float32Array(new SharedArrayBuffer(16));
+    shared.set([1, 2, 3, 4]);
+    expect(tp.consumeSlot(toManagedTensor(shared.subarray(1)), false)).toBe(9);
+    const d = tp.describeViaExchange(StridedMemoryView.fromPointer(0xabc00n, { dtype: 'float32', shape: [3] }));
+    expect([d.data, d.deviceType]).toEqual([0xabc00n, 2]);
+  });
+
   it('exports the legacy DLManagedTensor too', () => {
     const slot = toManagedTensor(new Float32Array([1, 2, 3]), { legacy: true });
     expect(tp.consumeSlot(slot, true)).toBe(6);
