@@ -1,8 +1,5 @@
-import { StridedMemoryView } from '@cuda-js/memory-view';
+import { isCudaAccessible, StridedMemoryView } from '@cuda-js/memory-view';
 import { LaunchArgumentError } from './errors.js';
-
-// DLDeviceType values that the GPU can address
-const DEVICE_ACCESSIBLE = new Set([2 /* kDLCUDA */, 3 /* kDLCUDAHost */, 13 /* kDLCUDAManaged */]);
 
 /**
  * The device address of an array argument: a StridedMemoryView, or any object
@@ -20,7 +17,7 @@ export function deviceAddressOf(arg: object, stream: bigint, kernelName: string,
       throw new LaunchArgumentError(kernelName, index, `not an array that cuda-js can view (${(error as Error).message})`);
     }
   }
-  if (!DEVICE_ACCESSIBLE.has(view.device.type)) {
+  if (!isCudaAccessible(view.device.type)) {
     throw new LaunchArgumentError(kernelName, index, 'the array lives in host memory the GPU cannot address; copy it to a device Buffer first');
   }
   return view.ptr as bigint;

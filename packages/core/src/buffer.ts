@@ -1,6 +1,8 @@
 import { driver } from '@cuda-js/bindings';
+import { DLDeviceType, DLPACK, DLPACK_DEVICE, DLPACK_VERSION, NO_SYNC, type DLPackExporter, type DLPackRequest, type DLPackTensor } from '@cuda-js/memory-view';
 import { ClosedResourceError, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import type { Device } from './device.js';
+import { orderAfter } from './driver-hooks.js';
 import { CopyError } from './errors.js';
 import type { MemoryResource } from './memory-resources.js';
 
@@ -23,7 +25,7 @@ function hostByteLength(host: HostBytes): number {
  * Closing gives it back (stream-ordered for pool memory); a forgotten Buffer
  * is given back when it is collected.
  */
-export class Buffer implements Disposable {
+export class Buffer implements Disposable, DLPackExporter {
   #ptr: bigint;
   #closed = false;
   #stream: bigint;
@@ -128,6 +130,40 @@ export class Buffer implements Disposable {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /** `[deviceType, deviceId]` of DLPack: CUDA device, pinned host (CUDAHost) or managed memory. */
+  [DLPACK_DEVICE](): readonly [number, number] {
+    const resource = this.memoryResource;
+    if (!resource.device) return [DLDeviceType.CUDAHost, 0];
+    return [resource.isHostAccessible ? DLDeviceType.CUDAManaged : DLDeviceType.CUDA, resource.device.ordinal];
+  }
+
+  /**
+   * Exports the bytes as a 1-D uint8 DLPack tensor (view it with another dtype
+   * through StridedMemoryView). The tensor keeps this Buffer alive until its
+   * deleter runs. The consumer's stream is ordered after the allocation's.
+   */
+  [DLPACK](request: DLPackRequest = {}): DLPackTensor {
+    const ptr = this.ptr;
+    if (request.copy === true) throw new CopyError('Buffer: DLPack export with copy: true is not supported; copy into another Buffer first');
+    const [type, id] = this[DLPACK_DEVICE]();
+    if (request.dlDevice && (request.dlDevice[0] !== type || request.dlDevice[1] !== id)) {
+      throw new CopyError(`Buffer: DLPack export to device [${request.dlDevice.join(', ')}] would need a copy; the buffer lives on [${type}, ${id}]`);
+    }
+    const consumer = request.stream;
+    if (consumer !== undefined && consumer !== NO_SYNC && this.memoryResource.device) orderAfter(this.#stream === 0n ? 1n : this.#stream, consumer);
+    return {
+      version: DLPACK_VERSION,
+      flags: 0,
+      device: { type, id },
+      data: ptr,
+      dtype: { code: 1, bits: 8, lanes: 1 },
+      shape: [this.size],
+      strides: [1],
+      deleter: () => undefined,
+      managerContext: this,
+    };
   }
 
   toString(): string {

@@ -1,4 +1,5 @@
 import { CudaError, driver } from '@cuda-js/bindings';
+import { installDriverHooks } from './driver-hooks.js';
 import { DeviceNotFoundError } from './errors.js';
 
 let initialized = false;
@@ -14,6 +15,7 @@ export function ensureDriver(): void {
     }
     throw error;
   }
+  installDriverHooks();
   initialized = true;
 }
 

@@ -1,4 +1,4 @@
-import { driver } from '@cuda-js/bindings';
+import { driver, type CUstream, type DriverTypes } from '@cuda-js/bindings';
 import { Buffer } from './buffer.js';
 import { Device } from './device.js';
 import { LaunchArgumentError, LaunchConfigError } from './errors.js';
@@ -149,14 +149,14 @@ export class LaunchPlan {
       driver.cuLaunchKernel(this.handle as never, gx, gy, gz, bx, by, bz, config.sharedMemory, stream as never, this.#params as never);
       return;
     }
-    const attrs: { id: number; value: unknown }[] = [];
+    const attrs: { id: number; value: DriverTypes.CUlaunchAttributeValue }[] = [];
     if (config.cooperative) attrs.push({ id: CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value: { cooperative: 1 } });
     if (config.cluster) {
       const [x, y, z] = config.cluster;
       attrs.push({ id: CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, value: { clusterDim: { x, y, z } } });
     }
     driver.cuLaunchKernelEx(
-      { gridDimX: gx, gridDimY: gy, gridDimZ: gz, blockDimX: bx, blockDimY: by, blockDimZ: bz, sharedMemBytes: config.sharedMemory, hStream: stream, attrs },
+      { gridDimX: gx, gridDimY: gy, gridDimZ: gz, blockDimX: bx, blockDimY: by, blockDimZ: bz, sharedMemBytes: config.sharedMemory, hStream: stream as CUstream, attrs },
       this.handle as never,
       this.#params as never,
     );

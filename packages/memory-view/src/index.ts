@@ -1,2 +1,57 @@
-// The API of this package is built by its own issue; see the README.
-export {};
+export { DLPACK, DLPACK_DEVICE, CUDA_ARRAY_INTERFACE, DLPACK_EXCHANGE_API, CUDA_STREAM } from './protocol-keys.js';
+export {
+  DLPackFlags,
+  DLPACK_VERSION,
+  type DLPackVersion,
+  type DLDataType,
+  type DLPackRequest,
+  type DLPackTensor,
+  type DLPackExporter,
+  type CudaArrayInterface,
+  type CudaArrayInterfaceExporter,
+  type CudaStreamInfo,
+  type CudaStreamLike,
+  type DLPackExchangeApiExporter,
+} from './protocols.js';
+export { DLDeviceType, CPU_DEVICE, deviceTypeName, isCudaAccessible, isHostAccessible, type Device, type DLDeviceTypeCode } from './device.js';
+export { DType, DLDataTypeCode, ALL_DTYPES, dtype, dtypeOf, dtypeFromTypestr, type DTypeLike, type DLDataTypeCodeValue } from './dtype.js';
+export {
+  MemoryViewError,
+  UnknownDTypeError,
+  InvalidLayoutError,
+  OutOfBoundsError,
+  DLPackVersionError,
+  ReadOnlyViewError,
+  ExporterClosedError,
+  NotViewableError,
+  ProtocolError,
+  StreamRequiredError,
+  StreamOrderError,
+  UnsupportedDeviceError,
+  UnsupportedExportError,
+  NativeHelperUnavailableError,
+} from './errors.js';
+export {
+  resolveStream,
+  setDriverHooks,
+  setStreamWaiter,
+  driverHooks,
+  NO_SYNC,
+  LEGACY_DEFAULT_STREAM,
+  PER_THREAD_DEFAULT_STREAM,
+  type StreamArgument,
+  type DriverHooks,
+} from './stream.js';
+export {
+  StridedMemoryView,
+  type ViewOptions,
+  type BufferViewOptions,
+  type PointerViewOptions,
+  type SliceSpec,
+} from './strided-memory-view.js';
+export { isViewable } from './from-any.js';
+export { viewable, ViewableArgument, type ViewableParameters } from './viewable.js';
+export { type AnyTypedArray, type TypedArrayConstructor } from './typed-arrays.js';
+export type { NdarrayLike } from './adapters/ndarray.js';
+export type { StdlibNdarrayLike } from './adapters/stdlib-ndarray.js';
+export type { ArrowVectorLike, ArrowDataLike, ArrowTypeLike } from './adapters/arrow.js';

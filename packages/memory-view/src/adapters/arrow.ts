@@ -1,0 +1,147 @@
+import { DLPackFlags } from '../protocols.js';
+import { dtype, type DType } from '../dtype.js';
+import { NotViewableError } from '../errors.js';
+import { isArrayBufferLike } from '../host-buffer.js';
+import type { StridedMemoryView } from '../strided-memory-view.js';
+import { hostLayout, viewOfLayout, type HostLayout } from './host-layout.js';
+
+/** The fields of an Apache Arrow data type (`apache-arrow`) that a view reads. */
+export interface ArrowTypeLike {
+  readonly typeId: number;
+  readonly bitWidth?: number;
+  readonly isSigned?: boolean;
+  readonly precision?: number;
+  readonly listSize?: number;
+  readonly children?: readonly { readonly type: ArrowTypeLike }[];
+}
+
+/** One chunk of an Arrow vector (`Data`). */
+export interface ArrowDataLike {
+  readonly type: ArrowTypeLike;
+  readonly offset: number;
+  readonly length: number;
+  readonly nullCount: number;
+  /** The values of a primitive chunk, starting at its first element (bit-packed for booleans). */
+  readonly values?: ArrayBufferView;
+  readonly children?: readonly ArrowDataLike[];
+}
+
+/** The fields of an Apache Arrow `Vector` that a view reads. */
+export interface ArrowVectorLike {
+  readonly type: ArrowTypeLike;
+  readonly data: readonly ArrowDataLike[];
+  readonly length: number;
+}
+
+/** Whether `obj` looks like an Arrow vector (`type.typeId` and an array of `data` chunks). */
+export function isArrowVector(obj: object): obj is ArrowVectorLike {
+  if (!('type' in obj && 'data' in obj)) return false;
+  const { type, data } = obj as { type: unknown; data: unknown };
+  return Array.isArray(data) && type !== null && typeof type === 'object' && typeof (type as { typeId?: unknown }).typeId === 'number';
+}
+
+// Arrow's Type enum: the ids are part of the Arrow format and stable.
+const TYPE_INT = 2;
+const TYPE_FLOAT = 3;
+const TYPE_BOOL = 6;
+const TYPE_FIXED_SIZE_LIST = 16;
+const TYPE_NAMES: Record<number, string> = { 1: 'Null', 4: 'Binary', 5: 'Utf8', 7: 'Decimal', 8: 'Date', 9: 'Time', 10: 'Timestamp', 11: 'Interval', 12: 'List', 13: 'Struct', 14: 'Union', 15: 'FixedSizeBinary', 17: 'Map', 18: 'Duration', 19: 'LargeBinary', 20: 'LargeUtf8', [-1]: 'Dictionary' };
+
+const BOOL = dtype('bool');
+
+function numericDType(type: ArrowTypeLike): DType | undefined {
+  if (type.typeId === TYPE_INT && type.bitWidth !== undefined) return dtype(`${type.isSigned ? 'int' : 'uint'}${type.bitWidth}`);
+  if (type.typeId === TYPE_FLOAT && type.precision !== undefined) return [dtype('float16'), dtype('float32'), dtype('float64')][type.precision];
+  return undefined;
+}
+
+function refuseNulls(chunk: ArrowDataLike): void {
+  if (chunk.nullCount > 0) throw new NotViewableError(`this Arrow vector has ${chunk.nullCount} null(s); a memory view cannot represent them (fill them first)`);
+}
+
+function valuesOf(chunk: ArrowDataLike): ArrayBufferView {
+  const values = chunk.values;
+  if (values === undefined || !ArrayBuffer.isView(values) || !isArrayBufferLike(values.buffer)) throw new NotViewableError('this Arrow chunk has no values buffer');
+  return values;
+}
+
+/** The element type, the columns per row (1 for a flat vector) and the chunks of values. */
+function describe(vector: ArrowVectorLike): { t: DType | 'bool'; columns: number; chunks: ArrowDataLike[] } {
+  const type = vector.type;
+  if (type.typeId === TYPE_FIXED_SIZE_LIST) {
+    const childType = type.children?.[0]?.type;
+    const t = childType === undefined ? undefined : numericDType(childType);
+    if (t === undefined || type.listSize === undefined) throw new NotViewableError('only fixed-size lists of integers or floats can be viewed (as 2-D)');
+    const chunks = vector.data.map((chunk) => {
+      refuseNulls(chunk);
+      const child = chunk.children?.[0];
+      if (child === undefined) throw new NotViewableError('this fixed-size-list chunk has no child data');
+      refuseNulls(child);
+      return { ...child, length: chunk.length * type.listSize! } as ArrowDataLike;
+    });
+    return { t, columns: type.listSize, chunks };
+  }
+  if (type.typeId === TYPE_BOOL) {
+    vector.data.forEach(refuseNulls);
+    return { t: 'bool', columns: 1, chunks: [...vector.data] };
+  }
+  const t = numericDType(type);
+  if (t === undefined) {
+    throw new NotViewableError(`Arrow ${TYPE_NAMES[type.typeId] ?? `type ${type.typeId}`} vectors cannot be viewed; integers, floats, booleans and fixed-size lists of numbers can`);
+  }
+  vector.data.forEach(refuseNulls);
+  return { t, columns: 1, chunks: [...vector.data] };
+}
+
+function unpackBools(chunks: readonly ArrowDataLike[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let k = 0;
+  for (const chunk of chunks) {
+    const bits = valuesOf(chunk) as Uint8Array;
+    // Bitmaps are not sliced per bit: element i of the chunk is bit (offset + i).
+    for (let i = 0; i < chunk.length; i++, k++) {
+      const bit = chunk.offset + i;
+      out[k] = (bits[bit >> 3]! >> (bit & 7)) & 1;
+    }
+  }
+  return out;
+}
+
+function concatenate(chunks: readonly ArrowDataLike[], t: DType, total: number): Uint8Array {
+  const out = new Uint8Array(total * t.itemsize);
+  let at = 0;
+  for (const chunk of chunks) {
+    const values = valuesOf(chunk);
+    const bytes = chunk.length * t.itemsize;
+    out.set(new Uint8Array(values.buffer, values.byteOffset, bytes), at);
+    at += bytes;
+  }
+  return out;
+}
+
+const layouts = new WeakMap<object, HostLayout>();
+
+/** @internal */
+export function viewFromArrow(vector: ArrowVectorLike): StridedMemoryView {
+  let layout = layouts.get(vector);
+  if (layout === undefined) {
+    const { t, columns, chunks } = describe(vector);
+    const rows = vector.length;
+    const shape = columns === 1 ? [rows] : [rows, columns];
+    const strides = columns === 1 ? [1] : [columns, 1];
+    if (t === 'bool') {
+      const copy = unpackBools(chunks, rows);
+      layout = hostLayout('Arrow vector', copy.buffer, 0, rows, 0, shape, strides, BOOL, DLPackFlags.IS_COPIED);
+    } else if (chunks.length === 1) {
+      // Zero-copy; Arrow data is immutable, so the view is read-only.
+      const values = valuesOf(chunks[0]!);
+      layout = hostLayout('Arrow vector', values.buffer, values.byteOffset, Math.floor(values.byteLength / t.itemsize), 0, shape, strides, t, DLPackFlags.READ_ONLY);
+    } else {
+      // Several chunks are several allocations: one copy makes them one strided array.
+      const copy = concatenate(chunks, t, rows * columns);
+      layout = hostLayout('Arrow vector', copy.buffer, 0, rows * columns, 0, shape, strides, t, DLPackFlags.IS_COPIED);
+    }
+    layouts.set(vector, layout);
+  }
+  return viewOfLayout(layout, vector);
+}
