@@ -16,7 +16,7 @@ export function runInfo(options: InfoOptions, write: (text: string) => void = (t
   const table = new Table({ head: ['kind', 'name', 'version', 'found via', 'path / notes'], style: { head: [], border: [] } });
   for (const row of rows) {
     const detail = [row.path ?? '', ...row.notes].filter(Boolean).join('\n');
-    table.push([row.kind, row.name, row.version ?? (row.found ? '?' : '-'), row.foundVia ?? 'MISSING', detail]);
+    table.push([row.kind, row.name, row.version ?? (row.found && row.kind === 'library' ? '?' : ''), row.foundVia ?? 'MISSING', detail]);
   }
   write(`cuda-js: CUDA libraries on this machine\n${table.toString()}\n`);
   const missing = rows.filter((r) => !r.found).map((r) => r.name);

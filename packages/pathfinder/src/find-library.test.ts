@@ -220,3 +220,11 @@ describe('findLibrary: cache', () => {
     expect(findLibrary('cupti').path).toBe(join(r, 'b/libcupti.so.13'));
   });
 });
+
+describe('findLibrary: the CUDA release of a toolkit without version.json', () => {
+  it('reads CUDA_VERSION from the root\'s cuda.h', () => {
+    const r = fakeTree(['usr/local/cuda/nvvm/lib64/libnvvm.so.4', 'usr/local/cuda/include/cuda.h']);
+    writeFileSync(join(r, 'usr/local/cuda/include/cuda.h'), '#ifndef __cuda_cuda_h__\n#define CUDA_VERSION 12080\n');
+    expect(findLibrary('nvvm', only(r))).toMatchObject({ cudaMajor: 12, version: '12.8' });
+  });
+});

@@ -10,7 +10,7 @@ import {
 import { LibraryNotFoundError, UnknownNameError, type SearchAttempt } from './errors.js';
 import { findFilesIn, isDirectory, isFile, matchesAny } from './file-search.js';
 import { SearchEnvironment, type SearchOptions } from './search-environment.js';
-import { pathVersion, toolkitRootVersion } from './toolkit-version.js';
+import { pathVersion, resolvedPath, toolkitRootVersion } from './toolkit-version.js';
 
 /** How a library was found: the search source that gave it. */
 export type FoundVia =
@@ -65,7 +65,7 @@ function majorsOfFile(d: LibraryDescriptor, file: string): CudaMajor[] {
 
 function makeCandidate(d: LibraryDescriptor, path: string, foundVia: FoundVia, root?: string, wheelMajor?: CudaMajor): Candidate {
   const majors = majorsOfFile(d, basename(path));
-  const evidence = pathVersion(path) ?? (root ? toolkitRootVersion(root) : undefined);
+  const evidence = pathVersion(path) ?? pathVersion(resolvedPath(path)) ?? (root ? toolkitRootVersion(root) : undefined);
   let cudaMajor: CudaMajor | undefined = majors.length === 1 ? majors[0] : undefined;
   if (cudaMajor === undefined && wheelMajor !== undefined && majors.includes(wheelMajor) && majors.length === 1) cudaMajor = wheelMajor;
   if (cudaMajor === undefined) {

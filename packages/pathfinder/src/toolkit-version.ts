@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What is known of the CUDA release a file belongs to. */
@@ -10,7 +10,8 @@ export interface CudaVersionInfo {
 
 /**
  * The CUDA release of a toolkit root: its version.json (a runfile or deb
- * install), or the dist-info folders of a pip-assembled toolkit.
+ * install), the dist-info folders of a pip-assembled toolkit, or the
+ * CUDA_VERSION that its cuda.h defines.
  */
 export function toolkitRootVersion(root: string): CudaVersionInfo | undefined {
   try {
@@ -28,7 +29,28 @@ export function toolkitRootVersion(root: string): CudaVersionInfo | undefined {
   } catch {
     // not a pip-assembled toolkit
   }
+  for (const header of ['include/cuda.h', 'targets/x86_64-linux/include/cuda.h']) {
+    try {
+      const match = /#define\s+CUDA_VERSION\s+(\d+)/.exec(readFileSync(join(root, header), 'utf8').slice(0, 65536));
+      if (match) {
+        const n = Number(match[1]);
+        const major = Math.floor(n / 1000);
+        return { major, version: `${major}.${(n % 1000) / 10}` };
+      }
+    } catch {
+      // no header here
+    }
+  }
   return undefined;
+}
+
+/** The path with symbolic links resolved (`/usr/local/cuda` → `/usr/local/cuda-13.0`), or itself. */
+export function resolvedPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The CUDA release suggested by a path: `/usr/local/cuda-13.0/...`, `.../nvidia/cu13/...`. */
