@@ -17,6 +17,12 @@ describe('parseDiagnostics', () => {
     ]);
   });
 
+  it("reads libNVVM's parser messages with line and column", () => {
+    expect(parseDiagnostics('program.ll (4, 17): parse expected type\n')).toEqual([
+      { file: 'program.ll', line: 4, column: 17, severity: 'error', message: 'parse expected type' },
+    ]);
+  });
+
   it('reads LLVM-style messages with a column', () => {
     expect(parseDiagnostics("program.ll:12:7: error: use of undefined value '%x'\r\n")).toEqual([
       { file: 'program.ll', line: 12, column: 7, severity: 'error', message: "use of undefined value '%x'" },

@@ -23,8 +23,10 @@ export interface Diagnostic {
 
 // NVRTC: `kernel.cu(12): error: identifier "x" is undefined` (optionally `error #20-D:`).
 const NVRTC_LINE = /^(.+?)\((\d+)\): (error|warning|remark|note)(?: #[\w-]+)?: (.*)$/;
-// libNVVM and LLVM style: `program.ll:12:7: error: ...`.
+// LLVM style: `program.ll:12:7: error: ...`.
 const LLVM_LINE = /^(.+?):(\d+):(\d+): (error|warning|remark|note): (.*)$/;
+// libNVVM's parser: `program.ll (12, 7): parse expected type`.
+const NVVM_LINE = /^(.+?) \((\d+), (\d+)\): (.*)$/;
 
 /**
  * The messages of an NVRTC or libNVVM log, with their file and line, in
@@ -43,7 +45,10 @@ export function parseDiagnostics(log: string): Diagnostic[] {
     const llvm = LLVM_LINE.exec(line);
     if (llvm) {
       out.push({ file: llvm[1]!, line: Number(llvm[2]), column: Number(llvm[3]), severity: llvm[4] as Diagnostic['severity'], message: llvm[5]! });
+      continue;
     }
+    const nvvm = NVVM_LINE.exec(line);
+    if (nvvm) out.push({ file: nvvm[1]!, line: Number(nvvm[2]), column: Number(nvvm[3]), severity: 'error', message: nvvm[4]! });
   }
   return out;
 }
