@@ -2,6 +2,8 @@ import { cuda, enumValue } from './cuda-bindings.js';
 import { InvalidArgumentError } from './errors.js';
 import type { Kernel } from './kernel.js';
 
+const ATTRIBUTE_BYTES = 8 + 64;
+
 /** A grid, block or cluster shape: `256`, `[16, 16]`, `[4, 4, 4]` or `{ x, y, z }`. */
 export type Dim3 = number | readonly [number, number?, number?] | { readonly x: number; readonly y?: number; readonly z?: number };
 
@@ -91,12 +93,7 @@ export class KernelOccupancy {
     if (config === null || typeof config !== 'object') throw new InvalidArgumentError('config', config, '{ grid, block, cluster?, sharedMemoryBytes? }');
     const [gx, gy, gz] = toDim3('grid', config.grid);
     const [bx, by, bz] = toDim3('block', config.block);
-    const attrs: { id: number; value: object }[] = [];
-    if (config.cluster !== undefined) {
-      const [x, y, z] = toDim3('cluster', config.cluster);
-      attrs.push({ id: enumValue(cuda.driver.CUlaunchAttributeID, 'CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION'), value: { clusterDim: { x, y, z } } });
-    }
-    return {
+    const out = {
       gridDimX: gx,
       gridDimY: gy,
       gridDimZ: gz,
@@ -105,7 +102,16 @@ export class KernelOccupancy {
       blockDimZ: bz,
       sharedMemBytes: nonNegative('sharedMemoryBytes', config.sharedMemoryBytes ?? 0),
       hStream: 0n,
-      attrs,
     };
+    if (config.cluster === undefined) return out;
+    const [x, y, z] = toDim3('cluster', config.cluster);
+    // One CUlaunchAttribute (cuda.h): the id (u32), padding to 8 bytes, then a
+    // 64-byte value union whose clusterDim member is three u32 at its start.
+    const attribute = new DataView(new ArrayBuffer(ATTRIBUTE_BYTES));
+    attribute.setUint32(0, enumValue(cuda.driver.CUlaunchAttributeID, 'CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION'), true);
+    attribute.setUint32(8, x, true);
+    attribute.setUint32(12, y, true);
+    attribute.setUint32(16, z, true);
+    return { ...out, attrs: attribute.buffer, numAttrs: 1 };
   }
 }

@@ -21,6 +21,20 @@ describe('Linker: argument checks', () => {
     expect(() => new Linker([ptx], { arch: 'sm_90', maxRegisters: 1000 })).toThrow(InvalidOptionError);
     expect(() => new Linker([ptx], { arch: 'sm_90' }).link('fatbin' as never)).toThrow(/supported targets: cubin, ptx/);
   });
+
+  it('refuses to link after close, and closes twice safely', () => {
+    const linker = new Linker([ObjectCode.fromPtxText(PTX)], { arch: 'sm_90' });
+    linker.close();
+    linker.close();
+    expect(() => linker.link('cubin')).toThrow(/Linker is closed/);
+  });
+
+  it('refuses inputs that were closed', () => {
+    const ptx = ObjectCode.fromPtxText(PTX);
+    const linker = new Linker([ptx], { arch: 'sm_90' });
+    ptx.close();
+    expect(() => linker.link('cubin')).toThrow(/is closed/);
+  });
 });
 
 describeWhen(

@@ -5,7 +5,7 @@ import { writeLog, type LogSink } from './compile-log.js';
 import { checkCompatibility, warnIfIncompatible } from './compatibility.js';
 import { cuda, enumValue } from './cuda-bindings.js';
 import { resolveArchitecture } from './device-architecture.js';
-import { InvalidArgumentError, LinkError, NoCurrentContextError, UnsupportedInputError, UnsupportedTargetError } from './errors.js';
+import { ClosedError, InvalidArgumentError, LinkError, NoCurrentContextError, UnsupportedInputError, UnsupportedTargetError } from './errors.js';
 import { chooseLinker, type LinkerChoice } from './linker-backend.js';
 import { driverJitOptions, nvJitLinkFlags, resolveLinkerOptions, type LinkerOptions, type LinkTarget } from './linker-options.js';
 import { ObjectCode } from './object-code.js';
@@ -81,6 +81,7 @@ interface LinkPlan {
 export class Linker {
   readonly objects: readonly ObjectCode[];
   private readonly rawOptions: LinkerOptions;
+  private closed = false;
 
   /**
    * @throws {UnknownOptionError} {@link InvalidOptionError} for bad options
@@ -142,6 +143,15 @@ export class Linker {
     return out;
   }
 
+  /** The Linker holds no CUDA resource between links; present for symmetry with the other objects. Safe to call twice. */
+  close(): void {
+    this.closed = true;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
   private finish(target: LinkTarget, code: Uint8Array, choice: LinkerChoice, call: LinkCallOptions): ObjectCode {
     const symbolMapping = new Map<string, string>();
     for (const o of this.objects) for (const [k, v] of o.symbolMapping) symbolMapping.set(k, v);
@@ -154,6 +164,7 @@ export class Linker {
   }
 
   private plan(target: LinkTarget): LinkPlan {
+    if (this.closed) throw new ClosedError('Linker');
     if (target !== 'cubin' && target !== 'ptx') throw new UnsupportedTargetError('the linker', target, ['cubin', 'ptx']);
     for (const o of this.objects) o.checkOpen();
     const choice = chooseLinker();

@@ -16,7 +16,7 @@ import { nvvmFlags } from './nvvm-flags.js';
 import { ObjectCode } from './object-code.js';
 import { isBoolean, isStringArray, validateOptions, type OptionSpec } from './option-validation.js';
 import { CODE_TYPES, resolveProgramOptions, type CodeType, type CompileTarget, type ProgramOptions } from './program-options.js';
-import { driverCudaVersion, nvrtcToolchain, nvvmToolchain } from './toolchain.js';
+import { driverCudaVersion, nvrtcSupportedArchitectures, nvrtcToolchain, nvvmToolchain } from './toolchain.js';
 
 /** Options of one {@link Program.compile} call. */
 export interface CompileOptions {
@@ -228,7 +228,7 @@ export class Program {
   private nvrtcPlan(target: CompileTarget, arch: Architecture, nameExpressions: readonly string[]): CompilePlan {
     const toolchain = nvrtcToolchain();
     const nvrtcMajor = toolchain.cudaVersion?.major ?? 0;
-    const supportedArchs = cuda.nvrtc.nvrtcGetSupportedArchs();
+    const supportedArchs = nvrtcSupportedArchitectures();
     if (!supportedArchs.includes(computeCapability(arch))) {
       const names = supportedArchs.map((a) => `sm_${a}`);
       throw new UnsupportedArchitectureError(this.options.arch ?? smName(arch), `NVRTC ${toolchain.version} does not support ${smName(arch)}; it supports ${names.join(', ')}`, names);

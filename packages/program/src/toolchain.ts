@@ -35,6 +35,14 @@ export function nvrtcToolchain(): Toolchain {
   return nvrtcCached;
 }
 
+let nvrtcArchitectures: readonly number[] | undefined;
+
+/** The compute capabilities NVRTC compiles for (90 for sm_90), asked once. */
+export function nvrtcSupportedArchitectures(): readonly number[] {
+  nvrtcArchitectures ??= Object.freeze([...cuda.nvrtc.nvrtcGetSupportedArchs()]);
+  return nvrtcArchitectures;
+}
+
 /** libNVVM as loaded (loads it on first use). Its CUDA release comes from where pathfinder found it. */
 export function nvvmToolchain(): Toolchain {
   if (!nvvmCached) {
