@@ -30,6 +30,7 @@ export { KERNEL_ATTRIBUTES, SETTABLE_KERNEL_ATTRIBUTES, type KernelAttributeName
 export { CompileCache, type CompileCacheOptions, type CompileCacheStats } from './compile-cache.js';
 export type { CacheEntry } from './cache-entry.js';
 export { cacheKey, type KeyPart } from './cache-key.js';
+export type { OptionSpec } from './option-validation.js';
 export { parseDiagnostics, type Diagnostic, type LogSink } from './compile-log.js';
 export {
   checkCompatibility,

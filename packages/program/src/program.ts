@@ -137,7 +137,7 @@ export class Program {
   /**
    * Compiles to `target`, blocking.
    *
-   * @throws {NvrtcError} / {@link NvvmError} with the compile log when the code does not compile
+   * @throws `NvrtcError` / `NvvmError` (from @cuda-js/bindings) with the compile log when the code does not compile
    * @throws {UnsupportedTargetError} for a target the code type cannot produce
    * @throws {ArchitectureRequiredError} when no `arch` is set and there is no device
    */
