@@ -1,2 +1,30 @@
-// The API of this package is built by its own issue; see the README.
-export {};
+/**
+ * @cuda-js/bindings: the CUDA driver API, NVRTC, nvJitLink and libNVVM from
+ * JS, one call per C function under its C name. Each library is opened on the
+ * first call into it, at the path that @cuda-js/pathfinder finds.
+ *
+ * @packageDocumentation
+ */
+export { driver, type Driver, type DriverEnums, type HandwrittenDriverFunctions, type KernelParams, type LaunchConfig, type P2PTokens } from './driver.js';
+export { nvrtc, type Nvrtc, type HandwrittenNvrtcFunctions } from './nvrtc.js';
+export { nvjitlink, type NvJitLink, type HandwrittenNvJitLinkFunctions } from './nvjitlink.js';
+export { nvvm, type Nvvm, type HandwrittenNvvmFunctions } from './nvvm.js';
+export {
+  CudaLibraryError,
+  CudaError,
+  NvrtcError,
+  NvJitLinkError,
+  NvvmError,
+  LibraryLoadError,
+  FunctionNotFoundError,
+  LibraryNotFoundError,
+} from './errors.js';
+export { loadedLibraries, perThreadDefaultStream } from './loaded-libraries-report.js';
+export type { LoadedLibrary } from './loaded-libraries.js';
+export type { Handle, NullHandle, HostMemory, RawPointer, EnumObject } from './types.js';
+export type * from './generated/handles.js';
+export type { GeneratedDriverFunctions } from './generated/driver.js';
+export type { GeneratedNvrtcFunctions } from './generated/nvrtc.js';
+export type { GeneratedNvjitlinkFunctions } from './generated/nvjitlink.js';
+export type { GeneratedNvvmFunctions } from './generated/nvvm.js';
+export type * as DriverTypes from './generated/driver.js';

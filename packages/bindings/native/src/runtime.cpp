@@ -1,0 +1,140 @@
+// The non-template parts of the JS <-> C conversions.
+#include "runtime.h"
+
+namespace cjs {
+
+std::string describe(const Napi::Value& v) {
+  switch (v.Type()) {
+    case napi_undefined: return "undefined";
+    case napi_null: return "null";
+    case napi_boolean: return v.As<Napi::Boolean>().Value() ? "true" : "false";
+    case napi_number: {
+      std::string s = v.ToString().Utf8Value();
+      return "the number " + s;
+    }
+    case napi_bigint: return "the bigint " + v.ToString().Utf8Value() + "n";
+    case napi_string: return "a string";
+    case napi_symbol: return "a symbol";
+    case napi_function: return "a function";
+    case napi_external: return "an external";
+    default:
+      if (v.IsArray()) return "an array";
+      if (v.IsTypedArray()) return "a typed array";
+      if (v.IsArrayBuffer()) return "an ArrayBuffer";
+      return "an object";
+  }
+}
+
+void Call::argCount(size_t min, size_t max) const {
+  size_t n = length();
+  if (n < min || n > max) {
+    std::string expected = min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max);
+    throw Napi::TypeError::New(env, std::string(fn) + ": expected " + expected + " argument" + (max == 1 ? "" : "s") +
+                                        ", got " + std::to_string(n));
+  }
+}
+
+void Call::typeError(const std::string& what, const std::string& expected, const Napi::Value& got) const {
+  throw Napi::TypeError::New(env, std::string(fn) + ": " + what + " must be " + expected + ", got " + describe(got));
+}
+
+void Call::rangeError(const std::string& what, const std::string& message) const {
+  Napi::Error e = Napi::RangeError::New(env, std::string(fn) + ": " + what + " " + message);  // message: "must ..." or "is ..."
+  throw e;
+}
+
+void* pointerFrom(Call& c, const Napi::Value& v, const std::string& what, bool allowString, bool allowNumber) {
+  if (v.IsNull() || v.IsUndefined()) return nullptr;
+  if (v.IsBigInt()) return reinterpret_cast<void*>(static_cast<uintptr_t>(addressFrom(c, v, what)));
+  if (v.IsArrayBuffer()) return v.As<Napi::ArrayBuffer>().Data();
+  if (v.IsTypedArray() || v.IsDataView()) {
+    if (v.IsDataView()) {
+      auto d = v.As<Napi::DataView>();
+      return static_cast<uint8_t*>(d.ArrayBuffer().Data()) + d.ByteOffset();
+    }
+    auto a = v.As<Napi::TypedArray>();
+    return static_cast<uint8_t*>(a.ArrayBuffer().Data()) + a.ByteOffset();
+  }
+  if (allowString && v.IsString()) return const_cast<char*>(c.keepString(v.As<Napi::String>().Utf8Value()));
+  if (allowNumber && v.IsNumber()) return reinterpret_cast<void*>(static_cast<uintptr_t>(u64From<uint64_t>(c, v, what)));
+  c.typeError(what, allowNumber ? "a number, a bigint, an ArrayBuffer or a view, or null"
+                                : "an ArrayBuffer, an ArrayBufferView, a bigint address or null",
+              v);
+}
+
+const char* inString(Call& c, size_t i, const char* name) {
+  Napi::Value v = c.arg(i);
+  if (v.IsNull() || v.IsUndefined()) return nullptr;
+  if (!v.IsString()) c.typeError(paramName(c, name), "a string", v);
+  return c.keepString(v.As<Napi::String>().Utf8Value());
+}
+
+void* inHostPtr(Call& c, size_t i, const char* name, bool allowString) {
+  return pointerFrom(c, c.arg(i), paramName(c, name), allowString, false);
+}
+
+Bytes bytesFrom(Call& c, const Napi::Value& v, const std::string& what) {
+  if (v.IsString()) {
+    const char* s = c.keepString(v.As<Napi::String>().Utf8Value());
+    return {s, std::strlen(s)};
+  }
+  if (v.IsArrayBuffer()) {
+    auto b = v.As<Napi::ArrayBuffer>();
+    return {b.Data(), b.ByteLength()};
+  }
+  if (v.IsTypedArray()) {
+    auto a = v.As<Napi::TypedArray>();
+    return {static_cast<uint8_t*>(a.ArrayBuffer().Data()) + a.ByteOffset(), a.ByteLength()};
+  }
+  if (v.IsDataView()) {
+    auto d = v.As<Napi::DataView>();
+    return {static_cast<uint8_t*>(d.ArrayBuffer().Data()) + d.ByteOffset(), d.ByteLength()};
+  }
+  c.typeError(what, "a string, an ArrayBuffer or an ArrayBufferView", v);
+}
+
+const char** inStringArray(Call& c, size_t i, const char* name, size_t& count) {
+  count = kNoArray;
+  Napi::Value v = c.arg(i);
+  if (v.IsNull() || v.IsUndefined()) return nullptr;
+  std::string what = paramName(c, name);
+  if (!v.IsArray()) c.typeError(what, "an array of strings or null", v);
+  auto a = v.As<Napi::Array>();
+  count = a.Length();
+  const char** out = c.alloc<const char*>(count);
+  for (uint32_t k = 0; k < count; k++) {
+    Napi::Value s = a.Get(k);
+    if (!s.IsString()) c.typeError(what + "[" + std::to_string(k) + "]", "a string", s);
+    out[k] = c.keepString(s.As<Napi::String>().Utf8Value());
+  }
+  return out;
+}
+
+size_t sharedCount(const Call& c, std::initializer_list<CountOf> arrays) {
+  size_t count = kNoArray;
+  for (const auto& a : arrays) {
+    if (a.n == kNoArray) continue;
+    if (count == kNoArray) count = a.n;
+    else if (a.n != count)
+      c.rangeError(std::string("parameter '") + a.name + "'", "has " + std::to_string(a.n) + " elements, but an array that shares its count has " + std::to_string(count));
+  }
+  return count == kNoArray ? 0 : count;
+}
+
+Napi::Value outBytes(Napi::Env env, const void* data, size_t size) {
+  auto a = Napi::Uint8Array::New(env, size);
+  if (size) std::memcpy(a.Data(), data, size);
+  return a;
+}
+
+Napi::Value outText(Napi::Env env, const std::vector<char>& buffer, size_t size) {
+  size_t n = 0;
+  while (n < size && buffer[n] != '\0') n++;
+  return Napi::String::New(env, buffer.data(), n);
+}
+
+void throwValue(Napi::Env env, Napi::Value error) {
+  throw Napi::Error(env, error);
+}
+
+}  // namespace cjs

@@ -1,0 +1,93 @@
+import * as generated from './generated/driver.js';
+import type { CUlaunchAttributeValue, GeneratedDriverFunctions } from './generated/driver.js';
+import type { CUdeviceptr, CUevent, CUfunction, CUlibrary, CUmodule, CUstream } from './generated/handles.js';
+import { native } from './native.js';
+import { enumsOf, type EnumsOf } from './enums-of.js';
+import type { HostMemory, NullHandle } from './types.js';
+
+declare const kernelParamsKind: unique symbol;
+
+/** The `void*[]` of a kernel's parameters over one reusable buffer (from {@link HandwrittenDriverFunctions.createKernelParams}). */
+export interface KernelParams {
+  readonly [kernelParamsKind]: true;
+}
+
+/** `CUlaunchConfig` for {@link HandwrittenDriverFunctions.cuLaunchKernelEx}; dimensions left out are 1. */
+export interface LaunchConfig {
+  gridDimX?: number;
+  gridDimY?: number;
+  gridDimZ?: number;
+  blockDimX?: number;
+  blockDimY?: number;
+  blockDimZ?: number;
+  sharedMemBytes?: number;
+  hStream?: CUstream | NullHandle;
+  /** Launch attributes: `id` from `CUlaunchAttributeID`; `value` the union's fields, or a number for its first int. */
+  attrs?: readonly { id: number; value: CUlaunchAttributeValue | number }[];
+}
+
+/** P2P tokens of `CU_POINTER_ATTRIBUTE_P2P_TOKENS`. */
+export interface P2PTokens {
+  p2pToken: bigint;
+  vaSpaceToken: number;
+}
+
+/** The driver functions written by hand: launch, host callbacks, typed attributes, and the Promise forms. */
+export interface HandwrittenDriverFunctions {
+  /**
+   * Builds once the `void*[]` that points at each kernel argument inside
+   * `buffer` (at `offsets`, in bytes). Write argument values into `buffer`
+   * before each launch; the result keeps `buffer` alive.
+   */
+  createKernelParams(buffer: ArrayBuffer | ArrayBufferView, offsets: readonly number[]): KernelParams;
+  /** `cuLaunchKernel`, one native call with no per-argument conversion. */
+  cuLaunchKernel(
+    f: CUfunction,
+    gridDimX: number,
+    gridDimY: number,
+    gridDimZ: number,
+    blockDimX: number,
+    blockDimY: number,
+    blockDimZ: number,
+    sharedMemBytes: number,
+    hStream: CUstream | NullHandle,
+    kernelParams: KernelParams | null,
+  ): void;
+  /** `cuLaunchKernelEx` with a plain-object config. */
+  cuLaunchKernelEx(config: LaunchConfig, f: CUfunction, kernelParams: KernelParams | null): void;
+  /** `cuLaunchHostFunc`: `callback` runs on the JS main thread once the stream reaches it; the driver thread is not blocked. */
+  cuLaunchHostFunc(hStream: CUstream | NullHandle, callback: () => void): void;
+  /** `cuStreamAddCallback`: `callback(stream, status)` runs on the JS main thread. */
+  cuStreamAddCallback(hStream: CUstream | NullHandle, callback: (stream: CUstream, status: number) => void, flags?: number): void;
+  /** `cuPointerGetAttribute`: the attribute's value, typed by attribute (bigint for addresses, handles and 64-bit values). */
+  cuPointerGetAttribute(attribute: number, ptr: CUdeviceptr | bigint): number | bigint | P2PTokens;
+  /** `cuStreamSynchronize` on a worker thread. */
+  cuStreamSynchronizeAsync(hStream: CUstream | NullHandle): Promise<void>;
+  /** `cuEventSynchronize` on a worker thread. */
+  cuEventSynchronizeAsync(hEvent: CUevent): Promise<void>;
+  /** `cuCtxSynchronize` on a worker thread, for the context current on the calling thread. */
+  cuCtxSynchronizeAsync(): Promise<void>;
+  /** `cuModuleLoadData` on a worker thread, into the context current on the calling thread (the image is copied). */
+  cuModuleLoadDataAsync(image: HostMemory | string): Promise<CUmodule>;
+  /** `cuLibraryLoadData` on a worker thread (context-independent; the code is copied). */
+  cuLibraryLoadDataAsync(
+    code: HostMemory | string,
+    jitOptions?: readonly number[] | null,
+    jitOptionsValues?: readonly (bigint | number)[] | null,
+    libraryOptions?: readonly number[] | null,
+    libraryOptionValues?: readonly (bigint | number)[] | null,
+  ): Promise<CUlibrary>;
+}
+
+/** Every enum of cuda.h, by name, with reverse lookup. */
+export type DriverEnums = EnumsOf<typeof generated>;
+
+/** The CUDA driver API: every function of cuda.h under its C name, and its enums. */
+export type Driver = GeneratedDriverFunctions & HandwrittenDriverFunctions & DriverEnums;
+
+/**
+ * The CUDA driver API (libcuda, opened on the first call). Functions take
+ * their C parameters in order, less out-parameters (returned) and array counts
+ * (taken from the arrays). Failures throw {@link CudaError}.
+ */
+export const driver: Driver = Object.freeze(Object.assign(Object.create(null) as object, native.driver, enumsOf(generated))) as unknown as Driver;

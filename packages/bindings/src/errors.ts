@@ -1,0 +1,83 @@
+import { LibraryNotFoundError } from '@cuda-js/pathfinder';
+
+export { LibraryNotFoundError };
+
+/** What every failed CUDA library call carries. */
+export abstract class CudaLibraryError extends Error {
+  /** The numeric status code the C function returned. */
+  readonly code: number;
+  /** The code's name in its enum (`CUDA_ERROR_NO_DEVICE`, `NVRTC_ERROR_COMPILATION`, ...). */
+  readonly codeName: string;
+  /** The C function that failed. */
+  readonly functionName: string;
+  /** The library's own description of the code (`cuGetErrorString`, `nvrtcGetErrorString`, ...). */
+  readonly libraryMessage: string;
+  /** The compiler's or linker's log, where there is one. */
+  readonly log: string | undefined;
+
+  constructor(code: number, codeName: string, functionName: string, libraryMessage: string, log?: string) {
+    const detail = libraryMessage && libraryMessage !== codeName ? `: ${libraryMessage}` : '';
+    super(`${functionName} failed with ${codeName} (${code})${detail}${log ? `\n${log.trimEnd()}` : ''}`);
+    this.code = code;
+    this.codeName = codeName;
+    this.functionName = functionName;
+    this.libraryMessage = libraryMessage;
+    this.log = log;
+  }
+}
+
+/** A CUDA driver API call failed (a `CUresult` other than `CUDA_SUCCESS`). */
+export class CudaError extends CudaLibraryError {
+  override readonly name = 'CudaError';
+}
+
+/** An NVRTC call failed; `log` holds the program log for compile failures. */
+export class NvrtcError extends CudaLibraryError {
+  override readonly name = 'NvrtcError';
+}
+
+/** An nvJitLink call failed; `log` holds the linker's error log. */
+export class NvJitLinkError extends CudaLibraryError {
+  override readonly name = 'NvJitLinkError';
+}
+
+/** A libNVVM call failed; `log` holds the program log for compile and verify failures. */
+export class NvvmError extends CudaLibraryError {
+  override readonly name = 'NvvmError';
+}
+
+/** A library was found but could not be loaded (wrong architecture, missing dependency, ...). */
+export class LibraryLoadError extends Error {
+  override readonly name = 'LibraryLoadError';
+  constructor(readonly functionName: string, message: string) {
+    super(`${functionName}: ${message}`);
+  }
+}
+
+/** The loaded library lacks the function that was called (it is older, or newer, than the function). */
+export class FunctionNotFoundError extends Error {
+  override readonly name = 'FunctionNotFoundError';
+  constructor(readonly functionName: string, message: string) {
+    super(`${functionName}: ${message}`);
+  }
+}
+
+/** Builds the error that the native addon throws for a failed call. */
+export function makeLibraryError(kind: string, code: number, codeName: string, functionName: string, message: string, log?: string): Error {
+  switch (kind) {
+    case 'cuda':
+      return new CudaError(code, codeName, functionName, message, log);
+    case 'nvrtc':
+      return new NvrtcError(code, codeName, functionName, message, log);
+    case 'nvjitlink':
+      return new NvJitLinkError(code, codeName, functionName, message, log);
+    case 'nvvm':
+      return new NvvmError(code, codeName, functionName, message, log);
+    case 'load':
+      return new LibraryLoadError(functionName, message);
+    case 'missing':
+      return new FunctionNotFoundError(functionName, message);
+    default:
+      return new Error(`${functionName}: ${message}`);
+  }
+}

@@ -1,0 +1,17 @@
+import * as generated from './generated/nvjitlink.js';
+import type { GeneratedNvjitlinkFunctions } from './generated/nvjitlink.js';
+import type { nvJitLinkHandle } from './generated/handles.js';
+import { native } from './native.js';
+import { enumsOf, type EnumsOf } from './enums-of.js';
+
+/** nvJitLink functions written by hand. */
+export interface HandwrittenNvJitLinkFunctions {
+  /** `nvJitLinkComplete` on a worker thread; rejects with {@link NvJitLinkError} whose `log` is the error log. */
+  nvJitLinkCompleteAsync(handle: nvJitLinkHandle): Promise<void>;
+}
+
+/** nvJitLink's functions and enums (`nvJitLinkInputType`, `nvJitLinkResult`). */
+export type NvJitLink = GeneratedNvjitlinkFunctions & HandwrittenNvJitLinkFunctions & EnumsOf<typeof generated>;
+
+/** nvJitLink, the JIT linker (opened on the first call). Failures throw {@link NvJitLinkError}. */
+export const nvjitlink: NvJitLink = Object.freeze(Object.assign(Object.create(null) as object, native.nvjitlink, enumsOf(generated))) as unknown as NvJitLink;

@@ -1,0 +1,1 @@
+/* empty: the generated header includes <cstdint> and <cstddef> itself */
