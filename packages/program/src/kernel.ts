@@ -1,4 +1,4 @@
-import { cuda, enumValue, errorCodeName } from './cuda-bindings.js';
+import { cuda, enumValue, errorCodeName, type CUcontext, type CUfunction, type CUkernel } from './cuda-bindings.js';
 import { currentDevice } from './device-architecture.js';
 import { ClosedError, InvalidArgumentError, NoCurrentContextError } from './errors.js';
 import { KERNEL_ATTRIBUTES, SETTABLE_KERNEL_ATTRIBUTES, type KernelAttributeName, type KernelAttributes } from './kernel-attributes.js';
@@ -32,23 +32,23 @@ function toNumber(value: bigint | number): number {
  */
 export class Kernel {
   /** The `CUkernel`. */
-  readonly handle: bigint;
+  readonly handle: CUkernel;
   /** The name it was asked for by (a name expression or a symbol). */
   readonly name: string;
   /** The code it comes from, when it came from an ObjectCode. */
   readonly objectCode: ObjectCode | undefined;
-  private functions = new Map<bigint, bigint>();
+  private functions = new Map<CUcontext, CUfunction>();
   private parameterList: readonly KernelParameter[] | undefined;
   private occupancyView: KernelOccupancy | undefined;
 
-  private constructor(handle: bigint, name: string, objectCode: ObjectCode | undefined) {
+  private constructor(handle: CUkernel, name: string, objectCode: ObjectCode | undefined) {
     this.handle = handle;
     this.name = name;
     this.objectCode = objectCode;
   }
 
   /** @internal Made by {@link ObjectCode.getKernel}. */
-  static fromObjectCode(handle: bigint, name: string, objectCode: ObjectCode): Kernel {
+  static fromObjectCode(handle: CUkernel, name: string, objectCode: ObjectCode): Kernel {
     return new Kernel(handle, name, objectCode);
   }
 
@@ -56,7 +56,7 @@ export class Kernel {
    * A Kernel for a `CUkernel` obtained elsewhere (another library). The
    * caller keeps its library loaded while the Kernel is used.
    */
-  static fromHandle(handle: bigint, name = `kernel@0x${typeof handle === 'bigint' ? handle.toString(16) : '?'}`): Kernel {
+  static fromHandle(handle: CUkernel, name = `kernel@0x${typeof handle === 'bigint' ? handle.toString(16) : '?'}`): Kernel {
     if (typeof handle !== 'bigint' || handle === 0n) throw new InvalidArgumentError('handle', handle, 'a non-null CUkernel (bigint)');
     return new Kernel(handle, name, undefined);
   }
@@ -67,7 +67,7 @@ export class Kernel {
    *
    * @throws {NoCurrentContextError} where no context is current
    */
-  getFunction(): bigint {
+  getFunction(): CUfunction {
     this.checkOpen();
     const context = cuda.driver.cuCtxGetCurrent();
     if (context === 0n) throw new NoCurrentContextError(`getting the CUfunction of kernel '${this.name}'`);

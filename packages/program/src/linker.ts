@@ -3,7 +3,7 @@ import { cacheKey, optionsKey, type KeyPart } from './cache-key.js';
 import { CompileCache } from './compile-cache.js';
 import { writeLog, type LogSink } from './compile-log.js';
 import { checkCompatibility, warnIfIncompatible } from './compatibility.js';
-import { cuda, enumValue } from './cuda-bindings.js';
+import { cuda, enumValue, type nvJitLinkHandle } from './cuda-bindings.js';
 import { resolveArchitecture } from './device-architecture.js';
 import { ClosedError, InvalidArgumentError, LinkError, NoCurrentContextError, UnsupportedInputError, UnsupportedTargetError } from './errors.js';
 import { chooseLinker, type LinkerChoice } from './linker-backend.js';
@@ -188,7 +188,7 @@ export class Linker {
     const flags = nvJitLinkFlags(options, arch, target, lto);
     const api = cuda.nvjitlink;
     const objects = this.objects;
-    const start = (): bigint => {
+    const start = (): nvJitLinkHandle => {
       const handle = api.nvJitLinkCreate(flags);
       try {
         for (const o of objects) api.nvJitLinkAddData(handle, enumValue(api.nvJitLinkInputType, JITLINK_INPUT[o.codeType]), o.code, o.name);
@@ -197,7 +197,7 @@ export class Linker {
       }
       return handle;
     };
-    const failure = (handle: bigint, error: unknown): unknown => {
+    const failure = (handle: nvJitLinkHandle, error: unknown): unknown => {
       let errorLog = logOf(error);
       let infoLog = '';
       try {
@@ -209,7 +209,7 @@ export class Linker {
       api.nvJitLinkDestroy(handle);
       return new LinkError('nvJitLink', errorLog, infoLog, { cause: error });
     };
-    const collect = (handle: bigint): { code: Uint8Array; infoLog: string } => {
+    const collect = (handle: nvJitLinkHandle): { code: Uint8Array; infoLog: string } => {
       try {
         const code = target === 'cubin' ? api.nvJitLinkGetLinkedCubin(handle) : encoder.encode(api.nvJitLinkGetLinkedPtx(handle).replace(/\0+$/, ''));
         return { code, infoLog: api.nvJitLinkGetInfoLog(handle) };

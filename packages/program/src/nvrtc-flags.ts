@@ -9,11 +9,21 @@ const onOff = (value: boolean): string => (value ? 'true' : 'false');
  * virtual architecture (no SASS is generated), `cubin` for the real one.
  * `includeDirectories` (the CUDA headers) come after the user's include paths.
  *
- * @throws {UnsupportedOptionError} for `linkTimeOptimization` with a target other than `ltoir`
+ * @throws {UnsupportedOptionError} for `linkTimeOptimization` with a target
+ *   other than `ltoir`, and for `maxRegisters` or `ptxasOptions` with a target other than `cubin`
  */
 export function nvrtcFlags(options: Readonly<ProgramOptions>, target: CompileTarget, arch: Architecture, includeDirectories: readonly string[]): string[] {
   if (options.linkTimeOptimization && target !== 'ltoir') {
     throw new UnsupportedOptionError('linkTimeOptimization', `target '${target}'`, "it makes NVRTC emit LTO-IR; compile('ltoir') instead");
+  }
+  // Both act when NVRTC assembles PTX into SASS, which only the cubin target does.
+  if (target !== 'cubin') {
+    if (options.maxRegisters !== undefined) {
+      throw new UnsupportedOptionError('maxRegisters', `target '${target}'`, "the register limit applies when PTX is assembled: compile('cubin'), or give it to the Linker");
+    }
+    if (options.ptxasOptions?.length) {
+      throw new UnsupportedOptionError('ptxasOptions', `target '${target}'`, "ptxas runs only for compile('cubin'); give them to the Linker otherwise");
+    }
   }
   const flags = [`--gpu-architecture=${target === 'cubin' ? smName(arch) : computeName(arch)}`];
   if (target === 'ltoir') flags.push('--dlto');

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CacheEntry } from './cache-entry.js';
 import { checkCompatibility, type CompatibilityReport, type Producer } from './compatibility.js';
-import { cuda, errorCodeName } from './cuda-bindings.js';
+import { cuda, errorCodeName, type CUkernel, type CUlibrary } from './cuda-bindings.js';
 import { ClosedError, InvalidArgumentError, KernelNotFoundError, NotLoadableError, ObjectCodeLoadError } from './errors.js';
 import { Kernel } from './kernel.js';
 import { LOADABLE_CODE_TYPES, OBJECT_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
@@ -33,7 +33,7 @@ const COMPATIBILITY_ERRORS = new Set([
 ]);
 
 // Unloads a library that its ObjectCode did not close before being collected.
-const unloader = new FinalizationRegistry<bigint>((library) => {
+const unloader = new FinalizationRegistry<CUlibrary>((library) => {
   try {
     cuda.driver.cuLibraryUnload(library);
   } catch {
@@ -72,8 +72,8 @@ export class ObjectCode {
   readonly symbolMapping: ReadonlyMap<string, string>;
   /** What made the code, where known. */
   readonly producer: Producer | undefined;
-  private library: bigint | undefined;
-  private loading: Promise<bigint> | undefined;
+  private library: CUlibrary | undefined;
+  private loading: Promise<CUlibrary> | undefined;
   private closed = false;
   private readonly kernels = new Map<string, Kernel>();
 
@@ -150,7 +150,7 @@ export class ObjectCode {
   }
 
   /** The `CUlibrary`; loads the code on first use. */
-  get handle(): bigint {
+  get handle(): CUlibrary {
     return this.load();
   }
 
@@ -160,11 +160,11 @@ export class ObjectCode {
    * @throws {NotLoadableError} for LTO-IR, objects and libraries
    * @throws {ObjectCodeLoadError} when the driver refuses it (no device, a PTX too new for the driver, ...)
    */
-  load(): bigint {
+  load(): CUlibrary {
     this.checkOpen();
     if (this.library !== undefined) return this.library;
     const image = this.loadImage();
-    let library: bigint;
+    let library: CUlibrary;
     try {
       cuda.driver.cuInit(0);
       library = cuda.driver.cuLibraryLoadData(image);
@@ -175,7 +175,7 @@ export class ObjectCode {
   }
 
   /** {@link load} with the driver's work (PTX JIT compilation included) off the event loop. */
-  async loadAsync(): Promise<bigint> {
+  async loadAsync(): Promise<CUlibrary> {
     this.checkOpen();
     if (this.library !== undefined) return this.library;
     this.loading ??= (async () => {
@@ -208,7 +208,7 @@ export class ObjectCode {
     }
     const library = this.load();
     const symbol = this.symbolMapping.get(name) ?? name;
-    let handle: bigint;
+    let handle: CUkernel;
     try {
       handle = cuda.driver.cuLibraryGetKernel(library, symbol);
     } catch (error) {
@@ -265,7 +265,7 @@ export class ObjectCode {
     return image;
   }
 
-  private loaded(library: bigint): bigint {
+  private loaded(library: CUlibrary): CUlibrary {
     if (this.closed) {
       // closed while an async load was in flight
       cuda.driver.cuLibraryUnload(library);
@@ -290,13 +290,9 @@ export class ObjectCode {
     return new ObjectCodeLoadError(this.codeType, `cannot load ${this.codeType} '${this.name}': ${first}.${hint}`, { cause: error });
   }
 
-  private kernelSymbols(library: bigint): string[] | undefined {
+  private kernelSymbols(library: CUlibrary): string[] | undefined {
     try {
-      const driver = cuda.driver as unknown as {
-        cuLibraryGetKernelCount(lib: bigint): number;
-        cuLibraryEnumerateKernels(numKernels: number, lib: bigint): bigint[];
-        cuKernelGetName(kernel: bigint): string;
-      };
+      const driver = cuda.driver;
       const count = driver.cuLibraryGetKernelCount(library);
       return driver.cuLibraryEnumerateKernels(count, library).map((k) => driver.cuKernelGetName(k));
     } catch {

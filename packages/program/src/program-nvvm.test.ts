@@ -87,13 +87,15 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
     const logs: string[] = [];
     let error: NvvmError | undefined;
     try {
-      new Program('define void @f( {\n', 'nvvm', { arch: 'sm_90', name: 'bad.ll' }).compile('ptx', { logs: (t) => logs.push(t) });
+      const ir = 'define void @f() {\nentry:\n  %x = add i32 %y, 1\n  ret void\n}\n';
+      new Program(ir, 'nvvm', { arch: 'sm_90', name: 'bad.ll' }).compile('ptx', { logs: (t) => logs.push(t) });
     } catch (e) {
       error = e as NvvmError;
     }
     expect(error).toBeInstanceOf(NvvmError);
     expect(error!.log).toBeTruthy();
-    expect(parseDiagnostics(error!.log!)[0]).toMatchObject({ file: 'bad.ll', line: 1 });
+    expect(parseDiagnostics(error!.log!)[0]).toMatchObject({ file: 'bad.ll', line: 3, column: 15, severity: 'error' });
+    expect(error!.log).toContain("undefined value '%y'");
     expect(logs.join('')).toBe(error!.log);
   });
 

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { driver } from '@cuda-js/bindings';
+import { driver, type CUdeviceptr } from '@cuda-js/bindings';
 import { describeGpu } from '@cuda-js/test-support';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CompileCache } from './compile-cache.js';
@@ -92,21 +92,21 @@ extern "C" __global__ void apply(float* p, int n) {
 
 let device = 0;
 let arch = '';
-const allocations: bigint[] = [];
+const allocations: CUdeviceptr[] = [];
 const root = mkdtempSync(join(tmpdir(), 'program-gpu-'));
 
 function attribute(name: string): number {
   return driver.cuDeviceGetAttribute(driver.CUdevice_attribute[name as keyof typeof driver.CUdevice_attribute] as number, device);
 }
 
-function toDevice(values: Float32Array): bigint {
+function toDevice(values: Float32Array): CUdeviceptr {
   const p = driver.cuMemAlloc(values.byteLength);
   allocations.push(p);
   driver.cuMemcpyHtoD(p, values, values.byteLength);
   return p;
 }
 
-function fromDevice(p: bigint, length: number): Float32Array {
+function fromDevice(p: CUdeviceptr, length: number): Float32Array {
   const out = new Float32Array(length);
   driver.cuMemcpyDtoH(out, p, out.byteLength);
   return out;
@@ -126,7 +126,7 @@ function launch(kernel: Kernel, grid: number, block: number, args: readonly Arg[
     expect(size).toBe('ptr' in arg ? 8 : 4);
   });
   const packed = driver.createKernelParams(buffer, params.map((p) => p.offset));
-  driver.cuLaunchKernel(kernel.getFunction() as never, grid, 1, 1, block, 1, 1, 0, 0n as never, packed);
+  driver.cuLaunchKernel(kernel.getFunction(), grid, 1, 1, block, 1, 1, 0, 0n, packed);
   driver.cuCtxSynchronize();
 }
 
@@ -144,7 +144,7 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
   });
 
   afterAll(() => {
-    for (const p of allocations) driver.cuMemFree(p as never);
+    for (const p of allocations) driver.cuMemFree(p);
     driver.cuDevicePrimaryCtxRelease(device);
     rmSync(root, { recursive: true, force: true });
   });
@@ -200,6 +200,8 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
     expect(a.maxThreadsPerBlock).toBeLessThanOrEqual(attribute('CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK'));
     expect(a.localSizeBytes).toBe(0);
     expect(kernel.getAttribute('numRegs', 0)).toBe(a.numRegs);
+    const limited = new Program(AXPY, 'c++', { maxRegisters: 16 }).compile('cubin', { nameExpressions: ['axpy<double>'] }).getKernel('axpy<double>');
+    expect(limited.getAttribute('numRegs')).toBeLessThanOrEqual(16);
 
     const sms = attribute('CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT');
     const blocks = kernel.occupancy.maxActiveBlocksPerMultiprocessor(256);

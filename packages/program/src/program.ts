@@ -3,7 +3,7 @@ import { cacheKey, optionsKey, type KeyPart } from './cache-key.js';
 import { CompileCache } from './compile-cache.js';
 import { writeLog, type LogSink } from './compile-log.js';
 import { checkCompatibility, warnIfIncompatible, type Producer } from './compatibility.js';
-import { cuda } from './cuda-bindings.js';
+import { cuda, type nvrtcProgram, type nvvmProgram } from './cuda-bindings.js';
 import { defaultIncludeDirectories } from './default-include-paths.js';
 import { resolveArchitecture } from './device-architecture.js';
 import { ClosedError, InvalidCodeError, UnsupportedArchitectureError, UnsupportedTargetError } from './errors.js';
@@ -242,7 +242,7 @@ export class Program {
     const headers = Object.entries(this.options.headers ?? {});
     const source = this.source as string;
     const api = cuda.nvrtc;
-    const start = (): bigint => {
+    const start = (): nvrtcProgram => {
       const prog = api.nvrtcCreateProgram(
         source,
         name,
@@ -257,7 +257,7 @@ export class Program {
       }
       return prog;
     };
-    const collect = (prog: bigint): CompileResult => {
+    const collect = (prog: nvrtcProgram): CompileResult => {
       const log = api.nvrtcGetProgramLog(prog);
       const code = target === 'ptx' ? ptxBytes(api.nvrtcGetPTX(prog)) : target === 'cubin' ? api.nvrtcGetCUBIN(prog) : api.nvrtcGetLTOIR(prog);
       const symbolMapping: Record<string, string> = {};
@@ -300,7 +300,7 @@ export class Program {
     if (lib) libdeviceDigest ??= cacheKey(lib.bytes);
     const linkOptions = target === 'cubin' ? this.linkStepOptions(arch) : undefined;
     const api = cuda.nvvm;
-    const start = (): bigint => {
+    const start = (): nvvmProgram => {
       const prog = api.nvvmCreateProgram();
       try {
         for (const m of modules) api.nvvmAddModuleToProgram(prog, m.code, m.name);
@@ -312,7 +312,7 @@ export class Program {
       }
       return prog;
     };
-    const collect = (prog: bigint): { code: Uint8Array; log: string } => {
+    const collect = (prog: nvvmProgram): { code: Uint8Array; log: string } => {
       const log = api.nvvmGetProgramLog(prog).replace(/\0+$/, '');
       let code = api.nvvmGetCompiledResult(prog);
       // libNVVM's PTX result is a C string: drop the terminating NUL.
