@@ -1,7 +1,7 @@
 // The part of @cuda-js/bindings (docs/bindings-api.md) that this package
 // calls, in one place: every other file reaches the C APIs through `cuda`.
 import * as bindings from '@cuda-js/bindings';
-import type { CUcontext, CUfunction, CUkernel, CUlibrary, CUlinkState, nvJitLinkHandle, nvrtcProgram, nvvmProgram } from '@cuda-js/bindings';
+import type { CUcontext, CUdeviceptr, CUfunction, CUkernel, CUlibrary, CUlinkState, nvJitLinkHandle, nvrtcProgram, nvvmProgram } from '@cuda-js/bindings';
 
 export type { CUcontext, CUfunction, CUkernel, CUlibrary, nvJitLinkHandle, nvrtcProgram, nvvmProgram };
 
@@ -39,6 +39,10 @@ export interface DriverApi {
   cuLinkAddData(state: CUlinkState, type: number, data: Uint8Array | string, name: string): void;
   cuLinkComplete(state: CUlinkState): Uint8Array;
   cuLinkDestroy(state: CUlinkState): void;
+  cuMemAllocHost(bytes: number): bigint;
+  cuMemFreeHost(p: bigint): void;
+  cuMemHostGetDevicePointer(p: bigint, flags: number): CUdeviceptr;
+  cuMemcpyDtoH(dst: Uint8Array, src: CUdeviceptr, bytes: number): void;
   readonly CUdevice_attribute: CEnum;
   readonly CUfunction_attribute: CEnum;
   readonly CUjitInputType: CEnum;

@@ -1,6 +1,6 @@
 import { computeCapability, computeName, parseArchitecture, smName, type Architecture } from './architecture.js';
 import { UnsupportedOptionError, UnsupportedTargetError } from './errors.js';
-import { isBoolean, isIntegerIn, isNonEmptyString, isStringArray, validateOptions, type OptionSpec } from './option-validation.js';
+import { isBoolean, isIntegerIn, isNonEmptyString, isOneOf, isStringArray, validateOptions, type OptionSpec } from './option-validation.js';
 
 /** The linker library that does the work. */
 export type LinkerBackend = 'nvJitLink' | 'driver';
@@ -10,11 +10,13 @@ export type LinkTarget = 'cubin' | 'ptx';
 
 /**
  * Options of a {@link Linker}, a plain object with camelCase names. nvJitLink
- * honours all of them; the driver's cuLink* (the fallback) only `name`,
+ * honours all of them; the driver's cuLink* (the fallback) only `backend`, `name`,
  * `arch`, `maxRegisters`, `optimizationLevel`, `debug`, `lineinfo` and
  * `verbose`, and refuses the rest with an {@link UnsupportedOptionError}.
  */
 export interface LinkerOptions {
+  /** The backend to link with; default: nvJitLink where it is present, else the driver. */
+  readonly backend?: LinkerBackend;
   /** Name given to the linked ObjectCode. */
   readonly name?: string;
   /** Target GPU (`'sm_90'`, `90`). Default: the current device's. */
@@ -67,6 +69,7 @@ const isArch = (v: unknown): string | undefined => {
 
 /** Every LinkerOptions entry: its value check and the backends that honour it. */
 export const LINKER_OPTION_SPECS: Readonly<Record<keyof LinkerOptions, OptionSpec<LinkerBackend>>> = {
+  backend: { check: isOneOf(['nvJitLink', 'driver']), appliesTo: BOTH },
   name: { check: isNonEmptyString, appliesTo: BOTH },
   arch: { check: isArch, appliesTo: BOTH },
   maxRegisters: { check: isIntegerIn(1, 255), appliesTo: BOTH },

@@ -54,6 +54,19 @@ describeWhen(
       expect(error!.message).toContain('Install nvJitLink');
     });
 
+    it('names only the backend that was asked for', () => {
+      for (const backend of ['nvJitLink', 'driver'] as const) {
+        let error: LinkerUnavailableError | undefined;
+        try {
+          new Linker([ObjectCode.fromPtxText(PTX)], { arch: 'sm_90', backend }).link('cubin');
+        } catch (e) {
+          error = e as LinkerUnavailableError;
+        }
+        expect(error).toBeInstanceOf(LinkerUnavailableError);
+        expect(Object.keys(error!.reasons)).toEqual([backend]);
+      }
+    });
+
     it('fails the same way for a PTX program and for linkAsync', async () => {
       expect(() => new Program(PTX, 'ptx', { arch: 'sm_90' }).compile('cubin')).toThrow(LinkerUnavailableError);
       await expect(new Linker([ObjectCode.fromPtxText(PTX)], { arch: 'sm_90' }).linkAsync()).rejects.toThrow(LinkerUnavailableError);

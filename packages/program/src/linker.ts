@@ -53,6 +53,8 @@ const DRIVER_INPUT: Readonly<Partial<Record<ObjectCodeType, string>>> = {
 };
 
 const decoder = new TextDecoder();
+// Room for each of the driver linker's logs.
+const DRIVER_LOG_BYTES = 64 * 1024;
 const encoder = new TextEncoder();
 
 function logOf(error: unknown): string {
@@ -103,7 +105,7 @@ export class Linker {
    * @throws {LinkerUnavailableError} when neither is usable
    */
   get backend(): 'nvJitLink' | 'driver' {
-    return chooseLinker().backend;
+    return chooseLinker(this.rawOptions.backend).backend;
   }
 
   /**
@@ -167,7 +169,7 @@ export class Linker {
     if (this.closed) throw new ClosedError('Linker');
     if (target !== 'cubin' && target !== 'ptx') throw new UnsupportedTargetError('the linker', target, ['cubin', 'ptx']);
     for (const o of this.objects) o.checkOpen();
-    const choice = chooseLinker();
+    const choice = chooseLinker(this.rawOptions.backend);
     const options = resolveLinkerOptions(this.rawOptions, choice.backend);
     const arch = resolveArchitecture(options.arch);
     const inputs = this.objects.map((o) => ({ codeType: o.codeType, name: o.name, code: o.code }));
@@ -177,7 +179,7 @@ export class Linker {
       backend: choice.backend,
       toolchain: { version: choice.toolchain.version, path: choice.toolchain.path },
       arch: `${arch.major}.${arch.minor}${arch.suffix}`,
-      options: optionsKey({ ...options, name: undefined, arch: undefined }),
+      options: optionsKey({ ...options, name: undefined, arch: undefined, backend: undefined }),
       inputs,
     };
     return choice.backend === 'nvJitLink' ? this.nvJitLinkPlan(choice, options, arch, target, keyParts) : this.driverPlan(choice, options, arch, target, keyParts);
@@ -253,19 +255,41 @@ export class Linker {
     const objects = this.objects;
     const run = (): { code: Uint8Array; infoLog: string } => {
       if (driver.cuCtxGetCurrent() === 0n) throw new NoCurrentContextError("linking with the driver's cuLink*");
-      const state = driver.cuLinkCreate(
-        jit.map((j) => enumValue(driver.CUjit_option, j.option)),
-        jit.map((j) => j.value),
-      );
+      // The driver writes its logs into host buffers given as option values:
+      // pinned ones, read back through their device address once the link is done.
+      const infoBuffer = driver.cuMemAllocHost(DRIVER_LOG_BYTES);
+      const errorBuffer = driver.cuMemAllocHost(DRIVER_LOG_BYTES);
+      const readLog = (buffer: bigint): string => {
+        const bytes = new Uint8Array(DRIVER_LOG_BYTES);
+        driver.cuMemcpyDtoH(bytes, driver.cuMemHostGetDevicePointer(buffer, 0), DRIVER_LOG_BYTES);
+        const end = bytes.indexOf(0);
+        return decoder.decode(end < 0 ? bytes : bytes.subarray(0, end));
+      };
+      const all: { option: string; value: number | bigint }[] = [
+        ...jit,
+        { option: 'CU_JIT_INFO_LOG_BUFFER', value: infoBuffer },
+        { option: 'CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES', value: DRIVER_LOG_BYTES },
+        { option: 'CU_JIT_ERROR_LOG_BUFFER', value: errorBuffer },
+        { option: 'CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES', value: DRIVER_LOG_BYTES },
+      ];
       try {
-        for (const o of objects) driver.cuLinkAddData(state, enumValue(driver.CUjitInputType, DRIVER_INPUT[o.codeType]!), o.codeType === 'ptx' ? decoder.decode(o.code) : o.code, o.name);
-        // cuLinkComplete's image belongs to the link state: copy it before the state is destroyed.
-        const code = driver.cuLinkComplete(state).slice();
-        return { code, infoLog: '' };
-      } catch (error) {
-        throw new LinkError('driver', logOf(error), '', { cause: error });
+        const state = driver.cuLinkCreate(
+          all.map((j) => enumValue(driver.CUjit_option, j.option)),
+          all.map((j) => j.value),
+        );
+        try {
+          for (const o of objects) driver.cuLinkAddData(state, enumValue(driver.CUjitInputType, DRIVER_INPUT[o.codeType]!), o.codeType === 'ptx' ? decoder.decode(o.code) : o.code, o.name);
+          // cuLinkComplete's image belongs to the link state: copy it before the state is destroyed.
+          const code = driver.cuLinkComplete(state).slice();
+          return { code, infoLog: readLog(infoBuffer) };
+        } catch (error) {
+          throw new LinkError('driver', readLog(errorBuffer) || logOf(error), readLog(infoBuffer), { cause: error });
+        } finally {
+          driver.cuLinkDestroy(state);
+        }
       } finally {
-        driver.cuLinkDestroy(state);
+        driver.cuMemFreeHost(infoBuffer);
+        driver.cuMemFreeHost(errorBuffer);
       }
     };
     return {

@@ -324,6 +324,32 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
     expect(Array.from(fromDevice(p, 128))).toEqual(Array.from(data).reverse());
   });
 
+  it("links PTX with the driver's cuLink* when asked, and runs the result", () => {
+    const ptx = new Program(AXPY, 'c++').compile('ptx');
+    const info: string[] = [];
+    const linker = new Linker([ptx], { arch, backend: 'driver', verbose: true });
+    expect(linker.backend).toBe('driver');
+    const cubin = linker.link('cubin', { logs: (t) => info.push(t) });
+    expect(info.join('')).not.toBe('');
+    const data = ramp(64);
+    const p = toDevice(data);
+    launch(cubin.getKernel('tiled'), 1, 64, [{ ptr: p }, { i32: 64 }]);
+    expect(Array.from(fromDevice(p, 64))).toEqual(Array.from(data).reverse());
+  });
+
+  it("puts the driver linker's error log in its LinkError", () => {
+    const ptx = new TextDecoder().decode(new Program('extern "C" __device__ float gone(float);\nextern "C" __global__ void k(float* p) { p[0] = gone(p[0]); }', 'c++', { relocatableDeviceCode: true }).compile('ptx').code);
+    let error: LinkError | undefined;
+    try {
+      new Linker([ObjectCode.fromPtxText(ptx)], { arch, backend: 'driver' }).link('cubin');
+    } catch (e) {
+      error = e as LinkError;
+    }
+    expect(error).toBeInstanceOf(LinkError);
+    expect(error!.backend).toBe('driver');
+    expect(error!.errorLog).toContain('gone');
+  });
+
   itWhen([nvJitLinkMissing], 'throws LinkError with the error log for an unresolved function', () => {
     const cxx = new Program('extern "C" __device__ float missing_fn(float);\nextern "C" __global__ void k(float* p) { p[0] = missing_fn(p[0]); }', 'c++', {
       relocatableDeviceCode: true,
