@@ -138,10 +138,13 @@ export function classifyFunction(fn, jsName, model, siblings) {
     if (c.role || !COUNT_NAME.test(c.name ?? '') || c.total > 1 || !(c.r.cat === 'int' || c.r.cat === 'u64')) continue;
     const group = [];
     if (c.total === 0) {
-      for (let i = c.index - 1; i >= 0 && !ps[i].role && arrayCapable(ps[i]); i--) group.unshift(ps[i]);
-      if (group.length === 0) {
-        for (let i = c.index + 1; i < ps.length && !ps[i].role && arrayCapable(ps[i]) && /(s|Array|List|[Vv]alues|^data)$/.test(ps[i].name ?? ''); i++) group.push(ps[i]);
-      }
+      const backward = [];
+      const forward = [];
+      for (let i = c.index - 1; i >= 0 && !ps[i].role && arrayCapable(ps[i]); i--) backward.unshift(ps[i]);
+      for (let i = c.index + 1; i < ps.length && !ps[i].role && arrayCapable(ps[i]) && /(s|Array|List|[Vv]alues|^data)$/.test(ps[i].name ?? ''); i++) forward.push(ps[i]);
+      // numOptions counts `options`: a name match decides the direction, else the arrays before the count.
+      const named = (g) => g.length > 0 && c.name.toLowerCase().includes((g[0].name ?? '#').toLowerCase());
+      group.push(...(named(forward) && !named(backward) ? forward : backward.length ? backward : forward));
       if (group.length === 0) continue;
       const anyConst = group.some((g) => g.isConst && g.total === 1);
       const enumerate = /Enumerate/.test(jsName);

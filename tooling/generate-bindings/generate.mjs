@@ -595,6 +595,13 @@ const tsHeader = `// ${BANNER.replace(/\n/g, '\n// ')}\n/* eslint-disable */\n`;
 for (const lib of LIBS) {
   const ns = lib.ns;
   const fnLines = tsFunctions.get(ns) ?? [];
+  // typedef aliases of structs (`typedef CUmemPoolProps_v1 CUmemPoolProps`) name the same interface
+  const interfaces = new Set([...(tsStructs.get(ns) ?? '').matchAll(/^export interface (\w+)/gm)].map((m) => m[1]));
+  let aliases = '';
+  for (const [name, t] of lib.decls.typedefs) {
+    if (t.pointers === 0 && !t.functionPointer && interfaces.has(t.base) && !interfaces.has(name)) aliases += `/** \`${name}\`, the same struct as \`${t.base}\`. */\nexport type ${name} = ${t.base};\n`;
+  }
+  tsStructs.set(ns, (tsStructs.get(ns) ?? '') + aliases + '\n');
   const uuid = ns === 'driver' ? '/** `CUuuid`: its 16 bytes. */\nexport type CUuuid = Uint8Array;\n\n' : '';
   const text = `${tsHeader}import type { EnumObject, HostMemory, NullHandle, RawPointer } from '../types.js';\nimport type * as H from './handles.js';\n// Handles are referenced through H so that a name never clashes with a struct.\n\n${uuid}${tsEnums.get(ns) ?? ''}${(tsStructs.get(ns) ?? '').replace(/: (CU\w+|nv\w+)( \| NullHandle)?;/g, (m) => m)}\n/** The generated functions of ${ns} (each under its C name). */\nexport interface Generated${ns[0].toUpperCase()}${ns.slice(1)}Functions {\n${fnLines.join('\n')}\n}\n`;
   writeFileSync(join(tsOut, `${ns}.ts`), qualifyHandles(text));

@@ -28,3 +28,7 @@ export type { GeneratedNvrtcFunctions } from './generated/nvrtc.js';
 export type { GeneratedNvjitlinkFunctions } from './generated/nvjitlink.js';
 export type { GeneratedNvvmFunctions } from './generated/nvvm.js';
 export type * as DriverTypes from './generated/driver.js';
+export type * as NvrtcTypes from './generated/nvrtc.js';
+export type * as NvJitLinkTypes from './generated/nvjitlink.js';
+export type * as NvvmTypes from './generated/nvvm.js';
+export type { EnumsOf } from './enums-of.js';

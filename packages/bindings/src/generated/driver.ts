@@ -4146,6 +4146,105 @@ export interface CUcheckpointGpuPair {
   newUuid?: CUuuid;
 }
 
+/** `CUmemFabricHandle`, the same struct as `CUmemFabricHandle_v1`. */
+export type CUmemFabricHandle = CUmemFabricHandle_v1;
+/** `CUipcEventHandle`, the same struct as `CUipcEventHandle_v1`. */
+export type CUipcEventHandle = CUipcEventHandle_v1;
+/** `CUipcMemHandle`, the same struct as `CUipcMemHandle_v1`. */
+export type CUipcMemHandle = CUipcMemHandle_v1;
+/** `CUstreamBatchMemOpParams`, the same struct as `CUstreamBatchMemOpParams_v1`. */
+export type CUstreamBatchMemOpParams = CUstreamBatchMemOpParams_v1;
+/** `CUDA_BATCH_MEM_OP_NODE_PARAMS`, the same struct as `CUDA_BATCH_MEM_OP_NODE_PARAMS_v1`. */
+export type CUDA_BATCH_MEM_OP_NODE_PARAMS = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1;
+/** `CUdevprop`, the same struct as `CUdevprop_v1`. */
+export type CUdevprop = CUdevprop_v1;
+/** `CUaccessPolicyWindow`, the same struct as `CUaccessPolicyWindow_v1`. */
+export type CUaccessPolicyWindow = CUaccessPolicyWindow_v1;
+/** `CUDA_KERNEL_NODE_PARAMS`, the same struct as `CUDA_KERNEL_NODE_PARAMS_v2`. */
+export type CUDA_KERNEL_NODE_PARAMS = CUDA_KERNEL_NODE_PARAMS_v2;
+/** `CUDA_MEMSET_NODE_PARAMS`, the same struct as `CUDA_MEMSET_NODE_PARAMS_v1`. */
+export type CUDA_MEMSET_NODE_PARAMS = CUDA_MEMSET_NODE_PARAMS_v1;
+/** `CUDA_HOST_NODE_PARAMS`, the same struct as `CUDA_HOST_NODE_PARAMS_v1`. */
+export type CUDA_HOST_NODE_PARAMS = CUDA_HOST_NODE_PARAMS_v1;
+/** `CUkernelNodeAttrValue_v1`, the same struct as `CUlaunchAttributeValue`. */
+export type CUkernelNodeAttrValue_v1 = CUlaunchAttributeValue;
+/** `CUstreamAttrValue_v1`, the same struct as `CUlaunchAttributeValue`. */
+export type CUstreamAttrValue_v1 = CUlaunchAttributeValue;
+/** `CUexecAffinitySmCount`, the same struct as `CUexecAffinitySmCount_v1`. */
+export type CUexecAffinitySmCount = CUexecAffinitySmCount_v1;
+/** `CUexecAffinityParam`, the same struct as `CUexecAffinityParam_v1`. */
+export type CUexecAffinityParam = CUexecAffinityParam_v1;
+/** `CUDA_MEMCPY2D`, the same struct as `CUDA_MEMCPY2D_v2`. */
+export type CUDA_MEMCPY2D = CUDA_MEMCPY2D_v2;
+/** `CUDA_MEMCPY3D`, the same struct as `CUDA_MEMCPY3D_v2`. */
+export type CUDA_MEMCPY3D = CUDA_MEMCPY3D_v2;
+/** `CUDA_MEMCPY3D_PEER`, the same struct as `CUDA_MEMCPY3D_PEER_v1`. */
+export type CUDA_MEMCPY3D_PEER = CUDA_MEMCPY3D_PEER_v1;
+/** `CUDA_ARRAY_DESCRIPTOR`, the same struct as `CUDA_ARRAY_DESCRIPTOR_v2`. */
+export type CUDA_ARRAY_DESCRIPTOR = CUDA_ARRAY_DESCRIPTOR_v2;
+/** `CUDA_ARRAY3D_DESCRIPTOR`, the same struct as `CUDA_ARRAY3D_DESCRIPTOR_v2`. */
+export type CUDA_ARRAY3D_DESCRIPTOR = CUDA_ARRAY3D_DESCRIPTOR_v2;
+/** `CUDA_ARRAY_SPARSE_PROPERTIES`, the same struct as `CUDA_ARRAY_SPARSE_PROPERTIES_v1`. */
+export type CUDA_ARRAY_SPARSE_PROPERTIES = CUDA_ARRAY_SPARSE_PROPERTIES_v1;
+/** `CUDA_ARRAY_MEMORY_REQUIREMENTS`, the same struct as `CUDA_ARRAY_MEMORY_REQUIREMENTS_v1`. */
+export type CUDA_ARRAY_MEMORY_REQUIREMENTS = CUDA_ARRAY_MEMORY_REQUIREMENTS_v1;
+/** `CUDA_RESOURCE_DESC`, the same struct as `CUDA_RESOURCE_DESC_v1`. */
+export type CUDA_RESOURCE_DESC = CUDA_RESOURCE_DESC_v1;
+/** `CUDA_TEXTURE_DESC`, the same struct as `CUDA_TEXTURE_DESC_v1`. */
+export type CUDA_TEXTURE_DESC = CUDA_TEXTURE_DESC_v1;
+/** `CUDA_RESOURCE_VIEW_DESC`, the same struct as `CUDA_RESOURCE_VIEW_DESC_v1`. */
+export type CUDA_RESOURCE_VIEW_DESC = CUDA_RESOURCE_VIEW_DESC_v1;
+/** `CUDA_POINTER_ATTRIBUTE_P2P_TOKENS`, the same struct as `CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1`. */
+export type CUDA_POINTER_ATTRIBUTE_P2P_TOKENS = CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1;
+/** `CUDA_LAUNCH_PARAMS`, the same struct as `CUDA_LAUNCH_PARAMS_v1`. */
+export type CUDA_LAUNCH_PARAMS = CUDA_LAUNCH_PARAMS_v1;
+/** `CUDA_EXTERNAL_MEMORY_HANDLE_DESC`, the same struct as `CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1`. */
+export type CUDA_EXTERNAL_MEMORY_HANDLE_DESC = CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1;
+/** `CUDA_EXTERNAL_MEMORY_BUFFER_DESC`, the same struct as `CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1`. */
+export type CUDA_EXTERNAL_MEMORY_BUFFER_DESC = CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1;
+/** `CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC`, the same struct as `CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1`. */
+export type CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC = CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1;
+/** `CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC`, the same struct as `CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1`. */
+export type CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC = CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1;
+/** `CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS`, the same struct as `CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1`. */
+export type CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS = CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1;
+/** `CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS`, the same struct as `CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1`. */
+export type CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS = CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1;
+/** `CUDA_EXT_SEM_SIGNAL_NODE_PARAMS`, the same struct as `CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1`. */
+export type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1;
+/** `CUDA_EXT_SEM_WAIT_NODE_PARAMS`, the same struct as `CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1`. */
+export type CUDA_EXT_SEM_WAIT_NODE_PARAMS = CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1;
+/** `CUarrayMapInfo`, the same struct as `CUarrayMapInfo_v1`. */
+export type CUarrayMapInfo = CUarrayMapInfo_v1;
+/** `CUmemLocation`, the same struct as `CUmemLocation_v1`. */
+export type CUmemLocation = CUmemLocation_v1;
+/** `CUmemAllocationProp`, the same struct as `CUmemAllocationProp_v1`. */
+export type CUmemAllocationProp = CUmemAllocationProp_v1;
+/** `CUmulticastObjectProp`, the same struct as `CUmulticastObjectProp_v1`. */
+export type CUmulticastObjectProp = CUmulticastObjectProp_v1;
+/** `CUmemAccessDesc`, the same struct as `CUmemAccessDesc_v1`. */
+export type CUmemAccessDesc = CUmemAccessDesc_v1;
+/** `CUgraphExecUpdateResultInfo`, the same struct as `CUgraphExecUpdateResultInfo_v1`. */
+export type CUgraphExecUpdateResultInfo = CUgraphExecUpdateResultInfo_v1;
+/** `CUmemPoolProps`, the same struct as `CUmemPoolProps_v1`. */
+export type CUmemPoolProps = CUmemPoolProps_v1;
+/** `CUmemPoolPtrExportData`, the same struct as `CUmemPoolPtrExportData_v1`. */
+export type CUmemPoolPtrExportData = CUmemPoolPtrExportData_v1;
+/** `CUmemcpyAttributes`, the same struct as `CUmemcpyAttributes_v1`. */
+export type CUmemcpyAttributes = CUmemcpyAttributes_v1;
+/** `CUoffset3D`, the same struct as `CUoffset3D_v1`. */
+export type CUoffset3D = CUoffset3D_v1;
+/** `CUextent3D`, the same struct as `CUextent3D_v1`. */
+export type CUextent3D = CUextent3D_v1;
+/** `CUmemcpy3DOperand`, the same struct as `CUmemcpy3DOperand_v1`. */
+export type CUmemcpy3DOperand = CUmemcpy3DOperand_v1;
+/** `CUDA_MEMCPY3D_BATCH_OP`, the same struct as `CUDA_MEMCPY3D_BATCH_OP_v1`. */
+export type CUDA_MEMCPY3D_BATCH_OP = CUDA_MEMCPY3D_BATCH_OP_v1;
+/** `CUDA_MEM_ALLOC_NODE_PARAMS`, the same struct as `CUDA_MEM_ALLOC_NODE_PARAMS_v1`. */
+export type CUDA_MEM_ALLOC_NODE_PARAMS = CUDA_MEM_ALLOC_NODE_PARAMS_v1;
+/** `CUdevResource`, the same struct as `CUdevResource_v1`. */
+export type CUdevResource = CUdevResource_v1;
+
 
 /** The generated functions of driver (each under its C name). */
 export interface GeneratedDriverFunctions {

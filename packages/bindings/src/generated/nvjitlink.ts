@@ -104,10 +104,11 @@ export const nvJitLinkInputType = Object.freeze({
 export type nvJitLinkInputType = number;
 
 
+
 /** The generated functions of nvjitlink (each under its C name). */
 export interface GeneratedNvjitlinkFunctions {
   /** `nvJitLinkCreate` (array counts come from the arrays). */
-  nvJitLinkCreate(handle?: readonly (H.nvJitLinkHandle | NullHandle)[] | ArrayBufferView | null): string;
+  nvJitLinkCreate(options?: readonly string[] | null): H.nvJitLinkHandle;
   /** `nvJitLinkDestroy`. */
   nvJitLinkDestroy(handle: H.nvJitLinkHandle | NullHandle): void;
   /** `nvJitLinkAddData`. */

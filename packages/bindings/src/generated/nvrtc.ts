@@ -67,6 +67,7 @@ export const nvrtcResult = Object.freeze({
 export type nvrtcResult = number;
 
 
+
 /** The generated functions of nvrtc (each under its C name). */
 export interface GeneratedNvrtcFunctions {
   /** `nvrtcGetErrorString`. */

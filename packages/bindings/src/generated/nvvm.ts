@@ -46,6 +46,7 @@ export const nvvmResult = Object.freeze({
 export type nvvmResult = number;
 
 
+
 /** The generated functions of nvvm (each under its C name). */
 export interface GeneratedNvvmFunctions {
   /** `nvvmGetErrorString`. */
