@@ -112,16 +112,7 @@ export interface BindingsApi {
  * The bindings, seen through the subset above. Assigned without a cast, so
  * that the compiler checks this subset against the bindings' own types.
  */
-export const cuda: BindingsApi = {
-  driver: bindings.driver,
-  nvrtc: bindings.nvrtc,
-  nvvm: bindings.nvvm,
-  // TODO(bindings): stage 1 generates nvJitLinkCreate from the wrong prototype
-  // (`(handle[]) => string` instead of the contract's `(options) => handle`);
-  // checked like the others once that is fixed.
-  nvjitlink: bindings.nvjitlink as unknown as NvJitLinkApi,
-  loadedLibraries: bindings.loadedLibraries,
-};
+export const cuda: BindingsApi = bindings;
 
 /** The numeric value of an enum member, looked up by its C name. */
 export function enumValue(e: CEnum, name: string): number {
