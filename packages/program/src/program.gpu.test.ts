@@ -8,7 +8,7 @@ import { driver, type CUdeviceptr } from '@cuda-js/bindings';
 import { describeGpu } from '@cuda-js/test-support';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CompileCache } from './compile-cache.js';
-import { ClosedError, KernelNotFoundError, LinkError } from './errors.js';
+import { ClosedError, KernelNotFoundError, LinkError, ObjectCodeLoadError } from './errors.js';
 import type { Kernel } from './kernel.js';
 import { Linker } from './linker.js';
 import { ObjectCode } from './object-code.js';
@@ -87,6 +87,69 @@ extern "C" __device__ float scale_by_three(float);
 extern "C" __global__ void apply(float* p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) p[i] = scale_by_three(p[i]) + 1.0f;
+}
+`;
+
+// Hand-written PTX of an old ISA (8.0, CUDA 12.0), which every CUDA 12 and 13
+// driver reads, whatever the NVRTC on the machine emits.
+const ADD_ONE_PTX = `.version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry add_one(
+	.param .u64 add_one_param_0,
+	.param .u32 add_one_param_1
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .f32 	%f<3>;
+	.reg .b32 	%r<6>;
+	.reg .b64 	%rd<5>;
+
+	ld.param.u64 	%rd1, [add_one_param_0];
+	ld.param.u32 	%r2, [add_one_param_1];
+	mov.u32 	%r3, %ctaid.x;
+	mov.u32 	%r4, %ntid.x;
+	mov.u32 	%r5, %tid.x;
+	mad.lo.s32 	%r1, %r3, %r4, %r5;
+	setp.ge.s32 	%p1, %r1, %r2;
+	@%p1 bra 	$L__done;
+	cvta.to.global.u64 	%rd2, %rd1;
+	mul.wide.s32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	ld.global.f32 	%f1, [%rd4];
+	add.f32 	%f2, %f1, 0f3F800000;
+	st.global.f32 	[%rd4], %f2;
+$L__done:
+	ret;
+}
+`;
+// The same ISA, calling a function that nothing defines.
+const CALLS_MISSING_PTX = `.version 8.0
+.target sm_80
+.address_size 64
+
+.extern .func (.param .b32 result) gone(.param .b32 x);
+
+.visible .entry uses_gone(
+	.param .u64 uses_gone_param_0
+)
+{
+	.reg .f32 	%f<3>;
+	.reg .b64 	%rd<3>;
+
+	ld.param.u64 	%rd1, [uses_gone_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	ld.global.f32 	%f1, [%rd2];
+	{
+	.param .b32 arg;
+	.param .b32 ret;
+	st.param.f32 	[arg], %f1;
+	call.uni (ret), gone, (arg);
+	ld.param.f32 	%f2, [ret];
+	}
+	st.global.f32 	[%rd2], %f2;
+	ret;
 }
 `;
 
@@ -177,15 +240,30 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
   });
 
   it('loads PTX through the driver JIT and runs it', async () => {
-    const ptx = await new Program(AXPY, 'c++').compileAsync('ptx');
+    const ptx = ObjectCode.fromPtxText(ADD_ONE_PTX);
     expect(ptx.compatibility()).toMatchObject({ loadable: true });
     await ptx.loadAsync();
-    const kernel = ptx.getKernel('tiled');
-    const n = 256;
+    const n = 1000;
     const data = ramp(n);
     const p = toDevice(data);
-    launch(kernel, 1, n, [{ ptr: p }, { i32: n }]);
-    expect(Array.from(fromDevice(p, n))).toEqual(Array.from(data).reverse());
+    launch(ptx.getKernel('add_one'), 4, 256, [{ ptr: p }, { i32: n }]);
+    expect(Array.from(fromDevice(p, n))).toEqual(Array.from(data, (v) => v + 1));
+  });
+
+  it("loads NVRTC's PTX where the driver reads its ISA, and says why not where it does not", async () => {
+    const ptx = await new Program(AXPY, 'c++').compileAsync('ptx', { checkCompatibility: false });
+    const report = ptx.compatibility()!;
+    if (report.loadable) {
+      const n = 256;
+      const data = ramp(n);
+      const p = toDevice(data);
+      launch(ptx.getKernel('tiled'), 1, n, [{ ptr: p }, { i32: n }]);
+      expect(Array.from(fromDevice(p, n))).toEqual(Array.from(data).reverse());
+    } else {
+      // NVRTC newer than the driver (minor-version compatibility covers cubin only).
+      await expect(ptx.loadAsync()).rejects.toThrow(ObjectCodeLoadError);
+      expect(() => ptx.getKernel('tiled')).toThrow(report.message);
+    }
   });
 
   it('gives attributes and occupancy that agree with the device limits', () => {
@@ -325,23 +403,22 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
   });
 
   it("links PTX with the driver's cuLink* when asked, and runs the result", () => {
-    const ptx = new Program(AXPY, 'c++').compile('ptx');
     const info: string[] = [];
-    const linker = new Linker([ptx], { arch, backend: 'driver', verbose: true });
+    const linker = new Linker([ObjectCode.fromPtxText(ADD_ONE_PTX)], { arch, backend: 'driver', verbose: true });
     expect(linker.backend).toBe('driver');
     const cubin = linker.link('cubin', { logs: (t) => info.push(t) });
-    expect(info.join('')).not.toBe('');
+    expect(cubin.codeType).toBe('cubin');
+    expect(info.join('')).toContain('add_one');
     const data = ramp(64);
     const p = toDevice(data);
-    launch(cubin.getKernel('tiled'), 1, 64, [{ ptr: p }, { i32: 64 }]);
-    expect(Array.from(fromDevice(p, 64))).toEqual(Array.from(data).reverse());
+    launch(cubin.getKernel('add_one'), 1, 64, [{ ptr: p }, { i32: 64 }]);
+    expect(Array.from(fromDevice(p, 64))).toEqual(Array.from(data, (v) => v + 1));
   });
 
   it("puts the driver linker's error log in its LinkError", () => {
-    const ptx = new TextDecoder().decode(new Program('extern "C" __device__ float gone(float);\nextern "C" __global__ void k(float* p) { p[0] = gone(p[0]); }', 'c++', { relocatableDeviceCode: true }).compile('ptx').code);
     let error: LinkError | undefined;
     try {
-      new Linker([ObjectCode.fromPtxText(ptx)], { arch, backend: 'driver' }).link('cubin');
+      new Linker([ObjectCode.fromPtxText(CALLS_MISSING_PTX)], { arch, backend: 'driver' }).link('cubin');
     } catch (e) {
       error = e as LinkError;
     }
