@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findLibdevice, findLibrary } from '@cuda-js/pathfinder';
-import { describe, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
+import { minimumCudaForPtxIsa, ptxIsaVersion } from './compatibility.js';
 import { cuda } from './cuda-bindings.js';
 
 function firstLine(error: unknown): string {
@@ -53,6 +54,33 @@ export const ptxasPath: string | undefined = (() => {
   }
 })();
 
+/** The CUDA release of that ptxas (`release 13.0` in its --version), where there is one. */
+export const ptxasCudaVersion: { major: number; minor: number } | undefined = (() => {
+  if (!ptxasPath) return undefined;
+  try {
+    const m = /release (\d+)\.(\d+)/.exec(execFileSync(ptxasPath, ['--version'], { encoding: 'utf8' }));
+    return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/**
+ * Why ptxas cannot judge `ptx` here (none, or older than the PTX ISA), or
+ * undefined when it can.
+ */
+export function ptxasCannotRead(ptx: Uint8Array): string | undefined {
+  if (!ptxasPath || !ptxasCudaVersion) return 'no ptxas (CUDA toolkit) on this machine';
+  const isa = ptxIsaVersion(ptx);
+  if (!isa) return undefined;
+  const needed = minimumCudaForPtxIsa(isa);
+  const have = ptxasCudaVersion;
+  if (needed.major > have.major || (needed.major === have.major && needed.minor > have.minor)) {
+    return `PTX ISA ${isa.major}.${isa.minor} needs ptxas of CUDA ${needed.major}.${needed.minor}; this one is ${have.major}.${have.minor}`;
+  }
+  return undefined;
+}
+
 /**
  * Runs ptxas on `ptx` for `arch`; returns undefined when it accepts the
  * PTX, else what it printed.
@@ -79,7 +107,7 @@ export function describeWhen(reasons: readonly (string | undefined)[], name: str
 }
 
 /** An it that runs only when every requirement is met; else skipped, with the first reason in its name. */
-export function itWhen(reasons: readonly (string | undefined)[], name: string, body: () => unknown, timeout?: number): void {
+export function itWhen(reasons: readonly (string | undefined)[], name: string, body: (context: TestContext) => unknown, timeout?: number): void {
   const reason = reasons.find((r) => r !== undefined);
   if (reason === undefined) it(name, body, timeout);
   else it.skip(`${name} (skipped: ${reason})`, body, timeout);
