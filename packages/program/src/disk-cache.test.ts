@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CacheEntry } from './cache-entry.js';
 import { cacheKey } from './cache-key.js';
@@ -88,12 +89,21 @@ describe('DiskCache', () => {
     // after a write must find some writer's complete version (a torn file would read as a miss).
     const cache = fresh();
     mkdirSync(cache.directory, { recursive: true });
+    // The writers run this module as plain JavaScript, transpiled here with TypeScript itself.
     const here = dirname(fileURLToPath(import.meta.url));
-    const child = join(root, 'writer.ts');
+    const js = join(root, 'js');
+    mkdirSync(js, { recursive: true });
+    writeFileSync(join(js, 'package.json'), '{ "type": "module" }');
+    for (const name of ['disk-cache', 'object-code-type']) {
+      const source = readFileSync(join(here, `${name}.ts`), 'utf8');
+      const out = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } });
+      writeFileSync(join(js, `${name}.js`), out.outputText);
+    }
+    const child = join(js, 'writer.js');
     // Each process writes its own version of three shared keys, over and over, and checks every read.
     writeFileSync(
       child,
-      `import { DiskCache } from ${JSON.stringify(join(here, 'disk-cache.ts'))};
+      `import { DiskCache } from './disk-cache.js';
 import { createHash } from 'node:crypto';
 const [dir, id] = process.argv.slice(2);
 const cache = new DiskCache(dir);
@@ -120,7 +130,7 @@ console.log(JSON.stringify({ torn, hits }));
         { length: 4 },
         (_, id) =>
           new Promise<{ torn: number; hits: number }>((resolve, reject) => {
-            const p = spawn(process.execPath, ['--import', 'tsx', child, cache.directory, String(id)], { cwd: join(here, '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+            const p = spawn(process.execPath, [child, cache.directory, String(id)], { stdio: ['ignore', 'pipe', 'pipe'] });
             let out = '';
             let err = '';
             p.stdout.on('data', (d: Buffer) => (out += d.toString()));
