@@ -5,7 +5,7 @@
 //   node tooling/generate-bindings/generate.mjs [--cuda /usr/local/cuda]
 // Needs gcc (its preprocessor) and the CUDA toolkit headers; the outputs are
 // committed, so building the package needs neither.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync as writeFileNow } from 'node:fs';
 import { join } from 'node:path';
 import { parseDeclarations, preprocess, procVersions, signatureKey, versionedNames } from './c-declarations.mjs';
 import { HANDWRITTEN, TypeModel, classifyFunction } from './classify.mjs';
@@ -18,6 +18,14 @@ const nativeOut = join(root, 'packages', 'bindings', 'native', 'generated');
 const tsOut = join(root, 'packages', 'bindings', 'src', 'generated');
 mkdirSync(nativeOut, { recursive: true });
 mkdirSync(tsOut, { recursive: true });
+
+// --check: compare with the committed outputs instead of writing them (exit 1 when stale).
+const CHECK = process.argv.includes('--check');
+const stale = [];
+function writeFileSync(path, text) {
+  if (!CHECK) return writeFileNow(path, text);
+  if (!existsSync(path) || readFileSync(path, 'utf8') !== text) stale.push(path.slice(root.length + 1));
+}
 
 const cudaVersionMatch = /#define\s+CUDA_VERSION\s+(\d+)/.exec(readFileSync(join(include, 'cuda.h'), 'utf8'));
 const CUDA_VERSION = Number(cudaVersionMatch?.[1] ?? 0);
@@ -625,3 +633,10 @@ writeFileSync(join(tsOut, 'coverage.json'), JSON.stringify({ cudaVersion: CUDA_V
 const total = Object.values(headerFunctions).reduce((a, b) => a + b.length, 0);
 console.log(`generated ${Object.keys(coverage.generated).length} functions, ${Object.keys(coverage.handwritten).length} hand-written, ${Object.keys(coverage.skipped).length} skipped of ${total}`);
 for (const [n, why] of Object.entries(coverage.skipped)) console.log(`  skipped ${n}: ${why}`);
+if (CHECK) {
+  if (stale.length) {
+    console.error(`stale generated files (run node tooling/generate-bindings/generate.mjs): ${stale.join(', ')}`);
+    process.exit(1);
+  }
+  console.log('generated files are current');
+}

@@ -94,9 +94,21 @@ int driverVersion() {
   return cudaDriverVersion;
 }
 
+/** nvJitLink's header maps each name to a versioned symbol (`__nvJitLinkCreate_12_0`); try those where the plain name is absent. */
+void* versionedNvJitLinkSymbol(void* h, const char* symbol) {
+  for (int major = 13; major >= 12; major--) {
+    for (int minor = 9; minor >= 0; minor--) {
+      std::string name = std::string("__") + symbol + "_" + std::to_string(major) + "_" + std::to_string(minor);
+      if (void* p = dlsym(h, name.c_str())) return p;
+    }
+  }
+  return nullptr;
+}
+
 void* librarySymbol(Call& c, Lib lib, const char* symbol) {
   void* h = openLibrary(c, lib);
   void* p = dlsym(h, symbol);
+  if (!p && lib == Lib::NvJitLink) p = versionedNvJitLinkSymbol(h, symbol);
   if (!p) {
     const Library& l = libraries[static_cast<int>(lib)];
     throwValue(c.env, makeLibraryError(c.env, "missing", 0, "", c.fn,
@@ -108,7 +120,9 @@ void* librarySymbol(Call& c, Lib lib, const char* symbol) {
 
 void* librarySymbolQuiet(Napi::Env, Lib lib, const char* symbol) {
   void* h = libraries[static_cast<int>(lib)].handle;
-  return h ? dlsym(h, symbol) : nullptr;
+  if (!h) return nullptr;
+  void* p = dlsym(h, symbol);
+  return p || lib != Lib::NvJitLink ? p : versionedNvJitLinkSymbol(h, symbol);
 }
 
 void* driverEntryPoint(Call& c, const char* name, int version, int perThreadVersion) {
