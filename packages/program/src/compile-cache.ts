@@ -57,6 +57,11 @@ function copyEntry(entry: CacheEntry): CacheEntry {
   return { ...entry, code: entry.code.slice(), symbolMapping: { ...entry.symbolMapping } };
 }
 
+/** Option check: undefined for a {@link CompileCache}, else what is expected. */
+export function isCompileCache(value: unknown): string | undefined {
+  return value instanceof CompileCache ? undefined : 'a CompileCache';
+}
+
 /**
  * A compile cache: an in-memory LRU in front of an optional disk folder that
  * several processes may share. Keys are hex digests (see `Program.compile`,

@@ -4,6 +4,12 @@
  */
 export type LogSink = ((text: string) => void) | { write(text: string): unknown };
 
+/** Option check: undefined for a usable {@link LogSink}, else what is expected. */
+export function isLogSink(value: unknown): string | undefined {
+  const writable = value !== null && typeof value === 'object' && typeof (value as { write?: unknown }).write === 'function';
+  return typeof value === 'function' || writable ? undefined : 'a function or an object with a write method';
+}
+
 /** Hands `text` to `sink`, if both are there. */
 export function writeLog(sink: LogSink | undefined, text: string): void {
   if (!sink || text.length === 0) return;

@@ -1,7 +1,7 @@
 import type { Architecture } from './architecture.js';
 import { cacheKey, optionsKey, type KeyPart } from './cache-key.js';
-import { CompileCache } from './compile-cache.js';
-import { writeLog, type LogSink } from './compile-log.js';
+import { isCompileCache, type CompileCache } from './compile-cache.js';
+import { isLogSink, writeLog, type LogSink } from './compile-log.js';
 import { checkCompatibility, warnIfIncompatible } from './compatibility.js';
 import { cuda, enumValue, type nvJitLinkHandle } from './cuda-bindings.js';
 import { resolveArchitecture } from './device-architecture.js';
@@ -23,15 +23,10 @@ export interface LinkCallOptions {
   readonly checkCompatibility?: boolean;
 }
 
-const isLogSink = (v: unknown): string | undefined =>
-  typeof v === 'function' || (v !== null && typeof v === 'object' && typeof (v as { write?: unknown }).write === 'function')
-    ? undefined
-    : 'a function or an object with a write method';
-const isCache = (v: unknown): string | undefined => (v instanceof CompileCache ? undefined : 'a CompileCache');
 
 const LINK_CALL_SPECS: Readonly<Record<keyof LinkCallOptions, OptionSpec<'link'>>> = {
   logs: { check: isLogSink, appliesTo: ['link'] },
-  cache: { check: isCache, appliesTo: ['link'] },
+  cache: { check: isCompileCache, appliesTo: ['link'] },
   checkCompatibility: { check: isBoolean, appliesTo: ['link'] },
 };
 

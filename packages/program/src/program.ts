@@ -1,7 +1,7 @@
 import { computeCapability, smName, type Architecture } from './architecture.js';
 import { cacheKey, optionsKey, type KeyPart } from './cache-key.js';
-import { CompileCache } from './compile-cache.js';
-import { writeLog, type LogSink } from './compile-log.js';
+import { isCompileCache, type CompileCache } from './compile-cache.js';
+import { isLogSink, writeLog, type LogSink } from './compile-log.js';
 import { checkCompatibility, warnIfIncompatible, type Producer } from './compatibility.js';
 import { cuda, type nvrtcProgram, type nvvmProgram } from './cuda-bindings.js';
 import { defaultIncludeDirectories } from './default-include-paths.js';
@@ -34,16 +34,11 @@ export interface CompileOptions {
   readonly checkCompatibility?: boolean;
 }
 
-const isLogSink = (v: unknown): string | undefined =>
-  typeof v === 'function' || (v !== null && typeof v === 'object' && typeof (v as { write?: unknown }).write === 'function')
-    ? undefined
-    : 'a function or an object with a write method';
-const isCache = (v: unknown): string | undefined => (v instanceof CompileCache ? undefined : 'a CompileCache');
 
 const COMPILE_SPECS: Readonly<Record<keyof CompileOptions, OptionSpec<CodeType>>> = {
   nameExpressions: { check: isStringArray, appliesTo: ['c++'], notApplicable: 'name expressions are C++ names; NVVM IR and PTX names are used as they are' },
   logs: { check: isLogSink, appliesTo: CODE_TYPES },
-  cache: { check: isCache, appliesTo: CODE_TYPES },
+  cache: { check: isCompileCache, appliesTo: CODE_TYPES },
   checkCompatibility: { check: isBoolean, appliesTo: CODE_TYPES },
 };
 
