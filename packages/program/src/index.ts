@@ -1,2 +1,66 @@
-// The API of this package is built by its own issue; see the README.
-export {};
+export { Program, SUPPORTED_TARGETS, type CompileOptions } from './program.js';
+export {
+  PROGRAM_OPTION_SPECS,
+  CODE_TYPES,
+  resolveProgramOptions,
+  type ProgramOptions,
+  type CodeType,
+  type CompileTarget,
+  type CxxStandard,
+} from './program-options.js';
+export { nvrtcFlags } from './nvrtc-flags.js';
+export { nvvmFlags } from './nvvm-flags.js';
+export { Linker, type LinkCallOptions } from './linker.js';
+export {
+  LINKER_OPTION_SPECS,
+  resolveLinkerOptions,
+  nvJitLinkFlags,
+  driverJitOptions,
+  jitTarget,
+  type LinkerOptions,
+  type LinkerBackend,
+  type LinkTarget,
+  type DriverJitOption,
+} from './linker-options.js';
+export { ObjectCode, type ObjectCodeSource, type ObjectCodeInit } from './object-code.js';
+export { OBJECT_CODE_TYPES, LOADABLE_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
+export { Kernel, type KernelParameter } from './kernel.js';
+export { KernelOccupancy, type ClusterLaunchConfig, type Dim3 } from './kernel-occupancy.js';
+export { KERNEL_ATTRIBUTES, SETTABLE_KERNEL_ATTRIBUTES, type KernelAttributeName, type KernelAttributes } from './kernel-attributes.js';
+export { CompileCache, type CompileCacheOptions, type CompileCacheStats } from './compile-cache.js';
+export type { CacheEntry } from './cache-entry.js';
+export { cacheKey, type KeyPart } from './cache-key.js';
+export type { OptionSpec } from './option-validation.js';
+export { parseDiagnostics, type Diagnostic, type LogSink } from './compile-log.js';
+export {
+  checkCompatibility,
+  ptxIsaVersion,
+  minimumCudaForPtxIsa,
+  cudaVersionFromInteger,
+  formatCudaVersion,
+  type CompatibilityReport,
+  type CudaVersion,
+  type PtxIsaVersion,
+  type Producer,
+} from './compatibility.js';
+export { parseArchitecture, smName, computeName, computeCapability, type Architecture } from './architecture.js';
+export type { Toolchain } from './toolchain.js';
+export {
+  OptionError,
+  UnknownOptionError,
+  InvalidOptionError,
+  UnsupportedOptionError,
+  UnsupportedTargetError,
+  UnsupportedArchitectureError,
+  ArchitectureRequiredError,
+  InvalidCodeError,
+  InvalidArgumentError,
+  LinkerUnavailableError,
+  LinkError,
+  UnsupportedInputError,
+  NotLoadableError,
+  ObjectCodeLoadError,
+  KernelNotFoundError,
+  ClosedError,
+  NoCurrentContextError,
+} from './errors.js';

@@ -1,0 +1,128 @@
+// The part of @cuda-js/bindings (docs/bindings-api.md) that this package
+// calls, in one place: every other file reaches the C APIs through `cuda`.
+import * as bindings from '@cuda-js/bindings';
+import type { CUcontext, CUdeviceptr, CUfunction, CUkernel, CUlibrary, CUlinkState, nvJitLinkHandle, nvrtcProgram, nvvmProgram } from '@cuda-js/bindings';
+
+export type { CUcontext, CUfunction, CUkernel, CUlibrary, nvJitLinkHandle, nvrtcProgram, nvvmProgram };
+
+/** An enum of the bindings (name → value, with reverse lookup), read by name through {@link enumValue}. */
+export type CEnum = object;
+
+/** A `size_t` out-value: a bigint from the bindings (a number is accepted too). */
+type Size = bigint | number;
+
+export interface DriverApi {
+  cuInit(flags: number): void;
+  cuDriverGetVersion(): number;
+  cuDeviceGetCount(): number;
+  cuDeviceGet(ordinal: number): number;
+  cuDeviceGetAttribute(attrib: number, dev: number): number;
+  cuCtxGetCurrent(): CUcontext;
+  cuCtxGetDevice(): number;
+  cuLibraryLoadData(code: Uint8Array | string, jitOptions?: readonly number[], jitOptionValues?: readonly (bigint | number)[], libraryOptions?: readonly number[], libraryOptionValues?: readonly (bigint | number)[]): CUlibrary;
+  cuLibraryLoadDataAsync(code: Uint8Array | string, jitOptions?: readonly number[], jitOptionValues?: readonly (bigint | number)[], libraryOptions?: readonly number[], libraryOptionValues?: readonly (bigint | number)[]): Promise<CUlibrary>;
+  cuLibraryUnload(library: CUlibrary): void;
+  cuLibraryGetKernel(library: CUlibrary, name: string): CUkernel;
+  cuLibraryGetKernelCount(library: CUlibrary): number;
+  cuLibraryEnumerateKernels(numKernels: number, library: CUlibrary): CUkernel[];
+  cuKernelGetName(kernel: CUkernel): string;
+  cuKernelGetFunction(kernel: CUkernel): CUfunction;
+  cuKernelGetAttribute(attrib: number, kernel: CUkernel, dev: number): number;
+  cuKernelSetAttribute(attrib: number, value: number, kernel: CUkernel, dev: number): void;
+  cuKernelGetParamInfo(kernel: CUkernel, index: number): { paramOffset: Size; paramSize: Size };
+  cuOccupancyMaxActiveBlocksPerMultiprocessor(f: CUfunction, blockSize: number, dynamicSmemSize: number): number;
+  cuOccupancyMaxPotentialBlockSize(f: CUfunction, blockSizeToDynamicSmemSize: null, dynamicSmemSize: number, blockSizeLimit: number): { minGridSize: number; blockSize: number };
+  cuOccupancyAvailableDynamicSMemPerBlock(f: CUfunction, numBlocks: number, blockSize: number): Size;
+  cuOccupancyMaxPotentialClusterSize(f: CUfunction, config: object): number;
+  cuOccupancyMaxActiveClusters(f: CUfunction, config: object): number;
+  cuLinkCreate(options?: readonly number[], optionValues?: readonly (bigint | number)[]): CUlinkState;
+  cuLinkAddData(state: CUlinkState, type: number, data: Uint8Array | string, name: string): void;
+  cuLinkComplete(state: CUlinkState): Uint8Array;
+  cuLinkDestroy(state: CUlinkState): void;
+  cuMemAllocHost(bytes: number): bigint;
+  cuMemFreeHost(p: bigint): void;
+  cuMemHostGetDevicePointer(p: bigint, flags: number): CUdeviceptr;
+  cuMemcpyDtoH(dst: Uint8Array, src: CUdeviceptr, bytes: number): void;
+  readonly CUdevice_attribute: CEnum;
+  readonly CUfunction_attribute: CEnum;
+  readonly CUjitInputType: CEnum;
+  readonly CUjit_option: CEnum;
+  readonly CUlaunchAttributeID: CEnum;
+}
+
+export interface NvrtcApi {
+  nvrtcVersion(): { major: number; minor: number };
+  nvrtcGetSupportedArchs(): number[];
+  nvrtcCreateProgram(src: string, name: string, headers: string[], includeNames: string[]): nvrtcProgram;
+  nvrtcDestroyProgram(prog: nvrtcProgram): void;
+  nvrtcAddNameExpression(prog: nvrtcProgram, expression: string): void;
+  nvrtcCompileProgram(prog: nvrtcProgram, options: string[]): void;
+  nvrtcCompileProgramAsync(prog: nvrtcProgram, options: string[]): Promise<void>;
+  nvrtcGetPTX(prog: nvrtcProgram): string;
+  nvrtcGetCUBIN(prog: nvrtcProgram): Uint8Array;
+  nvrtcGetLTOIR(prog: nvrtcProgram): Uint8Array;
+  nvrtcGetProgramLog(prog: nvrtcProgram): string;
+  nvrtcGetLoweredName(prog: nvrtcProgram, expression: string): string;
+}
+
+export interface NvvmApi {
+  nvvmVersion(): { major: number; minor: number };
+  nvvmIRVersion(): { majorIR: number; minorIR: number; majorDbg: number; minorDbg: number };
+  nvvmCreateProgram(): nvvmProgram;
+  nvvmDestroyProgram(prog: nvvmProgram): void;
+  nvvmAddModuleToProgram(prog: nvvmProgram, buffer: string | Uint8Array, name: string): void;
+  nvvmLazyAddModuleToProgram(prog: nvvmProgram, buffer: string | Uint8Array, name: string): void;
+  nvvmCompileProgram(prog: nvvmProgram, options: string[]): void;
+  nvvmCompileProgramAsync(prog: nvvmProgram, options: string[]): Promise<void>;
+  nvvmGetCompiledResult(prog: nvvmProgram): Uint8Array;
+  nvvmGetProgramLog(prog: nvvmProgram): string;
+}
+
+export interface NvJitLinkApi {
+  nvJitLinkVersion(): { major: number; minor: number };
+  nvJitLinkCreate(options: string[]): nvJitLinkHandle;
+  nvJitLinkDestroy(handle: nvJitLinkHandle): void;
+  nvJitLinkAddData(handle: nvJitLinkHandle, inputType: number, data: Uint8Array | string, name: string): void;
+  nvJitLinkComplete(handle: nvJitLinkHandle): void;
+  nvJitLinkCompleteAsync(handle: nvJitLinkHandle): Promise<void>;
+  nvJitLinkGetLinkedCubin(handle: nvJitLinkHandle): Uint8Array;
+  nvJitLinkGetLinkedPtx(handle: nvJitLinkHandle): string;
+  nvJitLinkGetErrorLog(handle: nvJitLinkHandle): string;
+  nvJitLinkGetInfoLog(handle: nvJitLinkHandle): string;
+  readonly nvJitLinkInputType: CEnum;
+}
+
+/** A library the bindings opened, and where from. */
+export interface LoadedLibrary {
+  readonly name: string;
+  readonly path: string;
+  readonly foundVia: string;
+  readonly version: string | undefined;
+}
+
+export interface BindingsApi {
+  readonly driver: DriverApi;
+  readonly nvrtc: NvrtcApi;
+  readonly nvvm: NvvmApi;
+  readonly nvjitlink: NvJitLinkApi;
+  loadedLibraries(): readonly LoadedLibrary[];
+}
+
+/**
+ * The bindings, seen through the subset above. Assigned without a cast, so
+ * that the compiler checks this subset against the bindings' own types.
+ */
+export const cuda: BindingsApi = bindings;
+
+/** The numeric value of an enum member, looked up by its C name. */
+export function enumValue(e: CEnum, name: string): number {
+  const value = (e as Readonly<Record<string, unknown>>)[name];
+  if (typeof value !== 'number') throw new Error(`@cuda-js/bindings has no enum member ${name}`);
+  return value;
+}
+
+/** The C error name a bindings error carries (`CUDA_ERROR_NO_DEVICE`), if it is one. */
+export function errorCodeName(error: unknown): string | undefined {
+  const name = (error as { codeName?: unknown } | null)?.codeName;
+  return typeof name === 'string' ? name : undefined;
+}
