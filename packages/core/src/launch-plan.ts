@@ -5,7 +5,11 @@ import { LaunchArgumentError, LaunchConfigError } from './errors.js';
 import { readKernelParameters, type KernelArgument, type KernelParameter } from './kernel-parameters.js';
 import type { LaunchConfig } from './launch-config.js';
 import { Scalar } from './scalar.js';
+import { StridedMemoryView } from '@cuda-js/memory-view';
 import { deviceAddressOf } from './array-argument.js';
+
+const MIN_INT64 = -(2n ** 63n);
+const MAX_UINT64 = 2n ** 64n - 1n;
 
 // CUfunction_attribute values of cuda.h
 const CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
@@ -24,6 +28,10 @@ export class LaunchPlan {
   readonly handle: bigint;
   readonly parameters: readonly KernelParameter[];
   readonly #view: DataView;
+  readonly #offsets: Int32Array;
+  readonly #sizes: Int32Array;
+  /** Per position, the Buffer or view whose address the parameter buffer holds from the last launch. */
+  readonly #lastPointerArgs: unknown[];
   readonly #params: unknown;
   readonly #checked = new WeakSet<LaunchConfig>();
   readonly #kind: 'kernel' | 'function';
@@ -42,6 +50,9 @@ export class LaunchPlan {
     const bytes = last ? last.offset + last.size : 0;
     const buffer = new ArrayBuffer(Math.max(8, bytes + 8));
     this.#view = new DataView(buffer);
+    this.#offsets = Int32Array.from(this.parameters, (p) => p.offset);
+    this.#sizes = Int32Array.from(this.parameters, (p) => p.size);
+    this.#lastPointerArgs = new Array<unknown>(this.parameters.length).fill(undefined);
     this.#params = this.parameters.length ? driver.createKernelParams(buffer, this.parameters.map((p) => p.offset)) : null;
   }
 
@@ -94,31 +105,41 @@ export class LaunchPlan {
 
   /** Writes the arguments into the parameter buffer. */
   pack(args: readonly unknown[], stream: bigint): void {
-    const parameters = this.parameters;
-    if (args.length !== parameters.length) {
-      throw new LaunchArgumentError(this.name, Math.min(args.length, parameters.length), `the kernel takes ${parameters.length} argument(s), ${args.length} were given`);
+    const count = this.#offsets.length;
+    if (args.length !== count) {
+      throw new LaunchArgumentError(this.name, Math.min(args.length, count), `the kernel takes ${count} argument(s), ${args.length} were given`);
     }
     const view = this.#view;
-    for (let i = 0; i < args.length; i++) {
+    const offsets = this.#offsets;
+    const sizes = this.#sizes;
+    const last = this.#lastPointerArgs;
+    for (let i = 0; i < count; i++) {
       const arg = args[i];
-      const { offset, size } = parameters[i]!;
+      const offset = offsets[i]!;
+      const size = sizes[i]!;
+      // The same Buffer or view as in the last launch: its address is already in place.
+      const previous = last[i];
+      if (previous !== undefined && arg === previous && !(previous as Buffer | StridedMemoryView).closed) continue;
+      last[i] = undefined;
       if (arg instanceof Buffer) {
         if (size !== 8) throw this.#sizeError(i, 'a Buffer (a pointer, 8 bytes)', size);
         if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the Buffer is closed');
         if (!arg.isDeviceAccessible) throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device');
         view.setBigUint64(offset, arg.ptr, true);
+        last[i] = arg;
       } else if (arg instanceof Scalar) {
         if (size !== arg.size) throw this.#sizeError(i, `${arg} (${arg.size} bytes)`, size);
         arg.writeTo(view, offset);
       } else if (typeof arg === 'bigint') {
         if (size !== 8) throw this.#sizeError(i, 'a bigint (8 bytes)', size);
-        if (arg < -(2n ** 63n) || arg >= 2n ** 64n) throw new LaunchArgumentError(this.name, i, `${arg} does not fit in 64 bits`);
-        view.setBigUint64(offset, BigInt.asUintN(64, arg), true);
+        if (arg < MIN_INT64 || arg > MAX_UINT64) throw new LaunchArgumentError(this.name, i, `${arg} does not fit in 64 bits`);
+        view.setBigUint64(offset, arg < 0n ? BigInt.asUintN(64, arg) : arg, true);
       } else if (typeof arg === 'number') {
         this.#packNumber(i, arg, offset, size);
       } else if (typeof arg === 'object' && arg !== null) {
         if (size !== 8) throw this.#sizeError(i, 'an array (a pointer, 8 bytes)', size);
         view.setBigUint64(offset, deviceAddressOf(arg, stream, this.name, i), true);
+        if (arg instanceof StridedMemoryView) last[i] = arg;
       } else {
         throw new LaunchArgumentError(this.name, i, `cannot pass ${arg === null ? 'null' : typeof arg}; use a Buffer, an array, a bigint address or a typed scalar such as i32(x), f32(x)`);
       }
