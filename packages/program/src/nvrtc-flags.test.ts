@@ -10,7 +10,7 @@ describe('nvrtcFlags', () => {
   it('compiles PTX and LTO-IR for the virtual architecture and cubin for the real one', () => {
     expect(nvrtcFlags({}, 'ptx', sm90, [])).toEqual(['--gpu-architecture=compute_90']);
     expect(nvrtcFlags({}, 'cubin', sm90, [])).toEqual(['--gpu-architecture=sm_90']);
-    expect(nvrtcFlags({}, 'ltoir', sm90, [])).toEqual(['--gpu-architecture=compute_90', '--dlto']);
+    expect(nvrtcFlags({}, 'ltoir', sm90, [])).toEqual(['--gpu-architecture=compute_90', '-dlto']);
     expect(nvrtcFlags({}, 'cubin', parseArchitecture('sm_90a'), [])).toEqual(['--gpu-architecture=sm_90a']);
   });
 
@@ -62,7 +62,7 @@ describe('nvrtcFlags', () => {
   });
 
   it('accepts linkTimeOptimization for the ltoir target only', () => {
-    expect(nvrtcFlags({ linkTimeOptimization: true }, 'ltoir', sm90, [])).toContain('--dlto');
+    expect(nvrtcFlags({ linkTimeOptimization: true }, 'ltoir', sm90, [])).toContain('-dlto');
     expect(() => nvrtcFlags({ linkTimeOptimization: true }, 'cubin', sm90, [])).toThrow(UnsupportedOptionError);
   });
 });

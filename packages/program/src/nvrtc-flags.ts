@@ -26,7 +26,7 @@ export function nvrtcFlags(options: Readonly<ProgramOptions>, target: CompileTar
     }
   }
   const flags = [`--gpu-architecture=${target === 'cubin' ? smName(arch) : computeName(arch)}`];
-  if (target === 'ltoir') flags.push('--dlto');
+  if (target === 'ltoir') flags.push('-dlto');
   if (options.std) flags.push(`--std=${options.std}`);
   if (options.relocatableDeviceCode) flags.push('--relocatable-device-code=true');
   if (options.debug) flags.push('--device-debug');
