@@ -10,6 +10,7 @@
         "native/src/launch.cpp",
         "native/src/host-callbacks.cpp",
         "native/src/async-calls.cpp",
+        "native/src/nvjitlink-thread.cpp",
         "native/src/pointer-attribute.cpp",
         "native/src/generated-functions.cpp"
       ],

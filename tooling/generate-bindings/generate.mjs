@@ -35,7 +35,7 @@ Regenerate from the repository root: node tooling/generate-bindings/generate.mjs
 const LIBS = [
   { ns: 'driver', library: 'cuda', header: join(include, 'cuda.h'), result: 'CUresult', check: 'checkCu' },
   { ns: 'nvrtc', library: 'nvrtc', header: join(import.meta.dirname, 'declarations', 'nvrtc.h'), result: 'nvrtcResult', check: 'checkNvrtc', logHandle: 'nvrtcProgram' },
-  { ns: 'nvjitlink', library: 'nvJitLink', header: join(import.meta.dirname, 'declarations', 'nvJitLink.h'), result: 'nvJitLinkResult', check: 'checkNvJitLink', logHandle: 'nvJitLinkHandle' },
+  { ns: 'nvjitlink', library: 'nvJitLink', header: join(import.meta.dirname, 'declarations', 'nvJitLink.h'), result: 'nvJitLinkResult', check: 'checkNvJitLink', logHandle: 'nvJitLinkHandle', ownThread: true },
   { ns: 'nvvm', library: 'nvvm', header: join(include, 'nvvm.h'), result: 'nvvmResult', check: 'checkNvvm', logHandle: 'nvvmProgram' },
 ];
 const LIB_ENUM = { cuda: 'Lib::Cuda', nvrtc: 'Lib::Nvrtc', nvJitLink: 'Lib::NvJitLink', nvvm: 'Lib::Nvvm' };
@@ -423,7 +423,7 @@ function emitFunction(lib, fn) {
         lines.push(`  static FS sizeFn = nullptr;`);
         lines.push(`  if (!sizeFn) sizeFn = reinterpret_cast<FS>(librarySymbol(call, ${LIB_ENUM[lib.library]}, "${p.sizeFn.name}"));`);
         lines.push(`  size_t s${p.index} = 0;`);
-        lines.push(`  ${lib.check}(call, sizeFn(${[...sizeArgs, `&s${p.index}`].join(', ')})${logArg(lib, ps)});`);
+        lines.push(checkedCall(lib, `sizeFn(${[...sizeArgs, `&s${p.index}`].join(', ')})`, ps));
         lines.push(`  std::vector<char> o${p.index}(s${p.index} + 1, 0);`);
         args.push(`reinterpret_cast<${T}>(o${p.index}.data())`);
         outs.push({ p, expr: p.text ? `outText(env, o${p.index}, s${p.index})` : `outBytes(env, o${p.index}.data(), s${p.index})` });
@@ -434,7 +434,7 @@ function emitFunction(lib, fn) {
         lines.push(`  static FN countFn = nullptr;`);
         lines.push(`  if (!countFn) countFn = reinterpret_cast<FN>(librarySymbol(call, ${LIB_ENUM[lib.library]}, "${p.countFn.name}"));`);
         lines.push(`  std::remove_pointer_t<${T}> k${p.index} = 0;`);
-        lines.push(`  ${lib.check}(call, countFn(&k${p.index})${logArg(lib, ps)});`);
+        lines.push(checkedCall(lib, `countFn(&k${p.index})`, ps));
         lines.push(`  std::vector<std::remove_pointer_t<${T}>> o${p.index}(static_cast<size_t>(k${p.index}));`);
         args.push(`o${p.index}.data()`);
         outs.push({ p, expr: `outArray(env, o${p.index}.data(), o${p.index}.size())` });
@@ -470,15 +470,16 @@ function emitFunction(lib, fn) {
   }
   const queryCount = ps.find((p) => p.kind === 'query-count');
   const isQuery = jsName === 'cuStreamQuery' || jsName === 'cuEventQuery';
+  if (isQuery && lib.ownThread) throw new Error(`${jsName}: a query form has no emitter for a library with its own thread`);
   const returnsString = fn.returns.base === 'char' && fn.returns.pointers === 1;
   if (queryCount) {
     const nullArgs = args.map((a) => (a.startsWith('o') && a.endsWith('.data()') ? 'nullptr' : a));
-    lines.push(`  ${lib.check}(call, fp(${nullArgs.join(', ')})${logArg(lib, ps)});`);
+    lines.push(checkedCall(lib, `fp(${nullArgs.join(', ')})`, ps));
     for (const i of queryCount.arrays) lines.push(`  o${i}.resize(static_cast<size_t>(a${queryCount.index}));`);
   }
   const env = `  Napi::Env env = call.env;`;
   if (returnsString) {
-    lines.push(`  const char* s = fp(${args.join(', ')});`);
+    lines.push(lib.ownThread ? `  const char* s = onNvJitLinkThread(call, [&] { return fp(${args.join(', ')}); });` : `  const char* s = fp(${args.join(', ')});`);
     lines.push(`  return s ? Napi::String::New(call.env, s) : call.env.Null();`);
   } else if (isQuery) {
     lines.push(`  CUresult r = fp(${args.join(', ')});`);
@@ -486,7 +487,7 @@ function emitFunction(lib, fn) {
     lines.push(`  checkCu(call, r);`);
     lines.push(`  return Napi::Boolean::New(call.env, true);`);
   } else {
-    lines.push(`  ${lib.check}(call, fp(${args.join(', ')})${logArg(lib, ps)});`);
+    lines.push(checkedCall(lib, `fp(${args.join(', ')})`, ps));
     lines.push(env);
     if (outs.length === 0) lines.push(`  return env.Undefined();`);
     else if (outs.length === 1) lines.push(`  return ${outs[0].expr};`);
@@ -541,6 +542,18 @@ function reorderCounts(lines, ps) {
   }
   void ps;
   return [...early, ...late];
+}
+
+/**
+ * The statement that calls `expr` and checks its status. nvJitLink keeps state
+ * per thread (a link completed on one thread and destroyed on another corrupts
+ * the heap), so its calls, and the error log read when one fails, run on the
+ * addon's one nvJitLink thread (native/src/nvjitlink-thread.h); the JS thread
+ * waits there and throws the error itself.
+ */
+function checkedCall(lib, expr, ps) {
+  if (lib.ownThread) return `  ${lib.check}(call, onNvJitLinkThread(call, [&] { return nvJitLinkOutcome(${expr}${logArg(lib, ps)}); }));`;
+  return `  ${lib.check}(call, ${expr}${logArg(lib, ps)});`;
 }
 
 function logArg(lib, ps) {

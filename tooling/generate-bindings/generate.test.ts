@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const cudaHeader = join(process.env['CUDA_HOME'] ?? '/usr/local/cuda', 'include', 'cuda.h');
 const haveGcc = spawnSync('gcc', ['--version']).status === 0;
+const functionsInc = join(import.meta.dirname, '..', '..', 'packages', 'bindings', 'native', 'generated', 'functions.inc');
 
 describe.skipIf(!existsSync(cudaHeader) || !haveGcc)('the bindings generator', () => {
   it('reproduces the committed generated files from the CUDA headers', () => {
@@ -12,5 +13,33 @@ describe.skipIf(!existsSync(cudaHeader) || !haveGcc)('the bindings generator', (
     expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/generated 49\d functions, 5 hand-written, 0 skipped of 502/);
     expect(r.stdout).toContain('generated files are current');
+  });
+});
+
+describe('the generated nvJitLink functions', () => {
+  // Each generated function's body, by C++ name.
+  const bodies = new Map(
+    [...readFileSync(functionsInc, 'utf8').matchAll(/^static Napi::Value (js_\w+)\(const Napi::CallbackInfo& info\) \{\n([\s\S]*?)\n\}$/gm)].map((m) => [m[1]!, m[2]!]),
+  );
+  const nvJitLink = [...bodies].filter(([name]) => name.startsWith('js_nvJitLink'));
+
+  it('are all there', () => {
+    expect(nvJitLink.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it('call nvJitLink only on the nvJitLink thread, and read the error log there', () => {
+    for (const [name, body] of nvJitLink) {
+      const calls = body.split('\n').filter((l) => /\b(fp|sizeFn|countFn)\(/.test(l));
+      expect(calls.length, name).toBeGreaterThan(0);
+      for (const line of calls) {
+        expect(line, name).toMatch(/^ {2}checkNvJitLink\(call, onNvJitLinkThread\(call, \[&\] \{ return nvJitLinkOutcome\((fp|sizeFn|countFn)\(.*\), (a\d+|nullptr)\); \}\)\);$/);
+      }
+    }
+  });
+
+  it('leave the other libraries on the calling thread', () => {
+    const others = [...bodies].filter(([name]) => !name.startsWith('js_nvJitLink'));
+    expect(others.length).toBeGreaterThan(450);
+    expect(others.filter(([, body]) => body.includes('onNvJitLinkThread')).map(([name]) => name)).toEqual([]);
   });
 });

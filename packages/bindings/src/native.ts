@@ -12,6 +12,14 @@ export interface NativeAddon {
   setup(resolveLibrary: (name: string) => string, makeError: typeof makeLibraryError): void;
   loadedLibraries(): { name: string; path: string }[];
   perThreadDefaultStream(): boolean;
+  /**
+   * Test-only: runs a job on the addon's nvJitLink thread, blocking or as a
+   * Promise (the paths nvJitLink's functions take), after `delayMs`; gives the
+   * id of the thread that ran it and of the JS thread that got the answer.
+   * @internal
+   */
+  __nvJitLinkThreadIdForTests(async?: false, delayMs?: number): { job: number; caller: number };
+  __nvJitLinkThreadIdForTests(async: true, delayMs?: number): Promise<{ job: number; caller: number }>;
 }
 
 // The addon sits in build/Release beside src/ and dist/, whichever this file runs from.

@@ -6,12 +6,18 @@ import { enumsOf, type EnumsOf } from './enums-of.js';
 
 /** nvJitLink functions written by hand. */
 export interface HandwrittenNvJitLinkFunctions {
-  /** `nvJitLinkComplete` on a worker thread; rejects with {@link NvJitLinkError} whose `log` is the error log. */
+  /**
+   * `nvJitLinkComplete` on the addon's nvJitLink thread (where every nvJitLink call runs), without
+   * blocking the event loop; rejects with {@link NvJitLinkError} whose `log` is the error log.
+   */
   nvJitLinkCompleteAsync(handle: nvJitLinkHandle): Promise<void>;
 }
 
 /** nvJitLink's functions and enums (`nvJitLinkInputType`, `nvJitLinkResult`). */
 export type NvJitLink = GeneratedNvjitlinkFunctions & HandwrittenNvJitLinkFunctions & EnumsOf<typeof generated>;
 
-/** nvJitLink, the JIT linker (opened on the first call). Failures throw {@link NvJitLinkError}. */
+/**
+ * nvJitLink, the JIT linker (opened on the first call). Failures throw {@link NvJitLinkError}.
+ * Every call runs on one native thread of the addon, since nvJitLink keeps per-thread state.
+ */
 export const nvjitlink: NvJitLink = Object.freeze(Object.assign(Object.create(null) as object, native.nvjitlink, enumsOf(generated))) as unknown as NvJitLink;

@@ -1,6 +1,7 @@
 // The addon's entry: four namespaces of functions (driver, nvrtc, nvjitlink,
 // nvvm), generated and hand-written, plus setup() for the JS helpers. Loading
 // the addon opens no CUDA library; each opens on its first call.
+#include "nvjitlink-thread.h"
 #include "runtime.h"
 
 namespace cjs {
@@ -33,6 +34,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   cjs::registerHostCallbacks(env, driver);
   cjs::registerPointerAttribute(env, driver);
   cjs::registerAsyncCalls(env, exports);
+  cjs::registerNvJitLinkThreadForTests(env, exports);
   exports.Set("setup", Napi::Function::New(env, setup, "setup"));
   exports.Set("loadedLibraries", Napi::Function::New(env, cjs::loadedLibrariesNative, "loadedLibraries"));
   exports.Set("perThreadDefaultStream", Napi::Function::New(env, perThreadDefaultStream, "perThreadDefaultStream"));

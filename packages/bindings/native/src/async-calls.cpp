@@ -1,10 +1,12 @@
 // Promise forms of the slow calls (compile, link, load, synchronize): the C
 // call runs on a libuv worker thread, the result or the named error comes
 // back on the main thread. Context-bound driver calls first make current, on
-// the worker, the context that was current on the calling thread.
+// the worker, the context that was current on the calling thread. nvJitLink's
+// runs on the nvJitLink thread instead (nvjitlink-thread.h).
 #include <functional>
 
 #include "codecs.h"
+#include "nvjitlink-thread.h"
 
 namespace cjs {
 namespace {
@@ -230,9 +232,15 @@ Napi::Value nvJitLinkCompleteAsync(const Napi::CallbackInfo& info) {
   static F fp = nullptr;
   if (!fp) fp = reinterpret_cast<F>(librarySymbol(c, Lib::NvJitLink, "nvJitLinkComplete"));
   F f = fp;
-  return queue(new CallWorker(
-      c.env, "nvJitLinkCompleteAsync", [f, h] { return static_cast<int>(f(h)); }, undefinedResult,
-      [h](Call& cc, int r) { checkNvJitLink(cc, static_cast<nvJitLinkResult>(r), h); }));
+  // Not a libuv worker: nvJitLink runs on its own thread only (nvjitlink-thread.h).
+  auto outcome = std::make_shared<NvJitLinkOutcome>();
+  return nvJitLinkPromise(
+      c.env, "nvJitLinkCompleteAsync", [f, h, outcome] { *outcome = nvJitLinkOutcome(f(h), h); },
+      [outcome](Napi::Env env, Napi::Promise::Deferred& d) {
+        Call cc(env, "nvJitLinkCompleteAsync");
+        checkNvJitLink(cc, *outcome);
+        d.Resolve(env.Undefined());
+      });
 }
 
 }  // namespace

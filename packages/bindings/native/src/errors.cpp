@@ -59,13 +59,21 @@ void checkNvvm(Call& c, nvvmResult r, nvvmProgram prog) {
                                      errorString ? errorString(r) : "", log));
 }
 
-void checkNvJitLink(Call& c, nvJitLinkResult r, nvJitLinkHandle handle) {
-  if (r == NVJITLINK_SUCCESS) return;
-  const char* n = nvJitLinkResultName(r);
-  std::string log = readLog<nvJitLinkResult (*)(nvJitLinkHandle, size_t*), nvJitLinkResult (*)(nvJitLinkHandle, char*)>(
-      c.env, Lib::NvJitLink, "nvJitLinkGetErrorLogSize", "nvJitLinkGetErrorLog", handle);
-  std::string name = n ? n : "NVJITLINK_ERROR_" + std::to_string(static_cast<int>(r));
-  throwValue(c.env, makeLibraryError(c.env, "nvjitlink", r, name, c.fn, name, log));
+NvJitLinkOutcome nvJitLinkOutcome(nvJitLinkResult r, nvJitLinkHandle handle) {
+  NvJitLinkOutcome o;
+  o.result = r;
+  if (r != NVJITLINK_SUCCESS) {
+    o.log = readLog<nvJitLinkResult (*)(nvJitLinkHandle, size_t*), nvJitLinkResult (*)(nvJitLinkHandle, char*)>(
+        Napi::Env(nullptr), Lib::NvJitLink, "nvJitLinkGetErrorLogSize", "nvJitLinkGetErrorLog", handle);
+  }
+  return o;
+}
+
+void checkNvJitLink(Call& c, const NvJitLinkOutcome& o) {
+  if (o.result == NVJITLINK_SUCCESS) return;
+  const char* n = nvJitLinkResultName(o.result);
+  std::string name = n ? n : "NVJITLINK_ERROR_" + std::to_string(static_cast<int>(o.result));
+  throwValue(c.env, makeLibraryError(c.env, "nvjitlink", o.result, name, c.fn, name, o.log));
 }
 
 }  // namespace cjs

@@ -1,5 +1,6 @@
 // The generated bindings: one JS function per C function of the four libraries.
 #include "codecs.h"
+#include "nvjitlink-thread.h"
 
 namespace cjs {
 #include "../generated/functions.inc"

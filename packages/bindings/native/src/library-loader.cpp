@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "nvjitlink-thread.h"
 #include "runtime.h"
 
 namespace cjs {
@@ -38,11 +39,16 @@ void* openLibrary(Call& c, Lib lib) {
   Napi::Value path = resolver.Call({Napi::String::New(c.env, libraryName(lib))});
   if (!path.IsString()) throw Napi::Error::New(c.env, std::string("no path for library ") + libraryName(lib));
   std::string p = path.As<Napi::String>().Utf8Value();
-  void* h = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
+  auto load = [&p] {
+    void* handle = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
+    const char* why = handle ? nullptr : dlerror();  // per thread: read where dlopen ran
+    return std::make_pair(handle, std::string(why ? why : "unknown error"));
+  };
+  // nvJitLink's initializers run on its own thread too, like every call into it.
+  auto [h, why] = lib == Lib::NvJitLink ? onNvJitLinkThread(c, load) : load();
   if (!h) {
-    const char* why = dlerror();
     throwValue(c.env, makeLibraryError(c.env, "load", 0, "", c.fn,
-                                       std::string("could not load ") + libraryName(lib) + " from " + p + ": " + (why ? why : "unknown error"), ""));
+                                       std::string("could not load ") + libraryName(lib) + " from " + p + ": " + why, ""));
   }
   l.handle = h;
   l.path = p;

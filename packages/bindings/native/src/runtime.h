@@ -361,7 +361,14 @@ bool perThreadDefaultStream();
 void checkCu(Call& c, CUresult r);
 void checkNvrtc(Call& c, nvrtcResult r, nvrtcProgram prog);
 void checkNvvm(Call& c, nvvmResult r, nvvmProgram prog);
-void checkNvJitLink(Call& c, nvJitLinkResult r, nvJitLinkHandle handle);
+/** An nvJitLink status and, where it failed, the handle's error log: made on the nvJitLink thread (nvjitlink-thread.h). */
+struct NvJitLinkOutcome {
+  nvJitLinkResult result = NVJITLINK_SUCCESS;
+  std::string log;
+};
+NvJitLinkOutcome nvJitLinkOutcome(nvJitLinkResult r, nvJitLinkHandle handle);
+/** Throws NvJitLinkError for a failed outcome; on the JS thread. */
+void checkNvJitLink(Call& c, const NvJitLinkOutcome& outcome);
 Napi::Value makeLibraryError(Napi::Env env, const char* kind, long long code, const std::string& codeName, const char* fn,
                              const std::string& message, const std::string& log);
 [[noreturn]] void throwValue(Napi::Env env, Napi::Value error);

@@ -1,0 +1,257 @@
+// The one thread that runs nvJitLink (why: nvjitlink-thread.h). A FIFO of jobs
+// served by a detached thread that lives as long as the process: nothing joins
+// it, so exit never waits for it, and its queue is never destroyed, so no
+// static destructor runs while it waits.
+#include "nvjitlink-thread.h"
+
+#include <pthread.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace cjs {
+namespace {
+
+struct Queue {
+  std::mutex m;
+  std::condition_variable ready;
+  std::deque<std::function<void()>> jobs;
+  bool started = false;
+};
+Queue& queue() {
+  static Queue* q = new Queue();  // leaked on purpose (see the top of this file)
+  return *q;
+}
+
+thread_local bool isNvJitLinkThread = false;
+
+// Linking recurses deeply (LLVM): at least the 8 MiB a main thread usually has, with room to spare.
+constexpr size_t kStackBytes = size_t(16) << 20;
+
+void* serve(void*) {
+  isNvJitLinkThread = true;
+#if defined(__linux__)
+  pthread_setname_np(pthread_self(), "cuda-js-nvjlink");  // 15 characters at most
+#endif
+  Queue& q = queue();
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock<std::mutex> lock(q.m);
+      q.ready.wait(lock, [&] { return !q.jobs.empty(); });
+      job = std::move(q.jobs.front());
+      q.jobs.pop_front();
+    }
+    job();  // jobs catch what they throw and hand it back to their caller
+  }
+  return nullptr;
+}
+
+/** Queues `job`, starting the thread on first use; returns why it could not, empty when queued. */
+std::string post(std::function<void()> job) {
+  Queue& q = queue();
+  {
+    std::lock_guard<std::mutex> lock(q.m);
+    if (!q.started) {
+      pthread_attr_t attr;
+      pthread_attr_init(&attr);
+      size_t size = 0;
+      if (pthread_attr_getstacksize(&attr, &size) == 0 && size < kStackBytes) pthread_attr_setstacksize(&attr, kStackBytes);
+      pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+      pthread_t thread;
+      int e = pthread_create(&thread, &attr, serve, nullptr);
+      pthread_attr_destroy(&attr);
+      if (e != 0) return std::string("could not start the nvJitLink thread: ") + std::strerror(e);
+      q.started = true;
+    }
+    q.jobs.push_back(std::move(job));
+  }
+  q.ready.notify_one();
+  return "";
+}
+
+/** A blocked caller's side of one job; shared, so that neither side outlives it. */
+struct Waiter {
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  std::exception_ptr error;
+};
+
+// ------------------------------------------------------------------ Promises
+/** One Promise's thread-safe function, null once its environment finalized it (its memory is then gone). */
+struct Pending {
+  std::mutex m;
+  napi_threadsafe_function tsfn = nullptr;
+};
+
+struct Settlement {
+  Napi::Promise::Deferred deferred;
+  std::function<void(Napi::Env, Napi::Promise::Deferred&)> settle;
+};
+
+void settleOnJsThread(napi_env env, napi_value, void*, void* data) {
+  std::unique_ptr<Settlement> s(static_cast<Settlement*>(data));
+  if (!env) return;  // the environment is going away: nothing awaits the Promise any more
+  try {
+    s->settle(Napi::Env(env), s->deferred);
+  } catch (const Napi::Error& e) {
+    s->deferred.Reject(e.Value());
+  }
+}
+
+void forgetTsfn(napi_env, void* data, void*) {
+  std::unique_ptr<std::shared_ptr<Pending>> p(static_cast<std::shared_ptr<Pending>*>(data));
+  std::lock_guard<std::mutex> lock((*p)->m);
+  (*p)->tsfn = nullptr;
+}
+
+// ------------------------------------------------------------------ test entry
+double threadId() {
+#if defined(__linux__)
+  return static_cast<double>(syscall(SYS_gettid));
+#elif defined(__APPLE__)
+  uint64_t id = 0;
+  pthread_threadid_np(nullptr, &id);
+  return static_cast<double>(id);
+#else
+  return static_cast<double>(std::hash<std::thread::id>()(std::this_thread::get_id()) & ((uint64_t(1) << 53) - 1));
+#endif
+}
+
+/**
+ * Test-only: runs a job on the nvJitLink thread through the same two paths as
+ * nvJitLink's functions (blocking, or a Promise like nvJitLinkCompleteAsync)
+ * and reports `{ job, caller }`: the id of the thread that ran it and of the JS
+ * thread that got the answer (kernel thread ids on Linux). `delayMs` keeps the
+ * thread busy that long first.
+ */
+Napi::Value threadIdForTests(const Napi::CallbackInfo& info) {
+  Call c(info, "__nvJitLinkThreadIdForTests");
+  c.argCount(0, 2);
+  Napi::Value asyncArg = c.arg(0);
+  if (!asyncArg.IsUndefined() && !asyncArg.IsBoolean()) c.typeError("parameter 'async'", "a boolean", asyncArg);
+  const bool async = asyncArg.IsBoolean() && asyncArg.As<Napi::Boolean>().Value();
+  const double delayMs = c.length() > 1 ? inNum<double>(c, 1, "delayMs") : 0;
+  if (!(delayMs >= 0 && delayMs <= 60000)) c.rangeError("parameter 'delayMs'", "must be in [0, 60000]");
+  auto job = std::make_shared<double>(0);
+  auto work = [job, delayMs] {
+    if (delayMs > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(delayMs));
+    *job = threadId();
+  };
+  auto report = [job](Napi::Env env) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("job", *job);
+    o.Set("caller", threadId());
+    return o;
+  };
+  if (!async) {
+    onNvJitLinkThread(c, work);
+    return report(c.env);
+  }
+  return nvJitLinkPromise(c.env, "__nvJitLinkThreadIdForTests", work,
+                          [report](Napi::Env env, Napi::Promise::Deferred& d) { d.Resolve(report(env)); });
+}
+
+}  // namespace
+
+bool onTheNvJitLinkThread() {
+  return isNvJitLinkThread;
+}
+
+void runOnNvJitLinkThread(Call& c, const std::function<void()>& job) {
+  if (isNvJitLinkThread) return job();
+  auto w = std::make_shared<Waiter>();
+  std::string failed = post([w, &job] {  // `job` lives on: its caller waits below
+    try {
+      job();
+    } catch (...) {
+      w->error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(w->m);
+    w->done = true;
+    w->cv.notify_one();
+  });
+  if (!failed.empty()) throw Napi::Error::New(c.env, std::string(c.fn) + ": " + failed);
+  {
+    std::unique_lock<std::mutex> lock(w->m);
+    w->cv.wait(lock, [&] { return w->done; });
+  }
+  if (!w->error) return;
+  try {
+    std::rethrow_exception(w->error);
+  } catch (const std::exception& e) {
+    throw Napi::Error::New(c.env, std::string(c.fn) + ": " + e.what());
+  }
+}
+
+Napi::Promise nvJitLinkPromise(Napi::Env env, const char* name, std::function<void()> work,
+                               std::function<void(Napi::Env, Napi::Promise::Deferred&)> settle) {
+  auto deferred = Napi::Promise::Deferred::New(env);
+  auto pending = std::make_shared<Pending>();
+  auto* finalizeData = new std::shared_ptr<Pending>(pending);
+  napi_value resourceName;
+  napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resourceName);
+  // Referenced: the event loop stays alive until the Promise is settled.
+  napi_threadsafe_function tsfn = nullptr;
+  if (napi_create_threadsafe_function(env, nullptr, nullptr, resourceName, 0, 1, finalizeData, forgetTsfn, nullptr,
+                                      settleOnJsThread, &tsfn) != napi_ok) {
+    delete finalizeData;
+    throw Napi::Error::New(env, std::string(name) + ": could not create a thread-safe function");
+  }
+  pending->tsfn = tsfn;
+  auto* settlement = new Settlement{deferred, std::move(settle)};
+  std::string failed = post([pending, settlement, work = std::move(work)] {
+    std::exception_ptr error;
+    try {
+      work();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    if (error) {
+      // Work is C calls and plain C++; should it throw, the Promise rejects with its message.
+      std::string what = "failed";
+      try {
+        std::rethrow_exception(error);
+      } catch (const std::exception& e) {
+        what = e.what();
+      } catch (...) {
+      }
+      settlement->settle = [what](Napi::Env env, Napi::Promise::Deferred& d) { d.Reject(Napi::Error::New(env, what).Value()); };
+    }
+    // Under pending->m, so that the environment cannot free the function between the check and the calls.
+    std::lock_guard<std::mutex> lock(pending->m);
+    if (!pending->tsfn) {
+      delete settlement;
+      return;
+    }
+    if (napi_call_threadsafe_function(pending->tsfn, settlement, napi_tsfn_nonblocking) != napi_ok) {
+      delete settlement;  // napi_closing: the environment is ending, and this thread's hold is released already
+      return;
+    }
+    napi_release_threadsafe_function(pending->tsfn, napi_tsfn_release);
+  });
+  if (!failed.empty()) {
+    delete settlement;
+    napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
+    throw Napi::Error::New(env, std::string(name) + ": " + failed);
+  }
+  return deferred.Promise();
+}
+
+void registerNvJitLinkThreadForTests(Napi::Env env, Napi::Object exports) {
+  exports.Set("__nvJitLinkThreadIdForTests", Napi::Function::New(env, threadIdForTests, "__nvJitLinkThreadIdForTests"));
+}
+
+}  // namespace cjs
