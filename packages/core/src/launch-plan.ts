@@ -30,8 +30,10 @@ export class LaunchPlan {
   readonly #view: DataView;
   readonly #offsets: Int32Array;
   readonly #sizes: Int32Array;
-  /** Per position, the Buffer or view whose address the parameter buffer holds from the last launch. */
+  /** Per position, the bigint, Buffer or view whose value the parameter buffer holds from the last launch. */
   readonly #lastPointerArgs: unknown[];
+  /** Frozen CUDA array interface answers already read, with their addresses. */
+  readonly #lastInterfaces = new WeakMap<object, bigint>();
   readonly #params: unknown;
   readonly #checked = new WeakSet<LaunchConfig>();
   readonly #kind: 'kernel' | 'function';
@@ -119,7 +121,10 @@ export class LaunchPlan {
       const size = sizes[i]!;
       // The same Buffer or view as in the last launch: its address is already in place.
       const previous = last[i];
-      if (previous !== undefined && arg === previous && !(previous as Buffer | StridedMemoryView).closed) continue;
+      if (previous !== undefined && arg === previous) {
+        // A bigint already written, or a Buffer or view still open: the bytes are in place.
+        if (typeof previous === 'bigint' || !(previous as Buffer | StridedMemoryView).closed) continue;
+      }
       last[i] = undefined;
       if (arg instanceof Buffer) {
         if (size !== 8) throw this.#sizeError(i, 'a Buffer (a pointer, 8 bytes)', size);
@@ -134,11 +139,12 @@ export class LaunchPlan {
         if (size !== 8) throw this.#sizeError(i, 'a bigint (8 bytes)', size);
         if (arg < MIN_INT64 || arg > MAX_UINT64) throw new LaunchArgumentError(this.name, i, `${arg} does not fit in 64 bits`);
         view.setBigUint64(offset, arg < 0n ? BigInt.asUintN(64, arg) : arg, true);
+        last[i] = arg;
       } else if (typeof arg === 'number') {
         this.#packNumber(i, arg, offset, size);
       } else if (typeof arg === 'object' && arg !== null) {
         if (size !== 8) throw this.#sizeError(i, 'an array (a pointer, 8 bytes)', size);
-        view.setBigUint64(offset, deviceAddressOf(arg, stream, this.name, i), true);
+        view.setBigUint64(offset, deviceAddressOf(arg, stream, this.name, i, this.#lastInterfaces), true);
         if (arg instanceof StridedMemoryView) last[i] = arg;
       } else {
         throw new LaunchArgumentError(this.name, i, `cannot pass ${arg === null ? 'null' : typeof arg}; use a Buffer, an array, a bigint address or a typed scalar such as i32(x), f32(x)`);
