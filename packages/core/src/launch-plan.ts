@@ -5,8 +5,8 @@ import { LaunchArgumentError, LaunchConfigError } from './errors.js';
 import { readKernelParameters, type KernelArgument, type KernelParameter } from './kernel-parameters.js';
 import type { LaunchConfig } from './launch-config.js';
 import { Scalar } from './scalar.js';
-import { StridedMemoryView } from '@cuda-js/memory-view';
-import { deviceAddressOf } from './array-argument.js';
+import { CUDA_ARRAY_INTERFACE, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
+import { hasCudaArrayInterface, type CudaArrayInterfaceObject, interfaceAddress, isReusableAnswer, viewAddress } from './array-argument.js';
 
 const MIN_INT64 = -(2n ** 63n);
 const MAX_UINT64 = 2n ** 64n - 1n;
@@ -32,8 +32,8 @@ export class LaunchPlan {
   readonly #sizes: Int32Array;
   /** Per position, the bigint, Buffer or view whose value the parameter buffer holds from the last launch. */
   readonly #lastPointerArgs: unknown[];
-  /** Frozen CUDA array interface answers already read, with their addresses. */
-  readonly #lastInterfaces = new WeakMap<object, bigint>();
+  /** Per position, the frozen CUDA array interface answer whose address is in place. */
+  readonly #lastAnswers: (CudaArrayInterface | undefined)[];
   readonly #params: unknown;
   readonly #checked = new WeakSet<LaunchConfig>();
   readonly #kind: 'kernel' | 'function';
@@ -55,6 +55,7 @@ export class LaunchPlan {
     this.#offsets = Int32Array.from(this.parameters, (p) => p.offset);
     this.#sizes = Int32Array.from(this.parameters, (p) => p.size);
     this.#lastPointerArgs = new Array<unknown>(this.parameters.length).fill(undefined);
+    this.#lastAnswers = new Array<CudaArrayInterface | undefined>(this.parameters.length).fill(undefined);
     this.#params = this.parameters.length ? driver.createKernelParams(buffer, this.parameters.map((p) => p.offset)) : null;
   }
 
@@ -115,6 +116,7 @@ export class LaunchPlan {
     const offsets = this.#offsets;
     const sizes = this.#sizes;
     const last = this.#lastPointerArgs;
+    const lastAnswers = this.#lastAnswers;
     for (let i = 0; i < count; i++) {
       const arg = args[i];
       const offset = offsets[i]!;
@@ -122,10 +124,16 @@ export class LaunchPlan {
       // The same Buffer or view as in the last launch: its address is already in place.
       const previous = last[i];
       if (previous !== undefined && arg === previous) {
-        // A bigint already written, or a Buffer or view still open: the bytes are in place.
-        if (typeof previous === 'bigint' || !(previous as Buffer | StridedMemoryView).closed) continue;
+        // A bigint already written, a Buffer or view still open, or the same frozen CUDA array interface answer: the bytes are in place.
+        const answer = lastAnswers[i];
+        if (answer === undefined) {
+          if (typeof previous === 'bigint' || !(previous as Buffer | StridedMemoryView).closed) continue;
+        } else if ((previous as CudaArrayInterfaceObject)[CUDA_ARRAY_INTERFACE]() === answer) {
+          continue;
+        }
       }
       last[i] = undefined;
+      lastAnswers[i] = undefined;
       if (arg instanceof Buffer) {
         if (size !== 8) throw this.#sizeError(i, 'a Buffer (a pointer, 8 bytes)', size);
         if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the Buffer is closed');
@@ -144,8 +152,17 @@ export class LaunchPlan {
         this.#packNumber(i, arg, offset, size);
       } else if (typeof arg === 'object' && arg !== null) {
         if (size !== 8) throw this.#sizeError(i, 'an array (a pointer, 8 bytes)', size);
-        view.setBigUint64(offset, deviceAddressOf(arg, stream, this.name, i, this.#lastInterfaces), true);
-        if (arg instanceof StridedMemoryView) last[i] = arg;
+        if (hasCudaArrayInterface(arg)) {
+          const answer = arg[CUDA_ARRAY_INTERFACE]();
+          view.setBigUint64(offset, interfaceAddress(answer, stream, this.name, i), true);
+          if (isReusableAnswer(answer)) {
+            last[i] = arg;
+            lastAnswers[i] = answer;
+          }
+        } else {
+          view.setBigUint64(offset, viewAddress(arg, stream, this.name, i), true);
+          if (arg instanceof StridedMemoryView) last[i] = arg;
+        }
       } else {
         throw new LaunchArgumentError(this.name, i, `cannot pass ${arg === null ? 'null' : typeof arg}; use a Buffer, an array, a bigint address or a typed scalar such as i32(x), f32(x)`);
       }
