@@ -36,6 +36,7 @@ export class LaunchPlan {
   readonly #lastAnswers: (CudaArrayInterface | undefined)[];
   readonly #params: unknown;
   readonly #checked = new WeakSet<LaunchConfig>();
+  readonly #checkedStreams = new Set<bigint>();
   readonly #kind: 'kernel' | 'function';
   #sharedMemoryAllowed = 48 * 1024;
 
@@ -62,6 +63,21 @@ export class LaunchPlan {
   /** The CUfunction of this kernel in the current context (for attributes and occupancy). */
   #function(): bigint {
     return this.#kind === 'kernel' ? (driver.cuKernelGetFunction(this.handle as never) as bigint) : this.handle;
+  }
+
+  /**
+   * Checks, once per stream, that the stream belongs to the current context:
+   * a stream of another context would fail at launch with an unhelpful
+   * CUDA_ERROR_INVALID_HANDLE, or worse, order work wrongly.
+   */
+  checkStream(stream: bigint): void {
+    if (stream <= 2n || this.#checkedStreams.has(stream)) return; // 0, legacy and per-thread default streams belong to every context
+    const streamContext = driver.cuStreamGetCtx(stream as never) as bigint;
+    const current = driver.cuCtxGetCurrent() as bigint;
+    if (streamContext !== current) {
+      throw new LaunchConfigError(`${this.name}: the stream 0x${stream.toString(16)} belongs to context 0x${streamContext.toString(16)}, not to the current context 0x${current.toString(16)}; make its device current first`);
+    }
+    this.#checkedStreams.add(stream);
   }
 
   /** Checks a config against the current device and this kernel, once per config object. */
