@@ -2,14 +2,21 @@ import { CUDA_ARRAY_INTERFACE, isCudaAccessible, StridedMemoryView, type CudaArr
 import { orderAfter } from './driver-hooks.js';
 import { LaunchArgumentError } from './errors.js';
 
+/** An object that implements the CUDA array interface. */
+export type CudaArrayInterfaceObject = { [CUDA_ARRAY_INTERFACE](): CudaArrayInterface };
+
+/** Whether `arg` implements the CUDA array interface (detected with `in`, as the protocols ask). */
+export function hasCudaArrayInterface(arg: object): arg is CudaArrayInterfaceObject {
+  return CUDA_ARRAY_INTERFACE in arg;
+}
+
 /**
- * The address of a CUDA array interface object, read straight from the
+ * The address in a CUDA array interface answer, read straight from the
  * protocol: a launch needs only the pointer and the producer's stream, so no
  * view is built. Ordering follows the protocol: the launch stream waits for
  * the producer's stream.
  */
-function caiAddress(arg: { [CUDA_ARRAY_INTERFACE](): CudaArrayInterface }, stream: bigint, kernelName: string, index: number): bigint {
-  const cai = arg[CUDA_ARRAY_INTERFACE]();
+export function interfaceAddress(cai: CudaArrayInterface, stream: bigint, kernelName: string, index: number): bigint {
   const data = cai?.data;
   if (!Array.isArray(data)) throw new LaunchArgumentError(kernelName, index, "Symbol.for('cuda.array_interface')() has no data: [address, readOnly]");
   if (cai.mask !== undefined && cai.mask !== null) throw new LaunchArgumentError(kernelName, index, 'masked CUDA arrays are not supported');
@@ -25,16 +32,22 @@ function caiAddress(arg: { [CUDA_ARRAY_INTERFACE](): CudaArrayInterface }, strea
 }
 
 /**
- * The device address of an array argument: a StridedMemoryView, a CUDA array
- * interface object (read directly), or anything else that memory-view can view
- * (DLPack, ...), viewed with the launch's stream as the consumer's stream.
+ * An answer that can be trusted the next time it is returned: frozen (data
+ * too), with no stream to wait for. docs/protocols.md asks producers for one.
  */
-export function deviceAddressOf(arg: object, stream: bigint, kernelName: string, index: number): bigint {
+export function isReusableAnswer(cai: CudaArrayInterface): boolean {
+  return Object.isFrozen(cai) && Object.isFrozen(cai.data) && (cai.stream === undefined || cai.stream === null);
+}
+
+/**
+ * The device address of an array argument that is not a CUDA array interface
+ * object: a StridedMemoryView, or anything else memory-view can view (DLPack,
+ * ...), viewed with the launch's stream as the consumer's stream.
+ */
+export function viewAddress(arg: object, stream: bigint, kernelName: string, index: number): bigint {
   let view: StridedMemoryView;
   if (arg instanceof StridedMemoryView) {
     view = arg;
-  } else if (CUDA_ARRAY_INTERFACE in arg) {
-    return caiAddress(arg as { [CUDA_ARRAY_INTERFACE](): CudaArrayInterface }, stream, kernelName, index);
   } else {
     try {
       view = StridedMemoryView.fromAny(arg, { stream: stream === 0n ? 1n : stream });

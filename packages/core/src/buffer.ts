@@ -14,7 +14,8 @@ const registry = new FinalizationRegistry<() => void>((release) => {
   }
 });
 
-type HostBytes = ArrayBufferView | ArrayBuffer;
+/** Host memory that a Buffer copies to or from. */
+export type HostBytes = ArrayBufferView | ArrayBuffer;
 
 function hostByteLength(host: HostBytes): number {
   return host.byteLength;

@@ -176,6 +176,23 @@ describeGpu('core on a GPU', () => {
     expect(() => launch(closed, { grid: 1, block: 1 }, fill, 0n, 1)).toThrow(ClosedResourceError);
   });
 
+  it('refuses a stream of another context, by name', () => {
+    const other = driver.cuCtxCreate(null, 0, device.handle);
+    let foreignStream: bigint;
+    try {
+      foreignStream = driver.cuStreamCreate(0) as bigint;
+    } finally {
+      driver.cuCtxPopCurrent();
+    }
+    device.setCurrent();
+    try {
+      using out = device.allocate(4);
+      expect(() => launch(foreignStream, { grid: 1, block: 1 }, k.kernels['fill_index']!, out, 1)).toThrow(/belongs to context .* not to the current context/);
+    } finally {
+      driver.cuCtxDestroy(other);
+    }
+  });
+
   it('allocates pinned, legacy pinned and managed memory', () => {
     for (const resource of [new PinnedMemoryResource(), new LegacyPinnedMemoryResource(), new ManagedMemoryResource(device)]) {
       using b = resource.allocate(256);

@@ -1,6 +1,6 @@
 export { Device } from './device.js';
 export { deviceCount, driverVersion } from './driver-init.js';
-export { Buffer } from './buffer.js';
+export { Buffer, type HostBytes } from './buffer.js';
 export {
   DeviceMemoryResource,
   PinnedMemoryResource,

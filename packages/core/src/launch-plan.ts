@@ -5,8 +5,8 @@ import { LaunchArgumentError, LaunchConfigError } from './errors.js';
 import { readKernelParameters, type KernelArgument, type KernelParameter } from './kernel-parameters.js';
 import type { LaunchConfig } from './launch-config.js';
 import { Scalar } from './scalar.js';
-import { StridedMemoryView } from '@cuda-js/memory-view';
-import { deviceAddressOf } from './array-argument.js';
+import { CUDA_ARRAY_INTERFACE, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
+import { hasCudaArrayInterface, type CudaArrayInterfaceObject, interfaceAddress, isReusableAnswer, viewAddress } from './array-argument.js';
 
 const MIN_INT64 = -(2n ** 63n);
 const MAX_UINT64 = 2n ** 64n - 1n;
@@ -30,10 +30,13 @@ export class LaunchPlan {
   readonly #view: DataView;
   readonly #offsets: Int32Array;
   readonly #sizes: Int32Array;
-  /** Per position, the Buffer or view whose address the parameter buffer holds from the last launch. */
+  /** Per position, the bigint, Buffer or view whose value the parameter buffer holds from the last launch. */
   readonly #lastPointerArgs: unknown[];
+  /** Per position, the frozen CUDA array interface answer whose address is in place. */
+  readonly #lastAnswers: (CudaArrayInterface | undefined)[];
   readonly #params: unknown;
   readonly #checked = new WeakSet<LaunchConfig>();
+  readonly #checkedStreams = new Set<bigint>();
   readonly #kind: 'kernel' | 'function';
   #sharedMemoryAllowed = 48 * 1024;
 
@@ -53,12 +56,28 @@ export class LaunchPlan {
     this.#offsets = Int32Array.from(this.parameters, (p) => p.offset);
     this.#sizes = Int32Array.from(this.parameters, (p) => p.size);
     this.#lastPointerArgs = new Array<unknown>(this.parameters.length).fill(undefined);
+    this.#lastAnswers = new Array<CudaArrayInterface | undefined>(this.parameters.length).fill(undefined);
     this.#params = this.parameters.length ? driver.createKernelParams(buffer, this.parameters.map((p) => p.offset)) : null;
   }
 
   /** The CUfunction of this kernel in the current context (for attributes and occupancy). */
   #function(): bigint {
     return this.#kind === 'kernel' ? (driver.cuKernelGetFunction(this.handle as never) as bigint) : this.handle;
+  }
+
+  /**
+   * Checks, once per stream, that the stream belongs to the current context:
+   * a stream of another context would fail at launch with an unhelpful
+   * CUDA_ERROR_INVALID_HANDLE, or worse, order work wrongly.
+   */
+  checkStream(stream: bigint): void {
+    if (stream <= 2n || this.#checkedStreams.has(stream)) return; // 0, legacy and per-thread default streams belong to every context
+    const streamContext = driver.cuStreamGetCtx(stream as never) as bigint;
+    const current = driver.cuCtxGetCurrent() as bigint;
+    if (streamContext !== current) {
+      throw new LaunchConfigError(`${this.name}: the stream 0x${stream.toString(16)} belongs to context 0x${streamContext.toString(16)}, not to the current context 0x${current.toString(16)}; make its device current first`);
+    }
+    this.#checkedStreams.add(stream);
   }
 
   /** Checks a config against the current device and this kernel, once per config object. */
@@ -113,14 +132,24 @@ export class LaunchPlan {
     const offsets = this.#offsets;
     const sizes = this.#sizes;
     const last = this.#lastPointerArgs;
+    const lastAnswers = this.#lastAnswers;
     for (let i = 0; i < count; i++) {
       const arg = args[i];
       const offset = offsets[i]!;
       const size = sizes[i]!;
       // The same Buffer or view as in the last launch: its address is already in place.
       const previous = last[i];
-      if (previous !== undefined && arg === previous && !(previous as Buffer | StridedMemoryView).closed) continue;
+      if (previous !== undefined && arg === previous) {
+        // A bigint already written, a Buffer or view still open, or the same frozen CUDA array interface answer: the bytes are in place.
+        const answer = lastAnswers[i];
+        if (answer === undefined) {
+          if (typeof previous === 'bigint' || !(previous as Buffer | StridedMemoryView).closed) continue;
+        } else if ((previous as CudaArrayInterfaceObject)[CUDA_ARRAY_INTERFACE]() === answer) {
+          continue;
+        }
+      }
       last[i] = undefined;
+      lastAnswers[i] = undefined;
       if (arg instanceof Buffer) {
         if (size !== 8) throw this.#sizeError(i, 'a Buffer (a pointer, 8 bytes)', size);
         if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the Buffer is closed');
@@ -134,12 +163,22 @@ export class LaunchPlan {
         if (size !== 8) throw this.#sizeError(i, 'a bigint (8 bytes)', size);
         if (arg < MIN_INT64 || arg > MAX_UINT64) throw new LaunchArgumentError(this.name, i, `${arg} does not fit in 64 bits`);
         view.setBigUint64(offset, arg < 0n ? BigInt.asUintN(64, arg) : arg, true);
+        last[i] = arg;
       } else if (typeof arg === 'number') {
         this.#packNumber(i, arg, offset, size);
       } else if (typeof arg === 'object' && arg !== null) {
         if (size !== 8) throw this.#sizeError(i, 'an array (a pointer, 8 bytes)', size);
-        view.setBigUint64(offset, deviceAddressOf(arg, stream, this.name, i), true);
-        if (arg instanceof StridedMemoryView) last[i] = arg;
+        if (hasCudaArrayInterface(arg)) {
+          const answer = arg[CUDA_ARRAY_INTERFACE]();
+          view.setBigUint64(offset, interfaceAddress(answer, stream, this.name, i), true);
+          if (isReusableAnswer(answer)) {
+            last[i] = arg;
+            lastAnswers[i] = answer;
+          }
+        } else {
+          view.setBigUint64(offset, viewAddress(arg, stream, this.name, i), true);
+          if (arg instanceof StridedMemoryView) last[i] = arg;
+        }
       } else {
         throw new LaunchArgumentError(this.name, i, `cannot pass ${arg === null ? 'null' : typeof arg}; use a Buffer, an array, a bigint address or a typed scalar such as i32(x), f32(x)`);
       }

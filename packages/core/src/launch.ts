@@ -30,6 +30,7 @@ export function launch(stream: StreamArgument, config: LaunchConfig | LaunchConf
   const handle = stream instanceof Stream ? stream.handle : streamHandle(stream, 'launch: stream');
   const cfg = config instanceof LaunchConfig ? config : LaunchConfig.from(config);
   plan.check(cfg);
+  plan.checkStream(handle);
   plan.pack(args, handle);
   plan.launch(cfg, handle);
 }

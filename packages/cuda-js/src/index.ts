@@ -1,7 +1,32 @@
 /**
- * cuda-js: the CUDA stack for TypeScript and Node.js in one import.
- * Each layer is also its own package (`@cuda-js/pathfinder`, ...).
+ * cuda-js: the CUDA stack for TypeScript and Node.js in one import. Each layer
+ * is also its own package (`@cuda-js/pathfinder`, `@cuda-js/bindings`, ...).
+ *
+ * @packageDocumentation
  */
 export * from '@cuda-js/pathfinder';
+export {
+  driver,
+  nvrtc,
+  nvjitlink,
+  nvvm,
+  loadedLibraries,
+  CudaLibraryError,
+  CudaError,
+  NvrtcError,
+  NvJitLinkError,
+  NvvmError,
+  LibraryLoadError,
+  FunctionNotFoundError,
+} from '@cuda-js/bindings';
+export * from '@cuda-js/memory-view';
+export * from '@cuda-js/streams';
+export * from '@cuda-js/program';
+export * from '@cuda-js/core';
+// Names that two layers both export: the full stack's meaning wins, the other stays reachable under a prefix.
+export { Device } from '@cuda-js/core';
+export type { Device as DLDevice } from '@cuda-js/memory-view';
+export type { KernelParameter, Dim3 } from '@cuda-js/core';
+export type { StreamArgument } from '@cuda-js/streams';
 export { libraryReport, type LibraryReport, type LibraryReportRow } from './library-report.js';
 export { systemReport, type SystemReport, type DeviceSummary } from './system-report.js';

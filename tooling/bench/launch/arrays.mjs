@@ -16,9 +16,15 @@ const stream = device.createStream({ nonBlocking: true });
 const library = driver.cuLibraryLoadData(new Uint8Array(readFileSync(cubinPath)));
 const N = 1024;
 const buffers = Array.from({ length: 16 }, () => device.allocate(4096, { stream }));
+// a third-party array that builds a new answer on each call
 const foreign = buffers.map((b) => ({
   [Symbol.for('cuda.array_interface')]: () => ({ shape: [N], typestr: '<f4', data: [b.ptr, false], strides: null, version: 3, stream: null }),
 }));
+// one that returns the same frozen answer each time, as docs/protocols.md asks
+const frozenForeign = buffers.map((b) => {
+  const answer = Object.freeze({ shape: Object.freeze([N]), typestr: '<f4', data: Object.freeze([b.ptr, false]), strides: null, version: 3, stream: null });
+  return { [Symbol.for('cuda.array_interface')]: () => answer };
+});
 const views = foreign.map((f) => StridedMemoryView.fromAny(f, { stream: -1 }));
 const config = new LaunchConfig({ grid: 1, block: 32 });
 
@@ -53,6 +59,8 @@ for (const count of ARRAY_COUNTS) {
   const viaViews = [...views.slice(0, count), N];
   put('core launch, StridedMemoryView', count, timed(() => launch(stream, config, kernel, ...viaViews)));
   const viaProtocol = [...foreign.slice(0, count), N];
-  put('core launch, protocol object (CAI)', count, timed(() => launch(stream, config, kernel, ...viaProtocol)));
+  put('core launch, protocol object (CAI, new answer per call)', count, timed(() => launch(stream, config, kernel, ...viaProtocol)));
+  const viaFrozen = [...frozenForeign.slice(0, count), N];
+  put('core launch, protocol object (CAI, frozen answer)', count, timed(() => launch(stream, config, kernel, ...viaFrozen)));
 }
 process.stdout.write(JSON.stringify({ results }) + '\n');
