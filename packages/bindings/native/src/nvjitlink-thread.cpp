@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #endif
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -27,6 +28,7 @@ struct Queue {
   std::mutex m;
   std::condition_variable ready;
   std::deque<std::function<void()>> jobs;
+  std::atomic<size_t> size{0};  // jobs.size(), readable without the lock while spinning
   bool started = false;
 };
 Queue& queue() {
@@ -35,6 +37,30 @@ Queue& queue() {
 }
 
 thread_local bool isNvJitLinkThread = false;
+
+// Calls come in bursts (create, add, complete, get, destroy), and waking a
+// sleeping thread costs tens of µs on some machines: both sides spin this long
+// before they sleep.
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+/** Spins until `ready()` or kSpin has passed; returns ready(). */
+template <class Ready>
+bool spinUntil(Ready ready) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    for (int i = 0; i < 32; i++) cpuRelax();
+  }
+  return true;
+}
 
 // Linking recurses deeply (LLVM): at least the 8 MiB a main thread usually has, with room to spare.
 constexpr size_t kStackBytes = size_t(16) << 20;
@@ -47,11 +73,13 @@ void* serve(void*) {
   Queue& q = queue();
   for (;;) {
     std::function<void()> job;
+    spinUntil([&] { return q.size.load(std::memory_order_acquire) != 0; });
     {
       std::unique_lock<std::mutex> lock(q.m);
       q.ready.wait(lock, [&] { return !q.jobs.empty(); });
       job = std::move(q.jobs.front());
       q.jobs.pop_front();
+      q.size.store(q.jobs.size(), std::memory_order_release);
     }
     job();  // jobs catch what they throw and hand it back to their caller
   }
@@ -76,6 +104,7 @@ std::string post(std::function<void()> job) {
       q.started = true;
     }
     q.jobs.push_back(std::move(job));
+    q.size.store(q.jobs.size(), std::memory_order_release);
   }
   q.ready.notify_one();
   return "";
@@ -85,7 +114,7 @@ std::string post(std::function<void()> job) {
 struct Waiter {
   std::mutex m;
   std::condition_variable cv;
-  bool done = false;
+  std::atomic<bool> done{false};
   std::exception_ptr error;
 };
 
@@ -180,13 +209,13 @@ void runOnNvJitLinkThread(Call& c, const std::function<void()>& job) {
       w->error = std::current_exception();
     }
     std::lock_guard<std::mutex> lock(w->m);
-    w->done = true;
+    w->done.store(true, std::memory_order_release);
     w->cv.notify_one();
   });
   if (!failed.empty()) throw Napi::Error::New(c.env, std::string(c.fn) + ": " + failed);
-  {
+  if (!spinUntil([&] { return w->done.load(std::memory_order_acquire); })) {
     std::unique_lock<std::mutex> lock(w->m);
-    w->cv.wait(lock, [&] { return w->done; });
+    w->cv.wait(lock, [&] { return w->done.load(std::memory_order_acquire); });
   }
   if (!w->error) return;
   try {
