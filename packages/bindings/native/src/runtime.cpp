@@ -1,4 +1,6 @@
 // The non-template parts of the JS <-> C conversions.
+#include <cstring>
+
 #include "runtime.h"
 
 namespace cjs {
@@ -43,17 +45,52 @@ void Call::rangeError(const std::string& what, const std::string& message) const
   throw e;
 }
 
+namespace {
+/**
+ * Images and link inputs may be PTX text, which the driver and nvJitLink read
+ * up to a NUL even when given a size: bytes that do not end in one are copied
+ * into the call's scratch memory with a NUL after them (the size is unchanged).
+ */
+const void* nulTerminated(Call& c, const uint8_t* data, size_t size) {
+  if (size == 0 || data[size - 1] == 0) return data;
+  uint8_t* copy = c.alloc<uint8_t>(size + 1);
+  std::memcpy(copy, data, size);
+  copy[size] = 0;
+  return copy;
+}
+
+/** The bytes of an ArrayBuffer, typed array or DataView; false for anything else. */
+bool viewBytes(const Napi::Value& v, const uint8_t** data, size_t* size) {
+  if (v.IsArrayBuffer()) {
+    auto b = v.As<Napi::ArrayBuffer>();
+    *data = static_cast<const uint8_t*>(b.Data());
+    *size = b.ByteLength();
+    return true;
+  }
+  if (v.IsTypedArray()) {
+    auto a = v.As<Napi::TypedArray>();
+    *data = static_cast<const uint8_t*>(a.ArrayBuffer().Data()) + a.ByteOffset();
+    *size = a.ByteLength();
+    return true;
+  }
+  if (v.IsDataView()) {
+    auto d = v.As<Napi::DataView>();
+    *data = static_cast<const uint8_t*>(d.ArrayBuffer().Data()) + d.ByteOffset();
+    *size = d.ByteLength();
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
 void* pointerFrom(Call& c, const Napi::Value& v, const std::string& what, bool allowString, bool allowNumber) {
   if (v.IsNull() || v.IsUndefined()) return nullptr;
   if (v.IsBigInt()) return reinterpret_cast<void*>(static_cast<uintptr_t>(addressFrom(c, v, what)));
-  if (v.IsArrayBuffer()) return v.As<Napi::ArrayBuffer>().Data();
-  if (v.IsTypedArray() || v.IsDataView()) {
-    if (v.IsDataView()) {
-      auto d = v.As<Napi::DataView>();
-      return static_cast<uint8_t*>(d.ArrayBuffer().Data()) + d.ByteOffset();
-    }
-    auto a = v.As<Napi::TypedArray>();
-    return static_cast<uint8_t*>(a.ArrayBuffer().Data()) + a.ByteOffset();
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  if (viewBytes(v, &data, &size)) {
+    // allowString marks images (cuModuleLoadData, cuLibraryLoadData), which may be PTX text
+    return const_cast<void*>(allowString ? nulTerminated(c, data, size) : data);
   }
   if (allowString && v.IsString()) return const_cast<char*>(c.keepString(v.As<Napi::String>().Utf8Value()));
   if (allowNumber && v.IsNumber()) return reinterpret_cast<void*>(static_cast<uintptr_t>(u64From<uint64_t>(c, v, what)));
@@ -78,18 +115,10 @@ Bytes bytesFrom(Call& c, const Napi::Value& v, const std::string& what) {
     const char* s = c.keepString(v.As<Napi::String>().Utf8Value());
     return {s, std::strlen(s)};
   }
-  if (v.IsArrayBuffer()) {
-    auto b = v.As<Napi::ArrayBuffer>();
-    return {b.Data(), b.ByteLength()};
-  }
-  if (v.IsTypedArray()) {
-    auto a = v.As<Napi::TypedArray>();
-    return {static_cast<uint8_t*>(a.ArrayBuffer().Data()) + a.ByteOffset(), a.ByteLength()};
-  }
-  if (v.IsDataView()) {
-    auto d = v.As<Napi::DataView>();
-    return {static_cast<uint8_t*>(d.ArrayBuffer().Data()) + d.ByteOffset(), d.ByteLength()};
-  }
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  // link inputs and NVVM modules: PTX or IR text must end in a NUL (see nulTerminated)
+  if (viewBytes(v, &data, &size)) return {nulTerminated(c, data, size), size};
   c.typeError(what, "a string, an ArrayBuffer or an ArrayBufferView", v);
 }
 
