@@ -1,4 +1,5 @@
 import { CudaError, driver } from '@cuda-js/bindings';
+import { Kernel } from '@cuda-js/program';
 
 /** Where one kernel parameter lies in the parameter buffer. */
 export interface KernelParameter {
@@ -24,12 +25,17 @@ export interface LaunchableKernel {
 /** A kernel argument to launch: a LaunchableKernel, or a bare CUkernel handle. */
 export type KernelArgument = LaunchableKernel | bigint;
 
-/** Asks the driver for the parameter layout (cuKernelGetParamInfo / cuFuncGetParamInfo, CUDA 12.4+). */
-export function readKernelParameters(handle: bigint, kind: 'kernel' | 'function'): KernelParameter[] {
+/**
+ * Asks the driver for the parameter layout (CUDA 12.4+): program's Kernel reads
+ * a CUkernel's (cuKernelGetParamInfo); a CUfunction's is read here
+ * (cuFuncGetParamInfo).
+ */
+export function readKernelParameters(handle: bigint, kind: 'kernel' | 'function'): readonly KernelParameter[] {
+  if (kind === 'kernel') return Kernel.fromHandle(handle as Parameters<typeof Kernel.fromHandle>[0]).parameters;
   const parameters: KernelParameter[] = [];
   for (let index = 0; ; index++) {
     try {
-      const info = kind === 'kernel' ? driver.cuKernelGetParamInfo(handle as never, index) : driver.cuFuncGetParamInfo(handle as never, index);
+      const info = driver.cuFuncGetParamInfo(handle as never, index);
       parameters.push({ offset: Number(info.paramOffset), size: Number(info.paramSize) });
     } catch (error) {
       // past the last parameter the driver answers CUDA_ERROR_INVALID_VALUE
