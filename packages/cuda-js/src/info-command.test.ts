@@ -20,10 +20,10 @@ describe('cuda-js info', () => {
     const text = capture({ verbose: true });
     expect(text).toContain('cuda-js: CUDA libraries on this machine');
     for (const name of SUPPORTED_LIBRARIES) expect(text).toContain(name);
-    const rows = (JSON.parse(capture({ json: true })) as { libraries: { name: string; found: boolean }[] }).libraries;
+    const rows = (JSON.parse(capture({ json: true })) as { libraries: { kind: string; name: string; found: boolean }[] }).libraries;
     const missing = rows.filter((r) => !r.found);
     if (missing.length) {
-      expect(text).toContain(`missing: ${missing.map((r) => r.name).join(', ')}`);
+      expect(text).toContain(`missing: ${missing.map((r) => (r.kind === 'library' ? r.name : `${r.kind} ${r.name}`)).join(', ')}`);
       expect(text).toContain('was not found. Places tried, in order:');
     } else {
       expect(text).toContain('everything in the catalog was found');

@@ -25,7 +25,7 @@ export function runInfo(options: InfoOptions, write: (text: string) => void = (t
     table.push([row.kind, row.name, row.version ?? (row.found && row.kind === 'library' ? '?' : ''), row.foundVia ?? 'MISSING', detail]);
   }
   write(`cuda-js: CUDA libraries on this machine\n${table.toString()}\n`);
-  const missing = rows.filter((r) => !r.found).map((r) => r.name);
+  const missing = rows.filter((r) => !r.found).map((r) => (r.kind === 'library' ? r.name : `${r.kind} ${r.name}`));
   write(missing.length ? `missing: ${missing.join(', ')}\n` : 'everything in the catalog was found\n');
   if (options.verbose) for (const error of errors.values()) write(`\n${error.message}\n`);
   return 0;
