@@ -1,5 +1,5 @@
 import { CUDA_ARRAY_INTERFACE, isCudaAccessible, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
-import { orderAfter } from './driver-hooks.js';
+import { orderStreams } from '@cuda-js/streams';
 import { LaunchArgumentError } from './errors.js';
 
 /** An object that implements the CUDA array interface. */
@@ -26,7 +26,7 @@ export function interfaceAddress(cai: CudaArrayInterface, stream: bigint, kernel
   const producer = cai.stream;
   if (producer !== undefined && producer !== null) {
     if (producer === 0 || producer === 0n) throw new LaunchArgumentError(kernelName, index, 'the CUDA array interface stream must not be 0 (use 1 for the legacy default stream)');
-    orderAfter(BigInt(producer), stream === 0n ? 1n : stream);
+    orderStreams(BigInt(producer), stream === 0n ? 1n : stream);
   }
   return ptr;
 }

@@ -1,8 +1,7 @@
 import { driver } from '@cuda-js/bindings';
 import { DLDeviceType, DLPACK, DLPACK_DEVICE, DLPACK_VERSION, NO_SYNC, type DLPackExporter, type DLPackRequest, type DLPackTensor } from '@cuda-js/memory-view';
-import { ClosedResourceError, streamHandle, type StreamArgument } from '@cuda-js/streams';
+import { ClosedResourceError, orderStreams, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import type { Device } from './device.js';
-import { orderAfter } from './driver-hooks.js';
 import { CopyError } from './errors.js';
 import type { MemoryResource } from './memory-resources.js';
 
@@ -153,7 +152,7 @@ export class Buffer implements Disposable, DLPackExporter {
       throw new CopyError(`Buffer: DLPack export to device [${request.dlDevice.join(', ')}] would need a copy; the buffer lives on [${type}, ${id}]`);
     }
     const consumer = request.stream;
-    if (consumer !== undefined && consumer !== NO_SYNC && this.memoryResource.device) orderAfter(this.#stream === 0n ? 1n : this.#stream, consumer);
+    if (consumer !== undefined && consumer !== NO_SYNC && this.memoryResource.device) orderStreams(this.#stream === 0n ? 1n : this.#stream, consumer);
     return {
       version: DLPACK_VERSION,
       flags: 0,

@@ -10,3 +10,4 @@ export {
 export { Stream, type StreamOptions } from './stream.js';
 export { Event, type EventOptions } from './event.js';
 export { ClosedResourceError, OwnedHandle } from './owned-handle.js';
+export { orderStreams } from './order-streams.js';

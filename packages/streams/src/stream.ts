@@ -1,5 +1,6 @@
 import { driver } from '@cuda-js/bindings';
 import { Event } from './event.js';
+import { orderStreams } from './order-streams.js';
 import { OwnedHandle } from './owned-handle.js';
 import {
   LEGACY_DEFAULT_STREAM_HANDLE,
@@ -112,15 +113,7 @@ export class Stream implements StreamLike, Disposable {
       driver.cuStreamWaitEvent(this.handle as never, eventOrStream.handle as never, 0);
       return;
     }
-    const other = streamHandle(eventOrStream, 'Stream.wait');
-    if (other === this.handle) return;
-    const marker = Event.create();
-    try {
-      marker.record(other);
-      driver.cuStreamWaitEvent(this.handle as never, marker.handle as never, 0);
-    } finally {
-      marker.close(); // safe: the wait was enqueued, the driver keeps what it needs
-    }
+    orderStreams(streamHandle(eventOrStream, 'Stream.wait'), this.handle);
   }
 
   /** Blocks until all work queued so far is done. */
