@@ -23,6 +23,7 @@ export * from '@cuda-js/memory-view';
 export * from '@cuda-js/streams';
 export * from '@cuda-js/program';
 export * from '@cuda-js/core';
+export * from '@cuda-js/jit';
 // Names that two layers both export: the full stack's meaning wins, the other stays reachable under a prefix.
 export { Device } from '@cuda-js/core';
 export type { Device as DLDevice } from '@cuda-js/memory-view';

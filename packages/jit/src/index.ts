@@ -1,2 +1,15 @@
-// The API of this package is built by its own issue; see the README.
-export {};
+/**
+ * Kernels written as TypeScript functions (numba-cuda for JavaScript):
+ * parsed from their text, typed per signature, compiled to NVVM IR and
+ * launched through @cuda-js/core, or run in a CPU simulator.
+ *
+ * @packageDocumentation
+ */
+export { jit, JitKernel, type JitOptions, type JitLaunchOptions, type JitTarget, type KernelInspection, type Specialization } from './jit.js';
+export { cuda, type CudaIntrinsics, type Dim3Value } from './cuda.js';
+export { array, type TypeToken } from './types/signature.js';
+export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
+export type { KernelConstant } from './types/type-kernel.js';
+export { JitError, UnsupportedSyntaxError, FreeVariableError, KernelTypeError, KernelArgumentError, SimulatorError, type SourcePosition } from './errors.js';
+// The scalar makers of core are the kernels' casts and the signatures' type tokens.
+export { bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64 } from '@cuda-js/core';

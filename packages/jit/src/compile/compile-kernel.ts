@@ -1,0 +1,88 @@
+// The `compile` stage: NVVM IR text to PTX, and on to a loaded Kernel,
+// through @cuda-js/program (libNVVM with libdevice linked, then the driver
+// or the linker).
+import { Program, type Kernel, type ObjectCode } from '@cuda-js/program';
+import { checkRoute, resolveRoute } from './compile-route.js';
+import { linkProgramOptions, nvvmProgramOptions, type KernelCompileOptions } from './kernel-compile-options.js';
+
+/** A kernel compiled and loaded: the code it lives in, the Kernel, and its PTX. */
+export interface CompiledKernel {
+  /** The loaded code (PTX or cubin, by the route); closing it ends the kernel. */
+  readonly objectCode: ObjectCode;
+  readonly kernel: Kernel;
+  readonly ptx: string;
+  /** The route taken (`'auto'` resolved). */
+  readonly route: 'ptx' | 'cubin';
+}
+
+const decoder = new TextDecoder();
+
+function nvvmProgram(ir: string, options: KernelCompileOptions): Program {
+  return new Program(ir, 'nvvm', nvvmProgramOptions(options));
+}
+
+function linkProgram(ptxCode: ObjectCode, options: KernelCompileOptions): Program {
+  return new Program(ptxCode.code, 'ptx', linkProgramOptions(options));
+}
+
+/**
+ * The PTX of NVVM IR (with libdevice linked), blocking.
+ *
+ * @throws `NvvmError` with libNVVM's log when the IR does not compile
+ * @throws `ArchitectureRequiredError` when no `arch` is given and there is no device
+ */
+export function compileToPtx(ir: string, options: KernelCompileOptions = {}): string {
+  checkRoute(options);
+  const code = nvvmProgram(ir, options).compile('ptx', { cache: options.cache, logs: options.logs, checkCompatibility: false });
+  return decoder.decode(code.code);
+}
+
+/** {@link compileToPtx} with libNVVM on a worker thread. */
+export async function compileToPtxAsync(ir: string, options: KernelCompileOptions = {}): Promise<string> {
+  checkRoute(options);
+  const code = await nvvmProgram(ir, options).compileAsync('ptx', { cache: options.cache, logs: options.logs, checkCompatibility: false });
+  return decoder.decode(code.code);
+}
+
+/**
+ * Compiles NVVM IR and loads the kernel `symbol` from it, blocking. The
+ * `'auto'` route hands libNVVM's PTX to the driver as it is, which is the
+ * shortest way to a loaded kernel, and links to a cubin only where the
+ * driver cannot read the PTX or a link-step option asks for it.
+ *
+ * @throws `NvvmError` when the IR does not compile; `ObjectCodeLoadError` when the driver cannot load it; `KernelNotFoundError` for a wrong symbol
+ */
+export function compileKernel(ir: string, symbol: string, options: KernelCompileOptions = {}): CompiledKernel {
+  const requested = checkRoute(options);
+  const calls = { cache: options.cache, logs: options.logs };
+  // The compatibility check is ours to act on (auto) or to leave to loading, which explains a refusal itself.
+  const ptxCode = nvvmProgram(ir, options).compile('ptx', { ...calls, checkCompatibility: false });
+  const route = resolveRoute(requested, options, ptxCode.compatibility());
+  const objectCode = route === 'ptx' ? ptxCode : linkProgram(ptxCode, options).compile('cubin', calls);
+  return loaded(objectCode, symbol, decoder.decode(ptxCode.code), route);
+}
+
+/** {@link compileKernel} with libNVVM, the linker and the driver's loading off the event loop. */
+export async function compileKernelAsync(ir: string, symbol: string, options: KernelCompileOptions = {}): Promise<CompiledKernel> {
+  const requested = checkRoute(options);
+  const calls = { cache: options.cache, logs: options.logs };
+  const ptxCode = await nvvmProgram(ir, options).compileAsync('ptx', { ...calls, checkCompatibility: false });
+  const route = resolveRoute(requested, options, ptxCode.compatibility());
+  const objectCode = route === 'ptx' ? ptxCode : await linkProgram(ptxCode, options).compileAsync('cubin', calls);
+  try {
+    await objectCode.loadAsync();
+  } catch (error) {
+    objectCode.close();
+    throw error;
+  }
+  return loaded(objectCode, symbol, decoder.decode(ptxCode.code), route);
+}
+
+function loaded(objectCode: ObjectCode, symbol: string, ptx: string, route: 'ptx' | 'cubin'): CompiledKernel {
+  try {
+    return { objectCode, kernel: objectCode.getKernel(symbol), ptx, route };
+  } catch (error) {
+    objectCode.close();
+    throw error;
+  }
+}

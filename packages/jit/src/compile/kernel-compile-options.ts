@@ -1,0 +1,68 @@
+import type { CompileCache, LogSink, ProgramOptions } from '@cuda-js/program';
+
+/**
+ * How the compiled kernel is made loadable:
+ * - `'ptx'`: libNVVM's PTX is loaded as it is; the driver compiles it to
+ *   machine code when loading (and keeps the result in its own disk cache,
+ *   `~/.nv/ComputeCache`). Needs no linker.
+ * - `'cubin'`: the PTX is linked to a cubin first (nvJitLink, else the
+ *   driver's linker); loading then compiles nothing. Needed for
+ *   `maxRegisters` and `lineinfo`, and for a driver older than the PTX
+ *   (CUDA minor-version compatibility: a 13.x cubin loads on a 13.0 driver,
+ *   a 13.1 PTX does not).
+ * - `'auto'` (default): `'ptx'`, unless the driver cannot load this PTX or an
+ *   option needs the linker; then `'cubin'`.
+ */
+export type CompileRoute = 'auto' | 'ptx' | 'cubin';
+
+/** Options of {@link compileToPtx} and {@link compileKernel}. */
+export interface KernelCompileOptions {
+  /** Target architecture (`'sm_90'`, `90`); default: the current device's. */
+  readonly arch?: string | number;
+  /** Contract multiply-adds into FMA. Default libNVVM's (true, as nvcc). Off keeps every f32 op rounded on its own, as the simulator does. */
+  readonly fma?: boolean;
+  /** Fast, less precise f32 math: flush denormals, approximate division and square root, FMA. */
+  readonly fastMath?: boolean;
+  /** Flush f32 denormals to zero; overrides `fastMath`'s choice. */
+  readonly ftz?: boolean;
+  /** IEEE-rounded f32 division; overrides `fastMath`'s choice. */
+  readonly precDiv?: boolean;
+  /** IEEE-rounded f32 square root; overrides `fastMath`'s choice. */
+  readonly precSqrt?: boolean;
+  /** libNVVM's optimization level: 3 (default) or 0. */
+  readonly optimizationLevel?: 0 | 3;
+  /** Register limit per thread; applied by the linker, so it takes the `'cubin'` route. */
+  readonly maxRegisters?: number;
+  /** Line information for profilers; added by the linker, so it takes the `'cubin'` route. */
+  readonly lineinfo?: boolean;
+  /** The kernel's name, for compile logs (`<name>.ll`). */
+  readonly name?: string;
+  /** See {@link CompileRoute}. Default `'auto'`. */
+  readonly route?: CompileRoute;
+  /** A compile cache for the PTX (and the cubin). */
+  readonly cache?: CompileCache;
+  /** Receives libNVVM's log, when there is one. */
+  readonly logs?: LogSink;
+}
+
+/** The Program options of the libNVVM step. */
+export function nvvmProgramOptions(options: KernelCompileOptions): ProgramOptions {
+  const out: { -readonly [K in keyof ProgramOptions]: ProgramOptions[K] } = { useLibdevice: true, name: `${options.name ?? 'kernel'}.ll` };
+  if (options.arch !== undefined) out.arch = options.arch;
+  if (options.fma !== undefined) out.fma = options.fma;
+  if (options.fastMath !== undefined) out.fastMath = options.fastMath;
+  if (options.ftz !== undefined) out.ftz = options.ftz;
+  if (options.precDiv !== undefined) out.precDiv = options.precDiv;
+  if (options.precSqrt !== undefined) out.precSqrt = options.precSqrt;
+  if (options.optimizationLevel !== undefined) out.optimizationLevel = options.optimizationLevel;
+  return out;
+}
+
+/** The Program options of the link step (PTX to cubin). */
+export function linkProgramOptions(options: KernelCompileOptions): ProgramOptions {
+  const out: { -readonly [K in keyof ProgramOptions]: ProgramOptions[K] } = { name: `${options.name ?? 'kernel'}.ptx` };
+  if (options.arch !== undefined) out.arch = options.arch;
+  if (options.maxRegisters !== undefined) out.maxRegisters = options.maxRegisters;
+  if (options.lineinfo !== undefined) out.lineinfo = options.lineinfo;
+  return out;
+}

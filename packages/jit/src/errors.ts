@@ -1,0 +1,68 @@
+import type { Loc } from './types/typed-ir.js';
+
+/** Where in the user's own file a piece of kernel code is. */
+export interface SourcePosition {
+  /** The file the kernel was written in, where it could be found (a path or URL), else `<kernel>`. */
+  readonly file: string;
+  /** 1-based line in that file. */
+  readonly line: number;
+  /** 1-based column in that file. */
+  readonly column: number;
+  /** The source line with a caret under the position. */
+  readonly snippet: string;
+}
+
+/** Maps offsets in a kernel's text to positions in the user's file. */
+export interface SourceLocator {
+  position(loc: Loc): SourcePosition;
+}
+
+/**
+ * The root of the JIT's errors. Errors about the user's kernel code carry
+ * the position in the user's file (`file`, `line`, `column`) and a snippet
+ * with a caret; the message starts with `file:line:column`.
+ */
+export class JitError extends Error {
+  override name = 'JitError';
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  readonly snippet: string | undefined;
+  /** The message without the position and snippet. */
+  readonly detail: string;
+
+  constructor(detail: string, at?: { locator: SourceLocator; loc: Loc | undefined }, options?: ErrorOptions) {
+    const position = at?.loc ? at.locator.position(at.loc) : undefined;
+    super(position ? `${position.file}:${position.line}:${position.column}: ${detail}\n${position.snippet}` : detail, options);
+    this.detail = detail;
+    this.file = position?.file;
+    this.line = position?.line;
+    this.column = position?.column;
+    this.snippet = position?.snippet;
+  }
+}
+
+/** Syntax that kernels do not support (or that does not parse). */
+export class UnsupportedSyntaxError extends JitError {
+  override name = 'UnsupportedSyntaxError';
+}
+
+/** A name that is neither a parameter, a local, a constant nor a known global. */
+export class FreeVariableError extends JitError {
+  override name = 'FreeVariableError';
+}
+
+/** Types that do not fit: both types are named in the message. */
+export class KernelTypeError extends JitError {
+  override name = 'KernelTypeError';
+}
+
+/** An argument at launch that does not fit the kernel (count, kind, device, read-only). */
+export class KernelArgumentError extends JitError {
+  override name = 'KernelArgumentError';
+}
+
+/** An error raised while a kernel runs in the simulator (an index out of bounds, an integer division by zero). */
+export class SimulatorError extends JitError {
+  override name = 'SimulatorError';
+}

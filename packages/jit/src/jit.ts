@@ -1,0 +1,275 @@
+import { Device, LaunchConfig, type LaunchConfigOptions } from '@cuda-js/core';
+import type { StreamArgument } from '@cuda-js/streams';
+import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
+import { KernelArgumentError } from './errors.js';
+import { argumentTypes } from './launch/argument-types.js';
+import { forallConfig } from './launch/forall.js';
+import { KernelLauncher } from './launch/kernel-launcher.js';
+import { lowerKernel } from './lower/lower-kernel.js';
+import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
+import { captureCallSite, type CallSite } from './parse/source-locator.js';
+import { SimulatedKernel } from './simulate/simulated-kernel.js';
+import { signatureKey, typeName, type JitType } from './types/jit-types.js';
+import { resolveSignature, type TypeToken } from './types/signature.js';
+import { typeKernel, type KernelConstant } from './types/type-kernel.js';
+import type { TypedKernel } from './types/typed-ir.js';
+
+/** Where a kernel runs: the GPU, or the CPU simulator. */
+export type JitTarget = 'gpu' | 'simulator';
+
+export interface JitOptions {
+  /** `'gpu'` (default) or `'simulator'`; `CUDA_JS_SIMULATOR=1` in the environment makes the simulator the default. */
+  readonly target?: JitTarget;
+  /** Names the kernel reads that are not parameters, baked into its code: `{ N: 16 }`. */
+  readonly constants?: Readonly<Record<string, KernelConstant>>;
+  /** The kernel's name in messages and PTX (default: the function's name). */
+  readonly name?: string;
+  /** Target architecture (`'sm_90'`); default: the current device's. */
+  readonly arch?: string;
+  /** Contract multiply-adds into FMA (default true, as nvcc does). The simulator does not contract. */
+  readonly fma?: boolean;
+  /** Fast, less precise f32 math (flush denormals, approximate division and square root). */
+  readonly fastMath?: boolean;
+}
+
+/** `launch` options: a LaunchConfig's fields, and the stream to launch on (default: the legacy default stream). */
+export interface JitLaunchOptions extends LaunchConfigOptions {
+  readonly stream?: StreamArgument;
+}
+
+/** What `inspect` gives: the types, the NVVM IR and the PTX of one specialization. */
+export interface KernelInspection {
+  /** `name: type` of each parameter and local variable. */
+  readonly types: { readonly params: Readonly<Record<string, string>>; readonly locals: Readonly<Record<string, string>> };
+  readonly nvvm: string;
+  readonly ptx: string;
+  /** The simulator's generated JavaScript. */
+  readonly simulator: string;
+}
+
+/** One kernel compiled for one signature. */
+export interface Specialization {
+  readonly signature: readonly JitType[];
+  readonly key: string;
+  readonly typed: TypedKernel;
+  readonly target: JitTarget;
+}
+
+interface GpuSpecialization extends Specialization {
+  readonly nvvm: string;
+  readonly compiled: CompiledKernel;
+  readonly launcher: KernelLauncher;
+}
+
+interface SimulatorSpecialization extends Specialization {
+  readonly simulator: SimulatedKernel;
+}
+
+type AnySpecialization = GpuSpecialization | SimulatorSpecialization;
+
+function defaultTarget(): JitTarget {
+  const flag = process.env['CUDA_JS_SIMULATOR'];
+  return flag !== undefined && flag !== '' && flag !== '0' ? 'simulator' : 'gpu';
+}
+
+function symbolFor(name: string, index: number): string {
+  const base = name.replace(/[^A-Za-z0-9_]/g, '_').replace(/^([0-9])/, '_$1') || 'kernel';
+  return index === 0 ? base : `${base}_${index}`;
+}
+
+/** Makes the first device current where no context is (numba does the same on first use). */
+function ensureContext(): void {
+  if (!Device.current()) Device.get(0).setCurrent();
+}
+
+const STREAM_KEY = 'stream';
+
+/**
+ * A kernel written as a JavaScript function, compiled per signature on
+ * first use (numba's dispatcher): the signature comes from the launch's
+ * arguments, or is given to {@link compile}.
+ */
+export class JitKernel {
+  readonly name: string;
+  readonly target: JitTarget;
+  readonly #fn: (...args: never[]) => unknown;
+  readonly #options: JitOptions;
+  readonly #callSite: CallSite | undefined;
+  #parsed: ParsedKernel | undefined;
+  readonly #specializations = new Map<string, AnySpecialization>();
+  #last: AnySpecialization | undefined;
+  #compiles = 0;
+
+  /** @internal use {@link jit}. */
+  constructor(fn: (...args: never[]) => unknown, options: JitOptions, callSite: CallSite | undefined) {
+    if (typeof fn !== 'function') throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+    const target = options.target ?? defaultTarget();
+    if (target !== 'gpu' && target !== 'simulator') throw new TypeError(`jit: target must be 'gpu' or 'simulator', got ${String(target)}`);
+    this.#fn = fn;
+    this.#options = options;
+    this.#callSite = callSite;
+    this.name = options.name ?? (fn.name || 'kernel');
+    this.target = target;
+    // parse now, so that syntax errors and free variables show at the definition
+    this.#parse();
+  }
+
+  #parse(): ParsedKernel {
+    return (this.#parsed ??= parseKernel(this.#fn, this.#callSite));
+  }
+
+  /** How many specializations were compiled (one per signature). */
+  get compileCount(): number {
+    return this.#compiles;
+  }
+
+  /** The compiled specializations, by signature key. */
+  get specializations(): ReadonlyMap<string, Specialization> {
+    return this.#specializations;
+  }
+
+  /**
+   * Compiles the kernel for `signature` now (the scalar makers `f32`, `i32`,
+   * ... and {@link array} types): `kernel.compile([f32, array(f32, 1), array(f32, 1)])`.
+   */
+  compile(signature: readonly TypeToken[]): Specialization {
+    return this.#specialize(resolveSignature(signature));
+  }
+
+  /** The types, NVVM IR, PTX and simulator code of the kernel for `signature`, each made when first read (the PTX needs libNVVM, and `arch` where there is no device). */
+  inspect(signature: readonly TypeToken[]): KernelInspection {
+    const types = resolveSignature(signature);
+    const typed = this.#type(types, this.#symbolFor(signatureKey(types)));
+    const params: Record<string, string> = {};
+    typed.params.forEach((p) => (params[p.name] = typeName(p.type)));
+    const locals: Record<string, string> = {};
+    typed.locals.forEach((l) => (locals[l.name] = l.type));
+    // each form is made when it is first read: the PTX needs libNVVM (and an arch without a device), the others do not
+    let nvvm: string | undefined;
+    let ptx: string | undefined;
+    let simulator: string | undefined;
+    const options = this.#compileOptions();
+    const locator = this.#parse().locator;
+    return {
+      types: { params, locals },
+      get nvvm() {
+        return (nvvm ??= lowerKernel(typed));
+      },
+      get ptx() {
+        return (ptx ??= compileToPtx(this.nvvm, options));
+      },
+      get simulator() {
+        return (simulator ??= new SimulatedKernel(typed, locator).source);
+      },
+    };
+  }
+
+  /**
+   * Launches on a grid: `kernel.launch({ grid, block, stream }, ...args)`.
+   * Arguments: arrays (StridedMemoryView, DLPack or CUDA-array-interface
+   * objects, host arrays), numbers (f64), bigints (i64), booleans, typed
+   * scalars (`f32(2)`).
+   */
+  launch(options: JitLaunchOptions, ...args: unknown[]): void {
+    if (options === null || typeof options !== 'object') throw new KernelArgumentError(`${this.name}.launch: the first argument is the launch options { grid, block, stream }`);
+    const spec = this.#specializationFor(args);
+    if (spec.target === 'simulator') {
+      const config = LaunchConfig.from(withoutStream(options));
+      (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, args);
+      return;
+    }
+    (spec as GpuSpecialization).launcher.launch(options, options.stream, args);
+  }
+
+  /**
+   * A launcher for `n` threads with a block size from the occupancy API
+   * (numba's `forall`): `kernel.forall(n, { stream })(...args)`.
+   */
+  forall(n: number, options: { readonly stream?: StreamArgument } = {}): (...args: unknown[]) => void {
+    if (!Number.isSafeInteger(n) || n < 1) throw new KernelArgumentError(`${this.name}.forall: n must be a positive integer, got ${String(n)}`);
+    return (...args: unknown[]) => {
+      const spec = this.#specializationFor(args);
+      if (spec.target === 'simulator') {
+        const block = Math.min(n, 256);
+        (spec as SimulatorSpecialization).simulator.run([Math.ceil(n / block), 1, 1], [block, 1, 1], args);
+        return;
+      }
+      const launcher = (spec as GpuSpecialization).launcher;
+      const config = forallConfig(n, launcher.occupancyBlockSize());
+      launcher.launch(config, options.stream, args);
+    };
+  }
+
+  #specializationFor(args: readonly unknown[]): AnySpecialization {
+    const params = this.#parse().params;
+    if (args.length !== params.length) {
+      throw new KernelArgumentError(`${this.name} takes ${params.length} argument(s) (${params.join(', ')}), ${args.length} were given`);
+    }
+    const types = argumentTypes(args, params, this.target);
+    const last = this.#last;
+    if (last && sameTypes(last.signature, types)) return last;
+    const spec = this.#specialize(types);
+    this.#last = spec;
+    return spec;
+  }
+
+  #symbolFor(key: string): string {
+    const known = [...this.#specializations.keys()].indexOf(key);
+    return symbolFor(this.name, known === -1 ? this.#specializations.size : known);
+  }
+
+  #type(types: readonly JitType[], symbol: string): TypedKernel {
+    return typeKernel(this.#parse(), types, { symbol, constants: this.#options.constants });
+  }
+
+  #compileOptions(): { arch?: string; fma?: boolean; fastMath?: boolean; name: string } {
+    const o = this.#options;
+    return { arch: o.arch, fma: o.fma, fastMath: o.fastMath, name: this.name };
+  }
+
+  #specialize(types: readonly JitType[]): AnySpecialization {
+    const key = signatureKey(types);
+    const known = this.#specializations.get(key);
+    if (known) return known;
+    const typed = this.#type(types, this.#symbolFor(key));
+    let spec: AnySpecialization;
+    if (this.target === 'simulator') {
+      spec = { signature: [...types], key, typed, target: 'simulator', simulator: new SimulatedKernel(typed, this.#parse().locator) };
+    } else {
+      ensureContext();
+      const nvvm = lowerKernel(typed);
+      const compiled = compileKernel(nvvm, typed.symbol, this.#compileOptions());
+      spec = { signature: [...types], key, typed, target: 'gpu', nvvm, compiled, launcher: new KernelLauncher(compiled.kernel, typed.params, this.name) };
+    }
+    this.#compiles++;
+    this.#specializations.set(key, spec);
+    return spec;
+  }
+}
+
+function sameTypes(a: readonly JitType[], b: readonly JitType[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function withoutStream(options: JitLaunchOptions): LaunchConfigOptions {
+  if (!(STREAM_KEY in options)) return options;
+  const { stream: _stream, ...config } = options;
+  return config;
+}
+
+/**
+ * Makes a kernel of a JavaScript function (numba's `@cuda.jit`):
+ *
+ * ```ts
+ * const axpy = jit((a: number, x: Float32Array, y: Float32Array) => {
+ *   const i = cuda.grid(1);
+ *   if (i < y.length) y[i] = a * x[i] + y[i];
+ * });
+ * axpy.launch({ grid: 4096, block: 256, stream }, f32(2), xs, ys);
+ * ```
+ */
+export function jit(fn: (...args: never[]) => unknown, options: JitOptions = {}): JitKernel {
+  return new JitKernel(fn, options, captureCallSite());
+}

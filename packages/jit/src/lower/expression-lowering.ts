@@ -1,0 +1,151 @@
+// Lowers one typed-IR expression to instructions and returns its value.
+// Every subexpression is evaluated once, left to right, as in JavaScript;
+// `logical` and `select` branch so that the side not taken is not evaluated.
+import type { ScalarName } from '../types/jit-types.js';
+import type { ElementRef, Expr, SpecialRegister } from '../types/typed-ir.js';
+import { lowerBinary, lowerCompare, lowerUnary } from './arithmetic-lowering.js';
+import { arrayBinding, arrayDimension, elementPointer } from './array-addressing.js';
+import { lowerConversion, truthy } from './conversion-lowering.js';
+import { constantLiteral, memoryBytes, memoryType, registerType } from './llvm-types.js';
+import type { LoweringContext, TypedValue } from './lowering-context.js';
+import { LoweringError } from './lowering-error.js';
+import { lowerMath } from './math-lowering.js';
+
+export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
+  const b = ctx.builder;
+  switch (expr.op) {
+    case 'const':
+      return { ref: constantLiteral(expr.type, expr.value), type: expr.type };
+    case 'local': {
+      const { slot, t, align } = localSlot(ctx, expr.id, expr.type);
+      return { ref: b.compute(`load ${t}, ${t}* ${slot}, align ${align}`), type: expr.type };
+    }
+    case 'assign': {
+      const value = expect(lowerExpression(ctx, expr.value), expr.type, 'assign');
+      const { slot, t, align } = localSlot(ctx, expr.id, expr.type);
+      b.emit(`store ${t} ${value.ref}, ${t}* ${slot}, align ${align}`);
+      return value;
+    }
+    case 'unary':
+      return expect(lowerUnary(ctx, expr.operator, lowerExpression(ctx, expr.operand)), expr.type, 'unary');
+    case 'binary': {
+      const left = lowerExpression(ctx, expr.left);
+      const right = lowerExpression(ctx, expr.right);
+      return expect(lowerBinary(ctx, expr.operator, left, right), expr.type, 'binary');
+    }
+    case 'compare': {
+      const left = expect(lowerExpression(ctx, expr.left), expr.operandType, 'compare');
+      const right = expect(lowerExpression(ctx, expr.right), expr.operandType, 'compare');
+      return lowerCompare(ctx, expr.operator, left, right);
+    }
+    case 'logical':
+      return lowerLogical(ctx, expr);
+    case 'select':
+      return lowerSelect(ctx, expr);
+    case 'convert':
+      return lowerConversion(ctx, lowerExpression(ctx, expr.operand), expr.type);
+    case 'math': {
+      const args = expr.args.map((a) => lowerExpression(ctx, a));
+      return expect(lowerMath(ctx, expr.fn, expr.argType, args), expr.type, `math '${expr.fn}'`);
+    }
+    case 'special':
+      return { ref: specialRegister(ctx, expr.register), type: 'i32' };
+    case 'load': {
+      const pointer = elementAddress(ctx, expr.ref, expr.type);
+      const t = memoryType(expr.type);
+      const loaded = b.compute(`load ${t}, ${t}* ${pointer}, align ${memoryBytes(expr.type)}`);
+      // A bool element is a byte: any non-zero byte is true.
+      const ref = expr.type === 'bool' ? b.compute(`icmp ne i8 ${loaded}, 0`) : loaded;
+      return { ref, type: expr.type };
+    }
+    case 'store': {
+      // JavaScript evaluates `a[i] = v` as the index, then the value.
+      const pointer = elementAddress(ctx, expr.ref, expr.type);
+      const value = expect(lowerExpression(ctx, expr.value), expr.type, 'store');
+      const t = memoryType(expr.type);
+      const stored = expr.type === 'bool' ? b.compute(`zext i1 ${value.ref} to i8`) : value.ref;
+      b.emit(`store ${t} ${stored}, ${t}* ${pointer}, align ${memoryBytes(expr.type)}`);
+      return value;
+    }
+    case 'dim':
+      return { ref: arrayDimension(ctx, arrayBinding(ctx, expr.array), expr.what, expr.dim), type: 'i64' };
+    case 'sequence':
+      for (const effect of expr.effects) lowerExpression(ctx, effect);
+      return expect(lowerExpression(ctx, expr.value), expr.type, 'sequence');
+  }
+  throw new LoweringError(`unknown expression op '${(expr as { op: string }).op}'`);
+}
+
+function expect(value: TypedValue, type: ScalarName, where: string): TypedValue {
+  if (value.type !== type) throw new LoweringError(`${where} of type ${type} has an operand of type ${value.type}`);
+  return value;
+}
+
+function localSlot(ctx: LoweringContext, id: number, type: ScalarName): { slot: string; t: string; align: number } {
+  const slot = ctx.localSlots[id];
+  const local = ctx.kernel.locals[id];
+  if (slot === undefined || !local) throw new LoweringError(`local ${id} does not exist`);
+  if (local.type !== type) throw new LoweringError(`local ${id} (${local.name}) is ${local.type}, used as ${type}`);
+  return { slot, t: registerType(type), align: memoryBytes(type) };
+}
+
+function elementAddress(ctx: LoweringContext, ref: ElementRef, type: ScalarName): string {
+  const array = arrayBinding(ctx, ref.array);
+  if (array.type.dtype !== type) throw new LoweringError(`element of ${array.type.name} accessed as ${type}`);
+  const indices = ref.indices.map((index) => {
+    const value = lowerExpression(ctx, index);
+    if (value.type !== 'i64' && value.type !== 'u64') throw new LoweringError(`array index of type ${value.type}; indices are i64`);
+    return value.ref;
+  });
+  return elementPointer(ctx, array, indices);
+}
+
+function lowerLogical(ctx: LoweringContext, expr: Extract<Expr, { op: 'logical' }>): TypedValue {
+  const b = ctx.builder;
+  const t = registerType(expr.type);
+  const left = expect(lowerExpression(ctx, expr.left), expr.type, 'logical');
+  const test = truthy(ctx, left);
+  const leftEnd = b.currentLabel;
+  const rightStart = b.newLabel(`${expr.operator}.rhs`);
+  const join = b.newLabel(`${expr.operator}.end`);
+  // `and` needs the right side when the left is truthy, `or` when it is not.
+  if (expr.operator === 'and') b.branchIf(test.ref, rightStart, join);
+  else b.branchIf(test.ref, join, rightStart);
+  b.startBlock(rightStart);
+  const right = expect(lowerExpression(ctx, expr.right), expr.type, 'logical');
+  const rightEnd = b.currentLabel;
+  b.startBlock(join);
+  return { ref: b.compute(`phi ${t} [ ${left.ref}, %${leftEnd} ], [ ${right.ref}, %${rightEnd} ]`), type: expr.type };
+}
+
+function lowerSelect(ctx: LoweringContext, expr: Extract<Expr, { op: 'select' }>): TypedValue {
+  const b = ctx.builder;
+  const t = registerType(expr.type);
+  const test = truthy(ctx, lowerExpression(ctx, expr.test));
+  const thenStart = b.newLabel('select.then');
+  const elseStart = b.newLabel('select.else');
+  const join = b.newLabel('select.end');
+  b.branchIf(test.ref, thenStart, elseStart);
+  b.startBlock(thenStart);
+  const whenTrue = expect(lowerExpression(ctx, expr.then), expr.type, 'select');
+  const thenEnd = b.currentLabel;
+  b.branch(join);
+  b.startBlock(elseStart);
+  const whenFalse = expect(lowerExpression(ctx, expr.otherwise), expr.type, 'select');
+  const elseEnd = b.currentLabel;
+  b.startBlock(join);
+  return { ref: b.compute(`phi ${t} [ ${whenTrue.ref}, %${thenEnd} ], [ ${whenFalse.ref}, %${elseEnd} ]`), type: expr.type };
+}
+
+const SPECIAL_REGISTERS: ReadonlySet<SpecialRegister> = new Set<SpecialRegister>([
+  'tid.x', 'tid.y', 'tid.z', 'ntid.x', 'ntid.y', 'ntid.z',
+  'ctaid.x', 'ctaid.y', 'ctaid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'laneid',
+]);
+
+function specialRegister(ctx: LoweringContext, register: SpecialRegister): string {
+  // The warp size is 32 on every architecture CUDA supports; a constant lets the optimizer fold it.
+  if (register === 'warpsize') return '32';
+  if (!SPECIAL_REGISTERS.has(register)) throw new LoweringError(`unknown special register '${register}'`);
+  const fn = ctx.declarations.declare(`llvm.nvvm.read.ptx.sreg.${register}`, 'i32', []);
+  return ctx.builder.compute(`call i32 ${fn}()`);
+}

@@ -1,0 +1,21 @@
+import type { ScalarName } from '../types/jit-types.js';
+import type { TypedKernel } from '../types/typed-ir.js';
+import type { FunctionBuilder } from './function-builder.js';
+import type { KernelAbi } from './kernel-abi.js';
+import type { ModuleDeclarations } from './module-declarations.js';
+
+/** A computed value: its operand text and its type in the kernel language (signedness included). */
+export interface TypedValue {
+  readonly ref: string;
+  readonly type: ScalarName;
+}
+
+/** What every lowering step reads and writes. */
+export interface LoweringContext {
+  readonly builder: FunctionBuilder;
+  readonly declarations: ModuleDeclarations;
+  readonly kernel: TypedKernel;
+  readonly abi: KernelAbi;
+  /** The alloca of each local variable, by id. */
+  readonly localSlots: readonly string[];
+}

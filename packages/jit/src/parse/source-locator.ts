@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { SourceLocator, SourcePosition } from '../errors.js';
+import type { Loc } from '../types/typed-ir.js';
+
+/** Where `jit(fn)` was called: the user's file and position, from the stack. */
+export interface CallSite {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+// This package's own frames (src while testing, dist once built) are skipped.
+const OWN_DIRECTORY = fileURLToPath(new URL('..', import.meta.url));
+const FRAME = /\(?((?:file:\/\/|\/|[A-Za-z]:[\\/])[^()]*?):(\d+):(\d+)\)?\s*$/;
+
+/** The first stack frame outside this package: the user's call of `jit`. Cheap: the file is read only if an error needs it. */
+export function captureCallSite(): CallSite | undefined {
+  const stack = new Error().stack;
+  if (!stack) return undefined;
+  for (const line of stack.split('\n').slice(1)) {
+    const m = FRAME.exec(line);
+    if (!m) continue;
+    const file = m[1]!.startsWith('file://') ? safeFileURLToPath(m[1]!) : m[1]!;
+    // this package's modules are skipped, its own tests are not (they stand for a user's file)
+    if (file === undefined || ((file.startsWith(OWN_DIRECTORY) || file.includes('/packages/cuda-js/')) && !/\.test\.[cm]?[jt]s$/.test(file))) continue;
+    return { file, line: Number(m[2]), column: Number(m[3]) };
+  }
+  return undefined;
+}
+
+function safeFileURLToPath(url: string): string | undefined {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return undefined;
+  }
+}
+
+interface Token {
+  readonly value: string;
+  readonly start: number;
+}
+
+// Good enough to align a function's text with the file it came from: names,
+// numbers, strings and single punctuation characters; comments are skipped.
+const TOKEN = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|[A-Za-z_$][\w$]*|\d[\w.]*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`|\S/g;
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
+    if (m[0].startsWith('//') || m[0].startsWith('/*')) continue;
+    tokens.push({ value: m[0], start: m.index });
+  }
+  return tokens;
+}
+
+const isWord = (value: string): boolean => /^[\w$]/.test(value);
+
+/** Greedy in-order matching of the kernel's tokens with the file's, from file token `from`. */
+function alignFrom(own: readonly Token[], theirs: readonly Token[], from: number): { own: number; file: number }[] {
+  const mapped: { own: number; file: number }[] = [];
+  let j = from;
+  for (const token of own) {
+    // names and numbers may be found a little further on (types stripped in between); punctuation only right away
+    const reach = isWord(token.value) ? 64 : 1;
+    for (let k = j; k < Math.min(theirs.length, j + reach); k++) {
+      if (theirs[k]!.value === token.value) {
+        mapped.push({ own: token.start, file: theirs[k]!.start });
+        j = k + 1;
+        break;
+      }
+    }
+  }
+  return mapped;
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/**
+ * Maps offsets in a kernel's text to the user's file. The text is found in
+ * the file as it is (plain JavaScript) or, where a compiler changed it
+ * (TypeScript's types stripped, a bundler's renamed imports), by aligning
+ * its tokens with the file's, starting at the call of `jit`. Where no file
+ * can be read, positions are given within the kernel's own text.
+ */
+export class SourceMapper implements SourceLocator {
+  #mapping: { text: string; file: string; map: (offset: number) => number; starts: number[] } | undefined;
+
+  constructor(
+    readonly source: string,
+    readonly callSite: CallSite | undefined,
+  ) {}
+
+  position(loc: Loc): SourcePosition {
+    const mapping = (this.#mapping ??= this.#build());
+    const offset = mapping.map(Math.max(0, Math.min(loc.start, this.source.length)));
+    const starts = mapping.starts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const lineStart = starts[lo]!;
+    const lineEnd = mapping.text.indexOf('\n', lineStart);
+    const lineText = mapping.text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).replace(/\r$/, '');
+    const column = offset - lineStart;
+    const width = Math.max(1, Math.min(loc.end - loc.start, lineText.length - column));
+    const indent = lineText.slice(0, column).replace(/[^\t]/g, ' ');
+    return { file: mapping.file, line: lo + 1, column: column + 1, snippet: `${lineText}\n${indent}^${'~'.repeat(width - 1)}` };
+  }
+
+  #build(): { text: string; file: string; map: (offset: number) => number; starts: number[] } {
+    const own = { text: this.source, file: '<kernel>', map: (o: number) => o, starts: lineStarts(this.source) };
+    const site = this.callSite;
+    if (!site) return own;
+    let text: string;
+    try {
+      text = readFileSync(site.file, 'utf8');
+    } catch {
+      return { ...own, file: `${site.file} (kernel text; the file could not be read)` };
+    }
+    const starts = lineStarts(text);
+    const callOffset = (starts[site.line - 1] ?? 0) + site.column - 1;
+    const exact = this.#nearestExactCopy(text, callOffset);
+    if (exact !== undefined) return { text, file: site.file, map: (o) => exact + o, starts };
+    const aligned = this.#align(text, callOffset);
+    return aligned ? { text, file: site.file, map: aligned, starts } : own;
+  }
+
+  #nearestExactCopy(text: string, callOffset: number): number | undefined {
+    let best: number | undefined;
+    for (let i = text.indexOf(this.source); i !== -1; i = text.indexOf(this.source, i + 1)) {
+      if (best === undefined || Math.abs(i - callOffset) < Math.abs(best - callOffset)) best = i;
+    }
+    return best;
+  }
+
+  /**
+   * Offset map by token alignment: each token of the kernel text is matched
+   * with the same token in the file, in order. Alignment is tried from every
+   * place where the kernel's first name occurs; the best match wins, the
+   * nearest to the call of `jit` among equals.
+   */
+  #align(text: string, callOffset: number): ((offset: number) => number) | undefined {
+    const own = tokenize(this.source);
+    const theirs = tokenize(text);
+    const firstWord = own.findIndex((t) => isWord(t.value));
+    if (firstWord === -1 || theirs.length === 0) return undefined;
+    let best: { own: number; file: number }[] = [];
+    let bestDistance = Infinity;
+    let tried = 0;
+    for (let start = 0; start < theirs.length && tried < 4096; start++) {
+      if (theirs[start]!.value !== own[firstWord]!.value) continue;
+      tried++;
+      const mapped = alignFrom(own, theirs, Math.max(0, start - firstWord));
+      const distance = Math.abs(theirs[start]!.start - callOffset);
+      if (mapped.length > best.length || (mapped.length === best.length && distance < bestDistance)) {
+        best = mapped;
+        bestDistance = distance;
+      }
+    }
+    const mapped = best;
+    if (mapped.length < Math.min(3, own.length)) return undefined;
+    return (offset: number) => {
+      let lo = 0;
+      let hi = mapped.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (mapped[mid]!.own <= offset) lo = mid;
+        else hi = mid - 1;
+      }
+      const anchor = mapped[lo]!;
+      return anchor.file + Math.max(0, offset - anchor.own);
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import type { ScalarName } from '../types/jit-types.js';
+import type { MathFunction } from '../types/typed-ir.js';
+import { bigintCode, type GeneratedValue } from './generated-value.js';
+
+/** Float functions that are a `Math` function of the same name. */
+const SAME_NAME = new Set<MathFunction>([
+  'sqrt', 'cbrt', 'exp', 'expm1', 'log', 'log2', 'log10', 'log1p',
+  'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'tanh', 'asinh', 'acosh', 'atanh',
+  'floor', 'ceil', 'trunc', 'atan2', 'pow', 'hypot',
+]);
+
+/**
+ * Source for a math call. Float functions go through `Math.*` (rounded with
+ * `Math.fround` for f32: exact for sqrt, floor, ceil and trunc, within an
+ * ulp of libdevice for the transcendental ones); min, max, round, sign and
+ * abs follow typed-ir.ts's formulas; fma rounds once.
+ */
+export function mathSource(fn: MathFunction, type: ScalarName, argType: ScalarName, args: readonly GeneratedValue[]): GeneratedValue {
+  const f32 = argType === 'f32';
+  const float = f32 || argType === 'f64';
+  const big = argType === 'i64' || argType === 'u64';
+  const list = args.map((a) => (big ? bigintCode(a) : a.code)).join(', ');
+  const out = (code: string): GeneratedValue => ({ code, type });
+  const rounded = (code: string): GeneratedValue => out(f32 ? `Math.fround(${code})` : code);
+  if (SAME_NAME.has(fn)) return rounded(`Math.${fn}(${list})`);
+  switch (fn) {
+    case 'exp2':
+      return rounded(`Math.pow(2, ${list})`);
+    case 'round':
+      return rounded(`roundHalfUp(${list})`);
+    case 'fma':
+      return out(f32 ? `fmaFloat32(${list})` : `fmaFloat64(${list})`);
+    case 'isnan':
+      return out(`Number.isNaN(${list})`);
+    case 'isfinite':
+      return out(`Number.isFinite(${list})`);
+    case 'abs':
+      if (float) return out(`Math.abs(${list})`); // clears the sign bit
+      if (argType === 'i32') return out(`absI32(${list})`);
+      if (argType === 'i64') return out(`absI64(${list})`);
+      return out(list); // unsigned: already non-negative
+    case 'sign':
+      return out(big ? `signBigint(${list})` : `signNumber(${list})`);
+    case 'min':
+      return out(big ? `minBigint(${list})` : `minNumber(${list})`);
+    case 'max':
+      return out(big ? `maxBigint(${list})` : `maxNumber(${list})`);
+    default:
+      throw new Error(`simulator: unknown math function '${String(fn)}'`);
+  }
+}

@@ -1,0 +1,92 @@
+import type { Expr, Stmt } from '../types/typed-ir.js';
+import type { ExpressionSource } from './expression-source.js';
+
+/** The label of the innermost thread loop: `return` continues it with the next thread. */
+export const THREAD_LABEL = 'thread';
+
+const label = (id: number): string => `L${id}`;
+
+/**
+ * Generates JavaScript statements for the typed IR's statements. Loops
+ * become JavaScript loops of the same shape where one fits (`for` with its
+ * update, `do ... while`), so that `continue` is JavaScript's own; other
+ * loops get a labelled body block that `continue` leaves.
+ */
+export class StatementSource {
+  /** How `continue` reaches each enclosing loop, by loop id. */
+  readonly #continues = new Map<number, string>();
+
+  constructor(private readonly expressions: ExpressionSource) {}
+
+  generate(statements: readonly Stmt[], indent: string): string[] {
+    const lines: string[] = [];
+    for (const s of statements) this.#statement(s, indent, lines);
+    return lines;
+  }
+
+  #expr(e: Expr): string {
+    return this.expressions.generate(e).code;
+  }
+
+  #statement(s: Stmt, indent: string, lines: string[]): void {
+    const inner = `${indent}  `;
+    switch (s.op) {
+      case 'expr':
+        lines.push(`${indent}${this.#expr(s.expr)};`);
+        return;
+      case 'if':
+        lines.push(`${indent}if (${this.#expr(s.test)}) {`, ...this.generate(s.then, inner));
+        if (s.otherwise.length > 0) lines.push(`${indent}} else {`, ...this.generate(s.otherwise, inner));
+        lines.push(`${indent}}`);
+        return;
+      case 'loop':
+        this.#loop(s, indent, lines);
+        return;
+      case 'block':
+        lines.push(`${indent}${label(s.id)}: {`, ...this.generate(s.body, inner), `${indent}}`);
+        return;
+      case 'break':
+        lines.push(`${indent}break ${label(s.target)};`);
+        return;
+      case 'continue': {
+        const how = this.#continues.get(s.target);
+        if (how === undefined) throw new Error(`simulator: 'continue' names loop ${s.target}, which does not enclose it`);
+        lines.push(`${indent}${how};`);
+        return;
+      }
+      case 'return':
+        lines.push(`${indent}continue ${THREAD_LABEL};`);
+        return;
+    }
+  }
+
+  #loop(s: Extract<Stmt, { op: 'loop' }>, indent: string, lines: string[]): void {
+    const inner = `${indent}  `;
+    const name = label(s.id);
+    const test = s.test === undefined ? '' : this.#expr(s.test);
+    const simpleUpdate = s.update.every((u) => u.op === 'expr');
+    if (s.postTest === undefined && simpleUpdate) {
+      // for (; test; update) body
+      const update = s.update.map((u) => (u.op === 'expr' ? this.#expr(u.expr) : '')).join(', ');
+      this.#continues.set(s.id, `continue ${name}`);
+      lines.push(`${indent}${name}: for (; ${test}; ${update}) {`, ...this.generate(s.body, inner), `${indent}}`);
+    } else if (s.test === undefined && s.update.length === 0 && s.postTest !== undefined) {
+      // do body while (postTest): JavaScript's continue goes to the test, as the IR's does.
+      this.#continues.set(s.id, `continue ${name}`);
+      const body = this.generate(s.body, inner);
+      lines.push(`${indent}${name}: do {`, ...body, `${indent}} while (${this.#expr(s.postTest)});`);
+    } else {
+      // Any other combination: continue leaves the body block, then update and postTest run.
+      const bodyLabel = `${name}body`;
+      this.#continues.set(s.id, `break ${bodyLabel}`);
+      const body = this.generate(s.body, `${inner}  `);
+      this.#continues.delete(s.id); // update and postTest are outside the body: a continue there is not the IR's
+      lines.push(`${indent}${name}: for (;;) {`);
+      if (s.test !== undefined) lines.push(`${inner}if (!${test}) break ${name};`);
+      lines.push(`${inner}${bodyLabel}: {`, ...body, `${inner}}`, ...this.generate(s.update, inner));
+      if (s.postTest !== undefined) lines.push(`${inner}if (!${this.#expr(s.postTest)}) break ${name};`);
+      lines.push(`${indent}}`);
+    }
+    this.#continues.delete(s.id);
+  }
+}

@@ -1,0 +1,38 @@
+import { bool, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8 } from '@cuda-js/core';
+import { KernelTypeError } from '../errors.js';
+import { arrayType, isScalarName, type ArrayType, type JitType, type Layout, type ScalarName } from './jit-types.js';
+
+/** Something that names a type in a signature: a scalar maker (`f32`), its name (`'f32'`), or an {@link array} type. */
+export type TypeToken = JitType | ((value: never) => unknown);
+
+// core's scalar makers double as type tokens: `compile([f32, array(f32, 1)])`
+const MAKERS = new Map<unknown, ScalarName>([
+  [bool, 'bool'], [i8, 'i8'], [u8, 'u8'], [i16, 'i16'], [u16, 'u16'], [i32, 'i32'], [u32, 'u32'], [i64, 'i64'], [u64, 'u64'], [f32, 'f32'], [f64, 'f64'],
+]);
+
+/**
+ * An array type for a signature: element type, dimensions (1 to 3) and
+ * layout: `'C'` (compact row-major, the default), `'F'` (compact
+ * column-major) or `'A'` (any strides). `{ readonly: true }` for arrays the
+ * kernel may only read.
+ */
+export function array(dtype: TypeToken, ndim: 1 | 2 | 3, layout: Layout = 'C', options: { readonly readonly?: boolean } = {}): ArrayType {
+  const element = scalarOf(dtype, 'array(dtype, ...)');
+  if (ndim !== 1 && ndim !== 2 && ndim !== 3) throw new KernelTypeError(`array(${element}, ${String(ndim)}): ndim must be 1, 2 or 3`);
+  if (layout !== 'C' && layout !== 'F' && layout !== 'A') throw new KernelTypeError(`array(${element}, ${ndim}, ${JSON.stringify(layout)}): layout must be 'C', 'F' or 'A'`);
+  return arrayType(element, ndim, layout, options.readonly === true);
+}
+
+function scalarOf(token: unknown, where: string): ScalarName {
+  const made = MAKERS.get(token);
+  if (made) return made;
+  if (isScalarName(token)) return token;
+  const shown = typeof token === 'function' ? `the function ${token.name || '(anonymous)'}` : typeof token === 'string' ? `'${token}'` : String(token);
+  throw new KernelTypeError(`${where}: ${shown} is not a scalar type; use f32, f64, i8, u8, i16, u16, i32, u32, i64, u64 or bool`);
+}
+
+/** The types of a signature given as tokens. */
+export function resolveSignature(tokens: readonly TypeToken[]): JitType[] {
+  if (!Array.isArray(tokens)) throw new KernelTypeError('a signature is an array of types, such as [f32, array(f32, 1), array(f32, 1)]');
+  return tokens.map((t, i) => (typeof t === 'object' && t !== null && (t as ArrayType).kind === 'array' ? (t as ArrayType) : scalarOf(t, `signature[${i}]`)));
+}

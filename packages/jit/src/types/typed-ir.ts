@@ -1,0 +1,216 @@
+/**
+ * The typed IR: what the `types` stage makes of a kernel's AST for one
+ * signature, and what both backends read (`lower` → NVVM IR, `simulate` →
+ * JavaScript). It is a tree, close to the source, in which every expression
+ * carries its scalar type and every implicit conversion is explicit, so that
+ * the backends make no typing decision of their own.
+ *
+ * Semantics that both backends implement identically (the README's rules):
+ * - Integer `add`, `sub`, `mul`, `neg`, `shl` wrap at the type's width.
+ * - Integer `div` truncates toward zero, `rem` has the dividend's sign.
+ *   (The typer emits integer `div` only for 64-bit types, as BigInt does;
+ *   `/` on 32-bit integers is float division, as in JavaScript.)
+ * - Shift amounts are taken modulo the type's width (as JavaScript does for 32 bits).
+ *   `shr` is arithmetic for signed types and logical for unsigned; `ushr` is always logical.
+ * - Float ops round to the type (f32 results are rounded to f32 after each op).
+ *   Float `rem` is C's fmod (JavaScript's `%`).
+ * - `compare` on floats is ordered (false with a NaN) except `ne`, which is
+ *   true with a NaN, as in JavaScript.
+ * - `convert`: int→int wraps (sign- or zero-extends by the source's
+ *   signedness); int→float rounds to nearest; float→int truncates toward
+ *   zero and saturates at the target's range, NaN gives 0; f64→f32 rounds to
+ *   nearest; anything→bool is `x != 0` (NaN gives false); bool→number is 0 or 1.
+ * - Arithmetic happens only in i32, u32, i64, u64, f32 and f64: the typer
+ *   converts bool, i8, u8, i16 and u16 operands to i32 first.
+ * - `logical` and `select` evaluate lazily (short-circuit), like JavaScript.
+ * - `math` calls follow the table {@link MATH_FUNCTIONS}: float functions
+ *   through libdevice on the GPU and `Math.*` (rounded with `Math.fround` for
+ *   f32) in the simulator; `min`, `max`, `round`, `sign` and `abs` are
+ *   defined by the formulas given there so that both backends agree.
+ */
+import type { ArrayType, ScalarName } from './jit-types.js';
+
+/** Offsets in the kernel function's text (`fn.toString()`), for messages. */
+export interface Loc {
+  readonly start: number;
+  readonly end: number;
+}
+
+export type UnaryOperator = 'neg' | 'not' | 'bitnot';
+export type BinaryOperator = 'add' | 'sub' | 'mul' | 'div' | 'rem' | 'and' | 'or' | 'xor' | 'shl' | 'shr' | 'ushr';
+export type CompareOperator = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
+
+/** Special registers and constants of the thread's position. All are i32. */
+export type SpecialRegister =
+  | 'tid.x' | 'tid.y' | 'tid.z'
+  | 'ntid.x' | 'ntid.y' | 'ntid.z'
+  | 'ctaid.x' | 'ctaid.y' | 'ctaid.z'
+  | 'nctaid.x' | 'nctaid.y' | 'nctaid.z'
+  | 'laneid' | 'warpsize';
+
+/**
+ * The math functions, with how many arguments each takes. The typer calls
+ * `float` ones only with f32 or f64 arguments (all of the call's type);
+ * `int` ones also with i32, u32, i64 and u64. Result type = argument type,
+ * except `isnan` and `isfinite` (bool).
+ *
+ * Formulas both backends use (a, b of the call's type):
+ * - `min(a, b)  = (a < b || a != a) ? a : b`; `max(a, b) = (a > b || a != a) ? a : b`
+ *   (NaN wins, as in JavaScript; for ints simply the smaller/larger).
+ * - `round(x)   = floor(x) + ((x - floor(x)) >= 0.5 ? 1 : 0)` (JavaScript's half-up).
+ * - `sign(x)    = x > 0 ? 1 : x < 0 ? -1 : x` (keeps NaN and ±0).
+ * - `abs(x)`: floats clear the sign bit; ints `x < 0 ? -x : x` (wrapping).
+ * - `fma(a, b, c)`: one rounding (libdevice `__nv_fma[f]`; `Math.fround`
+ *   of the exact f64 product-sum for f32 in the simulator, which is exact).
+ */
+export const MATH_FUNCTIONS = Object.freeze({
+  sqrt: { arity: 1, int: false },
+  cbrt: { arity: 1, int: false },
+  exp: { arity: 1, int: false },
+  exp2: { arity: 1, int: false },
+  expm1: { arity: 1, int: false },
+  log: { arity: 1, int: false },
+  log2: { arity: 1, int: false },
+  log10: { arity: 1, int: false },
+  log1p: { arity: 1, int: false },
+  sin: { arity: 1, int: false },
+  cos: { arity: 1, int: false },
+  tan: { arity: 1, int: false },
+  asin: { arity: 1, int: false },
+  acos: { arity: 1, int: false },
+  atan: { arity: 1, int: false },
+  sinh: { arity: 1, int: false },
+  cosh: { arity: 1, int: false },
+  tanh: { arity: 1, int: false },
+  asinh: { arity: 1, int: false },
+  acosh: { arity: 1, int: false },
+  atanh: { arity: 1, int: false },
+  floor: { arity: 1, int: false },
+  ceil: { arity: 1, int: false },
+  trunc: { arity: 1, int: false },
+  round: { arity: 1, int: false },
+  atan2: { arity: 2, int: false },
+  pow: { arity: 2, int: false },
+  hypot: { arity: 2, int: false },
+  fma: { arity: 3, int: false },
+  isnan: { arity: 1, int: false },
+  isfinite: { arity: 1, int: false },
+  abs: { arity: 1, int: true },
+  sign: { arity: 1, int: true },
+  min: { arity: 2, int: true },
+  max: { arity: 2, int: true },
+} as const);
+
+export type MathFunction = keyof typeof MATH_FUNCTIONS;
+
+/** An array parameter's element address: `array` is the kernel parameter's index. */
+export interface ElementRef {
+  readonly array: number;
+  /** One index per dimension, each of type i64 (already converted). */
+  readonly indices: readonly Expr[];
+}
+
+export type Expr =
+  /** A constant of `type` (bigint for i64/u64, boolean for bool, number otherwise; already in range). */
+  | { readonly op: 'const'; readonly type: ScalarName; readonly value: number | bigint | boolean; readonly loc?: Loc }
+  /** Reads a local variable (scalar parameters are locals too). */
+  | { readonly op: 'local'; readonly type: ScalarName; readonly id: number; readonly loc?: Loc }
+  /** Writes a local; its value is the expression's value. `value.type === type`. */
+  | { readonly op: 'assign'; readonly type: ScalarName; readonly id: number; readonly value: Expr; readonly loc?: Loc }
+  /** `operand.type === type`; `not` is on bool only; `bitnot` on integers. */
+  | { readonly op: 'unary'; readonly type: ScalarName; readonly operator: UnaryOperator; readonly operand: Expr; readonly loc?: Loc }
+  /** Both operands have the result's type (shift amounts too). */
+  | { readonly op: 'binary'; readonly type: ScalarName; readonly operator: BinaryOperator; readonly left: Expr; readonly right: Expr; readonly loc?: Loc }
+  /** Result bool; both operands have `operandType`. */
+  | { readonly op: 'compare'; readonly type: 'bool'; readonly operator: CompareOperator; readonly operandType: ScalarName; readonly left: Expr; readonly right: Expr; readonly loc?: Loc }
+  /**
+   * JavaScript's `&&` / `||` on values: `and` is `truthy(left) ? right : left`,
+   * `or` is `truthy(left) ? left : right`, with `right` evaluated only when
+   * needed. Both operands have the result's type; truthy is `convert` to bool.
+   */
+  | { readonly op: 'logical'; readonly type: ScalarName; readonly operator: 'and' | 'or'; readonly left: Expr; readonly right: Expr; readonly loc?: Loc }
+  /** `test ? then : otherwise`, lazily. `test` is bool; both branches have the result's type. */
+  | { readonly op: 'select'; readonly type: ScalarName; readonly test: Expr; readonly then: Expr; readonly otherwise: Expr; readonly loc?: Loc }
+  /** A numeric conversion (rules above); `operand.type !== type`. */
+  | { readonly op: 'convert'; readonly type: ScalarName; readonly operand: Expr; readonly loc?: Loc }
+  /** A math function; every argument has the call's argument type `argType`. */
+  | { readonly op: 'math'; readonly type: ScalarName; readonly fn: MathFunction; readonly argType: ScalarName; readonly args: readonly Expr[]; readonly loc?: Loc }
+  /** A special register (i32). */
+  | { readonly op: 'special'; readonly type: 'i32'; readonly register: SpecialRegister; readonly loc?: Loc }
+  /** Reads an array element; `type` is the array's dtype. */
+  | { readonly op: 'load'; readonly type: ScalarName; readonly ref: ElementRef; readonly loc?: Loc }
+  /** Writes an array element; `value.type` is the array's dtype; the value is the expression's value. */
+  | { readonly op: 'store'; readonly type: ScalarName; readonly ref: ElementRef; readonly value: Expr; readonly loc?: Loc }
+  /** An array's extent (`shape`) or stride in elements (`stride`) along `dim`, as i64. */
+  | { readonly op: 'dim'; readonly type: 'i64'; readonly array: number; readonly what: 'shape' | 'stride'; readonly dim: number; readonly loc?: Loc }
+  /** Evaluates `effects` in order, then `value`, whose value and type it has (postfix `++`, compound stores). */
+  | { readonly op: 'sequence'; readonly type: ScalarName; readonly effects: readonly Expr[]; readonly value: Expr; readonly loc?: Loc };
+
+export type ExprOp = Expr['op'];
+
+export type Stmt =
+  | { readonly op: 'expr'; readonly expr: Expr; readonly loc?: Loc }
+  | { readonly op: 'if'; readonly test: Expr; readonly then: readonly Stmt[]; readonly otherwise: readonly Stmt[]; readonly loc?: Loc }
+  /**
+   * Every loop: `for (; test; update) body`, `while (test) body`, and
+   * `do body while (postTest)`. A missing `test` is true. `continue` runs
+   * `update` (then `postTest` / `test`); `break` leaves the loop.
+   * `id` is what `break` and `continue` name.
+   */
+  | {
+      readonly op: 'loop';
+      readonly id: number;
+      readonly test: Expr | undefined;
+      readonly body: readonly Stmt[];
+      readonly update: readonly Stmt[];
+      readonly postTest: Expr | undefined;
+      readonly loc?: Loc;
+    }
+  /** A labelled block that `break` may leave (`label: { ... break label; }`). */
+  | { readonly op: 'block'; readonly id: number; readonly body: readonly Stmt[]; readonly loc?: Loc }
+  | { readonly op: 'break'; readonly target: number; readonly loc?: Loc }
+  /** `target` is always a loop. */
+  | { readonly op: 'continue'; readonly target: number; readonly loc?: Loc }
+  | { readonly op: 'return'; readonly loc?: Loc };
+
+export type StmtOp = Stmt['op'];
+
+/** What the kernel receives for one array parameter, beyond its data pointer. */
+export interface ArrayUse {
+  /** The extents are passed (ndim i64 values): used by `length`/`shape`, or needed to index a C/F array of 2+ dimensions. */
+  readonly shape: boolean;
+  /** The strides in elements are passed (ndim i64 values): needed to index an 'A' array. */
+  readonly strides: boolean;
+  /** The kernel writes elements. */
+  readonly written: boolean;
+}
+
+export type KernelParam =
+  | { readonly kind: 'scalar'; readonly name: string; readonly type: ScalarName; /** the local that holds it */ readonly local: number }
+  | { readonly kind: 'array'; readonly name: string; readonly type: ArrayType; readonly use: ArrayUse };
+
+export interface LocalVariable {
+  readonly name: string;
+  readonly type: ScalarName;
+}
+
+/**
+ * One kernel specialized for one signature.
+ *
+ * The ABI (the GPU kernel's parameter list), in order, per parameter:
+ * a scalar is one value of its type (bool as i8); an array is its data
+ * pointer (to the dtype), then `ndim` i64 extents if `use.shape`, then
+ * `ndim` i64 strides in elements if `use.strides`.
+ *
+ * Element offsets: 'C' layout `((i0 * s1) + i1) * s2 + i2` (s = extents),
+ * 'F' layout `i0 + s0 * (i1 + s1 * i2)`, 'A' layout `Σ ik * stride_k`; a 1-D
+ * 'C' array is `i0`.
+ */
+export interface TypedKernel {
+  /** The symbol of the kernel in NVVM IR and PTX (a valid C identifier). */
+  readonly symbol: string;
+  readonly params: readonly KernelParam[];
+  /** Every local variable, by id (parameters first). */
+  readonly locals: readonly LocalVariable[];
+  readonly body: readonly Stmt[];
+}
