@@ -1,4 +1,4 @@
-import { CUDA_ARRAY_INTERFACE, isCudaAccessible, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
+import { CUDA_ARRAY_INTERFACE, DLDeviceType, isCudaAccessible, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
 import { orderStreams } from '@cuda-js/streams';
 import { LaunchArgumentError } from './errors.js';
 
@@ -40,23 +40,65 @@ export function isReusableAnswer(cai: CudaArrayInterface): boolean {
 }
 
 /**
- * The device address of an array argument that is not a CUDA array interface
- * object: a StridedMemoryView, or anything else memory-view can view (DLPack,
- * ...), viewed with the launch's stream as the consumer's stream.
+ * Orders the launch stream after the stream a view was made for, as
+ * memory-view does when a view is viewed again for another stream: work on
+ * `stream` (the CUstream, whose protocol value is `consumer`) waits for the
+ * work already on the view's stream. Nothing when the view has no stream or
+ * was made for the launch stream.
  */
-export function viewAddress(arg: object, stream: bigint, kernelName: string, index: number): bigint {
-  let view: StridedMemoryView;
+export function orderView(view: StridedMemoryView, consumer: bigint, stream: bigint): void {
+  const producer = view.stream;
+  if (producer !== undefined && producer !== consumer) orderStreams(producer, stream);
+}
+
+/**
+ * Checks that a view's memory is device memory that a kernel of the current
+ * device can use: not host memory, and not another device's memory
+ * (`deviceOrdinal` -1: the current device is not known, and only host memory
+ * is refused). Pinned and managed memory serve every device.
+ */
+export function checkViewDevice(view: StridedMemoryView, deviceOrdinal: number, kernelName: string, index: number, name?: string): void {
+  if (view.ptr === undefined || !view.isDeviceAccessible) {
+    throw new LaunchArgumentError(kernelName, index, 'the array lives in host memory the GPU cannot address; copy it to a device Buffer first', name);
+  }
+  if (deviceOrdinal < 0) return;
+  const device = view.device;
+  if (!isCudaAccessible(device.type)) {
+    throw new LaunchArgumentError(kernelName, index, 'the array lives in host memory the GPU cannot address; copy it to a device Buffer first', name);
+  }
+  if (device.type === DLDeviceType.CUDA && device.id !== deviceOrdinal) {
+    throw new LaunchArgumentError(kernelName, index, `the array lives on CUDA device ${device.id}, but the launch is on device ${deviceOrdinal}; copy it there, or make device ${device.id} current`, name);
+  }
+}
+
+/**
+ * The view of an array argument that is not a StridedMemoryView: anything
+ * memory-view can view (DLPack, the CUDA array interface, ...), viewed with
+ * the launch's stream as the consumer's stream (`consumer`, a protocol
+ * stream value), so that the producer's work is ordered before the launch.
+ */
+export function implicitView(arg: object, consumer: bigint, kernelName: string, index: number, name?: string): StridedMemoryView {
+  try {
+    return StridedMemoryView.fromAny(arg, { stream: consumer });
+  } catch (error) {
+    throw new LaunchArgumentError(kernelName, index, `not an array that cuda-js can view (${(error as Error).message})`, name);
+  }
+}
+
+/**
+ * The device address of an array argument that is not a CUDA array interface
+ * object: a StridedMemoryView (ordered on the launch stream), or anything
+ * else memory-view can view (DLPack, ...), viewed with the launch's stream as
+ * the consumer's stream.
+ */
+export function viewAddress(arg: object, stream: bigint, consumer: bigint, deviceOrdinal: number, kernelName: string, index: number): bigint {
   if (arg instanceof StridedMemoryView) {
-    view = arg;
-  } else {
-    try {
-      view = StridedMemoryView.fromAny(arg, { stream: stream === 0n ? 1n : stream });
-    } catch (error) {
-      throw new LaunchArgumentError(kernelName, index, `not an array that cuda-js can view (${(error as Error).message})`);
-    }
+    if (arg.closed) throw new LaunchArgumentError(kernelName, index, 'the view is closed');
+    checkViewDevice(arg, deviceOrdinal, kernelName, index);
+    orderView(arg, consumer, stream);
+    return arg.ptr as bigint;
   }
-  if (!isCudaAccessible(view.device.type)) {
-    throw new LaunchArgumentError(kernelName, index, 'the array lives in host memory the GPU cannot address; copy it to a device Buffer first');
-  }
+  const view = implicitView(arg, consumer, kernelName, index);
+  checkViewDevice(view, deviceOrdinal, kernelName, index);
   return view.ptr as bigint;
 }

@@ -16,8 +16,10 @@ export class LaunchArgumentError extends TypeError {
     /** 0-based position of the argument. */
     readonly argumentIndex: number,
     message: string,
+    /** The argument's name, where the launcher knows it (a JIT kernel's parameter name). */
+    readonly argumentName?: string,
   ) {
-    super(`${kernelName}: argument ${argumentIndex}: ${message}`);
+    super(`${kernelName}: argument ${argumentIndex}${argumentName === undefined ? '' : ` ('${argumentName}')`}: ${message}`);
   }
 }
 

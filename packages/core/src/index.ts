@@ -11,6 +11,7 @@ export {
 export { LaunchConfig, type LaunchConfigOptions, type Dim3 } from './launch-config.js';
 export { launch } from './launch.js';
 export { LaunchPlan } from './launch-plan.js';
+export type { ArgumentLayout, ArgumentSlot, ArraySlot, ScalarSlot } from './argument-layout.js';
 export { readKernelParameters, type KernelArgument, type KernelParameter, type LaunchableKernel } from './kernel-parameters.js';
 export { Scalar, i8, u8, i16, u16, i32, u32, i64, u64, f16, f32, f64, bool, type ScalarType } from './scalar.js';
 export { DeviceNotFoundError, LaunchConfigError, LaunchArgumentError, CopyError } from './errors.js';

@@ -20,6 +20,12 @@ export interface LaunchableKernel {
   readonly name?: string;
   /** Parameter offsets and sizes; read from the driver when absent. */
   readonly parameters?: readonly KernelParameter[];
+  /**
+   * Throws when the kernel can no longer be launched (program's Kernel:
+   * its ObjectCode was closed, so the handle names unloaded code). Called on
+   * every launch, before the handle is used.
+   */
+  checkOpen?(): void;
 }
 
 /** A kernel argument to launch: a LaunchableKernel, or a bare CUkernel handle. */

@@ -29,4 +29,33 @@ describe('LaunchConfig', () => {
     expect(() => new LaunchConfig(options as never)).toThrow(LaunchConfigError);
     expect(() => new LaunchConfig(options as never)).toThrow(message);
   });
+
+  it('gives the same config for plain objects with the same fields, however they are spelled', () => {
+    const a = LaunchConfig.from({ grid: 40, block: 128 });
+    expect(LaunchConfig.from({ grid: 40, block: 128 })).toBe(a);
+    expect(LaunchConfig.from({ grid: [40], block: [128, 1, 1], sharedMemory: 0, cooperative: false })).toBe(a);
+    expect(LaunchConfig.from({ grid: 40, block: 128, sharedMemory: 16 })).not.toBe(a);
+    expect(LaunchConfig.from({ grid: 40, block: 128, cooperative: true })).not.toBe(a);
+    expect(LaunchConfig.from({ grid: 40, block: 128, cluster: 2 })).not.toBe(a);
+    expect(LaunchConfig.from({ grid: [40, 2], block: 128 })).not.toBe(a);
+    const clustered = LaunchConfig.from({ grid: 8, block: 32, cluster: [2] });
+    expect(LaunchConfig.from({ grid: 8, block: 32, cluster: 2 })).toBe(clustered);
+    expect(LaunchConfig.from({ grid: 8, block: 32 })).not.toBe(clustered);
+  });
+
+  it('still refuses what the constructor refuses after a similar config was cached', () => {
+    LaunchConfig.from({ grid: 8, block: 1 });
+    expect(() => LaunchConfig.from({ grid: 8, block: 1, blocks: 2 } as never)).toThrow("unknown option 'blocks'");
+    expect(() => LaunchConfig.from({ grid: [8, undefined], block: 1 } as never)).toThrow('positive integers');
+    expect(() => LaunchConfig.from({ grid: '8', block: 1 } as never)).toThrow(LaunchConfigError);
+  });
+
+  it('keeps the most recent configs: a loop over a few shapes reuses each', () => {
+    const shapes = Array.from({ length: 6 }, (_, i) => ({ grid: 100 + i, block: 64 }));
+    const first = shapes.map((s) => LaunchConfig.from(s));
+    for (let round = 0; round < 3; round++) shapes.forEach((s, i) => expect(LaunchConfig.from({ ...s })).toBe(first[i]));
+    for (let i = 0; i < 40; i++) LaunchConfig.from({ grid: 1000 + i, block: 32 });
+    expect(LaunchConfig.from(shapes[0]!)).not.toBe(first[0]); // evicted, made again: equal fields, another object
+    expect(LaunchConfig.from(shapes[0]!).grid).toEqual(first[0]!.grid);
+  });
 });

@@ -1,4 +1,5 @@
 import { LaunchConfigError } from './errors.js';
+import { hasOnlyConfigKeys, matchesConfig } from './launch-config-match.js';
 
 /** A grid or block size: a number, or up to three numbers (x, y, z). */
 export type Dim3 = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
@@ -15,6 +16,9 @@ export interface LaunchConfigOptions {
   /** A cooperative launch: all blocks co-resident, grid-wide sync allowed. */
   readonly cooperative?: boolean;
 }
+
+/** How many configs made from plain objects {@link LaunchConfig.from} remembers. */
+export const RECENT_CONFIGS = 16;
 
 const KEYS = new Set(['grid', 'block', 'cluster', 'sharedMemory', 'cooperative']);
 
@@ -71,8 +75,34 @@ export class LaunchConfig {
     return this.grid[0] * this.grid[1] * this.grid[2];
   }
 
-  /** A LaunchConfig as is; a plain object with the same fields becomes one. */
+  /** The configs most recently made by {@link from}, the latest first. */
+  static readonly #recent: LaunchConfig[] = [];
+
+  /**
+   * A LaunchConfig as is; a plain object with the same fields becomes one.
+   * The configs made from plain objects are remembered (the last
+   * `RECENT_CONFIGS`), so that `launch(s, { grid, block }, ...)` in a
+   * loop gets the same, already checked config each time, found by
+   * comparing fields, with no allocation.
+   */
   static from(config: LaunchConfig | LaunchConfigOptions): LaunchConfig {
-    return config instanceof LaunchConfig ? config : new LaunchConfig(config);
+    if (config instanceof LaunchConfig) return config;
+    const recent = LaunchConfig.#recent;
+    if (config !== null && typeof config === 'object' && hasOnlyConfigKeys(config)) {
+      for (let i = 0; i < recent.length; i++) {
+        const known = recent[i]!;
+        if (matchesConfig(config, known)) {
+          if (i > 0) {
+            recent[i] = recent[i - 1]!;
+            recent[i - 1] = known;
+          }
+          return known;
+        }
+      }
+    }
+    const made = new LaunchConfig(config);
+    if (recent.length >= RECENT_CONFIGS) recent.pop();
+    recent.unshift(made);
+    return made;
   }
 }

@@ -1,8 +1,13 @@
-import { CUDA_ARRAY_INTERFACE } from '@cuda-js/memory-view';
-import { describe, expect, it } from 'vitest';
+import { CUDA_ARRAY_INTERFACE, StridedMemoryView } from '@cuda-js/memory-view';
+import { orderStreams } from '@cuda-js/streams';
+import { describe, expect, it, vi } from 'vitest';
 import { LaunchArgumentError } from './errors.js';
 import { LaunchPlan } from './launch-plan.js';
 import { f32, f64, i32, i64, u8 } from './scalar.js';
+
+// Ordering a stream after another needs the driver: record the calls instead.
+vi.mock('@cuda-js/streams', async (importOriginal) => ({ ...(await importOriginal<typeof import('@cuda-js/streams')>()), orderStreams: vi.fn() }));
+const ordered = vi.mocked(orderStreams);
 
 // Packing needs no device: the parameter layout is given, and no launch is made.
 const plan = () =>
@@ -49,5 +54,31 @@ describe('LaunchPlan.pack', () => {
     expect(() => p.pack([cai(1n, { stream: 0 }), 1, 0n], 1n)).toThrow('must not be 0');
     expect(() => p.pack([new Float32Array(4), 1, 0n], 1n)).toThrow('host memory the GPU cannot address');
     expect(() => p.pack([{}, 1, 0n], 1n)).toThrow(/argument 0: not an array that cuda-js can view/);
+  });
+});
+
+describe('LaunchPlan.pack with StridedMemoryViews', () => {
+  const onStream = (stream: bigint) => StridedMemoryView.fromPointer(0x5000n, { dtype: 'float32', shape: [4], stream });
+
+  it('writes the address and orders the launch stream after the view\'s stream, on every launch', () => {
+    const p = plan();
+    const view = onStream(0x77n);
+    ordered.mockClear();
+    p.pack([view, 1, 0n], 0x77n);
+    expect(ordered).not.toHaveBeenCalled();
+    p.pack([view, 1, 0n], 0x99n);
+    p.pack([view, 1, 0n], 0x99n);
+    expect(ordered.mock.calls).toEqual([[0x77n, 0x99n], [0x77n, 0x99n]]);
+    const bytes = p.parameterBytes;
+    expect(new DataView(bytes.buffer).getBigUint64(0, true)).toBe(0x5000n);
+  });
+
+  it('refuses a closed view, and a view of host memory', () => {
+    const p = plan();
+    const view = onStream(0x77n);
+    p.pack([view, 1, 0n], 0x77n);
+    view.close();
+    expect(() => p.pack([view, 1, 0n], 0x77n)).toThrow('argument 0: the view is closed');
+    expect(() => p.pack([StridedMemoryView.fromBuffer(new Float32Array(2)), 1, 0n], 1n)).toThrow('host memory the GPU cannot address');
   });
 });

@@ -23,14 +23,12 @@ function planFor(kernel: KernelArgument): LaunchPlan {
  * protocols, bigint addresses, typed scalars (`i32(n)`, `f32(x)`, ...), or
  * plain integers for 4-byte (i32) parameters. Each argument is checked
  * against the kernel's parameter size. The layout is planned once per
- * kernel; each launch packs into a reusable buffer and makes one native call.
+ * kernel; a plain config object is matched to a cached LaunchConfig, and
+ * each config is checked once per CUDA context; each launch packs into a
+ * reusable buffer and makes one native launch call.
  */
 export function launch(stream: StreamArgument, config: LaunchConfig | LaunchConfigOptions, kernel: KernelArgument, ...args: unknown[]): void {
   const plan = planFor(kernel);
   const handle = stream instanceof Stream ? stream.handle : streamHandle(stream, 'launch: stream');
-  const cfg = config instanceof LaunchConfig ? config : LaunchConfig.from(config);
-  plan.check(cfg);
-  plan.checkStream(handle);
-  plan.pack(args, handle);
-  plan.launch(cfg, handle);
+  plan.run(config instanceof LaunchConfig ? config : LaunchConfig.from(config), handle, args);
 }

@@ -4,14 +4,15 @@
  */
 export type ScalarType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'f32' | 'f64' | 'bool';
 
-const SIZES: Readonly<Record<ScalarType, number>> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f16: 2, f32: 4, f64: 8, bool: 1 };
+/** @internal Bytes of each scalar type as a kernel parameter. */
+export const SCALAR_SIZES: Readonly<Record<ScalarType, number>> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f16: 2, f32: 4, f64: 8, bool: 1 };
 
 /** A number or bigint tagged with its C type. */
 export class Scalar {
   /** Size in bytes. */
   readonly size: number;
   private constructor(readonly type: ScalarType, readonly value: number | bigint) {
-    this.size = SIZES[type];
+    this.size = SCALAR_SIZES[type];
     Object.freeze(this);
   }
 
@@ -68,8 +69,8 @@ function check(type: ScalarType, value: number | bigint | boolean): number | big
   return value;
 }
 
-/** IEEE binary16 bits of a number, rounded to nearest even. */
-function toHalfBits(value: number): number {
+/** @internal IEEE binary16 bits of a number, rounded to nearest even. */
+export function toHalfBits(value: number): number {
   const f32 = new Float32Array([value]);
   const bits = new Uint32Array(f32.buffer)[0]!;
   const sign = (bits >>> 16) & 0x8000;

@@ -10,6 +10,7 @@ export { cuda, type CudaIntrinsics, type Dim3Value } from './cuda.js';
 export { array, type TypeToken } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
 export type { KernelConstant } from './types/type-kernel.js';
-export { JitError, UnsupportedSyntaxError, FreeVariableError, KernelTypeError, KernelArgumentError, SimulatorError, type SourcePosition } from './errors.js';
+export { JitError, UnsupportedSyntaxError, FreeVariableError, KernelTypeError, KernelArgumentError, SimulatorError, type SourcePosition, type SourceLocator } from './errors.js';
+export type { TypedKernel, KernelParam, ArrayUse, LocalVariable, Stmt, Expr, Loc, ElementRef, MathFunction, SpecialRegister, UnaryOperator, BinaryOperator, CompareOperator } from './types/typed-ir.js';
 // The scalar makers of core are the kernels' casts and the signatures' type tokens.
 export { bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64 } from '@cuda-js/core';

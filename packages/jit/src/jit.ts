@@ -1,4 +1,5 @@
 import { Device, LaunchConfig, type LaunchConfigOptions } from '@cuda-js/core';
+import { nvvmIRVersion } from '@cuda-js/program';
 import type { StreamArgument } from '@cuda-js/streams';
 import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
 import { KernelArgumentError } from './errors.js';
@@ -153,7 +154,7 @@ export class JitKernel {
     return {
       types: { params, locals },
       get nvvm() {
-        return (nvvm ??= lowerKernel(typed));
+        return (nvvm ??= lowerKernel(typed, { irVersion: nvvmIRVersion() }));
       },
       get ptx() {
         return (ptx ??= compileToPtx(this.nvvm, options));
@@ -237,7 +238,7 @@ export class JitKernel {
       spec = { signature: [...types], key, typed, target: 'simulator', simulator: new SimulatedKernel(typed, this.#parse().locator) };
     } else {
       ensureContext();
-      const nvvm = lowerKernel(typed);
+      const nvvm = lowerKernel(typed, { irVersion: nvvmIRVersion() });
       const compiled = compileKernel(nvvm, typed.symbol, this.#compileOptions());
       spec = { signature: [...types], key, typed, target: 'gpu', nvvm, compiled, launcher: new KernelLauncher(compiled.kernel, typed.params, this.name) };
     }

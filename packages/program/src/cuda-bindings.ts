@@ -72,6 +72,7 @@ export interface NvvmApi {
   nvvmDestroyProgram(prog: nvvmProgram): void;
   nvvmAddModuleToProgram(prog: nvvmProgram, buffer: string | Uint8Array, name: string): void;
   nvvmLazyAddModuleToProgram(prog: nvvmProgram, buffer: string | Uint8Array, name: string): void;
+  nvvmVerifyProgram(prog: nvvmProgram, options: string[]): void;
   nvvmCompileProgram(prog: nvvmProgram, options: string[]): void;
   nvvmCompileProgramAsync(prog: nvvmProgram, options: string[]): Promise<void>;
   nvvmGetCompiledResult(prog: nvvmProgram): Uint8Array;

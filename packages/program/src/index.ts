@@ -44,7 +44,9 @@ export {
   type Producer,
 } from './compatibility.js';
 export { parseArchitecture, smName, computeName, computeCapability, type Architecture } from './architecture.js';
-export type { Toolchain } from './toolchain.js';
+export { nvvmToolchain, nvvmIRVersion, type Toolchain, type NvvmIRVersion } from './toolchain.js';
+export { toolchainIdentity, type ToolchainIdentity, type ToolchainIdentityOptions } from './toolchain-identity.js';
+export { verifyNvvm, type VerifyNvvmOptions } from './nvvm-verify.js';
 export {
   OptionError,
   UnknownOptionError,

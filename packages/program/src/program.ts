@@ -9,7 +9,6 @@ import { resolveArchitecture } from './device-architecture.js';
 import { ClosedError, InvalidCodeError, UnsupportedArchitectureError, UnsupportedTargetError } from './errors.js';
 import { libdevice } from './libdevice.js';
 import { Linker } from './linker.js';
-import { chooseLinker } from './linker-backend.js';
 import type { LinkerOptions } from './linker-options.js';
 import { nvrtcFlags } from './nvrtc-flags.js';
 import { nvvmFlags } from './nvvm-flags.js';
@@ -17,6 +16,7 @@ import { ObjectCode } from './object-code.js';
 import { isBoolean, isStringArray, validateOptions, type OptionSpec } from './option-validation.js';
 import { CODE_TYPES, resolveProgramOptions, type CodeType, type CompileTarget, type ProgramOptions } from './program-options.js';
 import { driverCudaVersion, nvrtcSupportedArchitectures, nvrtcToolchain, nvvmToolchain } from './toolchain.js';
+import { libdeviceDigest, linkerIdentity } from './toolchain-identity.js';
 
 /** Options of one {@link Program.compile} call. */
 export interface CompileOptions {
@@ -69,14 +69,6 @@ interface CompilePlan {
   readonly producer: Producer;
   run(): CompileResult;
   runAsync(): Promise<CompileResult>;
-}
-
-let libdeviceDigest: string | undefined;
-
-/** The linker that a link step would use, for cache keys. */
-function linkerIdentity(): KeyPart {
-  const choice = chooseLinker();
-  return { backend: choice.backend, version: choice.toolchain.version, path: choice.toolchain.path ?? null };
 }
 
 function logOf(error: unknown): string {
@@ -292,7 +284,6 @@ export class Program {
       ...(this.options.extraModules ?? []).map((code, i) => ({ name: `module-${i + 1}`, code })),
     ];
     const lib = this.options.useLibdevice ? libdevice() : undefined;
-    if (lib) libdeviceDigest ??= cacheKey(lib.bytes);
     const linkOptions = target === 'cubin' ? this.linkStepOptions(arch) : undefined;
     const api = cuda.nvvm;
     const start = (): nvvmProgram => {
@@ -327,7 +318,7 @@ export class Program {
         kind: 'nvvm',
         toolchain: { version: toolchain.version, details: toolchain.details, path: toolchain.path },
         modules: modules.map((m) => m.code),
-        libdevice: lib ? libdeviceDigest : null,
+        libdevice: lib ? libdeviceDigest() : null,
         flags,
         target,
         link: linkOptions ? { options: optionsKey(linkOptions), linker: linkerIdentity() } : null,

@@ -43,16 +43,41 @@ export function nvrtcSupportedArchitectures(): readonly number[] {
   return nvrtcArchitectures;
 }
 
+/** The NVVM IR version that a libNVVM reads: what `!nvvmir.version` names in a module. */
+export interface NvvmIRVersion {
+  readonly major: number;
+  readonly minor: number;
+  /** The debug-metadata version, for modules that carry debug information. */
+  readonly debugMajor: number;
+  readonly debugMinor: number;
+}
+
+let nvvmIRCached: NvvmIRVersion | undefined;
+
+/**
+ * The NVVM IR version of the libNVVM that compiles here (2.0 for CUDA 12
+ * and 13), asked once. Code generators write it into `!nvvmir.version`.
+ *
+ * @throws LibraryNotFoundError where there is no libNVVM
+ */
+export function nvvmIRVersion(): NvvmIRVersion {
+  if (!nvvmIRCached) {
+    const ir = cuda.nvvm.nvvmIRVersion();
+    nvvmIRCached = Object.freeze({ major: ir.majorIR, minor: ir.minorIR, debugMajor: ir.majorDbg, debugMinor: ir.minorDbg });
+  }
+  return nvvmIRCached;
+}
+
 /** libNVVM as loaded (loads it on first use). Its CUDA release comes from where pathfinder found it. */
 export function nvvmToolchain(): Toolchain {
   if (!nvvmCached) {
     const { major, minor } = cuda.nvvm.nvvmVersion();
-    const ir = cuda.nvvm.nvvmIRVersion();
+    const ir = nvvmIRVersion();
     const lib = loaded('nvvm');
     nvvmCached = {
       name: 'libNVVM',
       version: `${major}.${minor}`,
-      details: `IR ${ir.majorIR}.${ir.minorIR}, debug ${ir.majorDbg}.${ir.minorDbg}`,
+      details: `IR ${ir.major}.${ir.minor}, debug ${ir.debugMajor}.${ir.debugMinor}`,
       path: lib?.path,
       cudaVersion: parseCudaVersion(lib?.version),
     };

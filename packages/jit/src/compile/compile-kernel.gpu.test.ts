@@ -50,7 +50,7 @@ describeGpu('lowered kernels on a GPU', () => {
     const launchArgs = args.map((a, i) => {
       if (typeof a !== 'object') return a;
       const param = kernel.params[i]!;
-      const b = device.allocate(Math.max(8, a.byteLength), { stream });
+      const b = device.allocate(a.byteLength, { stream });
       b.copyFrom(a, { stream });
       buffers.push({ host: a, device: b });
       const dtype = param.kind === 'array' ? DTYPES[param.type.dtype] : 'uint8';

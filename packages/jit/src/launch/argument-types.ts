@@ -86,12 +86,12 @@ function argumentType(arg: unknown, i: number, params: readonly string[], target
 
 function objectType(arg: object, i: number, params: readonly string[], target: LaunchTarget): JitType {
   if (arg instanceof StridedMemoryView) return viewType(arg, true, i, params, target);
-  const typed = TYPED_ARRAYS.get(arg.constructor);
-  if (typed !== undefined) return typed;
   if (arg instanceof Scalar) {
     if (arg.type === 'f16') throw argumentError(params, i, `${arg} is an f16, which kernels do not support yet; pass f32(x)`);
     return arg.type;
   }
+  const typed = TYPED_ARRAYS.get(arg.constructor);
+  if (typed !== undefined) return typed;
   if (arg instanceof Buffer) {
     throw argumentError(
       params, i,

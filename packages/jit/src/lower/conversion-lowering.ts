@@ -45,8 +45,9 @@ export function truthy(ctx: LoweringContext, value: TypedValue): TypedValue {
 }
 
 // LLVM's fptosi/fptoui give poison out of range, so they are not used: the
-// NVVM intrinsics are PTX's cvt.rzi, which truncates, saturates at the
-// target's range and turns NaN into 0, exactly the rule.
+// NVVM intrinsics are PTX's cvt.rzi, which truncates and saturates at the
+// target's range. NaN does not give 0 there on the H200 (it gives the
+// type's minimum), so a NaN is replaced by 0 before the conversion.
 const SATURATING_INTRINSICS: Readonly<Record<string, string>> = {
   'f32:i32': 'llvm.nvvm.f2i.rz',
   'f32:u32': 'llvm.nvvm.f2ui.rz',
@@ -58,9 +59,11 @@ const SATURATING_INTRINSICS: Readonly<Record<string, string>> = {
   'f64:u64': 'llvm.nvvm.d2ull.rz',
 };
 
-function floatToInteger(ctx: LoweringContext, value: TypedValue, to: ScalarName): string {
+function floatToInteger(ctx: LoweringContext, given: TypedValue, to: ScalarName): string {
   const b = ctx.builder;
-  const fromType = registerType(value.type);
+  const fromType = registerType(given.type);
+  const isNan = b.compute(`fcmp uno ${fromType} ${given.ref}, ${given.ref}`);
+  const value: TypedValue = { ref: b.compute(`select i1 ${isNan}, ${fromType} 0.0, ${fromType} ${given.ref}`), type: given.type };
   const toBits = bitsOf(to);
   if (toBits >= 32) {
     const name = SATURATING_INTRINSICS[`${value.type}:${to}`]!;

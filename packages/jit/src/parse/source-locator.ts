@@ -23,7 +23,7 @@ export function captureCallSite(): CallSite | undefined {
     if (!m) continue;
     const file = m[1]!.startsWith('file://') ? safeFileURLToPath(m[1]!) : m[1]!;
     // this package's modules are skipped, its own tests are not (they stand for a user's file)
-    if (file === undefined || ((file.startsWith(OWN_DIRECTORY) || file.includes('/packages/cuda-js/')) && !/\.test\.[cm]?[jt]s$/.test(file))) continue;
+    if (file === undefined || (file.startsWith(OWN_DIRECTORY) && !/\.test\.[cm]?[jt]s$/.test(file))) continue;
     return { file, line: Number(m[2]), column: Number(m[3]) };
   }
   return undefined;
@@ -168,7 +168,8 @@ export class SourceMapper implements SourceLocator {
       }
     }
     const mapped = best;
-    if (mapped.length < Math.min(3, own.length)) return undefined;
+    // most of the kernel's tokens must be found, else this is not where the kernel came from
+    if (mapped.length < Math.max(3, Math.ceil(own.length * 0.6))) return undefined;
     return (offset: number) => {
       let lo = 0;
       let hi = mapped.length - 1;

@@ -60,8 +60,8 @@ export type SpecialRegister =
  * - `round(x)   = floor(x) + ((x - floor(x)) >= 0.5 ? 1 : 0)` (JavaScript's half-up).
  * - `sign(x)    = x > 0 ? 1 : x < 0 ? -1 : x` (keeps NaN and ±0).
  * - `abs(x)`: floats clear the sign bit; ints `x < 0 ? -x : x` (wrapping).
- * - `fma(a, b, c)`: one rounding (libdevice `__nv_fma[f]`; `Math.fround`
- *   of the exact f64 product-sum for f32 in the simulator, which is exact).
+ * - `fma(a, b, c)`: one rounding (libdevice `__nv_fma[f]` on the GPU; the
+ *   simulator computes the exact result and rounds it once).
  */
 export const MATH_FUNCTIONS = Object.freeze({
   sqrt: { arity: 1, int: false },
