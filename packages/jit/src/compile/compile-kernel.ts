@@ -18,7 +18,7 @@ export interface CompiledKernel {
 const decoder = new TextDecoder();
 
 function nvvmProgram(ir: string, options: KernelCompileOptions): Program {
-  return new Program(ir, 'nvvm', nvvmProgramOptions(options));
+  return new Program(ir, 'nvvm', nvvmProgramOptions(options, ir));
 }
 
 function linkProgram(ptxCode: ObjectCode, options: KernelCompileOptions): Program {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { linkProgramOptions, nvvmProgramOptions } from './kernel-compile-options.js';
+import { callsLibdevice, linkProgramOptions, nvvmProgramOptions } from './kernel-compile-options.js';
 
 describe('kernel compile options', () => {
-  it('always links libdevice, names the module after the kernel, and passes on only what is given', () => {
+  it('links libdevice where the IR is not known, names the module after the kernel, and passes on only what is given', () => {
     expect(nvvmProgramOptions({})).toEqual({ useLibdevice: true, name: 'kernel.ll' });
     expect(nvvmProgramOptions({ name: 'axpy', arch: 'sm_90', fma: false, fastMath: true, ftz: false, precDiv: true, precSqrt: true, optimizationLevel: 0 })).toEqual({
       useLibdevice: true,
@@ -20,5 +20,14 @@ describe('kernel compile options', () => {
   it('gives the link step the architecture and the linker options, and libNVVM none of them', () => {
     expect(linkProgramOptions({ name: 'axpy', arch: 90, maxRegisters: 32, lineinfo: true, fma: false })).toEqual({ name: 'axpy.ptx', arch: 90, maxRegisters: 32, lineinfo: true });
     expect(nvvmProgramOptions({ maxRegisters: 32, lineinfo: true })).toEqual({ useLibdevice: true, name: 'kernel.ll' });
+  });
+});
+
+describe('callsLibdevice', () => {
+  it('finds a libdevice declaration, and nothing in a kernel without math', () => {
+    expect(callsLibdevice('declare float @__nv_sinf(float)\ndefine void @k() {\n  ret void\n}')).toBe(true);
+    expect(callsLibdevice('declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\ndefine void @k() {\n  ret void\n}')).toBe(false);
+    expect(nvvmProgramOptions({}, 'define void @k() {\n  ret void\n}').useLibdevice).toBe(false);
+    expect(nvvmProgramOptions({}).useLibdevice).toBe(true);
   });
 });

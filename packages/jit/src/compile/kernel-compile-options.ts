@@ -45,9 +45,15 @@ export interface KernelCompileOptions {
   readonly logs?: LogSink;
 }
 
-/** The Program options of the libNVVM step. */
-export function nvvmProgramOptions(options: KernelCompileOptions): ProgramOptions {
-  const out: { -readonly [K in keyof ProgramOptions]: ProgramOptions[K] } = { useLibdevice: true, name: `${options.name ?? 'kernel'}.ll` };
+/** Whether NVVM IR calls libdevice (`__nv_*`): linking it costs a few milliseconds, so kernels without math skip it. */
+export function callsLibdevice(ir: string): boolean {
+  return /^declare [^\n]* @__nv_/m.test(ir);
+}
+
+/** The Program options of the libNVVM step for `ir`. */
+export function nvvmProgramOptions(options: KernelCompileOptions, ir?: string): ProgramOptions {
+  const useLibdevice = ir === undefined || callsLibdevice(ir);
+  const out: { -readonly [K in keyof ProgramOptions]: ProgramOptions[K] } = { useLibdevice, name: `${options.name ?? 'kernel'}.ll` };
   if (options.arch !== undefined) out.arch = options.arch;
   if (options.fma !== undefined) out.fma = options.fma;
   if (options.fastMath !== undefined) out.fastMath = options.fastMath;
