@@ -22,6 +22,23 @@ function withoutStream(config: LaunchConfigOptions & { readonly stream?: unknown
   return rest;
 }
 
+/** Whether a plain config names only LaunchConfig's options and `stream` (read without making an array). */
+function hasOnlyLaunchKeys(config: object): boolean {
+  for (const key in config) {
+    if (key !== 'grid' && key !== 'block' && key !== 'cluster' && key !== 'sharedMemory' && key !== 'cooperative' && key !== 'stream') return false;
+  }
+  return true;
+}
+
+/** A config object reused from launch to launch: a plain config's fields without `stream`, with no allocation. */
+interface ConfigScratch {
+  grid: LaunchConfigOptions['grid'];
+  block: LaunchConfigOptions['block'];
+  cluster: LaunchConfigOptions['cluster'];
+  sharedMemory: number | undefined;
+  cooperative: boolean | undefined;
+}
+
 /** A host array argument, viewed, and whether the view was made here (to be closed). */
 interface HostArray {
   readonly view: StridedMemoryView;
@@ -63,6 +80,7 @@ export class KernelLauncher {
   readonly #kernel: Kernel;
   readonly #plan: LaunchPlan;
   readonly #names: readonly string[];
+  readonly #scratch: ConfigScratch = { grid: 1, block: 1, cluster: undefined, sharedMemory: undefined, cooperative: undefined };
   /** Indices of the array parameters. */
   readonly #arrays: readonly number[];
   readonly #warned = new Set<number>();
@@ -101,7 +119,21 @@ export class KernelLauncher {
   launch(config: LaunchConfig | LaunchConfigOptions, stream: StreamArgument | undefined, args: readonly unknown[]): void {
     const names = this.#names;
     if (args.length !== names.length) throw argumentCountError(names, args.length);
-    if (!(config instanceof LaunchConfig) && config !== null && typeof config === 'object' && 'stream' in config) config = withoutStream(config);
+    if (!(config instanceof LaunchConfig) && config !== null && typeof config === 'object' && 'stream' in config) {
+      // the JIT's launch options carry the stream: core's config is the rest, copied into a reused object
+      // (LaunchConfig.from copies what it keeps); anything unknown goes the slow way, to its clear error
+      if (hasOnlyLaunchKeys(config)) {
+        const scratch = this.#scratch;
+        scratch.grid = config.grid;
+        scratch.block = config.block;
+        scratch.cluster = config.cluster;
+        scratch.sharedMemory = config.sharedMemory;
+        scratch.cooperative = config.cooperative;
+        config = scratch as LaunchConfigOptions;
+      } else {
+        config = withoutStream(config);
+      }
+    }
     const handle = stream === undefined ? 0n : stream instanceof Stream ? stream.handle : streamHandle(stream, `${this.name}: stream`);
     const plan = this.#plan;
     const cfg = plan.prepare(config, handle);
