@@ -1,6 +1,7 @@
 import { parseScript, type ESTree } from 'meriyah';
 import { UnsupportedSyntaxError } from '../errors.js';
 import { SourceMapper, type CallSite } from './source-locator.js';
+import { checkSyntax } from './supported-syntax.js';
 
 /** A kernel function as text and syntax tree, with the way back to the user's file. */
 export interface ParsedKernel {
@@ -94,5 +95,6 @@ export function parseKernel(fn: (...args: never[]) => unknown, callSite: CallSit
   }
   const body = node.body;
   if (!body) throw new UnsupportedSyntaxError('the kernel has no body', at(node));
+  checkSyntax(body, locator);
   return { name: fn.name || 'kernel', source, params, paramNodes: node.params, body: body as ESTree.BlockStatement | ESTree.Expression, locator };
 }

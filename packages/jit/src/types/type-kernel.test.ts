@@ -6,6 +6,7 @@ import { captureCallSite } from '../parse/source-locator.js';
 import { FreeVariableError, KernelTypeError, UnsupportedSyntaxError } from '../errors.js';
 import { array } from './signature.js';
 import { typeKernel } from './type-kernel.js';
+import { jit } from '../jit.js';
 import type { JitType } from './jit-types.js';
 import type { Expr, Stmt, TypedKernel } from './typed-ir.js';
 
@@ -117,5 +118,24 @@ describe('typeKernel', () => {
       m.set(i, j, m.get(i, j) + 1);
     }, [array('f32', 2, 'C')]);
     expect(k.params[0]).toMatchObject({ use: { shape: true, strides: false, written: true } });
+  });
+});
+
+describe('typeKernel: postfix updates of elements', () => {
+  it('keep the old value exactly, for floats too', () => {
+    const k = typed((x: Float64Array, out: Float64Array) => {
+      out[0] = x[0]!++;
+    }, [array('f64', 1), array('f64', 1)]);
+    const old = k.locals.find((l) => l.name === '$old');
+    expect(old?.type).toBe('f64');
+    const run = jit((x: Float64Array, out: Float64Array) => {
+      out[0] = x[0]!++;
+      out[1] = x[1]!--;
+    }, { target: 'simulator' });
+    const x = Float64Array.of(2 ** 60 + 2 ** 10, 0.1);
+    const out = new Float64Array(2);
+    run.launch({ grid: 1, block: 1 }, x, out);
+    expect([...out]).toEqual([2 ** 60 + 2 ** 10, 0.1]);
+    expect([...x]).toEqual([2 ** 60 + 2 ** 10 + 1, 0.1 - 1]);
   });
 });

@@ -1,6 +1,7 @@
 import type { ESTree } from 'meriyah';
 import { FreeVariableError, KernelTypeError, UnsupportedSyntaxError } from '../errors.js';
 import type { ParsedKernel } from '../parse/parse-kernel.js';
+import { unsupportedMessage, unsupportedNodePhrase } from '../parse/supported-syntax.js';
 import { CASTS, CUDA_DIMENSIONS, CUDA_SCALARS, GLOBAL_CONSTANTS, INTRINSIC_NAMES, MATH_CALLS, MATH_CONSTANTS, NUMBER_CONSTANTS } from './intrinsics.js';
 import { isArrayType, isFloat, isInteger, isSigned, bitsOf, type ArrayType, type JitType, type ScalarName } from './jit-types.js';
 import { arithmeticType, defaultLiteralType, isWidening, join, promoteValues, type ValueType } from './promotion.js';
@@ -190,7 +191,7 @@ class KernelTyper {
   }
 
   #unsupported(node: Node, what: string): never {
-    throw new UnsupportedSyntaxError(`${what} is not supported in kernels`, this.#at(node));
+    throw new UnsupportedSyntaxError(unsupportedMessage(what), this.#at(node));
   }
 
   #typeError(node: Node, message: string): never {
@@ -340,18 +341,8 @@ class KernelTyper {
         if (n.argument) this.#typeError(n.argument, 'a kernel returns nothing: write `return;` (results go into arrays)');
         return [{ op: 'return', loc: this.#loc(node) }];
       }
-      case 'ForInStatement':
-      case 'ForOfStatement':
-        return this.#unsupported(node, `'${node.type === 'ForInStatement' ? 'for...in' : 'for...of'}'; write a counting loop`);
-      case 'FunctionDeclaration':
-        return this.#unsupported(node, 'a nested function (device functions come with jit.device)');
-      case 'SwitchStatement':
-        return this.#unsupported(node, "'switch'; write if/else");
-      case 'TryStatement':
-      case 'ThrowStatement':
-        return this.#unsupported(node, 'exceptions');
       default:
-        return this.#unsupported(node, `'${node.type}'`);
+        return this.#unsupported(node, unsupportedNodePhrase(node.type));
     }
   }
 
@@ -519,20 +510,8 @@ class KernelTyper {
         const value = this.#to(last, this.#concrete(last), n);
         return this.#typed({ op: 'sequence', type: value.type, effects: parts.slice(0, -1).map((p) => p.expr), value, loc: this.#loc(n) });
       }
-      case 'TemplateLiteral':
-        return this.#unsupported(node, 'strings');
-      case 'ArrowFunctionExpression':
-      case 'FunctionExpression':
-        return this.#unsupported(node, 'a function inside a kernel');
-      case 'ObjectExpression':
-      case 'ArrayExpression':
-        return this.#unsupported(node, 'object and array literals (use cuda.local.array in a later version)');
-      case 'NewExpression':
-        return this.#unsupported(node, "'new'");
-      case 'ThisExpression':
-        return this.#unsupported(node, "'this'");
       default:
-        return this.#unsupported(node, `'${node.type}'`);
+        return this.#unsupported(node, unsupportedNodePhrase(node.type));
     }
   }
 
@@ -800,15 +779,15 @@ class KernelTyper {
       const keep = this.#assignLocal(tmp, this.#typed(this.#to(old, assign.type, node)), node);
       return this.#typed({ op: 'sequence', type: assign.type, effects: [keep, assign], value: { op: 'local', type: assign.type, id: tmp, loc: this.#loc(node) }, loc: this.#loc(node) });
     }
-    let oldValue: Typed | undefined;
+    if (node.prefix) return this.#storeElement(target.array, target.indices, target.at, node, (read) => this.#binaryOf(op, read(), one(), node));
+    // postfix on an element: the old value is kept in a temporary as it is read, and is the expression's value
+    const dtype = this.#arrayType(target.array).dtype;
+    const tmp = this.#declare('$old', false);
     const store = this.#storeElement(target.array, target.indices, target.at, node, (read) => {
-      oldValue = read();
-      return this.#binaryOf(op, oldValue, one(), node);
+      const keep = this.#assignLocal(tmp, read(), node);
+      return this.#binaryOf(op, this.#typed(keep), one(), node);
     });
-    if (node.prefix) return store;
-    // postfix on an element: the new value minus the step, in the element's type (exact for integers, the common case)
-    const back = this.#binaryOf(op === '+' ? '-' : '+', store, one(), node);
-    return this.#typed(this.#to(back, store.expr.type, node));
+    return this.#typed({ op: 'sequence', type: dtype, effects: [store.expr], value: { op: 'local', type: dtype, id: tmp, loc: this.#loc(node) }, loc: this.#loc(node) });
   }
 
   // ---- arrays ----------------------------------------------------------------------
