@@ -1,65 +1,11 @@
-// Builders for typed-IR trees in tests: short to write, typed as the
-// contract says (result types follow the operands). Not part of the package.
+// Builders for typed-IR trees in the lowering tests: the shared constructors
+// (../types/ir-builders.test-support.ts) and a kernel builder that hands out
+// handles. Not part of the package.
+import { dim, get } from '../types/ir-builders.test-support.js';
 import { arrayType, type ArrayType, type Layout, type ScalarName } from '../types/jit-types.js';
-import type {
-  ArrayUse,
-  BinaryOperator,
-  CompareOperator,
-  Expr,
-  KernelParam,
-  LocalVariable,
-  MathFunction,
-  SpecialRegister,
-  Stmt,
-  TypedKernel,
-  UnaryOperator,
-} from '../types/typed-ir.js';
+import type { ArrayUse, Expr, KernelParam, LocalVariable, Stmt, TypedKernel } from '../types/typed-ir.js';
 
-export const constant = (type: ScalarName, value: number | bigint | boolean): Expr => ({ op: 'const', type, value });
-export const i32 = (value: number): Expr => constant('i32', value);
-export const i64 = (value: number | bigint): Expr => constant('i64', BigInt(value));
-export const f32 = (value: number): Expr => constant('f32', value);
-export const f64 = (value: number): Expr => constant('f64', value);
-export const bool = (value: boolean): Expr => constant('bool', value);
-
-export const unary = (operator: UnaryOperator, operand: Expr): Expr => ({ op: 'unary', type: operand.type, operator, operand });
-export const binary = (operator: BinaryOperator, left: Expr, right: Expr): Expr => ({ op: 'binary', type: left.type, operator, left, right });
-export const compare = (operator: CompareOperator, left: Expr, right: Expr): Expr => ({
-  op: 'compare',
-  type: 'bool',
-  operator,
-  operandType: left.type,
-  left,
-  right,
-});
-export const logical = (operator: 'and' | 'or', left: Expr, right: Expr): Expr => ({ op: 'logical', type: left.type, operator, left, right });
-export const select = (test: Expr, then: Expr, otherwise: Expr): Expr => ({ op: 'select', type: then.type, test, then, otherwise });
-export const convert = (type: ScalarName, operand: Expr): Expr => ({ op: 'convert', type, operand });
-export const math = (fn: MathFunction, ...args: Expr[]): Expr => ({
-  op: 'math',
-  type: fn === 'isnan' || fn === 'isfinite' ? 'bool' : args[0]!.type,
-  fn,
-  argType: args[0]!.type,
-  args,
-});
-export const special = (register: SpecialRegister): Expr => ({ op: 'special', type: 'i32', register });
-export const dim = (array: number, what: 'shape' | 'stride', d: number): Expr => ({ op: 'dim', type: 'i64', array, what, dim: d });
-export const sequence = (effects: Expr[], value: Expr): Expr => ({ op: 'sequence', type: value.type, effects, value });
-
-export const exprStmt = (expr: Expr): Stmt => ({ op: 'expr', expr });
-export const ifStmt = (test: Expr, then: Stmt[], otherwise: Stmt[] = []): Stmt => ({ op: 'if', test, then, otherwise });
-export const loop = (id: number, parts: { test?: Expr; body: Stmt[]; update?: Stmt[]; postTest?: Expr }): Stmt => ({
-  op: 'loop',
-  id,
-  test: parts.test,
-  body: parts.body,
-  update: parts.update ?? [],
-  postTest: parts.postTest,
-});
-export const block = (id: number, body: Stmt[]): Stmt => ({ op: 'block', id, body });
-export const breakTo = (target: number): Stmt => ({ op: 'break', target });
-export const continueTo = (target: number): Stmt => ({ op: 'continue', target });
-export const returnStmt = (): Stmt => ({ op: 'return' });
+export * from '../types/ir-builders.test-support.js';
 
 /** A local variable as the kernel builder hands it out: read it, assign it. */
 export interface LocalHandle {
@@ -120,7 +66,7 @@ export class KernelBuilder {
     return {
       id,
       type,
-      get: { op: 'local', type, id },
+      get: get(id, type),
       set: (value) => ({ op: 'assign', type, id, value }),
     };
   }
@@ -128,10 +74,4 @@ export class KernelBuilder {
   build(body: Stmt[]): TypedKernel {
     return { symbol: this.symbol, params: [...this.params], locals: [...this.locals], body };
   }
-}
-
-/** The global thread index along x as i64: ctaid.x * ntid.x + tid.x. */
-export function globalIndex(): Expr {
-  const wide = (r: SpecialRegister): Expr => convert('i64', special(r));
-  return binary('add', binary('mul', wide('ctaid.x'), wide('ntid.x')), wide('tid.x'));
 }

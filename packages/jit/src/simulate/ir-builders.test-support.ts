@@ -1,76 +1,30 @@
 /**
- * Test helpers: TypedKernel objects built by hand, a locator over a made-up
- * source text, and `evaluate`, which runs one expression in one thread.
+ * Test helpers: the shared typed-IR constructors, a kernel builder that
+ * hands out ids, a locator over a made-up source text, and `evaluate`,
+ * which runs one expression in one thread.
  * Not shipped (packages/jit/tsconfig.json excludes it).
  */
 import type { SourceLocator, SourcePosition } from '../errors.js';
+import {
+  compare,
+  convert,
+  exprStmt as expr,
+  get,
+  globalIndexX,
+  i32,
+  ifStmt as when,
+  load,
+  set,
+  store,
+} from '../types/ir-builders.test-support.js';
 import { arrayType, type Layout, type ScalarName } from '../types/jit-types.js';
-import type {
-  BinaryOperator,
-  CompareOperator,
-  ElementRef,
-  Expr,
-  KernelParam,
-  LocalVariable,
-  Loc,
-  MathFunction,
-  SpecialRegister,
-  Stmt,
-  TypedKernel,
-  UnaryOperator,
-} from '../types/typed-ir.js';
+import type { Expr, KernelParam, LocalVariable, Loc, Stmt, TypedKernel } from '../types/typed-ir.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
-// ---- expressions -----------------------------------------------------------
-
-export const c = (type: ScalarName, value: number | bigint | boolean): Expr => ({ op: 'const', type, value });
-export const i32 = (value: number): Expr => c('i32', value);
-export const u32 = (value: number): Expr => c('u32', value);
-export const i64 = (value: bigint): Expr => c('i64', value);
-export const u64 = (value: bigint): Expr => c('u64', value);
-export const f32 = (value: number): Expr => c('f32', Math.fround(value));
-export const f64 = (value: number): Expr => c('f64', value);
-export const bool = (value: boolean): Expr => c('bool', value);
-
-export const get = (id: number, type: ScalarName): Expr => ({ op: 'local', type, id });
-export const set = (id: number, value: Expr): Expr => ({ op: 'assign', type: value.type, id, value });
-export const unary = (operator: UnaryOperator, operand: Expr): Expr => ({ op: 'unary', type: operand.type, operator, operand });
-export const binary = (operator: BinaryOperator, left: Expr, right: Expr, loc?: Loc): Expr => ({ op: 'binary', type: left.type, operator, left, right, ...(loc ? { loc } : {}) });
-export const compare = (operator: CompareOperator, left: Expr, right: Expr): Expr => ({ op: 'compare', type: 'bool', operator, operandType: left.type, left, right });
-export const logical = (operator: 'and' | 'or', left: Expr, right: Expr): Expr => ({ op: 'logical', type: left.type, operator, left, right });
-export const select = (test: Expr, then: Expr, otherwise: Expr): Expr => ({ op: 'select', type: then.type, test, then, otherwise });
-export const convert = (type: ScalarName, operand: Expr): Expr => ({ op: 'convert', type, operand });
-export const math = (fn: MathFunction, ...args: Expr[]): Expr => {
-  const argType = args[0]!.type;
-  return { op: 'math', type: fn === 'isnan' || fn === 'isfinite' ? 'bool' : argType, fn, argType, args };
-};
-export const special = (register: SpecialRegister): Expr => ({ op: 'special', type: 'i32', register });
-/** An index as the typer makes it: converted to i64. */
-export const index = (e: Expr): Expr => (e.type === 'i64' ? e : convert('i64', e));
-const ref = (array: number, indices: readonly Expr[]): ElementRef => ({ array, indices: indices.map(index) });
-export const load = (array: number, dtype: ScalarName, indices: readonly Expr[], loc?: Loc): Expr => ({ op: 'load', type: dtype, ref: ref(array, indices), ...(loc ? { loc } : {}) });
-export const store = (array: number, dtype: ScalarName, indices: readonly Expr[], value: Expr, loc?: Loc): Expr => ({
-  op: 'store',
-  type: dtype,
-  ref: ref(array, indices),
-  value,
-  ...(loc ? { loc } : {}),
-});
-export const dim = (array: number, what: 'shape' | 'stride', k: number): Expr => ({ op: 'dim', type: 'i64', array, what, dim: k });
-export const sequence = (effects: readonly Expr[], value: Expr): Expr => ({ op: 'sequence', type: value.type, effects, value });
-
-// ---- statements ------------------------------------------------------------
-
-export const expr = (e: Expr): Stmt => ({ op: 'expr', expr: e });
-export const when = (test: Expr, then: readonly Stmt[], otherwise: readonly Stmt[] = []): Stmt => ({ op: 'if', test, then, otherwise });
-export const loop = (
-  id: number,
-  parts: { test?: Expr; body: readonly Stmt[]; update?: readonly Stmt[]; postTest?: Expr },
-): Stmt => ({ op: 'loop', id, test: parts.test, body: parts.body, update: parts.update ?? [], postTest: parts.postTest });
-export const block = (id: number, body: readonly Stmt[]): Stmt => ({ op: 'block', id, body });
-export const breakTo = (target: number): Stmt => ({ op: 'break', target });
-export const continueTo = (target: number): Stmt => ({ op: 'continue', target });
-export const ret = (): Stmt => ({ op: 'return' });
+// The shared constructors (../types/ir-builders.test-support.ts), with the
+// short names these tests use for some of them.
+export * from '../types/ir-builders.test-support.js';
+export { constant as c, exprStmt as expr, ifStmt as when, returnStmt as ret } from '../types/ir-builders.test-support.js';
 
 // ---- kernels ---------------------------------------------------------------
 
@@ -108,9 +62,6 @@ export class KernelBuilder {
     return { symbol, params: [...this.#params], locals: [...this.#locals], body };
   }
 }
-
-/** The 1-D global index `blockIdx.x * blockDim.x + threadIdx.x` (i32). */
-export const globalIndexX = (): Expr => binary('add', binary('mul', special('ctaid.x'), special('ntid.x')), special('tid.x'));
 
 // ---- positions -------------------------------------------------------------
 
