@@ -1,14 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { defaultServerConditions } from 'vite';
+import { sourceAliases } from './tooling/scripts/source-aliases.mjs';
 
-// Tests run against each package's TypeScript source (the `@cuda-js/source`
-// export condition), so a test run needs no prior `tsc` build; native addons
-// still have to be built first.
-const conditions = ['@cuda-js/source', ...defaultServerConditions];
+// Tests run against each package's TypeScript source (an alias per exported
+// entry, from its package.json), so a test run needs no prior `tsc` build;
+// native addons still have to be built first.
+const alias = sourceAliases();
 
 export default defineConfig({
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: conditions } },
+  resolve: { alias },
   test: {
     reporters: ['default'],
     projects: [

@@ -240,6 +240,16 @@ function outTs(lib, p) {
   }
 }
 
+/**
+ * Whether a string parameter may be null: always in the driver (which checks
+ * for NULL), and in NVRTC, libNVVM and nvJitLink only where their headers say
+ * so (a program's or a module's name).
+ */
+const NULLABLE_STRINGS = new Set(['nvrtcCreateProgram.name', 'nvvmAddModuleToProgram.name', 'nvvmLazyAddModuleToProgram.name']);
+function nullableString(lib, fn, p) {
+  return lib.ns === 'driver' || NULLABLE_STRINGS.has(`${fn.name}.${p.name}`);
+}
+
 function inTs(lib, p) {
   switch (p.kind) {
     case 'num':
@@ -253,7 +263,7 @@ function inTs(lib, p) {
     case 'fnptr':
       return 'bigint | null';
     case 'string':
-      return 'string | null';
+      return p.nullable === false ? 'string' : 'string | null';
     case 'bytes':
       return 'string | ArrayBuffer | ArrayBufferView';
     case 'hostptr':
@@ -317,10 +327,14 @@ function emitFunction(lib, fn) {
         break;
       case 'handle':
         lines.push(`  ${T} ${v} = inHandle<${T}>(call, ${j}, ${name});`);
+        // a compiler's or linker's handle: live (not destroyed, not NULL) and held while the call runs
+        if (isProgramHandle(lib, p)) lines.push(`  ProgramUse u${p.index} = useProgram(call, ${v}, ${name});`);
         args.push(v);
         break;
       case 'handle-ref':
         lines.push(`  std::remove_pointer_t<${T}> ${v} = inHandle<std::remove_pointer_t<${T}>>(call, ${j}, ${name});`);
+        // destroy: a second destroy, or one of a handle in use, is refused before the library frees anything
+        if (isProgramHandle(lib, p)) lines.push(`  untrackProgram(call, ${v}, ${name});`);
         args.push(`&${v}`);
         break;
       case 'fnptr':
@@ -328,11 +342,21 @@ function emitFunction(lib, fn) {
         args.push(v);
         break;
       case 'string':
-        lines.push(`  ${T} ${v} = inString(call, ${j}, ${name});`);
+        // the compilers and the linker copy their strings into std::string: NULL aborts the process there
+        p.nullable = nullableString(lib, fn, p);
+        lines.push(p.nullable ? `  ${T} ${v} = inString(call, ${j}, ${name});` : `  ${T} ${v} = inStringRequired(call, ${j}, ${name});`);
         args.push(v);
         break;
       case 'hostptr':
-        lines.push(`  ${T} ${v} = static_cast<${T}>(inHostPtr(call, ${j}, ${name}, ${!p.writable}));`);
+        if (byteCountOf(ps, p)) {
+          lines.push(`  size_t hb${p.index} = 0;`);
+          lines.push(`  ${T} ${v} = static_cast<${T}>(inHostPtrSized(call, ${j}, ${name}, ${!p.writable}, hb${p.index}));`);
+          const q = byteCountOf(ps, p);
+          // the byte count that the C function reads or writes must fit the JS buffer
+          countLines.push(`  checkHostBytes(call, ${name}, hb${p.index}, static_cast<uint64_t>(a${q.index}), ${JSON.stringify(q.name)});`);
+        } else {
+          lines.push(`  ${T} ${v} = static_cast<${T}>(inHostPtr(call, ${j}, ${name}, ${!p.writable}));`);
+        }
         args.push(v);
         break;
       case 'raw':
@@ -420,8 +444,8 @@ function emitFunction(lib, fn) {
       case 'out-sized': {
         const sizeArgs = args.slice(); // every parameter before the buffer, as the Size function takes them
         lines.push(`  using FS = decltype(&${p.sizeFn.name});`);
-        lines.push(`  static FS sizeFn = nullptr;`);
-        lines.push(`  if (!sizeFn) sizeFn = reinterpret_cast<FS>(librarySymbol(call, ${LIB_ENUM[lib.library]}, "${p.sizeFn.name}"));`);
+        lines.push(`  static std::atomic<FS> sizeFnSlot{nullptr};`);
+        lines.push(`  FS sizeFn = resolved(sizeFnSlot, [&] { return librarySymbol(call, ${LIB_ENUM[lib.library]}, "${p.sizeFn.name}"); });`);
         lines.push(`  size_t s${p.index} = 0;`);
         lines.push(checkedCall(lib, `sizeFn(${[...sizeArgs, `&s${p.index}`].join(', ')})`, ps));
         lines.push(`  std::vector<char> o${p.index}(s${p.index} + 1, 0);`);
@@ -431,8 +455,8 @@ function emitFunction(lib, fn) {
       }
       case 'out-array-counted':
         lines.push(`  using FN = decltype(&${p.countFn.name});`);
-        lines.push(`  static FN countFn = nullptr;`);
-        lines.push(`  if (!countFn) countFn = reinterpret_cast<FN>(librarySymbol(call, ${LIB_ENUM[lib.library]}, "${p.countFn.name}"));`);
+        lines.push(`  static std::atomic<FN> countFnSlot{nullptr};`);
+        lines.push(`  FN countFn = resolved(countFnSlot, [&] { return librarySymbol(call, ${LIB_ENUM[lib.library]}, "${p.countFn.name}"); });`);
         lines.push(`  std::remove_pointer_t<${T}> k${p.index} = 0;`);
         lines.push(checkedCall(lib, `countFn(&k${p.index})`, ps));
         lines.push(`  std::vector<std::remove_pointer_t<${T}>> o${p.index}(static_cast<size_t>(k${p.index}));`);
@@ -461,12 +485,13 @@ function emitFunction(lib, fn) {
   const body = reorderCounts(lines, ps);
   lines.length = 0;
   lines.push(...body);
-  lines.push(`  static F fp = nullptr;`);
+  // resolved once per process, thread-safely (main thread and Workers alike)
+  lines.push(`  static std::atomic<F> fpSlot{nullptr};`);
   if (lib.ns === 'driver') {
     const pv = driverVersionOf(fn, jsName);
-    lines.push(`  if (!fp) fp = reinterpret_cast<F>(driverEntryPoint(call, "${pv.procName}", ${pv.version}, ${pv.perThreadVersion}));`);
+    lines.push(`  F fp = resolved(fpSlot, [&] { return driverEntryPoint(call, "${pv.procName}", ${pv.version}, ${pv.perThreadVersion}); });`);
   } else {
-    lines.push(`  if (!fp) fp = reinterpret_cast<F>(librarySymbol(call, ${LIB_ENUM[lib.library]}, "${fn.name}"));`);
+    lines.push(`  F fp = resolved(fpSlot, [&] { return librarySymbol(call, ${LIB_ENUM[lib.library]}, "${fn.name}"); });`);
   }
   const queryCount = ps.find((p) => p.kind === 'query-count');
   const isQuery = jsName === 'cuStreamQuery' || jsName === 'cuEventQuery';
@@ -488,6 +513,8 @@ function emitFunction(lib, fn) {
     lines.push(`  return Napi::Boolean::New(call.env, true);`);
   } else {
     lines.push(checkedCall(lib, `fp(${args.join(', ')})`, ps));
+    // a compiler's or linker's new handle: usable until destroyed
+    for (const p of ps) if (p.kind === 'out-handle' && isProgramHandle(lib, p)) lines.push(`  trackProgram(o${p.index});`);
     lines.push(env);
     if (outs.length === 0) lines.push(`  return env.Undefined();`);
     else if (outs.length === 1) lines.push(`  return ${outs[0].expr};`);
@@ -530,6 +557,16 @@ function driverVersionOf(fn, jsName) {
   const perThreadVersion = Math.max(...matching.filter((v) => v.perThread).map((v) => v.version), 0);
   if (!version) throw new Error(`only per-thread PFN typedefs for ${jsName}`);
   return { procName: list === procs.get(procName) ? procName : jsName, version, perThreadVersion };
+}
+
+/** Whether `p` is a handle that its library frees on destroy (nvrtcProgram, nvvmProgram, nvJitLinkHandle): tracked in native/src/runtime.h. */
+function isProgramHandle(lib, p) {
+  return Boolean(lib.logHandle) && p.r?.brand === lib.logHandle;
+}
+
+/** The input that gives how many bytes of host buffer `p` the C function reads or writes, if there is one. */
+function byteCountOf(ps, p) {
+  return ps.find((q) => q !== p && (q.kind === 'u64' || q.kind === 'num') && /^(ByteCount|bytesize|numbytes|dataSize)$/.test(q.name ?? ''));
 }
 
 function reorderCounts(lines, ps) {

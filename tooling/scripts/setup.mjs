@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// Turbo sends anonymous usage data unless told not to; the children inherit this.
+process.env.TURBO_TELEMETRY_DISABLED = '1';
 const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const pnpmSpec = packageManager; // e.g. pnpm@12.4.2
 const pnpmVersion = pnpmSpec.split('@')[1];

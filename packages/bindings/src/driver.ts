@@ -1,7 +1,7 @@
 import * as generated from './generated/driver.js';
 import type { CUlaunchAttributeValue, GeneratedDriverFunctions } from './generated/driver.js';
 import type { CUdeviceptr, CUevent, CUfunction, CUlibrary, CUmodule, CUstream } from './generated/handles.js';
-import { native } from './native.js';
+import { namespaceFallback, native } from './native.js';
 import { enumsOf, type EnumsOf } from './enums-of.js';
 import type { HostMemory, NullHandle } from './types.js';
 
@@ -90,4 +90,4 @@ export type Driver = GeneratedDriverFunctions & HandwrittenDriverFunctions & Dri
  * their C parameters in order, less out-parameters (returned) and array counts
  * (taken from the arrays). Failures throw {@link CudaError}.
  */
-export const driver: Driver = Object.freeze(Object.assign(Object.create(null) as object, native.driver, enumsOf(generated))) as unknown as Driver;
+export const driver: Driver = Object.freeze(Object.assign(Object.create(namespaceFallback.driver) as object, native.driver, enumsOf(generated))) as unknown as Driver;

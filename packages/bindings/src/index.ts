@@ -19,7 +19,9 @@ export {
   FunctionNotFoundError,
   LibraryNotFoundError,
 } from './errors.js';
+export { AddonLoadError, AddonNotFoundError } from './addon-errors.js';
 export { loadedLibraries, perThreadDefaultStream } from './loaded-libraries-report.js';
+export { backgroundReleaseFailures, releaseAsync, releaseInBackground, type BackgroundRelease } from './release.js';
 export type { LoadedLibrary } from './loaded-libraries.js';
 export type { Handle, NullHandle, HostMemory, RawPointer, EnumObject } from './types.js';
 export type * from './generated/handles.js';

@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { native } from './native.js';
+import { addon, native } from './native.js';
 
 // nvJitLink itself is absent here; these tests drive the addon's nvJitLink
 // thread through its test-only entry, which takes the same two paths as the
 // nvJitLink functions (blocking, and a Promise like nvJitLinkCompleteAsync).
 // nvjitlink.gpu.test.ts runs the real linker on it.
-const ADDON = join(import.meta.dirname, '..', 'build', 'Release', 'cuda_js_bindings.node');
+const ADDON = 'path' in addon ? addon.path : join(import.meta.dirname, '..', 'prebuilds', `${process.platform}-${process.arch}`, 'cuda_js_bindings.node');
 const DIST = join(import.meta.dirname, '..', 'dist', 'index.js');
 const linux = process.platform === 'linux';
 
@@ -140,7 +140,12 @@ describe.runIf(linux)('loading nvJitLink', () => {
 
   it('starts no thread until a library is found, then loads it on the nvJitLink thread (dlerror read there)', () => {
     const notElf = join(dir, 'libnvJitLink.so.13');
-    writeFileSync(notElf, 'not a shared library\n');
+    // An ELF header of this machine (what pathfinder checks before dlopen) that the loader still refuses: e_version 0.
+    const header = Buffer.alloc(64);
+    header.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]);
+    header.writeUInt16LE(3, 16); // ET_DYN
+    header.writeUInt16LE(({ x64: 62, arm64: 183 } as Record<string, number>)[process.arch] ?? 0, 18);
+    writeFileSync(notElf, header);
     const { out, status } = runChild(
       `import { nvjitlink } from ${JSON.stringify(DIST)};
        ${THREAD_NAMES}
@@ -153,8 +158,8 @@ describe.runIf(linux)('loading nvJitLink', () => {
     );
     expect(status, out).toBe(0);
     expect(out).toContain('before=false');
-    // "file too short" is dlerror's text, which is per thread: it was read where dlopen ran
-    expect(out).toMatch(new RegExp(`error=LibraryLoadError: nvJitLinkVersion: could not load nvJitLink from ${notElf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*file too short`));
+    // "ELF file version does not match" is dlerror's text, which is per thread: it was read where dlopen ran
+    expect(out).toMatch(new RegExp(`error=LibraryLoadError: nvJitLinkVersion: could not load nvJitLink from ${notElf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*ELF file version`));
     expect(out).toContain('after=true');
   });
 

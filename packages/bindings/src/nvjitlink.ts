@@ -1,7 +1,7 @@
 import * as generated from './generated/nvjitlink.js';
 import type { GeneratedNvjitlinkFunctions } from './generated/nvjitlink.js';
 import type { nvJitLinkHandle } from './generated/handles.js';
-import { native } from './native.js';
+import { namespaceFallback, native } from './native.js';
 import { enumsOf, type EnumsOf } from './enums-of.js';
 
 /** nvJitLink functions written by hand. */
@@ -20,4 +20,4 @@ export type NvJitLink = GeneratedNvjitlinkFunctions & HandwrittenNvJitLinkFuncti
  * nvJitLink, the JIT linker (opened on the first call). Failures throw {@link NvJitLinkError}.
  * Every call runs on one native thread of the addon, since nvJitLink keeps per-thread state.
  */
-export const nvjitlink: NvJitLink = Object.freeze(Object.assign(Object.create(null) as object, native.nvjitlink, enumsOf(generated))) as unknown as NvJitLink;
+export const nvjitlink: NvJitLink = Object.freeze(Object.assign(Object.create(namespaceFallback.nvjitlink) as object, native.nvjitlink, enumsOf(generated))) as unknown as NvJitLink;

@@ -1,7 +1,7 @@
 import * as generated from './generated/nvrtc.js';
 import type { GeneratedNvrtcFunctions } from './generated/nvrtc.js';
 import type { nvrtcProgram } from './generated/handles.js';
-import { native } from './native.js';
+import { namespaceFallback, native } from './native.js';
 import { enumsOf, type EnumsOf } from './enums-of.js';
 
 /** NVRTC functions written by hand. */
@@ -14,4 +14,4 @@ export interface HandwrittenNvrtcFunctions {
 export type Nvrtc = GeneratedNvrtcFunctions & HandwrittenNvrtcFunctions & EnumsOf<typeof generated>;
 
 /** NVRTC, the runtime C++ compiler (opened on the first call). Failures throw {@link NvrtcError}. */
-export const nvrtc: Nvrtc = Object.freeze(Object.assign(Object.create(null) as object, native.nvrtc, enumsOf(generated))) as unknown as Nvrtc;
+export const nvrtc: Nvrtc = Object.freeze(Object.assign(Object.create(namespaceFallback.nvrtc) as object, native.nvrtc, enumsOf(generated))) as unknown as Nvrtc;

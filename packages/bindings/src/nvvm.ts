@@ -1,7 +1,7 @@
 import * as generated from './generated/nvvm.js';
 import type { GeneratedNvvmFunctions } from './generated/nvvm.js';
 import type { nvvmProgram } from './generated/handles.js';
-import { native } from './native.js';
+import { namespaceFallback, native } from './native.js';
 import { enumsOf, type EnumsOf } from './enums-of.js';
 
 /** libNVVM functions written by hand. */
@@ -14,4 +14,4 @@ export interface HandwrittenNvvmFunctions {
 export type Nvvm = GeneratedNvvmFunctions & HandwrittenNvvmFunctions & EnumsOf<typeof generated>;
 
 /** libNVVM, the NVVM IR compiler (opened on the first call). Failures throw {@link NvvmError}. */
-export const nvvm: Nvvm = Object.freeze(Object.assign(Object.create(null) as object, native.nvvm, enumsOf(generated))) as unknown as Nvvm;
+export const nvvm: Nvvm = Object.freeze(Object.assign(Object.create(namespaceFallback.nvvm) as object, native.nvvm, enumsOf(generated))) as unknown as Nvvm;

@@ -1,5 +1,6 @@
 import { dtype as toDType, type DType, type DTypeLike } from '@cuda-js/memory-view';
 import { LaunchArgumentError } from './errors.js';
+import { formatValue } from './format-value.js';
 import type { KernelParameter } from './kernel-parameters.js';
 import { SCALAR_SIZES, type ScalarType } from './scalar.js';
 
@@ -91,15 +92,15 @@ export function planLayout(layout: ArgumentLayout, parameters: readonly KernelPa
     if (slot?.kind === 'scalar') {
       const size = Object.hasOwn(SCALAR_SIZES, slot.type) ? SCALAR_SIZES[slot.type] : undefined;
       if (size === undefined) {
-        throw new LaunchArgumentError(kernelName, i, `unknown scalar type ${JSON.stringify(slot.type)} (known: ${Object.keys(SCALAR_SIZES).join(', ')})`, name);
+        throw new LaunchArgumentError(kernelName, i, `unknown scalar type ${formatValue(slot.type)} (known: ${Object.keys(SCALAR_SIZES).join(', ')})`, name);
       }
       take(i, size, `a ${slot.type}`, name);
       planned.push({ slot, first, scalarType: slot.type, ndim: 0, shape: false, strides: false, dtype: undefined, layout: 'A', writable: false, name });
     } else if (slot?.kind === 'array') {
       const { ndim } = slot;
-      if (!Number.isInteger(ndim) || ndim < 1) throw new LaunchArgumentError(kernelName, i, `an array slot's ndim must be a positive integer, got ${String(ndim)}`, name);
+      if (!Number.isInteger(ndim) || ndim < 1) throw new LaunchArgumentError(kernelName, i, `an array slot's ndim must be a positive integer, got ${formatValue(ndim)}`, name);
       const layoutKind = slot.layout ?? 'A';
-      if (layoutKind !== 'C' && layoutKind !== 'F' && layoutKind !== 'A') throw new LaunchArgumentError(kernelName, i, `an array slot's layout is 'C', 'F' or 'A', got ${String(layoutKind)}`, name);
+      if (layoutKind !== 'C' && layoutKind !== 'F' && layoutKind !== 'A') throw new LaunchArgumentError(kernelName, i, `an array slot's layout is 'C', 'F' or 'A', got ${formatValue(layoutKind)}`, name);
       take(i, 8, 'the data pointer', name);
       const shape = slot.shape === true;
       const strides = slot.strides === true;
@@ -108,7 +109,7 @@ export function planLayout(layout: ArgumentLayout, parameters: readonly KernelPa
       const dtype = slot.dtype === undefined ? undefined : resolveDType(slot.dtype);
       planned.push({ slot, first, scalarType: undefined, ndim, shape, strides, dtype, layout: layoutKind, writable: slot.writable === true, name });
     } else {
-      throw new LaunchArgumentError(kernelName, i, `a slot is { kind: 'scalar', type } or { kind: 'array', ndim, ... }, got ${JSON.stringify(slot)}`);
+      throw new LaunchArgumentError(kernelName, i, `a slot is { kind: 'scalar', type } or { kind: 'array', ndim, ... }, got ${formatValue(slot)}`);
     }
   });
   if (next !== parameters.length) {

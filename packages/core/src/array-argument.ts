@@ -1,6 +1,7 @@
 import { CUDA_ARRAY_INTERFACE, DLDeviceType, isCudaAccessible, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
 import { orderStreams } from '@cuda-js/streams';
 import { LaunchArgumentError } from './errors.js';
+import { formatValue } from './format-value.js';
 
 /** An object that implements the CUDA array interface. */
 export type CudaArrayInterfaceObject = { [CUDA_ARRAY_INTERFACE](): CudaArrayInterface };
@@ -10,6 +11,28 @@ export function hasCudaArrayInterface(arg: object): arg is CudaArrayInterfaceObj
   return CUDA_ARRAY_INTERFACE in arg;
 }
 
+const ADDRESS_LIMIT = 1n << 64n;
+
+/**
+ * `ptr` if it is an address (a bigint in `[0, 2^64)`); otherwise a
+ * {@link LaunchArgumentError}: a negative or overflowing address is refused,
+ * never written modulo 2^64.
+ */
+export function checkedAddress(ptr: unknown, kernelName: string, index: number, name?: string): bigint {
+  if (typeof ptr !== 'bigint' || ptr < 0n || ptr >= ADDRESS_LIMIT) {
+    throw new LaunchArgumentError(kernelName, index, `the array's address ${formatValue(ptr)} is not an address in [0, 2^64)`, name);
+  }
+  return ptr;
+}
+
+/** An extent (non-negative) or a stride of a view as a safe integer, for the i64 that a kernel reads. */
+export function checkedExtent(value: unknown, kernelName: string, index: number, name: string | undefined, signed: boolean): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || (!signed && value < 0)) {
+    throw new LaunchArgumentError(kernelName, index, `the array's ${signed ? 'stride' : 'extent'} ${formatValue(value)} is not ${signed ? 'an integer' : 'a non-negative integer'}`, name);
+  }
+  return value;
+}
+
 /**
  * The address in a CUDA array interface answer, read straight from the
  * protocol: a launch needs only the pointer and the producer's stream, so no
@@ -17,16 +40,22 @@ export function hasCudaArrayInterface(arg: object): arg is CudaArrayInterfaceObj
  * the producer's stream.
  */
 export function interfaceAddress(cai: CudaArrayInterface, stream: bigint, kernelName: string, index: number): bigint {
-  const data = cai?.data;
+  const data: unknown = cai === null || typeof cai !== 'object' ? undefined : cai.data;
   if (!Array.isArray(data)) throw new LaunchArgumentError(kernelName, index, "Symbol.for('cuda.array_interface')() has no data: [address, readOnly]");
-  if (cai.mask !== undefined && cai.mask !== null) throw new LaunchArgumentError(kernelName, index, 'masked CUDA arrays are not supported');
-  const address = data[0];
+  const mask: unknown = cai.mask;
+  if (mask !== undefined && mask !== null) throw new LaunchArgumentError(kernelName, index, 'masked CUDA arrays are not supported');
+  const address: unknown = data[0];
   const ptr = typeof address === 'bigint' ? address : typeof address === 'number' && Number.isSafeInteger(address) && address >= 0 ? BigInt(address) : undefined;
-  if (ptr === undefined) throw new LaunchArgumentError(kernelName, index, `the CUDA array interface address must be a bigint or a safe integer, got ${String(address)}`);
-  const producer = cai.stream;
+  if (ptr === undefined) throw new LaunchArgumentError(kernelName, index, `the CUDA array interface address must be a bigint or a safe integer, got ${formatValue(address)}`);
+  checkedAddress(ptr, kernelName, index);
+  const producer: unknown = cai.stream;
   if (producer !== undefined && producer !== null) {
     if (producer === 0 || producer === 0n) throw new LaunchArgumentError(kernelName, index, 'the CUDA array interface stream must not be 0 (use 1 for the legacy default stream)');
-    orderStreams(BigInt(producer), stream === 0n ? 1n : stream);
+    const handle = typeof producer === 'bigint' ? producer : typeof producer === 'number' && Number.isSafeInteger(producer) && producer > 0 ? BigInt(producer) : undefined;
+    if (handle === undefined || handle < 0n || handle >= ADDRESS_LIMIT) {
+      throw new LaunchArgumentError(kernelName, index, `the CUDA array interface stream must be a positive integer handle, got ${formatValue(producer)}`);
+    }
+    orderStreams(handle, stream === 0n ? 1n : stream);
   }
   return ptr;
 }
@@ -96,9 +125,9 @@ export function viewAddress(arg: object, stream: bigint, consumer: bigint, devic
     if (arg.closed) throw new LaunchArgumentError(kernelName, index, 'the view is closed');
     checkViewDevice(arg, deviceOrdinal, kernelName, index);
     orderView(arg, consumer, stream);
-    return arg.ptr as bigint;
+    return checkedAddress(arg.ptr, kernelName, index);
   }
   const view = implicitView(arg, consumer, kernelName, index);
   checkViewDevice(view, deviceOrdinal, kernelName, index);
-  return view.ptr as bigint;
+  return checkedAddress(view.ptr, kernelName, index);
 }

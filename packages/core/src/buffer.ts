@@ -42,7 +42,15 @@ export class Buffer implements Disposable, DLPackExporter {
   ) {
     this.#ptr = ptr;
     this.#stream = stream;
-    registry.register(this, () => memoryResource.deallocate(ptr, size, stream), this.#token);
+    // A forgotten buffer's release must not wait for the device on the event loop: resources whose release can
+    // (pinned, managed) queue it on the bindings' release thread.
+    registry.register(
+      this,
+      memoryResource.deallocateInBackground
+        ? () => memoryResource.deallocateInBackground!(ptr, size, stream)
+        : () => memoryResource.deallocate(ptr, size, stream),
+      this.#token,
+    );
   }
 
   /** The address (CUdeviceptr; for pinned memory also the host address). */
@@ -119,13 +127,41 @@ export class Buffer implements Disposable, DLPackExporter {
     if (other !== this.size) throw new CopyError(`Buffer.${what}: sizes differ (${this.size} bytes here, ${other} there)`);
   }
 
-  /** Gives the memory back, ordered on `stream` (default: the allocation's stream). Safe to call twice. */
+  /**
+   * Gives the memory back, ordered on `stream` (default: the allocation's stream). Safe to call twice.
+   *
+   * Pool memory (DeviceMemoryResource) is freed stream-ordered and returns at
+   * once; pinned and managed memory (cuMemFreeHost, cuMemFree) waits until the
+   * device has finished its work, which blocks the event loop during a long
+   * kernel: use {@link closeAsync} there.
+   */
   close(options: { stream?: StreamArgument } = {}): void {
     if (this.#closed) return;
     const stream = streamHandle(options.stream ?? this.#stream);
     this.#closed = true;
     registry.unregister(this.#token);
     this.memoryResource.deallocate(this.#ptr, this.size, stream);
+  }
+
+  /**
+   * The non-blocking form of {@link close}: the buffer is closed at once, and
+   * the memory goes back off the JS thread (the bindings' release thread) for
+   * resources whose release may wait for the device; settles when it is back.
+   * Safe to call twice, and after close().
+   */
+  closeAsync(options: { stream?: StreamArgument } = {}): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    try {
+      const stream = streamHandle(options.stream ?? this.#stream);
+      const resource = this.memoryResource;
+      this.#closed = true;
+      registry.unregister(this.#token);
+      if (resource.deallocateAsync) return resource.deallocateAsync(this.#ptr, this.size, stream);
+      resource.deallocate(this.#ptr, this.size, stream);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   [Symbol.dispose](): void {

@@ -30,5 +30,5 @@ export function matchesConfig(options: LaunchConfigOptions, config: LaunchConfig
   if (!sameDim(options.grid, config.grid) || !sameDim(options.block, config.block)) return false;
   const cluster = options.cluster;
   if (cluster === undefined ? config.cluster !== undefined : config.cluster === undefined || !sameDim(cluster, config.cluster)) return false;
-  return (options.sharedMemory ?? 0) === config.sharedMemory && Boolean(options.cooperative) === config.cooperative;
+  return (options.sharedMemory ?? 0) === config.sharedMemory && (options.cooperative ?? false) === config.cooperative;
 }

@@ -1,4 +1,5 @@
 import { LaunchConfigError } from './errors.js';
+import { formatValue } from './format-value.js';
 import { hasOnlyConfigKeys, matchesConfig } from './launch-config-match.js';
 
 /** A grid or block size: a number, or up to three numbers (x, y, z). */
@@ -22,13 +23,27 @@ export const RECENT_CONFIGS = 16;
 
 const KEYS = new Set(['grid', 'block', 'cluster', 'sharedMemory', 'cooperative']);
 
+const MAX_DIM = 0xffffffff; // cuLaunchKernel takes unsigned int dimensions
+const MAX_PRODUCT = 0x7fffffff; // threads per block, blocks per cluster: a signed int in the driver
+
 function dim3(value: Dim3 | undefined, what: string): readonly [number, number, number] {
-  const parts = typeof value === 'number' ? [value] : Array.isArray(value) ? value : undefined;
-  if (!parts || parts.length < 1 || parts.length > 3) {
-    throw new LaunchConfigError(`LaunchConfig.${what} must be a number or an array of 1 to 3 numbers, got ${JSON.stringify(value)}`);
+  let parts: unknown[] | undefined;
+  if (typeof value === 'number') parts = [value];
+  else if (Array.isArray(value)) {
+    // Read once each: a Proxy or a getter cannot answer twice.
+    const n: unknown = value.length;
+    if (typeof n === 'number' && n >= 1 && n <= 3) {
+      parts = [];
+      for (let i = 0; i < n; i++) parts.push((value as unknown[])[i]);
+    }
+  }
+  if (!parts) {
+    throw new LaunchConfigError(`LaunchConfig.${what} must be a number or an array of 1 to 3 numbers, got ${formatValue(value)}`);
   }
   for (const n of parts) {
-    if (!Number.isInteger(n) || n < 1 || n > 0xffffffff) throw new LaunchConfigError(`LaunchConfig.${what} must hold positive integers, got ${JSON.stringify(value)}`);
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_DIM) {
+      throw new LaunchConfigError(`LaunchConfig.${what} must hold positive integers, got ${formatValue(value)} (each at most 2^32-1)`);
+    }
   }
   return Object.freeze([parts[0] ?? 1, parts[1] ?? 1, parts[2] ?? 1] as [number, number, number]);
 }
@@ -51,10 +66,22 @@ export class LaunchConfig {
     this.grid = dim3(options.grid, 'grid');
     this.block = dim3(options.block, 'block');
     this.cluster = options.cluster === undefined ? undefined : dim3(options.cluster, 'cluster');
-    const shared = options.sharedMemory ?? 0;
-    if (!Number.isInteger(shared) || shared < 0) throw new LaunchConfigError(`LaunchConfig.sharedMemory must be a non-negative integer, got ${String(shared)}`);
+    const shared: unknown = options.sharedMemory ?? 0;
+    if (typeof shared !== 'number' || !Number.isInteger(shared) || shared < 0 || shared > MAX_DIM) {
+      throw new LaunchConfigError(`LaunchConfig.sharedMemory must be a non-negative integer (at most 2^32-1 bytes), got ${formatValue(shared)}`);
+    }
     this.sharedMemory = shared;
-    this.cooperative = Boolean(options.cooperative);
+    const cooperative: unknown = options.cooperative ?? false;
+    if (typeof cooperative !== 'boolean') throw new LaunchConfigError(`LaunchConfig.cooperative must be true or false, got ${formatValue(cooperative)}`);
+    this.cooperative = cooperative;
+    const [bx, by, bz] = this.block;
+    if (bx * by * bz > MAX_PRODUCT) throw new LaunchConfigError(`LaunchConfig: block ${this.block.join('x')} has ${bx * by * bz} threads, more than 2^31-1`);
+    if (this.cluster && this.cluster[0] * this.cluster[1] * this.cluster[2] > MAX_PRODUCT) {
+      throw new LaunchConfigError(`LaunchConfig: cluster ${this.cluster.join('x')} has more than 2^31-1 blocks`);
+    }
+    // Every thread of the grid must have a 64-bit global index.
+    const threads = BigInt(this.grid[0]) * BigInt(this.grid[1]) * BigInt(this.grid[2]) * BigInt(bx * by * bz);
+    if (threads >= 1n << 64n) throw new LaunchConfigError(`LaunchConfig: grid ${this.grid.join('x')} of blocks ${this.block.join('x')} has ${threads} threads, more than 2^64-1`);
     if (this.cluster) {
       for (let i = 0; i < 3; i++) {
         if (this.grid[i]! % this.cluster[i]! !== 0) {

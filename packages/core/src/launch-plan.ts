@@ -2,6 +2,8 @@ import { driver, type CUfunction, type CUstream, type DriverTypes, type KernelPa
 import { CUDA_ARRAY_INTERFACE, dtype, resolveStream, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
 import { planLayout, type ArgumentLayout, type PlannedSlot } from './argument-layout.js';
 import {
+  checkedAddress,
+  checkedExtent,
   checkViewDevice,
   hasCudaArrayInterface,
   implicitView,
@@ -216,7 +218,7 @@ export class LaunchPlan {
         if (size !== 8) throw this.#sizeError(i, 'a Buffer (a pointer, 8 bytes)', size);
         if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the Buffer is closed');
         if (!arg.isDeviceAccessible) throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device');
-        view.setBigUint64(offset, arg.ptr, true);
+        view.setBigUint64(offset, checkedAddress(arg.ptr, this.name, i), true);
         last[i] = arg;
       } else if (arg instanceof Scalar) {
         if (size !== arg.size) throw this.#sizeError(i, `${arg} (${arg.size} bytes)`, size);
@@ -344,11 +346,11 @@ export class LaunchPlan {
     const data = this.#view;
     const offsets = this.#offsets;
     let p = slot.first;
-    data.setBigUint64(offsets[p++]!, view.ptr!, true);
-    if (slot.shape) for (let d = 0; d < ndim; d++) writeInt64(data, offsets[p++]!, shape[d]!);
+    data.setBigUint64(offsets[p++]!, checkedAddress(view.ptr, this.name, i, name), true);
+    if (slot.shape) for (let d = 0; d < ndim; d++) writeInt64(data, offsets[p++]!, checkedExtent(shape[d], this.name, i, name, false));
     if (slot.strides) {
       const strides = view.strides;
-      for (let d = 0; d < ndim; d++) writeInt64(data, offsets[p++]!, strides[d]!);
+      for (let d = 0; d < ndim; d++) writeInt64(data, offsets[p++]!, checkedExtent(strides[d], this.name, i, name, true));
     }
   }
 
@@ -368,7 +370,7 @@ export class LaunchPlan {
     const data = this.#view;
     const offsets = this.#offsets;
     let p = slot.first;
-    data.setBigUint64(offsets[p++]!, buffer.ptr, true);
+    data.setBigUint64(offsets[p++]!, checkedAddress(buffer.ptr, this.name, i, name), true);
     if (slot.shape) writeInt64(data, offsets[p++]!, buffer.size);
     if (slot.strides) writeInt64(data, offsets[p++]!, 1);
   }

@@ -1,4 +1,4 @@
-import { driver } from '@cuda-js/bindings';
+import { driver, releaseAsync, releaseInBackground } from '@cuda-js/bindings';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { Buffer } from './buffer.js';
 import type { Device } from './device.js';
@@ -7,8 +7,20 @@ import type { Device } from './device.js';
 export interface MemoryResource {
   /** Allocates `size` bytes; device pools order the allocation on `stream`. */
   allocate(size: number, options?: { stream?: StreamArgument }): Buffer;
-  /** Returns memory; called by Buffer.close(). */
+  /** Returns memory; called by Buffer.close(). May wait for the device where the release does (pinned and managed memory). */
   deallocate(ptr: bigint, size: number, stream: bigint): void;
+  /**
+   * Returns memory without blocking the JS thread, settling when it is given
+   * back; called by Buffer.closeAsync(). Resources whose release may wait for
+   * the device implement it; others fall back to {@link deallocate}.
+   */
+  deallocateAsync?(ptr: bigint, size: number, stream: bigint): Promise<void>;
+  /**
+   * Queues the release off the JS thread and returns at once; called when a
+   * forgotten Buffer is collected, so that a finalizer never waits for a
+   * running kernel on the event loop.
+   */
+  deallocateInBackground?(ptr: bigint, size: number, stream: bigint): void;
   readonly isDeviceAccessible: boolean;
   readonly isHostAccessible: boolean;
   /** The device the memory lives on; undefined for host memory. */
@@ -63,8 +75,19 @@ export class PinnedMemoryResource implements MemoryResource {
     return new Buffer(ptr, size, this, 0n);
   }
 
+  /** cuMemFreeHost, which waits for the device to finish its work. */
   deallocate(ptr: bigint): void {
     driver.cuMemFreeHost(ptr as never);
+  }
+
+  /** cuMemFreeHost on the bindings' release thread, as a Promise. */
+  deallocateAsync(ptr: bigint): Promise<void> {
+    return releaseAsync('cuMemFreeHost', ptr);
+  }
+
+  /** cuMemFreeHost on the bindings' release thread, not awaited. */
+  deallocateInBackground(ptr: bigint): void {
+    releaseInBackground('cuMemFreeHost', ptr);
   }
 }
 
@@ -79,8 +102,19 @@ export class LegacyPinnedMemoryResource implements MemoryResource {
     return new Buffer(driver.cuMemAllocHost(Math.max(size, 1)) as bigint, size, this, 0n);
   }
 
+  /** cuMemFreeHost, which waits for the device to finish its work. */
   deallocate(ptr: bigint): void {
     driver.cuMemFreeHost(ptr as never);
+  }
+
+  /** cuMemFreeHost on the bindings' release thread, as a Promise. */
+  deallocateAsync(ptr: bigint): Promise<void> {
+    return releaseAsync('cuMemFreeHost', ptr);
+  }
+
+  /** cuMemFreeHost on the bindings' release thread, not awaited. */
+  deallocateInBackground(ptr: bigint): void {
+    releaseInBackground('cuMemFreeHost', ptr);
   }
 }
 
@@ -98,7 +132,18 @@ export class ManagedMemoryResource implements MemoryResource {
     return new Buffer(driver.cuMemAllocManaged(Math.max(size, 1), CU_MEM_ATTACH_GLOBAL) as bigint, size, this, 0n);
   }
 
+  /** cuMemFree, which waits for the device to finish its work. */
   deallocate(ptr: bigint): void {
     driver.cuMemFree(ptr as never);
+  }
+
+  /** cuMemFree on the bindings' release thread, as a Promise. */
+  deallocateAsync(ptr: bigint): Promise<void> {
+    return releaseAsync('cuMemFree', ptr);
+  }
+
+  /** cuMemFree on the bindings' release thread, not awaited. */
+  deallocateInBackground(ptr: bigint): void {
+    releaseInBackground('cuMemFree', ptr);
   }
 }

@@ -18,6 +18,8 @@ export {
   NvvmError,
   LibraryLoadError,
   FunctionNotFoundError,
+  AddonLoadError,
+  AddonNotFoundError,
 } from '@cuda-js/bindings';
 export * from '@cuda-js/memory-view';
 export * from '@cuda-js/streams';

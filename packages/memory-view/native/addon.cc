@@ -12,8 +12,11 @@
 //   once: on release() from JS, when its owners are collected, or at exit.
 
 #include <napi.h>
+#include <v8.h>
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -26,7 +29,61 @@
 #include "dlpack.h"
 #include "dlpack_node.h"
 
+#ifndef _WIN32
+#include <dlfcn.h>
+#endif
+
 namespace {
+
+// ---- type tags: every External this helper returns carries one -------------------
+//
+// A slot, an import handle and the exchange API table are three kinds of
+// External; each is tagged when made and checked when it comes back, so that an
+// External of the wrong kind is an error, never a pointer read as another type.
+const napi_type_tag kSlotVersionedTag = {0x6d656d76696577ull, 0x01d1ba0c5107e001ull};
+const napi_type_tag kSlotLegacyTag = {0x6d656d76696577ull, 0x01d1ba0c5107e002ull};
+const napi_type_tag kImportTag = {0x6d656d76696577ull, 0x01d1ba0c5107e003ull};
+const napi_type_tag kApiTag = {0x6d656d76696577ull, 0x01d1ba0c5107e004ull};
+// Put on an untagged External from another addon once it was taken as a slot:
+// an External that some other addon tagged cannot take it, so it is refused.
+const napi_type_tag kForeignSlotTag = {0x6d656d76696577ull, 0x01d1ba0c5107e005ull};
+
+// Errors that src/native turns into named errors (ProtocolError) carry this prefix.
+const char kErrorPrefix[] = "[memory-view native] ";
+
+[[noreturn]] void Fail(Napi::Env env, const std::string& message) {
+  throw Napi::TypeError::New(env, kErrorPrefix + message);
+}
+
+bool HasTag(napi_env env, napi_value v, const napi_type_tag& tag) {
+  bool result = false;
+  return napi_check_object_type_tag(env, v, &tag, &result) == napi_ok && result;
+}
+
+void Tag(napi_env env, napi_value v, const napi_type_tag& tag) {
+  if (napi_type_tag_object(env, v, &tag) != napi_ok) throw Napi::Error::New(env, std::string(kErrorPrefix) + "internal: cannot type-tag an External");
+}
+
+// What kind of our Externals `v` is, for messages; nullptr when it is none of ours.
+const char* OurKind(napi_env env, napi_value v) {
+  if (HasTag(env, v, kSlotVersionedTag)) return "a DLManagedTensorVersioned slot";
+  if (HasTag(env, v, kSlotLegacyTag)) return "a legacy DLManagedTensor slot";
+  if (HasTag(env, v, kImportTag)) return "an imported tensor's handle";
+  if (HasTag(env, v, kApiTag)) return "memory-view's exchange API table";
+  return nullptr;
+}
+
+// Whether `p` lies in the image of a loaded shared object (code or static data):
+// a DLPack exchange API table and its functions live there for the process's life.
+bool InLoadedImage(const void* p) {
+  if (p == nullptr) return false;
+#ifndef _WIN32
+  Dl_info info{};
+  return dladdr(p, &info) != 0 && info.dli_fbase != nullptr;
+#else
+  return true;
+#endif
+}
 
 struct EnvState;
 
@@ -63,6 +120,8 @@ bool EnvAlive(EnvState* s) {
 struct ExportCtx {
   EnvState* state = nullptr;
   napi_ref keep = nullptr;  // the view: keeps the memory alive until the deleter
+  // The ArrayBuffer's memory itself: alive even after the buffer is transferred or detached.
+  std::shared_ptr<v8::BackingStore> backing;
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;
   DLManagedTensorVersioned versioned{};
@@ -102,19 +161,73 @@ void ExportDeleterLegacy(DLManagedTensor* self) {
   ReleaseExport(static_cast<ExportCtx*>(self->manager_ctx));
 }
 
-int64_t ToInt64(const Napi::Value& v, const char* what) {
-  if (!v.IsNumber()) throw Napi::TypeError::New(v.Env(), std::string(what) + " must be a number");
+constexpr double kMaxSafe = 9007199254740991.0;  // 2^53 - 1
+constexpr uint32_t kMaxNdim = 64;
+
+// An integer in [lo, hi] (both within +-2^53), checked before any cast (casting NaN or 1e300 is undefined).
+int64_t ToInt64(const Napi::Value& v, const char* what, double lo = -kMaxSafe, double hi = kMaxSafe) {
+  if (!v.IsNumber()) Fail(v.Env(), std::string(what) + " must be a number");
   double d = v.As<Napi::Number>().DoubleValue();
-  if (d != static_cast<double>(static_cast<int64_t>(d))) throw Napi::TypeError::New(v.Env(), std::string(what) + " must be an integer");
+  if (!std::isfinite(d) || d != std::floor(d) || d < lo || d > hi) Fail(v.Env(), std::string(what) + " must be an integer in range");
   return static_cast<int64_t>(d);
 }
 
-std::vector<int64_t> ToInt64Vector(const Napi::Value& v, const char* what) {
-  if (!v.IsArray()) throw Napi::TypeError::New(v.Env(), std::string(what) + " must be an array");
+std::vector<int64_t> ToInt64Vector(const Napi::Value& v, const char* what, double lo) {
+  if (!v.IsArray()) Fail(v.Env(), std::string(what) + " must be an array");
   Napi::Array a = v.As<Napi::Array>();
-  std::vector<int64_t> out(a.Length());
-  for (uint32_t i = 0; i < a.Length(); i++) out[i] = ToInt64(a.Get(i), what);
+  uint32_t n = a.Length();
+  if (n > kMaxNdim) Fail(v.Env(), std::string(what) + " has more than 64 entries");
+  std::vector<int64_t> out(n);
+  for (uint32_t i = 0; i < n; i++) out[i] = ToInt64(a.Get(i), what, lo);
   return out;
+}
+
+// The byte range [first, end) relative to element 0 that a layout touches
+// ({0, 0} when it has no element); false when it overflows int64.
+bool ByteExtent(const int64_t* shape, const int64_t* strides, int32_t ndim, uint64_t bits_per_element, int64_t* first, int64_t* end) {
+  __int128 lo = 0, hi = 0;
+  for (int32_t i = 0; i < ndim; i++) {
+    if (shape[i] < 0) return false;
+    if (shape[i] == 0) {
+      *first = 0;
+      *end = 0;
+      return true;
+    }
+  }
+  if (strides == nullptr) {
+    __int128 count = 1;
+    for (int32_t i = 0; i < ndim; i++) {
+      count *= shape[i];
+      if (count > (static_cast<__int128>(1) << 62)) return false;
+    }
+    hi = count - 1;
+  } else {
+    for (int32_t i = 0; i < ndim; i++) {
+      __int128 reach = static_cast<__int128>(shape[i] - 1) * strides[i];
+      if (reach < 0) lo += reach; else hi += reach;
+      if (lo < -(static_cast<__int128>(1) << 62) || hi > (static_cast<__int128>(1) << 62)) return false;
+    }
+  }
+  __int128 b = static_cast<__int128>(bits_per_element);
+  __int128 f = lo * b;                      // bits, <= 0
+  __int128 e = (hi + 1) * b;                // bits, > 0
+  f = -((-f + 7) / 8);                      // floor to bytes
+  e = (e + 7) / 8;                          // ceil to bytes
+  if (f < INT64_MIN / 2 || e > INT64_MAX / 2) return false;
+  *first = static_cast<int64_t>(f);
+  *end = static_cast<int64_t>(e);
+  return true;
+}
+
+// The BackingStore of a typed array's buffer, shared with it: the memory stays
+// allocated while it is held, even after the buffer is transferred or detached.
+// (napi_value is a v8::Local<v8::Value> in Node.js, as its own N-API code converts it.)
+std::shared_ptr<v8::BackingStore> BackingOf(napi_value typed_array) {
+  v8::Local<v8::Value> local;
+  static_assert(sizeof(local) == sizeof(typed_array), "napi_value is a v8::Local");
+  std::memcpy(static_cast<void*>(&local), &typed_array, sizeof(typed_array));
+  if (local.IsEmpty() || !local->IsArrayBufferView()) return nullptr;
+  return local.As<v8::ArrayBufferView>()->Buffer()->GetBackingStore();
 }
 
 // An export description, built by JS (src/native/describe.ts):
@@ -122,6 +235,7 @@ std::vector<int64_t> ToInt64Vector(const Napi::Value& v, const char* what) {
 //  deviceId, code, bits, lanes, flags, shape[], strides[]]
 struct Description {
   Napi::Value keep;
+  std::shared_ptr<v8::BackingStore> backing;
   void* data = nullptr;
   uint64_t byte_offset = 0;
   DLDevice device{};
@@ -138,25 +252,57 @@ Description ReadDescription(Napi::Env env, Napi::Value value) {
   d.keep = a.Get(0u);
   Napi::Value bytes = a.Get(1u);
   Napi::Value ptr = a.Get(2u);
+  bool host = false;
+  size_t host_length = 0;
+  uint64_t address = 0;
   if (bytes.IsTypedArray()) {
+    Napi::TypedArray ta = bytes.As<Napi::TypedArray>();
+    if (ta.TypedArrayType() != napi_uint8_array) Fail(env, "internal: an export description's bytes must be a Uint8Array");
     Napi::Uint8Array u8 = bytes.As<Napi::Uint8Array>();
+    if (u8.ByteOffset() != 0) Fail(env, "internal: an export description's bytes must start at its buffer");
     d.data = u8.Data();  // start of the buffer; the view's offset goes in byte_offset
+    host_length = u8.ByteLength();
+    host = true;
+    d.backing = BackingOf(bytes);
+    if (d.backing == nullptr) Fail(env, "internal: cannot hold the buffer's memory");
   } else if (ptr.IsBigInt()) {
     bool lossless = false;
-    d.data = reinterpret_cast<void*>(static_cast<uintptr_t>(ptr.As<Napi::BigInt>().Uint64Value(&lossless)));
+    address = ptr.As<Napi::BigInt>().Uint64Value(&lossless);
+    if (!lossless) Fail(env, "an address must be a bigint in [0, 2^64)");
+    d.data = reinterpret_cast<void*>(static_cast<uintptr_t>(address));
   } else {
-    throw Napi::TypeError::New(env, "internal: an export description needs a buffer or an address");
+    Fail(env, "internal: an export description needs a buffer or an address");
   }
-  d.byte_offset = static_cast<uint64_t>(ToInt64(a.Get(3u), "byteOffset"));
-  d.device.device_type = static_cast<DLDeviceType>(ToInt64(a.Get(4u), "device type"));
-  d.device.device_id = static_cast<int32_t>(ToInt64(a.Get(5u), "device id"));
-  d.dtype.code = static_cast<uint8_t>(ToInt64(a.Get(6u), "dtype code"));
-  d.dtype.bits = static_cast<uint8_t>(ToInt64(a.Get(7u), "dtype bits"));
-  d.dtype.lanes = static_cast<uint16_t>(ToInt64(a.Get(8u), "dtype lanes"));
-  d.flags = static_cast<uint64_t>(ToInt64(a.Get(9u), "flags"));
-  d.shape = ToInt64Vector(a.Get(10u), "shape");
-  d.strides = ToInt64Vector(a.Get(11u), "strides");
-  if (d.shape.size() != d.strides.size()) throw Napi::TypeError::New(env, "internal: shape and strides differ in length");
+  d.byte_offset = static_cast<uint64_t>(ToInt64(a.Get(3u), "byteOffset", 0));
+  d.device.device_type = static_cast<DLDeviceType>(ToInt64(a.Get(4u), "device type", 1, 2147483647.0));
+  d.device.device_id = static_cast<int32_t>(ToInt64(a.Get(5u), "device id", 0, 2147483647.0));
+  d.dtype.code = static_cast<uint8_t>(ToInt64(a.Get(6u), "dtype code", 0, 255));
+  d.dtype.bits = static_cast<uint8_t>(ToInt64(a.Get(7u), "dtype bits", 1, 255));
+  d.dtype.lanes = static_cast<uint16_t>(ToInt64(a.Get(8u), "dtype lanes", 1, 65535));
+  d.flags = static_cast<uint64_t>(ToInt64(a.Get(9u), "flags", 0, 7));
+  d.shape = ToInt64Vector(a.Get(10u), "shape", 0);
+  d.strides = ToInt64Vector(a.Get(11u), "strides", -kMaxSafe);
+  if (d.shape.size() != d.strides.size()) Fail(env, "internal: shape and strides differ in length");
+  // The native side re-checks what JS checked: every element inside its memory.
+  uint64_t bits = static_cast<uint64_t>(d.dtype.bits) * d.dtype.lanes;
+  if ((d.flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) != 0) bits = (bits + 7) / 8 * 8;
+  int64_t first = 0, end = 0;
+  if (!ByteExtent(d.shape.data(), d.strides.data(), static_cast<int32_t>(d.shape.size()), bits, &first, &end)) {
+    Fail(env, "the view's layout overflows 64 bits");
+  }
+  if (host) {
+    __int128 lo = static_cast<__int128>(d.byte_offset) + first;
+    __int128 hi = static_cast<__int128>(d.byte_offset) + end;
+    bool empty = first == 0 && end == 0;
+    if (lo < 0 || hi > static_cast<__int128>(host_length) || (empty && d.byte_offset > host_length)) {
+      Fail(env, "the view reaches outside its buffer (bytes " + std::to_string(static_cast<long long>(lo)) + " to " +
+                    std::to_string(static_cast<long long>(hi)) + " of " + std::to_string(host_length) + ")");
+    }
+  } else {
+    __int128 lo = static_cast<__int128>(address) + d.byte_offset + first;
+    __int128 hi = static_cast<__int128>(address) + d.byte_offset + end;
+    if (lo < 0 || hi > (static_cast<__int128>(1) << 64)) Fail(env, "the view reaches outside [0, 2^64)");
+  }
   return d;
 }
 
@@ -168,6 +314,7 @@ ExportCtx* MakeExport(Napi::Env env, EnvState* s, Description&& d) {
     delete ctx;
     throw Napi::Error::New(env, "internal: cannot reference the exported view");
   }
+  ctx->backing = std::move(d.backing);
   ctx->shape = std::move(d.shape);
   ctx->strides = std::move(d.strides);
   DLTensor t{};
@@ -224,7 +371,9 @@ void FinalizeSlot(napi_env, void* data, void*) {
 Napi::Value MakeSlot(Napi::Env env, EnvState* s, void* tensor, bool legacy) {
   auto* slot = new Slot{tensor, legacy, s};
   s->slots.insert(slot);
-  return Napi::External<Slot>::New(env, slot, [](Napi::Env e, Slot* p) { FinalizeSlot(e, p, nullptr); });
+  Napi::External<Slot> out = Napi::External<Slot>::New(env, slot, [](Napi::Env e, Slot* p) { FinalizeSlot(e, p, nullptr); });
+  Tag(env, out, legacy ? kSlotLegacyTag : kSlotVersionedTag);
+  return out;
 }
 
 // ---- imports: tensors from elsewhere, seen from JS --------------------------------
@@ -291,6 +440,7 @@ Napi::Object DescribeImport(Napi::Env env, EnvState* s, void* tensor, bool legac
     if (!r->buffer_owned) ReleaseImport(e, r);
     DropImportOwner(e, r);
   });
+  Tag(env, handle, kImportTag);
 
   Napi::Object fields = Napi::Object::New(env);
   fields.Set("handle", handle);
@@ -310,8 +460,20 @@ Napi::Object DescribeImport(Napi::Env env, EnvState* s, void* tensor, bool legac
   dtype.Set("lanes", Napi::Number::New(env, t->dtype.lanes));
   fields.Set("dtype", dtype);
   int32_t ndim = t->ndim;
-  if (ndim < 0 || (ndim > 0 && t->shape == nullptr)) {
-    fields.Set("invalid", Napi::String::New(env, "the tensor has a negative ndim or no shape"));
+  if (ndim < 0 || ndim > static_cast<int32_t>(kMaxNdim) || (ndim > 0 && t->shape == nullptr)) {
+    fields.Set("invalid", Napi::String::New(env, "the tensor has a negative ndim, more than 64 dimensions, or no shape"));
+    return fields;
+  }
+  for (int32_t i = 0; i < ndim; i++) {
+    bool bad = t->shape[i] < 0 || t->shape[i] > static_cast<int64_t>(kMaxSafe) ||
+               (t->strides != nullptr && (t->strides[i] > static_cast<int64_t>(kMaxSafe) || t->strides[i] < -static_cast<int64_t>(kMaxSafe)));
+    if (bad) {
+      fields.Set("invalid", Napi::String::New(env, "the tensor has a negative extent, or an extent or stride past 2^53"));
+      return fields;
+    }
+  }
+  if (t->dtype.bits == 0 || t->dtype.lanes == 0) {
+    fields.Set("invalid", Napi::String::New(env, "the tensor's dtype has 0 bits or 0 lanes"));
     return fields;
   }
   Napi::Array shape = Napi::Array::New(env, ndim);
@@ -329,31 +491,23 @@ Napi::Object DescribeImport(Napi::Env env, EnvState* s, void* tensor, bool legac
   // every other device keeps a bigint address.
   bool lent = false;
   if (t->device.device_type == kDLCPU && t->data != nullptr) {
-    int64_t lo = 0, hi = 0;
-    bool empty = false;
-    for (int32_t i = 0; i < ndim; i++) {
-      int64_t extent = t->shape[i];
-      int64_t stride = t->strides == nullptr ? 0 : t->strides[i];
-      if (extent == 0) empty = true;
-      if (t->strides == nullptr) continue;
-      int64_t reach = (extent - 1) * stride;
-      if (reach < 0) lo += reach; else hi += reach;
-    }
-    if (t->strides == nullptr) {
-      int64_t count = 1;
-      for (int32_t i = 0; i < ndim; i++) count *= t->shape[i];
-      hi = count - 1;
-    }
     uint64_t bits = static_cast<uint64_t>(t->dtype.bits) * t->dtype.lanes;
     if ((flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) != 0) bits = ((bits + 7) / 8) * 8;
-    if (!empty && bits % 8 == 0) {
-      int64_t itemsize = static_cast<int64_t>(bits / 8);
-      char* first = static_cast<char*>(t->data) + t->byte_offset + lo * itemsize;
-      size_t length = static_cast<size_t>((hi - lo + 1) * itemsize);
+    int64_t first = 0, end = 0;
+    bool ok = ByteExtent(t->shape, t->strides, ndim, bits, &first, &end);
+    if (!ok) {
+      fields.Set("invalid", Napi::String::New(env, "the tensor's layout overflows 64 bits"));
+      return fields;
+    }
+    // Sub-byte packed layouts and empty tensors keep the address form.
+    bool empty = first == 0 && end == 0;
+    if (!empty && bits % 8 == 0 && t->byte_offset <= static_cast<uint64_t>(INT64_MAX / 2)) {
+      char* first_byte = static_cast<char*>(t->data) + t->byte_offset + first;
+      size_t length = static_cast<size_t>(end - first);
       napi_value ab = nullptr;
       rec->owners++;
       napi_status st = napi_create_external_arraybuffer(
-          env, first, length,
+          env, first_byte, length,
           [](napi_env e, void*, void* hint) {
             auto* r = static_cast<ImportRec*>(hint);
             ReleaseImport(e, r);
@@ -364,7 +518,7 @@ Napi::Object DescribeImport(Napi::Env env, EnvState* s, void* tensor, bool legac
         rec->buffer_owned = true;
         napi_create_reference(env, ab, 0, &rec->buffer_weak);
         fields.Set("data", Napi::Value(env, ab));
-        fields.Set("byteOffset", Napi::Number::New(env, static_cast<double>(-lo * itemsize)));
+        fields.Set("byteOffset", Napi::Number::New(env, static_cast<double>(-first)));
         lent = true;
       } else {
         // Runtimes that forbid external buffers: fall back to the address.
@@ -441,13 +595,23 @@ int ApiAllocator(DLTensor* prototype, DLManagedTensorVersioned** out, void* erro
     return -1;
   }
   uint64_t bits = static_cast<uint64_t>(prototype->dtype.bits) * prototype->dtype.lanes;
+  if (prototype->ndim < 0 || prototype->ndim > static_cast<int32_t>(kMaxNdim) || (prototype->ndim > 0 && prototype->shape == nullptr)) {
+    if (SetError) SetError(error_ctx, "ValueError", "memory-view allocator: ndim must be 0 to 64, with a shape");
+    return -1;
+  }
   uint64_t count = 1;
   for (int32_t i = 0; i < prototype->ndim; i++) {
     if (prototype->shape[i] < 0) {
       if (SetError) SetError(error_ctx, "ValueError", "memory-view allocator: negative extent");
       return -1;
     }
-    count *= static_cast<uint64_t>(prototype->shape[i]);
+    // At most 2^48 bytes: the product is checked before it can wrap.
+    unsigned __int128 next = static_cast<unsigned __int128>(count) * static_cast<uint64_t>(prototype->shape[i]);
+    if (next * (bits == 0 ? 1 : bits) > (static_cast<unsigned __int128>(1) << 51)) {
+      if (SetError) SetError(error_ctx, "MemoryError", "memory-view allocator: the tensor is too large");
+      return -1;
+    }
+    count = static_cast<uint64_t>(next);
   }
   size_t bytes = static_cast<size_t>((count * bits + 7) / 8);
   size_t rounded = std::max<size_t>(256, (bytes + 255) / 256 * 256);
@@ -637,37 +801,83 @@ Napi::Value ExportTensor(const Napi::CallbackInfo& info) {
 // importTensor(slot External, legacy) -> fields | { versionMismatch } | null (slot already taken)
 Napi::Value ImportTensor(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsExternal()) throw Napi::TypeError::New(env, "expected an External that holds a DLPack tensor slot");
+  if (!info[0].IsExternal()) Fail(env, "expected an External that holds a DLPack tensor slot");
+  bool legacy = info[1].ToBoolean().Value();
+  napi_value value = info[0];
+  if (HasTag(env, value, kSlotVersionedTag) || HasTag(env, value, kSlotLegacyTag)) {
+    bool slot_legacy = HasTag(env, value, kSlotLegacyTag);
+    if (slot_legacy != legacy) {
+      Fail(env, slot_legacy ? "the External holds a legacy DLManagedTensor; pass { legacy: true }"
+                            : "the External holds a DLManagedTensorVersioned; it cannot be read as legacy");
+    }
+  } else if (HasTag(env, value, kForeignSlotTag)) {
+    // another addon's slot, taken before: read as a slot again (it is empty now, or refilled by its owner)
+  } else if (const char* kind = OurKind(env, value)) {
+    Fail(env, std::string("the External is ") + kind + ", not a DLPack tensor slot");
+  } else if (napi_type_tag_object(env, value, &kForeignSlotTag) != napi_ok) {
+    // Another addon tagged this External as its own kind: it is not a slot.
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    if (pending) {
+      napi_value ignored;
+      napi_get_and_clear_last_exception(env, &ignored);
+    }
+    Fail(env, "the External is type-tagged by another addon as its own kind: it is not a DLPack tensor slot");
+  }
   void** slot = static_cast<void**>(info[0].As<Napi::External<void>>().Data());
   if (slot == nullptr || *slot == nullptr) return env.Null();
   void* tensor = *slot;
   *slot = nullptr;  // taken: the slot's finalizer will not call the deleter
-  return DescribeImport(env, State(info), tensor, info[1].ToBoolean().Value());
+  return DescribeImport(env, State(info), tensor, legacy);
 }
 
 // release(handle): the deleter of an import, now (exactly once)
 Napi::Value Release(const Napi::CallbackInfo& info) {
+  if (!info[0].IsExternal() || !HasTag(info.Env(), info[0], kImportTag)) Fail(info.Env(), "release takes the handle of an imported tensor");
   auto* rec = info[0].As<Napi::External<ImportRec>>().Data();
   ReleaseImport(info.Env(), rec);
   return info.Env().Undefined();
 }
 
-const DLPackExchangeAPI* ApiOf(Napi::Env env, const Napi::Value& v) {
-  if (!v.IsExternal()) throw Napi::TypeError::New(env, "Symbol.for('dlpack.exchange_api') must return an External to a DLPackExchangeAPI table");
+// The table of an exchange API External, checked: ours by its tag; another
+// addon's table must lie in a loaded library's image (tables are static, as
+// DLPack asks), and so must each function it offers. Another kind of our
+// Externals, or an address in the heap (a tensor, a parameter buffer), is refused.
+const DLPackExchangeAPI* CheckedTable(Napi::Env env, const Napi::Value& v) {
+  if (!v.IsExternal()) Fail(env, "Symbol.for('dlpack.exchange_api') must return an External to a DLPackExchangeAPI table");
+  if (HasTag(env, v, kApiTag)) return &g_api;
+  if (const char* kind = OurKind(env, v)) Fail(env, std::string("Symbol.for('dlpack.exchange_api') returned ") + kind + ", not an exchange API table");
   auto* api = static_cast<const DLPackExchangeAPI*>(v.As<Napi::External<void>>().Data());
-  if (api == nullptr) throw Napi::TypeError::New(env, "the exchange API External is NULL");
-  // Walk to a table of our major version, as the header's prev_api allows.
+  if (api == nullptr) Fail(env, "the exchange API External is NULL");
+  if (!InLoadedImage(api)) Fail(env, "the exchange API External does not point into a loaded library: it is not a DLPackExchangeAPI table");
+  return api;
+}
+
+const DLPackExchangeAPI* ApiOf(Napi::Env env, const Napi::Value& v) {
+  const DLPackExchangeAPI* api = CheckedTable(env, v);
+  // Walk to a table of our major version, as the header's prev_api allows (a bounded walk of checked tables).
   const DLPackExchangeAPIHeader* h = &api->header;
-  while (h != nullptr && h->version.major != DLPACK_MAJOR_VERSION) h = h->prev_api;
+  for (int hops = 0; h != nullptr && h->version.major != DLPACK_MAJOR_VERSION; hops++) {
+    h = h->prev_api;
+    if (hops > 16 || (h != nullptr && !InLoadedImage(h))) Fail(env, "the exchange API table's prev_api chain is not a chain of tables");
+  }
   if (h == nullptr) return nullptr;
-  return reinterpret_cast<const DLPackExchangeAPI*>(h);
+  auto* table = reinterpret_cast<const DLPackExchangeAPI*>(h);
+  if (table != &g_api) {
+    const void* fns[] = {reinterpret_cast<const void*>(table->managed_tensor_allocator), reinterpret_cast<const void*>(table->managed_tensor_from_py_object_no_sync),
+                         reinterpret_cast<const void*>(table->managed_tensor_to_py_object_no_sync), reinterpret_cast<const void*>(table->dltensor_from_py_object_no_sync),
+                         reinterpret_cast<const void*>(table->current_work_stream)};
+    for (const void* fn : fns) {
+      if (fn != nullptr && !InLoadedImage(fn)) Fail(env, "the exchange API table holds a function pointer outside every loaded library");
+    }
+  }
+  return table;
 }
 
 // exchangeApiVersion(External) -> [major, minor] of the table's head
 Napi::Value ExchangeApiVersion(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsExternal()) throw Napi::TypeError::New(env, "expected an External");
-  auto* api = static_cast<const DLPackExchangeAPI*>(info[0].As<Napi::External<void>>().Data());
+  const DLPackExchangeAPI* api = CheckedTable(env, info[0]);
   Napi::Array out = Napi::Array::New(env, 2);
   out.Set(0u, Napi::Number::New(env, api->header.version.major));
   out.Set(1u, Napi::Number::New(env, api->header.version.minor));
@@ -774,7 +984,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   fn("exchangeApiVersion", ExchangeApiVersion);
   fn("currentWorkStream", CurrentWorkStream);
   fn("counts", Counts);
-  exports.Set("exchangeApi", Napi::External<void>::New(env, const_cast<DLPackExchangeAPI*>(&g_api)));
+  Napi::External<void> api = Napi::External<void>::New(env, const_cast<DLPackExchangeAPI*>(&g_api));
+  Tag(env, api, kApiTag);
+  exports.Set("exchangeApi", api);
   exports.Set("dlpackVersion", Napi::Number::New(env, DLPACK_MAJOR_VERSION * 100 + DLPACK_MINOR_VERSION));
   return exports;
 }

@@ -48,3 +48,14 @@ export function isCudaAccessible(type: number): boolean {
 export function isHostAccessible(type: number): boolean {
   return type === DLDeviceType.CPU || type === DLDeviceType.CUDAHost || type === DLDeviceType.CUDAManaged || type === DLDeviceType.ROCMHost;
 }
+
+/**
+ * A device `{ type, id }` from untrusted values, each read once by the caller:
+ * the type a positive int32, the id a non-negative int32. Returns undefined
+ * when either is not (the caller throws its own named error).
+ */
+export function checkedDevice(type: unknown, id: unknown): Device | undefined {
+  if (typeof type !== 'number' || !Number.isInteger(type) || type < 1 || type > 0x7fffffff) return undefined;
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id > 0x7fffffff) return undefined;
+  return type === DLDeviceType.CPU && id === 0 ? CPU_DEVICE : Object.freeze({ type, id: id === 0 ? 0 : id });
+}

@@ -1,4 +1,5 @@
 import { UnknownDTypeError } from './errors.js';
+import { formatValue } from './format-value.js';
 import type { DLDataType } from './protocols.js';
 
 /** The `DLDataTypeCode` values of DLPack 1.3. */
@@ -120,8 +121,16 @@ const BASE_TYPES: readonly BaseType[] = [
 const SCALARS: (DType | undefined)[][] = [];
 const BY_NAME = new Map<string, DType>();
 const BY_TYPESTR = new Map<string, DType>();
-// Vector dtypes, made on first use, keyed by one number.
+// Vector dtypes, made on first use, keyed by one number: code, bits and lanes
+// are checked to be integers of 8, 8 and 16 bits first, so the key is unique.
 const VECTORS = new Map<number, DType>();
+// The canonical instances: a look-alike (`Object.create(DType.prototype)`) is not a dtype.
+const CANONICAL = new WeakSet<object>();
+
+/** Whether `value` is one of the canonical {@link DType} instances (not merely an object with its prototype). */
+export function isDType(value: unknown): value is DType {
+  return value !== null && typeof value === 'object' && CANONICAL.has(value);
+}
 
 function typestrOf(base: BaseType, lanes: number): string | undefined {
   const bytes = (base.bits * lanes) / 8;
@@ -132,6 +141,7 @@ function typestrOf(base: BaseType, lanes: number): string | undefined {
 
 for (const base of BASE_TYPES) {
   const t = new DType(base.code, base.bits, 1, base.name, typestrOf(base, 1));
+  CANONICAL.add(t);
   (SCALARS[base.code] ??= [])[base.bits] = t;
   BY_NAME.set(base.name, t);
   if (base.kind) for (const prefix of ['<', '|', '=']) BY_TYPESTR.set(`${prefix}${base.kind}${t.itemsize}`, t);
@@ -139,6 +149,10 @@ for (const base of BASE_TYPES) {
 
 /** Every scalar (one-lane) dtype, in DLPack code order. */
 export const ALL_DTYPES: readonly DType[] = Object.freeze(BASE_TYPES.map((b) => SCALARS[b.code]![b.bits]!));
+
+function isUint(value: unknown, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
+}
 
 function unknown(code: number, bits: number, lanes: number): never {
   const known = BASE_TYPES.filter((b) => b.code === code).map((b) => b.bits);
@@ -148,6 +162,12 @@ function unknown(code: number, bits: number, lanes: number): never {
 
 /** The dtype of a DLPack `(code, bits, lanes)` triple. Throws {@link UnknownDTypeError} for anything DLPack 1.3 does not define. */
 export function dtypeOf(code: number, bits: number, lanes = 1): DType {
+  if (!isUint(code, 0xff) || !isUint(bits, 0xff) || !isUint(lanes, 0xffff) || lanes === 0) {
+    throw new UnknownDTypeError(
+      `unknown DLPack dtype (code ${formatValue(code)}, bits ${formatValue(bits)}, lanes ${formatValue(lanes)}): ` +
+        'code and bits must be integers from 0 to 255 and lanes must be an integer from 1 to 65535',
+    );
+  }
   if (lanes === 1) {
     const t = SCALARS[code]?.[bits];
     if (t !== undefined) return t;
@@ -156,13 +176,11 @@ export function dtypeOf(code: number, bits: number, lanes = 1): DType {
   const key = code + bits * 256 + lanes * 65536;
   const cached = VECTORS.get(key);
   if (cached !== undefined) return cached;
-  if (!Number.isInteger(lanes) || lanes < 1 || lanes > 0xffff) {
-    throw new UnknownDTypeError(`unknown DLPack dtype (code ${code}, bits ${bits}, lanes ${lanes}): lanes must be an integer from 1 to 65535`);
-  }
   const scalar = SCALARS[code]?.[bits];
   if (scalar === undefined) return unknown(code, bits, lanes);
   const base = BASE_TYPES.find((b) => b.code === code && b.bits === bits)!;
   const t = new DType(code, bits, lanes, `${scalar.name}x${lanes}`, typestrOf(base, lanes));
+  CANONICAL.add(t);
   VECTORS.set(key, t);
   return t;
 }
@@ -172,17 +190,23 @@ export type DTypeLike = DType | string | DLDataType;
 
 /** The dtype named by `spec`. Throws {@link UnknownDTypeError} for an unknown name or triple. */
 export function dtype(spec: DTypeLike): DType {
-  if (spec instanceof DType) return spec;
+  if (isDType(spec)) return spec;
   if (typeof spec === 'string') {
     const t = BY_NAME.get(spec);
     if (t !== undefined) return t;
     const vector = /^(.+)x(\d+)$/.exec(spec);
     const base = vector ? BY_NAME.get(vector[1]!) : undefined;
     if (base && vector) return dtypeOf(base.code, base.bits, Number(vector[2]));
-    throw new UnknownDTypeError(`unknown dtype name '${spec}'; known names: ${[...BY_NAME.keys()].join(', ')} (and <name>x<lanes> for vectors)`);
+    throw new UnknownDTypeError(`unknown dtype name ${formatValue(spec)}; known names: ${[...BY_NAME.keys()].join(', ')} (and <name>x<lanes> for vectors)`);
   }
-  if (spec !== null && typeof spec === 'object') return dtypeOf(spec.code, spec.bits, spec.lanes ?? 1);
-  throw new UnknownDTypeError(`not a dtype: ${String(spec)}`);
+  if (spec !== null && typeof spec === 'object') {
+    // Each field is read once: a getter or a Proxy cannot answer twice.
+    const code = spec.code;
+    const bits = spec.bits;
+    const lanes = spec.lanes;
+    return dtypeOf(code, bits, lanes ?? 1);
+  }
+  throw new UnknownDTypeError(`not a dtype: ${formatValue(spec)}`);
 }
 
 /**
@@ -191,7 +215,7 @@ export function dtype(spec: DTypeLike): DType {
  * with {@link UnknownDTypeError}.
  */
 export function dtypeFromTypestr(typestr: string): DType {
-  const t = BY_TYPESTR.get(typestr);
+  const t = typeof typestr === 'string' ? BY_TYPESTR.get(typestr) : undefined;
   if (t !== undefined) return t;
   if (typeof typestr === 'string' && typestr.startsWith('>') && typestr.length > 2 && typestr.slice(2) !== '1') {
     throw new UnknownDTypeError(`typestr '${typestr}' is big-endian; only little-endian data can be viewed`);
@@ -199,5 +223,5 @@ export function dtypeFromTypestr(typestr: string): DType {
   if (typeof typestr === 'string' && /^[<>|=]V\d+$/.test(typestr)) {
     throw new UnknownDTypeError(`typestr '${typestr}' is opaque bytes: the element type cannot be known from it; use DLPack for bfloat16, float8 and vector types`);
   }
-  throw new UnknownDTypeError(`unknown typestr ${JSON.stringify(typestr)}; known: ${[...new Set([...BY_TYPESTR.values()].map((d) => d.typestr))].join(', ')}`);
+  throw new UnknownDTypeError(`unknown typestr ${formatValue(typestr)}; known: ${[...new Set([...BY_TYPESTR.values()].map((d) => d.typestr))].join(', ')}`);
 }

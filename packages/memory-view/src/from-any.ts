@@ -46,7 +46,7 @@ function viewFromHost(obj: object): StridedMemoryView {
  * exchange API: the native helper itself views objects that way for its table.
  */
 export function viewFromAny(obj: unknown, options: ViewOptions | undefined, viaExchangeApi = true): StridedMemoryView {
-  if (obj instanceof StridedMemoryView) return reuseView(obj, options);
+  if (StridedMemoryView.isView(obj)) return reuseView(obj, options);
   if (obj === null || typeof obj !== 'object') {
     throw new NotViewableError(`a ${obj === null ? 'null' : typeof obj} cannot be viewed; pass an array object`);
   }
@@ -60,7 +60,7 @@ export function viewFromAny(obj: unknown, options: ViewOptions | undefined, viaE
 
 /** Whether {@link StridedMemoryView.fromAny} can view `obj` (by its shape; the protocol methods are not called). */
 export function isViewable(obj: unknown): boolean {
-  if (obj instanceof StridedMemoryView) return true;
+  if (StridedMemoryView.isView(obj)) return true;
   if (obj === null || typeof obj !== 'object') return false;
   if (DLPACK in obj || CUDA_ARRAY_INTERFACE in obj) return true;
   if (exchangeImporter !== undefined && DLPACK_EXCHANGE_API in obj) return true;

@@ -1,8 +1,9 @@
 import { CUDA_ARRAY_INTERFACE } from './protocol-keys.js';
 import { DLPackFlags, type CudaArrayInterface } from './protocols.js';
 import { dtypeFromTypestr, type DType } from './dtype.js';
-import { InvalidLayoutError, ProtocolError, ReadOnlyViewError, StreamRequiredError } from './errors.js';
-import { checkShape, checkStrides, compactStrides } from './layout.js';
+import { InvalidLayoutError, OutOfBoundsError, ProtocolError, ReadOnlyViewError, StreamRequiredError } from './errors.js';
+import { formatValue } from './format-value.js';
+import { checkAddress, compactStrides, readShape, readStrides } from './layout.js';
 import { NO_SYNC, orderStreams, resolveStream } from './stream.js';
 import { StridedMemoryView, type ViewOptions } from './strided-memory-view.js';
 
@@ -20,42 +21,54 @@ interface InterfaceLayout {
 const layouts = new WeakMap<object, InterfaceLayout>();
 
 function readLayout(cai: CudaArrayInterface): InterfaceLayout {
-  if (cai === null || typeof cai !== 'object') throw new ProtocolError(`Symbol.for('cuda.array_interface') returned ${String(cai)}; expected an object`);
-  if (typeof cai.version !== 'number' || cai.version < 3) {
-    throw new ProtocolError(`CUDA array interface version ${String(cai.version)} is not supported; version 3 or later is required`);
+  if (cai === null || typeof cai !== 'object') throw new ProtocolError(`Symbol.for('cuda.array_interface') returned ${formatValue(cai)}; expected an object`);
+  // Every field is read once and copied as validated primitives.
+  const version: unknown = cai.version;
+  if (typeof version !== 'number' || !(version >= 3)) {
+    throw new ProtocolError(`CUDA array interface version ${formatValue(version)} is not supported; version 3 or later is required`);
   }
-  if (cai.mask !== undefined && cai.mask !== null) throw new ProtocolError('the CUDA array interface has a mask; masked arrays are not supported');
+  const mask: unknown = cai.mask;
+  if (mask !== undefined && mask !== null) throw new ProtocolError('the CUDA array interface has a mask; masked arrays are not supported');
   const t = dtypeFromTypestr(cai.typestr);
-  const shape = cai.shape;
-  checkShape(shape, 'CUDA array interface');
-  const data = cai.data;
-  if (!Array.isArray(data) || data.length !== 2) throw new ProtocolError('the CUDA array interface data must be [address, readOnly]');
-  const address: unknown = data[0];
+  const shape = readShape(cai.shape, 'CUDA array interface');
+  const data: unknown = cai.data;
+  let isArray = false;
+  try {
+    isArray = Array.isArray(data);
+  } catch {
+    // a revoked proxy
+  }
+  if (!isArray || (data as unknown[]).length !== 2) throw new ProtocolError('the CUDA array interface data must be [address, readOnly]');
+  const address: unknown = (data as unknown[])[0];
+  const readOnly: unknown = (data as unknown[])[1];
   let ptr: bigint;
   if (typeof address === 'bigint') ptr = address;
   else if (typeof address === 'number' && Number.isSafeInteger(address) && address >= 0) ptr = BigInt(address);
-  else throw new ProtocolError(`the CUDA array interface address is ${String(address)}; expected a bigint (or a safe integer)`);
+  else throw new ProtocolError(`the CUDA array interface address is ${formatValue(address)}; expected a bigint (or a safe integer)`);
+  const givenStrides: unknown = cai.strides;
   let strides: readonly number[];
-  if (cai.strides === null || cai.strides === undefined) {
+  if (givenStrides === null || givenStrides === undefined) {
     strides = compactStrides(shape);
   } else {
-    checkStrides(cai.strides, shape, 'CUDA array interface');
+    const bytes = readStrides(givenStrides, shape, 'CUDA array interface');
     const itemsize = t.itemsize;
-    strides = cai.strides.map((bytes, i) => {
-      if (bytes % itemsize !== 0) {
-        throw new InvalidLayoutError(`CUDA array interface: stride ${bytes} bytes of dimension ${i} is not a whole number of ${t.name} elements (${itemsize} bytes)`);
+    strides = Object.freeze(bytes.map((b, i) => {
+      if (b % itemsize !== 0) {
+        throw new InvalidLayoutError(`CUDA array interface: stride ${b} bytes of dimension ${i} is not a whole number of ${t.name} elements (${itemsize} bytes)`);
       }
-      return bytes / itemsize;
-    });
+      return b / itemsize;
+    }));
   }
-  const s = cai.stream;
+  if (ptr < 0n || ptr >= 1n << 64n) throw new OutOfBoundsError(`the CUDA array interface address ${formatValue(ptr)} is outside [0, 2^64)`);
+  checkAddress(ptr, shape, strides, t.itemsize, 'CUDA array interface');
+  const s: unknown = cai.stream;
   let producerStream: bigint | undefined;
   if (s === undefined || s === null) producerStream = undefined;
   else if (s === 0 || s === 0n) throw new ProtocolError('the CUDA array interface stream is 0, which version 3 forbids (1 is the legacy default stream, 2 the per-thread one)');
-  else if (typeof s === 'bigint') producerStream = s;
+  else if (typeof s === 'bigint' && s > 0n && s < 1n << 64n) producerStream = s;
   else if (typeof s === 'number' && Number.isSafeInteger(s) && s > 0) producerStream = BigInt(s);
-  else throw new ProtocolError(`the CUDA array interface stream is ${String(s)}; expected a positive integer, null or undefined`);
-  return { ptr, flags: data[1] ? DLPackFlags.READ_ONLY : 0, dtype: t, shape, strides, producerStream };
+  else throw new ProtocolError(`the CUDA array interface stream is ${formatValue(s)}; expected a positive integer, null or undefined`);
+  return { ptr, flags: readOnly ? DLPackFlags.READ_ONLY : 0, dtype: t, shape, strides, producerStream };
 }
 
 /** @internal `StridedMemoryView.fromCudaArrayInterface`. */

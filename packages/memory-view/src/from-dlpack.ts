@@ -1,10 +1,11 @@
 import { DLPACK, DLPACK_DEVICE } from './protocol-keys.js';
 import { DLPACK_VERSION, DLPackFlags, type DLPackRequest, type DLPackTensor } from './protocols.js';
-import { DLDeviceType } from './device.js';
-import { DType, dtypeOf } from './dtype.js';
-import { DLPackVersionError, ExporterClosedError, ProtocolError, ReadOnlyViewError, StreamRequiredError } from './errors.js';
-import { checkInBuffer, checkShape, checkStrides, compactStrides } from './layout.js';
-import { isArrayBufferLike, isDetached } from './host-buffer.js';
+import { checkedDevice, DLDeviceType } from './device.js';
+import { isDType, dtypeOf, type DType } from './dtype.js';
+import { DLPackVersionError, ExporterClosedError, OutOfBoundsError, ProtocolError, ReadOnlyViewError, StreamRequiredError } from './errors.js';
+import { formatValue } from './format-value.js';
+import { checkAddress, checkInBuffer, compactStrides, readShape, readStrides } from './layout.js';
+import { bufferByteLength, isArrayBufferLike, isDetached } from './host-buffer.js';
 import { Lease } from './lease.js';
 import { NO_SYNC, resolveStream } from './stream.js';
 import { StridedMemoryView, type ViewOptions } from './strided-memory-view.js';
@@ -13,8 +14,7 @@ import { StridedMemoryView, type ViewOptions } from './strided-memory-view.js';
 const HOST_REQUEST: DLPackRequest = Object.freeze({ maxVersion: DLPACK_VERSION });
 const NO_SYNC_REQUEST: DLPackRequest = Object.freeze({ stream: NO_SYNC, maxVersion: DLPACK_VERSION });
 
-function callDeleter(tensor: DLPackTensor): void {
-  const deleter = tensor.deleter;
+function callDeleter(tensor: DLPackTensor, deleter: unknown = tensor.deleter): void {
   if (typeof deleter === 'function') deleter.call(tensor);
 }
 
@@ -49,11 +49,15 @@ export function viewFromDLPack(obj: unknown, options: ViewOptions | undefined): 
     throw new ProtocolError("fromDLPack: the object needs both Symbol.for('dlpack') and Symbol.for('dlpack.device') methods");
   }
   const consumer = resolveStream(options?.stream);
-  const device = (exporter[DLPACK_DEVICE] as () => readonly [number, number])();
-  if (device === null || typeof device !== 'object' || typeof device[0] !== 'number' || typeof device[1] !== 'number') {
-    throw new ProtocolError(`Symbol.for('dlpack.device') returned ${String(device)}; expected [deviceType, deviceId]`);
+  const answer: unknown = (exporter[DLPACK_DEVICE] as () => unknown)();
+  // Each entry is read once: a Proxy or a getter cannot answer twice.
+  const isObject = answer !== null && typeof answer === 'object';
+  const deviceType: unknown = isObject ? (answer as unknown[])[0] : undefined;
+  const deviceId: unknown = isObject ? (answer as unknown[])[1] : undefined;
+  if (checkedDevice(deviceType, deviceId) === undefined) {
+    throw new ProtocolError(`Symbol.for('dlpack.device') returned ${formatValue(answer)}; expected [deviceType, deviceId] of integers`);
   }
-  const type = device[0];
+  const type = deviceType as number;
   const tensor = (exporter[DLPACK] as (r: DLPackRequest) => DLPackTensor)(requestFor(type, consumer));
   // The data is ordered on the consumer's stream when the producer was given one.
   const stream = consumer === NO_SYNC || type === DLDeviceType.CPU ? undefined : consumer;
@@ -71,18 +75,27 @@ export function viewFromTensor(
   writable: boolean,
   releaseWhenCollected = true,
 ): StridedMemoryView {
-  if (tensor === null || typeof tensor !== 'object') throw new ProtocolError(`Symbol.for('dlpack') returned ${String(tensor)}; expected a DLPack tensor object`);
-  const version = tensor.version;
-  if (version === null || typeof version !== 'object' || version.major !== 1) {
-    callDeleter(tensor);
-    if (version === null || typeof version !== 'object') throw new ProtocolError('the DLPack tensor has no version { major, minor } (its deleter was called)');
-    throw new DLPackVersionError(version.major, version.minor);
+  if (tensor === null || typeof tensor !== 'object') throw new ProtocolError(`Symbol.for('dlpack') returned ${formatValue(tensor)}; expected a DLPack tensor object`);
+  // The deleter is read once; whatever fails below calls that one.
+  let deleter: unknown;
+  try {
+    deleter = tensor.deleter;
+  } catch (error) {
+    throw new ProtocolError(`reading the DLPack tensor's deleter threw: ${formatValue((error as Error)?.message)}`);
   }
   let view: StridedMemoryView;
   try {
-    view = buildView(tensor, exporter, stream, releaseWhenCollected);
+    const version: unknown = tensor.version;
+    const major: unknown = version !== null && typeof version === 'object' ? (version as { major?: unknown }).major : undefined;
+    if (major !== 1) {
+      if (version === null || typeof version !== 'object') throw new ProtocolError('the DLPack tensor has no version { major, minor } (its deleter was called)');
+      const minor: unknown = (version as { minor?: unknown }).minor;
+      if (typeof major !== 'number' || typeof minor !== 'number') throw new ProtocolError(`the DLPack tensor's version is { major: ${formatValue(major)}, minor: ${formatValue(minor)} } (its deleter was called)`);
+      throw new DLPackVersionError(major, minor);
+    }
+    view = buildView(tensor, deleter, exporter, stream, releaseWhenCollected);
   } catch (error) {
-    callDeleter(tensor);
+    callDeleter(tensor, deleter);
     throw error;
   }
   if (writable && view.readonly) {
@@ -92,45 +105,50 @@ export function viewFromTensor(
   return view;
 }
 
-function buildView(tensor: DLPackTensor, exporter: unknown, stream: bigint | undefined, releaseWhenCollected: boolean): StridedMemoryView {
-  const d = tensor.dtype;
-  const t = d instanceof DType ? d : d !== null && typeof d === 'object' ? dtypeOf(d.code, d.bits, d.lanes) : undefined;
-  if (t === undefined) throw new ProtocolError('the DLPack tensor has no dtype { code, bits, lanes }');
-  const shape = tensor.shape;
-  checkShape(shape, 'DLPack tensor');
-  const given = tensor.strides;
-  let strides: readonly number[];
-  if (given === null || given === undefined) {
-    // NULL strides: compact row-major, as producers before DLPack 1.2 may send.
-    strides = compactStrides(shape);
-  } else {
-    checkStrides(given, shape, 'DLPack tensor');
-    strides = given;
+function buildView(tensor: DLPackTensor, deleter: unknown, exporter: unknown, stream: bigint | undefined, releaseWhenCollected: boolean): StridedMemoryView {
+  // Every field is read once and copied as a validated primitive: nothing of the
+  // producer's objects is kept by reference, so nothing changes after the checks.
+  const d: unknown = tensor.dtype;
+  let t: DType;
+  if (isDType(d)) t = d;
+  else if (d !== null && typeof d === 'object') {
+    const { code, bits, lanes } = d as { code?: unknown; bits?: unknown; lanes?: unknown };
+    t = dtypeOf(code as number, bits as number, lanes as number);
+  } else throw new ProtocolError('the DLPack tensor has no dtype { code, bits, lanes }');
+  const shape = readShape(tensor.shape, 'DLPack tensor');
+  const given: unknown = tensor.strides;
+  // NULL strides: compact row-major, as producers before DLPack 1.2 may send.
+  const strides = given === null || given === undefined ? compactStrides(shape) : readStrides(given, shape, 'DLPack tensor');
+  const deviceObject: unknown = tensor.device;
+  const type: unknown = deviceObject !== null && typeof deviceObject === 'object' ? (deviceObject as { type?: unknown }).type : undefined;
+  const id: unknown = deviceObject !== null && typeof deviceObject === 'object' ? (deviceObject as { id?: unknown }).id : undefined;
+  const device = checkedDevice(type, id);
+  if (device === undefined) throw new ProtocolError(`the DLPack tensor's device is { type: ${formatValue(type)}, id: ${formatValue(id)} }; expected integers`);
+  const givenFlags: unknown = tensor.flags ?? 0;
+  if (typeof givenFlags !== 'number' || !Number.isSafeInteger(givenFlags) || givenFlags < 0) {
+    throw new ProtocolError(`the DLPack tensor's flags are ${formatValue(givenFlags)}; expected a non-negative integer`);
   }
-  const device = tensor.device;
-  if (device === null || typeof device !== 'object' || typeof device.type !== 'number' || typeof device.id !== 'number') {
-    throw new ProtocolError('the DLPack tensor has no device { type, id }');
-  }
-  const flags = tensor.flags ?? 0;
-  if (typeof flags !== 'number') throw new ProtocolError(`the DLPack tensor's flags are ${typeof flags}; expected a number`);
-  const byteOffset = tensor.byteOffset ?? 0;
+  // Only the bits that DLPack 1.3 defines are kept.
+  const flags = givenFlags & (DLPackFlags.READ_ONLY | DLPackFlags.IS_COPIED | DLPackFlags.IS_SUBBYTE_TYPE_PADDED);
+  const byteOffset: unknown = tensor.byteOffset ?? 0;
   if (typeof byteOffset !== 'number' || !Number.isSafeInteger(byteOffset) || byteOffset < 0) {
-    throw new ProtocolError(`the DLPack tensor's byteOffset is ${String(byteOffset)}; expected a non-negative integer`);
+    throw new ProtocolError(`the DLPack tensor's byteOffset is ${formatValue(byteOffset)}; expected a non-negative integer`);
   }
-  const deleter = tensor.deleter;
   if (deleter !== undefined && deleter !== null && typeof deleter !== 'function') throw new ProtocolError("the DLPack tensor's deleter is not a function");
-  const data = tensor.data;
+  const data: unknown = tensor.data;
+  const itemsize = flags & DLPackFlags.IS_SUBBYTE_TYPE_PADDED ? Math.ceil(t.itemsize) : t.itemsize;
   let ptr: bigint | undefined;
   let buffer: ArrayBufferLike | undefined;
   let offset = 0;
   if (typeof data === 'bigint') {
+    if (data < 0n || data >= 1n << 64n) throw new OutOfBoundsError(`the DLPack tensor's data address ${formatValue(data)} is outside [0, 2^64)`);
     ptr = byteOffset === 0 ? data : data + BigInt(byteOffset);
+    checkAddress(ptr, shape, strides, itemsize, 'DLPack tensor');
   } else if (isArrayBufferLike(data)) {
     buffer = data;
     offset = byteOffset;
-    const itemsize = flags & DLPackFlags.IS_SUBBYTE_TYPE_PADDED ? Math.ceil(t.itemsize) : t.itemsize;
-    if (data.byteLength === 0 && isDetached(data)) throw new ExporterClosedError("the DLPack tensor's buffer is detached");
-    checkInBuffer(offset, data.byteLength, shape, strides, itemsize, 'DLPack tensor');
+    if (isDetached(data)) throw new ExporterClosedError("the DLPack tensor's buffer is detached");
+    checkInBuffer(offset, bufferByteLength(data), shape, strides, itemsize, 'DLPack tensor');
   } else {
     throw new ProtocolError(`the DLPack tensor's data is ${Object.prototype.toString.call(data)}; expected a bigint address, an ArrayBuffer or a SharedArrayBuffer`);
   }

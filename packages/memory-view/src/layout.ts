@@ -1,4 +1,5 @@
 import { InvalidLayoutError, OutOfBoundsError } from './errors.js';
+import { formatValue } from './format-value.js';
 
 /** The strides `[1]` of every 1-d compact view, shared (views never mutate their strides). */
 export const ONE_STRIDE: readonly number[] = Object.freeze([1]);
@@ -57,26 +58,103 @@ export function isFContiguous(shape: readonly number[], strides: readonly number
   return true;
 }
 
-/** Throws {@link InvalidLayoutError} unless `shape` is an array of non-negative safe integers. */
-export function checkShape(shape: unknown, what: string): asserts shape is readonly number[] {
-  if (!Array.isArray(shape)) throw new InvalidLayoutError(`${what}: shape must be an array of non-negative integers, got ${typeof shape}`);
-  for (let i = 0; i < shape.length; i++) {
-    const e: unknown = shape[i];
-    if (typeof e !== 'number' || !Number.isSafeInteger(e) || e < 0) {
-      throw new InvalidLayoutError(`${what}: shape[${i}] is ${String(e)}; extents must be non-negative integers`);
-    }
+/** The most dimensions a view may have (DLPack's `ndim` is an int32; numpy allows 64). */
+export const MAX_NDIM = 64;
+
+/** 2^64: one past the highest address. */
+const ADDRESS_LIMIT = 1n << 64n;
+
+function readLength(value: unknown, what: string, name: string, kind: string): number {
+  let isArray: boolean;
+  try {
+    isArray = Array.isArray(value);
+  } catch {
+    isArray = false; // a revoked proxy
   }
+  if (!isArray) throw new InvalidLayoutError(`${what}: ${name} must be an array of ${kind}, got ${formatValue(value)}`);
+  const n: unknown = (value as unknown[]).length;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_NDIM) {
+    throw new InvalidLayoutError(`${what}: ${name} has ${formatValue(n)} entries; a view has 0 to ${MAX_NDIM} dimensions`);
+  }
+  return n;
 }
 
-/** Throws {@link InvalidLayoutError} unless `strides` is an array of safe integers as long as `shape`. */
-export function checkStrides(strides: unknown, shape: readonly number[], what: string): asserts strides is readonly number[] {
-  if (!Array.isArray(strides)) throw new InvalidLayoutError(`${what}: strides must be an array of integers, got ${typeof strides}`);
-  if (strides.length !== shape.length) {
-    throw new InvalidLayoutError(`${what}: strides has ${strides.length} entries but shape has ${shape.length} (shape [${shape.join(', ')}], strides [${strides.join(', ')}])`);
+/**
+ * The extents of `shape`, read once each into a new frozen array: throws
+ * {@link InvalidLayoutError} unless it is an array of at most {@link MAX_NDIM}
+ * non-negative safe integers whose product is a safe integer. The caller's
+ * array is not kept (it may change later, or be a Proxy that answers twice).
+ */
+export function readShape(shape: unknown, what: string): readonly number[] {
+  const n = readLength(shape, what, 'shape', 'non-negative integers');
+  const out = new Array<number>(n);
+  let size = 1;
+  for (let i = 0; i < n; i++) {
+    const e: unknown = (shape as unknown[])[i];
+    if (typeof e !== 'number' || !Number.isSafeInteger(e) || e < 0) {
+      throw new InvalidLayoutError(`${what}: shape[${i}] is ${formatValue(e)}; extents must be non-negative integers`);
+    }
+    out[i] = e;
+    size *= e;
   }
-  for (let i = 0; i < strides.length; i++) {
-    const s: unknown = strides[i];
-    if (typeof s !== 'number' || !Number.isSafeInteger(s)) throw new InvalidLayoutError(`${what}: strides[${i}] is ${String(s)}; strides must be integers`);
+  if (!Number.isSafeInteger(size)) throw new InvalidLayoutError(`${what}: shape [${out.join(', ')}] holds more than 2^53 elements`);
+  return Object.freeze(out);
+}
+
+/**
+ * The strides, read once each into a new frozen array: throws
+ * {@link InvalidLayoutError} unless it is an array of safe integers as long as `shape`.
+ */
+export function readStrides(strides: unknown, shape: readonly number[], what: string): readonly number[] {
+  const n = readLength(strides, what, 'strides', 'integers');
+  if (n !== shape.length) {
+    throw new InvalidLayoutError(`${what}: strides has ${n} entries but shape has ${shape.length} (shape [${shape.join(', ')}], strides ${formatValue(strides)})`);
+  }
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const s: unknown = (strides as unknown[])[i];
+    if (typeof s !== 'number' || !Number.isSafeInteger(s)) throw new InvalidLayoutError(`${what}: strides[${i}] is ${formatValue(s)}; strides must be integers`);
+    out[i] = s === 0 ? 0 : s; // no -0
+  }
+  return Object.freeze(out);
+}
+
+/** Throws {@link InvalidLayoutError} unless `shape` is an array of non-negative safe integers (see {@link readShape}, which also copies). */
+export function checkShape(shape: unknown, what: string): asserts shape is readonly number[] {
+  readShape(shape, what);
+}
+
+/** Throws {@link InvalidLayoutError} unless `strides` is an array of safe integers as long as `shape` (see {@link readStrides}). */
+export function checkStrides(strides: unknown, shape: readonly number[], what: string): asserts strides is readonly number[] {
+  readStrides(strides, shape, what);
+}
+
+/**
+ * The byte range `[first, end)` relative to element 0 that a layout touches
+ * (`[0, 0]` for no element). Throws {@link InvalidLayoutError} when it is not
+ * a range of safe integers (a huge stride or extent).
+ */
+export function byteExtent(shape: readonly number[], strides: readonly number[], itemsize: number, what: string): [number, number] {
+  const [lo, hi] = elementExtent(shape, strides);
+  const first = Math.floor(lo * itemsize);
+  const end = Math.ceil(hi * itemsize);
+  if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || !Number.isSafeInteger(first) || !Number.isSafeInteger(end)) {
+    throw new InvalidLayoutError(`${what}: shape [${shape.join(', ')}] with strides [${strides.join(', ')}] reaches farther than 2^53 bytes`);
+  }
+  return [first, end];
+}
+
+/**
+ * Throws {@link OutOfBoundsError} unless every element of a layout at the
+ * address `ptr` lies in `[0, 2^64)`: the memory that an address can name.
+ */
+export function checkAddress(ptr: unknown, shape: readonly number[], strides: readonly number[], itemsize: number, what: string): asserts ptr is bigint {
+  if (typeof ptr !== 'bigint') throw new OutOfBoundsError(`${what}: the address is ${formatValue(ptr)}; expected a bigint`);
+  if (ptr < 0n || ptr >= ADDRESS_LIMIT) throw new OutOfBoundsError(`${what}: address 0x${ptr.toString(16)} is outside [0, 2^64)`);
+  const [first, end] = byteExtent(shape, strides, itemsize, what);
+  if (first === 0 && end === 0) return;
+  if (ptr + BigInt(first) < 0n || ptr + BigInt(end) > ADDRESS_LIMIT) {
+    throw new OutOfBoundsError(`${what}: the view at 0x${ptr.toString(16)} reaches bytes [${first}, ${end}) from it, outside [0, 2^64)`);
   }
 }
 
@@ -109,14 +187,18 @@ export function checkInBuffer(
   itemsize: number,
   what: string,
 ): void {
-  const [lo, hi] = elementExtent(shape, strides);
+  if (!Number.isSafeInteger(byteOffset) || !Number.isSafeInteger(byteLength) || !(itemsize > 0)) {
+    throw new OutOfBoundsError(`${what}: byte offset ${formatValue(byteOffset)} in a buffer of ${formatValue(byteLength)} bytes (${formatValue(itemsize)} bytes per element) is not a layout`);
+  }
+  const [lo, hi] = byteExtent(shape, strides, itemsize, what);
   if (lo === 0 && hi === 0) {
-    if (byteOffset < 0 || byteOffset > byteLength) throw new OutOfBoundsError(`${what}: byte offset ${byteOffset} lies outside its ${byteLength}-byte buffer`);
+    if (!(byteOffset >= 0 && byteOffset <= byteLength)) throw new OutOfBoundsError(`${what}: byte offset ${byteOffset} lies outside its ${byteLength}-byte buffer`);
     return;
   }
-  const first = byteOffset + lo * itemsize;
-  const end = byteOffset + Math.ceil(hi * itemsize);
-  if (first < 0 || end > byteLength || !Number.isInteger(byteOffset)) {
+  const first = byteOffset + lo;
+  const end = byteOffset + hi;
+  // Written so that NaN fails: every comparison with NaN is false.
+  if (!(first >= 0 && end <= byteLength)) {
     throw new OutOfBoundsError(
       `${what}: the view reaches bytes [${first}, ${end}) but its buffer holds ${byteLength} bytes ` +
         `(byte offset ${byteOffset}, shape [${shape.join(', ')}], strides [${strides.join(', ')}], ${itemsize} bytes per element)`,

@@ -6,22 +6,25 @@ import {
   type DLPackRequest,
   type DLPackTensor,
 } from './protocols.js';
-import { CPU_DEVICE, DLDeviceType, deviceTypeName, isCudaAccessible, type Device } from './device.js';
+import { checkedDevice, CPU_DEVICE, DLDeviceType, deviceTypeName, isCudaAccessible, type Device } from './device.js';
 import { DType, dtype as toDType, type DTypeLike } from './dtype.js';
 import {
   ExporterClosedError,
   InvalidLayoutError,
+  OutOfBoundsError,
+  ProtocolError,
   ReadOnlyViewError,
   UnsupportedDeviceError,
   UnknownDTypeError,
   UnsupportedExportError,
 } from './errors.js';
-import { checkInBuffer, checkShape, checkStrides, compactStrides, isCContiguous, isFContiguous, sizeOf } from './layout.js';
+import { checkAddress, checkInBuffer, compactStrides, isCContiguous, isFContiguous, readShape, readStrides, sizeOf } from './layout.js';
 import { Lease } from './lease.js';
 import { driverHooks, NO_SYNC, orderStreams, resolveStream, type StreamArgument } from './stream.js';
 import { typedArrayFor, type AnyTypedArray } from './typed-arrays.js';
 import { copyStrided } from './strided-copy.js';
-import { isArrayBufferLike, isDetached } from './host-buffer.js';
+import { bufferByteLength, isArrayBufferLike, isDetached, measureView } from './host-buffer.js';
+import { formatValue } from './format-value.js';
 import { viewFromDLPack } from './from-dlpack.js';
 import { viewFromCudaArrayInterface } from './from-cuda-array-interface.js';
 import { viewFromAny } from './from-any.js';
@@ -75,6 +78,19 @@ export type SliceSpec = number | readonly [start?: number, stop?: number, step?:
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
+/**
+ * The most bytes that {@link StridedMemoryView.toTypedArray} and
+ * {@link StridedMemoryView.copyFrom} allocate for one copy (4 GiB): a view of
+ * a few bytes may claim billions of elements through zero strides.
+ */
+export const MAX_HOST_COPY_BYTES = 2 ** 32;
+
+function checkCopySize(bytes: number, what: string): void {
+  if (!(bytes <= MAX_HOST_COPY_BYTES)) {
+    throw new OutOfBoundsError(`${what}: a copy of ${bytes} bytes is larger than the ${MAX_HOST_COPY_BYTES}-byte limit of host copies (a broadcast view, through zero strides, can claim more elements than its memory holds)`);
+  }
+}
+
 function describeStream(s: bigint | undefined): string {
   return s === undefined ? 'none' : s === NO_SYNC ? 'no sync' : `0x${s.toString(16)}`;
 }
@@ -92,6 +108,14 @@ function describeStream(s: bigint | undefined): string {
  * passes on to any consumer.
  */
 export class StridedMemoryView {
+  /** Set by the constructor: an object that merely has this prototype is not a view. */
+  readonly #made: boolean;
+
+  /** Whether `value` is a view made by this class (not an object that only has its prototype). */
+  static isView(value: unknown): value is StridedMemoryView {
+    return value !== null && typeof value === 'object' && #made in value;
+  }
+
   /**
    * @internal use the static `from*` constructors.
    */
@@ -124,7 +148,12 @@ export class StridedMemoryView {
     readonly _source: unknown,
     /** @internal shared by a family of views: the producer's deleter and the closed flag. */
     public _lease: Lease | undefined,
-  ) {}
+  ) {
+    this.#made = true;
+    // A view's layout cannot be changed through the arrays it hands out.
+    Object.freeze(shape);
+    Object.freeze(strides);
+  }
 
   /**
    * `Symbol.for('dlpack.exchange_api')`: an External to memory-view's C
@@ -173,33 +202,43 @@ export class StridedMemoryView {
    * {@link OutOfBoundsError}.
    */
   static fromBuffer(source: ArrayBufferLike | ArrayBufferView, options: BufferViewOptions = {}): StridedMemoryView {
-    const isView = ArrayBuffer.isView(source);
-    const buffer = isView ? source.buffer : source;
-    if (!isView && !isArrayBufferLike(buffer)) {
+    // Measured by the engine's own getters: own properties that lie change nothing.
+    const measured = measureView(source);
+    let buffer: ArrayBufferLike;
+    let base: number;
+    let limit: number;
+    if (measured !== undefined) {
+      buffer = measured.buffer;
+      base = measured.byteOffset;
+      limit = measured.byteLength;
+    } else if (isArrayBufferLike(source)) {
+      buffer = source;
+      base = 0;
+      limit = bufferByteLength(source);
+    } else {
       throw new TypeError(`fromBuffer takes an ArrayBuffer, a SharedArrayBuffer or a typed array; got ${Object.prototype.toString.call(source)}`);
     }
-    const base = isView ? source.byteOffset : 0;
-    const limit = isView ? source.byteLength : buffer.byteLength;
     if (isDetached(buffer)) throw new ExporterClosedError('fromBuffer: the buffer is detached');
-    const t = toDType(options.dtype ?? 'uint8');
-    const offset = options.byteOffset ?? 0;
-    if (!Number.isSafeInteger(offset) || offset < 0) throw new InvalidLayoutError(`fromBuffer: byteOffset must be a non-negative integer, got ${offset}`);
-    let shape = options.shape;
-    if (shape === undefined) {
+    const o: BufferViewOptions = options ?? {};
+    const t = toDType(o.dtype ?? 'uint8');
+    const offset: unknown = o.byteOffset ?? 0;
+    if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw new InvalidLayoutError(`fromBuffer: byteOffset must be a non-negative integer, got ${formatValue(offset)}`);
+    const givenShape = o.shape;
+    let shape: readonly number[];
+    if (givenShape === undefined) {
       const count = (limit - offset) / t.itemsize;
       if (!Number.isInteger(count) || count < 0) {
         throw new InvalidLayoutError(`fromBuffer: ${limit - offset} bytes are not a whole number of ${t.name} elements; give a shape`);
       }
       shape = [count];
     } else {
-      checkShape(shape, 'fromBuffer');
-      shape = [...shape];
+      shape = readShape(givenShape, 'fromBuffer');
     }
-    const strides = options.strides === undefined ? compactStrides(shape) : [...options.strides];
-    checkStrides(strides, shape, 'fromBuffer');
+    const givenStrides = o.strides;
+    const strides = givenStrides === undefined ? compactStrides(shape) : readStrides(givenStrides, shape, 'fromBuffer');
     checkInBuffer(offset, limit, shape, strides, t.itemsize, 'fromBuffer');
-    const flags = options.readonly ? DLPackFlags.READ_ONLY : 0;
-    return new StridedMemoryView(undefined, buffer, base + offset, shape, strides, t, CPU_DEVICE, flags, options.exporter ?? source, undefined, undefined, undefined);
+    const flags = o.readonly ? DLPackFlags.READ_ONLY : 0;
+    return new StridedMemoryView(undefined, buffer, base + offset, shape, strides, t, CPU_DEVICE, flags, o.exporter ?? source, undefined, undefined, undefined);
   }
 
   /**
@@ -210,17 +249,28 @@ export class StridedMemoryView {
    */
   static fromPointer(ptr: bigint, options: PointerViewOptions): StridedMemoryView {
     if (typeof ptr !== 'bigint') throw new TypeError(`fromPointer: ptr must be a bigint address, got ${typeof ptr}`);
+    if (options === null || typeof options !== 'object') throw new TypeError('fromPointer: options { dtype, shape } are required');
     const t = toDType(options.dtype);
-    checkShape(options.shape, 'fromPointer');
-    const shape = [...options.shape];
-    const strides = options.strides === undefined ? compactStrides(shape) : [...options.strides];
-    checkStrides(strides, shape, 'fromPointer');
-    const device = options.device ?? { type: DLDeviceType.CUDA, id: 0 };
+    const shape = readShape(options.shape, 'fromPointer');
+    const givenStrides = options.strides;
+    const strides = givenStrides === undefined ? compactStrides(shape) : readStrides(givenStrides, shape, 'fromPointer');
+    checkAddress(ptr, shape, strides, t.itemsize, 'fromPointer');
+    const given = options.device;
+    let device: Device = { type: DLDeviceType.CUDA, id: 0 };
+    if (given !== undefined) {
+      const type: unknown = given === null || typeof given !== 'object' ? undefined : given.type;
+      const id: unknown = given === null || typeof given !== 'object' ? undefined : given.id;
+      const checked = checkedDevice(type, id);
+      if (checked === undefined) throw new UnsupportedDeviceError(`fromPointer: device { type: ${formatValue(type)}, id: ${formatValue(id)} } is not a DLPack device (a positive type code and a non-negative integer id)`);
+      device = checked;
+    }
     const stream = resolveStream(options.stream);
-    const lease = options.release === undefined ? undefined : new Lease(options.release);
+    const release = options.release;
+    if (release !== undefined && typeof release !== 'function') throw new TypeError('fromPointer: release must be a function');
+    const lease = release === undefined ? undefined : new Lease(release);
     const flags = options.readonly ? DLPackFlags.READ_ONLY : 0;
     return new StridedMemoryView(
-      ptr, undefined, 0, shape, strides, t, { type: device.type, id: device.id }, flags,
+      ptr, undefined, 0, shape, strides, t, device, flags,
       options.exporter, stream === NO_SYNC ? undefined : stream, undefined, lease,
     );
   }
@@ -360,7 +410,7 @@ export class StridedMemoryView {
     const lease = this._family();
     const ptr = this.ptr === undefined ? undefined : ptrShiftBytes === 0 ? this.ptr : this.ptr + BigInt(ptrShiftBytes);
     const byteOffset = this.buffer === undefined ? 0 : this.byteOffset + ptrShiftBytes;
-    if (this.buffer !== undefined) checkInBuffer(byteOffset, this.buffer.byteLength, shape, strides, this.itemsizeFor(t), 'view');
+    if (this.buffer !== undefined) checkInBuffer(byteOffset, bufferByteLength(this.buffer), shape, strides, this.itemsizeFor(t), 'view');
     return new StridedMemoryView(ptr, this.buffer, byteOffset, shape, strides, t, this._device, this.flags, this.exporter, this.stream, this._source, lease);
   }
 
@@ -385,8 +435,11 @@ export class StridedMemoryView {
         t = next;
       }
     }
-    if (options.shape !== undefined) {
-      const wanted = [...options.shape];
+    const givenShape = options.shape;
+    if (givenShape !== undefined) {
+      const n = readShapeLength(givenShape);
+      const wanted: number[] = [];
+      for (let i = 0; i < n; i++) wanted.push((givenShape as unknown[])[i] as number);
       const size = sizeOf(shape);
       const free = wanted.indexOf(-1);
       if (free !== -1) {
@@ -395,7 +448,7 @@ export class StridedMemoryView {
         if (rest === 0 || size % rest !== 0) throw new InvalidLayoutError(`view: cannot infer the -1 extent of [${wanted.join(', ')}] for ${size} elements`);
         wanted[free] = size / rest;
       }
-      checkShape(wanted, 'view');
+      readShape(wanted, 'view');
       if (sizeOf(wanted) !== size) {
         throw new InvalidLayoutError(`view: shape [${wanted.join(', ')}] holds ${sizeOf(wanted)} elements, the view has ${size}`);
       }
@@ -493,7 +546,7 @@ export class StridedMemoryView {
       throw new UnsupportedDeviceError(`cannot ${action}: the memory is on ${deviceTypeName(this.device.type)}:${this.device.id}, not in a JS buffer; copy it to the host first`);
     }
     // A resizable buffer may have shrunk since the view was made.
-    checkInBuffer(this.byteOffset, this.buffer.byteLength, this.shape, this.strides, this.itemsize, action);
+    checkInBuffer(this.byteOffset, bufferByteLength(this.buffer), this.shape, this.strides, this.itemsize, action);
     return this.buffer;
   }
 
@@ -521,8 +574,9 @@ export class StridedMemoryView {
     const buffer = this.requireHost('copy to a typed array');
     const kind = typedArrayFor(this.dtype);
     if (kind === undefined) throw new UnknownDTypeError(`toTypedArray: ${this.dtype.name} has no typed array (packed sub-byte type)`);
-    const out = new kind.ctor(this.size * kind.perElement);
     const itemsize = this.itemsize;
+    checkCopySize(this.size * itemsize, 'toTypedArray');
+    const out = new kind.ctor(this.size * kind.perElement);
     copyStrided(
       { buffer: out.buffer, byteOffset: 0, byteStrides: compactStrides(this.shape).map((s) => s * itemsize) },
       { buffer, byteOffset: this.byteOffset, byteStrides: this.strides.map((s) => s * itemsize) },
@@ -540,7 +594,7 @@ export class StridedMemoryView {
   copyFrom(source: unknown): this {
     const buffer = this.requireHost('copy into this view');
     this.requireWritable('copy into this view');
-    const src = source instanceof StridedMemoryView ? source : StridedMemoryView.fromAny(source);
+    const src = StridedMemoryView.isView(source) ? source : StridedMemoryView.fromAny(source);
     const srcBuffer = src.requireHost('copy from it');
     if (src.dtype !== this.dtype) throw new InvalidLayoutError(`copyFrom: the source holds ${src.dtype.name}, this view ${this.dtype.name}; no conversion is made`);
     // Extents of 1 carry no order: [1, 3] fills [3], and [1] fills a 0-d view.
@@ -554,6 +608,7 @@ export class StridedMemoryView {
     let from = { buffer: srcBuffer, byteOffset: src.byteOffset, byteStrides: srcStrides.map((s) => s * itemsize) };
     if (srcBuffer === buffer) {
       // Same buffer: go through a compact copy so that overlap cannot corrupt.
+      checkCopySize(this.size * itemsize, 'copyFrom');
       const tmp = new ArrayBuffer(Math.max(this.size * itemsize, 0));
       const compact = compactStrides(dstShape).map((s) => s * itemsize);
       copyStrided({ buffer: tmp, byteOffset: 0, byteStrides: compact }, from, dstShape, itemsize);
@@ -676,6 +731,18 @@ export class StridedMemoryView {
   }
 }
 
+function readShapeLength(shape: unknown): number {
+  let isArray = false;
+  try {
+    isArray = Array.isArray(shape);
+  } catch {
+    // a revoked proxy
+  }
+  const n: unknown = isArray ? (shape as unknown[]).length : undefined;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 64) throw new InvalidLayoutError(`view: shape must be an array of up to 64 integers, got ${formatValue(shape)}`);
+  return n;
+}
+
 function squeeze(shape: readonly number[], strides: readonly number[]): [number[], number[]] {
   const keep = shape.map((e) => e !== 1);
   return [shape.filter((_, i) => keep[i]), strides.filter((_, i) => keep[i])];
@@ -685,8 +752,12 @@ function squeeze(shape: readonly number[], strides: readonly number[]): [number[
 function resolveDevice(view: StridedMemoryView): Device {
   const exporter = view.exporter as { [DLPACK_DEVICE]?: () => readonly [number, number] } | null;
   if (exporter !== null && typeof exporter === 'object' && typeof exporter[DLPACK_DEVICE] === 'function') {
-    const [type, id] = exporter[DLPACK_DEVICE]();
-    return { type, id };
+    const answer: unknown = exporter[DLPACK_DEVICE]();
+    const type: unknown = answer !== null && typeof answer === 'object' ? (answer as unknown[])[0] : undefined;
+    const id: unknown = answer !== null && typeof answer === 'object' ? (answer as unknown[])[1] : undefined;
+    const device = checkedDevice(type, id);
+    if (device === undefined) throw new ProtocolError(`Symbol.for('dlpack.device') returned ${formatValue(answer)}; expected [deviceType, deviceId] of integers`);
+    return device;
   }
   const pointerDevice = driverHooks().pointerDevice;
   if (pointerDevice !== undefined && view.ptr !== undefined) {

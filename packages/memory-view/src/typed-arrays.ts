@@ -1,4 +1,5 @@
 import { DType, dtype as toDType, DLDataTypeCode } from './dtype.js';
+import { measureView } from './host-buffer.js';
 
 /** Any of JS's typed arrays. */
 export type AnyTypedArray =
@@ -24,39 +25,35 @@ export type TypedArrayConstructor = {
 // Float16Array is in newer engines only; float16 data is read as its bits otherwise.
 const Float16ArrayCtor = (globalThis as { Float16Array?: TypedArrayConstructor }).Float16Array;
 
-const BY_CONSTRUCTOR = new Map<unknown, DType>([
-  [Int8Array, toDType('int8')],
-  [Uint8Array, toDType('uint8')],
-  [Uint8ClampedArray, toDType('uint8')],
-  [Int16Array, toDType('int16')],
-  [Uint16Array, toDType('uint16')],
-  [Int32Array, toDType('int32')],
-  [Uint32Array, toDType('uint32')],
-  [Float32Array, toDType('float32')],
-  [Float64Array, toDType('float64')],
-  [BigInt64Array, toDType('int64')],
-  [BigUint64Array, toDType('uint64')],
+// By the engine's own name of the element type (`%TypedArray%.prototype[Symbol.toStringTag]`),
+// which a subclass, a Node Buffer or a changed `constructor` property does not change.
+const BY_KIND = new Map<string, DType>([
+  ['Int8Array', toDType('int8')],
+  ['Uint8Array', toDType('uint8')],
+  ['Uint8ClampedArray', toDType('uint8')],
+  ['Int16Array', toDType('int16')],
+  ['Uint16Array', toDType('uint16')],
+  ['Int32Array', toDType('int32')],
+  ['Uint32Array', toDType('uint32')],
+  ['Float32Array', toDType('float32')],
+  ['Float64Array', toDType('float64')],
+  ['BigInt64Array', toDType('int64')],
+  ['BigUint64Array', toDType('uint64')],
 ]);
-if (Float16ArrayCtor) BY_CONSTRUCTOR.set(Float16ArrayCtor, toDType('float16'));
+if (Float16ArrayCtor) BY_KIND.set('Float16Array', toDType('float16'));
 
-const BASES = [...BY_CONSTRUCTOR.keys()] as (abstract new (...args: never[]) => unknown)[];
+/** The dtype of a typed array's elements by its intrinsic kind (see {@link measureView}), or undefined. */
+export function dtypeOfKind(kind: string): DType | undefined {
+  return BY_KIND.get(kind);
+}
 
 /**
  * The dtype of a typed array's elements (`Float32Array` → float32, `Buffer` →
- * uint8), or undefined for something else. Subclasses are found once and remembered.
+ * uint8), or undefined for something else (a DataView, a look-alike).
  */
 export function dtypeOfTypedArray(array: ArrayBufferView): DType | undefined {
-  const ctor = (array as { constructor?: unknown }).constructor;
-  const known = BY_CONSTRUCTOR.get(ctor);
-  if (known !== undefined) return known;
-  for (const base of BASES) {
-    if (array instanceof base) {
-      const t = BY_CONSTRUCTOR.get(base)!;
-      BY_CONSTRUCTOR.set(ctor, t);
-      return t;
-    }
-  }
-  return undefined;
+  const measured = measureView(array);
+  return measured === undefined ? undefined : BY_KIND.get(measured.kind);
 }
 
 /**

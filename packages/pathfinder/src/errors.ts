@@ -57,6 +57,20 @@ export class LibdeviceNotFoundError extends NotFoundError {
 export class UnknownNameError extends Error {
   override readonly name = 'UnknownNameError';
   constructor(readonly kind: string, readonly requested: unknown, readonly known: readonly string[]) {
-    super(`unknown ${kind} ${JSON.stringify(requested)}; known names: ${known.join(', ')}`);
+    super(`unknown ${kind} ${formatValue(requested)}; known names: ${known.join(', ')}`);
   }
+}
+
+/**
+ * A short description of any value for an error message, that never throws
+ * (no `JSON.stringify` of objects, which throws on bigints and cycles). The
+ * one formatter of this package.
+ */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 120 ? `${value.slice(0, 117)}...` : value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value === 'function') return 'a function';
+  if (value === null || value === undefined || typeof value !== 'object') return String(value);
+  return `an object (${Object.prototype.toString.call(value)})`;
 }

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { endianness, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearCache, findLibrary, LibraryNotFoundError, SUPPORTED_LIBRARIES, UnknownNameError, type SearchOptions } from './index.js';
@@ -8,12 +9,25 @@ const base = mkdtempSync(join(tmpdir(), 'pathfinder-lib-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 let counter = 0;
 
+const MACHINES: Record<string, number> = { x64: 62, ia32: 3, arm64: 183, arm: 40, ppc64: 21, s390x: 22, riscv64: 243, loong64: 258 };
+const IS_64 = ['x64', 'arm64', 'ppc64', 's390x', 'riscv64', 'loong64'].includes(process.arch);
+
+/** The ELF header of an (empty) shared object of this machine: what pathfinder checks before dlopen. */
+function elfHeader(): Buffer {
+  const b = Buffer.alloc(64);
+  b.set([0x7f, 0x45, 0x4c, 0x46, IS_64 ? 2 : 1, endianness() === 'LE' ? 1 : 2, 1]);
+  const le = endianness() === 'LE';
+  (le ? b.writeUInt16LE : b.writeUInt16BE).call(b, 3, 16); // ET_DYN
+  (le ? b.writeUInt16LE : b.writeUInt16BE).call(b, MACHINES[process.arch] ?? 0, 18);
+  return b;
+}
+
 /** A fresh fake machine: files named as the real sonames, in the real layouts. */
 function fakeTree(files: readonly string[]): string {
   const root = join(base, `t${counter++}`);
   for (const file of files) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
-    writeFileSync(join(root, file), 'not really an ELF file');
+    writeFileSync(join(root, file), elfHeader());
   }
   return root;
 }
@@ -94,11 +108,64 @@ describe('findLibrary: search order', () => {
   });
 
   it('looks for the driver and NVML only in the system loader, never in a toolkit', () => {
-    const r = fakeTree(['usr/local/cuda/lib64/libcuda.so.1', 'usr/local/cuda/lib64/stubs/libcuda.so', 'ld/libcuda.so.1']);
+    const r = fakeTree(['usr/local/cuda/lib64/libcuda.so.1', 'usr/local/cuda/lib64/stubs/libcuda.so', 'ld/libcuda.so.1', 'lib/libnvidia-ml.so.1']);
     expect(() => findLibrary('cuda', only(r))).toThrow(LibraryNotFoundError);
     expect(findLibrary('cuda', only(r, { env: { LD_LIBRARY_PATH: join(r, 'ld') } })).foundVia).toBe('LD_LIBRARY_PATH');
-    const viaCache = findLibrary('nvml', only(r, { loaderCache: [{ soname: 'libnvidia-ml.so.1', path: '/lib/x86_64-linux-gnu/libnvidia-ml.so.1' }] }));
-    expect(viaCache).toMatchObject({ foundVia: 'ldconfig', path: '/lib/x86_64-linux-gnu/libnvidia-ml.so.1' });
+    const viaCache = findLibrary('nvml', only(r, { loaderCache: [{ soname: 'libnvidia-ml.so.1', path: join(r, 'lib/libnvidia-ml.so.1') }] }));
+    expect(viaCache).toMatchObject({ foundVia: 'ldconfig', path: join(r, 'lib/libnvidia-ml.so.1') });
+  });
+});
+
+describe('findLibrary: only loadable shared objects reach dlopen', () => {
+  it('falls through a stale ldconfig entry (its file was removed) to the next place', () => {
+    const r = fakeTree(['usr/local/cuda/lib64/libnvrtc.so.13']);
+    const stale = [{ soname: 'libnvrtc.so.13', path: join(r, 'removed/libnvrtc.so.13') }];
+    const found = findLibrary('nvrtc', only(r, { loaderCache: stale }));
+    expect(found.foundVia).toBe('default toolkit');
+  });
+
+  it('refuses an override that is a FIFO, a truncated ELF, not an ELF, or of another class, without opening it for long', () => {
+    const r = fakeTree([]);
+    mkdirSync(r, { recursive: true });
+    const fifo = join(r, 'libnvrtc.so.13');
+    const made = spawnSync('mkfifo', [fifo]);
+    if (made.status === 0) {
+      expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_LIB_NVRTC: fifo } }))).toThrow(/a FIFO, not a file/);
+    }
+    const truncated = join(r, 'truncated.so');
+    const header = elfHeader();
+    const wide = IS_64;
+    // one PT_LOAD program header whose segment ends far past the 120-byte file
+    const file = Buffer.alloc(wide ? 120 : 84);
+    header.copy(file);
+    const le = endianness() === 'LE';
+    const w16 = (v: number, o: number) => (le ? file.writeUInt16LE(v, o) : file.writeUInt16BE(v, o));
+    const w32 = (v: number, o: number) => (le ? file.writeUInt32LE(v, o) : file.writeUInt32BE(v, o));
+    const wWord = (v: number, o: number) => (wide ? (le ? file.writeBigUInt64LE(BigInt(v), o) : file.writeBigUInt64BE(BigInt(v), o)) : w32(v, o));
+    wWord(wide ? 64 : 52, wide ? 32 : 28);
+    w16(wide ? 56 : 32, wide ? 54 : 42);
+    w16(1, wide ? 56 : 44);
+    const ph = wide ? 64 : 52;
+    w32(1, ph);
+    wWord(0, ph + (wide ? 8 : 4));
+    wWord(1 << 20, ph + (wide ? 32 : 16));
+    writeFileSync(truncated, file);
+    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_LIB_NVRTC: truncated } }))).toThrow(/truncated ELF file/);
+    const text = join(r, 'text.so');
+    writeFileSync(text, 'not really an ELF file');
+    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_LIB_NVRTC: text } }))).toThrow(/not an ELF file/);
+    const other = join(r, 'other-class.so');
+    const otherHeader = elfHeader();
+    otherHeader[4] = IS_64 ? 1 : 2;
+    writeFileSync(other, otherHeader);
+    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_LIB_NVRTC: other } }))).toThrow(/-bit ELF file; this process is/);
+  });
+
+  it('formats what it cannot name without throwing', () => {
+    expect(() => findLibrary({ toString: () => 'x', n: 1n } as never)).toThrow(UnknownNameError);
+    const circular: Record<string, unknown> = {};
+    circular['self'] = circular;
+    expect(() => findLibrary(circular as never)).toThrow(UnknownNameError);
   });
 
   it('finds CUDA 12 wheels in their per-component folders', () => {

@@ -8,7 +8,7 @@ import {
   type LibraryDescriptor,
 } from './catalog.js';
 import { LibraryNotFoundError, UnknownNameError, type SearchAttempt } from './errors.js';
-import { findFilesIn, isDirectory, isFile, matchesAny } from './file-search.js';
+import { findFilesIn, isDirectory, isFile, matchesAny, sharedObjectProblem } from './file-search.js';
 import { SearchEnvironment, type SearchOptions } from './search-environment.js';
 import { pathVersion, resolvedPath, toolkitRootVersion } from './toolkit-version.js';
 
@@ -101,12 +101,23 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
   const override = environment.env[variable];
   if (override) {
     if (isFile(override)) {
-      candidates.push(makeCandidate(d, override, 'override'));
-      return { candidates, attempts };
+      // Checked before dlopen: a FIFO would hang the loader, a truncated library would fault in it.
+      const problem = sharedObjectProblem(override);
+      if (problem === undefined) {
+        candidates.push(makeCandidate(d, override, 'override'));
+        return { candidates, attempts };
+      }
+      attempts.push({ source: 'override', location: `${variable}=${override}`, reason: `${problem}; expected a shared library (${wanted})` });
+      throw new LibraryNotFoundError(d.name, attempts, `Fix or unset ${variable}.`);
     }
     if (isDirectory(override)) {
       const hit = findFilesIn(override, sonames)[0];
-      if (hit) return { candidates: [makeCandidate(d, hit, 'override')], attempts };
+      const problem = hit === undefined ? undefined : sharedObjectProblem(hit);
+      if (hit !== undefined && problem === undefined) return { candidates: [makeCandidate(d, hit, 'override')], attempts };
+      if (hit !== undefined) {
+        attempts.push({ source: 'override', location: `${variable}=${override}`, reason: `${hit}: ${problem}` });
+        throw new LibraryNotFoundError(d.name, attempts, `Fix or unset ${variable}.`);
+      }
     }
     attempts.push({ source: 'override', location: `${variable}=${override}`, reason: `neither a file nor a folder holding ${wanted}` });
     throw new LibraryNotFoundError(d.name, attempts, `Fix or unset ${variable}.`);
@@ -162,7 +173,14 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
       if (!candidates.some((c) => c.foundVia === source)) attempts.push({ source, location: root, reason: `none of ${wanted} under ${d.toolkitDirectories.join(', ')}` });
     }
   }
-  return { candidates: dedupe(candidates), attempts };
+  // Every place found must hold a loadable shared object: a stale ldconfig entry (the file
+  // was removed), a FIFO or a truncated file is noted and the search falls through to the next.
+  const usable = dedupe(candidates).filter((c) => {
+    const problem = sharedObjectProblem(c.path);
+    if (problem !== undefined) attempts.push({ source: c.foundVia, location: c.path, reason: problem });
+    return problem === undefined;
+  });
+  return { candidates: usable, attempts };
 }
 
 function dedupe(candidates: Candidate[]): Candidate[] {

@@ -1,4 +1,5 @@
 import type { CudaMajor } from './catalog.js';
+import { formatValue } from './errors.js';
 import { readLoaderCache, type LoaderCacheEntry } from './loader-cache.js';
 import { discoverSitePackages } from './site-packages.js';
 
@@ -77,5 +78,5 @@ function parseMajor(text: string | undefined): CudaMajor | undefined {
   if (text === undefined || text === '') return undefined;
   const n = Number(text);
   if (n === 11 || n === 12 || n === 13) return n;
-  throw new RangeError(`CUDA_JS_CUDA_MAJOR must be 11, 12 or 13, not ${JSON.stringify(text)}`);
+  throw new RangeError(`CUDA_JS_CUDA_MAJOR must be 11, 12 or 13, not ${formatValue(text)}`);
 }

@@ -1,4 +1,4 @@
-import { UnsupportedArchitectureError } from './errors.js';
+import { formatValue, UnsupportedArchitectureError } from './errors.js';
 
 /** A GPU architecture: compute capability plus the family suffix (`a`: arch-specific, `f`: family). */
 export interface Architecture {
@@ -31,7 +31,7 @@ export function parseArchitecture(value: unknown): Architecture {
     const dotted = /^(\d{1,2})\.(\d)$/.exec(value);
     if (dotted) return { major: Number(dotted[1]), minor: Number(dotted[2]), suffix: '' };
   }
-  throw new UnsupportedArchitectureError(value, `invalid architecture ${JSON.stringify(value)}: write it as 'sm_90', 'sm_90a', 'compute_90' or 90`);
+  throw new UnsupportedArchitectureError(value, `invalid architecture ${formatValue(value)}: write it as 'sm_90', 'sm_90a', 'compute_90' or 90`);
 }
 
 /** The compute capability as one number: 90 for sm_90. */

@@ -107,6 +107,10 @@ export interface BindingsApi {
   readonly nvvm: NvvmApi;
   readonly nvjitlink: NvJitLinkApi;
   loadedLibraries(): readonly LoadedLibrary[];
+  /** Queues a release that may wait for the device on the bindings' release thread (finalizers). */
+  releaseInBackground(fn: 'cuLibraryUnload', handle: CUlibrary): void;
+  /** The same release as a Promise (the non-blocking close). */
+  releaseAsync(fn: 'cuLibraryUnload', handle: CUlibrary): Promise<void>;
 }
 
 /**

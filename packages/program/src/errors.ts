@@ -192,14 +192,27 @@ export class NoCurrentContextError extends Error {
   }
 }
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+/**
+ * A short description of any value for an error message, that never throws
+ * (no `JSON.stringify` of objects, which throws on bigints and cycles; no
+ * `toString` of the caller's objects). The one formatter of this package.
+ */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 120 ? `${value.slice(0, 117)}...` : value);
   if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value === 'function') return 'a function';
   if (value === null || value === undefined || typeof value !== 'object') return String(value);
-  if (Array.isArray(value)) return 'an array';
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  try {
+    if (Array.isArray(value)) return 'an array';
+  } catch {
+    return 'a revoked proxy';
+  }
+  if (ArrayBuffer.isView(value)) return `a ${Object.prototype.toString.call(value).slice(8, -1)}`;
   return 'an object';
 }
+
+const describe = formatValue;
 
 /** An argument of a method (not an option) that has the wrong type or is out of range. */
 export class InvalidArgumentError extends TypeError {

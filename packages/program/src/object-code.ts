@@ -32,10 +32,12 @@ const COMPATIBILITY_ERRORS = new Set([
   'CUDA_ERROR_UNSUPPORTED_DEVPSIDE_SYNC',
 ]);
 
-// Unloads a library that its ObjectCode did not close before being collected.
+// Unloads a library that its ObjectCode did not close before being collected:
+// on the bindings' release thread, as cuLibraryUnload may wait for the device
+// and a finalizer must not block the event loop.
 const unloader = new FinalizationRegistry<CUlibrary>((library) => {
   try {
-    cuda.driver.cuLibraryUnload(library);
+    cuda.releaseInBackground('cuLibraryUnload', library);
   } catch {
     // the driver may be shutting down; nothing more can be done here
   }
@@ -230,7 +232,11 @@ export class ObjectCode {
     return checkCompatibility(this.code, this.codeType, this.producer ?? { name: this.name, cudaVersion: undefined }, driver);
   }
 
-  /** Unloads the code; kernels taken from it can no longer be used. Safe to call twice. */
+  /**
+   * Unloads the code; kernels taken from it can no longer be used. Safe to call twice.
+   * cuLibraryUnload may wait for the device to finish its work (blocking the
+   * event loop during a long kernel): {@link closeAsync} does not.
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -240,6 +246,25 @@ export class ObjectCode {
     if (library !== undefined) {
       unloader.unregister(this);
       cuda.driver.cuLibraryUnload(library);
+    }
+  }
+
+  /**
+   * The non-blocking form of {@link close}: closed at once, the library is
+   * unloaded on the bindings' release thread; settles when it is. Safe to call twice.
+   */
+  closeAsync(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    this.kernels.clear();
+    const library = this.library;
+    this.library = undefined;
+    if (library === undefined) return Promise.resolve();
+    unloader.unregister(this);
+    try {
+      return cuda.releaseAsync('cuLibraryUnload', library);
+    } catch (error) {
+      return Promise.reject(error);
     }
   }
 

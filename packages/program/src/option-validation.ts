@@ -126,8 +126,11 @@ export function isOneOf(values: readonly unknown[]): (v: unknown) => string | un
   return (v) => (values.includes(v) ? undefined : `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`);
 }
 
+// Strings reach the compilers as C strings: a NUL inside one would cut it short.
+const isCString = (s: unknown): s is string => typeof s === 'string' && !s.includes('\0');
+
 export const isStringArray = (v: unknown): string | undefined =>
-  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? undefined : 'an array of non-empty strings';
+  Array.isArray(v) && v.every((s) => isCString(s) && s.length > 0) ? undefined : 'an array of non-empty strings without NUL characters';
 
 export const isStringRecord = (v: unknown): string | undefined =>
-  isPlainObject(v) && Object.values(v).every((s) => typeof s === 'string') ? undefined : 'an object of strings ({ "name.h": "source" })';
+  isPlainObject(v) && Object.entries(v).every(([k, s]) => isCString(k) && isCString(s)) ? undefined : 'an object of strings without NUL characters ({ "name.h": "source" })';

@@ -6,7 +6,7 @@ import { checkCompatibility, warnIfIncompatible, type Producer } from './compati
 import { cuda, type nvrtcProgram, type nvvmProgram } from './cuda-bindings.js';
 import { defaultIncludeDirectories } from './default-include-paths.js';
 import { resolveArchitecture } from './device-architecture.js';
-import { ClosedError, InvalidCodeError, UnsupportedArchitectureError, UnsupportedTargetError } from './errors.js';
+import { ClosedError, formatValue, InvalidCodeError, UnsupportedArchitectureError, UnsupportedTargetError } from './errors.js';
 import { libdevice } from './libdevice.js';
 import { Linker } from './linker.js';
 import type { LinkerOptions } from './linker-options.js';
@@ -106,14 +106,20 @@ export class Program {
    * @throws {UnknownOptionError} {@link InvalidOptionError} {@link UnsupportedOptionError} for bad options
    */
   constructor(code: string | Uint8Array, codeType: CodeType, options: ProgramOptions = {}) {
-    if (!CODE_TYPES.includes(codeType)) throw new InvalidCodeError(`code type must be one of ${CODE_TYPES.join(', ')}; got ${JSON.stringify(codeType)}`);
+    if (!CODE_TYPES.includes(codeType)) throw new InvalidCodeError(`code type must be one of ${CODE_TYPES.join(', ')}; got ${formatValue(codeType)}`);
     const isText = typeof code === 'string';
     if (!isText && !(code instanceof Uint8Array)) throw new InvalidCodeError(`${codeType} code must be a string${codeType === 'c++' ? '' : ' or a Uint8Array'}`);
     if (codeType === 'c++' && !isText) throw new InvalidCodeError('C++ code must be a string');
     if ((isText ? code.length : code.byteLength) === 0) throw new InvalidCodeError(`${codeType} code is empty`);
+    const source = codeType === 'ptx' && !isText ? decoder.decode(code).replace(/\0+$/, '') : code;
+    // The compilers read source text as a C string: a NUL would silently drop the rest.
+    if (typeof source === 'string') {
+      const nul = source.indexOf('\0');
+      if (nul !== -1) throw new InvalidCodeError(`${codeType} source text holds a NUL character at offset ${nul}; the compiler would ignore everything after it`);
+    }
     this.codeType = codeType;
     this.options = resolveProgramOptions(options, codeType);
-    this.source = codeType === 'ptx' && !isText ? decoder.decode(code).replace(/\0+$/, '') : code;
+    this.source = source;
   }
 
   /** The library that compiles: `NVRTC`, `libNVVM`, or the linker for PTX. */

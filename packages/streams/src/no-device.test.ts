@@ -1,18 +1,29 @@
-import { CudaError, driver } from '@cuda-js/bindings';
+import { CudaError, driver, LibraryNotFoundError } from '@cuda-js/bindings';
 import { describe, expect, it } from 'vitest';
 import { Event, Stream } from './index.js';
 
 // With the driver library but no GPU (CI, this machine): every entry point
 // fails with the driver's own error, named, never a crash.
+// On a fresh machine (only Node.js and npm) the driver library itself is
+// absent: then the same calls throw LibraryNotFoundError naming it.
 let hasDevice = true;
+let driverAbsent = false;
 try {
   driver.cuInit(0);
-} catch {
+} catch (e) {
   hasDevice = false;
+  driverAbsent = e instanceof LibraryNotFoundError;
 }
 
 describe.skipIf(hasDevice)('streams without a device', () => {
-  it('Stream.create and Event.create throw a CudaError naming the failure', () => {
+  it.skipIf(!driverAbsent)('Stream.create and Event.create throw LibraryNotFoundError naming libcuda without the driver library', () => {
+    for (const call of [() => Stream.create(), () => Event.create({ timing: true })]) {
+      expect(call).toThrow(LibraryNotFoundError);
+      expect(call).toThrow(/CUDA library 'cuda' was not found\. Places tried, in order:[\s\S]*libcuda\.so\.1/);
+    }
+  });
+
+  it.skipIf(driverAbsent)('Stream.create and Event.create throw a CudaError naming the failure', () => {
     expect(() => Stream.create()).toThrow(CudaError);
     expect(() => Event.create({ timing: true })).toThrow(CudaError);
     try {

@@ -10,7 +10,8 @@
 //   node tooling/bench/jit/simulated-kernel.mjs [--n 65536] [--runs 200] [--rounds 7] [--json]
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer, defaultServerConditions } from 'vite';
+import { createServer } from 'vite';
+import { sourceAliases } from '../../scripts/source-aliases.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const arg = (name, fallback) => {
@@ -22,15 +23,13 @@ const RUNS = arg('runs', 200);
 const ROUNDS = arg('rounds', 7);
 const BLOCK = 256;
 
-const conditions = ['@cuda-js/source', ...defaultServerConditions];
 const server = await createServer({
   root,
   configFile: false,
   logLevel: 'error',
   appType: 'custom',
   server: { middlewareMode: true, hmr: false, watch: null },
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: conditions } },
+  resolve: { alias: sourceAliases() },
   optimizeDeps: { noDiscovery: true, include: [] },
 });
 let result;

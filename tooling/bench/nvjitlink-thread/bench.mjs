@@ -21,7 +21,7 @@ const ROUNDS = Number(arg('rounds', 9));
 const LINKS = Number(arg('links', 50));
 const ARCH = arg('arch', 'sm_90');
 
-const addon = createRequire(import.meta.url)(join(root, 'packages', 'bindings', 'build', 'Release', 'cuda_js_bindings.node'));
+const addon = createRequire(join(root, 'packages', 'bindings', 'package.json'))('node-gyp-build')(join(root, 'packages', 'bindings')); // its prebuild, as the package loads it
 const { nvjitlink } = await import(pathToFileURL(join(root, 'packages', 'bindings', 'dist', 'index.js')).href);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -22,6 +22,8 @@ Napi::Value perThreadDefaultStream(const Napi::CallbackInfo& info) {
 }
 
 Napi::Object init(Napi::Env env, Napi::Object exports) {
+  // Runs once per environment (the main thread and each Worker that loads the addon).
+  cjs::initEnvironment(env);
   const char* namespaces[] = {"driver", "nvrtc", "nvjitlink", "nvvm"};
   for (const char* ns : namespaces) exports.Set(ns, Napi::Object::New(env));
   size_t count = 0;

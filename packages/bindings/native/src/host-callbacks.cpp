@@ -47,19 +47,15 @@ Napi::Value launchHostFunc(const Napi::CallbackInfo& info) {
   Call c(info, "cuLaunchHostFunc");
   c.argCount(2, 2);
   CUstream stream = inHandle<CUstream>(c, 0, "hStream");
-  napi_threadsafe_function tsfn = makeTsfn(c, info[1], "cuLaunchHostFunc", nullptr);
   using F = decltype(&cuLaunchHostFunc);
-  static F fp = nullptr;
-  try {
-    if (!fp) fp = reinterpret_cast<F>(driverEntryPoint(c, "cuLaunchHostFunc", 10000, 10000));
-    CUresult r = fp(stream, hostFnTrampoline, tsfn);
-    if (r != CUDA_SUCCESS) {
-      napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
-      checkCu(c, r);
-    }
-  } catch (...) {
-    if (!fp) napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
-    throw;
+  static std::atomic<F> fpSlot{nullptr};
+  // resolved before the thread-safe function exists, so that a failure here leaks nothing
+  F fp = resolved(fpSlot, [&] { return driverEntryPoint(c, "cuLaunchHostFunc", 10000, 10000); });
+  napi_threadsafe_function tsfn = makeTsfn(c, info[1], "cuLaunchHostFunc", nullptr);
+  CUresult r = fp(stream, hostFnTrampoline, tsfn);
+  if (r != CUDA_SUCCESS) {
+    napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
+    checkCu(c, r);
   }
   return c.env.Undefined();
 }
@@ -69,19 +65,14 @@ Napi::Value streamAddCallback(const Napi::CallbackInfo& info) {
   c.argCount(2, 3);
   CUstream stream = inHandle<CUstream>(c, 0, "hStream");
   unsigned int flags = info.Length() > 2 ? inNum<unsigned int>(c, 2, "flags") : 0;
-  napi_threadsafe_function tsfn = makeTsfn(c, info[1], "cuStreamAddCallback", callStreamCallback);
   using F = decltype(&cuStreamAddCallback);
-  static F fp = nullptr;
-  try {
-    if (!fp) fp = reinterpret_cast<F>(driverEntryPoint(c, "cuStreamAddCallback", 5000, 7000));
-    CUresult r = fp(stream, streamCallbackTrampoline, tsfn, flags);
-    if (r != CUDA_SUCCESS) {
-      napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
-      checkCu(c, r);
-    }
-  } catch (...) {
-    if (!fp) napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
-    throw;
+  static std::atomic<F> fpSlot{nullptr};
+  F fp = resolved(fpSlot, [&] { return driverEntryPoint(c, "cuStreamAddCallback", 5000, 7000); });
+  napi_threadsafe_function tsfn = makeTsfn(c, info[1], "cuStreamAddCallback", callStreamCallback);
+  CUresult r = fp(stream, streamCallbackTrampoline, tsfn, flags);
+  if (r != CUDA_SUCCESS) {
+    napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
+    checkCu(c, r);
   }
   return c.env.Undefined();
 }

@@ -111,8 +111,8 @@ napi_value launchKernel(napi_env env, napi_callback_info cbinfo) {
     Call c(Napi::Env(env), "cuLaunchKernel");
     void** params = paramsFrom(c, env, argv[9]);
     using F = decltype(&cuLaunchKernel);
-    static F fp = nullptr;
-    if (!fp) fp = reinterpret_cast<F>(driverEntryPoint(c, "cuLaunchKernel", 4000, 7000));
+    static std::atomic<F> fpSlot{nullptr};
+    F fp = resolved(fpSlot, [&] { return driverEntryPoint(c, "cuLaunchKernel", 4000, 7000); });
     CUresult r = fp(reinterpret_cast<CUfunction>(static_cast<uintptr_t>(f)), dims[0], dims[1], dims[2], dims[3], dims[4], dims[5],
                     dims[6], reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream)), params, nullptr);
     if (r != CUDA_SUCCESS) checkCu(c, r);
@@ -159,8 +159,8 @@ Napi::Value launchKernelEx(const Napi::CallbackInfo& info) {
   CUfunction f = inHandle<CUfunction>(c, 1, "f");
   void** params = paramsFrom(c, c.env, info[2]);
   using F = decltype(&cuLaunchKernelEx);
-  static F fp = nullptr;
-  if (!fp) fp = reinterpret_cast<F>(driverEntryPoint(c, "cuLaunchKernelEx", 11060, 11060));
+  static std::atomic<F> fpSlot{nullptr};
+  F fp = resolved(fpSlot, [&] { return driverEntryPoint(c, "cuLaunchKernelEx", 11060, 11060); });
   checkCu(c, fp(&config, f, params, nullptr));
   return c.env.Undefined();
 }

@@ -3,7 +3,9 @@
 // cuGetProcAddress at explicit CUDA versions.
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <mutex>
 
 #include "nvjitlink-thread.h"
 #include "runtime.h"
@@ -11,21 +13,43 @@
 namespace cjs {
 namespace {
 
+// Process-wide: one dlopen handle per library, shared by every JS environment
+// (the main thread and each worker_threads Worker). A handle is published
+// (release) only after its path and, for the driver, its entry-point resolvers
+// were written, so a reader that sees it (acquire) sees them too; the rest is
+// written once under loadMutex and never changed again.
 struct Library {
-  void* handle = nullptr;
+  std::atomic<void*> handle{nullptr};
   std::string path;
 };
 Library libraries[kLibCount];
-
-Napi::FunctionReference resolver;      // (name) => path; throws LibraryNotFoundError
-Napi::FunctionReference errorFactory;  // (kind, code, codeName, fn, message, log) => Error
+std::mutex loadMutex;
 
 using GetProcV2 = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
 using GetProcV1 = CUresult (*)(const char*, void**, int, cuuint64_t);
 GetProcV2 getProcV2 = nullptr;
 GetProcV1 getProcV1 = nullptr;
-int cudaDriverVersion = 0;
-int perThread = -1;
+std::atomic<int> cudaDriverVersion{0};
+
+// Per environment: the JS helpers that setup() registered, as references of
+// that environment only. Kept in the addon's instance data, which the
+// environment frees (and with it the references) when it is torn down.
+struct EnvHelpers {
+  Napi::FunctionReference resolver;      // (name) => path; throws LibraryNotFoundError
+  Napi::FunctionReference errorFactory;  // (kind, code, codeName, fn, message, log) => Error
+};
+
+EnvHelpers* helpersOf(Napi::Env env) {
+  if (!env) return nullptr;
+  return env.GetInstanceData<EnvHelpers>();
+}
+
+/** Runs `job` where `lib` is loaded and unloaded: nvJitLink's thread for nvJitLink, this thread otherwise. */
+template <class Job>
+void onLoaderThread(Call& c, Lib lib, Job job) {
+  if (lib == Lib::NvJitLink) onNvJitLinkThread(c, job);
+  else job();
+}
 
 std::string versionText(int v) {
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
@@ -33,10 +57,14 @@ std::string versionText(int v) {
 
 void* openLibrary(Call& c, Lib lib) {
   Library& l = libraries[static_cast<int>(lib)];
-  if (l.handle) return l.handle;
-  if (resolver.IsEmpty()) throw Napi::Error::New(c.env, "@cuda-js/bindings: the native addon was used before its JS entry set it up");
+  if (void* h = l.handle.load(std::memory_order_acquire)) return h;
+  EnvHelpers* helpers = helpersOf(c.env);
+  if (!helpers || helpers->resolver.IsEmpty())
+    throw Napi::Error::New(c.env, "@cuda-js/bindings: the native addon was used before its JS entry set it up");
   // Pathfinder throws LibraryNotFoundError here, which reaches the caller as is.
-  Napi::Value path = resolver.Call({Napi::String::New(c.env, libraryName(lib))});
+  // No lock is held while JS runs or while the library loads (its initializers
+  // may run on the nvJitLink thread, which other environments use meanwhile).
+  Napi::Value path = helpers->resolver.Call({Napi::String::New(c.env, libraryName(lib))});
   if (!path.IsString()) throw Napi::Error::New(c.env, std::string("no path for library ") + libraryName(lib));
   std::string p = path.As<Napi::String>().Utf8Value();
   auto load = [&p] {
@@ -50,14 +78,22 @@ void* openLibrary(Call& c, Lib lib) {
     throwValue(c.env, makeLibraryError(c.env, "load", 0, "", c.fn,
                                        std::string("could not load ") + libraryName(lib) + " from " + p + ": " + why, ""));
   }
-  l.handle = h;
+  std::lock_guard<std::mutex> lock(loadMutex);
+  if (void* first = l.handle.load(std::memory_order_acquire)) {
+    // another thread opened it meanwhile: keep the first handle, drop our reference
+    if (first != h) onLoaderThread(c, lib, [h] { dlclose(h); });
+    return first;
+  }
   l.path = p;
   if (lib == Lib::Cuda) {
     getProcV2 = reinterpret_cast<GetProcV2>(dlsym(h, "cuGetProcAddress_v2"));
     if (!getProcV2) getProcV1 = reinterpret_cast<GetProcV1>(dlsym(h, "cuGetProcAddress"));
     auto getVersion = reinterpret_cast<CUresult (*)(int*)>(dlsym(h, "cuDriverGetVersion"));
-    if (getVersion) getVersion(&cudaDriverVersion);
+    int v = 0;
+    if (getVersion) getVersion(&v);
+    cudaDriverVersion.store(v, std::memory_order_release);
   }
+  l.handle.store(h, std::memory_order_release);
   return h;
 }
 
@@ -73,31 +109,38 @@ const char* libraryName(Lib lib) {
   return "?";
 }
 
-void setHelpers(Napi::Env, Napi::Function r, Napi::Function f) {
-  resolver = Napi::Persistent(r);
-  resolver.SuppressDestruct();
-  errorFactory = Napi::Persistent(f);
-  errorFactory.SuppressDestruct();
+void initEnvironment(Napi::Env env) {
+  // Freed by the environment at its teardown (node-addon-api's default finalizer deletes it).
+  env.SetInstanceData<EnvHelpers>(new EnvHelpers());
+}
+
+void setHelpers(Napi::Env env, Napi::Function r, Napi::Function f) {
+  EnvHelpers* helpers = helpersOf(env);
+  if (!helpers) throw Napi::Error::New(env, "@cuda-js/bindings: setup() before the addon's environment was initialized");
+  helpers->resolver = Napi::Persistent(r);
+  helpers->errorFactory = Napi::Persistent(f);
 }
 
 Napi::Value makeLibraryError(Napi::Env env, const char* kind, long long code, const std::string& codeName, const char* fn,
                              const std::string& message, const std::string& log) {
-  if (errorFactory.IsEmpty()) return Napi::Error::New(env, std::string(fn) + ": " + codeName + ": " + message).Value();
-  return errorFactory.Call({Napi::String::New(env, kind), Napi::Number::New(env, static_cast<double>(code)),
+  EnvHelpers* helpers = helpersOf(env);
+  if (!helpers || helpers->errorFactory.IsEmpty()) return Napi::Error::New(env, std::string(fn) + ": " + codeName + ": " + message).Value();
+  return helpers->errorFactory.Call({Napi::String::New(env, kind), Napi::Number::New(env, static_cast<double>(code)),
                             Napi::String::New(env, codeName), Napi::String::New(env, fn), Napi::String::New(env, message),
                             log.empty() ? env.Undefined() : Napi::String::New(env, log)});
 }
 
 bool perThreadDefaultStream() {
-  if (perThread < 0) {
+  // read once per process (a function-local static is initialized thread-safely)
+  static const bool perThread = [] {
     const char* v = std::getenv("CUDA_JS_PER_THREAD_DEFAULT_STREAM");
-    perThread = v && v[0] && std::string(v) != "0" ? 1 : 0;
-  }
-  return perThread == 1;
+    return v && v[0] && std::string(v) != "0";
+  }();
+  return perThread;
 }
 
 int driverVersion() {
-  return cudaDriverVersion;
+  return cudaDriverVersion.load(std::memory_order_acquire);
 }
 
 /** nvJitLink's header maps each name to a versioned symbol (`__nvJitLinkCreate_12_0`); try those where the plain name is absent. */
@@ -125,7 +168,7 @@ void* librarySymbol(Call& c, Lib lib, const char* symbol) {
 }
 
 void* librarySymbolQuiet(Napi::Env, Lib lib, const char* symbol) {
-  void* h = libraries[static_cast<int>(lib)].handle;
+  void* h = libraries[static_cast<int>(lib)].handle.load(std::memory_order_acquire);
   if (!h) return nullptr;
   void* p = dlsym(h, symbol);
   return p || lib != Lib::NvJitLink ? p : versionedNvJitLinkSymbol(h, symbol);
@@ -135,6 +178,7 @@ void* driverEntryPoint(Call& c, const char* name, int version, int perThreadVers
   openLibrary(c, Lib::Cuda);
   const bool pt = perThreadDefaultStream() && perThreadVersion > 0;
   const int wanted = pt && perThreadVersion > version ? perThreadVersion : version;
+  const int cudaDriverVersion = driverVersion();
   const std::string where = " (driver at " + libraries[0].path + ", CUDA " + versionText(cudaDriverVersion) + ")";
   if (cudaDriverVersion && cudaDriverVersion < version) {
     throwValue(c.env, makeLibraryError(c.env, "cuda", CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", c.fn,
@@ -151,7 +195,7 @@ void* driverEntryPoint(Call& c, const char* name, int version, int perThreadVers
   } else if (getProcV1) {
     r = getProcV1(name, &fn, wanted, flags);
   } else {
-    void* direct = dlsym(libraries[0].handle, name);
+    void* direct = dlsym(libraries[0].handle.load(std::memory_order_acquire), name);
     if (direct) return direct;
   }
   if (r != CUDA_SUCCESS || !fn) {
@@ -169,7 +213,7 @@ Napi::Value loadedLibrariesNative(const Napi::CallbackInfo& info) {
   Napi::Array out = Napi::Array::New(env);
   uint32_t k = 0;
   for (int i = 0; i < kLibCount; i++) {
-    if (!libraries[i].handle) continue;
+    if (!libraries[i].handle.load(std::memory_order_acquire)) continue;
     Napi::Object o = Napi::Object::New(env);
     o.Set("name", libraryName(static_cast<Lib>(i)));
     o.Set("path", libraries[i].path);

@@ -31,8 +31,8 @@ Napi::Value pointerGetAttribute(const Napi::CallbackInfo& info) {
   CUpointer_attribute attribute = inNum<CUpointer_attribute>(c, 0, "attribute");
   CUdeviceptr ptr = inHandle<CUdeviceptr>(c, 1, "ptr");
   using F = decltype(&cuPointerGetAttribute);
-  static F fp = nullptr;
-  if (!fp) fp = reinterpret_cast<F>(driverEntryPoint(c, "cuPointerGetAttribute", 4000, 0));
+  static std::atomic<F> fpSlot{nullptr};
+  F fp = resolved(fpSlot, [&] { return driverEntryPoint(c, "cuPointerGetAttribute", 4000, 0); });
   if (attribute == CU_POINTER_ATTRIBUTE_P2P_TOKENS) {
     CUDA_POINTER_ATTRIBUTE_P2P_TOKENS tokens{};
     checkCu(c, fp(&tokens, attribute, ptr));

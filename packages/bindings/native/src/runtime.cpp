@@ -1,5 +1,8 @@
 // The non-template parts of the JS <-> C conversions.
+#include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 #include "runtime.h"
 
@@ -106,9 +109,136 @@ const char* inString(Call& c, size_t i, const char* name) {
   return c.keepString(v.As<Napi::String>().Utf8Value());
 }
 
+const char* inStringRequired(Call& c, size_t i, const char* name) {
+  Napi::Value v = c.arg(i);
+  if (!v.IsString()) c.typeError(paramName(c, name), "a string", v);
+  return c.keepString(v.As<Napi::String>().Utf8Value());
+}
+
 void* inHostPtr(Call& c, size_t i, const char* name, bool allowString) {
   return pointerFrom(c, c.arg(i), paramName(c, name), allowString, false);
 }
+
+void* inHostPtrSized(Call& c, size_t i, const char* name, bool allowString, size_t& bytes) {
+  Napi::Value v = c.arg(i);
+  bytes = kUnknownSize;
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  if (viewBytes(v, &data, &size)) bytes = size;
+  else if (allowString && v.IsString()) {
+    void* p = pointerFrom(c, v, paramName(c, name), allowString, false);
+    bytes = std::strlen(static_cast<const char*>(p)) + 1;  // the copy's NUL is readable too
+    return p;
+  }
+  return pointerFrom(c, v, paramName(c, name), allowString, false);
+}
+
+void checkHostBytes(const Call& c, const char* bufferName, size_t bufferBytes, uint64_t count, const char* countName) {
+  if (bufferBytes == kUnknownSize || count <= bufferBytes) return;
+  c.rangeError(std::string("parameter '") + countName + "'",
+               "= " + std::to_string(count) + " bytes is more than parameter '" + bufferName + "' holds (" + std::to_string(bufferBytes) + " bytes)");
+}
+
+void* rawPointerFrom(Call& c, const Napi::Value& v, const std::string& what, size_t minBytes) {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  if (minBytes && viewBytes(v, &data, &size) && size < minBytes)
+    c.rangeError(what, "holds " + std::to_string(size) + " bytes; the function writes at least " + std::to_string(minBytes));
+  return pointerFrom(c, v, what, false, false);
+}
+
+// ------------------------------------------------------------------ program handles
+namespace {
+struct ProgramKind {
+  const char* type;     // nvrtcProgram
+  const char* errKind;  // the error factory's kind
+  long long code;
+  const char* codeName;
+};
+const ProgramKind kNvrtc{"nvrtcProgram", "nvrtc", NVRTC_ERROR_INVALID_PROGRAM, "NVRTC_ERROR_INVALID_PROGRAM"};
+const ProgramKind kNvvm{"nvvmProgram", "nvvm", NVVM_ERROR_INVALID_PROGRAM, "NVVM_ERROR_INVALID_PROGRAM"};
+const ProgramKind kNvJitLink{"nvJitLinkHandle", "nvjitlink", NVJITLINK_ERROR_INVALID_INPUT, "NVJITLINK_ERROR_INVALID_INPUT"};
+
+struct LiveHandle {
+  const ProgramKind* kind;
+  int uses;  // calls that hold it now
+};
+struct Programs {
+  std::mutex m;
+  std::unordered_map<const void*, LiveHandle> live;
+};
+Programs& programs() {
+  static Programs* p = new Programs();  // leaked: calls may still run on other threads at exit
+  return *p;
+}
+
+std::string hexOf(const void* h) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(h)));
+  return b;
+}
+
+[[noreturn]] void refuse(Call& c, const ProgramKind& k, const void* h, const char* param, const std::string& why) {
+  throwValue(c.env, makeLibraryError(c.env, k.errKind, k.code, k.codeName, c.fn,
+                                     std::string("parameter '") + param + "' " + (h ? "(" + hexOf(h) + ") " : "") + why, ""));
+}
+
+void track(const ProgramKind& k, const void* h) {
+  if (!h) return;
+  std::lock_guard<std::mutex> lock(programs().m);
+  programs().live[h] = LiveHandle{&k, 0};
+}
+
+ProgramUse use(Call& c, const ProgramKind& k, const void* h, const char* param) {
+  if (!h) refuse(c, k, h, param, std::string("is NULL (0n), which is no ") + k.type);
+  {
+    std::lock_guard<std::mutex> lock(programs().m);
+    auto it = programs().live.find(h);
+    if (it != programs().live.end() && it->second.kind == &k) {
+      it->second.uses++;
+      return ProgramUse(h);
+    }
+  }
+  refuse(c, k, h, param, std::string("is not a live ") + k.type + ": it was destroyed already, or never created");
+}
+
+void untrack(Call& c, const ProgramKind& k, const void* h, const char* param) {
+  if (!h) refuse(c, k, h, param, std::string("is NULL (0n), which is no ") + k.type);
+  bool busy = false;
+  {
+    std::lock_guard<std::mutex> lock(programs().m);
+    auto it = programs().live.find(h);
+    if (it != programs().live.end() && it->second.kind == &k) {
+      if (it->second.uses == 0) {
+        programs().live.erase(it);
+        return;
+      }
+      busy = true;
+    }
+  }
+  // the error is made (JS runs) with the lock released
+  refuse(c, k, h, param,
+         busy ? std::string("is in use by a call that has not finished (a pending Promise form); destroy it after that settles")
+              : std::string("is not a live ") + k.type + ": it was destroyed already, or never created");
+}
+}  // namespace
+
+ProgramUse::~ProgramUse() {
+  if (!h_) return;
+  std::lock_guard<std::mutex> lock(programs().m);
+  auto it = programs().live.find(h_);
+  if (it != programs().live.end() && it->second.uses > 0) it->second.uses--;
+}
+
+void trackProgram(nvrtcProgram h) { track(kNvrtc, h); }
+void trackProgram(nvvmProgram h) { track(kNvvm, h); }
+void trackProgram(nvJitLinkHandle h) { track(kNvJitLink, h); }
+ProgramUse useProgram(Call& c, nvrtcProgram h, const char* param) { return use(c, kNvrtc, h, param); }
+ProgramUse useProgram(Call& c, nvvmProgram h, const char* param) { return use(c, kNvvm, h, param); }
+ProgramUse useProgram(Call& c, nvJitLinkHandle h, const char* param) { return use(c, kNvJitLink, h, param); }
+void untrackProgram(Call& c, nvrtcProgram h, const char* param) { untrack(c, kNvrtc, h, param); }
+void untrackProgram(Call& c, nvvmProgram h, const char* param) { untrack(c, kNvvm, h, param); }
+void untrackProgram(Call& c, nvJitLinkHandle h, const char* param) { untrack(c, kNvJitLink, h, param); }
 
 Bytes bytesFrom(Call& c, const Napi::Value& v, const std::string& what) {
   if (v.IsString()) {

@@ -2,8 +2,17 @@
 // the per-call scratch space, and the entry points into the loaded libraries.
 #pragma once
 
+// A Worker that is terminated while it calls into the addon cannot take a JS
+// exception any more (napi_throw fails there): node-addon-api then drops the
+// exception instead of throwing a C++ one out of the callback, which would
+// abort the whole process. Every file of the addon includes this header before
+// napi.h, so that all of them see the same node-addon-api.
+#ifndef NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS
+#define NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS
+#endif
 #include <napi.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
@@ -243,11 +252,17 @@ T inFnPtr(Call& c, size_t i, const char* name) {
   return reinterpret_cast<T>(static_cast<uintptr_t>(addressFrom(c, v, paramName(c, name))));
 }
 const char* inString(Call& c, size_t i, const char* name);
+/** A string that must not be null (the C function would crash on NULL). */
+const char* inStringRequired(Call& c, size_t i, const char* name);
 void* inHostPtr(Call& c, size_t i, const char* name, bool allowString);
+void* rawPointerFrom(Call& c, const Napi::Value& v, const std::string& what, size_t minBytes);
 template <class T>
 T inRaw(Call& c, size_t i, const char* name) {
   static_assert(std::is_pointer_v<T>, "raw parameters are pointers");
-  return reinterpret_cast<T>(pointerFrom(c, c.arg(i), paramName(c, name), false, false));
+  using E = std::remove_cv_t<std::remove_pointer_t<T>>;
+  size_t minBytes = 0;
+  if constexpr (!std::is_void_v<E>) minBytes = sizeof(E);  // the C function writes at least one element
+  return reinterpret_cast<T>(rawPointerFrom(c, c.arg(i), paramName(c, name), minBytes));
 }
 
 struct Bytes {
@@ -354,6 +369,20 @@ void* librarySymbol(Call& c, Lib lib, const char* symbol);
 void* librarySymbolQuiet(Napi::Env env, Lib lib, const char* symbol);
 /** A driver entry point through cuGetProcAddress at an explicit CUDA version (the per-thread variant where asked for). */
 void* driverEntryPoint(Call& c, const char* name, int version, int perThreadVersion);
+/**
+ * A C entry point resolved once per process. Any JS thread (main or Worker)
+ * may get there first; racing threads resolve the same pointer, and each
+ * reads a fully written one.
+ */
+template <class F, class Resolve>
+F resolved(std::atomic<F>& slot, Resolve&& resolve) {
+  F f = slot.load(std::memory_order_acquire);
+  if (!f) {
+    f = reinterpret_cast<F>(resolve());
+    slot.store(f, std::memory_order_release);
+  }
+  return f;
+}
 /** The driver's CUDA version, 0 before the driver was opened. */
 int driverVersion();
 bool perThreadDefaultStream();
@@ -373,7 +402,51 @@ Napi::Value makeLibraryError(Napi::Env env, const char* kind, long long code, co
                              const std::string& message, const std::string& log);
 [[noreturn]] void throwValue(Napi::Env env, Napi::Value error);
 
-/** Registers the JS helpers (library resolver, error factory). */
+// ------------------------------------------------------------------ program handles
+/**
+ * The NVRTC, NVVM and nvJitLink handles that this process created and has not
+ * destroyed, in one process-wide set under a mutex: these libraries free a
+ * handle on destroy and crash (double free, use after free) when given it
+ * again, or when given NULL. Each function that takes such a handle checks it
+ * here first and holds it while it runs (ProgramUse); destroy refuses a handle
+ * that a pending Promise-form call holds. A refused handle is the library's
+ * own named error (NvrtcError NVRTC_ERROR_INVALID_PROGRAM, NvvmError
+ * NVVM_ERROR_INVALID_PROGRAM, NvJitLinkError NVJITLINK_ERROR_INVALID_INPUT).
+ */
+void trackProgram(nvrtcProgram h);
+void trackProgram(nvvmProgram h);
+void trackProgram(nvJitLinkHandle h);
+
+/** A live handle, held (so that destroy refuses it) until this is destroyed. */
+class ProgramUse {
+ public:
+  ProgramUse() = default;
+  ProgramUse(const void* h) : h_(h) {}
+  ProgramUse(ProgramUse&& o) noexcept : h_(o.h_) { o.h_ = nullptr; }
+  ProgramUse& operator=(ProgramUse&&) = delete;
+  ProgramUse(const ProgramUse&) = delete;
+  ~ProgramUse();
+
+ private:
+  const void* h_ = nullptr;
+};
+ProgramUse useProgram(Call& c, nvrtcProgram h, const char* param);
+ProgramUse useProgram(Call& c, nvvmProgram h, const char* param);
+ProgramUse useProgram(Call& c, nvJitLinkHandle h, const char* param);
+/** For destroy: removes a live, unheld handle from the set, or throws the named error. */
+void untrackProgram(Call& c, nvrtcProgram h, const char* param);
+void untrackProgram(Call& c, nvvmProgram h, const char* param);
+void untrackProgram(Call& c, nvJitLinkHandle h, const char* param);
+
+/** Checks a host buffer's byte length (kUnknownSize for a bigint address) against the byte count that names it. */
+constexpr size_t kUnknownSize = static_cast<size_t>(-1);
+void checkHostBytes(const Call& c, const char* bufferName, size_t bufferBytes, uint64_t count, const char* countName);
+/** inHostPtr, also giving the buffer's byte length (kUnknownSize for a bigint address or null). */
+void* inHostPtrSized(Call& c, size_t i, const char* name, bool allowString, size_t& bytes);
+
+/** Creates this environment's instance data (the addon's init, once per main thread or Worker). */
+void initEnvironment(Napi::Env env);
+/** Registers this environment's JS helpers (library resolver, error factory). */
 void setHelpers(Napi::Env env, Napi::Function resolver, Napi::Function errorFactory);
 
 /** A generated function's place in the exports. */

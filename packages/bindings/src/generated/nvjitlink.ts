@@ -112,9 +112,9 @@ export interface GeneratedNvjitlinkFunctions {
   /** `nvJitLinkDestroy`. */
   nvJitLinkDestroy(handle: H.nvJitLinkHandle | NullHandle): void;
   /** `nvJitLinkAddData`. */
-  nvJitLinkAddData(handle: H.nvJitLinkHandle | NullHandle, inputType: number, data: string | ArrayBuffer | ArrayBufferView, name: string | null): void;
+  nvJitLinkAddData(handle: H.nvJitLinkHandle | NullHandle, inputType: number, data: string | ArrayBuffer | ArrayBufferView, name: string): void;
   /** `nvJitLinkAddFile`. */
-  nvJitLinkAddFile(handle: H.nvJitLinkHandle | NullHandle, inputType: number, fileName: string | null): void;
+  nvJitLinkAddFile(handle: H.nvJitLinkHandle | NullHandle, inputType: number, fileName: string): void;
   /** `nvJitLinkComplete`. */
   nvJitLinkComplete(handle: H.nvJitLinkHandle | NullHandle): void;
   /** `nvJitLinkGetLinkedCubinSize`. */

@@ -79,7 +79,7 @@ export interface GeneratedNvrtcFunctions {
   /** `nvrtcGetSupportedArchs`. */
   nvrtcGetSupportedArchs(): number[];
   /** `nvrtcCreateProgram` (array counts come from the arrays). */
-  nvrtcCreateProgram(src: string | null, name: string | null, headers?: readonly string[] | null, includeNames?: readonly string[] | null): H.nvrtcProgram;
+  nvrtcCreateProgram(src: string, name: string | null, headers?: readonly string[] | null, includeNames?: readonly string[] | null): H.nvrtcProgram;
   /** `nvrtcDestroyProgram`. */
   nvrtcDestroyProgram(prog: H.nvrtcProgram | NullHandle): void;
   /** `nvrtcCompileProgram` (array counts come from the arrays). */
@@ -109,9 +109,9 @@ export interface GeneratedNvrtcFunctions {
   /** `nvrtcGetProgramLog`. */
   nvrtcGetProgramLog(prog: H.nvrtcProgram | NullHandle): string;
   /** `nvrtcAddNameExpression`. */
-  nvrtcAddNameExpression(prog: H.nvrtcProgram | NullHandle, name_expression: string | null): void;
+  nvrtcAddNameExpression(prog: H.nvrtcProgram | NullHandle, name_expression: string): void;
   /** `nvrtcGetLoweredName`. */
-  nvrtcGetLoweredName(prog: H.nvrtcProgram | NullHandle, name_expression: string | null): string;
+  nvrtcGetLoweredName(prog: H.nvrtcProgram | NullHandle, name_expression: string): string;
   /** `nvrtcGetPCHHeapSize`. */
   nvrtcGetPCHHeapSize(): bigint;
   /** `nvrtcSetPCHHeapSize`. */

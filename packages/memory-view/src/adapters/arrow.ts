@@ -1,7 +1,8 @@
 import { DLPackFlags } from '../protocols.js';
 import { dtype, type DType } from '../dtype.js';
-import { NotViewableError } from '../errors.js';
-import { isArrayBufferLike } from '../host-buffer.js';
+import { NotViewableError, OutOfBoundsError } from '../errors.js';
+import { formatValue } from '../format-value.js';
+import { measureView, type MeasuredView } from '../host-buffer.js';
 import type { StridedMemoryView } from '../strided-memory-view.js';
 import { hostLayout, viewOfLayout, type HostLayout } from './host-layout.js';
 
@@ -50,8 +51,10 @@ const TYPE_NAMES: Record<number, string> = { 1: 'Null', 4: 'Binary', 5: 'Utf8', 
 const BOOL = dtype('bool');
 
 function numericDType(type: ArrowTypeLike): DType | undefined {
-  if (type.typeId === TYPE_INT && type.bitWidth !== undefined) return dtype(`${type.isSigned ? 'int' : 'uint'}${type.bitWidth}`);
-  if (type.typeId === TYPE_FLOAT && type.precision !== undefined) return [dtype('float16'), dtype('float32'), dtype('float64')][type.precision];
+  const bitWidth: unknown = type.bitWidth;
+  const precision: unknown = type.precision;
+  if (type.typeId === TYPE_INT && (bitWidth === 8 || bitWidth === 16 || bitWidth === 32 || bitWidth === 64)) return dtype(`${type.isSigned ? 'int' : 'uint'}${bitWidth}`);
+  if (type.typeId === TYPE_FLOAT && (precision === 0 || precision === 1 || precision === 2)) return [dtype('float16'), dtype('float32'), dtype('float64')][precision];
   return undefined;
 }
 
@@ -59,10 +62,16 @@ function refuseNulls(chunk: ArrowDataLike): void {
   if (chunk.nullCount > 0) throw new NotViewableError(`this Arrow vector has ${chunk.nullCount} null(s); a memory view cannot represent them (fill them first)`);
 }
 
-function valuesOf(chunk: ArrowDataLike): ArrayBufferView {
-  const values = chunk.values;
-  if (values === undefined || !ArrayBuffer.isView(values) || !isArrayBufferLike(values.buffer)) throw new NotViewableError('this Arrow chunk has no values buffer');
+/** The values of a chunk, measured by the engine's own getters. */
+function valuesOf(chunk: ArrowDataLike): MeasuredView {
+  const values = measureView(chunk.values);
+  if (values === undefined) throw new NotViewableError('this Arrow chunk has no values buffer');
   return values;
+}
+
+function count(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new NotViewableError(`this Arrow vector's ${what} is ${formatValue(value)}; expected a non-negative integer`);
+  return value;
 }
 
 /** The element type, the columns per row (1 for a flat vector) and the chunks of values. */
@@ -72,14 +81,15 @@ function describe(vector: ArrowVectorLike): { t: DType | 'bool'; columns: number
     const childType = type.children?.[0]?.type;
     const t = childType === undefined ? undefined : numericDType(childType);
     if (t === undefined || type.listSize === undefined) throw new NotViewableError('only fixed-size lists of integers or floats can be viewed (as 2-D)');
+    const listSize = count(type.listSize, 'list size');
     const chunks = vector.data.map((chunk) => {
       refuseNulls(chunk);
       const child = chunk.children?.[0];
       if (child === undefined) throw new NotViewableError('this fixed-size-list chunk has no child data');
       refuseNulls(child);
-      return { ...child, length: chunk.length * type.listSize! } as ArrowDataLike;
+      return { ...child, length: count(chunk.length, 'chunk length') * listSize } as ArrowDataLike;
     });
-    return { t, columns: type.listSize, chunks };
+    return { t, columns: listSize, chunks };
   }
   if (type.typeId === TYPE_BOOL) {
     vector.data.forEach(refuseNulls);
@@ -93,14 +103,36 @@ function describe(vector: ArrowVectorLike): { t: DType | 'bool'; columns: number
   return { t, columns: 1, chunks: [...vector.data] };
 }
 
+/**
+ * The chunks, each with its values measured and its length read once and
+ * checked against them (in bits for booleans), and the total of their lengths,
+ * which must be the vector's: nothing is allocated on a claim that the memory does not back.
+ */
+function measureChunks(chunks: readonly ArrowDataLike[], bitsPerElement: number, total: number): { values: MeasuredView; offset: number; length: number }[] {
+  let sum = 0;
+  const out = chunks.map((chunk) => {
+    const values = valuesOf(chunk);
+    const length = count(chunk.length, 'chunk length');
+    const offset = bitsPerElement === 1 ? count(chunk.offset, 'chunk offset') : 0;
+    if ((offset + length) * bitsPerElement > values.byteLength * 8) {
+      throw new OutOfBoundsError(`this Arrow chunk claims ${length} elements but its values hold ${values.byteLength} bytes`);
+    }
+    sum += length;
+    return { values, offset, length };
+  });
+  if (sum !== total) throw new NotViewableError(`this Arrow vector says it has ${total} elements but its chunks hold ${sum}`);
+  return out;
+}
+
 function unpackBools(chunks: readonly ArrowDataLike[], total: number): Uint8Array {
+  const measured = measureChunks(chunks, 1, total);
   const out = new Uint8Array(total);
   let k = 0;
-  for (const chunk of chunks) {
-    const bits = valuesOf(chunk) as Uint8Array;
+  for (const { values, offset, length } of measured) {
+    const bits = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
     // Bitmaps are not sliced per bit: element i of the chunk is bit (offset + i).
-    for (let i = 0; i < chunk.length; i++, k++) {
-      const bit = chunk.offset + i;
+    for (let i = 0; i < length; i++, k++) {
+      const bit = offset + i;
       out[k] = (bits[bit >> 3]! >> (bit & 7)) & 1;
     }
   }
@@ -108,11 +140,11 @@ function unpackBools(chunks: readonly ArrowDataLike[], total: number): Uint8Arra
 }
 
 function concatenate(chunks: readonly ArrowDataLike[], t: DType, total: number): Uint8Array {
+  const measured = measureChunks(chunks, t.itemsize * 8, total);
   const out = new Uint8Array(total * t.itemsize);
   let at = 0;
-  for (const chunk of chunks) {
-    const values = valuesOf(chunk);
-    const bytes = chunk.length * t.itemsize;
+  for (const { values, length } of measured) {
+    const bytes = length * t.itemsize;
     out.set(new Uint8Array(values.buffer, values.byteOffset, bytes), at);
     at += bytes;
   }
@@ -126,7 +158,7 @@ export function viewFromArrow(vector: ArrowVectorLike): StridedMemoryView {
   let layout = layouts.get(vector);
   if (layout === undefined) {
     const { t, columns, chunks } = describe(vector);
-    const rows = vector.length;
+    const rows = count(vector.length, 'length');
     const shape = columns === 1 ? [rows] : [rows, columns];
     const strides = columns === 1 ? [1] : [columns, 1];
     if (t === 'bool') {

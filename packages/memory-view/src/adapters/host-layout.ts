@@ -1,7 +1,9 @@
 import { CPU_DEVICE } from '../device.js';
 import type { DType } from '../dtype.js';
-import { ExporterClosedError, InvalidLayoutError } from '../errors.js';
-import { checkInBuffer, checkShape, checkStrides, elementExtent } from '../layout.js';
+import { ExporterClosedError, InvalidLayoutError, OutOfBoundsError } from '../errors.js';
+import { formatValue } from '../format-value.js';
+import { bufferByteLength } from '../host-buffer.js';
+import { checkInBuffer, elementExtent, readShape, readStrides } from '../layout.js';
 import { StridedMemoryView } from '../strided-memory-view.js';
 
 /** What a host adapter reads from an array object once (and caches per object). */
@@ -24,29 +26,39 @@ export interface HostLayout {
 export function hostLayout(
   what: string,
   buffer: ArrayBufferLike,
-  regionByteOffset: number,
-  regionLength: number,
-  offset: number,
-  shape: readonly number[],
-  strides: readonly number[],
+  regionByteOffset: unknown,
+  regionLength: unknown,
+  offset: unknown,
+  shape: unknown,
+  strides: unknown,
   dtype: DType,
   flags: number,
 ): HostLayout {
-  checkShape(shape, what);
-  checkStrides(strides, shape, what);
-  if (!Number.isSafeInteger(offset)) throw new InvalidLayoutError(`${what}: offset ${offset} is not an integer`);
+  const ownShape = readShape(shape, what);
+  const ownStrides = readStrides(strides, ownShape, what);
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) throw new InvalidLayoutError(`${what}: offset ${formatValue(offset)} is not an integer`);
   const itemsize = dtype.itemsize;
+  // The region that the array library claims must lie in the buffer, as the engine measures it.
+  const bufferLength = bufferByteLength(buffer);
+  if (
+    typeof regionByteOffset !== 'number' || !Number.isSafeInteger(regionByteOffset) || regionByteOffset < 0 ||
+    typeof regionLength !== 'number' || !Number.isSafeInteger(regionLength) || regionLength < 0 ||
+    !(regionByteOffset + regionLength * itemsize <= bufferLength)
+  ) {
+    throw new OutOfBoundsError(`${what}: its data claims ${formatValue(regionLength)} elements at byte ${formatValue(regionByteOffset)} of a ${bufferLength}-byte buffer`);
+  }
   // Bounds within the typed region the array library gave, not just the buffer.
-  checkInBuffer(offset * itemsize, regionLength * itemsize, shape, strides, itemsize, what);
+  checkInBuffer(offset * itemsize, regionLength * itemsize, ownShape, ownStrides, itemsize, what);
   const byteOffset = regionByteOffset + offset * itemsize;
-  const [, hi] = elementExtent(shape, strides);
-  return { buffer, byteOffset, shape: [...shape], strides: [...strides], dtype, flags, end: byteOffset + hi * itemsize };
+  const [, hi] = elementExtent(ownShape, ownStrides);
+  return { buffer, byteOffset, shape: ownShape, strides: ownStrides, dtype, flags, end: byteOffset + Math.ceil(hi * itemsize) };
 }
 
 /** A view of a cached host layout, after checking that its buffer still holds it. */
 export function viewOfLayout(layout: HostLayout, exporter: unknown): StridedMemoryView {
-  if (layout.buffer.byteLength < layout.end) {
-    throw new ExporterClosedError(`the array's buffer no longer holds its data (${layout.buffer.byteLength} of ${layout.end} bytes): it was detached or shrunk`);
+  const length = bufferByteLength(layout.buffer);
+  if (length < layout.end) {
+    throw new ExporterClosedError(`the array's buffer no longer holds its data (${length} of ${layout.end} bytes): it was detached or shrunk`);
   }
   return new StridedMemoryView(undefined, layout.buffer, layout.byteOffset, layout.shape, layout.strides, layout.dtype, CPU_DEVICE, layout.flags, exporter, undefined, undefined, undefined);
 }

@@ -1,5 +1,7 @@
 import { NotViewableError } from '../errors.js';
-import { dtypeOfTypedArray } from '../typed-arrays.js';
+import { dtypeOfKind } from '../typed-arrays.js';
+import { formatValue } from '../format-value.js';
+import { measureView } from '../host-buffer.js';
 import type { StridedMemoryView } from '../strided-memory-view.js';
 import { hostLayout, viewOfLayout, type HostLayout } from './host-layout.js';
 
@@ -27,13 +29,13 @@ export function viewFromNdarray(array: NdarrayLike): StridedMemoryView {
   let layout = layouts.get(array);
   if (layout === undefined) {
     const data = array.data;
-    if (!ArrayBuffer.isView(data) || data instanceof DataView) {
-      throw new NotViewableError(`this ndarray (dtype '${String(array.dtype)}') keeps its data in ${Object.prototype.toString.call(data)}, not in a typed array: it has no memory to view`);
+    const m = measureView(data);
+    if (m === undefined || m.kind === 'DataView') {
+      throw new NotViewableError(`this ndarray (dtype ${formatValue(array.dtype)}) keeps its data in ${Object.prototype.toString.call(data)}, not in a typed array: it has no memory to view`);
     }
-    const t = dtypeOfTypedArray(data);
-    if (t === undefined) throw new NotViewableError(`this ndarray's data is ${Object.prototype.toString.call(data)}, of no known element type`);
-    const length = (data as Uint8Array).length;
-    layout = hostLayout('ndarray', data.buffer, data.byteOffset, length, array.offset, array.shape, array.stride, t, 0);
+    const t = dtypeOfKind(m.kind);
+    if (t === undefined) throw new NotViewableError(`this ndarray's data is ${m.kind}, of no known element type`);
+    layout = hostLayout('ndarray', m.buffer, m.byteOffset, m.length, array.offset, array.shape, array.stride, t, 0);
     layouts.set(array, layout);
   }
   return viewOfLayout(layout, array);

@@ -7,14 +7,16 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DLPACK_EXCHANGE_API } from '../protocol-keys.js';
 import type { DLPackTensor } from '../protocols.js';
 import { DLDeviceType } from '../device.js';
-import { DLPackVersionError, NativeHelperUnavailableError, ProtocolError, StreamRequiredError } from '../errors.js';
-import { isArrayBufferLike } from '../host-buffer.js';
+import { DLPackVersionError, NativeHelperUnavailableError, ProtocolError, StreamRequiredError, UnsupportedExportError } from '../errors.js';
+import { bufferByteLength, isArrayBufferLike, isResizable } from '../host-buffer.js';
+import { checkInBuffer } from '../layout.js';
 import { LEGACY_DEFAULT_STREAM, NO_SYNC, orderStreams, resolveStream } from '../stream.js';
 import { StridedMemoryView, type ViewOptions } from '../strided-memory-view.js';
 import { viewFromTensor } from '../from-dlpack.js';
@@ -50,12 +52,24 @@ interface Addon {
   readonly dlpackVersion: number;
 }
 
-/** Where the addon is looked for: `CUDA_JS_MEMORY_VIEW_ADDON`, else the package's `native/build/Release`. */
+// src/native/index.ts and dist/native/index.js both sit two folders below the package root.
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Where the addon is looked for: `CUDA_JS_MEMORY_VIEW_ADDON`; else a source
+ * build in the package's `native/build/Release`; else the prebuild that
+ * node-gyp-build picks from the package's `prebuilds/<platform>-<arch>/`.
+ */
 export function nativeHelperPath(): string {
   const override = process.env['CUDA_JS_MEMORY_VIEW_ADDON'];
   if (override) return override;
-  // src/native/index.ts and dist/native/index.js both sit two folders below the package root.
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'native', 'build', 'Release', 'memory_view_dlpack.node');
+  const sourceBuild = join(packageRoot, 'native', 'build', 'Release', 'memory_view_dlpack.node');
+  if (existsSync(sourceBuild)) return sourceBuild;
+  try {
+    return (createRequire(import.meta.url)('node-gyp-build') as { path(dir: string): string }).path(packageRoot);
+  } catch {
+    return join(packageRoot, 'prebuilds', `${process.platform}-${process.arch}`, 'memory_view_dlpack.node');
+  }
 }
 
 let addon: Addon | undefined;
@@ -66,16 +80,36 @@ function load(): Addon {
   if (failure !== undefined) throw failure;
   const path = nativeHelperPath();
   try {
-    addon = createRequire(import.meta.url)(path) as Addon;
+    addon = named(createRequire(import.meta.url)(path) as Addon);
   } catch (error) {
     failure = new NativeHelperUnavailableError(
       `the native DLPack helper did not load from ${path}: ${(error as Error).message.split('\n')[0]}. ` +
-        'Build it with `node scripts/build-native.mjs` in @cuda-js/memory-view (needs a C++ compiler), or set CUDA_JS_MEMORY_VIEW_ADDON',
+        `Prebuilt helpers ship for linux-x64; elsewhere build it from source (a C++17 compiler; \`npm i -D node-addon-api\` first): cd ${packageRoot} && npx node-gyp rebuild --directory native; or set CUDA_JS_MEMORY_VIEW_ADDON`,
     );
     throw failure;
   }
   addon.setCallbacks(describe, (fields) => viewFromFields(fields, undefined, undefined, false));
   return addon;
+}
+
+const NATIVE_PREFIX = '[memory-view native] ';
+
+/** The addon's functions, with its refusals (a wrong External, a layout outside its memory) as {@link ProtocolError}. */
+function named(raw: Addon): Addon {
+  const wrapped = Object.create(raw) as Record<string, unknown>;
+  for (const key of ['exportTensor', 'importTensor', 'release', 'fromExchangeApi', 'exchangeApiVersion', 'currentWorkStream'] as const) {
+    const fn = raw[key] as (...args: unknown[]) => unknown;
+    wrapped[key] = (...args: unknown[]) => {
+      try {
+        return fn(...args);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : undefined;
+        if (typeof message === 'string' && message.startsWith(NATIVE_PREFIX)) throw new ProtocolError(message.slice(NATIVE_PREFIX.length));
+        throw error;
+      }
+    };
+  }
+  return wrapped as unknown as Addon;
 }
 
 /** Whether the native helper loads here, and why not. */
@@ -95,8 +129,15 @@ const exportsOut = new FinalizationRegistry<Lease>((lease) => lease.unretain());
 /** The export description that the addon reads (native/addon.cc, ReadDescription). */
 function describe(obj: unknown, owning: boolean): unknown[] {
   // Not through the exchange API again: that would call this table back.
-  const view = obj instanceof StridedMemoryView ? obj : viewFromAny(obj, { stream: -1 }, false);
+  const view = StridedMemoryView.isView(obj) ? obj : viewFromAny(obj, { stream: -1 }, false);
   view._checkOpen('export it to native code');
+  const buffer = view.buffer;
+  if (buffer !== undefined) {
+    // Native code keeps the memory of a plain buffer alive (even through a transfer),
+    // but a resizable one can shrink under it.
+    if (isResizable(buffer)) throw new UnsupportedExportError('a view of a resizable ArrayBuffer cannot be exported to native code: it may shrink while native code holds it');
+    checkInBuffer(view.byteOffset, bufferByteLength(buffer), view.shape, view.strides, view.itemsize, 'export to native code');
+  }
   const d = view.device;
   let keep: object = view;
   if (owning) {

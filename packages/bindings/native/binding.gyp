@@ -3,16 +3,16 @@
     {
       "target_name": "cuda_js_bindings",
       "sources": [
-        "native/src/addon.cpp",
-        "native/src/runtime.cpp",
-        "native/src/library-loader.cpp",
-        "native/src/errors.cpp",
-        "native/src/launch.cpp",
-        "native/src/host-callbacks.cpp",
-        "native/src/async-calls.cpp",
-        "native/src/nvjitlink-thread.cpp",
-        "native/src/pointer-attribute.cpp",
-        "native/src/generated-functions.cpp"
+        "src/addon.cpp",
+        "src/runtime.cpp",
+        "src/library-loader.cpp",
+        "src/errors.cpp",
+        "src/launch.cpp",
+        "src/host-callbacks.cpp",
+        "src/async-calls.cpp",
+        "src/nvjitlink-thread.cpp",
+        "src/pointer-attribute.cpp",
+        "src/generated-functions.cpp"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS"],

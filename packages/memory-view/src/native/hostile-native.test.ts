@@ -1,0 +1,73 @@
+// Property-based tests of the native DLPack helper (fast-check, seeded and bounded):
+// the round trip toManagedTensor → fromManagedTensor keeps every view inside its
+// memory, and a wrong External is a named error, never a crash.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DLPACK_EXCHANGE_API, ProtocolError, StridedMemoryView, UnsupportedExportError } from '../index.js';
+import { exchangeApi, fromManagedTensor, nativeHelperStatus, toManagedTensor } from './index.js';
+import { FUZZ, hostileDType, hostileExtents, hostileValue, lyingArray, namedOrSound } from '../../test/hostile.js';
+import { loadThirdParty, thirdPartyBuild } from '../../test/third-party.js';
+
+const helper = nativeHelperStatus();
+const skipReason = !helper.available ? helper.reason : thirdPartyBuild.reason;
+if (skipReason !== undefined) console.log(`hostile native tests skipped: ${skipReason}`);
+const describeNative = skipReason === undefined ? describe : describe.skip;
+
+describeNative('hostile input: the native round trip', () => {
+  const tp = loadThirdParty();
+
+  it('exports and imports only views that lie within their memory', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(lyingArray, fc.constantFrom(0, 8, 64).map((n) => new ArrayBuffer(n))),
+        fc.record({ dtype: hostileDType, shape: hostileExtents, strides: hostileExtents, byteOffset: hostileValue }, { requiredKeys: [] }),
+        fc.boolean(),
+        (source, options, legacy) => {
+          const view = namedOrSound(() => StridedMemoryView.fromBuffer(source as ArrayBuffer, options as never));
+          if (view === undefined) return;
+          const back = namedOrSound(() => fromManagedTensor(toManagedTensor(view, { legacy }), { legacy }));
+          if (back === undefined) return;
+          expect([...back.shape]).toEqual([...view.shape]);
+          if (back.isHostAccessible && view.size > 0 && view.size < 4096 && back.itemsize === view.itemsize && Number.isInteger(view.itemsize)) {
+            expect(new Uint8Array(back.toTypedArray().buffer)).toEqual(new Uint8Array(view.toTypedArray().buffer));
+          }
+          back.close();
+        },
+      ),
+      FUZZ,
+    );
+  });
+
+  it('refuses a wrong External with a named error', () => {
+    const slotOf = () => toManagedTensor(new Float32Array([1, 2, 3]));
+    expect(() => fromManagedTensor(exchangeApi())).toThrow(ProtocolError);
+    expect(() => fromManagedTensor(slotOf(), { legacy: true })).toThrow(ProtocolError);
+    expect(() => fromManagedTensor(toManagedTensor(new Float32Array(2), { legacy: true }))).toThrow(ProtocolError);
+    expect(() => fromManagedTensor({} as object)).toThrow(ProtocolError);
+    const taken = slotOf();
+    fromManagedTensor(taken).close();
+    expect(() => fromManagedTensor(taken)).toThrow(ProtocolError);
+    fc.assert(
+      fc.property(fc.constantFrom<() => unknown>(slotOf, () => toManagedTensor(new Uint8Array(4), { legacy: true }), () => ({}), () => 7, () => tp.create(2)), (answer) => {
+        const obj = { [DLPACK_EXCHANGE_API]: () => answer() };
+        try {
+          StridedMemoryView.fromAny(obj, { stream: -1 });
+        } catch (error) {
+          expect(error).toBeInstanceOf(ProtocolError);
+        }
+      }),
+      { ...FUZZ, numRuns: 30 },
+    );
+  });
+
+  it('keeps an exported buffer’s memory through a transfer, and refuses resizable buffers', () => {
+    const data = new Float32Array([1, 2, 3, 4]);
+    const slot = toManagedTensor(data);
+    const moved = structuredClone(data.buffer, { transfer: [data.buffer] });
+    expect(data.byteLength).toBe(0);
+    new Float32Array(moved).fill(0.5); // the memory moved to `moved`, and is still the tensor's
+    expect(tp.consumeSlot(slot, false)).toBe(2);
+    const resizable = new (ArrayBuffer as unknown as new (n: number, o: object) => ArrayBuffer)(16, { maxByteLength: 64 });
+    expect(() => toManagedTensor(new Float32Array(resizable))).toThrow(UnsupportedExportError);
+  });
+});
