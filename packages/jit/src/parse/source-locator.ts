@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SourceLocator, SourcePosition } from '../errors.js';
 import type { Loc } from '../types/typed-ir.js';
@@ -10,8 +11,18 @@ export interface CallSite {
   readonly column: number;
 }
 
-// This package's own frames (src while testing, dist once built) are skipped.
-const OWN_DIRECTORY = fileURLToPath(new URL('..', import.meta.url));
+/** The folder of the package that holds `file` (the nearest with a package.json). */
+function packageDirectory(file: string): string {
+  for (let dir = dirname(file); ; ) {
+    if (existsSync(join(dir, 'package.json'))) return `${dir}${sep}`;
+    const up = dirname(dir);
+    if (up === dir) return dirname(file);
+    dir = up;
+  }
+}
+
+// This package's own frames are skipped: its sources while testing, its dist (bundled or not) once built.
+const OWN_DIRECTORY = packageDirectory(fileURLToPath(import.meta.url));
 const FRAME = /\(?((?:file:\/\/|\/|[A-Za-z]:[\\/])[^()]*?):(\d+):(\d+)\)?\s*$/;
 
 /** The first stack frame outside this package: the user's call of `jit`. Cheap: the file is read only if an error needs it. */
