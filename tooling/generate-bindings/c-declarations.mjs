@@ -39,7 +39,7 @@ function stripAttributes(text) {
 
 function tokenize(text) {
   const tokens = [];
-  const re = /\s*(?:([A-Za-z_]\w*)|(0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*)|(<<|>>|[{}()\[\];,*=|&~+\-:<>^\/!?.]))/gy;
+  const re = /\s*(?:([A-Za-z_]\w*)|(0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*)|(<<|>>|[{}()[\];,*=|&~+\-:<>^/!?.]))/gy;
   let m;
   let position = 0;
   while ((m = re.exec(text))) {
@@ -73,7 +73,10 @@ class Cursor {
     return this.next();
   }
   context() {
-    return this.t.slice(Math.max(0, this.i - 8), this.i + 8).map((t) => t.v).join(' ');
+    return this.t
+      .slice(Math.max(0, this.i - 8), this.i + 8)
+      .map((t) => t.v)
+      .join(' ');
   }
   done() {
     return this.i >= this.t.length;
@@ -357,7 +360,13 @@ export function versionedNames(rawHeader) {
 /** A parameter list reduced to its types, for matching a prototype against the PFN typedefs (`CUdevice_v1` reads as `CUdevice`). */
 export function signatureKey(typeTexts) {
   return typeTexts
-    .map((t) => t.replace(/\b(CU\w+?)_v\d+\b/g, '$1').replace(/\s*\*\s*/g, '*').replace(/\s+/g, ' ').trim())
+    .map((t) =>
+      t
+        .replace(/\b(CU\w+?)_v\d+\b/g, '$1')
+        .replace(/\s*\*\s*/g, '*')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
     .join(',');
 }
 
@@ -372,7 +381,15 @@ export function procVersions(typedefsHeader) {
   let m;
   while ((m = re.exec(typedefsHeader))) {
     const [, name, version, perThread, params] = m;
-    const types = params.trim() === 'void' || params.trim() === '' ? [] : params.split(',').map((p) => p.trim().replace(/\b\w+$/, '').trim());
+    const types =
+      params.trim() === 'void' || params.trim() === ''
+        ? []
+        : params.split(',').map((p) =>
+            p
+              .trim()
+              .replace(/\b\w+$/, '')
+              .trim(),
+          );
     const list = versions.get(name) ?? [];
     list.push({ version: Number(version), perThread: Boolean(perThread), key: signatureKey(types) });
     versions.set(name, list);

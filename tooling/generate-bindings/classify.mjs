@@ -5,13 +5,7 @@
 // the few functions they do not fit are named in OVERRIDES.
 
 /** Functions written by hand in native/src (callbacks, the launch fast path, typed attribute reads). */
-export const HANDWRITTEN = new Set([
-  'cuLaunchKernel',
-  'cuLaunchKernelEx',
-  'cuLaunchHostFunc',
-  'cuStreamAddCallback',
-  'cuPointerGetAttribute',
-]);
+export const HANDWRITTEN = new Set(['cuLaunchKernel', 'cuLaunchKernelEx', 'cuLaunchHostFunc', 'cuStreamAddCallback', 'cuPointerGetAttribute']);
 
 /** Parameters whose direction the conventions get wrong. */
 const DIRECTION_OVERRIDES = new Map([
@@ -37,12 +31,37 @@ const COUNT_NAME = /^(num[A-Z_]\w*|count|n[A-Z]\w*|\w+Count)$/;
 const STRUCT_ARRAY_NAME = /(s|Array|List|^map|^desc|Data)$/;
 
 const INT_SIZES = new Map([
-  ['char', 1], ['signed char', 1], ['unsigned char', 1], ['short', 2], ['unsigned short', 2], ['short int', 2],
-  ['int', 4], ['signed', 4], ['unsigned', 4], ['unsigned int', 4], ['signed int', 4], ['_Bool', 1],
-  ['long', 8], ['unsigned long', 8], ['long int', 8], ['long long', 8], ['unsigned long long', 8], ['long long int', 8],
-  ['unsigned long long int', 8], ['unsigned long int', 8],
-  ['int8_t', 1], ['uint8_t', 1], ['int16_t', 2], ['uint16_t', 2], ['int32_t', 4], ['uint32_t', 4],
-  ['int64_t', 8], ['uint64_t', 8], ['size_t', 8], ['uintptr_t', 8], ['intptr_t', 8],
+  ['char', 1],
+  ['signed char', 1],
+  ['unsigned char', 1],
+  ['short', 2],
+  ['unsigned short', 2],
+  ['short int', 2],
+  ['int', 4],
+  ['signed', 4],
+  ['unsigned', 4],
+  ['unsigned int', 4],
+  ['signed int', 4],
+  ['_Bool', 1],
+  ['long', 8],
+  ['unsigned long', 8],
+  ['long int', 8],
+  ['long long', 8],
+  ['unsigned long long', 8],
+  ['long long int', 8],
+  ['unsigned long long int', 8],
+  ['unsigned long int', 8],
+  ['int8_t', 1],
+  ['uint8_t', 1],
+  ['int16_t', 2],
+  ['uint16_t', 2],
+  ['int32_t', 4],
+  ['uint32_t', 4],
+  ['int64_t', 8],
+  ['uint64_t', 8],
+  ['size_t', 8],
+  ['uintptr_t', 8],
+  ['intptr_t', 8],
 ]);
 
 /**

@@ -12,7 +12,7 @@ import { HANDWRITTEN, TypeModel, classifyFunction } from './classify.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const cudaArg = process.argv.indexOf('--cuda');
-const cudaRoot = cudaArg > 0 ? process.argv[cudaArg + 1] : process.env.CUDA_HOME ?? '/usr/local/cuda';
+const cudaRoot = cudaArg > 0 ? process.argv[cudaArg + 1] : (process.env.CUDA_HOME ?? '/usr/local/cuda');
 const include = join(cudaRoot, 'include');
 const nativeOut = join(root, 'packages', 'bindings', 'native', 'generated');
 const tsOut = join(root, 'packages', 'bindings', 'src', 'generated');
@@ -35,7 +35,15 @@ Regenerate from the repository root: node tooling/generate-bindings/generate.mjs
 const LIBS = [
   { ns: 'driver', library: 'cuda', header: join(include, 'cuda.h'), result: 'CUresult', check: 'checkCu' },
   { ns: 'nvrtc', library: 'nvrtc', header: join(import.meta.dirname, 'declarations', 'nvrtc.h'), result: 'nvrtcResult', check: 'checkNvrtc', logHandle: 'nvrtcProgram' },
-  { ns: 'nvjitlink', library: 'nvJitLink', header: join(import.meta.dirname, 'declarations', 'nvJitLink.h'), result: 'nvJitLinkResult', check: 'checkNvJitLink', logHandle: 'nvJitLinkHandle', ownThread: true },
+  {
+    ns: 'nvjitlink',
+    library: 'nvJitLink',
+    header: join(import.meta.dirname, 'declarations', 'nvJitLink.h'),
+    result: 'nvJitLinkResult',
+    check: 'checkNvJitLink',
+    logHandle: 'nvJitLinkHandle',
+    ownThread: true,
+  },
   { ns: 'nvvm', library: 'nvvm', header: join(include, 'nvvm.h'), result: 'nvvmResult', check: 'checkNvvm', logHandle: 'nvvmProgram' },
 ];
 const LIB_ENUM = { cuda: 'Lib::Cuda', nvrtc: 'Lib::Nvrtc', nvJitLink: 'Lib::NvJitLink', nvvm: 'Lib::Nvvm' };
@@ -50,7 +58,6 @@ for (const lib of LIBS) {
   lib.decls = parseDeclarations(lib.text);
   lib.model = new TypeModel(lib.decls);
 }
-const driverLib = LIBS[0];
 
 // ---------------------------------------------------------------- C++ declarations
 {
@@ -84,7 +91,7 @@ for (const lib of LIBS) {
     const forward = e.members.map((m) => `  ${m.name}: ${m.value},`).join('\n');
     const reverse = [];
     const seenValues = new Set();
-    for (const m of e.members) if (!seenValues.has(m.value)) (seenValues.add(m.value), reverse.push(`  ${JSON.stringify(String(m.value))}: '${m.name}',`));
+    for (const m of e.members) if (!seenValues.has(m.value)) seenValues.add(m.value), reverse.push(`  ${JSON.stringify(String(m.value))}: '${m.name}',`);
     ts += `/** The C enum \`${name}\` (named constants, and the name of each value by reverse lookup). */\nexport const ${name} = Object.freeze({\n${forward}\n${reverse.join('\n')}\n} as const) as EnumObject<{\n${e.members.map((m) => `  readonly ${m.name}: ${m.value};`).join('\n')}\n}>;\n/** A value of the C enum \`${name}\`. */\nexport type ${name} = number;\n\n`;
     if (name === lib.result) {
       resultNameTables.push(
@@ -134,7 +141,9 @@ function structTsType(lib, key, cppExpr) {
   }
   // anonymous: an inline object type; its codec is keyed by a decltype expression
   ensureCodec(lib, key, cppExpr);
-  return `{ ${flatFields(lib, key).map((f) => `${f.name}?: ${tsFieldType(lib, f, cppExpr)}`).join('; ')} }`;
+  return `{ ${flatFields(lib, key)
+    .map((f) => `${f.name}?: ${tsFieldType(lib, f, cppExpr)}`)
+    .join('; ')} }`;
 }
 
 function flatFields(lib, key) {
@@ -176,7 +185,11 @@ function ensureCodec(lib, key, cppType, tsNameOverride) {
   if (!cppType.startsWith('decltype') || tsNameOverride) {
     const tsName = tsNameOverride ?? cppType.replace(/^(struct|union) /, '');
     structTsNames.set(`${lib.ns}:${key}`, tsName);
-    tsStructs.set(lib.ns, (tsStructs.get(lib.ns) ?? '') + `/** The C ${agg.kind} \`${tsName}\`, from a plain object with its C field names (fields left out are zero). */\nexport interface ${tsName} {\n${tsFields.join('\n')}\n}\n\n`);
+    tsStructs.set(
+      lib.ns,
+      (tsStructs.get(lib.ns) ?? '') +
+        `/** The C ${agg.kind} \`${tsName}\`, from a plain object with its C field names (fields left out are zero). */\nexport interface ${tsName} {\n${tsFields.join('\n')}\n}\n\n`,
+    );
   }
 }
 
@@ -289,12 +302,12 @@ function inTs(lib, p) {
 const OPTIONAL_KINDS = new Set(['array', 'string-array', 'inout-struct']);
 
 function emitFunction(lib, fn) {
-  const jsName = lib.ns === 'driver' ? cudaNames.get(fn.name) ?? fn.name : fn.name;
+  const jsName = lib.ns === 'driver' ? (cudaNames.get(fn.name) ?? fn.name) : fn.name;
   if (HANDWRITTEN.has(jsName)) {
     coverage.handwritten[jsName] = 'native/src';
     return;
   }
-  const siblings = new Map(lib.decls.functions.map((f) => [lib.ns === 'driver' ? cudaNames.get(f.name) ?? f.name : f.name, f]));
+  const siblings = new Map(lib.decls.functions.map((f) => [lib.ns === 'driver' ? (cudaNames.get(f.name) ?? f.name) : f.name, f]));
   const ps = classifyFunction(fn, jsName, lib.model, siblings);
   const cppName = `js_${jsName}`;
   const lines = [];
@@ -429,7 +442,17 @@ function emitFunction(lib, fn) {
       case 'out-address':
         lines.push(`  std::remove_pointer_t<${T}> o${p.index}{};`);
         args.push(`&o${p.index}`);
-        outs.push({ p, expr: p.kind === 'out-u64' ? `outU64(env, o${p.index})` : p.kind === 'out-cstring' ? `outCString(env, o${p.index})` : p.kind === 'out-struct' ? `valueTo(env, o${p.index})` : `valueTo(env, o${p.index})` });
+        outs.push({
+          p,
+          expr:
+            p.kind === 'out-u64'
+              ? `outU64(env, o${p.index})`
+              : p.kind === 'out-cstring'
+                ? `outCString(env, o${p.index})`
+                : p.kind === 'out-struct'
+                  ? `valueTo(env, o${p.index})`
+                  : `valueTo(env, o${p.index})`,
+        });
         break;
       case 'out-charbuf':
         lines.push(`  char o${p.index}[1024] = {0};`);
@@ -610,7 +633,7 @@ for (const lib of LIBS) {
     try {
       emitFunction(lib, fn);
     } catch (error) {
-      const jsName = lib.ns === 'driver' ? cudaNames.get(fn.name) ?? fn.name : fn.name;
+      const jsName = lib.ns === 'driver' ? (cudaNames.get(fn.name) ?? fn.name) : fn.name;
       coverage.skipped[jsName] = error.message;
     }
   }
@@ -657,7 +680,8 @@ for (const lib of LIBS) {
   const interfaces = new Set([...(tsStructs.get(ns) ?? '').matchAll(/^export interface (\w+)/gm)].map((m) => m[1]));
   let aliases = '';
   for (const [name, t] of lib.decls.typedefs) {
-    if (t.pointers === 0 && !t.functionPointer && interfaces.has(t.base) && !interfaces.has(name)) aliases += `/** \`${name}\`, the same struct as \`${t.base}\`. */\nexport type ${name} = ${t.base};\n`;
+    if (t.pointers === 0 && !t.functionPointer && interfaces.has(t.base) && !interfaces.has(name))
+      aliases += `/** \`${name}\`, the same struct as \`${t.base}\`. */\nexport type ${name} = ${t.base};\n`;
   }
   tsStructs.set(ns, (tsStructs.get(ns) ?? '') + aliases + '\n');
   const uuid = ns === 'driver' ? '/** `CUuuid`: its 16 bytes. */\nexport type CUuuid = Uint8Array;\n\n' : '';
@@ -672,12 +696,15 @@ function qualifyHandles(text) {
 }
 writeFileSync(
   join(tsOut, 'handles.ts'),
-  `${tsHeader}import type { Handle } from '../types.js';\n\n${[...HANDLE_BRANDS].sort().map((b) => `/** A \`${b}\`: a bigint at run time, branded in TypeScript. */\nexport type ${b} = Handle<'${b}'>;`).join('\n')}\n`,
+  `${tsHeader}import type { Handle } from '../types.js';\n\n${[...HANDLE_BRANDS]
+    .sort()
+    .map((b) => `/** A \`${b}\`: a bigint at run time, branded in TypeScript. */\nexport type ${b} = Handle<'${b}'>;`)
+    .join('\n')}\n`,
 );
 
 // The header's functions, for the coverage test where the header is absent.
 const headerFunctions = {};
-for (const lib of LIBS) headerFunctions[lib.ns] = lib.decls.functions.map((f) => (lib.ns === 'driver' ? cudaNames.get(f.name) ?? f.name : f.name)).sort();
+for (const lib of LIBS) headerFunctions[lib.ns] = lib.decls.functions.map((f) => (lib.ns === 'driver' ? (cudaNames.get(f.name) ?? f.name) : f.name)).sort();
 writeFileSync(join(tsOut, 'coverage.json'), JSON.stringify({ cudaVersion: CUDA_VERSION, headerFunctions, skipped: coverage.skipped }, null, 2) + '\n');
 
 const total = Object.values(headerFunctions).reduce((a, b) => a + b.length, 0);

@@ -18,9 +18,7 @@ describe.skipIf(!existsSync(cudaHeader) || !haveGcc)('the bindings generator', (
 
 describe('the generated nvJitLink functions', () => {
   // Each generated function's body, by C++ name.
-  const bodies = new Map(
-    [...readFileSync(functionsInc, 'utf8').matchAll(/^static Napi::Value (js_\w+)\(const Napi::CallbackInfo& info\) \{\n([\s\S]*?)\n\}$/gm)].map((m) => [m[1]!, m[2]!]),
-  );
+  const bodies = new Map([...readFileSync(functionsInc, 'utf8').matchAll(/^static Napi::Value (js_\w+)\(const Napi::CallbackInfo& info\) \{\n([\s\S]*?)\n\}$/gm)].map((m) => [m[1]!, m[2]!]));
   const nvJitLink = [...bodies].filter(([name]) => name.startsWith('js_nvJitLink'));
 
   it('are all there', () => {

@@ -10,13 +10,5 @@ export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> =
   '@cuda-js/program': ['@cuda-js/bindings', '@cuda-js/pathfinder'],
   '@cuda-js/core': ['@cuda-js/bindings', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/memory-view'],
   '@cuda-js/jit': ['@cuda-js/core', '@cuda-js/program', '@cuda-js/streams', '@cuda-js/memory-view'],
-  'cuda-js': [
-    '@cuda-js/pathfinder',
-    '@cuda-js/bindings',
-    '@cuda-js/memory-view',
-    '@cuda-js/streams',
-    '@cuda-js/program',
-    '@cuda-js/core',
-    '@cuda-js/jit',
-  ],
+  'cuda-js': ['@cuda-js/pathfinder', '@cuda-js/bindings', '@cuda-js/memory-view', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/core', '@cuda-js/jit'],
 };

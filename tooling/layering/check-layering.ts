@@ -36,12 +36,7 @@ function sourceFiles(dir: string): string[] {
 /** Module specifiers of static imports, re-exports, dynamic imports and require calls. */
 export function importSpecifiers(source: string): string[] {
   const specifiers: string[] = [];
-  const patterns = [
-    /\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-  ];
+  const patterns = [/\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
   for (const pattern of patterns) for (const m of source.matchAll(pattern)) specifiers.push(m[1]!);
   return specifiers;
 }

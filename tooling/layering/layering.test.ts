@@ -13,7 +13,11 @@ describe('the package graph of DESIGN.md', () => {
   });
 
   it('covers every package of the design, and no other', () => {
-    expect(loadWorkspace(root).map((p) => p.name).sort()).toEqual(Object.keys(ALLOWED_DEPENDENCIES).sort());
+    expect(
+      loadWorkspace(root)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(Object.keys(ALLOWED_DEPENDENCIES).sort());
   });
 });
 
@@ -28,31 +32,36 @@ describe('checkLayering', () => {
   }
 
   pkg('low', { name: '@x/low', exports: { '.': './src/index.ts' } }, { 'index.ts': 'export const a = 1;' });
-  pkg('high', { name: '@x/high', dependencies: { '@x/low': 'workspace:*' }, exports: { '.': './src/index.ts' } }, {
-    'index.ts': "import { a } from '@x/low';\nexport { a };",
-  });
+  pkg(
+    'high',
+    { name: '@x/high', dependencies: { '@x/low': 'workspace:*' }, exports: { '.': './src/index.ts' } },
+    {
+      'index.ts': "import { a } from '@x/low';\nexport { a };",
+    },
+  );
 
   it('accepts an allowed import through the public entry', () => {
     expect(checkLayering(fixture, { '@x/low': [], '@x/high': ['@x/low'] })).toEqual([]);
   });
 
   it('finds a dependency that goes up the layers', () => {
-    pkg('low', { name: '@x/low', dependencies: { '@x/high': 'workspace:*' }, exports: { '.': './src/index.ts' } }, {
-      'index.ts': "export { a } from '@x/high';",
-    });
+    pkg(
+      'low',
+      { name: '@x/low', dependencies: { '@x/high': 'workspace:*' }, exports: { '.': './src/index.ts' } },
+      {
+        'index.ts': "export { a } from '@x/high';",
+      },
+    );
     const messages = checkLayering(fixture, { '@x/low': [], '@x/high': ['@x/low'] }).map((v) => v.message);
     expect(messages).toContain('depends on @x/high, which its layer may not use');
     expect(messages).toContain('imports @x/high, which its layer may not use');
     pkg('low', { name: '@x/low', exports: { '.': './src/index.ts' } }, { 'index.ts': 'export const a = 1;' });
   });
 
-  it('finds imports into another package\'s files, by name or by relative path', () => {
+  it("finds imports into another package's files, by name or by relative path", () => {
     writeFileSync(join(fixture, 'packages/high/src/deep.ts'), "import '@x/low/src/index.js';\nimport '../../low/src/index.js';\nconst m = await import('@x/low');");
     const messages = checkLayering(fixture, { '@x/low': [], '@x/high': ['@x/low'] }).map((v) => v.message);
-    expect(messages).toEqual([
-      "imports '@x/low/src/index.js', which is not in the exports of @x/low",
-      "relative import '../../low/src/index.js' leaves the package",
-    ]);
+    expect(messages).toEqual(["imports '@x/low/src/index.js', which is not in the exports of @x/low", "relative import '../../low/src/index.js' leaves the package"]);
     rmSync(join(fixture, 'packages/high/src/deep.ts'));
   });
 

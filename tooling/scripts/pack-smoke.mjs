@@ -54,10 +54,14 @@ const pnpmOnPath = (() => {
   const probe = spawnSync('pnpm', ['--version'], { encoding: 'utf8' });
   return probe.status === 0 && probe.stdout.trim() === pnpmVersion;
 })();
-const pnpm = (args, options) =>
-  pnpmOnPath ? run('pnpm', args, options) : run('npm', ['exec', '--yes', `--package=pnpm@${pnpmVersion}`, '--', 'pnpm', ...args], options);
+const pnpm = (args, options) => (pnpmOnPath ? run('pnpm', args, options) : run('npm', ['exec', '--yes', `--package=pnpm@${pnpmVersion}`, '--', 'pnpm', ...args], options));
 
-const indent = (text) => text.trimEnd().split('\n').map((l) => `    ${l}`).join('\n');
+const indent = (text) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 // ---------------------------------------------------------------------------
@@ -261,7 +265,11 @@ function setUp(dir, path, manager) {
   if (manager === 'npm') manifest.overrides = pinned;
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   if (manager === 'pnpm') {
-    const yaml = Object.keys(pinned).length ? `overrides:\n${Object.entries(pinned).map(([n, s]) => `  '${n}': '${s}'\n`).join('')}` : '';
+    const yaml = Object.keys(pinned).length
+      ? `overrides:\n${Object.entries(pinned)
+          .map(([n, s]) => `  '${n}': '${s}'\n`)
+          .join('')}`
+      : '';
     writeFileSync(join(dir, 'pnpm-workspace.yaml'), yaml || '{}\n');
   }
 }
@@ -326,7 +334,10 @@ for (const path of PATHS) {
       if (manager === 'npm') {
         const missing = withoutAddon(dir, () => run('npx', ['cuda-js', 'info'], { cwd: dir }));
         const shown = missing.out.split('\n').find((l) => l.includes('AddonNotFoundError'));
-        check(missing.status === 0 && shown !== undefined && missing.out.includes('cuda-js: CUDA libraries on this machine'), `${label}: npx cuda-js info without the addon did not print AddonNotFoundError`);
+        check(
+          missing.status === 0 && shown !== undefined && missing.out.includes('cuda-js: CUDA libraries on this machine'),
+          `${label}: npx cuda-js info without the addon did not print AddonNotFoundError`,
+        );
         console.log(`  npx cuda-js info without the prebuilt addon (exit ${missing.status}):\n${indent(shown ?? missing.out)}`);
       }
     }
@@ -347,7 +358,8 @@ for (const path of PATHS) {
 // 5. summary ------------------------------------------------------------------
 console.log('\n== tarballs');
 console.log('  package                  packed       unpacked     files');
-for (const [name, t] of [...tarballs].sort()) console.log(`  ${`${name}@${t.version}`.padEnd(24)} ${kib(t.packedBytes).padStart(11)}  ${kib(t.unpacked).padStart(11)}  ${String(t.files.size).padStart(5)}`);
+for (const [name, t] of [...tarballs].sort())
+  console.log(`  ${`${name}@${t.version}`.padEnd(24)} ${kib(t.packedBytes).padStart(11)}  ${kib(t.unpacked).padStart(11)}  ${String(t.files.size).padStart(5)}`);
 const total = [...tarballs.values()].reduce((a, t) => a + t.packedBytes, 0);
 console.log(`  ${'all'.padEnd(24)} ${kib(total).padStart(11)}`);
 console.log(`\n== installs from the tarballs (${cold ? 'each with an empty package cache: registry downloads included' : 'package caches as they were'})`);

@@ -26,8 +26,7 @@ function havePinnedPnpm() {
 }
 
 const usePath = havePinnedPnpm();
-const pnpm = (...args) =>
-  usePath ? run('pnpm', args) : run('npm', ['exec', '--yes', `--package=${pnpmSpec}`, '--', 'pnpm', ...args]);
+const pnpm = (...args) => (usePath ? run('pnpm', args) : run('npm', ['exec', '--yes', `--package=${pnpmSpec}`, '--', 'pnpm', ...args]));
 
 const mode = process.argv[2];
 const extra = process.argv.slice(3);
@@ -36,6 +35,9 @@ if (mode === 'start') {
   pnpm('exec', 'turbo', 'run', 'build', '--filter=cuda-js...', '--output-logs=errors-only');
   run(process.execPath, [join(root, 'packages/cuda-js/dist/cli.js'), 'demo', ...extra]);
 } else if (mode === 'test') {
+  // house habits first: Biome's lint and format check (biome.jsonc), then clang-format over the native code
+  pnpm('exec', 'biome', 'ci', '.');
+  run(process.execPath, [join(root, 'tooling/scripts/check-native-format.mjs')]);
   pnpm('exec', 'turbo', 'run', 'build', 'typecheck', '--output-logs=errors-only');
   pnpm('exec', 'typedoc', '--logLevel', 'Warn');
   pnpm('exec', 'vitest', 'run', ...extra);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** `[{ find, replacement }]` for vite's `resolve.alias`, one per exported entry of each package in packages/. */
 export function sourceAliases() {
@@ -24,7 +24,7 @@ export function sourceAliases() {
       const match = /^\.\/dist\/(.+)\.js$/.exec(file ?? '');
       if (!match) throw new Error(`${manifest.name}: export ${subpath} (${file}) does not name a file in dist/`);
       const specifier = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
-      aliases.push({ find: new RegExp(`^${escape(specifier)}$`), replacement: join(root, 'packages', dir, 'src', `${match[1]}.ts`) });
+      aliases.push({ find: new RegExp(`^${escapeRegExp(specifier)}$`), replacement: join(root, 'packages', dir, 'src', `${match[1]}.ts`) });
     }
   }
   return aliases;

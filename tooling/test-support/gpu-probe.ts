@@ -43,9 +43,7 @@ export async function probeGpu(): Promise<GpuAvailability> {
     try {
       driver.cuInit(0);
       const count = driver.cuDeviceGetCount();
-      return count > 0
-        ? { available: true, reason: `${count} CUDA device(s)` }
-        : { available: false, reason: 'the driver reports no CUDA device' };
+      return count > 0 ? { available: true, reason: `${count} CUDA device(s)` } : { available: false, reason: 'the driver reports no CUDA device' };
     } catch (error) {
       return { available: false, reason: `no usable CUDA device: ${(error as Error).message.split('\n')[0]}` };
     }

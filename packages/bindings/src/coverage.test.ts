@@ -50,7 +50,19 @@ describe('coverage of the C APIs', () => {
   });
 
   it('has the Promise forms and hand-written functions of the contract', () => {
-    for (const n of ['cuStreamSynchronizeAsync', 'cuEventSynchronizeAsync', 'cuCtxSynchronizeAsync', 'cuModuleLoadDataAsync', 'cuLibraryLoadDataAsync', 'createKernelParams', 'cuLaunchKernel', 'cuLaunchKernelEx', 'cuLaunchHostFunc', 'cuStreamAddCallback', 'cuPointerGetAttribute']) {
+    for (const n of [
+      'cuStreamSynchronizeAsync',
+      'cuEventSynchronizeAsync',
+      'cuCtxSynchronizeAsync',
+      'cuModuleLoadDataAsync',
+      'cuLibraryLoadDataAsync',
+      'createKernelParams',
+      'cuLaunchKernel',
+      'cuLaunchKernelEx',
+      'cuLaunchHostFunc',
+      'cuStreamAddCallback',
+      'cuPointerGetAttribute',
+    ]) {
       expect(callable(driver, n), n).toBe(true);
     }
     expect(callable(nvrtc, 'nvrtcCompileProgramAsync')).toBe(true);

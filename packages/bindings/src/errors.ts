@@ -49,7 +49,10 @@ export class NvvmError extends CudaLibraryError {
 /** A library was found but could not be loaded (wrong architecture, missing dependency, ...). */
 export class LibraryLoadError extends Error {
   override readonly name = 'LibraryLoadError';
-  constructor(readonly functionName: string, message: string) {
+  constructor(
+    readonly functionName: string,
+    message: string,
+  ) {
     super(`${functionName}: ${message}`);
   }
 }
@@ -57,7 +60,10 @@ export class LibraryLoadError extends Error {
 /** The loaded library lacks the function that was called (it is older, or newer, than the function). */
 export class FunctionNotFoundError extends Error {
   override readonly name = 'FunctionNotFoundError';
-  constructor(readonly functionName: string, message: string) {
+  constructor(
+    readonly functionName: string,
+    message: string,
+  ) {
     super(`${functionName}: ${message}`);
   }
 }

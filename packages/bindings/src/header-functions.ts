@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
  * test, independently of the generator's own parser.
  */
 export function cudaHeaderFunctions(headerPath: string): string[] {
-  const raw = readFileSync(headerPath, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const raw = readFileSync(headerPath, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '');
   let depth = 0;
   let skipAt = -1; // depth of the internal section being skipped; < -1 while in its #else
   const kept: string[] = [];

@@ -43,7 +43,13 @@ describe.skipIf(!haveNvrtc)('NVRTC programs after destroy', () => {
     nvrtc.nvrtcCompileProgram(p, ['-arch=compute_70']);
     expect(nvrtc.nvrtcGetPTX(p)).toContain('.entry k');
     nvrtc.nvrtcDestroyProgram(p);
-    for (const use of [() => nvrtc.nvrtcGetPTX(p), () => nvrtc.nvrtcGetPTXSize(p), () => nvrtc.nvrtcGetProgramLog(p), () => nvrtc.nvrtcCompileProgram(p, []), () => nvrtc.nvrtcAddNameExpression(p, 'k')]) {
+    for (const use of [
+      () => nvrtc.nvrtcGetPTX(p),
+      () => nvrtc.nvrtcGetPTXSize(p),
+      () => nvrtc.nvrtcGetProgramLog(p),
+      () => nvrtc.nvrtcCompileProgram(p, []),
+      () => nvrtc.nvrtcAddNameExpression(p, 'k'),
+    ]) {
       expect(codeNameOf(use)).toBe('NVRTC_ERROR_INVALID_PROGRAM');
     }
     expect(() => nvrtc.nvrtcCompileProgramAsync(p, [])).toThrow(NvrtcError);

@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 // a failed exit status here, not a dead test runner. The calls work without a
 // GPU: cuDriverGetVersion, cuInit (CUDA_ERROR_NO_DEVICE here), nvrtcVersion,
 // and LibraryNotFoundError where a library is absent (a fresh machine).
-const DIST = JSON.stringify(join(import.meta.dirname, '..', 'dist', 'index.js'));
 const NATIVE = JSON.stringify(join(import.meta.dirname, '..', 'dist', 'native.js'));
 
 function runChild(code: string, env: Record<string, string> = {}): { out: string; status: number | null; signal: string | null } {
@@ -67,7 +66,7 @@ describe('the bindings under worker_threads', () => {
 });
 
 describe("the addon's own threads for GPU waits", () => {
-  it('eight concurrent waits leave libuv\'s pool free: fs.promises.readFile completes meanwhile', () => {
+  it("eight concurrent waits leave libuv's pool free: fs.promises.readFile completes meanwhile", () => {
     // UV_THREADPOOL_SIZE=4 (libuv's default): eight waits on pool threads would hold every one of them.
     const { out, status, signal } = runChild(
       `

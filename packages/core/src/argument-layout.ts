@@ -46,8 +46,18 @@ export type ArgumentSlot = ScalarSlot | ArraySlot;
 export type ArgumentLayout = readonly ArgumentSlot[];
 
 const SCALAR_DTYPES: Readonly<Record<ScalarType, string>> = {
-  i8: 'int8', u8: 'uint8', i16: 'int16', u16: 'uint16', i32: 'int32', u32: 'uint32', i64: 'int64', u64: 'uint64',
-  f16: 'float16', f32: 'float32', f64: 'float64', bool: 'bool',
+  i8: 'int8',
+  u8: 'uint8',
+  i16: 'int16',
+  u16: 'uint16',
+  i32: 'int32',
+  u32: 'uint32',
+  i64: 'int64',
+  u64: 'uint64',
+  f16: 'float16',
+  f32: 'float32',
+  f64: 'float64',
+  bool: 'bool',
 };
 
 /** @internal A slot with its parameters found and its dtype resolved, as the packer reads it. */
@@ -100,7 +110,8 @@ export function planLayout(layout: ArgumentLayout, parameters: readonly KernelPa
       const { ndim } = slot;
       if (!Number.isInteger(ndim) || ndim < 1) throw new LaunchArgumentError(kernelName, i, `an array slot's ndim must be a positive integer, got ${formatValue(ndim)}`, name);
       const layoutKind = slot.layout ?? 'A';
-      if (layoutKind !== 'C' && layoutKind !== 'F' && layoutKind !== 'A') throw new LaunchArgumentError(kernelName, i, `an array slot's layout is 'C', 'F' or 'A', got ${formatValue(layoutKind)}`, name);
+      if (layoutKind !== 'C' && layoutKind !== 'F' && layoutKind !== 'A')
+        throw new LaunchArgumentError(kernelName, i, `an array slot's layout is 'C', 'F' or 'A', got ${formatValue(layoutKind)}`, name);
       take(i, 8, 'the data pointer', name);
       const shape = slot.shape === true;
       const strides = slot.strides === true;

@@ -96,7 +96,12 @@ export function checkViewDevice(view: StridedMemoryView, deviceOrdinal: number, 
     throw new LaunchArgumentError(kernelName, index, 'the array lives in host memory the GPU cannot address; copy it to a device Buffer first', name);
   }
   if (device.type === DLDeviceType.CUDA && device.id !== deviceOrdinal) {
-    throw new LaunchArgumentError(kernelName, index, `the array lives on CUDA device ${device.id}, but the launch is on device ${deviceOrdinal}; copy it there, or make device ${device.id} current`, name);
+    throw new LaunchArgumentError(
+      kernelName,
+      index,
+      `the array lives on CUDA device ${device.id}, but the launch is on device ${deviceOrdinal}; copy it there, or make device ${device.id} current`,
+      name,
+    );
   }
 }
 

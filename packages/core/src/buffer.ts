@@ -44,13 +44,7 @@ export class Buffer implements Disposable, DLPackExporter {
     this.#stream = stream;
     // A forgotten buffer's release must not wait for the device on the event loop: resources whose release can
     // (pinned, managed) queue it on the bindings' release thread.
-    registry.register(
-      this,
-      memoryResource.deallocateInBackground
-        ? () => memoryResource.deallocateInBackground!(ptr, size, stream)
-        : () => memoryResource.deallocate(ptr, size, stream),
-      this.#token,
-    );
+    registry.register(this, memoryResource.deallocateInBackground ? () => memoryResource.deallocateInBackground!(ptr, size, stream) : () => memoryResource.deallocate(ptr, size, stream), this.#token);
   }
 
   /** The address (CUdeviceptr; for pinned memory also the host address). */

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { driver } from '@cuda-js/bindings';
 import { describeGpu } from '@cuda-js/test-support';
-import { ClosedResourceError, Event, Stream, STREAM_PROTOCOL } from '@cuda-js/streams';
+import { ClosedResourceError, Stream, STREAM_PROTOCOL } from '@cuda-js/streams';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {

@@ -38,7 +38,7 @@ function lastJson<T>(out: string): T {
 }
 
 describeGpu('the event loop while a kernel runs', () => {
-  it('eight concurrent await stream.synchronized() leave libuv\'s pool free: fs.promises.readFile completes meanwhile', () => {
+  it("eight concurrent await stream.synchronized() leave libuv's pool free: fs.promises.readFile completes meanwhile", () => {
     const { out, status } = runChild(`
       const streams = Array.from({ length: 8 }, () => device.createStream());
       for (const s of streams) launch(s, { grid: 1, block: 1 }, spin, cycles(400));

@@ -13,11 +13,7 @@ vi.mock('@cuda-js/streams', async (importOriginal) => ({ ...(await importOrigina
 
 const FUZZ = { seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const;
 
-const hostileNumber = fc.oneof(
-  fc.integer({ min: -4, max: 8 }),
-  fc.constantFrom(NaN, Infinity, -Infinity, -0, 0.5, 2 ** 31, 2 ** 32, 2 ** 32 - 1, 2 ** 53, -(2 ** 53), 1e300),
-  fc.double(),
-);
+const hostileNumber = fc.oneof(fc.integer({ min: -4, max: 8 }), fc.constantFrom(NaN, Infinity, -Infinity, -0, 0.5, 2 ** 31, 2 ** 32, 2 ** 32 - 1, 2 ** 53, -(2 ** 53), 1e300), fc.double());
 const hostileAddress = fc.oneof(fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }), fc.constantFrom(-1n, 0n, (1n << 64n) - 1n, 1n << 64n), hostileNumber);
 const hostileValue = fc.oneof(hostileNumber, hostileAddress, fc.constantFrom<unknown>('no', 'true', undefined, null, {}, [], 1, 0, true, false));
 
@@ -35,13 +31,28 @@ function bytesOf(plan: LaunchPlan): DataView {
 }
 
 const hostileArray = fc.oneof(
-  fc.record({ shape: fc.array(hostileNumber, { maxLength: 3 }), data: fc.tuple(hostileAddress, fc.boolean()), strides: fc.option(fc.array(hostileNumber, { maxLength: 3 }), { nil: null }), stream: fc.option(hostileValue, { nil: undefined }), typestr: fc.constantFrom('<f4', '|u1') }).map((cai) => ({
-    [CUDA_ARRAY_INTERFACE]: () => ({ version: 3, ...cai }),
-  })),
-  fc.record({ data: hostileAddress, shape: fc.array(hostileNumber, { maxLength: 3 }), strides: fc.option(fc.array(hostileNumber, { maxLength: 3 }), { nil: null }), device: fc.record({ type: fc.constantFrom(2, 3, 13), id: fc.constantFrom(0, NaN, -1) }) }).map((t) => ({
-    [DLPACK_DEVICE]: () => [t.device.type, t.device.id],
-    [DLPACK]: () => ({ version: { major: 1, minor: 3 }, dtype: { code: 2, bits: 32, lanes: 1 }, byteOffset: 0, ...t }),
-  })),
+  fc
+    .record({
+      shape: fc.array(hostileNumber, { maxLength: 3 }),
+      data: fc.tuple(hostileAddress, fc.boolean()),
+      strides: fc.option(fc.array(hostileNumber, { maxLength: 3 }), { nil: null }),
+      stream: fc.option(hostileValue, { nil: undefined }),
+      typestr: fc.constantFrom('<f4', '|u1'),
+    })
+    .map((cai) => ({
+      [CUDA_ARRAY_INTERFACE]: () => ({ version: 3, ...cai }),
+    })),
+  fc
+    .record({
+      data: hostileAddress,
+      shape: fc.array(hostileNumber, { maxLength: 3 }),
+      strides: fc.option(fc.array(hostileNumber, { maxLength: 3 }), { nil: null }),
+      device: fc.record({ type: fc.constantFrom(2, 3, 13), id: fc.constantFrom(0, NaN, -1) }),
+    })
+    .map((t) => ({
+      [DLPACK_DEVICE]: () => [t.device.type, t.device.id],
+      [DLPACK]: () => ({ version: { major: 1, minor: 3 }, dtype: { code: 2, bits: 32, lanes: 1 }, byteOffset: 0, ...t }),
+    })),
   fc.tuple(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 2, maxLength: 2 })).map(([ptr, shape]) => {
     try {
       return StridedMemoryView.fromPointer(ptr, { dtype: 'float32', shape });
@@ -90,19 +101,28 @@ describe('hostile input: LaunchConfig', () => {
   const dim = fc.oneof(hostileNumber, fc.array(hostileNumber, { maxLength: 4 }), hostileValue);
   it('takes only booleans for cooperative and checks that grid × block fit', () => {
     fc.assert(
-      fc.property(fc.record({ grid: dim, block: dim, cluster: fc.option(dim, { nil: undefined }), sharedMemory: fc.option(hostileValue, { nil: undefined }), cooperative: fc.option(hostileValue, { nil: undefined }) }), (options) => {
-        let config: LaunchConfig;
-        try {
-          config = LaunchConfig.from(options as never);
-        } catch (error) {
-          expect(error).toBeInstanceOf(LaunchConfigError);
-          return;
-        }
-        for (const d of [...config.grid, ...config.block]) expect(Number.isInteger(d) && d >= 1 && d <= 2 ** 32 - 1).toBe(true);
-        expect(config.threadsPerBlock).toBeLessThanOrEqual(2 ** 31 - 1);
-        expect(typeof config.cooperative).toBe('boolean');
-        expect(Number.isInteger(config.sharedMemory) && config.sharedMemory >= 0 && config.sharedMemory <= 2 ** 32 - 1).toBe(true);
-      }),
+      fc.property(
+        fc.record({
+          grid: dim,
+          block: dim,
+          cluster: fc.option(dim, { nil: undefined }),
+          sharedMemory: fc.option(hostileValue, { nil: undefined }),
+          cooperative: fc.option(hostileValue, { nil: undefined }),
+        }),
+        (options) => {
+          let config: LaunchConfig;
+          try {
+            config = LaunchConfig.from(options as never);
+          } catch (error) {
+            expect(error).toBeInstanceOf(LaunchConfigError);
+            return;
+          }
+          for (const d of [...config.grid, ...config.block]) expect(Number.isInteger(d) && d >= 1 && d <= 2 ** 32 - 1).toBe(true);
+          expect(config.threadsPerBlock).toBeLessThanOrEqual(2 ** 31 - 1);
+          expect(typeof config.cooperative).toBe('boolean');
+          expect(Number.isInteger(config.sharedMemory) && config.sharedMemory >= 0 && config.sharedMemory <= 2 ** 32 - 1).toBe(true);
+        },
+      ),
       FUZZ,
     );
     expect(() => new LaunchConfig({ grid: 1, block: 1, cooperative: 'no' as never })).toThrow(LaunchConfigError);

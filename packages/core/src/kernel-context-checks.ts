@@ -45,7 +45,9 @@ export class KernelContextChecks {
     if (stream <= 2n || this.#streams.has(stream)) return; // 0, legacy and per-thread default streams belong to every context
     const streamContext = driver.cuStreamGetCtx(stream as CUstream) as bigint;
     if (streamContext !== this.context) {
-      throw new LaunchConfigError(`${this.name}: the stream 0x${stream.toString(16)} belongs to context 0x${streamContext.toString(16)}, not to the current context 0x${this.context.toString(16)}; make its device current first`);
+      throw new LaunchConfigError(
+        `${this.name}: the stream 0x${stream.toString(16)} belongs to context 0x${streamContext.toString(16)}, not to the current context 0x${this.context.toString(16)}; make its device current first`,
+      );
     }
     this.#streams.add(stream);
   }

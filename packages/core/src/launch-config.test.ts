@@ -5,7 +5,11 @@ import { LaunchConfig } from './launch-config.js';
 describe('LaunchConfig', () => {
   it('normalizes grid, block and cluster to three dimensions', () => {
     const c = new LaunchConfig({ grid: [8, 2], block: 128, cluster: [2, 1] });
-    expect([c.grid, c.block, c.cluster]).toEqual([[8, 2, 1], [128, 1, 1], [2, 1, 1]]);
+    expect([c.grid, c.block, c.cluster]).toEqual([
+      [8, 2, 1],
+      [128, 1, 1],
+      [2, 1, 1],
+    ]);
     expect([c.blocks, c.threadsPerBlock, c.sharedMemory, c.cooperative]).toEqual([16, 128, 0, false]);
     expect(Object.isFrozen(c)).toBe(true);
   });

@@ -1,6 +1,6 @@
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, driverHooks, setDriverHooks, StridedMemoryView, type DLPackRequest, type DLPackTensor } from '@cuda-js/memory-view';
 import { orderStreams } from '@cuda-js/streams';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArgumentLayout } from './argument-layout.js';
 import { Buffer } from './buffer.js';
 import { LaunchArgumentError } from './errors.js';
@@ -43,27 +43,42 @@ beforeEach(() => ordered.mockClear());
 
 describe('LaunchPlan with an argument layout', () => {
   it('writes typed scalars from numbers, bigints, booleans and core Scalars, as the slot type', () => {
-    const plan = planOf([4, 8, 1, 8, 4, 8], [
-      { kind: 'scalar', type: 'f32' },
-      { kind: 'scalar', type: 'f64' },
-      { kind: 'scalar', type: 'bool' },
-      { kind: 'scalar', type: 'u64' },
-      { kind: 'scalar', type: 'i32' },
-      { kind: 'scalar', type: 'i64' },
-    ]);
+    const plan = planOf(
+      [4, 8, 1, 8, 4, 8],
+      [
+        { kind: 'scalar', type: 'f32' },
+        { kind: 'scalar', type: 'f64' },
+        { kind: 'scalar', type: 'bool' },
+        { kind: 'scalar', type: 'u64' },
+        { kind: 'scalar', type: 'i32' },
+        { kind: 'scalar', type: 'i64' },
+      ],
+    );
     plan.pack([2.5, 1.25, true, 2n ** 64n - 1n, -7, -(2n ** 40n)], 1n);
     let v = bytesOf(plan);
-    expect([v.getFloat32(0, true), v.getFloat64(8, true), v.getUint8(16), v.getBigUint64(24, true), v.getInt32(32, true), v.getBigInt64(40, true)])
-      .toEqual([2.5, 1.25, 1, 2n ** 64n - 1n, -7, -(2n ** 40n)]);
+    expect([v.getFloat32(0, true), v.getFloat64(8, true), v.getUint8(16), v.getBigUint64(24, true), v.getInt32(32, true), v.getBigInt64(40, true)]).toEqual([
+      2.5,
+      1.25,
+      1,
+      2n ** 64n - 1n,
+      -7,
+      -(2n ** 40n),
+    ]);
     // a Scalar is written as the slot's type; a number fits an i64, a safe bigint an i32
     plan.pack([f64(0.5), f32(3), bool(false), 12, 5n, i32(-3)], 1n);
     v = bytesOf(plan);
-    expect([v.getFloat32(0, true), v.getFloat64(8, true), v.getUint8(16), v.getBigUint64(24, true), v.getInt32(32, true), v.getBigInt64(40, true)])
-      .toEqual([0.5, 3, 0, 12n, 5, -3n]);
+    expect([v.getFloat32(0, true), v.getFloat64(8, true), v.getUint8(16), v.getBigUint64(24, true), v.getInt32(32, true), v.getBigInt64(40, true)]).toEqual([0.5, 3, 0, 12n, 5, -3n]);
   });
 
   it('range-checks scalars as Scalar.of does, naming the argument', () => {
-    const plan = planOf([4, 1, 8], [{ kind: 'scalar', type: 'i32', name: 'n' }, { kind: 'scalar', type: 'u8' }, { kind: 'scalar', type: 'u64' }]);
+    const plan = planOf(
+      [4, 1, 8],
+      [
+        { kind: 'scalar', type: 'i32', name: 'n' },
+        { kind: 'scalar', type: 'u8' },
+        { kind: 'scalar', type: 'u64' },
+      ],
+    );
     expect(() => plan.pack([1.5, 0, 0n], 1n)).toThrow(LaunchArgumentError);
     expect(() => plan.pack([1.5, 0, 0n], 1n)).toThrow("k: argument 0 ('n'): 1.5 cannot be passed as i32: i32() takes an integer, got 1.5");
     expect(() => plan.pack([2 ** 31, 0, 0n], 1n)).toThrow('i32(): 2147483648 is outside');
@@ -78,10 +93,13 @@ describe('LaunchPlan with an argument layout', () => {
   });
 
   it('writes an array as its pointer, then ndim i64 extents, then ndim i64 strides in elements', () => {
-    const plan = planOf([4, 8, 8, 8, 8, 8], [
-      { kind: 'scalar', type: 'f32' },
-      { kind: 'array', ndim: 2, shape: true, strides: true, dtype: 'f32' },
-    ]);
+    const plan = planOf(
+      [4, 8, 8, 8, 8, 8],
+      [
+        { kind: 'scalar', type: 'f32' },
+        { kind: 'array', ndim: 2, shape: true, strides: true, dtype: 'f32' },
+      ],
+    );
     const x = device(0xabc000n, [3, 5], { strides: [-10, 2] });
     plan.pack([1, x], 1n);
     const v = bytesOf(plan);
@@ -136,7 +154,10 @@ describe('LaunchPlan with an argument layout', () => {
     expect(ordered).not.toHaveBeenCalled();
     plan.pack([onS], 0x7000n);
     plan.pack([onS], 0x7000n); // unchanged, not written again, but still ordered
-    expect(ordered.mock.calls).toEqual([[0x5000n, 0x7000n], [0x5000n, 0x7000n]]);
+    expect(ordered.mock.calls).toEqual([
+      [0x5000n, 0x7000n],
+      [0x5000n, 0x7000n],
+    ]);
     ordered.mockClear();
     // the default stream: CUstream 0 is the protocol's 1 (legacy)
     const onDefault = device(0x1000n, [4], { stream: 0n });
@@ -211,7 +232,15 @@ describe('LaunchPlan with an argument layout', () => {
 
 describe('argument layouts', () => {
   it('are checked against the kernel parameters they fill', () => {
-    expect(() => planOf([4, 8], [{ kind: 'scalar', type: 'f64' }, { kind: 'array', ndim: 1 }])).toThrow('k: argument 0: the layout puts a f64 (8 bytes) in kernel parameter 0, which is 4 bytes');
+    expect(() =>
+      planOf(
+        [4, 8],
+        [
+          { kind: 'scalar', type: 'f64' },
+          { kind: 'array', ndim: 1 },
+        ],
+      ),
+    ).toThrow('k: argument 0: the layout puts a f64 (8 bytes) in kernel parameter 0, which is 4 bytes');
     expect(() => planOf([8, 8], [{ kind: 'array', ndim: 1, shape: true, strides: true }])).toThrow(
       'k: argument 0: the layout puts stride 0 (i64) in kernel parameter 2, but the kernel has only 2 parameter(s)',
     );
@@ -220,7 +249,13 @@ describe('argument layouts', () => {
     expect(() => planOf([8], [{ kind: 'scalar', type: 'f128' as never }])).toThrow('unknown scalar type "f128"');
     expect(() => planOf([8], [{ kind: 'pointer' } as never])).toThrow("a slot is { kind: 'scalar', type }");
     expect(() => planOf([8], [{ kind: 'array', ndim: 1, dtype: 'float99' }])).toThrow(/unknown dtype name 'float99'/);
-    const plan = planOf([4, 8, 8], [{ kind: 'scalar', type: 'i32' }, { kind: 'array', ndim: 1, shape: true }]);
+    const plan = planOf(
+      [4, 8, 8],
+      [
+        { kind: 'scalar', type: 'i32' },
+        { kind: 'array', ndim: 1, shape: true },
+      ],
+    );
     expect(plan.argumentCount).toBe(2);
     expect(plan.layout).toHaveLength(2);
   });

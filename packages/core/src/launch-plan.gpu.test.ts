@@ -62,7 +62,10 @@ describeGpu('LaunchPlan on a GPU', () => {
     const n = 1000;
     using bx = device.allocate(2 * n * 4, { stream });
     using by = device.allocate(n * 4, { stream });
-    bx.copyFrom(Float32Array.from({ length: 2 * n }, (_, i) => (i % 2 === 0 ? i / 2 : -1000)), { stream });
+    bx.copyFrom(
+      Float32Array.from({ length: 2 * n }, (_, i) => (i % 2 === 0 ? i / 2 : -1000)),
+      { stream },
+    );
     by.copyFrom(new Float32Array(n).fill(1), { stream });
     const x = StridedMemoryView.fromAny(bx, { stream: stream.handle }).view({ dtype: 'float32' }).slice([0, undefined, 2]);
     const y = StridedMemoryView.fromAny(by, { stream: stream.handle }).view({ dtype: 'float32' });
@@ -109,7 +112,10 @@ describeGpu('LaunchPlan on a GPU', () => {
     const n = 256;
     using src = device.allocate(n * 4, { stream });
     using dst = device.allocate(n * 4, { stream });
-    src.copyFrom(Int32Array.from({ length: n }, (_, i) => i * 3), { stream });
+    src.copyFrom(
+      Int32Array.from({ length: n }, (_, i) => i * 3),
+      { stream },
+    );
     const srcView = StridedMemoryView.fromAny(src, { stream: stream.handle }).view({ dtype: 'int32' });
     const dstView = StridedMemoryView.fromAny(dst, { stream: stream.handle }).view({ dtype: 'int32' });
     const cai = { [CUDA_ARRAY_INTERFACE]: () => srcView[CUDA_ARRAY_INTERFACE]() }; // the device comes from the pointer
@@ -130,7 +136,11 @@ describeGpu('LaunchPlan on a GPU', () => {
     using stream = device.createStream();
     using b = device.allocate(64, { stream });
     const elsewhere = StridedMemoryView.fromPointer(b.ptr, { dtype: 'int32', shape: [16], device: { type: 2, id: device.ordinal + 1 } });
-    const plan = new LaunchPlan(kernel('copy_int'), [{ kind: 'array', ndim: 1 }, { kind: 'array', ndim: 1 }, { kind: 'scalar', type: 'i32' }]);
+    const plan = new LaunchPlan(kernel('copy_int'), [
+      { kind: 'array', ndim: 1 },
+      { kind: 'array', ndim: 1 },
+      { kind: 'scalar', type: 'i32' },
+    ]);
     const mine = StridedMemoryView.fromAny(b, { stream: stream.handle }).view({ dtype: 'int32' });
     expect(() => plan.run({ grid: 1, block: 16 }, stream.handle, [elsewhere, mine, 16])).toThrow(LaunchArgumentError);
     expect(() => plan.run({ grid: 1, block: 16 }, stream.handle, [elsewhere, mine, 16])).toThrow(`the array lives on CUDA device ${device.ordinal + 1}, but the launch is on device ${device.ordinal}`);
@@ -149,7 +159,11 @@ describeGpu('LaunchPlan on a GPU', () => {
     const cycles = u64(BigInt(device.attributes.clockRate) * 200n); // ~200 ms
     const viewOnS = StridedMemoryView.fromAny(src, { stream: s.handle }).view({ dtype: 'int32' });
     const config = new LaunchConfig({ grid: n / 256, block: 256 });
-    const plan = new LaunchPlan(kernel('copy_int'), [{ kind: 'array', ndim: 1, dtype: 'int32' }, { kind: 'array', ndim: 1, dtype: 'int32' }, { kind: 'scalar', type: 'i32' }]);
+    const plan = new LaunchPlan(kernel('copy_int'), [
+      { kind: 'array', ndim: 1, dtype: 'int32' },
+      { kind: 'array', ndim: 1, dtype: 'int32' },
+      { kind: 'scalar', type: 'i32' },
+    ]);
     const outView = StridedMemoryView.fromAny(out, { stream: t.handle }).view({ dtype: 'int32' });
     const runs: [string, (value: number) => void][] = [
       ['plain launch', () => launch(t, config, kernel('copy_int'), viewOnS, out, n)],

@@ -60,7 +60,7 @@ describe('LaunchPlan.pack', () => {
 describe('LaunchPlan.pack with StridedMemoryViews', () => {
   const onStream = (stream: bigint) => StridedMemoryView.fromPointer(0x5000n, { dtype: 'float32', shape: [4], stream });
 
-  it('writes the address and orders the launch stream after the view\'s stream, on every launch', () => {
+  it("writes the address and orders the launch stream after the view's stream, on every launch", () => {
     const p = plan();
     const view = onStream(0x77n);
     ordered.mockClear();
@@ -68,7 +68,10 @@ describe('LaunchPlan.pack with StridedMemoryViews', () => {
     expect(ordered).not.toHaveBeenCalled();
     p.pack([view, 1, 0n], 0x99n);
     p.pack([view, 1, 0n], 0x99n);
-    expect(ordered.mock.calls).toEqual([[0x77n, 0x99n], [0x77n, 0x99n]]);
+    expect(ordered.mock.calls).toEqual([
+      [0x77n, 0x99n],
+      [0x77n, 0x99n],
+    ]);
     const bytes = p.parameterBytes;
     expect(new DataView(bytes.buffer).getBigUint64(0, true)).toBe(0x5000n);
   });

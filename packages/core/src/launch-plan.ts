@@ -87,7 +87,12 @@ export class LaunchPlan {
     this.#lastPointerArgs = new Array<unknown>(args).fill(undefined);
     this.#lastAnswers = new Array<CudaArrayInterface | undefined>(args).fill(undefined);
     this.#held = new Array<StridedMemoryView | undefined>(args).fill(undefined);
-    this.#params = this.parameters.length ? driver.createKernelParams(buffer, this.parameters.map((p) => p.offset)) : null;
+    this.#params = this.parameters.length
+      ? driver.createKernelParams(
+          buffer,
+          this.parameters.map((p) => p.offset),
+        )
+      : null;
   }
 
   /** How many JS arguments a launch takes. */
@@ -361,7 +366,12 @@ export class LaunchPlan {
     if (!buffer.isDeviceAccessible) throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device', name);
     if (slot.ndim !== 1 || (slot.dtype !== undefined && slot.dtype !== UINT8)) {
       const want = `${slot.dtype?.name ?? 'an'} array of ${slot.ndim} dimension(s)`;
-      throw new LaunchArgumentError(this.name, i, `a Buffer is bytes (uint8, 1-D), the kernel takes ${want}; pass a typed view of it: StridedMemoryView.fromAny(buffer, { stream }).view({ dtype, shape })`, name);
+      throw new LaunchArgumentError(
+        this.name,
+        i,
+        `a Buffer is bytes (uint8, 1-D), the kernel takes ${want}; pass a typed view of it: StridedMemoryView.fromAny(buffer, { stream }).view({ dtype, shape })`,
+        name,
+      );
     }
     const device = buffer.device;
     if (ordinal >= 0 && device !== undefined && !buffer.isHostAccessible && device.ordinal !== ordinal) {

@@ -37,7 +37,10 @@ export class DeviceMemoryResource implements MemoryResource {
   readonly isHostAccessible = false;
   #pool: bigint | undefined;
 
-  constructor(readonly device: Device, options: { pool?: bigint } = {}) {
+  constructor(
+    readonly device: Device,
+    options: { pool?: bigint } = {},
+  ) {
     this.#pool = options.pool;
   }
 

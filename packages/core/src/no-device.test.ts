@@ -22,7 +22,7 @@ describe.skipIf(hasDevice || driverAbsent)('core without a device', () => {
     expect(Device.count()).toBe(0);
   });
 
-  it('Device.get throws DeviceNotFoundError naming the driver\'s answer', () => {
+  it("Device.get throws DeviceNotFoundError naming the driver's answer", () => {
     expect(() => Device.get(0)).toThrow(DeviceNotFoundError);
     expect(() => Device.get(0)).toThrow('no CUDA device: the driver (cuInit) reports CUDA_ERROR_NO_DEVICE');
     expect(() => Device.all()).not.toThrow();

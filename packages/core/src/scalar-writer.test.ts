@@ -10,7 +10,7 @@ function written(type: ScalarType, value: unknown): number[] | false {
 }
 
 describe('writeInt64', () => {
-  it('writes safe integers as two\'s-complement 64-bit values, as BigInt would', () => {
+  it("writes safe integers as two's-complement 64-bit values, as BigInt would", () => {
     for (const n of [0, 1, -1, 2 ** 32, -(2 ** 32), 2 ** 32 - 1, -(2 ** 31), Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 123456789012]) {
       const view = new DataView(new ArrayBuffer(8));
       writeInt64(view, 0, n);
@@ -21,7 +21,14 @@ describe('writeInt64', () => {
 
 describe('writeScalarValue', () => {
   it('takes each integer type to its bounds and no further', () => {
-    const bounds: [ScalarType, number, number][] = [['i8', -128, 127], ['u8', 0, 255], ['i16', -32768, 32767], ['u16', 0, 65535], ['i32', -(2 ** 31), 2 ** 31 - 1], ['u32', 0, 2 ** 32 - 1]];
+    const bounds: [ScalarType, number, number][] = [
+      ['i8', -128, 127],
+      ['u8', 0, 255],
+      ['i16', -32768, 32767],
+      ['u16', 0, 65535],
+      ['i32', -(2 ** 31), 2 ** 31 - 1],
+      ['u32', 0, 2 ** 32 - 1],
+    ];
     for (const [type, lo, hi] of bounds) {
       expect(written(type, lo)).not.toBe(false);
       expect(written(type, hi)).not.toBe(false);
@@ -46,7 +53,7 @@ describe('writeScalarValue', () => {
     expect(written('f64', 3n)).toEqual([...new Uint8Array(new Float64Array([3]).buffer)]);
   });
 
-  it('says why, in Scalar.of\'s words', () => {
+  it("says why, in Scalar.of's words", () => {
     expect(scalarMismatch('u16', 70000)).toBe('70000 cannot be passed as u16: u16(): 70000 is outside [0, 65535]');
     expect(scalarMismatch('i32', null)).toContain('null cannot be passed as i32; pass a number');
     expect(scalarMismatch('f32', {})).toContain('an Object cannot be passed as f32');

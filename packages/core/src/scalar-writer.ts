@@ -23,18 +23,65 @@ export function writeInt64(view: DataView, offset: number, n: number): void {
 export function writeScalarValue(view: DataView, offset: number, type: ScalarType, value: unknown): boolean {
   if (typeof value === 'number') {
     switch (type) {
-      case 'f64': view.setFloat64(offset, value, true); return true;
-      case 'f32': view.setFloat32(offset, value, true); return true;
-      case 'i32': if ((value | 0) === value) { view.setInt32(offset, value, true); return true; } return false;
-      case 'u32': if (value >>> 0 === value) { view.setUint32(offset, value, true); return true; } return false;
-      case 'i16': if ((value << 16) >> 16 === value) { view.setInt16(offset, value, true); return true; } return false;
-      case 'u16': if ((value & 0xffff) === value) { view.setUint16(offset, value, true); return true; } return false;
-      case 'i8': if ((value << 24) >> 24 === value) { view.setInt8(offset, value); return true; } return false;
-      case 'u8': if ((value & 0xff) === value) { view.setUint8(offset, value); return true; } return false;
-      case 'i64': if (Number.isSafeInteger(value)) { writeInt64(view, offset, value); return true; } return false;
-      case 'u64': if (Number.isSafeInteger(value) && value >= 0) { writeInt64(view, offset, value); return true; } return false;
-      case 'f16': view.setUint16(offset, toHalfBits(value), true); return true;
-      case 'bool': return false;
+      case 'f64':
+        view.setFloat64(offset, value, true);
+        return true;
+      case 'f32':
+        view.setFloat32(offset, value, true);
+        return true;
+      case 'i32':
+        if ((value | 0) === value) {
+          view.setInt32(offset, value, true);
+          return true;
+        }
+        return false;
+      case 'u32':
+        if (value >>> 0 === value) {
+          view.setUint32(offset, value, true);
+          return true;
+        }
+        return false;
+      case 'i16':
+        if ((value << 16) >> 16 === value) {
+          view.setInt16(offset, value, true);
+          return true;
+        }
+        return false;
+      case 'u16':
+        if ((value & 0xffff) === value) {
+          view.setUint16(offset, value, true);
+          return true;
+        }
+        return false;
+      case 'i8':
+        if ((value << 24) >> 24 === value) {
+          view.setInt8(offset, value);
+          return true;
+        }
+        return false;
+      case 'u8':
+        if ((value & 0xff) === value) {
+          view.setUint8(offset, value);
+          return true;
+        }
+        return false;
+      case 'i64':
+        if (Number.isSafeInteger(value)) {
+          writeInt64(view, offset, value);
+          return true;
+        }
+        return false;
+      case 'u64':
+        if (Number.isSafeInteger(value) && value >= 0) {
+          writeInt64(view, offset, value);
+          return true;
+        }
+        return false;
+      case 'f16':
+        view.setUint16(offset, toHalfBits(value), true);
+        return true;
+      case 'bool':
+        return false;
     }
   }
   if (typeof value === 'bigint') {

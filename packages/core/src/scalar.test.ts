@@ -23,7 +23,10 @@ describe('scalar wrappers', () => {
   });
 
   it('round binary16 to nearest even, with infinities and subnormals', () => {
-    const half = (x: number) => { const b = bytes(f16(x)); return b[0]! | (b[1]! << 8); };
+    const half = (x: number) => {
+      const b = bytes(f16(x));
+      return b[0]! | (b[1]! << 8);
+    };
     expect(half(1)).toBe(0x3c00);
     expect(half(-2)).toBe(0xc000);
     expect(half(65504)).toBe(0x7bff);

@@ -11,7 +11,10 @@ export const SCALAR_SIZES: Readonly<Record<ScalarType, number>> = { i8: 1, u8: 1
 export class Scalar {
   /** Size in bytes. */
   readonly size: number;
-  private constructor(readonly type: ScalarType, readonly value: number | bigint) {
+  private constructor(
+    readonly type: ScalarType,
+    readonly value: number | bigint,
+  ) {
     this.size = SCALAR_SIZES[type];
     Object.freeze(this);
   }
@@ -25,17 +28,40 @@ export class Scalar {
   writeTo(view: DataView, offset: number): void {
     const v = this.value;
     switch (this.type) {
-      case 'i8': view.setInt8(offset, v as number); break;
-      case 'u8': case 'bool': view.setUint8(offset, v as number); break;
-      case 'i16': view.setInt16(offset, v as number, true); break;
-      case 'u16': view.setUint16(offset, v as number, true); break;
-      case 'f16': view.setUint16(offset, toHalfBits(v as number), true); break;
-      case 'i32': view.setInt32(offset, v as number, true); break;
-      case 'u32': view.setUint32(offset, v as number, true); break;
-      case 'f32': view.setFloat32(offset, v as number, true); break;
-      case 'f64': view.setFloat64(offset, v as number, true); break;
-      case 'i64': view.setBigInt64(offset, v as bigint, true); break;
-      case 'u64': view.setBigUint64(offset, v as bigint, true); break;
+      case 'i8':
+        view.setInt8(offset, v as number);
+        break;
+      case 'u8':
+      case 'bool':
+        view.setUint8(offset, v as number);
+        break;
+      case 'i16':
+        view.setInt16(offset, v as number, true);
+        break;
+      case 'u16':
+        view.setUint16(offset, v as number, true);
+        break;
+      case 'f16':
+        view.setUint16(offset, toHalfBits(v as number), true);
+        break;
+      case 'i32':
+        view.setInt32(offset, v as number, true);
+        break;
+      case 'u32':
+        view.setUint32(offset, v as number, true);
+        break;
+      case 'f32':
+        view.setFloat32(offset, v as number, true);
+        break;
+      case 'f64':
+        view.setFloat64(offset, v as number, true);
+        break;
+      case 'i64':
+        view.setBigInt64(offset, v as bigint, true);
+        break;
+      case 'u64':
+        view.setBigUint64(offset, v as bigint, true);
+        break;
     }
   }
 
@@ -45,7 +71,12 @@ export class Scalar {
 }
 
 const INT_RANGES: Partial<Record<ScalarType, [number, number]>> = {
-  i8: [-128, 127], u8: [0, 255], i16: [-32768, 32767], u16: [0, 65535], i32: [-(2 ** 31), 2 ** 31 - 1], u32: [0, 2 ** 32 - 1],
+  i8: [-128, 127],
+  u8: [0, 255],
+  i16: [-32768, 32767],
+  u16: [0, 65535],
+  i32: [-(2 ** 31), 2 ** 31 - 1],
+  u32: [0, 2 ** 32 - 1],
 };
 
 function check(type: ScalarType, value: number | bigint | boolean): number | bigint {

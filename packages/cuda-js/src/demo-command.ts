@@ -6,10 +6,13 @@ type Write = (text: string) => void;
 
 /** `y = a·x + y`, one thread per element. */
 function axpyKernel(target: JitTarget): JitKernel {
-  return jit(function axpy(a: number, x: Float32Array, y: Float32Array) {
-    const i = cuda.grid(1);
-    if (i < y.length) y[i] = a * x[i]! + y[i]!;
-  }, { target });
+  return jit(
+    function axpy(a: number, x: Float32Array, y: Float32Array) {
+      const i = cuda.grid(1);
+      if (i < y.length) y[i] = a * x[i]! + y[i]!;
+    },
+    { target },
+  );
 }
 
 interface Grid2D {
@@ -19,24 +22,27 @@ interface Grid2D {
 
 /** Iterations until |z| > 2 for each pixel of the view [-2, 1] × [-1.5, 1.5], in f32. */
 function mandelbrotKernel(target: JitTarget): JitKernel {
-  return jit(function mandelbrot(out: Grid2D, maxIterations: number) {
-    const [row, col] = cuda.grid(2);
-    const h = out.shape[0]!;
-    const w = out.shape[1]!;
-    if (row >= h || col >= w) return;
-    const cr = Math.fround(-2 + (3 * col) / w);
-    const ci = Math.fround(-1.5 + (3 * row) / h);
-    let zr = Math.fround(0);
-    let zi = Math.fround(0);
-    let n = 0;
-    while (n < maxIterations && zr * zr + zi * zi <= 4) {
-      const t = zr * zr - zi * zi + cr;
-      zi = 2 * zr * zi + ci;
-      zr = t;
-      n++;
-    }
-    out.set(row, col, n);
-  }, { target, name: 'mandelbrot', fma: false }); // no contraction: the f32 result is then exactly plain JS's
+  return jit(
+    function mandelbrot(out: Grid2D, maxIterations: number) {
+      const [row, col] = cuda.grid(2);
+      const h = out.shape[0]!;
+      const w = out.shape[1]!;
+      if (row >= h || col >= w) return;
+      const cr = Math.fround(-2 + (3 * col) / w);
+      const ci = Math.fround(-1.5 + (3 * row) / h);
+      let zr = Math.fround(0);
+      let zi = Math.fround(0);
+      let n = 0;
+      while (n < maxIterations && zr * zr + zi * zi <= 4) {
+        const t = zr * zr - zi * zi + cr;
+        zi = 2 * zr * zi + ci;
+        zr = t;
+        n++;
+      }
+      out.set(row, col, n);
+    },
+    { target, name: 'mandelbrot', fma: false },
+  ); // no contraction: the f32 result is then exactly plain JS's
 }
 
 /** The same Mandelbrot count in plain JavaScript, rounding to f32 as the kernel does. */

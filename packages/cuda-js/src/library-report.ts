@@ -1,11 +1,4 @@
-import {
-  LIBRARY_CATALOG,
-  NotFoundError,
-  findHeaderDirectory,
-  findLibdevice,
-  findLibrary,
-  SUPPORTED_HEADERS,
-} from '@cuda-js/pathfinder';
+import { LIBRARY_CATALOG, NotFoundError, findHeaderDirectory, findLibdevice, findLibrary, SUPPORTED_HEADERS } from '@cuda-js/pathfinder';
 
 /** One row of the library report: a catalog entry, found or not. */
 export interface LibraryReportRow {

@@ -13,9 +13,15 @@ function onlyInKernels(what: string): never {
 
 function dims(name: string): Dim3Value {
   return Object.freeze({
-    get x(): number { return onlyInKernels(`${name}.x`); },
-    get y(): number { return onlyInKernels(`${name}.y`); },
-    get z(): number { return onlyInKernels(`${name}.z`); },
+    get x(): number {
+      return onlyInKernels(`${name}.x`);
+    },
+    get y(): number {
+      return onlyInKernels(`${name}.y`);
+    },
+    get z(): number {
+      return onlyInKernels(`${name}.z`);
+    },
   });
 }
 
@@ -53,7 +59,11 @@ export const cuda: CudaIntrinsics = Object.freeze({
   blockIdx: dims('blockIdx'),
   blockDim: dims('blockDim'),
   gridDim: dims('gridDim'),
-  get laneid(): number { return onlyInKernels('laneid'); },
-  get warpsize(): number { return onlyInKernels('warpsize'); },
+  get laneid(): number {
+    return onlyInKernels('laneid');
+  },
+  get warpsize(): number {
+    return onlyInKernels('warpsize');
+  },
   fma: (): never => onlyInKernels('fma()'),
 });

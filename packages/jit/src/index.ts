@@ -11,6 +11,21 @@ export { array, type TypeToken } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
 export type { KernelConstant } from './types/type-kernel.js';
 export { JitError, UnsupportedSyntaxError, FreeVariableError, KernelTypeError, KernelArgumentError, SimulatorError, type SourcePosition, type SourceLocator } from './errors.js';
-export { MATH_FUNCTIONS, type TypedKernel, type KernelParam, type ArrayUse, type LocalVariable, type Stmt, type Expr, type Loc, type ElementRef, type MathFunction, type SpecialRegister, type UnaryOperator, type BinaryOperator, type CompareOperator } from './types/typed-ir.js';
+export {
+  MATH_FUNCTIONS,
+  type TypedKernel,
+  type KernelParam,
+  type ArrayUse,
+  type LocalVariable,
+  type Stmt,
+  type Expr,
+  type Loc,
+  type ElementRef,
+  type MathFunction,
+  type SpecialRegister,
+  type UnaryOperator,
+  type BinaryOperator,
+  type CompareOperator,
+} from './types/typed-ir.js';
 // The scalar makers of core are the kernels' casts and the signatures' type tokens.
 export { bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64 } from '@cuda-js/core';

@@ -41,7 +41,7 @@ function expectAt(error: JitError, marker: string, token: string): void {
 
 const sim = { target: 'simulator' } as const;
 
-describe('JIT errors point at the user\'s own line and column', () => {
+describe("JIT errors point at the user's own line and column", () => {
   it('unsupported syntax, when the kernel is made', () => {
     const error = caught(() =>
       jit((x: Float32Array) => {
@@ -63,9 +63,12 @@ describe('JIT errors point at the user\'s own line and column', () => {
     expect(error.detail).toContain('constants: { scale: ... }');
     expectAt(error, 'E-free', 'scale;');
     // and with the constant given, it runs
-    const ok = jit((x: Float32Array) => {
-      x[0] = scale;
-    }, { ...sim, constants: { scale } });
+    const ok = jit(
+      (x: Float32Array) => {
+        x[0] = scale;
+      },
+      { ...sim, constants: { scale } },
+    );
     const out = new Float32Array(1);
     ok.launch({ grid: 1, block: 1 }, out);
     expect(out[0]).toBe(3);

@@ -23,7 +23,11 @@ describeWhen([nvvmMissing, ptxasMissing], 'kernel suite: NVVM IR → PTX → ptx
   for (const c of SUITE) {
     it(c.name, () => {
       const kernel = kernelFor(c, 'gpu', { arch: 'sm_90' });
-      const signature = argumentTypes(c.args(), Array.from({ length: c.kernel.fn.length }, (_, i) => `arg${i}`), 'simulator');
+      const signature = argumentTypes(
+        c.args(),
+        Array.from({ length: c.kernel.fn.length }, (_, i) => `arg${i}`),
+        'simulator',
+      );
       const { nvvm, ptx } = kernel.inspect(signature);
       expect(nvvm).toContain('target triple = "nvptx64-nvidia-cuda"');
       expect(ptx).toMatch(/\.entry \w+\(/);

@@ -61,7 +61,8 @@ bool HasTag(napi_env env, napi_value v, const napi_type_tag& tag) {
 }
 
 void Tag(napi_env env, napi_value v, const napi_type_tag& tag) {
-  if (napi_type_tag_object(env, v, &tag) != napi_ok) throw Napi::Error::New(env, std::string(kErrorPrefix) + "internal: cannot type-tag an External");
+  if (napi_type_tag_object(env, v, &tag) != napi_ok)
+    throw Napi::Error::New(env, std::string(kErrorPrefix) + "internal: cannot type-tag an External");
 }
 
 // What kind of our Externals `v` is, for messages; nullptr when it is none of ours.
@@ -103,8 +104,8 @@ struct EnvState {
   napi_env env = nullptr;
   std::thread::id thread;
   napi_threadsafe_function tsfn = nullptr;  // brings off-thread deleters back to the JS thread
-  Napi::FunctionReference describe;          // JS: object -> export description
-  Napi::FunctionReference make_view;         // JS: import fields -> StridedMemoryView
+  Napi::FunctionReference describe;         // JS: object -> export description
+  Napi::FunctionReference make_view;        // JS: import fields -> StridedMemoryView
   std::unordered_set<Slot*> slots;
   std::unordered_set<ImportRec*> imports;
   long live_exports = 0;
@@ -204,15 +205,18 @@ bool ByteExtent(const int64_t* shape, const int64_t* strides, int32_t ndim, uint
   } else {
     for (int32_t i = 0; i < ndim; i++) {
       __int128 reach = static_cast<__int128>(shape[i] - 1) * strides[i];
-      if (reach < 0) lo += reach; else hi += reach;
+      if (reach < 0)
+        lo += reach;
+      else
+        hi += reach;
       if (lo < -(static_cast<__int128>(1) << 62) || hi > (static_cast<__int128>(1) << 62)) return false;
     }
   }
   __int128 b = static_cast<__int128>(bits_per_element);
-  __int128 f = lo * b;                      // bits, <= 0
-  __int128 e = (hi + 1) * b;                // bits, > 0
-  f = -((-f + 7) / 8);                      // floor to bytes
-  e = (e + 7) / 8;                          // ceil to bytes
+  __int128 f = lo * b;        // bits, <= 0
+  __int128 e = (hi + 1) * b;  // bits, > 0
+  f = -((-f + 7) / 8);        // floor to bytes
+  e = (e + 7) / 8;            // ceil to bytes
   if (f < INT64_MIN / 2 || e > INT64_MAX / 2) return false;
   *first = static_cast<int64_t>(f);
   *end = static_cast<int64_t>(e);
@@ -465,8 +469,9 @@ Napi::Object DescribeImport(Napi::Env env, EnvState* s, void* tensor, bool legac
     return fields;
   }
   for (int32_t i = 0; i < ndim; i++) {
-    bool bad = t->shape[i] < 0 || t->shape[i] > static_cast<int64_t>(kMaxSafe) ||
-               (t->strides != nullptr && (t->strides[i] > static_cast<int64_t>(kMaxSafe) || t->strides[i] < -static_cast<int64_t>(kMaxSafe)));
+    bool bad =
+        t->shape[i] < 0 || t->shape[i] > static_cast<int64_t>(kMaxSafe) ||
+        (t->strides != nullptr && (t->strides[i] > static_cast<int64_t>(kMaxSafe) || t->strides[i] < -static_cast<int64_t>(kMaxSafe)));
     if (bad) {
       fields.Set("invalid", Napi::String::New(env, "the tensor has a negative extent, or an extent or stride past 2^53"));
       return fields;
@@ -710,7 +715,8 @@ int ApiDLTensorFromObject(void* py_object, DLTensor* out) {
       layout = static_cast<BorrowedLayout*>(existing);
     } else {
       layout = new BorrowedLayout{d.shape, d.strides};
-      napi_status st = napi_wrap(env, d.keep, layout, [](napi_env, void* p, void*) { delete static_cast<BorrowedLayout*>(p); }, nullptr, nullptr);
+      napi_status st = napi_wrap(
+          env, d.keep, layout, [](napi_env, void* p, void*) { delete static_cast<BorrowedLayout*>(p); }, nullptr, nullptr);
       if (st != napi_ok) {
         delete layout;
         throw Napi::Error::New(env, "memory-view: cannot attach the layout to the view");
@@ -846,7 +852,8 @@ Napi::Value Release(const Napi::CallbackInfo& info) {
 const DLPackExchangeAPI* CheckedTable(Napi::Env env, const Napi::Value& v) {
   if (!v.IsExternal()) Fail(env, "Symbol.for('dlpack.exchange_api') must return an External to a DLPackExchangeAPI table");
   if (HasTag(env, v, kApiTag)) return &g_api;
-  if (const char* kind = OurKind(env, v)) Fail(env, std::string("Symbol.for('dlpack.exchange_api') returned ") + kind + ", not an exchange API table");
+  if (const char* kind = OurKind(env, v))
+    Fail(env, std::string("Symbol.for('dlpack.exchange_api') returned ") + kind + ", not an exchange API table");
   auto* api = static_cast<const DLPackExchangeAPI*>(v.As<Napi::External<void>>().Data());
   if (api == nullptr) Fail(env, "the exchange API External is NULL");
   if (!InLoadedImage(api)) Fail(env, "the exchange API External does not point into a loaded library: it is not a DLPackExchangeAPI table");
@@ -864,8 +871,10 @@ const DLPackExchangeAPI* ApiOf(Napi::Env env, const Napi::Value& v) {
   if (h == nullptr) return nullptr;
   auto* table = reinterpret_cast<const DLPackExchangeAPI*>(h);
   if (table != &g_api) {
-    const void* fns[] = {reinterpret_cast<const void*>(table->managed_tensor_allocator), reinterpret_cast<const void*>(table->managed_tensor_from_py_object_no_sync),
-                         reinterpret_cast<const void*>(table->managed_tensor_to_py_object_no_sync), reinterpret_cast<const void*>(table->dltensor_from_py_object_no_sync),
+    const void* fns[] = {reinterpret_cast<const void*>(table->managed_tensor_allocator),
+                         reinterpret_cast<const void*>(table->managed_tensor_from_py_object_no_sync),
+                         reinterpret_cast<const void*>(table->managed_tensor_to_py_object_no_sync),
+                         reinterpret_cast<const void*>(table->dltensor_from_py_object_no_sync),
                          reinterpret_cast<const void*>(table->current_work_stream)};
     for (const void* fn : fns) {
       if (fn != nullptr && !InLoadedImage(fn)) Fail(env, "the exchange API table holds a function pointer outside every loaded library");
@@ -889,7 +898,8 @@ Napi::Value FromExchangeApi(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const DLPackExchangeAPI* api = ApiOf(env, info[1]);
   if (api == nullptr) return env.Null();
-  if (api->managed_tensor_from_py_object_no_sync == nullptr) throw Napi::Error::New(env, "the exchange API has no managed_tensor_from_py_object_no_sync");
+  if (api->managed_tensor_from_py_object_no_sync == nullptr)
+    throw Napi::Error::New(env, "the exchange API has no managed_tensor_from_py_object_no_sync");
   DLManagedTensorVersioned* tensor = nullptr;
   DLPackNodeObject obj{env, info[0]};
   int rc = api->managed_tensor_from_py_object_no_sync(&obj, &tensor);
@@ -897,7 +907,8 @@ Napi::Value FromExchangeApi(const Napi::CallbackInfo& info) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
     if (pending) return env.Undefined();  // the producer's own error propagates
-    throw Napi::Error::New(env, "the object's exchange API failed to export it (managed_tensor_from_py_object_no_sync returned " + std::to_string(rc) + ")");
+    throw Napi::Error::New(
+        env, "the object's exchange API failed to export it (managed_tensor_from_py_object_no_sync returned " + std::to_string(rc) + ")");
   }
   return DescribeImport(env, State(info), tensor, false);
 }
@@ -906,9 +917,11 @@ Napi::Value FromExchangeApi(const Napi::CallbackInfo& info) {
 Napi::Value CurrentWorkStream(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const DLPackExchangeAPI* api = ApiOf(env, info[0]);
-  if (api == nullptr || api->current_work_stream == nullptr) throw Napi::Error::New(env, "the exchange API has no current_work_stream of major version 1");
+  if (api == nullptr || api->current_work_stream == nullptr)
+    throw Napi::Error::New(env, "the exchange API has no current_work_stream of major version 1");
   void* stream = nullptr;
-  int rc = api->current_work_stream(static_cast<DLDeviceType>(info[1].As<Napi::Number>().Int32Value()), info[2].As<Napi::Number>().Int32Value(), &stream);
+  int rc = api->current_work_stream(static_cast<DLDeviceType>(info[1].As<Napi::Number>().Int32Value()),
+                                    info[2].As<Napi::Number>().Int32Value(), &stream);
   if (rc != 0) throw Napi::Error::New(env, "current_work_stream failed (" + std::to_string(rc) + ")");
   return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(stream)));
 }

@@ -29,7 +29,10 @@ describeGpu('memory-view with device memory of a real GPU', () => {
   const deviceIota = (): bigint => {
     const ptr = lib.alloc(N * 4);
     allocations.push(ptr);
-    lib.upload(ptr, Float32Array.from({ length: N }, (_, i) => i));
+    lib.upload(
+      ptr,
+      Float32Array.from({ length: N }, (_, i) => i),
+    );
     return ptr;
   };
 

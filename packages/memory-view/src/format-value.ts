@@ -6,7 +6,7 @@
 export function formatValue(value: unknown, depth = 0): string {
   switch (typeof value) {
     case 'string':
-      return value.length > 80 ? `'${escape(value.slice(0, 77))}...'` : `'${escape(value)}'`;
+      return value.length > 80 ? `'${escapeText(value.slice(0, 77))}...'` : `'${escapeText(value)}'`;
     case 'number':
       return Object.is(value, -0) ? '-0' : String(value);
     case 'bigint':
@@ -44,7 +44,7 @@ export function formatValue(value: unknown, depth = 0): string {
   return `an object (${Object.prototype.toString.call(value)})`;
 }
 
-function escape(text: string): string {
-  // eslint-disable-next-line no-control-regex
+function escapeText(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this escapes
   return text.replace(/[\u0000-\u001f'\\]/g, (c) => (c === "'" ? "\\'" : c === '\\' ? '\\\\' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }

@@ -1,15 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  CUDA_ARRAY_INTERFACE,
-  DLPACK,
-  dtype,
-  isViewable,
-  NotViewableError,
-  ReadOnlyViewError,
-  setDriverHooks,
-  StridedMemoryView,
-  ExporterClosedError,
-} from './index.js';
+import { CUDA_ARRAY_INTERFACE, DLPACK, dtype, isViewable, NotViewableError, ReadOnlyViewError, setDriverHooks, StridedMemoryView, ExporterClosedError } from './index.js';
 import { CaiArray, DeviceArray, HostArray } from '../test/exporters.js';
 
 afterEach(() => setDriverHooks({}));

@@ -52,12 +52,14 @@ function readLayout(cai: CudaArrayInterface): InterfaceLayout {
   } else {
     const bytes = readStrides(givenStrides, shape, 'CUDA array interface');
     const itemsize = t.itemsize;
-    strides = Object.freeze(bytes.map((b, i) => {
-      if (b % itemsize !== 0) {
-        throw new InvalidLayoutError(`CUDA array interface: stride ${b} bytes of dimension ${i} is not a whole number of ${t.name} elements (${itemsize} bytes)`);
-      }
-      return b / itemsize;
-    }));
+    strides = Object.freeze(
+      bytes.map((b, i) => {
+        if (b % itemsize !== 0) {
+          throw new InvalidLayoutError(`CUDA array interface: stride ${b} bytes of dimension ${i} is not a whole number of ${t.name} elements (${itemsize} bytes)`);
+        }
+        return b / itemsize;
+      }),
+    );
   }
   if (ptr < 0n || ptr >= 1n << 64n) throw new OutOfBoundsError(`the CUDA array interface address ${formatValue(ptr)} is outside [0, 2^64)`);
   checkAddress(ptr, shape, strides, t.itemsize, 'CUDA array interface');
@@ -85,9 +87,7 @@ export function viewFromCudaArrayInterface(obj: unknown, options: ViewOptions | 
     if (Object.isFrozen(cai)) layouts.set(cai, layout);
   }
   if (layout.producerStream !== undefined && consumer === undefined) {
-    throw new StreamRequiredError(
-      'the CUDA array interface names a producer stream, so the consumer stream is needed to wait on it: pass { stream }, or { stream: -1 } for no synchronization',
-    );
+    throw new StreamRequiredError('the CUDA array interface names a producer stream, so the consumer stream is needed to wait on it: pass { stream }, or { stream: -1 } for no synchronization');
   }
   if (options?.writable === true && layout.flags & DLPackFlags.READ_ONLY) {
     throw new ReadOnlyViewError('the CUDA array interface exports read-only memory and the caller asked to write');

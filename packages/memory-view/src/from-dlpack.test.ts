@@ -99,7 +99,9 @@ describe('fromDLPack: host memory', () => {
     expect(() => StridedMemoryView.fromDLPack({ [DLPACK]: () => ({}) })).toThrow(/both Symbol.for\('dlpack'\) and Symbol.for\('dlpack.device'\)/);
     const bad = (tensor: unknown) => ({ [DLPACK]: () => tensor, [DLPACK_DEVICE]: () => [1, 0] });
     expect(() => StridedMemoryView.fromDLPack(bad(null))).toThrow(ProtocolError);
-    expect(() => StridedMemoryView.fromDLPack(bad({ version: { major: 1, minor: 0 }, device: { type: 1, id: 0 }, dtype: { code: 2, bits: 32, lanes: 1 }, shape: [1], data: 'x' }))).toThrow(/expected a bigint address/);
+    expect(() => StridedMemoryView.fromDLPack(bad({ version: { major: 1, minor: 0 }, device: { type: 1, id: 0 }, dtype: { code: 2, bits: 32, lanes: 1 }, shape: [1], data: 'x' }))).toThrow(
+      /expected a bigint address/,
+    );
     expect(() => StridedMemoryView.fromDLPack({ [DLPACK]: () => null, [DLPACK_DEVICE]: () => 'cpu' })).toThrow(/expected \[deviceType, deviceId\]/);
   });
 

@@ -25,11 +25,10 @@ function callDeleter(tensor: DLPackTensor, deleter: unknown = tensor.deleter): v
  */
 function requestFor(deviceType: number, consumer: bigint | undefined): DLPackRequest {
   switch (deviceType) {
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: CUDA memory with a consumer stream is requested as pinned and managed memory are
     case DLDeviceType.CUDA:
       if (consumer === undefined) {
-        throw new StreamRequiredError(
-          'a DLPack producer of CUDA memory needs the consumer stream: pass { stream } (a stream object or a CUstream handle), or { stream: -1 } for no synchronization',
-        );
+        throw new StreamRequiredError('a DLPack producer of CUDA memory needs the consumer stream: pass { stream } (a stream object or a CUstream handle), or { stream: -1 } for no synchronization');
       }
     // falls through
     case DLDeviceType.CUDAHost:
@@ -68,13 +67,7 @@ export function viewFromDLPack(obj: unknown, options: ViewOptions | undefined): 
  * @internal A view of a DLPack tensor, which it now owns: whatever fails after
  * the tensor was received calls its deleter before throwing.
  */
-export function viewFromTensor(
-  tensor: DLPackTensor,
-  exporter: unknown,
-  stream: bigint | undefined,
-  writable: boolean,
-  releaseWhenCollected = true,
-): StridedMemoryView {
+export function viewFromTensor(tensor: DLPackTensor, exporter: unknown, stream: bigint | undefined, writable: boolean, releaseWhenCollected = true): StridedMemoryView {
   if (tensor === null || typeof tensor !== 'object') throw new ProtocolError(`Symbol.for('dlpack') returned ${formatValue(tensor)}; expected a DLPack tensor object`);
   // The deleter is read once; whatever fails below calls that one.
   let deleter: unknown;
@@ -90,7 +83,8 @@ export function viewFromTensor(
     if (major !== 1) {
       if (version === null || typeof version !== 'object') throw new ProtocolError('the DLPack tensor has no version { major, minor } (its deleter was called)');
       const minor: unknown = (version as { minor?: unknown }).minor;
-      if (typeof major !== 'number' || typeof minor !== 'number') throw new ProtocolError(`the DLPack tensor's version is { major: ${formatValue(major)}, minor: ${formatValue(minor)} } (its deleter was called)`);
+      if (typeof major !== 'number' || typeof minor !== 'number')
+        throw new ProtocolError(`the DLPack tensor's version is { major: ${formatValue(major)}, minor: ${formatValue(minor)} } (its deleter was called)`);
       throw new DLPackVersionError(major, minor);
     }
     view = buildView(tensor, deleter, exporter, stream, releaseWhenCollected);

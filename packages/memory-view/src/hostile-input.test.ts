@@ -3,19 +3,7 @@
 // memory, with integer non-negative extents, integer strides and a valid pointer.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  CUDA_ARRAY_INTERFACE,
-  DLPACK,
-  DLPACK_DEVICE,
-  dtype,
-  dtypeFromTypestr,
-  dtypeOf,
-  InvalidLayoutError,
-  MemoryViewError,
-  OutOfBoundsError,
-  StridedMemoryView,
-  UnknownDTypeError,
-} from './index.js';
+import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, dtype, dtypeFromTypestr, dtypeOf, InvalidLayoutError, MemoryViewError, OutOfBoundsError, StridedMemoryView, UnknownDTypeError } from './index.js';
 import { FUZZ, hostileDType, hostileExtents, hostileNumber, hostileValue, lyingArray, namedOrSound, twoFacedArray } from '../test/hostile.js';
 
 const hostBuffer = fc.oneof(
@@ -60,7 +48,12 @@ describe('hostile input: fromPointer', () => {
     fc.assert(
       fc.property(
         fc.oneof(fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }), fc.constantFrom(0n, (1n << 64n) - 1n, 1n << 64n, -1n)),
-        fc.record({ dtype: hostileDType, shape: hostileExtents, strides: fc.option(hostileExtents, { nil: undefined }), device: fc.option(fc.record({ type: hostileValue, id: hostileValue }), { nil: undefined }) }),
+        fc.record({
+          dtype: hostileDType,
+          shape: hostileExtents,
+          strides: fc.option(hostileExtents, { nil: undefined }),
+          device: fc.option(fc.record({ type: hostileValue, id: hostileValue }), { nil: undefined }),
+        }),
         (ptr, options) => {
           namedOrSound(() => StridedMemoryView.fromPointer(ptr, options as never));
         },
@@ -175,7 +168,7 @@ describe('hostile input: dtypes', () => {
     expect(() => dtype({ code: 2, bits: 'length', lanes: 1 } as never)).toThrow(UnknownDTypeError);
     fc.assert(
       fc.property(hostileValue, hostileValue, hostileValue, (code, bits, lanes) => {
-        let t;
+        let t: ReturnType<typeof dtypeOf>;
         try {
           t = dtypeOf(code as number, bits as number, lanes as number);
         } catch (error) {
@@ -192,7 +185,16 @@ describe('hostile input: dtypes', () => {
   it('formats bigints and cycles in its own messages', () => {
     const circular: Record<string, unknown> = {};
     circular['self'] = circular;
-    for (const value of [1n, circular, Symbol('s'), { toString: () => { throw new Error('no'); } }]) {
+    for (const value of [
+      1n,
+      circular,
+      Symbol('s'),
+      {
+        toString: () => {
+          throw new Error('no');
+        },
+      },
+    ]) {
       expect(() => dtypeFromTypestr(value as never)).toThrow(UnknownDTypeError);
       expect(() => dtype(value as never)).toThrow(UnknownDTypeError);
     }

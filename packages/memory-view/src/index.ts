@@ -51,7 +51,7 @@ export {
 } from './strided-memory-view.js';
 export { isViewable } from './from-any.js';
 export { viewable, ViewableArgument, type ViewableParameters } from './viewable.js';
-export { type AnyTypedArray, type TypedArrayConstructor } from './typed-arrays.js';
+export type { AnyTypedArray, TypedArrayConstructor } from './typed-arrays.js';
 export type { NdarrayLike } from './adapters/ndarray.js';
 export type { StdlibNdarrayLike } from './adapters/stdlib-ndarray.js';
 export type { ArrowVectorLike, ArrowDataLike, ArrowTypeLike } from './adapters/arrow.js';

@@ -179,14 +179,7 @@ export function elementExtent(shape: readonly number[], strides: readonly number
  * Throws {@link OutOfBoundsError} unless every element of the layout lies in
  * `[0, byteLength)` of its buffer.
  */
-export function checkInBuffer(
-  byteOffset: number,
-  byteLength: number,
-  shape: readonly number[],
-  strides: readonly number[],
-  itemsize: number,
-  what: string,
-): void {
+export function checkInBuffer(byteOffset: number, byteLength: number, shape: readonly number[], strides: readonly number[], itemsize: number, what: string): void {
   if (!Number.isSafeInteger(byteOffset) || !Number.isSafeInteger(byteLength) || !(itemsize > 0)) {
     throw new OutOfBoundsError(`${what}: byte offset ${formatValue(byteOffset)} in a buffer of ${formatValue(byteLength)} bytes (${formatValue(itemsize)} bytes per element) is not a layout`);
   }

@@ -84,7 +84,10 @@ describe('StridedMemoryView: derived views', () => {
     expect([row.shape, row.strides, row.byteOffset]).toEqual([[4], [1], 16]);
     expect(values(row)).toEqual([4, 5, 6, 7]);
     const rev = v.slice([undefined, undefined, -1], [1, 4, 2]);
-    expect([rev.shape, rev.strides]).toEqual([[3, 2], [-4, 2]]);
+    expect([rev.shape, rev.strides]).toEqual([
+      [3, 2],
+      [-4, 2],
+    ]);
     expect(values(rev)).toEqual([9, 11, 5, 7, 1, 3]);
     expect(rev.isCContiguous).toBe(false);
     expect(values(v.slice(-1, -1))).toEqual([11]);
@@ -102,7 +105,10 @@ describe('StridedMemoryView: derived views', () => {
   it('re-shapes a C-contiguous view, inferring -1', () => {
     const v = StridedMemoryView.fromBuffer(iota(12), { dtype: 'float32', shape: [12] });
     const m = v.view({ shape: [2, -1, 3] });
-    expect([m.shape, m.strides]).toEqual([[2, 2, 3], [6, 3, 1]]);
+    expect([m.shape, m.strides]).toEqual([
+      [2, 2, 3],
+      [6, 3, 1],
+    ]);
     expect(() => v.view({ shape: [5, -1] })).toThrow(InvalidLayoutError);
     expect(() => v.view({ shape: [13] })).toThrow(/holds 13 elements, the view has 12/);
     const strided = v.view({ shape: [3, 4] }).slice(null, [0, 4, 2]);
@@ -116,7 +122,10 @@ describe('StridedMemoryView: derived views', () => {
     expect([i32.shape, i32.strides, i32.dtype]).toEqual([[2, 2], [2, 1], dtype('int32')]);
     expect(values(i32)).toEqual([1, 2, 3, 4]);
     const back = i32.view({ dtype: 'uint16' });
-    expect([back.shape, back.strides]).toEqual([[2, 4], [4, 1]]);
+    expect([back.shape, back.strides]).toEqual([
+      [2, 4],
+      [4, 1],
+    ]);
     const c64 = StridedMemoryView.fromBuffer(iota(4), { dtype: 'float32' }).view({ dtype: 'complex64' });
     expect(c64.shape).toEqual([2]);
     expect(() => u8.slice(null, [0, 7]).view({ dtype: 'int32' })).toThrow(/7 bytes, not a multiple of 4/);
@@ -168,7 +177,9 @@ describe('StridedMemoryView: host access', () => {
 
   it('copies strided memory into and out of views, element by element', () => {
     const src = StridedMemoryView.fromBuffer(iota(12), { dtype: 'float32', shape: [3, 4] });
-    const dst = StridedMemoryView.fromBuffer(new Float32Array(24), { dtype: 'float32', shape: [4, 6] }).slice([0, 4, 1], [0, 6, 2]).slice([0, 3]);
+    const dst = StridedMemoryView.fromBuffer(new Float32Array(24), { dtype: 'float32', shape: [4, 6] })
+      .slice([0, 4, 1], [0, 6, 2])
+      .slice([0, 3]);
     expect(dst.shape).toEqual([3, 3]);
     dst.copyFrom(src.slice(null, [1, 4]));
     expect(values(dst)).toEqual([1, 2, 3, 5, 6, 7, 9, 10, 11]);

@@ -1,23 +1,8 @@
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, DLPACK_EXCHANGE_API } from './protocol-keys.js';
-import {
-  DLPACK_VERSION,
-  DLPackFlags,
-  type CudaArrayInterface,
-  type DLPackRequest,
-  type DLPackTensor,
-} from './protocols.js';
+import { DLPACK_VERSION, DLPackFlags, type CudaArrayInterface, type DLPackRequest, type DLPackTensor } from './protocols.js';
 import { checkedDevice, CPU_DEVICE, DLDeviceType, deviceTypeName, isCudaAccessible, type Device } from './device.js';
-import { DType, dtype as toDType, type DTypeLike } from './dtype.js';
-import {
-  ExporterClosedError,
-  InvalidLayoutError,
-  OutOfBoundsError,
-  ProtocolError,
-  ReadOnlyViewError,
-  UnsupportedDeviceError,
-  UnknownDTypeError,
-  UnsupportedExportError,
-} from './errors.js';
+import { type DType, dtype as toDType, type DTypeLike } from './dtype.js';
+import { ExporterClosedError, InvalidLayoutError, OutOfBoundsError, ProtocolError, ReadOnlyViewError, UnsupportedDeviceError, UnknownDTypeError, UnsupportedExportError } from './errors.js';
 import { checkAddress, checkInBuffer, compactStrides, isCContiguous, isFContiguous, readShape, readStrides, sizeOf } from './layout.js';
 import { Lease } from './lease.js';
 import { driverHooks, NO_SYNC, orderStreams, resolveStream, type StreamArgument } from './stream.js';
@@ -87,7 +72,9 @@ export const MAX_HOST_COPY_BYTES = 2 ** 32;
 
 function checkCopySize(bytes: number, what: string): void {
   if (!(bytes <= MAX_HOST_COPY_BYTES)) {
-    throw new OutOfBoundsError(`${what}: a copy of ${bytes} bytes is larger than the ${MAX_HOST_COPY_BYTES}-byte limit of host copies (a broadcast view, through zero strides, can claim more elements than its memory holds)`);
+    throw new OutOfBoundsError(
+      `${what}: a copy of ${bytes} bytes is larger than the ${MAX_HOST_COPY_BYTES}-byte limit of host copies (a broadcast view, through zero strides, can claim more elements than its memory holds)`,
+    );
   }
 }
 
@@ -261,7 +248,8 @@ export class StridedMemoryView {
       const type: unknown = given === null || typeof given !== 'object' ? undefined : given.type;
       const id: unknown = given === null || typeof given !== 'object' ? undefined : given.id;
       const checked = checkedDevice(type, id);
-      if (checked === undefined) throw new UnsupportedDeviceError(`fromPointer: device { type: ${formatValue(type)}, id: ${formatValue(id)} } is not a DLPack device (a positive type code and a non-negative integer id)`);
+      if (checked === undefined)
+        throw new UnsupportedDeviceError(`fromPointer: device { type: ${formatValue(type)}, id: ${formatValue(id)} } is not a DLPack device (a positive type code and a non-negative integer id)`);
       device = checked;
     }
     const stream = resolveStream(options.stream);
@@ -269,10 +257,7 @@ export class StridedMemoryView {
     if (release !== undefined && typeof release !== 'function') throw new TypeError('fromPointer: release must be a function');
     const lease = release === undefined ? undefined : new Lease(release);
     const flags = options.readonly ? DLPackFlags.READ_ONLY : 0;
-    return new StridedMemoryView(
-      ptr, undefined, 0, shape, strides, t, device, flags,
-      options.exporter, stream === NO_SYNC ? undefined : stream, undefined, lease,
-    );
+    return new StridedMemoryView(ptr, undefined, 0, shape, strides, t, device, flags, options.exporter, stream === NO_SYNC ? undefined : stream, undefined, lease);
   }
 
   /** A zero-copy view of a typed array, a DataView or a Node Buffer (a DataView is seen as bytes). */
@@ -365,7 +350,7 @@ export class StridedMemoryView {
 
   /** Whether {@link close} was called on this view or on one of its family. */
   get closed(): boolean {
-    return this._lease !== undefined && this._lease.closed;
+    return this._lease?.closed === true;
   }
 
   // ---- lifetime --------------------------------------------------------------
@@ -390,7 +375,7 @@ export class StridedMemoryView {
 
   /** @internal throws {@link ExporterClosedError} once the family is closed or the buffer detached. */
   _checkOpen(action: string): void {
-    if (this._lease !== undefined && this._lease.closed) throw new ExporterClosedError(`cannot ${action}: the view was closed`);
+    if (this._lease?.closed) throw new ExporterClosedError(`cannot ${action}: the view was closed`);
     if (this.buffer !== undefined && this.size > 0 && isDetached(this.buffer)) throw new ExporterClosedError(`cannot ${action}: its buffer was detached`);
   }
 
@@ -766,6 +751,6 @@ function resolveDevice(view: StridedMemoryView): Device {
   }
   throw new UnsupportedDeviceError(
     'the device of this CUDA array interface view is unknown: the interface does not carry it and no driver hook is registered ' +
-      '(import @cuda-js/core, call setDriverHooks({ pointerDevice }), or implement Symbol.for(\'dlpack.device\') on the exporter)',
+      "(import @cuda-js/core, call setDriverHooks({ pointerDevice }), or implement Symbol.for('dlpack.device') on the exporter)",
   );
 }

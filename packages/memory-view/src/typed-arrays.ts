@@ -1,19 +1,8 @@
-import { DType, dtype as toDType, DLDataTypeCode } from './dtype.js';
+import { type DType, dtype as toDType, DLDataTypeCode } from './dtype.js';
 import { measureView } from './host-buffer.js';
 
 /** Any of JS's typed arrays. */
-export type AnyTypedArray =
-  | Int8Array
-  | Uint8Array
-  | Uint8ClampedArray
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | BigUint64Array;
+export type AnyTypedArray = Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
 
 /** A typed array constructor. */
 export type TypedArrayConstructor = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotViewableError, StridedMemoryView, viewable, ViewableArgument } from './index.js';
+import { NotViewableError, StridedMemoryView, viewable, type ViewableArgument } from './index.js';
 import { DeviceArray } from '../test/exporters.js';
 
 describe('viewable(fn, argIndices)', () => {

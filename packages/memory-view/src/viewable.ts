@@ -40,10 +40,7 @@ export type ViewableParameters<P extends readonly unknown[], I extends number> =
  * scale(new Float32Array(8), 2, -1n);
  * ```
  */
-export function viewable<P extends unknown[], R, const I extends readonly number[]>(
-  fn: (...args: P) => R,
-  argIndices: I,
-): (...args: ViewableParameters<P, I[number]>) => R {
+export function viewable<P extends unknown[], R, const I extends readonly number[]>(fn: (...args: P) => R, argIndices: I): (...args: ViewableParameters<P, I[number]>) => R {
   for (const i of argIndices) if (!Number.isInteger(i) || i < 0) throw new RangeError(`viewable: argument index ${i} must be a non-negative integer`);
   const wrapped = function (this: unknown, ...args: unknown[]): R {
     for (const i of argIndices) if (i < args.length) args[i] = new ViewableArgument(args[i]);

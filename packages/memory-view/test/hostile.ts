@@ -44,7 +44,11 @@ export const hostileExtents: fc.Arbitrary<unknown> = fc.oneof(
 /** dtype specs: names, DLPack triples with hostile fields, look-alikes. */
 export const hostileDType: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>('uint8', 'float32', 'float64', 'int16', 'float32x2', 'complex64', 'float4_e2m1fn', 'bool', 'nope'),
-  fc.record({ code: fc.oneof(fc.integer({ min: 0, max: 300 }), hostileValue), bits: fc.oneof(fc.constantFrom(8, 16, 32, 64, 31), hostileValue), lanes: fc.oneof(fc.constantFrom(1, 2, 4), hostileValue) }),
+  fc.record({
+    code: fc.oneof(fc.integer({ min: 0, max: 300 }), hostileValue),
+    bits: fc.oneof(fc.constantFrom(8, 16, 32, 64, 31), hostileValue),
+    lanes: fc.oneof(fc.constantFrom(1, 2, 4), hostileValue),
+  }),
 );
 
 /** A typed array or DataView whose own `length`/`byteOffset`/`byteLength`/`buffer` properties lie. */

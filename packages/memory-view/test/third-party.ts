@@ -19,8 +19,17 @@ export interface ThirdPartyAddon {
   fillViaExchange(obj: object, value: number): void;
   sumViaDLTensor(obj: object): number;
   describeViaExchange(obj: object): {
-    data: bigint; deviceType: number; deviceId: number; byteOffset: number; flags: number; version: number;
-    code: number; bits: number; lanes: number; shape: number[]; strides: number[];
+    data: bigint;
+    deviceType: number;
+    deviceId: number;
+    byteOffset: number;
+    flags: number;
+    version: number;
+    code: number;
+    bits: number;
+    lanes: number;
+    shape: number[];
+    strides: number[];
   };
   allocateVia(obj: object, n: number, deviceType: number): unknown;
   currentStreamVia(obj: object, deviceType: number): bigint;

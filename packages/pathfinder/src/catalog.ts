@@ -43,12 +43,7 @@ function wheels(cu12Component: string, extra12: readonly string[] = []): Partial
   };
 }
 
-function toolkitLibrary(
-  name: string,
-  description: string,
-  versions: Partial<Record<CudaMajor, string>>,
-  cu12Component: string,
-): LibraryDescriptor {
+function toolkitLibrary(name: string, description: string, versions: Partial<Record<CudaMajor, string>>, cu12Component: string): LibraryDescriptor {
   return {
     name,
     description,

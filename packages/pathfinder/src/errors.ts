@@ -32,7 +32,11 @@ export class NotFoundError extends Error {
 /** A shared library was not found (or an override points nowhere). Lists every place tried. */
 export class LibraryNotFoundError extends NotFoundError {
   override readonly name = 'LibraryNotFoundError';
-  constructor(readonly libraryName: string, attempts: readonly SearchAttempt[], hint?: string) {
+  constructor(
+    readonly libraryName: string,
+    attempts: readonly SearchAttempt[],
+    hint?: string,
+  ) {
     super('CUDA library', libraryName, attempts, hint);
   }
 }
@@ -56,7 +60,11 @@ export class LibdeviceNotFoundError extends NotFoundError {
 /** A name that is not in the catalog. */
 export class UnknownNameError extends Error {
   override readonly name = 'UnknownNameError';
-  constructor(readonly kind: string, readonly requested: unknown, readonly known: readonly string[]) {
+  constructor(
+    readonly kind: string,
+    readonly requested: unknown,
+    readonly known: readonly string[],
+  ) {
     super(`unknown ${kind} ${formatValue(requested)}; known names: ${known.join(', ')}`);
   }
 }

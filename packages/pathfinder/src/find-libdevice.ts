@@ -1,10 +1,5 @@
 import { join } from 'node:path';
-import {
-  LIBDEVICE_FILE,
-  LIBDEVICE_PIP_DIRECTORIES,
-  LIBDEVICE_SYSTEM_DIRECTORIES,
-  LIBDEVICE_TOOLKIT_DIRECTORIES,
-} from './catalog.js';
+import { LIBDEVICE_FILE, LIBDEVICE_PIP_DIRECTORIES, LIBDEVICE_SYSTEM_DIRECTORIES, LIBDEVICE_TOOLKIT_DIRECTORIES } from './catalog.js';
 import { LibdeviceNotFoundError } from './errors.js';
 import { findFolder } from './find-in-layout.js';
 import { defaultLibraryFinder } from './find-library.js';

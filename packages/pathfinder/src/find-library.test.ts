@@ -241,15 +241,7 @@ describe('findLibrary: errors', () => {
     }
     expect(error).toBeInstanceOf(LibraryNotFoundError);
     expect(error!.libraryName).toBe('nvJitLink');
-    expect(error!.attempts.map((a) => a.source)).toEqual([
-      'override',
-      'site-packages',
-      'conda',
-      'LD_LIBRARY_PATH',
-      'ldconfig',
-      'CUDA_HOME',
-      'default toolkit',
-    ]);
+    expect(error!.attempts.map((a) => a.source)).toEqual(['override', 'site-packages', 'conda', 'LD_LIBRARY_PATH', 'ldconfig', 'CUDA_HOME', 'default toolkit']);
     expect(error!.message).toContain("CUDA library 'nvJitLink' was not found. Places tried, in order:");
     expect(error!.message).toContain(`[site-packages] ${join(r, 'site-packages/nvidia/cu13/lib')}: none of libnvJitLink.so.13 here`);
     expect(error!.message).toContain(`[LD_LIBRARY_PATH] ${join(r, 'nope')}: no such folder`);
@@ -289,7 +281,7 @@ describe('findLibrary: cache', () => {
 });
 
 describe('findLibrary: the CUDA release of a toolkit without version.json', () => {
-  it('reads CUDA_VERSION from the root\'s cuda.h', () => {
+  it("reads CUDA_VERSION from the root's cuda.h", () => {
     const r = fakeTree(['usr/local/cuda/nvvm/lib64/libnvvm.so.4', 'usr/local/cuda/include/cuda.h']);
     writeFileSync(join(r, 'usr/local/cuda/include/cuda.h'), '#ifndef __cuda_cuda_h__\n#define CUDA_VERSION 12080\n');
     expect(findLibrary('nvvm', only(r))).toMatchObject({ cudaMajor: 12, version: '12.8' });

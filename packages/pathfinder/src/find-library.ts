@@ -1,27 +1,12 @@
 import { basename, join } from 'node:path';
-import {
-  COMPILER_LIBRARIES,
-  CUDA_MAJORS,
-  SUPPORTED_LIBRARIES,
-  libraryDescriptor,
-  type CudaMajor,
-  type LibraryDescriptor,
-} from './catalog.js';
+import { COMPILER_LIBRARIES, CUDA_MAJORS, SUPPORTED_LIBRARIES, libraryDescriptor, type CudaMajor, type LibraryDescriptor } from './catalog.js';
 import { LibraryNotFoundError, UnknownNameError, type SearchAttempt } from './errors.js';
 import { findFilesIn, isDirectory, isFile, matchesAny, sharedObjectProblem } from './file-search.js';
 import { SearchEnvironment, type SearchOptions } from './search-environment.js';
 import { pathVersion, resolvedPath, toolkitRootVersion } from './toolkit-version.js';
 
 /** How a library was found: the search source that gave it. */
-export type FoundVia =
-  | 'override'
-  | 'site-packages'
-  | 'conda'
-  | 'LD_LIBRARY_PATH'
-  | 'ldconfig'
-  | 'CUDA_PATH'
-  | 'CUDA_HOME'
-  | 'default toolkit';
+export type FoundVia = 'override' | 'site-packages' | 'conda' | 'LD_LIBRARY_PATH' | 'ldconfig' | 'CUDA_PATH' | 'CUDA_HOME' | 'default toolkit';
 
 /** A library that was found. */
 export interface LibraryLocation {

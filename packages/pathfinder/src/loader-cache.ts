@@ -12,9 +12,12 @@ const LDCONFIG_CANDIDATES = ['/sbin/ldconfig', '/usr/sbin/ldconfig', '/sbin/ldco
 /** The ABI tag of this process in `ldconfig -p` output. */
 function abiTag(): string {
   switch (process.arch) {
-    case 'x64': return 'x86-64';
-    case 'arm64': return 'AArch64';
-    default: return process.arch;
+    case 'x64':
+      return 'x86-64';
+    case 'arm64':
+      return 'AArch64';
+    default:
+      return process.arch;
   }
 }
 

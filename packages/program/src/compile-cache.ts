@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { entrySize, type CacheEntry } from './cache-entry.js';
 import { DiskCache } from './disk-cache.js';
 import { InvalidOptionError } from './errors.js';
-import { isBoolean, isIntegerIn, validateOptions, type OptionSpec } from './option-validation.js';
+import { isIntegerIn, validateOptions, type OptionSpec } from './option-validation.js';
 
 /** Options of a {@link CompileCache}. */
 export interface CompileCacheOptions {
@@ -36,8 +36,7 @@ export interface CompileCacheStats {
   readonly memoryBytes: number;
 }
 
-const isDirectoryOption = (v: unknown): string | undefined =>
-  typeof v === 'boolean' || (typeof v === 'string' && v.length > 0) ? undefined : 'a folder path, true (the default folder) or false';
+const isDirectoryOption = (v: unknown): string | undefined => (typeof v === 'boolean' || (typeof v === 'string' && v.length > 0) ? undefined : 'a folder path, true (the default folder) or false');
 
 const SPECS: Readonly<Record<keyof CompileCacheOptions, OptionSpec<'cache'>>> = {
   directory: { check: isDirectoryOption, appliesTo: ['cache'] },

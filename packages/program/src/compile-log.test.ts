@@ -18,9 +18,7 @@ describe('parseDiagnostics', () => {
   });
 
   it("reads libNVVM's parser messages with line and column", () => {
-    expect(parseDiagnostics('program.ll (4, 17): parse expected type\n')).toEqual([
-      { file: 'program.ll', line: 4, column: 17, severity: 'error', message: 'parse expected type' },
-    ]);
+    expect(parseDiagnostics('program.ll (4, 17): parse expected type\n')).toEqual([{ file: 'program.ll', line: 4, column: 17, severity: 'error', message: 'parse expected type' }]);
   });
 
   it('reads LLVM-style messages with a column', () => {

@@ -19,8 +19,20 @@ export interface DriverApi {
   cuDeviceGetAttribute(attrib: number, dev: number): number;
   cuCtxGetCurrent(): CUcontext;
   cuCtxGetDevice(): number;
-  cuLibraryLoadData(code: Uint8Array | string, jitOptions?: readonly number[], jitOptionValues?: readonly (bigint | number)[], libraryOptions?: readonly number[], libraryOptionValues?: readonly (bigint | number)[]): CUlibrary;
-  cuLibraryLoadDataAsync(code: Uint8Array | string, jitOptions?: readonly number[], jitOptionValues?: readonly (bigint | number)[], libraryOptions?: readonly number[], libraryOptionValues?: readonly (bigint | number)[]): Promise<CUlibrary>;
+  cuLibraryLoadData(
+    code: Uint8Array | string,
+    jitOptions?: readonly number[],
+    jitOptionValues?: readonly (bigint | number)[],
+    libraryOptions?: readonly number[],
+    libraryOptionValues?: readonly (bigint | number)[],
+  ): CUlibrary;
+  cuLibraryLoadDataAsync(
+    code: Uint8Array | string,
+    jitOptions?: readonly number[],
+    jitOptionValues?: readonly (bigint | number)[],
+    libraryOptions?: readonly number[],
+    libraryOptionValues?: readonly (bigint | number)[],
+  ): Promise<CUlibrary>;
   cuLibraryUnload(library: CUlibrary): void;
   cuLibraryGetKernel(library: CUlibrary, name: string): CUkernel;
   cuLibraryGetKernelCount(library: CUlibrary): number;

@@ -74,10 +74,7 @@ describe('DiskCache', () => {
     // Once an entry exists, a reader must always find a whole one: never a torn file, never none.
     cache.write(key, written[0]!);
     const reads: (CacheEntry | undefined)[] = [];
-    await Promise.all([
-      ...written.map((e) => cache.writeAsync(key, e)),
-      ...Array.from({ length: 48 }, async () => reads.push(await cache.readAsync(key))),
-    ]);
+    await Promise.all([...written.map((e) => cache.writeAsync(key, e)), ...Array.from({ length: 48 }, async () => reads.push(await cache.readAsync(key)))]);
     expect(reads.filter((r) => r === undefined)).toHaveLength(0);
     for (const r of reads) expect(written).toContainEqual(r);
     expect(written).toContainEqual(cache.read(key));

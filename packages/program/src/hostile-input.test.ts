@@ -18,7 +18,16 @@ describe('hostile input: Program', () => {
   });
 
   it('builds its own messages for bigints, cycles and symbols', () => {
-    for (const value of [1n, circular, Symbol('s'), { toString: () => { throw new Error('no'); } }]) {
+    for (const value of [
+      1n,
+      circular,
+      Symbol('s'),
+      {
+        toString: () => {
+          throw new Error('no');
+        },
+      },
+    ]) {
       expect(() => new Program('k', value as never)).toThrow(InvalidCodeError);
       expect(() => parseArchitecture(value)).toThrow(UnsupportedArchitectureError);
       expect(() => new Program('k', 'c++', { arch: value } as never)).toThrow(/arch/);

@@ -51,11 +51,7 @@ export class KernelOccupancy {
 
   /** Blocks of `blockSize` threads that fit on one multiprocessor at once. */
   maxActiveBlocksPerMultiprocessor(blockSize: number, dynamicSharedMemoryBytes = 0): number {
-    return cuda.driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-      this.kernel.getFunction(),
-      positive('blockSize', blockSize),
-      nonNegative('dynamicSharedMemoryBytes', dynamicSharedMemoryBytes),
-    );
+    return cuda.driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(this.kernel.getFunction(), positive('blockSize', blockSize), nonNegative('dynamicSharedMemoryBytes', dynamicSharedMemoryBytes));
   }
 
   /**

@@ -12,7 +12,7 @@ describe('resolveLinkerOptions', () => {
     expect(() => resolveLinkerOptions({ splitCompile: -1 }, 'nvJitLink')).toThrow(InvalidOptionError);
   });
 
-  it("lets the driver linker refuse what only nvJitLink can do", () => {
+  it('lets the driver linker refuse what only nvJitLink can do', () => {
     for (const option of ['extraFlags', 'ptxasOptions', 'kernelsUsed']) {
       const e = (() => {
         try {

@@ -23,7 +23,6 @@ export interface LinkCallOptions {
   readonly checkCompatibility?: boolean;
 }
 
-
 const LINK_CALL_SPECS: Readonly<Record<keyof LinkCallOptions, OptionSpec<'link'>>> = {
   logs: { check: isLogSink, appliesTo: ['link'] },
   cache: { check: isCompileCache, appliesTo: ['link'] },
@@ -296,4 +295,3 @@ export class Linker {
     };
   }
 }
-

@@ -56,28 +56,24 @@ describe('ObjectCode factories', () => {
     expect(o.isClosed).toBe(true);
     expect(() => o.load()).toThrow(/closed/);
     expect(() => o.getKernel('k')).toThrow(/closed/);
-    expect(String(o)).toBe('ObjectCode(cubin \'cubin\', 2 bytes, closed)');
+    expect(String(o)).toBe("ObjectCode(cubin 'cubin', 2 bytes, closed)");
   });
 });
 
-describeWhen(
-  [nvrtcMissing, deviceMissing === undefined ? 'a CUDA device is present here' : undefined],
-  'ObjectCode loading without a device',
-  () => {
-    it('fails with ObjectCodeLoadError that says there is no device', async () => {
-      const cubin = new Program('extern "C" __global__ void k() {}', 'c++', { arch: 'sm_90' }).compile('cubin');
-      let error: ObjectCodeLoadError | undefined;
-      try {
-        cubin.getKernel('k');
-      } catch (e) {
-        error = e as ObjectCodeLoadError;
-      }
-      expect(error).toBeInstanceOf(ObjectCodeLoadError);
-      expect(error!.message).toContain('CUDA_ERROR_NO_DEVICE');
-      expect(error!.message).toContain('There is no CUDA device on this machine');
-      expect((error!.cause as { codeName?: string }).codeName).toBe('CUDA_ERROR_NO_DEVICE');
-      expect(cubin.isLoaded).toBe(false);
-      await expect(cubin.loadAsync()).rejects.toThrow(ObjectCodeLoadError);
-    });
-  },
-);
+describeWhen([nvrtcMissing, deviceMissing === undefined ? 'a CUDA device is present here' : undefined], 'ObjectCode loading without a device', () => {
+  it('fails with ObjectCodeLoadError that says there is no device', async () => {
+    const cubin = new Program('extern "C" __global__ void k() {}', 'c++', { arch: 'sm_90' }).compile('cubin');
+    let error: ObjectCodeLoadError | undefined;
+    try {
+      cubin.getKernel('k');
+    } catch (e) {
+      error = e as ObjectCodeLoadError;
+    }
+    expect(error).toBeInstanceOf(ObjectCodeLoadError);
+    expect(error!.message).toContain('CUDA_ERROR_NO_DEVICE');
+    expect(error!.message).toContain('There is no CUDA device on this machine');
+    expect((error!.cause as { codeName?: string }).codeName).toBe('CUDA_ERROR_NO_DEVICE');
+    expect(cubin.isLoaded).toBe(false);
+    await expect(cubin.loadAsync()).rejects.toThrow(ObjectCodeLoadError);
+  });
+});

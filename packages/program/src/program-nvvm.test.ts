@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { NvvmError } from '@cuda-js/bindings';
 import { findLibdevice } from '@cuda-js/pathfinder';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { CompileCache } from './compile-cache.js';
 import { parseDiagnostics } from './compile-log.js';
 import { cudaVersionFromInteger, minimumCudaForPtxIsa, ptxIsaVersion } from './compatibility.js';
@@ -63,8 +63,7 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
   });
 
   it('passes math modes on to libdevice: fast math gives the approximate square root', () => {
-    const sqrt = (options: object): string =>
-      text(new Program(mathKernel('__nv_sqrtf'), 'nvvm', { arch: 'sm_90', useLibdevice: true, ...options }).compile('ptx', { checkCompatibility: false }).code);
+    const sqrt = (options: object): string => text(new Program(mathKernel('__nv_sqrtf'), 'nvvm', { arch: 'sm_90', useLibdevice: true, ...options }).compile('ptx', { checkCompatibility: false }).code);
     expect(sqrt({ fastMath: true })).toContain('sqrt.approx.ftz.f32');
     expect(sqrt({})).toContain('sqrt.rn.f32');
     expect(sqrt({ precSqrt: false })).toMatch(/sqrt\.approx\.f32/);
@@ -115,16 +114,20 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
     expect(cache.stats()).toMatchObject({ hits: 1, misses: 2 });
   });
 
-  itWhen([nvJitLinkMissing === undefined ? 'nvJitLink is present here' : undefined, deviceMissing === undefined ? 'a CUDA device is present here' : undefined], 'says clearly that no linker can make the cubin', () => {
-    let error: LinkerUnavailableError | undefined;
-    try {
-      new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true }).compile('cubin');
-    } catch (e) {
-      error = e as LinkerUnavailableError;
-    }
-    expect(error).toBeInstanceOf(LinkerUnavailableError);
-    expect(Object.keys(error!.reasons)).toEqual(['nvJitLink', 'driver']);
-  });
+  itWhen(
+    [nvJitLinkMissing === undefined ? 'nvJitLink is present here' : undefined, deviceMissing === undefined ? 'a CUDA device is present here' : undefined],
+    'says clearly that no linker can make the cubin',
+    () => {
+      let error: LinkerUnavailableError | undefined;
+      try {
+        new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true }).compile('cubin');
+      } catch (e) {
+        error = e as LinkerUnavailableError;
+      }
+      expect(error).toBeInstanceOf(LinkerUnavailableError);
+      expect(Object.keys(error!.reasons)).toEqual(['nvJitLink', 'driver']);
+    },
+  );
 });
 
 describeWhen([nvvmMissing], 'Program nvvm: compatibility with this driver', () => {

@@ -1,14 +1,5 @@
 import { parseArchitecture } from './architecture.js';
-import {
-  isBoolean,
-  isIntegerIn,
-  isNonEmptyString,
-  isOneOf,
-  isStringArray,
-  isStringRecord,
-  validateOptions,
-  type OptionSpec,
-} from './option-validation.js';
+import { isBoolean, isIntegerIn, isNonEmptyString, isOneOf, isStringArray, isStringRecord, validateOptions, type OptionSpec } from './option-validation.js';
 
 /** The kinds of source a {@link Program} compiles. */
 export type CodeType = 'c++' | 'nvvm' | 'ptx';

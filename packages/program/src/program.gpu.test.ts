@@ -188,7 +188,10 @@ function launch(kernel: Kernel, grid: number, block: number, args: readonly Arg[
     else view.setBigUint64(offset, arg.ptr, true);
     expect(size).toBe('ptr' in arg ? 8 : 4);
   });
-  const packed = driver.createKernelParams(buffer, params.map((p) => p.offset));
+  const packed = driver.createKernelParams(
+    buffer,
+    params.map((p) => p.offset),
+  );
   driver.cuLaunchKernel(kernel.getFunction(), grid, 1, 1, block, 1, 1, 0, 0n, packed);
   driver.cuCtxSynchronize();
 }

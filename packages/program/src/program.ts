@@ -34,7 +34,6 @@ export interface CompileOptions {
   readonly checkCompatibility?: boolean;
 }
 
-
 const COMPILE_SPECS: Readonly<Record<keyof CompileOptions, OptionSpec<CodeType>>> = {
   nameExpressions: { check: isStringArray, appliesTo: ['c++'], notApplicable: 'name expressions are C++ names; NVVM IR and PTX names are used as they are' },
   logs: { check: isLogSink, appliesTo: CODE_TYPES },
@@ -285,10 +284,7 @@ export class Program {
     const toolchain = nvvmToolchain();
     const flags = nvvmFlags(this.options, target, arch);
     const name = this.options.name ?? DEFAULT_NAMES.nvvm;
-    const modules: { name: string; code: string | Uint8Array }[] = [
-      { name, code: this.source },
-      ...(this.options.extraModules ?? []).map((code, i) => ({ name: `module-${i + 1}`, code })),
-    ];
+    const modules: { name: string; code: string | Uint8Array }[] = [{ name, code: this.source }, ...(this.options.extraModules ?? []).map((code, i) => ({ name: `module-${i + 1}`, code }))];
     const lib = this.options.useLibdevice ? libdevice() : undefined;
     const linkOptions = target === 'cubin' ? this.linkStepOptions(arch) : undefined;
     const api = cuda.nvvm;
@@ -394,4 +390,3 @@ export class Program {
     return out;
   }
 }
-

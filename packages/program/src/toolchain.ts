@@ -102,4 +102,3 @@ export function driverCudaVersion(): number | undefined {
     return undefined;
   }
 }
-

@@ -15,7 +15,9 @@ describe('the stream protocol', () => {
   });
 
   it('refuses what is not a stream, and malformed answers, by name', () => {
-    expect(() => streamHandle(3 as never, 'launch: stream')).toThrow(/^launch: stream must be a Stream, an object implementing Symbol.for\('cuda.stream'\), or a bigint CUstream handle; got number 3$/);
+    expect(() => streamHandle(3 as never, 'launch: stream')).toThrow(
+      /^launch: stream must be a Stream, an object implementing Symbol.for\('cuda.stream'\), or a bigint CUstream handle; got number 3$/,
+    );
     expect(() => streamHandle({} as never)).toThrow(TypeError);
     const bad = { [Symbol.for('cuda.stream')]: () => ({ version: 1, handle: 1n }) };
     expect(() => streamHandle(bad as never)).toThrow(/must return \{ version: 0, handle: bigint \}/);

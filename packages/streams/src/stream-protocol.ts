@@ -30,7 +30,7 @@ export function streamHandle(stream: StreamArgument, what = 'stream'): bigint {
   if (typeof stream === 'bigint') return stream;
   if (stream !== null && typeof stream === 'object' && STREAM_PROTOCOL in stream) {
     const result = (stream as StreamLike)[STREAM_PROTOCOL]();
-    if (!result || result.version !== 0 || typeof result.handle !== 'bigint') {
+    if (result?.version !== 0 || typeof result.handle !== 'bigint') {
       throw new TypeError(`${what}: [Symbol.for('cuda.stream')]() must return { version: 0, handle: bigint }, got ${describe(result)}`);
     }
     return result.handle;

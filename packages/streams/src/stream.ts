@@ -2,15 +2,7 @@ import { driver } from '@cuda-js/bindings';
 import { Event } from './event.js';
 import { orderStreams } from './order-streams.js';
 import { OwnedHandle } from './owned-handle.js';
-import {
-  LEGACY_DEFAULT_STREAM_HANDLE,
-  PER_THREAD_DEFAULT_STREAM_HANDLE,
-  STREAM_PROTOCOL,
-  streamHandle,
-  type StreamArgument,
-  type StreamLike,
-  type StreamProtocolResult,
-} from './stream-protocol.js';
+import { LEGACY_DEFAULT_STREAM_HANDLE, PER_THREAD_DEFAULT_STREAM_HANDLE, STREAM_PROTOCOL, streamHandle, type StreamArgument, type StreamLike, type StreamProtocolResult } from './stream-protocol.js';
 
 const CU_STREAM_NON_BLOCKING = 0x1;
 

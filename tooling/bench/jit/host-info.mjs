@@ -16,19 +16,23 @@ const versions = run(python, [join(here, 'numba_anchors.py'), 'versions']);
 if (versions) {
   try {
     const v = JSON.parse(versions.split('\n').at(-1));
-    pythonInfo = Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ');
+    pythonInfo = Object.entries(v)
+      .map(([k, x]) => `${k} ${x}`)
+      .join(', ');
   } catch {
     pythonInfo = versions;
   }
 }
 const nvcc = run('nvcc', ['--version'])?.match(/release [0-9.]+/)?.[0];
-console.log(JSON.stringify({
-  date: new Date().toISOString(),
-  gpu: run('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'])?.split('\n')[0] ?? 'no nvidia-smi',
-  cpu: cpus()[0]?.model,
-  cores: cpus().length,
-  node: process.versions.node,
-  python: pythonInfo,
-  nvcc: nvcc ?? 'no nvcc',
-  arch: process.argv[2],
-}));
+console.log(
+  JSON.stringify({
+    date: new Date().toISOString(),
+    gpu: run('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'])?.split('\n')[0] ?? 'no nvidia-smi',
+    cpu: cpus()[0]?.model,
+    cores: cpus().length,
+    node: process.versions.node,
+    python: pythonInfo,
+    nvcc: nvcc ?? 'no nvcc',
+    arch: process.argv[2],
+  }),
+);

@@ -41,7 +41,10 @@ try {
   // y = 2x + 1, then x*x - 2y
   const got = new Float32Array(n);
   yBuf.copyTo(got);
-  const expected = (i) => { const v = i % 1000; return Math.fround(v * v) - 2 * (2 * v + 1); };
+  const expected = (i) => {
+    const v = i % 1000;
+    return Math.fround(v * v) - 2 * (2 * v + 1);
+  };
   const bad = firstMismatch(got, expected);
   out.ok = bad === -1;
   if (!out.ok) out.error = `y[${bad}] = ${got[bad]}, expected ${expected(bad)}`;

@@ -52,21 +52,71 @@ const mb = (v) => (typeof v === 'number' ? `${v.toFixed(0)} MB` : '—');
 say();
 say(`### 1. Compile latency against numba-cuda (median of ${compile.runs ?? '?'} runs, each in a fresh process, interleaved)`);
 say();
-say(table(['measure', 'cuda-js', 'numba-cuda (this run)', 'cuda-js / numba', 'goal', 'numba earlier on this host'], [
-  ['(a) process start → checked result (wall, import cuda-js)', s(jsCold.wallMs), s(nbCold.wallMs), ratio(jsCold.wallMs, nbCold.wallMs), `≤ 0.6 s${mark(jsCold.wallMs === undefined ? undefined : jsCold.wallMs <= 600)}`, '2.68 s'],
-  ['(a) the same, import @cuda-js/jit + core + memory-view', s(jsColdJit.wallMs), s(nbCold.wallMs), ratio(jsColdJit.wallMs, nbCold.wallMs), `≤ 0.6 s${mark(jsColdJit.wallMs === undefined ? undefined : jsColdJit.wallMs <= 600)}`, '2.68 s'],
-  ['(a) max RSS at exit (import cuda-js)', mb(jsCold.maxRssMB), mb(nbCold.maxRssMB), ratio(jsCold.maxRssMB, nbCold.maxRssMB), `≤ 150 MB${mark(jsCold.maxRssMB === undefined ? undefined : jsCold.maxRssMB <= 150)}`, '640 MB'],
-  ['(a) max RSS at exit (import @cuda-js/jit + core + memory-view)', mb(jsColdJit.maxRssMB), mb(nbCold.maxRssMB), ratio(jsColdJit.maxRssMB, nbCold.maxRssMB), `≤ 150 MB${mark(jsColdJit.maxRssMB === undefined ? undefined : jsColdJit.maxRssMB <= 150)}`, '640 MB'],
-  ['(b) first kernel after the context: jit + compile + launch + sync', ms(jsK.firstMs), ms(nbK.firstMs), ratio(jsK.firstMs, nbK.firstMs), `≤ 150 ms${mark(jsK.firstMs === undefined ? undefined : jsK.firstMs <= 150)}`, '0.8–1 s'],
-  ['(c) next kernel (another source), the same measure', ms(jsK.nextMs), ms(nbK.nextMs), ratio(jsK.nextMs, nbK.nextMs), `≤ 10 ms${mark(jsK.nextMs === undefined ? undefined : jsK.nextMs <= 10)}`, '77 ms'],
-]));
+say(
+  table(
+    ['measure', 'cuda-js', 'numba-cuda (this run)', 'cuda-js / numba', 'goal', 'numba earlier on this host'],
+    [
+      [
+        '(a) process start → checked result (wall, import cuda-js)',
+        s(jsCold.wallMs),
+        s(nbCold.wallMs),
+        ratio(jsCold.wallMs, nbCold.wallMs),
+        `≤ 0.6 s${mark(jsCold.wallMs === undefined ? undefined : jsCold.wallMs <= 600)}`,
+        '2.68 s',
+      ],
+      [
+        '(a) the same, import @cuda-js/jit + core + memory-view',
+        s(jsColdJit.wallMs),
+        s(nbCold.wallMs),
+        ratio(jsColdJit.wallMs, nbCold.wallMs),
+        `≤ 0.6 s${mark(jsColdJit.wallMs === undefined ? undefined : jsColdJit.wallMs <= 600)}`,
+        '2.68 s',
+      ],
+      [
+        '(a) max RSS at exit (import cuda-js)',
+        mb(jsCold.maxRssMB),
+        mb(nbCold.maxRssMB),
+        ratio(jsCold.maxRssMB, nbCold.maxRssMB),
+        `≤ 150 MB${mark(jsCold.maxRssMB === undefined ? undefined : jsCold.maxRssMB <= 150)}`,
+        '640 MB',
+      ],
+      [
+        '(a) max RSS at exit (import @cuda-js/jit + core + memory-view)',
+        mb(jsColdJit.maxRssMB),
+        mb(nbCold.maxRssMB),
+        ratio(jsColdJit.maxRssMB, nbCold.maxRssMB),
+        `≤ 150 MB${mark(jsColdJit.maxRssMB === undefined ? undefined : jsColdJit.maxRssMB <= 150)}`,
+        '640 MB',
+      ],
+      [
+        '(b) first kernel after the context: jit + compile + launch + sync',
+        ms(jsK.firstMs),
+        ms(nbK.firstMs),
+        ratio(jsK.firstMs, nbK.firstMs),
+        `≤ 150 ms${mark(jsK.firstMs === undefined ? undefined : jsK.firstMs <= 150)}`,
+        '0.8–1 s',
+      ],
+      [
+        '(c) next kernel (another source), the same measure',
+        ms(jsK.nextMs),
+        ms(nbK.nextMs),
+        ratio(jsK.nextMs, nbK.nextMs),
+        `≤ 10 ms${mark(jsK.nextMs === undefined ? undefined : jsK.nextMs <= 10)}`,
+        '77 ms',
+      ],
+    ],
+  ),
+);
 say();
-say('Phases of (a), median ms from spawn (parent\'s clock) to: imports done, context + arrays ready, first kernel launched and synced, result copied back and checked; wall is spawn → exit.');
+say("Phases of (a), median ms from spawn (parent's clock) to: imports done, context + arrays ready, first kernel launched and synced, result copied back and checked; wall is spawn → exit.");
 say();
 const phaseRow = (name, r) => [name, ...['imported', 'context', 'launched', 'checked'].map((k) => fmt(r.phasesMs?.[k], 0)), fmt(r.wallMs, 0)];
-say(table(['process', 'imported', 'context', 'launched', 'checked', 'exit (wall)'], [
-  phaseRow('cuda-js (import cuda-js)', jsCold), phaseRow('cuda-js (import @cuda-js/jit + core + memory-view)', jsColdJit), phaseRow('numba-cuda', nbCold),
-]));
+say(
+  table(
+    ['process', 'imported', 'context', 'launched', 'checked', 'exit (wall)'],
+    [phaseRow('cuda-js (import cuda-js)', jsCold), phaseRow('cuda-js (import @cuda-js/jit + core + memory-view)', jsColdJit), phaseRow('numba-cuda', nbCold)],
+  ),
+);
 for (const [name, r] of Object.entries(c)) {
   if (r.value === null) notes.push(`not measured: ${name}: ${r.reason}`);
   else if (r.failed) notes.push(`${name}: ${r.failed} of ${r.runs.length} runs failed: ${(r.errors ?? []).join('; ')}`);
@@ -78,7 +128,9 @@ const launchDir = join(dir, 'launch');
 const lsamples = {}; // form -> variant -> [µs]
 let launchIterations;
 let numbaIterations;
-const add = (form, variant, v) => { if (typeof v === 'number') ((lsamples[form] ??= {})[variant] ??= []).push(v); };
+const add = (form, variant, v) => {
+  if (typeof v === 'number') ((lsamples[form] ??= {})[variant] ??= []).push(v);
+};
 const VARIANTS = ['i32 bound', 'y.length'];
 let rounds = 0;
 if (existsSync(launchDir)) {
@@ -119,20 +171,27 @@ function rank(form) {
 }
 for (const form of order) {
   launchMedians[form] = {};
-  launchRows.push([form, ...VARIANTS.map((variant) => {
-    const xs = lsamples[form][variant];
-    if (!xs) return '—';
-    const m = median(xs);
-    launchMedians[form][variant] = m;
-    const base = raw[variant] ? median(raw[variant]) : undefined;
-    const goal = form.startsWith('jit') && base ? mark(m / base <= 1.15) : '';
-    return base ? `${m.toFixed(2)} (${(m / base).toFixed(2)}×)${goal}` : m.toFixed(2);
-  })]);
+  launchRows.push([
+    form,
+    ...VARIANTS.map((variant) => {
+      const xs = lsamples[form][variant];
+      if (!xs) return '—';
+      const m = median(xs);
+      launchMedians[form][variant] = m;
+      const base = raw[variant] ? median(raw[variant]) : undefined;
+      const goal = form.startsWith('jit') && base ? mark(m / base <= 1.15) : '';
+      return base ? `${m.toFixed(2)} (${(m / base).toFixed(2)}×)${goal}` : m.toFixed(2);
+    }),
+  ]);
 }
 say();
-say(`### 2. Launch overhead: a JIT kernel with two arrays and a scalar (grid 1, block 32; median of ${rounds} interleaved rounds of ${launchIterations ?? '?'} launches, numba-cuda ${numbaIterations ?? '?'})`);
+say(
+  `### 2. Launch overhead: a JIT kernel with two arrays and a scalar (grid 1, block 32; median of ${rounds} interleaved rounds of ${launchIterations ?? '?'} launches, numba-cuda ${numbaIterations ?? '?'})`,
+);
 say();
-say('µs per launch (× raw C of the same parameter list). "i32 bound": `(a, x, y, n)`, `i < n` with n = i32(0), parameters (float, float*, float*, int); "y.length": `(a, x, y)`, `i < y.length` on 32 elements, parameters (float, float*, float*, i64). Goal for the JIT rows: ≤ 1.15× raw C.');
+say(
+  'µs per launch (× raw C of the same parameter list). "i32 bound": `(a, x, y, n)`, `i < n` with n = i32(0), parameters (float, float*, float*, int); "y.length": `(a, x, y)`, `i < y.length` on 32 elements, parameters (float, float*, float*, i64). Goal for the JIT rows: ≤ 1.15× raw C.',
+);
 say();
 say(table(['form', 'i32 bound: µs (× raw C)', 'y.length: µs (× raw C)'], launchRows));
 
@@ -152,11 +211,17 @@ const nv = bw['nvcc (CUDA C++)']?.gbPerS;
 const nb = bw['numba-cuda']?.gbPerS;
 const jitBw = bw['cuda-js jit']?.gbPerS;
 const bwRows = Object.entries(bw).map(([name, r]) => [
-  name, fmt(r?.gbPerS, 0), fmt(r?.ms, 4), ratio(r?.gbPerS, nv), ratio(r?.gbPerS, nb),
+  name,
+  fmt(r?.gbPerS, 0),
+  fmt(r?.ms, 4),
+  ratio(r?.gbPerS, nv),
+  ratio(r?.gbPerS, nb),
   name === 'cuda-js jit' ? `≥ both${mark(jitBw === undefined || nv === undefined || nb === undefined ? undefined : jitBw >= nv && jitBw >= nb)}` : '',
 ]);
 say();
-say(`### 3. axpy on ${bwNode.n ?? bwNumba.n ?? '?'} float32 (12 bytes an element: read x, read y, write y), cuEvent-timed, median of ${bwNode.reps ?? '?'} launches, grid ${bwNode.grid ?? '?'} × block ${bwNode.block ?? '?'}`);
+say(
+  `### 3. axpy on ${bwNode.n ?? bwNumba.n ?? '?'} float32 (12 bytes an element: read x, read y, write y), cuEvent-timed, median of ${bwNode.reps ?? '?'} launches, grid ${bwNode.grid ?? '?'} × block ${bwNode.block ?? '?'}`,
+);
 say();
 say(table(['kernel', 'GB/s', 'ms', '× nvcc', '× numba-cuda', 'goal'], bwRows));
 say();
@@ -171,10 +236,23 @@ if (simNumba.ok === false) notes.push('simulator (numba-cuda): wrong result');
 say();
 say('### 4. Simulator: axpy on host float32 arrays, block 256, µs per thread (median of the launches after the first)');
 say();
-say(table(['simulator', 'threads', 'µs / thread', 'first launch µs / thread', '× numba', 'goal', 'numba earlier'], [
-  ["cuda-js jit { target: 'simulator' }", fmt(simNode.n, 0), fmt(simNode.usPerThread, 4), fmt(simNode.firstUsPerThread, 4), ratio(simNode.usPerThread, simNumba.usPerThread), `≤ 0.1${mark(simNode.usPerThread === undefined ? undefined : simNode.usPerThread <= 0.1)}`, ''],
-  ['numba-cuda NUMBA_ENABLE_CUDASIM=1', fmt(simNumba.n, 0), fmt(simNumba.usPerThread, 2), '', '', '', '86'],
-]));
+say(
+  table(
+    ['simulator', 'threads', 'µs / thread', 'first launch µs / thread', '× numba', 'goal', 'numba earlier'],
+    [
+      [
+        "cuda-js jit { target: 'simulator' }",
+        fmt(simNode.n, 0),
+        fmt(simNode.usPerThread, 4),
+        fmt(simNode.firstUsPerThread, 4),
+        ratio(simNode.usPerThread, simNumba.usPerThread),
+        `≤ 0.1${mark(simNode.usPerThread === undefined ? undefined : simNode.usPerThread <= 0.1)}`,
+        '',
+      ],
+      ['numba-cuda NUMBA_ENABLE_CUDASIM=1', fmt(simNumba.n, 0), fmt(simNumba.usPerThread, 2), '', '', '', '86'],
+    ],
+  ),
+);
 
 if (notes.length) {
   say();

@@ -62,9 +62,13 @@ try {
       {
         op: 'expr',
         expr: {
-          op: 'assign', type: 'i32', id: 2,
+          op: 'assign',
+          type: 'i32',
+          id: 2,
           value: {
-            op: 'binary', type: 'i32', operator: 'add',
+            op: 'binary',
+            type: 'i32',
+            operator: 'add',
             left: { op: 'binary', type: 'i32', operator: 'mul', left: special('ctaid.x'), right: special('ntid.x') },
             right: special('tid.x'),
           },
@@ -83,7 +87,8 @@ try {
   // y[i] += a * x[i], as the typer writes a compound store: the index computed once, into an i64 temporary
   const at = local(3, 'i64');
   const compound = {
-    op: 'sequence', type: 'f32',
+    op: 'sequence',
+    type: 'f32',
     effects: [{ op: 'assign', type: 'i64', id: 3, value: index }],
     value: { op: 'store', type: 'f32', ref: { array: 3, indices: [at] }, value: { op: 'binary', type: 'f32', operator: 'add', left: load(3, at), right: ax } },
   };

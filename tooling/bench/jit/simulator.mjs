@@ -12,10 +12,13 @@ const block = 256;
 const grid = Math.ceil(n / block);
 const out = { n, reps, block };
 try {
-  const axpy = jit((a, x, y) => {
-    const i = cuda.grid(1);
-    if (i < y.length) y[i] = a * x[i] + y[i];
-  }, { target: 'simulator' });
+  const axpy = jit(
+    (a, x, y) => {
+      const i = cuda.grid(1);
+      if (i < y.length) y[i] = a * x[i] + y[i];
+    },
+    { target: 'simulator' },
+  );
   const { x, y } = axpyInputs(n);
   const a = f32(2);
   let t0 = performance.now();

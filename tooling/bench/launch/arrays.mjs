@@ -51,16 +51,40 @@ for (const count of ARRAY_COUNTS) {
   dv.setInt32(count * 8, N, true);
   const params = driver.createKernelParams(paramBuffer, offsets);
   const s = stream.handle;
-  put('bindings fast path', count, timed(() => driver.cuLaunchKernel(kernel.handle, 1, 1, 1, 32, 1, 1, 0, s, params)));
+  put(
+    'bindings fast path',
+    count,
+    timed(() => driver.cuLaunchKernel(kernel.handle, 1, 1, 1, 32, 1, 1, 0, s, params)),
+  );
   const viaPointers = [...pointers, N];
-  put('core launch, bigint pointers', count, timed(() => launch(stream, config, kernel, ...viaPointers)));
+  put(
+    'core launch, bigint pointers',
+    count,
+    timed(() => launch(stream, config, kernel, ...viaPointers)),
+  );
   const viaBuffers = [...buffers.slice(0, count), N];
-  put('core launch, Buffer', count, timed(() => launch(stream, config, kernel, ...viaBuffers)));
+  put(
+    'core launch, Buffer',
+    count,
+    timed(() => launch(stream, config, kernel, ...viaBuffers)),
+  );
   const viaViews = [...views.slice(0, count), N];
-  put('core launch, StridedMemoryView', count, timed(() => launch(stream, config, kernel, ...viaViews)));
+  put(
+    'core launch, StridedMemoryView',
+    count,
+    timed(() => launch(stream, config, kernel, ...viaViews)),
+  );
   const viaProtocol = [...foreign.slice(0, count), N];
-  put('core launch, protocol object (CAI, new answer per call)', count, timed(() => launch(stream, config, kernel, ...viaProtocol)));
+  put(
+    'core launch, protocol object (CAI, new answer per call)',
+    count,
+    timed(() => launch(stream, config, kernel, ...viaProtocol)),
+  );
   const viaFrozen = [...frozenForeign.slice(0, count), N];
-  put('core launch, protocol object (CAI, frozen answer)', count, timed(() => launch(stream, config, kernel, ...viaFrozen)));
+  put(
+    'core launch, protocol object (CAI, frozen answer)',
+    count,
+    timed(() => launch(stream, config, kernel, ...viaFrozen)),
+  );
 }
 process.stdout.write(JSON.stringify({ results }) + '\n');

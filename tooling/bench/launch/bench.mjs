@@ -82,7 +82,11 @@ const jsMedian = median(jsTimes);
 const name = driver.cuDeviceGetName(dev);
 const version = driver.cuDriverGetVersion();
 console.log(`device: ${name}; driver CUDA ${Math.floor(version / 1000)}.${(version % 1000) / 10}; node ${process.version}`);
-console.log(`libraries: ${loadedLibraries().map((l) => `${l.name} ${l.path}`).join(', ')}`);
+console.log(
+  `libraries: ${loadedLibraries()
+    .map((l) => `${l.name} ${l.path}`)
+    .join(', ')}`,
+);
 console.log(`${ROUNDS} interleaved rounds of ${LAUNCHES} launches of an empty kernel with two arguments (median per round):`);
 console.log(`  raw C cuLaunchKernel loop:          ${cMedian.toFixed(3)} µs/launch`);
 console.log(`  @cuda-js/bindings cuLaunchKernel:   ${jsMedian.toFixed(3)} µs/launch`);

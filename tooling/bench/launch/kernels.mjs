@@ -3,10 +3,12 @@
 export const ARRAY_COUNTS = [0, 1, 4, 16];
 
 export function kernelSource() {
-  return ARRAY_COUNTS.map((n) => {
-    const params = [...Array.from({ length: n }, (_, i) => `float* a${i}`), 'int n'].join(', ');
-    return `extern "C" __global__ void k${n}(${params}) {}`;
-  }).join('\n') + '\n';
+  return (
+    ARRAY_COUNTS.map((n) => {
+      const params = [...Array.from({ length: n }, (_, i) => `float* a${i}`), 'int n'].join(', ');
+      return `extern "C" __global__ void k${n}(${params}) {}`;
+    }).join('\n') + '\n'
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(kernelSource());

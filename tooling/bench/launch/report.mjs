@@ -29,13 +29,16 @@ const median = (xs) => {
 const raw = samples['raw C cuLaunchKernel'] ?? {};
 const table = new Table({ head: ['form', ...ARRAY_COUNTS.map((c) => `${c} arrays + int: µs (× raw C)`)], style: { head: [], border: [] } });
 for (const [form, byCount] of Object.entries(samples)) {
-  table.push([form, ...ARRAY_COUNTS.map((c) => {
-    const xs = byCount[c];
-    if (!xs) return '-';
-    const m = median(xs);
-    const base = raw[c] ? median(raw[c]) : undefined;
-    return base ? `${m.toFixed(2)} (${(m / base).toFixed(2)}×)` : m.toFixed(2);
-  })]);
+  table.push([
+    form,
+    ...ARRAY_COUNTS.map((c) => {
+      const xs = byCount[c];
+      if (!xs) return '-';
+      const m = median(xs);
+      const base = raw[c] ? median(raw[c]) : undefined;
+      return base ? `${m.toFixed(2)} (${(m / base).toFixed(2)}×)` : m.toFixed(2);
+    }),
+  ]);
 }
 console.log(`launch of an empty kernel, µs per launch (median of ${Object.values(raw)[0]?.length ?? 0} interleaved rounds)`);
 console.log(table.toString());

@@ -32,7 +32,7 @@ class DeviceArray {
   [DLPACK_DEVICE]() {
     return [2, 0];
   }
-  [DLPACK](request) {
+  [DLPACK](_request) {
     return {
       version: { major: 1, minor: 3 },
       device: { type: 2, id: 0 },

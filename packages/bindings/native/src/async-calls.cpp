@@ -30,8 +30,12 @@ class CallWorker : public Napi::AsyncWorker {
   using Fail = std::function<void(Call&, int)>;
 
   CallWorker(Napi::Env env, const char* fn, Work work, Done done, Fail fail)
-      : Napi::AsyncWorker(env, fn), fn_(fn), deferred_(Napi::Promise::Deferred::New(env)), work_(std::move(work)),
-        done_(std::move(done)), fail_(std::move(fail)) {}
+      : Napi::AsyncWorker(env, fn),
+        fn_(fn),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        work_(std::move(work)),
+        done_(std::move(done)),
+        fail_(std::move(fail)) {}
 
   Napi::Promise promise() const { return deferred_.Promise(); }
 
@@ -171,8 +175,8 @@ Napi::Value poolPromise(Napi::Env env, const char* name, ThreadPool& pool, std::
   napi_value resourceName;
   napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resourceName);
   napi_threadsafe_function tsfn = nullptr;
-  if (napi_create_threadsafe_function(env, nullptr, nullptr, resourceName, 0, 1, finalizeData, forgetTsfn, nullptr,
-                                      settleOnJsThread, &tsfn) != napi_ok) {
+  if (napi_create_threadsafe_function(env, nullptr, nullptr, resourceName, 0, 1, finalizeData, forgetTsfn, nullptr, settleOnJsThread,
+                                      &tsfn) != napi_ok) {
     delete finalizeData;
     throw Napi::Error::New(env, std::string(name) + ": could not create a thread-safe function");
   }
@@ -275,8 +279,9 @@ Napi::Value streamSynchronizeAsync(const Napi::CallbackInfo& info) {
   static std::atomic<F> fpSlot{nullptr};
   F fp = resolved(fpSlot, [&] { return driverEntryPoint(c, "cuStreamSynchronize", 2000, 7000); });
   F f = fp;
-  return poolPromise(c.env, "cuStreamSynchronizeAsync", waitThreads(), [f, s] { return static_cast<int>(f(s)); },
-                     [](Napi::Env env, int r, Napi::Promise::Deferred& d) { settleCu("cuStreamSynchronizeAsync", env, r, d); });
+  return poolPromise(
+      c.env, "cuStreamSynchronizeAsync", waitThreads(), [f, s] { return static_cast<int>(f(s)); },
+      [](Napi::Env env, int r, Napi::Promise::Deferred& d) { settleCu("cuStreamSynchronizeAsync", env, r, d); });
 }
 
 Napi::Value eventSynchronizeAsync(const Napi::CallbackInfo& info) {
@@ -287,8 +292,9 @@ Napi::Value eventSynchronizeAsync(const Napi::CallbackInfo& info) {
   static std::atomic<F> fpSlot{nullptr};
   F fp = resolved(fpSlot, [&] { return driverEntryPoint(c, "cuEventSynchronize", 2000, 0); });
   F f = fp;
-  return poolPromise(c.env, "cuEventSynchronizeAsync", waitThreads(), [f, e] { return static_cast<int>(f(e)); },
-                     [](Napi::Env env, int r, Napi::Promise::Deferred& d) { settleCu("cuEventSynchronizeAsync", env, r, d); });
+  return poolPromise(
+      c.env, "cuEventSynchronizeAsync", waitThreads(), [f, e] { return static_cast<int>(f(e)); },
+      [](Napi::Env env, int r, Napi::Promise::Deferred& d) { settleCu("cuEventSynchronizeAsync", env, r, d); });
 }
 
 Napi::Value ctxSynchronizeAsync(const Napi::CallbackInfo& info) {
@@ -459,7 +465,8 @@ Release releaseFor(Call& c, const Napi::Value& nameArg) {
     F f = resolved(slot, [&] { return driverEntryPoint(c, "cuModuleUnload", 2000, 0); });
     return {"cuModuleUnload", [f](uint64_t h) { return f(reinterpret_cast<CUmodule>(static_cast<uintptr_t>(h))); }};
   }
-  c.rangeError("parameter 'fn'", "must be one of cuMemFreeHost, cuMemFree, cuMemHostUnregister, cuLibraryUnload, cuModuleUnload; got '" + name + "'");
+  c.rangeError("parameter 'fn'",
+               "must be one of cuMemFreeHost, cuMemFree, cuMemHostUnregister, cuLibraryUnload, cuModuleUnload; got '" + name + "'");
 }
 
 std::atomic<uint64_t> backgroundReleaseFailures{0};
@@ -536,14 +543,18 @@ void registerAsyncCalls(Napi::Env env, Napi::Object exports) {
   driver.Set("cuCtxSynchronizeAsync", Napi::Function::New(env, ctxSynchronizeAsync, "cuCtxSynchronizeAsync"));
   driver.Set("cuModuleLoadDataAsync", Napi::Function::New(env, moduleLoadDataAsync, "cuModuleLoadDataAsync"));
   driver.Set("cuLibraryLoadDataAsync", Napi::Function::New(env, libraryLoadDataAsync, "cuLibraryLoadDataAsync"));
-  exports.Get("nvrtc").As<Napi::Object>().Set("nvrtcCompileProgramAsync", Napi::Function::New(env, nvrtcCompileProgramAsync, "nvrtcCompileProgramAsync"));
-  exports.Get("nvvm").As<Napi::Object>().Set("nvvmCompileProgramAsync", Napi::Function::New(env, nvvmCompileProgramAsync, "nvvmCompileProgramAsync"));
+  exports.Get("nvrtc").As<Napi::Object>().Set("nvrtcCompileProgramAsync",
+                                              Napi::Function::New(env, nvrtcCompileProgramAsync, "nvrtcCompileProgramAsync"));
+  exports.Get("nvvm").As<Napi::Object>().Set("nvvmCompileProgramAsync",
+                                             Napi::Function::New(env, nvvmCompileProgramAsync, "nvvmCompileProgramAsync"));
   exports.Set("releaseInBackground", Napi::Function::New(env, releaseInBackground, "releaseInBackground"));
   exports.Set("releaseAsync", Napi::Function::New(env, releaseAsync, "releaseAsync"));
   exports.Set("backgroundReleaseFailures", Napi::Function::New(env, releaseFailures, "backgroundReleaseFailures"));
   exports.Set("__waitThreadSleepForTests", Napi::Function::New(env, waitThreadSleep, "__waitThreadSleepForTests"));
   exports.Set("__releaseThreadSleepForTests", Napi::Function::New(env, releaseThreadSleep, "__releaseThreadSleepForTests"));
-  exports.Get("nvjitlink").As<Napi::Object>().Set("nvJitLinkCompleteAsync", Napi::Function::New(env, nvJitLinkCompleteAsync, "nvJitLinkCompleteAsync"));
+  exports.Get("nvjitlink")
+      .As<Napi::Object>()
+      .Set("nvJitLinkCompleteAsync", Napi::Function::New(env, nvJitLinkCompleteAsync, "nvJitLinkCompleteAsync"));
 }
 
 }  // namespace cjs

@@ -45,7 +45,8 @@ Napi::Value createKernelParams(const Napi::CallbackInfo& info) {
   for (uint32_t i = 0; i < offsets.Length(); i++) {
     std::string what = "parameter 'offsets'[" + std::to_string(i) + "]";
     uint32_t off = numFrom<uint32_t>(c, offsets.Get(i), what);
-    if (off >= length) c.rangeError(what, "= " + std::to_string(off) + " is past the end of the buffer (" + std::to_string(length) + " bytes)");
+    if (off >= length)
+      c.rangeError(what, "= " + std::to_string(off) + " is past the end of the buffer (" + std::to_string(length) + " bytes)");
     kp->pointers.push_back(base + off);
   }
   napi_value external;
@@ -86,13 +87,16 @@ bool u64Arg(napi_env env, napi_value v, uint64_t* out) {
 napi_value launchKernelSlowError(napi_env env, size_t argc, napi_value* argv) {
   // Only reached with bad input: say exactly which argument is wrong.
   Call c(Napi::Env(env), "cuLaunchKernel");
-  static const char* names[] = {"f", "gridDimX", "gridDimY", "gridDimZ", "blockDimX", "blockDimY", "blockDimZ", "sharedMemBytes", "hStream", "kernelParams"};
+  static const char* names[] = {"f",         "gridDimX",  "gridDimY",       "gridDimZ", "blockDimX",
+                                "blockDimY", "blockDimZ", "sharedMemBytes", "hStream",  "kernelParams"};
   if (argc != 10) throw Napi::TypeError::New(env, "cuLaunchKernel: expected 10 arguments, got " + std::to_string(argc));
   for (int i = 0; i < 9; i++) {
     Napi::Value v(env, argv[i]);
     std::string what = std::string("parameter '") + names[i] + "'";
-    if (i == 0 || i == 8) addressFrom(c, v, what);
-    else numFrom<uint32_t>(c, v, what);
+    if (i == 0 || i == 8)
+      addressFrom(c, v, what);
+    else
+      numFrom<uint32_t>(c, v, what);
   }
   paramsFrom(c, env, argv[9]);
   throw Napi::Error::New(env, "cuLaunchKernel: invalid arguments");
@@ -113,8 +117,8 @@ napi_value launchKernel(napi_env env, napi_callback_info cbinfo) {
     using F = decltype(&cuLaunchKernel);
     static std::atomic<F> fpSlot{nullptr};
     F fp = resolved(fpSlot, [&] { return driverEntryPoint(c, "cuLaunchKernel", 4000, 7000); });
-    CUresult r = fp(reinterpret_cast<CUfunction>(static_cast<uintptr_t>(f)), dims[0], dims[1], dims[2], dims[3], dims[4], dims[5],
-                    dims[6], reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream)), params, nullptr);
+    CUresult r = fp(reinterpret_cast<CUfunction>(static_cast<uintptr_t>(f)), dims[0], dims[1], dims[2], dims[3], dims[4], dims[5], dims[6],
+                    reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream)), params, nullptr);
     if (r != CUDA_SUCCESS) checkCu(c, r);
   } catch (const Napi::Error& e) {
     e.ThrowAsJavaScriptException();
@@ -131,9 +135,11 @@ Napi::Value launchKernelEx(const Napi::CallbackInfo& info) {
   CUlaunchConfig config{};
   static const char* dimNames[] = {"gridDimX", "gridDimY", "gridDimZ", "blockDimX", "blockDimY", "blockDimZ"};
   unsigned int* dims[] = {&config.gridDimX, &config.gridDimY, &config.gridDimZ, &config.blockDimX, &config.blockDimY, &config.blockDimZ};
-  for (int i = 0; i < 6; i++) *dims[i] = has(o, dimNames[i]) ? numFrom<unsigned int>(c, o.Get(dimNames[i]), std::string("config.") + dimNames[i]) : 1;
+  for (int i = 0; i < 6; i++)
+    *dims[i] = has(o, dimNames[i]) ? numFrom<unsigned int>(c, o.Get(dimNames[i]), std::string("config.") + dimNames[i]) : 1;
   if (has(o, "sharedMemBytes")) config.sharedMemBytes = numFrom<unsigned int>(c, o.Get("sharedMemBytes"), "config.sharedMemBytes");
-  if (has(o, "hStream")) config.hStream = reinterpret_cast<CUstream>(static_cast<uintptr_t>(addressFrom(c, o.Get("hStream"), "config.hStream")));
+  if (has(o, "hStream"))
+    config.hStream = reinterpret_cast<CUstream>(static_cast<uintptr_t>(addressFrom(c, o.Get("hStream"), "config.hStream")));
   if (has(o, "attrs")) {
     Napi::Value a = o.Get("attrs");
     if (!a.IsArray()) c.typeError("config.attrs", "an array of { id, value }", a);

@@ -47,8 +47,10 @@ EnvHelpers* helpersOf(Napi::Env env) {
 /** Runs `job` where `lib` is loaded and unloaded: nvJitLink's thread for nvJitLink, this thread otherwise. */
 template <class Job>
 void onLoaderThread(Call& c, Lib lib, Job job) {
-  if (lib == Lib::NvJitLink) onNvJitLinkThread(c, job);
-  else job();
+  if (lib == Lib::NvJitLink)
+    onNvJitLinkThread(c, job);
+  else
+    job();
 }
 
 std::string versionText(int v) {
@@ -126,8 +128,8 @@ Napi::Value makeLibraryError(Napi::Env env, const char* kind, long long code, co
   EnvHelpers* helpers = helpersOf(env);
   if (!helpers || helpers->errorFactory.IsEmpty()) return Napi::Error::New(env, std::string(fn) + ": " + codeName + ": " + message).Value();
   return helpers->errorFactory.Call({Napi::String::New(env, kind), Napi::Number::New(env, static_cast<double>(code)),
-                            Napi::String::New(env, codeName), Napi::String::New(env, fn), Napi::String::New(env, message),
-                            log.empty() ? env.Undefined() : Napi::String::New(env, log)});
+                                     Napi::String::New(env, codeName), Napi::String::New(env, fn), Napi::String::New(env, message),
+                                     log.empty() ? env.Undefined() : Napi::String::New(env, log)});
 }
 
 bool perThreadDefaultStream() {
@@ -162,7 +164,8 @@ void* librarySymbol(Call& c, Lib lib, const char* symbol) {
     const Library& l = libraries[static_cast<int>(lib)];
     throwValue(c.env, makeLibraryError(c.env, "missing", 0, "", c.fn,
                                        std::string(symbol) + " is not in " + l.path + " (the installed " + libraryName(lib) +
-                                           " is older or newer than this function)", ""));
+                                           " is older or newer than this function)",
+                                       ""));
   }
   return p;
 }
@@ -183,7 +186,8 @@ void* driverEntryPoint(Call& c, const char* name, int version, int perThreadVers
   if (cudaDriverVersion && cudaDriverVersion < version) {
     throwValue(c.env, makeLibraryError(c.env, "cuda", CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", c.fn,
                                        std::string(name) + " needs a driver for CUDA " + versionText(version) +
-                                           " or newer; this driver supports CUDA " + versionText(cudaDriverVersion) + where, ""));
+                                           " or newer; this driver supports CUDA " + versionText(cudaDriverVersion) + where,
+                                       ""));
   }
   void* fn = nullptr;
   CUresult r = CUDA_ERROR_NOT_FOUND;
@@ -199,8 +203,9 @@ void* driverEntryPoint(Call& c, const char* name, int version, int perThreadVers
     if (direct) return direct;
   }
   if (r != CUDA_SUCCESS || !fn) {
-    throwValue(c.env, makeLibraryError(c.env, "cuda", CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", c.fn,
-                                       std::string(name) + " (CUDA " + versionText(wanted) + " entry point) is not in this driver" + where, ""));
+    throwValue(c.env,
+               makeLibraryError(c.env, "cuda", CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", c.fn,
+                                std::string(name) + " (CUDA " + versionText(wanted) + " entry point) is not in this driver" + where, ""));
   }
   return fn;
 }

@@ -234,8 +234,8 @@ Napi::Promise nvJitLinkPromise(Napi::Env env, const char* name, std::function<vo
   napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resourceName);
   // Referenced: the event loop stays alive until the Promise is settled.
   napi_threadsafe_function tsfn = nullptr;
-  if (napi_create_threadsafe_function(env, nullptr, nullptr, resourceName, 0, 1, finalizeData, forgetTsfn, nullptr,
-                                      settleOnJsThread, &tsfn) != napi_ok) {
+  if (napi_create_threadsafe_function(env, nullptr, nullptr, resourceName, 0, 1, finalizeData, forgetTsfn, nullptr, settleOnJsThread,
+                                      &tsfn) != napi_ok) {
     delete finalizeData;
     throw Napi::Error::New(env, std::string(name) + ": could not create a thread-safe function");
   }

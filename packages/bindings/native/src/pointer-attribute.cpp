@@ -18,10 +18,8 @@ bool isBigAttribute(CUpointer_attribute a) {
     case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
     case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
     case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
-    case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
-      return true;
-    default:
-      return false;
+    case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID: return true;
+    default: return false;
   }
 }
 

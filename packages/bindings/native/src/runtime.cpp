@@ -34,8 +34,8 @@ void Call::argCount(size_t min, size_t max) const {
   size_t n = length();
   if (n < min || n > max) {
     std::string expected = min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max);
-    throw Napi::TypeError::New(env, std::string(fn) + ": expected " + expected + " argument" + (max == 1 ? "" : "s") +
-                                        ", got " + std::to_string(n));
+    throw Napi::TypeError::New(
+        env, std::string(fn) + ": expected " + expected + " argument" + (max == 1 ? "" : "s") + ", got " + std::to_string(n));
   }
 }
 
@@ -97,8 +97,9 @@ void* pointerFrom(Call& c, const Napi::Value& v, const std::string& what, bool a
   }
   if (allowString && v.IsString()) return const_cast<char*>(c.keepString(v.As<Napi::String>().Utf8Value()));
   if (allowNumber && v.IsNumber()) return reinterpret_cast<void*>(static_cast<uintptr_t>(u64From<uint64_t>(c, v, what)));
-  c.typeError(what, allowNumber ? "a number, a bigint, an ArrayBuffer or a view, or null"
-                                : "an ArrayBuffer, an ArrayBufferView, a bigint address or null",
+  c.typeError(what,
+              allowNumber ? "a number, a bigint, an ArrayBuffer or a view, or null"
+                          : "an ArrayBuffer, an ArrayBufferView, a bigint address or null",
               v);
 }
 
@@ -124,7 +125,8 @@ void* inHostPtrSized(Call& c, size_t i, const char* name, bool allowString, size
   bytes = kUnknownSize;
   const uint8_t* data = nullptr;
   size_t size = 0;
-  if (viewBytes(v, &data, &size)) bytes = size;
+  if (viewBytes(v, &data, &size))
+    bytes = size;
   else if (allowString && v.IsString()) {
     void* p = pointerFrom(c, v, paramName(c, name), allowString, false);
     bytes = std::strlen(static_cast<const char*>(p)) + 1;  // the copy's NUL is readable too
@@ -135,8 +137,8 @@ void* inHostPtrSized(Call& c, size_t i, const char* name, bool allowString, size
 
 void checkHostBytes(const Call& c, const char* bufferName, size_t bufferBytes, uint64_t count, const char* countName) {
   if (bufferBytes == kUnknownSize || count <= bufferBytes) return;
-  c.rangeError(std::string("parameter '") + countName + "'",
-               "= " + std::to_string(count) + " bytes is more than parameter '" + bufferName + "' holds (" + std::to_string(bufferBytes) + " bytes)");
+  c.rangeError(std::string("parameter '") + countName + "'", "= " + std::to_string(count) + " bytes is more than parameter '" + bufferName +
+                                                                 "' holds (" + std::to_string(bufferBytes) + " bytes)");
 }
 
 void* rawPointerFrom(Call& c, const Napi::Value& v, const std::string& what, size_t minBytes) {
@@ -230,15 +232,33 @@ ProgramUse::~ProgramUse() {
   if (it != programs().live.end() && it->second.uses > 0) it->second.uses--;
 }
 
-void trackProgram(nvrtcProgram h) { track(kNvrtc, h); }
-void trackProgram(nvvmProgram h) { track(kNvvm, h); }
-void trackProgram(nvJitLinkHandle h) { track(kNvJitLink, h); }
-ProgramUse useProgram(Call& c, nvrtcProgram h, const char* param) { return use(c, kNvrtc, h, param); }
-ProgramUse useProgram(Call& c, nvvmProgram h, const char* param) { return use(c, kNvvm, h, param); }
-ProgramUse useProgram(Call& c, nvJitLinkHandle h, const char* param) { return use(c, kNvJitLink, h, param); }
-void untrackProgram(Call& c, nvrtcProgram h, const char* param) { untrack(c, kNvrtc, h, param); }
-void untrackProgram(Call& c, nvvmProgram h, const char* param) { untrack(c, kNvvm, h, param); }
-void untrackProgram(Call& c, nvJitLinkHandle h, const char* param) { untrack(c, kNvJitLink, h, param); }
+void trackProgram(nvrtcProgram h) {
+  track(kNvrtc, h);
+}
+void trackProgram(nvvmProgram h) {
+  track(kNvvm, h);
+}
+void trackProgram(nvJitLinkHandle h) {
+  track(kNvJitLink, h);
+}
+ProgramUse useProgram(Call& c, nvrtcProgram h, const char* param) {
+  return use(c, kNvrtc, h, param);
+}
+ProgramUse useProgram(Call& c, nvvmProgram h, const char* param) {
+  return use(c, kNvvm, h, param);
+}
+ProgramUse useProgram(Call& c, nvJitLinkHandle h, const char* param) {
+  return use(c, kNvJitLink, h, param);
+}
+void untrackProgram(Call& c, nvrtcProgram h, const char* param) {
+  untrack(c, kNvrtc, h, param);
+}
+void untrackProgram(Call& c, nvvmProgram h, const char* param) {
+  untrack(c, kNvvm, h, param);
+}
+void untrackProgram(Call& c, nvJitLinkHandle h, const char* param) {
+  untrack(c, kNvJitLink, h, param);
+}
 
 Bytes bytesFrom(Call& c, const Napi::Value& v, const std::string& what) {
   if (v.IsString()) {
@@ -273,9 +293,11 @@ size_t sharedCount(const Call& c, std::initializer_list<CountOf> arrays) {
   size_t count = kNoArray;
   for (const auto& a : arrays) {
     if (a.n == kNoArray) continue;
-    if (count == kNoArray) count = a.n;
+    if (count == kNoArray)
+      count = a.n;
     else if (a.n != count)
-      c.rangeError(std::string("parameter '") + a.name + "'", "has " + std::to_string(a.n) + " elements, but an array that shares its count has " + std::to_string(count));
+      c.rangeError(std::string("parameter '") + a.name + "'",
+                   "has " + std::to_string(a.n) + " elements, but an array that shares its count has " + std::to_string(count));
   }
   return count == kNoArray ? 0 : count;
 }

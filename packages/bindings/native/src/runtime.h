@@ -212,8 +212,10 @@ Napi::Value valueTo(Napi::Env env, const T& in) {
   } else if constexpr (std::is_floating_point_v<T> || (std::is_integral_v<T> && sizeof(T) <= 4)) {
     return Napi::Number::New(env, static_cast<double>(in));
   } else if constexpr (std::is_integral_v<T>) {
-    if constexpr (std::is_signed_v<T>) return Napi::BigInt::New(env, static_cast<int64_t>(in));
-    else return Napi::BigInt::New(env, static_cast<uint64_t>(in));
+    if constexpr (std::is_signed_v<T>)
+      return Napi::BigInt::New(env, static_cast<int64_t>(in));
+    else
+      return Napi::BigInt::New(env, static_cast<uint64_t>(in));
   } else if constexpr (std::is_pointer_v<T>) {
     return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(in)));
   } else {
@@ -242,8 +244,10 @@ T inU64(Call& c, size_t i, const char* name) {
 template <class T>
 T inHandle(Call& c, size_t i, const char* name) {
   uint64_t x = addressFrom(c, c.arg(i), paramName(c, name));
-  if constexpr (std::is_pointer_v<T>) return reinterpret_cast<T>(static_cast<uintptr_t>(x));
-  else return static_cast<T>(x);
+  if constexpr (std::is_pointer_v<T>)
+    return reinterpret_cast<T>(static_cast<uintptr_t>(x));
+  else
+    return static_cast<T>(x);
 }
 template <class T>
 T inFnPtr(Call& c, size_t i, const char* name) {
@@ -469,9 +473,7 @@ void registerPointerAttribute(Napi::Env env, Napi::Object driver);
 namespace cjs {
 template <>
 struct StructCodec<CUuuid> {
-  static void from(Call& c, const Napi::Object& o, CUuuid& out, const std::string& path) {
-    valueFrom(c, o, out.bytes, path, "");
-  }
+  static void from(Call& c, const Napi::Object& o, CUuuid& out, const std::string& path) { valueFrom(c, o, out.bytes, path, ""); }
   static Napi::Object to(Napi::Env env, const CUuuid& in) {
     auto a = Napi::Uint8Array::New(env, 16);
     std::memcpy(a.Data(), in.bytes, 16);

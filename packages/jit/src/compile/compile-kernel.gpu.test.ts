@@ -17,7 +17,17 @@ import type { KernelCompileOptions } from './kernel-compile-options.js';
 type HostArray = Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array;
 
 const DTYPES: Readonly<Record<ScalarName, string>> = {
-  bool: 'bool', i8: 'int8', u8: 'uint8', i16: 'int16', u16: 'uint16', i32: 'int32', u32: 'uint32', i64: 'int64', u64: 'uint64', f32: 'float32', f64: 'float64',
+  bool: 'bool',
+  i8: 'int8',
+  u8: 'uint8',
+  i16: 'int16',
+  u16: 'uint16',
+  i32: 'int32',
+  u32: 'uint32',
+  i64: 'int64',
+  u64: 'uint64',
+  f32: 'float32',
+  f64: 'float64',
 };
 
 describeGpu('lowered kernels on a GPU', () => {
@@ -35,10 +45,11 @@ describeGpu('lowered kernels on a GPU', () => {
 
   /** The kernel's argument layout, as its ABI says (what launch/ builds from the params). */
   function layoutOf(kernel: TypedKernel): ArgumentSlot[] {
-    return kernel.params.map((p): ArgumentSlot =>
-      p.kind === 'scalar'
-        ? { kind: 'scalar', type: p.type, name: p.name }
-        : { kind: 'array', ndim: p.type.ndim, shape: p.use.shape, strides: p.use.strides, dtype: DTYPES[p.type.dtype], layout: p.type.layout, writable: p.use.written, name: p.name },
+    return kernel.params.map(
+      (p): ArgumentSlot =>
+        p.kind === 'scalar'
+          ? { kind: 'scalar', type: p.type, name: p.name }
+          : { kind: 'array', ndim: p.type.ndim, shape: p.use.shape, strides: p.use.strides, dtype: DTYPES[p.type.dtype], layout: p.type.layout, writable: p.use.written, name: p.name },
     );
   }
 
@@ -142,8 +153,20 @@ describeGpu('lowered kernels on a GPU', () => {
     const flags = k.array('flags', 'bool');
     const at = (i: number) => x.load(i64(i));
     // x = [NaN, 1, 2.5, -2.5, -0, 0.49999999999999994, -5.5, 2, Infinity]
-    const values = [math('min', at(0), at(1)), math('min', at(1), at(0)), math('max', at(1), at(0)), math('round', at(2)), math('round', at(3)), math('round', at(5)),
-      math('sign', at(4)), math('sign', at(3)), math('abs', at(4)), binary('rem', at(6), at(7)), math('sqrt', at(7)), math('sign', at(0))];
+    const values = [
+      math('min', at(0), at(1)),
+      math('min', at(1), at(0)),
+      math('max', at(1), at(0)),
+      math('round', at(2)),
+      math('round', at(3)),
+      math('round', at(5)),
+      math('sign', at(4)),
+      math('sign', at(3)),
+      math('abs', at(4)),
+      binary('rem', at(6), at(7)),
+      math('sqrt', at(7)),
+      math('sign', at(0)),
+    ];
     const tests = [math('isnan', at(0)), math('isnan', at(8)), math('isfinite', at(8)), math('isfinite', at(1)), math('isfinite', at(0))];
     const kernel = k.build([...values.map((v, i) => exprStmt(out.store([i64(i)], v))), ...tests.map((v, i) => exprStmt(flags.store([i64(i)], v)))]);
     const input = Float64Array.from([NaN, 1, 2.5, -2.5, -0, 0.49999999999999994, -5.5, 2, Infinity]);
@@ -254,7 +277,11 @@ describeGpu('lowered kernels on a GPU', () => {
     timings['auto (async)'] = performance.now() - start;
     compiled.push(c);
     expect(c.route).toBe('ptx');
-    console.log(`time to a loaded kernel (libNVVM + load), ms: ${Object.entries(timings).map(([r, ms]) => `${r} ${ms.toFixed(1)}`).join(', ')}`);
+    console.log(
+      `time to a loaded kernel (libNVVM + load), ms: ${Object.entries(timings)
+        .map(([r, ms]) => `${r} ${ms.toFixed(1)}`)
+        .join(', ')}`,
+    );
     const [res] = run(kernel, [2, new Float32Array(32)], 32, { route: 'cubin' });
     const [resPtx] = run(kernel, [2, new Float32Array(32)], 32, { route: 'ptx' });
     expect([...res!]).toEqual([...resPtx!]);

@@ -62,9 +62,7 @@ describe('argumentTypes: scalars', () => {
   });
 
   it('types core Scalars by their own type', () => {
-    expect(typesOf([i8(1), u8(1), i16(1), u16(1), i32(1), u32(1), i64(1n), u64(1n), f32(1), f64(1), bool(true)])).toEqual([
-      'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64', 'bool',
-    ]);
+    expect(typesOf([i8(1), u8(1), i16(1), u16(1), i32(1), u32(1), i64(1n), u64(1n), f32(1), f64(1), bool(true)])).toEqual(['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64', 'bool']);
   });
 
   it('refuses f16 scalars and values that are not kernel arguments, naming the argument', () => {
@@ -86,7 +84,19 @@ describe('argumentTypes: scalars', () => {
 
 describe('argumentTypes: host arrays', () => {
   it('types typed arrays as 1-D C arrays of their element type, on both targets', () => {
-    const arrays = [new Int8Array(2), new Uint8Array(2), new Uint8ClampedArray(2), new Int16Array(2), new Uint16Array(2), new Int32Array(2), new Uint32Array(2), new BigInt64Array(2), new BigUint64Array(2), new Float32Array(2), new Float64Array(2)];
+    const arrays = [
+      new Int8Array(2),
+      new Uint8Array(2),
+      new Uint8ClampedArray(2),
+      new Int16Array(2),
+      new Uint16Array(2),
+      new Int32Array(2),
+      new Uint32Array(2),
+      new BigInt64Array(2),
+      new BigUint64Array(2),
+      new Float32Array(2),
+      new Float64Array(2),
+    ];
     const expected = ['i8', 'u8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64'].map((t) => `array(${t}, 1, 'C')`);
     expect(typesOf(arrays, 'gpu')).toEqual(expected);
     expect(typesOf(arrays, 'simulator')).toEqual(expected);
@@ -106,7 +116,12 @@ describe('argumentTypes: host arrays', () => {
     const threeD = StridedMemoryView.fromBuffer(data, { dtype: 'float64', shape: [2, 3, 4] });
     const ro = StridedMemoryView.fromBuffer(new Int32Array(6), { dtype: 'int32', shape: [2, 3], readonly: true });
     expect(typesOf([c, f, a, oneD, threeD, ro], 'simulator')).toEqual([
-      "array(f64, 2, 'C')", "array(f64, 2, 'F')", "array(f64, 2, 'A')", "array(f64, 1, 'A')", "array(f64, 3, 'C')", "array(i32, 2, 'C') readonly",
+      "array(f64, 2, 'C')",
+      "array(f64, 2, 'F')",
+      "array(f64, 2, 'A')",
+      "array(f64, 1, 'A')",
+      "array(f64, 3, 'C')",
+      "array(i32, 2, 'C') readonly",
     ]);
     // cached per view: the same canonical object each time
     expect(typeOf(f)).toBe(typeOf(f));
@@ -133,7 +148,9 @@ describe('argumentTypes: device arrays', () => {
 
   it('types device StridedMemoryViews for the GPU, and refuses them in the simulator', () => {
     expect(typesOf([device([8]), device([2, 3], { strides: [1, 2] }), device([4, 4], { dtype: 'uint64', readonly: true })])).toEqual([
-      "array(f32, 1, 'C')", "array(f32, 2, 'F')", "array(u64, 2, 'C') readonly",
+      "array(f32, 1, 'C')",
+      "array(f32, 2, 'F')",
+      "array(u64, 2, 'C') readonly",
     ]);
     expect(() => typeOf(device([8]), 'simulator')).toThrow("argument 'x' (1 of 1): the array is on CUDA:0, which the simulator cannot read");
   });

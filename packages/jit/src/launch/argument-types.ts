@@ -93,10 +93,7 @@ function objectType(arg: object, i: number, params: readonly string[], target: L
   const typed = TYPED_ARRAYS.get(arg.constructor);
   if (typed !== undefined) return typed;
   if (arg instanceof Buffer) {
-    throw argumentError(
-      params, i,
-      "a Buffer is bytes with no element type; pass a typed view of it: StridedMemoryView.fromAny(buffer, { stream }).view({ dtype: 'float32', shape })",
-    );
+    throw argumentError(params, i, "a Buffer is bytes with no element type; pass a typed view of it: StridedMemoryView.fromAny(buffer, { stream }).view({ dtype: 'float32', shape })");
   }
   if (Array.isArray(arg)) throw argumentError(params, i, 'a JS Array is not an array of numbers in memory; pass a typed array (Float64Array.from(array), ...) or a device array');
   // The CUDA array interface is cheaper to read than a DLPack export, and describes device memory,

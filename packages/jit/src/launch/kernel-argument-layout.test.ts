@@ -35,7 +35,7 @@ describe('kernelArgumentLayout', () => {
     ]);
   });
 
-  it("packs into the TypedKernel ABI: a (f32), x (ptr, n0), flag (i8), y (ptr, n0, n1, s0, s1), z (ptr)", () => {
+  it('packs into the TypedKernel ABI: a (f32), x (ptr, n0), flag (i8), y (ptr, n0, n1, s0, s1), z (ptr)', () => {
     const sizes = [4, 8, 8, 1, 8, 8, 8, 8, 8, 8];
     const parameters = abiParameters(sizes);
     const plan = new LaunchPlan({ handle: 0x42n, name: 'k', parameters }, kernelArgumentLayout(PARAMS));

@@ -75,7 +75,10 @@ describeGpu('KernelLauncher on a GPU', () => {
     const n = 5000;
     using bx = device.allocate(n * 4, { stream });
     using by = device.allocate(n * 4, { stream });
-    bx.copyFrom(Float32Array.from({ length: n }, (_, i) => i), { stream });
+    bx.copyFrom(
+      Float32Array.from({ length: n }, (_, i) => i),
+      { stream },
+    );
     by.copyFrom(new Float32Array(n).fill(1), { stream });
     const x = StridedMemoryView.fromAny(bx, { stream: stream.handle }).view({ dtype: 'float32' });
     const y = StridedMemoryView.fromAny(by, { stream: stream.handle }).view({ dtype: 'float32' });
@@ -169,7 +172,15 @@ describeGpu('KernelLauncher on a GPU', () => {
     let deleted = 0;
     const exporter = {
       [DLPACK_DEVICE]: () => [1, 0] as const,
-      [DLPACK]: (): DLPackTensor => ({ version: { major: 1, minor: 3 }, device: { type: 1, id: 0 }, data: ydata.buffer, dtype: { code: 2, bits: 32, lanes: 1 }, shape: [n], strides: [1], deleter: () => void deleted++ }),
+      [DLPACK]: (): DLPackTensor => ({
+        version: { major: 1, minor: 3 },
+        device: { type: 1, id: 0 },
+        data: ydata.buffer,
+        dtype: { code: 2, bits: 32, lanes: 1 },
+        shape: [n],
+        strides: [1],
+        deleter: () => void deleted++,
+      }),
     };
     const x = { data: new Float32Array(n).fill(2), shape: [n], stride: [1], offset: 0, dtype: 'float32' }; // a scijs ndarray
     new KernelLauncher(kernel('axpy'), AXPY_PARAMS, 'axpy').launch({ grid: 1, block: 64 }, undefined, [3, x, exporter]);

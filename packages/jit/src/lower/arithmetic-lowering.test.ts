@@ -28,8 +28,7 @@ const unaryKernel = (type: ScalarName) => {
   const ops: UnaryOperator[] = type === 'bool' ? ['not'] : type.startsWith('f') ? ['neg'] : ['neg', 'bitnot'];
   return operatorKernel(`unary_${type}`, type, (x) => ops.map((op, i) => unary(op, x(i))));
 };
-const binaryKernel = (type: ScalarName) =>
-  operatorKernel(`binary_${type}`, type, (x) => (type.startsWith('f') ? FLOAT_BINARY : INTEGER_BINARY).map((op, i) => binary(op, x(2 * i), x(2 * i + 1))));
+const binaryKernel = (type: ScalarName) => operatorKernel(`binary_${type}`, type, (x) => (type.startsWith('f') ? FLOAT_BINARY : INTEGER_BINARY).map((op, i) => binary(op, x(2 * i), x(2 * i + 1))));
 const compareKernel = (type: ScalarName) => operatorKernel(`compare_${type}`, type, (x) => COMPARES.map((op, i) => compare(op, x(2 * i), x(2 * i + 1))), 'bool');
 
 it('wraps integer arithmetic: no nsw or nuw anywhere', () => {

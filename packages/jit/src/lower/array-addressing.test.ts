@@ -34,7 +34,16 @@ function addressOf(layout: Layout, ndim: 1 | 2 | 3): string {
   const k = new KernelBuilder('address');
   const out = k.array('out', 'f32', ndim, layout);
   const names = ['i', 'j', 'k'].slice(0, ndim).map((n) => k.scalar(n, 'i64'));
-  const ir = lowerKernel(k.build([exprStmt(out.store(names.map((n) => n.get), { op: 'const', type: 'f32', value: 0 }))]));
+  const ir = lowerKernel(
+    k.build([
+      exprStmt(
+        out.store(
+          names.map((n) => n.get),
+          { op: 'const', type: 'f32', value: 0 },
+        ),
+      ),
+    ]),
+  );
   const body = ir.slice(ir.indexOf('store i64 %p'), ir.indexOf('getelementptr'));
   // name the loaded indices i, j, k and the parameters s0.. / st0.. for reading
   let text = body;

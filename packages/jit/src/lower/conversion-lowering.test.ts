@@ -38,8 +38,14 @@ it('rounds int→float to nearest by the source signedness, and f64→f32 with f
 
 it('converts float→int with the saturating cvt.rzi intrinsics, never fptosi/fptoui', () => {
   const expected: Record<string, string> = {
-    'f32:i32': 'f2i', 'f32:u32': 'f2ui', 'f32:i64': 'f2ll', 'f32:u64': 'f2ull',
-    'f64:i32': 'd2i', 'f64:u32': 'd2ui', 'f64:i64': 'd2ll', 'f64:u64': 'd2ull',
+    'f32:i32': 'f2i',
+    'f32:u32': 'f2ui',
+    'f32:i64': 'f2ll',
+    'f32:u64': 'f2ull',
+    'f64:i32': 'd2i',
+    'f64:u32': 'd2ui',
+    'f64:i64': 'd2ll',
+    'f64:u64': 'd2ull',
   };
   for (const [pair, name] of Object.entries(expected)) {
     const [from, to] = pair.split(':') as [ScalarName, ScalarName];
@@ -69,7 +75,13 @@ it('makes bools by != 0 (ordered for floats, so NaN is false) and numbers of boo
 
 describeWhen(compileRequirements, 'conversions through libNVVM and ptxas', () => {
   it('compiles the conversion of every type to every other type', () => {
-    for (const from of SCALAR_NAMES) compileAndAssemble(conversionKernel(from, SCALAR_NAMES.filter((t) => t !== from)));
+    for (const from of SCALAR_NAMES)
+      compileAndAssemble(
+        conversionKernel(
+          from,
+          SCALAR_NAMES.filter((t) => t !== from),
+        ),
+      );
   });
 
   it('truncates and saturates float→int in PTX: cvt.rzi, whose NaN is 0', () => {

@@ -38,9 +38,7 @@ export function lowerConversion(ctx: LoweringContext, value: TypedValue, to: Sca
 export function truthy(ctx: LoweringContext, value: TypedValue): TypedValue {
   if (value.type === 'bool') return value;
   const t = registerType(value.type);
-  const ref = isFloat(value.type)
-    ? ctx.builder.compute(`fcmp one ${t} ${value.ref}, ${floatLiteral(0, value.type as 'f32' | 'f64')}`)
-    : ctx.builder.compute(`icmp ne ${t} ${value.ref}, 0`);
+  const ref = isFloat(value.type) ? ctx.builder.compute(`fcmp one ${t} ${value.ref}, ${floatLiteral(0, value.type as 'f32' | 'f64')}`) : ctx.builder.compute(`icmp ne ${t} ${value.ref}, 0`);
   return { ref, type: 'bool' };
 }
 

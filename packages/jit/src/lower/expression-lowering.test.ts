@@ -5,29 +5,10 @@ import { describeWhen } from '../compile/toolchain-environment.test-support.js';
 import { SCALAR_NAMES } from '../types/jit-types.js';
 import type { Expr, SpecialRegister } from '../types/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
-import {
-  KernelBuilder,
-  binary,
-  compare,
-  constant,
-  convert,
-  exprStmt,
-  f64,
-  i32,
-  i64,
-  logical,
-  math,
-  select,
-  sequence,
-  special,
-  unary,
-} from './ir-builders.test-support.js';
+import { KernelBuilder, binary, compare, constant, convert, exprStmt, f64, i32, i64, logical, math, select, sequence, special, unary } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';
 
-const REGISTERS: readonly SpecialRegister[] = [
-  'tid.x', 'tid.y', 'tid.z', 'ntid.x', 'ntid.y', 'ntid.z',
-  'ctaid.x', 'ctaid.y', 'ctaid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'laneid', 'warpsize',
-];
+const REGISTERS: readonly SpecialRegister[] = ['tid.x', 'tid.y', 'tid.z', 'ntid.x', 'ntid.y', 'ntid.z', 'ctaid.x', 'ctaid.y', 'ctaid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'laneid', 'warpsize'];
 
 /** Every Expr op in one kernel, each result stored. */
 function everyExpression() {
@@ -68,7 +49,9 @@ it('evaluates the right side of && only when the left is truthy, and of || only 
   const sideEffect = out.store([i64(1)], i32(9));
   const ir = lowerKernel(k.build([exprStmt(out.store([i64(0)], logical('and', a.get, sideEffect))), exprStmt(logical('or', a.get, sideEffect))]));
   // and: truthy → the right side, else straight to the end with the left value
-  expect(ir).toMatch(/(%t\d+) = icmp ne i32 (%t\d+), 0\n\s+br i1 \1, label %(and\.rhs\.\d+), label %(and\.end\.\d+)\n\3:\n(?:.*\n)*?\s+store i32 9, (?:.*\n)*?\s+br label %\4\n\4:\n\s+%t\d+ = phi i32 \[ \2, %entry \], \[ 9, %\3 \]/);
+  expect(ir).toMatch(
+    /(%t\d+) = icmp ne i32 (%t\d+), 0\n\s+br i1 \1, label %(and\.rhs\.\d+), label %(and\.end\.\d+)\n\3:\n(?:.*\n)*?\s+store i32 9, (?:.*\n)*?\s+br label %\4\n\4:\n\s+%t\d+ = phi i32 \[ \2, %entry \], \[ 9, %\3 \]/,
+  );
   // or: truthy → straight to the end
   expect(ir).toMatch(/br i1 %t\d+, label %(or\.end\.\d+), label %(or\.rhs\.\d+)/);
   expect(ir.match(/store i32 9/g)).toHaveLength(2);
@@ -88,7 +71,9 @@ it('evaluates only the branch of ?: that is taken, and joins with a phi', () => 
   const c = k.scalar('c', 'bool');
   const out = k.array('out', 'f64');
   const ir = lowerKernel(k.build([exprStmt(select(c.get, out.store([i64(0)], f64(1)), out.store([i64(1)], f64(2))))]));
-  expect(ir).toMatch(/br i1 %t\d+, label %(select\.then\.\d+), label %(select\.else\.\d+)\n\1:\n(?:.*\n)*?\s+store double 0x3FF0000000000000(?:.*\n)*?\2:\n(?:.*\n)*?\s+store double 0x4000000000000000/);
+  expect(ir).toMatch(
+    /br i1 %t\d+, label %(select\.then\.\d+), label %(select\.else\.\d+)\n\1:\n(?:.*\n)*?\s+store double 0x3FF0000000000000(?:.*\n)*?\2:\n(?:.*\n)*?\s+store double 0x4000000000000000/,
+  );
   expect(ir).toMatch(/phi double \[ 0x3FF0000000000000, %select\.then\.\d+ \], \[ 0x4000000000000000, %select\.else\.\d+ \]/);
 });
 
@@ -122,8 +107,17 @@ describeWhen(compileRequirements, 'expressions through libNVVM and ptxas', () =>
     const k = new KernelBuilder('constants');
     const outs = SCALAR_NAMES.map((t) => ({ t, out: k.array(`out_${t}`, t) }));
     const values: Record<string, (number | bigint | boolean)[]> = {
-      bool: [true, false], i8: [-128, 127], u8: [255], i16: [-32768], u16: [65535], i32: [-2147483648, 2147483647], u32: [4294967295],
-      i64: [-(2n ** 63n), 2n ** 63n - 1n], u64: [2n ** 64n - 1n], f32: [NaN, -Infinity, -0, 3.4028234663852886e38, 1e-45], f64: [NaN, Infinity, -0, Number.MIN_VALUE, Number.MAX_VALUE],
+      bool: [true, false],
+      i8: [-128, 127],
+      u8: [255],
+      i16: [-32768],
+      u16: [65535],
+      i32: [-2147483648, 2147483647],
+      u32: [4294967295],
+      i64: [-(2n ** 63n), 2n ** 63n - 1n],
+      u64: [2n ** 64n - 1n],
+      f32: [NaN, -Infinity, -0, 3.4028234663852886e38, 1e-45],
+      f64: [NaN, Infinity, -0, Number.MIN_VALUE, Number.MAX_VALUE],
     };
     const body = outs.flatMap(({ t, out }) => values[t]!.map((v, i) => exprStmt(out.store([i64(i)], constant(t, v)))));
     compileAndAssemble(k.build(body));

@@ -138,8 +138,19 @@ function lowerSelect(ctx: LoweringContext, expr: Extract<Expr, { op: 'select' }>
 }
 
 const SPECIAL_REGISTERS: ReadonlySet<SpecialRegister> = new Set<SpecialRegister>([
-  'tid.x', 'tid.y', 'tid.z', 'ntid.x', 'ntid.y', 'ntid.z',
-  'ctaid.x', 'ctaid.y', 'ctaid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'laneid',
+  'tid.x',
+  'tid.y',
+  'tid.z',
+  'ntid.x',
+  'ntid.y',
+  'ntid.z',
+  'ctaid.x',
+  'ctaid.y',
+  'ctaid.z',
+  'nctaid.x',
+  'nctaid.y',
+  'nctaid.z',
+  'laneid',
 ]);
 
 function specialRegister(ctx: LoweringContext, register: SpecialRegister): string {

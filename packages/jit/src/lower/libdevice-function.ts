@@ -7,5 +7,9 @@ import { LoweringError } from './lowering-error.js';
 export function libdeviceFunction(ctx: LoweringContext, base: string, type: ScalarName, arity = 2): string {
   if (!isFloat(type)) throw new LoweringError(`libdevice '${base}' on ${type}`);
   const t = registerType(type);
-  return ctx.declarations.declare(`__nv_${base}${type === 'f32' ? 'f' : ''}`, t, Array.from({ length: arity }, () => t));
+  return ctx.declarations.declare(
+    `__nv_${base}${type === 'f32' ? 'f' : ''}`,
+    t,
+    Array.from({ length: arity }, () => t),
+  );
 }

@@ -2,23 +2,7 @@
 // ABI, naming, and refusals of typed IR that breaks its contract. That
 // libNVVM and ptxas accept what it writes is tested beside each lowering.
 import { describe, expect, it } from 'vitest';
-import {
-  KernelBuilder,
-  binary,
-  breakTo,
-  bool,
-  compare,
-  continueTo,
-  exprStmt,
-  f32,
-  globalIndex,
-  i32,
-  i64,
-  ifStmt,
-  logical,
-  loop,
-  select,
-} from './ir-builders.test-support.js';
+import { KernelBuilder, binary, breakTo, bool, compare, continueTo, exprStmt, f32, globalIndex, i32, i64, ifStmt, logical, loop, select } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';
 import { LoweringError } from './lowering-error.js';
 import { NVPTX64_DATA_LAYOUT } from './nvvm-module.js';
@@ -30,10 +14,7 @@ function axpy(): TypedKernel {
   const x = k.array('x', 'f32', 1, 'C', { written: false });
   const y = k.array('y', 'f32', 1, 'C', { shape: true });
   const i = k.local('i', 'i64');
-  return k.build([
-    exprStmt(i.set(globalIndex())),
-    ifStmt(compare('lt', i.get, y.shape(0)), [exprStmt(y.store([i.get], binary('add', binary('mul', a.get, x.load(i.get)), y.load(i.get))))]),
-  ]);
+  return k.build([exprStmt(i.set(globalIndex())), ifStmt(compare('lt', i.get, y.shape(0)), [exprStmt(y.store([i.get], binary('add', binary('mul', a.get, x.load(i.get)), y.load(i.get))))])]);
 }
 
 /** The `define` line of a module. */
@@ -114,7 +95,10 @@ describe('lowerKernel: the ABI', () => {
   it('passes every scalar type as its own width', () => {
     const k = new KernelBuilder('scalars');
     for (const t of ['bool', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64'] as const) k.scalar(`v_${t}`, t);
-    const types = /define void @scalars\((.*)\)/.exec(lowerKernel(k.build([])))![1]!.split(', ').map((p) => p.split(' ')[0]);
+    const types = /define void @scalars\((.*)\)/
+      .exec(lowerKernel(k.build([])))![1]!
+      .split(', ')
+      .map((p) => p.split(' ')[0]);
     expect(types).toEqual(['i8', 'i8', 'i8', 'i16', 'i16', 'i32', 'i32', 'i64', 'i64', 'float', 'double']);
   });
 
@@ -127,11 +111,7 @@ describe('lowerKernel: the ABI', () => {
             k.array('x', 'f64', ndim, layout, { shape, strides });
             const got = /define void @abi\((.*)\)/.exec(lowerKernel(k.build([])))![1]!;
             const dims = Array.from({ length: ndim }, (_, d) => d);
-            const expected = [
-              'double* %p0.x.data',
-              ...(shape ? dims.map((d) => `i64 %p0.x.shape${d}`) : []),
-              ...(strides ? dims.map((d) => `i64 %p0.x.stride${d}`) : []),
-            ];
+            const expected = ['double* %p0.x.data', ...(shape ? dims.map((d) => `i64 %p0.x.shape${d}`) : []), ...(strides ? dims.map((d) => `i64 %p0.x.stride${d}`) : [])];
             expect(got, `${layout} ${ndim}-D shape=${shape} strides=${strides}`).toBe(expected.join(', '));
           }
         }

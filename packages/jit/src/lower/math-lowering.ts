@@ -12,9 +12,34 @@ import { LoweringError } from './lowering-error.js';
 
 /** The libdevice functions that implement a math function directly, by base name. */
 const LIBDEVICE_FUNCTIONS: ReadonlySet<MathFunction> = new Set<MathFunction>([
-  'sqrt', 'cbrt', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p',
-  'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'tanh', 'asinh', 'acosh', 'atanh',
-  'floor', 'ceil', 'trunc', 'atan2', 'pow', 'hypot', 'fma',
+  'sqrt',
+  'cbrt',
+  'exp',
+  'exp2',
+  'expm1',
+  'log',
+  'log2',
+  'log10',
+  'log1p',
+  'sin',
+  'cos',
+  'tan',
+  'asin',
+  'acos',
+  'atan',
+  'sinh',
+  'cosh',
+  'tanh',
+  'asinh',
+  'acosh',
+  'atanh',
+  'floor',
+  'ceil',
+  'trunc',
+  'atan2',
+  'pow',
+  'hypot',
+  'fma',
 ]);
 
 function callLibdevice(ctx: LoweringContext, base: string, type: ScalarName, args: readonly string[]): string {
@@ -82,8 +107,8 @@ export function lowerMath(ctx: LoweringContext, fn: MathFunction, argType: Scala
       const y = refs[1]!;
       let pick = compareRefs(ctx, fn === 'min' ? 'lt' : 'gt', argType, x, y);
       if (isFloat(argType)) {
-        const isNaN = b.compute(`fcmp uno ${t} ${x}, ${x}`);
-        pick = b.compute(`or i1 ${pick}, ${isNaN}`);
+        const unordered = b.compute(`fcmp uno ${t} ${x}, ${x}`);
+        pick = b.compute(`or i1 ${pick}, ${unordered}`);
       }
       return same(b.compute(`select i1 ${pick}, ${t} ${x}, ${t} ${y}`));
     }

@@ -5,19 +5,7 @@ import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
 import type { Stmt } from '../types/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
-import {
-  KernelBuilder,
-  binary,
-  block,
-  breakTo,
-  compare,
-  continueTo,
-  exprStmt,
-  i32,
-  ifStmt,
-  loop,
-  returnStmt,
-} from './ir-builders.test-support.js';
+import { KernelBuilder, binary, block, breakTo, compare, continueTo, exprStmt, i32, ifStmt, loop, returnStmt } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';
 
 /** The scalar `n`, counters `i` and `j`, an output array, and statements on them. */
@@ -39,14 +27,11 @@ function controlKernel(name: string, body: (p: Parts) => Stmt[]) {
   return k.build(body(parts(k)));
 }
 
-const forLoop = (id: number, p: Parts, body: Stmt[]): Stmt =>
-  loop(id, { test: compare('lt', p.i.get, p.n.get), body, update: [p.inc(p.i)] });
+const forLoop = (id: number, p: Parts, body: Stmt[]): Stmt => loop(id, { test: compare('lt', p.i.get, p.n.get), body, update: [p.inc(p.i)] });
 
 it('lowers for (; test; update) with continue going to the update and break to the exit', () => {
   const ir = lowerKernel(
-    controlKernel('for_loop', (p) => [
-      forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(3)), [continueTo(0)]), ifStmt(compare('eq', p.i.get, i32(7)), [breakTo(0)]), p.record(p.i)]),
-    ]),
+    controlKernel('for_loop', (p) => [forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(3)), [continueTo(0)]), ifStmt(compare('eq', p.i.get, i32(7)), [breakTo(0)]), p.record(p.i)])]),
   );
   const head = /br label %(loop\.head\.\d+)\n\1:\n(?:.*\n)*?\s+br i1 %t\d+, label %(loop\.body\.\d+), label %(loop\.exit\.\d+)/.exec(ir);
   expect(head).not.toBeNull();
@@ -92,12 +77,8 @@ it('places code after a jump in an unreachable block, and closes the function wi
 
 describeWhen(compileRequirements, 'statements through libNVVM and ptxas', () => {
   const kernels = {
-    if_else: (p: Parts) => [
-      ifStmt(compare('lt', p.n.get, i32(0)), [p.record(p.n)], [ifStmt(compare('eq', p.n.get, i32(0)), [p.inc(p.i)], [p.inc(p.j)]), p.record(p.j)]),
-    ],
-    for_with_jumps: (p: Parts) => [
-      forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(3)), [continueTo(0)]), ifStmt(compare('eq', p.i.get, i32(7)), [breakTo(0)]), p.record(p.i)]),
-    ],
+    if_else: (p: Parts) => [ifStmt(compare('lt', p.n.get, i32(0)), [p.record(p.n)], [ifStmt(compare('eq', p.n.get, i32(0)), [p.inc(p.i)], [p.inc(p.j)]), p.record(p.j)])],
+    for_with_jumps: (p: Parts) => [forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(3)), [continueTo(0)]), ifStmt(compare('eq', p.i.get, i32(7)), [breakTo(0)]), p.record(p.i)])],
     while_loop: (p: Parts) => [loop(0, { test: compare('lt', p.i.get, p.n.get), body: [p.inc(p.i), p.record(p.i)] })],
     do_while: (p: Parts) => [loop(0, { body: [p.inc(p.i), ifStmt(compare('eq', p.i.get, i32(2)), [continueTo(0)]), p.record(p.i)], postTest: compare('lt', p.i.get, p.n.get) })],
     forever_with_break: (p: Parts) => [loop(0, { body: [p.inc(p.i), ifStmt(compare('ge', p.i.get, p.n.get), [breakTo(0)])] }), p.record(p.i)],
@@ -115,12 +96,7 @@ describeWhen(compileRequirements, 'statements through libNVVM and ptxas', () => 
     labelled_block: (p: Parts) => [block(5, [ifStmt(compare('gt', p.n.get, i32(4)), [breakTo(5)]), p.record(p.n), block(6, [breakTo(5)]), p.inc(p.i)]), p.record(p.i)],
     break_block_from_loop: (p: Parts) => [block(2, [forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(5)), [breakTo(2)])]), p.record(p.i)])],
     return_in_loop: (p: Parts) => [forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(5)), [returnStmt()]), p.record(p.i)]), p.record(p.n)],
-    dead_code_after_jumps: (p: Parts) => [
-      forLoop(0, p, [breakTo(0), p.record(p.i), continueTo(0), p.inc(p.j)]),
-      returnStmt(),
-      p.record(p.j),
-      returnStmt(),
-    ],
+    dead_code_after_jumps: (p: Parts) => [forLoop(0, p, [breakTo(0), p.record(p.i), continueTo(0), p.inc(p.j)]), returnStmt(), p.record(p.j), returnStmt()],
     early_return: (p: Parts) => [ifStmt(compare('ge', { op: 'convert', type: 'i64', operand: p.n.get }, p.out.shape(0)), [returnStmt()]), p.record(p.n)],
   };
 

@@ -4,11 +4,32 @@ import type { SourceMapper } from './source-locator.js';
 
 /** The syntax tree nodes that kernels may contain (what each means is the `types` stage's business). */
 const SUPPORTED: ReadonlySet<string> = new Set([
-  'BlockStatement', 'ExpressionStatement', 'VariableDeclaration', 'VariableDeclarator', 'IfStatement', 'ForStatement',
-  'WhileStatement', 'DoWhileStatement', 'LabeledStatement', 'BreakStatement', 'ContinueStatement', 'ReturnStatement',
-  'EmptyStatement', 'Literal', 'Identifier', 'BinaryExpression', 'LogicalExpression', 'UnaryExpression', 'UpdateExpression',
-  'AssignmentExpression', 'ConditionalExpression', 'MemberExpression', 'CallExpression', 'SequenceExpression',
-  'ParenthesizedExpression', 'ArrayPattern',
+  'BlockStatement',
+  'ExpressionStatement',
+  'VariableDeclaration',
+  'VariableDeclarator',
+  'IfStatement',
+  'ForStatement',
+  'WhileStatement',
+  'DoWhileStatement',
+  'LabeledStatement',
+  'BreakStatement',
+  'ContinueStatement',
+  'ReturnStatement',
+  'EmptyStatement',
+  'Literal',
+  'Identifier',
+  'BinaryExpression',
+  'LogicalExpression',
+  'UnaryExpression',
+  'UpdateExpression',
+  'AssignmentExpression',
+  'ConditionalExpression',
+  'MemberExpression',
+  'CallExpression',
+  'SequenceExpression',
+  'ParenthesizedExpression',
+  'ArrayPattern',
 ]);
 
 /** What to say of an unsupported node, where more can be said than its name. */

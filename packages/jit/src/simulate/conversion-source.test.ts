@@ -56,11 +56,23 @@ describe('int → int wraps (sign- or zero-extending by the source)', () => {
   });
 
   test('every narrowing of i64 matches BigInt.asIntN / asUintN', () => {
-    const targets: [ScalarName, number, boolean][] = [['i8', 8, true], ['u8', 8, false], ['i16', 16, true], ['u16', 16, false], ['i32', 32, true], ['u32', 32, false]];
+    const targets: [ScalarName, number, boolean][] = [
+      ['i8', 8, true],
+      ['u8', 8, false],
+      ['i16', 16, true],
+      ['u16', 16, false],
+      ['i32', 32, true],
+      ['u32', 32, false],
+    ];
     fc.assert(
       fc.property(fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { minLength: 1, maxLength: 64 }), (values) => {
         for (const [to, bits, signed] of targets) {
-          const got = evaluateMany(to, ['i64'], ([x]) => convert(to, x!), values.map((v) => [v]));
+          const got = evaluateMany(
+            to,
+            ['i64'],
+            ([x]) => convert(to, x!),
+            values.map((v) => [v]),
+          );
           values.forEach((v, k) => expect(got[k]).toBe(Number(signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v))));
         }
       }),
@@ -93,7 +105,12 @@ describe('int → float rounds to nearest, once', () => {
   test('i64 → f32 matches an exact reference', () => {
     fc.assert(
       fc.property(fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { minLength: 1, maxLength: 64 }), (values) => {
-        const got = evaluateMany('f32', ['i64'], ([x]) => convert('f32', x!), values.map((v) => [v]));
+        const got = evaluateMany(
+          'f32',
+          ['i64'],
+          ([x]) => convert('f32', x!),
+          values.map((v) => [v]),
+        );
         values.forEach((v, k) => expect(got[k]).toBe(referenceToF32(v)));
       }),
       { numRuns: 20 },
@@ -200,7 +217,12 @@ test('constants of every type keep their value', () => {
   expect(evaluate('i64', () => i64(-5n))).toBe(-5n);
   expect(evaluate('u64', () => u64(2n ** 64n - 1n))).toBe(2n ** 64n - 1n);
   expect(evaluate('f32', () => f32(0.1))).toBe(Math.fround(0.1));
-  expect(Object.is(evaluate('f64', () => f64(-0)), -0)).toBe(true);
+  expect(
+    Object.is(
+      evaluate('f64', () => f64(-0)),
+      -0,
+    ),
+  ).toBe(true);
   expect(evaluate('f64', () => f64(-Infinity))).toBe(-Infinity);
   expect(Number.isNaN(evaluate('f64', () => f64(NaN)))).toBe(true);
   expect(evaluate('f64', () => f64(5e-324))).toBe(5e-324);

@@ -4,7 +4,26 @@ import { SimulatorError } from '../errors.js';
 import type { Layout, ScalarName } from '../types/jit-types.js';
 import type { Expr, Stmt } from '../types/typed-ir.js';
 import {
-  KernelBuilder, NO_POSITIONS, TextLocator, binary, bool, compare, convert, dim, expr, f64, get, globalIndexX, i32, i64, load, set, special, store, u64, when,
+  KernelBuilder,
+  NO_POSITIONS,
+  TextLocator,
+  binary,
+  bool,
+  compare,
+  convert,
+  dim,
+  expr,
+  f64,
+  get,
+  globalIndexX,
+  i32,
+  i64,
+  load,
+  set,
+  special,
+  store,
+  u64,
+  when,
 } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
@@ -41,22 +60,86 @@ function launchFor(shape: readonly number[]): [number, number, number] {
 
 describe('arrays of 1, 2 and 3 dimensions in C, F and A layouts', () => {
   const cases: { name: string; make: () => StridedMemoryView; layout: Layout }[] = [
-    { name: '1-D C', layout: 'C', make: () => StridedMemoryView.fromBuffer(Float64Array.from({ length: 7 }, (_, k) => k), { dtype: 'float64' }) },
-    { name: '1-D A (every second element)', layout: 'A', make: () => StridedMemoryView.fromBuffer(Float64Array.from({ length: 12 }, (_, k) => k), { dtype: 'float64' }).slice([1, 12, 2]) },
-    { name: '1-D A (reversed)', layout: 'A', make: () => StridedMemoryView.fromBuffer(Float64Array.from({ length: 6 }, (_, k) => k), { dtype: 'float64' }).slice([undefined, undefined, -1]) },
-    { name: '2-D C', layout: 'C', make: () => StridedMemoryView.fromBuffer(Float64Array.from({ length: 12 }, (_, k) => k), { dtype: 'float64', shape: [3, 4] }) },
-    { name: '2-D F', layout: 'F', make: () => StridedMemoryView.fromBuffer(Float64Array.from({ length: 12 }, (_, k) => k), { dtype: 'float64', shape: [3, 4], strides: [1, 3] }) },
+    {
+      name: '1-D C',
+      layout: 'C',
+      make: () =>
+        StridedMemoryView.fromBuffer(
+          Float64Array.from({ length: 7 }, (_, k) => k),
+          { dtype: 'float64' },
+        ),
+    },
+    {
+      name: '1-D A (every second element)',
+      layout: 'A',
+      make: () =>
+        StridedMemoryView.fromBuffer(
+          Float64Array.from({ length: 12 }, (_, k) => k),
+          { dtype: 'float64' },
+        ).slice([1, 12, 2]),
+    },
+    {
+      name: '1-D A (reversed)',
+      layout: 'A',
+      make: () =>
+        StridedMemoryView.fromBuffer(
+          Float64Array.from({ length: 6 }, (_, k) => k),
+          { dtype: 'float64' },
+        ).slice([undefined, undefined, -1]),
+    },
+    {
+      name: '2-D C',
+      layout: 'C',
+      make: () =>
+        StridedMemoryView.fromBuffer(
+          Float64Array.from({ length: 12 }, (_, k) => k),
+          { dtype: 'float64', shape: [3, 4] },
+        ),
+    },
+    {
+      name: '2-D F',
+      layout: 'F',
+      make: () =>
+        StridedMemoryView.fromBuffer(
+          Float64Array.from({ length: 12 }, (_, k) => k),
+          { dtype: 'float64', shape: [3, 4], strides: [1, 3] },
+        ),
+    },
     {
       name: '2-D A (a strided slice, one axis reversed)',
       layout: 'A',
-      make: () => StridedMemoryView.fromBuffer(Float64Array.from({ length: 48 }, (_, k) => k), { dtype: 'float64', shape: [6, 8] }).slice([1, 6, 2], [7, undefined, -3]),
+      make: () =>
+        StridedMemoryView.fromBuffer(
+          Float64Array.from({ length: 48 }, (_, k) => k),
+          { dtype: 'float64', shape: [6, 8] },
+        ).slice([1, 6, 2], [7, undefined, -3]),
     },
-    { name: '3-D C', layout: 'C', make: () => StridedMemoryView.fromBuffer(Float64Array.from({ length: 24 }, (_, k) => k), { dtype: 'float64', shape: [2, 3, 4] }) },
-    { name: '3-D F', layout: 'F', make: () => StridedMemoryView.fromBuffer(Float64Array.from({ length: 24 }, (_, k) => k), { dtype: 'float64', shape: [2, 3, 4], strides: [1, 2, 6] }) },
+    {
+      name: '3-D C',
+      layout: 'C',
+      make: () =>
+        StridedMemoryView.fromBuffer(
+          Float64Array.from({ length: 24 }, (_, k) => k),
+          { dtype: 'float64', shape: [2, 3, 4] },
+        ),
+    },
+    {
+      name: '3-D F',
+      layout: 'F',
+      make: () =>
+        StridedMemoryView.fromBuffer(
+          Float64Array.from({ length: 24 }, (_, k) => k),
+          { dtype: 'float64', shape: [2, 3, 4], strides: [1, 2, 6] },
+        ),
+    },
     {
       name: '3-D A (a transposed slice)',
       layout: 'A',
-      make: () => StridedMemoryView.fromBuffer(Float64Array.from({ length: 60 }, (_, k) => k), { dtype: 'float64', shape: [3, 4, 5], strides: [1, 3, 12] }).slice(null, [1, 4], [0, 5, 2]),
+      make: () =>
+        StridedMemoryView.fromBuffer(
+          Float64Array.from({ length: 60 }, (_, k) => k),
+          { dtype: 'float64', shape: [3, 4, 5], strides: [1, 3, 12] },
+        ).slice(null, [1, 4], [0, 5, 2]),
     },
   ];
   for (const { name, make, layout } of cases) {
@@ -109,15 +192,12 @@ describe('arrays of 1, 2 and 3 dimensions in C, F and A layouts', () => {
     expect([...new Uint8Array(bytes)]).toEqual([250, 251, 252, 253]);
   });
 
-  test('dim reads the extents and the view\'s strides', () => {
+  test("dim reads the extents and the view's strides", () => {
     const view = StridedMemoryView.fromBuffer(new Float64Array(48), { dtype: 'float64', shape: [6, 8] }).slice([1, 6, 2], [7, undefined, -3]);
     const b = new KernelBuilder();
     const a = b.array('a', 'f64', 2, 'A', { readonly: true });
     const out = b.array('out', 'i64');
-    const body: Stmt[] = [0, 1].flatMap((k) => [
-      expr(store(out, 'i64', [i32(2 * k)], dim(a, 'shape', k))),
-      expr(store(out, 'i64', [i32(2 * k + 1)], dim(a, 'stride', k))),
-    ]);
+    const body: Stmt[] = [0, 1].flatMap((k) => [expr(store(out, 'i64', [i32(2 * k)], dim(a, 'shape', k))), expr(store(out, 'i64', [i32(2 * k + 1)], dim(a, 'stride', k)))]);
     const host = new BigInt64Array(4);
     new SimulatedKernel(b.build(body), NO_POSITIONS).run([1, 1, 1], [1, 1, 1], [view, host]);
     expect([...host]).toEqual([3n, 16n, 3n, -3n]);
@@ -149,7 +229,7 @@ describe('element types', () => {
     expect([...y32]).toEqual([1, 25]);
   });
 
-  test('bool elements are bytes 0 and 1; a store\'s value is the bool', () => {
+  test("bool elements are bytes 0 and 1; a store's value is the bool", () => {
     const b = new KernelBuilder();
     const x = b.array('x', 'bool', 1, 'C', { readonly: true });
     const y = b.array('y', 'bool');

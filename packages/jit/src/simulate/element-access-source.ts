@@ -46,14 +46,7 @@ export function loadSource(p: number, type: ArrayType, indices: readonly Generat
 }
 
 /** Source for writing an element of array parameter `p`; its value is the stored value. The value is evaluated after the indices are checked. */
-export function storeSource(
-  p: number,
-  type: ArrayType,
-  indices: readonly GeneratedValue[],
-  value: GeneratedValue,
-  loc: Loc | undefined,
-  context: SourceContext,
-): GeneratedValue {
+export function storeSource(p: number, type: ArrayType, indices: readonly GeneratedValue[], value: GeneratedValue, loc: Loc | undefined, context: SourceContext): GeneratedValue {
   const { guard, element, fail } = checkedElement(p, type, indices, loc, context);
   let write: string;
   if (type.dtype === 'bool') {

@@ -12,7 +12,7 @@ function productError(a: number, b: number): number {
   const p = a * b;
   const [ah, al] = split(a);
   const [bh, bl] = split(b);
-  return al * bl - (((p - ah * bh) - al * bh) - ah * bl);
+  return al * bl - (p - ah * bh - al * bh - ah * bl);
 }
 
 /** f32 fma on bigints: a * b + c scaled by 2^298 is an integer for f32 inputs; rounded at 24 bits, no bit below 2^-149. */

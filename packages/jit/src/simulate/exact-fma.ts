@@ -82,7 +82,8 @@ export function fmaFloat32(a: number, b: number, c: number): number {
     // Step one unit toward the exact value: up in magnitude when the error has the sum's sign.
     const away = error > 0 === sum > 0;
     const high = 1 - LOW_WORD;
-    if (away) scratchWords[LOW_WORD] = low + 1; // even: no carry
+    if (away)
+      scratchWords[LOW_WORD] = low + 1; // even: no carry
     else if (low !== 0) scratchWords[LOW_WORD] = low - 1;
     else {
       scratchWords[LOW_WORD] = 0xffffffff;

@@ -1,10 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import {
-  KernelBuilder, NO_POSITIONS, binary, bool, compare, convert, evaluate, expr, f32, f64, get, i32, i64, load, logical, select, sequence, set, store, u64,
-} from './ir-builders.test-support.js';
+import { KernelBuilder, NO_POSITIONS, binary, bool, compare, convert, evaluate, expr, f32, f64, get, i32, i64, load, logical, select, sequence, set, store, u64 } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
-describe('logical and select are lazy and keep JavaScript\'s values', () => {
+describe("logical and select are lazy and keep JavaScript's values", () => {
   test('and / or on bools', () => {
     for (const a of [false, true]) {
       for (const c of [false, true]) {
@@ -18,7 +16,12 @@ describe('logical and select are lazy and keep JavaScript\'s values', () => {
     expect(evaluate('f64', () => logical('and', f64(2), f64(3)))).toBe(3);
     expect(evaluate('f64', () => logical('and', f64(0), f64(3)))).toBe(0);
     expect(evaluate('f64', () => logical('or', f64(NaN), f64(3)))).toBe(3);
-    expect(Object.is(evaluate('f64', () => logical('or', f64(0), f64(-0))), -0)).toBe(true);
+    expect(
+      Object.is(
+        evaluate('f64', () => logical('or', f64(0), f64(-0))),
+        -0,
+      ),
+    ).toBe(true);
     expect(evaluate('f32', () => logical('or', f32(1.5), f32(3)))).toBe(1.5);
     expect(evaluate('i32', () => logical('and', i32(-1), i32(7)))).toBe(7);
     expect(evaluate('i64', () => logical('or', i64(0n), i64(2n ** 62n)))).toBe(2n ** 62n);
@@ -76,11 +79,7 @@ describe('assign and sequence', () => {
     const old = b.local('old', 'i32');
     // out[k++] = 7 as the typer writes it: (old = k, k = old + 1, old)
     const postIncrement = sequence([set(old, get(k, 'i32')), set(k, binary('add', get(old, 'i32'), i32(1)))], get(old, 'i32'));
-    const kernel = b.build([
-      expr(store(out, 'i32', [postIncrement], i32(7))),
-      expr(store(out, 'i32', [postIncrement], i32(8))),
-      expr(store(out, 'i32', [i32(2)], get(k, 'i32'))),
-    ]);
+    const kernel = b.build([expr(store(out, 'i32', [postIncrement], i32(7))), expr(store(out, 'i32', [postIncrement], i32(8))), expr(store(out, 'i32', [i32(2)], get(k, 'i32')))]);
     const host = new Int32Array(3);
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [1, 1, 1], [host]);
     expect([...host]).toEqual([7, 8, 2]);
@@ -90,10 +89,7 @@ describe('assign and sequence', () => {
     const b = new KernelBuilder();
     const out = b.array('out', 'i64');
     const t = b.local('t', 'i32');
-    const kernel = b.build([
-      expr(store(out, 'i64', [i32(0)], binary('mul', sequence([set(t, i32(5))], i64(3n)), i64(2n ** 60n)))),
-      expr(store(out, 'i64', [i32(1)], convert('i64', get(t, 'i32')))),
-    ]);
+    const kernel = b.build([expr(store(out, 'i64', [i32(0)], binary('mul', sequence([set(t, i32(5))], i64(3n)), i64(2n ** 60n)))), expr(store(out, 'i64', [i32(1)], convert('i64', get(t, 'i32'))))]);
     const host = new BigInt64Array(2);
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [1, 1, 1], [host]);
     expect([...host]).toEqual([3n * 2n ** 60n, 5n]);

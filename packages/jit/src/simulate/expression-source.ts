@@ -15,10 +15,18 @@ export const localName = (id: number): string => `l${id}`;
 
 /** The generated code's variables for the thread's position. */
 const SPECIAL_REGISTERS: Readonly<Record<SpecialRegister, string>> = {
-  'tid.x': 'tidX', 'tid.y': 'tidY', 'tid.z': 'tidZ',
-  'ntid.x': 'ntidX', 'ntid.y': 'ntidY', 'ntid.z': 'ntidZ',
-  'ctaid.x': 'ctaidX', 'ctaid.y': 'ctaidY', 'ctaid.z': 'ctaidZ',
-  'nctaid.x': 'nctaidX', 'nctaid.y': 'nctaidY', 'nctaid.z': 'nctaidZ',
+  'tid.x': 'tidX',
+  'tid.y': 'tidY',
+  'tid.z': 'tidZ',
+  'ntid.x': 'ntidX',
+  'ntid.y': 'ntidY',
+  'ntid.z': 'ntidZ',
+  'ctaid.x': 'ctaidX',
+  'ctaid.y': 'ctaidY',
+  'ctaid.z': 'ctaidZ',
+  'nctaid.x': 'nctaidX',
+  'nctaid.y': 'nctaidY',
+  'nctaid.z': 'nctaidZ',
   // The lane is the thread's linear index in its block modulo the warp size.
   laneid: '(((tidZ * ntidY + tidY) * ntidX + tidX) & 31)',
   warpsize: '32',
@@ -72,7 +80,12 @@ export class ExpressionSource {
       case 'convert':
         return convertSource(this.generate(e.operand), e.type, this.ranges.bound(e));
       case 'math':
-        return mathSource(e.fn, e.type, e.argType, e.args.map((a) => this.generate(a)));
+        return mathSource(
+          e.fn,
+          e.type,
+          e.argType,
+          e.args.map((a) => this.generate(a)),
+        );
       case 'special':
         return { code: SPECIAL_REGISTERS[e.register], type: 'i32' };
       case 'load': {

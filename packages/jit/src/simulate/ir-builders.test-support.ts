@@ -5,18 +5,7 @@
  * Not shipped (packages/jit/tsconfig.json excludes it).
  */
 import type { SourceLocator, SourcePosition } from '../errors.js';
-import {
-  compare,
-  convert,
-  exprStmt as expr,
-  get,
-  globalIndexX,
-  i32,
-  ifStmt as when,
-  load,
-  set,
-  store,
-} from '../types/ir-builders.test-support.js';
+import { compare, convert, exprStmt as expr, get, globalIndexX, i32, ifStmt as when, load, set, store } from '../types/ir-builders.test-support.js';
 import { arrayType, type Layout, type ScalarName } from '../types/jit-types.js';
 import type { Expr, KernelParam, LocalVariable, Loc, Stmt, TypedKernel } from '../types/typed-ir.js';
 import { SimulatedKernel } from './simulated-kernel.js';
@@ -104,11 +93,7 @@ type Evaluated<T extends ScalarName> = T extends 'bool' ? boolean : T extends 'i
  * generated code shows; 64-bit integers through a bigint array, checked
  * against their f64 conversion for the same reason.
  */
-export function evaluate<T extends ScalarName>(
-  type: T,
-  make: (scalars: readonly Expr[]) => Expr,
-  scalarArgs: readonly { type: ScalarName; value: unknown }[] = [],
-): Evaluated<T> {
+export function evaluate<T extends ScalarName>(type: T, make: (scalars: readonly Expr[]) => Expr, scalarArgs: readonly { type: ScalarName; value: unknown }[] = []): Evaluated<T> {
   const b = new KernelBuilder();
   const scalars = scalarArgs.map((s, i) => get(b.scalar(`s${i}`, s.type), s.type));
   const e = make(scalars);
@@ -117,10 +102,7 @@ export function evaluate<T extends ScalarName>(
   const outF64 = b.array('outF64', 'f64');
   const outBig = b.array('outBig', type === 'u64' ? 'u64' : 'i64');
   const value = b.local('value', type);
-  const body: Stmt[] = [
-    expr(set(value, e)),
-    expr(store(outF64, 'f64', [i32(0)], type === 'f64' ? get(value, type) : convert('f64', get(value, type)))),
-  ];
+  const body: Stmt[] = [expr(set(value, e)), expr(store(outF64, 'f64', [i32(0)], type === 'f64' ? get(value, type) : convert('f64', get(value, type))))];
   if (wide) body.push(expr(store(outBig, type, [i32(0)], get(value, type))));
   const kernel = new SimulatedKernel(b.build(body), NO_POSITIONS);
   const f = new Float64Array(1);
@@ -169,12 +151,7 @@ function hostArray(type: ScalarName, values: readonly HostValue[]): ArrayBufferV
  * loaded from an array of its type, and gives the values as `evaluate`
  * does. For property tests: one kernel for many cases.
  */
-export function evaluateMany<T extends ScalarName>(
-  type: T,
-  inputTypes: readonly ScalarName[],
-  make: (inputs: readonly Expr[]) => Expr,
-  rows: readonly (readonly HostValue[])[],
-): Evaluated<T>[] {
+export function evaluateMany<T extends ScalarName>(type: T, inputTypes: readonly ScalarName[], make: (inputs: readonly Expr[]) => Expr, rows: readonly (readonly HostValue[])[]): Evaluated<T>[] {
   const b = new KernelBuilder();
   const n = b.scalar('n', 'i32');
   const inputs = inputTypes.map((t, k) => b.array(`in${k}`, t, 1, 'C', { readonly: true }));
@@ -186,16 +163,18 @@ export function evaluateMany<T extends ScalarName>(
   const iv = get(i, 'i32');
   const e = make(inputTypes.map((t, k) => load(inputs[k]!, t, [iv])));
   if (e.type !== type) throw new Error(`evaluateMany: the expression is ${e.type}, not ${type}`);
-  const body: Stmt[] = [
-    expr(set(value, e)),
-    expr(store(outF64, 'f64', [iv], type === 'f64' ? get(value, type) : convert('f64', get(value, type)))),
-  ];
+  const body: Stmt[] = [expr(set(value, e)), expr(store(outF64, 'f64', [iv], type === 'f64' ? get(value, type) : convert('f64', get(value, type))))];
   if (wide) body.push(expr(store(outBig, type, [iv], get(value, type))));
   const kernel = new SimulatedKernel(b.build([expr(set(i, globalIndexX())), when(compare('lt', iv, get(n, 'i32')), body)]), NO_POSITIONS);
   const count = rows.length;
   const f = new Float64Array(count);
   const big = type === 'u64' ? new BigUint64Array(count) : new BigInt64Array(count);
-  const arrays = inputTypes.map((t, k) => hostArray(t, rows.map((r) => r[k]!)));
+  const arrays = inputTypes.map((t, k) =>
+    hostArray(
+      t,
+      rows.map((r) => r[k]!),
+    ),
+  );
   kernel.run([Math.max(1, Math.ceil(count / 32)), 1, 1], [32, 1, 1], [count, ...arrays, f, big]);
   return rows.map((_, r) => {
     if (wide) {

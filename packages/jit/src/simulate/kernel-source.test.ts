@@ -2,15 +2,11 @@ import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, test } from 'vitest';
 import type { SpecialRegister } from '../types/typed-ir.js';
 import { FaultSites } from './fault-sites.js';
-import {
-  KernelBuilder, NO_POSITIONS, binary, compare, expr, get, globalIndexX, i32, load, set, special, store, when,
-} from './ir-builders.test-support.js';
+import { KernelBuilder, NO_POSITIONS, binary, compare, expr, get, globalIndexX, i32, load, set, special, store, when } from './ir-builders.test-support.js';
 import { generateKernelSource } from './kernel-source.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
-const REGISTERS: SpecialRegister[] = [
-  'tid.x', 'tid.y', 'tid.z', 'ntid.x', 'ntid.y', 'ntid.z', 'ctaid.x', 'ctaid.y', 'ctaid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'laneid', 'warpsize',
-];
+const REGISTERS: SpecialRegister[] = ['tid.x', 'tid.y', 'tid.z', 'ntid.x', 'ntid.y', 'ntid.z', 'ctaid.x', 'ctaid.y', 'ctaid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'laneid', 'warpsize'];
 
 /** Every thread writes its special registers to out[linear thread index][register]. */
 function registersKernel(): SimulatedKernel {
@@ -23,19 +19,25 @@ function registersKernel(): SimulatedKernel {
   const perBlock = binary('mul', binary('mul', r('ntid.x'), r('ntid.y')), r('ntid.z'));
   const thread = binary('add', binary('mul', binary('add', binary('mul', r('tid.z'), r('ntid.y')), r('tid.y')), r('ntid.x')), r('tid.x'));
   return new SimulatedKernel(
-    b.build([
-      expr(set(linear, binary('add', binary('mul', block, perBlock), thread))),
-      ...REGISTERS.map((name, k) => expr(store(out, 'i32', [get(linear, 'i32'), i32(k)], r(name)))),
-    ]),
+    b.build([expr(set(linear, binary('add', binary('mul', block, perBlock), thread))), ...REGISTERS.map((name, k) => expr(store(out, 'i32', [get(linear, 'i32'), i32(k)], r(name))))]),
     NO_POSITIONS,
   );
 }
 
 describe('the grid and block loops', () => {
   for (const [grid, block] of [
-    [[3, 2, 1], [4, 2, 1]],
-    [[2, 2, 2], [2, 3, 4]],
-    [[1, 1, 3], [40, 1, 1]],
+    [
+      [3, 2, 1],
+      [4, 2, 1],
+    ],
+    [
+      [2, 2, 2],
+      [2, 3, 4],
+    ],
+    [
+      [1, 1, 3],
+      [40, 1, 1],
+    ],
   ] as [[number, number, number], [number, number, number]][]) {
     test(`grid [${grid}] × block [${block}]: every thread once, in order z, y, x, with its registers`, () => {
       const threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
@@ -63,11 +65,7 @@ describe('the grid and block loops', () => {
     const n = b.scalar('n', 'i32');
     const i = b.local('i', 'i32');
     const counter = load(out, 'i32', [get(n, 'i32')]);
-    const kernel = b.build([
-      expr(set(i, globalIndexX())),
-      expr(store(out, 'i32', [get(i, 'i32')], counter)),
-      expr(store(out, 'i32', [get(n, 'i32')], binary('add', counter, i32(1)))),
-    ]);
+    const kernel = b.build([expr(set(i, globalIndexX())), expr(store(out, 'i32', [get(i, 'i32')], counter)), expr(store(out, 'i32', [get(n, 'i32')], binary('add', counter, i32(1))))]);
     const host = new Int32Array(9);
     new SimulatedKernel(kernel, NO_POSITIONS).run([2, 1, 1], [4, 1, 1], [host, 8]);
     expect([...host]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
@@ -80,10 +78,7 @@ describe('the generated source', () => {
     const n = b.scalar('n', 'i32');
     const y = b.array('y', 'f32');
     const i = b.local('i', 'i32');
-    const kernel = b.build(
-      [expr(set(i, globalIndexX())), when(compare('lt', get(i, 'i32'), get(n, 'i32')), [expr(store(y, 'f32', [get(i, 'i32')], { op: 'const', type: 'f32', value: 1 }))])],
-      'fill',
-    );
+    const kernel = b.build([expr(set(i, globalIndexX())), when(compare('lt', get(i, 'i32'), get(n, 'i32')), [expr(store(y, 'f32', [get(i, 'i32')], { op: 'const', type: 'f32', value: 1 }))])], 'fill');
     const sim = new SimulatedKernel(kernel, NO_POSITIONS);
     expect(sim.source).toContain('return function simulate_fill(');
     expect(sim.source).toMatch(/thread: for \(tidX = 0; tidX < ntidX; tidX\+\+\) \{\n\s+let l0 = p0, l1 = 0;\n\s+\(l1 = /);

@@ -19,11 +19,7 @@ export interface ArrayArgument {
 }
 
 /** The generated function: grid and block extents (x, y, z), then one value per parameter (converted scalars, ArrayArguments). */
-export type GeneratedKernel = (
-  nctaidX: number, nctaidY: number, nctaidZ: number,
-  ntidX: number, ntidY: number, ntidZ: number,
-  args: readonly unknown[],
-) => void;
+export type GeneratedKernel = (nctaidX: number, nctaidY: number, nctaidZ: number, ntidX: number, ntidY: number, ntidZ: number, args: readonly unknown[]) => void;
 
 /**
  * The JavaScript source of one specialized kernel, the body of

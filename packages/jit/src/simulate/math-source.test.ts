@@ -3,8 +3,29 @@ import type { MathFunction } from '../types/typed-ir.js';
 import { convert, evaluate, f32, f64, i32, i64, math, u32, u64 } from './ir-builders.test-support.js';
 
 const ONE_ARGUMENT: MathFunction[] = [
-  'sqrt', 'cbrt', 'exp', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'asin', 'acos', 'atan',
-  'sinh', 'cosh', 'tanh', 'asinh', 'acosh', 'atanh', 'floor', 'ceil', 'trunc',
+  'sqrt',
+  'cbrt',
+  'exp',
+  'expm1',
+  'log',
+  'log2',
+  'log10',
+  'log1p',
+  'sin',
+  'cos',
+  'tan',
+  'asin',
+  'acos',
+  'atan',
+  'sinh',
+  'cosh',
+  'tanh',
+  'asinh',
+  'acosh',
+  'atanh',
+  'floor',
+  'ceil',
+  'trunc',
 ];
 const TWO_ARGUMENTS: MathFunction[] = ['atan2', 'pow', 'hypot'];
 
@@ -15,17 +36,46 @@ describe('float functions go through Math.*, rounded for f32', () => {
   test.each(ONE_ARGUMENT)('%s', (fn) => {
     const reference = Math[fn as keyof Math] as (x: number) => number;
     for (const x of inputs) {
-      expect(same(evaluate('f64', () => math(fn, f64(x))), reference(x)), `${fn}(${x}) f64`).toBe(true);
+      expect(
+        same(
+          evaluate('f64', () => math(fn, f64(x))),
+          reference(x),
+        ),
+        `${fn}(${x}) f64`,
+      ).toBe(true);
       const xf = Math.fround(x);
-      expect(same(evaluate('f32', () => math(fn, f32(xf))), Math.fround(reference(xf))), `${fn}(${x}) f32`).toBe(true);
+      expect(
+        same(
+          evaluate('f32', () => math(fn, f32(xf))),
+          Math.fround(reference(xf)),
+        ),
+        `${fn}(${x}) f32`,
+      ).toBe(true);
     }
   });
   test.each(TWO_ARGUMENTS)('%s', (fn) => {
     const reference = Math[fn as keyof Math] as (x: number, y: number) => number;
-    for (const [x, y] of [[0.3, 2], [-1.5, 3], [2.5, 0.5], [NaN, 1], [1, NaN], [-0, -1]] as const) {
-      expect(same(evaluate('f64', () => math(fn, f64(x), f64(y))), reference(x, y))).toBe(true);
+    for (const [x, y] of [
+      [0.3, 2],
+      [-1.5, 3],
+      [2.5, 0.5],
+      [NaN, 1],
+      [1, NaN],
+      [-0, -1],
+    ] as const) {
+      expect(
+        same(
+          evaluate('f64', () => math(fn, f64(x), f64(y))),
+          reference(x, y),
+        ),
+      ).toBe(true);
       const [xf, yf] = [Math.fround(x), Math.fround(y)];
-      expect(same(evaluate('f32', () => math(fn, f32(xf), f32(yf))), Math.fround(reference(xf, yf)))).toBe(true);
+      expect(
+        same(
+          evaluate('f32', () => math(fn, f32(xf), f32(yf))),
+          Math.fround(reference(xf, yf)),
+        ),
+      ).toBe(true);
     }
   });
   test('exp2', () => {
@@ -41,8 +91,24 @@ describe('float functions go through Math.*, rounded for f32', () => {
 
 describe('functions defined by typed-ir.ts formulas', () => {
   test('round: floor(x) + (x - floor(x) >= 0.5 ? 1 : 0)', () => {
-    const cases: [number, number][] = [[2.5, 3], [-2.5, -2], [0.49999999999999994, 0], [-0.5, 0], [1.4, 1], [-1.6, -2], [Infinity, Infinity], [-Infinity, -Infinity]];
-    for (const [x, r] of cases) expect(same(evaluate('f64', () => math('round', f64(x))), r), `round(${x})`).toBe(true);
+    const cases: [number, number][] = [
+      [2.5, 3],
+      [-2.5, -2],
+      [0.49999999999999994, 0],
+      [-0.5, 0],
+      [1.4, 1],
+      [-1.6, -2],
+      [Infinity, Infinity],
+      [-Infinity, -Infinity],
+    ];
+    for (const [x, r] of cases)
+      expect(
+        same(
+          evaluate('f64', () => math('round', f64(x))),
+          r,
+        ),
+        `round(${x})`,
+      ).toBe(true);
     expect(evaluate('f64', () => math('round', f64(NaN)))).toBeNaN();
     expect(evaluate('f32', () => math('round', f32(2.5)))).toBe(3);
     expect(evaluate('f32', () => math('round', f32(8388609.5)))).toBe(Math.fround(8388610));
@@ -51,7 +117,12 @@ describe('functions defined by typed-ir.ts formulas', () => {
   test('sign keeps NaN and ±0', () => {
     expect(evaluate('f64', () => math('sign', f64(-3)))).toBe(-1);
     expect(evaluate('f64', () => math('sign', f64(0.25)))).toBe(1);
-    expect(same(evaluate('f64', () => math('sign', f64(-0))), -0)).toBe(true);
+    expect(
+      same(
+        evaluate('f64', () => math('sign', f64(-0))),
+        -0,
+      ),
+    ).toBe(true);
     expect(evaluate('f32', () => math('sign', f32(NaN)))).toBeNaN();
     expect(evaluate('i32', () => math('sign', i32(-5)))).toBe(-1);
     expect(evaluate('u32', () => math('sign', u32(0)))).toBe(0);
@@ -62,7 +133,12 @@ describe('functions defined by typed-ir.ts formulas', () => {
   });
 
   test('abs clears the sign of floats and wraps for integers', () => {
-    expect(same(evaluate('f64', () => math('abs', f64(-0))), 0)).toBe(true);
+    expect(
+      same(
+        evaluate('f64', () => math('abs', f64(-0))),
+        0,
+      ),
+    ).toBe(true);
     expect(evaluate('f32', () => math('abs', f32(-3.5)))).toBe(3.5);
     expect(evaluate('f64', () => math('abs', f64(NaN)))).toBeNaN();
     expect(evaluate('i32', () => math('abs', i32(-5)))).toBe(5);
@@ -83,9 +159,24 @@ describe('functions defined by typed-ir.ts formulas', () => {
       expect(evaluate(type, () => math('min', k(2), k(-3)))).toBe(-3);
       expect(evaluate(type, () => math('max', k(2), k(-3)))).toBe(2);
       // (a < b || a != a) ? a : b
-      expect(same(evaluate(type, () => math('min', k(-0), k(0))), 0)).toBe(true);
-      expect(same(evaluate(type, () => math('min', k(0), k(-0))), -0)).toBe(true);
-      expect(same(evaluate(type, () => math('max', k(-0), k(0))), 0)).toBe(true);
+      expect(
+        same(
+          evaluate(type, () => math('min', k(-0), k(0))),
+          0,
+        ),
+      ).toBe(true);
+      expect(
+        same(
+          evaluate(type, () => math('min', k(0), k(-0))),
+          -0,
+        ),
+      ).toBe(true);
+      expect(
+        same(
+          evaluate(type, () => math('max', k(-0), k(0))),
+          0,
+        ),
+      ).toBe(true);
     }
     expect(evaluate('i32', () => math('min', i32(-1), i32(1)))).toBe(-1);
     expect(evaluate('u32', () => math('min', u32(2 ** 32 - 1), u32(0)))).toBe(0);

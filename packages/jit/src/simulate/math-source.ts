@@ -4,9 +4,32 @@ import { bigintCode, type GeneratedValue } from './generated-value.js';
 
 /** Float functions that are a `Math` function of the same name. */
 const SAME_NAME = new Set<MathFunction>([
-  'sqrt', 'cbrt', 'exp', 'expm1', 'log', 'log2', 'log10', 'log1p',
-  'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'tanh', 'asinh', 'acosh', 'atanh',
-  'floor', 'ceil', 'trunc', 'atan2', 'pow', 'hypot',
+  'sqrt',
+  'cbrt',
+  'exp',
+  'expm1',
+  'log',
+  'log2',
+  'log10',
+  'log1p',
+  'sin',
+  'cos',
+  'tan',
+  'asin',
+  'acos',
+  'atan',
+  'sinh',
+  'cosh',
+  'tanh',
+  'asinh',
+  'acosh',
+  'atanh',
+  'floor',
+  'ceil',
+  'trunc',
+  'atan2',
+  'pow',
+  'hypot',
 ]);
 
 /**

@@ -3,9 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { SimulatorError } from '../errors.js';
 import type { ScalarName } from '../types/jit-types.js';
 import type { BinaryOperator, CompareOperator, Expr } from '../types/typed-ir.js';
-import {
-  KernelBuilder, TextLocator, binary, bool, c, compare, convert, evaluate, evaluateMany, expr, f32, f64, get, i32, i64, set, store, u32, u64, unary,
-} from './ir-builders.test-support.js';
+import { KernelBuilder, TextLocator, binary, bool, c, compare, convert, evaluate, evaluateMany, expr, f32, f64, get, i32, i64, set, store, u32, u64, unary } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
 type IntType = 'i32' | 'u32' | 'i64' | 'u64';
@@ -21,17 +19,28 @@ function referenceBinary(operator: BinaryOperator, type: IntType, a: bigint, b: 
   const w = BigInt(WIDTH[type]);
   const amount = BigInt.asUintN(Number(w), b) % w;
   switch (operator) {
-    case 'add': return wrap(type, a + b);
-    case 'sub': return wrap(type, a - b);
-    case 'mul': return wrap(type, a * b);
-    case 'div': return wrap(type, a / b);
-    case 'rem': return a % b;
-    case 'and': return a & b;
-    case 'or': return a | b;
-    case 'xor': return a ^ b;
-    case 'shl': return wrap(type, a << amount);
-    case 'shr': return a >> amount;
-    case 'ushr': return wrap(type, BigInt.asUintN(Number(w), a) >> amount);
+    case 'add':
+      return wrap(type, a + b);
+    case 'sub':
+      return wrap(type, a - b);
+    case 'mul':
+      return wrap(type, a * b);
+    case 'div':
+      return wrap(type, a / b);
+    case 'rem':
+      return a % b;
+    case 'and':
+      return a & b;
+    case 'or':
+      return a | b;
+    case 'xor':
+      return a ^ b;
+    case 'shl':
+      return wrap(type, a << amount);
+    case 'shr':
+      return a >> amount;
+    case 'ushr':
+      return wrap(type, BigInt.asUintN(Number(w), a) >> amount);
   }
 }
 
@@ -52,7 +61,12 @@ describe('integer arithmetic wraps at the width, as on the GPU', () => {
       test(`${type} ${operator} matches the bigint reference`, () => {
         fc.assert(
           fc.property(fc.array(fc.tuple(arbitrary[type], arbitrary[type]), { minLength: 1, maxLength: 64 }), (pairs) => {
-            const got = evaluateMany(type, [type, type], ([a, b]) => binary(operator, a!, b!), pairs.map(([a, b]) => [toHost(type, a), toHost(type, b)]));
+            const got = evaluateMany(
+              type,
+              [type, type],
+              ([a, b]) => binary(operator, a!, b!),
+              pairs.map(([a, b]) => [toHost(type, a), toHost(type, b)]),
+            );
             pairs.forEach(([a, b], k) => expect(fromResult(got[k]!)).toBe(referenceBinary(operator, type, a, b)));
           }),
           { numRuns: 25 },
@@ -65,7 +79,12 @@ describe('integer arithmetic wraps at the width, as on the GPU', () => {
       for (const operator of ops) {
         fc.assert(
           fc.property(fc.array(fc.tuple(arbitrary[type], nonZero), { minLength: 1, maxLength: 64 }), (pairs) => {
-            const got = evaluateMany(type, [type, type], ([a, b]) => binary(operator, a!, b!), pairs.map(([a, b]) => [toHost(type, a), toHost(type, b)]));
+            const got = evaluateMany(
+              type,
+              [type, type],
+              ([a, b]) => binary(operator, a!, b!),
+              pairs.map(([a, b]) => [toHost(type, a), toHost(type, b)]),
+            );
             pairs.forEach(([a, b], k) => expect(fromResult(got[k]!)).toBe(referenceBinary(operator, type, a, b)));
           }),
           { numRuns: 25 },
@@ -115,7 +134,12 @@ describe('integer arithmetic wraps at the width, as on the GPU', () => {
     expect(evaluate('u64', () => binary('div', u64(2n ** 64n - 1n), u64(2n)))).toBe(2n ** 63n - 1n);
     expect(evaluate('i32', () => binary('rem', i32(-7), i32(2)))).toBe(-1);
     expect(evaluate('i32', () => binary('rem', i32(7), i32(-2)))).toBe(1);
-    expect(Object.is(evaluate('i32', () => binary('rem', i32(-4), i32(2))), 0)).toBe(true); // not -0
+    expect(
+      Object.is(
+        evaluate('i32', () => binary('rem', i32(-4), i32(2))),
+        0,
+      ),
+    ).toBe(true); // not -0
     expect(evaluate('u32', () => binary('rem', u32(2 ** 32 - 1), u32(10)))).toBe(5);
     // 32-bit integer div is not made by the typer (it is float division in JS), but it is defined.
     expect(evaluate('i32', () => binary('div', i32(-7), i32(2)))).toBe(-3);
@@ -142,14 +166,29 @@ describe('integer arithmetic wraps at the width, as on the GPU', () => {
 
   test('unary operators', () => {
     expect(evaluate('i32', () => unary('neg', i32(-(2 ** 31))))).toBe(-(2 ** 31));
-    expect(Object.is(evaluate('i32', () => unary('neg', i32(0))), 0)).toBe(true);
+    expect(
+      Object.is(
+        evaluate('i32', () => unary('neg', i32(0))),
+        0,
+      ),
+    ).toBe(true);
     expect(evaluate('u32', () => unary('neg', u32(1)))).toBe(2 ** 32 - 1);
     expect(evaluate('i64', () => unary('neg', i64(-(2n ** 63n))))).toBe(-(2n ** 63n));
     expect(evaluate('i64', () => unary('neg', convert('i64', i32(5))))).toBe(-5n);
     expect(evaluate('f64', () => convert('f64', unary('neg', convert('i64', i32(0)))))).toBe(0);
-    expect(Object.is(evaluate('f64', () => convert('f64', unary('neg', convert('i64', i32(0))))), 0)).toBe(true); // i64 has no -0
+    expect(
+      Object.is(
+        evaluate('f64', () => convert('f64', unary('neg', convert('i64', i32(0))))),
+        0,
+      ),
+    ).toBe(true); // i64 has no -0
     expect(evaluate('u64', () => unary('neg', u64(1n)))).toBe(2n ** 64n - 1n);
-    expect(Object.is(evaluate('f32', () => unary('neg', f32(0))), -0)).toBe(true);
+    expect(
+      Object.is(
+        evaluate('f32', () => unary('neg', f32(0))),
+        -0,
+      ),
+    ).toBe(true);
     expect(evaluate('f64', () => unary('neg', f64(2.5)))).toBe(-2.5);
     expect(evaluate('i32', () => unary('bitnot', i32(5)))).toBe(-6);
     expect(evaluate('u32', () => unary('bitnot', u32(0)))).toBe(2 ** 32 - 1);
@@ -212,7 +251,12 @@ describe('float arithmetic', () => {
 describe('compare', () => {
   const operators: CompareOperator[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'];
   const js: Record<CompareOperator, (a: number, b: number) => boolean> = {
-    eq: (a, b) => a === b, ne: (a, b) => a !== b, lt: (a, b) => a < b, le: (a, b) => a <= b, gt: (a, b) => a > b, ge: (a, b) => a >= b,
+    eq: (a, b) => a === b,
+    ne: (a, b) => a !== b,
+    lt: (a, b) => a < b,
+    le: (a, b) => a <= b,
+    gt: (a, b) => a > b,
+    ge: (a, b) => a >= b,
   };
 
   test('floats: ordered, except ne, which is true with a NaN', () => {
@@ -236,10 +280,18 @@ describe('compare', () => {
     ];
     for (const [type, k] of cases) {
       for (const operator of operators) {
-        for (const [a, b] of [[1, 2], [2, 1], [3, 3], [-1, 1]] as const) {
+        for (const [a, b] of [
+          [1, 2],
+          [2, 1],
+          [3, 3],
+          [-1, 1],
+        ] as const) {
           const unsigned = type === 'u32' || type === 'u64';
           const ua = unsigned && a < 0 ? 2 ** 40 : a; // -1 unsigned is the largest value
-          expect(evaluate('bool', () => compare(operator, k(a), k(b))), `${type} ${a} ${operator} ${b}`).toBe(js[operator](ua, b));
+          expect(
+            evaluate('bool', () => compare(operator, k(a), k(b))),
+            `${type} ${a} ${operator} ${b}`,
+          ).toBe(js[operator](ua, b));
         }
       }
     }

@@ -144,14 +144,7 @@ const FLOAT_OPERATORS: Partial<Record<BinaryOperator, string>> = { add: '+', sub
  * divisor fails at the expression's position. The dividend is evaluated
  * first, then the divisor, as in JavaScript.
  */
-function divisionSource(
-  operator: 'div' | 'rem',
-  t: 'i32' | 'u32' | 'i64' | 'u64',
-  left: GeneratedValue,
-  right: GeneratedValue,
-  loc: Loc | undefined,
-  context: SourceContext,
-): GeneratedValue {
+function divisionSource(operator: 'div' | 'rem', t: 'i32' | 'u32' | 'i64' | 'u64', left: GeneratedValue, right: GeneratedValue, loc: Loc | undefined, context: SourceContext): GeneratedValue {
   const site = context.addFaultSite({ kind: 'division', loc, operator });
   const big = t === 'i64' || t === 'u64';
   const dividend = context.temporary(big ? '0n' : '0');

@@ -34,9 +34,24 @@ export interface SimulatorRuntime {
 
 /** The runtime's member names, which the generated code takes into local constants once. */
 export const RUNTIME_NAMES = [
-  'outOfBounds', 'divisionByZero', 'locateFault',
-  'floatToInt', 'floatToI64', 'floatToU64', 'bigintToFloat32', 'fmaFloat32', 'fmaFloat64',
-  'roundHalfUp', 'signNumber', 'signBigint', 'minNumber', 'maxNumber', 'minBigint', 'maxBigint', 'absI32', 'absI64',
+  'outOfBounds',
+  'divisionByZero',
+  'locateFault',
+  'floatToInt',
+  'floatToI64',
+  'floatToU64',
+  'bigintToFloat32',
+  'fmaFloat32',
+  'fmaFloat64',
+  'roundHalfUp',
+  'signNumber',
+  'signBigint',
+  'minNumber',
+  'maxNumber',
+  'minBigint',
+  'maxBigint',
+  'absI32',
+  'absI64',
 ] as const satisfies readonly (keyof SimulatorRuntime)[];
 
 /** An index as the message shows it: all digits; a huge one came from a bigint and was rounded on the way. */

@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Expr, Stmt } from '../types/typed-ir.js';
-import {
-  KernelBuilder, NO_POSITIONS, binary, block, breakTo, compare, continueTo, expr, get, i32, load, loop, ret, set, special, store, when,
-} from './ir-builders.test-support.js';
+import { KernelBuilder, NO_POSITIONS, binary, block, breakTo, compare, continueTo, expr, get, i32, load, loop, ret, set, special, store, when } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
 /** Runs `body(out, locals)` in `threads` threads of one block with an i32 `out` array of `size` elements. */
@@ -24,10 +22,14 @@ const accumulate = (out: number, k: Expr, v: Expr): Stmt => expr(store(out, 'i32
 
 describe('if', () => {
   test('then and else', () => {
-    const got = run(4, (_, out) => {
-      const t = special('tid.x');
-      return [when(lt(t, i32(2)), [expr(store(out, 'i32', [t], i32(1)))], [expr(store(out, 'i32', [t], i32(2)))])];
-    }, 4);
+    const got = run(
+      4,
+      (_, out) => {
+        const t = special('tid.x');
+        return [when(lt(t, i32(2)), [expr(store(out, 'i32', [t], i32(1)))], [expr(store(out, 'i32', [t], i32(2)))])];
+      },
+      4,
+    );
     expect(got).toEqual([1, 1, 2, 2]);
   });
 });
@@ -107,17 +109,10 @@ describe('loops', () => {
       const jv = get(j, 'i32');
       const inner = loop(1, {
         test: lt(jv, i32(4)),
-        body: [
-          when(compare('gt', jv, iv), [continueTo(0)]),
-          when(eq(iv, i32(3)), [breakTo(0)]),
-          accumulate(out, i32(0), i32(1)),
-        ],
+        body: [when(compare('gt', jv, iv), [continueTo(0)]), when(eq(iv, i32(3)), [breakTo(0)]), accumulate(out, i32(0), i32(1))],
         update: [inc(j)],
       });
-      return [
-        loop(0, { test: lt(iv, i32(4)), body: [expr(set(j, i32(0))), inner], update: [inc(i)] }),
-        expr(store(out, 'i32', [i32(1)], iv)),
-      ];
+      return [loop(0, { test: lt(iv, i32(4)), body: [expr(set(j, i32(0))), inner], update: [inc(i)] }), expr(store(out, 'i32', [i32(1)], iv))];
     });
     expect(got).toEqual([1 + 2 + 3, 3]);
   });
@@ -133,34 +128,37 @@ describe('loops', () => {
 
 describe('blocks and return', () => {
   test('break leaves a labelled block', () => {
-    const got = run(2, (_, out) => [
-      block(5, [expr(store(out, 'i32', [i32(0)], i32(1))), breakTo(5), expr(store(out, 'i32', [i32(0)], i32(2)))]),
-      expr(store(out, 'i32', [i32(1)], i32(3))),
-    ]);
+    const got = run(2, (_, out) => [block(5, [expr(store(out, 'i32', [i32(0)], i32(1))), breakTo(5), expr(store(out, 'i32', [i32(0)], i32(2)))]), expr(store(out, 'i32', [i32(1)], i32(3)))]);
     expect(got).toEqual([1, 3]);
   });
 
   test('return ends the thread only: the next thread runs', () => {
-    const got = run(4, (_, out) => {
-      const t = special('tid.x');
-      return [when(eq(binary('and', t, i32(1)), i32(1)), [ret()]), expr(store(out, 'i32', [t], i32(9)))];
-    }, 4);
+    const got = run(
+      4,
+      (_, out) => {
+        const t = special('tid.x');
+        return [when(eq(binary('and', t, i32(1)), i32(1)), [ret()]), expr(store(out, 'i32', [t], i32(9)))];
+      },
+      4,
+    );
     expect(got).toEqual([9, 0, 9, 0]);
   });
 
   test('return from inside nested loops', () => {
-    const got = run(3, (b, out) => {
-      const k = b.local('k', 'i32');
-      const t = special('tid.x');
-      return [
-        loop(0, {
-          body: [
-            loop(1, { body: [inc(k), when(eq(get(k, 'i32'), add(t, i32(2))), [ret()])] }),
-          ],
-        }),
-        expr(store(out, 'i32', [t], i32(-1))), // never reached
-      ];
-    }, 3);
+    const got = run(
+      3,
+      (b, out) => {
+        const k = b.local('k', 'i32');
+        const t = special('tid.x');
+        return [
+          loop(0, {
+            body: [loop(1, { body: [inc(k), when(eq(get(k, 'i32'), add(t, i32(2))), [ret()])] })],
+          }),
+          expr(store(out, 'i32', [t], i32(-1))), // never reached
+        ];
+      },
+      3,
+    );
     expect(got).toEqual([0, 0, 0]);
   });
 

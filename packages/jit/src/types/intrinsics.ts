@@ -3,27 +3,78 @@ import type { MathFunction, SpecialRegister } from './typed-ir.js';
 
 /** Casts callable in kernels: `f32(x)`, `i32(x)`, ... (the scalar makers of core, also the type tokens of signatures). */
 export const CASTS: Readonly<Record<string, ScalarName>> = Object.freeze({
-  bool: 'bool', i8: 'i8', u8: 'u8', i16: 'i16', u16: 'u16', i32: 'i32', u32: 'u32', i64: 'i64', u64: 'u64', f32: 'f32', f64: 'f64',
-  Number: 'f64', Boolean: 'bool',
+  bool: 'bool',
+  i8: 'i8',
+  u8: 'u8',
+  i16: 'i16',
+  u16: 'u16',
+  i32: 'i32',
+  u32: 'u32',
+  i64: 'i64',
+  u64: 'u64',
+  f32: 'f32',
+  f64: 'f64',
+  Number: 'f64',
+  Boolean: 'bool',
 });
 
 /** `Math.<name>(...)` → the typed IR's math function. */
 export const MATH_CALLS: Readonly<Record<string, MathFunction>> = Object.freeze({
-  sqrt: 'sqrt', cbrt: 'cbrt', exp: 'exp', expm1: 'expm1', log: 'log', log2: 'log2', log10: 'log10', log1p: 'log1p',
-  sin: 'sin', cos: 'cos', tan: 'tan', asin: 'asin', acos: 'acos', atan: 'atan', sinh: 'sinh', cosh: 'cosh', tanh: 'tanh',
-  asinh: 'asinh', acosh: 'acosh', atanh: 'atanh', floor: 'floor', ceil: 'ceil', trunc: 'trunc', round: 'round',
-  atan2: 'atan2', pow: 'pow', hypot: 'hypot', abs: 'abs', sign: 'sign', min: 'min', max: 'max',
+  sqrt: 'sqrt',
+  cbrt: 'cbrt',
+  exp: 'exp',
+  expm1: 'expm1',
+  log: 'log',
+  log2: 'log2',
+  log10: 'log10',
+  log1p: 'log1p',
+  sin: 'sin',
+  cos: 'cos',
+  tan: 'tan',
+  asin: 'asin',
+  acos: 'acos',
+  atan: 'atan',
+  sinh: 'sinh',
+  cosh: 'cosh',
+  tanh: 'tanh',
+  asinh: 'asinh',
+  acosh: 'acosh',
+  atanh: 'atanh',
+  floor: 'floor',
+  ceil: 'ceil',
+  trunc: 'trunc',
+  round: 'round',
+  atan2: 'atan2',
+  pow: 'pow',
+  hypot: 'hypot',
+  abs: 'abs',
+  sign: 'sign',
+  min: 'min',
+  max: 'max',
 });
 
 /** `Math.<name>` constants. */
 export const MATH_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({
-  PI: Math.PI, E: Math.E, LN2: Math.LN2, LN10: Math.LN10, LOG2E: Math.LOG2E, LOG10E: Math.LOG10E, SQRT2: Math.SQRT2, SQRT1_2: Math.SQRT1_2,
+  PI: Math.PI,
+  E: Math.E,
+  LN2: Math.LN2,
+  LN10: Math.LN10,
+  LOG2E: Math.LOG2E,
+  LOG10E: Math.LOG10E,
+  SQRT2: Math.SQRT2,
+  SQRT1_2: Math.SQRT1_2,
 });
 
 /** `Number.<name>` constants. */
 export const NUMBER_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({
-  EPSILON: Number.EPSILON, MAX_VALUE: Number.MAX_VALUE, MIN_VALUE: Number.MIN_VALUE, MAX_SAFE_INTEGER: Number.MAX_SAFE_INTEGER,
-  MIN_SAFE_INTEGER: Number.MIN_SAFE_INTEGER, POSITIVE_INFINITY: Infinity, NEGATIVE_INFINITY: -Infinity, NaN: NaN,
+  EPSILON: Number.EPSILON,
+  MAX_VALUE: Number.MAX_VALUE,
+  MIN_VALUE: Number.MIN_VALUE,
+  MAX_SAFE_INTEGER: Number.MAX_SAFE_INTEGER,
+  MIN_SAFE_INTEGER: Number.MIN_SAFE_INTEGER,
+  POSITIVE_INFINITY: Infinity,
+  NEGATIVE_INFINITY: -Infinity,
+  NaN: NaN,
 });
 
 /** Global names that are values. */

@@ -6,17 +6,7 @@
  * Not shipped (packages/jit/tsconfig.json excludes it).
  */
 import type { ScalarName } from './jit-types.js';
-import type {
-  BinaryOperator,
-  CompareOperator,
-  ElementRef,
-  Expr,
-  Loc,
-  MathFunction,
-  SpecialRegister,
-  Stmt,
-  UnaryOperator,
-} from './typed-ir.js';
+import type { BinaryOperator, CompareOperator, ElementRef, Expr, Loc, MathFunction, SpecialRegister, Stmt, UnaryOperator } from './typed-ir.js';
 
 // ---- constants -------------------------------------------------------------
 
@@ -95,10 +85,14 @@ export function globalIndex(): Expr {
 
 export const exprStmt = (expr: Expr): Stmt => ({ op: 'expr', expr });
 export const ifStmt = (test: Expr, then: readonly Stmt[], otherwise: readonly Stmt[] = []): Stmt => ({ op: 'if', test, then, otherwise });
-export const loop = (
-  id: number,
-  parts: { test?: Expr; body: readonly Stmt[]; update?: readonly Stmt[]; postTest?: Expr },
-): Stmt => ({ op: 'loop', id, test: parts.test, body: parts.body, update: parts.update ?? [], postTest: parts.postTest });
+export const loop = (id: number, parts: { test?: Expr; body: readonly Stmt[]; update?: readonly Stmt[]; postTest?: Expr }): Stmt => ({
+  op: 'loop',
+  id,
+  test: parts.test,
+  body: parts.body,
+  update: parts.update ?? [],
+  postTest: parts.postTest,
+});
 export const block = (id: number, body: readonly Stmt[]): Stmt => ({ op: 'block', id, body });
 export const breakTo = (target: number): Stmt => ({ op: 'break', target });
 export const continueTo = (target: number): Stmt => ({ op: 'continue', target });

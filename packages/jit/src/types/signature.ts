@@ -7,7 +7,17 @@ export type TypeToken = JitType | ((value: never) => unknown);
 
 // core's scalar makers double as type tokens: `compile([f32, array(f32, 1)])`
 const MAKERS = new Map<unknown, ScalarName>([
-  [bool, 'bool'], [i8, 'i8'], [u8, 'u8'], [i16, 'i16'], [u16, 'u16'], [i32, 'i32'], [u32, 'u32'], [i64, 'i64'], [u64, 'u64'], [f32, 'f32'], [f64, 'f64'],
+  [bool, 'bool'],
+  [i8, 'i8'],
+  [u8, 'u8'],
+  [i16, 'i16'],
+  [u16, 'u16'],
+  [i32, 'i32'],
+  [u32, 'u32'],
+  [i64, 'i64'],
+  [u64, 'u64'],
+  [f32, 'f32'],
+  [f64, 'f64'],
 ]);
 
 /**

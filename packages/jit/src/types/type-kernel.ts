@@ -5,7 +5,20 @@ import { unsupportedMessage, unsupportedNodePhrase } from '../parse/supported-sy
 import { CASTS, CUDA_DIMENSIONS, CUDA_SCALARS, GLOBAL_CONSTANTS, INTRINSIC_NAMES, MATH_CALLS, MATH_CONSTANTS, NUMBER_CONSTANTS } from './intrinsics.js';
 import { isArrayType, isFloat, isInteger, isSigned, bitsOf, type ArrayType, type JitType, type ScalarName } from './jit-types.js';
 import { arithmeticType, defaultLiteralType, isWidening, join, promoteValues, type ValueType } from './promotion.js';
-import { MATH_FUNCTIONS, type ArrayUse, type BinaryOperator, type CompareOperator, type ElementRef, type Expr, type KernelParam, type Loc, type MathFunction, type SpecialRegister, type Stmt, type TypedKernel } from './typed-ir.js';
+import {
+  MATH_FUNCTIONS,
+  type ArrayUse,
+  type BinaryOperator,
+  type CompareOperator,
+  type ElementRef,
+  type Expr,
+  type KernelParam,
+  type Loc,
+  type MathFunction,
+  type SpecialRegister,
+  type Stmt,
+  type TypedKernel,
+} from './typed-ir.js';
 
 /** A constant captured into the kernel (`jit(fn, { constants: { N: 16 } })`). */
 export type KernelConstant = number | bigint | boolean;
@@ -56,19 +69,32 @@ const isLiteralType = (t: ValueType): t is 'int-literal' | 'float-literal' => t 
 /** The JavaScript value of a folded literal operation, with JavaScript's own semantics. */
 function foldNumbers(operator: string, a: number, b: number): number | undefined {
   switch (operator) {
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return a / b;
-    case '%': return a % b;
-    case '**': return a ** b;
-    case '&': return a & b;
-    case '|': return a | b;
-    case '^': return a ^ b;
-    case '<<': return a << b;
-    case '>>': return a >> b;
-    case '>>>': return a >>> b;
-    default: return undefined;
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return a / b;
+    case '%':
+      return a % b;
+    case '**':
+      return a ** b;
+    case '&':
+      return a & b;
+    case '|':
+      return a | b;
+    case '^':
+      return a ^ b;
+    case '<<':
+      return a << b;
+    case '>>':
+      return a >> b;
+    case '>>>':
+      return a >>> b;
+    default:
+      return undefined;
   }
 }
 
@@ -136,7 +162,7 @@ class KernelTyper {
     do {
       this.#changed = false;
       this.#round();
-      if (++rounds > MAX_INFERENCE_ROUNDS) throw new KernelTypeError('the types of the kernel\'s variables do not settle');
+      if (++rounds > MAX_INFERENCE_ROUNDS) throw new KernelTypeError("the types of the kernel's variables do not settle");
     } while (this.#changed);
     this.#emitting = true;
     const body = this.#round();
@@ -757,7 +783,9 @@ class KernelTyper {
       const value = compound === undefined ? this.#expression(node.right) : this.#binaryOf(compound, this.#readLocal(target.id, node.left), this.#expression(node.right), node);
       return this.#typed(this.#assignLocal(target.id, value, node));
     }
-    return this.#storeElement(target.array, target.indices, target.at, node, (read) => (compound === undefined ? this.#expression(node.right) : this.#binaryOf(compound, read(), this.#expression(node.right), node)));
+    return this.#storeElement(target.array, target.indices, target.at, node, (read) =>
+      compound === undefined ? this.#expression(node.right) : this.#binaryOf(compound, read(), this.#expression(node.right), node),
+    );
   }
 
   #readLocal(id: number, node: Node): Typed {
@@ -820,7 +848,10 @@ class KernelTyper {
     const converted = indices.map((n) => {
       const ix = this.#expression(n);
       if (ix.type === 'float-literal' || (!isLiteralType(ix.type) && !isInteger(ix.type))) {
-        this.#typeError(n, `an index must be an integer, got ${ix.type === 'float-literal' ? 'a float literal' : ix.type}${ix.type === 'f64' ? ' (a plain JS number is f64; pass i32(n) or write i32(...) here)' : ''}`);
+        this.#typeError(
+          n,
+          `an index must be an integer, got ${ix.type === 'float-literal' ? 'a float literal' : ix.type}${ix.type === 'f64' ? ' (a plain JS number is f64; pass i32(n) or write i32(...) here)' : ''}`,
+        );
       }
       return this.#to(ix, 'i64', n);
     });
@@ -988,7 +1019,14 @@ class KernelTyper {
   #gridSizeComponent(axis: number, node: Node): Expr {
     const a = 'xyz'[axis]!;
     const loc = this.#loc(node);
-    return { op: 'binary', type: 'i32', operator: 'mul', left: { op: 'special', type: 'i32', register: `ntid.${a}` as SpecialRegister, loc }, right: { op: 'special', type: 'i32', register: `nctaid.${a}` as SpecialRegister, loc }, loc };
+    return {
+      op: 'binary',
+      type: 'i32',
+      operator: 'mul',
+      left: { op: 'special', type: 'i32', register: `ntid.${a}` as SpecialRegister, loc },
+      right: { op: 'special', type: 'i32', register: `nctaid.${a}` as SpecialRegister, loc },
+      loc,
+    };
   }
 
   #cudaCall(name: string, node: ESTree.CallExpression): Typed {
@@ -1040,7 +1078,11 @@ class KernelTyper {
   #mathOf(fn: MathFunction, argNodes: readonly Node[], node: Node): Typed {
     const spec = MATH_FUNCTIONS[fn];
     if (argNodes.length !== spec.arity) this.#typeError(node, `${fn} takes ${spec.arity} argument(s), ${argNodes.length} given`);
-    return this.#mathOfTyped(fn, argNodes.map((n) => this.#expression(n)), node);
+    return this.#mathOfTyped(
+      fn,
+      argNodes.map((n) => this.#expression(n)),
+      node,
+    );
   }
 
   #mathOfTyped(fn: MathFunction, args: readonly Typed[], node: Node): Typed {
@@ -1059,4 +1101,3 @@ class KernelTyper {
     return this.#typed({ op: 'math', type, fn, argType, args: converted, loc: this.#loc(node) });
   }
 }
-

@@ -41,12 +41,7 @@ export type BinaryOperator = 'add' | 'sub' | 'mul' | 'div' | 'rem' | 'and' | 'or
 export type CompareOperator = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
 
 /** Special registers and constants of the thread's position. All are i32. */
-export type SpecialRegister =
-  | 'tid.x' | 'tid.y' | 'tid.z'
-  | 'ntid.x' | 'ntid.y' | 'ntid.z'
-  | 'ctaid.x' | 'ctaid.y' | 'ctaid.z'
-  | 'nctaid.x' | 'nctaid.y' | 'nctaid.z'
-  | 'laneid' | 'warpsize';
+export type SpecialRegister = 'tid.x' | 'tid.y' | 'tid.z' | 'ntid.x' | 'ntid.y' | 'ntid.z' | 'ctaid.x' | 'ctaid.y' | 'ctaid.z' | 'nctaid.x' | 'nctaid.y' | 'nctaid.z' | 'laneid' | 'warpsize';
 
 /**
  * The math functions, with how many arguments each takes. The typer calls
@@ -186,7 +181,7 @@ export interface ArrayUse {
 }
 
 export type KernelParam =
-  | { readonly kind: 'scalar'; readonly name: string; readonly type: ScalarName; /** the local that holds it */ readonly local: number }
+  | { readonly kind: 'scalar'; readonly name: string; readonly type: ScalarName /** the local that holds it */; readonly local: number }
   | { readonly kind: 'array'; readonly name: string; readonly type: ArrayType; readonly use: ArrayUse };
 
 export interface LocalVariable {

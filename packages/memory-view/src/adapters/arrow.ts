@@ -46,7 +46,25 @@ const TYPE_INT = 2;
 const TYPE_FLOAT = 3;
 const TYPE_BOOL = 6;
 const TYPE_FIXED_SIZE_LIST = 16;
-const TYPE_NAMES: Record<number, string> = { 1: 'Null', 4: 'Binary', 5: 'Utf8', 7: 'Decimal', 8: 'Date', 9: 'Time', 10: 'Timestamp', 11: 'Interval', 12: 'List', 13: 'Struct', 14: 'Union', 15: 'FixedSizeBinary', 17: 'Map', 18: 'Duration', 19: 'LargeBinary', 20: 'LargeUtf8', [-1]: 'Dictionary' };
+const TYPE_NAMES: Record<number, string> = {
+  1: 'Null',
+  4: 'Binary',
+  5: 'Utf8',
+  7: 'Decimal',
+  8: 'Date',
+  9: 'Time',
+  10: 'Timestamp',
+  11: 'Interval',
+  12: 'List',
+  13: 'Struct',
+  14: 'Union',
+  15: 'FixedSizeBinary',
+  17: 'Map',
+  18: 'Duration',
+  19: 'LargeBinary',
+  20: 'LargeUtf8',
+  [-1]: 'Dictionary',
+};
 
 const BOOL = dtype('bool');
 

@@ -41,8 +41,12 @@ export function hostLayout(
   // The region that the array library claims must lie in the buffer, as the engine measures it.
   const bufferLength = bufferByteLength(buffer);
   if (
-    typeof regionByteOffset !== 'number' || !Number.isSafeInteger(regionByteOffset) || regionByteOffset < 0 ||
-    typeof regionLength !== 'number' || !Number.isSafeInteger(regionLength) || regionLength < 0 ||
+    typeof regionByteOffset !== 'number' ||
+    !Number.isSafeInteger(regionByteOffset) ||
+    regionByteOffset < 0 ||
+    typeof regionLength !== 'number' ||
+    !Number.isSafeInteger(regionLength) ||
+    regionLength < 0 ||
     !(regionByteOffset + regionLength * itemsize <= bufferLength)
   ) {
     throw new OutOfBoundsError(`${what}: its data claims ${formatValue(regionLength)} elements at byte ${formatValue(regionByteOffset)} of a ${bufferLength}-byte buffer`);

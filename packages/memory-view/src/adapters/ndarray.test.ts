@@ -15,7 +15,10 @@ describe('host adapter: scijs ndarray (the ndarray package)', () => {
   });
 
   it('honours transposes, negative steps and offsets', () => {
-    const a = ndarray(Int32Array.from({ length: 12 }, (_, i) => i), [3, 4]);
+    const a = ndarray(
+      Int32Array.from({ length: 12 }, (_, i) => i),
+      [3, 4],
+    );
     const b = a.transpose(1, 0).lo(1, 0).step(-1, 2); // shape [3, 2]
     const v = StridedMemoryView.fromNdarray(b);
     expect([v.shape, v.strides]).toEqual([b.shape, b.stride]);

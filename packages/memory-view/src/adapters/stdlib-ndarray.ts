@@ -54,7 +54,8 @@ const layouts = new WeakMap<object, HostLayout>();
 function toArray(value: unknown, name: string): unknown[] {
   if (value === null || typeof value !== 'object') throw new InvalidLayoutError(`stdlib ndarray: ${name} is ${formatValue(value)}; expected an array`);
   const n: unknown = (value as ArrayLike<unknown>).length;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_NDIM) throw new InvalidLayoutError(`stdlib ndarray: ${name} has ${formatValue(n)} entries; a view has 0 to ${MAX_NDIM} dimensions`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_NDIM)
+    throw new InvalidLayoutError(`stdlib ndarray: ${name} has ${formatValue(n)} entries; a view has 0 to ${MAX_NDIM} dimensions`);
   const out = new Array<unknown>(n);
   for (let i = 0; i < n; i++) out[i] = (value as ArrayLike<unknown>)[i];
   return out;

@@ -19,7 +19,10 @@ describeNative('hostile input: the native round trip', () => {
   it('exports and imports only views that lie within their memory', () => {
     fc.assert(
       fc.property(
-        fc.oneof(lyingArray, fc.constantFrom(0, 8, 64).map((n) => new ArrayBuffer(n))),
+        fc.oneof(
+          lyingArray,
+          fc.constantFrom(0, 8, 64).map((n) => new ArrayBuffer(n)),
+        ),
         fc.record({ dtype: hostileDType, shape: hostileExtents, strides: hostileExtents, byteOffset: hostileValue }, { requiredKeys: [] }),
         fc.boolean(),
         (source, options, legacy) => {
@@ -48,14 +51,23 @@ describeNative('hostile input: the native round trip', () => {
     fromManagedTensor(taken).close();
     expect(() => fromManagedTensor(taken)).toThrow(ProtocolError);
     fc.assert(
-      fc.property(fc.constantFrom<() => unknown>(slotOf, () => toManagedTensor(new Uint8Array(4), { legacy: true }), () => ({}), () => 7, () => tp.create(2)), (answer) => {
-        const obj = { [DLPACK_EXCHANGE_API]: () => answer() };
-        try {
-          StridedMemoryView.fromAny(obj, { stream: -1 });
-        } catch (error) {
-          expect(error).toBeInstanceOf(ProtocolError);
-        }
-      }),
+      fc.property(
+        fc.constantFrom<() => unknown>(
+          slotOf,
+          () => toManagedTensor(new Uint8Array(4), { legacy: true }),
+          () => ({}),
+          () => 7,
+          () => tp.create(2),
+        ),
+        (answer) => {
+          const obj = { [DLPACK_EXCHANGE_API]: () => answer() };
+          try {
+            StridedMemoryView.fromAny(obj, { stream: -1 });
+          } catch (error) {
+            expect(error).toBeInstanceOf(ProtocolError);
+          }
+        },
+      ),
       { ...FUZZ, numRuns: 30 },
     );
   });

@@ -148,20 +148,7 @@ function describe(obj: unknown, owning: boolean): unknown[] {
   }
   const host = view.buffer !== undefined;
   const t = view.dtype;
-  return [
-    keep,
-    host ? new Uint8Array(view.buffer!) : null,
-    host ? null : (view.ptr ?? 0n),
-    host ? view.byteOffset : 0,
-    d.type,
-    d.id,
-    t.code,
-    t.bits,
-    t.lanes,
-    view.flags,
-    view.shape,
-    view.strides,
-  ];
+  return [keep, host ? new Uint8Array(view.buffer!) : null, host ? null : (view.ptr ?? 0n), host ? view.byteOffset : 0, d.type, d.id, t.code, t.bits, t.lanes, view.flags, view.shape, view.strides];
 }
 
 function viewFromFields(fields: ImportFields, exporter: unknown, stream: bigint | undefined, writable: boolean): StridedMemoryView {

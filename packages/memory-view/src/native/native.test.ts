@@ -4,26 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  DLPACK_EXCHANGE_API,
-  DLPackVersionError,
-  ExporterClosedError,
-  ProtocolError,
-  setDriverHooks,
-  StreamRequiredError,
-  StridedMemoryView,
-} from '../index.js';
-import {
-  currentWorkStream,
-  exchangeApi,
-  exchangeApiVersion,
-  fromExchangeApi,
-  fromManagedTensor,
-  nativeCounts,
-  nativeHelperPath,
-  nativeHelperStatus,
-  toManagedTensor,
-} from './index.js';
+import { DLPACK_EXCHANGE_API, DLPackVersionError, ExporterClosedError, ProtocolError, setDriverHooks, StreamRequiredError, StridedMemoryView } from '../index.js';
+import { currentWorkStream, exchangeApi, exchangeApiVersion, fromExchangeApi, fromManagedTensor, nativeCounts, nativeHelperPath, nativeHelperStatus, toManagedTensor } from './index.js';
 import { collectUntil } from '../../test/gc.js';
 import { loadThirdParty, tensorClass, thirdPartyBuild } from '../../test/third-party.js';
 import { values } from '../../test/values.js';
@@ -49,7 +31,11 @@ describeNative(title('native DLPack tensors in Externals'), () => {
   it('exports a view as DLManagedTensorVersioned*: a native consumer takes it, reads it, deletes it once', () => {
     const data = Float32Array.from({ length: 12 }, (_, i) => i);
     const before = nativeCounts();
-    const slot = toManagedTensor(StridedMemoryView.fromAny(data).view({ shape: [3, 4] }).slice([0, 3, 2], [1, 4, 2]));
+    const slot = toManagedTensor(
+      StridedMemoryView.fromAny(data)
+        .view({ shape: [3, 4] })
+        .slice([0, 3, 2], [1, 4, 2]),
+    );
     expect(nativeCounts().exports).toBe(before.exports + 1);
     expect(tp.slotIsFull(slot)).toBe(true);
     expect(tp.consumeSlot(slot, false)).toBe(1 + 3 + 9 + 11);
@@ -204,7 +190,9 @@ describeNative(title('the DLPack C exchange API: a third-party library consumes 
 
   it('lets the library read a strided view through managed_tensor_from_py_object_no_sync', () => {
     const data = Float32Array.from({ length: 12 }, (_, i) => i);
-    const view = StridedMemoryView.fromAny(data).view({ shape: [3, 4] }).slice([undefined, undefined, -1], [0, 4, 3]);
+    const view = StridedMemoryView.fromAny(data)
+      .view({ shape: [3, 4] })
+      .slice([undefined, undefined, -1], [0, 4, 3]);
     expect(tp.sumViaExchange(view)).toBe(8 + 11 + 4 + 7 + 0 + 3);
     const d = tp.describeViaExchange(view);
     expect([d.shape, d.strides, d.byteOffset, d.version, d.code, d.bits, d.lanes]).toEqual([[3, 2], [-4, 3], 32, 103, 2, 32, 1]);
