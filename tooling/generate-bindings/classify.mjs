@@ -27,6 +27,11 @@ const DIRECTION_OVERRIDES = new Map([
   ['nvJitLinkDestroy.handle', 'handle-ref'],
 ]);
 
+/** Raw out-buffers that the C function fills with more than one element: the JS buffer must hold this many bytes. */
+export const RAW_MIN_BYTES = new Map([
+  ['cuDeviceGetLuid.luid', 8], // an 8-byte LUID into a char*
+]);
+
 const COUNT_NAME = /^(num[A-Z_]\w*|count|n[A-Z]\w*|\w+Count)$/;
 const STRUCT_ARRAY_NAME = /(s|Array|List|^map|^desc|Data)$/;
 

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync as writeFileNow } from 'node:fs';
 import { join } from 'node:path';
 import { parseDeclarations, preprocess, procVersions, signatureKey, versionedNames } from './c-declarations.mjs';
-import { HANDWRITTEN, TypeModel, classifyFunction } from './classify.mjs';
+import { HANDWRITTEN, RAW_MIN_BYTES, TypeModel, classifyFunction } from './classify.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const cudaArg = process.argv.indexOf('--cuda');
@@ -373,7 +373,10 @@ function emitFunction(lib, fn) {
         args.push(v);
         break;
       case 'raw':
-        lines.push(`  ${T} ${v} = inRaw<${T}>(call, ${j}, ${name});`);
+        {
+          const atLeast = RAW_MIN_BYTES.get(`${fn.name}.${p.name}`);
+          lines.push(`  ${T} ${v} = inRaw<${T}>(call, ${j}, ${name}${atLeast === undefined ? '' : `, ${atLeast}`});`);
+        }
         args.push(v);
         break;
       case 'bytes':

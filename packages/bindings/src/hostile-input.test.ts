@@ -106,6 +106,17 @@ describe('byte counts against the JS buffer', () => {
     expect(call).toThrow(new RegExp(`^${name}: parameter '(ByteCount|bytesize)' = \\d+ bytes is more than parameter '\\w+' holds \\(\\d+ bytes\\)`));
   });
 
+  it('an out-buffer that the function fills with more than one element must hold all of it (cuDeviceGetLuid writes 8 bytes)', () => {
+    expect(() => driver.cuDeviceGetLuid(new Uint8Array(4), 0)).toThrow(/^cuDeviceGetLuid: parameter 'luid' holds 4 bytes; the function writes at least 8/);
+    let error: unknown;
+    try {
+      driver.cuDeviceGetLuid(new Uint8Array(8), 0);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).not.toBeInstanceOf(RangeError); // the driver's own answer, or no driver at all
+  });
+
   it('a string source counts its NUL, and a count that fits goes on to the driver', () => {
     expect(() => driver.cuMemcpyHtoD(0n as never, 'abc', 5)).toThrow(/holds \(4 bytes\)/);
     let error: unknown;

@@ -12,6 +12,7 @@
 #endif
 #include <napi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -261,11 +262,11 @@ const char* inStringRequired(Call& c, size_t i, const char* name);
 void* inHostPtr(Call& c, size_t i, const char* name, bool allowString);
 void* rawPointerFrom(Call& c, const Napi::Value& v, const std::string& what, size_t minBytes);
 template <class T>
-T inRaw(Call& c, size_t i, const char* name) {
+T inRaw(Call& c, size_t i, const char* name, size_t atLeast = 0) {
   static_assert(std::is_pointer_v<T>, "raw parameters are pointers");
   using E = std::remove_cv_t<std::remove_pointer_t<T>>;
-  size_t minBytes = 0;
-  if constexpr (!std::is_void_v<E>) minBytes = sizeof(E);  // the C function writes at least one element
+  size_t minBytes = atLeast;
+  if constexpr (!std::is_void_v<E>) minBytes = std::max(minBytes, sizeof(E));  // the C function writes at least one element
   return reinterpret_cast<T>(rawPointerFrom(c, c.arg(i), paramName(c, name), minBytes));
 }
 
