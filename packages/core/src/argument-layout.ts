@@ -1,8 +1,7 @@
-import { dtype as toDType, type DType, type DTypeLike } from '@cuda-js/memory-view';
+import { dtype as toDType, type DType, type DTypeLike, formatValue } from '@cuda-js/memory-view';
 import { LaunchArgumentError } from './errors.js';
-import { formatValue } from './format-value.js';
 import type { KernelParameter } from './kernel-parameters.js';
-import { SCALAR_SIZES, type ScalarType } from './scalar.js';
+import { dtypeOfScalarType, isScalarType, SCALAR_SIZES, type ScalarType } from './scalar.js';
 
 /** One JS argument that is one scalar kernel parameter of a given type. */
 export interface ScalarSlot {
@@ -45,21 +44,6 @@ export type ArgumentSlot = ScalarSlot | ArraySlot;
 /** An argument layout: one slot per JS argument, in order, filling the kernel's parameters in order. */
 export type ArgumentLayout = readonly ArgumentSlot[];
 
-const SCALAR_DTYPES: Readonly<Record<ScalarType, string>> = {
-  i8: 'int8',
-  u8: 'uint8',
-  i16: 'int16',
-  u16: 'uint16',
-  i32: 'int32',
-  u32: 'uint32',
-  i64: 'int64',
-  u64: 'uint64',
-  f16: 'float16',
-  f32: 'float32',
-  f64: 'float64',
-  bool: 'bool',
-};
-
 /** @internal A slot with its parameters found and its dtype resolved, as the packer reads it. */
 export interface PlannedSlot {
   readonly slot: ArgumentSlot;
@@ -76,7 +60,7 @@ export interface PlannedSlot {
 }
 
 function resolveDType(spec: DTypeLike | ScalarType): DType {
-  return toDType(typeof spec === 'string' && Object.hasOwn(SCALAR_DTYPES, spec) ? SCALAR_DTYPES[spec as ScalarType] : spec);
+  return isScalarType(spec) ? dtypeOfScalarType(spec) : toDType(spec);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { CUDA_ARRAY_INTERFACE, DLDeviceType, isCudaAccessible, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
+import { CUDA_ARRAY_INTERFACE, DLDeviceType, isCudaAccessible, StridedMemoryView, type CudaArrayInterface, formatValue } from '@cuda-js/memory-view';
 import { orderStreams } from '@cuda-js/streams';
 import { LaunchArgumentError } from './errors.js';
-import { formatValue } from './format-value.js';
 
 /** An object that implements the CUDA array interface. */
 export type CudaArrayInterfaceObject = { [CUDA_ARRAY_INTERFACE](): CudaArrayInterface };

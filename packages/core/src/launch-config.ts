@@ -1,5 +1,5 @@
+import { formatValue } from '@cuda-js/memory-view';
 import { LaunchConfigError } from './errors.js';
-import { formatValue } from './format-value.js';
 import { hasOnlyConfigKeys, matchesConfig } from './launch-config-match.js';
 
 /** A grid or block size: a number, or up to three numbers (x, y, z). */

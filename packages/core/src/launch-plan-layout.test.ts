@@ -246,7 +246,7 @@ describe('argument layouts', () => {
     );
     expect(() => planOf([8, 8], [{ kind: 'array', ndim: 1 }])).toThrow('the argument layout fills 1 kernel parameter(s), but the kernel has 2');
     expect(() => planOf([8], [{ kind: 'array', ndim: 0 }])).toThrow("an array slot's ndim must be a positive integer");
-    expect(() => planOf([8], [{ kind: 'scalar', type: 'f128' as never }])).toThrow('unknown scalar type "f128"');
+    expect(() => planOf([8], [{ kind: 'scalar', type: 'f128' as never }])).toThrow("unknown scalar type 'f128'");
     expect(() => planOf([8], [{ kind: 'pointer' } as never])).toThrow("a slot is { kind: 'scalar', type }");
     expect(() => planOf([8], [{ kind: 'array', ndim: 1, dtype: 'float99' }])).toThrow(/unknown dtype name 'float99'/);
     const plan = planOf(

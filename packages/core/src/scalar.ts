@@ -1,8 +1,35 @@
+import { dtype, type DType } from '@cuda-js/memory-view';
 /**
  * Typed scalar kernel arguments: `launch(s, cfg, k, f32(2.5), i32(n))`. A
  * plain JS number is ambiguous (int or float? 4 or 8 bytes?), so these say it.
  */
 export type ScalarType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'f32' | 'f64' | 'bool';
+
+/** The array element type (memory-view dtype name) of each scalar type. */
+const DTYPE_NAMES: Readonly<Record<ScalarType, string>> = {
+  i8: 'int8',
+  u8: 'uint8',
+  i16: 'int16',
+  u16: 'uint16',
+  i32: 'int32',
+  u32: 'uint32',
+  i64: 'int64',
+  u64: 'uint64',
+  f16: 'float16',
+  f32: 'float32',
+  f64: 'float64',
+  bool: 'bool',
+};
+
+/** Whether `value` names a scalar type (`'f32'`, ...). */
+export function isScalarType(value: unknown): value is ScalarType {
+  return typeof value === 'string' && Object.hasOwn(DTYPE_NAMES, value);
+}
+
+/** The memory-view dtype of arrays of a scalar type (`f32` → `float32`). */
+export function dtypeOfScalarType(type: ScalarType): DType {
+  return dtype(DTYPE_NAMES[type]);
+}
 
 /** @internal Bytes of each scalar type as a kernel parameter. */
 export const SCALAR_SIZES: Readonly<Record<ScalarType, number>> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f16: 2, f32: 4, f64: 8, bool: 1 };

@@ -50,6 +50,7 @@ export {
   type SliceSpec,
 } from './strided-memory-view.js';
 export { isViewable } from './from-any.js';
+export { formatValue } from './format-value.js';
 export { viewable, ViewableArgument, type ViewableParameters } from './viewable.js';
 export type { AnyTypedArray, TypedArrayConstructor } from './typed-arrays.js';
 export type { NdarrayLike } from './adapters/ndarray.js';
