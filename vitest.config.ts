@@ -28,6 +28,9 @@ export default defineConfig({
           globalSetup: ['tooling/test-support/gpu-global-setup.ts'],
           // One GPU: files run one after another so timings and memory checks are not disturbed.
           fileParallelism: false,
+          // The driver's JIT cache off: every PTX load and cuLink* runs ptxas, as on a new machine.
+          // A cuLinkCreate whose option arrays died with the call corrupted the heap only then.
+          env: { CUDA_CACHE_DISABLE: '1' },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -9,6 +9,7 @@
         "src/errors.cpp",
         "src/launch.cpp",
         "src/host-callbacks.cpp",
+        "src/link-state.cpp",
         "src/async-calls.cpp",
         "src/nvjitlink-thread.cpp",
         "src/pointer-attribute.cpp",

@@ -34,6 +34,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   Napi::Object driver = exports.Get("driver").As<Napi::Object>();
   cjs::registerLaunch(env, driver);
   cjs::registerHostCallbacks(env, driver);
+  cjs::registerLinkState(env, driver);
   cjs::registerPointerAttribute(env, driver);
   cjs::registerAsyncCalls(env, exports);
   cjs::registerNvJitLinkThreadForTests(env, exports);

@@ -465,6 +465,7 @@ const GeneratedFunction* generatedFunctions(size_t* count);
 // Hand-written parts, each in its own file.
 void registerLaunch(Napi::Env env, Napi::Object driver);
 void registerHostCallbacks(Napi::Env env, Napi::Object driver);
+void registerLinkState(Napi::Env env, Napi::Object driver);
 void registerAsyncCalls(Napi::Env env, Napi::Object exports);
 void registerPointerAttribute(Napi::Env env, Napi::Object driver);
 
