@@ -5,7 +5,16 @@
 // the few functions they do not fit are named in OVERRIDES.
 
 /** Functions written by hand in native/src (callbacks, the launch fast path, typed attribute reads). */
-export const HANDWRITTEN = new Set(['cuLaunchKernel', 'cuLaunchKernelEx', 'cuLaunchHostFunc', 'cuStreamAddCallback', 'cuPointerGetAttribute']);
+export const HANDWRITTEN = new Set([
+  'cuLaunchKernel',
+  'cuLaunchKernelEx',
+  'cuLaunchHostFunc',
+  'cuStreamAddCallback',
+  'cuPointerGetAttribute',
+  // the option arrays must outlive the call: the driver writes into them at cuLinkComplete
+  'cuLinkCreate',
+  'cuLinkDestroy',
+]);
 
 /** Parameters whose direction the conventions get wrong. */
 const DIRECTION_OVERRIDES = new Map([

@@ -1,6 +1,6 @@
 import * as generated from './generated/driver.js';
 import type { CUlaunchAttributeValue, GeneratedDriverFunctions } from './generated/driver.js';
-import type { CUdeviceptr, CUevent, CUfunction, CUlibrary, CUmodule, CUstream } from './generated/handles.js';
+import type { CUdeviceptr, CUevent, CUfunction, CUlibrary, CUlinkState, CUmodule, CUstream } from './generated/handles.js';
 import { namespaceFallback, native } from './native.js';
 import { enumsOf, type EnumsOf } from './enums-of.js';
 import type { HostMemory, NullHandle } from './types.js';
@@ -59,6 +59,13 @@ export interface HandwrittenDriverFunctions {
   cuLaunchHostFunc(hStream: CUstream | NullHandle, callback: () => void): void;
   /** `cuStreamAddCallback`: `callback(stream, status)` runs on the JS main thread. */
   cuStreamAddCallback(hStream: CUstream | NullHandle, callback: (stream: CUstream, status: number) => void, flags?: number): void;
+  /**
+   * `cuLinkCreate_v2` (array counts come from the arrays). The option arrays are kept until
+   * `cuLinkDestroy`, since the driver writes the filled log sizes into `optionValues` at `cuLinkComplete`.
+   */
+  cuLinkCreate(options?: readonly number[] | ArrayBufferView | null, optionValues?: readonly (bigint | number)[] | ArrayBufferView | null): CUlinkState;
+  /** `cuLinkDestroy`: also frees the option arrays kept for the link state. */
+  cuLinkDestroy(state: CUlinkState | NullHandle): void;
   /** `cuPointerGetAttribute`: the attribute's value, typed by attribute (bigint for addresses, handles and 64-bit values). */
   cuPointerGetAttribute(attribute: number, ptr: CUdeviceptr | bigint): number | bigint | P2PTokens;
   /** `cuStreamSynchronize` on a worker thread. */

@@ -1,10 +1,10 @@
 // cuLinkCreate and cuLinkDestroy, by hand: the driver keeps the option arrays
 // that cuLinkCreate is given and writes into optionValues later, at
-// cuLinkComplete (the sizes of the logs it filled, the wall time). The
-// generated form passes arrays that live only for the call, so that write
-// landed in freed memory (heap corruption, seen once the driver's JIT cache
-// was cold and ptxas wrote its logs). Here the arrays live as long as the
-// link state and are freed by cuLinkDestroy.
+// cuLinkComplete (the sizes of the logs it filled, the wall time). Arrays that
+// live only for the call (as generated code passes them) took that write in
+// freed memory: heap corruption, seen once the driver's JIT cache was cold and
+// ptxas wrote its logs. Here the arrays live as long as the link state and are
+// freed by cuLinkDestroy.
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -72,7 +72,6 @@ Napi::Value linkDestroy(const Napi::CallbackInfo& info) {
 }  // namespace
 
 void registerLinkState(Napi::Env env, Napi::Object driver) {
-  // replaces the generated forms (their TypeScript declarations stay the same)
   driver.Set("cuLinkCreate", Napi::Function::New(env, linkCreate, "cuLinkCreate"));
   driver.Set("cuLinkDestroy", Napi::Function::New(env, linkDestroy, "cuLinkDestroy"));
 }

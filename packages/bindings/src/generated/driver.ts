@@ -4374,16 +4374,12 @@ export interface GeneratedDriverFunctions {
   cuModuleEnumerateFunctions(numFunctions: number, mod: H.CUmodule | NullHandle): H.CUfunction[];
   /** `cuModuleGetGlobal_v2`. */
   cuModuleGetGlobal(hmod: H.CUmodule | NullHandle, name: string | null): { dptr: H.CUdeviceptr; bytes: bigint };
-  /** `cuLinkCreate_v2` (array counts come from the arrays). */
-  cuLinkCreate(options?: readonly (number)[] | ArrayBufferView | null, optionValues?: readonly (bigint | number)[] | ArrayBufferView | null): H.CUlinkState;
   /** `cuLinkAddData_v2` (array counts come from the arrays). */
   cuLinkAddData(state: H.CUlinkState | NullHandle, type: number, data: string | ArrayBuffer | ArrayBufferView, name: string | null, options?: readonly (number)[] | ArrayBufferView | null, optionValues?: readonly (bigint | number)[] | ArrayBufferView | null): void;
   /** `cuLinkAddFile_v2` (array counts come from the arrays). */
   cuLinkAddFile(state: H.CUlinkState | NullHandle, type: number, path: string | null, options?: readonly (number)[] | ArrayBufferView | null, optionValues?: readonly (bigint | number)[] | ArrayBufferView | null): void;
   /** `cuLinkComplete`. */
   cuLinkComplete(state: H.CUlinkState | NullHandle): Uint8Array;
-  /** `cuLinkDestroy`. */
-  cuLinkDestroy(state: H.CUlinkState | NullHandle): void;
   /** `cuModuleGetTexRef`. */
   cuModuleGetTexRef(hmod: H.CUmodule | NullHandle, name: string | null): H.CUtexref;
   /** `cuModuleGetSurfRef`. */
