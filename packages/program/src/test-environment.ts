@@ -2,11 +2,8 @@
 // cannot: each test group skips with the reason in its name. Not part of the
 // package (excluded from the build).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { findLibdevice, findLibrary } from '@cuda-js/pathfinder';
-import { describe, it, type TestContext } from 'vitest';
+import { ptxasPath } from '@cuda-js/test-support/toolchain';
 import { minimumCudaForPtxIsa, ptxIsaVersion } from './compatibility.js';
 import { cuda } from './cuda-bindings.js';
 
@@ -43,17 +40,6 @@ export const deviceMissing = missing(() => {
 /** The NVRTC major, or 0 without NVRTC. */
 export const nvrtcMajor = nvrtcMissing ? 0 : cuda.nvrtc.nvrtcVersion().major;
 
-/** The ptxas of the CUDA toolkit, where there is one. */
-export const ptxasPath: string | undefined = (() => {
-  const roots = [process.env['CUDA_HOME'], process.env['CUDA_PATH'], '/usr/local/cuda'].filter((r): r is string => !!r);
-  for (const root of roots) if (existsSync(join(root, 'bin', 'ptxas'))) return join(root, 'bin', 'ptxas');
-  try {
-    return execFileSync('sh', ['-c', 'command -v ptxas'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-})();
-
 /** The CUDA release of that ptxas (`release 13.0` in its --version), where there is one. */
 export const ptxasCudaVersion: { major: number; minor: number } | undefined = (() => {
   if (!ptxasPath) return undefined;
@@ -81,34 +67,4 @@ export function ptxasCannotRead(ptx: Uint8Array): string | undefined {
   return undefined;
 }
 
-/**
- * Runs ptxas on `ptx` for `arch`; returns undefined when it accepts the
- * PTX, else what it printed.
- */
-export function ptxasRejects(ptx: Uint8Array, arch = 'sm_90'): string | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'program-ptxas-'));
-  try {
-    writeFileSync(join(dir, 'in.ptx'), ptx);
-    execFileSync(ptxasPath!, [`-arch=${arch}`, join(dir, 'in.ptx'), '-o', join(dir, 'out.cubin')], { encoding: 'utf8', stdio: 'pipe' });
-    return undefined;
-  } catch (error) {
-    const e = error as { stderr?: string; stdout?: string; message: string };
-    return `${e.stderr ?? ''}${e.stdout ?? ''}` || e.message;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** A describe that runs only when every requirement is met; else skipped, with the first reason in its name. */
-export function describeWhen(reasons: readonly (string | undefined)[], name: string, body: () => void): void {
-  const reason = reasons.find((r) => r !== undefined);
-  if (reason === undefined) describe(name, body);
-  else describe.skip(`${name} (skipped: ${reason})`, body);
-}
-
-/** An it that runs only when every requirement is met; else skipped, with the first reason in its name. */
-export function itWhen(reasons: readonly (string | undefined)[], name: string, body: (context: TestContext) => unknown, timeout?: number): void {
-  const reason = reasons.find((r) => r !== undefined);
-  if (reason === undefined) it(name, body, timeout);
-  else it.skip(`${name} (skipped: ${reason})`, body, timeout);
-}
+export { describeWhen, itWhen, ptxasPath, ptxasRejects } from '@cuda-js/test-support/toolchain';
