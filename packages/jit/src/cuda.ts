@@ -11,6 +11,11 @@ function onlyInKernels(what: string): never {
   throw new JitError(`cuda.${what} is only available inside a kernel compiled by jit(); it has no value in plain JavaScript`);
 }
 
+/** Functions named `names` that throw outside kernels. */
+function kernelOnly<K extends string>(names: readonly K[], prefix: string): Readonly<Record<K, () => never>> {
+  return Object.freeze(Object.fromEntries(names.map((n) => [n, (): never => onlyInKernels(`${prefix}${n}()`)])) as Record<K, () => never>);
+}
+
 function dims(name: string): Dim3Value {
   return Object.freeze({
     get x(): number {
@@ -50,7 +55,94 @@ export interface CudaIntrinsics {
   readonly warpsize: number;
   /** `a * b + c` with one rounding. */
   fma(a: number, b: number, c: number): number;
+
+  // ---- memory ----
+  /** Block-shared arrays: `cuda.shared.array(256, f32)`, `cuda.shared.array([16, 16], f32)`; shape 0 sizes it by the launch's `sharedMemory`. */
+  readonly shared: { array(shape: number | readonly number[], dtype: DtypeToken): KernelArray };
+  /** Per-thread arrays: `cuda.local.array(8, f64)`. */
+  readonly local: { array(shape: number | readonly number[], dtype: DtypeToken): KernelArray };
+  /** Constant memory filled at compile time from a host array passed in `constants`: `cuda.const.arrayLike(TABLE)`. */
+  readonly const: { arrayLike(hostArray: ArrayLike<number | bigint>): KernelArray };
+
+  // ---- synchronization ----
+  /** Waits until every thread of the block has reached it (`__syncthreads`). */
+  syncthreads(): void;
+  /** A block barrier that counts the threads whose predicate is true. */
+  syncthreads_count(predicate: unknown): number;
+  /** A block barrier that tells whether the predicate is true for every thread. */
+  syncthreads_and(predicate: unknown): boolean;
+  /** A block barrier that tells whether the predicate is true for any thread. */
+  syncthreads_or(predicate: unknown): boolean;
+  /** Waits for the lanes of `mask` (default all 32). */
+  syncwarp(mask?: number): void;
+  threadfence(): void;
+  threadfence_block(): void;
+  threadfence_system(): void;
+  /** Cooperative groups: `cuda.cg.thisGrid().sync()` waits for every thread of the grid (the launch becomes cooperative). */
+  readonly cg: { thisGrid(): { sync(): void } };
+
+  // ---- atomics: each gives the old value; `index` is a number, or [i, j, ...] for n-D arrays ----
+  readonly atomic: {
+    add(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    sub(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    min(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    max(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    and(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    or(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    xor(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    exch(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    inc(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    dec(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    /** Stores `value` where the element equals `expected`. */
+    cas(array: AtomicTarget, index: AtomicIndex, expected: number | bigint, value: number | bigint): number;
+  };
+
+  // ---- warp ----
+  shfl_sync(mask: number, value: number, srcLane: number, width?: number): number;
+  shfl_up_sync(mask: number, value: number, delta: number, width?: number): number;
+  shfl_down_sync(mask: number, value: number, delta: number, width?: number): number;
+  shfl_xor_sync(mask: number, value: number, laneMask: number, width?: number): number;
+  all_sync(mask: number, predicate: unknown): boolean;
+  any_sync(mask: number, predicate: unknown): boolean;
+  /** Whether the predicate is the same in every lane of `mask`. */
+  eq_sync(mask: number, predicate: unknown): boolean;
+  ballot_sync(mask: number, predicate: unknown): number;
+  match_any_sync(mask: number, value: number): number;
+  /** `mask` if every lane of `mask` has the same value, else 0. */
+  match_all_sync(mask: number, value: number): number;
+  activemask(): number;
+  lanemask_lt(): number;
+
+  // ---- other intrinsics ----
+  popc(x: number): number;
+  clz(x: number): number;
+  ffs(x: number): number;
+  brev(x: number): number;
+  cbrt(x: number): number;
+  /** `test ? a : b`, evaluating both. */
+  selp<T>(test: unknown, a: T, b: T): T;
+  nanosleep(nanoseconds: number): void;
+  clock64(): bigint;
+  /** C printf from the thread: `cuda.printf('%d %f\n', i, x)`; `console.log(...)` works too. */
+  printf(format: string, ...args: unknown[]): void;
 }
+
+/** A scalar type token: the scalar makers `f32`, `i32`, ... */
+export type DtypeToken = (value: number) => unknown;
+
+/** An array made in a kernel: indexed like a typed array, or with get/set for n-D. */
+export interface KernelArray {
+  [index: number]: number;
+  readonly length: number;
+  readonly size: number;
+  readonly shape: readonly number[];
+  get(...indices: number[]): number;
+  set(...indicesThenValue: number[]): void;
+}
+
+/** What atomics work on: an array parameter or a shared array. */
+export type AtomicTarget = ArrayLike<number | bigint> | KernelArray;
+export type AtomicIndex = number | readonly number[];
 
 export const cuda: CudaIntrinsics = Object.freeze({
   grid: ((): never => onlyInKernels('grid()')) as CudaIntrinsics['grid'],
@@ -66,4 +158,43 @@ export const cuda: CudaIntrinsics = Object.freeze({
     return onlyInKernels('warpsize');
   },
   fma: (): never => onlyInKernels('fma()'),
+  shared: Object.freeze({ array: (): never => onlyInKernels('shared.array()') }),
+  local: Object.freeze({ array: (): never => onlyInKernels('local.array()') }),
+  const: Object.freeze({ arrayLike: (): never => onlyInKernels('const.arrayLike()') }),
+  cg: Object.freeze({ thisGrid: (): never => onlyInKernels('cg.thisGrid()') }),
+  atomic: kernelOnly(['add', 'sub', 'min', 'max', 'and', 'or', 'xor', 'exch', 'inc', 'dec', 'cas'], 'atomic.'),
+  ...kernelOnly(
+    [
+      'syncthreads',
+      'syncthreads_count',
+      'syncthreads_and',
+      'syncthreads_or',
+      'syncwarp',
+      'threadfence',
+      'threadfence_block',
+      'threadfence_system',
+      'shfl_sync',
+      'shfl_up_sync',
+      'shfl_down_sync',
+      'shfl_xor_sync',
+      'all_sync',
+      'any_sync',
+      'eq_sync',
+      'ballot_sync',
+      'match_any_sync',
+      'match_all_sync',
+      'activemask',
+      'lanemask_lt',
+      'popc',
+      'clz',
+      'ffs',
+      'brev',
+      'cbrt',
+      'selp',
+      'nanosleep',
+      'clock64',
+      'printf',
+    ] as const,
+    '',
+  ),
 });

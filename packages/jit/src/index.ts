@@ -6,10 +6,10 @@
  * @packageDocumentation
  */
 export { jit, JitKernel, type JitOptions, type JitLaunchOptions, type JitTarget, type KernelInspection, type Specialization } from './jit.js';
-export { cuda, type CudaIntrinsics, type Dim3Value } from './cuda.js';
+export { cuda, type CudaIntrinsics, type Dim3Value, type KernelArray, type DtypeToken, type AtomicTarget, type AtomicIndex } from './cuda.js';
 export { array, type TypeToken } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
-export type { KernelConstant } from './types/type-kernel.js';
+export { DeviceFunction, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
 export { JitError, UnsupportedSyntaxError, FreeVariableError, KernelTypeError, KernelArgumentError, SimulatorError, type SourcePosition, type SourceLocator } from './errors.js';
 export {
   MATH_FUNCTIONS,
@@ -21,6 +21,16 @@ export {
   type Expr,
   type Loc,
   type ElementRef,
+  type KernelMemory,
+  type MemorySpace,
+  type KernelCollectives,
+  type AtomicFunction,
+  type ShuffleMode,
+  type VoteMode,
+  type LaneMask,
+  type BitFunction,
+  ATOMIC_TYPES,
+  SHUFFLE_TYPES,
   type MathFunction,
   type SpecialRegister,
   type UnaryOperator,

@@ -2,6 +2,7 @@ import { Device, LaunchConfig, type LaunchConfigOptions } from '@cuda-js/core';
 import { nvvmIRVersion } from '@cuda-js/program';
 import type { StreamArgument } from '@cuda-js/streams';
 import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
+import { device } from './device-function.js';
 import { KernelArgumentError } from './errors.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { forallConfig } from './launch/forall.js';
@@ -271,6 +272,9 @@ function withoutStream(options: JitLaunchOptions): LaunchConfigOptions {
  * axpy.launch({ grid: 4096, block: 256, stream }, f32(2), xs, ys);
  * ```
  */
-export function jit(fn: (...args: never[]) => unknown, options: JitOptions = {}): JitKernel {
+function makeKernel(fn: (...args: never[]) => unknown, options: JitOptions = {}): JitKernel {
   return new JitKernel(fn, options, captureCallSite());
 }
+
+/** {@link makeKernel}, with `jit.device(fn)` for device functions. */
+export const jit: typeof makeKernel & { readonly device: typeof device } = Object.assign(makeKernel, { device });

@@ -3,7 +3,7 @@
 // handles. Not part of the package.
 import { dim, get } from '../types/ir-builders.test-support.js';
 import { arrayType, type ArrayType, type Layout, type ScalarName } from '../types/jit-types.js';
-import type { ArrayUse, Expr, KernelParam, LocalVariable, Stmt, TypedKernel } from '../types/typed-ir.js';
+import { NO_COLLECTIVES, type ArrayUse, type Expr, type KernelCollectives, type KernelMemory, type KernelParam, type LocalVariable, type Stmt, type TypedKernel } from '../types/typed-ir.js';
 
 export * from '../types/ir-builders.test-support.js';
 
@@ -71,7 +71,12 @@ export class KernelBuilder {
     };
   }
 
+  /** Shared, local and const arrays; push to add (ElementRefs with a space index them). */
+  readonly memories: KernelMemory[] = [];
+  /** Collectives the built kernel declares. */
+  collectives: Partial<KernelCollectives> = {};
+
   build(body: Stmt[]): TypedKernel {
-    return { symbol: this.symbol, params: [...this.params], locals: [...this.locals], body };
+    return { symbol: this.symbol, params: [...this.params], locals: [...this.locals], memories: [...this.memories], collectives: { ...NO_COLLECTIVES, ...this.collectives }, body };
   }
 }

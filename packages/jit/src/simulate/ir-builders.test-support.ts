@@ -7,7 +7,7 @@
 import type { SourceLocator, SourcePosition } from '../errors.js';
 import { compare, convert, exprStmt as expr, get, globalIndexX, i32, ifStmt as when, load, set, store } from '../types/ir-builders.test-support.js';
 import { arrayType, type Layout, type ScalarName } from '../types/jit-types.js';
-import type { Expr, KernelParam, LocalVariable, Loc, Stmt, TypedKernel } from '../types/typed-ir.js';
+import { NO_COLLECTIVES, type Expr, type KernelCollectives, type KernelMemory, type KernelParam, type LocalVariable, type Loc, type Stmt, type TypedKernel } from '../types/typed-ir.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
 // The shared constructors (../types/ir-builders.test-support.ts), with the
@@ -21,6 +21,10 @@ export { constant as c, exprStmt as expr, ifStmt as when, returnStmt as ret } fr
 export class KernelBuilder {
   readonly #params: KernelParam[] = [];
   readonly #locals: LocalVariable[] = [];
+  /** Shared, local and const arrays; push to add (ElementRefs with a space index them). */
+  readonly memories: KernelMemory[] = [];
+  /** Collectives the built kernel declares. */
+  collectives: Partial<KernelCollectives> = {};
 
   /** A scalar parameter; gives the id of the local that holds it. */
   scalar(name: string, type: ScalarName): number {
@@ -48,7 +52,7 @@ export class KernelBuilder {
   }
 
   build(body: readonly Stmt[], symbol = 'kernel'): TypedKernel {
-    return { symbol, params: [...this.#params], locals: [...this.#locals], body };
+    return { symbol, params: [...this.#params], locals: [...this.#locals], memories: [...this.memories], collectives: { ...NO_COLLECTIVES, ...this.collectives }, body };
   }
 }
 

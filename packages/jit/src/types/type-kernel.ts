@@ -7,6 +7,7 @@ import { isArrayType, isFloat, isInteger, isSigned, bitsOf, type ArrayType, type
 import { arithmeticType, defaultLiteralType, isWidening, join, promoteValues, type ValueType } from './promotion.js';
 import {
   MATH_FUNCTIONS,
+  NO_COLLECTIVES,
   type ArrayUse,
   type BinaryOperator,
   type CompareOperator,
@@ -20,8 +21,9 @@ import {
   type TypedKernel,
 } from './typed-ir.js';
 
-/** A constant captured into the kernel (`jit(fn, { constants: { N: 16 } })`). */
-export type KernelConstant = number | bigint | boolean;
+import type { KernelConstant } from '../device-function.js';
+
+export type { KernelConstant };
 
 export interface TypeKernelOptions {
   /** Names the kernel may use that are not parameters, baked into the code. */
@@ -175,6 +177,8 @@ class KernelTyper {
       symbol: this.#symbol,
       params: kernelParams,
       locals: this.#locals.map((l) => ({ name: l.name, type: this.#finalType(l) })),
+      memories: [],
+      collectives: NO_COLLECTIVES,
       body,
     };
   }

@@ -28,12 +28,18 @@
  *   f32) in the simulator; `min`, `max`, `round`, `sign` and `abs` are
  *   defined by the formulas given there so that both backends agree.
  */
+import type { SourceLocator } from '../errors.js';
 import type { ArrayType, ScalarName } from './jit-types.js';
 
-/** Offsets in the kernel function's text (`fn.toString()`), for messages. */
+/**
+ * Offsets in the kernel function's text (`fn.toString()`), for messages;
+ * in a device function's text where `locator` is given (code inlined from
+ * a `jit.device` function).
+ */
 export interface Loc {
   readonly start: number;
   readonly end: number;
+  readonly locator?: SourceLocator;
 }
 
 export type UnaryOperator = 'neg' | 'not' | 'bitnot';
@@ -98,12 +104,105 @@ export const MATH_FUNCTIONS = Object.freeze({
 
 export type MathFunction = keyof typeof MATH_FUNCTIONS;
 
-/** An array parameter's element address: `array` is the kernel parameter's index. */
+/**
+ * Memory that a kernel declares itself (not a parameter):
+ * - `shared`: one array per block (`cuda.shared.array(shape, dtype)`).
+ *   Static ones have a constant shape. Dynamic ones (`shape` 0) are 1-D,
+ *   all start at the same address of the launch's dynamic shared memory
+ *   (they alias, as in numba), and their extent is
+ *   `floor(sharedMemory bytes / element bytes)`.
+ * - `local`: one array per thread (`cuda.local.array(shape, dtype)`).
+ * - `const`: read-only data captured at compile time
+ *   (`cuda.const.arrayLike(hostArray)`), in constant memory on the GPU.
+ * Shared and local memory start zeroed in the simulator; on the GPU their
+ * contents are undefined until written (as in CUDA).
+ * All are compact C-order arrays.
+ */
+export type MemorySpace = 'shared' | 'local' | 'const';
+
+export interface KernelMemory {
+  readonly space: MemorySpace;
+  /** The variable's name, for messages and symbols. */
+  readonly name: string;
+  readonly dtype: ScalarName;
+  /** Extents in C order; `[0]` for a dynamic shared array. */
+  readonly shape: readonly number[];
+  /** A dynamic shared array (sized by the launch). */
+  readonly dynamic: boolean;
+  /** A `const` array's elements in C order (bigint for i64/u64, boolean for bool). */
+  readonly data?: readonly (number | bigint | boolean)[];
+}
+
+/**
+ * An element address. Without `space`, `array` is the index of an array
+ * parameter in `params`; with `space`, it is the index in `memories`
+ * (whose entry has that space).
+ */
 export interface ElementRef {
   readonly array: number;
+  readonly space?: MemorySpace;
   /** One index per dimension, each of type i64 (already converted). */
   readonly indices: readonly Expr[];
 }
+
+/**
+ * Atomic read-modify-write operations; each gives the element's old value.
+ * With `old` the element and `v` the value (both of the element's type):
+ * - `add`, `sub`: `old + v`, `old - v` (wrapping for integers; f32/f64 round).
+ * - `min`, `max`: by the `min`/`max` formulas of {@link MATH_FUNCTIONS}.
+ * - `and`, `or`, `xor`: bitwise (integers only).
+ * - `exch`: `v`.
+ * - `inc`: `old >= v ? 0 : old + 1`; `dec`: `old == 0 || old > v ? v : old - 1` (u32, u64 only).
+ * - `cas`: `old == compare ? v : old` (integers only).
+ * Types: {@link ATOMIC_TYPES}. The element is in a parameter array (global
+ * memory) or a shared or local array, never a `const` one.
+ */
+export type AtomicFunction = 'add' | 'sub' | 'min' | 'max' | 'and' | 'or' | 'xor' | 'exch' | 'inc' | 'dec' | 'cas';
+
+export const ATOMIC_TYPES: Readonly<Record<AtomicFunction, readonly ScalarName[]>> = Object.freeze({
+  add: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
+  sub: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
+  min: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
+  max: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
+  and: ['i32', 'u32', 'i64', 'u64'],
+  or: ['i32', 'u32', 'i64', 'u64'],
+  xor: ['i32', 'u32', 'i64', 'u64'],
+  exch: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
+  inc: ['u32', 'u64'],
+  dec: ['u32', 'u64'],
+  cas: ['i32', 'u32', 'i64', 'u64'],
+});
+
+/**
+ * Warp shuffles (`shfl.sync`): each lane of `mask` gives `value` and gets the
+ * value of a source lane, within segments of `width` lanes (a power of two
+ * up to 32): `idx` from lane `lane` of its segment, `up` from `laneid - lane`,
+ * `down` from `laneid + lane`, `xor` from `laneid ^ lane`. A source outside
+ * the segment gives the lane its own value. 64-bit values shuffle as two halves.
+ */
+export type ShuffleMode = 'idx' | 'up' | 'down' | 'xor';
+/** 32- and 64-bit integers and floats. */
+export const SHUFFLE_TYPES: readonly ScalarName[] = Object.freeze(['i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
+
+/**
+ * Votes over a predicate (bool).
+ * - scope `warp`, over the lanes of `mask`: `all`, `any`, `eq` (all equal) give bool; `ballot` gives u32 (bit k: lane k's predicate).
+ * - scope `block` (`syncthreads_count/and/or`: also a block barrier): `count` gives i32, `and` and `or` give bool.
+ */
+export type VoteMode = 'all' | 'any' | 'eq' | 'ballot' | 'count' | 'and' | 'or';
+
+/**
+ * Lane masks (u32): `activemask` the lanes now executing together;
+ * `lt`, `le`, `eq`, `ge`, `gt` the lanes below, up to, equal to, from, above this lane (`%lanemask_*`).
+ */
+export type LaneMask = 'activemask' | 'lt' | 'le' | 'eq' | 'ge' | 'gt';
+
+/**
+ * Bit functions of integers (argType i32, u32, i64 or u64): `popc` (set bits, i32),
+ * `clz` (leading zeros, i32), `ffs` (1-based position of the lowest set bit, 0 for 0; i32),
+ * `brev` (bits reversed, of argType).
+ */
+export type BitFunction = 'popc' | 'clz' | 'ffs' | 'brev';
 
 export type Expr =
   /** A constant of `type` (bigint for i64/u64, boolean for bool, number otherwise; already in range). */
@@ -136,10 +235,34 @@ export type Expr =
   | { readonly op: 'load'; readonly type: ScalarName; readonly ref: ElementRef; readonly loc?: Loc }
   /** Writes an array element; `value.type` is the array's dtype; the value is the expression's value. */
   | { readonly op: 'store'; readonly type: ScalarName; readonly ref: ElementRef; readonly value: Expr; readonly loc?: Loc }
-  /** An array's extent (`shape`) or stride in elements (`stride`) along `dim`, as i64. */
-  | { readonly op: 'dim'; readonly type: 'i64'; readonly array: number; readonly what: 'shape' | 'stride'; readonly dim: number; readonly loc?: Loc }
+  /** An array's extent (`shape`) or stride in elements (`stride`) along `dim`, as i64; `array` and `space` as in {@link ElementRef}. */
+  | { readonly op: 'dim'; readonly type: 'i64'; readonly array: number; readonly space?: MemorySpace; readonly what: 'shape' | 'stride'; readonly dim: number; readonly loc?: Loc }
   /** Evaluates `effects` in order, then `value`, whose value and type it has (postfix `++`, compound stores). */
-  | { readonly op: 'sequence'; readonly type: ScalarName; readonly effects: readonly Expr[]; readonly value: Expr; readonly loc?: Loc };
+  | { readonly op: 'sequence'; readonly type: ScalarName; readonly effects: readonly Expr[]; readonly value: Expr; readonly loc?: Loc }
+  /** An atomic on an element (see {@link AtomicFunction}); `type` is the element's, as are `value` and `compare` (`cas` only). Gives the old value. */
+  | { readonly op: 'atomic'; readonly type: ScalarName; readonly fn: AtomicFunction; readonly ref: ElementRef; readonly value: Expr; readonly compare?: Expr; readonly loc?: Loc }
+  /** A warp shuffle (see {@link ShuffleMode}): `mask` u32, `value` of `type`, `lane` and `width` i32. */
+  | { readonly op: 'shuffle'; readonly type: ScalarName; readonly mode: ShuffleMode; readonly mask: Expr; readonly value: Expr; readonly lane: Expr; readonly width: Expr; readonly loc?: Loc }
+  /** A vote (see {@link VoteMode}); `mask` (u32) for scope `warp` only; `predicate` bool. */
+  | { readonly op: 'vote'; readonly type: 'bool' | 'u32' | 'i32'; readonly scope: 'warp' | 'block'; readonly mode: VoteMode; readonly mask?: Expr; readonly predicate: Expr; readonly loc?: Loc }
+  /**
+   * `match.sync` over the lanes of `mask` (u32), comparing `value` (of `valueType`: 32/64-bit ints and floats, by bits):
+   * `any` gives the lanes whose value equals this lane's; `all` gives `mask` if every lane's value is equal, else 0. Type u32.
+   */
+  | { readonly op: 'match'; readonly type: 'u32'; readonly mode: 'any' | 'all'; readonly mask: Expr; readonly value: Expr; readonly valueType: ScalarName; readonly loc?: Loc }
+  /** A lane mask (see {@link LaneMask}), u32. */
+  | { readonly op: 'lanemask'; readonly type: 'u32'; readonly which: LaneMask; readonly loc?: Loc }
+  /** A bit function (see {@link BitFunction}) of `arg` (of `argType`). */
+  | { readonly op: 'bits'; readonly type: ScalarName; readonly fn: BitFunction; readonly argType: ScalarName; readonly arg: Expr; readonly loc?: Loc }
+  /** A u64 counter: `clock64` (the SM's cycle counter; the simulator counts nanoseconds) or `globaltimer` (nanoseconds). */
+  | { readonly op: 'timer'; readonly type: 'u64'; readonly which: 'clock64' | 'globaltimer'; readonly loc?: Loc }
+  /**
+   * A device function's call, inlined: runs `body`, in which the callee's
+   * locals are locals of the kernel and its `return v` became
+   * `result = v; break` out of a block of `body`; then has the value of local
+   * `result` (of `type`). `name` is the device function's, for messages.
+   */
+  | { readonly op: 'inline'; readonly type: ScalarName; readonly name: string; readonly body: readonly Stmt[]; readonly result: number; readonly loc?: Loc };
 
 export type ExprOp = Expr['op'];
 
@@ -166,7 +289,27 @@ export type Stmt =
   | { readonly op: 'break'; readonly target: number; readonly loc?: Loc }
   /** `target` is always a loop. */
   | { readonly op: 'continue'; readonly target: number; readonly loc?: Loc }
-  | { readonly op: 'return'; readonly loc?: Loc };
+  | { readonly op: 'return'; readonly loc?: Loc }
+  /**
+   * A barrier. `block` (`cuda.syncthreads()`): every thread of the block
+   * reaches it before any passes, and memory writes before it are seen after
+   * it by the block. `warp` (`cuda.syncwarp(mask)`): the lanes of `mask` (u32).
+   * `grid` (`cuda.cg.thisGrid().sync()`): every thread of the grid; the kernel
+   * is then launched cooperatively.
+   */
+  | { readonly op: 'barrier'; readonly scope: 'block' | 'warp' | 'grid'; readonly mask?: Expr; readonly loc?: Loc }
+  /** A memory fence: `block` (`threadfence_block`), `device` (`threadfence`), `system` (`threadfence_system`). */
+  | { readonly op: 'fence'; readonly scope: 'block' | 'device' | 'system'; readonly loc?: Loc }
+  /** `cuda.nanosleep(ns)`: `nanoseconds` is u32. The simulator does not sleep. */
+  | { readonly op: 'sleep'; readonly nanoseconds: Expr; readonly loc?: Loc }
+  /**
+   * Prints one line from the thread (`console.log`, `cuda.printf`): `format`
+   * is a C printf format whose conversions match the args' types (`%d` i32,
+   * `%u` u32, `%lld` i64, `%llu` u64, `%f`/`%g`/`%e` f64 — f32 args are converted
+   * to f64 by the typer, bool to i32). The GPU prints through vprintf when the
+   * launch ends; the simulator prints at once.
+   */
+  | { readonly op: 'print'; readonly format: string; readonly args: readonly Expr[]; readonly loc?: Loc };
 
 export type StmtOp = Stmt['op'];
 
@@ -207,5 +350,20 @@ export interface TypedKernel {
   readonly params: readonly KernelParam[];
   /** Every local variable, by id (parameters first). */
   readonly locals: readonly LocalVariable[];
+  /** Shared, local and const arrays, which `ElementRef`s with a `space` index. */
+  readonly memories: readonly KernelMemory[];
+  /** Which collective operations the kernel uses (the simulator runs such kernels thread by thread in lockstep; `grid` makes the launch cooperative). */
+  readonly collectives: KernelCollectives;
   readonly body: readonly Stmt[];
 }
+
+export interface KernelCollectives {
+  /** Block barriers or block votes. */
+  readonly block: boolean;
+  /** `syncwarp`, shuffles, warp votes, `match`, `activemask`. */
+  readonly warp: boolean;
+  /** A grid barrier. */
+  readonly grid: boolean;
+}
+
+export const NO_COLLECTIVES: KernelCollectives = Object.freeze({ block: false, warp: false, grid: false });
