@@ -83,41 +83,41 @@ export interface CudaIntrinsics {
 
   // ---- atomics: each gives the old value; `index` is a number, or [i, j, ...] for n-D arrays ----
   readonly atomic: {
-    add(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
-    sub(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
-    min(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
-    max(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
-    and(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
-    or(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
-    xor(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
-    exch(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
-    inc(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
-    dec(array: AtomicTarget, index: AtomicIndex, value: number | bigint): number;
+    add<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+    sub<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+    min<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+    max<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+    and<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+    or<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+    xor<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+    exch<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+    inc<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+    dec<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
     /** Stores `value` where the element equals `expected`. */
-    cas(array: AtomicTarget, index: AtomicIndex, expected: number | bigint, value: number | bigint): number;
+    cas<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, expected: T, value: T): T;
   };
 
   // ---- warp ----
-  shfl_sync(mask: number, value: number, srcLane: number, width?: number): number;
-  shfl_up_sync(mask: number, value: number, delta: number, width?: number): number;
-  shfl_down_sync(mask: number, value: number, delta: number, width?: number): number;
-  shfl_xor_sync(mask: number, value: number, laneMask: number, width?: number): number;
+  shfl_sync<T extends number | bigint>(mask: number, value: T, srcLane: number, width?: number): T;
+  shfl_up_sync<T extends number | bigint>(mask: number, value: T, delta: number, width?: number): T;
+  shfl_down_sync<T extends number | bigint>(mask: number, value: T, delta: number, width?: number): T;
+  shfl_xor_sync<T extends number | bigint>(mask: number, value: T, laneMask: number, width?: number): T;
   all_sync(mask: number, predicate: unknown): boolean;
   any_sync(mask: number, predicate: unknown): boolean;
   /** Whether the predicate is the same in every lane of `mask`. */
   eq_sync(mask: number, predicate: unknown): boolean;
   ballot_sync(mask: number, predicate: unknown): number;
-  match_any_sync(mask: number, value: number): number;
+  match_any_sync(mask: number, value: number | bigint): number;
   /** `mask` if every lane of `mask` has the same value, else 0. */
-  match_all_sync(mask: number, value: number): number;
+  match_all_sync(mask: number, value: number | bigint): number;
   activemask(): number;
   lanemask_lt(): number;
 
   // ---- other intrinsics ----
-  popc(x: number): number;
-  clz(x: number): number;
-  ffs(x: number): number;
-  brev(x: number): number;
+  popc(x: number | bigint): number;
+  clz(x: number | bigint): number;
+  ffs(x: number | bigint): number;
+  brev<T extends number | bigint>(x: T): T;
   cbrt(x: number): number;
   /** `test ? a : b`, evaluating both. */
   selp<T>(test: unknown, a: T, b: T): T;

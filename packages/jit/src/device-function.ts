@@ -1,3 +1,4 @@
+import { JitError } from './errors.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
 
@@ -7,7 +8,7 @@ import { captureCallSite, type CallSite } from './parse/source-locator.js';
  * boolean baked into the code; a device function to call; or a host array
  * whose elements `cuda.const.arrayLike(TABLE)` puts in constant memory.
  */
-export type KernelConstant = number | bigint | boolean | DeviceFunction | ArrayLike<number | bigint>;
+export type KernelConstant = number | bigint | boolean | DeviceFunction | DeviceFunctionCallable<(...args: never[]) => unknown> | ArrayLike<number | bigint>;
 
 export interface DeviceFunctionOptions {
   /** What the device function itself names (numbers, other device functions, host arrays). */
@@ -37,7 +38,36 @@ export class DeviceFunction {
   }
 }
 
-/** Makes a device function of a JavaScript function: `const square = jit.device((x: number) => x * x)`. */
-export function device(fn: (...args: never[]) => unknown, options: DeviceFunctionOptions = {}): DeviceFunction {
-  return new DeviceFunction(fn, options, captureCallSite());
+const DEFINITION = Symbol('cuda-js.deviceFunction');
+
+/** What `jit.device(fn)` gives: callable in kernels with `fn`'s types (outside kernels it throws), and its definition. */
+export type DeviceFunctionCallable<F extends (...args: never[]) => unknown> = F & { readonly [DEFINITION]: DeviceFunction };
+
+/** The device function that `value` is (a `jit.device` result, or a DeviceFunction), or undefined. */
+export function deviceFunctionOf(value: unknown): DeviceFunction | undefined {
+  if (value instanceof DeviceFunction) return value;
+  if (typeof value === 'function' && DEFINITION in value) {
+    const definition = (value as { readonly [DEFINITION]: unknown })[DEFINITION];
+    if (definition instanceof DeviceFunction) return definition;
+  }
+  return undefined;
+}
+
+/**
+ * Makes a device function of a JavaScript function, for kernels to call
+ * (they name it in their `constants`):
+ *
+ * ```ts
+ * const square = jit.device((x: number) => x * x);
+ * const k = jit((a: Float32Array) => { const i = cuda.grid(1); a[i] = square(a[i]); }, { constants: { square } });
+ * ```
+ */
+export function device<F extends (...args: never[]) => unknown>(fn: F, options: DeviceFunctionOptions = {}): DeviceFunctionCallable<F> {
+  const definition = new DeviceFunction(fn, options, captureCallSite());
+  const callable = (): never => {
+    throw new JitError(`the device function '${definition.name}' runs only inside kernels compiled by jit(); name it in the kernel's constants`);
+  };
+  Object.defineProperty(callable, 'name', { value: definition.name });
+  Object.defineProperty(callable, DEFINITION, { value: definition });
+  return callable as unknown as DeviceFunctionCallable<F>;
 }

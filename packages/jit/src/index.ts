@@ -5,11 +5,12 @@
  *
  * @packageDocumentation
  */
-export { jit, JitKernel, type JitOptions, type JitLaunchOptions, type JitTarget, type KernelInspection, type Specialization } from './jit.js';
+export { jit, JitKernel, type KernelCacheStats, type JitOptions, type JitLaunchOptions, type JitTarget, type KernelInspection, type Specialization } from './jit.js';
+export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
 export { cuda, type CudaIntrinsics, type Dim3Value, type KernelArray, type DtypeToken, type AtomicTarget, type AtomicIndex } from './cuda.js';
 export { array, type TypeToken } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
-export { DeviceFunction, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
+export { DeviceFunction, deviceFunctionOf, type DeviceFunctionCallable, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
 export { JitError, UnsupportedSyntaxError, FreeVariableError, KernelTypeError, KernelArgumentError, SimulatorError, type SourcePosition, type SourceLocator } from './errors.js';
 export {
   MATH_FUNCTIONS,

@@ -2,6 +2,8 @@ import { Device, LaunchConfig, type LaunchConfigOptions } from '@cuda-js/core';
 import { nvvmIRVersion } from '@cuda-js/program';
 import type { StreamArgument } from '@cuda-js/streams';
 import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
+import { jitCache, wantsCache } from './compile/jit-cache.js';
+import type { KernelCompileOptions } from './compile/kernel-compile-options.js';
 import { device } from './device-function.js';
 import { KernelArgumentError } from './errors.js';
 import { argumentTypes } from './launch/argument-types.js';
@@ -32,6 +34,18 @@ export interface JitOptions {
   readonly fma?: boolean;
   /** Fast, less precise f32 math (flush denormals, approximate division and square root). */
   readonly fastMath?: boolean;
+  /**
+   * Keep the compiled code in the disk cache ({@link jitCache}) and take it
+   * from there in later processes. Default: `CUDA_JS_JIT_CACHE=1` in the
+   * environment turns it on.
+   */
+  readonly cache?: boolean;
+}
+
+/** A kernel's disk-cache lookups: compiles answered from the cache, and compiles that missed it. */
+export interface KernelCacheStats {
+  readonly hits: number;
+  readonly misses: number;
 }
 
 /** `launch` options: a LaunchConfig's fields, and the stream to launch on (default: the legacy default stream). */
@@ -101,6 +115,7 @@ export class JitKernel {
   readonly #specializations = new Map<string, AnySpecialization>();
   #last: AnySpecialization | undefined;
   #compiles = 0;
+  readonly #cacheStats = { hits: 0, misses: 0 };
 
   /** @internal use {@link jit}. */
   constructor(fn: (...args: never[]) => unknown, options: JitOptions, callSite: CallSite | undefined) {
@@ -224,9 +239,30 @@ export class JitKernel {
     return typeKernel(this.#parse(), types, { symbol, constants: this.#options.constants });
   }
 
-  #compileOptions(): { arch?: string; fma?: boolean; fastMath?: boolean; name: string } {
+  #compileOptions(): KernelCompileOptions {
     const o = this.#options;
-    return { arch: o.arch, fma: o.fma, fastMath: o.fastMath, name: this.name };
+    const cache = wantsCache(o.cache) ? jitCache() : undefined;
+    // With the cache, the cubin is made and kept too: a hit then loads machine code, with no PTX for the driver to compile.
+    return { arch: o.arch, fma: o.fma, fastMath: o.fastMath, name: this.name, ...(cache ? { cache, route: 'cubin' } : {}) };
+  }
+
+  /** How the disk cache served this kernel's compiles (all zero without `cache`). */
+  get cacheStats(): KernelCacheStats {
+    return { ...this.#cacheStats };
+  }
+
+  /** Compiles with the disk cache's answers counted. */
+  #compile(nvvm: string, symbol: string): CompiledKernel {
+    const options = this.#compileOptions();
+    const before = options.cache?.stats();
+    const compiled = compileKernel(nvvm, symbol, options);
+    if (options.cache && before) {
+      // the PTX step's lookup is the kernel's: a hit there skipped libNVVM
+      const after = options.cache.stats();
+      if (after.hits > before.hits) this.#cacheStats.hits++;
+      else this.#cacheStats.misses++;
+    }
+    return compiled;
   }
 
   #specialize(types: readonly JitType[]): AnySpecialization {
@@ -240,8 +276,9 @@ export class JitKernel {
     } else {
       ensureContext();
       const nvvm = lowerKernel(typed, { irVersion: nvvmIRVersion() });
-      const compiled = compileKernel(nvvm, typed.symbol, this.#compileOptions());
-      spec = { signature: [...types], key, typed, target: 'gpu', nvvm, compiled, launcher: new KernelLauncher(compiled.kernel, typed.params, this.name) };
+      const compiled = this.#compile(nvvm, typed.symbol);
+      const launcher = new KernelLauncher(compiled.kernel, typed.params, this.name, { cooperative: typed.collectives.grid });
+      spec = { signature: [...types], key, typed, target: 'gpu', nvvm, compiled, launcher };
     }
     this.#compiles++;
     this.#specializations.set(key, spec);

@@ -7,6 +7,7 @@ import { CUDA_ARRAY_INTERFACE, StridedMemoryView } from '@cuda-js/memory-view';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { array, cuda, jit, KernelArgumentError } from './index.js';
+import { BREADTH_SUITE } from './kernel-breadth-suite.test-support.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, SUITE } from './kernel-suite.test-support.js';
 
 describeGpu('kernel suite on the GPU, against the simulator', () => {
@@ -23,6 +24,17 @@ describeGpu('kernel suite on the GPU, against the simulator', () => {
       kernelFor(c, 'simulator').launch({ grid: c.grid, block: c.block }, ...simulated);
       kernelFor(c, 'gpu').launch({ grid: c.grid, block: c.block }, ...onGpu);
       for (const o of c.outputs) expect(firstDifference(outputData(onGpu[o]), outputData(simulated[o]), c.tolerance), `argument ${o}`).toBeUndefined();
+    });
+  }
+
+  // The breadth suite's kernels cooperate (barriers, warps, atomics, grid sync): their results are checked against the reference itself.
+  for (const c of BREADTH_SUITE) {
+    it(`breadth: ${c.name}`, () => {
+      const onGpu = c.args();
+      const expected = cloneArgs(onGpu);
+      c.reference(expected);
+      kernelFor(c, 'gpu').launch({ grid: c.grid, block: c.block, sharedMemory: c.sharedMemory }, ...onGpu);
+      for (const o of c.outputs) expect(firstDifference(outputData(onGpu[o]), outputData(expected[o]), c.tolerance), `argument ${o}`).toBeUndefined();
     });
   }
 

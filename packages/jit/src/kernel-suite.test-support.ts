@@ -64,13 +64,15 @@ export interface SuiteCase {
   readonly outputs: readonly number[];
   /** Relative tolerance for floats where libdevice and Math differ (transcendentals); 0 = exact. */
   readonly tolerance?: number;
+  /** Bytes of dynamic shared memory for the launch. */
+  readonly sharedMemory?: number;
 }
 
 const N = 1000;
 const BLOCK = 128;
 const GRID = Math.ceil(N / BLOCK);
 
-function floats(n: number, seed: number, scale = 10): Float32Array {
+export function floats(n: number, seed: number, scale = 10): Float32Array {
   const out = new Float32Array(n);
   let s = seed;
   for (let i = 0; i < n; i++) {
@@ -80,7 +82,7 @@ function floats(n: number, seed: number, scale = 10): Float32Array {
   return out;
 }
 
-function ints(n: number, seed: number, lo: number, hi: number): Int32Array {
+export function ints(n: number, seed: number, lo: number, hi: number): Int32Array {
   const out = new Int32Array(n);
   let s = seed;
   for (let i = 0; i < n; i++) {
@@ -91,7 +93,7 @@ function ints(n: number, seed: number, lo: number, hi: number): Int32Array {
 }
 
 const options: JitOptions = { fma: false }; // results then match the simulator bit for bit
-const k = (fn: (...args: never[]) => unknown, extra: JitOptions = {}): KernelSource => ({ fn, options: { ...options, ...extra } });
+export const k = (fn: (...args: never[]) => unknown, extra: JitOptions = {}): KernelSource => ({ fn, options: { ...options, ...extra } });
 
 const kernels = new Map<string, JitKernel>();
 
@@ -102,7 +104,7 @@ export function kernelFor(c: SuiteCase, target: JitTarget, extra: JitOptions = {
   if (!kernel) kernels.set(key, (kernel = jit(c.kernel.fn, { ...c.kernel.options, ...extra, target })));
   return kernel;
 }
-const perThread = (n: number, body: (i: number) => void): void => {
+export const perThread = (n: number, body: (i: number) => void): void => {
   for (let i = 0; i < n; i++) body(i);
 };
 

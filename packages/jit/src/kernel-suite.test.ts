@@ -4,23 +4,26 @@
 import { describe, expect, it } from 'vitest';
 import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from './compile/toolchain-environment.test-support.js';
 import { argumentTypes } from './launch/argument-types.js';
+import { BREADTH_SUITE } from './kernel-breadth-suite.test-support.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, SUITE } from './kernel-suite.test-support.js';
+
+const ALL = [...SUITE, ...BREADTH_SUITE];
 
 describe('kernel suite: simulator against plain JavaScript', () => {
   it('has at least 30 kernels', () => expect(SUITE.length).toBeGreaterThanOrEqual(30));
-  for (const c of SUITE) {
+  for (const c of ALL) {
     it(c.name, () => {
       const args = c.args();
       const expected = cloneArgs(args);
       c.reference(expected);
-      kernelFor(c, 'simulator').launch({ grid: c.grid, block: c.block }, ...args);
+      kernelFor(c, 'simulator').launch({ grid: c.grid, block: c.block, sharedMemory: c.sharedMemory }, ...args);
       for (const o of c.outputs) expect(firstDifference(outputData(args[o]), outputData(expected[o]), c.tolerance), `argument ${o}`).toBeUndefined();
     });
   }
 });
 
 describeWhen([nvvmMissing, ptxasMissing], 'kernel suite: NVVM IR → PTX → ptxas -arch=sm_90', () => {
-  for (const c of SUITE) {
+  for (const c of ALL) {
     it(c.name, () => {
       const kernel = kernelFor(c, 'gpu', { arch: 'sm_90' });
       const signature = argumentTypes(

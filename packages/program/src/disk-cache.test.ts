@@ -50,6 +50,12 @@ describe('DiskCache', () => {
     expect(cache.read(key)).toBeUndefined();
     expect(existsSync(path)).toBe(false);
 
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 1]! ^= 0x01; // one bit of the code changed in place: same length, same header
+    writeFileSync(path, flipped);
+    expect(cache.read(key)).toBeUndefined();
+    expect(existsSync(path)).toBe(false);
+
     const wrongMagic = Buffer.from(good);
     wrongMagic[0] = 0x58;
     writeFileSync(path, wrongMagic);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +9,8 @@ import { OBJECT_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
 // LE), a JSON header, then the code bytes. The header repeats the key, so a
 // file renamed by hand or a hash-prefix collision is never served.
 const MAGIC = Buffer.from('CUDAJSOC', 'latin1');
-const FORMAT_VERSION = 1;
+// Version 2 added the code's digest: a file damaged in place (a bad disk, a partial copy) is never served.
+const FORMAT_VERSION = 2;
 const PREFIX_BYTES = MAGIC.length + 8;
 const SUFFIX = '.bin';
 
@@ -19,14 +20,18 @@ interface Header {
   readonly name: string;
   readonly symbolMapping: Record<string, string>;
   readonly codeLength: number;
+  /** sha256 of the code bytes, hex. */
+  readonly codeDigest: string;
 }
+
+const digestOf = (code: Uint8Array): string => createHash('sha256').update(code).digest('hex');
 
 const KEY_PATTERN = /^[0-9a-f]{16,128}$/;
 // A temporary file younger than this may belong to a writer that is still at work.
 const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 
 function encode(key: string, entry: CacheEntry): Buffer {
-  const header: Header = { key, codeType: entry.codeType, name: entry.name, symbolMapping: { ...entry.symbolMapping }, codeLength: entry.code.byteLength };
+  const header: Header = { key, codeType: entry.codeType, name: entry.name, symbolMapping: { ...entry.symbolMapping }, codeLength: entry.code.byteLength, codeDigest: digestOf(entry.code) };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const prefix = Buffer.alloc(PREFIX_BYTES);
   MAGIC.copy(prefix, 0);
@@ -52,6 +57,7 @@ function decode(key: string, file: Buffer): CacheEntry | undefined {
   // A copy that owns its memory: `file` may be a slice of Node's shared buffer pool.
   const code = new Uint8Array(header.codeLength);
   code.set(file.subarray(codeStart));
+  if (header.codeDigest !== digestOf(code)) return undefined;
   return { codeType: header.codeType, name: String(header.name), code, symbolMapping: header.symbolMapping ?? {} };
 }
 

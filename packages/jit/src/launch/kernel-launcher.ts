@@ -63,6 +63,11 @@ function hostArrayOf(arg: unknown): HostArray | undefined {
   return { view: StridedMemoryView.fromAny(arg), owned: false };
 }
 
+export interface KernelLauncherOptions {
+  /** Launch cooperatively every time (a kernel that syncs its grid). */
+  readonly cooperative?: boolean;
+}
+
 /**
  * Launches one compiled specialization of a JIT kernel: built once per
  * signature from the program `Kernel` (the loaded CUkernel) and the typed
@@ -77,6 +82,8 @@ function hostArrayOf(arg: unknown): HostArray | undefined {
 export class KernelLauncher {
   readonly name: string;
   readonly params: readonly KernelParam[];
+  /** Every launch is cooperative, whatever the config says: the kernel syncs its whole grid (numba's dispatcher does the same). */
+  readonly cooperative: boolean;
   readonly #kernel: Kernel;
   readonly #plan: LaunchPlan;
   readonly #names: readonly string[];
@@ -90,10 +97,12 @@ export class KernelLauncher {
    * @param kernel the loaded kernel of one signature
    * @param params the typed kernel's parameters (their ABI: TypedKernel's)
    * @param name the kernel's name in messages (default: the Kernel's)
+   * @param options `cooperative`: every launch is cooperative (the kernel syncs its grid)
    * @throws {JitError} when the kernel's parameters (as the driver reports them) do not match `params`
    */
-  constructor(kernel: Kernel, params: readonly KernelParam[], name: string = kernel.name) {
+  constructor(kernel: Kernel, params: readonly KernelParam[], name: string = kernel.name, options: KernelLauncherOptions = {}) {
     this.name = name;
+    this.cooperative = options.cooperative ?? false;
     this.params = params;
     this.#kernel = kernel;
     this.#names = params.map((p) => p.name);
@@ -119,7 +128,8 @@ export class KernelLauncher {
   launch(config: LaunchConfig | LaunchConfigOptions, stream: StreamArgument | undefined, args: readonly unknown[]): void {
     const names = this.#names;
     if (args.length !== names.length) throw argumentCountError(names, args.length);
-    if (!(config instanceof LaunchConfig) && config !== null && typeof config === 'object' && 'stream' in config) {
+    if (this.cooperative) config = this.#cooperativeConfig(config);
+    else if (!(config instanceof LaunchConfig) && config !== null && typeof config === 'object' && 'stream' in config) {
       // the JIT's launch options carry the stream: core's config is the rest, copied into a reused object
       // (LaunchConfig.from copies what it keeps); anything unknown goes the slow way, to its clear error
       if (hasOnlyLaunchKeys(config)) {
@@ -168,6 +178,23 @@ export class KernelLauncher {
       throw error;
     }
     staging?.finish(stream ?? handle);
+  }
+
+  /** `config` made cooperative: core then checks, before the launch, that the grid can be co-resident. */
+  #cooperativeConfig(config: LaunchConfig | LaunchConfigOptions): LaunchConfig | LaunchConfigOptions {
+    if (config instanceof LaunchConfig) {
+      if (config.cooperative) return config;
+      return LaunchConfig.from({ grid: config.grid, block: config.block, cluster: config.cluster, sharedMemory: config.sharedMemory, cooperative: true });
+    }
+    if (config === null || typeof config !== 'object') return config; // refused by prepare, with its clear error
+    if (!hasOnlyLaunchKeys(config)) return withoutStream(config); // the slow way, to the unknown key's error
+    const scratch = this.#scratch;
+    scratch.grid = config.grid;
+    scratch.block = config.block;
+    scratch.cluster = config.cluster;
+    scratch.sharedMemory = config.sharedMemory;
+    scratch.cooperative = true;
+    return scratch as LaunchConfigOptions;
   }
 
   #pack(args: readonly unknown[], handle: bigint): void {
