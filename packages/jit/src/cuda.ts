@@ -127,8 +127,8 @@ export interface CudaIntrinsics {
   printf(format: string, ...args: unknown[]): void;
 }
 
-/** A scalar type token: the scalar makers `f32`, `i32`, ... */
-export type DtypeToken = (value: number) => unknown;
+/** A scalar type token: the scalar makers `f32`, `i32`, ... (in a kernel, or passed in its constants). */
+export type DtypeToken = (value: never) => unknown;
 
 /** An array made in a kernel: indexed like a typed array, or with get/set for n-D. */
 export interface KernelArray {

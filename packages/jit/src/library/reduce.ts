@@ -1,0 +1,199 @@
+// A reduction builder written in the kernel language itself (numba's
+// `cuda.reduce`): the user's binary function becomes a device function,
+// inlined into a two-pass shared-memory tree reduction that is compiled
+// once per element type.
+import { Device, Scalar, bool, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
+import type { CudaIntrinsics } from '../cuda.js';
+import { StridedMemoryView } from '@cuda-js/memory-view';
+import type { StreamArgument } from '@cuda-js/streams';
+import { device } from '../device-function.js';
+import { JitError, KernelArgumentError } from '../errors.js';
+import { jit, type JitKernel, type JitTarget } from '../jit.js';
+import { argumentTypes } from '../launch/argument-types.js';
+import { dtypeOfScalar } from '../launch/kernel-dtype.js';
+import { isArrayType, SCALARS, type ScalarName } from '../types/jit-types.js';
+
+/** Threads per block of both passes (a power of two). */
+const BLOCK = 256;
+/** Blocks of the first pass, at most: enough to fill a large GPU several times over. */
+const MAX_BLOCKS = 1024;
+
+/** The scalar makers, which kernels take as dtypes (`cuda.shared.array(n, DTYPE)` with DTYPE a constant). */
+const DTYPE_TOKENS: Readonly<Record<ScalarName, (value: never) => Scalar>> = { bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64 };
+
+export interface ReduceOptions {
+  /** Combined with the array's reduction last: `fn(init, reduced)`; the result of an empty array. */
+  readonly init?: number | bigint;
+  /** The stream to run on (GPU); the call waits for it before giving the value. */
+  readonly stream?: StreamArgument;
+}
+
+export interface ReducerOptions {
+  /** `'gpu'` (default) or `'simulator'` (as `jit`'s option; `CUDA_JS_SIMULATOR=1` makes the simulator the default). */
+  readonly target?: JitTarget;
+  /** The reducer's name in messages and PTX (default: the function's name). */
+  readonly name?: string;
+}
+
+/** Reduces a 1-D array with a binary function, on the GPU or in the simulator, giving the value. */
+export interface Reducer {
+  (input: unknown, options?: ReduceOptions): number | bigint;
+  readonly name: string;
+}
+
+// The kernel of both passes: each block folds a grid-stride slice of `input`
+// into one value per thread, then a tree in shared memory; `partials[b]` gets
+// block b's value. With `finish`, block 0 also applies `init`. Every block has
+// at least one element (the grid is at most ceil(n / BLOCK)), and the threads
+// that have one form a prefix of the block, which the tree's bound respects.
+function reduceSource(input: ArrayLike<number>, partials: ArrayLike<number> & { [i: number]: number }, n: number, useInit: boolean, init: number): void {
+  const sm = cuda.shared.array(THREADS, DTYPE);
+  const t = cuda.threadIdx.x;
+  const b = cuda.blockIdx.x;
+  const stride = THREADS * cuda.gridDim.x;
+  let i = b * THREADS + t;
+  if (i < n) {
+    let acc = input[i]!;
+    i += stride;
+    while (i < n) {
+      acc = op(acc, input[i]!);
+      i += stride;
+    }
+    sm[t] = acc;
+  }
+  cuda.syncthreads();
+  const valid = Math.min(THREADS, n - b * THREADS);
+  for (let s = THREADS >> 1; s > 0; s >>= 1) {
+    if (t < s && t + s < valid) sm[t] = op(sm[t]!, sm[t + s]!);
+    cuda.syncthreads();
+  }
+  if (t === 0) partials[b] = useInit ? op(init, sm[0]!) : sm[0]!;
+}
+// The kernel's free names, given as its constants: declared, not bound here,
+// so that a bundler cannot rename them in the kernel's text.
+declare const cuda: CudaIntrinsics;
+declare const THREADS: number;
+declare const DTYPE: (value: number) => Scalar;
+declare const op: (a: number, b: number) => number;
+
+/**
+ * Makes a reducer of a binary function (any associative and commutative
+ * one: the order of the combinations is not fixed), for arrays of any
+ * numeric dtype:
+ *
+ * ```ts
+ * const sum = reduce((a: number, b: number) => a + b);
+ * sum(new Float32Array([1, 2, 3]));         // 6
+ * sum(view, { init: 10, stream });          // a device array, on a stream
+ * ```
+ */
+export function reduce(fn: (a: number, b: number) => number, options: ReducerOptions = {}): Reducer {
+  if (typeof fn !== 'function') throw new TypeError(`reduce: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+  const name = options.name ?? (fn.name || 'reduce');
+  const binary = device(fn as (...args: never[]) => unknown, { name });
+  const kernels = new Map<ScalarName, JitKernel>();
+  const kernelFor = (dtype: ScalarName): JitKernel => {
+    let kernel = kernels.get(dtype);
+    if (!kernel) {
+      kernel = jit(reduceSource as (...args: never[]) => unknown, {
+        name: `${name.replace(/\W/g, '_')}_reduce_${dtype}`,
+        target: options.target,
+        constants: { THREADS: BLOCK, DTYPE: DTYPE_TOKENS[dtype], op: binary },
+      });
+      kernels.set(dtype, kernel);
+    }
+    return kernel;
+  };
+
+  const reducer = (input: unknown, call: ReduceOptions = {}): number | bigint => {
+    const [type] = argumentTypes([input], ['input'], options.target ?? kernelFor('f32').target);
+    if (type === undefined || !isArrayType(type) || type.ndim !== 1) {
+      throw new KernelArgumentError(`${name}: reduce takes a 1-D array, got ${type === undefined ? 'nothing' : typeof type === 'string' ? `a ${type} scalar` : type.name}`);
+    }
+    const dtype = type.dtype;
+    const n = lengthOf(input);
+    const init = call.init === undefined ? undefined : scalarOf(dtype, call.init, name);
+    if (n === 0) {
+      if (call.init === undefined) throw new KernelArgumentError(`${name}: reduce of an empty array with no init`);
+      return call.init;
+    }
+    const kernel = kernelFor(dtype);
+    const blocks = Math.min(MAX_BLOCKS, Math.ceil(n / BLOCK));
+    const noInit = scalarOf(dtype, 0, name);
+    if (kernel.target === 'simulator') {
+      const partials = hostArrayOf(dtype, blocks);
+      const result = hostArrayOf(dtype, 1);
+      kernel.launch({ grid: blocks, block: BLOCK }, input, partials, i32(n), false, noInit);
+      kernel.launch({ grid: 1, block: BLOCK }, partials, result, i32(blocks), init !== undefined, init ?? noInit);
+      return result[0] as number | bigint;
+    }
+    return onDevice(kernel, dtype, input, n, blocks, init ?? noInit, init !== undefined, call.stream);
+  };
+  Object.defineProperty(reducer, 'name', { value: name });
+  return reducer as Reducer;
+}
+
+function onDevice(kernel: JitKernel, dtype: ScalarName, input: unknown, n: number, blocks: number, init: Scalar, useInit: boolean, stream: StreamArgument | undefined): number | bigint {
+  const current = Device.current() ?? Device.get(0).setCurrent();
+  const bytes = SCALARS[dtype].bytes;
+  const partials = current.allocate(blocks * bytes);
+  const result = current.allocate(bytes);
+  try {
+    const dt = dtypeOfScalar(dtype);
+    const partialsView = StridedMemoryView.fromPointer(partials.ptr, { dtype: dt, shape: [blocks], exporter: partials });
+    const resultView = StridedMemoryView.fromPointer(result.ptr, { dtype: dt, shape: [1], exporter: result });
+    kernel.launch({ grid: blocks, block: BLOCK, stream }, input, partialsView, i32(n), false, init);
+    kernel.launch({ grid: 1, block: BLOCK, stream }, partialsView, resultView, i32(blocks), useInit, init);
+    const out = hostArrayOf(dtype, 1);
+    result.copyTo(new Uint8Array(out.buffer, out.byteOffset, bytes), { stream });
+    return out[0] as number | bigint;
+  } finally {
+    partials.close();
+    result.close();
+  }
+}
+
+type HostArray = Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array;
+
+function hostArrayOf(dtype: ScalarName, n: number): HostArray {
+  switch (dtype) {
+    case 'f32':
+      return new Float32Array(n);
+    case 'f64':
+      return new Float64Array(n);
+    case 'i8':
+      return new Int8Array(n);
+    case 'u8':
+    case 'bool':
+      return new Uint8Array(n);
+    case 'i16':
+      return new Int16Array(n);
+    case 'u16':
+      return new Uint16Array(n);
+    case 'i32':
+      return new Int32Array(n);
+    case 'u32':
+      return new Uint32Array(n);
+    case 'i64':
+      return new BigInt64Array(n);
+    case 'u64':
+      return new BigUint64Array(n);
+  }
+}
+
+function lengthOf(input: unknown): number {
+  const view = input instanceof StridedMemoryView ? input : undefined;
+  if (view) return view.shape[0] ?? 0;
+  const length = (input as { length?: unknown; shape?: readonly number[] }).shape?.[0] ?? (input as { length?: unknown }).length;
+  if (typeof length !== 'number') throw new JitError('reduce: cannot tell the length of the input array');
+  return length;
+}
+
+/** `value` as a typed scalar of `dtype` (the kernel's `init` parameter). */
+function scalarOf(dtype: ScalarName, value: number | bigint, name: string): Scalar {
+  const integer64 = dtype === 'i64' || dtype === 'u64';
+  if (integer64 ? typeof value !== 'bigint' && !Number.isSafeInteger(value) : typeof value !== 'number') {
+    throw new KernelArgumentError(`${name}: init must be a ${integer64 ? 'bigint (or safe integer)' : 'number'} for a ${dtype} array, got ${typeof value}`);
+  }
+  return Scalar.of(dtype, integer64 ? BigInt(value) : Number(value));
+}
