@@ -192,7 +192,7 @@ export class JitKernel {
     const spec = this.#specializationFor(args);
     if (spec.target === 'simulator') {
       const config = LaunchConfig.from(withoutStream(options));
-      (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, args);
+      (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, args, { sharedMemory: config.sharedMemory });
       return;
     }
     (spec as GpuSpecialization).launcher.launch(options, options.stream, args);

@@ -206,10 +206,10 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
       let v = x[i]!;
       let n = i64(i);
       for (let offset = 16; offset > 0; offset >>= 1) {
-        v += cuda.shfl_down_sync(FULL, v, offset);
-        n += cuda.shfl_down_sync(FULL, n, offset);
+        v += cuda.shfl_down_sync(0xffffffff, v, offset);
+        n += cuda.shfl_down_sync(0xffffffff, n, offset);
       }
-      const first = cuda.shfl_sync(FULL, v, 0);
+      const first = cuda.shfl_sync(0xffffffff, v, 0);
       if (cuda.laneid === 0) {
         sums[i >> 5] = first;
         counts[i >> 5] = n;
@@ -243,13 +243,13 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
     kernel: k((x: Int32Array, out: Uint32Array) => {
       const i = cuda.grid(1);
       const v = x[i]!;
-      const ballot = cuda.ballot_sync(FULL, v % 3 === 0);
-      const all = cuda.all_sync(FULL, v >= 0);
-      const any = cuda.any_sync(FULL, v > 8);
-      const eq = cuda.eq_sync(FULL, v < 100);
-      const peers = cuda.match_any_sync(FULL, v % 4);
+      const ballot = cuda.ballot_sync(0xffffffff, v % 3 === 0);
+      const all = cuda.all_sync(0xffffffff, v >= 0);
+      const any = cuda.any_sync(0xffffffff, v > 8);
+      const eq = cuda.eq_sync(0xffffffff, v < 100);
+      const peers = cuda.match_any_sync(0xffffffff, v % 4);
       const below = cuda.popc(ballot & cuda.lanemask_lt());
-      out[i] = (all ? 1 : 0) | (any ? 2 : 0) | (eq ? 4 : 0) | (u32(cuda.popc(peers)) << 3) | (u32(below) << 9) | (cuda.activemask() === FULL ? 1 << 15 : 0);
+      out[i] = (all ? 1 : 0) | (any ? 2 : 0) | (eq ? 4 : 0) | (u32(cuda.popc(peers)) << 3) | (u32(below) << 9) | (cuda.activemask() === 0xffffffff ? 1 << 15 : 0);
       if (cuda.laneid === 0) out[64 + (i >> 5)] = ballot;
     }),
     args: () => [ints(64, 48, 0, 9), new Uint32Array(66)],

@@ -1,4 +1,6 @@
-// Small helpers shared by the JS halves of the JIT benchmark.
+// Small helpers shared by the JS halves of the JIT benchmarks (this folder and ../jit-breadth).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 
 /** Milliseconds since the Unix epoch, with sub-millisecond resolution. */
 export const epochMs = () => performance.timeOrigin + performance.now();
@@ -38,3 +40,62 @@ export function firstMismatch(y, expected) {
   for (let i = 0; i < y.length; i++) if (y[i] !== Math.fround(expected(i))) return i;
   return -1;
 }
+
+/**
+ * Runs `command args` to its end in a fresh process, with the parent's clock
+ * in CUDA_JS_BENCH_SPAWN_MS, and gives the JSON object on the last line of
+ * its stdout with `wallMs` (spawn to exit) added, or `{ error, wallMs }`
+ * naming why there is none (the first line of its output that names an
+ * error, else its last).
+ */
+export function runChild(command, args, { cwd, extraEnv = {}, timeoutMs = 60_000 } = {}) {
+  const env = { ...process.env, ...extraEnv, CUDA_JS_BENCH_SPAWN_MS: String(epochMs()) };
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 24 });
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.error) return { error: `${command}: ${r.error.message}`, wallMs };
+  const last = r.stdout.trim().split('\n').at(-1) ?? '';
+  let parsed;
+  try {
+    parsed = JSON.parse(last);
+  } catch {
+    const text = (r.stderr || r.stdout).trim().split('\n');
+    const tail = text.find((l) => /^[A-Za-z_.]*(Error|Exception)( \[|:)| failed/.test(l))?.trim() ?? text.at(-1);
+    return { error: `exit ${r.status ?? r.signal}: ${tail || 'no output'}`, wallMs };
+  }
+  if (r.status !== 0 && !parsed.error) parsed.error = `exit ${r.status ?? r.signal}`;
+  return { ...parsed, wallMs };
+}
+
+// ---- for the reports (report.mjs here and in ../jit-breadth)
+
+/** The last line of a step's output file as JSON, or `{ error }` saying why there is none. */
+export function readJson(path) {
+  if (!existsSync(path)) return { error: `${path} was not written` };
+  const text = readFileSync(path, 'utf8').trim();
+  const last = text.split('\n').at(-1) ?? '';
+  try {
+    return JSON.parse(last);
+  } catch {
+    return { error: `unreadable output: ${last.slice(0, 200) || 'empty'}` };
+  }
+}
+
+/** A number with `digits` decimals, or an em dash. */
+export const fmt = (v, digits = 2) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '—');
+
+/** `a / b` as `1.23×` (two significant digits below 0.1), or an em dash. */
+export const ratio = (a, b) => {
+  if (typeof a !== 'number' || typeof b !== 'number' || !(b > 0)) return '—';
+  const r = a / b;
+  return `${r >= 0.1 ? r.toFixed(2) : r.toPrecision(2)}×`;
+};
+
+/** A measurement that could not be made is null with the reason, in the JSON. */
+export const orNull = (r) => (r && typeof r === 'object' && r.error && r.results === undefined && r.ms === undefined ? { value: null, reason: r.error } : r);
+
+/** ' (met)', ' (not met)', or nothing where the goal could not be judged. */
+export const mark = (ok) => (ok === undefined ? '' : ok ? ' (met)' : ' (not met)');
+
+/** A markdown table. */
+export const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');

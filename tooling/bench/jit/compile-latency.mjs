@@ -4,34 +4,17 @@
 //  (b) the first kernel after the context exists, (c) the next kernel (a
 //      different source): measured inside a fresh child.
 // usage: node compile-latency.mjs [runs]   (prints one JSON line)
-import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { emit, epochMs, median } from './bench-util.mjs';
+import { emit, median, runChild } from './bench-util.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const runs = Number(process.argv[2] ?? 5);
 const python = process.env.PYTHON || 'python3';
 const TIMEOUT_MS = 60_000;
 
-function child(command, args, extraEnv = {}) {
-  const env = { ...process.env, ...extraEnv, CUDA_JS_BENCH_SPAWN_MS: String(epochMs()) };
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(command, args, { cwd: here, env, encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: 1 << 24 });
-  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.error) return { error: `${command}: ${r.error.message}`, wallMs };
-  const last = r.stdout.trim().split('\n').at(-1) ?? '';
-  let parsed;
-  try {
-    parsed = JSON.parse(last);
-  } catch {
-    const text = (r.stderr || r.stdout).trim().split('\n');
-    const tail = text.find((l) => /^[A-Za-z_.]*(Error|Exception)( \[|:)| failed/.test(l))?.trim() ?? text.at(-1);
-    return { error: `exit ${r.status ?? r.signal}: ${tail || 'no output'}`, wallMs };
-  }
-  if (r.status !== 0 && !parsed.error) parsed.error = `exit ${r.status ?? r.signal}`;
-  return { ...parsed, wallMs };
-}
+/** A fresh child (see runChild), run from this folder. */
+const child = (command, args, extraEnv = {}) => runChild(command, args, { cwd: here, extraEnv, timeoutMs: TIMEOUT_MS });
 
 const cases = {
   'cuda-js cold (import cuda-js)': () => child(process.execPath, [join(here, 'cold-cuda-js.mjs')]),

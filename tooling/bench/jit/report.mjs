@@ -2,31 +2,10 @@
 // of the results.  usage: node report.mjs <results dir> <json out>
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { median } from './bench-util.mjs';
+import { fmt, mark, median, orNull, ratio, readJson, table } from './bench-util.mjs';
 
 const [dir, jsonOut = '/tmp/jit-bench.json'] = process.argv.slice(2);
 
-function readJson(path) {
-  if (!existsSync(path)) return { error: `${path} was not written` };
-  const text = readFileSync(path, 'utf8').trim();
-  const last = text.split('\n').at(-1) ?? '';
-  try {
-    return JSON.parse(last);
-  } catch {
-    return { error: `unreadable output: ${last.slice(0, 200) || 'empty'}` };
-  }
-}
-
-const fmt = (v, digits = 2) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '—');
-const ratio = (a, b) => {
-  if (typeof a !== 'number' || typeof b !== 'number' || !(b > 0)) return '—';
-  const r = a / b;
-  return `${r >= 0.1 ? r.toFixed(2) : r.toPrecision(2)}×`;
-};
-/** A measurement that could not be made is null with the reason, in the JSON. */
-const orNull = (r) => (r && typeof r === 'object' && r.error && r.results === undefined && r.ms === undefined ? { value: null, reason: r.error } : r);
-const mark = (ok) => (ok === undefined ? '' : ok ? ' (met)' : ' (not met)');
-const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 const lines = [];
 const say = (s = '') => lines.push(s);
 const notes = [];

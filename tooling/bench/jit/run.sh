@@ -24,26 +24,9 @@ compile_runs=${JIT_BENCH_COMPILE_RUNS:-5}
 work=$(mktemp -d "${TMPDIR:-/tmp}/jit-bench.XXXXXX")
 res="$work/results"
 mkdir -p "$res/launch"
-log() { printf '[jit-bench %s] %s\n' "$(date +%T)" "$*" >&2; }
-
-# step <timeout s> <output file> <command...>: runs it with its stdout in the
-# file; on failure a last line {"error": ...} with the reason is added there.
-step() {
-  local limit=$1 file=$2; shift 2
-  local errlog="$file.stderr" rc why
-  timeout "$limit" "$@" > "$file" 2> "$errlog"
-  rc=$?
-  if [ "$rc" = 0 ]; then return 0; fi
-  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then why="timed out after ${limit}s"
-  else
-    # the first line that names an error (a Node stack's message, a C CHECK), else the last line
-    why=$(grep -m1 -E '^[A-Za-z_.]*(Error|Exception)( \[|:)| failed' "$errlog" || tail -1 "$errlog")
-    why="exit $rc: $(printf '%s' "$why" | tr '\n\t' '  ' | tr -d '"\\' | cut -c1-300)"
-  fi
-  log "failed ($why): $*"
-  printf '\n{"error": "%s"}\n' "$why" >> "$file"
-  return 0
-}
+BENCH_LOG_NAME=jit-bench
+# log and step
+source "$here/bench-steps.sh"
 
 # py <timeout s> <output file> <part> [args]: a numba-cuda anchor, or the reason there is none
 have_python=1

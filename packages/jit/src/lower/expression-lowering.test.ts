@@ -5,7 +5,28 @@ import { describeWhen } from '../compile/toolchain-environment.test-support.js';
 import { SCALAR_NAMES } from '../types/jit-types.js';
 import type { Expr, SpecialRegister } from '../types/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
-import { KernelBuilder, binary, compare, constant, convert, exprStmt, f64, i32, i64, logical, math, select, sequence, special, unary } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  binary,
+  block,
+  breakTo,
+  compare,
+  constant,
+  convert,
+  exprStmt,
+  f64,
+  i32,
+  i64,
+  ifStmt,
+  inlined,
+  logical,
+  loop,
+  math,
+  select,
+  sequence,
+  special,
+  unary,
+} from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';
 
 const REGISTERS: readonly SpecialRegister[] = ['tid.x', 'tid.y', 'tid.z', 'ntid.x', 'ntid.y', 'ntid.z', 'ctaid.x', 'ctaid.y', 'ctaid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'laneid', 'warpsize'];
@@ -98,7 +119,46 @@ it('reads special registers through llvm.nvvm.read.ptx.sreg.*, and the warp size
   expect(ir).toMatch(/store i32 32, i32\* %t\d+/);
 });
 
+/**
+ * `out[i] = clamp(x[i])` for i < n, where the device function
+ * `clamp(v) { if (v < 0) return 0; return v; }` is inlined: its locals are
+ * the kernel's and its returns are `result = …; break` out of a block.
+ */
+function inlinedKernel() {
+  const k = new KernelBuilder('inlined');
+  const n = k.scalar('n', 'i32');
+  const x = k.array('x', 'f64', 1, 'C', { written: false });
+  const out = k.array('out', 'f64');
+  const i = k.local('i', 'i32');
+  const v = k.local('v', 'f64');
+  const result = k.local('result', 'f64');
+  const body = [exprStmt(v.set(x.load(convert('i64', i.get)))), block(7, [ifStmt(compare('lt', v.get, f64(0)), [exprStmt(result.set(f64(0))), breakTo(7)]), exprStmt(result.set(v.get)), breakTo(7)])];
+  const call = inlined('clamp', 'f64', body, result.id);
+  return k.build([
+    loop(0, {
+      test: compare('lt', i.get, n.get),
+      body: [exprStmt(out.store([convert('i64', i.get)], binary('add', call, f64(1))))],
+      update: [exprStmt(i.set(binary('add', i.get, i32(1))))],
+    }),
+  ]);
+}
+
+it('lowers an inlined call as its body, its returns breaking out of its block, then the result local', () => {
+  const ir = lowerKernel(inlinedKernel());
+  // The body's returns go to the end of its block, which then reads `result` for the caller.
+  const end = /br label %(block\.end\.\d+)\n/.exec(ir)![1]!;
+  expect(ir.split(`br label %${end}\n`)).toHaveLength(3);
+  const after = ir.slice(ir.indexOf(`\n${end}:\n`) + end.length + 2);
+  expect(after).toMatch(/^\n\s+(%t\d+) = load double, double\* %l3\.result, align 8\n\s+%t\d+ = fadd double \1, 0x3FF0000000000000/);
+});
+
 describeWhen(compileRequirements, 'expressions through libNVVM and ptxas', () => {
+  it('compiles an inlined device function inside a loop', () => {
+    const { ptx } = compileAndAssemble(inlinedKernel());
+    expect(ptx).toMatch(/setp\.lt\.f64/);
+    expect(ptx).toMatch(/add\.f64/);
+  });
+
   it('compiles every Expr op in one kernel', () => {
     compileAndAssemble(everyExpression());
   });

@@ -1,15 +1,24 @@
 // Lowers one typed-IR expression to instructions and returns its value.
 // Every subexpression is evaluated once, left to right, as in JavaScript;
 // `logical` and `select` branch so that the side not taken is not evaluated.
+// The memory, atomic, warp, barrier, bit and timer nodes are lowered by their
+// own files, to which this one hands the operands' values.
 import type { ScalarName } from '../types/jit-types.js';
 import type { ElementRef, Expr, SpecialRegister } from '../types/typed-ir.js';
 import { lowerBinary, lowerCompare, lowerUnary } from './arithmetic-lowering.js';
-import { arrayBinding, arrayDimension, elementPointer } from './array-addressing.js';
+import { arrayAccess, arrayDimension, type ElementPointer, elementPointer } from './array-addressing.js';
+import { lowerAtomic } from './atomic-lowering.js';
+import { lowerBlockVote } from './barrier-lowering.js';
+import { lowerBits } from './bits-lowering.js';
+import { lowerTimer } from './clock-lowering.js';
 import { lowerConversion, truthy } from './conversion-lowering.js';
 import { constantLiteral, memoryBytes, memoryType, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
 import { lowerMath } from './math-lowering.js';
+import { lowerShuffle } from './shuffle-lowering.js';
+import { lowerStatements } from './statement-lowering.js';
+import { lowerLaneMask, lowerMatch, lowerWarpVote } from './warp-lowering.js';
 
 export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
   const b = ctx.builder;
@@ -53,7 +62,7 @@ export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
     case 'load': {
       const pointer = elementAddress(ctx, expr.ref, expr.type);
       const t = memoryType(expr.type);
-      const loaded = b.compute(`load ${t}, ${t}* ${pointer}, align ${memoryBytes(expr.type)}`);
+      const loaded = b.compute(`load ${t}, ${pointer.type} ${pointer.ref}, align ${memoryBytes(expr.type)}`);
       // A bool element is a byte: any non-zero byte is true.
       const ref = expr.type === 'bool' ? b.compute(`icmp ne i8 ${loaded}, 0`) : loaded;
       return { ref, type: expr.type };
@@ -61,17 +70,60 @@ export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
     case 'store': {
       // JavaScript evaluates `a[i] = v` as the index, then the value.
       const pointer = elementAddress(ctx, expr.ref, expr.type);
+      if (pointer.memory === 'const') throw new LoweringError(`store to a const array`);
       const value = expect(lowerExpression(ctx, expr.value), expr.type, 'store');
       const t = memoryType(expr.type);
       const stored = expr.type === 'bool' ? b.compute(`zext i1 ${value.ref} to i8`) : value.ref;
-      b.emit(`store ${t} ${stored}, ${t}* ${pointer}, align ${memoryBytes(expr.type)}`);
+      b.emit(`store ${t} ${stored}, ${pointer.type} ${pointer.ref}, align ${memoryBytes(expr.type)}`);
       return value;
     }
     case 'dim':
-      return { ref: arrayDimension(ctx, arrayBinding(ctx, expr.array), expr.what, expr.dim), type: 'i64' };
+      return { ref: arrayDimension(ctx, arrayAccess(ctx, expr.array, expr.space), expr.what, expr.dim), type: 'i64' };
     case 'sequence':
       for (const effect of expr.effects) lowerExpression(ctx, effect);
       return expect(lowerExpression(ctx, expr.value), expr.type, 'sequence');
+    case 'atomic': {
+      // As JavaScript evaluates `atomic.cas(a, i, expected, value)`: the index, then `compare`, then `value`.
+      const pointer = elementAddress(ctx, expr.ref, expr.type);
+      const compare = expr.compare === undefined ? undefined : lowerExpression(ctx, expr.compare);
+      const value = lowerExpression(ctx, expr.value);
+      return expect(lowerAtomic(ctx, expr.fn, pointer, value, compare), expr.type, `atomic '${expr.fn}'`);
+    }
+    case 'shuffle': {
+      const mask = lowerExpression(ctx, expr.mask);
+      const value = expect(lowerExpression(ctx, expr.value), expr.type, 'shuffle');
+      const lane = lowerExpression(ctx, expr.lane);
+      const width = lowerExpression(ctx, expr.width);
+      return lowerShuffle(ctx, expr.mode, mask, value, lane, width);
+    }
+    case 'vote': {
+      if (expr.scope === 'block') {
+        if (expr.mask !== undefined) throw new LoweringError('a block vote with a mask');
+        return expect(lowerBlockVote(ctx, expr.mode, lowerExpression(ctx, expr.predicate)), expr.type, `vote '${expr.mode}'`);
+      }
+      if (expr.mask === undefined) throw new LoweringError('a warp vote without a mask');
+      const mask = lowerExpression(ctx, expr.mask);
+      return expect(lowerWarpVote(ctx, expr.mode, mask, lowerExpression(ctx, expr.predicate)), expr.type, `vote '${expr.mode}'`);
+    }
+    case 'match': {
+      const mask = lowerExpression(ctx, expr.mask);
+      const value = expect(lowerExpression(ctx, expr.value), expr.valueType, 'match');
+      return expect(lowerMatch(ctx, expr.mode, mask, value), expr.type, 'match');
+    }
+    case 'lanemask':
+      return expect(lowerLaneMask(ctx, expr.which), expr.type, `lane mask '${expr.which}'`);
+    case 'bits': {
+      const arg = expect(lowerExpression(ctx, expr.arg), expr.argType, `bit function '${expr.fn}'`);
+      return expect(lowerBits(ctx, expr.fn, arg), expr.type, `bit function '${expr.fn}'`);
+    }
+    case 'timer':
+      return expect(lowerTimer(ctx, expr.which), expr.type, `timer '${expr.which}'`);
+    case 'inline': {
+      // The body's locals are the kernel's, and its returns became breaks out of its blocks.
+      lowerStatements(ctx, expr.body);
+      const { slot, t, align } = localSlot(ctx, expr.result, expr.type);
+      return { ref: b.compute(`load ${t}, ${t}* ${slot}, align ${align}`), type: expr.type };
+    }
   }
   throw new LoweringError(`unknown expression op '${(expr as { op: string }).op}'`);
 }
@@ -89,9 +141,9 @@ function localSlot(ctx: LoweringContext, id: number, type: ScalarName): { slot: 
   return { slot, t: registerType(type), align: memoryBytes(type) };
 }
 
-function elementAddress(ctx: LoweringContext, ref: ElementRef, type: ScalarName): string {
-  const array = arrayBinding(ctx, ref.array);
-  if (array.type.dtype !== type) throw new LoweringError(`element of ${array.type.name} accessed as ${type}`);
+function elementAddress(ctx: LoweringContext, ref: ElementRef, type: ScalarName): ElementPointer {
+  const array = arrayAccess(ctx, ref.array, ref.space);
+  if (array.dtype !== type) throw new LoweringError(`element of ${array.description} accessed as ${type}`);
   const indices = ref.indices.map((index) => {
     const value = lowerExpression(ctx, index);
     if (value.type !== 'i64' && value.type !== 'u64') throw new LoweringError(`array index of type ${value.type}; indices are i64`);

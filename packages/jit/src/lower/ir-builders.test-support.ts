@@ -1,9 +1,26 @@
 // Builders for typed-IR trees in the lowering tests: the shared constructors
 // (../types/ir-builders.test-support.ts) and a kernel builder that hands out
 // handles. Not part of the package.
-import { dim, get } from '../types/ir-builders.test-support.js';
+import { dim, get, index as toIndex } from '../types/ir-builders.test-support.js';
 import { arrayType, type ArrayType, type Layout, type ScalarName } from '../types/jit-types.js';
-import { NO_COLLECTIVES, type ArrayUse, type Expr, type KernelCollectives, type KernelMemory, type KernelParam, type LocalVariable, type Stmt, type TypedKernel } from '../types/typed-ir.js';
+import {
+  NO_COLLECTIVES,
+  type ArrayUse,
+  type AtomicFunction,
+  type BitFunction,
+  type ElementRef,
+  type Expr,
+  type KernelCollectives,
+  type KernelMemory,
+  type KernelParam,
+  type LaneMask,
+  type LocalVariable,
+  type MemorySpace,
+  type ShuffleMode,
+  type Stmt,
+  type TypedKernel,
+  type VoteMode,
+} from '../types/typed-ir.js';
 
 export * from '../types/ir-builders.test-support.js';
 
@@ -23,6 +40,20 @@ export interface ArrayHandle {
   store(indices: Expr[], value: Expr): Expr;
   shape(d: number): Expr;
   stride(d: number): Expr;
+  /** The element at `indices` (converted to i64), for atomics. */
+  ref(...indices: Expr[]): ElementRef;
+}
+
+/** A shared, local or const array of the kernel, as the kernel builder hands it out. */
+export interface MemoryHandle {
+  readonly index: number;
+  readonly memory: KernelMemory;
+  load(...indices: Expr[]): Expr;
+  store(indices: Expr[], value: Expr): Expr;
+  shape(d: number): Expr;
+  stride(d: number): Expr;
+  /** The element at `indices` (converted to i64), for atomics. */
+  ref(...indices: Expr[]): ElementRef;
 }
 
 /** Builds a TypedKernel parameter by parameter, local by local. */
@@ -56,6 +87,44 @@ export class KernelBuilder {
       store: (indices, value) => ({ op: 'store', type: dtype, ref: { array: index, indices }, value }),
       shape: (d) => dim(index, 'shape', d),
       stride: (d) => dim(index, 'stride', d),
+      ref: (...indices) => ({ array: index, indices: indices.map(toIndex) }),
+    };
+  }
+
+  /** A static shared array of `shape`. */
+  shared(name: string, dtype: ScalarName, shape: readonly number[]): MemoryHandle {
+    return this.memory({ space: 'shared', name, dtype, shape, dynamic: false });
+  }
+
+  /** A dynamic shared array (sized by the launch). */
+  dynamicShared(name: string, dtype: ScalarName): MemoryHandle {
+    return this.memory({ space: 'shared', name, dtype, shape: [0], dynamic: true });
+  }
+
+  /** A per-thread local array of `shape`. */
+  localArray(name: string, dtype: ScalarName, shape: readonly number[]): MemoryHandle {
+    return this.memory({ space: 'local', name, dtype, shape, dynamic: false });
+  }
+
+  /** A const array of `shape` holding `data` in C order. */
+  constArray(name: string, dtype: ScalarName, shape: readonly number[], data: readonly (number | bigint | boolean)[]): MemoryHandle {
+    return this.memory({ space: 'const', name, dtype, shape, dynamic: false, data });
+  }
+
+  /** Any memory of the kernel. */
+  memory(memory: KernelMemory): MemoryHandle {
+    const index = this.memories.length;
+    this.memories.push(memory);
+    const space: MemorySpace = memory.space;
+    const ref = (indices: readonly Expr[]): ElementRef => ({ array: index, space, indices: indices.map(toIndex) });
+    return {
+      index,
+      memory,
+      load: (...indices) => ({ op: 'load', type: memory.dtype, ref: ref(indices) }),
+      store: (indices, value) => ({ op: 'store', type: memory.dtype, ref: ref(indices), value }),
+      shape: (d) => ({ op: 'dim', type: 'i64', array: index, space, what: 'shape', dim: d }),
+      stride: (d) => ({ op: 'dim', type: 'i64', array: index, space, what: 'stride', dim: d }),
+      ref: (...indices) => ref(indices),
     };
   }
 
@@ -80,3 +149,35 @@ export class KernelBuilder {
     return { symbol: this.symbol, params: [...this.params], locals: [...this.locals], memories: [...this.memories], collectives: { ...NO_COLLECTIVES, ...this.collectives }, body };
   }
 }
+
+// ---- the nodes of collectives, atomics and the rest (typed-ir.ts) ----------
+
+/** An atomic on `ref`, of the value's type; `compare` for `cas`. */
+export const atomic = (fn: AtomicFunction, ref: ElementRef, value: Expr, compare?: Expr): Expr => ({
+  op: 'atomic',
+  type: value.type,
+  fn,
+  ref,
+  value,
+  ...(compare ? { compare } : {}),
+});
+export const shuffle = (mode: ShuffleMode, mask: Expr, value: Expr, lane: Expr, width: Expr = { op: 'const', type: 'i32', value: 32 }): Expr => ({
+  op: 'shuffle',
+  type: value.type,
+  mode,
+  mask,
+  value,
+  lane,
+  width,
+});
+export const warpVote = (mode: VoteMode, mask: Expr, predicate: Expr): Expr => ({ op: 'vote', type: mode === 'ballot' ? 'u32' : 'bool', scope: 'warp', mode, mask, predicate });
+export const blockVote = (mode: VoteMode, predicate: Expr): Expr => ({ op: 'vote', type: mode === 'count' ? 'i32' : 'bool', scope: 'block', mode, predicate });
+export const match = (mode: 'any' | 'all', mask: Expr, value: Expr): Expr => ({ op: 'match', type: 'u32', mode, mask, value, valueType: value.type });
+export const lanemask = (which: LaneMask): Expr => ({ op: 'lanemask', type: 'u32', which });
+export const bits = (fn: BitFunction, arg: Expr): Expr => ({ op: 'bits', type: fn === 'brev' ? arg.type : 'i32', fn, argType: arg.type, arg });
+export const timer = (which: 'clock64' | 'globaltimer'): Expr => ({ op: 'timer', type: 'u64', which });
+export const inlined = (name: string, type: ScalarName, body: readonly Stmt[], result: number): Expr => ({ op: 'inline', type, name, body, result });
+export const barrier = (scope: 'block' | 'warp' | 'grid', mask?: Expr): Stmt => ({ op: 'barrier', scope, ...(mask ? { mask } : {}) });
+export const fence = (scope: 'block' | 'device' | 'system'): Stmt => ({ op: 'fence', scope });
+export const sleep = (nanoseconds: Expr): Stmt => ({ op: 'sleep', nanoseconds });
+export const print = (format: string, ...args: Expr[]): Stmt => ({ op: 'print', format, args });

@@ -77,3 +77,19 @@ export function identifierPart(name: string): string {
   const safe = name.replace(/[^A-Za-z0-9_$]/g, '_');
   return safe.length > 0 ? safe : '_';
 }
+
+/**
+ * NVPTX's address spaces: 0 generic (kernel parameters' pointers, allocas),
+ * 1 global, 3 shared, 4 constant.
+ */
+export type AddressSpace = 0 | 1 | 3 | 4;
+
+/** A pointer type to `t` (an LLVM type) in `space`: `float*`, `float addrspace(3)*`. */
+export function pointerType(t: string, space: AddressSpace): string {
+  return space === 0 ? `${t}*` : `${t} addrspace(${space})*`;
+}
+
+/** The integer type of `t`'s width (for floats: the type of their bits). */
+export function bitsType(t: ScalarName): string {
+  return `i${bitsOf(t)}`;
+}

@@ -81,6 +81,30 @@ describe('lowerKernel: the module', () => {
   });
 });
 
+describe('lowerKernel: module globals', () => {
+  it('puts the globals (memories, strings, the grid counter) before the declarations and the kernel, each once, under $-names', () => {
+    const k = new KernelBuilder('globals');
+    const out = k.array('out', 'f32');
+    const tile = k.shared('tile', 'f32', [8]);
+    k.constArray('table', 'i32', [2], [1, 2]);
+    const ir = lowerKernel(
+      k.build([
+        exprStmt(tile.store([i64(0)], f32(1))),
+        { op: 'barrier', scope: 'grid' },
+        { op: 'barrier', scope: 'grid' },
+        { op: 'print', format: 'x\n', args: [] },
+        exprStmt(out.store([i64(0)], tile.load(i64(0)))),
+      ]),
+    );
+    const lines = ir.split('\n');
+    const globals = lines.filter((l) => l.startsWith('@'));
+    expect(globals.map((l) => l.split(' ')[0])).toEqual(['@shared$0$tile', '@const$1$table', '@grid$barrier', '@printf$0']);
+    const firstDeclare = lines.findIndex((l) => l.startsWith('declare '));
+    expect(Math.max(...globals.map((g) => lines.indexOf(g)))).toBeLessThan(firstDeclare);
+    expect(firstDeclare).toBeLessThan(lines.findIndex((l) => l.startsWith('define ')));
+  });
+});
+
 describe('lowerKernel: the ABI', () => {
   it('passes a bool scalar as i8 and makes it an i1 by `!= 0`', () => {
     const k = new KernelBuilder('flag');

@@ -5,6 +5,7 @@ import { kernelAbi } from './kernel-abi.js';
 import { identifierPart, memoryBytes, registerType, zeroLiteral } from './llvm-types.js';
 import type { LoweringContext } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
+import { lowerMemories } from './memory-lowering.js';
 import { ModuleDeclarations } from './module-declarations.js';
 import { DEFAULT_IR_VERSION, kernelModuleText, type IrVersion } from './nvvm-module.js';
 import { lowerStatements } from './statement-lowering.js';
@@ -25,7 +26,10 @@ const C_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * kernel ABI of {@link TypedKernel}, marked as a kernel. Locals live in
  * allocas of the entry block, zero-initialized, which libNVVM's optimizer
  * turns into registers. Math functions are left as calls to libdevice's
- * `__nv_*`, so the module must be compiled with libdevice linked.
+ * `__nv_*`, so the module must be compiled with libdevice linked. The
+ * kernel's shared and const arrays, printf's format strings and the grid
+ * barrier's counter are globals of the module, under symbols with a `$`
+ * (which no C identifier has, so none collides with the kernel's).
  *
  * @throws {LoweringError} for typed IR that breaks its own contract
  */
@@ -43,7 +47,8 @@ export function lowerKernel(kernel: TypedKernel, options: LowerOptions = {}): st
     builder.emitInEntry(`store ${t} ${zeroLiteral(local.type)}, ${t}* ${slot}, align ${align}`);
     return slot;
   });
-  const ctx: LoweringContext = { builder, declarations, kernel, abi, localSlots };
+  const memories = lowerMemories(builder, declarations, kernel.memories ?? []);
+  const ctx: LoweringContext = { builder, declarations, kernel, abi, localSlots, memories };
   for (const binding of abi.bindings) {
     if (binding.kind !== 'scalar') continue;
     const slot = localSlots[binding.local];
@@ -61,6 +66,7 @@ export function lowerKernel(kernel: TypedKernel, options: LowerOptions = {}): st
     parameterNames: abi.parameters.map((p) => p.ref),
     body: builder.body(),
     declarations: declarations.lines(),
+    globals: declarations.globalLines(),
     irVersion: options.irVersion ?? DEFAULT_IR_VERSION,
     comment: `kernel ${kernel.symbol}, lowered by @cuda-js/jit`,
   });

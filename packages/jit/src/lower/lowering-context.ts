@@ -1,5 +1,6 @@
 import type { ScalarName } from '../types/jit-types.js';
 import type { TypedKernel } from '../types/typed-ir.js';
+import type { ArrayAccess } from './array-addressing.js';
 import type { FunctionBuilder } from './function-builder.js';
 import type { KernelAbi } from './kernel-abi.js';
 import type { ModuleDeclarations } from './module-declarations.js';
@@ -18,4 +19,6 @@ export interface LoweringContext {
   readonly abi: KernelAbi;
   /** The alloca of each local variable, by id. */
   readonly localSlots: readonly string[];
+  /** The kernel's shared, local and const arrays, by index in `kernel.memories`. */
+  readonly memories: readonly ArrayAccess[];
 }

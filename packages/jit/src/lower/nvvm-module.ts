@@ -1,6 +1,7 @@
 // The module around a kernel function, in the dialect libNVVM reads: LLVM 7
 // text with typed pointers, NVPTX's 64-bit data layout and triple, the
-// kernel marked in `!nvvm.annotations`, and the IR version it is written in.
+// kernel marked in `!nvvm.annotations`, and the IR version it is written in;
+// the module's globals and declarations come before the kernel.
 
 /** An NVVM IR version, as `!nvvmir.version` states it. */
 export interface IrVersion {
@@ -26,6 +27,8 @@ export interface KernelModule {
   readonly body: string;
   /** `declare` lines of what the body calls. */
   readonly declarations: readonly string[];
+  /** Global definitions (`@name = …`): shared and constant arrays, strings, counters. */
+  readonly globals?: readonly string[];
   readonly irVersion: IrVersion;
   /** A first comment line saying where the module came from. */
   readonly comment?: string;
@@ -40,6 +43,8 @@ export function kernelModuleText(module: KernelModule): string {
     `target datalayout = "${NVPTX64_DATA_LAYOUT}"`,
     `target triple = "${NVPTX64_TRIPLE}"`,
     '',
+    ...(module.globals ?? []),
+    ...(module.globals && module.globals.length > 0 ? [''] : []),
     ...module.declarations,
     ...(module.declarations.length > 0 ? [''] : []),
     `define void @${symbol}(${parameters}) ${module.body}`,

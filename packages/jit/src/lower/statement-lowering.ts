@@ -5,11 +5,16 @@
 //   body:  … `continue` → next, `break` → exit
 //   next:  update; postTest (when there is one) → head or exit
 //   exit:
+//
+// Barriers, fences and sleep are barrier-lowering.ts's and clock-lowering.ts's, print print-lowering.ts's.
 import type { Stmt } from '../types/typed-ir.js';
+import { lowerBarrier, lowerFence } from './barrier-lowering.js';
+import { lowerSleep } from './clock-lowering.js';
 import { truthy } from './conversion-lowering.js';
 import { lowerExpression } from './expression-lowering.js';
 import type { LoweringContext } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
+import { lowerPrint } from './print-lowering.js';
 
 /** Where `break` and `continue` naming a loop or labelled block go. */
 interface JumpTargets {
@@ -83,6 +88,22 @@ function lowerStatement(ctx: LoweringContext, statement: Stmt, scope: JumpScope)
     }
     case 'return':
       b.terminate('ret void');
+      return;
+    case 'barrier':
+      lowerBarrier(ctx, statement.scope, statement.mask === undefined ? undefined : lowerExpression(ctx, statement.mask));
+      return;
+    case 'fence':
+      lowerFence(ctx, statement.scope);
+      return;
+    case 'sleep':
+      lowerSleep(ctx, lowerExpression(ctx, statement.nanoseconds));
+      return;
+    case 'print':
+      lowerPrint(
+        ctx,
+        statement.format,
+        statement.args.map((a) => lowerExpression(ctx, a)),
+      );
       return;
   }
   throw new LoweringError(`unknown statement op '${(statement as { op: string }).op}'`);

@@ -1,12 +1,16 @@
 import type { ArrayType, ScalarName } from '../types/jit-types.js';
-import type { Expr, SpecialRegister, TypedKernel } from '../types/typed-ir.js';
+import { type Expr, type MemorySpace, SHUFFLE_TYPES, type SpecialRegister, type Stmt, type TypedKernel } from '../types/typed-ir.js';
 import { arrayVariables } from './array-variables.js';
+import { atomicSource } from './atomic-source.js';
 import { convertSource } from './conversion-source.js';
-import { loadSource, storeSource } from './element-access-source.js';
+import { type ArrayAccess, loadSource, storeSource } from './element-access-source.js';
+import type { CollectiveOp, InlineFrame } from './fault-sites.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';
 import type { I64NumberRanges } from './i64-number-ranges.js';
+import { collectivesIn } from './ir-traversal.js';
 import { bigintLiteral, numberLiteral } from './js-literal.js';
 import { mathSource } from './math-source.js';
+import { MemoryPlan, memoryVariables } from './memory-plan.js';
 import { binarySource, compareSource, unarySource } from './operator-source.js';
 import type { SourceContext } from './source-context.js';
 
@@ -32,13 +36,52 @@ const SPECIAL_REGISTERS: Readonly<Record<SpecialRegister, string>> = {
   warpsize: '32',
 };
 
+/** What generates the statements of an inlined device function's body (a StatementSource). */
+export interface InlineBodySource {
+  /** The body's statements, as lines (its `return`s are refused: a device function's became assignments and breaks). */
+  inlineBody(body: readonly Stmt[]): string[];
+}
+
+/**
+ * How the generated code runs threads:
+ * - fast: one after another, the body inline in the thread loop;
+ * - lockstep: each thread a generator (`function*`) whose collectives are
+ *   `(q.cN(s, site, ...), yield)` expressions: the scheduler `q` resumes it
+ *   with the collective's value. `s` is the thread's slot, `lin` its linear
+ *   index in the block.
+ */
+export interface ExpressionOptions {
+  readonly plan: MemoryPlan;
+  readonly lockstep: boolean;
+}
+
 /** Generates JavaScript for the typed IR's expressions (typed-ir.ts's semantics; representations in generated-value.ts). */
 export class ExpressionSource {
+  readonly plan: MemoryPlan;
+  readonly lockstep: boolean;
+  #bodies: InlineBodySource | undefined;
+  /** The device-function calls being generated, innermost first (fault sites in them say so). */
+  #frames: InlineFrame[] = [];
+  private readonly context: SourceContext;
+
   constructor(
     private readonly kernel: TypedKernel,
     private readonly ranges: I64NumberRanges,
-    private readonly context: SourceContext,
-  ) {}
+    context: SourceContext,
+    options?: ExpressionOptions,
+  ) {
+    this.plan = options?.plan ?? new MemoryPlan(kernel.memories ?? []);
+    this.lockstep = options?.lockstep ?? false;
+    this.context = {
+      temporary: (initial) => context.temporary(initial),
+      addFaultSite: (site) => context.addFaultSite(this.#frames.length === 0 ? site : { ...site, via: [...this.#frames] }),
+    };
+  }
+
+  /** Connects the statement generator that inlined bodies need. */
+  attach(bodies: InlineBodySource): void {
+    this.#bodies = bodies;
+  }
 
   generate(e: Expr): GeneratedValue {
     const value = this.#generate(e);
@@ -87,26 +130,191 @@ export class ExpressionSource {
           e.args.map((a) => this.generate(a)),
         );
       case 'special':
+        if (e.register === 'laneid' && this.lockstep) return { code: '(lin & 31)', type: 'i32' };
         return { code: SPECIAL_REGISTERS[e.register], type: 'i32' };
       case 'load': {
+        const access = this.#access(e.ref.array, e.ref.space);
         const indices = e.ref.indices.map((ix) => this.generate(ix));
-        return loadSource(e.ref.array, this.#arrayType(e.ref.array), indices, e.loc, this.context);
+        return loadSource(access, indices, e.loc, this.context);
       }
       case 'store': {
+        const access = this.#access(e.ref.array, e.ref.space);
         const indices = e.ref.indices.map((ix) => this.generate(ix));
-        return storeSource(e.ref.array, this.#arrayType(e.ref.array), indices, this.generate(e.value), e.loc, this.context);
+        return storeSource(access, indices, this.generate(e.value), e.loc, this.context);
       }
-      case 'dim': {
-        this.#arrayType(e.array);
-        const name = e.what === 'shape' ? arrayVariables.extent(e.array, e.dim) : arrayVariables.stride(e.array, e.dim);
-        return { code: name, type: 'i64', numberBound: this.ranges.bound(e)! };
-      }
+      case 'dim':
+        return { code: this.#dim(e.array, e.space, e.what, e.dim), type: 'i64', numberBound: this.ranges.bound(e)! };
       case 'sequence': {
         const effects = e.effects.map((x) => this.generate(x).code);
         const value = this.generate(e.value);
         return { code: `(${[...effects, value.code].join(', ')})`, type: e.type, ...this.#bound(e) };
       }
+      case 'atomic': {
+        const access = this.#access(e.ref.array, e.ref.space);
+        const indices = e.ref.indices.map((ix) => this.generate(ix));
+        const compare = e.compare === undefined ? undefined : this.generate(e.compare);
+        return atomicSource(e.fn, access, indices, this.generate(e.value), compare, e.loc, this.context);
+      }
+      case 'shuffle': {
+        if (!SHUFFLE_TYPES.includes(e.type)) throw new Error(`simulator: the typed IR shuffles a ${e.type}; shuffles take ${SHUFFLE_TYPES.join(', ')}`);
+        const value = this.generate(e.value);
+        const args = [this.generate(e.mask).code, e.type === 'i64' || e.type === 'u64' ? bigintCode(value) : value.code, this.generate(e.lane).code, this.generate(e.width).code];
+        return this.#collective({ op: 'shuffle', mode: e.mode }, e.loc, 'c4', args, e.type);
+      }
+      case 'vote': {
+        const expected = e.mode === 'ballot' ? 'u32' : e.mode === 'count' ? 'i32' : 'bool';
+        if (e.type !== expected) throw new Error(`simulator: the typed IR's '${e.mode}' vote is ${e.type}, not ${expected}`);
+        const blockModes = e.mode === 'count' || e.mode === 'and' || e.mode === 'or';
+        if ((e.scope === 'block') !== blockModes) throw new Error(`simulator: the typed IR has a '${e.mode}' vote of scope ${e.scope}`);
+        const mask = e.scope === 'warp' ? this.generate(this.#required(e.mask, 'a warp vote', 'mask')).code : '0';
+        return this.#collective({ op: 'vote', scope: e.scope, mode: e.mode }, e.loc, 'c2', [mask, this.generate(e.predicate).code], e.type);
+      }
+      case 'match': {
+        const value = this.generate(e.value);
+        const big = e.valueType === 'i64' || e.valueType === 'u64';
+        return this.#collective({ op: 'match', mode: e.mode, valueType: e.valueType }, e.loc, 'c2', [this.generate(e.mask).code, big ? bigintCode(value) : value.code], 'u32');
+      }
+      case 'lanemask':
+        return this.#laneMask(e);
+      case 'bits':
+        return this.#bits(e);
+      case 'timer':
+        return { code: 'timer()', type: 'u64' };
+      case 'inline':
+        return this.#inline(e);
     }
+  }
+
+  #required<T>(value: T | undefined, what: string, part: string): T {
+    if (value === undefined) throw new Error(`simulator: the typed IR has ${what} without its ${part}`);
+    return value;
+  }
+
+  /** A collective as an expression: the request to the scheduler, then the yield that gives its value. */
+  #collective(op: CollectiveOp, loc: Expr['loc'], call: 'c0' | 'c1' | 'c2' | 'c4', args: readonly string[], type: ScalarName): GeneratedValue {
+    return { code: this.collectiveCode(op, loc, call, args), type };
+  }
+
+  /** `(q.cN(s, site, ...args), yield)`: valid in lockstep mode only. */
+  collectiveCode(op: CollectiveOp, loc: Expr['loc'], call: 'c0' | 'c1' | 'c2' | 'c4', args: readonly string[]): string {
+    if (!this.lockstep) throw new Error(`simulator: a collective (${op.op}) in a kernel generated without lockstep mode`);
+    const site = this.context.addFaultSite({ kind: 'collective', loc, collective: op });
+    return `(q.${call}(s, ${[site, ...args].join(', ')}), yield)`;
+  }
+
+  /** Records a print statement's site (its format) and gives its number. */
+  addPrintSite(format: string, loc: Expr['loc']): number {
+    return this.context.addFaultSite({ kind: 'print', loc, format });
+  }
+
+  #laneMask(e: Extract<Expr, { op: 'lanemask' }>): GeneratedValue {
+    if (e.which === 'activemask') return this.#collective({ op: 'activemask' }, e.loc, 'c0', [], 'u32');
+    const lane = this.lockstep ? '(lin & 31)' : SPECIAL_REGISTERS.laneid;
+    switch (e.which) {
+      case 'lt':
+        return { code: `(((1 << ${lane}) - 1) >>> 0)`, type: 'u32' };
+      case 'le':
+        return { code: `(((2 << ${lane}) - 1) >>> 0)`, type: 'u32' };
+      case 'eq':
+        return { code: `((1 << ${lane}) >>> 0)`, type: 'u32' };
+      case 'ge':
+        return { code: `(~((1 << ${lane}) - 1) >>> 0)`, type: 'u32' };
+      case 'gt':
+        return { code: `(~((2 << ${lane}) - 1) >>> 0)`, type: 'u32' };
+    }
+  }
+
+  #bits(e: Extract<Expr, { op: 'bits' }>): GeneratedValue {
+    const t = e.argType;
+    if (t !== 'i32' && t !== 'u32' && t !== 'i64' && t !== 'u64') throw new Error(`simulator: the typed IR has '${e.fn}' of ${t}; bit functions take i32, u32, i64 and u64`);
+    const expected = e.fn === 'brev' ? t : 'i32';
+    if (e.type !== expected) throw new Error(`simulator: the typed IR's '${e.fn}' of ${t} is ${e.type}, not ${expected}`);
+    const arg = this.generate(e.arg);
+    const wide = t === 'i64' || t === 'u64';
+    const x = wide ? bigintCode(arg) : arg.code;
+    switch (e.fn) {
+      case 'popc':
+        return { code: wide ? `popc64(${x})` : `popc32(${x})`, type: 'i32' };
+      case 'clz':
+        return { code: wide ? `clz64(${x})` : `Math.clz32(${x})`, type: 'i32' };
+      case 'ffs':
+        return { code: wide ? `ffs64(${x})` : `ffs32(${x})`, type: 'i32' };
+      case 'brev':
+        if (t === 'i32') return { code: `(brev32(${x}) | 0)`, type: t };
+        if (t === 'u32') return { code: `brev32(${x})`, type: t };
+        if (t === 'u64') return { code: `brev64(${x})`, type: t };
+        return { code: `BigInt.asIntN(64, brev64(${x}))`, type: t };
+    }
+  }
+
+  /**
+   * A device function's body in an immediately called function, which sees
+   * the kernel's locals: an arrow function, or in lockstep mode, where the
+   * body has a collective, a generator delegated to with `yield*`.
+   */
+  #inline(e: Extract<Expr, { op: 'inline' }>): GeneratedValue {
+    const result = this.kernel.locals[e.result];
+    if (result === undefined || result.type !== e.type) throw new Error(`simulator: the inlined '${e.name}' gives local ${e.result}, which is not a local of type ${e.type}`);
+    if (this.#bodies === undefined) throw new Error('simulator: no statement generator for inlined bodies');
+    this.#frames.unshift({ name: e.name, loc: e.loc });
+    let lines: string[];
+    try {
+      lines = this.#bodies.inlineBody(e.body);
+    } finally {
+      this.#frames.shift();
+    }
+    const found = collectivesIn(e.body);
+    const waits = found.block || found.warp || found.grid;
+    const body = [...lines, `return ${localName(e.result)};`].join('\n');
+    const code = this.lockstep && waits ? `(yield* (function* () {\n${body}\n})())` : `(() => {\n${body}\n})()`;
+    return { code, type: e.type, ...this.#bound(e) };
+  }
+
+  /** An array parameter, or memory `array` of `space`, as the generated code addresses it. */
+  #access(array: number, space: MemorySpace | undefined): ArrayAccess {
+    if (space === undefined) {
+      const type = this.#arrayType(array);
+      const dims = Array.from({ length: type.ndim }, (_, k) => k);
+      return {
+        array,
+        dtype: type.dtype,
+        layout: type.layout,
+        data: arrayVariables.data(array),
+        offset: arrayVariables.offset(array),
+        extents: dims.map((k) => arrayVariables.extent(array, k)),
+        steps: dims.map((k) => arrayVariables.step(array, k)),
+      };
+    }
+    const layout = this.#memory(array, space);
+    const m = layout.memory;
+    return {
+      array,
+      space,
+      dtype: m.dtype,
+      layout: 'C',
+      data: memoryVariables.data(array),
+      extents: m.dynamic ? [memoryVariables.dynamicExtent(array)] : layout.shape.map(String),
+      steps: layout.steps.map(String),
+      ...(space === 'shared' ? { shadow: { name: memoryVariables.shadow(array), units: this.plan.unitsPerElement(array) } } : {}),
+    };
+  }
+
+  #dim(array: number, space: MemorySpace | undefined, what: 'shape' | 'stride', dim: number): string {
+    if (space === undefined) {
+      const type = this.#arrayType(array);
+      if (!(dim >= 0 && dim < type.ndim)) throw new Error(`simulator: dimension ${dim} of a ${type.name}`);
+      return what === 'shape' ? arrayVariables.extent(array, dim) : arrayVariables.stride(array, dim);
+    }
+    const layout = this.#memory(array, space);
+    if (!(dim >= 0 && dim < layout.shape.length)) throw new Error(`simulator: dimension ${dim} of the ${space} array '${layout.memory.name}'`);
+    if (what === 'stride') return String(layout.steps[dim]);
+    return layout.memory.dynamic ? memoryVariables.dynamicExtent(array) : String(layout.shape[dim]);
+  }
+
+  #memory(array: number, space: MemorySpace) {
+    const layout = this.plan.layouts[array];
+    if (layout === undefined || layout.memory.space !== space) throw new Error(`simulator: memory ${array} is not a ${space} array`);
+    return layout;
   }
 
   /** The two branches of a logical or select in one representation (both numbers only when the node's bound says so). */

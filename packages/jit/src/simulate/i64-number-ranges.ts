@@ -117,6 +117,9 @@ export class I64NumberRanges {
         return e.what === 'shape' ? MAX_EXTENT : MAX_STRIDE;
       case 'sequence':
         return this.bound(e.value);
+      case 'inline':
+        // The call's value is its result local's: a number exactly when that local is one.
+        return this.#locals.get(e.result);
       default:
         return undefined;
     }

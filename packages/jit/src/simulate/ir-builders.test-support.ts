@@ -7,7 +7,23 @@
 import type { SourceLocator, SourcePosition } from '../errors.js';
 import { compare, convert, exprStmt as expr, get, globalIndexX, i32, ifStmt as when, load, set, store } from '../types/ir-builders.test-support.js';
 import { arrayType, type Layout, type ScalarName } from '../types/jit-types.js';
-import { NO_COLLECTIVES, type Expr, type KernelCollectives, type KernelMemory, type KernelParam, type LocalVariable, type Loc, type Stmt, type TypedKernel } from '../types/typed-ir.js';
+import {
+  NO_COLLECTIVES,
+  type AtomicFunction,
+  type BitFunction,
+  type Expr,
+  type KernelCollectives,
+  type KernelMemory,
+  type KernelParam,
+  type LaneMask,
+  type LocalVariable,
+  type Loc,
+  type MemorySpace,
+  type ShuffleMode,
+  type Stmt,
+  type TypedKernel,
+  type VoteMode,
+} from '../types/typed-ir.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
 // The shared constructors (../types/ir-builders.test-support.ts), with the
@@ -49,6 +65,31 @@ export class KernelBuilder {
   local(name: string, type: ScalarName): number {
     this.#locals.push({ name, type });
     return this.#locals.length - 1;
+  }
+
+  /** A static shared array (`cuda.shared.array(shape, dtype)`); gives its memory index. */
+  shared(name: string, dtype: ScalarName, shape: number | readonly number[]): number {
+    return this.#memory({ space: 'shared', name, dtype, shape: typeof shape === 'number' ? [shape] : [...shape], dynamic: false });
+  }
+
+  /** A dynamic shared array (shape 0: sized by the launch's sharedMemory); gives its memory index. */
+  dynamicShared(name: string, dtype: ScalarName): number {
+    return this.#memory({ space: 'shared', name, dtype, shape: [0], dynamic: true });
+  }
+
+  /** A per-thread array (`cuda.local.array(shape, dtype)`); gives its memory index. */
+  localArray(name: string, dtype: ScalarName, shape: number | readonly number[]): number {
+    return this.#memory({ space: 'local', name, dtype, shape: typeof shape === 'number' ? [shape] : [...shape], dynamic: false });
+  }
+
+  /** A const array with its data in C order; gives its memory index. */
+  constArray(name: string, dtype: ScalarName, shape: number | readonly number[], data: readonly (number | bigint | boolean)[]): number {
+    return this.#memory({ space: 'const', name, dtype, shape: typeof shape === 'number' ? [shape] : [...shape], dynamic: false, data });
+  }
+
+  #memory(m: KernelMemory): number {
+    this.memories.push(m);
+    return this.memories.length - 1;
   }
 
   build(body: readonly Stmt[], symbol = 'kernel'): TypedKernel {
@@ -189,3 +230,79 @@ export function evaluateMany<T extends ScalarName>(type: T, inputTypes: readonly
     return (type === 'bool' ? f[r] === 1 : f[r]) as Evaluated<T>;
   });
 }
+
+// ---- the kernel's own memories, atomics and collectives ---------------------
+
+const at = (loc?: Loc): { loc?: Loc } => (loc ? { loc } : {});
+const wide = (e: Expr): Expr => (e.type === 'i64' ? e : convert('i64', e));
+
+/** Loads an element of memory `k` of `space`; indices converted to i64 as the typer does. */
+export const mload = (space: MemorySpace, k: number, dtype: ScalarName, indices: readonly Expr[], loc?: Loc): Expr => ({
+  op: 'load',
+  type: dtype,
+  ref: { array: k, space, indices: indices.map(wide) },
+  ...at(loc),
+});
+/** Stores to an element of memory `k` of `space`. */
+export const mstore = (space: MemorySpace, k: number, dtype: ScalarName, indices: readonly Expr[], value: Expr, loc?: Loc): Expr => ({
+  op: 'store',
+  type: dtype,
+  ref: { array: k, space, indices: indices.map(wide) },
+  value,
+  ...at(loc),
+});
+/** The extent or stride of memory `k`. */
+export const mdim = (space: MemorySpace, k: number, what: 'shape' | 'stride', d: number): Expr => ({ op: 'dim', type: 'i64', array: k, space, what, dim: d });
+
+/** An atomic on an element of array parameter `array` (no `space`) or memory `array` of `space`; gives the old value. */
+export const atomic = (fn: AtomicFunction, target: { array: number; space?: MemorySpace }, dtype: ScalarName, indices: readonly Expr[], value: Expr, compareValue?: Expr, loc?: Loc): Expr => ({
+  op: 'atomic',
+  type: dtype,
+  fn,
+  ref: { array: target.array, ...(target.space ? { space: target.space } : {}), indices: indices.map(wide) },
+  value,
+  ...(compareValue ? { compare: compareValue } : {}),
+  ...at(loc),
+});
+
+export const syncthreads = (loc?: Loc): Stmt => ({ op: 'barrier', scope: 'block', ...at(loc) });
+export const syncwarp = (mask: Expr, loc?: Loc): Stmt => ({ op: 'barrier', scope: 'warp', mask, ...at(loc) });
+export const gridSync = (loc?: Loc): Stmt => ({ op: 'barrier', scope: 'grid', ...at(loc) });
+export const fence = (scope: 'block' | 'device' | 'system'): Stmt => ({ op: 'fence', scope });
+export const sleep = (nanoseconds: Expr): Stmt => ({ op: 'sleep', nanoseconds });
+export const print = (format: string, args: readonly Expr[], loc?: Loc): Stmt => ({ op: 'print', format, args, ...at(loc) });
+
+export const shuffle = (mode: ShuffleMode, mask: Expr, value: Expr, lane: Expr, width: Expr = i32(32), loc?: Loc): Expr => ({
+  op: 'shuffle',
+  type: value.type,
+  mode,
+  mask,
+  value,
+  lane,
+  width,
+  ...at(loc),
+});
+/** A vote: scope warp (all, any, eq, ballot; with a mask) or block (count, and, or). */
+export const vote = (scope: 'warp' | 'block', mode: VoteMode, predicate: Expr, mask?: Expr, loc?: Loc): Expr => ({
+  op: 'vote',
+  type: mode === 'ballot' ? 'u32' : mode === 'count' ? 'i32' : 'bool',
+  scope,
+  mode,
+  predicate,
+  ...(mask ? { mask } : {}),
+  ...at(loc),
+});
+export const match = (mode: 'any' | 'all', mask: Expr, value: Expr, loc?: Loc): Expr => ({ op: 'match', type: 'u32', mode, mask, value, valueType: value.type, ...at(loc) });
+export const lanemask = (which: LaneMask, loc?: Loc): Expr => ({ op: 'lanemask', type: 'u32', which, ...at(loc) });
+export const bits = (fn: BitFunction, arg: Expr): Expr => ({ op: 'bits', type: fn === 'brev' ? arg.type : 'i32', fn, argType: arg.type, arg });
+export const timer = (which: 'clock64' | 'globaltimer' = 'clock64'): Expr => ({ op: 'timer', type: 'u64', which });
+/** An inlined device function: runs `body`, then has the value of local `result` (of `type`). */
+export const inlined = (name: string, type: ScalarName, body: readonly Stmt[], result: number, loc?: Loc): Expr => ({ op: 'inline', type, name, body, result, ...at(loc) });
+
+/** The linear thread index in the block, `(tid.z * ntid.y + tid.y) * ntid.x + tid.x`, in i32. */
+export const linearThread = (): Expr => {
+  const r = (name: 'tid.x' | 'tid.y' | 'tid.z' | 'ntid.x' | 'ntid.y') => ({ op: 'special', type: 'i32', register: name }) as const;
+  const add = (a: Expr, c: Expr): Expr => ({ op: 'binary', type: 'i32', operator: 'add', left: a, right: c });
+  const mul = (a: Expr, c: Expr): Expr => ({ op: 'binary', type: 'i32', operator: 'mul', left: a, right: c });
+  return add(mul(add(mul(r('tid.z'), r('ntid.y')), r('tid.y')), r('ntid.x')), r('tid.x'));
+};

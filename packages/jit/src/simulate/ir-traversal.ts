@@ -1,12 +1,14 @@
 import type { Expr, Stmt } from '../types/typed-ir.js';
 
-/** Calls `visit` on each direct sub-expression of `e`. */
+/** Calls `visit` on each direct sub-expression of `e` (for `inline`, the top-level expressions of its body). */
 export function forEachChild(e: Expr, visit: (child: Expr) => void): void {
   switch (e.op) {
     case 'const':
     case 'local':
     case 'special':
     case 'dim':
+    case 'lanemask':
+    case 'timer':
       return;
     case 'assign':
       return visit(e.value);
@@ -32,6 +34,25 @@ export function forEachChild(e: Expr, visit: (child: Expr) => void): void {
     case 'sequence':
       e.effects.forEach(visit);
       return visit(e.value);
+    case 'atomic':
+      e.ref.indices.forEach(visit);
+      if (e.compare) visit(e.compare);
+      return visit(e.value);
+    case 'shuffle':
+      visit(e.mask);
+      visit(e.value);
+      visit(e.lane);
+      return visit(e.width);
+    case 'vote':
+      if (e.mask) visit(e.mask);
+      return visit(e.predicate);
+    case 'match':
+      visit(e.mask);
+      return visit(e.value);
+    case 'bits':
+      return visit(e.arg);
+    case 'inline':
+      return forEachExpr(e.body, visit);
   }
 }
 
@@ -56,10 +77,86 @@ export function forEachExpr(statements: readonly Stmt[], visit: (e: Expr) => voi
       case 'block':
         forEachExpr(s.body, visit);
         break;
+      case 'barrier':
+        if (s.mask) visit(s.mask);
+        break;
+      case 'sleep':
+        visit(s.nanoseconds);
+        break;
+      case 'print':
+        s.args.forEach(visit);
+        break;
       case 'break':
       case 'continue':
       case 'return':
+      case 'fence':
         break;
     }
   }
+}
+
+/** Every expression of the statements, at any depth (inlined bodies included). */
+export function forEachDeepExpr(statements: readonly Stmt[], visit: (e: Expr) => void): void {
+  const walk = (e: Expr): void => {
+    visit(e);
+    forEachChild(e, walk);
+  };
+  forEachExpr(statements, walk);
+}
+
+/** Calls `visit` on the expressions of `s` itself (not those of nested statements). */
+export function forEachOwnExpr(s: Stmt, visit: (e: Expr) => void): void {
+  switch (s.op) {
+    case 'expr':
+      return visit(s.expr);
+    case 'if':
+      return visit(s.test);
+    case 'loop':
+      if (s.test) visit(s.test);
+      if (s.postTest) visit(s.postTest);
+      return;
+    case 'barrier':
+      if (s.mask) visit(s.mask);
+      return;
+    case 'sleep':
+      return visit(s.nanoseconds);
+    case 'print':
+      return s.args.forEach(visit);
+    default:
+      return;
+  }
+}
+
+/** Every statement, at any depth (bodies of inlined device functions included), each once. */
+export function forEachDeepStmt(statements: readonly Stmt[], visit: (s: Stmt) => void): void {
+  const inExpr = (e: Expr): void => {
+    if (e.op === 'inline') forEachDeepStmt(e.body, visit);
+    else forEachChild(e, inExpr);
+  };
+  for (const s of statements) {
+    visit(s);
+    forEachOwnExpr(s, inExpr);
+    if (s.op === 'if') {
+      forEachDeepStmt(s.then, visit);
+      forEachDeepStmt(s.otherwise, visit);
+    } else if (s.op === 'loop') {
+      forEachDeepStmt(s.body, visit);
+      forEachDeepStmt(s.update, visit);
+    } else if (s.op === 'block') {
+      forEachDeepStmt(s.body, visit);
+    }
+  }
+}
+
+/** Which collectives the statements use, found in the IR itself (at any depth). */
+export function collectivesIn(statements: readonly Stmt[]): { block: boolean; warp: boolean; grid: boolean } {
+  const found = { block: false, warp: false, grid: false };
+  forEachDeepStmt(statements, (s) => {
+    if (s.op === 'barrier') found[s.scope] = true;
+  });
+  forEachDeepExpr(statements, (e) => {
+    if (e.op === 'vote') found[e.scope] = true;
+    else if (e.op === 'shuffle' || e.op === 'match' || (e.op === 'lanemask' && e.which === 'activemask')) found.warp = true;
+  });
+  return found;
 }

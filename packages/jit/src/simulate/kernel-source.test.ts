@@ -107,3 +107,44 @@ describe('the generated source', () => {
     sim.run([2, 1, 1], [2, 1, 1], []);
   });
 });
+
+describe('the two modes', () => {
+  test('a kernel with collectives is a generator per thread, each collective a yield inside its expression', () => {
+    const b = new KernelBuilder();
+    const out = b.array('out', 'i32');
+    const kernel = b.build([
+      { op: 'barrier', scope: 'block' },
+      expr(store(out, 'i32', [globalIndexX()], binary('add', i32(1), { op: 'vote', type: 'i32', scope: 'block', mode: 'count', predicate: { op: 'const', type: 'bool', value: true } }))),
+    ]);
+    const sim = new SimulatedKernel(kernel, NO_POSITIONS);
+    expect(sim.mode).toEqual({ lockstep: true, grid: false });
+    expect(sim.source).toContain('function* thread(s, lin, tidX, tidY, tidZ, ctaidX, ctaidY, ctaidZ, q, blk) {');
+    expect(sim.source).toContain('(q.c0(s, 0), yield);');
+    expect(sim.source).toMatch(/\(1 \+ \(q\.c2\(s, \d+, 0, true\), yield\) \| 0\)/);
+    const host = new Int32Array(6);
+    sim.run([2, 1, 1], [3, 1, 1], [host]);
+    expect([...host]).toEqual([4, 4, 4, 4, 4, 4]);
+  });
+
+  test('declared collectives choose lockstep mode even where the IR has none; shared memory alone keeps the fast loop', () => {
+    const b = new KernelBuilder();
+    b.collectives = { block: true };
+    expect(new SimulatedKernel(b.build([]), NO_POSITIONS).mode).toEqual({ lockstep: true, grid: false });
+    const g = new KernelBuilder();
+    g.collectives = { grid: true };
+    expect(new SimulatedKernel(g.build([]), NO_POSITIONS).mode).toEqual({ lockstep: true, grid: true });
+    const m = new KernelBuilder();
+    const s = m.shared('s', 'f32', 4);
+    const fast = new SimulatedKernel(
+      m.build([expr({ op: 'store', type: 'f32', ref: { array: s, space: 'shared', indices: [convertI64(special('tid.x'))] }, value: { op: 'const', type: 'f32', value: 1 } })]),
+      NO_POSITIONS,
+    );
+    expect(fast.mode.lockstep).toBe(false);
+    expect(fast.source).toContain('blk.begin(ctaidX, ctaidY, ctaidZ);');
+    expect(fast.source).toContain('lin = (tidZ * ntidY + tidY) * ntidX + tidX;');
+    expect(fast.source).toContain('r0.write(');
+    fast.run([2, 1, 1], [4, 1, 1], []);
+  });
+});
+
+const convertI64 = (e: ReturnType<typeof special>) => ({ op: 'convert', type: 'i64', operand: e }) as const;

@@ -1,8 +1,10 @@
-import type { TypedKernel } from '../types/typed-ir.js';
+import { NO_COLLECTIVES, type TypedKernel } from '../types/typed-ir.js';
 import { arrayVariables as v } from './array-variables.js';
 import { ExpressionSource, localName } from './expression-source.js';
 import type { FaultSites } from './fault-sites.js';
 import { I64NumberRanges } from './i64-number-ranges.js';
+import { collectivesIn } from './ir-traversal.js';
+import { MemoryPlan, memoryVariables as mv } from './memory-plan.js';
 import { RUNTIME_NAMES } from './simulator-runtime.js';
 import type { SourceContext } from './source-context.js';
 import { StatementSource, THREAD_LABEL } from './statement-source.js';
@@ -18,17 +20,39 @@ export interface ArrayArgument {
   readonly strides: readonly number[];
 }
 
-/** The generated function: grid and block extents (x, y, z), then one value per parameter (converted scalars, ArrayArguments). */
-export type GeneratedKernel = (nctaidX: number, nctaidY: number, nctaidZ: number, ntidX: number, ntidY: number, ntidZ: number, args: readonly unknown[]) => void;
+/** The generated function: grid and block extents (x, y, z), then one value per parameter (converted scalars, ArrayArguments), then the bytes of dynamic shared memory. */
+export type GeneratedKernel = (nctaidX: number, nctaidY: number, nctaidZ: number, ntidX: number, ntidY: number, ntidZ: number, args: readonly unknown[], sharedBytes: number) => void;
+
+/** How a kernel runs: threads one after another (fast), or in lockstep (collectives), per block or over the whole grid (a grid barrier). */
+export interface SimulationMode {
+  readonly lockstep: boolean;
+  readonly grid: boolean;
+}
+
+/** The kernel's mode, from its declared collectives and those its IR has (either suffices). */
+export function simulationMode(kernel: TypedKernel): SimulationMode {
+  const declared = kernel.collectives ?? NO_COLLECTIVES;
+  const found = collectivesIn(kernel.body);
+  const grid = declared.grid || found.grid;
+  return { lockstep: grid || declared.block || declared.warp || found.block || found.warp, grid };
+}
 
 /**
  * The JavaScript source of one specialized kernel, the body of
- * `new Function('rt', source)`, which returns the GeneratedKernel. It loops
- * over blocks (z, y, x) and threads (z, y, x) and runs the kernel body
- * inline for each thread; array layouts are read into constants once per
- * run. `rt` is the SimulatorRuntime; `sites` receives the fault sites.
+ * `new Function('rt', source)`, which returns the GeneratedKernel. `rt` is
+ * the SimulatorRuntime; `sites` receives the fault sites.
+ *
+ * Fast mode (no collectives): it loops over blocks (z, y, x) and threads
+ * (z, y, x) and runs the kernel body inline for each thread; array layouts
+ * are read into constants once per run; shared memory is zeroed per block
+ * and local arrays per thread.
+ *
+ * Lockstep mode: the body is a generator function per thread, which yields
+ * at each collective; the runtime's scheduler runs the threads of a block
+ * (or of the grid) until each waits or finishes, and passes the collectives.
  */
-export function generateKernelSource(kernel: TypedKernel, sites: FaultSites): string {
+export function generateKernelSource(kernel: TypedKernel, sites: FaultSites, plan: MemoryPlan = new MemoryPlan(kernel.memories ?? [])): string {
+  const mode = simulationMode(kernel);
   const temporaries: string[] = [];
   const context: SourceContext = {
     temporary(initial) {
@@ -39,9 +63,9 @@ export function generateKernelSource(kernel: TypedKernel, sites: FaultSites): st
     addFaultSite: (site) => sites.add(site),
   };
   const ranges = new I64NumberRanges(kernel);
-  const statements = new StatementSource(new ExpressionSource(kernel, ranges, context));
+  const statements = new StatementSource(new ExpressionSource(kernel, ranges, context, { plan, lockstep: mode.lockstep }));
   const threadIndent = ' '.repeat(14);
-  const body = statements.generate(kernel.body, `${threadIndent}  `);
+  const body = statements.generate(kernel.body, mode.lockstep ? '    ' : `${threadIndent}  `);
 
   const prologue: string[] = [];
   const paramOfLocal = new Map<number, number>();
@@ -63,23 +87,65 @@ export function generateKernelSource(kernel: TypedKernel, sites: FaultSites): st
     return `${localName(id)} = ${zero}`;
   });
 
+  // The kernel's own arrays.
+  const constants: string[] = [];
+  const shared: string[] = [];
+  const localArrays: string[] = [];
+  for (const layout of plan.layouts) {
+    const k = layout.index;
+    const m = layout.memory;
+    const comment = ` // ${m.space} ${m.name}: ${m.dtype}[${m.dynamic ? '' : m.shape.join('][')}]`;
+    if (m.space === 'const') constants.push(`const ${mv.data(k)} = constants[${k}];${comment}`);
+    else if (m.space === 'shared') shared.push(`const ${mv.data(k)} = blk.memories[${k}], ${mv.shadow(k)} = blk.shadows[${k}];${comment}`);
+    else localArrays.push(`const ${mv.data(k)} = new ${layout.arrayConstructor.name}(${layout.length});${comment}`);
+    if (m.dynamic) prologue.push(`  const ${mv.dynamicExtent(k)} = Math.floor(sharedBytes / ${layout.bytes}); // dynamic shared ${m.name}`);
+  }
+
   const name = `simulate_${kernel.symbol.replace(/[^\w$]/g, '_')}`;
-  return [
+  const head = [
     `'use strict';`,
-    `// ${kernel.symbol}, generated by the cuda-js simulator from the typed IR.`,
+    `// ${kernel.symbol}, generated by the cuda-js simulator from the typed IR${mode.lockstep ? ` (lockstep mode${mode.grid ? ', the whole grid at once' : ''})` : ''}.`,
     `const { ${RUNTIME_NAMES.join(', ')} } = rt;`,
-    `return function ${name}(nctaidX, nctaidY, nctaidZ, ntidX, ntidY, ntidZ, args) {`,
+    ...constants,
+    `return function ${name}(nctaidX, nctaidY, nctaidZ, ntidX, ntidY, ntidZ, args, sharedBytes) {`,
     ...prologue,
-    ...(temporaries.length > 0 ? [`  let ${temporaries.join(', ')};`] : []),
-    `  let ctaidX = 0, ctaidY = 0, ctaidZ = 0, tidX = 0, tidY = 0, tidZ = 0;`,
+  ];
+  const lets = (indent: string, names: readonly string[]): string[] => (names.length > 0 ? [`${indent}let ${names.join(', ')};`] : []);
+
+  if (mode.lockstep) {
+    return [
+      ...head,
+      `  function* thread(s, lin, tidX, tidY, tidZ, ctaidX, ctaidY, ctaidZ, q, blk) {`,
+      ...shared.map((line) => `    ${line}`),
+      ...localArrays.map((line) => `    ${line}`),
+      ...lets('    ', locals),
+      ...lets('    ', temporaries),
+      ...body,
+      `  }`,
+      `  runLockstep(thread, nctaidX, nctaidY, nctaidZ, ntidX, ntidY, ntidZ, sharedBytes);`,
+      `};`,
+      '',
+    ].join('\n');
+  }
+
+  const hasShared = shared.length > 0;
+  return [
+    ...head,
+    ...(hasShared ? [`  const blk = blockMemory(sharedBytes, ntidX, ntidY, ntidZ);`, ...shared.map((line) => `  ${line}`)] : []),
+    ...localArrays.map((line) => `  ${line}`),
+    ...lets('  ', temporaries),
+    `  let ctaidX = 0, ctaidY = 0, ctaidZ = 0, tidX = 0, tidY = 0, tidZ = 0${hasShared ? ', lin = 0' : ''};`,
     `  try {`,
     `    for (ctaidZ = 0; ctaidZ < nctaidZ; ctaidZ++) {`,
     `      for (ctaidY = 0; ctaidY < nctaidY; ctaidY++) {`,
     `        for (ctaidX = 0; ctaidX < nctaidX; ctaidX++) {`,
+    ...(hasShared ? [`          blk.begin(ctaidX, ctaidY, ctaidZ);`] : []),
     `          for (tidZ = 0; tidZ < ntidZ; tidZ++) {`,
     `            for (tidY = 0; tidY < ntidY; tidY++) {`,
     `              ${THREAD_LABEL}: for (tidX = 0; tidX < ntidX; tidX++) {`,
-    ...(locals.length > 0 ? [`${threadIndent}  let ${locals.join(', ')};`] : []),
+    ...lets(`${threadIndent}  `, locals),
+    ...(hasShared ? [`${threadIndent}  lin = (tidZ * ntidY + tidY) * ntidX + tidX;`] : []),
+    ...plan.locals.map((l) => `${threadIndent}  ${mv.data(l.index)}.fill(${l.memory.dtype === 'i64' || l.memory.dtype === 'u64' ? '0n' : '0'});`),
     ...body,
     `              }`,
     `            }`,

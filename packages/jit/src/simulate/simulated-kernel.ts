@@ -2,9 +2,10 @@ import { KernelArgumentError, type SourceLocator } from '../errors.js';
 import type { TypedKernel } from '../types/typed-ir.js';
 import { bindArrayArgument } from './array-argument.js';
 import { FaultSites } from './fault-sites.js';
-import { generateKernelSource, type GeneratedKernel } from './kernel-source.js';
+import { generateKernelSource, type GeneratedKernel, type SimulationMode, simulationMode } from './kernel-source.js';
+import { MemoryPlan } from './memory-plan.js';
 import { convertScalarArgument } from './scalar-argument.js';
-import { createSimulatorRuntime, type SimulatorRuntime } from './simulator-runtime.js';
+import { createSimulatorRuntime, type PrintSink, type SimulatorRuntime } from './simulator-runtime.js';
 
 /** The largest grid or block extent the simulator takes: special registers are i32. */
 const MAX_LAUNCH_EXTENT = 2 ** 31 - 1;
@@ -14,36 +15,60 @@ function checkExtents(what: 'grid' | 'block', extents: readonly [number, number,
   if (!ok) throw new KernelArgumentError(`the ${what} must be three positive integers [x, y, z], got ${JSON.stringify(extents)}`);
 }
 
+export interface SimulatedKernelOptions {
+  /** Where the kernel's prints go (default: the module's sink, process.stdout; see setSimulatorPrintSink). */
+  readonly print?: PrintSink;
+}
+
+export interface SimulatedRunOptions {
+  /** Bytes of dynamic shared memory per block (default 0): the extent of dynamic shared arrays. */
+  readonly sharedMemory?: number;
+}
+
 /**
  * A TypedKernel run on the CPU, thread by thread, with the GPU's semantics
- * (typed-ir.ts). The kernel is compiled once, here, to a JavaScript function
- * that loops over the blocks and the threads of a launch and runs the
- * kernel's body inline for each thread; a run only binds the arguments.
- * Threads run one after another, blocks z, y, x and threads z, y, x.
+ * (typed-ir.ts). The kernel is compiled once, here, to a JavaScript function;
+ * a run only binds the arguments.
+ *
+ * A kernel without collectives runs its threads one after another, blocks
+ * z, y, x and threads z, y, x, with the body inline in the thread loop. A
+ * kernel with collectives (barriers, votes, shuffles, match, activemask)
+ * runs in lockstep: each thread is a generator, and a scheduler moves the
+ * threads of a block (of the grid, for a grid barrier) from collective to
+ * collective (see lockstep-scheduler.ts). Accesses of shared memory are
+ * checked for races in both modes (race-shadow.ts).
  */
 export class SimulatedKernel {
   /** The generated JavaScript, for inspection and tests. */
   readonly source: string;
+  /** How the kernel runs: fast, or lockstep (per block, or the whole grid). */
+  readonly mode: SimulationMode;
   readonly #kernel: TypedKernel;
   readonly #simulate: GeneratedKernel;
 
-  constructor(kernel: TypedKernel, locator: SourceLocator) {
+  constructor(kernel: TypedKernel, locator: SourceLocator, options: SimulatedKernelOptions = {}) {
     this.#kernel = kernel;
     const sites = new FaultSites();
-    this.source = generateKernelSource(kernel, sites);
+    const plan = new MemoryPlan(kernel.memories ?? []);
+    this.mode = simulationMode(kernel);
+    this.source = generateKernelSource(kernel, sites, plan);
     const factory = new Function('rt', this.source) as (rt: SimulatorRuntime) => GeneratedKernel;
-    this.#simulate = factory(createSimulatorRuntime(kernel, sites, locator));
+    this.#simulate = factory(createSimulatorRuntime(kernel, sites, locator, { plan, grid: this.mode.grid, ...(options.print ? { print: options.print } : {}) }));
   }
 
   /** grid and block are [x, y, z] triples; args in the kernel's parameter order. */
-  run(grid: readonly [number, number, number], block: readonly [number, number, number], args: readonly unknown[]): void {
+  run(grid: readonly [number, number, number], block: readonly [number, number, number], args: readonly unknown[], options: SimulatedRunOptions = {}): void {
     checkExtents('grid', grid);
     checkExtents('block', block);
+    const sharedMemory = options.sharedMemory ?? 0;
+    if (!Number.isSafeInteger(sharedMemory) || sharedMemory < 0 || sharedMemory > MAX_LAUNCH_EXTENT) {
+      throw new KernelArgumentError(`sharedMemory must be a whole number of bytes from 0 to 2^31-1, got ${String(sharedMemory)}`);
+    }
     const params = this.#kernel.params;
     if (args.length !== params.length) {
       throw new KernelArgumentError(`${this.#kernel.symbol} takes ${params.length} argument(s) (${params.map((p) => p.name).join(', ')}), got ${args.length}`);
     }
     const values = params.map((param, i) => (param.kind === 'scalar' ? convertScalarArgument(param, i, args[i]) : bindArrayArgument(param, i, args[i])));
-    this.#simulate(grid[0], grid[1], grid[2], block[0], block[1], block[2], values);
+    this.#simulate(grid[0], grid[1], grid[2], block[0], block[1], block[2], values, sharedMemory);
   }
 }

@@ -1,5 +1,5 @@
 import type { Expr, Stmt } from '../types/typed-ir.js';
-import type { ExpressionSource } from './expression-source.js';
+import type { ExpressionSource, InlineBodySource } from './expression-source.js';
 
 /** The label of the innermost thread loop: `return` continues it with the next thread. */
 export const THREAD_LABEL = 'thread';
@@ -12,11 +12,31 @@ const label = (id: number): string => `L${id}`;
  * update, `do ... while`), so that `continue` is JavaScript's own; other
  * loops get a labelled body block that `continue` leaves.
  */
-export class StatementSource {
+export class StatementSource implements InlineBodySource {
   /** How `continue` reaches each enclosing loop, by loop id. */
-  readonly #continues = new Map<number, string>();
+  #continues = new Map<number, string>();
+  /** What `return` becomes: the next thread of the loop (fast mode) or the generator's end (lockstep mode). */
+  readonly #returnCode: string;
+  /** Inside an inlined device function's body (a function of its own). */
+  #inlined = 0;
 
-  constructor(private readonly expressions: ExpressionSource) {}
+  constructor(private readonly expressions: ExpressionSource) {
+    this.#returnCode = expressions.lockstep ? 'return;' : `continue ${THREAD_LABEL};`;
+    expressions.attach(this);
+  }
+
+  inlineBody(body: readonly Stmt[]): string[] {
+    // Loops outside are not reachable from the body's function: a continue there would be no JavaScript.
+    const outer = this.#continues;
+    this.#continues = new Map();
+    this.#inlined++;
+    try {
+      return this.generate(body, '  ');
+    } finally {
+      this.#inlined--;
+      this.#continues = outer;
+    }
+  }
 
   generate(statements: readonly Stmt[], indent: string): string[] {
     const lines: string[] = [];
@@ -55,8 +75,32 @@ export class StatementSource {
         return;
       }
       case 'return':
-        lines.push(`${indent}continue ${THREAD_LABEL};`);
+        if (this.#inlined > 0) throw new Error("simulator: a 'return' statement in an inlined device function's body (its returns are assignments and breaks)");
+        lines.push(`${indent}${this.#returnCode}`);
         return;
+      case 'barrier': {
+        const op = { op: 'barrier', scope: s.scope } as const;
+        if (s.scope === 'warp') {
+          if (s.mask === undefined) throw new Error('simulator: the typed IR has a warp barrier without its mask');
+          lines.push(`${indent}${this.expressions.collectiveCode(op, s.loc, 'c1', [this.#expr(s.mask)])};`);
+        } else {
+          lines.push(`${indent}${this.expressions.collectiveCode(op, s.loc, 'c0', [])};`);
+        }
+        return;
+      }
+      case 'fence':
+        // The simulator's threads see each other's writes at once: nothing to wait for.
+        lines.push(`${indent}// fence (${s.scope})`);
+        return;
+      case 'sleep':
+        // The simulator does not sleep; the operand is still evaluated.
+        lines.push(`${indent}void ${this.#expr(s.nanoseconds)};`);
+        return;
+      case 'print': {
+        const site = this.expressions.addPrintSite(s.format, s.loc);
+        lines.push(`${indent}print(${site}, [${s.args.map((a) => this.#expr(a)).join(', ')}]);`);
+        return;
+      }
     }
   }
 

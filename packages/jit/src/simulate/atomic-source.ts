@@ -1,0 +1,97 @@
+import type { ScalarName } from '../types/jit-types.js';
+import { ATOMIC_TYPES, type AtomicFunction, type Loc } from '../types/typed-ir.js';
+import { type ArrayAccess, checkedElement, shadowCall } from './element-access-source.js';
+import { bigintCode, type GeneratedValue } from './generated-value.js';
+import { isRepeatable } from './js-literal.js';
+import type { SourceContext } from './source-context.js';
+
+/** The new value of an atomic from the old one (`o`), the value (`v`) and the compared value (`c`, cas only); typed-ir.ts's table. */
+function updated(fn: AtomicFunction, type: ScalarName, o: string, v: string, c: string): string {
+  const big = type === 'i64' || type === 'u64';
+  const wrap = (code: string): string => {
+    switch (type) {
+      case 'i32':
+        return `((${code}) | 0)`;
+      case 'u32':
+        return `((${code}) >>> 0)`;
+      case 'i64':
+        return `BigInt.asIntN(64, ${code})`;
+      case 'u64':
+        return `BigInt.asUintN(64, ${code})`;
+      case 'f32':
+        return `Math.fround(${code})`;
+      default:
+        return `(${code})`;
+    }
+  };
+  switch (fn) {
+    case 'add':
+      return wrap(`${o} + ${v}`);
+    case 'sub':
+      return wrap(`${o} - ${v}`);
+    case 'min':
+      return big ? `minBigint(${o}, ${v})` : `minNumber(${o}, ${v})`;
+    case 'max':
+      return big ? `maxBigint(${o}, ${v})` : `maxNumber(${o}, ${v})`;
+    // Bitwise results of two values in range are in range, except u32's sign.
+    case 'and':
+      return type === 'u32' ? `((${o} & ${v}) >>> 0)` : `(${o} & ${v})`;
+    case 'or':
+      return type === 'u32' ? `((${o} | ${v}) >>> 0)` : `(${o} | ${v})`;
+    case 'xor':
+      return type === 'u32' ? `((${o} ^ ${v}) >>> 0)` : `(${o} ^ ${v})`;
+    case 'exch':
+      return v;
+    // o + 1 <= v when o < v: no wrap.
+    case 'inc':
+      return big ? `(${o} >= ${v} ? 0n : ${o} + 1n)` : `(${o} >= ${v} ? 0 : ${o} + 1)`;
+    case 'dec':
+      return big ? `(${o} === 0n || ${o} > ${v} ? ${v} : ${o} - 1n)` : `(${o} === 0 || ${o} > ${v} ? ${v} : ${o} - 1)`;
+    case 'cas':
+      return `(${o} === ${c} ? ${v} : ${o})`;
+  }
+}
+
+/**
+ * Source for an atomic read-modify-write; its value is the element's old
+ * value. The indices are checked first, then `compare` (cas) and `value` are
+ * evaluated, in the order of the call's arguments, then the element is read
+ * and written in one step: threads run one at a time between collectives,
+ * so nothing comes between the two.
+ */
+export function atomicSource(
+  fn: AtomicFunction,
+  access: ArrayAccess,
+  indices: readonly GeneratedValue[],
+  value: GeneratedValue,
+  compare: GeneratedValue | undefined,
+  loc: Loc | undefined,
+  context: SourceContext,
+): GeneratedValue {
+  const type = access.dtype;
+  if (access.space === 'const') throw new Error(`simulator: the typed IR has an atomic on const array ${access.array}`);
+  if (!ATOMIC_TYPES[fn]?.includes(type)) throw new Error(`simulator: the typed IR has atomic '${fn}' on ${type}; it takes ${ATOMIC_TYPES[fn]?.join(', ') ?? 'nothing'}`);
+  if ((fn === 'cas') !== (compare !== undefined)) throw new Error(`simulator: atomic '${fn}' ${fn === 'cas' ? 'needs' : 'takes no'} compare value`);
+  const { guard, index, fail, site } = checkedElement(access, indices, loc, context, fn);
+  const big = type === 'i64' || type === 'u64';
+  const zero = big ? '0n' : '0';
+  const code = (g: GeneratedValue): string => (big ? bigintCode(g) : g.code);
+  const steps: string[] = [];
+  let at = index;
+  if (!isRepeatable(index)) {
+    at = context.temporary('0');
+    steps.push(`${at} = ${index}`);
+  }
+  let c = '';
+  if (compare !== undefined) {
+    c = context.temporary(zero);
+    steps.push(`${c} = ${code(compare)}`);
+  }
+  const v = context.temporary(zero);
+  steps.push(`${v} = ${code(value)}`);
+  if (access.shadow !== undefined) steps.push(shadowCall(access, 'atomic', at, site));
+  const o = context.temporary(zero);
+  const element = `${access.data}[${at}]`;
+  steps.push(`${o} = ${element}`, `${element} = ${updated(fn, type, o, v, c)}`, o);
+  return { code: `(${guard} ? (${steps.join(', ')}) : ${fail})`, type };
+}
