@@ -28,6 +28,7 @@ export interface DeviceFunctionOptions {
  * or nothing.
  */
 export class DeviceFunction {
+  /** Its name: the option's, else the function's own; '' for an anonymous function (kernels then name it by the constant they call). */
   readonly name: string;
   readonly parsed: ParsedKernel;
   readonly constants: Readonly<Record<string, KernelConstant>>;
@@ -36,7 +37,7 @@ export class DeviceFunction {
   constructor(fn: (...args: never[]) => unknown, options: DeviceFunctionOptions, callSite: CallSite | undefined) {
     if (typeof fn !== 'function') throw new TypeError(`jit.device: expected a function, got ${fn === null ? 'null' : typeof fn}`);
     this.parsed = parseKernel(fn, callSite);
-    this.name = options.name ?? (fn.name || this.parsed.name);
+    this.name = options.name ?? fn.name;
     this.constants = Object.freeze({ ...(options.constants ?? {}) });
   }
 }
@@ -68,7 +69,7 @@ export function deviceFunctionOf(value: unknown): DeviceFunction | undefined {
 export function device<F extends (...args: never[]) => unknown>(fn: F, options: DeviceFunctionOptions = {}): DeviceFunctionCallable<F> {
   const definition = new DeviceFunction(fn, options, captureCallSite());
   const callable = (): never => {
-    throw new JitError(`the device function '${definition.name}' runs only inside kernels compiled by jit(); name it in the kernel's constants`);
+    throw new JitError(`the device function${definition.name ? ` '${definition.name}'` : ''} runs only inside kernels compiled by jit(); name it in the kernel's constants`);
   };
   Object.defineProperty(callable, 'name', { value: definition.name });
   Object.defineProperty(callable, DEFINITION, { value: definition });

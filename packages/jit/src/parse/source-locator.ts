@@ -51,11 +51,15 @@ function safeFileURLToPath(url: string): string | undefined {
 interface Token {
   readonly value: string;
   readonly start: number;
+  /** Where a compiler's prefix of the token began (`ns.` of `ns.f`): it maps to the same place. */
+  readonly prefix?: number;
 }
 
 // Good enough to align a function's text with the file it came from: names,
 // numbers, strings and single punctuation characters; comments are skipped.
-const TOKEN = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|[A-Za-z_$][\w$]*|\d[\w.]*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`|\S/g;
+// Quoted strings end at the line's end (as JavaScript's do), so that a quote
+// inside a regular expression literal (/it's/) cannot swallow the code after it.
+const TOKEN = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|[A-Za-z_$][\w$]*|\d[\w.]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`|\S/g;
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -69,6 +73,35 @@ function tokenize(text: string): Token[] {
 
 const isWord = (value: string): boolean => /^[\w$]/.test(value);
 
+/**
+ * The kernel's tokens without what a compiler put in front of imported
+ * names: `(0, ns.f)` is matched as `f`, and `ns.f` as `f` where `ns` is no
+ * name of the file (`__vite_ssr_import_0__.f32`, `jit_1.cuda`). Left in,
+ * their `0` and `,` would be matched with a later `0` of the file and
+ * throw the alignment off.
+ */
+function withoutCompilerPrefixes(own: readonly Token[], fileWords: ReadonlySet<string>): Token[] {
+  const out: Token[] = [];
+  const at = (i: number): string | undefined => own[i]?.value;
+  for (let i = 0; i < own.length; i++) {
+    const t = own[i]!;
+    // (0, ns.f): keep f only
+    if (t.value === '(' && at(i + 1) === '0' && at(i + 2) === ',' && isWord(at(i + 3) ?? '') && at(i + 4) === '.' && isWord(at(i + 5) ?? '') && at(i + 6) === ')') {
+      out.push({ ...own[i + 5]!, prefix: t.start });
+      i += 6;
+      continue;
+    }
+    // ns.f where ns is not in the file
+    if (isWord(t.value) && !fileWords.has(t.value) && at(i + 1) === '.' && isWord(at(i + 2) ?? '') && at(i - 1) !== '.') {
+      out.push({ ...own[i + 2]!, prefix: t.start });
+      i += 2;
+      continue;
+    }
+    out.push(t);
+  }
+  return out;
+}
+
 /** Greedy in-order matching of the kernel's tokens with the file's, from file token `from`. */
 function alignFrom(own: readonly Token[], theirs: readonly Token[], from: number): { own: number; file: number }[] {
   const mapped: { own: number; file: number }[] = [];
@@ -78,6 +111,7 @@ function alignFrom(own: readonly Token[], theirs: readonly Token[], from: number
     const reach = isWord(token.value) ? 64 : 1;
     for (let k = j; k < Math.min(theirs.length, j + reach); k++) {
       if (theirs[k]!.value === token.value) {
+        if (token.prefix !== undefined) mapped.push({ own: token.prefix, file: theirs[k]!.start });
         mapped.push({ own: token.start, file: theirs[k]!.start });
         j = k + 1;
         break;
@@ -157,30 +191,35 @@ export class SourceMapper implements SourceLocator {
   /**
    * Offset map by token alignment: each token of the kernel text is matched
    * with the same token in the file, in order. Alignment is tried from every
-   * place where the kernel's first name occurs; the best match wins, the
-   * nearest to the call of `jit` among equals.
+   * place where the kernel's first name occurs; of the places that match
+   * nearly as well as the best (within 10%), the nearest to the call of `jit` wins.
    */
   #align(text: string, callOffset: number): ((offset: number) => number) | undefined {
-    const own = tokenize(this.source);
     const theirs = tokenize(text);
+    const own = withoutCompilerPrefixes(tokenize(this.source), new Set(theirs.filter((t) => isWord(t.value)).map((t) => t.value)));
     const firstWord = own.findIndex((t) => isWord(t.value));
     if (firstWord === -1 || theirs.length === 0) return undefined;
-    let best: { own: number; file: number }[] = [];
-    let bestDistance = Infinity;
-    let tried = 0;
-    for (let start = 0; start < theirs.length && tried < 4096; start++) {
+    const candidates: { mapped: { own: number; file: number }[]; distance: number }[] = [];
+    for (let start = 0; start < theirs.length && candidates.length < 4096; start++) {
       if (theirs[start]!.value !== own[firstWord]!.value) continue;
-      tried++;
-      const mapped = alignFrom(own, theirs, Math.max(0, start - firstWord));
-      const distance = Math.abs(theirs[start]!.start - callOffset);
-      if (mapped.length > best.length || (mapped.length === best.length && distance < bestDistance)) {
-        best = mapped;
-        bestDistance = distance;
+      candidates.push({ mapped: alignFrom(own, theirs, Math.max(0, start - firstWord)), distance: Math.abs(theirs[start]!.start - callOffset) });
+    }
+    const most = Math.max(0, ...candidates.map((c) => c.mapped.length));
+    // most of the kernel's tokens must be found, else this is not where the kernel came from
+    const needed = Math.max(3, Math.ceil(own.length * 0.6));
+    if (most < needed) return undefined;
+    // among the places that match about as well as the best (types stripped from the text cost a few
+    // tokens, and a short kernel matches well in more than one place), the nearest to the call
+    const good = Math.max(needed, Math.ceil(most * 0.9));
+    let mapped: { own: number; file: number }[] = [];
+    let nearest = Infinity;
+    for (const c of candidates) {
+      if (c.mapped.length < good) continue;
+      if (c.distance < nearest || (c.distance === nearest && c.mapped.length > mapped.length)) {
+        mapped = c.mapped;
+        nearest = c.distance;
       }
     }
-    const mapped = best;
-    // most of the kernel's tokens must be found, else this is not where the kernel came from
-    if (mapped.length < Math.max(3, Math.ceil(own.length * 0.6))) return undefined;
     return (offset: number) => {
       let lo = 0;
       let hi = mapped.length - 1;

@@ -33,6 +33,11 @@ export function array(dtype: TypeToken, ndim: 1 | 2 | 3, layout: Layout = 'C', o
   return arrayType(element, ndim, layout, options.readonly === true);
 }
 
+/** The scalar type a scalar maker (`f32`, ...) stands for, or undefined. */
+export function makerType(token: unknown): ScalarName | undefined {
+  return MAKERS.get(token);
+}
+
 function scalarOf(token: unknown, where: string): ScalarName {
   const made = MAKERS.get(token);
   if (made) return made;

@@ -1,27 +1,22 @@
 import type { ESTree } from 'meriyah';
-import { FreeVariableError, KernelTypeError, UnsupportedSyntaxError } from '../errors.js';
+import { deviceFunctionOf, type DeviceFunction, type KernelConstant } from '../device-function.js';
+import { FreeVariableError, KernelTypeError, UnsupportedSyntaxError, type SourceLocator } from '../errors.js';
+import { ExternalDeviceFunction } from '../external-device-function.js';
 import type { ParsedKernel } from '../parse/parse-kernel.js';
 import { unsupportedMessage, unsupportedNodePhrase } from '../parse/supported-syntax.js';
-import { CASTS, CUDA_DIMENSIONS, CUDA_SCALARS, GLOBAL_CONSTANTS, INTRINSIC_NAMES, MATH_CALLS, MATH_CONSTANTS, NUMBER_CONSTANTS } from './intrinsics.js';
-import { isArrayType, isFloat, isInteger, isSigned, bitsOf, type ArrayType, type JitType, type ScalarName } from './jit-types.js';
+import { elementRefOf, extentOf, memoryView, paramView, type ArrayView, type Binding } from './array-bindings.js';
+import { cudaStatement, cudaValue, dimensionCount, gridComponent, gridSizeComponent } from './cuda-calls.js';
+import { inlineStatement, inlineValue } from './device-calls.js';
+import { CASTS, CUDA_DIMENSIONS, CUDA_SCALARS, GLOBAL_CONSTANTS, INTRINSIC_NAMES, MATH_CONSTANTS, NUMBER_CONSTANTS } from './intrinsics.js';
+import { isArrayType, isFloat, bitsOf, type ArrayType, type JitType, type ScalarName } from './jit-types.js';
+import { checkMemoryLimits, isHostArray, MEMORY_MAKERS, declareMemory, type DeclaredMemory } from './kernel-memories.js';
+import { constantOf, foldNumbers } from './literals.js';
+import { floatType, mathCall, mathOf, numberCall } from './math-calls.js';
+import { consoleLogCall } from './print-calls.js';
+import { makerType } from './signature.js';
 import { arithmeticType, defaultLiteralType, isWidening, join, promoteValues, type ValueType } from './promotion.js';
-import {
-  MATH_FUNCTIONS,
-  NO_COLLECTIVES,
-  type ArrayUse,
-  type BinaryOperator,
-  type CompareOperator,
-  type ElementRef,
-  type Expr,
-  type KernelParam,
-  type Loc,
-  type MathFunction,
-  type SpecialRegister,
-  type Stmt,
-  type TypedKernel,
-} from './typed-ir.js';
-
-import type { KernelConstant } from '../device-function.js';
+import type { ArrayUse, BinaryOperator, CompareOperator, ElementRef, Expr, KernelCollectives, KernelParam, Loc, SpecialRegister, Stmt, TypedKernel } from './typed-ir.js';
+import { integerOf, isLiteralType, literalValue, typed, type FunctionExit, type InlineFrame, type Node, type Typed, type TyperContext } from './typer-context.js';
 
 export type { KernelConstant };
 
@@ -30,14 +25,6 @@ export interface TypeKernelOptions {
   readonly constants?: Readonly<Record<string, KernelConstant>>;
   /** The kernel's symbol in NVVM IR and PTX. */
   readonly symbol: string;
-}
-
-/** A typed expression before its type is fixed by its use: a literal keeps its value and adapts. */
-interface Typed {
-  readonly expr: Expr;
-  readonly type: ValueType;
-  /** The value of a literal (int-literal / float-literal). */
-  readonly value?: number;
 }
 
 interface Local {
@@ -50,113 +37,77 @@ interface Local {
   readonly isConst: boolean;
 }
 
-type Binding = { kind: 'local'; id: number } | { kind: 'array'; index: number };
-
 interface JumpTarget {
   readonly id: number;
   readonly label: string | undefined;
   readonly isLoop: boolean;
 }
 
-type Node = ESTree.Node;
+/**
+ * The function whose code is being typed: the kernel, or a device function
+ * inlined into it, which has its own names, constants, jump targets and
+ * positions (its Locs carry its locator) and whose `return`s leave its block.
+ */
+interface Frame {
+  readonly parsed: ParsedKernel;
+  readonly constants: Readonly<Record<string, KernelConstant>>;
+  /** Set for a device function: its text is not the kernel's. */
+  readonly inline: InlineFrame | undefined;
+  readonly scopes: Map<string, Binding>[];
+  readonly targets: JumpTarget[];
+}
 
 const COMPARE: Readonly<Record<string, CompareOperator>> = { '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge', '==': 'eq', '===': 'eq', '!=': 'ne', '!==': 'ne' };
 const ARITHMETIC: Readonly<Record<string, BinaryOperator>> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'rem' };
 const BITWISE: Readonly<Record<string, BinaryOperator>> = { '&': 'and', '|': 'or', '^': 'xor' };
 const SHIFTS: Readonly<Record<string, BinaryOperator>> = { '<<': 'shl', '>>': 'shr', '>>>': 'ushr' };
 const MAX_INFERENCE_ROUNDS = 32;
-
-const isLiteralType = (t: ValueType): t is 'int-literal' | 'float-literal' => t === 'int-literal' || t === 'float-literal';
-
-/** The JavaScript value of a folded literal operation, with JavaScript's own semantics. */
-function foldNumbers(operator: string, a: number, b: number): number | undefined {
-  switch (operator) {
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    case '/':
-      return a / b;
-    case '%':
-      return a % b;
-    case '**':
-      return a ** b;
-    case '&':
-      return a & b;
-    case '|':
-      return a | b;
-    case '^':
-      return a ^ b;
-    case '<<':
-      return a << b;
-    case '>>':
-      return a >> b;
-    case '>>>':
-      return a >>> b;
-    default:
-      return undefined;
-  }
-}
-
-function wrapInteger(value: number, t: ScalarName): number {
-  const bits = bitsOf(t);
-  if (bits === 32) return isSigned(t) ? value | 0 : value >>> 0;
-  const m = 2 ** bits;
-  let v = ((value % m) + m) % m;
-  if (isSigned(t) && v >= m / 2) v -= m;
-  return v;
-}
-
-/** A constant of type `t` holding the JavaScript number `value`, converted by the typed IR's rules. */
-function constantOf(value: number, t: ScalarName, loc: Loc | undefined): Expr {
-  if (t === 'bool') return { op: 'const', type: t, value: value !== 0 && !Number.isNaN(value), loc };
-  if (isFloat(t)) return { op: 'const', type: t, value: t === 'f32' ? Math.fround(value) : value, loc };
-  let v = Number.isNaN(value) ? 0 : Math.trunc(value);
-  if (t === 'i64' || t === 'u64') {
-    const big = Number.isFinite(v) ? BigInt(v) : v > 0 ? 2n ** 63n : -(2n ** 63n);
-    return { op: 'const', type: t, value: t === 'i64' ? BigInt.asIntN(64, big) : BigInt.asUintN(64, big), loc };
-  }
-  if (!Number.isFinite(v)) v = v > 0 ? 2 ** 53 : -(2 ** 53);
-  return { op: 'const', type: t, value: wrapInteger(v, t), loc };
-}
-
 /**
  * The `types` stage: the parsed kernel, for one signature, becomes the typed
  * IR. Variable types are inferred by rounds over the body until no
  * variable's type changes (a variable holds the join of what is assigned to
  * it); then a last round emits the IR with every conversion explicit.
+ *
+ * Each kind of construct beyond the core language is typed in a module of
+ * its own, through the {@link TyperContext} this class gives them:
+ * cuda-calls.ts (the cuda.* intrinsics, with atomic-calls.ts and
+ * print-calls.ts), kernel-memories.ts (shared, local and const arrays) and
+ * device-calls.ts (inlined device functions).
  */
 export function typeKernel(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions): TypedKernel {
   return new KernelTyper(parsed, signature, options).run();
 }
 
 class KernelTyper {
-  readonly #parsed: ParsedKernel;
+  readonly #kernel: ParsedKernel;
   readonly #signature: readonly JitType[];
-  readonly #constants: Readonly<Record<string, KernelConstant>>;
+  readonly #kernelConstants: Readonly<Record<string, KernelConstant>>;
   readonly #symbol: string;
+  readonly #context: TyperContext;
   #locals: Local[] = [];
-  #scopes: Map<string, Binding>[] = [];
-  #targets: JumpTarget[] = [];
+  /** The memories the kernel declares, by id (declared in the same order every round: ids are stable). */
+  #memories: DeclaredMemory[] = [];
+  #frames: Frame[] = [];
   #nextTarget = 0;
   #emitting = false;
   #changed = false;
   #arrayUse: { shape: boolean; strides: boolean; written: boolean }[] = [];
+  #collectives: { -readonly [K in keyof KernelCollectives]: boolean } = { block: false, warp: false, grid: false };
   /** Locals of a round are created in the same order every round: their ids are stable. */
   #localCursor = 0;
+  #memoryCursor = 0;
   #paramLocals: number[] = [];
 
   constructor(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions) {
-    this.#parsed = parsed;
+    this.#kernel = parsed;
     this.#signature = signature;
-    this.#constants = options.constants ?? {};
+    this.#kernelConstants = options.constants ?? {};
     this.#symbol = options.symbol;
+    this.#context = this.#makeContext();
   }
 
   run(): TypedKernel {
-    const { params } = this.#parsed;
+    const { params } = this.#kernel;
     if (this.#signature.length !== params.length) {
       throw new KernelTypeError(`the kernel takes ${params.length} parameter(s) (${params.join(', ')}), the signature has ${this.#signature.length}`);
     }
@@ -168,6 +119,7 @@ class KernelTyper {
     } while (this.#changed);
     this.#emitting = true;
     const body = this.#round();
+    checkMemoryLimits(this.#memories);
     const kernelParams: KernelParam[] = params.map((name, i) => {
       const t = this.#signature[i]!;
       if (isArrayType(t)) return { kind: 'array', name, type: t, use: this.#finalUse(i, t) };
@@ -177,8 +129,8 @@ class KernelTyper {
       symbol: this.#symbol,
       params: kernelParams,
       locals: this.#locals.map((l) => ({ name: l.name, type: this.#finalType(l) })),
-      memories: [],
-      collectives: NO_COLLECTIVES,
+      memories: this.#memories.map((m) => m.memory),
+      collectives: Object.freeze({ ...this.#collectives }),
       body,
     };
   }
@@ -191,33 +143,90 @@ class KernelTyper {
   /** One pass over the body with the variable types known so far. */
   #round(): Stmt[] {
     this.#localCursor = 0;
-    this.#scopes = [new Map()];
-    this.#targets = [];
+    this.#memoryCursor = 0;
+    this.#frames = [{ parsed: this.#kernel, constants: this.#kernelConstants, inline: undefined, scopes: [new Map()], targets: [] }];
     this.#nextTarget = 0;
     this.#arrayUse = this.#signature.map(() => ({ shape: false, strides: false, written: false }));
+    this.#collectives = { block: false, warp: false, grid: false };
     this.#paramLocals = [];
-    this.#parsed.params.forEach((name, i) => {
+    this.#kernel.params.forEach((name, i) => {
       const t = this.#signature[i]!;
       if (isArrayType(t)) {
-        this.#scope().set(name, { kind: 'array', index: i });
+        this.#scope().set(name, { kind: 'array', view: paramView(i, name, t) });
       } else {
         const id = this.#declare(name, false, t);
         this.#paramLocals[i] = id;
       }
     });
-    const body = this.#parsed.body;
+    const body = this.#kernel.body;
     const statements = body.type === 'BlockStatement' ? this.#block(body.body) : [this.#expressionStatement(body)];
     return statements;
+  }
+
+  /** What the modules that type calls, memories and device functions see of this typer. */
+  #makeContext(): TyperContext {
+    return {
+      loc: (node) => this.#loc(node),
+      at: (node) => this.#at(node),
+      typeError: (node, message) => this.#typeError(node, message),
+      expression: (node) => this.#expression(node),
+      to: (t, target, node) => this.#to(t, target, node),
+      truthy: (t, node) => this.#truthy(t, node),
+      concrete: (t) => this.#concrete(t),
+      math: (fn, args, node) => mathOf(this.#context, fn, args, node),
+      select: (test, a, b, node, aNode, bNode) => this.#selectOf(test, a, b, node, aNode, bNode),
+      globalName: (node) => this.#globalName(node),
+      constant: (name) => this.#constant(name),
+      dtypeOf: (node) => this.#dtypeOf(node),
+      arrayOf: (node) => this.#arrayOf(node),
+      elementRef: (view, indices, at) => this.#elementRef(view, indices, at),
+      markWritten: (view) => this.#markWritten(view),
+      useCollective: (kind) => {
+        this.#collectives[kind] = true;
+      },
+      newTarget: () => this.#nextTarget++,
+      declareLocal: (name) => this.#declare(name, false),
+      hiddenLocal: (name) => this.#declare(name, false, undefined, false),
+      assignLocal: (id, value, node) => this.#assignLocal(id, value, node),
+      readLocal: (id, node) => this.#readLocal(id, node),
+      bindArray: (name, view) => this.#scope().set(name, { kind: 'array', view }),
+      enterFunction: (frame, body) => this.#enterFunction(frame, body),
+      callChain: () => this.#frames.flatMap((f) => (f.inline ? [f.inline] : [])),
+      statements: (nodes) => this.#block(nodes),
+    };
+  }
+
+  // ---- functions: the kernel and the device functions inlined into it ---------
+
+  get #frame(): Frame {
+    return this.#frames[this.#frames.length - 1]!;
+  }
+
+  #enterFunction<T>(inline: InlineFrame, body: () => T): T {
+    const { parsed, constants } = inline.device;
+    this.#frames.push({ parsed, constants, inline, scopes: [new Map()], targets: [] });
+    try {
+      return body();
+    } finally {
+      this.#frames.pop();
+    }
+  }
+
+  /** Where `return` goes: undefined in the kernel itself. */
+  get #exit(): FunctionExit | undefined {
+    return this.#frame.inline?.exit;
   }
 
   // ---- errors and positions ---------------------------------------------------
 
   #loc(node: Node): Loc {
-    return { start: node.start ?? 0, end: node.end ?? node.start ?? 0 };
+    const start = node.start ?? 0;
+    const end = node.end ?? node.start ?? 0;
+    return this.#frame.inline ? { start, end, locator: this.#frame.parsed.locator } : { start, end };
   }
 
-  #at(node: Node) {
-    return { locator: this.#parsed.locator, loc: this.#loc(node) };
+  #at(node: Node): { locator: SourceLocator; loc: Loc } {
+    return { locator: this.#frame.parsed.locator, loc: this.#loc(node) };
   }
 
   #unsupported(node: Node, what: string): never {
@@ -228,35 +237,64 @@ class KernelTyper {
     throw new KernelTypeError(message, this.#at(node));
   }
 
+  /** The text of a node, for messages. */
+  #text(node: Node): string {
+    return this.#frame.parsed.source.slice(node.start ?? 0, node.end ?? 0);
+  }
+
   // ---- scopes and locals -------------------------------------------------------
 
   #scope(): Map<string, Binding> {
-    return this.#scopes[this.#scopes.length - 1]!;
+    const scopes = this.#frame.scopes;
+    return scopes[scopes.length - 1]!;
   }
 
-  #declare(name: string, isConst: boolean, fixedType?: ScalarName): number {
+  /**
+   * A local in the order of this round (the same id as in every round); named
+   * in the current scope unless `named` is false. With `fixedType` it is a
+   * kernel parameter of that type.
+   */
+  #declare(name: string, isConst: boolean, fixedType?: ScalarName, named = true): number {
     const id = this.#localCursor++;
     if (id >= this.#locals.length) {
       this.#locals.push({ name, type: fixedType, literalNeeds: undefined, fixed: fixedType !== undefined, isConst });
     }
-    this.#scope().set(name, { kind: 'local', id });
+    if (named) this.#scope().set(name, { kind: 'local', id });
     return id;
   }
 
   #lookup(name: string): Binding | undefined {
-    for (let i = this.#scopes.length - 1; i >= 0; i--) {
-      const b = this.#scopes[i]!.get(name);
+    const scopes = this.#frame.scopes;
+    for (let i = scopes.length - 1; i >= 0; i--) {
+      const b = scopes[i]!.get(name);
       if (b) return b;
     }
     return undefined;
   }
 
+  /** The constant a free name has in the current function. */
+  #constant(name: string): KernelConstant | undefined {
+    const constants = this.#frame.constants;
+    return this.#lookup(name) === undefined && Object.hasOwn(constants, name) ? constants[name] : undefined;
+  }
+
+  /** The scalar type a dtype token names: a scalar maker, or a constant that is one (kernels generic in a dtype). */
+  #dtypeOf(node: Node): ScalarName | undefined {
+    if (node.type === 'Identifier') {
+      const made = makerType(this.#constant(node.name));
+      if (made) return made;
+    }
+    const name = this.#globalName(node);
+    return name !== undefined && name !== 'Number' && name !== 'Boolean' && Object.hasOwn(CASTS, name) ? CASTS[name] : undefined;
+  }
+
   #withScope<T>(body: () => T): T {
-    this.#scopes.push(new Map());
+    const scopes = this.#frame.scopes;
+    scopes.push(new Map());
     try {
       return body();
     } finally {
-      this.#scopes.pop();
+      scopes.pop();
     }
   }
 
@@ -325,10 +363,6 @@ class KernelTyper {
     return { expr: constantOf(value, defaultLiteralType(k, value), this.#loc(node)), type: k, value };
   }
 
-  #typed(expr: Expr): Typed {
-    return { expr, type: expr.type };
-  }
-
   // ---- statements ----------------------------------------------------------------
 
   #block(statements: readonly Node[]): Stmt[] {
@@ -368,6 +402,8 @@ class KernelTyper {
         return [this.#jump(node as ESTree.BreakStatement | ESTree.ContinueStatement)];
       case 'ReturnStatement': {
         const n = node as ESTree.ReturnStatement;
+        const exit = this.#exit;
+        if (exit) return exit.returnStatement(n);
         if (n.argument) this.#typeError(n.argument, 'a kernel returns nothing: write `return;` (results go into arrays)');
         return [{ op: 'return', loc: this.#loc(node) }];
       }
@@ -377,7 +413,21 @@ class KernelTyper {
   }
 
   #expressionStatement(e: ESTree.Expression): Stmt {
-    return { op: 'expr', expr: this.#expression(e).expr, loc: this.#loc(e) };
+    return this.#statementCall(e) ?? { op: 'expr', expr: this.#expression(e).expr, loc: this.#loc(e) };
+  }
+
+  /** A call that is a statement of its own: an intrinsic that gives nothing, `console.log`, a device function's call. */
+  #statementCall(e: ESTree.Expression): Stmt | undefined {
+    const call = this.#unwrapCall(e);
+    if (!call) return undefined;
+    const callee = call.callee;
+    const fn = this.#deviceFunction(callee);
+    if (fn) return inlineStatement(this.#context, fn, call);
+    if (this.#isGridSync(callee)) return this.#gridSync(call);
+    const path = this.#cudaPath(callee);
+    if (path !== undefined) return cudaStatement(this.#context, path, call);
+    if (this.#isConsoleLog(callee)) return consoleLogCall(this.#context, call.arguments, call);
+    return undefined;
   }
 
   #declaration(node: ESTree.VariableDeclaration): Stmt[] {
@@ -391,6 +441,7 @@ class KernelTyper {
       }
       if (d.id.type !== 'Identifier') this.#unsupported(d.id, 'destructuring other than `const [i, j] = cuda.grid(2)`');
       const name = d.id.name;
+      if (d.init && this.#declaresBinding(name, d.init, isConst)) continue;
       if (d.init) this.#refuseArrayValue(d.init);
       const value = d.init ? this.#expression(d.init) : undefined;
       const id = this.#declare(name, isConst);
@@ -400,27 +451,51 @@ class KernelTyper {
     return out;
   }
 
-  /** An array parameter cannot be copied into a variable: kernels see arrays only through their parameters. */
+  /** `const s = cuda.shared.array(...)` (and local, const) and `const g = cuda.cg.thisGrid()`: names that are no variables. */
+  #declaresBinding(name: string, init: Node, isConst: boolean): boolean {
+    const call = this.#unwrapCall(init);
+    const path = call ? this.#cudaPath(call.callee) : undefined;
+    if (!call || path === undefined) return false;
+    const space = Object.hasOwn(MEMORY_MAKERS, path) ? MEMORY_MAKERS[path] : undefined;
+    if (space) {
+      if (!isConst) this.#typeError(init, `a ${space} array is declared with const: const ${name} = cuda.${path}(...)`);
+      const memory = declareMemory(this.#context, space, name, call);
+      const id = this.#memoryCursor++;
+      this.#memories[id] = { memory, at: this.#at(call) };
+      this.#scope().set(name, { kind: 'array', view: memoryView(id, memory) });
+      return true;
+    }
+    if (path === 'cg.thisGrid') {
+      if (call.arguments.length !== 0) this.#typeError(call, 'cuda.cg.thisGrid() takes no arguments');
+      if (!isConst) this.#typeError(init, `the grid group is declared with const: const ${name} = cuda.cg.thisGrid()`);
+      this.#scope().set(name, { kind: 'grid-group' });
+      return true;
+    }
+    return false;
+  }
+
+  /** Arrays and groups cannot be copied into variables: kernels use them by the names they were given. */
   #refuseArrayValue(init: Node): void {
     if (init.type === 'Identifier') {
       const b = this.#lookup(init.name);
-      if (b?.kind === 'array') this.#typeError(init, `'${init.name}' is an array; arrays cannot be held in variables, use the parameter itself`);
+      if (b?.kind === 'array') this.#typeError(init, `'${init.name}' is an array; arrays cannot be held in variables, use '${init.name}' itself`);
     }
   }
 
   #destructure(pattern: ESTree.ArrayPattern, init: ESTree.Expression | undefined, isConst: boolean): Stmt[] {
     const call = init ? this.#unwrapCall(init) : undefined;
-    const what = call ? this.#cudaMember(call.callee) : undefined;
+    const what = call ? this.#cudaPath(call.callee) : undefined;
     if (!init || !call || (what !== 'grid' && what !== 'gridsize')) {
       return this.#unsupported(pattern, 'destructuring other than `const [i, j] = cuda.grid(2)` or `cuda.gridsize(n)`');
     }
-    const n = this.#dimensionArgument(call, what);
+    const n = dimensionCount(this.#context, call, what);
     if (pattern.elements.length > n) this.#typeError(pattern, `cuda.${what}(${n}) gives ${n} values, ${pattern.elements.length} names were given`);
     const out: Stmt[] = [];
     pattern.elements.forEach((element, axis) => {
       if (element === null) return;
       if (element.type !== 'Identifier') this.#unsupported(element, 'nested destructuring');
-      const value = this.#typed(what === 'grid' ? this.#gridComponent(axis, call) : this.#gridSizeComponent(axis, call));
+      const loc = this.#loc(call);
+      const value = typed(what === 'grid' ? gridComponent(axis, loc) : gridSizeComponent(axis, loc));
       const id = this.#declare(element.name, isConst);
       out.push({ op: 'expr', expr: this.#assignLocal(id, value, element), loc: this.#loc(element) });
     });
@@ -434,22 +509,24 @@ class KernelTyper {
     if (body.type === 'WhileStatement') return this.#whileLoop(body, label);
     if (body.type === 'DoWhileStatement') return this.#doWhileLoop(body, label);
     const id = this.#nextTarget++;
-    this.#targets.push({ id, label, isLoop: false });
+    const targets = this.#frame.targets;
+    targets.push({ id, label, isLoop: false });
     try {
       const inner = this.#withScope(() => this.#statement(body));
       return [{ op: 'block', id, body: inner, loc: this.#loc(node) }];
     } finally {
-      this.#targets.pop();
+      targets.pop();
     }
   }
 
   #loopBody<T>(label: string | undefined, body: (id: number) => T): T {
     const id = this.#nextTarget++;
-    this.#targets.push({ id, label, isLoop: true });
+    const targets = this.#frame.targets;
+    targets.push({ id, label, isLoop: true });
     try {
       return body(id);
     } finally {
-      this.#targets.pop();
+      targets.pop();
     }
   }
 
@@ -489,8 +566,9 @@ class KernelTyper {
     const isBreak = node.type === 'BreakStatement';
     const word = isBreak ? 'break' : 'continue';
     const label = node.label?.name;
-    for (let i = this.#targets.length - 1; i >= 0; i--) {
-      const t = this.#targets[i]!;
+    const targets = this.#frame.targets;
+    for (let i = targets.length - 1; i >= 0; i--) {
+      const t = targets[i]!;
       if (label !== undefined ? t.label === label : t.isLoop) {
         if (!isBreak && !t.isLoop) this.#typeError(node, `'continue ${label}' names a block, not a loop`);
         return isBreak ? { op: 'break', target: t.id, loc: this.#loc(node) } : { op: 'continue', target: t.id, loc: this.#loc(node) };
@@ -522,12 +600,7 @@ class KernelTyper {
       case 'ConditionalExpression': {
         const n = node as ESTree.ConditionalExpression;
         const test = this.#truthy(this.#expression(n.test), n.test);
-        const a = this.#expression(n.consequent);
-        const b = this.#expression(n.alternate);
-        const t = this.#common(a, b, n);
-        if (isLiteralType(t) && a.value !== undefined && b.value !== undefined && test.op === 'const') return test.value ? a : b;
-        const type = isLiteralType(t) ? this.#concreteOf(t, a, b) : t;
-        return this.#typed({ op: 'select', type, test, then: this.#to(a, type, n.consequent), otherwise: this.#to(b, type, n.alternate), loc: this.#loc(n) });
+        return this.#selectOf(test, this.#expression(n.consequent), this.#expression(n.alternate), n, n.consequent, n.alternate);
       }
       case 'MemberExpression':
         return this.#member(node as ESTree.MemberExpression);
@@ -538,11 +611,21 @@ class KernelTyper {
         const parts = n.expressions.map((e) => this.#expression(e));
         const last = parts[parts.length - 1]!;
         const value = this.#to(last, this.#concrete(last), n);
-        return this.#typed({ op: 'sequence', type: value.type, effects: parts.slice(0, -1).map((p) => p.expr), value, loc: this.#loc(n) });
+        return typed({ op: 'sequence', type: value.type, effects: parts.slice(0, -1).map((p) => p.expr), value, loc: this.#loc(n) });
       }
+      case 'ArrayExpression':
+        return this.#unsupported(node, 'array literals (other than the shape of cuda.shared/local.array and the index of cuda.atomic.*)');
       default:
         return this.#unsupported(node, unsupportedNodePhrase(node.type));
     }
+  }
+
+  /** `test ? a : b` (lazily) in the common type of `a` and `b`; literals on both sides with a constant test fold. */
+  #selectOf(test: Expr, a: Typed, b: Typed, node: Node, aNode: Node, bNode: Node): Typed {
+    const t = this.#common(a, b, node);
+    if (isLiteralType(t) && a.value !== undefined && b.value !== undefined && test.op === 'const') return test.value ? a : b;
+    const type = isLiteralType(t) ? this.#concreteOf(t, a, b) : t;
+    return typed({ op: 'select', type, test, then: this.#to(a, type, aNode), otherwise: this.#to(b, type, bNode), loc: this.#loc(node) });
   }
 
   /** The concrete type of two literal branches. */
@@ -563,14 +646,14 @@ class KernelTyper {
     const v = node.value;
     if (typeof v === 'number') {
       // `1.0` is written as a float even though its value is whole; `1e3` is not (compilers print 1000 so)
-      const raw = (node as { raw?: string }).raw ?? this.#parsed.source.slice(node.start ?? 0, node.end ?? 0);
+      const raw = (node as { raw?: string }).raw ?? this.#text(node);
       const isFloatText = raw.includes('.') && !/^0[xXbBoO]/.test(raw);
       return this.#literal(v, node, isFloatText ? 'float-literal' : undefined);
     }
-    if (typeof v === 'boolean') return this.#typed({ op: 'const', type: 'bool', value: v, loc: this.#loc(node) });
-    if (typeof v === 'bigint') return this.#typed({ op: 'const', type: 'i64', value: BigInt.asIntN(64, v), loc: this.#loc(node) });
+    if (typeof v === 'boolean') return typed({ op: 'const', type: 'bool', value: v, loc: this.#loc(node) });
+    if (typeof v === 'bigint') return typed({ op: 'const', type: 'i64', value: BigInt.asIntN(64, v), loc: this.#loc(node) });
     if (v === null) return this.#unsupported(node, "'null'");
-    return this.#unsupported(node, typeof v === 'string' ? 'strings' : 'this literal');
+    return this.#unsupported(node, typeof v === 'string' ? 'strings (other than the text of cuda.printf and console.log)' : 'this literal');
   }
 
   #identifier(node: ESTree.Identifier): Typed {
@@ -580,25 +663,31 @@ class KernelTyper {
       const t = this.#localType(b.id);
       if (this.#emitting && this.#locals[b.id]!.type === undefined) this.#typeError(node, `'${name}' is read but never assigned a value`);
       if (t === 'int-literal') return { expr: { op: 'local', type: 'i32', id: b.id, loc: this.#loc(node) }, type: 'int-literal', value: 0 };
-      return this.#typed({ op: 'local', type: t, id: b.id, loc: this.#loc(node) });
+      return typed({ op: 'local', type: t, id: b.id, loc: this.#loc(node) });
     }
     if (b?.kind === 'array') return this.#typeError(node, `'${name}' is an array: index it (${name}[i]) or read ${name}.length`);
+    if (b?.kind === 'grid-group') return this.#typeError(node, `'${name}' is the grid group: call ${name}.sync()`);
     return this.#free(name, node);
   }
 
   /** A name that is no parameter or local: a captured constant or a global value. */
   #free(name: string, node: Node): Typed {
-    if (Object.hasOwn(this.#constants, name)) {
-      const c = this.#constants[name];
+    const constants = this.#frame.constants;
+    if (Object.hasOwn(constants, name)) {
+      const c = constants[name];
       if (typeof c === 'number') return this.#literal(c, node);
-      if (typeof c === 'boolean') return this.#typed({ op: 'const', type: 'bool', value: c, loc: this.#loc(node) });
-      if (typeof c === 'bigint') return this.#typed({ op: 'const', type: 'i64', value: BigInt.asIntN(64, c), loc: this.#loc(node) });
-      return this.#typeError(node, `the constant '${name}' is a ${typeof c}; constants are numbers, bigints or booleans`);
+      if (typeof c === 'boolean') return typed({ op: 'const', type: 'bool', value: c, loc: this.#loc(node) });
+      if (typeof c === 'bigint') return typed({ op: 'const', type: 'i64', value: BigInt.asIntN(64, c), loc: this.#loc(node) });
+      if (deviceFunctionOf(c)) return this.#typeError(node, `'${name}' is a device function: call it, ${name}(...)`);
+      const dtype = makerType(c);
+      if (dtype) return this.#typeError(node, `'${name}' is the scalar type ${dtype}: use it as a dtype (cuda.shared.array(n, ${name})) or a cast, ${name}(x)`);
+      if (isHostArray(c)) return this.#typeError(node, `'${name}' is a host array: kernels read it as constant memory, const t = cuda.const.arrayLike(${name})`);
+      return this.#typeError(node, `the constant '${name}' is a ${typeof c}; constants are numbers, bigints, booleans, device functions or host arrays`);
     }
     if (Object.hasOwn(GLOBAL_CONSTANTS, name)) return this.#literal(GLOBAL_CONSTANTS[name]!, node, 'float-literal');
     if (name === 'undefined') return this.#unsupported(node, "'undefined'");
     throw new FreeVariableError(
-      `'${name}' is not a parameter, a local variable or a constant of the kernel; kernels cannot read variables from outside: pass it as an argument, or as a constant with jit(fn, { constants: { ${name}: ... } })`,
+      `'${name}' is not a parameter, a local variable or a constant of the ${this.#frame.inline ? `device function '${this.#frame.inline.name}'` : 'kernel'}; kernels cannot read variables from outside: pass it as an argument, or as a constant with ${this.#frame.inline ? 'jit.device(fn, { constants: { ... } })' : `jit(fn, { constants: { ${name}: ... } })`}`,
       this.#at(node),
     );
   }
@@ -615,7 +704,7 @@ class KernelTyper {
     }
     if (n.type === 'Identifier') {
       const name = (n as ESTree.Identifier).name;
-      return this.#lookup(name) || Object.hasOwn(this.#constants, name) ? undefined : name;
+      return this.#lookup(name) || Object.hasOwn(this.#frame.constants, name) ? undefined : name;
     }
     if (n.type === 'MemberExpression') {
       const m = n as ESTree.MemberExpression;
@@ -626,18 +715,67 @@ class KernelTyper {
     return undefined;
   }
 
-  /** `cuda.<name>` (the member name), or undefined. */
-  #cudaMember(node: Node): string | undefined {
+  /**
+   * The path of a member under `cuda`: `cuda.laneid` is `laneid`,
+   * `cuda.atomic.add` is `atomic.add`, `cuda.cg.thisGrid().sync` is
+   * `cg.thisGrid().sync` (calls without arguments are part of a path).
+   */
+  #cudaPath(node: Node): string | undefined {
+    if (node.type === 'CallExpression') {
+      const call = node as ESTree.CallExpression;
+      if (call.arguments.length !== 0) return undefined;
+      const inner = this.#cudaPath(call.callee);
+      return inner === undefined ? undefined : `${inner}()`;
+    }
     if (node.type !== 'MemberExpression') return undefined;
     const m = node as ESTree.MemberExpression;
     if (m.computed || m.property.type !== 'Identifier') return undefined;
-    return this.#globalName(m.object) === 'cuda' ? m.property.name : undefined;
+    if (this.#globalName(m.object) === 'cuda') return m.property.name;
+    const inner = this.#cudaPath(m.object);
+    return inner === undefined ? undefined : `${inner}.${m.property.name}`;
+  }
+
+  /** `cuda.<name>` (one member, the name), or undefined. */
+  #cudaMember(node: Node): string | undefined {
+    const path = this.#cudaPath(node);
+    return path === undefined || path.includes('.') || path.includes('(') ? undefined : path;
   }
 
   #unwrapCall(node: Node): ESTree.CallExpression | undefined {
     let n: Node = node;
     while (n.type === 'ParenthesizedExpression') n = (n as ESTree.ParenthesizedExpression).expression;
     return n.type === 'CallExpression' ? (n as ESTree.CallExpression) : undefined;
+  }
+
+  /** The device function a callee names (a free name whose constant is one), or undefined. */
+  #deviceFunction(callee: Node): DeviceFunction | undefined {
+    if (callee.type !== 'Identifier') return undefined;
+    const c = this.#constant((callee as ESTree.Identifier).name);
+    return c === undefined ? undefined : deviceFunctionOf(c);
+  }
+
+  #isConsoleLog(callee: Node): boolean {
+    if (callee.type !== 'MemberExpression') return false;
+    const m = callee as ESTree.MemberExpression;
+    return !m.computed && m.property.type === 'Identifier' && m.property.name === 'log' && this.#globalName(m.object) === 'console';
+  }
+
+  /** `g.sync()` for a `const g = cuda.cg.thisGrid()`. */
+  #isGridSync(callee: Node): boolean {
+    if (callee.type !== 'MemberExpression') return false;
+    const m = callee as ESTree.MemberExpression;
+    if (m.computed || m.property.type !== 'Identifier' || m.object.type !== 'Identifier') return false;
+    return this.#lookup(m.object.name)?.kind === 'grid-group';
+  }
+
+  #gridSync(call: ESTree.CallExpression): Stmt {
+    const m = call.callee as ESTree.MemberExpression;
+    const name = (m.object as ESTree.Identifier).name;
+    const method = (m.property as ESTree.Identifier).name;
+    if (method !== 'sync') this.#typeError(call, `the grid group '${name}' has sync() only`);
+    if (call.arguments.length !== 0) this.#typeError(call, `${name}.sync() takes no arguments`);
+    this.#collectives.grid = true;
+    return { op: 'barrier', scope: 'grid', loc: this.#loc(call) };
   }
 
   #binary(node: ESTree.BinaryExpression): Typed {
@@ -663,22 +801,22 @@ class KernelTyper {
       let t = this.#common(left, right, node);
       if (isLiteralType(t)) t = promoteValues(defaultLiteralType(t, left.value), defaultLiteralType(t, right.value)) as ScalarName;
       const operandType = t === 'bool' ? 'bool' : t;
-      return this.#typed({ op: 'compare', type: 'bool', operator: compare, operandType, left: this.#to(left, operandType, node), right: this.#to(right, operandType, node), loc });
+      return typed({ op: 'compare', type: 'bool', operator: compare, operandType, left: this.#to(left, operandType, node), right: this.#to(right, operandType, node), loc });
     }
     const arith = ARITHMETIC[op];
     if (arith) {
       let t = this.#arithmetic(left, right, node);
       if (arith === 'div' && !isFloat(t) && bitsOf(t) < 64) t = 'f64'; // JavaScript's `/` on numbers is float division; BigInt's (64-bit) truncates
-      return this.#typed({ op: 'binary', type: t, operator: arith, left: this.#to(left, t, node), right: this.#to(right, t, node), loc });
+      return typed({ op: 'binary', type: t, operator: arith, left: this.#to(left, t, node), right: this.#to(right, t, node), loc });
     }
     if (op === '**') {
-      const t = this.#floatType([left, right]);
-      return this.#typed({ op: 'math', type: t, fn: 'pow', argType: t, args: [this.#to(left, t, node), this.#to(right, t, node)], loc });
+      const t = floatType([left, right]);
+      return typed({ op: 'math', type: t, fn: 'pow', argType: t, args: [this.#to(left, t, node), this.#to(right, t, node)], loc });
     }
     const bitwise = BITWISE[op];
     if (bitwise) {
       const t = this.#integerOperands(left, right, node);
-      return this.#typed({ op: 'binary', type: t, operator: bitwise, left: this.#to(this.#asInteger(left, node), t, node), right: this.#to(this.#asInteger(right, node), t, node), loc });
+      return typed({ op: 'binary', type: t, operator: bitwise, left: this.#to(this.#asInteger(left, node), t, node), right: this.#to(this.#asInteger(right, node), t, node), loc });
     }
     const shift = SHIFTS[op];
     if (shift) {
@@ -687,7 +825,7 @@ class KernelTyper {
       // `>>>` on 32-bit values gives an unsigned 32-bit result, as JavaScript's does
       if (shift === 'ushr' && bitsOf(t) === 32) t = 'u32';
       const r = this.#asInteger(right, node);
-      return this.#typed({ op: 'binary', type: t, operator: shift, left: this.#to(l, t, node), right: this.#to(r, t, node), loc });
+      return typed({ op: 'binary', type: t, operator: shift, left: this.#to(l, t, node), right: this.#to(r, t, node), loc });
     }
     return this.#unsupported(node, `the operator '${op}'`);
   }
@@ -703,7 +841,7 @@ class KernelTyper {
   /** Floats meet bitwise operators as JavaScript's ToInt32 does: truncated to i32. */
   #asInteger(t: Typed, node: Node): Typed {
     if (t.type === 'float-literal') return this.#literal((t.value ?? 0) | 0, node, 'int-literal');
-    if (!isLiteralType(t.type) && isFloat(t.type)) return this.#typed({ op: 'convert', type: 'i32', operand: t.expr, loc: this.#loc(node) });
+    if (!isLiteralType(t.type) && isFloat(t.type)) return typed({ op: 'convert', type: 'i32', operand: t.expr, loc: this.#loc(node) });
     return t;
   }
 
@@ -712,21 +850,13 @@ class KernelTyper {
     return isFloat(t) ? 'i32' : t;
   }
 
-  /** The float type of a math call: f32 when every argument is f32 (or a small integer, or a literal), else f64. */
-  #floatType(args: readonly Typed[]): ScalarName {
-    let t: ValueType = 'int-literal';
-    for (const a of args) t = promoteValues(t, a.type);
-    if (isLiteralType(t)) return 'f64';
-    return isFloat(t) ? t : bitsOf(t) <= 16 && t !== 'bool' ? 'f32' : 'f64';
-  }
-
   #logical(node: ESTree.LogicalExpression): Typed {
     if (node.operator === '??') return this.#unsupported(node, "'??' (values in kernels are never null)");
     const left = this.#expression(node.left);
     const right = this.#expression(node.right);
     let t = this.#common(left, right, node);
     if (isLiteralType(t)) t = defaultLiteralType(t, undefined);
-    return this.#typed({ op: 'logical', type: t, operator: node.operator === '&&' ? 'and' : 'or', left: this.#to(left, t, node), right: this.#to(right, t, node), loc: this.#loc(node) });
+    return typed({ op: 'logical', type: t, operator: node.operator === '&&' ? 'and' : 'or', left: this.#to(left, t, node), right: this.#to(right, t, node), loc: this.#loc(node) });
   }
 
   #unary(node: ESTree.UnaryExpression): Typed {
@@ -734,20 +864,20 @@ class KernelTyper {
     const operand = this.#expression(node.argument);
     switch (node.operator) {
       case '!':
-        return this.#typed({ op: 'unary', type: 'bool', operator: 'not', operand: this.#truthy(operand, node.argument), loc });
+        return typed({ op: 'unary', type: 'bool', operator: 'not', operand: this.#truthy(operand, node.argument), loc });
       case '-': {
         if (isLiteralType(operand.type)) return this.#literal(-(operand.value ?? 0), node, operand.type);
         const t = arithmeticType(operand.type);
-        return this.#typed({ op: 'unary', type: t, operator: 'neg', operand: this.#to(operand, t, node), loc });
+        return typed({ op: 'unary', type: t, operator: 'neg', operand: this.#to(operand, t, node), loc });
       }
       case '+':
         if (isLiteralType(operand.type)) return operand;
-        return operand.type === 'bool' ? this.#typed(this.#to(operand, 'f64', node)) : operand;
+        return operand.type === 'bool' ? typed(this.#to(operand, 'f64', node)) : operand;
       case '~': {
         const i = this.#asInteger(operand, node);
         if (isLiteralType(i.type)) return this.#literal(~(i.value ?? 0), node, 'int-literal');
         const t = arithmeticType(i.type);
-        return this.#typed({ op: 'unary', type: t, operator: 'bitnot', operand: this.#to(i, t, node), loc });
+        return typed({ op: 'unary', type: t, operator: 'bitnot', operand: this.#to(i, t, node), loc });
       }
       default:
         return this.#unsupported(node, `the operator '${node.operator}'`);
@@ -755,23 +885,24 @@ class KernelTyper {
   }
 
   /** What an assignment target is: a local or an array element. */
-  #target(node: Node): { kind: 'local'; id: number } | { kind: 'element'; array: number; indices: Node[]; at: Node } {
+  #target(node: Node): { kind: 'local'; id: number } | { kind: 'element'; view: ArrayView; indices: Node[]; at: Node } {
     if (node.type === 'Identifier') {
       const name = (node as ESTree.Identifier).name;
       const b = this.#lookup(name);
       if (!b) {
-        if (Object.hasOwn(this.#constants, name)) this.#typeError(node, `'${name}' is a constant of the kernel and cannot be assigned`);
+        if (Object.hasOwn(this.#frame.constants, name)) this.#typeError(node, `'${name}' is a constant of the kernel and cannot be assigned`);
         return this.#free(name, node) as never;
       }
-      if (b.kind === 'array') this.#typeError(node, `'${name}' is an array parameter and cannot be reassigned; assign its elements (${name}[i] = ...)`);
+      if (b.kind === 'array') this.#typeError(node, `'${name}' is an array and cannot be reassigned; assign its elements (${name}[i] = ...)`);
+      if (b.kind === 'grid-group') this.#typeError(node, `'${name}' is the grid group and cannot be reassigned`);
       if (this.#locals[b.id]!.isConst) this.#typeError(node, `'${name}' is a const and cannot be assigned`);
       return { kind: 'local', id: b.id };
     }
     if (node.type === 'MemberExpression') {
       const m = node as ESTree.MemberExpression;
       if (m.computed) {
-        const array = this.#arrayParam(m.object);
-        if (array !== undefined) return { kind: 'element', array, indices: [m.property], at: node };
+        const view = this.#arrayOf(m.object);
+        if (view) return { kind: 'element', view, indices: [m.property], at: node };
       }
       return this.#typeError(node, 'only variables and array elements (x[i]) can be assigned');
     }
@@ -785,9 +916,9 @@ class KernelTyper {
     if (compound === '&&' || compound === '||' || compound === '??') return this.#unsupported(node, `'${op}'`);
     if (target.kind === 'local') {
       const value = compound === undefined ? this.#expression(node.right) : this.#binaryOf(compound, this.#readLocal(target.id, node.left), this.#expression(node.right), node);
-      return this.#typed(this.#assignLocal(target.id, value, node));
+      return typed(this.#assignLocal(target.id, value, node));
     }
-    return this.#storeElement(target.array, target.indices, target.at, node, (read) =>
+    return this.#storeElement(target.view, target.indices, target.at, node, (read) =>
       compound === undefined ? this.#expression(node.right) : this.#binaryOf(compound, read(), this.#expression(node.right), node),
     );
   }
@@ -795,7 +926,7 @@ class KernelTyper {
   #readLocal(id: number, node: Node): Typed {
     const t = this.#localType(id);
     if (t === 'int-literal') return { expr: { op: 'local', type: 'i32', id, loc: this.#loc(node) }, type: 'int-literal', value: 0 };
-    return this.#typed({ op: 'local', type: t, id, loc: this.#loc(node) });
+    return typed({ op: 'local', type: t, id, loc: this.#loc(node) });
   }
 
   #update(node: ESTree.UpdateExpression): Typed {
@@ -805,69 +936,63 @@ class KernelTyper {
     if (target.kind === 'local') {
       const old = this.#readLocal(target.id, node.argument);
       const assign = this.#assignLocal(target.id, this.#binaryOf(op, old, one(), node), node);
-      if (node.prefix) return this.#typed(assign);
+      if (node.prefix) return typed(assign);
       // postfix: the old value, then the assignment; the old value is kept in a temporary
-      const tmp = this.#declare(`${(node.argument as ESTree.Identifier).name}$old`, false);
-      const keep = this.#assignLocal(tmp, this.#typed(this.#to(old, assign.type, node)), node);
-      return this.#typed({ op: 'sequence', type: assign.type, effects: [keep, assign], value: { op: 'local', type: assign.type, id: tmp, loc: this.#loc(node) }, loc: this.#loc(node) });
+      const tmp = this.#declare(`${(node.argument as ESTree.Identifier).name}$old`, false, undefined, false);
+      const keep = this.#assignLocal(tmp, typed(this.#to(old, assign.type, node)), node);
+      return typed({ op: 'sequence', type: assign.type, effects: [keep, assign], value: { op: 'local', type: assign.type, id: tmp, loc: this.#loc(node) }, loc: this.#loc(node) });
     }
-    if (node.prefix) return this.#storeElement(target.array, target.indices, target.at, node, (read) => this.#binaryOf(op, read(), one(), node));
+    if (node.prefix) return this.#storeElement(target.view, target.indices, target.at, node, (read) => this.#binaryOf(op, read(), one(), node));
     // postfix on an element: the old value is kept in a temporary as it is read, and is the expression's value
-    const dtype = this.#arrayType(target.array).dtype;
-    const tmp = this.#declare('$old', false);
-    const store = this.#storeElement(target.array, target.indices, target.at, node, (read) => {
+    const dtype = target.view.dtype;
+    const tmp = this.#declare('$old', false, undefined, false);
+    const store = this.#storeElement(target.view, target.indices, target.at, node, (read) => {
       const keep = this.#assignLocal(tmp, read(), node);
-      return this.#binaryOf(op, this.#typed(keep), one(), node);
+      return this.#binaryOf(op, typed(keep), one(), node);
     });
-    return this.#typed({ op: 'sequence', type: dtype, effects: [store.expr], value: { op: 'local', type: dtype, id: tmp, loc: this.#loc(node) }, loc: this.#loc(node) });
+    return typed({ op: 'sequence', type: dtype, effects: [store.expr], value: { op: 'local', type: dtype, id: tmp, loc: this.#loc(node) }, loc: this.#loc(node) });
   }
 
   // ---- arrays ----------------------------------------------------------------------
 
-  #arrayParam(node: Node): number | undefined {
+  /** The array a node names: an array parameter, a memory, or a device function's array parameter. */
+  #arrayOf(node: Node): ArrayView | undefined {
     if (node.type !== 'Identifier') return undefined;
     const b = this.#lookup((node as ESTree.Identifier).name);
-    return b?.kind === 'array' ? b.index : undefined;
+    return b?.kind === 'array' ? b.view : undefined;
   }
 
-  #arrayType(index: number): ArrayType {
-    return this.#signature[index] as ArrayType;
-  }
-
-  #paramName(index: number): string {
-    return this.#parsed.params[index]!;
+  #markWritten(view: ArrayView): void {
+    if (view.space === undefined) this.#arrayUse[view.array]!.written = true;
   }
 
   /** The element at `indices` (each converted to i64); records what the kernel needs of the array. */
-  #elementRef(array: number, indices: readonly Node[], at: Node): ElementRef {
-    const t = this.#arrayType(array);
-    const name = this.#paramName(array);
-    if (indices.length !== t.ndim) {
-      const how = t.ndim === 1 ? `${name}[i]` : `${name}.get(${['i', 'j', 'k'].slice(0, t.ndim).join(', ')})`;
-      this.#typeError(at, `'${name}' is ${t.name} (${t.ndim}-D): it takes ${t.ndim} index(es), ${indices.length} given; write ${how}`);
+  #elementRef(view: ArrayView, indices: readonly Node[], at: Node): ElementRef {
+    const { name, ndim } = view;
+    if (indices.length !== ndim) {
+      const how = ndim === 1 ? `${name}[i]` : `${name}.get(${['i', 'j', 'k'].slice(0, ndim).join(', ')})`;
+      this.#typeError(at, `'${name}' is ${view.description} (${ndim}-D): it takes ${ndim} index(es), ${indices.length} given; write ${how}`);
     }
-    const use = this.#arrayUse[array]!;
-    if (t.layout === 'A') use.strides = true;
-    else if (t.ndim > 1) use.shape = true;
-    const converted = indices.map((n) => {
+    if (view.space === undefined) {
+      const use = this.#arrayUse[view.array]!;
+      if (view.layout === 'A') use.strides = true;
+      else if (ndim > 1) use.shape = true;
+    }
+    const converted = indices.map((n, k) => {
       const ix = this.#expression(n);
-      if (ix.type === 'float-literal' || (!isLiteralType(ix.type) && !isInteger(ix.type))) {
-        this.#typeError(
-          n,
-          `an index must be an integer, got ${ix.type === 'float-literal' ? 'a float literal' : ix.type}${ix.type === 'f64' ? ' (a plain JS number is f64; pass i32(n) or write i32(...) here)' : ''}`,
-        );
+      const value = literalValue(ix);
+      if (view.extents && value !== undefined && Number.isInteger(value) && (value < 0 || value >= view.extents[k]!)) {
+        this.#typeError(n, `the index ${value} is outside '${name}' (${view.description}): ${ndim === 1 ? 'it has' : `dimension ${k} has`} ${view.extents[k]} element(s)`);
       }
-      return this.#to(ix, 'i64', n);
+      return integerOf(this.#context, ix, n, 'i64', 'an index');
     });
-    return { array, indices: converted };
+    return elementRefOf(view, converted);
   }
 
-  #storeElement(array: number, indices: readonly Node[], at: Node, node: Node, value: (read: () => Typed) => Typed): Typed {
-    const t = this.#arrayType(array);
-    const name = this.#paramName(array);
-    if (t.readonly) this.#typeError(at, `'${name}' is read-only (${t.name}); it cannot be written`);
-    this.#arrayUse[array]!.written = true;
-    const ref = this.#elementRef(array, indices, at);
+  #storeElement(view: ArrayView, indices: readonly Node[], at: Node, node: Node, value: (read: () => Typed) => Typed): Typed {
+    if (view.readOnly) this.#typeError(at, view.readOnly);
+    this.#markWritten(view);
+    const ref = this.#elementRef(view, indices, at);
     const loc = this.#loc(node);
     // A compound store reads the element at the same indices: they are computed once, into temporaries.
     let effects: Expr[] = [];
@@ -875,52 +1000,49 @@ class KernelTyper {
     const read = (): Typed => {
       if (effects.length === 0 && ref.indices.some((ix) => ix.op !== 'const' && ix.op !== 'local')) {
         const temps = ref.indices.map((ix) => {
-          const id = this.#declare('$index', false);
-          effects.push(this.#assignLocal(id, this.#typed(ix), at));
+          const id = this.#declare('$index', false, undefined, false);
+          effects.push(this.#assignLocal(id, typed(ix), at));
           return { op: 'local', type: 'i64', id, loc } as Expr;
         });
-        stableRef = { array, indices: temps };
+        stableRef = elementRefOf(view, temps);
       }
-      return this.#typed({ op: 'load', type: t.dtype, ref: stableRef, loc });
+      return typed({ op: 'load', type: view.dtype, ref: stableRef, loc });
     };
     const v = value(read);
-    const store: Expr = { op: 'store', type: t.dtype, ref: stableRef, value: this.#to(v, t.dtype, node), loc };
-    if (effects.length === 0) return this.#typed(store);
-    const result = { op: 'sequence', type: t.dtype, effects: [...effects], value: store, loc } as Expr;
+    const store: Expr = { op: 'store', type: view.dtype, ref: stableRef, value: this.#to(v, view.dtype, node), loc };
+    if (effects.length === 0) return typed(store);
+    const result = { op: 'sequence', type: view.dtype, effects: [...effects], value: store, loc } as Expr;
     effects = [];
-    return this.#typed(result);
+    return typed(result);
   }
 
   #member(node: ESTree.MemberExpression): Typed {
     const loc = this.#loc(node);
-    const array = this.#arrayParam(node.object);
-    if (array !== undefined) {
-      const t = this.#arrayType(array);
-      if (node.computed) return this.#typed({ op: 'load', type: t.dtype, ref: this.#elementRef(array, [node.property], node), loc });
+    const view = this.#arrayOf(node.object);
+    if (view) {
+      if (node.computed) return typed({ op: 'load', type: view.dtype, ref: this.#elementRef(view, [node.property], node), loc });
       const prop = node.property.type === 'Identifier' ? node.property.name : '';
       if (prop === 'length') {
-        if (t.ndim !== 1) this.#typeError(node, `'${this.#paramName(array)}' is ${t.ndim}-D: use .shape[k] for an extent or .size for the element count`);
-        return this.#extent(array, 0, node);
+        if (view.ndim !== 1) this.#typeError(node, `'${view.name}' is ${view.ndim}-D: use .shape[k] for an extent or .size for the element count`);
+        return this.#extent(view, 0, node);
       }
       if (prop === 'size') {
-        let total = this.#extent(array, 0, node);
-        for (let d = 1; d < t.ndim; d++) total = this.#binaryOf('*', total, this.#extent(array, d, node), node);
+        let total = this.#extent(view, 0, node);
+        for (let d = 1; d < view.ndim; d++) total = this.#binaryOf('*', total, this.#extent(view, d, node), node);
         return total;
       }
-      if (prop === 'ndim') return this.#literal(t.ndim, node, 'int-literal');
+      if (prop === 'ndim') return this.#literal(view.ndim, node, 'int-literal');
       return this.#typeError(node, `arrays in kernels have length, size, ndim, shape[k], get(...) and set(...); '${prop}' is not one of them`);
     }
     // x.shape[k]
     if (node.computed && node.object.type === 'MemberExpression') {
       const inner = node.object as ESTree.MemberExpression;
-      const base = this.#arrayParam(inner.object);
-      if (base !== undefined && !inner.computed && inner.property.type === 'Identifier' && inner.property.name === 'shape') {
+      const base = this.#arrayOf(inner.object);
+      if (base && !inner.computed && inner.property.type === 'Identifier' && inner.property.name === 'shape') {
         const k = this.#expression(node.property);
-        const t = this.#arrayType(base);
-        if (k.type !== 'int-literal' || k.value === undefined || k.value < 0 || k.value >= t.ndim) {
-          this.#typeError(node.property, `shape[k] needs a constant k from 0 to ${t.ndim - 1}`);
-        }
-        return this.#extent(base, k.value, node);
+        const kv = k.type === 'int-literal' ? literalValue(k) : undefined;
+        if (kv === undefined || kv < 0 || kv >= base.ndim) this.#typeError(node.property, `shape[k] needs a constant k from 0 to ${base.ndim - 1}`);
+        return this.#extent(base, kv, node);
       }
     }
     const cuda = this.#cudaMember(node);
@@ -943,18 +1065,30 @@ class KernelTyper {
         return this.#literal(v, node, Number.isSafeInteger(v) && Math.abs(v) > 1 ? 'int-literal' : 'float-literal');
       }
     }
-    return this.#unsupported(node, `'${this.#parsed.source.slice(node.start ?? 0, node.end ?? 0)}'`);
+    // a member of a constant (a host array: TABLE[i]) or of a call's result: what they are says more
+    const object = node.object;
+    if (object.type === 'Identifier') {
+      const c = this.#constant(object.name);
+      if (typeof c === 'object' || typeof c === 'function') this.#free(object.name, object);
+    }
+    if (object.type === 'CallExpression') this.#expression(object);
+    return this.#unsupported(node, `'${this.#text(node)}'`);
   }
 
-  /** An array's extent along `dim`, as i32 (the launch refuses extents of 2³¹ and more). */
-  #extent(array: number, dim: number, node: Node): Typed {
-    this.#arrayUse[array]!.shape = true;
+  /**
+   * An array's extent along `dim`, as i32 (the launch refuses extents of 2³¹
+   * and more); a constant where it is known (memories), else read at run
+   * time (parameters, dynamic shared arrays).
+   */
+  #extent(view: ArrayView, dim: number, node: Node): Typed {
+    if (view.extents) return this.#literal(view.extents[dim]!, node, 'int-literal');
+    if (view.space === undefined) this.#arrayUse[view.array]!.shape = true;
     const loc = this.#loc(node);
-    return this.#typed({ op: 'convert', type: 'i32', operand: { op: 'dim', type: 'i64', array, what: 'shape', dim, loc }, loc });
+    return typed({ op: 'convert', type: 'i32', operand: extentOf(view, dim, loc), loc });
   }
 
   #special(register: SpecialRegister, node: Node): Typed {
-    return this.#typed({ op: 'special', type: 'i32', register, loc: this.#loc(node) });
+    return typed({ op: 'special', type: 'i32', register, loc: this.#loc(node) });
   }
 
   // ---- calls -----------------------------------------------------------------------
@@ -964,144 +1098,45 @@ class KernelTyper {
     const loc = this.#loc(node);
     // x.get(i, j) / x.set(i, j, v)
     if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier') {
-      const array = this.#arrayParam(callee.object);
-      if (array !== undefined) {
+      const view = this.#arrayOf(callee.object);
+      if (view) {
         const method = callee.property.name;
-        const t = this.#arrayType(array);
-        if (method === 'get') return this.#typed({ op: 'load', type: t.dtype, ref: this.#elementRef(array, node.arguments, node), loc });
+        if (method === 'get') return typed({ op: 'load', type: view.dtype, ref: this.#elementRef(view, node.arguments, node), loc });
         if (method === 'set') {
-          if (node.arguments.length !== t.ndim + 1) this.#typeError(node, `${this.#paramName(array)}.set takes ${t.ndim} index(es) and a value`);
-          const value = node.arguments[t.ndim]!;
-          return this.#storeElement(array, node.arguments.slice(0, t.ndim), node, node, () => this.#expression(value));
+          if (node.arguments.length !== view.ndim + 1) this.#typeError(node, `${view.name}.set takes ${view.ndim} index(es) and a value`);
+          const value = node.arguments[view.ndim]!;
+          return this.#storeElement(view, node.arguments.slice(0, view.ndim), node, node, () => this.#expression(value));
         }
         return this.#typeError(node, `arrays in kernels have get(...) and set(...); '${method}' is not supported`);
       }
-      const cuda = this.#cudaMember(callee);
-      if (cuda !== undefined) return this.#cudaCall(cuda, node);
+      if (this.#isGridSync(callee)) return this.#typeError(node, `${this.#text(callee)}() gives no value: call it as a statement`);
+      if (this.#isConsoleLog(callee)) return this.#typeError(node, 'console.log(...) gives no value: call it as a statement');
       const global = this.#globalName(callee.object);
-      if (global === 'Math') return this.#mathCall(callee.property.name, node);
-      if (global === 'Number') return this.#numberCall(callee.property.name, node);
+      if (global === 'Math') return mathCall(this.#context, callee.property.name, node);
+      if (global === 'Number') return numberCall(this.#context, callee.property.name, node);
     }
+    const path = this.#cudaPath(callee);
+    if (path !== undefined) return cudaValue(this.#context, path, node);
+    const fn = this.#deviceFunction(callee);
+    if (fn) return inlineValue(this.#context, fn, node);
     const name = this.#globalName(callee);
-    if (name !== undefined && Object.hasOwn(CASTS, name)) {
-      if (node.arguments.length !== 1) this.#typeError(node, `${name}(x) takes one value`);
-      const target = CASTS[name]!;
-      const arg = this.#expression(node.arguments[0]!);
-      return this.#typed(this.#cast(arg, target, node));
+    const target = name !== undefined && Object.hasOwn(CASTS, name) ? CASTS[name] : this.#dtypeOf(callee);
+    if (target !== undefined) {
+      if (node.arguments.length !== 1) this.#typeError(node, `${name ?? this.#text(callee)}(x) takes one value`);
+      return typed(this.#to(this.#expression(node.arguments[0]!), target, node));
     }
-    if (name !== undefined) {
-      if (this.#lookup(name) === undefined && !Object.hasOwn(this.#constants, name)) {
-        throw new FreeVariableError(`'${name}' is not a function kernels can call (device functions come with jit.device)`, this.#at(callee));
+    if (callee.type === 'Identifier') {
+      const calleeName = callee.name;
+      if (this.#lookup(calleeName) === undefined && !Object.hasOwn(this.#frame.constants, calleeName)) {
+        throw new FreeVariableError(`'${calleeName}' is not a function kernels can call (device functions come with jit.device, named in the constants)`, this.#at(callee));
+      }
+      if (this.#lookup(calleeName) === undefined) {
+        if (this.#constant(calleeName) instanceof ExternalDeviceFunction) {
+          this.#typeError(callee, `'${calleeName}' is linked device code (declareDevice): kernels cannot call it yet, the typed IR has no call of linked code`);
+        }
+        this.#typeError(callee, `the constant '${calleeName}' is not a device function (make one with jit.device(fn))`);
       }
     }
     return this.#unsupported(node, 'this call');
-  }
-
-  /** An explicit cast: a literal is made in the type, anything else converted. */
-  #cast(arg: Typed, target: ScalarName, node: Node): Expr {
-    if (isLiteralType(arg.type)) return constantOf(arg.value ?? 0, target, this.#loc(node));
-    if (arg.type === target) return arg.expr;
-    return { op: 'convert', type: target, operand: arg.expr, loc: this.#loc(node) };
-  }
-
-  #dimensionArgument(node: ESTree.CallExpression, what: string): 1 | 2 | 3 {
-    const arg = node.arguments[0];
-    const v = arg ? this.#expression(arg) : undefined;
-    if (node.arguments.length !== 1 || v?.type !== 'int-literal' || (v.value !== 1 && v.value !== 2 && v.value !== 3)) {
-      this.#typeError(node, `cuda.${what}(n) takes a constant n of 1, 2 or 3`);
-    }
-    return v.value as 1 | 2 | 3;
-  }
-
-  #gridComponent(axis: number, node: Node): Expr {
-    const a = 'xyz'[axis]!;
-    const loc = this.#loc(node);
-    const r = (register: string): Expr => ({ op: 'special', type: 'i32', register: `${register}.${a}` as SpecialRegister, loc });
-    return { op: 'binary', type: 'i32', operator: 'add', left: { op: 'binary', type: 'i32', operator: 'mul', left: r('ctaid'), right: r('ntid'), loc }, right: r('tid'), loc };
-  }
-
-  #gridSizeComponent(axis: number, node: Node): Expr {
-    const a = 'xyz'[axis]!;
-    const loc = this.#loc(node);
-    return {
-      op: 'binary',
-      type: 'i32',
-      operator: 'mul',
-      left: { op: 'special', type: 'i32', register: `ntid.${a}` as SpecialRegister, loc },
-      right: { op: 'special', type: 'i32', register: `nctaid.${a}` as SpecialRegister, loc },
-      loc,
-    };
-  }
-
-  #cudaCall(name: string, node: ESTree.CallExpression): Typed {
-    if (name === 'grid' || name === 'gridsize') {
-      const n = this.#dimensionArgument(node, name);
-      if (n !== 1) this.#typeError(node, `cuda.${name}(${n}) gives ${n} values: write const [${['i', 'j', 'k'].slice(0, n).join(', ')}] = cuda.${name}(${n})`);
-      return this.#typed(name === 'grid' ? this.#gridComponent(0, node) : this.#gridSizeComponent(0, node));
-    }
-    if (name === 'fma') return this.#mathOf('fma', node.arguments, node);
-    return this.#typeError(node, `cuda.${name}() is not available in kernels (yet)`);
-  }
-
-  #mathCall(name: string, node: ESTree.CallExpression): Typed {
-    if (name === 'fround') {
-      if (node.arguments.length !== 1) this.#typeError(node, 'Math.fround(x) takes one value');
-      return this.#typed(this.#cast(this.#expression(node.arguments[0]!), 'f32', node));
-    }
-    if (name === 'imul') {
-      if (node.arguments.length !== 2) this.#typeError(node, 'Math.imul(a, b) takes two values');
-      const [a, b] = node.arguments.map((n) => this.#asInteger(this.#expression(n), n)) as [Typed, Typed];
-      return this.#typed({ op: 'binary', type: 'i32', operator: 'mul', left: this.#to(a, 'i32', node), right: this.#to(b, 'i32', node), loc: this.#loc(node) });
-    }
-    const fn = MATH_CALLS[name];
-    if (!fn) return this.#typeError(node, `Math.${name} is not available in kernels; available: ${[...Object.keys(MATH_CALLS), 'fround', 'imul'].join(', ')}`);
-    if ((fn === 'min' || fn === 'max' || fn === 'hypot') && node.arguments.length > 2) {
-      // fold left: Math.max(a, b, c) = max(max(a, b), c)
-      let acc = this.#mathOf(fn, node.arguments.slice(0, 2), node);
-      for (const extra of node.arguments.slice(2)) acc = this.#mathOfTyped(fn, [acc, this.#expression(extra)], node);
-      return acc;
-    }
-    return this.#mathOf(fn, node.arguments, node);
-  }
-
-  #numberCall(name: string, node: ESTree.CallExpression): Typed {
-    if ((name === 'isNaN' || name === 'isFinite' || name === 'isInteger') && node.arguments.length === 1) {
-      const arg = this.#expression(node.arguments[0]!);
-      if (!isLiteralType(arg.type) && !isFloat(arg.type)) return this.#typed({ op: 'const', type: 'bool', value: name !== 'isNaN', loc: this.#loc(node) });
-      if (name === 'isInteger') {
-        const t = this.#floatType([arg]);
-        const x = this.#to(arg, t, node);
-        const truncated: Expr = { op: 'math', type: t, fn: 'trunc', argType: t, args: [x], loc: this.#loc(node) };
-        return this.#typed({ op: 'compare', type: 'bool', operator: 'eq', operandType: t, left: truncated, right: x, loc: this.#loc(node) });
-      }
-      return this.#mathOf(name === 'isNaN' ? 'isnan' : 'isfinite', node.arguments, node);
-    }
-    return this.#typeError(node, `Number.${name} is not available in kernels; available: isNaN, isFinite, isInteger`);
-  }
-
-  #mathOf(fn: MathFunction, argNodes: readonly Node[], node: Node): Typed {
-    const spec = MATH_FUNCTIONS[fn];
-    if (argNodes.length !== spec.arity) this.#typeError(node, `${fn} takes ${spec.arity} argument(s), ${argNodes.length} given`);
-    return this.#mathOfTyped(
-      fn,
-      argNodes.map((n) => this.#expression(n)),
-      node,
-    );
-  }
-
-  #mathOfTyped(fn: MathFunction, args: readonly Typed[], node: Node): Typed {
-    const spec = MATH_FUNCTIONS[fn];
-    let argType: ScalarName;
-    const allIntegers = args.every((a) => a.type === 'int-literal' || (!isLiteralType(a.type) && !isFloat(a.type)));
-    if (spec.int && allIntegers) {
-      let t: ValueType = 'int-literal';
-      for (const a of args) t = promoteValues(t, a.type);
-      argType = isLiteralType(t) ? defaultLiteralType(t, undefined) : arithmeticType(t);
-    } else {
-      argType = this.#floatType(args);
-    }
-    const converted = args.map((a) => this.#to(a, argType, node));
-    const type: ScalarName = fn === 'isnan' || fn === 'isfinite' ? 'bool' : argType;
-    return this.#typed({ op: 'math', type, fn, argType, args: converted, loc: this.#loc(node) });
   }
 }

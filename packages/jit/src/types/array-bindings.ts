@@ -1,0 +1,75 @@
+/**
+ * What a name bound to an array stands for: an array parameter or a memory
+ * that the kernel declares (shared, local or const). Both are indexed,
+ * measured and written by the same rules; an {@link ArrayView} says what
+ * those rules need to know of either.
+ */
+import type { ArrayType, Layout, ScalarName } from './jit-types.js';
+import type { ElementRef, Expr, KernelMemory, Loc, MemorySpace } from './typed-ir.js';
+
+export interface ArrayView {
+  /** The index in the kernel's `params` (no `space`) or in its `memories` (with `space`). */
+  readonly array: number;
+  readonly space: MemorySpace | undefined;
+  /** The name the kernel's code gives it. */
+  readonly name: string;
+  readonly dtype: ScalarName;
+  readonly ndim: number;
+  readonly layout: Layout;
+  /** How messages describe it: `array(f32, 1, 'C')`, `shared array(f32, [16, 16])`. */
+  readonly description: string;
+  /** Why its elements cannot be written (a whole message), or undefined. */
+  readonly readOnly: string | undefined;
+  /** Its extents where they are known when the kernel is typed (every memory but a dynamic shared array). */
+  readonly extents: readonly number[] | undefined;
+}
+
+/** What a name in a scope stands for. */
+export type Binding =
+  | { readonly kind: 'local'; readonly id: number }
+  | { readonly kind: 'array'; readonly view: ArrayView }
+  /** `const g = cuda.cg.thisGrid()`: `g.sync()` is a grid barrier. */
+  | { readonly kind: 'grid-group' };
+
+export function paramView(index: number, name: string, type: ArrayType): ArrayView {
+  return {
+    array: index,
+    space: undefined,
+    name,
+    dtype: type.dtype,
+    ndim: type.ndim,
+    layout: type.layout,
+    description: type.name,
+    readOnly: type.readonly ? `'${name}' is read-only (${type.name}); it cannot be written` : undefined,
+    extents: undefined,
+  };
+}
+
+/** `shared array(f32, [16, 16])`, `shared array(f32, dynamic)`. */
+export function memoryDescription(memory: KernelMemory): string {
+  return `${memory.space} array(${memory.dtype}, ${memory.dynamic ? 'dynamic' : `[${memory.shape.join(', ')}]`})`;
+}
+
+export function memoryView(index: number, memory: KernelMemory): ArrayView {
+  return {
+    array: index,
+    space: memory.space,
+    name: memory.name,
+    dtype: memory.dtype,
+    ndim: memory.shape.length,
+    layout: 'C',
+    description: memoryDescription(memory),
+    readOnly: memory.space === 'const' ? `'${memory.name}' is constant memory (cuda.const.arrayLike); it cannot be written` : undefined,
+    extents: memory.dynamic ? undefined : memory.shape,
+  };
+}
+
+/** The address of an element of `view` (indices already i64). */
+export function elementRefOf(view: ArrayView, indices: readonly Expr[]): ElementRef {
+  return view.space === undefined ? { array: view.array, indices } : { array: view.array, space: view.space, indices };
+}
+
+/** The `dim` expression of `view`'s extent along `dim` (i64). */
+export function extentOf(view: ArrayView, dim: number, loc: Loc): Expr {
+  return view.space === undefined ? { op: 'dim', type: 'i64', array: view.array, what: 'shape', dim, loc } : { op: 'dim', type: 'i64', array: view.array, space: view.space, what: 'shape', dim, loc };
+}
