@@ -135,6 +135,7 @@ export interface KernelArray {
   [index: number]: number;
   readonly length: number;
   readonly size: number;
+  readonly ndim: number;
   readonly shape: readonly number[];
   get(...indices: number[]): number;
   set(...indicesThenValue: number[]): void;

@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { KernelArgumentError } from '../errors.js';
+import { reduce } from './reduce.js';
+
+const sum = reduce((a: number, b: number) => a + b, { target: 'simulator', name: 'sum' });
+const max = reduce((a: number, b: number) => Math.max(a, b), { target: 'simulator', name: 'max' });
+
+describe('reduce in the simulator', () => {
+  it('sums i32 arrays of any length exactly, across blocks and the second pass', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 2000 }), (values) => {
+        expect(sum(Int32Array.from(values))).toBe(values.reduce((a, b) => a + b, 0));
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('works for every numeric dtype (one kernel per dtype) and applies init last', () => {
+    expect(sum(Float64Array.from([0.5, 0.25, 0.125]))).toBe(0.875);
+    expect(sum(new Float32Array([1, 2, 3]), { init: 10 })).toBe(16);
+    expect(sum(new Uint8Array([200, 100]))).toBe(44); // u8 arithmetic wraps, as typed arrays store
+    expect(sum(BigInt64Array.from([1n << 40n, 5n]), { init: 1n })).toBe((1n << 40n) + 6n);
+    expect(max(Int32Array.from([-5, -3, -9]))).toBe(-3);
+    expect(max(Float32Array.from({ length: 3000 }, (_, i) => (i * 7919) % 3001))).toBe(3000);
+  });
+
+  it('gives init for an empty array, and refuses one without init, a 2-D input and a scalar', () => {
+    expect(sum(new Float32Array(0), { init: 4 })).toBe(4);
+    expect(() => sum(new Float32Array(0))).toThrow(KernelArgumentError);
+    expect(() => sum(5)).toThrow(/1-D array/);
+    expect(() => sum(new Float32Array(3), { init: 1n })).toThrow(KernelArgumentError);
+  });
+});
