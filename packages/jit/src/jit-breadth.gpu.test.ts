@@ -69,16 +69,17 @@ describeGpu('JIT breadth beyond one process', () => {
   });
 
   it('a grid-syncing kernel is launched cooperatively, and a grid too large to be co-resident is refused before the launch', () => {
-    const k = jit((a: Int32Array) => {
+    const k = jit((a: Int32Array, b: Int32Array) => {
       const i = cuda.grid(1);
       if (i < a.length) a[i] = 1;
       cuda.cg.thisGrid().sync();
-      if (i < a.length) a[i] = a[i]! + a[(i + 1) % a.length]!;
+      if (i < a.length) b[i] = a[i]! + a[(i + 1) % a.length]!;
     });
     const a = new Int32Array(1024);
     process.removeAllListeners('warning');
-    k.launch({ grid: 4, block: 256 }, a);
-    expect(a.every((v) => v === 2)).toBe(true);
-    expect(() => k.launch({ grid: 1_000_000, block: 1024 }, new Int32Array(4))).toThrow(/co-resident/);
+    const b = new Int32Array(1024);
+    k.launch({ grid: 4, block: 256 }, a, b);
+    expect(b.every((v) => v === 2)).toBe(true);
+    expect(() => k.launch({ grid: 1_000_000, block: 1024 }, new Int32Array(4), new Int32Array(4))).toThrow(/co-resident/);
   });
 });

@@ -1,8 +1,9 @@
 import { Device, LaunchConfig, type LaunchConfigOptions } from '@cuda-js/core';
-import { nvvmIRVersion } from '@cuda-js/program';
+import { nvvmIRVersion, ObjectCode, type Kernel } from '@cuda-js/program';
 import type { StreamArgument } from '@cuda-js/streams';
 import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
 import { jitCache, wantsCache } from './compile/jit-cache.js';
+import { kernelSourceKey, readCachedKernel, writeCachedKernel } from './compile/kernel-cache.js';
 import type { KernelCompileOptions } from './compile/kernel-compile-options.js';
 import { device } from './device-function.js';
 import { KernelArgumentError } from './errors.js';
@@ -72,8 +73,8 @@ export interface Specialization {
 }
 
 interface GpuSpecialization extends Specialization {
-  readonly nvvm: string;
-  readonly compiled: CompiledKernel;
+  /** The loaded code (the kernel lives as long as it does). */
+  readonly objectCode: ObjectCode;
   readonly launcher: KernelLauncher;
 }
 
@@ -251,9 +252,8 @@ export class JitKernel {
     return { ...this.#cacheStats };
   }
 
-  /** Compiles with the disk cache's answers counted. */
-  #compile(nvvm: string, symbol: string): CompiledKernel {
-    const options = this.#compileOptions();
+  /** Compiles with the disk cache's answers counted (a hit of program's entry for the IR skipped libNVVM). */
+  #compile(nvvm: string, symbol: string, options: KernelCompileOptions): CompiledKernel {
     const before = options.cache?.stats();
     const compiled = compileKernel(nvvm, symbol, options);
     if (options.cache && before) {
@@ -265,20 +265,76 @@ export class JitKernel {
     return compiled;
   }
 
+  /**
+   * Compiles and loads one signature. With the disk cache, the kernel's
+   * first-level entry (see compile/kernel-cache.ts) is looked up before
+   * anything is typed: a hit loads its cubin, and the typed kernel is made
+   * only if `typed` is read.
+   */
+  #gpuSpecialization(types: readonly JitType[], key: string): GpuSpecialization {
+    const symbol = this.#symbolFor(key);
+    const options = this.#compileOptions();
+    const signature = [...types];
+    const cache = options.cache;
+    const sourceKey = cache ? this.#sourceKey(key, symbol, options) : undefined;
+    const hit = cache && sourceKey ? readCachedKernel(cache, sourceKey) : undefined;
+    if (hit) {
+      const objectCode = ObjectCode.fromCubin(hit.code, { name: `${this.name}.cubin` });
+      let kernel: Kernel;
+      try {
+        kernel = objectCode.getKernel(hit.symbol);
+      } catch (error) {
+        objectCode.close();
+        throw error;
+      }
+      this.#cacheStats.hits++;
+      let typed: TypedKernel | undefined;
+      const typeNow = (): TypedKernel => (typed ??= this.#type(types, symbol));
+      const launcher = new KernelLauncher(kernel, hit.params, this.name, { cooperative: hit.collectives.grid });
+      return {
+        signature,
+        key,
+        target: 'gpu',
+        get typed() {
+          return typeNow();
+        },
+        objectCode,
+        launcher,
+      };
+    }
+    const typed = this.#type(types, symbol);
+    const nvvm = lowerKernel(typed, { irVersion: nvvmIRVersion() });
+    const compiled = this.#compile(nvvm, symbol, options);
+    if (cache && sourceKey && compiled.route === 'cubin') {
+      writeCachedKernel(cache, sourceKey, { symbol, params: typed.params, collectives: typed.collectives, code: compiled.objectCode.code });
+    }
+    const launcher = new KernelLauncher(compiled.kernel, typed.params, this.name, { cooperative: typed.collectives.grid });
+    return { signature, key, typed, target: 'gpu', objectCode: compiled.objectCode, launcher };
+  }
+
+  /** The first-level cache key of one signature: the kernel as written, before typing. */
+  #sourceKey(signature: string, symbol: string, options: KernelCompileOptions): string {
+    const arch = options.arch ?? Device.current()?.arch;
+    return kernelSourceKey({
+      source: this.#parse().source,
+      constants: this.#options.constants ?? {},
+      signature,
+      symbol,
+      options: { arch: arch === undefined ? undefined : String(arch), fma: options.fma, fastMath: options.fastMath, route: options.route },
+    });
+  }
+
   #specialize(types: readonly JitType[]): AnySpecialization {
     const key = signatureKey(types);
     const known = this.#specializations.get(key);
     if (known) return known;
-    const typed = this.#type(types, this.#symbolFor(key));
     let spec: AnySpecialization;
     if (this.target === 'simulator') {
+      const typed = this.#type(types, this.#symbolFor(key));
       spec = { signature: [...types], key, typed, target: 'simulator', simulator: new SimulatedKernel(typed, this.#parse().locator) };
     } else {
       ensureContext();
-      const nvvm = lowerKernel(typed, { irVersion: nvvmIRVersion() });
-      const compiled = this.#compile(nvvm, typed.symbol);
-      const launcher = new KernelLauncher(compiled.kernel, typed.params, this.name, { cooperative: typed.collectives.grid });
-      spec = { signature: [...types], key, typed, target: 'gpu', nvvm, compiled, launcher };
+      spec = this.#gpuSpecialization(types, key);
     }
     this.#compiles++;
     this.#specializations.set(key, spec);

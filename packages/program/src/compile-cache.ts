@@ -53,7 +53,7 @@ function checkKey(key: unknown): asserts key is string {
 }
 
 function copyEntry(entry: CacheEntry): CacheEntry {
-  return { ...entry, code: entry.code.slice(), symbolMapping: { ...entry.symbolMapping } };
+  return { ...entry, code: entry.code.slice(), symbolMapping: { ...entry.symbolMapping }, ...(entry.metadata ? { metadata: { ...entry.metadata } } : {}) };
 }
 
 /** Option check: undefined for a {@link CompileCache}, else what is expected. */

@@ -69,6 +69,16 @@ describe('DiskCache', () => {
     expect(cache.read(other)).toEqual(entry(4));
   });
 
+  it('keeps the storer's metadata with the code, and none where none was given', () => {
+    const cache = fresh();
+    const key = cacheKey('metadata');
+    const withMetadata = { ...entry(5), metadata: { abi: '{"params":[]}', stamp: 'x' } };
+    cache.write(key, withMetadata);
+    expect(cache.read(key)).toEqual(withMetadata);
+    cache.write(cacheKey('plain'), entry(6));
+    expect(cache.read(cacheKey('plain'))).not.toHaveProperty('metadata');
+  });
+
   it('refuses keys that are not hex digests', () => {
     expect(() => fresh().pathOf('../../etc/passwd')).toThrow(TypeError);
   });

@@ -19,6 +19,7 @@ interface Header {
   readonly codeType: ObjectCodeType;
   readonly name: string;
   readonly symbolMapping: Record<string, string>;
+  readonly metadata?: Record<string, string>;
   readonly codeLength: number;
   /** sha256 of the code bytes, hex. */
   readonly codeDigest: string;
@@ -31,7 +32,7 @@ const KEY_PATTERN = /^[0-9a-f]{16,128}$/;
 const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 
 function encode(key: string, entry: CacheEntry): Buffer {
-  const header: Header = { key, codeType: entry.codeType, name: entry.name, symbolMapping: { ...entry.symbolMapping }, codeLength: entry.code.byteLength, codeDigest: digestOf(entry.code) };
+  const header: Header = { key, codeType: entry.codeType, name: entry.name, symbolMapping: { ...entry.symbolMapping }, ...(entry.metadata ? { metadata: { ...entry.metadata } } : {}), codeLength: entry.code.byteLength, codeDigest: digestOf(entry.code) };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const prefix = Buffer.alloc(PREFIX_BYTES);
   MAGIC.copy(prefix, 0);
@@ -58,7 +59,8 @@ function decode(key: string, file: Buffer): CacheEntry | undefined {
   const code = new Uint8Array(header.codeLength);
   code.set(file.subarray(codeStart));
   if (header.codeDigest !== digestOf(code)) return undefined;
-  return { codeType: header.codeType, name: String(header.name), code, symbolMapping: header.symbolMapping ?? {} };
+  const metadata = header.metadata !== null && typeof header.metadata === 'object' ? { metadata: header.metadata } : {};
+  return { codeType: header.codeType, name: String(header.name), code, symbolMapping: header.symbolMapping ?? {}, ...metadata };
 }
 
 function isMissing(error: unknown): boolean {
