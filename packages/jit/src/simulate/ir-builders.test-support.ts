@@ -4,7 +4,7 @@
  * which runs one expression in one thread.
  * Not shipped (packages/jit/tsconfig.json excludes it).
  */
-import type { SourceLocator, SourcePosition } from '../errors.js';
+import { SimulatorError, type SourceLocator, type SourcePosition } from '../errors.js';
 import { compare, convert, exprStmt as expr, get, globalIndexX, i32, ifStmt as when, load, set, store } from '../types/ir-builders.test-support.js';
 import { arrayType, type Layout, type ScalarName } from '../types/jit-types.js';
 import {
@@ -12,6 +12,7 @@ import {
   type AtomicFunction,
   type BitFunction,
   type Expr,
+  type ExternalCall,
   type KernelCollectives,
   type KernelMemory,
   type KernelParam,
@@ -92,8 +93,25 @@ export class KernelBuilder {
     return this.memories.length - 1;
   }
 
+  /** Linked device functions; push to add (`call` expressions index them). */
+  readonly externals: ExternalCall[] = [];
+
+  /** A linked device function of the kernel; gives its index for `call` expressions. */
+  external(declaration: ExternalCall): number {
+    this.externals.push(declaration);
+    return this.externals.length - 1;
+  }
+
   build(body: readonly Stmt[], symbol = 'kernel'): TypedKernel {
-    return { symbol, params: [...this.#params], locals: [...this.#locals], memories: [...this.memories], collectives: { ...NO_COLLECTIVES, ...this.collectives }, body };
+    return {
+      symbol,
+      params: [...this.#params],
+      locals: [...this.#locals],
+      memories: [...this.memories],
+      externals: [...this.externals],
+      collectives: { ...NO_COLLECTIVES, ...this.collectives },
+      body,
+    };
   }
 }
 
@@ -306,3 +324,14 @@ export const linearThread = (): Expr => {
   const mul = (a: Expr, c: Expr): Expr => ({ op: 'binary', type: 'i32', operator: 'mul', left: a, right: c });
   return add(mul(add(mul(r('tid.z'), r('ntid.y')), r('tid.y')), r('ntid.x')), r('tid.x'));
 };
+
+/** The SimulatorError that `run` throws; a test failure when it throws nothing or something else. */
+export function failure(run: () => void): SimulatorError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SimulatorError) return error;
+    throw error;
+  }
+  throw new Error('the run did not fail');
+}

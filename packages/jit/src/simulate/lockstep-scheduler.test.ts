@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { SimulatorError } from '../errors.js';
 import type { Expr, Loc, Stmt } from '../types/typed-ir.js';
 import {
   KernelBuilder,
@@ -34,6 +33,7 @@ import {
   u32,
   vote,
   when,
+  failure,
 } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
@@ -43,17 +43,6 @@ const lt = (a: Expr, c: Expr): Expr => compare('lt', a, c);
 const eq = (a: Expr, c: Expr): Expr => compare('eq', a, c);
 const tidX = (): Expr => special('tid.x');
 const lane = (): Expr => special('laneid');
-
-/** The error a run throws (a SimulatorError), or a failure. */
-function failure(run: () => void): SimulatorError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SimulatorError) return error;
-    throw error;
-  }
-  throw new Error('the run did not fail');
-}
 
 /** out[global index] = value(b), one i32 (or other dtype) per thread. */
 function perThread(

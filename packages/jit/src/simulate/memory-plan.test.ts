@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { KernelArgumentError, SimulatorError } from '../errors.js';
+import { KernelArgumentError } from '../errors.js';
 import type { Expr, Stmt } from '../types/typed-ir.js';
 import {
   KernelBuilder,
@@ -25,22 +25,13 @@ import {
   store,
   syncthreads,
   when,
+  failure,
 } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
 const add = (a: Expr, c: Expr): Expr => binary('add', a, c);
 const mul = (a: Expr, c: Expr): Expr => binary('mul', a, c);
 const tid = (): Expr => special('tid.x');
-
-function failure(run: () => void): SimulatorError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SimulatorError) return error;
-    throw error;
-  }
-  throw new Error('the run did not fail');
-}
 
 describe('shared arrays', () => {
   for (const mode of ['fast', 'lockstep', 'grid'] as const) {

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { SimulatorError } from '../errors.js';
 import type { Expr, Stmt, TypedKernel } from '../types/typed-ir.js';
 import {
   KernelBuilder,
@@ -22,6 +21,7 @@ import {
   syncwarp,
   u32,
   when,
+  failure,
 } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
@@ -30,16 +30,6 @@ const add = (a: Expr, c: Expr): Expr => binary('add', a, c);
 const lt = (a: Expr, c: Expr): Expr => compare('lt', a, c);
 const eq = (a: Expr, c: Expr): Expr => compare('eq', a, c);
 const tid = (): Expr => special('tid.x');
-
-function failure(run: () => void): SimulatorError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SimulatorError) return error;
-    throw error;
-  }
-  throw new Error('the run did not fail');
-}
 
 const text = ['function reduce(x, out) {', '  sdata[tid] = x[i];', '  for (let s = 64; s > 0; s >>= 1) {', '    if (tid < s) sdata[tid] += sdata[tid + s];', '  }', '}'].join('\n');
 const locator = new TextLocator(text);
