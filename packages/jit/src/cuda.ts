@@ -111,7 +111,12 @@ export interface CudaIntrinsics {
   /** `mask` if every lane of `mask` has the same value, else 0. */
   match_all_sync(mask: number, value: number | bigint): number;
   activemask(): number;
+  /** The lanes below this one (`%lanemask_lt`); `_le`, `_eq`, `_ge`, `_gt` likewise. */
   lanemask_lt(): number;
+  lanemask_le(): number;
+  lanemask_eq(): number;
+  lanemask_ge(): number;
+  lanemask_gt(): number;
 
   // ---- other intrinsics ----
   popc(x: number | bigint): number;
@@ -123,6 +128,8 @@ export interface CudaIntrinsics {
   selp<T>(test: unknown, a: T, b: T): T;
   nanosleep(nanoseconds: number): void;
   clock64(): bigint;
+  /** Nanoseconds of the GPU's global timer (`%globaltimer`). */
+  globaltimer(): bigint;
   /** C printf from the thread: `cuda.printf('%d %f\n', i, x)`; `console.log(...)` works too. */
   printf(format: string, ...args: unknown[]): void;
 }
@@ -186,6 +193,11 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'match_all_sync',
       'activemask',
       'lanemask_lt',
+      'lanemask_le',
+      'lanemask_eq',
+      'lanemask_ge',
+      'lanemask_gt',
+      'globaltimer',
       'popc',
       'clz',
       'ffs',

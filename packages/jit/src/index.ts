@@ -7,10 +7,12 @@
  */
 export { jit, JitKernel, type KernelCacheStats, type JitOptions, type JitLaunchOptions, type JitTarget, type KernelInspection, type Specialization } from './jit.js';
 export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
+export { setSimulatorPrintSink, type PrintSink } from './simulate/simulator-runtime.js';
 export { cuda, type CudaIntrinsics, type Dim3Value, type KernelArray, type DtypeToken, type AtomicTarget, type AtomicIndex } from './cuda.js';
 export { array, type TypeToken } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
 export { DeviceFunction, deviceFunctionOf, type DeviceFunctionCallable, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
+export { declareDevice, ExternalDeviceFunction, type DeclareDeviceOptions, type ExternalSignature, type LinkInput } from './external-device-function.js';
 export { JitError, UnsupportedSyntaxError, FreeVariableError, KernelTypeError, KernelArgumentError, SimulatorError, type SourcePosition, type SourceLocator } from './errors.js';
 export {
   MATH_FUNCTIONS,
@@ -22,6 +24,8 @@ export {
   type Expr,
   type Loc,
   type ElementRef,
+  type CallArgument,
+  type ExternalCall,
   type KernelMemory,
   type MemorySpace,
   type KernelCollectives,

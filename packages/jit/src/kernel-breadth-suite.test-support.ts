@@ -279,6 +279,25 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
     },
   },
   {
+    name: 'lane masks: lanemask_lt, _le, _eq, _ge, _gt, and globaltimer',
+    kernel: k((out: Int32Array) => {
+      const i = cuda.grid(1);
+      const lane = cuda.laneid;
+      const ok = cuda.lanemask_eq() === u32(1) << u32(lane) && cuda.globaltimer() >= u64(0);
+      out[i] = cuda.popc(cuda.lanemask_lt()) + 100 * cuda.popc(cuda.lanemask_le()) + 10000 * cuda.popc(cuda.lanemask_ge()) + 1000000 * cuda.popc(cuda.lanemask_gt()) + (ok ? 0 : -1);
+    }),
+    args: () => [new Int32Array(64)],
+    grid: 1,
+    block: 64,
+    outputs: [0],
+    reference: ([out]) => {
+      for (let i = 0; i < 64; i++) {
+        const l = i % 32;
+        (out as Int32Array)[i] = l + 100 * (l + 1) + 10000 * (32 - l) + 1000000 * (31 - l);
+      }
+    },
+  },
+  {
     name: 'syncthreads_count, syncthreads_and and syncthreads_or',
     kernel: k((x: Int32Array, out: Int32Array) => {
       const t = cuda.threadIdx.x;

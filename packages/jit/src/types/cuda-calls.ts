@@ -162,6 +162,7 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = Object.freeze
     value: (c, [test, a, b], call) => c.select(c.truthy(c.expression(test!), test!), c.expression(a!), c.expression(b!), call, a!, b!),
   },
   clock64: { usage: 'clock64()', value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which: 'clock64', loc: c.loc(call) }) },
+  globaltimer: { usage: 'globaltimer()', value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which: 'globaltimer', loc: c.loc(call) }) },
   popc: bits('popc'),
   clz: bits('clz'),
   ffs: bits('ffs'),
@@ -237,6 +238,10 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = Object.freeze
     },
   },
   lanemask_lt: { usage: 'lanemask_lt()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'lt', loc: c.loc(call) }) },
+  lanemask_le: { usage: 'lanemask_le()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'le', loc: c.loc(call) }) },
+  lanemask_eq: { usage: 'lanemask_eq()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'eq', loc: c.loc(call) }) },
+  lanemask_ge: { usage: 'lanemask_ge()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'ge', loc: c.loc(call) }) },
+  lanemask_gt: { usage: 'lanemask_gt()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'gt', loc: c.loc(call) }) },
 } satisfies Record<string, IntrinsicRule>);
 
 // every memory maker has its rule
