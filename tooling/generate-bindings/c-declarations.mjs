@@ -344,6 +344,32 @@ export function parseDeclarations(text) {
   return ctx;
 }
 
+/**
+ * The object-like `#define`s of a raw (not preprocessed) declarations header:
+ * integer constants (`#define NVML_DEVICE_NAME_V2_BUFFER_SIZE 96`, or an
+ * integer expression of earlier ones) and renames (`#define nvmlInit nvmlInit_v2`).
+ * Function-like macros and anything else are left out.
+ */
+export function headerDefines(rawHeader) {
+  const text = rawHeader.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/gm, '');
+  const constants = new Map();
+  const renames = new Map();
+  for (const m of text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*?)[ \t]*$/gm)) {
+    const [, name, body] = m;
+    if (!body) continue;
+    if (/^[A-Za-z_]\w*$/.test(body) && !constants.has(body)) {
+      renames.set(name, body);
+      continue;
+    }
+    try {
+      constants.set(name, evalEnumExpression(tokenize(body), Object.fromEntries(constants)));
+    } catch {
+      // not an integer expression: nothing the bindings export
+    }
+  }
+  return { constants, renames };
+}
+
 /** `#define cuX cuX_v2` and `#define cuX __CUDA_API_PTDS(cuX_v2)` lines of the raw header: C name of each versioned symbol. */
 export function versionedNames(rawHeader) {
   const map = new Map();

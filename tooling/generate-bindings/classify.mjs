@@ -14,6 +14,12 @@ export const HANDWRITTEN = new Set([
   // the option arrays must outlive the call: the driver writes into them at cuLinkComplete
   'cuLinkCreate',
   'cuLinkDestroy',
+  // arrays that the driver owns and returns by address, and a non-const input array (native/src/graph-calls.cpp)
+  'cuStreamGetCaptureInfo',
+  'cuStreamUpdateCaptureDependencies',
+  'cuGraphAddNode',
+  // a JS callback that a graph calls at every launch (native/src/graph-host-functions.cpp)
+  'cuGraphAddHostNode',
 ]);
 
 /** Parameters whose direction the conventions get wrong. */
@@ -34,12 +40,33 @@ const DIRECTION_OVERRIDES = new Map([
   ['nvrtcDestroyProgram.prog', 'handle-ref'],
   ['nvvmDestroyProgram.prog', 'handle-ref'],
   ['nvJitLinkDestroy.handle', 'handle-ref'],
+  // NVML's versioned structs are read and written: `version` goes in (see STRUCT_VERSIONS)
+  ['nvmlDeviceGetMemoryInfo_v2.memory', 'inout-struct'],
 ]);
 
 /** Raw out-buffers that the C function fills with more than one element: the JS buffer must hold this many bytes. */
 export const RAW_MIN_BYTES = new Map([
   ['cuDeviceGetLuid.luid', 8], // an 8-byte LUID into a char*
 ]);
+
+/**
+ * String out-buffers (`char *buf, unsigned length`) whose header names the size
+ * that is guaranteed to be large enough: the buffer has exactly that many bytes
+ * (the named constant's value, from the header's #defines). Others get 1024.
+ */
+export const CHARBUF_SIZES = new Map([
+  ['nvmlSystemGetDriverVersion.version', 'NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE'],
+  ['nvmlSystemGetNVMLVersion.version', 'NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE'],
+  ['nvmlDeviceGetName.name', 'NVML_DEVICE_NAME_V2_BUFFER_SIZE'],
+  ['nvmlDeviceGetUUID.uuid', 'NVML_DEVICE_UUID_V2_BUFFER_SIZE'],
+]);
+
+/**
+ * Versioned structs (a leading `unsigned int version` that the library checks):
+ * the constant whose value the generated code puts in `version` before the
+ * call, unless JS gives one.
+ */
+export const STRUCT_VERSIONS = new Map([['nvmlMemory_v2_t', 'nvmlMemory_v2']]);
 
 const COUNT_NAME = /^(num[A-Z_]\w*|count|n[A-Z]\w*|\w+Count)$/;
 const STRUCT_ARRAY_NAME = /(s|Array|List|^map|^desc|Data)$/;

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // Generates the C++ glue and the TypeScript API of @cuda-js/bindings from the
-// CUDA 13.0 headers (cuda.h, cudaTypedefs.h, nvvm.h) and the NVRTC and
-// nvJitLink declarations in ./declarations. Run from the repository root:
+// CUDA 13.0 headers (cuda.h, cudaTypedefs.h, nvvm.h) and the NVRTC, nvJitLink
+// and NVML declarations in ./declarations. Run from the repository root:
 //   node tooling/generate-bindings/generate.mjs [--cuda /usr/local/cuda]
 // Needs gcc (its preprocessor) and the CUDA toolkit headers; the outputs are
 // committed, so building the package needs neither.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync as writeFileNow } from 'node:fs';
 import { join } from 'node:path';
-import { parseDeclarations, preprocess, procVersions, signatureKey, versionedNames } from './c-declarations.mjs';
-import { HANDWRITTEN, RAW_MIN_BYTES, TypeModel, classifyFunction } from './classify.mjs';
+import { headerDefines, parseDeclarations, preprocess, procVersions, signatureKey, versionedNames } from './c-declarations.mjs';
+import { CHARBUF_SIZES, HANDWRITTEN, RAW_MIN_BYTES, STRUCT_VERSIONS, TypeModel, classifyFunction } from './classify.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const cudaArg = process.argv.indexOf('--cuda');
@@ -45,8 +46,21 @@ const LIBS = [
     ownThread: true,
   },
   { ns: 'nvvm', library: 'nvvm', header: join(include, 'nvvm.h'), result: 'nvvmResult', check: 'checkNvvm', logHandle: 'nvvmProgram' },
+  {
+    ns: 'nvml',
+    library: 'nvml',
+    header: join(import.meta.dirname, 'declarations', 'nvml.h'),
+    result: 'nvmlReturn_t',
+    check: 'checkNvml',
+    // NVML dereferences a device handle as given: a made-up one would crash, so handles are type-tagged Externals
+    externalHandles: new Set(['nvmlDevice_t']),
+    // `char busId[32]` and the like are NUL-terminated text: JS strings
+    charArraysAsText: true,
+    // integer #defines become constants of the namespace; `#define nvmlInit nvmlInit_v2` an alias
+    defines: true,
+  },
 ];
-const LIB_ENUM = { cuda: 'Lib::Cuda', nvrtc: 'Lib::Nvrtc', nvJitLink: 'Lib::NvJitLink', nvvm: 'Lib::Nvvm' };
+const LIB_ENUM = { cuda: 'Lib::Cuda', nvrtc: 'Lib::Nvrtc', nvJitLink: 'Lib::NvJitLink', nvvm: 'Lib::Nvvm', nvml: 'Lib::Nvml' };
 
 const rawCuda = readFileSync(join(include, 'cuda.h'), 'utf8');
 const cudaNames = versionedNames(rawCuda); // cuMemAlloc_v2 -> cuMemAlloc
@@ -57,11 +71,32 @@ for (const lib of LIBS) {
   lib.text = preprocess(lib.header);
   lib.decls = parseDeclarations(lib.text);
   lib.model = new TypeModel(lib.decls);
+  lib.defines = lib.defines ? headerDefines(readFileSync(lib.header, 'utf8')) : { constants: new Map(), renames: new Map() };
 }
+
+/** The value of a #define that the generated code depends on; generation stops where the header lacks it. */
+function defineValue(lib, name) {
+  const v = lib.defines.constants.get(name);
+  if (v === undefined) throw new Error(`${lib.header} has no integer #define ${name}`);
+  return v;
+}
+
+/** Whether `brand` is a handle of `lib` that crosses as a type-tagged External. */
+function isExternal(lib, brand) {
+  return Boolean(lib.externalHandles?.has(brand));
+}
+
+/** A 128-bit napi_type_tag per External kind, fixed by its C type's name (so it is the same in every build). */
+function externalTag(brand) {
+  const h = createHash('sha256').update(`cuda-js external handle ${brand}`).digest('hex');
+  return [`0x${h.slice(0, 16)}ULL`, `0x${h.slice(16, 32)}ULL`];
+}
+const EXTERNAL_KINDS = new Map(); // brand -> the functions that return one
+const EXTERNAL_BRANDS = new Set();
 
 // ---------------------------------------------------------------- C++ declarations
 {
-  let h = `// ${BANNER.replace(/\n/g, '\n// ')}\n//\n// The C declarations of the CUDA driver API, libNVVM, NVRTC and nvJitLink, as\n// the C preprocessor leaves them, so that the addon builds with no CUDA toolkit.\n#pragma once\n#include <cstddef>\n#include <cstdint>\n#define _Alignas(x) alignas(x)\nextern "C" {\n`;
+  let h = `// ${BANNER.replace(/\n/g, '\n// ')}\n//\n// The C declarations of the CUDA driver API, libNVVM, NVRTC, nvJitLink and NVML,\n// as the C preprocessor leaves them, so that the addon builds with no CUDA toolkit.\n#pragma once\n#include <cstddef>\n#include <cstdint>\n#define _Alignas(x) alignas(x)\nextern "C" {\n`;
   for (const lib of LIBS) h += `\n// ---- ${lib.ns} (${lib.header.replace(cudaRoot, '<cuda>').replace(root, '<repo>')})\n${lib.text.replace(/__attribute__\(\(deprecated\)\)\s*/g, '')}\n`;
   h += '}\n#undef _Alignas\n';
   writeFileSync(join(nativeOut, 'c_declarations.h'), h);
@@ -108,9 +143,16 @@ const codecDone = new Set();
 const tsStructs = new Map(); // ns -> text
 const structTsNames = new Map();
 
+/** A `char name[N]` field of a library whose char arrays are NUL-terminated text. */
+function isTextField(lib, f) {
+  return Boolean(lib.charArraysAsText) && f.base === 'char' && f.pointers === 0 && f.dims.length === 1;
+}
+
 function tsFieldType(lib, f, cppParent) {
   const r = lib.model.resolve(f.base);
   const total = f.pointers + r.pointers;
+  if (r.cat === 'handle' && isExternal(lib, r.brand)) throw new Error(`${f.name}: a struct field of External handle type ${r.brand} has no conversion`);
+  if (isTextField(lib, f)) return 'string';
   let t;
   if (total > 0) t = 'bigint | ArrayBuffer | ArrayBufferView | null';
   else if (r.cat === 'struct') t = structTsType(lib, r.key, cppParent ? `decltype(${cppParent}::${f.name})` : undefined);
@@ -172,12 +214,19 @@ function ensureCodec(lib, key, cppType, tsNameOverride) {
   const isUnion = agg.kind === 'union';
   const from = fields
     .map((f) => {
+      if (isTextField(lib, f)) return `    if (has(o, "${f.name}")) textFrom(call, o.Get("${f.name}"), out.${f.name}, path, "${f.name}");`;
       if (f.dims.length) return `    if (has(o, "${f.name}")) valueFrom(call, o.Get("${f.name}"), out.${f.name}, path, "${f.name}");`;
       return `    if (has(o, "${f.name}")) { std::remove_cv_t<decltype(out.${f.name})> v{}; valueFrom(call, o.Get("${f.name}"), v, path, "${f.name}"); out.${f.name} = v; }`;
     })
     .join('\n');
   const to = fields
-    .map((f) => (f.dims.length ? `    o.Set("${f.name}", valueTo(env, in.${f.name}));` : `    { std::remove_cv_t<decltype(in.${f.name})> v = in.${f.name}; o.Set("${f.name}", valueTo(env, v)); }`))
+    .map((f) =>
+      isTextField(lib, f)
+        ? `    o.Set("${f.name}", textTo(env, in.${f.name}));`
+        : f.dims.length
+          ? `    o.Set("${f.name}", valueTo(env, in.${f.name}));`
+          : `    { std::remove_cv_t<decltype(in.${f.name})> v = in.${f.name}; o.Set("${f.name}", valueTo(env, v)); }`,
+    )
     .join('\n');
   codecs.push(
     `template <> struct StructCodec<${cppType}> {\n  static constexpr bool isUnion = ${isUnion};\n  static void from(Call& call, const Napi::Object& o, ${cppType}& out, const std::string& path) {\n${from || '    (void)call; (void)o; (void)out; (void)path;'}\n  }\n  static Napi::Object to(Napi::Env env, const ${cppType}& in) {\n    Napi::Object o = Napi::Object::New(env);\n${to || '    (void)in;'}\n    return o;\n  }\n};`,
@@ -200,7 +249,13 @@ const cppFunctions = [];
 const tsFunctions = new Map(); // ns -> lines
 const coverage = { generated: {}, handwritten: {}, skipped: {} };
 
-function tsScalar(r, input) {
+function tsScalar(r, input, lib) {
+  if (r.cat === 'handle' && lib && isExternal(lib, r.brand)) {
+    // an External: no NULL, no bigint; only what the library gave out
+    HANDLE_BRANDS.add(r.brand);
+    EXTERNAL_BRANDS.add(r.brand);
+    return r.brand;
+  }
   switch (r.cat) {
     case 'int':
     case 'float':
@@ -220,6 +275,7 @@ function elementTs(lib, p) {
   const r = p.r;
   if (p.total === 2 && r.cat === 'void') return 'bigint | number';
   if (r.cat === 'struct') return structTsType(lib, r.key);
+  if (r.cat === 'handle' && isExternal(lib, r.brand)) throw new Error(`an array of External handles (${r.brand}) has no conversion`);
   return tsScalar(r, true);
 }
 
@@ -231,7 +287,7 @@ function outTs(lib, p) {
     case 'out-u64':
       return 'bigint';
     case 'out-handle':
-      return tsScalar(p.r, false);
+      return tsScalar(p.r, false, lib);
     case 'out-struct':
     case 'inout-struct':
       return p.r.brand === 'CUuuid' ? 'Uint8Array' : structTsType(lib, p.r.key);
@@ -247,6 +303,7 @@ function outTs(lib, p) {
     case 'out-array-query':
     case 'out-array-sized':
     case 'out-array-counted':
+      if (p.r.cat === 'handle' && isExternal(lib, p.r.brand)) throw new Error(`an array of External handles (${p.r.brand}) has no conversion`);
       return p.r.cat === 'struct' ? `${structTsType(lib, p.r.key)}[]` : `${tsScalar(p.r, false)}[]`;
     default:
       throw new Error(`no TS type for ${p.kind}`);
@@ -272,7 +329,7 @@ function inTs(lib, p) {
       return 'bigint | number';
     case 'handle':
     case 'handle-ref':
-      return tsScalar(p.r, true);
+      return tsScalar(p.r, true, lib);
     case 'fnptr':
       return 'bigint | null';
     case 'string':
@@ -320,6 +377,7 @@ function emitFunction(lib, fn) {
   lines.push(`  call.argCount(${required}, ${inputs.length});`);
   const args = [];
   const outs = [];
+  const externalOuts = []; // External kinds that this function makes
   const countLines = [];
   const jsIndex = new Map(inputs.map((p, i) => [p.index, i]));
   // declare every local first, so that counts can be filled from array lengths
@@ -339,12 +397,19 @@ function emitFunction(lib, fn) {
         args.push(v);
         break;
       case 'handle':
+        if (isExternal(lib, p.r.brand)) {
+          // an External that this library made (its type tag checked), never a made-up pointer
+          lines.push(`  ${T} ${v} = inExternal<${T}>(call, ${j}, ${name}, kExternal_${p.r.brand});`);
+          args.push(v);
+          break;
+        }
         lines.push(`  ${T} ${v} = inHandle<${T}>(call, ${j}, ${name});`);
         // a compiler's or linker's handle: live (not destroyed, not NULL) and held while the call runs
         if (isProgramHandle(lib, p)) lines.push(`  ProgramUse u${p.index} = useProgram(call, ${v}, ${name});`);
         args.push(v);
         break;
       case 'handle-ref':
+        if (isExternal(lib, p.r.brand)) throw new Error(`${jsName}: a handle by reference of External type ${p.r.brand} has no emitter`);
         lines.push(`  std::remove_pointer_t<${T}> ${v} = inHandle<std::remove_pointer_t<${T}>>(call, ${j}, ${name});`);
         // destroy: a second destroy, or one of a handle in use, is refused before the library frees anything
         if (isProgramHandle(lib, p)) lines.push(`  untrackProgram(call, ${v}, ${name});`);
@@ -396,12 +461,16 @@ function emitFunction(lib, fn) {
         lines.push(`  ${T} ${v} = inStructValue<${T}>(call, ${j}, ${name});`);
         args.push(v);
         break;
-      case 'inout-struct':
+      case 'inout-struct': {
         lines.push(`  std::remove_pointer_t<${T}> ${v}{};`);
+        const versionName = STRUCT_VERSIONS.get(p.r.brand);
+        // a versioned struct: its version unless JS gives another
+        if (versionName) lines.push(`  ${v}.version = ${defineValue(lib, versionName)};  // ${versionName}`);
         lines.push(`  inStructInto(call, ${j}, ${name}, ${v});`);
         args.push(`&${v}`);
         outs.push({ p, expr: `valueTo(env, ${v})` });
         break;
+      }
       case 'array':
       case 'array-nocount':
         lines.push(`  size_t n${p.index} = 0;`);
@@ -452,16 +521,20 @@ function emitFunction(lib, fn) {
               ? `outU64(env, o${p.index})`
               : p.kind === 'out-cstring'
                 ? `outCString(env, o${p.index})`
-                : p.kind === 'out-struct'
-                  ? `valueTo(env, o${p.index})`
+                : p.kind === 'out-handle' && isExternal(lib, p.r.brand)
+                  ? `outExternal(env, o${p.index}, kExternal_${p.r.brand})`
                   : `valueTo(env, o${p.index})`,
         });
+        if (p.kind === 'out-handle' && isExternal(lib, p.r.brand)) externalOuts.push(p.r.brand);
         break;
-      case 'out-charbuf':
-        lines.push(`  char o${p.index}[1024] = {0};`);
+      case 'out-charbuf': {
+        // the size that the header guarantees to be enough, where it names one
+        const sizeName = CHARBUF_SIZES.get(`${fn.name}.${p.name}`);
+        lines.push(`  char o${p.index}[${sizeName ? defineValue(lib, sizeName) : 1024}] = {0};${sizeName ? `  // ${sizeName}` : ''}`);
         args.push(`o${p.index}`);
-        outs.push({ p, expr: `Napi::String::New(env, o${p.index})` });
+        outs.push({ p, expr: `textTo(env, o${p.index})` });
         break;
+      }
       case 'out-blob':
         lines.push(`  std::remove_pointer_t<${T}> o${p.index}{};`);
         args.push(`&o${p.index}`);
@@ -554,6 +627,7 @@ function emitFunction(lib, fn) {
   cppFunctions.push(lines.join('\n'));
   functionTables.push([lib.ns, jsName, cppName]);
   coverage.generated[jsName] = lib.ns;
+  for (const brand of externalOuts) EXTERNAL_KINDS.set(brand, [...(EXTERNAL_KINDS.get(brand) ?? []), fn.name]);
 
   // TypeScript signature
   const tsParams = inputs.map((p, i) => `${safeTsName(p.name ?? `arg${p.index}`)}${i >= required ? '?' : ''}: ${inTs(lib, p)}`);
@@ -654,6 +728,19 @@ for (const m of rawCuda.matchAll(/^\s*#define\s+(cu\w+)\s+(cu\w+)\s*$/gm)) {
   coverage.generated[alias] = 'driver';
 }
 
+// Renames in a declarations header (`#define nvmlInit nvmlInit_v2`, as nvml.h has them): the unversioned name is an alias.
+for (const lib of LIBS) {
+  for (const [alias, target] of lib.defines.renames) {
+    const row = functionTables.find(([ns, n]) => ns === lib.ns && n === target);
+    if (!row) throw new Error(`${lib.header}: #define ${alias} ${target} names no generated function of ${lib.ns}`);
+    if (functionTables.some(([ns, n]) => ns === lib.ns && n === alias)) continue;
+    functionTables.push([lib.ns, alias, row[2]]);
+    const sig = (tsFunctions.get(lib.ns) ?? []).find((l) => l.includes(`  ${target}(`));
+    if (sig) tsFunctions.get(lib.ns).push(sig.replace(`\`${target}\``, `\`${target}\` (under its unversioned name \`${alias}\`)`).replace(`  ${target}(`, `  ${alias}(`));
+    coverage.generated[alias] = lib.ns;
+  }
+}
+
 // Every named struct gets its conversions and interface, used by a generated function or not.
 for (const lib of LIBS) {
   for (const [key, name] of lib.model.aggregateNames) {
@@ -664,6 +751,18 @@ for (const lib of LIBS) {
 }
 
 // ---------------------------------------------------------------- write C++
+/** The type tag of each handle type that crosses as an External, and the functions that make one (for messages). */
+function externalKindsCpp() {
+  if (EXTERNAL_BRANDS.size === 0) return '';
+  const rows = [...EXTERNAL_BRANDS].sort().map((b) => {
+    const [lo, hi] = externalTag(b);
+    const madeBy = (EXTERNAL_KINDS.get(b) ?? []).join(' or ');
+    if (!madeBy) throw new Error(`no generated function returns the External handle ${b}`);
+    return `static const ExternalKind kExternal_${b} = {{${lo}, ${hi}}, "${b}", "${madeBy}"};`;
+  });
+  return `// Handles that cross as type-tagged Externals: {type tag, C type, the functions that return one}.\n${rows.join('\n')}\n\n`;
+}
+
 writeFileSync(
   join(nativeOut, 'enums.inc'),
   `// ${BANNER.replace(/\n/g, '\n// ')}\n// Which values each C enum allows, and the names of the result codes.\n\n${cppEnumChecks.join('\n\n')}\n\n${resultNameTables.join('\n\n')}\n`,
@@ -671,7 +770,7 @@ writeFileSync(
 writeFileSync(join(nativeOut, 'structs.inc'), `// ${BANNER.replace(/\n/g, '\n// ')}\n// Conversions between JS objects and the C structs (and unions), field by field.\n\n${codecs.join('\n\n')}\n`);
 writeFileSync(
   join(nativeOut, 'functions.inc'),
-  `// ${BANNER.replace(/\n/g, '\n// ')}\n// One JS function per C function: arguments in, out-parameters back as the return value.\n\n${cppFunctions.join('\n\n')}\n\n// [namespace, JS name, C++ function]\nstatic const GeneratedFunction kGeneratedFunctions[] = {\n${functionTables.map(([ns, n, c]) => `    {"${ns}", "${n}", ${c}},`).join('\n')}\n};\n`,
+  `// ${BANNER.replace(/\n/g, '\n// ')}\n// One JS function per C function: arguments in, out-parameters back as the return value.\n\n${externalKindsCpp()}${cppFunctions.join('\n\n')}\n\n// [namespace, JS name, C++ function]\nstatic const GeneratedFunction kGeneratedFunctions[] = {\n${functionTables.map(([ns, n, c]) => `    {"${ns}", "${n}", ${c}},`).join('\n')}\n};\n`,
 );
 
 // ---------------------------------------------------------------- write TypeScript
@@ -688,7 +787,8 @@ for (const lib of LIBS) {
   }
   tsStructs.set(ns, (tsStructs.get(ns) ?? '') + aliases + '\n');
   const uuid = ns === 'driver' ? '/** `CUuuid`: its 16 bytes. */\nexport type CUuuid = Uint8Array;\n\n' : '';
-  const text = `${tsHeader}import type { EnumObject, HostMemory, NullHandle, RawPointer } from '../types.js';\nimport type * as H from './handles.js';\n// Handles are referenced through H so that a name never clashes with a struct.\n\n${uuid}${tsEnums.get(ns) ?? ''}${(tsStructs.get(ns) ?? '').replace(/: (CU\w+|nv\w+)( \| NullHandle)?;/g, (m) => m)}\n/** The generated functions of ${ns} (each under its C name). */\nexport interface Generated${ns[0].toUpperCase()}${ns.slice(1)}Functions {\n${fnLines.join('\n')}\n}\n`;
+  const constants = [...lib.defines.constants].map(([name, value]) => `/** \`#define ${name}\` of the ${ns} declarations. */\nexport const ${name} = ${value};\n`).join('');
+  const text = `${tsHeader}import type { EnumObject, HostMemory, NullHandle, RawPointer } from '../types.js';\nimport type * as H from './handles.js';\n// Handles are referenced through H so that a name never clashes with a struct.\n\n${uuid}${constants ? `${constants}\n` : ''}${tsEnums.get(ns) ?? ''}${(tsStructs.get(ns) ?? '').replace(/: (CU\w+|nv\w+)( \| NullHandle)?;/g, (m) => m)}\n/** The generated functions of ${ns} (each under its C name). */\nexport interface Generated${ns[0].toUpperCase()}${ns.slice(1)}Functions {\n${fnLines.join('\n')}\n}\n`;
   writeFileSync(join(tsOut, `${ns}.ts`), qualifyHandles(text));
 }
 function qualifyHandles(text) {
@@ -699,9 +799,13 @@ function qualifyHandles(text) {
 }
 writeFileSync(
   join(tsOut, 'handles.ts'),
-  `${tsHeader}import type { Handle } from '../types.js';\n\n${[...HANDLE_BRANDS]
+  `${tsHeader}import type { ${EXTERNAL_BRANDS.size ? 'ExternalHandle, ' : ''}Handle } from '../types.js';\n\n${[...HANDLE_BRANDS]
     .sort()
-    .map((b) => `/** A \`${b}\`: a bigint at run time, branded in TypeScript. */\nexport type ${b} = Handle<'${b}'>;`)
+    .map((b) =>
+      EXTERNAL_BRANDS.has(b)
+        ? `/** A \`${b}\`: an opaque, type-tagged External at run time (only the library's own functions make one). */\nexport type ${b} = ExternalHandle<'${b}'>;`
+        : `/** A \`${b}\`: a bigint at run time, branded in TypeScript. */\nexport type ${b} = Handle<'${b}'>;`,
+    )
     .join('\n')}\n`,
 );
 

@@ -9,10 +9,13 @@
         "src/errors.cpp",
         "src/launch.cpp",
         "src/host-callbacks.cpp",
+        "src/host-array-buffer.cpp",
         "src/link-state.cpp",
         "src/async-calls.cpp",
         "src/nvjitlink-thread.cpp",
         "src/pointer-attribute.cpp",
+        "src/graph-calls.cpp",
+        "src/graph-host-functions.cpp",
         "src/generated-functions.cpp"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { findHeaderDirectory } from '@cuda-js/pathfinder';
 import { describe, expect, it } from 'vitest';
 import { cudaHeaderFunctions } from './header-functions.js';
-import { driver, nvjitlink, nvrtc, nvvm } from './index.js';
+import { driver, nvjitlink, nvml, nvrtc, nvvm } from './index.js';
 
 interface Coverage {
   cudaVersion: number;
-  headerFunctions: Record<'driver' | 'nvrtc' | 'nvjitlink' | 'nvvm', string[]>;
+  headerFunctions: Record<'driver' | 'nvrtc' | 'nvjitlink' | 'nvvm' | 'nvml', string[]>;
 }
 const committed = JSON.parse(readFileSync(join(import.meta.dirname, 'generated', 'coverage.json'), 'utf8')) as Coverage;
 
@@ -49,6 +49,11 @@ describe('coverage of the C APIs', () => {
     expect(committed.headerFunctions.nvvm.length).toBeGreaterThanOrEqual(13);
   });
 
+  it('covers every function of the NVML declarations', () => {
+    expect(committed.headerFunctions.nvml.filter((n) => !callable(nvml, n))).toEqual([]);
+    expect(committed.headerFunctions.nvml.length).toBeGreaterThanOrEqual(22);
+  });
+
   it('has the Promise forms and hand-written functions of the contract', () => {
     for (const n of [
       'cuStreamSynchronizeAsync',
@@ -62,6 +67,10 @@ describe('coverage of the C APIs', () => {
       'cuLaunchHostFunc',
       'cuStreamAddCallback',
       'cuPointerGetAttribute',
+      'cuGraphAddHostNode',
+      'cuStreamGetCaptureInfo',
+      'cuStreamUpdateCaptureDependencies',
+      'cuGraphAddNode',
     ]) {
       expect(callable(driver, n), n).toBe(true);
     }

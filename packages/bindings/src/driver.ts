@@ -1,6 +1,6 @@
 import * as generated from './generated/driver.js';
-import type { CUlaunchAttributeValue, GeneratedDriverFunctions } from './generated/driver.js';
-import type { CUdeviceptr, CUevent, CUfunction, CUlibrary, CUlinkState, CUmodule, CUstream } from './generated/handles.js';
+import type { CUgraphEdgeData, CUgraphNodeParams, CUlaunchAttributeValue, GeneratedDriverFunctions } from './generated/driver.js';
+import type { CUdeviceptr, CUevent, CUfunction, CUgraph, CUgraphNode, CUlibrary, CUlinkState, CUmodule, CUstream } from './generated/handles.js';
 import { namespaceFallback, native } from './native.js';
 import { enumsOf, type EnumsOf } from './enums-of.js';
 import type { HostMemory, NullHandle } from './types.js';
@@ -59,6 +59,38 @@ export interface HandwrittenDriverFunctions {
   cuLaunchHostFunc(hStream: CUstream | NullHandle, callback: () => void): void;
   /** `cuStreamAddCallback`: `callback(stream, status)` runs on the JS main thread. */
   cuStreamAddCallback(hStream: CUstream | NullHandle, callback: (stream: CUstream, status: number) => void, flags?: number): void;
+  /**
+   * `cuGraphAddHostNode` with a JS function: `callback` runs on the JS main
+   * thread each time a launch of the graph reaches the node (the driver thread
+   * is not blocked), in the order the driver reaches the graphs' host nodes.
+   * The graph owns it (a CUDA user object): it is released once the graph,
+   * its clones and its executable graphs are destroyed. `cuLaunchHostFunc` on
+   * a stream that is being captured makes the same kind of host function.
+   */
+  cuGraphAddHostNode(hGraph: CUgraph | NullHandle, dependencies: readonly (CUgraphNode | NullHandle)[] | ArrayBufferView | null, callback: () => void): CUgraphNode;
+  /** `cuStreamGetCaptureInfo_v3`, with the capture's current dependencies (and their edge data, null when all are default) copied out. */
+  cuStreamGetCaptureInfo(hStream: CUstream | NullHandle): {
+    captureStatus_out: number;
+    id_out: bigint;
+    graph_out: CUgraph;
+    dependencies_out: CUgraphNode[];
+    edgeData_out: CUgraphEdgeData[] | null;
+    numDependencies_out: bigint;
+  };
+  /** `cuStreamUpdateCaptureDependencies_v2`: `flags` is `CU_STREAM_ADD_CAPTURE_DEPENDENCIES` or `CU_STREAM_SET_CAPTURE_DEPENDENCIES`; `dependencyData` null or one per node. */
+  cuStreamUpdateCaptureDependencies(
+    hStream: CUstream | NullHandle,
+    dependencies: readonly (CUgraphNode | NullHandle)[] | ArrayBufferView | null,
+    dependencyData: readonly CUgraphEdgeData[] | null,
+    flags: number,
+  ): void;
+  /** `cuGraphAddNode_v2`; `phGraph_out` holds a conditional node's body graphs (owned by the node), copied out; empty for other nodes. */
+  cuGraphAddNode(
+    hGraph: CUgraph | NullHandle,
+    dependencies: readonly (CUgraphNode | NullHandle)[] | ArrayBufferView | null,
+    dependencyData: readonly CUgraphEdgeData[] | null,
+    nodeParams: CUgraphNodeParams,
+  ): { phGraphNode: CUgraphNode; nodeParams: CUgraphNodeParams; phGraph_out: CUgraph[] };
   /**
    * `cuLinkCreate_v2` (array counts come from the arrays). The option arrays are kept until
    * `cuLinkDestroy`, since the driver writes the filled log sizes into `optionValues` at `cuLinkComplete`.

@@ -46,6 +46,11 @@ export class NvvmError extends CudaLibraryError {
   override readonly name = 'NvvmError';
 }
 
+/** An NVML call failed (an `nvmlReturn_t` other than `NVML_SUCCESS`); `libraryMessage` is `nvmlErrorString`'s. */
+export class NvmlError extends CudaLibraryError {
+  override readonly name = 'NvmlError';
+}
+
 /** A library was found but could not be loaded (wrong architecture, missing dependency, ...). */
 export class LibraryLoadError extends Error {
   override readonly name = 'LibraryLoadError';
@@ -68,6 +73,21 @@ export class FunctionNotFoundError extends Error {
   }
 }
 
+/**
+ * Memory that cannot be viewed from the host as it was asked (`hostArrayBuffer`):
+ * the driver does not report the address as pinned or managed memory, the range
+ * leaves its allocation, or the JS engine refuses an ArrayBuffer over it.
+ */
+export class HostViewError extends Error {
+  override readonly name = 'HostViewError';
+  constructor(
+    readonly functionName: string,
+    message: string,
+  ) {
+    super(`${functionName}: ${message}`);
+  }
+}
+
 /** Builds the error that the native addon throws for a failed call. */
 export function makeLibraryError(kind: string, code: number, codeName: string, functionName: string, message: string, log?: string): Error {
   switch (kind) {
@@ -79,10 +99,14 @@ export function makeLibraryError(kind: string, code: number, codeName: string, f
       return new NvJitLinkError(code, codeName, functionName, message, log);
     case 'nvvm':
       return new NvvmError(code, codeName, functionName, message, log);
+    case 'nvml':
+      return new NvmlError(code, codeName, functionName, message, log);
     case 'load':
       return new LibraryLoadError(functionName, message);
     case 'missing':
       return new FunctionNotFoundError(functionName, message);
+    case 'host-view':
+      return new HostViewError(functionName, message);
     default:
       return new Error(`${functionName}: ${message}`);
   }

@@ -1,6 +1,6 @@
 /**
- * @cuda-js/bindings: the CUDA driver API, NVRTC, nvJitLink and libNVVM from
- * JS, one call per C function under its C name. Each library is opened on the
+ * @cuda-js/bindings: the CUDA driver API, NVRTC, nvJitLink, libNVVM and NVML
+ * from JS, one call per C function under its C name. Each library is opened on the
  * first call into it, at the path that @cuda-js/pathfinder finds.
  *
  * @packageDocumentation
@@ -9,28 +9,35 @@ export { driver, type Driver, type DriverEnums, type HandwrittenDriverFunctions,
 export { nvrtc, type Nvrtc, type HandwrittenNvrtcFunctions } from './nvrtc.js';
 export { nvjitlink, type NvJitLink, type HandwrittenNvJitLinkFunctions } from './nvjitlink.js';
 export { nvvm, type Nvvm, type HandwrittenNvvmFunctions } from './nvvm.js';
+export { nvml, type Nvml } from './nvml.js';
 export {
   CudaLibraryError,
   CudaError,
   NvrtcError,
   NvJitLinkError,
   NvvmError,
+  NvmlError,
   LibraryLoadError,
   FunctionNotFoundError,
   LibraryNotFoundError,
+  HostViewError,
 } from './errors.js';
 export { AddonLoadError, AddonNotFoundError } from './addon-errors.js';
 export { loadedLibraries, perThreadDefaultStream } from './loaded-libraries-report.js';
 export { backgroundReleaseFailures, releaseAsync, releaseInBackground, type BackgroundRelease } from './release.js';
+export { hostArrayBuffer } from './host-array-buffer.js';
+export { launchBlockingHostFunc } from './blocking-host-function.js';
 export type { LoadedLibrary } from './loaded-libraries.js';
-export type { Handle, NullHandle, HostMemory, RawPointer, EnumObject } from './types.js';
+export type { Handle, ExternalHandle, NullHandle, HostMemory, RawPointer, EnumObject } from './types.js';
 export type * from './generated/handles.js';
 export type { GeneratedDriverFunctions } from './generated/driver.js';
 export type { GeneratedNvrtcFunctions } from './generated/nvrtc.js';
 export type { GeneratedNvjitlinkFunctions } from './generated/nvjitlink.js';
 export type { GeneratedNvvmFunctions } from './generated/nvvm.js';
+export type { GeneratedNvmlFunctions } from './generated/nvml.js';
 export type * as DriverTypes from './generated/driver.js';
 export type * as NvrtcTypes from './generated/nvrtc.js';
 export type * as NvJitLinkTypes from './generated/nvjitlink.js';
 export type * as NvvmTypes from './generated/nvvm.js';
-export type { EnumsOf } from './enums-of.js';
+export type * as NvmlTypes from './generated/nvml.js';
+export type { EnumsOf, ConstantsOf } from './enums-of.js';

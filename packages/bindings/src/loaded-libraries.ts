@@ -2,7 +2,7 @@ import type { FoundVia, LibraryLocation } from '@cuda-js/pathfinder';
 
 /** A CUDA library that the bindings opened. */
 export interface LoadedLibrary {
-  /** Pathfinder's name: `cuda`, `nvrtc`, `nvJitLink` or `nvvm`. */
+  /** Pathfinder's name: `cuda`, `nvrtc`, `nvJitLink`, `nvvm` or `nvml`. */
   readonly name: string;
   /** The file that was opened. */
   readonly path: string;

@@ -13,6 +13,7 @@ export interface NativeAddon {
   readonly nvrtc: Record<string, unknown>;
   readonly nvjitlink: Record<string, unknown>;
   readonly nvvm: Record<string, unknown>;
+  readonly nvml: Record<string, unknown>;
   setup(resolveLibrary: (name: string) => string, makeError: typeof makeLibraryError): void;
   loadedLibraries(): { name: string; path: string }[];
   perThreadDefaultStream(): boolean;
@@ -95,21 +96,28 @@ const loaded = loadAddon();
 export const addon: { readonly path: string } | { readonly error: AddonLoadError } = loaded instanceof AddonLoadError ? { error: loaded } : { path: loaded.path };
 
 /** The prototype for each namespace: null with the addon, else functions that throw why it is missing. */
-export const namespaceFallback: { readonly driver: object | null; readonly nvrtc: object | null; readonly nvjitlink: object | null; readonly nvvm: object | null } =
+export const namespaceFallback: {
+  readonly driver: object | null;
+  readonly nvrtc: object | null;
+  readonly nvjitlink: object | null;
+  readonly nvvm: object | null;
+  readonly nvml: object | null;
+} =
   loaded instanceof AddonLoadError
     ? {
         driver: unavailable(loaded, /^(cu[A-Z]|createKernelParams$)/),
         nvrtc: unavailable(loaded, /^nvrtc[A-Z]/),
         nvjitlink: unavailable(loaded, /^nvJitLink[A-Z]/),
         nvvm: unavailable(loaded, /^nvvm[A-Z]/),
+        nvml: unavailable(loaded, /^nvml[A-Z]/),
       }
-    : { driver: null, nvrtc: null, nvjitlink: null, nvvm: null };
+    : { driver: null, nvrtc: null, nvjitlink: null, nvvm: null, nvml: null };
 
 function failing(error: AddonLoadError): NativeAddon {
   const fail = (): never => {
     throw error;
   };
-  return { driver: {}, nvrtc: {}, nvjitlink: {}, nvvm: {}, setup: () => undefined, loadedLibraries: fail, perThreadDefaultStream: fail, __nvJitLinkThreadIdForTests: fail };
+  return { driver: {}, nvrtc: {}, nvjitlink: {}, nvvm: {}, nvml: {}, setup: () => undefined, loadedLibraries: fail, perThreadDefaultStream: fail, __nvJitLinkThreadIdForTests: fail };
 }
 
 export const native: NativeAddon = loaded instanceof AddonLoadError ? failing(loaded) : loaded.addon;

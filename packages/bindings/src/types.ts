@@ -7,6 +7,17 @@ declare const handleKind: unique symbol;
  */
 export type Handle<Kind extends string> = bigint & { readonly [handleKind]: Kind };
 
+declare const externalKind: unique symbol;
+
+/**
+ * A handle that crosses as an opaque, type-tagged External rather than a
+ * `bigint` (NVML's `nvmlDevice_t`): the library dereferences it as given, so
+ * only a value that its own functions returned is accepted, and anything else
+ * (a bigint, `null`, another kind of External) is a `TypeError` naming the
+ * parameter before the library is called.
+ */
+export type ExternalHandle<Kind extends string> = object & { readonly [externalKind]: Kind };
+
 /** The null handle (`NULL`, and the legacy default stream where a stream is expected). */
 export type NullHandle = 0n;
 

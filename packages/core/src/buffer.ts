@@ -1,6 +1,18 @@
-import { driver } from '@cuda-js/bindings';
-import { DLDeviceType, DLPACK, DLPACK_DEVICE, DLPACK_VERSION, NO_SYNC, type DLPackExporter, type DLPackRequest, type DLPackTensor } from '@cuda-js/memory-view';
-import { ClosedResourceError, orderStreams, streamHandle, type StreamArgument } from '@cuda-js/streams';
+import { driver, hostArrayBuffer, HostViewError } from '@cuda-js/bindings';
+import {
+  DLDeviceType,
+  DLPACK,
+  DLPACK_DEVICE,
+  DLPACK_VERSION,
+  NO_SYNC,
+  StridedMemoryView,
+  type AnyTypedArray,
+  type DLPackExporter,
+  type DLPackRequest,
+  type DLPackTensor,
+  type DTypeLike,
+} from '@cuda-js/memory-view';
+import { checkBlockingWait, ClosedResourceError, orderStreams, pendingHostFunctions, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import type { Device } from './device.js';
 import { CopyError } from './errors.js';
 import type { MemoryResource } from './memory-resources.js';
@@ -24,12 +36,28 @@ function hostByteLength(host: HostBytes): number {
  * A block of memory from a MemoryResource: device memory, pinned or managed.
  * Closing gives it back (stream-ordered for pool memory); a forgotten Buffer
  * is given back when it is collected.
+ *
+ * Pinned and managed memory can be viewed from JS zero-copy
+ * ({@link asArrayBuffer}, {@link typedArray}, and `typedArray()` of a
+ * StridedMemoryView of the buffer). Such a view keeps the memory alive: a
+ * `close()` while one is reachable closes the Buffer at once but defers the
+ * release until every view has been collected.
  */
 export class Buffer implements Disposable, DLPackExporter {
   #ptr: bigint;
   #closed = false;
   #stream: bigint;
   readonly #token: object = {};
+  /** The release that a collection runs (off the JS thread where the resource can). */
+  readonly #releaseWhenCollected: () => void;
+  /**
+   * Once a host view was made: the object that every host view's ArrayBuffer
+   * references (natively), and this Buffer until close. The release then waits
+   * for its collection instead of the Buffer's.
+   */
+  #keeper: object | undefined;
+  /** The host view, while it lives (held weakly: it references the keeper, not this Buffer). */
+  #hostView: WeakRef<ArrayBuffer> | undefined;
 
   /** @internal Buffers come from MemoryResource.allocate or Device.allocate. */
   constructor(
@@ -44,7 +72,8 @@ export class Buffer implements Disposable, DLPackExporter {
     this.#stream = stream;
     // A forgotten buffer's release must not wait for the device on the event loop: resources whose release can
     // (pinned, managed) queue it on the bindings' release thread.
-    registry.register(this, memoryResource.deallocateInBackground ? () => memoryResource.deallocateInBackground!(ptr, size, stream) : () => memoryResource.deallocate(ptr, size, stream), this.#token);
+    this.#releaseWhenCollected = memoryResource.deallocateInBackground ? () => memoryResource.deallocateInBackground!(ptr, size, stream) : () => memoryResource.deallocate(ptr, size, stream);
+    registry.register(this, this.#releaseWhenCollected, this.#token);
   }
 
   /** The address (CUdeviceptr; for pinned memory also the host address). */
@@ -55,6 +84,11 @@ export class Buffer implements Disposable, DLPackExporter {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** The stream the allocation was ordered on: the default stream of copies, fills, prefetches and close(). */
+  get allocationStream(): bigint {
+    return this.#stream;
   }
 
   get device(): Device | undefined {
@@ -70,9 +104,59 @@ export class Buffer implements Disposable, DLPackExporter {
   }
 
   /**
+   * A zero-copy `ArrayBuffer` over the buffer's bytes, for pinned and managed
+   * memory (the driver is asked whether the memory is host-accessible: device
+   * memory is a `HostViewError`). The same ArrayBuffer comes back while it
+   * lives. It keeps the memory alive: {@link close} while it is reachable
+   * closes this Buffer but gives the memory back only once the ArrayBuffer
+   * (and every typed array of it) has been collected. Reads and writes are
+   * not ordered with the device: synchronize the stream that wrote it first.
+   * On a device without `concurrentManagedAccess`, touching managed memory
+   * while a kernel runs faults, as it does in C.
+   */
+  asArrayBuffer(): ArrayBuffer {
+    const ptr = this.ptr;
+    if (!this.memoryResource.isHostAccessible) {
+      throw new HostViewError(
+        'Buffer.asArrayBuffer',
+        `the buffer is device memory (${this.memoryResource.constructor.name}), which the host cannot read through an address; copy it to the host, or allocate pinned (PinnedMemoryResource) or managed (device.allocateManaged) memory`,
+      );
+    }
+    const known = this.#hostView?.deref();
+    if (known !== undefined) return known;
+    if (this.size === 0) return new ArrayBuffer(0); // no memory to view, nothing to keep alive
+    if (this.#keeper === undefined) {
+      // From now on the memory goes back when the keeper is collected: after this Buffer (or its close()) and every view.
+      const keeper = {};
+      registry.unregister(this.#token);
+      registry.register(keeper, this.#releaseWhenCollected, keeper);
+      this.#keeper = keeper;
+    }
+    const view = hostArrayBuffer(ptr, this.size, this.#keeper);
+    this.#hostView = new WeakRef(view);
+    return view;
+  }
+
+  /**
+   * A zero-copy typed array over the whole buffer, of `dtype` (default
+   * `uint8`; names as memory-view's: `float32`, `int64`, ...), for pinned and
+   * managed memory: a view of {@link asArrayBuffer}, with its lifetime rules.
+   * The size must be a whole number of elements.
+   */
+  typedArray(dtype: DTypeLike = 'uint8'): AnyTypedArray {
+    return StridedMemoryView.fromBuffer(this.asArrayBuffer(), { dtype, exporter: this }).typedArray();
+  }
+
+  /** Whether a host view of this buffer is reachable now (its memory then goes back only once it is collected). */
+  get hasHostView(): boolean {
+    return this.#hostView?.deref() !== undefined;
+  }
+
+  /**
    * Copies this buffer into `target`: another Buffer (ordered on `stream`), or
    * host memory (a TypedArray, DataView or ArrayBuffer; the copy is complete
-   * when this returns).
+   * when this returns, so it is refused with `HostFunctionDeadlockError` while
+   * a host function of this thread is pending on `stream`).
    */
   copyTo(target: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
     const stream = streamHandle(options.stream ?? this.#stream);
@@ -82,6 +166,7 @@ export class Buffer implements Disposable, DLPackExporter {
       return;
     }
     this.#checkFits(hostByteLength(target), 'copyTo');
+    checkBlockingWait(stream, 'Buffer.copyTo');
     driver.cuMemcpyDtoHAsync(target, this.ptr as never, this.size, stream as never);
     driver.cuStreamSynchronize(stream as never);
   }
@@ -96,6 +181,7 @@ export class Buffer implements Disposable, DLPackExporter {
     }
     const bytes = hostByteLength(source);
     if (bytes !== this.size) throw new CopyError(`Buffer.copyFrom: the source has ${bytes} bytes, the buffer ${this.size}`);
+    checkBlockingWait(stream, 'Buffer.copyFrom');
     // pageable host memory: the driver stages it before returning, so `source` may change afterwards
     driver.cuMemcpyHtoDAsync(this.ptr as never, source, bytes, stream as never);
     driver.cuStreamSynchronize(stream as never);
@@ -127,21 +213,48 @@ export class Buffer implements Disposable, DLPackExporter {
    * Pool memory (DeviceMemoryResource) is freed stream-ordered and returns at
    * once; pinned and managed memory (cuMemFreeHost, cuMemFree) waits until the
    * device has finished its work, which blocks the event loop during a long
-   * kernel: use {@link closeAsync} there.
+   * kernel: use {@link closeAsync} there. While a host function of this
+   * thread is pending, such a release goes to the release thread instead
+   * (waiting here would never end).
+   *
+   * While a host view ({@link asArrayBuffer}, {@link typedArray}) is
+   * reachable, the buffer is closed at once and the memory goes back when the
+   * last view has been collected (a release on the bindings' release thread).
    */
   close(options: { stream?: StreamArgument } = {}): void {
     if (this.#closed) return;
     const stream = streamHandle(options.stream ?? this.#stream);
     this.#closed = true;
-    registry.unregister(this.#token);
-    this.memoryResource.deallocate(this.#ptr, this.size, stream);
+    if (this.#deferToViews()) return;
+    const resource = this.memoryResource;
+    if (resource.deallocateInBackground && pendingHostFunctions() > 0) {
+      resource.deallocateInBackground(this.#ptr, this.size, stream);
+      return;
+    }
+    resource.deallocate(this.#ptr, this.size, stream);
+  }
+
+  /**
+   * At close: true where a host view is reachable, and the release is left to
+   * the keeper's collection; otherwise unregisters the collection's release
+   * (the caller releases now).
+   */
+  #deferToViews(): boolean {
+    const keeper = this.#keeper;
+    const live = this.#hostView?.deref() !== undefined;
+    this.#keeper = undefined;
+    this.#hostView = undefined;
+    if (keeper !== undefined && live) return true;
+    registry.unregister(keeper ?? this.#token);
+    return false;
   }
 
   /**
    * The non-blocking form of {@link close}: the buffer is closed at once, and
    * the memory goes back off the JS thread (the bindings' release thread) for
    * resources whose release may wait for the device; settles when it is back.
-   * Safe to call twice, and after close().
+   * Safe to call twice, and after close(). While a host view is reachable it
+   * settles at once, and the memory goes back once the views are collected.
    */
   closeAsync(options: { stream?: StreamArgument } = {}): Promise<void> {
     if (this.#closed) return Promise.resolve();
@@ -149,7 +262,7 @@ export class Buffer implements Disposable, DLPackExporter {
       const stream = streamHandle(options.stream ?? this.#stream);
       const resource = this.memoryResource;
       this.#closed = true;
-      registry.unregister(this.#token);
+      if (this.#deferToViews()) return Promise.resolve();
       if (resource.deallocateAsync) return resource.deallocateAsync(this.#ptr, this.size, stream);
       resource.deallocate(this.#ptr, this.size, stream);
       return Promise.resolve();

@@ -1,10 +1,12 @@
 import { driver } from '@cuda-js/bindings';
-import { Event, Stream, type EventOptions, type StreamArgument, type StreamOptions } from '@cuda-js/streams';
+import { checkBlockingWait, Event, Stream, type EventOptions, type StreamArgument, type StreamOptions } from '@cuda-js/streams';
 import type { Buffer } from './buffer.js';
 import { deviceCount, ensureDriver } from './driver-init.js';
 import { DeviceNotFoundError } from './errors.js';
+import { GraphBuilder } from './graph-builder.js';
 import { DEVICE_ATTRIBUTES, FLAG_ATTRIBUTES, type DeviceAttributeName, type DeviceAttributeValues } from './generated/device-attributes.js';
-import { DeviceMemoryResource } from './memory-resources.js';
+import type { ManagedBuffer } from './managed-buffer.js';
+import { DeviceMemoryResource, ManagedMemoryResource } from './memory-resources.js';
 
 const devices = new Map<number, Device>();
 
@@ -23,6 +25,7 @@ export class Device {
   #context: bigint | undefined;
   #attributes: DeviceAttributeValues | undefined;
   #memoryResource: DeviceMemoryResource | undefined;
+  #managedMemoryResource: ManagedMemoryResource | undefined;
   readonly #attributeCache = new Map<DeviceAttributeName, number>();
 
   private constructor(readonly ordinal: number) {
@@ -142,6 +145,16 @@ export class Device {
     return Event.create(options);
   }
 
+  /**
+   * A GraphBuilder that captures on a new stream of this device (cuda.core's
+   * `Device.create_graph_builder()`): `beginBuilding()`, record work with the
+   * builder as the stream, `endBuilding()`, `complete()`.
+   */
+  createGraphBuilder(): GraphBuilder {
+    this.ensureCurrent();
+    return GraphBuilder.create();
+  }
+
   /** The device's stream-ordered memory pool resource. */
   get memoryResource(): DeviceMemoryResource {
     this.#memoryResource ??= new DeviceMemoryResource(this);
@@ -153,9 +166,25 @@ export class Device {
     return this.memoryResource.allocate(size, options);
   }
 
-  /** Blocks until all work on this device's context is done. */
+  /** The device's managed (unified) memory resource. */
+  get managedMemoryResource(): ManagedMemoryResource {
+    this.#managedMemoryResource ??= new ManagedMemoryResource(this);
+    return this.#managedMemoryResource;
+  }
+
+  /** Allocates managed memory for this device (cuMemAllocManaged): a {@link ManagedBuffer}, with advice and prefetch. */
+  allocateManaged(size: number): ManagedBuffer {
+    return this.managedMemoryResource.allocate(size);
+  }
+
+  /**
+   * Blocks until all work on this device's context is done. Refused with
+   * `HostFunctionDeadlockError` while a host function of this thread is
+   * pending (it could not run): await `stream.synchronized()` then.
+   */
   synchronize(): void {
     this.ensureCurrent();
+    checkBlockingWait('context', 'Device.synchronize');
     driver.cuCtxSynchronize();
   }
 

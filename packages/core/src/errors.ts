@@ -27,3 +27,23 @@ export class LaunchArgumentError extends TypeError {
 export class CopyError extends RangeError {
   override readonly name = 'CopyError';
 }
+
+/** A graph builder, graph definition or graph used in a state that does not allow it: the message says which state was expected. */
+export class GraphStateError extends Error {
+  override readonly name = 'GraphStateError';
+}
+
+/** A graph node or graph call given what it cannot take (a closed resource, a pageable host array, a condition of another graph). */
+export class GraphArgumentError extends TypeError {
+  override readonly name = 'GraphArgumentError';
+}
+
+/** A graph that the driver could not instantiate into an executable graph; the driver's error is the cause. */
+export class GraphInstantiateError extends Error {
+  override readonly name = 'GraphInstantiateError';
+}
+
+/** A graph that could not be updated from another: their topology or node kinds differ. The driver's error is the cause. */
+export class GraphUpdateError extends Error {
+  override readonly name = 'GraphUpdateError';
+}

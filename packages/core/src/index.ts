@@ -8,11 +8,42 @@ export {
   ManagedMemoryResource,
   type MemoryResource,
 } from './memory-resources.js';
+export { ManagedBuffer, AccessedBy } from './managed-buffer.js';
+export { prefetchBatch, discardBatch, discardPrefetchBatch } from './managed-memory-ops.js';
+export { Host } from './host.js';
+export type { ManagedLocation } from './managed-location.js';
+// thrown by Buffer.asArrayBuffer and typedArray where memory is not host-accessible
+export { HostViewError } from '@cuda-js/bindings';
 export { LaunchConfig, type LaunchConfigOptions, type Dim3 } from './launch-config.js';
 export { launch } from './launch.js';
 export { LaunchPlan } from './launch-plan.js';
 export type { ArgumentLayout, ArgumentSlot, ArraySlot, ScalarSlot } from './argument-layout.js';
 export { readKernelParameters, type KernelArgument, type KernelParameter, type LaunchableKernel } from './kernel-parameters.js';
-export { Scalar, i8, u8, i16, u16, i32, u32, i64, u64, f16, f32, f64, bool, isScalarType, dtypeOfScalarType, type ScalarType } from './scalar.js';
+export { Scalar, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, bool, isScalarType, dtypeOfScalarType, type ScalarType } from './scalar.js';
+export { roundToFloat16, roundToBfloat16, float16Bits, float16FromBits, bfloat16Bits, bfloat16FromBits } from './half-floats.js';
 export { DeviceNotFoundError, LaunchConfigError, LaunchArgumentError, CopyError } from './errors.js';
+export { GraphStateError, GraphArgumentError, GraphInstantiateError, GraphUpdateError } from './errors.js';
+export { GraphBuilder, type GraphBuildMode } from './graph-builder.js';
+export { Graph, type GraphCompleteOptions } from './graph.js';
+export { GraphDefinition, type GraphDefinitionOptions } from './graph-definition.js';
+export { GraphNode, AllocNode, ConditionalNode } from './graph-node.js';
+export { GraphNodeMethods, type GraphMemory, type GraphMemsetOptions, type GraphAllocateOptions } from './graph-node-methods.js';
+export { GraphCondition, type ConditionalKind } from './graph-conditional.js';
+export type { GraphDebugPrintOptions } from './graph-debug-print.js';
+export type { GraphSource } from './graph-source.js';
 export { DEVICE_ATTRIBUTES, type DeviceAttributeName, type DeviceAttributeValues } from './generated/device-attributes.js';
+export {
+  system,
+  SystemDevice,
+  SystemUnavailableError,
+  type System,
+  type SystemDeviceInfo,
+  type SystemDeviceMemory,
+  type SystemDeviceUtilization,
+  type SystemClockSet,
+  type SystemDeviceClocks,
+  type SystemDevicePower,
+  type SystemDevicePci,
+  type SystemNvLinkLink,
+  type SystemDeviceNvLink,
+} from './system/index.js';

@@ -1,21 +1,8 @@
 import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
+import { GraphBuilder } from './graph-builder.js';
 import type { KernelArgument } from './kernel-parameters.js';
+import { planFor } from './kernel-plans.js';
 import { LaunchConfig, type LaunchConfigOptions } from './launch-config.js';
-import { LaunchPlan } from './launch-plan.js';
-
-const plans = new WeakMap<object, LaunchPlan>();
-const planByHandle = new Map<bigint, LaunchPlan>();
-
-function planFor(kernel: KernelArgument): LaunchPlan {
-  if (typeof kernel === 'bigint') {
-    let plan = planByHandle.get(kernel);
-    if (!plan) planByHandle.set(kernel, (plan = new LaunchPlan(kernel)));
-    return plan;
-  }
-  let plan = plans.get(kernel);
-  if (!plan) plans.set(kernel, (plan = new LaunchPlan(kernel)));
-  return plan;
-}
 
 /**
  * Launches `kernel` on `stream` with `config`. Arguments may be Buffers,
@@ -26,9 +13,14 @@ function planFor(kernel: KernelArgument): LaunchPlan {
  * kernel; a plain config object is matched to a cached LaunchConfig, and
  * each config is checked once per CUDA context; each launch packs into a
  * reusable buffer and makes one native launch call.
+ *
+ * Given a {@link GraphBuilder} that is building, the launch is recorded into
+ * its graph (a kernel node) instead of run, the graph holds the kernel and the
+ * arguments, and a GraphCondition argument is passed as its handle.
  */
 export function launch(stream: StreamArgument, config: LaunchConfig | LaunchConfigOptions, kernel: KernelArgument, ...args: unknown[]): void {
   const plan = planFor(kernel);
+  if (stream instanceof GraphBuilder) return stream.recordLaunch(plan, config, kernel, args);
   const handle = stream instanceof Stream ? stream.handle : streamHandle(stream, 'launch: stream');
   plan.run(config instanceof LaunchConfig ? config : LaunchConfig.from(config), handle, args);
 }

@@ -2,6 +2,7 @@ import { driver, releaseAsync, releaseInBackground } from '@cuda-js/bindings';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { Buffer } from './buffer.js';
 import type { Device } from './device.js';
+import { ManagedBuffer } from './managed-buffer.js';
 
 /** Where a buffer's memory comes from, and how it goes back. */
 export interface MemoryResource {
@@ -121,18 +122,22 @@ export class LegacyPinnedMemoryResource implements MemoryResource {
   }
 }
 
-/** Unified (managed) memory, migrated between host and device on demand (cuMemAllocManaged). */
+/**
+ * Unified (managed) memory, migrated between host and device on demand
+ * (cuMemAllocManaged, attached globally). Its buffers are {@link ManagedBuffer}s:
+ * advice (read-mostly, preferred location, accessed-by), prefetch and discard.
+ */
 export class ManagedMemoryResource implements MemoryResource {
   readonly isDeviceAccessible = true;
   readonly isHostAccessible = true;
 
   constructor(readonly device: Device) {}
 
-  allocate(size: number): Buffer {
+  allocate(size: number): ManagedBuffer {
     checkSize(size, 'ManagedMemoryResource.allocate');
     this.device.ensureCurrent();
-    const CU_MEM_ATTACH_GLOBAL = 0x1;
-    return new Buffer(driver.cuMemAllocManaged(Math.max(size, 1), CU_MEM_ATTACH_GLOBAL) as bigint, size, this, 0n);
+    const ptr = driver.cuMemAllocManaged(Math.max(size, 1), driver.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL) as bigint;
+    return new ManagedBuffer(ptr, size, this, 0n);
   }
 
   /** cuMemFree, which waits for the device to finish its work. */

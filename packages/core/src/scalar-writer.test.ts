@@ -48,6 +48,7 @@ describe('writeScalarValue', () => {
     expect(written('u8', u16(200))).toEqual([200, 0, 0, 0, 0, 0, 0, 0]);
     expect(written('u8', u16(300))).toBe(false);
     expect(written('f16', 1)).toEqual([0, 0x3c, 0, 0, 0, 0, 0, 0]);
+    expect(written('bf16', -1.5)).toEqual([0xc0, 0xbf, 0, 0, 0, 0, 0, 0]);
     expect(written('f64', f16(0.5))).toEqual([...new Uint8Array(new Float64Array([0.5]).buffer)]);
     expect(written('f64', 2n ** 60n)).toBe(false); // not exact as a number
     expect(written('f64', 3n)).toEqual([...new Uint8Array(new Float64Array([3]).buffer)]);

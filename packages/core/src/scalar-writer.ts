@@ -1,4 +1,5 @@
-import { Scalar, toHalfBits, type ScalarType } from './scalar.js';
+import { bfloat16Bits, float16Bits } from './half-floats.js';
+import { Scalar, type ScalarType } from './scalar.js';
 
 const TWO_32 = 4294967296;
 
@@ -78,7 +79,10 @@ export function writeScalarValue(view: DataView, offset: number, type: ScalarTyp
         }
         return false;
       case 'f16':
-        view.setUint16(offset, toHalfBits(value), true);
+        view.setUint16(offset, float16Bits(value), true);
+        return true;
+      case 'bf16':
+        view.setUint16(offset, bfloat16Bits(value), true);
         return true;
       case 'bool':
         return false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8 } from './scalar.js';
+import { bf16, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8 } from './scalar.js';
 
 function bytes(s: ReturnType<typeof f32>): number[] {
   const view = new DataView(new ArrayBuffer(8));
@@ -35,6 +35,21 @@ describe('scalar wrappers', () => {
     expect(half(1 + 2 ** -11)).toBe(0x3c00); // a tie rounds to even
     expect(half(1 + 3 * 2 ** -11)).toBe(0x3c02);
     expect(half(Number.NaN) & 0x7c00).toBe(0x7c00);
+    expect(half(1 + 2 ** -11 + 2 ** -40)).toBe(0x3c01); // one rounding from the double: not a tie, though it is one in f32
+  });
+
+  it('write bfloat16 as the high half of the f32 rounded to nearest even', () => {
+    const brain = (x: number) => {
+      const b = bytes(bf16(x));
+      return b[0]! | (b[1]! << 8);
+    };
+    expect(bf16(1).size).toBe(2);
+    expect(brain(1)).toBe(0x3f80);
+    expect(brain(-2)).toBe(0xc000);
+    expect(brain(1 + 2 ** -8)).toBe(0x3f80); // a tie rounds to even
+    expect(brain(1 + 2 ** -8 + 2 ** -40)).toBe(0x3f81);
+    expect(brain(3e38)).toBe(0x7f62);
+    expect(brain(1e39)).toBe(0x7f80);
   });
 
   it('refuse values that do not fit, by name', () => {

@@ -1,9 +1,10 @@
 import { dtype, type DType } from '@cuda-js/memory-view';
+import { bfloat16Bits, float16Bits } from './half-floats.js';
 /**
  * Typed scalar kernel arguments: `launch(s, cfg, k, f32(2.5), i32(n))`. A
  * plain JS number is ambiguous (int or float? 4 or 8 bytes?), so these say it.
  */
-export type ScalarType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'f32' | 'f64' | 'bool';
+export type ScalarType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64' | 'bool';
 
 /** The array element type (memory-view dtype name) of each scalar type. */
 const DTYPE_NAMES: Readonly<Record<ScalarType, string>> = {
@@ -16,6 +17,7 @@ const DTYPE_NAMES: Readonly<Record<ScalarType, string>> = {
   i64: 'int64',
   u64: 'uint64',
   f16: 'float16',
+  bf16: 'bfloat16',
   f32: 'float32',
   f64: 'float64',
   bool: 'bool',
@@ -32,7 +34,7 @@ export function dtypeOfScalarType(type: ScalarType): DType {
 }
 
 /** @internal Bytes of each scalar type as a kernel parameter. */
-export const SCALAR_SIZES: Readonly<Record<ScalarType, number>> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f16: 2, f32: 4, f64: 8, bool: 1 };
+export const SCALAR_SIZES: Readonly<Record<ScalarType, number>> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f16: 2, bf16: 2, f32: 4, f64: 8, bool: 1 };
 
 /** A number or bigint tagged with its C type. */
 export class Scalar {
@@ -69,7 +71,10 @@ export class Scalar {
         view.setUint16(offset, v as number, true);
         break;
       case 'f16':
-        view.setUint16(offset, toHalfBits(v as number), true);
+        view.setUint16(offset, float16Bits(v as number), true);
+        break;
+      case 'bf16':
+        view.setUint16(offset, bfloat16Bits(v as number), true);
         break;
       case 'i32':
         view.setInt32(offset, v as number, true);
@@ -127,32 +132,6 @@ function check(type: ScalarType, value: number | bigint | boolean): number | big
   return value;
 }
 
-/** @internal IEEE binary16 bits of a number, rounded to nearest even. */
-export function toHalfBits(value: number): number {
-  const f32 = new Float32Array([value]);
-  const bits = new Uint32Array(f32.buffer)[0]!;
-  const sign = (bits >>> 16) & 0x8000;
-  const exponent = (bits >>> 23) & 0xff;
-  let mantissa = bits & 0x7fffff;
-  if (exponent === 0xff) return sign | 0x7c00 | (mantissa ? 0x200 : 0);
-  const e = exponent - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mantissa |= 0x800000;
-    const shift = 14 - e;
-    let half = mantissa >>> shift;
-    const rest = mantissa & ((1 << shift) - 1);
-    const mid = 1 << (shift - 1);
-    if (rest > mid || (rest === mid && half & 1)) half++;
-    return sign | half;
-  }
-  let half = (e << 10) | (mantissa >>> 13);
-  const rest = mantissa & 0x1fff;
-  if (rest > 0x1000 || (rest === 0x1000 && half & 1)) half++; // a carry into the exponent is the right rounding
-  return sign | half;
-}
-
 export const i8 = (v: number): Scalar => Scalar.of('i8', v);
 export const u8 = (v: number): Scalar => Scalar.of('u8', v);
 export const i16 = (v: number): Scalar => Scalar.of('i16', v);
@@ -162,6 +141,8 @@ export const u32 = (v: number): Scalar => Scalar.of('u32', v);
 export const i64 = (v: bigint | number): Scalar => Scalar.of('i64', v);
 export const u64 = (v: bigint | number): Scalar => Scalar.of('u64', v);
 export const f16 = (v: number): Scalar => Scalar.of('f16', v);
+/** A bfloat16 scalar (8 exponent bits, as f32, and 7 fraction bits), written rounded to nearest even. */
+export const bf16 = (v: number): Scalar => Scalar.of('bf16', v);
 export const f32 = (v: number): Scalar => Scalar.of('f32', v);
 export const f64 = (v: number): Scalar => Scalar.of('f64', v);
 export const bool = (v: boolean): Scalar => Scalar.of('bool', v);

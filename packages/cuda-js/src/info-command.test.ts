@@ -42,3 +42,17 @@ describe('cuda-js info: the driver and the devices', () => {
     for (const p of report.problems) expect(text).toContain(p);
   });
 });
+
+describe('cuda-js info: NVML', () => {
+  it("prints NVML's driver and GPUs, or one line that says why NVML could not be asked", () => {
+    const report = JSON.parse(capture({ json: true })) as { nvml: { available: boolean; reason?: string; driverVersion?: string; devices?: { name: string }[] } };
+    const text = capture({});
+    if (report.nvml.available) {
+      expect(text).toContain(`NVIDIA driver: ${report.nvml.driverVersion} (NVML `);
+      for (const d of report.nvml.devices!) expect(text).toContain(`: ${d.name} (`);
+    } else {
+      expect(report.nvml.reason).toBeTypeOf('string');
+      expect(text).toContain(`NVML: unavailable (no GPU figures from the NVIDIA Management Library): ${report.nvml.reason}`);
+    }
+  });
+});

@@ -1,10 +1,32 @@
 import Table from 'cli-table3';
 import { libraryReport } from './library-report.js';
-import { systemReport } from './system-report.js';
+import { systemReport, type NvmlDeviceSummary, type NvmlReport } from './system-report.js';
 
 export interface InfoOptions {
   readonly json?: boolean;
   readonly verbose?: boolean;
+}
+
+function gib(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+}
+
+/** One line per GPU as NVML reports it: what it is, how full, how warm, how much power, where, and its NvLink. */
+function nvmlDeviceLine(d: NvmlDeviceSummary): string {
+  const parts = [d.uuid, `compute ${d.computeCapability}`, `${gib(d.memory.usedBytes)} of ${gib(d.memory.totalBytes)} used`];
+  if (d.utilization) parts.push(`${d.utilization.gpu}% busy`);
+  if (d.temperatureC !== null) parts.push(`${d.temperatureC} °C`);
+  if (d.power.usageW !== null) parts.push(`${d.power.usageW.toFixed(0)} W${d.power.limitW === null ? '' : ` of ${d.power.limitW.toFixed(0)} W`}`);
+  if (d.clocksMHz.sm !== null) parts.push(`SM ${d.clocksMHz.sm}${d.clocksMHz.maxSm === null ? '' : `/${d.clocksMHz.maxSm}`} MHz`);
+  parts.push(`PCI ${d.pciBusId}`);
+  parts.push(d.nvlink.links ? `NVLink${d.nvlink.version ? ` ${d.nvlink.version}` : ''}: ${d.nvlink.active} of ${d.nvlink.links} links active` : 'no NVLink');
+  return `gpu ${d.index}: ${d.name} (${parts.join(', ')})`;
+}
+
+/** The NVML lines of `cuda-js info`: the driver and each GPU, or one line that says why NVML could not be asked. */
+export function nvmlLines(nvml: NvmlReport): string[] {
+  if (!nvml.available) return [`NVML: unavailable (no GPU figures from the NVIDIA Management Library): ${nvml.reason}`];
+  return [`NVIDIA driver: ${nvml.driverVersion} (NVML ${nvml.nvmlVersion}, CUDA ${nvml.cudaDriverVersion}), ${nvml.devices.length} GPU(s)`, ...nvml.devices.map(nvmlDeviceLine)];
 }
 
 /** Prints the library report; returns the exit code (0: printed, whatever is missing). */
@@ -18,6 +40,7 @@ export function runInfo(options: InfoOptions, write: (text: string) => void = (t
   }
   write(`CUDA driver: ${system.driverVersion ?? 'unavailable'}\n`);
   for (const d of system.devices) write(`device ${d.ordinal}: ${d.name} (${d.arch}, ${d.totalMemoryGiB.toFixed(1)} GiB, ${d.uuid}, PCI ${d.pciBusId})\n`);
+  for (const line of nvmlLines(system.nvml)) write(`${line}\n`);
   for (const p of system.problems) write(`${p}\n`);
   const table = new Table({ head: ['kind', 'name', 'version', 'found via', 'path / notes'], style: { head: [], border: [] } });
   for (const row of rows) {

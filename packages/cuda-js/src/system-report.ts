@@ -1,4 +1,4 @@
-import { Device, deviceCount, driverVersion } from '@cuda-js/core';
+import { Device, deviceCount, driverVersion, system, type SystemDeviceInfo } from '@cuda-js/core';
 
 /** One CUDA device as `cuda-js info` shows it. */
 export interface DeviceSummary {
@@ -10,11 +10,39 @@ export interface DeviceSummary {
   readonly pciBusId: string;
 }
 
+/** One GPU as NVML reports it, for `cuda-js info` (plain JSON values: bytes as numbers, watts, MHz, °C; null where the GPU does not report a figure). */
+export interface NvmlDeviceSummary {
+  readonly index: number;
+  readonly name: string;
+  readonly uuid: string;
+  readonly memory: { readonly totalBytes: number; readonly freeBytes: number; readonly usedBytes: number };
+  readonly utilization: { readonly gpu: number; readonly memory: number } | null;
+  readonly clocksMHz: { readonly graphics: number | null; readonly sm: number | null; readonly memory: number | null; readonly maxSm: number | null; readonly maxMemory: number | null };
+  readonly temperatureC: number | null;
+  readonly power: { readonly usageW: number | null; readonly limitW: number | null };
+  readonly pciBusId: string;
+  readonly computeCapability: string;
+  readonly nvlink: { readonly links: number; readonly active: number; readonly version: string | null };
+}
+
+/** What NVML (the NVIDIA Management Library, installed with the driver) says, or why it could not be asked. */
+export type NvmlReport =
+  | {
+      readonly available: true;
+      readonly driverVersion: string;
+      readonly nvmlVersion: string;
+      readonly cudaDriverVersion: string;
+      readonly devices: readonly NvmlDeviceSummary[];
+    }
+  | { readonly available: false; readonly reason: string };
+
 /** The driver and its devices, or why they could not be read. */
 export interface SystemReport {
   readonly driverVersion?: string;
   readonly devices: readonly DeviceSummary[];
-  /** Why the driver or the devices could not be read (no driver library, no device, ...). */
+  /** NVML's view of the machine (`system` of @cuda-js/core), or why there is none. */
+  readonly nvml: NvmlReport;
+  /** Why the driver, the devices or NVML could not be read (no driver library, no device, ...). */
   readonly problems: readonly string[];
 }
 
@@ -22,16 +50,54 @@ function message(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
 }
 
+const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+
+function nvmlDevice(d: SystemDeviceInfo): NvmlDeviceSummary {
+  return {
+    index: d.index,
+    name: d.name,
+    uuid: d.uuid,
+    memory: { totalBytes: Number(d.memory.total), freeBytes: Number(d.memory.free), usedBytes: Number(d.memory.used) },
+    utilization: orNull(d.utilization),
+    clocksMHz: { graphics: orNull(d.clocks.graphics), sm: orNull(d.clocks.sm), memory: orNull(d.clocks.memory), maxSm: orNull(d.clocks.max.sm), maxMemory: orNull(d.clocks.max.memory) },
+    temperatureC: orNull(d.temperature),
+    power: { usageW: orNull(d.power.usage), limitW: orNull(d.power.limit) },
+    pciBusId: d.pci.busId,
+    computeCapability: `${d.computeCapability.major}.${d.computeCapability.minor}`,
+    nvlink: { links: d.nvlink.links, active: d.nvlink.active, version: orNull(d.nvlink.version) },
+  };
+}
+
+/** NVML's report; never throws (an unexpected NVML failure becomes a problem). */
+export function nvmlReport(problems: string[]): NvmlReport {
+  if (!system.available) return { available: false, reason: system.unavailableReason ?? 'unknown' };
+  try {
+    const v = system.cudaDriverVersion;
+    return {
+      available: true,
+      driverVersion: system.driverVersion,
+      nvmlVersion: system.nvmlVersion,
+      cudaDriverVersion: `${v.major}.${v.minor}`,
+      devices: system.devices().map((d) => nvmlDevice(d.info())),
+    };
+  } catch (error) {
+    problems.push(`nvml: ${message(error)}`);
+    return { available: false, reason: message(error) };
+  }
+}
+
 export function systemReport(): SystemReport {
   const problems: string[] = [];
   let version: string | undefined;
   const devices: DeviceSummary[] = [];
+  // NVML needs neither the driver API nor a CUDA context: it is read whatever the driver API says
+  const nvml = nvmlReport(problems);
   try {
     const v = driverVersion();
     version = `${v.major}.${v.minor}`;
   } catch (error) {
     problems.push(`driver: ${message(error)}`);
-    return { devices, problems };
+    return { devices, nvml, problems };
   }
   try {
     const count = deviceCount();
@@ -43,5 +109,5 @@ export function systemReport(): SystemReport {
   } catch (error) {
     problems.push(`devices: ${message(error)}`);
   }
-  return { driverVersion: version, devices, problems };
+  return { driverVersion: version, devices, nvml, problems };
 }

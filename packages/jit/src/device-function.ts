@@ -1,17 +1,19 @@
 import type { DtypeToken } from './cuda.js';
 import { JitError } from './errors.js';
+import type { ExternalDeviceFunction } from './external-device-function.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
 
 /**
  * A value a kernel may name without receiving it as an argument
  * (`jit(fn, { constants: { N: 16, square, TABLE } })`): a number, bigint or
- * boolean baked into the code; a device function to call; a host array
+ * boolean baked into the code; a device function to call (`jit.device`, or
+ * linked code that `declareDevice` declares); a host array
  * whose elements `cuda.const.arrayLike(TABLE)` puts in constant memory; or a
  * scalar maker (`f32`, `i32`, ...) that the kernel uses as a dtype
  * (`cuda.shared.array(n, DTYPE)`), for kernels generic in their element type.
  */
-export type KernelConstant = number | bigint | boolean | DeviceFunction | DeviceFunctionCallable<(...args: never[]) => unknown> | ArrayLike<number | bigint> | DtypeToken;
+export type KernelConstant = number | bigint | boolean | DeviceFunction | DeviceFunctionCallable<(...args: never[]) => unknown> | ExternalDeviceFunction | ArrayLike<number | bigint> | DtypeToken;
 
 export interface DeviceFunctionOptions {
   /** What the device function itself names (numbers, other device functions, host arrays). */

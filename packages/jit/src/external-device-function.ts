@@ -13,6 +13,9 @@ import { resolveSignature, type TypeToken } from './types/signature.js';
  */
 export type LinkInput = { readonly cuda: string; readonly name?: string } | { readonly ptx: string; readonly name?: string } | ObjectCode;
 
+/** The scalar types of C's ABI that a linked function takes and returns (see lower/external-call-lowering.ts). */
+const C_SCALARS: ReadonlySet<string> = new Set(['bool', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
+
 /** The signature of an external device function: its argument types and its result type. */
 export interface ExternalSignature {
   /** Scalars (`f32`, ...) and arrays (`array(f32, 1)`, passed as a pointer to their first element). */
@@ -24,7 +27,15 @@ export interface ExternalSignature {
 export interface DeclareDeviceOptions {
   /** The code that defines the function, linked into every kernel that calls it. */
   readonly link?: LinkInput | readonly LinkInput[];
-  /** A JavaScript stand-in for the simulator, given the same arguments (arrays as the kernel sees them); without it the simulator refuses the call. */
+  /**
+   * A JavaScript stand-in for the simulator, called at each call with the
+   * arguments in order: bool as a boolean, i64 and u64 as bigints, other
+   * scalars as numbers, an array as a typed array of its elements that
+   * starts at its first element (`p[k]` is C's `p[k]`; Uint8Array for bool).
+   * What it returns becomes the declared result type (a number converted as
+   * from f64, a bigint as an integer, a boolean as 0 or 1). Without it the
+   * simulator refuses the call when a thread reaches it.
+   */
   readonly simulate?: (...args: never[]) => unknown;
 }
 
@@ -32,7 +43,12 @@ export interface DeclareDeviceOptions {
  * A device function defined outside the kernel language (numba's
  * `declare_device` with `link=`): kernels call it by the name they give it in
  * their `constants`; the PTX calls `symbol`, which the linked code defines
- * (with C linkage: `extern "C" __device__`).
+ * (with C linkage: `extern "C" __device__`), with C's types: `bool`,
+ * `int8_t`/`uint8_t` through `int64_t`/`uint64_t`, `float`, `double`, and
+ * `T*` for an array (a pointer to its first element, which the function
+ * may write unless the array is read-only). A kernel that calls it is
+ * linked with the code of every such function it calls into one cubin (see
+ * compile/linked-kernel.ts).
  */
 export class ExternalDeviceFunction {
   readonly symbol: string;
@@ -50,9 +66,14 @@ export class ExternalDeviceFunction {
     const [returns] = resolveSignature([signature.returns]);
     if (returns === undefined || isArrayType(returns) || !isScalarName(returns)) throw new JitError(`declareDevice: '${symbol}' must return a scalar type`);
     this.returns = returns;
+    for (const t of [...this.args, returns]) {
+      if (!isArrayType(t) && !C_SCALARS.has(t)) throw new JitError(`declareDevice: '${symbol}': linked functions take and return ${[...C_SCALARS].join(', ')} and arrays; not ${t}`);
+    }
     const link = options.link === undefined ? [] : Array.isArray(options.link) ? options.link : [options.link as LinkInput];
     for (const input of link) {
-      const ok = input instanceof ObjectCode || (input !== null && typeof input === 'object' && (typeof (input as { cuda?: unknown }).cuda === 'string' || typeof (input as { ptx?: unknown }).ptx === 'string'));
+      const ok =
+        input instanceof ObjectCode ||
+        (input !== null && typeof input === 'object' && (typeof (input as { cuda?: unknown }).cuda === 'string' || typeof (input as { ptx?: unknown }).ptx === 'string'));
       if (!ok) throw new JitError(`declareDevice: '${symbol}': each link input is { cuda: source }, { ptx: text } or an ObjectCode`);
     }
     this.link = Object.freeze([...link]);

@@ -43,7 +43,7 @@ export {
   type CompareOperator,
 } from './types/typed-ir.js';
 // The scalar makers of core are the kernels' casts and the signatures' type tokens.
-export { bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64 } from '@cuda-js/core';
+export { bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64 } from '@cuda-js/core';
 // Written in the kernel language itself: numba's cuda.reduce and cuda.random.
 export { reduce, type Reducer, type ReduceOptions, type ReducerOptions } from './library/reduce.js';
 export { createXoroshiro128pStates, type Xoroshiro128pStatesOptions } from './library/xoroshiro128p-states.js';

@@ -5,6 +5,7 @@ import { compileKernel, compileToPtx, type CompiledKernel } from './compile/comp
 import { jitCache, wantsCache } from './compile/jit-cache.js';
 import { kernelSourceKey, readCachedKernel, writeCachedKernel } from './compile/kernel-cache.js';
 import type { KernelCompileOptions } from './compile/kernel-compile-options.js';
+import { linkInputsOf } from './compile/linked-kernel.js';
 import { device } from './device-function.js';
 import { KernelArgumentError } from './errors.js';
 import { argumentTypes } from './launch/argument-types.js';
@@ -304,7 +305,7 @@ export class JitKernel {
     }
     const typed = this.#type(types, symbol);
     const nvvm = lowerKernel(typed, { irVersion: nvvmIRVersion() });
-    const compiled = this.#compile(nvvm, symbol, options);
+    const compiled = this.#compile(nvvm, symbol, { ...options, link: linkInputsOf(typed) });
     if (cache && sourceKey && compiled.route === 'cubin') {
       writeCachedKernel(cache, sourceKey, { symbol, params: typed.params, collectives: typed.collectives, code: compiled.objectCode.code });
     }

@@ -5,8 +5,9 @@
  * (see kernel-suite.test-support.ts for how suites run). References compute
  * in the same order as the kernels, so that f32 results are exact.
  */
+import { roundToBfloat16, roundToFloat16 } from '@cuda-js/core';
 import * as J from './index.js';
-import { floats, ints, k, nd, type Nd, type SuiteCase } from './kernel-suite.test-support.js';
+import { floats, halfArray, halfBits, halfValues, ints, k, nd, type Nd, type SuiteCase } from './kernel-suite.test-support.js';
 
 type Cast = (x: number | boolean | bigint) => number;
 const f32 = J.f32 as unknown as Cast;
@@ -14,7 +15,49 @@ const i32 = J.i32 as unknown as Cast;
 const u32 = J.u32 as unknown as Cast;
 const u64 = J.u64 as unknown as (x: number) => bigint;
 const i64 = J.i64 as unknown as (x: number) => bigint;
+const bf16 = J.bf16 as unknown as Cast;
+const f16 = J.f16 as unknown as Cast;
 const { cuda, jit } = J;
+
+/** An f16 or bf16 array in a kernel's parameter list (a halfArray: a float16 or bfloat16 view of bits). */
+type Halves = { [i: number]: number; readonly length: number };
+
+/** Writes `values` (already of the type) into a halfArray, for the references. */
+function setHalves(view: unknown, values: readonly number[], type: 'f16' | 'bf16'): void {
+  const bits = halfBits(view);
+  const again = halfArray(type === 'f16' ? 'float16' : 'bfloat16', values);
+  bits.set(halfBits(again));
+}
+
+/** A bigint rounded to bf16 once, to nearest even, on its bits: the reference for i64 → bf16. */
+function bigintToBf16(x: bigint): number {
+  const m = x < 0n ? -x : x;
+  const length = m.toString(2).length;
+  let r = Number(m);
+  if (length > 8) {
+    const shift = BigInt(length - 8);
+    let kept = m >> shift;
+    const rest = m - (kept << shift);
+    const half = 1n << (shift - 1n);
+    if (rest > half || (rest === half && (kept & 1n) === 1n)) kept += 1n;
+    r = Number(kept) * 2 ** Number(shift);
+  }
+  return x < 0n ? -r : r;
+}
+
+/** Doubles with all 53 bits random over many binades, after values just beside the ties of bf16 and f16 (where rounding through f32 first fails) and beyond their ranges. */
+function wideDoubles(n: number, seed: number): Float64Array {
+  const edges = [1 + 2 ** -8 + 2 ** -40, 1 + 2 ** -11 + 2 ** -40, -(1 + 2 ** -8 + 2 ** -30), 65519.99, -65520, 1e39, 2 ** -134 + 2 ** -160, 3 * 2 ** -25 + 2 ** -70];
+  const out = new Float64Array(n);
+  let s = seed;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    const high = s;
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    out[i] = edges[i] ?? ((high * 2 ** 21 + (s >>> 11)) / 2 ** 53 - 0.5) * 2 ** ((i % 48) - 24);
+  }
+  return out;
+}
 
 const fr = Math.fround;
 const FULL = 0xffffffff;
@@ -474,6 +517,104 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
         (rev as Uint32Array)[i] = Number(brev(BigInt(v), 32));
         (revL as BigInt64Array)[i] = BigInt.asIntN(64, brev(w, 64));
       });
+    },
+  },
+  {
+    name: 'f16 axpy on float16 views (an f16 scalar; each operation rounded to f16)',
+    kernel: k((a: number, x: Halves, y: Halves) => {
+      const i = cuda.grid(1);
+      if (i < y.length) y[i] = a * x[i]! + y[i]!;
+    }),
+    args: () => [J.f16(2.5), halfArray('float16', floats(1000, 61, 100)), halfArray('float16', floats(1000, 62, 1000))],
+    grid: 8,
+    block: 128,
+    outputs: [2],
+    reference: ([, x, y]) => {
+      const xs = halfValues(x);
+      setHalves(
+        y,
+        halfValues(y).map((v, i) => roundToFloat16(roundToFloat16(2.5 * xs[i]!) + v)),
+        'f16',
+      );
+    },
+  },
+  {
+    name: 'bf16 and f16 conversions: from f64 and i64 in one rounding (near ties, overflow), and their sum in f32',
+    kernel: k((d: Float64Array, n: BigInt64Array, bd: Halves, hd: Halves, bn: Halves, sum: Float32Array) => {
+      const i = cuda.grid(1);
+      if (i < d.length) {
+        bd[i] = bf16(d[i]!);
+        hd[i] = d[i]!;
+        bn[i] = n[i]! as unknown as number;
+        sum[i] = bd[i]! + hd[i]!;
+      }
+    }),
+    args: () => [
+      wideDoubles(1000, 63),
+      BigInt64Array.from(wideDoubles(1000, 64), (v, j) => [2n ** 60n + 2n ** 52n + 1n, -(2n ** 60n + 2n ** 52n + 1n), 257n, 2n ** 63n - 1n][j] ?? BigInt(Math.trunc(v * 2 ** 60))),
+      halfArray('bfloat16', new Float64Array(1000)),
+      halfArray('float16', new Float64Array(1000)),
+      halfArray('bfloat16', new Float64Array(1000)),
+      new Float32Array(1000),
+    ],
+    grid: 8,
+    block: 128,
+    outputs: [2, 3, 4, 5],
+    reference: ([d, n, bd, hd, bn, sum]) => {
+      const ds = [...(d as Float64Array)];
+      const b = ds.map(roundToBfloat16);
+      const h = ds.map(roundToFloat16);
+      setHalves(bd, b, 'bf16');
+      setHalves(hd, h, 'f16');
+      setHalves(bn, [...(n as BigInt64Array)].map(bigintToBf16), 'bf16');
+      (sum as Float32Array).set(b.map((v, i) => Math.fround(v + h[i]!)));
+    },
+  },
+  {
+    name: 'f16 and bf16 atomic add in global memory (sums of quarters and ones, exact in any order)',
+    kernel: k((values: Int32Array, quarters: Halves, ones: Halves) => {
+      const i = cuda.grid(1);
+      if (i < values.length) {
+        cuda.atomic.add(quarters, values[i]!, 0.25);
+        cuda.atomic.add(ones, values[i]!, 1);
+      }
+    }),
+    args: () => [ints(1000, 65, 0, 15), halfArray('float16', new Float64Array(16)), halfArray('bfloat16', new Float64Array(16))],
+    grid: 8,
+    block: 128,
+    outputs: [1, 2],
+    reference: ([values, quarters, ones]) => {
+      const counts = new Array<number>(16).fill(0);
+      for (const v of values as Int32Array) counts[v]!++;
+      setHalves(
+        quarters,
+        counts.map((c) => c / 4),
+        'f16',
+      );
+      setHalves(ones, counts, 'bf16');
+    },
+  },
+  {
+    name: 'f16 square roots through shared memory, multiplied across the block',
+    kernel: k((x: Halves, out: Halves) => {
+      const sm = cuda.shared.array(128, f16);
+      const t = cuda.threadIdx.x;
+      const i = cuda.grid(1);
+      sm[t] = Math.sqrt(x[i]!);
+      cuda.syncthreads();
+      out[i] = sm[t]! * sm[127 - t]! - 1;
+    }),
+    args: () => [halfArray('float16', Float64Array.from(floats(512, 66, 200), Math.abs)), halfArray('float16', new Float64Array(512))],
+    grid: 4,
+    block: 128,
+    outputs: [1],
+    reference: ([x, out]) => {
+      const roots = halfValues(x).map((v) => roundToFloat16(Math.sqrt(v)));
+      setHalves(
+        out,
+        roots.map((r, i) => roundToFloat16(roundToFloat16(r * roots[i - (i % 128) + 127 - (i % 128)]!) - 1)),
+        'f16',
+      );
     },
   },
   {

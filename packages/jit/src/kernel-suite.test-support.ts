@@ -5,6 +5,8 @@
  * simulator against the reference; the GPU tests run each on the device and
  * compare with the simulator.
  */
+import { bfloat16Bits, bfloat16FromBits, float16Bits, float16FromBits } from '@cuda-js/core';
+import { StridedMemoryView } from '@cuda-js/memory-view';
 import * as J from './index.js';
 import { jit, type JitKernel, type JitOptions, type JitTarget } from './index.js';
 
@@ -939,8 +941,31 @@ declare const SCALE: number;
 declare const LIMIT: number;
 
 /** Deep copies of a case's arguments (typed arrays and ndarray-likes are copied; scalars kept). */
+/**
+ * A 1-D f16 or bf16 host array: a view of dtype float16 or bfloat16 over the
+ * bits of a Uint16Array (Node 20 has no Float16Array), holding `values`
+ * rounded to the type.
+ */
+export function halfArray(dtype: 'float16' | 'bfloat16', values: ArrayLike<number>): StridedMemoryView {
+  const bits = Uint16Array.from(values, dtype === 'float16' ? float16Bits : bfloat16Bits);
+  return StridedMemoryView.fromAny(bits).view({ dtype });
+}
+
+/** The bits of a {@link halfArray} (its own memory, to read or write in place). */
+export function halfBits(view: unknown): Uint16Array {
+  const v = view as StridedMemoryView;
+  return new Uint16Array(v.buffer as ArrayBuffer, v.byteOffset, v.shape[0]);
+}
+
+/** The values of a {@link halfArray}. */
+export function halfValues(view: unknown): number[] {
+  const decode = (view as StridedMemoryView).dtype.name === 'float16' ? float16FromBits : bfloat16FromBits;
+  return [...halfBits(view)].map(decode);
+}
+
 export function cloneArgs(args: readonly unknown[]): unknown[] {
   return args.map((a) => {
+    if (a instanceof StridedMemoryView) return StridedMemoryView.fromAny(halfBits(a).slice()).view({ dtype: a.dtype });
     if (ArrayBuffer.isView(a) && !(a instanceof DataView)) return (a as unknown as { slice(): unknown }).slice();
     if (a !== null && typeof a === 'object' && 'stride' in a) {
       const n = a as Nd;
@@ -952,6 +977,7 @@ export function cloneArgs(args: readonly unknown[]): unknown[] {
 
 /** The data of an output argument, for comparison. */
 export function outputData(arg: unknown): ArrayLike<number | bigint> {
+  if (arg instanceof StridedMemoryView) return halfValues(arg);
   if (arg !== null && typeof arg === 'object' && 'stride' in arg) return (arg as Nd).data;
   return arg as ArrayLike<number | bigint>;
 }

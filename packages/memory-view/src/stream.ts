@@ -57,6 +57,18 @@ export interface DriverHooks {
   waitStream?(producer: bigint, consumer: bigint): void;
   /** The device that owns a device pointer (a CUDA array interface gives none). */
   pointerDevice?(ptr: bigint): Device;
+  /**
+   * A zero-copy `ArrayBuffer` over host-accessible memory at an address:
+   * pinned (`CUDAHost`) or managed (`CUDAManaged`) memory, which a view holds
+   * as a `bigint` address. The `byteLength` bytes from `ptr` are at
+   * `byteOffset` of the returned buffer (which may hold more). The buffer must
+   * keep `keepAlive` (the view that asked) alive for as long as it lives, and
+   * the hook must throw where the driver does not vouch for the memory.
+   * `exporter` is the view's exporter, for a hook that knows its own objects
+   * (core gives its Buffers' own views, whose lifetime the Buffer manages).
+   * Called once per view; the view holds the buffer weakly.
+   */
+  hostBuffer?(ptr: bigint, byteLength: number, exporter: unknown, keepAlive: object): { readonly buffer: ArrayBuffer; readonly byteOffset: number };
 }
 
 let hooks: DriverHooks = {};

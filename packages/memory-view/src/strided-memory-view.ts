@@ -10,6 +10,7 @@ import { typedArrayFor, type AnyTypedArray } from './typed-arrays.js';
 import { copyStrided } from './strided-copy.js';
 import { bufferByteLength, isArrayBufferLike, isDetached, measureView } from './host-buffer.js';
 import { formatValue } from './format-value.js';
+import { canViewHostMemoryAtAddress, hostMemoryAtAddress } from './host-memory-at-address.js';
 import { viewFromDLPack } from './from-dlpack.js';
 import { viewFromCudaArrayInterface } from './from-cuda-array-interface.js';
 import { viewFromAny } from './from-any.js';
@@ -97,6 +98,10 @@ function describeStream(s: bigint | undefined): string {
 export class StridedMemoryView {
   /** Set by the constructor: an object that merely has this prototype is not a view. */
   readonly #made: boolean;
+  /** Pinned or managed memory at {@link ptr} as the driver hook viewed it: held weakly, as the buffer holds this view. */
+  #hostBuffer: WeakRef<ArrayBuffer> | undefined;
+  /** Bytes from the start of that buffer to element 0. */
+  #hostOffset = 0;
 
   /** Whether `value` is a view made by this class (not an object that only has its prototype). */
   static isView(value: unknown): value is StridedMemoryView {
@@ -343,9 +348,31 @@ export class StridedMemoryView {
     return d === undefined || isCudaAccessible(d.type);
   }
 
-  /** Whether JS can read the memory here (it has a {@link buffer}). */
+  /**
+   * Whether the memory is in a JS buffer ({@link buffer}). Pinned and managed
+   * memory at an address (`CUDAHost`, `CUDAManaged`) is not, yet
+   * {@link typedArray}, {@link toTypedArray} and {@link copyFrom} read it
+   * zero-copy once a driver hook is registered (see {@link isHostReadable}).
+   */
   get isHostAccessible(): boolean {
     return this.buffer !== undefined;
+  }
+
+  /**
+   * Whether JS can read the elements here: a host buffer, or pinned or
+   * managed memory at an address with the `hostBuffer` driver hook registered
+   * (`@cuda-js/core` registers it).
+   */
+  get isHostReadable(): boolean {
+    if (this.buffer !== undefined) return true;
+    if (this.ptr === undefined) return false;
+    let type: number;
+    try {
+      type = this.device.type;
+    } catch {
+      return false; // a CUDA array interface view whose device no hook can tell
+    }
+    return canViewHostMemoryAtAddress(type);
   }
 
   /** Whether {@link close} was called on this view or on one of its family. */
@@ -525,14 +552,24 @@ export class StridedMemoryView {
 
   // ---- host access -------------------------------------------------------------
 
-  private requireHost(action: string): ArrayBufferLike {
+  /** The buffer that holds the elements and element 0's byte offset in it: the JS buffer, or pinned or managed memory through the driver hook. */
+  private requireHost(action: string): { readonly buffer: ArrayBufferLike; readonly byteOffset: number } {
     this._checkOpen(action);
-    if (this.buffer === undefined) {
-      throw new UnsupportedDeviceError(`cannot ${action}: the memory is on ${deviceTypeName(this.device.type)}:${this.device.id}, not in a JS buffer; copy it to the host first`);
+    const buffer = this.buffer;
+    if (buffer !== undefined) {
+      // A resizable buffer may have shrunk since the view was made.
+      checkInBuffer(this.byteOffset, bufferByteLength(buffer), this.shape, this.strides, this.itemsize, action);
+      return { buffer, byteOffset: this.byteOffset };
     }
-    // A resizable buffer may have shrunk since the view was made.
-    checkInBuffer(this.byteOffset, bufferByteLength(this.buffer), this.shape, this.strides, this.itemsize, action);
-    return this.buffer;
+    const ptr = this.ptr;
+    const device = this.device;
+    if (ptr === undefined) throw new UnsupportedDeviceError(`cannot ${action}: the memory is on ${deviceTypeName(device.type)}:${device.id}, not in a JS buffer; copy it to the host first`);
+    const known = this.#hostBuffer?.deref();
+    if (known !== undefined) return { buffer: known, byteOffset: this.#hostOffset };
+    const host = hostMemoryAtAddress(ptr, device.type, device.id, this.shape, this.strides, this.itemsize, this.exporter, this, this._family(), action);
+    this.#hostBuffer = new WeakRef(host.buffer);
+    this.#hostOffset = host.byteOffset;
+    return host;
   }
 
   /**
@@ -543,20 +580,20 @@ export class StridedMemoryView {
    * that you only read.
    */
   typedArray(access: 'read' | 'write' = 'write'): AnyTypedArray {
-    const buffer = this.requireHost('make a typed array');
+    const { buffer, byteOffset } = this.requireHost('make a typed array');
     if (access === 'write') this.requireWritable('write through a typed array of this view');
     if (!this.isCContiguous) throw new InvalidLayoutError(`typedArray: the view is not C-contiguous (strides [${this.strides.join(', ')}]); use toTypedArray() for a copy`);
     const kind = typedArrayFor(this.dtype);
     if (kind === undefined) throw new UnknownDTypeError(`typedArray: ${this.dtype.name} has no typed array (packed sub-byte type)`);
-    if (this.byteOffset % kind.ctor.BYTES_PER_ELEMENT !== 0) {
-      throw new InvalidLayoutError(`typedArray: byte offset ${this.byteOffset} is not aligned to ${kind.ctor.BYTES_PER_ELEMENT} bytes; use toTypedArray() for a copy`);
+    if (byteOffset % kind.ctor.BYTES_PER_ELEMENT !== 0) {
+      throw new InvalidLayoutError(`typedArray: byte offset ${byteOffset} is not aligned to ${kind.ctor.BYTES_PER_ELEMENT} bytes; use toTypedArray() for a copy`);
     }
-    return new kind.ctor(buffer, this.byteOffset, this.size * kind.perElement);
+    return new kind.ctor(buffer, byteOffset, this.size * kind.perElement);
   }
 
   /** A compact copy of the elements in C order, as a new typed array (works for any host view, read-only or strided). */
   toTypedArray(): AnyTypedArray {
-    const buffer = this.requireHost('copy to a typed array');
+    const { buffer, byteOffset } = this.requireHost('copy to a typed array');
     const kind = typedArrayFor(this.dtype);
     if (kind === undefined) throw new UnknownDTypeError(`toTypedArray: ${this.dtype.name} has no typed array (packed sub-byte type)`);
     const itemsize = this.itemsize;
@@ -564,7 +601,7 @@ export class StridedMemoryView {
     const out = new kind.ctor(this.size * kind.perElement);
     copyStrided(
       { buffer: out.buffer, byteOffset: 0, byteStrides: compactStrides(this.shape).map((s) => s * itemsize) },
-      { buffer, byteOffset: this.byteOffset, byteStrides: this.strides.map((s) => s * itemsize) },
+      { buffer, byteOffset, byteStrides: this.strides.map((s) => s * itemsize) },
       this.shape,
       itemsize,
     );
@@ -577,10 +614,10 @@ export class StridedMemoryView {
    * honoring both layouts. Refuses a read-only view ({@link ReadOnlyViewError}).
    */
   copyFrom(source: unknown): this {
-    const buffer = this.requireHost('copy into this view');
+    const { buffer, byteOffset } = this.requireHost('copy into this view');
     this.requireWritable('copy into this view');
     const src = StridedMemoryView.isView(source) ? source : StridedMemoryView.fromAny(source);
-    const srcBuffer = src.requireHost('copy from it');
+    const { buffer: srcBuffer, byteOffset: srcByteOffset } = src.requireHost('copy from it');
     if (src.dtype !== this.dtype) throw new InvalidLayoutError(`copyFrom: the source holds ${src.dtype.name}, this view ${this.dtype.name}; no conversion is made`);
     // Extents of 1 carry no order: [1, 3] fills [3], and [1] fills a 0-d view.
     const [dstShape, dstStrides] = squeeze(this.shape, this.strides);
@@ -590,16 +627,17 @@ export class StridedMemoryView {
     }
     const itemsize = this.itemsize;
     if (!Number.isInteger(itemsize)) throw new UnknownDTypeError(`copyFrom: ${this.dtype.name} is a packed sub-byte type`);
-    let from = { buffer: srcBuffer, byteOffset: src.byteOffset, byteStrides: srcStrides.map((s) => s * itemsize) };
-    if (srcBuffer === buffer) {
-      // Same buffer: go through a compact copy so that overlap cannot corrupt.
+    let from = { buffer: srcBuffer, byteOffset: srcByteOffset, byteStrides: srcStrides.map((s) => s * itemsize) };
+    if (srcBuffer === buffer || this.buffer === undefined || src.buffer === undefined) {
+      // The same memory (one buffer, or two buffers over pinned or managed memory that may overlap):
+      // go through a compact copy so that overlap cannot corrupt.
       checkCopySize(this.size * itemsize, 'copyFrom');
       const tmp = new ArrayBuffer(Math.max(this.size * itemsize, 0));
       const compact = compactStrides(dstShape).map((s) => s * itemsize);
       copyStrided({ buffer: tmp, byteOffset: 0, byteStrides: compact }, from, dstShape, itemsize);
       from = { buffer: tmp, byteOffset: 0, byteStrides: compact };
     }
-    copyStrided({ buffer, byteOffset: this.byteOffset, byteStrides: dstStrides.map((s) => s * itemsize) }, from, dstShape, itemsize);
+    copyStrided({ buffer, byteOffset, byteStrides: dstStrides.map((s) => s * itemsize) }, from, dstShape, itemsize);
     return this;
   }
 
@@ -628,7 +666,7 @@ export class StridedMemoryView {
       const elsewhere = want !== undefined && (want[0] !== device.type || want[1] !== device.id);
       if (request.copy === true || elsewhere) {
         if (request.copy === false) throw new UnsupportedExportError(`the consumer wants the data on device [${want!.join(', ')}] without a copy; it is on [${device.type}, ${device.id}]`);
-        if (elsewhere && (want![0] !== DLDeviceType.CPU || this.buffer === undefined)) {
+        if (elsewhere && (want![0] !== DLDeviceType.CPU || !this.isHostReadable)) {
           throw new UnsupportedExportError(`cannot copy from ${deviceTypeName(device.type)}:${device.id} to device [${want!.join(', ')}]: memory-view copies host memory only`);
         }
         return this.copiedTensor();

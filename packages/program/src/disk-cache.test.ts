@@ -69,7 +69,7 @@ describe('DiskCache', () => {
     expect(cache.read(other)).toEqual(entry(4));
   });
 
-  it('keeps the storer's metadata with the code, and none where none was given', () => {
+  it('keeps the metadata of whoever stored the entry with the code, and none where none was given', () => {
     const cache = fresh();
     const key = cacheKey('metadata');
     const withMetadata = { ...entry(5), metadata: { abi: '{"params":[]}', stamp: 'x' } };

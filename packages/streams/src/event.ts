@@ -1,4 +1,5 @@
 import { driver } from '@cuda-js/bindings';
+import { checkEventWait, hostFunctionMark, type HostFunctionMark } from './host-function.js';
 import { OwnedHandle } from './owned-handle.js';
 import { streamHandle, type StreamArgument } from './stream-protocol.js';
 
@@ -34,6 +35,8 @@ export class Event implements Disposable {
   readonly #owned: OwnedHandle;
   /** Whether this event records timing. */
   readonly timing: boolean;
+  /** Where the last record() stands among the host functions of its stream (for synchronize()'s deadlock check). */
+  #mark: HostFunctionMark | undefined;
 
   private constructor(handle: bigint, timing: boolean, owned: boolean) {
     this.timing = timing;
@@ -62,13 +65,21 @@ export class Event implements Disposable {
 
   /** Records the event on `stream` (default: the legacy default stream). */
   record(stream: StreamArgument = 0n): this {
-    driver.cuEventRecord(this.handle as never, streamHandle(stream) as never);
+    const handle = streamHandle(stream);
+    driver.cuEventRecord(this.handle as never, handle as never);
+    this.#mark = hostFunctionMark(handle);
     return this;
   }
 
-  /** Blocks until the work before the event is done. */
+  /**
+   * Blocks until the work before the event is done. Refused with
+   * `HostFunctionDeadlockError` where that work includes a host function of
+   * this thread that has not run (it could not): await {@link completed} then.
+   */
   synchronize(): void {
-    driver.cuEventSynchronize(this.handle as never);
+    const handle = this.handle;
+    checkEventWait(this.#mark, 'Event.synchronize');
+    driver.cuEventSynchronize(handle as never);
   }
 
   /** Resolves when the work before the event is done, without blocking the event loop. */

@@ -11,3 +11,5 @@ export { Stream, type StreamOptions } from './stream.js';
 export { Event, type EventOptions } from './event.js';
 export { ClosedResourceError, OwnedHandle } from './owned-handle.js';
 export { orderStreams } from './order-streams.js';
+export { launchHostFunction, pendingHostFunctions, checkBlockingWait } from './host-function.js';
+export { HostFunctionError, HostFunctionDeadlockError } from './host-function-errors.js';

@@ -1,6 +1,6 @@
 import { CudaError, driver, LibraryNotFoundError } from '@cuda-js/bindings';
 import { describe, expect, it } from 'vitest';
-import { Event, Stream } from './index.js';
+import { Event, launchHostFunction, pendingHostFunctions, Stream } from './index.js';
 
 // With the driver library but no GPU (CI, this machine): every entry point
 // fails with the driver's own error, named, never a crash.
@@ -32,6 +32,13 @@ describe.skipIf(hasDevice)('streams without a device', () => {
       expect((e as CudaError).functionName).toMatch(/^cuStreamCreate/);
       expect((e as CudaError).codeName).toMatch(/^CUDA_ERROR_/);
     }
+  });
+
+  it("launchHostFunction checks fn first, then throws the driver's error at once (no Promise), counting nothing", () => {
+    expect(() => launchHostFunction(0n, undefined as never)).toThrow(/fn must be a function/);
+    expect(() => launchHostFunction(0n, () => 1)).toThrow(driverAbsent ? LibraryNotFoundError : CudaError);
+    expect(() => Stream.legacyDefault.launchHostFunction(() => 1)).toThrow(driverAbsent ? LibraryNotFoundError : CudaError);
+    expect(pendingHostFunctions()).toBe(0);
   });
 
   it('checks options before touching the driver', () => {

@@ -1,5 +1,6 @@
 import { driver } from '@cuda-js/bindings';
 import { Event } from './event.js';
+import { checkBlockingWait, launchHostFunction } from './host-function.js';
 import { orderStreams } from './order-streams.js';
 import { OwnedHandle } from './owned-handle.js';
 import { LEGACY_DEFAULT_STREAM_HANDLE, PER_THREAD_DEFAULT_STREAM_HANDLE, STREAM_PROTOCOL, streamHandle, type StreamArgument, type StreamLike, type StreamProtocolResult } from './stream-protocol.js';
@@ -108,14 +109,31 @@ export class Stream implements StreamLike, Disposable {
     orderStreams(streamHandle(eventOrStream, 'Stream.wait'), this.handle);
   }
 
-  /** Blocks until all work queued so far is done. */
+  /**
+   * Blocks until all work queued so far is done. Refused with
+   * `HostFunctionDeadlockError` while a host function of this thread is
+   * pending on the stream (it could not run): await {@link synchronized} then.
+   */
   synchronize(): void {
-    driver.cuStreamSynchronize(this.handle as never);
+    const handle = this.handle;
+    checkBlockingWait(handle, 'Stream.synchronize');
+    driver.cuStreamSynchronize(handle as never);
   }
 
   /** Resolves when all work queued so far is done, without blocking the event loop. */
   synchronized(): Promise<void> {
     return driver.cuStreamSynchronizeAsync(this.handle as never);
+  }
+
+  /**
+   * Runs `fn` on this JS thread in stream order: after the work queued so far,
+   * and before the work queued later, which waits until `fn` has returned
+   * (cuda.core's `host_launch`). The Promise settles once `fn` has run, with
+   * its result, or rejected with a `HostFunctionError` whose `cause` is what
+   * it threw; the stream goes on either way. See {@link launchHostFunction}.
+   */
+  launchHostFunction<T>(fn: () => T): Promise<Awaited<T>> {
+    return launchHostFunction(this, fn);
   }
 
   /** Whether all work queued so far is done (never blocks). */

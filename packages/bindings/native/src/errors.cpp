@@ -59,6 +59,16 @@ void checkNvvm(Call& c, nvvmResult r, nvvmProgram prog) {
                                      errorString ? errorString(r) : "", log));
 }
 
+void checkNvml(Call& c, nvmlReturn_t r) {
+  if (r == NVML_SUCCESS) return;
+  // nvmlErrorString is looked up quietly: the library is open (this status came from it), and an error path never throws again
+  auto errorString = reinterpret_cast<const char* (*)(nvmlReturn_t)>(librarySymbolQuiet(c.env, Lib::Nvml, "nvmlErrorString"));
+  const char* n = nvmlReturn_tName(r);
+  const char* message = errorString ? errorString(r) : nullptr;
+  throwValue(c.env, makeLibraryError(c.env, "nvml", r, n ? n : "NVML_ERROR_" + std::to_string(static_cast<int>(r)), c.fn,
+                                     message ? message : "", ""));
+}
+
 NvJitLinkOutcome nvJitLinkOutcome(nvJitLinkResult r, nvJitLinkHandle handle) {
   NvJitLinkOutcome o;
   o.result = r;

@@ -107,6 +107,7 @@ const char* libraryName(Lib lib) {
     case Lib::Nvrtc: return "nvrtc";
     case Lib::NvJitLink: return "nvJitLink";
     case Lib::Nvvm: return "nvvm";
+    case Lib::Nvml: return "nvml";
   }
   return "?";
 }

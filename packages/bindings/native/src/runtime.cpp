@@ -149,6 +149,29 @@ void* rawPointerFrom(Call& c, const Napi::Value& v, const std::string& what, siz
   return pointerFrom(c, v, what, false, false);
 }
 
+// ------------------------------------------------------------------ External handles
+void* externalFrom(const Call& c, const Napi::Value& v, const std::string& what, const ExternalKind& k) {
+  bool ours = false;
+  if (v.IsExternal()) napi_check_object_type_tag(c.env, v, &k.tag, &ours);
+  if (!ours) {
+    const std::string expected = std::string("an ") + k.type + " (the External that " + k.madeBy + " returns)";
+    if (v.IsExternal())
+      throw Napi::TypeError::New(c.env, std::string(c.fn) + ": " + what + " must be " + expected + ", got an External of another kind");
+    c.typeError(what, expected, v);
+  }
+  void* data = nullptr;
+  napi_get_value_external(c.env, v, &data);
+  return data;
+}
+
+Napi::Value externalTo(Napi::Env env, void* h, const ExternalKind& k) {
+  if (!h) return env.Null();
+  napi_value external;
+  NAPI_THROW_IF_FAILED(env, napi_create_external(env, h, nullptr, nullptr, &external), Napi::Value());
+  NAPI_THROW_IF_FAILED(env, napi_type_tag_object(env, external, &k.tag), Napi::Value());
+  return Napi::Value(env, external);
+}
+
 // ------------------------------------------------------------------ program handles
 namespace {
 struct ProgramKind {

@@ -29,8 +29,8 @@
 
 namespace cjs {
 
-enum class Lib { Cuda = 0, Nvrtc = 1, NvJitLink = 2, Nvvm = 3 };
-constexpr int kLibCount = 4;
+enum class Lib { Cuda = 0, Nvrtc = 1, NvJitLink = 2, Nvvm = 3, Nvml = 4 };
+constexpr int kLibCount = 5;
 const char* libraryName(Lib lib);
 
 template <class F>
@@ -143,6 +143,22 @@ inline uint64_t addressFrom(const Call& c, const Napi::Value& v, const std::stri
   return x;
 }
 
+/**
+ * A handle that crosses as a type-tagged External rather than a bigint: for
+ * libraries that dereference a handle as given (NVML's nvmlDevice_t), so that
+ * only a handle that the library itself returned reaches it. The generated
+ * code has one per C type (its tag fixed by the type's name).
+ */
+struct ExternalKind {
+  napi_type_tag tag;
+  const char* type;    // the C type: nvmlDevice_t
+  const char* madeBy;  // the functions that return one, for messages
+};
+/** The handle inside an External of kind `k`; a TypeError naming the parameter for anything else (null, a bigint, another External). */
+void* externalFrom(const Call& c, const Napi::Value& v, const std::string& what, const ExternalKind& k);
+/** A new External of kind `k` holding `h` (null for a NULL handle). It owns nothing: the library owns what `h` points at. */
+Napi::Value externalTo(Napi::Env env, void* h, const ExternalKind& k);
+
 /** A host pointer: an ArrayBuffer or a view of one (its bytes), a bigint address, or null. Strings when allowed. */
 void* pointerFrom(Call& c, const Napi::Value& v, const std::string& what, bool allowString, bool allowNumber);
 
@@ -224,6 +240,29 @@ Napi::Value valueTo(Napi::Env env, const T& in) {
   }
 }
 
+/**
+ * A C string field or buffer (`char busId[32]`) from a JS string: its UTF-8
+ * bytes and a NUL must fit (a RangeError otherwise, never a cut string).
+ */
+template <size_t N>
+void textFrom(Call& c, const Napi::Value& v, char (&out)[N], const std::string& path, const char* field) {
+  const std::string what = joinPath(path, field);
+  if (!v.IsString()) c.typeError(what, "a string", v);
+  std::string s = v.As<Napi::String>().Utf8Value();
+  if (s.find('\0') != std::string::npos) c.rangeError(what, "must not contain a NUL character");
+  if (s.size() + 1 > N)
+    c.rangeError(what, "holds a string of at most " + std::to_string(N - 1) + " UTF-8 bytes, got " + std::to_string(s.size()));
+  std::memset(out, 0, N);
+  std::memcpy(out, s.data(), s.size());
+}
+/** The text of a C string field or buffer, up to its first NUL and never past its end. */
+template <size_t N>
+Napi::Value textTo(Napi::Env env, const char (&in)[N]) {
+  size_t n = 0;
+  while (n < N && in[n] != '\0') n++;
+  return Napi::String::New(env, in, n);
+}
+
 inline bool has(const Napi::Object& o, const char* key) {
   if (!o.Has(key)) return false;
   return !o.Get(key).IsUndefined();
@@ -249,6 +288,15 @@ T inHandle(Call& c, size_t i, const char* name) {
     return reinterpret_cast<T>(static_cast<uintptr_t>(x));
   else
     return static_cast<T>(x);
+}
+template <class T>
+T inExternal(Call& c, size_t i, const char* name, const ExternalKind& k) {
+  static_assert(std::is_pointer_v<T>, "External handles are pointers");
+  return static_cast<T>(externalFrom(c, c.arg(i), paramName(c, name), k));
+}
+template <class T>
+Napi::Value outExternal(Napi::Env env, T h, const ExternalKind& k) {
+  return externalTo(env, static_cast<void*>(h), k);
 }
 template <class T>
 T inFnPtr(Call& c, size_t i, const char* name) {
@@ -395,6 +443,8 @@ bool perThreadDefaultStream();
 void checkCu(Call& c, CUresult r);
 void checkNvrtc(Call& c, nvrtcResult r, nvrtcProgram prog);
 void checkNvvm(Call& c, nvvmResult r, nvvmProgram prog);
+/** Throws NvmlError with nvmlErrorString's message for a failed status. */
+void checkNvml(Call& c, nvmlReturn_t r);
 /** An nvJitLink status and, where it failed, the handle's error log: made on the nvJitLink thread (nvjitlink-thread.h). */
 struct NvJitLinkOutcome {
   nvJitLinkResult result = NVJITLINK_SUCCESS;
@@ -468,6 +518,9 @@ void registerHostCallbacks(Napi::Env env, Napi::Object driver);
 void registerLinkState(Napi::Env env, Napi::Object driver);
 void registerAsyncCalls(Napi::Env env, Napi::Object exports);
 void registerPointerAttribute(Napi::Env env, Napi::Object driver);
+void registerGraphCalls(Napi::Env env, Napi::Object driver);
+void registerHostArrayBuffer(Napi::Env env, Napi::Object exports);
+void registerBlockingHostFunc(Napi::Env env, Napi::Object exports);
 
 }  // namespace cjs
 

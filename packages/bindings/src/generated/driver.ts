@@ -4688,10 +4688,6 @@ export interface GeneratedDriverFunctions {
   cuStreamEndCapture(hStream: H.CUstream | NullHandle): H.CUgraph;
   /** `cuStreamIsCapturing`. */
   cuStreamIsCapturing(hStream: H.CUstream | NullHandle): number;
-  /** `cuStreamGetCaptureInfo_v3`. */
-  cuStreamGetCaptureInfo(hStream: H.CUstream | NullHandle, dependencies_out: RawPointer, edgeData_out: RawPointer): { captureStatus_out: number; id_out: bigint; graph_out: H.CUgraph; numDependencies_out: bigint };
-  /** `cuStreamUpdateCaptureDependencies_v2` (array counts come from the arrays). */
-  cuStreamUpdateCaptureDependencies(hStream: H.CUstream | NullHandle, dependencyData: readonly (CUgraphEdgeData)[] | ArrayBufferView | null, flags: number): H.CUgraphNode[];
   /** `cuStreamAttachMemAsync`. */
   cuStreamAttachMemAsync(hStream: H.CUstream | NullHandle, dptr: H.CUdeviceptr | NullHandle, length: bigint | number, flags: number): void;
   /** `cuStreamQuery`. */
@@ -4808,8 +4804,6 @@ export interface GeneratedDriverFunctions {
   cuGraphMemsetNodeGetParams(hNode: H.CUgraphNode | NullHandle): CUDA_MEMSET_NODE_PARAMS_v1;
   /** `cuGraphMemsetNodeSetParams`. */
   cuGraphMemsetNodeSetParams(hNode: H.CUgraphNode | NullHandle, nodeParams: CUDA_MEMSET_NODE_PARAMS_v1 | null): void;
-  /** `cuGraphAddHostNode` (array counts come from the arrays). */
-  cuGraphAddHostNode(hGraph: H.CUgraph | NullHandle, dependencies: readonly (H.CUgraphNode | NullHandle)[] | ArrayBufferView | null, nodeParams: CUDA_HOST_NODE_PARAMS_v1 | null): H.CUgraphNode;
   /** `cuGraphHostNodeGetParams`. */
   cuGraphHostNodeGetParams(hNode: H.CUgraphNode | NullHandle): CUDA_HOST_NODE_PARAMS_v1;
   /** `cuGraphHostNodeSetParams`. */
@@ -4944,8 +4938,6 @@ export interface GeneratedDriverFunctions {
   cuGraphRetainUserObject(graph: H.CUgraph | NullHandle, object: H.CUuserObject | NullHandle, count: number, flags: number): void;
   /** `cuGraphReleaseUserObject`. */
   cuGraphReleaseUserObject(graph: H.CUgraph | NullHandle, object: H.CUuserObject | NullHandle, count: number): void;
-  /** `cuGraphAddNode_v2` (array counts come from the arrays). */
-  cuGraphAddNode(hGraph: H.CUgraph | NullHandle, dependencies?: readonly (H.CUgraphNode | NullHandle)[] | ArrayBufferView | null, dependencyData?: readonly (CUgraphEdgeData)[] | ArrayBufferView | null, nodeParams?: CUgraphNodeParams | null): { phGraphNode: H.CUgraphNode; nodeParams: CUgraphNodeParams };
   /** `cuGraphNodeSetParams`. */
   cuGraphNodeSetParams(hNode: H.CUgraphNode | NullHandle, nodeParams: CUgraphNodeParams | null): void;
   /** `cuGraphExecNodeSetParams`. */

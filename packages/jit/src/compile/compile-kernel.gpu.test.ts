@@ -26,6 +26,8 @@ const DTYPES: Readonly<Record<ScalarName, string>> = {
   u32: 'uint32',
   i64: 'int64',
   u64: 'uint64',
+  f16: 'float16',
+  bf16: 'bfloat16',
   f32: 'float32',
   f64: 'float64',
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callsLibdevice, linkProgramOptions, nvvmProgramOptions } from './kernel-compile-options.js';
+import { callsLibdevice, linkerOptions, linkProgramOptions, nvvmProgramOptions } from './kernel-compile-options.js';
 
 describe('kernel compile options', () => {
   it('links libdevice where the IR is not known, names the module after the kernel, and passes on only what is given', () => {
@@ -20,6 +20,23 @@ describe('kernel compile options', () => {
   it('gives the link step the architecture and the linker options, and libNVVM none of them', () => {
     expect(linkProgramOptions({ name: 'axpy', arch: 90, maxRegisters: 32, lineinfo: true, fma: false })).toEqual({ name: 'axpy.ptx', arch: 90, maxRegisters: 32, lineinfo: true });
     expect(nvvmProgramOptions({ maxRegisters: 32, lineinfo: true })).toEqual({ useLibdevice: true, name: 'kernel.ll' });
+  });
+
+  it('gives the linker of a kernel with linked code the link step options, and with LTO-IR nvJitLink with the math modes too', () => {
+    expect(linkerOptions({ name: 'axpy', arch: 90, maxRegisters: 32, fastMath: true }, false)).toEqual({ name: 'axpy.cubin', arch: 90, maxRegisters: 32 });
+    expect(linkerOptions({}, true)).toEqual({ name: 'kernel.cubin', backend: 'nvJitLink', linkTimeOptimization: true });
+    expect(linkerOptions({ fastMath: true, precSqrt: true, optimizationLevel: 0, lineinfo: true }, true)).toEqual({
+      name: 'kernel.cubin',
+      lineinfo: true,
+      backend: 'nvJitLink',
+      linkTimeOptimization: true,
+      ftz: true,
+      precDiv: false,
+      precSqrt: true,
+      fma: true,
+      optimizationLevel: 0,
+    });
+    expect(linkerOptions({ fma: false }, true)).toMatchObject({ fma: false });
   });
 });
 

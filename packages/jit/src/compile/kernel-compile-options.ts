@@ -1,4 +1,5 @@
-import type { CompileCache, LogSink, ProgramOptions } from '@cuda-js/program';
+import type { CompileCache, LinkerOptions, LogSink, ProgramOptions } from '@cuda-js/program';
+import type { LinkInput } from '../external-device-function.js';
 
 /**
  * How the compiled kernel is made loadable:
@@ -12,6 +13,7 @@ import type { CompileCache, LogSink, ProgramOptions } from '@cuda-js/program';
  *   a 13.1 PTX does not).
  * - `'auto'` (default): `'ptx'`, unless the driver cannot load this PTX or an
  *   option needs the linker; then `'cubin'`.
+ * A kernel with {@link KernelCompileOptions.link} inputs always takes `'cubin'`.
  */
 export type CompileRoute = 'auto' | 'ptx' | 'cubin';
 
@@ -41,8 +43,15 @@ export interface KernelCompileOptions {
   readonly route?: CompileRoute;
   /** A compile cache for the PTX (and the cubin). */
   readonly cache?: CompileCache;
-  /** Receives libNVVM's log, when there is one. */
+  /** Receives libNVVM's log, when there is one (and NVRTC's and the linker's, for `link` inputs). */
   readonly logs?: LogSink;
+  /**
+   * Code that the kernel calls (the `link` of its `declareDevice` functions),
+   * linked with it into a cubin (see linked-kernel.ts): `{ cuda }` compiled
+   * by NVRTC, `{ ptx }` and ObjectCodes as they are. An LTO-IR input makes
+   * the whole link one with link-time optimization, through nvJitLink.
+   */
+  readonly link?: readonly LinkInput[];
 }
 
 /** Whether NVVM IR calls libdevice (`__nv_*`): linking it costs a few milliseconds, so kernels without math skip it. */
@@ -60,6 +69,33 @@ export function nvvmProgramOptions(options: KernelCompileOptions, ir?: string): 
   if (options.ftz !== undefined) out.ftz = options.ftz;
   if (options.precDiv !== undefined) out.precDiv = options.precDiv;
   if (options.precSqrt !== undefined) out.precSqrt = options.precSqrt;
+  if (options.optimizationLevel !== undefined) out.optimizationLevel = options.optimizationLevel;
+  return out;
+}
+
+/**
+ * The Linker options of a kernel linked with its `link` inputs: the link
+ * step's options, and with link-time optimization (`lto`) also the math
+ * modes and the optimization level, which nvJitLink then applies to the code
+ * it generates (so that they mean what they mean for libNVVM).
+ */
+export function linkerOptions(options: KernelCompileOptions, lto: boolean): LinkerOptions {
+  const out: { -readonly [K in keyof LinkerOptions]: LinkerOptions[K] } = { name: `${options.name ?? 'kernel'}.cubin` };
+  if (options.arch !== undefined) out.arch = options.arch;
+  if (options.maxRegisters !== undefined) out.maxRegisters = options.maxRegisters;
+  if (options.lineinfo !== undefined) out.lineinfo = options.lineinfo;
+  if (!lto) return out;
+  out.backend = 'nvJitLink';
+  out.linkTimeOptimization = true;
+  const fast = options.fastMath === true;
+  const ftz = options.ftz ?? (fast ? true : undefined);
+  const precDiv = options.precDiv ?? (fast ? false : undefined);
+  const precSqrt = options.precSqrt ?? (fast ? false : undefined);
+  const fma = options.fma ?? (fast ? true : undefined);
+  if (ftz !== undefined) out.ftz = ftz;
+  if (precDiv !== undefined) out.precDiv = precDiv;
+  if (precSqrt !== undefined) out.precSqrt = precSqrt;
+  if (fma !== undefined) out.fma = fma;
   if (options.optimizationLevel !== undefined) out.optimizationLevel = options.optimizationLevel;
   return out;
 }

@@ -1,4 +1,4 @@
-import { Buffer, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8, type MemoryResource } from '@cuda-js/core';
+import { Buffer, bf16, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8, type MemoryResource } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, type CudaArrayInterface, type DLDataType, type DLPackRequest, type DLPackTensor } from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
 import { KernelArgumentError } from '../errors.js';
@@ -62,12 +62,24 @@ describe('argumentTypes: scalars', () => {
   });
 
   it('types core Scalars by their own type', () => {
-    expect(typesOf([i8(1), u8(1), i16(1), u16(1), i32(1), u32(1), i64(1n), u64(1n), f32(1), f64(1), bool(true)])).toEqual(['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64', 'bool']);
+    expect(typesOf([i8(1), u8(1), i16(1), u16(1), i32(1), u32(1), i64(1n), u64(1n), f16(1), bf16(1), f32(1), f64(1), bool(true)])).toEqual([
+      'i8',
+      'u8',
+      'i16',
+      'u16',
+      'i32',
+      'u32',
+      'i64',
+      'u64',
+      'f16',
+      'bf16',
+      'f32',
+      'f64',
+      'bool',
+    ]);
   });
 
-  it('refuses f16 scalars and values that are not kernel arguments, naming the argument', () => {
-    expect(() => typeOf(f16(1))).toThrow(KernelArgumentError);
-    expect(() => typeOf(f16(1))).toThrow("argument 'x' (1 of 1): f16(1) is an f16, which kernels do not support yet");
+  it('refuses values that are not kernel arguments, naming the argument', () => {
     expect(() => argumentTypes([1, 'no'], ['a', 'b'], 'gpu')).toThrow("argument 'b' (2 of 2): cannot pass string");
     expect(() => typeOf(null)).toThrow('cannot pass null');
     expect(() => typeOf(undefined)).toThrow('cannot pass undefined');
@@ -185,10 +197,18 @@ describe('argumentTypes: device arrays', () => {
   });
 });
 
+describe('argumentTypes: f16 and bf16 arrays', () => {
+  it('types views of dtype float16 and bfloat16 (over a Uint16Array of bits) as f16 and bf16 arrays; a Uint16Array alone is u16', () => {
+    const bits = new Uint16Array(8);
+    expect(typeName(typeOf(StridedMemoryView.fromAny(bits).view({ dtype: 'float16' })))).toBe("array(f16, 1, 'C')");
+    expect(typeName(typeOf(StridedMemoryView.fromAny(bits).view({ dtype: 'bfloat16', shape: [2, 4] }), 'simulator'))).toBe("array(bf16, 2, 'C')");
+    expect(typeName(typeOf(bits))).toBe("array(u16, 1, 'C')");
+    expect(typeName(typeOf(new DLPackArray(new ArrayBuffer(64), [2], { code: 4, bits: 16, lanes: 1 })))).toBe("array(bf16, 1, 'C')");
+  });
+});
+
 describe('argumentTypes: what kernels cannot take', () => {
   it.each([
-    ['float16', { code: 2, bits: 16, lanes: 1 }],
-    ['bfloat16', { code: 4, bits: 16, lanes: 1 }],
     ['complex64', { code: 5, bits: 64, lanes: 1 }],
     ['float32x4', { code: 2, bits: 32, lanes: 4 }],
     ['float8_e4m3fn', { code: 10, bits: 8, lanes: 1 }],

@@ -37,6 +37,9 @@ const TYPED_ARRAYS = new Map<unknown, ArrayType>([
   [Float32Array, arrayTypeOf('f32', 1, 'C', false)],
   [Float64Array, arrayTypeOf('f64', 1, 'C', false)],
 ]);
+// Float16Array is in newer engines only (Node 20 has none: f16 data there is a float16 view of a Uint16Array's memory).
+const Float16ArrayClass = (globalThis as { Float16Array?: unknown }).Float16Array;
+if (Float16ArrayClass !== undefined) TYPED_ARRAYS.set(Float16ArrayClass, arrayTypeOf('f16', 1, 'C', false));
 
 /**
  * The type of each launch argument, for choosing (or compiling) the kernel's
@@ -45,13 +48,15 @@ const TYPED_ARRAYS = new Map<unknown, ArrayType>([
  * interface answers once per object.
  *
  * - a JS number is `f64` (it keeps JavaScript's meaning), a bigint `i64`, a
- *   boolean `bool`, a core Scalar (`f32(x)`, `i32(n)`, ...) its own type;
+ *   boolean `bool`, a core Scalar (`f32(x)`, `i32(n)`, `f16(x)`, ...) its own type;
  * - an array is `array(dtype, ndim, layout)` (read-only where its memory is):
  *   a StridedMemoryView, any object implementing DLPack or the CUDA array
  *   interface, or host memory that StridedMemoryView.fromAny views (typed
  *   arrays, DataView, ArrayBuffer, scijs and stdlib ndarrays, ...); layout
  *   `'C'` when C-contiguous, else `'F'` when F-contiguous (2 or more
- *   dimensions), else `'A'`.
+ *   dimensions), else `'A'`. A Uint16Array is `u16`: f16 and bf16 data come
+ *   as a view of dtype float16 or bfloat16 (`StridedMemoryView.fromAny(bits).view({ dtype: 'float16' })`)
+ *   or a Float16Array where the engine has one.
  *
  * `target` says where the kernel runs: the simulator reads arrays through
  * JS, so it refuses device-only memory; the GPU takes host arrays (they are
@@ -86,10 +91,7 @@ function argumentType(arg: unknown, i: number, params: readonly string[], target
 
 function objectType(arg: object, i: number, params: readonly string[], target: LaunchTarget): JitType {
   if (arg instanceof StridedMemoryView) return viewType(arg, true, i, params, target);
-  if (arg instanceof Scalar) {
-    if (arg.type === 'f16') throw argumentError(params, i, `${arg} is an f16, which kernels do not support yet; pass f32(x)`);
-    return arg.type;
-  }
+  if (arg instanceof Scalar) return arg.type;
   const typed = TYPED_ARRAYS.get(arg.constructor);
   if (typed !== undefined) return typed;
   if (arg instanceof Buffer) {

@@ -5,7 +5,7 @@ import { SCALAR_NAMES, type ScalarName } from '../types/jit-types.js';
 // core's table of scalar types and their dtypes, for the scalar types the kernel language has
 const SCALAR_OF = new Map<DType, ScalarName>(SCALAR_NAMES.map((scalar) => [dtypeOfScalarType(scalar), scalar]));
 
-/** The element type of the kernel language for an array dtype (`float32` → `f32`), or undefined for dtypes it lacks (float16, bfloat16, complex, vectors, ...). */
+/** The element type of the kernel language for an array dtype (`float32` → `f32`), or undefined for dtypes it lacks (complex, float8, vectors, ...). */
 export function kernelScalarOf(t: DType): ScalarName | undefined {
   return SCALAR_OF.get(t);
 }

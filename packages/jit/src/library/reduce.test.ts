@@ -1,3 +1,5 @@
+import { bfloat16Bits, float16Bits, roundToBfloat16 } from '@cuda-js/core';
+import { StridedMemoryView } from '@cuda-js/memory-view';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KernelArgumentError } from '../errors.js';
@@ -23,6 +25,14 @@ describe('reduce in the simulator', () => {
     expect(sum(BigInt64Array.from([1n << 40n, 5n]), { init: 1n })).toBe((1n << 40n) + 6n);
     expect(max(Int32Array.from([-5, -3, -9]))).toBe(-3);
     expect(max(Float32Array.from({ length: 3000 }, (_, i) => (i * 7919) % 3001))).toBe(3000);
+  });
+
+  it('reduces f16 and bf16 arrays (float16 and bfloat16 views of bits), rounding each step to the type', () => {
+    const halves = (dtype: 'float16' | 'bfloat16', values: number[]) => StridedMemoryView.fromAny(Uint16Array.from(values, dtype === 'float16' ? float16Bits : bfloat16Bits)).view({ dtype });
+    const quarters = Array.from({ length: 1000 }, (_, i) => (i % 8) * 0.25); // every partial sum is exact in f16
+    expect(sum(halves('float16', quarters))).toBe(quarters.reduce((a, b) => a + b, 0));
+    expect(sum(halves('float16', [2048, 1]), { init: 0.5 })).toBe(2048); // 2048 + 1 is a tie, to even: 2048; + 0.5 rounds to it too
+    expect(max(halves('bfloat16', [1, -3, 1e30, 7]))).toBe(roundToBfloat16(1e30));
   });
 
   it('gives init for an empty array, and refuses one without init, a 2-D input and a scalar', () => {

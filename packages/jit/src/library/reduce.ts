@@ -2,7 +2,7 @@
 // `cuda.reduce`): the user's binary function becomes a device function,
 // inlined into a two-pass shared-memory tree reduction that is compiled
 // once per element type.
-import { Device, Scalar, bool, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
+import { Device, Scalar, bf16, bfloat16FromBits, bool, f16, f32, f64, float16FromBits, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
 import type { CudaIntrinsics } from '../cuda.js';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import type { StreamArgument } from '@cuda-js/streams';
@@ -19,7 +19,7 @@ const BLOCK = 256;
 const MAX_BLOCKS = 1024;
 
 /** The scalar makers, which kernels take as dtypes (`cuda.shared.array(n, DTYPE)` with DTYPE a constant). */
-const DTYPE_TOKENS: Readonly<Record<ScalarName, (value: never) => Scalar>> = { bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64 };
+const DTYPE_TOKENS: Readonly<Record<ScalarName, (value: never) => Scalar>> = { bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64 };
 
 export interface ReduceOptions {
   /** Combined with the array's reduction last: `fn(init, reduced)`; the result of an empty array. */
@@ -121,11 +121,11 @@ export function reduce(fn: (a: number, b: number) => number, options: ReducerOpt
     const blocks = Math.min(MAX_BLOCKS, Math.ceil(n / BLOCK));
     const noInit = scalarOf(dtype, 0, name);
     if (kernel.target === 'simulator') {
-      const partials = hostArrayOf(dtype, blocks);
+      const partials = hostArgument(dtype, hostArrayOf(dtype, blocks));
       const result = hostArrayOf(dtype, 1);
       kernel.launch({ grid: blocks, block: BLOCK }, input, partials, i32(n), false, noInit);
-      kernel.launch({ grid: 1, block: BLOCK }, partials, result, i32(blocks), init !== undefined, init ?? noInit);
-      return result[0] as number | bigint;
+      kernel.launch({ grid: 1, block: BLOCK }, partials, hostArgument(dtype, result), i32(blocks), init !== undefined, init ?? noInit);
+      return firstValue(dtype, result);
     }
     return onDevice(kernel, dtype, input, n, blocks, init ?? noInit, init !== undefined, call.stream);
   };
@@ -146,7 +146,7 @@ function onDevice(kernel: JitKernel, dtype: ScalarName, input: unknown, n: numbe
     kernel.launch({ grid: 1, block: BLOCK, stream }, partialsView, resultView, i32(blocks), useInit, init);
     const out = hostArrayOf(dtype, 1);
     result.copyTo(new Uint8Array(out.buffer, out.byteOffset, bytes), { stream });
-    return out[0] as number | bigint;
+    return firstValue(dtype, out);
   } finally {
     partials.close();
     result.close();
@@ -154,6 +154,19 @@ function onDevice(kernel: JitKernel, dtype: ScalarName, input: unknown, n: numbe
 }
 
 type HostArray = Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array;
+
+/** A host array of `dtype` as the kernel's argument: f16 and bf16 elements are bits, which a Uint16Array alone would call u16. */
+function hostArgument(dtype: ScalarName, array: HostArray): HostArray | StridedMemoryView {
+  return dtype === 'f16' || dtype === 'bf16' ? StridedMemoryView.fromAny(array).view({ dtype: dtypeOfScalar(dtype) }) : array;
+}
+
+/** Element 0 of a host array of `dtype`, as a value. */
+function firstValue(dtype: ScalarName, array: HostArray): number | bigint {
+  const first = array[0] as number | bigint;
+  if (dtype === 'f16') return float16FromBits(first as number);
+  if (dtype === 'bf16') return bfloat16FromBits(first as number);
+  return first;
+}
 
 function hostArrayOf(dtype: ScalarName, n: number): HostArray {
   switch (dtype) {
@@ -169,6 +182,8 @@ function hostArrayOf(dtype: ScalarName, n: number): HostArray {
     case 'i16':
       return new Int16Array(n);
     case 'u16':
+    case 'f16': // bits
+    case 'bf16':
       return new Uint16Array(n);
     case 'i32':
       return new Int32Array(n);

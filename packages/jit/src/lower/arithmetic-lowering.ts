@@ -1,9 +1,11 @@
 // Unary, binary and compare operators, with typed-ir.ts's rules: integers
 // wrap (no nsw/nuw flags), division never reaches LLVM's undefined cases,
 // shift amounts are taken modulo the width, float compares are ordered
-// except `ne`.
+// except `ne`. f16 computes as `half` (`rem` in f32), bf16 in f32 rounded
+// back after each operation (half-float-lowering.ts).
 import { bitsOf, isFloat, isSigned, type ScalarName } from '../types/jit-types.js';
 import type { BinaryOperator, CompareOperator, UnaryOperator } from '../types/typed-ir.js';
+import { narrowFromFloat, widenToFloat } from './half-float-lowering.js';
 import { floatLiteral, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
@@ -17,8 +19,9 @@ export function lowerUnary(ctx: LoweringContext, operator: UnaryOperator, operan
   switch (operator) {
     case 'neg':
       if (type === 'bool') break;
+      if (type === 'bf16') return result(b.compute(`xor i16 ${operand.ref}, -32768`)); // the sign bit
       // LLVM 7 has no fneg: subtracting from -0 flips the sign of every value, zeros included.
-      if (isFloat(type)) return result(b.compute(`fsub ${t} ${floatLiteral(-0, type as 'f32' | 'f64')}, ${operand.ref}`));
+      if (isFloat(type)) return result(b.compute(`fsub ${t} ${floatLiteral(-0, type as 'f16' | 'f32' | 'f64')}, ${operand.ref}`));
       return result(b.compute(`sub ${t} 0, ${operand.ref}`));
     case 'not':
       if (type !== 'bool') break;
@@ -40,6 +43,11 @@ export function lowerBinary(ctx: LoweringContext, operator: BinaryOperator, left
   if (right.type !== type) throw new LoweringError(`binary '${operator}' on ${left.type} and ${right.type}`);
   const t = registerType(type);
   const result = (ref: string): TypedValue => ({ ref, type });
+  if (type === 'bf16' || (type === 'f16' && operator === 'rem')) {
+    // f32 holds the exact operands; its result, rounded back, is the one rounding of the exact one (fmod is exact)
+    const wide = lowerBinary(ctx, operator, { ref: widenToFloat(ctx, left), type: 'f32' }, { ref: widenToFloat(ctx, right), type: 'f32' });
+    return result(narrowFromFloat(ctx, wide.ref, type));
+  }
   if (isFloat(type)) {
     const opcode = FLOAT_OPCODES[operator];
     if (opcode) return result(b.compute(`${opcode} ${t} ${left.ref}, ${right.ref}`));
@@ -109,6 +117,7 @@ export function lowerCompare(ctx: LoweringContext, operator: CompareOperator, le
 
 /** The i1 of `left <operator> right`, both of `type` (bool compares as unsigned: false < true). */
 export function compareRefs(ctx: LoweringContext, operator: CompareOperator, type: ScalarName, left: string, right: string): string {
+  if (type === 'bf16') return compareRefs(ctx, operator, 'f32', widenToFloat(ctx, { ref: left, type }), widenToFloat(ctx, { ref: right, type }));
   const t = registerType(type);
   if (isFloat(type)) return ctx.builder.compute(`fcmp ${FLOAT_PREDICATES[operator]} ${t} ${left}, ${right}`);
   const predicate = (isSigned(type) ? SIGNED_PREDICATES : UNSIGNED_PREDICATES)[operator];

@@ -4,7 +4,7 @@
 // thread's own memory), the formulas of the loops, and the refusals.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import { bitsOf, isFloat, type ScalarName } from '../types/jit-types.js';
+import { bitsOf, isFloat, isHalf, type ScalarName } from '../types/jit-types.js';
 import { ATOMIC_TYPES, type AtomicFunction, type ElementRef, type Expr } from '../types/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, atomic, constant, convert, exprStmt, i64, special } from './ir-builders.test-support.js';
@@ -36,6 +36,7 @@ function expectedAtom(fn: AtomicFunction, type: ScalarName, space: 'global' | 's
   switch (fn) {
     case 'add':
     case 'sub':
+      if (isHalf(type)) return `atom.${space}.add.noftz.${type}`;
       return `atom.${space}.add.${float ? 'f' : 'u'}${bits}`;
     case 'min':
     case 'max':
@@ -94,7 +95,7 @@ it('updates a local array with a plain load and store, without any atomic instru
   for (const fn of FUNCTIONS) {
     const ir = lowerKernel(atomicKernel(fn, 'local'));
     expect(ir).not.toMatch(/atomicrmw|cmpxchg|llvm\.nvvm\.atomic/);
-    expect(ir).toMatch(/load (i32|i64|float|double), (i32|i64|float|double)\* %t\d+, align/);
+    expect(ir).toMatch(/load (i16|i32|i64|half|float|double), (i16|i32|i64|half|float|double)\* %t\d+, align/);
   }
   expect(lowerKernel(atomicKernel('cas', 'local', ['u32']))).toMatch(/(%t\d+) = icmp eq i32 (%t\d+), 1\n\s+(%t\d+) = select i1 \1, i32 %t\d+, i32 \2\n\s+store i32 \3, i32\* %t\d+, align 4/);
 });

@@ -5,6 +5,8 @@
 // - f32/f64 add: `llvm.nvvm.atomic.load.add.f32/f64` (LLVM 7 has no
 //   `atomicrmw fadd`: libNVVM refuses it); sub: the same on the negated value
 //   (`old - v` is `old + -v` exactly in IEEE arithmetic);
+// - f16/bf16 add: PTX's `atom.add.noftz.f16` (sm_70) and `.bf16` (sm_90),
+//   inline, in the element's state space;
 // - f32/f64 exch: `atomicrmw xchg` on the bits;
 // - u32 inc/dec: `llvm.nvvm.atomic.load.inc/dec.32`, which are PTX's atom.inc
 //   and atom.dec, whose definitions are the contract's formulas;
@@ -13,10 +15,11 @@
 // A parameter's element is in global memory (the pointer is cast to
 // addrspace(1)), a shared array's in addrspace(3). A local array belongs to
 // one thread, so its atomics are a plain load, update and store.
-import { bitsOf, isFloat, type ScalarName } from '../types/jit-types.js';
+import { bitsOf, isFloat, isHalf, type ScalarName } from '../types/jit-types.js';
 import { ATOMIC_TYPES, type AtomicFunction } from '../types/typed-ir.js';
 import type { ElementPointer } from './array-addressing.js';
 import { atomicUpdate } from './atomic-update.js';
+import { asmValue } from './inline-asm.js';
 import { bitsType, floatLiteral, memoryBytes, memoryType, pointerType, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
@@ -40,6 +43,7 @@ export function lowerAtomic(ctx: LoweringContext, fn: AtomicFunction, target: El
   const b = ctx.builder;
   const t = registerType(type);
   const float = isFloat(type);
+  if (isHalf(type) && fn === 'add') return result(halfAtomicAdd(ctx, pointer, value.ref));
   if (fn === 'cas') {
     const pair = b.compute(`cmpxchg ${pointer.type} ${pointer.ref}, ${t} ${compare!.ref}, ${t} ${value.ref} monotonic monotonic`);
     return result(b.compute(`extractvalue { ${t}, i1 } ${pair}, 0`));
@@ -67,6 +71,27 @@ export function lowerAtomic(ctx: LoweringContext, fn: AtomicFunction, target: El
     return result(b.compute(`call i32 ${intrinsic}(${pointer.type} ${pointer.ref}, i32 ${value.ref})`));
   }
   return result(compareAndSwapLoop(ctx, pointer, (old) => atomicUpdate(ctx, fn, type, old, value.ref)));
+}
+
+/**
+ * `atom.add.noftz.f16`/`.bf16` on the element (global, shared or generic), giving the old value; noftz: subnormals are kept,
+ * as everywhere else. The operands are bits: libNVVM takes no `half` operand in inline assembly.
+ */
+function halfAtomicAdd(ctx: LoweringContext, pointer: ElementPointer, value: string): string {
+  const b = ctx.builder;
+  const type = pointer.dtype;
+  const space = pointer.addressSpace === 1 ? '.global' : pointer.addressSpace === 3 ? '.shared' : '';
+  const address = b.compute(`ptrtoint ${pointer.type} ${pointer.ref} to i64`);
+  const bits = type === 'f16' ? b.compute(`bitcast half ${value} to i16`) : value;
+  const old = asmValue(ctx, 'i16', {
+    template: `atom${space}.add.noftz.${type} $0, [$1], $2;`,
+    constraints: '=h,l,h,~{memory}',
+    operands: [
+      { type: 'i64', ref: address },
+      { type: 'i16', ref: bits },
+    ],
+  });
+  return type === 'f16' ? b.compute(`bitcast i16 ${old} to half`) : old;
 }
 
 function float32or64(type: ScalarName): string {

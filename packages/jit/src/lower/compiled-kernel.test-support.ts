@@ -5,6 +5,7 @@ import { verifyNvvm } from '@cuda-js/program';
 import { expect } from 'vitest';
 import { compileToPtx } from '../compile/compile-kernel.js';
 import type { KernelCompileOptions } from '../compile/kernel-compile-options.js';
+import { ptxasRelocatableRejects } from '../compile/device-link.test-support.js';
 import { nvvmMissing, ptxasMissing, ptxasRejects } from '../compile/toolchain-environment.test-support.js';
 import type { TypedKernel } from '../types/typed-ir.js';
 import { lowerKernel } from './lower-kernel.js';
@@ -24,20 +25,31 @@ export function compileLowered(kernel: TypedKernel, options: KernelCompileOption
   return { ir, ptx: compileToPtx(ir, { arch: 'sm_90', name: kernel.symbol, ...options }) };
 }
 
+/** The functions that `ptx` declares `.extern` (and so calls without defining them). */
+export function externFunctions(ptx: string): string[] {
+  return [...ptx.matchAll(/\.extern\s+\.func\s*(?:\([^)]*\)\s*)?([\w$]+)/g)].map((m) => m[1]!);
+}
+
 /**
  * Asserts that ptxas -arch=sm_90 accepts `ptx`, and that libdevice left no call unresolved:
  * no external function but those of `externs` (`vprintf`, which the CUDA driver provides).
+ * With `linked` (functions that linked code defines, see linked-kernel.ts) those are allowed too,
+ * and ptxas assembles the PTX as relocatable code (`-c`), whose extern calls a link resolves.
  */
-export function expectAssembles(ptx: string, externs: readonly string[] = []): void {
-  const called = [...ptx.matchAll(/\.extern\s+\.func\s*(?:\([^)]*\)\s*)?([\w$]+)/g)].map((m) => m[1]!);
-  expect(called.filter((name) => !externs.includes(name))).toEqual([]);
+export function expectAssembles(ptx: string, externs: readonly string[] = [], linked: readonly string[] = []): void {
+  const allowed = new Set([...externs, ...linked]);
+  expect(externFunctions(ptx).filter((name) => !allowed.has(name))).toEqual([]);
   expect(ptx).not.toContain('__nv_');
-  expect(ptxasRejects(ptx, 'sm_90')).toBeUndefined();
+  expect(linked.length > 0 ? ptxasRelocatableRejects(ptx, 'sm_90') : ptxasRejects(ptx, 'sm_90')).toBeUndefined();
 }
 
-/** {@link compileLowered} and {@link expectAssembles} in one step; returns the texts. */
+/** {@link compileLowered} and {@link expectAssembles} in one step (the kernel's externals allowed as linked functions); returns the texts. */
 export function compileAndAssemble(kernel: TypedKernel, options: KernelCompileOptions = {}, externs: readonly string[] = []): CompiledText {
   const out = compileLowered(kernel, options);
-  expectAssembles(out.ptx, externs);
+  expectAssembles(
+    out.ptx,
+    externs,
+    (kernel.externals ?? []).map((e) => e.symbol),
+  );
   return out;
 }

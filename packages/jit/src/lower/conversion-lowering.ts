@@ -1,8 +1,12 @@
 // `convert` (typed-ir.ts): int→int wraps, extending by the source's
 // signedness; int→float rounds to nearest; float→int truncates and
 // saturates, NaN giving 0; f64→f32 rounds to nearest; anything→bool is
-// `x != 0` with NaN false; bool→number is 0 or 1.
-import { bitsOf, isFloat, isSigned, type ScalarName } from '../types/jit-types.js';
+// `x != 0` with NaN false; bool→number is 0 or 1. The 16-bit floats go
+// through f32 (half-float-lowering.ts): f16 and bf16 widen to it exactly;
+// f16 is LLVM's own `half`, which every type converts to in one rounding;
+// bf16 is rounded from f32, reached exactly or rounded to odd.
+import { bitsOf, isFloat, isHalf, isSigned, type ScalarName } from '../types/jit-types.js';
+import { floatRoundedToOdd, narrowFromFloat, widenToFloat } from './half-float-lowering.js';
 import { floatLiteral, integerLiteral, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 
@@ -15,6 +19,8 @@ export function lowerConversion(ctx: LoweringContext, value: TypedValue, to: Sca
   const result = (ref: string): TypedValue => ({ ref, type: to });
 
   if (to === 'bool') return result(truthy(ctx, value).ref);
+  if (isHalf(from)) return lowerConversion(ctx, { ref: widenToFloat(ctx, value), type: 'f32' }, to);
+  if (to === 'bf16') return result(toBfloat16(ctx, value));
   if (from === 'bool') {
     // i1 true is 1 unsigned: zext and uitofp give 0 or 1.
     return result(b.compute(`${isFloat(to) ? 'uitofp' : 'zext'} i1 ${value.ref} to ${toType}`));
@@ -34,11 +40,20 @@ export function lowerConversion(ctx: LoweringContext, value: TypedValue, to: Sca
   return result(b.compute(`${isSigned(from) ? 'sext' : 'zext'} ${fromType} ${value.ref} to ${toType}`));
 }
 
+/** A value of a type other than bf16 as a bf16: one rounding of the exact value (f32's range holds every other type's). */
+function toBfloat16(ctx: LoweringContext, value: TypedValue): string {
+  const t = value.type;
+  const exactInFloat = t === 'f32' || t === 'bool' || bitsOf(t) <= 16; // bool and the 8- and 16-bit integers
+  const float = exactInFloat ? lowerConversion(ctx, value, 'f32').ref : floatRoundedToOdd(ctx, value);
+  return narrowFromFloat(ctx, float, 'bf16');
+}
+
 /** `x != 0` as an i1: the truthiness of `logical`, `if` and `loop` tests; NaN is false. */
 export function truthy(ctx: LoweringContext, value: TypedValue): TypedValue {
   if (value.type === 'bool') return value;
+  if (value.type === 'bf16') return truthy(ctx, { ref: widenToFloat(ctx, value), type: 'f32' });
   const t = registerType(value.type);
-  const ref = isFloat(value.type) ? ctx.builder.compute(`fcmp one ${t} ${value.ref}, ${floatLiteral(0, value.type as 'f32' | 'f64')}`) : ctx.builder.compute(`icmp ne ${t} ${value.ref}, 0`);
+  const ref = isFloat(value.type) ? ctx.builder.compute(`fcmp one ${t} ${value.ref}, ${floatLiteral(0, value.type as 'f16' | 'f32' | 'f64')}`) : ctx.builder.compute(`icmp ne ${t} ${value.ref}, 0`);
   return { ref, type: 'bool' };
 }
 

@@ -176,6 +176,8 @@ describeWhen(compileRequirements, 'expressions through libNVVM and ptxas', () =>
       u32: [4294967295],
       i64: [-(2n ** 63n), 2n ** 63n - 1n],
       u64: [2n ** 64n - 1n],
+      f16: [NaN, -Infinity, -0, 65504, 2 ** -24],
+      bf16: [NaN, Infinity, -0, 3.3895313892515355e38, 2 ** -133],
       f32: [NaN, -Infinity, -0, 3.4028234663852886e38, 1e-45],
       f64: [NaN, Infinity, -0, Number.MIN_VALUE, Number.MAX_VALUE],
     };

@@ -1,8 +1,8 @@
 // Lowers one typed-IR expression to instructions and returns its value.
 // Every subexpression is evaluated once, left to right, as in JavaScript;
 // `logical` and `select` branch so that the side not taken is not evaluated.
-// The memory, atomic, warp, barrier, bit and timer nodes are lowered by their
-// own files, to which this one hands the operands' values.
+// The memory, atomic, warp, barrier, bit, timer and linked-call nodes are
+// lowered by their own files, to which this one hands the operands' values.
 import type { ScalarName } from '../types/jit-types.js';
 import type { ElementRef, Expr, SpecialRegister } from '../types/typed-ir.js';
 import { lowerBinary, lowerCompare, lowerUnary } from './arithmetic-lowering.js';
@@ -12,6 +12,7 @@ import { lowerBlockVote } from './barrier-lowering.js';
 import { lowerBits } from './bits-lowering.js';
 import { lowerTimer } from './clock-lowering.js';
 import { lowerConversion, truthy } from './conversion-lowering.js';
+import { type LoweredArgument, lowerExternalCall } from './external-call-lowering.js';
 import { constantLiteral, memoryBytes, memoryType, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
@@ -123,6 +124,13 @@ export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
       lowerStatements(ctx, expr.body);
       const { slot, t, align } = localSlot(ctx, expr.result, expr.type);
       return { ref: b.compute(`load ${t}, ${t}* ${slot}, align ${align}`), type: expr.type };
+    }
+    case 'call': {
+      // Arguments in order, as JavaScript evaluates them; an array argument evaluates nothing.
+      const args = expr.args.map(
+        (a): LoweredArgument => (a.kind === 'value' ? { kind: 'value', value: lowerExpression(ctx, a.value) } : { kind: 'pointer', array: arrayAccess(ctx, a.array, a.space) }),
+      );
+      return expect(lowerExternalCall(ctx, expr, args), expr.type, `call of '${expr.symbol}'`);
     }
   }
   throw new LoweringError(`unknown expression op '${(expr as { op: string }).op}'`);

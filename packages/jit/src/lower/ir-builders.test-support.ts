@@ -10,6 +10,7 @@ import {
   type BitFunction,
   type ElementRef,
   type Expr,
+  type ExternalCall,
   type KernelCollectives,
   type KernelMemory,
   type KernelParam,
@@ -144,9 +145,25 @@ export class KernelBuilder {
   readonly memories: KernelMemory[] = [];
   /** Collectives the built kernel declares. */
   collectives: Partial<KernelCollectives> = {};
+  /** Linked device functions; push to add (`call` expressions index them). */
+  readonly externals: ExternalCall[] = [];
+
+  /** A linked device function of the kernel; gives its index for `call` expressions. */
+  external(declaration: ExternalCall): number {
+    this.externals.push(declaration);
+    return this.externals.length - 1;
+  }
 
   build(body: Stmt[]): TypedKernel {
-    return { symbol: this.symbol, params: [...this.params], locals: [...this.locals], memories: [...this.memories], collectives: { ...NO_COLLECTIVES, ...this.collectives }, body };
+    return {
+      symbol: this.symbol,
+      params: [...this.params],
+      locals: [...this.locals],
+      memories: [...this.memories],
+      externals: [...this.externals],
+      collectives: { ...NO_COLLECTIVES, ...this.collectives },
+      body,
+    };
   }
 }
 

@@ -1,5 +1,6 @@
 // How the kernel language's scalar types are spelled in NVVM IR (LLVM 7
 // text), and how their constants are written.
+import { bfloat16Bits, float16Bits } from '@cuda-js/core';
 import { bitsOf, isFloat, type ScalarName } from '../types/jit-types.js';
 import { LoweringError } from './lowering-error.js';
 
@@ -13,6 +14,9 @@ const REGISTER_TYPES: Readonly<Record<ScalarName, string>> = {
   u32: 'i32',
   i64: 'i64',
   u64: 'i64',
+  f16: 'half',
+  // LLVM 7 has no bfloat: a bf16 is its bits (see half-float-lowering.ts).
+  bf16: 'i16',
   f32: 'float',
   f64: 'double',
 };
@@ -37,9 +41,11 @@ const scratch = new DataView(new ArrayBuffer(8));
 /**
  * A float constant as LLVM wants it: the hexadecimal bits of the IEEE double
  * with the same value (for f32 too), which is exact for every value, NaN and
- * the infinities included, where decimal text would need to round-trip.
+ * the infinities included, where decimal text would need to round-trip; an
+ * f16 (`half`) as its own bits, `0xH3C00`.
  */
-export function floatLiteral(value: number, t: 'f32' | 'f64'): string {
+export function floatLiteral(value: number, t: 'f16' | 'f32' | 'f64'): string {
+  if (t === 'f16') return `0xH${float16Bits(value).toString(16).toUpperCase().padStart(4, '0')}`;
   scratch.setFloat64(0, t === 'f32' ? Math.fround(value) : value);
   const high = scratch.getUint32(0).toString(16).padStart(8, '0');
   const low = scratch.getUint32(4).toString(16).padStart(8, '0');
@@ -63,7 +69,8 @@ export function constantLiteral(t: ScalarName, value: number | bigint | boolean)
 }
 
 function integerOrFloat(t: ScalarName, value: number | bigint): string {
-  if (isFloat(t)) return floatLiteral(Number(value), t as 'f32' | 'f64');
+  if (t === 'bf16') return integerLiteral(bfloat16Bits(Number(value)), 16);
+  if (isFloat(t)) return floatLiteral(Number(value), t as 'f16' | 'f32' | 'f64');
   return integerLiteral(value, bitsOf(t));
 }
 

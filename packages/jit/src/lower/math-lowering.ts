@@ -2,9 +2,13 @@
 // libdevice (`__nv_sinf` for f32, `__nv_sin` for f64, linked by libNVVM),
 // and min/max/round/sign/abs/isnan/isfinite by the formulas written there,
 // so that the GPU and the simulator agree bit for bit where they can.
-import { isFloat, isSigned, type ScalarName } from '../types/jit-types.js';
+// On f16 and bf16: fma is PTX's own (fma.rn.f16, fma.rn.bf16: one
+// rounding); every other function is the f32 one rounded back to the type.
+import { isFloat, isHalf, isSigned, type ScalarName } from '../types/jit-types.js';
 import { MATH_FUNCTIONS, type MathFunction } from '../types/typed-ir.js';
 import { compareRefs } from './arithmetic-lowering.js';
+import { narrowFromFloat, widenToFloat } from './half-float-lowering.js';
+import { asmValue } from './inline-asm.js';
 import { libdeviceFunction } from './libdevice-function.js';
 import { constantLiteral, floatLiteral, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
@@ -59,6 +63,7 @@ export function lowerMath(ctx: LoweringContext, fn: MathFunction, argType: Scala
   if (args.length !== spec.arity) throw new LoweringError(`math '${fn}' with ${args.length} arguments; it takes ${spec.arity}`);
   if (!isFloat(argType) && !(spec.int && argType !== 'bool')) throw new LoweringError(`math '${fn}' on ${argType}`);
   for (const a of args) if (a.type !== argType) throw new LoweringError(`math '${fn}' of ${argType} given a ${a.type}`);
+  if (isHalf(argType)) return halfMath(ctx, fn, argType, args);
   const refs = args.map((a) => a.ref);
   const b = ctx.builder;
   const t = registerType(argType);
@@ -114,4 +119,22 @@ export function lowerMath(ctx: LoweringContext, fn: MathFunction, argType: Scala
     }
   }
   throw new LoweringError(`math '${fn}' has no lowering`);
+}
+
+/** A math function of f16 or bf16 arguments: fma in one rounding, the others in f32, rounded back (isnan and isfinite give bools). */
+function halfMath(ctx: LoweringContext, fn: MathFunction, type: 'f16' | 'bf16', args: readonly TypedValue[]): TypedValue {
+  if (fn === 'fma') {
+    // f32's fma would round twice: a*b+c needs more than 24 bits
+    const [a, b, c] = args.map((x) => x.ref) as [string, string, string];
+    if (type === 'f16') return { ref: ctx.builder.compute(`call half ${ctx.declarations.declare('llvm.fma.f16', 'half', ['half', 'half', 'half'])}(half ${a}, half ${b}, half ${c})`), type };
+    const operands = [a, b, c].map((ref) => ({ type: 'i16', ref }));
+    return { ref: asmValue(ctx, 'i16', { template: 'fma.rn.bf16 $0, $1, $2, $3;', constraints: '=h,h,h,h', operands, sideEffect: false }), type };
+  }
+  const wide = lowerMath(
+    ctx,
+    fn,
+    'f32',
+    args.map((x) => ({ ref: widenToFloat(ctx, x), type: 'f32' })),
+  );
+  return wide.type === 'bool' ? wide : { ref: narrowFromFloat(ctx, wide.ref, type), type };
 }

@@ -2,14 +2,26 @@
 // not define (libdevice's `__nv_*`, NVVM intrinsics, vprintf), each declared
 // once, and the globals it defines (shared and constant arrays, format
 // strings, the grid barrier's counter), each under a unique symbol.
+import { LoweringError } from './lowering-error.js';
 
 export class ModuleDeclarations {
   private readonly declared = new Map<string, string>();
   private readonly globals = new Map<string, string>();
 
-  /** Declares `@name` with `returnType` and `parameterTypes` (once) and returns `@name`. */
+  /**
+   * Declares `@name` with `returnType` and `parameterTypes` (once) and returns `@name`.
+   *
+   * @throws {LoweringError} when `@name` was declared with another type, or is a global of the module
+   */
   declare(name: string, returnType: string, parameterTypes: readonly string[]): string {
-    if (!this.declared.has(name)) this.declared.set(name, `declare ${returnType} @${name}(${parameterTypes.join(', ')})`);
+    const line = `declare ${returnType} @${name}(${parameterTypes.join(', ')})`;
+    const known = this.declared.get(name);
+    if (known === undefined) {
+      if (this.globals.has(name)) throw new LoweringError(`@${name} is a global of the module; it cannot also be declared as a function`);
+      this.declared.set(name, line);
+    } else if (known !== line) {
+      throw new LoweringError(`@${name} is declared twice, with different types: '${known}' and '${line}'`);
+    }
     return `@${name}`;
   }
 

@@ -1,6 +1,7 @@
 import type { ScalarName } from '../types/jit-types.js';
 import { ATOMIC_TYPES, type AtomicFunction, type Loc } from '../types/typed-ir.js';
 import { type ArrayAccess, checkedElement, shadowCall } from './element-access-source.js';
+import { ELEMENT_TYPES } from './element-types.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';
 import { isRepeatable } from './js-literal.js';
 import type { SourceContext } from './source-context.js';
@@ -20,6 +21,10 @@ function updated(fn: AtomicFunction, type: ScalarName, o: string, v: string, c: 
         return `BigInt.asUintN(64, ${code})`;
       case 'f32':
         return `Math.fround(${code})`;
+      case 'f16':
+        return `roundToFloat16(${code})`;
+      case 'bf16':
+        return `roundToBfloat16(${code})`;
       default:
         return `(${code})`;
     }
@@ -92,6 +97,9 @@ export function atomicSource(
   if (access.shadow !== undefined) steps.push(shadowCall(access, 'atomic', at, site));
   const o = context.temporary(zero);
   const element = `${access.data}[${at}]`;
-  steps.push(`${o} = ${element}`, `${element} = ${updated(fn, type, o, v, c)}`, o);
+  // f16 and bf16 elements are their bits: read as values, written back as bits
+  const bits = ELEMENT_TYPES[type].bits;
+  const next = updated(fn, type, o, v, c);
+  steps.push(`${o} = ${bits ? `${bits.decode}(${element})` : element}`, `${element} = ${bits ? `${bits.encode}(${next})` : next}`, o);
   return { code: `(${guard} ? (${steps.join(', ')}) : ${fail})`, type };
 }

@@ -40,7 +40,7 @@ function fits(from: ScalarName, to: ScalarName): boolean {
 
 /**
  * Source for `convert` (typed-ir.ts's rules): int→int wraps, int→float
- * rounds to nearest once, float→int truncates and saturates (NaN → 0),
+ * (and float→narrower float: f16 and bf16 are numbers rounded to them) rounds to nearest once, float→int truncates and saturates (NaN → 0),
  * anything→bool is `x != 0` (NaN → false), bool→number is 0 or 1.
  * `numberBound` is the i64 result's bound where it is held as a number (see
  * I64NumberRanges), which happens only from bool and the 32-bit-or-narrower integers.
@@ -58,8 +58,10 @@ export function convertSource(value: GeneratedValue, to: ScalarName, numberBound
     return out(`(${x} ? 1 : 0)`);
   }
   if (isFloat(from)) {
-    if (to === 'f64') return out(x); // every f32 is an f64
-    if (to === 'f32') return out(`Math.fround(${x})`);
+    if (to === 'f64') return out(x); // every f32 (f16, bf16) is an f64
+    if (to === 'f32') return out(from === 'f64' ? `Math.fround(${x})` : x); // every f16 and bf16 is an f32
+    if (to === 'f16') return out(`roundToFloat16(${x})`);
+    if (to === 'bf16') return out(`roundToBfloat16(${x})`);
     if (to === 'i64') return out(`floatToI64(${x})`);
     if (to === 'u64') return out(`floatToU64(${x})`);
     const [lowest, highest] = INT_RANGES[to]!;
@@ -69,6 +71,8 @@ export function convertSource(value: GeneratedValue, to: ScalarName, numberBound
   const fromBigint = (from === 'i64' || from === 'u64') && value.numberBound === undefined;
   if (to === 'f64') return out(fromBigint ? `Number(${x})` : x); // Number(bigint) rounds to nearest once
   if (to === 'f32') return out(fromBigint ? `bigintToFloat32(${x})` : `Math.fround(${x})`);
+  if (to === 'f16') return out(fromBigint ? `bigintToFloat16(${x})` : `roundToFloat16(${x})`);
+  if (to === 'bf16') return out(fromBigint ? `bigintToBfloat16(${x})` : `roundToBfloat16(${x})`);
   if (to === 'i64') {
     if (numberBound !== undefined) return { code: x, type: to, numberBound }; // a narrow integer is its own value
     return out(from === 'u64' ? `BigInt.asIntN(64, ${x})` : `BigInt(${x})`);

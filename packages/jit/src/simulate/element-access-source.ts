@@ -1,5 +1,6 @@
 import type { Layout, ScalarName } from '../types/jit-types.js';
 import type { AtomicFunction, Loc, MemorySpace } from '../types/typed-ir.js';
+import { ELEMENT_TYPES } from './element-types.js';
 import { bigintCode, numberCode, type GeneratedValue } from './generated-value.js';
 import { isRepeatable } from './js-literal.js';
 import type { SourceContext } from './source-context.js';
@@ -93,7 +94,8 @@ export function loadSource(access: ArrayAccess, indices: readonly GeneratedValue
   const at = access.shadow === undefined ? index : indexName(index, context, steps);
   if (access.shadow !== undefined) steps.push(shadowCall(access, 'read', at, site));
   const element = `${access.data}[${at}]`;
-  steps.push(access.dtype === 'bool' ? `(${element} !== 0)` : element);
+  const bits = ELEMENT_TYPES[access.dtype].bits;
+  steps.push(access.dtype === 'bool' ? `(${element} !== 0)` : bits ? `${bits.decode}(${element})` : element);
   const read = steps.length === 1 ? steps[0]! : `(${steps.join(', ')})`;
   return { code: `(${guard} ? ${read} : ${fail})`, type: access.dtype };
 }
@@ -110,6 +112,7 @@ export function storeSource(access: ArrayAccess, indices: readonly GeneratedValu
   const dtype = access.dtype;
   const big = dtype === 'i64' || dtype === 'u64';
   const valueCode = big ? bigintCode(value) : value.code;
+  const bits = ELEMENT_TYPES[dtype].bits;
   let write: string;
   if (access.shadow !== undefined) {
     const steps: string[] = [];
@@ -117,12 +120,17 @@ export function storeSource(access: ArrayAccess, indices: readonly GeneratedValu
     const t = context.temporary(dtype === 'bool' ? 'false' : big ? '0n' : '0');
     steps.push(`${t} = ${valueCode}`, shadowCall(access, 'write', at, site));
     if (dtype === 'bool') steps.push(`${access.data}[${at}] = ${t} ? 1 : 0`, t);
+    else if (bits) steps.push(`${access.data}[${at}] = ${bits.encode}(${t})`, t);
     else steps.push(`${access.data}[${at}] = ${t}`);
     write = `(${steps.join(', ')})`;
   } else if (dtype === 'bool') {
     // Bools are stored as bytes 0 and 1; the expression's value stays the boolean.
     const t = context.temporary('false');
     write = `(${access.data}[${index}] = (${t} = ${valueCode}) ? 1 : 0, ${t})`;
+  } else if (bits) {
+    // f16 and bf16 are stored as their bits; the expression's value stays the number.
+    const t = context.temporary('0');
+    write = `(${access.data}[${index}] = ${bits.encode}(${t} = ${valueCode}), ${t})`;
   } else {
     write = `(${access.data}[${index}] = ${valueCode})`; // the value is in the dtype's range: stored exactly
   }

@@ -1,4 +1,5 @@
-import type { ArrayType, ScalarName } from '../types/jit-types.js';
+import { type ArrayType, isFloat, type ScalarName } from '../types/jit-types.js';
+import { roundToFloat } from '../types/literals.js';
 import { type Expr, type MemorySpace, SHUFFLE_TYPES, type SpecialRegister, type Stmt, type TypedKernel } from '../types/typed-ir.js';
 import { arrayVariables } from './array-variables.js';
 import { atomicSource } from './atomic-source.js';
@@ -182,7 +183,35 @@ export class ExpressionSource {
         return { code: 'timer()', type: 'u64' };
       case 'inline':
         return this.#inline(e);
+      case 'call':
+        return this.#call(e);
     }
+  }
+
+  /**
+   * A call of linked code: the runtime calls the declaration's `simulate`
+   * with the arguments (i64 and u64 as bigints; an array as its typed array
+   * from element 0, ExternalCall's convention) and gives the result as the
+   * declared type.
+   */
+  #call(e: Extract<Expr, { op: 'call' }>): GeneratedValue {
+    const external = this.kernel.externals?.[e.external];
+    if (external === undefined || external.symbol !== e.symbol) throw new Error(`simulator: the call of '${e.symbol}' names external ${e.external}, which the kernel does not have`);
+    if (external.returns !== e.type || external.args.length !== e.args.length) throw new Error(`simulator: the call of '${e.symbol}' does not match its declaration`);
+    const args = e.args.map((a) => {
+      if (a.kind === 'pointer') {
+        if (a.space !== undefined) {
+          this.#memory(a.array, a.space);
+          return memoryVariables.data(a.array);
+        }
+        this.#arrayType(a.array);
+        return `${arrayVariables.data(a.array)}.subarray(${arrayVariables.offset(a.array)})`;
+      }
+      const value = this.generate(a.value);
+      return value.type === 'i64' || value.type === 'u64' ? bigintCode(value) : value.code;
+    });
+    const site = this.context.addFaultSite({ kind: 'external', loc: e.loc, external: e.external });
+    return { code: `callExternal(${site}, [${args.join(', ')}])`, type: e.type };
   }
 
   #required<T>(value: T | undefined, what: string, part: string): T {
@@ -345,7 +374,7 @@ export class ExpressionSource {
     }
     const n = Number(value);
     // Constants are in range already; rounding them again costs nothing and keeps the generated code's invariants.
-    const normalized = type === 'f32' ? Math.fround(n) : type === 'f64' ? n : convertConstant(n, type);
+    const normalized = isFloat(type) ? roundToFloat(n, type) : convertConstant(n, type);
     return { code: numberLiteral(normalized), type };
   }
 

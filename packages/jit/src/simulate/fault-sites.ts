@@ -27,7 +27,9 @@ type FaultSiteKind =
   | { readonly kind: 'division'; readonly loc: Loc | undefined; readonly operator: 'div' | 'rem' }
   /** Where a thread waits for others (lockstep mode): the scheduler reads the op. */
   | { readonly kind: 'collective'; readonly loc: Loc | undefined; readonly collective: CollectiveOp }
-  | { readonly kind: 'print'; readonly loc: Loc | undefined; readonly format: string };
+  | { readonly kind: 'print'; readonly loc: Loc | undefined; readonly format: string }
+  /** A call of linked code: `external` indexes the kernel's `externals`. */
+  | { readonly kind: 'external'; readonly loc: Loc | undefined; readonly external: number };
 
 /**
  * The fault sites of one generated kernel, by number. The generated code

@@ -4,6 +4,8 @@
  * which runs one expression in one thread.
  * Not shipped (packages/jit/tsconfig.json excludes it).
  */
+import { bfloat16Bits, float16Bits } from '@cuda-js/core';
+import { StridedMemoryView } from '@cuda-js/memory-view';
 import { SimulatorError, type SourceLocator, type SourcePosition } from '../errors.js';
 import { compare, convert, exprStmt as expr, get, globalIndexX, i32, ifStmt as when, load, set, store } from '../types/ir-builders.test-support.js';
 import { arrayType, type Layout, type ScalarName } from '../types/jit-types.js';
@@ -182,8 +184,12 @@ export function evaluate<T extends ScalarName>(type: T, make: (scalars: readonly
 
 type HostValue = number | bigint | boolean;
 
-function hostArray(type: ScalarName, values: readonly HostValue[]): ArrayBufferView {
+function hostArray(type: ScalarName, values: readonly HostValue[]): ArrayBufferView | StridedMemoryView {
   switch (type) {
+    case 'f16':
+      return StridedMemoryView.fromAny(Uint16Array.from(values, (v) => float16Bits(Number(v)))).view({ dtype: 'float16' });
+    case 'bf16':
+      return StridedMemoryView.fromAny(Uint16Array.from(values, (v) => bfloat16Bits(Number(v)))).view({ dtype: 'bfloat16' });
     case 'bool':
       return Uint8Array.from(values, (v) => (v ? 1 : 0));
     case 'i64':

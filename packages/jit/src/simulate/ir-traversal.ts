@@ -51,6 +51,9 @@ export function forEachChild(e: Expr, visit: (child: Expr) => void): void {
       return visit(e.value);
     case 'bits':
       return visit(e.arg);
+    case 'call':
+      for (const a of e.args) if (a.kind === 'value') visit(a.value);
+      return;
     case 'inline':
       return forEachExpr(e.body, visit);
   }

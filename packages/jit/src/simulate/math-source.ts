@@ -32,19 +32,25 @@ const SAME_NAME = new Set<MathFunction>([
   'hypot',
 ]);
 
+/** fma of each float type, in one rounding. */
+const FMA: Readonly<Record<'f16' | 'bf16' | 'f32' | 'f64', string>> = { f16: 'fmaFloat16', bf16: 'fmaBfloat16', f32: 'fmaFloat32', f64: 'fmaFloat64' };
+
 /**
  * Source for a math call. Float functions go through `Math.*` (rounded with
  * `Math.fround` for f32: exact for sqrt, floor, ceil and trunc, within an
- * ulp of libdevice for the transcendental ones); min, max, round, sign and
- * abs follow typed-ir.ts's formulas; fma rounds once.
+ * ulp of libdevice for the transcendental ones; for f16 and bf16 the f32
+ * result rounded to the type, as the GPU computes them); min, max, round,
+ * sign and abs follow typed-ir.ts's formulas; fma rounds once.
  */
 export function mathSource(fn: MathFunction, type: ScalarName, argType: ScalarName, args: readonly GeneratedValue[]): GeneratedValue {
-  const f32 = argType === 'f32';
+  const half = argType === 'f16' || argType === 'bf16';
+  const f32 = argType === 'f32' || half;
   const float = f32 || argType === 'f64';
   const big = argType === 'i64' || argType === 'u64';
   const list = args.map((a) => (big ? bigintCode(a) : a.code)).join(', ');
   const out = (code: string): GeneratedValue => ({ code, type });
-  const rounded = (code: string): GeneratedValue => out(f32 ? `Math.fround(${code})` : code);
+  const toHalf = argType === 'f16' ? 'roundToFloat16' : 'roundToBfloat16';
+  const rounded = (code: string): GeneratedValue => out(half ? `${toHalf}(Math.fround(${code}))` : f32 ? `Math.fround(${code})` : code);
   if (SAME_NAME.has(fn)) return rounded(`Math.${fn}(${list})`);
   switch (fn) {
     case 'exp2':
@@ -52,7 +58,7 @@ export function mathSource(fn: MathFunction, type: ScalarName, argType: ScalarNa
     case 'round':
       return rounded(`roundHalfUp(${list})`);
     case 'fma':
-      return out(f32 ? `fmaFloat32(${list})` : `fmaFloat64(${list})`);
+      return out(`${FMA[argType as 'f16' | 'bf16' | 'f32' | 'f64']}(${list})`);
     case 'isnan':
       return out(`Number.isNaN(${list})`);
     case 'isfinite':

@@ -1,3 +1,4 @@
+import { bfloat16Bits, float16Bits } from '@cuda-js/core';
 import { bitsOf, type ScalarName } from '../types/jit-types.js';
 import type { KernelMemory } from '../types/typed-ir.js';
 import { ELEMENT_TYPES, type ElementArray, type ElementArrayConstructor } from './element-types.js';
@@ -36,7 +37,10 @@ function describe(m: KernelMemory): string {
   return `${m.space} array '${m.name}'`;
 }
 
-/** Elements of a const array in its typed array (bigints for i64/u64, 0/1 for bool). */
+/** How the bits of f16 and bf16 elements are made (what generated code calls by these names). */
+const ENCODERS = { float16Bits, bfloat16Bits } as const;
+
+/** Elements of a const array in its typed array (bigints for i64/u64, 0/1 for bool, the bits of f16 and bf16). */
 function constData(layout: MemoryLayout): ElementArray {
   const { memory } = layout;
   const data = memory.data;
@@ -45,9 +49,11 @@ function constData(layout: MemoryLayout): ElementArray {
   const ctor = layout.arrayConstructor;
   const out = new ctor(layout.length);
   const big = memory.dtype === 'i64' || memory.dtype === 'u64';
+  const bits = ELEMENT_TYPES[memory.dtype].bits;
+  const encode = bits === undefined ? Number : ENCODERS[bits.encode];
   for (let i = 0; i < data.length; i++) {
     const v = data[i]!;
-    (out as { [k: number]: number | bigint })[i] = big ? BigInt(v) : typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
+    (out as { [k: number]: number | bigint })[i] = big ? BigInt(v) : typeof v === 'boolean' ? (v ? 1 : 0) : encode(Number(v));
   }
   return out;
 }

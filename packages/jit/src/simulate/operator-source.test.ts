@@ -203,7 +203,7 @@ describe('integer arithmetic wraps at the width, as on the GPU', () => {
     const b = new KernelBuilder();
     const out = b.array('out', 'i8');
     const kernel = b.build([expr(store(out, 'i8', [i32(0)], binary('add', c('i8', 1), c('i8', 2))))]);
-    expect(() => new SimulatedKernel(kernel, new TextLocator(''))).toThrow(/arithmetic is in i32, u32, i64, u64, f32 and f64 only/);
+    expect(() => new SimulatedKernel(kernel, new TextLocator(''))).toThrow(/arithmetic is in i32, u32, i64, u64, f16, bf16, f32 and f64 only/);
   });
 });
 

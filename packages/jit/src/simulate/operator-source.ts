@@ -4,12 +4,15 @@ import { bigintCode, type GeneratedValue } from './generated-value.js';
 import type { SourceContext } from './source-context.js';
 
 /** The types that arithmetic happens in (the typer converts bool and the narrow integers to i32 first). */
-type ArithmeticType = 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64';
+type ArithmeticType = 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64';
 
 function arithmeticType(type: ScalarName, what: string): ArithmeticType {
-  if (type === 'i32' || type === 'u32' || type === 'i64' || type === 'u64' || type === 'f32' || type === 'f64') return type;
-  throw new Error(`simulator: the typed IR has ${what} on ${type}; arithmetic is in i32, u32, i64, u64, f32 and f64 only`);
+  if (type === 'i32' || type === 'u32' || type === 'i64' || type === 'u64' || type === 'f16' || type === 'bf16' || type === 'f32' || type === 'f64') return type;
+  throw new Error(`simulator: the typed IR has ${what} on ${type}; arithmetic is in i32, u32, i64, u64, f16, bf16, f32 and f64 only`);
 }
+
+/** The rounding of each float type after an operation computed in f64 (none for f64). */
+const FLOAT_ROUNDING: Readonly<Record<'f16' | 'bf16' | 'f32' | 'f64', string | undefined>> = { f16: 'roundToFloat16', bf16: 'roundToBfloat16', f32: 'Math.fround', f64: undefined };
 
 /** Wraps a bigint expression to the 64-bit type. */
 function wrap64(type: 'i64' | 'u64', code: string): string {
@@ -30,6 +33,8 @@ export function unarySource(operator: UnaryOperator, type: ScalarName, operand: 
         return out(`(-${x} | 0)`);
       case 'u32':
         return out(`(-${x} >>> 0)`);
+      case 'f16':
+      case 'bf16':
       case 'f32':
       case 'f64':
         return out(`(-${x})`); // exact: negation only flips the sign
@@ -73,11 +78,13 @@ export function binarySource(
   const out = (code: string): GeneratedValue => ({ code, type });
   const a = left.code;
   const b = right.code;
-  if (t === 'f32' || t === 'f64') {
+  if (t === 'f16' || t === 'bf16' || t === 'f32' || t === 'f64') {
     const symbol = FLOAT_OPERATORS[operator];
     if (symbol === undefined) throw new Error(`simulator: the typed IR has '${operator}' on ${type}; it is on integers only`);
-    // + - * / of two f32 are exact in f64 and rounded once by fround; % (fmod) is exact.
-    return out(t === 'f32' ? `Math.fround(${a} ${symbol} ${b})` : `(${a} ${symbol} ${b})`);
+    // + - * / of two f32 (f16, bf16) are exact in f64, or rounded once to 53 bits, at least twice theirs and 2 more:
+    // rounded again to the type, that is the one correctly rounded result. % (fmod) is exact.
+    const rounding = FLOAT_ROUNDING[t];
+    return out(rounding === undefined ? `(${a} ${symbol} ${b})` : `${rounding}(${a} ${symbol} ${b})`);
   }
   if (operator === 'div' || operator === 'rem') return divisionSource(operator, t, left, right, loc, context);
   if (t === 'i32' || t === 'u32') {

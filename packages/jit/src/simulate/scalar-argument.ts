@@ -1,8 +1,9 @@
-import { Scalar } from '@cuda-js/core';
+import { roundToBfloat16, roundToFloat16, Scalar } from '@cuda-js/core';
 import { KernelArgumentError } from '../errors.js';
 import { bitsOf, isSigned, type ScalarName } from '../types/jit-types.js';
 import type { KernelParam } from '../types/typed-ir.js';
 import { bigintToFloat32 } from './bigint-to-float32.js';
+import { bigintToBfloat16, bigintToFloat16 } from './half-float-runtime.js';
 
 type ScalarParam = Extract<KernelParam, { kind: 'scalar' }>;
 
@@ -18,7 +19,7 @@ function wrapInteger(value: number, type: ScalarName): number {
 /**
  * A scalar argument as the generated code holds the parameter's type: a JS
  * number, bigint or boolean, or a core `Scalar` (`f32(2)`), whose value is
- * taken. Numbers round to f32 with `Math.fround`; integers wrap to the
+ * taken. Numbers round to f32 with `Math.fround` (to f16 and bf16 with core's rounding); integers wrap to the
  * type's width (bigints for i64 and u64). A number that is not an integer
  * is refused for an integer parameter: it would need a rounding that the
  * caller did not ask for.
@@ -38,6 +39,10 @@ export function convertScalarArgument(param: ScalarParam, index: number, argumen
         return value !== 0n;
       case 'f32':
         return bigintToFloat32(value);
+      case 'f16':
+        return bigintToFloat16(value);
+      case 'bf16':
+        return bigintToBfloat16(value);
       case 'f64':
         return Number(value);
       case 'i64':
@@ -54,6 +59,10 @@ export function convertScalarArgument(param: ScalarParam, index: number, argumen
         return !!value;
       case 'f32':
         return Math.fround(value);
+      case 'f16':
+        return roundToFloat16(value);
+      case 'bf16':
+        return roundToBfloat16(value);
       case 'f64':
         return value;
       default:

@@ -3,6 +3,8 @@ import type { TypedKernel } from '../types/typed-ir.js';
 import { bigintToFloat32 } from './bigint-to-float32.js';
 import { brev32, brev64, clz64, ffs32, ffs64, popc32, popc64 } from './bit-functions.js';
 import { fmaFloat32, fmaFloat64 } from './exact-fma.js';
+import { HALF_FLOAT_NAMES, HALF_FLOAT_RUNTIME, type HalfFloatRuntime } from './half-float-runtime.js';
+import { externalResult } from './external-result.js';
 import { describeCalls, type FaultSites } from './fault-sites.js';
 import { floatToI64, floatToInt, floatToU64 } from './float-to-integer.js';
 import { LockstepGroup, type ThreadGenerator } from './lockstep-scheduler.js';
@@ -47,7 +49,7 @@ export type ThreadFunction = (
 ) => ThreadGenerator;
 
 /** The functions that generated kernels call: the cold paths that fail, and helpers too long to write inline. */
-export interface SimulatorRuntime {
+export interface SimulatorRuntime extends HalfFloatRuntime {
   /** An index outside `0..extent-1` in some dimension at fault site `site`. */
   outOfBounds(site: number, indices: readonly number[], extents: readonly number[]): never;
   /** An integer division or remainder by zero at fault site `site`. */
@@ -64,6 +66,8 @@ export interface SimulatorRuntime {
   print(site: number, args: readonly unknown[]): void;
   /** clock64 and globaltimer: nanoseconds, as a u64. */
   timer(): bigint;
+  /** Calls the stand-in of the linked function of call site `site` (ExternalCall's `simulate`) and gives its result as the declared type. */
+  callExternal(site: number, args: readonly unknown[]): number | bigint | boolean;
   floatToInt: typeof floatToInt;
   floatToI64: typeof floatToI64;
   floatToU64: typeof floatToU64;
@@ -98,6 +102,7 @@ export const RUNTIME_NAMES = [
   'constants',
   'print',
   'timer',
+  'callExternal',
   'floatToInt',
   'floatToI64',
   'floatToU64',
@@ -120,6 +125,7 @@ export const RUNTIME_NAMES = [
   'ffs64',
   'brev32',
   'brev64',
+  ...HALF_FLOAT_NAMES,
 ] as const satisfies readonly (keyof SimulatorRuntime)[];
 
 /** An index as the message shows it: all digits; a huge one came from a bigint and was rounded on the way. */
@@ -273,6 +279,20 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
       (printSink ?? defaultSink)(text);
     },
     timer: () => process.hrtime.bigint(),
+    callExternal(site, args) {
+      const s = sites.get(site);
+      const external = s.kind === 'external' ? kernel.externals?.[s.external] : undefined;
+      if (external === undefined) throw new Error(`simulator: fault site ${site} is no call of linked code`);
+      const simulate = external.simulate as ((...args: readonly unknown[]) => unknown) | undefined;
+      if (simulate === undefined) throw new SimulatorFault(site, `'${external.symbol}' is linked device code; give declareDevice a { simulate } function to run it in the simulator`);
+      const value = simulate(...args);
+      const result = externalResult(value, external.returns);
+      if (result === undefined) {
+        const what = value === null ? 'null' : typeof value === 'string' ? 'a string' : typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+        throw new SimulatorFault(site, `the simulate function of '${external.symbol}' gave ${what}; it must give a number, a bigint or a boolean (the ${external.returns} result)`);
+      }
+      return result;
+    },
     floatToInt,
     floatToI64,
     floatToU64,
@@ -295,5 +315,6 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
     ffs64,
     brev32,
     brev64,
+    ...HALF_FLOAT_RUNTIME,
   };
 }

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { cuda } from '../cuda.js';
 import { device, deviceFunctionOf, type DeviceFunction } from '../device-function.js';
 import { FreeVariableError, KernelTypeError } from '../errors.js';
-import { declareDevice } from '../external-device-function.js';
 import { array } from './signature.js';
 import type { Loc } from './typed-ir.js';
 import { MarkedLines, nodesOf, onlyNodeOf, typed, typingError, withoutLocs } from './typer.test-support.js';
@@ -256,16 +255,6 @@ describe('device function errors', () => {
         { square },
       ),
     ).toThrow(/'square' is a device function: call it, square\(\.\.\.\)/);
-    const linked = declareDevice('mul_f32', { args: [f32, f32], returns: f32 });
-    expect(() =>
-      typed(
-        (x: Float32Array) => {
-          x[0] = (linked as unknown as (a: number, b: number) => number)(x[0]!, 2);
-        },
-        [f32x1],
-        { linked: linked as never },
-      ),
-    ).toThrow(/'linked' is linked device code \(declareDevice\): kernels cannot call it yet/);
     // an infinite loop that only returns does not run off the end
     const spin = device((x: number) => {
       for (;;) if (x > 0) return x;

@@ -12,6 +12,8 @@ export const CASTS: Readonly<Record<string, ScalarName>> = Object.freeze({
   u32: 'u32',
   i64: 'i64',
   u64: 'u64',
+  f16: 'f16',
+  bf16: 'bf16',
   f32: 'f32',
   f64: 'f64',
   Number: 'f64',

@@ -6,7 +6,7 @@
  * Not shipped (packages/jit/tsconfig.json excludes it).
  */
 import type { ScalarName } from './jit-types.js';
-import type { BinaryOperator, CompareOperator, ElementRef, Expr, Loc, MathFunction, SpecialRegister, Stmt, UnaryOperator } from './typed-ir.js';
+import type { BinaryOperator, CallArgument, CompareOperator, ElementRef, Expr, ExternalCall, Loc, MathFunction, MemorySpace, SpecialRegister, Stmt, UnaryOperator } from './typed-ir.js';
 
 // ---- constants -------------------------------------------------------------
 
@@ -71,6 +71,20 @@ export const store = (array: number, dtype: ScalarName, indices: readonly Expr[]
 });
 export const dim = (array: number, what: 'shape' | 'stride', d: number): Expr => ({ op: 'dim', type: 'i64', array, what, dim: d });
 export const sequence = (effects: readonly Expr[], value: Expr): Expr => ({ op: 'sequence', type: value.type, effects, value });
+
+/** A scalar argument of a call of linked code (already of the declared type). */
+export const valueArg = (value: Expr): CallArgument => ({ kind: 'value', value });
+/** An array argument of a call of linked code: parameter `array`, or memory `array` of `space`. */
+export const pointerArg = (array: number, space?: MemorySpace): CallArgument => (space === undefined ? { kind: 'pointer', array } : { kind: 'pointer', array, space });
+/** A call of `externals[external]` (whose declaration is `declaration`), of its declared result type. */
+export const call = (external: number, declaration: ExternalCall, args: readonly CallArgument[], loc?: Loc): Expr => ({
+  op: 'call',
+  type: declaration.returns,
+  symbol: declaration.symbol,
+  external,
+  args,
+  ...(loc ? { loc } : {}),
+});
 
 /** The 1-D global index `ctaid.x * ntid.x + tid.x` in i32. */
 export const globalIndexX = (): Expr => binary('add', binary('mul', special('ctaid.x'), special('ntid.x')), special('tid.x'));

@@ -4,8 +4,8 @@
  * compares types and a signature's key is the join of the types' names.
  */
 
-/** The scalar types that kernels compute with. */
-export type ScalarName = 'bool' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64';
+/** The scalar types that kernels compute with (`f16` is IEEE binary16, `bf16` bfloat16). */
+export type ScalarName = 'bool' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64';
 
 /** Memory order of an array: compact row-major, compact column-major, or any strides. */
 export type Layout = 'C' | 'F' | 'A';
@@ -42,6 +42,8 @@ export const SCALARS: Readonly<Record<ScalarName, ScalarInfo>> = Object.freeze({
   u32: { bits: 32, isFloat: false, isSigned: false, bytes: 4 },
   i64: { bits: 64, isFloat: false, isSigned: true, bytes: 8 },
   u64: { bits: 64, isFloat: false, isSigned: false, bytes: 8 },
+  f16: { bits: 16, isFloat: true, isSigned: true, bytes: 2 },
+  bf16: { bits: 16, isFloat: true, isSigned: true, bytes: 2 },
   f32: { bits: 32, isFloat: true, isSigned: true, bytes: 4 },
   f64: { bits: 64, isFloat: true, isSigned: true, bytes: 8 },
 });
@@ -56,6 +58,8 @@ export const isFloat = (t: ScalarName): boolean => SCALARS[t].isFloat;
 export const isInteger = (t: ScalarName): boolean => !SCALARS[t].isFloat && t !== 'bool';
 export const isSigned = (t: ScalarName): boolean => SCALARS[t].isSigned;
 export const bitsOf = (t: ScalarName): number => SCALARS[t].bits;
+/** f16 and bf16: the 16-bit floats, which compute as their own type but have no arithmetic of their own in every backend. */
+export const isHalf = (t: ScalarName): t is 'f16' | 'bf16' => t === 'f16' || t === 'bf16';
 
 const arrays = new Map<string, ArrayType>();
 

@@ -290,7 +290,7 @@ describe('memory declarations that are refused', () => {
         },
         [f32x1],
       ),
-    ).toThrow(/the element type of an array is a scalar type: bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64/);
+    ).toThrow(/the element type of an array is a scalar type: bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64/);
     expect(() =>
       typed(
         (out: Float32Array) => {

@@ -21,6 +21,9 @@ const LIMITS: Readonly<Record<MemorySpace, number>> = Object.freeze({ shared: 48
 
 const MAX_ELEMENTS = 2 ** 31 - 1;
 
+/** Float16Array, in engines that have one (Node 20 has none); its elements are numbers. */
+const Float16ArrayClass = (globalThis as { Float16Array?: new (n: number) => ArrayLike<number> }).Float16Array;
+
 /** The element type of each typed-array class that a const array may be made of. */
 const TYPED_ARRAY_DTYPES: readonly (readonly [new (n: number) => ArrayLike<number | bigint>, ScalarName])[] = [
   [Float32Array, 'f32'],
@@ -34,6 +37,7 @@ const TYPED_ARRAY_DTYPES: readonly (readonly [new (n: number) => ArrayLike<numbe
   [Uint32Array, 'u32'],
   [BigInt64Array, 'i64'],
   [BigUint64Array, 'u64'],
+  ...(Float16ArrayClass ? [[Float16ArrayClass, 'f16'] as const] : []),
 ];
 
 const DTYPE_NAMES = Object.keys(CASTS).filter((n) => n !== 'Number' && n !== 'Boolean');

@@ -3,6 +3,7 @@
  * alone fold, as in JavaScript), and a literal made as a constant of a type
  * by the typed IR's conversion rules.
  */
+import { roundToBfloat16, roundToFloat16 } from '@cuda-js/core';
 import { bitsOf, isFloat, isSigned, type ScalarName } from './jit-types.js';
 import type { Expr, Loc } from './typed-ir.js';
 
@@ -47,10 +48,24 @@ function wrapInteger(value: number, t: ScalarName): number {
   return v;
 }
 
+/** `value` rounded to the float type `t` (to nearest even, once). */
+export function roundToFloat(value: number, t: ScalarName): number {
+  switch (t) {
+    case 'f32':
+      return Math.fround(value);
+    case 'f16':
+      return roundToFloat16(value);
+    case 'bf16':
+      return roundToBfloat16(value);
+    default:
+      return value;
+  }
+}
+
 /** A constant of type `t` holding the JavaScript number `value`, converted by the typed IR's rules. */
 export function constantOf(value: number, t: ScalarName, loc: Loc | undefined): Expr {
   if (t === 'bool') return { op: 'const', type: t, value: value !== 0 && !Number.isNaN(value), loc };
-  if (isFloat(t)) return { op: 'const', type: t, value: t === 'f32' ? Math.fround(value) : value, loc };
+  if (isFloat(t)) return { op: 'const', type: t, value: roundToFloat(value, t), loc };
   let v = Number.isNaN(value) ? 0 : Math.trunc(value);
   if (t === 'i64' || t === 'u64') {
     const big = Number.isFinite(v) ? BigInt(v) : v > 0 ? 2n ** 63n : -(2n ** 63n);

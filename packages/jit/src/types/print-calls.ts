@@ -7,7 +7,7 @@
  * console.log prints as JavaScript does where it can: text and constants go
  * into the format as JavaScript writes them (`%` doubled), values are
  * separated by spaces and the line ends in `\n`. Values print with `%d`,
- * `%u`, `%lld` and `%llu` for integers, `%.15g` for f64 and `%.7g` for f32
+ * `%u`, `%lld` and `%llu` for integers, `%.15g` for f64, `%.7g` for f32, `%.4g` for f16 and `%.3g` for bf16
  * (the digits each type holds, so `0.1` prints as 0.1), and bools as 1 or 0.
  */
 import type { ESTree } from 'meriyah';
@@ -67,7 +67,7 @@ function printfArgument(c: TyperContext, conversion: Conversion, node: Node): Ex
   const value = literalValue(v);
   const where = `printf: ${conversion.text}`;
   if (conversion.kind === 'float') {
-    if (isLiteralType(v.type) || v.type === 'f32' || v.type === 'f64') return c.to(v, 'f64', node);
+    if (isLiteralType(v.type) || isFloat(v.type)) return c.to(v, 'f64', node);
     return c.typeError(node, `${where} prints a float, the argument is ${v.type}: write ${suggestion(v.type)}, or convert it: f64(x)`);
   }
   if (v.type === 'float-literal' || (!isLiteralType(v.type) && isFloat(v.type))) {
@@ -119,6 +119,11 @@ function logPart(c: TyperContext, node: Node): { text: string; arg?: Expr } {
       return { text: '%.15g', arg: c.to(v, 'f64', node) };
     case 'f32':
       return { text: '%.7g', arg: c.to(v, 'f64', node) };
+    // as f32's 7 digits: one more than the digits each type keeps (3 for f16, 2 for bf16)
+    case 'f16':
+      return { text: '%.4g', arg: c.to(v, 'f64', node) };
+    case 'bf16':
+      return { text: '%.3g', arg: c.to(v, 'f64', node) };
     case 'i64':
       return { text: '%lld', arg: c.to(v, 'i64', node) };
     case 'u64':

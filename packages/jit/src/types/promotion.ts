@@ -20,17 +20,20 @@ function intOfBits(bits: number, signed: boolean): ScalarName {
 
 /**
  * The common type of two concrete types for arithmetic and comparison:
- * f64 wins; f32 with f32 or a small integer stays f32, with a 32- or 64-bit
- * integer becomes f64 (no precision is lost, as numba does); integers of one
- * signedness take the wider; mixed signedness takes a signed type wide
- * enough for both (i32 and u32 give i64; 64-bit mixes give i64).
+ * f64 wins; two different floats of 32 bits or fewer give f32 (f16 with
+ * bf16 too: neither holds the other); a float (f16, bf16, f32) with a small
+ * integer (8 or 16 bits, or bool) stays that float, with a 32- or 64-bit
+ * integer becomes f64 (as numba does for f32); integers of one signedness
+ * take the wider; mixed signedness takes a signed type wide enough for both
+ * (i32 and u32 give i64; 64-bit mixes give i64).
  */
 export function promote(a: ScalarName, b: ScalarName): ScalarName {
   if (a === b) return arithmeticType(a);
   if (isFloat(a) || isFloat(b)) {
     if (a === 'f64' || b === 'f64') return 'f64';
-    const other = a === 'f32' ? b : a;
-    return bitsOf(other) <= 16 ? 'f32' : 'f64';
+    if (isFloat(a) && isFloat(b)) return 'f32';
+    const [float, other] = isFloat(a) ? [a, b] : [b, a];
+    return bitsOf(other) <= 16 ? float : 'f64';
   }
   const x = arithmeticType(a);
   const y = arithmeticType(b);
@@ -77,14 +80,20 @@ export function join(a: ValueType | undefined, b: ValueType): ValueType {
   return promoteValues(a, b);
 }
 
+/** Significant bits of each float type: an integer of at most this many bits is exact in it. */
+const PRECISION: Readonly<Partial<Record<ScalarName, number>>> = { f16: 11, bf16: 8, f32: 24, f64: 53 };
+
 /**
  * Whether a value of type `from` goes into a variable or parameter of type
- * `to` without losing anything (a widening), so that it may be implicit.
+ * `to` without losing anything (a widening), so that it may be implicit:
+ * a float into a float with as much range and precision (f16 and bf16 into
+ * f32 and f64, not into each other), an integer into a float whose
+ * significand holds all its bits (8-bit ones into f16 and bf16).
  */
 export function isWidening(from: ScalarName, to: ScalarName): boolean {
   if (from === to) return true;
   if (to === 'bool' || from === 'bool') return from === 'bool' && to !== 'bool';
-  if (isFloat(to)) return isFloat(from) ? bitsOf(to) >= bitsOf(from) : bitsOf(from) < (to === 'f32' ? 24 : 53);
+  if (isFloat(to)) return isFloat(from) ? bitsOf(to) > bitsOf(from) : bitsOf(from) <= PRECISION[to]!;
   if (isFloat(from)) return false;
   if (isSigned(from) === isSigned(to)) return bitsOf(to) >= bitsOf(from);
   return isSigned(to) && bitsOf(to) > bitsOf(from);

@@ -1,4 +1,4 @@
-import { bool, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8 } from '@cuda-js/core';
+import { bf16, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8 } from '@cuda-js/core';
 import { KernelTypeError } from '../errors.js';
 import { arrayType, isScalarName, type ArrayType, type JitType, type Layout, type ScalarName } from './jit-types.js';
 
@@ -16,6 +16,8 @@ const MAKERS = new Map<unknown, ScalarName>([
   [u32, 'u32'],
   [i64, 'i64'],
   [u64, 'u64'],
+  [f16, 'f16'],
+  [bf16, 'bf16'],
   [f32, 'f32'],
   [f64, 'f64'],
 ]);
@@ -43,7 +45,7 @@ function scalarOf(token: unknown, where: string): ScalarName {
   if (made) return made;
   if (isScalarName(token)) return token;
   const shown = typeof token === 'function' ? `the function ${token.name || '(anonymous)'}` : typeof token === 'string' ? `'${token}'` : String(token);
-  throw new KernelTypeError(`${where}: ${shown} is not a scalar type; use f32, f64, i8, u8, i16, u16, i32, u32, i64, u64 or bool`);
+  throw new KernelTypeError(`${where}: ${shown} is not a scalar type; use f32, f64, f16, bf16, i8, u8, i16, u16, i32, u32, i64, u64 or bool`);
 }
 
 /** The types of a signature given as tokens. */

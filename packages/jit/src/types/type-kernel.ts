@@ -7,6 +7,7 @@ import { unsupportedMessage, unsupportedNodePhrase } from '../parse/supported-sy
 import { elementRefOf, extentOf, memoryView, paramView, type ArrayView, type Binding } from './array-bindings.js';
 import { cudaStatement, cudaValue, dimensionCount, gridComponent, gridSizeComponent } from './cuda-calls.js';
 import { inlineStatement, inlineValue } from './device-calls.js';
+import { externalCall, KernelExternals } from './external-calls.js';
 import { CASTS, CUDA_DIMENSIONS, CUDA_SCALARS, GLOBAL_CONSTANTS, INTRINSIC_NAMES, MATH_CONSTANTS, NUMBER_CONSTANTS } from './intrinsics.js';
 import { isArrayType, isFloat, bitsOf, type ArrayType, type JitType, type ScalarName } from './jit-types.js';
 import { checkMemoryLimits, isHostArray, MEMORY_MAKERS, declareMemory, type DeclaredMemory } from './kernel-memories.js';
@@ -71,8 +72,9 @@ const MAX_INFERENCE_ROUNDS = 32;
  * Each kind of construct beyond the core language is typed in a module of
  * its own, through the {@link TyperContext} this class gives them:
  * cuda-calls.ts (the cuda.* intrinsics, with atomic-calls.ts and
- * print-calls.ts), kernel-memories.ts (shared, local and const arrays) and
- * device-calls.ts (inlined device functions).
+ * print-calls.ts), kernel-memories.ts (shared, local and const arrays),
+ * device-calls.ts (inlined device functions) and external-calls.ts (calls
+ * of linked code).
  */
 export function typeKernel(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions): TypedKernel {
   return new KernelTyper(parsed, signature, options).run();
@@ -87,6 +89,8 @@ class KernelTyper {
   #locals: Local[] = [];
   /** The memories the kernel declares, by id (declared in the same order every round: ids are stable). */
   #memories: DeclaredMemory[] = [];
+  /** The linked functions the kernel calls (by declaration: their indices are stable across rounds). */
+  readonly #externals: KernelExternals;
   #frames: Frame[] = [];
   #nextTarget = 0;
   #emitting = false;
@@ -103,6 +107,7 @@ class KernelTyper {
     this.#signature = signature;
     this.#kernelConstants = options.constants ?? {};
     this.#symbol = options.symbol;
+    this.#externals = new KernelExternals(options.symbol);
     this.#context = this.#makeContext();
   }
 
@@ -130,6 +135,7 @@ class KernelTyper {
       params: kernelParams,
       locals: this.#locals.map((l) => ({ name: l.name, type: this.#finalType(l) })),
       memories: this.#memories.map((m) => m.memory),
+      externals: this.#externals.list,
       collectives: Object.freeze({ ...this.#collectives }),
       body,
     };
@@ -679,6 +685,7 @@ class KernelTyper {
       if (typeof c === 'boolean') return typed({ op: 'const', type: 'bool', value: c, loc: this.#loc(node) });
       if (typeof c === 'bigint') return typed({ op: 'const', type: 'i64', value: BigInt.asIntN(64, c), loc: this.#loc(node) });
       if (deviceFunctionOf(c)) return this.#typeError(node, `'${name}' is a device function: call it, ${name}(...)`);
+      if (c instanceof ExternalDeviceFunction) return this.#typeError(node, `'${name}' is linked device code (declareDevice '${c.symbol}'): call it, ${name}(...)`);
       const dtype = makerType(c);
       if (dtype) return this.#typeError(node, `'${name}' is the scalar type ${dtype}: use it as a dtype (cuda.shared.array(n, ${name})) or a cast, ${name}(x)`);
       if (isHostArray(c)) return this.#typeError(node, `'${name}' is a host array: kernels read it as constant memory, const t = cuda.const.arrayLike(${name})`);
@@ -752,6 +759,13 @@ class KernelTyper {
     if (callee.type !== 'Identifier') return undefined;
     const c = this.#constant((callee as ESTree.Identifier).name);
     return c === undefined ? undefined : deviceFunctionOf(c);
+  }
+
+  /** The linked device function (`declareDevice`) a callee names, or undefined. */
+  #externalFunction(callee: Node): ExternalDeviceFunction | undefined {
+    if (callee.type !== 'Identifier') return undefined;
+    const c = this.#constant((callee as ESTree.Identifier).name);
+    return c instanceof ExternalDeviceFunction ? c : undefined;
   }
 
   #isConsoleLog(callee: Node): boolean {
@@ -1119,6 +1133,8 @@ class KernelTyper {
     if (path !== undefined) return cudaValue(this.#context, path, node);
     const fn = this.#deviceFunction(callee);
     if (fn) return inlineValue(this.#context, fn, node);
+    const external = this.#externalFunction(callee);
+    if (external) return externalCall(this.#context, external, node, this.#externals);
     const name = this.#globalName(callee);
     const target = name !== undefined && Object.hasOwn(CASTS, name) ? CASTS[name] : this.#dtypeOf(callee);
     if (target !== undefined) {
@@ -1131,10 +1147,7 @@ class KernelTyper {
         throw new FreeVariableError(`'${calleeName}' is not a function kernels can call (device functions come with jit.device, named in the constants)`, this.#at(callee));
       }
       if (this.#lookup(calleeName) === undefined) {
-        if (this.#constant(calleeName) instanceof ExternalDeviceFunction) {
-          this.#typeError(callee, `'${calleeName}' is linked device code (declareDevice): kernels cannot call it yet, the typed IR has no call of linked code`);
-        }
-        this.#typeError(callee, `the constant '${calleeName}' is not a device function (make one with jit.device(fn))`);
+        this.#typeError(callee, `the constant '${calleeName}' is not a device function (make one with jit.device(fn), or declare linked code with declareDevice)`);
       }
     }
     return this.#unsupported(node, 'this call');

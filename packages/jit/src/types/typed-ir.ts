@@ -12,15 +12,18 @@
  *   `/` on 32-bit integers is float division, as in JavaScript.)
  * - Shift amounts are taken modulo the type's width (as JavaScript does for 32 bits).
  *   `shr` is arithmetic for signed types and logical for unsigned; `ushr` is always logical.
- * - Float ops round to the type (f32 results are rounded to f32 after each op).
+ * - Float ops round to the type (f32 results are rounded to f32 after each op;
+ *   f16 and bf16 ones to f16 and bf16: one rounding of the exact result, to
+ *   nearest even, subnormals kept, overflow to ±Infinity).
  *   Float `rem` is C's fmod (JavaScript's `%`).
  * - `compare` on floats is ordered (false with a NaN) except `ne`, which is
  *   true with a NaN, as in JavaScript.
  * - `convert`: int→int wraps (sign- or zero-extends by the source's
  *   signedness); int→float rounds to nearest; float→int truncates toward
- *   zero and saturates at the target's range, NaN gives 0; f64→f32 rounds to
- *   nearest; anything→bool is `x != 0` (NaN gives false); bool→number is 0 or 1.
- * - Arithmetic happens only in i32, u32, i64, u64, f32 and f64: the typer
+ *   zero and saturates at the target's range, NaN gives 0; a float or an
+ *   integer to a float that does not hold it exactly (f64→f32, anything→f16
+ *   or bf16) rounds to nearest even once, from the exact value; anything→bool is `x != 0` (NaN gives false); bool→number is 0 or 1.
+ * - Arithmetic happens only in i32, u32, i64, u64, f16, bf16, f32 and f64: the typer
  *   converts bool, i8, u8, i16 and u16 operands to i32 first.
  * - `logical` and `select` evaluate lazily (short-circuit), like JavaScript.
  * - `math` calls follow the table {@link MATH_FUNCTIONS}: float functions
@@ -29,7 +32,8 @@
  *   defined by the formulas given there so that both backends agree.
  */
 import type { SourceLocator } from '../errors.js';
-import type { ArrayType, ScalarName } from './jit-types.js';
+import type { LinkInput } from '../external-device-function.js';
+import type { ArrayType, JitType, ScalarName } from './jit-types.js';
 
 /**
  * Offsets in the kernel function's text (`fn.toString()`), for messages;
@@ -51,7 +55,7 @@ export type SpecialRegister = 'tid.x' | 'tid.y' | 'tid.z' | 'ntid.x' | 'ntid.y' 
 
 /**
  * The math functions, with how many arguments each takes. The typer calls
- * `float` ones only with f32 or f64 arguments (all of the call's type);
+ * `float` ones only with f16, bf16, f32 or f64 arguments (all of the call's type);
  * `int` ones also with i32, u32, i64 and u64. Result type = argument type,
  * except `isnan` and `isfinite` (bool).
  *
@@ -61,8 +65,12 @@ export type SpecialRegister = 'tid.x' | 'tid.y' | 'tid.z' | 'ntid.x' | 'ntid.y' 
  * - `round(x)   = floor(x) + ((x - floor(x)) >= 0.5 ? 1 : 0)` (JavaScript's half-up).
  * - `sign(x)    = x > 0 ? 1 : x < 0 ? -1 : x` (keeps NaN and ±0).
  * - `abs(x)`: floats clear the sign bit; ints `x < 0 ? -x : x` (wrapping).
- * - `fma(a, b, c)`: one rounding (libdevice `__nv_fma[f]` on the GPU; the
- *   simulator computes the exact result and rounds it once).
+ * - `fma(a, b, c)`: one rounding (libdevice `__nv_fma[f]` on the GPU, PTX's
+ *   `fma.rn.f16`/`fma.rn.bf16` for the 16-bit floats; the simulator computes
+ *   the exact result and rounds it once).
+ * - On f16 and bf16, every other function is its f32 version on the
+ *   arguments widened to f32, rounded back to the type (exact for the
+ *   formulas, floor, ceil, trunc and sqrt, as CUDA's hsqrt and friends are).
  */
 export const MATH_FUNCTIONS = Object.freeze({
   sqrt: { arity: 1, int: false },
@@ -148,7 +156,8 @@ export interface ElementRef {
 /**
  * Atomic read-modify-write operations; each gives the element's old value.
  * With `old` the element and `v` the value (both of the element's type):
- * - `add`, `sub`: `old + v`, `old - v` (wrapping for integers; f32/f64 round).
+ * - `add`, `sub`: `old + v`, `old - v` (wrapping for integers; floats round to the type).
+ *   `add` also on f16 (PTX `atom.add.noftz.f16`, sm_70+) and bf16 (`atom.add.noftz.bf16`, sm_90+).
  * - `min`, `max`: by the `min`/`max` formulas of {@link MATH_FUNCTIONS}.
  * - `and`, `or`, `xor`: bitwise (integers only).
  * - `exch`: `v`.
@@ -160,7 +169,7 @@ export interface ElementRef {
 export type AtomicFunction = 'add' | 'sub' | 'min' | 'max' | 'and' | 'or' | 'xor' | 'exch' | 'inc' | 'dec' | 'cas';
 
 export const ATOMIC_TYPES: Readonly<Record<AtomicFunction, readonly ScalarName[]>> = Object.freeze({
-  add: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
+  add: ['i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32', 'f64'],
   sub: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
   min: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
   max: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
@@ -203,6 +212,54 @@ export type LaneMask = 'activemask' | 'lt' | 'le' | 'eq' | 'ge' | 'gt';
  * `brev` (bits reversed, of argType).
  */
 export type BitFunction = 'popc' | 'clz' | 'ffs' | 'brev';
+
+/**
+ * An argument of a call of linked code (see {@link ExternalCall}):
+ * - `value`: a scalar, already converted to the declared argument type
+ *   (`value.type` is that type);
+ * - `pointer`: an array (`array` and `space` as in {@link ElementRef}),
+ *   passed as a pointer to its element 0 in the generic address space (`T*`
+ *   of its dtype; bool elements are bytes, so `bool*` is `i8*`). The function
+ *   may write through it, except for a read-only array (a read-only
+ *   parameter, a `const` array), whose elements it must only read.
+ */
+export type CallArgument = { readonly kind: 'value'; readonly value: Expr } | { readonly kind: 'pointer'; readonly array: number; readonly space?: MemorySpace };
+
+/**
+ * A device function that linked code defines (`declareDevice`), as a kernel
+ * calls it: by `symbol`, with C's ABI for the declared types
+ * (`extern "C" __device__`): bool is C's `bool` (`zeroext i1` in NVVM IR,
+ * as clang passes it), i8 and i16 are sign-extended and u8 and u16
+ * zero-extended (`signext`/`zeroext`), the other scalars are passed as they
+ * are, arrays as `T*` (see {@link CallArgument}). One entry per declaration;
+ * two declarations of one symbol have the same signature (the typer checks),
+ * so the module declares each symbol once.
+ *
+ * `link` and `simulate` are the declaration's own (references, not plain
+ * data, as a Loc's `locator` is): the compile stage links `link` with the
+ * kernel, the simulator calls `simulate` in place of the function.
+ */
+export interface ExternalCall {
+  /** The function's symbol in PTX (a C identifier; not the kernel's). */
+  readonly symbol: string;
+  /** The declared argument types: a scalar takes a `value` argument, an array type a `pointer` argument (of its dtype and ndim). */
+  readonly args: readonly JitType[];
+  readonly returns: ScalarName;
+  /** The code that defines the function: linked into the kernel's cubin. */
+  readonly link: readonly LinkInput[];
+  /**
+   * The simulator's stand-in, called once per call with the arguments in
+   * order: bool as a boolean, i64 and u64 as bigints, the other scalars as
+   * numbers; an array as a typed array of its elements (Uint8Array for bool)
+   * that starts at its element 0, so that `p[k]` is C's `p[k]` (elements
+   * before element 0, as views with negative strides have, are out of its
+   * reach). Its result becomes `returns` as `convert` does from f64 (a
+   * number), from i64 (a bigint, wrapping) or from bool (a boolean). Without
+   * it the simulator fails where a thread reaches the call. (Its accesses of
+   * shared memory are not seen by the simulator's race checks.)
+   */
+  readonly simulate?: (...args: never[]) => unknown;
+}
 
 export type Expr =
   /** A constant of `type` (bigint for i64/u64, boolean for bool, number otherwise; already in range). */
@@ -262,7 +319,13 @@ export type Expr =
    * `result = v; break` out of a block of `body`; then has the value of local
    * `result` (of `type`). `name` is the device function's, for messages.
    */
-  | { readonly op: 'inline'; readonly type: ScalarName; readonly name: string; readonly body: readonly Stmt[]; readonly result: number; readonly loc?: Loc };
+  | { readonly op: 'inline'; readonly type: ScalarName; readonly name: string; readonly body: readonly Stmt[]; readonly result: number; readonly loc?: Loc }
+  /**
+   * A call of linked code: `external` indexes the kernel's `externals`, whose
+   * entry has this `symbol`; `args` match its declared argument types and
+   * are evaluated in order; `type` is its declared result type.
+   */
+  | { readonly op: 'call'; readonly type: ScalarName; readonly symbol: string; readonly external: number; readonly args: readonly CallArgument[]; readonly loc?: Loc };
 
 export type ExprOp = Expr['op'];
 
@@ -352,6 +415,8 @@ export interface TypedKernel {
   readonly locals: readonly LocalVariable[];
   /** Shared, local and const arrays, which `ElementRef`s with a `space` index. */
   readonly memories: readonly KernelMemory[];
+  /** The linked device functions that `call` expressions index (empty for a kernel that calls none). */
+  readonly externals: readonly ExternalCall[];
   /** Which collective operations the kernel uses (the simulator runs such kernels thread by thread in lockstep; `grid` makes the launch cooperative). */
   readonly collectives: KernelCollectives;
   readonly body: readonly Stmt[];

@@ -1,0 +1,58 @@
+import { driver, type DriverTypes } from '@cuda-js/bindings';
+
+/** Only this module can make the calling thread's NUMA node. */
+const NUMA_CURRENT: unique symbol = Symbol('Host.numaCurrent');
+
+/**
+ * The host as a location of managed memory, beside {@link Device}: any host
+ * memory (`new Host()`), a NUMA node (`new Host({ numaId })`), or the NUMA node
+ * of the calling thread (`Host.numaCurrent()`). cuda.core's `Host`.
+ */
+export class Host {
+  /** The NUMA node, where one was named. */
+  readonly numaId: number | undefined;
+  /** Whether this is the calling thread's NUMA node (`Host.numaCurrent()`). */
+  readonly isNumaCurrent: boolean;
+
+  /** @param current internal: use {@link Host.numaCurrent} */
+  constructor(options: { readonly numaId?: number } = {}, current?: typeof NUMA_CURRENT) {
+    if (options === null || typeof options !== 'object') throw new TypeError('Host: options must be an object { numaId? }');
+    for (const key of Object.keys(options)) if (key !== 'numaId') throw new TypeError(`Host: unknown option '${key}' (known: numaId)`);
+    const numaId: unknown = options.numaId;
+    if (numaId !== undefined && (typeof numaId !== 'number' || !Number.isInteger(numaId) || numaId < 0 || numaId > 0x7fffffff)) {
+      throw new RangeError(`Host: numaId must be a non-negative 32-bit integer, got ${String(numaId)}`);
+    }
+    this.numaId = numaId;
+    this.isNumaCurrent = current === NUMA_CURRENT;
+    Object.freeze(this);
+  }
+
+  static #current: Host | undefined;
+
+  /** The NUMA node of the calling thread (`CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT`): for prefetches and preferred locations. */
+  static numaCurrent(): Host {
+    return (Host.#current ??= new Host({}, NUMA_CURRENT));
+  }
+
+  /** Whether `value` is a Host (of this module: a look-alike object is not). */
+  static isHost(value: unknown): value is Host {
+    return value instanceof Host;
+  }
+
+  /** The same location: both any host, the same NUMA node, or both the current one. */
+  equals(other: unknown): boolean {
+    return Host.isHost(other) && other.numaId === this.numaId && other.isNumaCurrent === this.isNumaCurrent;
+  }
+
+  /** The `CUmemLocation` of this location. */
+  toMemLocation(): DriverTypes.CUmemLocation_v1 {
+    const types = driver.CUmemLocationType;
+    if (this.isNumaCurrent) return { type: types.CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT, id: 0 };
+    if (this.numaId !== undefined) return { type: types.CU_MEM_LOCATION_TYPE_HOST_NUMA, id: this.numaId };
+    return { type: types.CU_MEM_LOCATION_TYPE_HOST, id: 0 };
+  }
+
+  toString(): string {
+    return this.isNumaCurrent ? 'Host(numa current)' : this.numaId === undefined ? 'Host()' : `Host(numa ${this.numaId})`;
+  }
+}

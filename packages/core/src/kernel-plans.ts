@@ -1,0 +1,17 @@
+import type { KernelArgument } from './kernel-parameters.js';
+import { LaunchPlan } from './launch-plan.js';
+
+const plans = new WeakMap<object, LaunchPlan>();
+const planByHandle = new Map<bigint, LaunchPlan>();
+
+/** The launch plan of `kernel`, made on its first launch (by `launch`, a graph builder or a graph definition) and reused. */
+export function planFor(kernel: KernelArgument): LaunchPlan {
+  if (typeof kernel === 'bigint') {
+    let plan = planByHandle.get(kernel);
+    if (!plan) planByHandle.set(kernel, (plan = new LaunchPlan(kernel)));
+    return plan;
+  }
+  let plan = plans.get(kernel);
+  if (!plan) plans.set(kernel, (plan = new LaunchPlan(kernel)));
+  return plan;
+}
