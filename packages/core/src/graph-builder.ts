@@ -188,8 +188,10 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   /** Ends an invalidated capture (of this builder's origin, for a fork), so that its streams are usable again. */
   #abandon(): void {
     const origin = this.#kind === 'forked' ? this.#capture.origin : this;
+    // read before this builder's own state changes: the origin may be this builder
+    const originBuilding = origin !== undefined && origin.#state === 'building';
     this.#state = 'invalidated';
-    if (origin === undefined || origin.#state !== 'building') return;
+    if (origin === undefined || !originBuilding) return;
     try {
       const graph = driver.cuStreamEndCapture(origin.#stream.handle as never) as bigint;
       if (origin.#kind === 'primary' && graph !== 0n) driver.cuGraphDestroy(graph as never);
