@@ -402,7 +402,11 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
     block: 64,
     outputs: [1],
     reference: ([x, out]) => {
-      for (let t = 0; t < 64; t++) (out as Int32Array).set([...(x as Int32Array).subarray(t * 8, t * 8 + 8)].sort((a, b) => a - b), t * 8);
+      for (let t = 0; t < 64; t++)
+        (out as Int32Array).set(
+          [...(x as Int32Array).subarray(t * 8, t * 8 + 8)].sort((a, b) => a - b),
+          t * 8,
+        );
     },
   },
   {
@@ -441,7 +445,7 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
       const P = p as Float32Array;
       for (let i = 0; i < 200; i++) {
         const n = fr(fr(P[2 * i]! * P[2 * i]!) + fr(P[2 * i + 1]! * P[2 * i + 1]!));
-        (out as Float32Array)[i] = n > 50 ? 50 : n;
+        (out as Float32Array)[i] = Math.min(n, 50);
         (outD as Float64Array)[i] = (d as Float64Array)[i]! * (d as Float64Array)[i]!;
       }
     },

@@ -32,7 +32,15 @@ const KEY_PATTERN = /^[0-9a-f]{16,128}$/;
 const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 
 function encode(key: string, entry: CacheEntry): Buffer {
-  const header: Header = { key, codeType: entry.codeType, name: entry.name, symbolMapping: { ...entry.symbolMapping }, ...(entry.metadata ? { metadata: { ...entry.metadata } } : {}), codeLength: entry.code.byteLength, codeDigest: digestOf(entry.code) };
+  const header: Header = {
+    key,
+    codeType: entry.codeType,
+    name: entry.name,
+    symbolMapping: { ...entry.symbolMapping },
+    ...(entry.metadata ? { metadata: { ...entry.metadata } } : {}),
+    codeLength: entry.code.byteLength,
+    codeDigest: digestOf(entry.code),
+  };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const prefix = Buffer.alloc(PREFIX_BYTES);
   MAGIC.copy(prefix, 0);

@@ -132,7 +132,7 @@ function sameStamp(a: ToolchainStamp | undefined, b: unknown): boolean {
 /** The entry of `key` when it is whole and was compiled by the libNVVM that is there now; else undefined (a miss). */
 export function readCachedKernel(cache: CompileCache, key: string): CachedKernel | undefined {
   const entry = cache.get(key);
-  if (!entry || entry.codeType !== 'cubin' || entry.metadata === undefined) return undefined;
+  if (entry?.codeType !== 'cubin' || entry.metadata === undefined) return undefined;
   try {
     const abi = JSON.parse(entry.metadata['abi'] ?? '') as { symbol: unknown; params: unknown; collectives: unknown };
     const stamp = JSON.parse(entry.metadata['toolchain'] ?? 'null') as unknown;
@@ -169,7 +169,12 @@ function decodeParams(value: unknown): KernelParam[] | undefined {
     if (!isScalarName(t.dtype) || (t.ndim !== 1 && t.ndim !== 2 && t.ndim !== 3) || (t.layout !== 'C' && t.layout !== 'F' && t.layout !== 'A')) return undefined;
     const flags = [use.shape, use.strides, use.written, t.readonly];
     if (!flags.every((f) => typeof f === 'boolean')) return undefined;
-    out.push({ kind: 'array', name: p['name'], type: arrayType(t.dtype, t.ndim, t.layout, t.readonly === true), use: { shape: use.shape === true, strides: use.strides === true, written: use.written === true } });
+    out.push({
+      kind: 'array',
+      name: p['name'],
+      type: arrayType(t.dtype, t.ndim, t.layout, t.readonly === true),
+      use: { shape: use.shape === true, strides: use.strides === true, written: use.written === true },
+    });
   }
   return out;
 }

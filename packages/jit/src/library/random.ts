@@ -66,4 +66,3 @@ export const xoroshiro128p_normal_float64 = device(
   },
   { name: 'xoroshiro128p_normal_float64', constants: { uniform32: xoroshiro128p_uniform_float32, TWO_PI } },
 );
-
