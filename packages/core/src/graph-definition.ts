@@ -9,7 +9,7 @@ import { Graph, type GraphCompleteOptions } from './graph.js';
 import { addConditionalNode, createCondition, unwrapConditions, type GraphCondition } from './graph-conditional.js';
 import { withContext } from './graph-context.js';
 import { debugDotPrint, type GraphDebugPrintOptions } from './graph-debug-print.js';
-import { ADD_NODE, GraphNodeMethods, type GraphMemory, type NodeOwner, type NodeSpec } from './graph-node-methods.js';
+import { ADD_NODE, GraphNodeMethods, type GraphMemory, type NodeSpec } from './graph-node-methods.js';
 import { AllocNode, ConditionalNode, GraphNode } from './graph-node.js';
 import { GraphResources } from './graph-resources.js';
 import { GRAPH_SOURCE, isGraphSource, type GraphSource, type GraphSourceParts } from './graph-source.js';
@@ -82,7 +82,8 @@ function isPositiveSize(n: unknown): n is number {
  * kernels, events, child graphs' resources, host functions) for as long as it
  * and its executable graphs live.
  */
-export class GraphDefinition extends GraphNodeMethods implements GraphSource, NodeOwner, Disposable {
+// It is a NodeOwner (graph-node-methods.ts) by its [ADD_NODE] method; not declared, as that interface is internal.
+export class GraphDefinition extends GraphNodeMethods implements GraphSource, Disposable {
   readonly #graph: bigint;
   readonly #root: DefinitionRoot;
   readonly #owned: OwnedHandle | undefined;

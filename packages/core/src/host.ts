@@ -15,7 +15,7 @@ export class Host {
   readonly isNumaCurrent: boolean;
 
   /** @param current internal: use {@link Host.numaCurrent} */
-  constructor(options: { readonly numaId?: number } = {}, current?: typeof NUMA_CURRENT) {
+  constructor(options: { readonly numaId?: number } = {}, current?: symbol) {
     if (options === null || typeof options !== 'object') throw new TypeError('Host: options must be an object { numaId? }');
     for (const key of Object.keys(options)) if (key !== 'numaId') throw new TypeError(`Host: unknown option '${key}' (known: numaId)`);
     const numaId: unknown = options.numaId;

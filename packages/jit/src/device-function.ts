@@ -32,6 +32,7 @@ export interface DeviceFunctionOptions {
 export class DeviceFunction {
   /** Its name: the option's, else the function's own; '' for an anonymous function (kernels then name it by the constant they call). */
   readonly name: string;
+  /** @internal The function's text and syntax tree, as the typer reads them. */
   readonly parsed: ParsedKernel;
   readonly constants: Readonly<Record<string, KernelConstant>>;
 

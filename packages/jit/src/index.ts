@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { jit, JitKernel, type KernelCacheStats, type JitOptions, type JitLaunchOptions, type JitTarget, type KernelInspection, type Specialization } from './jit.js';
+export { jit, JitKernel, type Jit, type KernelCacheStats, type JitOptions, type JitLaunchOptions, type JitTarget, type KernelInspection, type Specialization } from './jit.js';
 export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
 export { setSimulatorPrintSink, type PrintSink } from './simulate/simulator-runtime.js';
 export { cuda, type CudaIntrinsics, type Dim3Value, type KernelArray, type DtypeToken, type AtomicTarget, type AtomicIndex } from './cuda.js';

@@ -6,7 +6,7 @@ import { jitCache, wantsCache } from './compile/jit-cache.js';
 import { kernelSourceKey, readCachedKernel, writeCachedKernel } from './compile/kernel-cache.js';
 import type { KernelCompileOptions } from './compile/kernel-compile-options.js';
 import { linkInputsOf } from './compile/linked-kernel.js';
-import { device } from './device-function.js';
+import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from './device-function.js';
 import { KernelArgumentError } from './errors.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { forallConfig } from './launch/forall.js';
@@ -355,6 +355,14 @@ function withoutStream(options: JitLaunchOptions): LaunchConfigOptions {
   return config;
 }
 
+/** The type of {@link jit}: a kernel maker with `jit.device` for device functions. */
+export interface Jit {
+  /** A kernel of `fn` (see {@link JitKernel}). */
+  (fn: (...args: never[]) => unknown, options?: JitOptions): JitKernel;
+  /** A device function of `fn`, for kernels to call (named in their constants). */
+  device<F extends (...args: never[]) => unknown>(fn: F, options?: DeviceFunctionOptions): DeviceFunctionCallable<F>;
+}
+
 /**
  * Makes a kernel of a JavaScript function (numba's `@cuda.jit`):
  *
@@ -366,9 +374,4 @@ function withoutStream(options: JitLaunchOptions): LaunchConfigOptions {
  * axpy.launch({ grid: 4096, block: 256, stream }, f32(2), xs, ys);
  * ```
  */
-function makeKernel(fn: (...args: never[]) => unknown, options: JitOptions = {}): JitKernel {
-  return new JitKernel(fn, options, captureCallSite());
-}
-
-/** {@link makeKernel}, with `jit.device(fn)` for device functions. */
-export const jit: typeof makeKernel & { readonly device: typeof device } = Object.assign(makeKernel, { device });
+export const jit: Jit = Object.assign((fn: (...args: never[]) => unknown, options: JitOptions = {}): JitKernel => new JitKernel(fn, options, captureCallSite()), { device });
