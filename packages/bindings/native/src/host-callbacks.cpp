@@ -61,6 +61,8 @@ Napi::Value launchHostFunc(const Napi::CallbackInfo& info) {
   Call c(info, "cuLaunchHostFunc");
   c.argCount(2, 2);
   CUstream stream = inHandle<CUstream>(c, 0, "hStream");
+  // bad input is named before the driver is looked for
+  if (!info[1].IsFunction()) c.typeError("parameter 'callback'", "a function", info[1]);
   using F = decltype(&cuLaunchHostFunc);
   static std::atomic<F> fpSlot{nullptr};
   // resolved before the thread-safe function exists, so that a failure here leaks nothing
