@@ -2,7 +2,7 @@ import { bitsOf, isFloat, isSigned, type ScalarName } from '../types/jit-types.j
 import { bigintCode, type GeneratedValue } from './generated-value.js';
 
 /** Ranges of the integer types held as numbers. */
-const INT_RANGES: Partial<Record<ScalarName, readonly [number, number]>> = {
+export const INT_RANGES: Partial<Record<ScalarName, readonly [number, number]>> = {
   i8: [-(2 ** 7), 2 ** 7 - 1],
   u8: [0, 2 ** 8 - 1],
   i16: [-(2 ** 15), 2 ** 15 - 1],

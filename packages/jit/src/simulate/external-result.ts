@@ -1,18 +1,7 @@
-import type { ScalarName } from '../types/jit-types.js';
+import { bitsOf, isSigned, type ScalarName } from '../types/jit-types.js';
 import { bigintToFloat32 } from './bigint-to-float32.js';
+import { INT_RANGES } from './conversion-source.js';
 import { floatToI64, floatToInt, floatToU64 } from './float-to-integer.js';
-
-/** The range of each integer type of 32 bits or fewer. */
-const SMALL_RANGES: Partial<Record<ScalarName, readonly [number, number]>> = {
-  i8: [-(2 ** 7), 2 ** 7 - 1],
-  u8: [0, 2 ** 8 - 1],
-  i16: [-(2 ** 15), 2 ** 15 - 1],
-  u16: [0, 2 ** 16 - 1],
-  i32: [-(2 ** 31), 2 ** 31 - 1],
-  u32: [0, 2 ** 32 - 1],
-};
-
-const BITS: Partial<Record<ScalarName, number>> = { i8: 8, u8: 8, i16: 16, u16: 16, i32: 32, u32: 32 };
 
 function fromNumber(x: number, type: ScalarName): number | bigint | boolean {
   switch (type) {
@@ -27,7 +16,7 @@ function fromNumber(x: number, type: ScalarName): number | bigint | boolean {
     case 'u64':
       return floatToU64(x);
     default: {
-      const range = SMALL_RANGES[type];
+      const range = INT_RANGES[type];
       if (range === undefined) throw new Error(`simulator: linked functions do not return ${type}`);
       return floatToInt(x, range[0], range[1]);
     }
@@ -47,9 +36,8 @@ function fromBigint(x: bigint, type: ScalarName): number | bigint | boolean {
     case 'u64':
       return BigInt.asUintN(64, x);
     default: {
-      const bits = BITS[type];
-      if (bits === undefined) throw new Error(`simulator: linked functions do not return ${type}`);
-      return Number(type.startsWith('u') ? BigInt.asUintN(bits, x) : BigInt.asIntN(bits, x));
+      if (INT_RANGES[type] === undefined) throw new Error(`simulator: linked functions do not return ${type}`);
+      return Number(isSigned(type) ? BigInt.asIntN(bitsOf(type), x) : BigInt.asUintN(bitsOf(type), x));
     }
   }
 }

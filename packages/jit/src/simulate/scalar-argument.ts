@@ -1,6 +1,7 @@
-import { roundToBfloat16, roundToFloat16, Scalar } from '@cuda-js/core';
+import { Scalar } from '@cuda-js/core';
 import { KernelArgumentError } from '../errors.js';
 import { bitsOf, isSigned, type ScalarName } from '../types/jit-types.js';
+import { roundToFloat } from '../types/literals.js';
 import type { KernelParam } from '../types/typed-ir.js';
 import { bigintToFloat32 } from './bigint-to-float32.js';
 import { bigintToBfloat16, bigintToFloat16 } from './half-float-runtime.js';
@@ -57,14 +58,11 @@ export function convertScalarArgument(param: ScalarParam, index: number, argumen
     switch (type) {
       case 'bool':
         return !!value;
-      case 'f32':
-        return Math.fround(value);
-      case 'f16':
-        return roundToFloat16(value);
-      case 'bf16':
-        return roundToBfloat16(value);
       case 'f64':
-        return value;
+      case 'f32':
+      case 'f16':
+      case 'bf16':
+        return roundToFloat(value, type);
       default:
         if (!Number.isInteger(value)) throw new KernelArgumentError(`${what} is ${value}, which is not an integer`);
         if (type === 'i64') return BigInt.asIntN(64, BigInt(value));
