@@ -68,6 +68,14 @@ export const CHARBUF_SIZES = new Map([
  */
 export const STRUCT_VERSIONS = new Map([['nvmlMemory_v2_t', 'nvmlMemory_v2']]);
 
+/**
+ * Counts whose arrays the naming conventions do not find, and the arrays that
+ * each counts: `ncclCommInitAll(comm, ndev, devlist)` fills `ndev`
+ * communicators and reads `ndev` device ordinals (taken as one array each
+ * otherwise, the C function would write and read past them).
+ */
+const ARRAY_COUNTS = new Map([['ncclCommInitAll.ndev', ['comm', 'devlist']]]);
+
 const COUNT_NAME = /^(num[A-Z_]\w*|count|n[A-Z]\w*|\w+Count)$/;
 const STRUCT_ARRAY_NAME = /(s|Array|List|^map|^desc|Data)$/;
 
@@ -193,8 +201,30 @@ export function classifyFunction(fn, jsName, model, siblings) {
     return false;
   };
 
+  /** `c` counts the arrays of `group`: inputs count from their lengths, a non-const array beside a const one is filled. */
+  const countArrays = (c, group) => {
+    const anyConst = group.some((g) => g.isConst && g.total === 1);
+    c.role = 'count';
+    c.kind = 'count';
+    c.arrays = group.map((g) => g.index);
+    for (const g of group) {
+      if (!g.isConst && g.total === 1 && anyConst && g.r.cat !== 'struct') Object.assign(g, { role: 'out', kind: 'out-array-sized', countIndex: c.index });
+      else Object.assign(g, { role: 'in', kind: g.total === 2 && isCharBase(g) ? 'string-array' : 'array', countIndex: c.index, optional: true });
+    }
+  };
+
   // 1. Arrays and the counts that JS derives from their lengths.
   for (const c of ps) {
+    const counted = ARRAY_COUNTS.get(`${jsName}.${c.name}`);
+    if (counted) {
+      const group = counted.map((name) => {
+        const g = ps.find((q) => q.name === name);
+        if (g?.total !== 1) throw new Error(`${jsName}: ARRAY_COUNTS names ${name}, which is no pointer parameter`);
+        return g;
+      });
+      countArrays(c, group);
+      continue;
+    }
     if (c.role || !COUNT_NAME.test(c.name ?? '') || c.total > 1 || !(c.r.cat === 'int' || c.r.cat === 'u64')) continue;
     const group = [];
     if (c.total === 0) {
@@ -206,20 +236,13 @@ export function classifyFunction(fn, jsName, model, siblings) {
       const named = (g) => g.length > 0 && c.name.toLowerCase().includes((g[0].name ?? '#').toLowerCase());
       group.push(...(named(forward) && !named(backward) ? forward : backward.length ? backward : forward));
       if (group.length === 0) continue;
-      const anyConst = group.some((g) => g.isConst && g.total === 1);
       const enumerate = /Enumerate/.test(jsName);
       if (enumerate) {
         // cuModuleEnumerateFunctions(functions, numFunctions, mod): JS gives the count, gets the array.
         for (const g of group) Object.assign(g, { role: 'out', kind: 'out-array-sized', countIndex: c.index });
         continue;
       }
-      c.role = 'count';
-      c.kind = 'count';
-      c.arrays = group.map((g) => g.index);
-      for (const g of group) {
-        if (!g.isConst && g.total === 1 && anyConst && g.r.cat !== 'struct') Object.assign(g, { role: 'out', kind: 'out-array-sized', countIndex: c.index });
-        else Object.assign(g, { role: 'in', kind: g.total === 2 && isCharBase(g) ? 'string-array' : 'array', countIndex: c.index, optional: true });
-      }
+      countArrays(c, group);
     } else if (c.total === 1 && !c.isConst) {
       // `T *items, size_t *numItems`: ask for the count, then fill.
       for (let i = c.index - 1; i >= 0 && !ps[i].role && ps[i].total === 1 && !ps[i].isConst && arrayCapable(ps[i]); i--) group.unshift(ps[i]);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Generates the C++ glue and the TypeScript API of @cuda-js/bindings from the
-// CUDA 13.0 headers (cuda.h, cudaTypedefs.h, nvvm.h) and the NVRTC, nvJitLink
-// and NVML declarations in ./declarations. Run from the repository root:
+// CUDA 13.0 headers (cuda.h, cudaTypedefs.h, nvvm.h) and the NVRTC, nvJitLink,
+// NVML and NCCL declarations in ./declarations. Run from the repository root:
 //   node tooling/generate-bindings/generate.mjs [--cuda /usr/local/cuda]
 // Needs gcc (its preprocessor) and the CUDA toolkit headers; the outputs are
 // committed, so building the package needs neither.
@@ -59,8 +59,22 @@ const LIBS = [
     // integer #defines become constants of the namespace; `#define nvmlInit nvmlInit_v2` an alias
     defines: true,
   },
+  {
+    ns: 'nccl',
+    library: 'nccl',
+    header: join(import.meta.dirname, 'declarations', 'nccl.h'),
+    result: 'ncclResult_t',
+    check: 'checkNccl',
+    // NCCL dereferences a communicator as given and frees it on destroy or abort: only live ones reach it
+    trackedHandle: 'ncclComm_t',
+    releasedBy: new Set(['ncclCommDestroy', 'ncclCommAbort']),
+    defines: true,
+  },
 ];
-const LIB_ENUM = { cuda: 'Lib::Cuda', nvrtc: 'Lib::Nvrtc', nvJitLink: 'Lib::NvJitLink', nvvm: 'Lib::Nvvm', nvml: 'Lib::Nvml' };
+const LIB_ENUM = { cuda: 'Lib::Cuda', nvrtc: 'Lib::Nvrtc', nvJitLink: 'Lib::NvJitLink', nvvm: 'Lib::Nvvm', nvml: 'Lib::Nvml', nccl: 'Lib::Nccl' };
+
+/** Tracked handles that a function takes but never dereferences (NCCL: "comm is currently unused and can be set to NULL"). */
+const UNCHECKED_HANDLES = new Set(['ncclGetLastError.comm']);
 
 const rawCuda = readFileSync(join(include, 'cuda.h'), 'utf8');
 const cudaNames = versionedNames(rawCuda); // cuMemAlloc_v2 -> cuMemAlloc
@@ -96,7 +110,7 @@ const EXTERNAL_BRANDS = new Set();
 
 // ---------------------------------------------------------------- C++ declarations
 {
-  let h = `// ${BANNER.replace(/\n/g, '\n// ')}\n//\n// The C declarations of the CUDA driver API, libNVVM, NVRTC, nvJitLink and NVML,\n// as the C preprocessor leaves them, so that the addon builds with no CUDA toolkit.\n#pragma once\n#include <cstddef>\n#include <cstdint>\n#define _Alignas(x) alignas(x)\nextern "C" {\n`;
+  let h = `// ${BANNER.replace(/\n/g, '\n// ')}\n//\n// The C declarations of the CUDA driver API, libNVVM, NVRTC, nvJitLink, NVML and NCCL,\n// as the C preprocessor leaves them, so that the addon builds with no CUDA toolkit.\n#pragma once\n#include <cstddef>\n#include <cstdint>\n#define _Alignas(x) alignas(x)\nextern "C" {\n`;
   for (const lib of LIBS) h += `\n// ---- ${lib.ns} (${lib.header.replace(cudaRoot, '<cuda>').replace(root, '<repo>')})\n${lib.text.replace(/__attribute__\(\(deprecated\)\)\s*/g, '')}\n`;
   h += '}\n#undef _Alignas\n';
   writeFileSync(join(nativeOut, 'c_declarations.h'), h);
@@ -404,8 +418,12 @@ function emitFunction(lib, fn) {
           break;
         }
         lines.push(`  ${T} ${v} = inHandle<${T}>(call, ${j}, ${name});`);
-        // a compiler's or linker's handle: live (not destroyed, not NULL) and held while the call runs
-        if (isProgramHandle(lib, p)) lines.push(`  ProgramUse u${p.index} = useProgram(call, ${v}, ${name});`);
+        if (isProgramHandle(lib, p) && !UNCHECKED_HANDLES.has(`${fn.name}.${p.name}`)) {
+          // a handle that the library frees by value (ncclCommDestroy): refused, like a second destroy, before the library frees anything
+          if (lib.releasedBy?.has(fn.name)) lines.push(`  untrackProgram(call, ${v}, ${name});`);
+          // a compiler's, linker's or communicator's handle: live (not destroyed, not NULL) and held while the call runs
+          else lines.push(`  ProgramUse u${p.index} = useProgram(call, ${v}, ${name});`);
+        }
         args.push(v);
         break;
       case 'handle-ref':
@@ -612,8 +630,9 @@ function emitFunction(lib, fn) {
     lines.push(`  return Napi::Boolean::New(call.env, true);`);
   } else {
     lines.push(checkedCall(lib, `fp(${args.join(', ')})`, ps));
-    // a compiler's or linker's new handle: usable until destroyed
+    // a compiler's, linker's or communicator's new handle: usable until destroyed
     for (const p of ps) if (p.kind === 'out-handle' && isProgramHandle(lib, p)) lines.push(`  trackProgram(o${p.index});`);
+    for (const p of ps) if (p.kind === 'out-array-sized' && isProgramHandle(lib, p)) lines.push(`  for (auto h : o${p.index}) trackProgram(h);`);
     lines.push(env);
     if (outs.length === 0) lines.push(`  return env.Undefined();`);
     else if (outs.length === 1) lines.push(`  return ${outs[0].expr};`);
@@ -659,9 +678,10 @@ function driverVersionOf(fn, jsName) {
   return { procName: list === procs.get(procName) ? procName : jsName, version, perThreadVersion };
 }
 
-/** Whether `p` is a handle that its library frees on destroy (nvrtcProgram, nvvmProgram, nvJitLinkHandle): tracked in native/src/runtime.h. */
+/** Whether `p` is a handle that its library frees on destroy (nvrtcProgram, nvvmProgram, nvJitLinkHandle, ncclComm_t): tracked in native/src/runtime.h. */
 function isProgramHandle(lib, p) {
-  return Boolean(lib.logHandle) && p.r?.brand === lib.logHandle;
+  const tracked = lib.trackedHandle ?? lib.logHandle;
+  return Boolean(tracked) && p.r?.brand === tracked;
 }
 
 /** The input that gives how many bytes of host buffer `p` the C function reads or writes, if there is one. */

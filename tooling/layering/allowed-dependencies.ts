@@ -6,7 +6,7 @@ export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> =
   '@cuda-js/pathfinder': [],
   '@cuda-js/bindings': ['@cuda-js/pathfinder'],
   '@cuda-js/memory-view': [],
-  '@cuda-js/streams': ['@cuda-js/bindings'],
+  '@cuda-js/streams': ['@cuda-js/bindings', '@cuda-js/memory-view'],
   '@cuda-js/program': ['@cuda-js/bindings', '@cuda-js/pathfinder'],
   '@cuda-js/core': ['@cuda-js/bindings', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/memory-view'],
   '@cuda-js/jit': ['@cuda-js/core', '@cuda-js/program', '@cuda-js/streams', '@cuda-js/memory-view'],

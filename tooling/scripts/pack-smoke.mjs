@@ -226,10 +226,20 @@ try {
   memoryView: `
 import ndarray from 'ndarray';
 import { makeVector } from 'apache-arrow';
-import { StridedMemoryView } from '@cuda-js/memory-view';
+import { AdapterNotImportedError, StridedMemoryView } from '@cuda-js/memory-view';
 import { fromManagedTensor, nativeHelperStatus, toManagedTensor } from '@cuda-js/memory-view/native';
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const nd = ndarray(new Float64Array([1, 2, 3, 4, 5, 6]), [2, 3]);
+try {
+  StridedMemoryView.fromAny(nd);
+  throw new Error('an ndarray was viewed before its adapter was imported');
+} catch (error) {
+  if (!(error instanceof AdapterNotImportedError) || error.subpath !== '@cuda-js/memory-view/adapters/ndarray') throw error;
+  console.log('before import  ->', error.name + ':', 'import', error.subpath);
+}
+// The host adapters are subpath exports: importing one registers it with the main entry.
+await import('@cuda-js/memory-view/adapters/ndarray');
+await import('@cuda-js/memory-view/adapters/arrow');
 const a = StridedMemoryView.fromAny(nd);
 if (!same(a.shape, [2, 3]) || a.dtype.name !== 'float64') throw new Error('ndarray view: ' + a.shape + ' ' + a.dtype.name);
 console.log('scijs ndarray  ->', a.dtype.name, JSON.stringify(a.shape), 'strides', JSON.stringify(a.strides));

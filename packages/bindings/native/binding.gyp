@@ -9,6 +9,7 @@
         "src/errors.cpp",
         "src/launch.cpp",
         "src/host-callbacks.cpp",
+        "src/host-call-channel.cpp",
         "src/host-array-buffer.cpp",
         "src/link-state.cpp",
         "src/async-calls.cpp",
@@ -16,6 +17,7 @@
         "src/pointer-attribute.cpp",
         "src/graph-calls.cpp",
         "src/graph-host-functions.cpp",
+        "src/process-fd.cpp",
         "src/generated-functions.cpp"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],

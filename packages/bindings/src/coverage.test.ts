@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { findHeaderDirectory } from '@cuda-js/pathfinder';
 import { describe, expect, it } from 'vitest';
 import { cudaHeaderFunctions } from './header-functions.js';
-import { driver, nvjitlink, nvml, nvrtc, nvvm } from './index.js';
+import { driver, nccl, nvjitlink, nvml, nvrtc, nvvm } from './index.js';
 
 interface Coverage {
   cudaVersion: number;
-  headerFunctions: Record<'driver' | 'nvrtc' | 'nvjitlink' | 'nvvm' | 'nvml', string[]>;
+  headerFunctions: Record<'driver' | 'nvrtc' | 'nvjitlink' | 'nvvm' | 'nvml' | 'nccl', string[]>;
 }
 const committed = JSON.parse(readFileSync(join(import.meta.dirname, 'generated', 'coverage.json'), 'utf8')) as Coverage;
 
@@ -54,6 +54,11 @@ describe('coverage of the C APIs', () => {
     expect(committed.headerFunctions.nvml.length).toBeGreaterThanOrEqual(22);
   });
 
+  it('covers every function of the NCCL declarations', () => {
+    expect(committed.headerFunctions.nccl.filter((n) => !callable(nccl, n))).toEqual([]);
+    expect(committed.headerFunctions.nccl.length).toBeGreaterThanOrEqual(22);
+  });
+
   it('has the Promise forms and hand-written functions of the contract', () => {
     for (const n of [
       'cuStreamSynchronizeAsync',
@@ -62,6 +67,8 @@ describe('coverage of the C APIs', () => {
       'cuModuleLoadDataAsync',
       'cuLibraryLoadDataAsync',
       'createKernelParams',
+      'createPackedLaunch',
+      'cuLaunchKernelPacked',
       'cuLaunchKernel',
       'cuLaunchKernelEx',
       'cuLaunchHostFunc',

@@ -1,6 +1,6 @@
 import * as generated from './generated/driver.js';
 import type { CUgraphEdgeData, CUgraphNodeParams, CUlaunchAttributeValue, GeneratedDriverFunctions } from './generated/driver.js';
-import type { CUdeviceptr, CUevent, CUfunction, CUgraph, CUgraphNode, CUlibrary, CUlinkState, CUmodule, CUstream } from './generated/handles.js';
+import type { CUcontext, CUdeviceptr, CUevent, CUfunction, CUgraph, CUgraphNode, CUlibrary, CUlinkState, CUmodule, CUstream } from './generated/handles.js';
 import { namespaceFallback, native } from './native.js';
 import { enumsOf, type EnumsOf } from './enums-of.js';
 import type { HostMemory, NullHandle } from './types.js';
@@ -11,6 +11,38 @@ declare const kernelParamsKind: unique symbol;
 export interface KernelParams {
   readonly [kernelParamsKind]: true;
 }
+
+declare const packedLaunchKind: unique symbol;
+
+/**
+ * A kernel's parameter table and launch header over one reusable buffer (from
+ * {@link HandwrittenDriverFunctions.createPackedLaunch}): launched by
+ * {@link HandwrittenDriverFunctions.cuLaunchKernelPacked}, and accepted
+ * wherever a {@link KernelParams} is.
+ */
+export interface PackedLaunch extends KernelParams {
+  readonly [packedLaunchKind]: true;
+}
+
+/**
+ * The layout of a packed launch's header, in bytes from its start (which is
+ * 8-byte aligned): the `u32` dimensions and dynamic shared memory, the `u64`
+ * CUstream and the `u64` CUcontext the launch must find current. Little-endian,
+ * as the host writes it.
+ */
+export const PACKED_LAUNCH_HEADER = Object.freeze({
+  gridDimX: 0,
+  gridDimY: 4,
+  gridDimZ: 8,
+  blockDimX: 12,
+  blockDimY: 16,
+  blockDimZ: 20,
+  sharedMemBytes: 24,
+  hStream: 32,
+  context: 40,
+  /** The header's size. */
+  bytes: 48,
+} as const);
 
 /** `CUlaunchConfig` for {@link HandwrittenDriverFunctions.cuLaunchKernelEx}; dimensions left out are 1. */
 export interface LaunchConfig {
@@ -40,6 +72,23 @@ export interface HandwrittenDriverFunctions {
    * before each launch; the result keeps `buffer` alive.
    */
   createKernelParams(buffer: ArrayBuffer | ArrayBufferView, offsets: readonly number[]): KernelParams;
+  /**
+   * {@link createKernelParams} with a launch header: `f` (a CUfunction, or a
+   * CUkernel) is fixed, and the dimensions, shared memory, stream and the
+   * context the launch expects are read at each launch from the
+   * {@link PACKED_LAUNCH_HEADER} at `headerOffset` of `buffer` (8-byte
+   * aligned, past every parameter). Write the header and the arguments into
+   * `buffer`, then call {@link cuLaunchKernelPacked}.
+   */
+  createPackedLaunch(f: CUfunction, buffer: ArrayBuffer | ArrayBufferView, offsets: readonly number[], headerOffset: number): PackedLaunch;
+  /**
+   * `cuLaunchKernel` of a packed launch, one native call of one argument.
+   * Launches only when the current context is the header's `context`, and
+   * then returns undefined; otherwise launches nothing and returns the current
+   * context (`0n` for none), so that the caller checks its arguments against
+   * that context and launches again.
+   */
+  cuLaunchKernelPacked(launch: PackedLaunch): CUcontext | NullHandle | undefined;
   /** `cuLaunchKernel`, one native call with no per-argument conversion. */
   cuLaunchKernel(
     f: CUfunction,
@@ -55,13 +104,16 @@ export interface HandwrittenDriverFunctions {
   ): void;
   /** `cuLaunchKernelEx` with a plain-object config. */
   cuLaunchKernelEx(config: LaunchConfig, f: CUfunction, kernelParams: KernelParams | null): void;
-  /** `cuLaunchHostFunc`: `callback` runs on the JS main thread once the stream reaches it; the driver thread is not blocked. */
+  /**
+   * `cuLaunchHostFunc`: `callback` runs on the JS thread that called (the main thread or a Worker) once the stream reaches it;
+   * the driver thread is not blocked. A Worker that ends first: the driver's call later finds it gone and runs nothing.
+   */
   cuLaunchHostFunc(hStream: CUstream | NullHandle, callback: () => void): void;
-  /** `cuStreamAddCallback`: `callback(stream, status)` runs on the JS main thread. */
+  /** `cuStreamAddCallback`: `callback(stream, status)` runs on the JS thread that called, as for {@link cuLaunchHostFunc}. */
   cuStreamAddCallback(hStream: CUstream | NullHandle, callback: (stream: CUstream, status: number) => void, flags?: number): void;
   /**
-   * `cuGraphAddHostNode` with a JS function: `callback` runs on the JS main
-   * thread each time a launch of the graph reaches the node (the driver thread
+   * `cuGraphAddHostNode` with a JS function: `callback` runs on the JS thread
+   * that called each time a launch of the graph reaches the node (the driver thread
    * is not blocked), in the order the driver reaches the graphs' host nodes.
    * The graph owns it (a CUDA user object): it is released once the graph,
    * its clones and its executable graphs are destroyed. `cuLaunchHostFunc` on

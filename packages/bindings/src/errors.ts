@@ -51,6 +51,20 @@ export class NvmlError extends CudaLibraryError {
   override readonly name = 'NvmlError';
 }
 
+/**
+ * An NCCL call failed (an `ncclResult_t` other than `ncclSuccess`):
+ * `libraryMessage` is `ncclGetErrorString`'s, and {@link lastError} the more
+ * specific `ncclGetLastError` text, where NCCL left one.
+ */
+export class NcclError extends CudaLibraryError {
+  override readonly name = 'NcclError';
+
+  /** `ncclGetLastError` at the failure ("invalid usage (run with NCCL_DEBUG=WARN for details)", ...). */
+  get lastError(): string | undefined {
+    return this.log;
+  }
+}
+
 /** A library was found but could not be loaded (wrong architecture, missing dependency, ...). */
 export class LibraryLoadError extends Error {
   override readonly name = 'LibraryLoadError';
@@ -101,6 +115,8 @@ export function makeLibraryError(kind: string, code: number, codeName: string, f
       return new NvvmError(code, codeName, functionName, message, log);
     case 'nvml':
       return new NvmlError(code, codeName, functionName, message, log);
+    case 'nccl':
+      return new NcclError(code, codeName, functionName, message, log);
     case 'load':
       return new LibraryLoadError(functionName, message);
     case 'missing':
@@ -109,5 +125,30 @@ export function makeLibraryError(kind: string, code: number, codeName: string, f
       return new HostViewError(functionName, message);
     default:
       return new Error(`${functionName}: ${message}`);
+  }
+}
+
+/**
+ * A file descriptor of another process that could not be copied into this one
+ * (`duplicateFdFromProcess`: Linux's `pidfd_open` and `pidfd_getfd`). `code`
+ * is errno's name (`EPERM`, `ESRCH`, `EBADF`, `ENOSYS`, ...), and the message
+ * says what to check.
+ */
+export class FdDuplicationError extends Error {
+  override readonly name = 'FdDuplicationError';
+  constructor(
+    /** The process whose descriptor was asked for. */
+    readonly pid: number,
+    /** The descriptor's number in that process. */
+    readonly fd: number,
+    /** The system call that failed: `pidfd_open` or `pidfd_getfd`. */
+    readonly syscall: string,
+    /** errno's value. */
+    readonly errno: number,
+    /** errno's name, as Node.js names system errors (`EPERM`). */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
   }
 }

@@ -1,15 +1,16 @@
 /**
- * @cuda-js/bindings: the CUDA driver API, NVRTC, nvJitLink, libNVVM and NVML
- * from JS, one call per C function under its C name. Each library is opened on the
+ * @cuda-js/bindings: the CUDA driver API, NVRTC, nvJitLink, libNVVM, NVML and
+ * NCCL from JS, one call per C function under its C name. Each library is opened on the
  * first call into it, at the path that @cuda-js/pathfinder finds.
  *
  * @packageDocumentation
  */
-export { driver, type Driver, type DriverEnums, type HandwrittenDriverFunctions, type KernelParams, type LaunchConfig, type P2PTokens } from './driver.js';
+export { driver, PACKED_LAUNCH_HEADER, type Driver, type DriverEnums, type HandwrittenDriverFunctions, type KernelParams, type PackedLaunch, type LaunchConfig, type P2PTokens } from './driver.js';
 export { nvrtc, type Nvrtc, type HandwrittenNvrtcFunctions } from './nvrtc.js';
 export { nvjitlink, type NvJitLink, type HandwrittenNvJitLinkFunctions } from './nvjitlink.js';
 export { nvvm, type Nvvm, type HandwrittenNvvmFunctions } from './nvvm.js';
 export { nvml, type Nvml } from './nvml.js';
+export { nccl, type Nccl } from './nccl.js';
 export {
   CudaLibraryError,
   CudaError,
@@ -17,16 +18,21 @@ export {
   NvJitLinkError,
   NvvmError,
   NvmlError,
+  NcclError,
   LibraryLoadError,
   FunctionNotFoundError,
   LibraryNotFoundError,
   HostViewError,
+  FdDuplicationError,
 } from './errors.js';
 export { AddonLoadError, AddonNotFoundError } from './addon-errors.js';
 export { loadedLibraries, perThreadDefaultStream } from './loaded-libraries-report.js';
 export { backgroundReleaseFailures, releaseAsync, releaseInBackground, type BackgroundRelease } from './release.js';
 export { hostArrayBuffer } from './host-array-buffer.js';
+export { ClosedResourceError, OwnedHandle, type HandleRelease } from './owned-handle.js';
+export { brandHandle } from './brand-handle.js';
 export { launchBlockingHostFunc } from './blocking-host-function.js';
+export { duplicateFdFromProcess } from './process-fd.js';
 export type { LoadedLibrary } from './loaded-libraries.js';
 export type { Handle, ExternalHandle, NullHandle, HostMemory, RawPointer, EnumObject } from './types.js';
 export type * from './generated/handles.js';
@@ -35,9 +41,11 @@ export type { GeneratedNvrtcFunctions } from './generated/nvrtc.js';
 export type { GeneratedNvjitlinkFunctions } from './generated/nvjitlink.js';
 export type { GeneratedNvvmFunctions } from './generated/nvvm.js';
 export type { GeneratedNvmlFunctions } from './generated/nvml.js';
+export type { GeneratedNcclFunctions } from './generated/nccl.js';
 export type * as DriverTypes from './generated/driver.js';
 export type * as NvrtcTypes from './generated/nvrtc.js';
 export type * as NvJitLinkTypes from './generated/nvjitlink.js';
 export type * as NvvmTypes from './generated/nvvm.js';
 export type * as NvmlTypes from './generated/nvml.js';
+export type * as NcclTypes from './generated/nccl.js';
 export type { EnumsOf, ConstantsOf } from './enums-of.js';

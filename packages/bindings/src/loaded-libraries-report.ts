@@ -17,6 +17,11 @@ function ownVersion(name: string): string | undefined {
         const v = (native.nvjitlink['nvJitLinkVersion'] as () => { major: number; minor: number })();
         return `${v.major}.${v.minor}`;
       }
+      case 'nccl': {
+        // NCCL's own release (2.27.3), not a CUDA one: major * 10000 + minor * 100 + patch
+        const v = (native.nccl['ncclGetVersion'] as () => number)();
+        return `${Math.floor(v / 10000)}.${Math.floor(v / 100) % 100}.${v % 100}`;
+      }
     }
   } catch {
     // nvJitLink before 12.3 has no nvJitLinkVersion

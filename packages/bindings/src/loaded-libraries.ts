@@ -2,13 +2,13 @@ import type { FoundVia, LibraryLocation } from '@cuda-js/pathfinder';
 
 /** A CUDA library that the bindings opened. */
 export interface LoadedLibrary {
-  /** Pathfinder's name: `cuda`, `nvrtc`, `nvJitLink`, `nvvm` or `nvml`. */
+  /** Pathfinder's name: `cuda`, `nvrtc`, `nvJitLink`, `nvvm`, `nvml` or `nccl`. */
   readonly name: string;
   /** The file that was opened. */
   readonly path: string;
   /** How pathfinder found it. */
   readonly foundVia: FoundVia;
-  /** The CUDA release of the library: its own report where it has one (driver, NVRTC, nvJitLink), else pathfinder's reading of the path. */
+  /** The CUDA release of the library: its own report where it has one (driver, NVRTC, nvJitLink; NCCL gives its own release), else pathfinder's reading of the path. */
   readonly version: string | undefined;
 }
 

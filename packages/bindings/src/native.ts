@@ -14,6 +14,7 @@ export interface NativeAddon {
   readonly nvjitlink: Record<string, unknown>;
   readonly nvvm: Record<string, unknown>;
   readonly nvml: Record<string, unknown>;
+  readonly nccl: Record<string, unknown>;
   setup(resolveLibrary: (name: string) => string, makeError: typeof makeLibraryError): void;
   loadedLibraries(): { name: string; path: string }[];
   perThreadDefaultStream(): boolean;
@@ -102,22 +103,24 @@ export const namespaceFallback: {
   readonly nvjitlink: object | null;
   readonly nvvm: object | null;
   readonly nvml: object | null;
+  readonly nccl: object | null;
 } =
   loaded instanceof AddonLoadError
     ? {
-        driver: unavailable(loaded, /^(cu[A-Z]|createKernelParams$)/),
+        driver: unavailable(loaded, /^(cu[A-Z]|createKernelParams$|createPackedLaunch$)/),
         nvrtc: unavailable(loaded, /^nvrtc[A-Z]/),
         nvjitlink: unavailable(loaded, /^nvJitLink[A-Z]/),
         nvvm: unavailable(loaded, /^nvvm[A-Z]/),
         nvml: unavailable(loaded, /^nvml[A-Z]/),
+        nccl: unavailable(loaded, /^nccl[A-Z]/),
       }
-    : { driver: null, nvrtc: null, nvjitlink: null, nvvm: null, nvml: null };
+    : { driver: null, nvrtc: null, nvjitlink: null, nvvm: null, nvml: null, nccl: null };
 
 function failing(error: AddonLoadError): NativeAddon {
   const fail = (): never => {
     throw error;
   };
-  return { driver: {}, nvrtc: {}, nvjitlink: {}, nvvm: {}, nvml: {}, setup: () => undefined, loadedLibraries: fail, perThreadDefaultStream: fail, __nvJitLinkThreadIdForTests: fail };
+  return { driver: {}, nvrtc: {}, nvjitlink: {}, nvvm: {}, nvml: {}, nccl: {}, setup: () => undefined, loadedLibraries: fail, perThreadDefaultStream: fail, __nvJitLinkThreadIdForTests: fail };
 }
 
 export const native: NativeAddon = loaded instanceof AddonLoadError ? failing(loaded) : loaded.addon;

@@ -1,6 +1,18 @@
-import { CUDA_ARRAY_INTERFACE, DLDeviceType, isCudaAccessible, StridedMemoryView, type CudaArrayInterface, formatValue } from '@cuda-js/memory-view';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLDeviceType,
+  driverHooks,
+  formatValue,
+  isCudaAccessible,
+  StridedMemoryView,
+  type CudaArrayInterface,
+  type CudaArrayInterfaceLayout,
+  type CudaArrayInterfaceReader,
+  type Device,
+} from '@cuda-js/memory-view';
 import { orderStreams } from '@cuda-js/streams';
 import { LaunchArgumentError } from './errors.js';
+import { peerCanAddress } from './peer-access.js';
 
 /** An object that implements the CUDA array interface. */
 export type CudaArrayInterfaceObject = { [CUDA_ARRAY_INTERFACE](): CudaArrayInterface };
@@ -33,38 +45,63 @@ export function checkedExtent(value: unknown, kernelName: string, index: number,
 }
 
 /**
- * The address in a CUDA array interface answer, read straight from the
- * protocol: a launch needs only the pointer and the producer's stream, so no
- * view is built. Ordering follows the protocol: the launch stream waits for
- * the producer's stream.
+ * What the CUDA array interface object `arg` says now, read by `reader` (the
+ * reader of its argument position, which compares the answer with the last
+ * one instead of reading it again in full) and checked as memory-view checks
+ * it; a bad answer is a {@link LaunchArgumentError} whose cause is
+ * memory-view's named error.
  */
-export function interfaceAddress(cai: CudaArrayInterface, stream: bigint, kernelName: string, index: number): bigint {
-  const data: unknown = cai === null || typeof cai !== 'object' ? undefined : cai.data;
-  if (!Array.isArray(data)) throw new LaunchArgumentError(kernelName, index, "Symbol.for('cuda.array_interface')() has no data: [address, readOnly]");
-  const mask: unknown = cai.mask;
-  if (mask !== undefined && mask !== null) throw new LaunchArgumentError(kernelName, index, 'masked CUDA arrays are not supported');
-  const address: unknown = data[0];
-  const ptr = typeof address === 'bigint' ? address : typeof address === 'number' && Number.isSafeInteger(address) && address >= 0 ? BigInt(address) : undefined;
-  if (ptr === undefined) throw new LaunchArgumentError(kernelName, index, `the CUDA array interface address must be a bigint or a safe integer, got ${formatValue(address)}`);
-  checkedAddress(ptr, kernelName, index);
-  const producer: unknown = cai.stream;
-  if (producer !== undefined && producer !== null) {
-    if (producer === 0 || producer === 0n) throw new LaunchArgumentError(kernelName, index, 'the CUDA array interface stream must not be 0 (use 1 for the legacy default stream)');
-    const handle = typeof producer === 'bigint' ? producer : typeof producer === 'number' && Number.isSafeInteger(producer) && producer > 0 ? BigInt(producer) : undefined;
-    if (handle === undefined || handle < 0n || handle >= ADDRESS_LIMIT) {
-      throw new LaunchArgumentError(kernelName, index, `the CUDA array interface stream must be a positive integer handle, got ${formatValue(producer)}`);
-    }
-    orderStreams(handle, stream === 0n ? 1n : stream);
+export function readInterface(arg: CudaArrayInterfaceObject, reader: CudaArrayInterfaceReader, kernelName: string, index: number, name?: string): CudaArrayInterfaceLayout {
+  const method: unknown = arg[CUDA_ARRAY_INTERFACE];
+  if (typeof method !== 'function') throw new LaunchArgumentError(kernelName, index, "Symbol.for('cuda.array_interface') is not a method", name);
+  let answer: unknown;
+  try {
+    answer = method.call(arg);
+  } catch (error) {
+    throw new LaunchArgumentError(kernelName, index, `Symbol.for('cuda.array_interface')() threw: ${(error as Error)?.message ?? String(error)}`, name, { cause: error });
   }
-  return ptr;
+  try {
+    return reader.read(answer);
+  } catch (error) {
+    throw new LaunchArgumentError(kernelName, index, `not a CUDA array that cuda-js can pass (${(error as Error).message})`, name, { cause: error });
+  }
+}
+
+/** Orders the launch stream after the producer's stream of a CUDA array interface answer, as the protocol asks. */
+export function orderInterface(layout: CudaArrayInterfaceLayout, consumer: bigint, stream: bigint): void {
+  const producer = layout.producerStream;
+  if (producer !== undefined && producer !== consumer) orderStreams(producer, stream);
 }
 
 /**
- * An answer that can be trusted the next time it is returned: frozen (data
- * too), with no stream to wait for. docs/protocols.md asks producers for one.
+ * Checks that the memory of a CUDA array interface answer is on the launch's
+ * device (`deviceOrdinal`; -1: not known, nothing to check), asking the
+ * driver which device owns the address, as memory-view does for a view of
+ * one (the protocol names no device).
  */
-export function isReusableAnswer(cai: CudaArrayInterface): boolean {
-  return Object.isFrozen(cai) && Object.isFrozen(cai.data) && (cai.stream === undefined || cai.stream === null);
+export function checkInterfaceDevice(ptr: bigint, deviceOrdinal: number, kernelName: string, index: number, name?: string): void {
+  if (deviceOrdinal < 0) return;
+  const pointerDevice = driverHooks().pointerDevice;
+  if (pointerDevice === undefined) return;
+  let device: Device;
+  try {
+    device = pointerDevice(ptr);
+  } catch (error) {
+    throw new LaunchArgumentError(kernelName, index, `the driver does not know the array's address 0x${ptr.toString(16)} (${(error as Error).message})`, name, { cause: error });
+  }
+  checkDeviceOrdinal(device, ptr, deviceOrdinal, kernelName, index, name);
+}
+
+function checkDeviceOrdinal(device: Device, ptr: bigint, deviceOrdinal: number, kernelName: string, index: number, name: string | undefined): void {
+  // memory of another device is refused unless its pool grants this device access (DeviceMemoryResource.peerAccessibleBy)
+  if (device.type === DLDeviceType.CUDA && device.id !== deviceOrdinal && !peerCanAddress(ptr, device.id, deviceOrdinal)) {
+    throw new LaunchArgumentError(
+      kernelName,
+      index,
+      `the array lives on CUDA device ${device.id}, but the launch is on device ${deviceOrdinal}; copy it there, make device ${device.id} current, or grant device ${deviceOrdinal} peer access to its pool (DeviceMemoryResource.peerAccessibleBy)`,
+      name,
+    );
+  }
 }
 
 /**
@@ -94,14 +131,7 @@ export function checkViewDevice(view: StridedMemoryView, deviceOrdinal: number, 
   if (!isCudaAccessible(device.type)) {
     throw new LaunchArgumentError(kernelName, index, 'the array lives in host memory the GPU cannot address; copy it to a device Buffer first', name);
   }
-  if (device.type === DLDeviceType.CUDA && device.id !== deviceOrdinal) {
-    throw new LaunchArgumentError(
-      kernelName,
-      index,
-      `the array lives on CUDA device ${device.id}, but the launch is on device ${deviceOrdinal}; copy it there, or make device ${device.id} current`,
-      name,
-    );
-  }
+  checkDeviceOrdinal(device, view.ptr, deviceOrdinal, kernelName, index, name);
 }
 
 /**
@@ -116,22 +146,4 @@ export function implicitView(arg: object, consumer: bigint, kernelName: string, 
   } catch (error) {
     throw new LaunchArgumentError(kernelName, index, `not an array that cuda-js can view (${(error as Error).message})`, name);
   }
-}
-
-/**
- * The device address of an array argument that is not a CUDA array interface
- * object: a StridedMemoryView (ordered on the launch stream), or anything
- * else memory-view can view (DLPack, ...), viewed with the launch's stream as
- * the consumer's stream.
- */
-export function viewAddress(arg: object, stream: bigint, consumer: bigint, deviceOrdinal: number, kernelName: string, index: number): bigint {
-  if (arg instanceof StridedMemoryView) {
-    if (arg.closed) throw new LaunchArgumentError(kernelName, index, 'the view is closed');
-    checkViewDevice(arg, deviceOrdinal, kernelName, index);
-    orderView(arg, consumer, stream);
-    return checkedAddress(arg.ptr, kernelName, index);
-  }
-  const view = implicitView(arg, consumer, kernelName, index);
-  checkViewDevice(view, deviceOrdinal, kernelName, index);
-  return checkedAddress(view.ptr, kernelName, index);
 }

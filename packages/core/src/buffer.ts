@@ -1,4 +1,4 @@
-import { driver, hostArrayBuffer, HostViewError } from '@cuda-js/bindings';
+import { brandHandle, driver, hostArrayBuffer, HostViewError, OwnedHandle, type CUdeviceptr } from '@cuda-js/bindings';
 import {
   DLDeviceType,
   DLPACK,
@@ -12,18 +12,13 @@ import {
   type DLPackTensor,
   type DTypeLike,
 } from '@cuda-js/memory-view';
-import { checkBlockingWait, ClosedResourceError, orderStreams, pendingHostFunctions, streamHandle, type StreamArgument } from '@cuda-js/streams';
+import { checkBlockingWait, orderStreams, pendingHostFunctions, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import type { Device } from './device.js';
 import { CopyError } from './errors.js';
-import type { MemoryResource } from './memory-resources.js';
-
-const registry = new FinalizationRegistry<() => void>((release) => {
-  try {
-    release();
-  } catch {
-    // the context may be gone at collection time
-  }
-});
+import { exportIpcBuffer, importIpcPointer, type IpcBufferDescriptor } from './ipc-buffer-descriptor.js';
+import type { DeviceMemoryResource, MemoryResource } from './memory-resources.js';
+import { enterBufferDevice } from './multi-device.js';
+import { copyBetweenBuffers } from './peer-copy.js';
 
 /** Host memory that a Buffer copies to or from. */
 export type HostBytes = ArrayBufferView | ArrayBuffer;
@@ -44,12 +39,9 @@ function hostByteLength(host: HostBytes): number {
  * release until every view has been collected.
  */
 export class Buffer implements Disposable, DLPackExporter {
-  #ptr: bigint;
-  #closed = false;
+  /** The address, released once: by close() (on the stream it names), or when collected (off the JS thread where the resource can). */
+  readonly #owned: OwnedHandle<CUdeviceptr>;
   #stream: bigint;
-  readonly #token: object = {};
-  /** The release that a collection runs (off the JS thread where the resource can). */
-  readonly #releaseWhenCollected: () => void;
   /**
    * Once a host view was made: the object that every host view's ArrayBuffer
    * references (natively), and this Buffer until close. The release then waits
@@ -68,22 +60,21 @@ export class Buffer implements Disposable, DLPackExporter {
     /** The stream the allocation was ordered on; the default for close(). */
     stream: bigint,
   ) {
-    this.#ptr = ptr;
     this.#stream = stream;
     // A forgotten buffer's release must not wait for the device on the event loop: resources whose release can
     // (pinned, managed) queue it on the bindings' release thread.
-    this.#releaseWhenCollected = memoryResource.deallocateInBackground ? () => memoryResource.deallocateInBackground!(ptr, size, stream) : () => memoryResource.deallocate(ptr, size, stream);
-    registry.register(this, this.#releaseWhenCollected, this.#token);
+    const inBackground = memoryResource.deallocateInBackground?.bind(memoryResource);
+    const deallocate = (h: CUdeviceptr): void => memoryResource.deallocate(h, size, stream);
+    this.#owned = new OwnedHandle(brandHandle<CUdeviceptr>(ptr), this, { atClose: deallocate, whenCollected: inBackground ? (h) => inBackground(h, size, stream) : deallocate }, 'Buffer');
   }
 
   /** The address (CUdeviceptr; for pinned memory also the host address). */
-  get ptr(): bigint {
-    if (this.#closed) throw new ClosedResourceError('Buffer');
-    return this.#ptr;
+  get ptr(): CUdeviceptr {
+    return this.#owned.handle;
   }
 
   get closed(): boolean {
-    return this.#closed;
+    return this.#owned.closed;
   }
 
   /** The stream the allocation was ordered on: the default stream of copies, fills, prefetches and close(). */
@@ -128,8 +119,7 @@ export class Buffer implements Disposable, DLPackExporter {
     if (this.#keeper === undefined) {
       // From now on the memory goes back when the keeper is collected: after this Buffer (or its close()) and every view.
       const keeper = {};
-      registry.unregister(this.#token);
-      registry.register(keeper, this.#releaseWhenCollected, keeper);
+      this.#owned.releaseWhenCollected(keeper);
       this.#keeper = keeper;
     }
     const view = hostArrayBuffer(ptr, this.size, this.#keeper);
@@ -153,38 +143,44 @@ export class Buffer implements Disposable, DLPackExporter {
   }
 
   /**
-   * Copies this buffer into `target`: another Buffer (ordered on `stream`), or
+   * Copies this buffer into `target`: another Buffer (ordered on `stream`; a
+   * peer copy, cuMemcpyPeerAsync, when the two live on different devices), or
    * host memory (a TypedArray, DataView or ArrayBuffer; the copy is complete
    * when this returns, so it is refused with `HostFunctionDeadlockError` while
-   * a host function of this thread is pending on `stream`).
+   * a host function of this thread is pending on `stream`). With several
+   * devices, the buffer's device (or the stream's) is made current for the
+   * copy, and a stream of a device without access to the memory is a
+   * `DeviceMismatchError`.
    */
   copyTo(target: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
     const stream = streamHandle(options.stream ?? this.#stream);
     if (target instanceof Buffer) {
       this.#checkFits(target.size, 'copyTo');
-      driver.cuMemcpyAsync(target.ptr as never, this.ptr as never, this.size, stream as never);
+      copyBetweenBuffers(target, this, this.size, stream, this, 'Buffer.copyTo');
       return;
     }
     this.#checkFits(hostByteLength(target), 'copyTo');
     checkBlockingWait(stream, 'Buffer.copyTo');
-    driver.cuMemcpyDtoHAsync(target, this.ptr as never, this.size, stream as never);
-    driver.cuStreamSynchronize(stream as never);
+    enterBufferDevice('Buffer.copyTo', stream, this);
+    driver.cuMemcpyDtoHAsync(target, this.ptr, this.size, stream);
+    driver.cuStreamSynchronize(stream);
   }
 
-  /** Copies `source` (a Buffer, or host memory) into this buffer, ordered on `stream`. */
+  /** Copies `source` (a Buffer, or host memory) into this buffer, ordered on `stream`, as {@link copyTo} does. */
   copyFrom(source: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
     const stream = streamHandle(options.stream ?? this.#stream);
     if (source instanceof Buffer) {
       this.#checkFits(source.size, 'copyFrom');
-      driver.cuMemcpyAsync(this.ptr as never, source.ptr as never, source.size, stream as never);
+      copyBetweenBuffers(this, source, source.size, stream, this, 'Buffer.copyFrom');
       return;
     }
     const bytes = hostByteLength(source);
     if (bytes !== this.size) throw new CopyError(`Buffer.copyFrom: the source has ${bytes} bytes, the buffer ${this.size}`);
     checkBlockingWait(stream, 'Buffer.copyFrom');
+    enterBufferDevice('Buffer.copyFrom', stream, this);
     // pageable host memory: the driver stages it before returning, so `source` may change afterwards
-    driver.cuMemcpyHtoDAsync(this.ptr as never, source, bytes, stream as never);
-    driver.cuStreamSynchronize(stream as never);
+    driver.cuMemcpyHtoDAsync(this.ptr, source, bytes, stream);
+    driver.cuStreamSynchronize(stream);
   }
 
   /** Fills the buffer with a byte (`width` 1), or a 32-bit pattern (`width` 4), ordered on `stream`. */
@@ -193,11 +189,13 @@ export class Buffer implements Disposable, DLPackExporter {
     const width = options.width ?? 1;
     if (width === 1) {
       if (!Number.isInteger(value) || value < 0 || value > 255) throw new RangeError(`Buffer.fill: a byte is 0..255, got ${value}`);
-      driver.cuMemsetD8Async(this.ptr as never, value, this.size, stream as never);
+      enterBufferDevice('Buffer.fill', stream, this);
+      driver.cuMemsetD8Async(this.ptr, value, this.size, stream);
     } else if (width === 4) {
       if (this.size % 4 !== 0) throw new RangeError(`Buffer.fill: size ${this.size} is not a multiple of 4`);
       if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`Buffer.fill: a 32-bit pattern is 0..2^32-1, got ${value}`);
-      driver.cuMemsetD32Async(this.ptr as never, value, this.size / 4, stream as never);
+      enterBufferDevice('Buffer.fill', stream, this);
+      driver.cuMemsetD32Async(this.ptr, value, this.size / 4, stream);
     } else {
       throw new RangeError(`Buffer.fill: width must be 1 or 4, got ${String(width)}`);
     }
@@ -222,31 +220,33 @@ export class Buffer implements Disposable, DLPackExporter {
    * last view has been collected (a release on the bindings' release thread).
    */
   close(options: { stream?: StreamArgument } = {}): void {
-    if (this.#closed) return;
+    if (this.closed) return;
     const stream = streamHandle(options.stream ?? this.#stream);
-    this.#closed = true;
-    if (this.#deferToViews()) return;
+    const ptr = this.#takeUnlessViewed();
+    if (ptr === undefined) return;
     const resource = this.memoryResource;
     if (resource.deallocateInBackground && pendingHostFunctions() > 0) {
-      resource.deallocateInBackground(this.#ptr, this.size, stream);
+      resource.deallocateInBackground(ptr, this.size, stream);
       return;
     }
-    resource.deallocate(this.#ptr, this.size, stream);
+    resource.deallocate(ptr, this.size, stream);
   }
 
   /**
-   * At close: true where a host view is reachable, and the release is left to
-   * the keeper's collection; otherwise unregisters the collection's release
-   * (the caller releases now).
+   * At close: closes this Buffer, and either leaves the release to the
+   * keeper's collection (a host view is reachable: undefined) or takes the
+   * address to release now (the collection's release is cancelled).
    */
-  #deferToViews(): boolean {
+  #takeUnlessViewed(): CUdeviceptr | undefined {
     const keeper = this.#keeper;
     const live = this.#hostView?.deref() !== undefined;
     this.#keeper = undefined;
     this.#hostView = undefined;
-    if (keeper !== undefined && live) return true;
-    registry.unregister(keeper ?? this.#token);
-    return false;
+    if (keeper !== undefined && live) {
+      this.#owned.closeWhenCollected();
+      return undefined;
+    }
+    return this.#owned.take();
   }
 
   /**
@@ -257,14 +257,14 @@ export class Buffer implements Disposable, DLPackExporter {
    * settles at once, and the memory goes back once the views are collected.
    */
   closeAsync(options: { stream?: StreamArgument } = {}): Promise<void> {
-    if (this.#closed) return Promise.resolve();
+    if (this.closed) return Promise.resolve();
     try {
       const stream = streamHandle(options.stream ?? this.#stream);
       const resource = this.memoryResource;
-      this.#closed = true;
-      if (this.#deferToViews()) return Promise.resolve();
-      if (resource.deallocateAsync) return resource.deallocateAsync(this.#ptr, this.size, stream);
-      resource.deallocate(this.#ptr, this.size, stream);
+      const ptr = this.#takeUnlessViewed();
+      if (ptr === undefined) return Promise.resolve();
+      if (resource.deallocateAsync) return resource.deallocateAsync(ptr, this.size, stream);
+      resource.deallocate(ptr, this.size, stream);
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error);
@@ -273,6 +273,33 @@ export class Buffer implements Disposable, DLPackExporter {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /**
+   * A plain, JSON-serializable descriptor of this buffer (cuMemPoolExportPointer)
+   * for another process that imported its pool ({@link Buffer.fromIpcDescriptor}).
+   * Only for buffers of an IPC-enabled DeviceMemoryResource (an `IpcError`
+   * otherwise). The importer may use the memory only once its allocation is
+   * complete here: record an interprocess event after it, or synchronize. Free
+   * it here only after every importer has closed its Buffer and that free has
+   * completed.
+   */
+  ipcDescriptor(): IpcBufferDescriptor {
+    return exportIpcBuffer(this);
+  }
+
+  /**
+   * The buffer of another process's {@link ipcDescriptor}, in `resource`: a
+   * DeviceMemoryResource imported from that process's pool
+   * (`DeviceMemoryResource.fromAllocationHandle`). The descriptor is checked
+   * strictly first (an `IpcError`). `stream` (default: the legacy default
+   * stream) is the default of the buffer's copies and close(); close() frees
+   * the import (cuMemFreeAsync), which must complete before the exporter
+   * frees the memory.
+   */
+  static fromIpcDescriptor(resource: DeviceMemoryResource, descriptor: IpcBufferDescriptor, options: { stream?: StreamArgument } = {}): Buffer {
+    const imported = importIpcPointer(resource, descriptor, options.stream);
+    return new Buffer(imported.ptr, imported.size, resource, imported.stream);
   }
 
   /** `[deviceType, deviceId]` of DLPack: CUDA device, pinned host (CUDAHost) or managed memory. */
@@ -310,6 +337,6 @@ export class Buffer implements Disposable, DLPackExporter {
   }
 
   toString(): string {
-    return `Buffer(${this.size} bytes${this.#closed ? ', closed' : ` at 0x${this.#ptr.toString(16)}`})`;
+    return `Buffer(${this.size} bytes${this.closed ? ', closed' : ` at 0x${this.ptr.toString(16)}`})`;
   }
 }

@@ -1,12 +1,15 @@
-import { driver } from '@cuda-js/bindings';
-import { checkBlockingWait, Event, Stream, type EventOptions, type StreamArgument, type StreamOptions } from '@cuda-js/streams';
+import { driver, type CUcontext } from '@cuda-js/bindings';
+import { checkBlockingWait, Event, type EventOptions, type StreamArgument, type StreamOptions } from '@cuda-js/streams';
 import type { Buffer } from './buffer.js';
+import { DeviceStream } from './device-stream.js';
 import { deviceCount, ensureDriver } from './driver-init.js';
 import { DeviceNotFoundError } from './errors.js';
 import { GraphBuilder } from './graph-builder.js';
 import { DEVICE_ATTRIBUTES, FLAG_ATTRIBUTES, type DeviceAttributeName, type DeviceAttributeValues } from './generated/device-attributes.js';
 import type { ManagedBuffer } from './managed-buffer.js';
 import { DeviceMemoryResource, ManagedMemoryResource } from './memory-resources.js';
+import { registerDeviceLookup } from './device-registry.js';
+import { devicesCanAccess, toDevice } from './peer-access.js';
 
 const devices = new Map<number, Device>();
 
@@ -22,7 +25,7 @@ function formatUuid(bytes: Uint8Array): string {
 export class Device {
   /** The CUdevice handle (the driver's ordinal). */
   readonly handle: number;
-  #context: bigint | undefined;
+  #context: CUcontext | undefined;
   #attributes: DeviceAttributeValues | undefined;
   #memoryResource: DeviceMemoryResource | undefined;
   #managedMemoryResource: ManagedMemoryResource | undefined;
@@ -118,26 +121,36 @@ export class Device {
   }
 
   /** The primary context (retained on first use, for the life of the process). */
-  get context(): bigint {
-    this.#context ??= driver.cuDevicePrimaryCtxRetain(this.handle) as bigint;
+  get context(): CUcontext {
+    this.#context ??= driver.cuDevicePrimaryCtxRetain(this.handle);
     return this.#context;
   }
 
   /** Makes this device's primary context current on this thread. */
   setCurrent(): this {
-    driver.cuCtxSetCurrent(this.context as never);
+    driver.cuCtxSetCurrent(this.context);
     return this;
+  }
+
+  /**
+   * Whether this device can address memory of `peer` (a Device or an ordinal;
+   * cuDeviceCanAccessPeer): what peer access, `DeviceMemoryResource.peerAccessibleBy`,
+   * needs. Always true for the device itself.
+   */
+  canAccessPeer(peer: Device | number): boolean {
+    return devicesCanAccess(this, toDevice(peer, 'Device.canAccessPeer'));
   }
 
   /** Makes this device current if no context of it is. */
   ensureCurrent(): void {
-    const current = driver.cuCtxGetCurrent() as bigint;
+    const current = driver.cuCtxGetCurrent();
     if (current !== this.context) this.setCurrent();
   }
 
-  createStream(options?: StreamOptions): Stream {
+  /** A new stream on this device: a Stream with `createGraphBuilder()` (see {@link DeviceStream}). */
+  createStream(options?: StreamOptions): DeviceStream {
     this.ensureCurrent();
-    return Stream.create(options);
+    return DeviceStream.create(options);
   }
 
   createEvent(options?: EventOptions): Event {
@@ -192,3 +205,5 @@ export class Device {
     return `Device(${this.ordinal})`;
   }
 }
+
+registerDeviceLookup({ get: (ordinal) => Device.get(ordinal), all: () => Device.all(), is: (value): value is Device => value instanceof Device });

@@ -1,9 +1,7 @@
-import { driver, hostArrayBuffer, HostViewError } from '@cuda-js/bindings';
+import { brandHandle, driver, hostArrayBuffer, HostViewError, type CUdeviceptr } from '@cuda-js/bindings';
 import { DLDeviceType, setDriverHooks } from '@cuda-js/memory-view';
 import { orderStreams } from '@cuda-js/streams';
 import { Buffer } from './buffer.js';
-
-const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
 
 let installed = false;
 
@@ -38,7 +36,7 @@ export function installDriverHooks(): void {
   installed = true;
   setDriverHooks({
     waitStream: orderStreams,
-    pointerDevice: (ptr) => ({ type: DLDeviceType.CUDA, id: Number(driver.cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr as never)) }),
+    pointerDevice: (ptr) => ({ type: DLDeviceType.CUDA, id: Number(driver.cuPointerGetAttribute(driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, brandHandle<CUdeviceptr>(ptr))) }),
     hostBuffer,
   });
 }

@@ -1,15 +1,25 @@
+/**
+ * The root of every error that @cuda-js/core defines: one `instanceof` check
+ * for them all. Use after `close()` is the bindings' shared
+ * `ClosedResourceError`; `IpcError` is the streams' (one class for the stack);
+ * failed driver calls are the bindings' `CudaError`.
+ */
+export class CoreError extends Error {
+  override readonly name: string = 'CoreError';
+}
+
 /** No CUDA device could be used: the driver says there is none, or the ordinal is out of range. */
-export class DeviceNotFoundError extends Error {
+export class DeviceNotFoundError extends CoreError {
   override readonly name = 'DeviceNotFoundError';
 }
 
 /** A LaunchConfig that is malformed, or that the device or kernel cannot run. */
-export class LaunchConfigError extends RangeError {
+export class LaunchConfigError extends CoreError {
   override readonly name = 'LaunchConfigError';
 }
 
 /** A kernel argument that cannot be passed: wrong kind, wrong size, host-only memory, closed. */
-export class LaunchArgumentError extends TypeError {
+export class LaunchArgumentError extends CoreError {
   override readonly name = 'LaunchArgumentError';
   constructor(
     readonly kernelName: string,
@@ -18,32 +28,78 @@ export class LaunchArgumentError extends TypeError {
     message: string,
     /** The argument's name, where the launcher knows it (a JIT kernel's parameter name). */
     readonly argumentName?: string,
+    /** `cause`: the error that says more (a protocol error of memory-view, say). */
+    options?: ErrorOptions,
   ) {
-    super(`${kernelName}: argument ${argumentIndex}${argumentName === undefined ? '' : ` ('${argumentName}')`}: ${message}`);
+    super(`${kernelName}: argument ${argumentIndex}${argumentName === undefined ? '' : ` ('${argumentName}')`}: ${message}`, options);
   }
 }
 
 /** A copy or fill whose source and destination do not fit. */
-export class CopyError extends RangeError {
+export class CopyError extends CoreError {
   override readonly name = 'CopyError';
 }
 
 /** A graph builder, graph definition or graph used in a state that does not allow it: the message says which state was expected. */
-export class GraphStateError extends Error {
+export class GraphStateError extends CoreError {
   override readonly name = 'GraphStateError';
 }
 
 /** A graph node or graph call given what it cannot take (a closed resource, a pageable host array, a condition of another graph). */
-export class GraphArgumentError extends TypeError {
+export class GraphArgumentError extends CoreError {
   override readonly name = 'GraphArgumentError';
 }
 
 /** A graph that the driver could not instantiate into an executable graph; the driver's error is the cause. */
-export class GraphInstantiateError extends Error {
+export class GraphInstantiateError extends CoreError {
   override readonly name = 'GraphInstantiateError';
 }
 
 /** A graph that could not be updated from another: their topology or node kinds differ. The driver's error is the cause. */
-export class GraphUpdateError extends Error {
+export class GraphUpdateError extends CoreError {
   override readonly name = 'GraphUpdateError';
+}
+
+/**
+ * A tensor map (TMA descriptor) that cannot be made or re-addressed: an array,
+ * layout, box or option that `cuTensorMapEncodeTiled` would refuse, checked
+ * before any driver call; the message says which rule and which dimension.
+ */
+export class TensorMapError extends CoreError {
+  override readonly name = 'TensorMapError';
+}
+
+/**
+ * An IPC handle or descriptor that cannot be used (malformed, of a pool that
+ * is not IPC-enabled, asked of an imported pool): one class for the whole
+ * stack, from `@cuda-js/streams`, whose interprocess events throw it too.
+ */
+export { IpcError } from '@cuda-js/streams';
+
+/**
+ * Memory of one device used with a stream, kernel or communicator of another,
+ * where no peer access makes that legal (`DeviceMemoryResource.peerAccessibleBy`);
+ * checked before any driver call.
+ */
+export class DeviceMismatchError extends CoreError {
+  override readonly name = 'DeviceMismatchError';
+}
+
+/** Two devices that cannot address each other's memory (`device.canAccessPeer(other)` is false) were asked to. */
+export class PeerAccessError extends CoreError {
+  override readonly name = 'PeerAccessError';
+}
+
+/**
+ * A collective or point-to-point call given what NCCL cannot take: a dtype
+ * NCCL has no type for, sizes that do not fit the communicator's world size,
+ * an unknown reduction, a rank out of range; checked before any NCCL call.
+ */
+export class CollectiveArgumentError extends CoreError {
+  override readonly name = 'CollectiveArgumentError';
+}
+
+/** A communicator or collective used in a state that does not allow it: the work of a group awaited inside it, an asynchronous group function. */
+export class CommunicatorStateError extends CoreError {
+  override readonly name = 'CommunicatorStateError';
 }

@@ -1,6 +1,6 @@
-import { CudaError, driver } from '@cuda-js/bindings';
+import { CudaError, driver, OwnedHandle, type CUcontext, type CUgraph } from '@cuda-js/bindings';
 import { formatValue } from '@cuda-js/memory-view';
-import { Event, OwnedHandle, Stream, STREAM_PROTOCOL, streamHandle, type StreamArgument, type StreamLike, type StreamProtocolResult } from '@cuda-js/streams';
+import { Event, Stream, STREAM_PROTOCOL, streamHandle, type StreamArgument, type StreamLike, type StreamProtocolResult } from '@cuda-js/streams';
 import { ensureDriver } from './driver-init.js';
 import { GraphArgumentError, GraphStateError } from './errors.js';
 import { Graph, type GraphCompleteOptions } from './graph.js';
@@ -43,11 +43,11 @@ interface Capture {
 interface BuilderInit {
   readonly stream: Stream;
   readonly ownsStream: boolean;
-  readonly context: bigint;
+  readonly context: CUcontext;
   readonly kind: BuilderKind;
   readonly resources: GraphResources;
   readonly capture: Capture;
-  readonly bodyGraph?: bigint;
+  readonly bodyGraph?: CUgraph;
   readonly state: BuilderState;
 }
 
@@ -76,15 +76,15 @@ const newCapture = (): Capture => ({ origin: undefined, openForks: new Set(), re
 export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   readonly #stream: Stream;
   readonly #ownsStream: boolean;
-  readonly #context: bigint;
+  readonly #context: CUcontext;
   readonly #kind: BuilderKind;
   readonly #resources: GraphResources;
   readonly #capture: Capture;
   /** A body builder's graph, owned by its conditional node. */
-  readonly #bodyGraph: bigint | undefined;
+  readonly #bodyGraph: CUgraph | undefined;
   #state: BuilderState;
   /** A primary builder's captured graph, owned here from endBuilding() on. */
-  #graph: OwnedHandle | undefined;
+  #graph: OwnedHandle<CUgraph> | undefined;
   #definitionRoot: DefinitionRoot | undefined;
 
   private constructor(init: BuilderInit) {
@@ -102,7 +102,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   /** @internal Device.createGraphBuilder(): a builder on a new non-blocking stream of the current context. */
   static create(): GraphBuilder {
     ensureDriver();
-    const context = driver.cuCtxGetCurrent() as bigint;
+    const context = driver.cuCtxGetCurrent();
     if (context === 0n) throw new GraphStateError('GraphBuilder: no current CUDA context; call device.setCurrent() first');
     const stream = Stream.create({ nonBlocking: true });
     return new GraphBuilder({ stream, ownsStream: true, context, kind: 'primary', resources: new GraphResources(), capture: newCapture(), state: 'new' });
@@ -118,7 +118,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     const handle = streamHandle(stream, 'GraphBuilder.fromStream: stream');
     if (handle <= 2n) throw new GraphArgumentError(`GraphBuilder.fromStream: the default stream (0x${handle.toString(16)}) cannot be captured; use a stream made by device.createStream()`);
     ensureDriver();
-    const context = driver.cuStreamGetCtx(handle as never) as bigint;
+    const context = driver.cuStreamGetCtx(handle);
     const wrapped = stream instanceof Stream ? stream : Stream.from(stream);
     return new GraphBuilder({ stream: wrapped, ownsStream: false, context, kind: 'primary', resources: new GraphResources(), capture: newCapture(), state: 'new' });
   }
@@ -129,7 +129,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   }
 
   /** The CUcontext of its stream. */
-  get context(): bigint {
+  get context(): CUcontext {
     return this.#context;
   }
 
@@ -173,7 +173,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
 
   /** Checks that the stream is capturing; an invalidated capture is ended and reported. */
   #checkCapturing(what: string): void {
-    const status = driver.cuStreamIsCapturing(this.#stream.handle as never);
+    const status = driver.cuStreamIsCapturing(this.#stream.handle);
     const s = driver.CUstreamCaptureStatus;
     if (status === s.CU_STREAM_CAPTURE_STATUS_ACTIVE) return;
     if (status === s.CU_STREAM_CAPTURE_STATUS_INVALIDATED) {
@@ -193,8 +193,8 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     this.#state = 'invalidated';
     if (origin === undefined || !originBuilding) return;
     try {
-      const graph = driver.cuStreamEndCapture(origin.#stream.handle as never) as bigint;
-      if (origin.#kind === 'primary' && graph !== 0n) driver.cuGraphDestroy(graph as never);
+      const graph = driver.cuStreamEndCapture(origin.#stream.handle);
+      if (origin.#kind === 'primary' && graph !== 0n) driver.cuGraphDestroy(graph);
     } catch {
       // an invalidated capture ends with an error: the stream leaves capture mode all the same
     }
@@ -218,8 +218,8 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     if (modeName === undefined) throw new GraphArgumentError(`${what}: mode must be one of ${Object.keys(BUILD_MODES).join(', ')}; got ${formatValue(mode)}`);
     const value = driver.CUstreamCaptureMode[modeName];
     const stream = this.#stream.handle;
-    if (this.#kind === 'body') driver.cuStreamBeginCaptureToGraph(stream as never, this.#bodyGraph as never, null, null, value);
-    else driver.cuStreamBeginCapture(stream as never, value);
+    if (this.#kind === 'body') driver.cuStreamBeginCaptureToGraph(stream, this.#bodyGraph!, null, null, value);
+    else driver.cuStreamBeginCapture(stream, value);
     this.#state = 'building';
     return this;
   }
@@ -232,16 +232,16 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     const open = this.#capture.openForks.size;
     if (open > 0) throw new GraphStateError(`${what}: ${open} builder(s) split from this one are not joined; join them first (GraphBuilder.join(this, ...forks))`);
     this.#checkCapturing(what);
-    let graph: bigint;
+    let graph: CUgraph;
     try {
-      graph = driver.cuStreamEndCapture(this.#stream.handle as never) as bigint;
+      graph = driver.cuStreamEndCapture(this.#stream.handle);
     } catch (error) {
       this.#state = 'invalidated';
       this.#closeRetired();
       if (error instanceof CudaError) throw new GraphStateError(`${what}: the driver could not end the capture (${error.codeName})`, { cause: error });
       throw error;
     }
-    if (this.#kind === 'primary') this.#graph = new OwnedHandle(graph, this, (h) => driver.cuGraphDestroy(h as never), 'GraphBuilder graph');
+    if (this.#kind === 'primary') this.#graph = new OwnedHandle(graph, this, (h) => driver.cuGraphDestroy(h), 'GraphBuilder graph');
     this.#closeRetired();
     this.#state = 'ended';
     return this;
@@ -273,7 +273,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     return definitionView(graph, this.#definitionRoot, this.#kind === 'body');
   }
 
-  #graphHandle(what: string): bigint {
+  #graphHandle(what: string): CUgraph {
     if (this.#kind === 'forked') throw new GraphStateError(`${what}: a builder made by split() shares its origin's graph; use the origin`);
     if (this.#kind === 'body') {
       if (this.#state === 'closed' || this.#state === 'building' || this.#state === 'invalidated') throw this.#stateError(what, 'is not building');
@@ -355,7 +355,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     const what = 'GraphBuilder.createCondition';
     this.#requireBuilding(what);
     this.#checkCapturing(what);
-    const graph = driver.cuStreamGetCaptureInfo(this.#stream.handle as never).graph_out as bigint;
+    const graph = driver.cuStreamGetCaptureInfo(this.#stream.handle).graph_out;
     return createCondition(graph, this.#context, defaultValue, what);
   }
 
@@ -363,12 +363,9 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     this.#requireBuilding(what);
     this.#checkCapturing(what);
     const stream = this.#stream.handle;
-    const info = driver.cuStreamGetCaptureInfo(stream as never);
-    const { node, bodies } = addConditionalNode(
-      { graph: info.graph_out as bigint, dependencies: info.dependencies_out as bigint[], edges: info.edgeData_out, condition, kind, count, context: this.#context },
-      what,
-    );
-    driver.cuStreamUpdateCaptureDependencies(stream as never, [node as never], null, driver.CUstreamUpdateCaptureDependencies_flags.CU_STREAM_SET_CAPTURE_DEPENDENCIES);
+    const info = driver.cuStreamGetCaptureInfo(stream);
+    const { node, bodies } = addConditionalNode({ graph: info.graph_out, dependencies: info.dependencies_out, edges: info.edgeData_out, condition, kind, count, context: this.#context }, what);
+    driver.cuStreamUpdateCaptureDependencies(stream, [node], null, driver.CUstreamUpdateCaptureDependencies_flags.CU_STREAM_SET_CAPTURE_DEPENDENCIES);
     return withContext(this.#context, () =>
       bodies.map(
         (bodyGraph) =>
@@ -416,9 +413,9 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     const parts = child[GRAPH_SOURCE](what);
     this.#checkCapturing(what);
     const stream = this.#stream.handle;
-    const info = driver.cuStreamGetCaptureInfo(stream as never);
-    const node = driver.cuGraphAddChildGraphNode(info.graph_out, info.dependencies_out, parts.graph as never);
-    driver.cuStreamUpdateCaptureDependencies(stream as never, [node], null, driver.CUstreamUpdateCaptureDependencies_flags.CU_STREAM_SET_CAPTURE_DEPENDENCIES);
+    const info = driver.cuStreamGetCaptureInfo(stream);
+    const node = driver.cuGraphAddChildGraphNode(info.graph_out, info.dependencies_out, parts.graph);
+    driver.cuStreamUpdateCaptureDependencies(stream, [node], null, driver.CUstreamUpdateCaptureDependencies_flags.CU_STREAM_SET_CAPTURE_DEPENDENCIES);
     this.#resources.merge(parts.resources);
   }
 
@@ -432,7 +429,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     const what = 'GraphBuilder.callback';
     this.#requireBuilding(what);
     if (typeof fn !== 'function') throw new GraphArgumentError(`${what}: expected a function to call, got ${formatValue(fn)}`);
-    driver.cuLaunchHostFunc(this.#stream.handle as never, fn);
+    driver.cuLaunchHostFunc(this.#stream.handle, fn);
     this.#resources.retain(fn);
   }
 
@@ -488,8 +485,8 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
           fork.#retire();
         }
         try {
-          const graph = driver.cuStreamEndCapture(this.#stream.handle as never) as bigint;
-          if (this.#kind === 'primary' && graph !== 0n) driver.cuGraphDestroy(graph as never);
+          const graph = driver.cuStreamEndCapture(this.#stream.handle);
+          if (this.#kind === 'primary' && graph !== 0n) driver.cuGraphDestroy(graph);
         } catch {
           // an invalidated capture: the stream has left capture mode
         }

@@ -1,9 +1,9 @@
-import { driver, type DriverTypes } from '@cuda-js/bindings';
+import { driver, type CUcontext, type CUgraph, type CUgraphConditionalHandle, type CUgraphNode, type DriverTypes } from '@cuda-js/bindings';
 import { formatValue } from '@cuda-js/memory-view';
 import { driverVersion } from './driver-init.js';
 import { GraphArgumentError, GraphStateError } from './errors.js';
 
-/** `CU_GRAPH_COND_ASSIGN_DEFAULT` of cuda.h (a #define): the default value is assigned at the start of each launch. */
+/** `CU_GRAPH_COND_ASSIGN_DEFAULT` of cuda.h (a #define, which the generated enums do not carry): the default value is assigned at the start of each launch. */
 const CU_GRAPH_COND_ASSIGN_DEFAULT = 0x1;
 
 /** The kinds of conditional node: `if` (one body, or two with `ifElse`), `while`, `switch` (one body per case). */
@@ -32,9 +32,9 @@ export class GraphCondition {
   /** @internal Made by createCondition() of a GraphBuilder or GraphDefinition. */
   constructor(
     /** The CUgraphConditionalHandle: a 64-bit value that kernels receive as `cudaGraphConditionalHandle`. */
-    readonly handle: bigint,
+    readonly handle: CUgraphConditionalHandle,
     /** @internal The CUgraph whose conditional nodes may use it. */
-    readonly graph: bigint,
+    readonly graph: CUgraph,
     /** The value assigned at the start of each launch, if any. */
     readonly defaultValue: number | undefined,
   ) {
@@ -47,13 +47,13 @@ export class GraphCondition {
 }
 
 /** cuGraphConditionalHandleCreate on `graph` (a CUgraph) in `context`; `what` names the caller. */
-export function createCondition(graph: bigint, context: bigint, defaultValue: number | undefined, what: string): GraphCondition {
+export function createCondition(graph: CUgraph, context: CUcontext, defaultValue: number | undefined, what: string): GraphCondition {
   if (defaultValue !== undefined && (typeof defaultValue !== 'number' || !Number.isInteger(defaultValue) || defaultValue < 0 || defaultValue > 0xffffffff)) {
     throw new GraphArgumentError(`${what}: defaultValue must be an unsigned 32-bit integer (0..2^32-1) or left out, got ${formatValue(defaultValue)}`);
   }
   requireDriver('if', what);
   const flags = defaultValue === undefined ? 0 : CU_GRAPH_COND_ASSIGN_DEFAULT;
-  const handle = driver.cuGraphConditionalHandleCreate(graph as never, context as never, defaultValue ?? 0, flags) as bigint;
+  const handle = driver.cuGraphConditionalHandleCreate(graph, context, defaultValue ?? 0, flags);
   return new GraphCondition(handle, graph, defaultValue);
 }
 
@@ -78,14 +78,14 @@ export function conditionalBodyCount(kind: ConditionalKind, count: number | unde
 
 /** The part of a conditional node's description that the driver needs. */
 export interface ConditionalNodeRequest {
-  readonly graph: bigint;
-  readonly dependencies: readonly bigint[];
+  readonly graph: CUgraph;
+  readonly dependencies: readonly CUgraphNode[];
   /** Edge data per dependency (from a capture), or null for default edges. */
   readonly edges: readonly DriverTypes.CUgraphEdgeData[] | null;
   readonly condition: unknown;
   readonly kind: ConditionalKind;
   readonly count?: number;
-  readonly context: bigint;
+  readonly context: CUcontext;
 }
 
 /**
@@ -93,7 +93,7 @@ export interface ConditionalNodeRequest {
  * and returns it with its body graphs (CUgraphs owned by the node), after
  * checking that the condition belongs to the graph. `what` names the caller.
  */
-export function addConditionalNode(request: ConditionalNodeRequest, what: string): { node: bigint; bodies: bigint[] } {
+export function addConditionalNode(request: ConditionalNodeRequest, what: string): { node: CUgraphNode; bodies: CUgraph[] } {
   const { condition, kind } = request;
   if (!(condition instanceof GraphCondition)) {
     throw new GraphArgumentError(`${what}: expected a GraphCondition (from createCondition()), got ${formatValue(condition)}`);
@@ -107,11 +107,11 @@ export function addConditionalNode(request: ConditionalNodeRequest, what: string
   requireDriver(kind, what);
   const types = driver.CUgraphConditionalNodeType;
   const type = kind === 'while' ? types.CU_GRAPH_COND_TYPE_WHILE : kind === 'switch' ? types.CU_GRAPH_COND_TYPE_SWITCH : types.CU_GRAPH_COND_TYPE_IF;
-  const added = driver.cuGraphAddNode(request.graph as never, request.dependencies as never, request.edges as never, {
+  const added = driver.cuGraphAddNode(request.graph, request.dependencies, request.edges, {
     type: driver.CUgraphNodeType.CU_GRAPH_NODE_TYPE_CONDITIONAL,
     conditional: { handle: condition.handle, type, size, ctx: request.context },
   });
-  return { node: added.phGraphNode as bigint, bodies: added.phGraph_out as bigint[] };
+  return { node: added.phGraphNode, bodies: added.phGraph_out };
 }
 
 /** `args` with each GraphCondition replaced by its handle (a 64-bit kernel argument); the same array when there is none. */

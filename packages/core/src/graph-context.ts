@@ -1,12 +1,12 @@
-import { driver } from '@cuda-js/bindings';
+import { driver, type CUcontext } from '@cuda-js/bindings';
 
 /**
  * Runs `fn` with `context` (a CUcontext) current on this thread, and restores
  * the context that was current before; nothing is pushed when it already is.
  */
-export function withContext<T>(context: bigint, fn: () => T): T {
-  if ((driver.cuCtxGetCurrent() as bigint) === context) return fn();
-  driver.cuCtxPushCurrent(context as never);
+export function withContext<T>(context: CUcontext, fn: () => T): T {
+  if (driver.cuCtxGetCurrent() === context) return fn();
+  driver.cuCtxPushCurrent(context);
   try {
     return fn();
   } finally {

@@ -1,4 +1,4 @@
-import { driver } from '@cuda-js/bindings';
+import { driver, type CUgraph, type DriverEnums } from '@cuda-js/bindings';
 import { formatValue } from '@cuda-js/memory-view';
 import { GraphArgumentError } from './errors.js';
 
@@ -26,7 +26,7 @@ export interface GraphDebugPrintOptions {
   readonly conditionalNodeParams?: boolean;
 }
 
-const FLAG_NAMES: Readonly<Record<keyof GraphDebugPrintOptions, `CU_GRAPH_DEBUG_DOT_FLAGS_${string}`>> = {
+const FLAG_NAMES: Readonly<Record<keyof GraphDebugPrintOptions, Extract<keyof DriverEnums['CUgraphDebugDot_flags'], string>>> = {
   verbose: 'CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE',
   runtimeTypes: 'CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES',
   kernelNodeParams: 'CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS',
@@ -54,13 +54,13 @@ export function debugDotFlags(options: GraphDebugPrintOptions | undefined, what:
     const flag = FLAG_NAMES[key as keyof GraphDebugPrintOptions];
     if (flag === undefined) throw new GraphArgumentError(`${what}: unknown option '${key}' (known: ${Object.keys(FLAG_NAMES).join(', ')})`);
     if (typeof value !== 'boolean') throw new GraphArgumentError(`${what}: option '${key}' must be true or false, got ${formatValue(value)}`);
-    if (value) flags |= (driver.CUgraphDebugDot_flags as unknown as Record<string, number>)[flag]!;
+    if (value) flags |= driver.CUgraphDebugDot_flags[flag];
   }
   return flags;
 }
 
 /** cuGraphDebugDotPrint of `graph` (a CUgraph) to `path`. */
-export function debugDotPrint(graph: bigint, path: string, options: GraphDebugPrintOptions | undefined, what: string): void {
+export function debugDotPrint(graph: CUgraph, path: string, options: GraphDebugPrintOptions | undefined, what: string): void {
   if (typeof path !== 'string' || path.length === 0) throw new GraphArgumentError(`${what}: path must be a non-empty string, got ${formatValue(path)}`);
-  driver.cuGraphDebugDotPrint(graph as never, path, debugDotFlags(options, what));
+  driver.cuGraphDebugDotPrint(graph, path, debugDotFlags(options, what));
 }

@@ -1,6 +1,6 @@
-import { driver } from '@cuda-js/bindings';
+import { brandHandle, driver, OwnedHandle, type CUcontext, type CUdeviceptr, type CUgraph, type CUgraphNode } from '@cuda-js/bindings';
 import { formatValue } from '@cuda-js/memory-view';
-import { Event, OwnedHandle, Stream } from '@cuda-js/streams';
+import { Event, Stream } from '@cuda-js/streams';
 import { Buffer } from './buffer.js';
 import type { Device } from './device.js';
 import { ensureDriver } from './driver-init.js';
@@ -18,7 +18,7 @@ import { planFor } from './kernel-plans.js';
 /** @internal What the definitions of one graph hierarchy (a root, and the bodies of its conditional nodes) share. */
 export interface DefinitionRoot {
   /** The CUcontext its nodes run in. */
-  readonly context: bigint;
+  readonly context: CUcontext;
   /** The ordinal of that context's device (allocation nodes' default). */
   readonly ordinal: number;
   readonly resources: GraphResources;
@@ -30,7 +30,7 @@ export interface DefinitionRoot {
 }
 
 /** @internal A root for definitions over graphs that something else owns (a GraphBuilder's captured graph); close it with {@link closeDefinitionRoot}. */
-export function definitionRoot(context: bigint, ordinal: number, resources: GraphResources, owner: string): DefinitionRoot {
+export function definitionRoot(context: CUcontext, ordinal: number, resources: GraphResources, owner: string): DefinitionRoot {
   return { context, ordinal, resources, captureStream: undefined, closed: false, owner };
 }
 
@@ -51,10 +51,10 @@ export interface GraphDefinitionOptions {
 const DEFINITION_KEYS = new Set(['device']);
 const MAX_UINT64 = (1n << 64n) - 1n;
 
-let pendingView: { readonly graph: bigint; readonly root: DefinitionRoot; readonly body: boolean } | undefined;
+let pendingView: { readonly graph: CUgraph; readonly root: DefinitionRoot; readonly body: boolean } | undefined;
 
 /** @internal A GraphDefinition over `graph`, owned elsewhere (a conditional node's body, a builder's captured graph), sharing `root`. */
-export function definitionView(graph: bigint, root: DefinitionRoot, body: boolean): GraphDefinition {
+export function definitionView(graph: CUgraph, root: DefinitionRoot, body: boolean): GraphDefinition {
   pendingView = { graph, root, body };
   return new GraphDefinition();
 }
@@ -84,9 +84,9 @@ function isPositiveSize(n: unknown): n is number {
  */
 // It is a NodeOwner (graph-node-methods.ts) by its [ADD_NODE] method; not declared, as that interface is internal.
 export class GraphDefinition extends GraphNodeMethods implements GraphSource, Disposable {
-  readonly #graph: bigint;
+  readonly #graph: CUgraph;
   readonly #root: DefinitionRoot;
-  readonly #owned: OwnedHandle | undefined;
+  readonly #owned: OwnedHandle<CUgraph> | undefined;
   /** Whether this is a conditional node's body (owned by the node). */
   readonly #body: boolean;
 
@@ -104,33 +104,33 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
     if (options === null || typeof options !== 'object') throw new GraphArgumentError(`GraphDefinition: options must be an object, got ${formatValue(options)}`);
     for (const key of Object.keys(options)) if (!DEFINITION_KEYS.has(key)) throw new GraphArgumentError(`GraphDefinition: unknown option '${key}' (known: ${[...DEFINITION_KEYS].join(', ')})`);
     ensureDriver();
-    let context: bigint;
+    let context: CUcontext;
     let ordinal: number;
     if (options.device !== undefined) {
       options.device.ensureCurrent();
       context = options.device.context;
       ordinal = options.device.ordinal;
     } else {
-      context = driver.cuCtxGetCurrent() as bigint;
+      context = driver.cuCtxGetCurrent();
       if (context === 0n) throw new GraphStateError('GraphDefinition: no current CUDA context; call device.setCurrent() first, or pass { device }');
       ordinal = driver.cuCtxGetDevice();
     }
-    const graph = driver.cuGraphCreate(0) as bigint;
+    const graph = driver.cuGraphCreate(0);
     const root = definitionRoot(context, ordinal, new GraphResources(), 'GraphDefinition');
     this.#graph = graph;
     this.#root = root;
     this.#body = false;
-    this.#owned = new OwnedHandle(graph, this, (h) => driver.cuGraphDestroy(h as never), 'GraphDefinition');
+    this.#owned = new OwnedHandle(graph, this, (h) => driver.cuGraphDestroy(h), 'GraphDefinition');
   }
 
   /** The CUgraph handle; throws GraphStateError after close. */
-  get handle(): bigint {
+  get handle(): CUgraph {
     this.#checkOpen('GraphDefinition.handle');
     return this.#graph;
   }
 
   /** The CUcontext its nodes run in. */
-  get context(): bigint {
+  get context(): CUcontext {
     return this.#root.context;
   }
 
@@ -145,7 +145,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
 
   /** How many nodes it has (cuGraphGetNodes). */
   get nodeCount(): number {
-    return driver.cuGraphGetNodes(this.handle as never).length;
+    return driver.cuGraphGetNodes(this.handle).length;
   }
 
   /** How many distinct objects its nodes use and it holds (shared with its conditional bodies). */
@@ -166,7 +166,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
     const what = `GraphDefinition.${spec.kind === 'kernel' ? 'launch' : spec.kind === 'conditional' ? spec.type : spec.kind}`;
     this.#checkOpen(what);
     const nodes = spec.kind === 'empty' ? [...dependencies, ...spec.extra] : dependencies;
-    const deps: bigint[] = [];
+    const deps: CUgraphNode[] = [];
     for (const node of nodes) {
       if (!(node instanceof GraphNode)) throw new GraphArgumentError(`${what}: expected GraphNodes to depend on, got ${formatValue(node)}`);
       if (node.graph !== this) throw new GraphArgumentError(`${what}: ${node} belongs to another graph definition; a node can depend only on nodes of its own graph`);
@@ -187,7 +187,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       case 'free': {
         const ptr = spec.ptr instanceof AllocNode ? spec.ptr.ptr : spec.ptr;
         if (typeof ptr !== 'bigint' || ptr <= 0n || ptr > MAX_UINT64) throw new GraphArgumentError(`${what}: expected an AllocNode or the device address it allocated, got ${formatValue(spec.ptr)}`);
-        return new GraphNode(this, driver.cuGraphAddMemFreeNode(graph as never, deps as never, ptr as never) as bigint, types.CU_GRAPH_NODE_TYPE_MEM_FREE);
+        return new GraphNode(this, driver.cuGraphAddMemFreeNode(graph, deps, brandHandle<CUdeviceptr>(ptr)), types.CU_GRAPH_NODE_TYPE_MEM_FREE);
       }
       case 'record':
       case 'wait': {
@@ -195,25 +195,25 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
         if (!(event instanceof Event)) throw new GraphArgumentError(`${what}: expected an Event, got ${formatValue(event)}`);
         const handle = event.handle;
         resources.retain(event);
-        if (spec.kind === 'record') return new GraphNode(this, driver.cuGraphAddEventRecordNode(graph as never, deps as never, handle as never) as bigint, types.CU_GRAPH_NODE_TYPE_EVENT_RECORD);
-        return new GraphNode(this, driver.cuGraphAddEventWaitNode(graph as never, deps as never, handle as never) as bigint, types.CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+        if (spec.kind === 'record') return new GraphNode(this, driver.cuGraphAddEventRecordNode(graph, deps, handle), types.CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+        return new GraphNode(this, driver.cuGraphAddEventWaitNode(graph, deps, handle), types.CU_GRAPH_NODE_TYPE_WAIT_EVENT);
       }
       case 'embed': {
         if (!isGraphSource(spec.child)) throw new GraphArgumentError(`${what}: expected a GraphDefinition, or a GraphBuilder that has ended building, got ${formatValue(spec.child)}`);
         const child = spec.child[GRAPH_SOURCE](what);
         if (child.graph === graph) throw new GraphArgumentError(`${what}: a graph cannot embed itself`);
-        const node = driver.cuGraphAddChildGraphNode(graph as never, deps as never, child.graph as never) as bigint;
+        const node = driver.cuGraphAddChildGraphNode(graph, deps, child.graph);
         resources.merge(child.resources);
         return new GraphNode(this, node, types.CU_GRAPH_NODE_TYPE_GRAPH);
       }
       case 'callback': {
         if (typeof spec.fn !== 'function') throw new GraphArgumentError(`${what}: expected a function to call, got ${formatValue(spec.fn)}`);
-        const node = driver.cuGraphAddHostNode(graph as never, deps as never, spec.fn) as bigint;
+        const node = driver.cuGraphAddHostNode(graph, deps, spec.fn);
         resources.retain(spec.fn);
         return new GraphNode(this, node, types.CU_GRAPH_NODE_TYPE_HOST);
       }
       case 'empty':
-        return new GraphNode(this, driver.cuGraphAddEmptyNode(graph as never, deps as never) as bigint, types.CU_GRAPH_NODE_TYPE_EMPTY);
+        return new GraphNode(this, driver.cuGraphAddEmptyNode(graph, deps), types.CU_GRAPH_NODE_TYPE_EMPTY);
       case 'conditional': {
         const { node, bodies } = addConditionalNode({ graph, dependencies: deps, edges: null, condition: spec.condition, kind: spec.type, count: spec.count, context: this.#root.context }, what);
         const views = bodies.map((body) => this.#bodyView(body));
@@ -222,7 +222,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
     }
   }
 
-  #bodyView(graph: bigint): GraphDefinition {
+  #bodyView(graph: CUgraph): GraphDefinition {
     return definitionView(graph, this.#root, true);
   }
 
@@ -231,7 +231,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
    * (cuStreamBeginCaptureToGraph after `deps`), so that its arguments are
    * packed and checked exactly as `launch` packs them.
    */
-  #kernelNode(deps: bigint[], spec: Extract<NodeSpec, { kind: 'kernel' }>, what: string): bigint {
+  #kernelNode(deps: CUgraphNode[], spec: Extract<NodeSpec, { kind: 'kernel' }>, what: string): CUgraphNode {
     const plan = planFor(spec.kernel);
     const args = unwrapConditions(spec.args);
     const root = this.#root;
@@ -240,21 +240,21 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       const stream = root.captureStream.handle;
       const config = plan.prepare(spec.config, stream);
       const mode = driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED;
-      driver.cuStreamBeginCaptureToGraph(stream as never, this.#graph as never, deps as never, null, mode);
-      let captured: bigint | undefined;
+      driver.cuStreamBeginCaptureToGraph(stream, this.#graph, deps, null, mode);
+      let captured: CUgraphNode | undefined;
       try {
         plan.pack(args, stream);
         plan.launch(config, stream);
-        captured = driver.cuStreamGetCaptureInfo(stream as never).dependencies_out[0] as bigint | undefined;
+        captured = driver.cuStreamGetCaptureInfo(stream).dependencies_out[0];
       } catch (error) {
         try {
-          driver.cuStreamEndCapture(stream as never);
+          driver.cuStreamEndCapture(stream);
         } catch {
           // the launch's own error says more
         }
         throw error;
       }
-      driver.cuStreamEndCapture(stream as never);
+      driver.cuStreamEndCapture(stream);
       if (captured === undefined) throw new GraphStateError(`${what}: the kernel launch added no node to the graph`);
       return captured;
     });
@@ -278,7 +278,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
     throw new GraphArgumentError(`${what}: the ${role} must be a Buffer or a device address (a non-zero bigint), got ${formatValue(memory)}`);
   }
 
-  #memcpyNode(deps: bigint[], dstMemory: GraphMemory, srcMemory: GraphMemory, size: number | undefined, what: string): bigint {
+  #memcpyNode(deps: CUgraphNode[], dstMemory: GraphMemory, srcMemory: GraphMemory, size: number | undefined, what: string): CUgraphNode {
     const dst = this.#address(dstMemory, 'destination', what);
     const src = this.#address(srcMemory, 'source', what);
     let bytes = size;
@@ -309,10 +309,10 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       Height: 1,
       Depth: 1,
     };
-    return driver.cuGraphAddMemcpyNode(this.#graph as never, deps as never, params, this.#root.context as never) as bigint;
+    return driver.cuGraphAddMemcpyNode(this.#graph, deps, params, this.#root.context);
   }
 
-  #memsetNode(deps: bigint[], spec: Extract<NodeSpec, { kind: 'memset' }>, what: string): bigint {
+  #memsetNode(deps: CUgraphNode[], spec: Extract<NodeSpec, { kind: 'memset' }>, what: string): CUgraphNode {
     const options = spec.options;
     if (options === null || typeof options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
     for (const key of Object.keys(options)) if (key !== 'width' && key !== 'count') throw new GraphArgumentError(`${what}: unknown option '${key}' (known: width, count)`);
@@ -334,17 +334,17 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
     if (dst.size !== undefined && count * width > dst.size) throw new GraphArgumentError(`${what}: ${count} elements of ${width} bytes do not fit the Buffer of ${dst.size}`);
     if (dst.ptr % BigInt(width) !== 0n) throw new GraphArgumentError(`${what}: the address 0x${dst.ptr.toString(16)} is not aligned to the ${width}-byte width`);
     const params = { dst: dst.ptr, pitch: 0, value, elementSize: width, width: count, height: 1 };
-    return driver.cuGraphAddMemsetNode(this.#graph as never, deps as never, params, this.#root.context as never) as bigint;
+    return driver.cuGraphAddMemsetNode(this.#graph, deps, params, this.#root.context);
   }
 
-  #allocNode(deps: bigint[], size: number, device: number | undefined, what: string): AllocNode {
+  #allocNode(deps: CUgraphNode[], size: number, device: number | undefined, what: string): AllocNode {
     if (!isPositiveSize(size)) throw new GraphArgumentError(`${what}: size must be a positive safe integer of bytes, got ${formatValue(size)}`);
     const ordinal = device ?? this.#root.ordinal;
     if (!Number.isInteger(ordinal) || ordinal < 0) throw new GraphArgumentError(`${what}: device must be a device ordinal, got ${formatValue(device)}`);
     const location = { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, id: ordinal };
     const poolProps = { allocType: driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED, handleTypes: driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_NONE, location };
-    const added = driver.cuGraphAddMemAllocNode(this.#graph as never, deps as never, { poolProps, bytesize: size });
-    return new AllocNode(this, added.phGraphNode as bigint, driver.CUgraphNodeType.CU_GRAPH_NODE_TYPE_MEM_ALLOC, BigInt(added.nodeParams.dptr ?? 0), size);
+    const added = driver.cuGraphAddMemAllocNode(this.#graph, deps, { poolProps, bytesize: size });
+    return new AllocNode(this, added.phGraphNode, driver.CUgraphNodeType.CU_GRAPH_NODE_TYPE_MEM_ALLOC, brandHandle<CUdeviceptr>(BigInt(added.nodeParams.dptr ?? 0)), size);
   }
 
   /** A condition for this graph's conditional nodes (see {@link GraphCondition}); with `defaultValue`, set to it at the start of each launch. */

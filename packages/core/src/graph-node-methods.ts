@@ -128,7 +128,7 @@ export abstract class GraphNodeMethods {
 }
 
 /** @internal The method under which a GraphDefinition adds a node after `dependencies`. */
-export const ADD_NODE: unique symbol = Symbol('cuda-js graph add node') as never;
+export const ADD_NODE: unique symbol = Symbol('cuda-js graph add node');
 
 /** @internal What a GraphNode needs of its GraphDefinition. */
 export interface NodeOwner {

@@ -1,4 +1,4 @@
-import { driver } from '@cuda-js/bindings';
+import { driver, type CUdeviceptr, type CUgraphNode } from '@cuda-js/bindings';
 import type { GraphCondition } from './graph-conditional.js';
 import type { GraphDefinition } from './graph-definition.js';
 import { ADD_NODE, GraphNodeMethods, type NodeOwner, type NodeSpec } from './graph-node-methods.js';
@@ -13,7 +13,7 @@ export class GraphNode extends GraphNodeMethods {
     /** The graph definition it belongs to (a body's definition, for a node inside a conditional body). */
     readonly graph: GraphDefinition,
     /** The CUgraphNode handle. */
-    readonly handle: bigint,
+    readonly handle: CUgraphNode,
     /** Its CUgraphNodeType (`driver.CUgraphNodeType`). */
     readonly type: number,
   ) {
@@ -26,8 +26,8 @@ export class GraphNode extends GraphNodeMethods {
   }
 
   /** The nodes it depends on, in the graph's order (cuGraphNodeGetDependencies), as handles. */
-  get dependencyHandles(): bigint[] {
-    return driver.cuGraphNodeGetDependencies(this.handle as never).dependencies as bigint[];
+  get dependencyHandles(): CUgraphNode[] {
+    return driver.cuGraphNodeGetDependencies(this.handle).dependencies;
   }
 
   protected override add(spec: NodeSpec): GraphNode {
@@ -45,10 +45,10 @@ export class AllocNode extends GraphNode {
   /** @internal */
   constructor(
     graph: GraphDefinition,
-    handle: bigint,
+    handle: CUgraphNode,
     type: number,
     /** The device address that the graph's nodes may use (the same at every launch). */
-    readonly ptr: bigint,
+    readonly ptr: CUdeviceptr,
     /** Size in bytes. */
     readonly size: number,
   ) {
@@ -61,7 +61,7 @@ export class ConditionalNode extends GraphNode {
   /** @internal */
   constructor(
     graph: GraphDefinition,
-    handle: bigint,
+    handle: CUgraphNode,
     type: number,
     /** The condition that chooses. */
     readonly condition: GraphCondition,

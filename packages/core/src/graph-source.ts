@@ -1,11 +1,12 @@
+import type { CUgraph } from '@cuda-js/bindings';
 import type { GraphResources } from './graph-resources.js';
 
 /** @internal The key under which a GraphBuilder or GraphDefinition gives its CUgraph to Graph.update and to embed(). */
-export const GRAPH_SOURCE: unique symbol = Symbol('cuda-js graph source') as never;
+export const GRAPH_SOURCE: unique symbol = Symbol('cuda-js graph source');
 
 /** @internal What a finished graph source gives: its CUgraph (still owned by the source) and what its nodes use. */
 export interface GraphSourceParts {
-  readonly graph: bigint;
+  readonly graph: CUgraph;
   readonly resources: GraphResources;
 }
 

@@ -115,6 +115,26 @@ describeGpu('graphs on a GPU', () => {
     expect(() => launch(builder, CONFIG, add_one, b, N)).toThrow(/launch: expected a GraphBuilder that is building; this one is ended/);
   });
 
+  it("captures on a stream of the device through stream.createGraphBuilder() (cuda.core's Stream.create_graph_builder)", () => {
+    using stream = device.createStream({ nonBlocking: true });
+    using x = device.allocate(N * 4, { stream });
+    x.fill(0, { stream });
+    stream.synchronize();
+    using builder = stream.createGraphBuilder();
+    expect(builder.stream).toBe(stream);
+    builder.beginBuilding();
+    launch(builder, CONFIG, add_one, x, N);
+    launch(stream, CONFIG, add_one, x, N); // the same capture: the stream is the builder's
+    builder.endBuilding();
+    expect(every(read(x, stream), 0)).toBe(true); // captured, not run
+    using graph = builder.complete();
+    graph.launch(stream);
+    graph.launch(stream);
+    expect(every(read(x, stream), 4)).toBe(true);
+    builder.close();
+    expect(stream.closed).toBe(false); // the builder borrowed the stream
+  });
+
   it('updates a graph from a builder with a changed argument, and refuses one of another shape', () => {
     using stream = device.createStream();
     using out = device.allocate(N * 4, { stream });

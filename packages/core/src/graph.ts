@@ -1,6 +1,6 @@
-import { CudaError, driver } from '@cuda-js/bindings';
+import { CudaError, driver, OwnedHandle, type CUgraph, type CUgraphExec } from '@cuda-js/bindings';
 import { formatValue } from '@cuda-js/memory-view';
-import { OwnedHandle, Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
+import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { GraphArgumentError, GraphInstantiateError, GraphUpdateError } from './errors.js';
 import type { GraphResources } from './graph-resources.js';
 import { GRAPH_SOURCE, isGraphSource, type GraphSource } from './graph-source.js';
@@ -60,32 +60,32 @@ function instantiateHint(codeName: string): string {
  * closed. `close()` destroys it (a launch in flight still completes).
  */
 export class Graph implements Disposable {
-  readonly #owned: OwnedHandle;
+  readonly #owned: OwnedHandle<CUgraphExec>;
   readonly #resources: GraphResources;
 
-  private constructor(exec: bigint, resources: GraphResources) {
-    this.#owned = new OwnedHandle(exec, this, (h) => driver.cuGraphExecDestroy(h as never), 'Graph');
+  private constructor(exec: CUgraphExec, resources: GraphResources) {
+    this.#owned = new OwnedHandle(exec, this, (h) => driver.cuGraphExecDestroy(h), 'Graph');
     this.#resources = resources;
   }
 
   /** @internal Instantiates `graph` (a CUgraph, still owned by the caller); `what` names the caller. */
-  static instantiate(graph: bigint, resources: GraphResources, options: GraphCompleteOptions = {}, what = 'Graph.instantiate'): Graph {
+  static instantiate(graph: CUgraph, resources: GraphResources, options: GraphCompleteOptions = {}, what = 'Graph.instantiate'): Graph {
     const flags = instantiateFlags(options, what);
     const upload = options.uploadStream === undefined ? undefined : streamHandle(options.uploadStream, `${what}: uploadStream`);
-    let exec: bigint;
+    let exec: CUgraphExec;
     try {
-      exec = driver.cuGraphInstantiateWithFlags(graph as never, flags) as bigint;
+      exec = driver.cuGraphInstantiateWithFlags(graph, flags);
     } catch (error) {
       if (error instanceof CudaError) throw new GraphInstantiateError(`${what}: the driver could not instantiate the graph (${error.codeName}): ${instantiateHint(error.codeName)}`, { cause: error });
       throw error;
     }
     const made = new Graph(exec, resources.copy());
-    if (upload !== undefined) driver.cuGraphUpload(exec as never, upload as never);
+    if (upload !== undefined) driver.cuGraphUpload(exec, upload);
     return made;
   }
 
   /** The CUgraphExec handle; throws ClosedResourceError after close. */
-  get handle(): bigint {
+  get handle(): CUgraphExec {
     return this.#owned.handle;
   }
 
@@ -103,13 +103,13 @@ export class Graph implements Disposable {
     const exec = this.#owned.handle;
     this.#resources.check('Graph.launch');
     const h = stream instanceof Stream ? stream.handle : streamHandle(stream, 'Graph.launch: stream');
-    driver.cuGraphLaunch(exec as never, h as never);
+    driver.cuGraphLaunch(exec, h);
   }
 
   /** Uploads the graph's work to the device on `stream` ahead of its first launch, so that the first launch costs what later ones do. */
   upload(stream: StreamArgument): void {
     const exec = this.#owned.handle;
-    driver.cuGraphUpload(exec as never, streamHandle(stream, 'Graph.upload: stream') as never);
+    driver.cuGraphUpload(exec, streamHandle(stream, 'Graph.upload: stream'));
   }
 
   /**
@@ -125,7 +125,7 @@ export class Graph implements Disposable {
     if (!isGraphSource(source)) throw new GraphArgumentError(`Graph.update: expected a GraphBuilder or a GraphDefinition, got ${formatValue(source)}`);
     const parts = source[GRAPH_SOURCE]('Graph.update');
     try {
-      driver.cuGraphExecUpdate(exec as never, parts.graph as never, {});
+      driver.cuGraphExecUpdate(exec, parts.graph, {});
     } catch (error) {
       if (error instanceof CudaError && error.codeName === 'CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE') {
         throw new GraphUpdateError(

@@ -7,7 +7,12 @@ export {
   LegacyPinnedMemoryResource,
   ManagedMemoryResource,
   type MemoryResource,
+  type DeviceMemoryResourceOptions,
 } from './memory-resources.js';
+export type { IpcAllocationHandle } from './ipc-allocation-handle.js';
+export type { IpcBufferDescriptor } from './ipc-buffer-descriptor.js';
+// one class for IPC failures across the stack; interprocess events (Event.ipcDescriptor) are @cuda-js/streams'
+export { IpcError } from './errors.js';
 export { ManagedBuffer, AccessedBy } from './managed-buffer.js';
 export { prefetchBatch, discardBatch, discardPrefetchBatch } from './managed-memory-ops.js';
 export { Host } from './host.js';
@@ -21,9 +26,32 @@ export type { ArgumentLayout, ArgumentSlot, ArraySlot, ScalarSlot } from './argu
 export { readKernelParameters, type KernelArgument, type KernelParameter, type LaunchableKernel } from './kernel-parameters.js';
 export { Scalar, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, bool, isScalarType, dtypeOfScalarType, type ScalarType } from './scalar.js';
 export { roundToFloat16, roundToBfloat16, float16Bits, float16FromBits, bfloat16Bits, bfloat16FromBits } from './half-floats.js';
-export { DeviceNotFoundError, LaunchConfigError, LaunchArgumentError, CopyError } from './errors.js';
+export { CoreError, DeviceNotFoundError, LaunchConfigError, LaunchArgumentError, CopyError } from './errors.js';
+export { ClosedResourceError } from '@cuda-js/bindings';
+export { DeviceMismatchError, PeerAccessError, CollectiveArgumentError, CommunicatorStateError } from './errors.js';
+export {
+  Communicator,
+  CollectiveWork,
+  REDUCIBLE_DTYPES,
+  type CollectiveArray,
+  type CollectiveOptions,
+  type ReductionOptions,
+  type RootedOptions,
+  type InitRankOptions,
+  type ReduceOp,
+} from './nccl/index.js';
+// thrown by Communicator's calls where NCCL itself fails
+export { NcclError } from '@cuda-js/bindings';
+export { canAccessMemory } from './peer-access.js';
+export { deviceOfStream } from './multi-device.js';
+export { TensorMapError } from './errors.js';
+export { ByValueArgument } from './by-value-argument.js';
+export { TensorMapDescriptor } from './tensor-map-descriptor.js';
+export type { TensorMapTiledOptions } from './tensor-map-layout.js';
+export type { TensorMapDataType, TensorMapInterleave, TensorMapSwizzle, TensorMapL2Promotion, TensorMapOOBFill } from './tensor-map-options.js';
 export { GraphStateError, GraphArgumentError, GraphInstantiateError, GraphUpdateError } from './errors.js';
 export { GraphBuilder, type GraphBuildMode } from './graph-builder.js';
+export { DeviceStream } from './device-stream.js';
 export { Graph, type GraphCompleteOptions } from './graph.js';
 export { GraphDefinition, type GraphDefinitionOptions } from './graph-definition.js';
 export { GraphNode, AllocNode, ConditionalNode } from './graph-node.js';

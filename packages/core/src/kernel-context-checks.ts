@@ -1,4 +1,5 @@
 import { driver, type CUfunction, type CUkernel, type CUstream } from '@cuda-js/bindings';
+import { formatValue } from '@cuda-js/memory-view';
 import { Device } from './device.js';
 import { LaunchConfigError } from './errors.js';
 import type { LaunchConfig } from './launch-config.js';
@@ -19,6 +20,9 @@ export class KernelContextChecks {
   #sharedMemoryAllowed = DEFAULT_SHARED_MEMORY_LIMIT;
   readonly #configs = new WeakSet<LaunchConfig>();
   readonly #streams = new Set<bigint>();
+  /** The config and stream checked last: a launch in a loop finds them with one comparison. */
+  #lastConfig: LaunchConfig | undefined;
+  #lastStream: bigint | undefined;
 
   constructor(
     /** The CUcontext. */
@@ -42,7 +46,14 @@ export class KernelContextChecks {
    * CUDA_ERROR_INVALID_HANDLE, or worse, order work wrongly.
    */
   checkStream(stream: bigint): void {
-    if (stream <= 2n || this.#streams.has(stream)) return; // 0, legacy and per-thread default streams belong to every context
+    if (stream === this.#lastStream) return;
+    if (typeof stream !== 'bigint' || stream < 0n || stream >= 1n << 64n) {
+      throw new LaunchConfigError(`${this.name}: the stream must be a CUstream handle (a bigint in [0, 2^64)), got ${formatValue(stream)}`);
+    }
+    if (stream <= 2n || this.#streams.has(stream)) {
+      this.#lastStream = stream; // 0, legacy and per-thread default streams belong to every context
+      return;
+    }
     const streamContext = driver.cuStreamGetCtx(stream as CUstream) as bigint;
     if (streamContext !== this.context) {
       throw new LaunchConfigError(
@@ -50,11 +61,16 @@ export class KernelContextChecks {
       );
     }
     this.#streams.add(stream);
+    this.#lastStream = stream;
   }
 
   /** Checks a config against this context's device and the kernel, once per config. */
   checkConfig(config: LaunchConfig): void {
-    if (this.#configs.has(config)) return;
+    if (config === this.#lastConfig) return;
+    if (this.#configs.has(config)) {
+      this.#lastConfig = config;
+      return;
+    }
     const device = this.device;
     const a = device.attributes;
     const [bx, by, bz] = config.block;
@@ -93,5 +109,6 @@ export class KernelContextChecks {
       }
     }
     this.#configs.add(config);
+    this.#lastConfig = config;
   }
 }

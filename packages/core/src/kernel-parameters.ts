@@ -1,11 +1,7 @@
-import { CudaError, driver } from '@cuda-js/bindings';
-import { Kernel } from '@cuda-js/program';
+import { brandHandle, CudaError, driver, type CUfunction, type CUkernel } from '@cuda-js/bindings';
+import { Kernel, type KernelParameter } from '@cuda-js/program';
 
-/** Where one kernel parameter lies in the parameter buffer. */
-export interface KernelParameter {
-  readonly offset: number;
-  readonly size: number;
-}
+export type { KernelParameter };
 
 /**
  * What `launch` needs of a kernel: program's `Kernel` fits, and so does any
@@ -37,12 +33,13 @@ export type KernelArgument = LaunchableKernel | bigint;
  * (cuFuncGetParamInfo).
  */
 export function readKernelParameters(handle: bigint, kind: 'kernel' | 'function'): readonly KernelParameter[] {
-  if (kind === 'kernel') return Kernel.fromHandle(handle as Parameters<typeof Kernel.fromHandle>[0]).parameters;
+  if (kind === 'kernel') return Kernel.fromHandle(brandHandle<CUkernel>(handle)).parameters;
+  const fn = brandHandle<CUfunction>(handle);
   const parameters: KernelParameter[] = [];
   for (let index = 0; ; index++) {
     try {
-      const info = driver.cuFuncGetParamInfo(handle as never, index);
-      parameters.push({ offset: Number(info.paramOffset), size: Number(info.paramSize) });
+      const info = driver.cuFuncGetParamInfo(fn, index);
+      parameters.push({ index, offset: Number(info.paramOffset), size: Number(info.paramSize) });
     } catch (error) {
       // past the last parameter the driver answers CUDA_ERROR_INVALID_VALUE
       if (error instanceof CudaError && error.codeName === 'CUDA_ERROR_INVALID_VALUE') return parameters;

@@ -1,9 +1,9 @@
 import { formatValue } from '@cuda-js/memory-view';
+import { readDim3, type Dim3 } from '@cuda-js/program';
 import { LaunchConfigError } from './errors.js';
-import { hasOnlyConfigKeys, matchesConfig } from './launch-config-match.js';
+import { configKey, hasOnlyConfigKeys, matchesConfig, type ConfigKey } from './launch-config-match.js';
 
-/** A grid or block size: a number, or up to three numbers (x, y, z). */
-export type Dim3 = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
+export type { Dim3 };
 
 export interface LaunchConfigOptions {
   /** Blocks in the grid (or clusters × cluster size when `cluster` is set). */
@@ -27,25 +27,10 @@ const MAX_DIM = 0xffffffff; // cuLaunchKernel takes unsigned int dimensions
 const MAX_PRODUCT = 0x7fffffff; // threads per block, blocks per cluster: a signed int in the driver
 
 function dim3(value: Dim3 | undefined, what: string): readonly [number, number, number] {
-  let parts: unknown[] | undefined;
-  if (typeof value === 'number') parts = [value];
-  else if (Array.isArray(value)) {
-    // Read once each: a Proxy or a getter cannot answer twice.
-    const n: unknown = value.length;
-    if (typeof n === 'number' && n >= 1 && n <= 3) {
-      parts = [];
-      for (let i = 0; i < n; i++) parts.push((value as unknown[])[i]);
-    }
-  }
-  if (!parts) {
-    throw new LaunchConfigError(`LaunchConfig.${what} must be a number or an array of 1 to 3 numbers, got ${formatValue(value)}`);
-  }
-  for (const n of parts) {
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_DIM) {
-      throw new LaunchConfigError(`LaunchConfig.${what} must hold positive integers, got ${formatValue(value)} (each at most 2^32-1)`);
-    }
-  }
-  return Object.freeze([parts[0] ?? 1, parts[1] ?? 1, parts[2] ?? 1] as [number, number, number]);
+  const dims = readDim3(value);
+  if (dims === 'form') throw new LaunchConfigError(`LaunchConfig.${what} must be a number, an array of 1 to 3 numbers or { x, y, z }, got ${formatValue(value)}`);
+  if (dims === 'extent') throw new LaunchConfigError(`LaunchConfig.${what} must hold positive integers, got ${formatValue(value)} (each at most 2^32-1)`);
+  return Object.freeze(dims);
 }
 
 /**
@@ -59,6 +44,8 @@ export class LaunchConfig {
   readonly cluster: readonly [number, number, number] | undefined;
   readonly sharedMemory: number;
   readonly cooperative: boolean;
+  /** The fields as plain numbers, for matching plain objects on each launch. */
+  readonly #key: ConfigKey;
 
   constructor(options: LaunchConfigOptions) {
     if (options === null || typeof options !== 'object') throw new LaunchConfigError('LaunchConfig takes an options object { grid, block, ... }');
@@ -89,6 +76,7 @@ export class LaunchConfig {
         }
       }
     }
+    this.#key = configKey(this.grid, this.block, this.cluster, shared, cooperative);
     Object.freeze(this);
   }
 
@@ -110,19 +98,25 @@ export class LaunchConfig {
    * The configs made from plain objects are remembered (the last
    * `RECENT_CONFIGS`), so that `launch(s, { grid, block }, ...)` in a
    * loop gets the same, already checked config each time, found by
-   * comparing fields, with no allocation.
+   * comparing fields, with no allocation. The fields are compared on every
+   * call, so an object changed between launches gets the config it says now.
    */
   static from(config: LaunchConfig | LaunchConfigOptions): LaunchConfig {
     if (config instanceof LaunchConfig) return config;
     const recent = LaunchConfig.#recent;
-    if (config !== null && typeof config === 'object' && hasOnlyConfigKeys(config)) {
-      for (let i = 0; i < recent.length; i++) {
+    if (config !== null && typeof config === 'object') {
+      // the config of the last launch first: the fields, then that there is no other key
+      const latest = recent[0];
+      if (latest !== undefined && matchesConfig(config, latest.#key)) {
+        if (hasOnlyConfigKeys(config)) return latest;
+        return new LaunchConfig(config); // the constructor names an unknown key (an inherited one only: made, not remembered)
+      }
+      if (!hasOnlyConfigKeys(config)) return new LaunchConfig(config);
+      for (let i = 1; i < recent.length; i++) {
         const known = recent[i]!;
-        if (matchesConfig(config, known)) {
-          if (i > 0) {
-            recent[i] = recent[i - 1]!;
-            recent[i - 1] = known;
-          }
+        if (matchesConfig(config, known.#key)) {
+          recent[i] = recent[i - 1]!;
+          recent[i - 1] = known;
           return known;
         }
       }

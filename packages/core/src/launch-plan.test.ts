@@ -49,9 +49,9 @@ describe('LaunchPlan.pack', () => {
     expect(() => p.pack([0n, 1], 1n)).toThrow('the kernel takes 3 argument(s), 2 were given');
     expect(() => p.pack([null, 1, 0n], 1n)).toThrow('cannot pass null');
     expect(() => p.pack(['x', 1, 0n], 1n)).toThrow('cannot pass string');
-    expect(() => p.pack([cai(-1), 1, 0n], 1n)).toThrow('address must be a bigint or a safe integer');
-    expect(() => p.pack([cai(1n, { mask: {} }), 1, 0n], 1n)).toThrow('masked CUDA arrays are not supported');
-    expect(() => p.pack([cai(1n, { stream: 0 }), 1, 0n], 1n)).toThrow('must not be 0');
+    expect(() => p.pack([cai(-1), 1, 0n], 1n)).toThrow('argument 0: not a CUDA array that cuda-js can pass (the CUDA array interface address is -1');
+    expect(() => p.pack([cai(1n, { mask: {} }), 1, 0n], 1n)).toThrow('masked arrays are not supported');
+    expect(() => p.pack([cai(1n, { stream: 0 }), 1, 0n], 1n)).toThrow('stream is 0, which version 3 forbids');
     expect(() => p.pack([new Float32Array(4), 1, 0n], 1n)).toThrow('host memory the GPU cannot address');
     expect(() => p.pack([{}, 1, 0n], 1n)).toThrow(/argument 0: not an array that cuda-js can view/);
   });

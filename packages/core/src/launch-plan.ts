@@ -1,25 +1,27 @@
-import { driver, type CUfunction, type CUstream, type DriverTypes, type KernelParams } from '@cuda-js/bindings';
-import { CUDA_ARRAY_INTERFACE, dtype, resolveStream, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
+import { driver, type CUfunction, type CUstream, type DriverTypes } from '@cuda-js/bindings';
+import { CudaArrayInterfaceReader, dtype, resolveStream, StridedMemoryView, type CudaArrayInterfaceLayout } from '@cuda-js/memory-view';
 import { planLayout, type ArgumentLayout, type PlannedSlot } from './argument-layout.js';
 import {
   checkedAddress,
   checkedExtent,
+  checkInterfaceDevice,
   checkViewDevice,
   hasCudaArrayInterface,
   implicitView,
-  interfaceAddress,
-  isReusableAnswer,
+  orderInterface,
   orderView,
-  viewAddress,
+  readInterface,
   type CudaArrayInterfaceObject,
 } from './array-argument.js';
 import { Buffer } from './buffer.js';
+import { ByValueArgument } from './by-value-argument.js';
 import type { Device } from './device.js';
 import { ensureDriver } from './driver-init.js';
 import { LaunchArgumentError, LaunchConfigError } from './errors.js';
 import { KernelContextChecks } from './kernel-context-checks.js';
 import { readKernelParameters, type KernelArgument, type KernelParameter } from './kernel-parameters.js';
 import { LaunchConfig, type LaunchConfigOptions } from './launch-config.js';
+import { ParameterBuffer } from './parameter-buffer.js';
 import { Scalar } from './scalar.js';
 import { scalarMismatch, writeInt64, writeScalarValue } from './scalar-writer.js';
 
@@ -27,10 +29,20 @@ const MIN_INT64 = -(2n ** 63n);
 const MAX_UINT64 = 2n ** 64n - 1n;
 const UINT8 = dtype('uint8');
 
+/** What a remembered argument is (`#kinds`; 0: nothing). */
+const REMEMBERED_BIGINT = 1;
+const REMEMBERED_VIEW = 2;
+const REMEMBERED_BUFFER = 3;
+const REMEMBERED_ARRAY_INTERFACE = 4;
+type RememberedKind = typeof REMEMBERED_BIGINT | typeof REMEMBERED_VIEW | typeof REMEMBERED_BUFFER | typeof REMEMBERED_ARRAY_INTERFACE;
+
+/** What an array slot reads of an array: a StridedMemoryView, or a CUDA array interface answer's layout. */
+type ArrayDescription = Pick<StridedMemoryView, 'shape' | 'strides' | 'dtype' | 'readonly' | 'isCContiguous' | 'isFContiguous'> & { readonly ptr: bigint | undefined };
+
 /**
  * Everything about launching one kernel that is worked out once: its handle,
- * its parameter layout, a reusable parameter buffer with the native pointer
- * table over it, and, per CUDA context, the configs and streams already
+ * its parameter layout, a reusable parameter buffer with the native packed
+ * launch over it, and, per CUDA context, the configs and streams already
  * checked against that context's device.
  *
  * Made from a kernel alone, each JS argument is one kernel parameter, checked
@@ -38,6 +50,13 @@ const UINT8 = dtype('uint8');
  * argument fills the parameters its slot says: a typed scalar, or an array's
  * data pointer with its extents and strides (the ABI of `@cuda-js/jit`'s
  * kernels), so that one packer serves the whole stack.
+ *
+ * Per argument position, what is in the parameter buffer is remembered (the
+ * bigint, Buffer, view or CUDA array interface layout it came from), so that
+ * an unchanged argument costs a comparison and a changed one is checked in
+ * full. The context of the last launch is assumed again and checked by the
+ * native launch call itself, which launches only if it is still current;
+ * when it is not, the arguments are checked again against the new context.
  */
 export class LaunchPlan {
   readonly name: string;
@@ -46,17 +65,20 @@ export class LaunchPlan {
   /** The argument layout the plan was made with, if any. */
   readonly layout: ArgumentLayout | undefined;
   readonly #slots: readonly PlannedSlot[] | undefined;
+  readonly #buffer: ParameterBuffer;
   readonly #view: DataView;
-  readonly #bytes: number;
   readonly #offsets: Int32Array;
   readonly #sizes: Int32Array;
-  /** Per argument, the bigint, Buffer or view whose value the parameter buffer holds from the last launch. */
-  readonly #lastPointerArgs: unknown[];
-  /** Per argument, the frozen CUDA array interface answer whose address is in place. */
-  readonly #lastAnswers: (CudaArrayInterface | undefined)[];
+  /** Per argument, the bigint, Buffer, view or CUDA array interface object whose value the parameter buffer holds from the last launch. */
+  readonly #last: unknown[];
+  /** Per argument, what kind of argument `#last` holds, so that the same argument again is not classified again. */
+  readonly #kinds: Uint8Array;
+  /** Per argument, the CUDA array interface layout whose address (extents, strides) is in place. */
+  readonly #lastLayouts: (CudaArrayInterfaceLayout | undefined)[];
+  /** Per argument, the reader of its CUDA array interface answers (made when one is first passed there). */
+  readonly #readers: (CudaArrayInterfaceReader | undefined)[];
   /** Per argument, the implicit view made at the last launch (its producer's export is held until the next). */
   readonly #held: (StridedMemoryView | undefined)[];
-  readonly #params: KernelParams | null;
   readonly #kind: 'kernel' | 'function';
   /** The handle as cuLaunchKernel takes it: a CUkernel is accepted where a CUfunction is. */
   readonly #launchHandle: CUfunction;
@@ -77,22 +99,16 @@ export class LaunchPlan {
     this.parameters = k.parameters ?? readKernelParameters(k.handle, this.#kind);
     this.layout = layout;
     this.#slots = layout === undefined ? undefined : planLayout(layout, this.parameters, this.name);
-    const last = this.parameters.at(-1);
-    this.#bytes = last ? last.offset + last.size : 0;
-    const buffer = new ArrayBuffer(Math.max(8, this.#bytes + 8));
-    this.#view = new DataView(buffer);
+    this.#buffer = new ParameterBuffer(this.#launchHandle, this.parameters);
+    this.#view = this.#buffer.view;
     this.#offsets = Int32Array.from(this.parameters, (p) => p.offset);
     this.#sizes = Int32Array.from(this.parameters, (p) => p.size);
     const args = this.#slots?.length ?? this.parameters.length;
-    this.#lastPointerArgs = new Array<unknown>(args).fill(undefined);
-    this.#lastAnswers = new Array<CudaArrayInterface | undefined>(args).fill(undefined);
+    this.#last = new Array<unknown>(args).fill(undefined);
+    this.#kinds = new Uint8Array(args);
+    this.#lastLayouts = new Array<CudaArrayInterfaceLayout | undefined>(args).fill(undefined);
+    this.#readers = new Array<CudaArrayInterfaceReader | undefined>(args).fill(undefined);
     this.#held = new Array<StridedMemoryView | undefined>(args).fill(undefined);
-    this.#params = this.parameters.length
-      ? driver.createKernelParams(
-          buffer,
-          this.parameters.map((p) => p.offset),
-        )
-      : null;
   }
 
   /** How many JS arguments a launch takes. */
@@ -110,31 +126,40 @@ export class LaunchPlan {
    * tests and debugging: each parameter at its offset, little-endian.
    */
   get parameterBytes(): Uint8Array {
-    return new Uint8Array(this.#view.buffer, 0, this.#bytes).slice();
+    return this.#buffer.bytes.slice(0, this.#buffer.size);
   }
 
-  /**
-   * The checks of the current context: one query of the current context per
-   * launch; a new context gets its own checks, and arguments are checked
-   * again against its device.
-   */
+  /** The checks of the context that is current now (one query of the driver); a new context gets its own, and the arguments are checked again. */
   #enter(): KernelContextChecks {
     ensureDriver();
     const context = driver.cuCtxGetCurrent() as bigint;
     const current = this.#current;
     if (current !== undefined && current.context === context) return current;
+    return this.#enterContext(context);
+  }
+
+  /** Makes `context` (current now) the one this plan launches in. */
+  #enterContext(context: bigint): KernelContextChecks {
     if (context === 0n) throw new LaunchConfigError(`${this.name}: no current CUDA context; call device.setCurrent() first`);
     let checks = this.#contexts.get(context);
     if (checks === undefined) this.#contexts.set(context, (checks = new KernelContextChecks(context, this.handle, this.#kind, this.name)));
     this.#current = checks;
+    this.#buffer.expectContext(context);
     this.#forgetArguments();
     return checks;
   }
 
+  /** After a failure checked against the context of the last launch: whether another one is current now (then it is entered). */
+  #enteredAnother(): boolean {
+    const assumed = this.#current;
+    return assumed !== undefined && this.#enter() !== assumed;
+  }
+
   #forgetArguments(): void {
-    this.#lastPointerArgs.fill(undefined);
-    this.#lastAnswers.fill(undefined);
+    this.#last.fill(undefined);
+    this.#lastLayouts.fill(undefined);
     this.#held.fill(undefined);
+    for (const reader of this.#readers) reader?.forget();
   }
 
   /** Checks, once per stream and context, that the stream belongs to the current context. */
@@ -162,9 +187,43 @@ export class LaunchPlan {
     return cfg;
   }
 
-  /** {@link prepare}, {@link pack} and {@link launch}: a whole launch, one native launch call. */
+  /**
+   * {@link prepare}, {@link pack} and {@link launch}: a whole launch, one
+   * native launch call. The context of the last launch is assumed, and the
+   * launch call checks that it is still current: when it is not (or a check
+   * fails), the launch is checked again against the context that is.
+   */
   run(config: LaunchConfig | LaunchConfigOptions, stream: bigint, args: readonly unknown[]): void {
-    const cfg = this.prepare(config, stream);
+    const cfg = config instanceof LaunchConfig ? config : LaunchConfig.from(config);
+    const checks = this.#current;
+    if (checks === undefined || cfg.cluster !== undefined || cfg.cooperative) {
+      this.prepare(cfg, stream);
+      this.pack(args, stream);
+      this.launch(cfg, stream);
+      return;
+    }
+    this.#kernelObject?.checkOpen?.();
+    try {
+      checks.checkConfig(cfg);
+      checks.checkStream(stream);
+      this.pack(args, stream);
+    } catch (error) {
+      if (!this.#enteredAnother()) throw error;
+      this.#runInCurrent(cfg, stream, args);
+      return;
+    }
+    const current = this.#buffer.launch(cfg, stream);
+    if (current !== undefined) {
+      this.#enterContext(current);
+      this.#runInCurrent(cfg, stream, args);
+    }
+  }
+
+  /** A whole launch in the context just entered. */
+  #runInCurrent(cfg: LaunchConfig, stream: bigint, args: readonly unknown[]): void {
+    const checks = this.#current!;
+    checks.checkConfig(cfg);
+    checks.checkStream(stream);
     this.pack(args, stream);
     this.launch(cfg, stream);
   }
@@ -172,7 +231,8 @@ export class LaunchPlan {
   /**
    * Writes the arguments into the parameter buffer, for a launch on `stream`
    * (a CUstream). An argument that is the same as in the last launch is not
-   * written again (a view's stream is still ordered before the launch).
+   * written again (a view's or CUDA array's stream is still ordered before
+   * the launch).
    */
   pack(args: readonly unknown[], stream: bigint): void {
     const slots = this.#slots;
@@ -184,6 +244,11 @@ export class LaunchPlan {
     return new LaunchArgumentError(this.name, Math.min(given, expected), `the kernel takes ${expected} argument(s), ${given} were given`);
   }
 
+  /** The ordinal of the current context's device, -1 before the first launch (then only host memory is refused). */
+  get #ordinal(): number {
+    return this.#current?.device.ordinal ?? -1;
+  }
+
   /** One argument per parameter, each checked by size. */
   #packParameters(args: readonly unknown[], stream: bigint): void {
     const count = this.#offsets.length;
@@ -191,67 +256,115 @@ export class LaunchPlan {
     const view = this.#view;
     const offsets = this.#offsets;
     const sizes = this.#sizes;
-    const last = this.#lastPointerArgs;
-    const lastAnswers = this.#lastAnswers;
+    const last = this.#last;
+    const kinds = this.#kinds;
+    const lastLayouts = this.#lastLayouts;
     const consumer = resolveStream(stream)!;
-    const ordinal = this.#current?.device.ordinal ?? -1;
     for (let i = 0; i < count; i++) {
       const arg = args[i];
-      const offset = offsets[i]!;
-      const size = sizes[i]!;
-      // The same bigint, Buffer, view or frozen CUDA array interface answer as in the last launch: the bytes are in place.
-      const previous = last[i];
-      if (previous !== undefined && arg === previous) {
-        const answer = lastAnswers[i];
-        if (answer === undefined) {
-          if (typeof previous === 'bigint') continue;
-          if (previous instanceof StridedMemoryView) {
-            if (!previous.closed) {
-              orderView(previous, consumer, stream);
-              continue;
-            }
-          } else if (!(previous as Buffer).closed) {
+      // The same bigint, Buffer or view as in the last launch: the bytes are in place; the same CUDA array: compared with its last answer.
+      if (arg === last[i] && arg !== undefined) {
+        const kind = kinds[i];
+        if (kind === REMEMBERED_BIGINT) continue;
+        if (kind === REMEMBERED_VIEW) {
+          if (!(arg as StridedMemoryView).closed) {
+            orderView(arg as StridedMemoryView, consumer, stream);
             continue;
           }
-        } else if ((previous as CudaArrayInterfaceObject)[CUDA_ARRAY_INTERFACE]() === answer) {
+        } else if (kind === REMEMBERED_BUFFER) {
+          if (!(arg as Buffer).closed) continue;
+        } else if (kind === REMEMBERED_ARRAY_INTERFACE) {
+          // a failed reading writes nothing: what is remembered still holds
+          const layout = this.#readInterfaceAt(i, arg as CudaArrayInterfaceObject, undefined);
+          if (layout === lastLayouts[i]) orderInterface(layout, consumer, stream);
+          else this.#writeInterface(i, arg as CudaArrayInterfaceObject, layout, undefined, stream, consumer);
           continue;
         }
       }
+      const offset = offsets[i]!;
+      const size = sizes[i]!;
+      const previousLayout = lastLayouts[i];
+      // Nothing is known to be in place until this argument is written.
       last[i] = undefined;
-      lastAnswers[i] = undefined;
-      if (arg instanceof Buffer) {
-        if (size !== 8) throw this.#sizeError(i, 'a Buffer (a pointer, 8 bytes)', size);
-        if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the Buffer is closed');
-        if (!arg.isDeviceAccessible) throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device');
-        view.setBigUint64(offset, checkedAddress(arg.ptr, this.name, i), true);
-        last[i] = arg;
-      } else if (arg instanceof Scalar) {
-        if (size !== arg.size) throw this.#sizeError(i, `${arg} (${arg.size} bytes)`, size);
-        arg.writeTo(view, offset);
+      lastLayouts[i] = undefined;
+      if (typeof arg === 'number') {
+        if (size === 4 && (arg | 0) === arg) view.setInt32(offset, arg, true);
+        else this.#packNumber(i, arg, offset, size);
       } else if (typeof arg === 'bigint') {
         if (size !== 8) throw this.#sizeError(i, 'a bigint (8 bytes)', size);
         if (arg < MIN_INT64 || arg > MAX_UINT64) throw new LaunchArgumentError(this.name, i, `${arg} does not fit in 64 bits`);
         view.setBigUint64(offset, arg < 0n ? BigInt.asUintN(64, arg) : arg, true);
-        last[i] = arg;
-      } else if (typeof arg === 'number') {
-        this.#packNumber(i, arg, offset, size);
+        this.#remember(i, arg, REMEMBERED_BIGINT);
+      } else if (arg instanceof Buffer) {
+        if (size !== 8) throw this.#sizeError(i, 'a Buffer (a pointer, 8 bytes)', size);
+        if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the Buffer is closed');
+        if (!arg.isDeviceAccessible) throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device');
+        view.setBigUint64(offset, checkedAddress(arg.ptr, this.name, i), true);
+        this.#remember(i, arg, REMEMBERED_BUFFER);
+      } else if (arg instanceof StridedMemoryView) {
+        if (size !== 8) throw this.#sizeError(i, 'an array (a pointer, 8 bytes)', size);
+        if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the view is closed');
+        checkViewDevice(arg, this.#ordinal, this.name, i);
+        view.setBigUint64(offset, checkedAddress(arg.ptr, this.name, i), true);
+        orderView(arg, consumer, stream);
+        this.#remember(i, arg, REMEMBERED_VIEW);
+      } else if (arg instanceof Scalar) {
+        if (size !== arg.size) throw this.#sizeError(i, `${arg} (${arg.size} bytes)`, size);
+        arg.writeTo(view, offset);
+      } else if (arg instanceof ByValueArgument) {
+        if (size !== arg.byteLength) throw this.#sizeError(i, `${arg} (${arg.byteLength} bytes, by value)`, size);
+        if (arg.closed) throw new LaunchArgumentError(this.name, i, `${arg}: the memory it addresses was closed`);
+        arg.writeTo(this.#buffer.bytes, offset);
       } else if (typeof arg === 'object' && arg !== null) {
         if (size !== 8) throw this.#sizeError(i, 'an array (a pointer, 8 bytes)', size);
-        if (hasCudaArrayInterface(arg) && !(arg instanceof StridedMemoryView)) {
-          const answer = arg[CUDA_ARRAY_INTERFACE]();
-          view.setBigUint64(offset, interfaceAddress(answer, stream, this.name, i), true);
-          if (isReusableAnswer(answer)) {
-            last[i] = arg;
-            lastAnswers[i] = answer;
+        if (hasCudaArrayInterface(arg)) {
+          const layout = this.#readInterfaceAt(i, arg, undefined);
+          if (layout === previousLayout) {
+            // another object that says what the last one said: the bytes are in place
+            lastLayouts[i] = layout;
+            this.#remember(i, arg, REMEMBERED_ARRAY_INTERFACE);
+            orderInterface(layout, consumer, stream);
+          } else {
+            this.#writeInterface(i, arg, layout, undefined, stream, consumer);
           }
         } else {
-          view.setBigUint64(offset, viewAddress(arg, stream, consumer, ordinal, this.name, i), true);
-          if (arg instanceof StridedMemoryView) last[i] = arg;
+          const implicit = implicitView(arg, consumer, this.name, i);
+          checkViewDevice(implicit, this.#ordinal, this.name, i);
+          view.setBigUint64(offset, checkedAddress(implicit.ptr, this.name, i), true);
+          this.#held[i] = implicit;
         }
       } else {
         throw new LaunchArgumentError(this.name, i, `cannot pass ${arg === null ? 'null' : typeof arg}; use a Buffer, an array, a bigint address or a typed scalar such as i32(x), f32(x)`);
       }
     }
+  }
+
+  /** The layout of what the CUDA array interface object at argument `i` answers now, read by the position's reader. */
+  #readInterfaceAt(i: number, arg: CudaArrayInterfaceObject, slot: PlannedSlot | undefined): CudaArrayInterfaceLayout {
+    return readInterface(arg, (this.#readers[i] ??= new CudaArrayInterfaceReader()), this.name, i, slot?.name);
+  }
+
+  /**
+   * Writes a CUDA array interface layout at argument `i`, after the device
+   * check: its address (with a slot, its extents and strides too, after the
+   * slot's checks); then orders the launch stream after the producer's.
+   */
+  #writeInterface(i: number, arg: CudaArrayInterfaceObject, layout: CudaArrayInterfaceLayout, slot: PlannedSlot | undefined, stream: bigint, consumer: bigint): void {
+    this.#last[i] = undefined;
+    this.#lastLayouts[i] = undefined;
+    checkInterfaceDevice(layout.ptr, this.#ordinal, this.name, i, slot?.name);
+    if (slot === undefined) this.#view.setBigUint64(this.#offsets[i]!, layout.ptr, true);
+    else this.#writeArray(i, slot, layout);
+    orderInterface(layout, consumer, stream);
+    this.#lastLayouts[i] = layout;
+    this.#remember(i, arg, REMEMBERED_ARRAY_INTERFACE); // held until the next launch, as an implicit view is
+    this.#held[i] = undefined;
+  }
+
+  /** Remembers that the parameters of argument `i` hold `arg`, a `kind`. */
+  #remember(i: number, arg: unknown, kind: RememberedKind): void {
+    this.#last[i] = arg;
+    this.#kinds[i] = kind;
   }
 
   /**
@@ -277,7 +390,6 @@ export class LaunchPlan {
     const view = this.#view;
     const offsets = this.#offsets;
     const consumer = resolveStream(stream)!;
-    const ordinal = this.#current?.device.ordinal ?? -1;
     for (let i = 0; i < count; i++) {
       const slot = slots[i]!;
       const arg = args[i];
@@ -285,82 +397,86 @@ export class LaunchPlan {
       if (type !== undefined) {
         if (!writeScalarValue(view, offsets[slot.first]!, type, arg)) throw new LaunchArgumentError(this.name, i, scalarMismatch(type, arg), slot.name);
       } else {
-        this.#packArray(i, slot, arg, stream, consumer, ordinal);
+        this.#packArray(i, slot, arg, stream, consumer);
       }
     }
   }
 
-  #packArray(i: number, slot: PlannedSlot, arg: unknown, stream: bigint, consumer: bigint, ordinal: number): void {
-    const last = this.#lastPointerArgs;
+  #packArray(i: number, slot: PlannedSlot, arg: unknown, stream: bigint, consumer: bigint): void {
+    const last = this.#last;
+    const lastLayouts = this.#lastLayouts;
+    if (arg === last[i] && this.#kinds[i] === REMEMBERED_ARRAY_INTERFACE) {
+      const layout = this.#readInterfaceAt(i, arg as CudaArrayInterfaceObject, slot);
+      if (layout === lastLayouts[i]) orderInterface(layout, consumer, stream);
+      else this.#writeInterface(i, arg as CudaArrayInterfaceObject, layout, slot, stream, consumer);
+      return;
+    }
     if (arg instanceof StridedMemoryView) {
-      if (arg === last[i]) {
-        // unchanged: its pointer, extents and strides are in place; only its stream is ordered again
-        if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the view is closed', slot.name);
-        orderView(arg, consumer, stream);
-        return;
-      }
-      last[i] = undefined;
       if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the view is closed', slot.name);
-      this.#writeView(i, slot, arg, ordinal);
+      if (arg !== last[i]) {
+        // changed: checked and written; an unchanged one has its pointer, extents and strides in place
+        last[i] = undefined;
+        lastLayouts[i] = undefined;
+        checkViewDevice(arg, this.#ordinal, this.name, i, slot.name);
+        this.#writeArray(i, slot, arg);
+        this.#remember(i, arg, REMEMBERED_VIEW);
+      }
       orderView(arg, consumer, stream);
-      last[i] = arg;
       return;
     }
     if (arg instanceof Buffer) {
       if (arg === last[i] && !arg.closed) return;
       last[i] = undefined;
-      this.#writeBuffer(i, slot, arg, ordinal);
-      last[i] = arg;
+      lastLayouts[i] = undefined;
+      this.#writeBuffer(i, slot, arg);
+      this.#remember(i, arg, REMEMBERED_BUFFER);
       return;
     }
     if (typeof arg !== 'object' || arg === null) {
       throw new LaunchArgumentError(this.name, i, `cannot pass ${arg === null ? 'null' : typeof arg} as an array; pass a StridedMemoryView or any DLPack or CUDA array interface object`, slot.name);
     }
     if (hasCudaArrayInterface(arg)) {
-      const answer = arg[CUDA_ARRAY_INTERFACE]();
-      if (arg === last[i] && answer === this.#lastAnswers[i]) return;
-      last[i] = undefined;
-      this.#lastAnswers[i] = undefined;
-      const view = implicitView(arg, consumer, this.name, i, slot.name);
-      this.#writeView(i, slot, view, ordinal);
-      this.#held[i] = view;
-      if (isReusableAnswer(answer)) {
-        last[i] = arg;
-        this.#lastAnswers[i] = answer;
+      const layout = this.#readInterfaceAt(i, arg, slot);
+      if (layout === lastLayouts[i]) {
+        this.#remember(i, arg, REMEMBERED_ARRAY_INTERFACE);
+        orderInterface(layout, consumer, stream);
+      } else {
+        this.#writeInterface(i, arg, layout, slot, stream, consumer);
       }
       return;
     }
     last[i] = undefined;
+    lastLayouts[i] = undefined;
     const view = implicitView(arg, consumer, this.name, i, slot.name);
-    this.#writeView(i, slot, view, ordinal);
+    checkViewDevice(view, this.#ordinal, this.name, i, slot.name);
+    this.#writeArray(i, slot, view);
     this.#held[i] = view;
   }
 
-  /** Checks a view against its slot and writes its pointer, extents and strides. */
-  #writeView(i: number, slot: PlannedSlot, view: StridedMemoryView, ordinal: number): void {
+  /** Checks an array against its slot and writes its pointer, extents and strides. */
+  #writeArray(i: number, slot: PlannedSlot, array: ArrayDescription): void {
     const name = slot.name;
-    checkViewDevice(view, ordinal, this.name, i, name);
     const ndim = slot.ndim;
-    const shape = view.shape;
+    const shape = array.shape;
     if (shape.length !== ndim) throw new LaunchArgumentError(this.name, i, `the array has ${shape.length} dimension(s), the kernel takes ${ndim}`, name);
-    if (slot.dtype !== undefined && view.dtype !== slot.dtype) throw new LaunchArgumentError(this.name, i, `the array holds ${view.dtype.name}, the kernel takes ${slot.dtype.name}`, name);
-    if (slot.layout === 'C' ? !view.isCContiguous : slot.layout === 'F' && !view.isFContiguous) {
-      throw new LaunchArgumentError(this.name, i, `the kernel takes a ${slot.layout}-contiguous array; this one has strides [${view.strides.join(', ')}] for shape [${shape.join(', ')}]`, name);
+    if (slot.dtype !== undefined && array.dtype !== slot.dtype) throw new LaunchArgumentError(this.name, i, `the array holds ${array.dtype.name}, the kernel takes ${slot.dtype.name}`, name);
+    if (slot.layout === 'C' ? !array.isCContiguous : slot.layout === 'F' && !array.isFContiguous) {
+      throw new LaunchArgumentError(this.name, i, `the kernel takes a ${slot.layout}-contiguous array; this one has strides [${array.strides.join(', ')}] for shape [${shape.join(', ')}]`, name);
     }
-    if (slot.writable && view.readonly) throw new LaunchArgumentError(this.name, i, 'the kernel writes the array, and the view is read-only', name);
+    if (slot.writable && array.readonly) throw new LaunchArgumentError(this.name, i, 'the kernel writes the array, and the view is read-only', name);
     const data = this.#view;
     const offsets = this.#offsets;
     let p = slot.first;
-    data.setBigUint64(offsets[p++]!, checkedAddress(view.ptr, this.name, i, name), true);
+    data.setBigUint64(offsets[p++]!, checkedAddress(array.ptr, this.name, i, name), true);
     if (slot.shape) for (let d = 0; d < ndim; d++) writeInt64(data, offsets[p++]!, checkedExtent(shape[d], this.name, i, name, false));
     if (slot.strides) {
-      const strides = view.strides;
+      const strides = array.strides;
       for (let d = 0; d < ndim; d++) writeInt64(data, offsets[p++]!, checkedExtent(strides[d], this.name, i, name, true));
     }
   }
 
   /** A Buffer in an array slot is its bytes: uint8, 1-D, compact. */
-  #writeBuffer(i: number, slot: PlannedSlot, buffer: Buffer, ordinal: number): void {
+  #writeBuffer(i: number, slot: PlannedSlot, buffer: Buffer): void {
     const name = slot.name;
     if (buffer.closed) throw new LaunchArgumentError(this.name, i, 'the Buffer is closed', name);
     if (!buffer.isDeviceAccessible) throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device', name);
@@ -373,6 +489,7 @@ export class LaunchPlan {
         name,
       );
     }
+    const ordinal = this.#ordinal;
     const device = buffer.device;
     if (ordinal >= 0 && device !== undefined && !buffer.isHostAccessible && device.ordinal !== ordinal) {
       throw new LaunchArgumentError(this.name, i, `the Buffer lives on CUDA device ${device.ordinal}, but the launch is on device ${ordinal}`, name);
@@ -385,26 +502,47 @@ export class LaunchPlan {
     if (slot.strides) writeInt64(data, offsets[p++]!, 1);
   }
 
-  /** Launches with the packed arguments: one native call. */
+  /**
+   * Launches with the packed arguments: one native call, in the context that
+   * {@link prepare} checked them against (a LaunchConfigError if another one
+   * is current now).
+   */
   launch(config: LaunchConfig, stream: bigint): void {
-    const [gx, gy, gz] = config.grid;
-    const [bx, by, bz] = config.block;
-    const hStream = stream as CUstream;
-    if (!config.cluster && !config.cooperative) {
-      driver.cuLaunchKernel(this.#launchHandle, gx, gy, gz, bx, by, bz, config.sharedMemory, hStream, this.#params);
+    if (config.cluster !== undefined || config.cooperative) {
+      this.#launchEx(config, stream);
       return;
     }
+    const current = this.#buffer.launch(config, stream);
+    if (current !== undefined) {
+      throw new LaunchConfigError(
+        `${this.name}: the current CUDA context 0x${current.toString(16)} is not the one the launch was prepared in${this.#current ? ` (0x${this.#current.context.toString(16)})` : ''}; call prepare() in this context first, or run()`,
+      );
+    }
+  }
+
+  /** A cluster or cooperative launch: cuLaunchKernelEx with its attributes. */
+  #launchEx(config: LaunchConfig, stream: bigint): void {
+    const grid = config.grid;
+    const block = config.block;
     const ids = driver.CUlaunchAttributeID;
     const attrs: { id: number; value: DriverTypes.CUlaunchAttributeValue }[] = [];
     if (config.cooperative) attrs.push({ id: ids.CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value: { cooperative: 1 } });
-    if (config.cluster) {
-      const [x, y, z] = config.cluster;
-      attrs.push({ id: ids.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, value: { clusterDim: { x, y, z } } });
-    }
+    const cluster = config.cluster;
+    if (cluster) attrs.push({ id: ids.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, value: { clusterDim: { x: cluster[0], y: cluster[1], z: cluster[2] } } });
     driver.cuLaunchKernelEx(
-      { gridDimX: gx, gridDimY: gy, gridDimZ: gz, blockDimX: bx, blockDimY: by, blockDimZ: bz, sharedMemBytes: config.sharedMemory, hStream, attrs },
+      {
+        gridDimX: grid[0],
+        gridDimY: grid[1],
+        gridDimZ: grid[2],
+        blockDimX: block[0],
+        blockDimY: block[1],
+        blockDimZ: block[2],
+        sharedMemBytes: config.sharedMemory,
+        hStream: stream as CUstream,
+        attrs,
+      },
       this.#launchHandle,
-      this.#params,
+      this.#buffer.params,
     );
   }
 }

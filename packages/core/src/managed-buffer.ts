@@ -11,7 +11,7 @@ function rangeBytes(buffer: Buffer): number {
 
 function intAttribute(buffer: ManagedBuffer, attribute: number): number {
   const out = new Int32Array(1);
-  driver.cuMemRangeGetAttribute(out, 4, attribute, buffer.ptr as never, rangeBytes(buffer));
+  driver.cuMemRangeGetAttribute(out, 4, attribute, buffer.ptr, rangeBytes(buffer));
   return out[0]!;
 }
 
@@ -41,7 +41,7 @@ export class AccessedBy implements Iterable<ManagedLocation> {
   #query(): ManagedLocation[] {
     const count = driver.cuDeviceGetCount() + 1; // every device and the host
     const out = new Int32Array(count);
-    driver.cuMemRangeGetAttribute(out, count * 4, driver.CUmem_range_attribute.CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, this.buffer.ptr as never, rangeBytes(this.buffer));
+    driver.cuMemRangeGetAttribute(out, count * 4, driver.CUmem_range_attribute.CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, this.buffer.ptr, rangeBytes(this.buffer));
     const locations: ManagedLocation[] = [];
     for (const ordinal of out) {
       const location = locationFromOrdinal(ordinal);
@@ -156,14 +156,14 @@ export class ManagedBuffer extends Buffer {
    */
   advise(advice: number, location: ManagedLocation | undefined, use: LocationUse, what: string): void {
     const where = location === undefined ? { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_HOST, id: 0 } : memLocationOf(location, use, what);
-    driver.cuMemAdvise(this.ptr as never, rangeBytes(this), advice, where);
+    driver.cuMemAdvise(this.ptr, rangeBytes(this), advice, where);
   }
 
   /** Migrates the memory to `location`, ordered on `stream` (default: the allocation's), with `cuMemPrefetchAsync`. */
   prefetch(location: ManagedLocation, options: { stream?: StreamArgument } = {}): void {
     const where = memLocationOf(location, 'prefetch', 'ManagedBuffer.prefetch');
     const stream = streamHandle(options.stream ?? this.allocationStream, 'ManagedBuffer.prefetch');
-    driver.cuMemPrefetchAsync(this.ptr as never, rangeBytes(this), where, 0, stream as never);
+    driver.cuMemPrefetchAsync(this.ptr, rangeBytes(this), where, 0, stream);
   }
 
   /**
@@ -174,14 +174,14 @@ export class ManagedBuffer extends Buffer {
    */
   discard(options: { stream?: StreamArgument } = {}): void {
     const stream = streamHandle(options.stream ?? this.allocationStream, 'ManagedBuffer.discard');
-    driver.cuMemDiscardBatchAsync([this.ptr as never], [rangeBytes(this)], 0, stream as never);
+    driver.cuMemDiscardBatchAsync([this.ptr], [rangeBytes(this)], 0, stream);
   }
 
   /** {@link discard}, then the pages are made resident at `location` without their old contents (`cuMemDiscardAndPrefetchBatchAsync`, CUDA 13). */
   discardPrefetch(location: ManagedLocation, options: { stream?: StreamArgument } = {}): void {
     const where = memLocationOf(location, 'prefetch', 'ManagedBuffer.discardPrefetch');
     const stream = streamHandle(options.stream ?? this.allocationStream, 'ManagedBuffer.discardPrefetch');
-    driver.cuMemDiscardAndPrefetchBatchAsync([this.ptr as never], [rangeBytes(this)], [where], [0], 0, stream as never);
+    driver.cuMemDiscardAndPrefetchBatchAsync([this.ptr], [rangeBytes(this)], [where], [0], 0, stream);
   }
 
   override toString(): string {

@@ -44,16 +44,16 @@ export function prefetchBatch(stream: StreamArgument, buffers: readonly ManagedB
   const ptrs = list.map((b) => b.ptr);
   const sizes = list.map(managedRangeBytes);
   if (driverVersion().major < 13) {
-    for (let i = 0; i < list.length; i++) driver.cuMemPrefetchAsync(ptrs[i] as never, sizes[i]!, where[i]!, 0, handle as never);
+    for (let i = 0; i < list.length; i++) driver.cuMemPrefetchAsync(ptrs[i]!, sizes[i]!, where[i]!, 0, handle);
     return;
   }
   driver.cuMemPrefetchBatchAsync(
-    ptrs as never,
+    ptrs,
     sizes,
     where,
     list.map((_, i) => i),
     0,
-    handle as never,
+    handle,
   );
 }
 
@@ -61,7 +61,12 @@ export function prefetchBatch(stream: StreamArgument, buffers: readonly ManagedB
 export function discardBatch(stream: StreamArgument, buffers: readonly ManagedBuffer[]): void {
   const list = buffersOf(buffers, 'discardBatch');
   const handle = streamHandle(stream, 'discardBatch');
-  driver.cuMemDiscardBatchAsync(list.map((b) => b.ptr) as never, list.map(managedRangeBytes), 0, handle as never);
+  driver.cuMemDiscardBatchAsync(
+    list.map((b) => b.ptr),
+    list.map(managedRangeBytes),
+    0,
+    handle,
+  );
 }
 
 /** Discards the buffers' contents and makes their pages resident at the locations, ordered on `stream` (`cuMemDiscardAndPrefetchBatchAsync`, CUDA 13). */
@@ -70,11 +75,11 @@ export function discardPrefetchBatch(stream: StreamArgument, buffers: readonly M
   const where = locationsOf(locations, list.length, 'discardPrefetchBatch');
   const handle = streamHandle(stream, 'discardPrefetchBatch');
   driver.cuMemDiscardAndPrefetchBatchAsync(
-    list.map((b) => b.ptr) as never,
+    list.map((b) => b.ptr),
     list.map(managedRangeBytes),
     where,
     list.map((_, i) => i),
     0,
-    handle as never,
+    handle,
   );
 }

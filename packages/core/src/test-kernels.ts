@@ -7,13 +7,13 @@ export function compileTestKernels(source: string, names: readonly string[], arc
     for (const name of names) nvrtc.nvrtcAddNameExpression(program, name);
     nvrtc.nvrtcCompileProgram(program, [`--gpu-architecture=${arch}`, '-std=c++17']);
     const cubin = nvrtc.nvrtcGetCUBIN(program);
-    const library = driver.cuLibraryLoadData(cubin) as bigint;
+    const library = driver.cuLibraryLoadData(cubin);
     const kernels: Record<string, { handle: bigint; name: string }> = {};
     for (const name of names) {
       const lowered = nvrtc.nvrtcGetLoweredName(program, name);
-      kernels[name] = { handle: driver.cuLibraryGetKernel(library as never, lowered) as bigint, name };
+      kernels[name] = { handle: driver.cuLibraryGetKernel(library, lowered), name };
     }
-    return { kernels, unload: () => driver.cuLibraryUnload(library as never) };
+    return { kernels, unload: () => driver.cuLibraryUnload(library) };
   } finally {
     nvrtc.nvrtcDestroyProgram(program);
   }

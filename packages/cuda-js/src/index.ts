@@ -11,6 +11,7 @@ export {
   nvjitlink,
   nvvm,
   nvml,
+  nccl,
   loadedLibraries,
   CudaLibraryError,
   CudaError,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_HEADERS, SUPPORTED_LIBRARIES } from '@cuda-js/pathfinder';
-import { runInfo } from './info-command.js';
+import { peerAccessLines, runInfo } from './info-command.js';
 
 function capture(options: Parameters<typeof runInfo>[0]): string {
   let text = '';
@@ -40,6 +40,32 @@ describe('cuda-js info: the driver and the devices', () => {
     for (const d of report.devices) expect(text).toContain(`${d.name} (${d.arch}`);
     if (report.devices.length === 0) expect(report.problems.length).toBeGreaterThan(0);
     for (const p of report.problems) expect(text).toContain(p);
+  });
+});
+
+describe('cuda-js info: peer access', () => {
+  it('reports the peer-access matrix of the devices, true on the diagonal', () => {
+    const report = JSON.parse(capture({ json: true })) as { devices: unknown[]; peerAccess: boolean[][] };
+    expect(report.peerAccess).toHaveLength(report.devices.length);
+    report.peerAccess.forEach((row, i) => {
+      expect(row).toHaveLength(report.devices.length);
+      expect(row[i]).toBe(true);
+    });
+    const text = capture({});
+    if (report.devices.length === 1) expect(text).toContain('peer access: one device, no peers');
+    if (report.devices.length > 1) expect(text).toContain('peer access (cuDeviceCanAccessPeer');
+  });
+
+  it('prints a matrix, row device by column device', () => {
+    expect(peerAccessLines([])).toEqual([]);
+    expect(peerAccessLines([[true]])).toEqual(['peer access: one device, no peers']);
+    expect(
+      peerAccessLines([
+        [true, true, false],
+        [true, true, false],
+        [false, false, true],
+      ]),
+    ).toEqual(["peer access (cuDeviceCanAccessPeer: can the row device address the column device's memory?):", '       0   1   2', '   0   - yes  no', '   1 yes   -  no', '   2  no  no   -']);
   });
 });
 

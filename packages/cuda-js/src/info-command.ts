@@ -29,6 +29,18 @@ export function nvmlLines(nvml: NvmlReport): string[] {
   return [`NVIDIA driver: ${nvml.driverVersion} (NVML ${nvml.nvmlVersion}, CUDA ${nvml.cudaDriverVersion}), ${nvml.devices.length} GPU(s)`, ...nvml.devices.map(nvmlDeviceLine)];
 }
 
+/** The peer-access lines of `cuda-js info`: a matrix of which device (row) can address which device's memory (column). */
+export function peerAccessLines(matrix: readonly (readonly boolean[])[]): string[] {
+  if (matrix.length === 0) return [];
+  if (matrix.length === 1) return ['peer access: one device, no peers'];
+  const width = Math.max(3, String(matrix.length - 1).length);
+  const cell = (text: string) => text.padStart(width + 1);
+  const lines = ["peer access (cuDeviceCanAccessPeer: can the row device address the column device's memory?):"];
+  lines.push(`${cell('')}${matrix.map((_, j) => cell(String(j))).join('')}`);
+  matrix.forEach((row, i) => lines.push(`${cell(String(i))}${row.map((ok, j) => cell(i === j ? '-' : ok ? 'yes' : 'no')).join('')}`));
+  return lines;
+}
+
 /** Prints the library report; returns the exit code (0: printed, whatever is missing). */
 export function runInfo(options: InfoOptions, write: (text: string) => void = (t) => process.stdout.write(t)): number {
   const { rows, errors } = libraryReport();
@@ -40,6 +52,7 @@ export function runInfo(options: InfoOptions, write: (text: string) => void = (t
   }
   write(`CUDA driver: ${system.driverVersion ?? 'unavailable'}\n`);
   for (const d of system.devices) write(`device ${d.ordinal}: ${d.name} (${d.arch}, ${d.totalMemoryGiB.toFixed(1)} GiB, ${d.uuid}, PCI ${d.pciBusId})\n`);
+  for (const line of peerAccessLines(system.peerAccess)) write(`${line}\n`);
   for (const line of nvmlLines(system.nvml)) write(`${line}\n`);
   for (const p of system.problems) write(`${p}\n`);
   const table = new Table({ head: ['kind', 'name', 'version', 'found via', 'path / notes'], style: { head: [], border: [] } });

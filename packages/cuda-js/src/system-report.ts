@@ -40,6 +40,8 @@ export type NvmlReport =
 export interface SystemReport {
   readonly driverVersion?: string;
   readonly devices: readonly DeviceSummary[];
+  /** `peerAccess[i][j]`: whether device i can address device j's memory (cuDeviceCanAccessPeer; true on the diagonal); empty without devices. */
+  readonly peerAccess: readonly (readonly boolean[])[];
   /** NVML's view of the machine (`system` of @cuda-js/core), or why there is none. */
   readonly nvml: NvmlReport;
   /** Why the driver, the devices or NVML could not be read (no driver library, no device, ...). */
@@ -97,7 +99,7 @@ export function systemReport(): SystemReport {
     version = `${v.major}.${v.minor}`;
   } catch (error) {
     problems.push(`driver: ${message(error)}`);
-    return { devices, nvml, problems };
+    return { devices, peerAccess: [], nvml, problems };
   }
   try {
     const count = deviceCount();
@@ -109,5 +111,11 @@ export function systemReport(): SystemReport {
   } catch (error) {
     problems.push(`devices: ${message(error)}`);
   }
-  return { driverVersion: version, devices, nvml, problems };
+  let peerAccess: boolean[][] = [];
+  try {
+    peerAccess = devices.map((d) => devices.map((peer) => Device.get(d.ordinal).canAccessPeer(peer.ordinal)));
+  } catch (error) {
+    problems.push(`peer access: ${message(error)}`);
+  }
+  return { driverVersion: version, devices, peerAccess, nvml, problems };
 }

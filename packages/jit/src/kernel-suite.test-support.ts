@@ -7,6 +7,8 @@
  */
 import { bfloat16Bits, bfloat16FromBits, float16Bits, float16FromBits } from '@cuda-js/core';
 import { StridedMemoryView } from '@cuda-js/memory-view';
+// some cases pass scijs ndarrays, which memory-view views once their adapter is imported
+import '@cuda-js/memory-view/adapters';
 import * as J from './index.js';
 import { jit, type JitKernel, type JitOptions, type JitTarget } from './index.js';
 

@@ -44,7 +44,24 @@ export class ExporterClosedError extends MemoryViewError {
 
 /** An object that implements none of the array protocols and is no host array that this package knows. */
 export class NotViewableError extends MemoryViewError {
-  override readonly name = 'NotViewableError';
+  override readonly name: string = 'NotViewableError';
+}
+
+/**
+ * A host array (a scijs or stdlib ndarray, an Apache Arrow vector) whose
+ * adapter is not loaded: the main entry recognizes it but loads no adapter.
+ * Importing {@link AdapterNotImportedError.subpath} once, anywhere in the
+ * program, lets `fromAny` view it.
+ */
+export class AdapterNotImportedError extends NotViewableError {
+  override readonly name = 'AdapterNotImportedError';
+  constructor(
+    /** The module to import: `@cuda-js/memory-view/adapters/<name>`. */
+    readonly subpath: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A protocol method returned something that does not follow `docs/protocols.md`. */

@@ -2,13 +2,13 @@ import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_EXCHANGE_API } from './protocol-ke
 import { NotViewableError, ReadOnlyViewError } from './errors.js';
 import { isArrayBufferLike } from './host-buffer.js';
 import { NO_SYNC, orderStreams, resolveStream } from './stream.js';
-import { StridedMemoryView, type ViewOptions } from './strided-memory-view.js';
+import { StridedMemoryView } from './strided-memory-view.js';
+import { CHECKED_VIEW_INIT } from './view-init.js';
+import type { ViewOptions } from './view-options.js';
 import { viewFromDLPack } from './from-dlpack.js';
 import { viewFromCudaArrayInterface } from './from-cuda-array-interface.js';
 import { viewFromArrayBuffer, viewFromArrayBufferView } from './adapters/typed-array.js';
-import { isNdarray, viewFromNdarray } from './adapters/ndarray.js';
-import { isStdlibNdarray, viewFromStdlibNdarray } from './adapters/stdlib-ndarray.js';
-import { isArrowVector, viewFromArrow } from './adapters/arrow.js';
+import { canViewWithHostAdapter, hostAdapterList, viewWithHostAdapter } from './adapters/registry.js';
 
 type ExchangeImporter = (obj: object, options: ViewOptions | undefined) => StridedMemoryView;
 let exchangeImporter: ExchangeImporter | undefined;
@@ -26,18 +26,33 @@ function reuseView(view: StridedMemoryView, options: ViewOptions | undefined): S
   const consumer = resolveStream(options.stream);
   if (consumer === undefined || consumer === NO_SYNC || view.stream === undefined || consumer === view.stream) return view;
   orderStreams(view.stream, consumer, 'the view');
-  return new StridedMemoryView(view.ptr, view.buffer, view.byteOffset, view.shape, view.strides, view.dtype, view._device, view.flags, view.exporter, consumer, view._source, view._family());
+  return new StridedMemoryView(
+    {
+      ptr: view.ptr,
+      buffer: view.buffer,
+      byteOffset: view.byteOffset,
+      shape: view.shape,
+      strides: view.strides,
+      dtype: view.dtype,
+      device: view._device,
+      flags: view.flags,
+      exporter: view.exporter,
+      stream: consumer,
+      source: view._source,
+      lease: view._family(),
+    },
+    CHECKED_VIEW_INIT,
+  );
 }
 
 function viewFromHost(obj: object): StridedMemoryView {
   if (ArrayBuffer.isView(obj)) return viewFromArrayBufferView(obj);
   if (isArrayBufferLike(obj)) return viewFromArrayBuffer(obj);
-  if (isStdlibNdarray(obj)) return viewFromStdlibNdarray(obj);
-  if (isNdarray(obj)) return viewFromNdarray(obj);
-  if (isArrowVector(obj)) return viewFromArrow(obj);
+  const adapted = viewWithHostAdapter(obj);
+  if (adapted !== undefined) return adapted;
   throw new NotViewableError(
     `${Object.prototype.toString.call(obj)} implements no array protocol (Symbol.for('dlpack'), Symbol.for('cuda.array_interface')) ` +
-      'and is no typed array, DataView, ArrayBuffer, SharedArrayBuffer, ndarray, stdlib ndarray or Arrow vector',
+      `and is no typed array, DataView, ArrayBuffer or SharedArrayBuffer, nor one of the host adapters' arrays: ${hostAdapterList()}`,
   );
 }
 
@@ -58,11 +73,15 @@ export function viewFromAny(obj: unknown, options: ViewOptions | undefined, viaE
   return view;
 }
 
-/** Whether {@link StridedMemoryView.fromAny} can view `obj` (by its shape; the protocol methods are not called). */
+/**
+ * Whether {@link StridedMemoryView.fromAny} can view `obj` (by its shape; the
+ * protocol methods are not called). A host array whose adapter subpath was
+ * not imported is not viewable.
+ */
 export function isViewable(obj: unknown): boolean {
   if (StridedMemoryView.isView(obj)) return true;
   if (obj === null || typeof obj !== 'object') return false;
   if (DLPACK in obj || CUDA_ARRAY_INTERFACE in obj) return true;
   if (exchangeImporter !== undefined && DLPACK_EXCHANGE_API in obj) return true;
-  return ArrayBuffer.isView(obj) || isArrayBufferLike(obj) || isStdlibNdarray(obj) || isNdarray(obj) || isArrowVector(obj);
+  return ArrayBuffer.isView(obj) || isArrayBufferLike(obj) || canViewWithHostAdapter(obj);
 }

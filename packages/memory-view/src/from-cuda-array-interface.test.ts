@@ -45,13 +45,40 @@ describe('fromCudaArrayInterface', () => {
     expect(() => StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, true] }), { writable: true })).toThrow(ReadOnlyViewError);
   });
 
-  it('reads a frozen interface object once, an unfrozen one on every call', () => {
-    const frozen = new CaiArray({ data: [0x1000n, false] });
+  it('reads an answer that can never change once, any other on every call', () => {
+    const answer = Object.freeze({ shape: Object.freeze([4]), typestr: '<f4', data: Object.freeze([0x1000n, false] as const), strides: null, version: 3 });
+    const frozen = { [CUDA_ARRAY_INTERFACE]: () => answer };
     const a = StridedMemoryView.fromCudaArrayInterface(frozen);
     const b = StridedMemoryView.fromCudaArrayInterface(frozen);
     expect(a.strides).toBe(b.strides); // the same parsed layout
     const live = new CaiArray({ data: [0x1000n, false] }, false);
     expect(StridedMemoryView.fromCudaArrayInterface(live).strides).not.toBe(StridedMemoryView.fromCudaArrayInterface(live).strides);
+  });
+
+  it('reads a frozen answer again when its arrays or getters can still change', () => {
+    const data: [bigint, boolean] = [0x1000n, false];
+    const shape = [4];
+    const shallow = Object.freeze({ shape, typestr: '<f4', data, strides: null, version: 3 });
+    const exporter = { [CUDA_ARRAY_INTERFACE]: () => shallow };
+    expect(StridedMemoryView.fromCudaArrayInterface(exporter).ptr).toBe(0x1000n);
+    data[0] = 0x2000n;
+    shape[0] = 8;
+    const moved = StridedMemoryView.fromCudaArrayInterface(exporter);
+    expect([moved.ptr, moved.shape]).toEqual([0x2000n, [8]]);
+    let address = 0x3000n;
+    const withGetter = Object.freeze({
+      shape: Object.freeze([4]),
+      typestr: '<f4',
+      version: 3,
+      strides: null,
+      get data() {
+        return Object.freeze([address, false]);
+      },
+    });
+    const viaGetter = { [CUDA_ARRAY_INTERFACE]: () => withGetter };
+    expect(StridedMemoryView.fromCudaArrayInterface(viaGetter).ptr).toBe(0x3000n);
+    address = 0x4000n;
+    expect(StridedMemoryView.fromCudaArrayInterface(viaGetter).ptr).toBe(0x4000n);
   });
 });
 

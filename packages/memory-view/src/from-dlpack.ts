@@ -8,7 +8,9 @@ import { checkAddress, checkInBuffer, compactStrides, readShape, readStrides } f
 import { bufferByteLength, isArrayBufferLike, isDetached } from './host-buffer.js';
 import { Lease } from './lease.js';
 import { NO_SYNC, resolveStream } from './stream.js';
-import { StridedMemoryView, type ViewOptions } from './strided-memory-view.js';
+import { StridedMemoryView } from './strided-memory-view.js';
+import { CHECKED_VIEW_INIT } from './view-init.js';
+import type { ViewOptions } from './view-options.js';
 
 // Requests are frozen and shared where they carry no handle: no allocation per view.
 const HOST_REQUEST: DLPackRequest = Object.freeze({ maxVersion: DLPACK_VERSION });
@@ -147,5 +149,5 @@ function buildView(tensor: DLPackTensor, deleter: unknown, exporter: unknown, st
     throw new ProtocolError(`the DLPack tensor's data is ${Object.prototype.toString.call(data)}; expected a bigint address, an ArrayBuffer or a SharedArrayBuffer`);
   }
   const lease = typeof deleter === 'function' ? new Lease(() => deleter.call(tensor), releaseWhenCollected) : undefined;
-  return new StridedMemoryView(ptr, buffer, offset, shape, strides, t, device, flags, exporter, stream, tensor, lease);
+  return new StridedMemoryView({ ptr, buffer, byteOffset: offset, shape, strides, dtype: t, device, flags, exporter, stream, source: tensor, lease }, CHECKED_VIEW_INIT);
 }

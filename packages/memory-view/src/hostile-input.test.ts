@@ -5,6 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, dtype, dtypeFromTypestr, dtypeOf, InvalidLayoutError, MemoryViewError, OutOfBoundsError, StridedMemoryView, UnknownDTypeError } from './index.js';
 import { FUZZ, hostileDType, hostileExtents, hostileNumber, hostileValue, lyingArray, namedOrSound, twoFacedArray } from '../test/hostile.js';
+// The hostile ndarrays and Arrow vectors below reach their adapters, not AdapterNotImportedError.
+import './adapters/index.js';
 
 const hostBuffer = fc.oneof(
   fc.constantFrom(0, 1, 8, 16, 64).map((n) => new ArrayBuffer(n)),

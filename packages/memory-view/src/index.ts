@@ -24,6 +24,7 @@ export {
   ReadOnlyViewError,
   ExporterClosedError,
   NotViewableError,
+  AdapterNotImportedError,
   ProtocolError,
   StreamRequiredError,
   StreamOrderError,
@@ -39,20 +40,16 @@ export {
   NO_SYNC,
   LEGACY_DEFAULT_STREAM,
   PER_THREAD_DEFAULT_STREAM,
-  type StreamArgument,
+  type ConsumerStream,
   type DriverHooks,
 } from './stream.js';
-export {
-  StridedMemoryView,
-  type ViewOptions,
-  type BufferViewOptions,
-  type PointerViewOptions,
-  type SliceSpec,
-} from './strided-memory-view.js';
+export { readStreamHandle, type StreamArgument, type StreamHandleFault } from './stream-argument.js';
+export { StridedMemoryView } from './strided-memory-view.js';
+export type { StridedMemoryViewInit } from './view-init.js';
+export type { ViewOptions, BufferViewOptions, PointerViewOptions, SliceSpec } from './view-options.js';
 export { isViewable } from './from-any.js';
+export { CudaArrayInterfaceReader, type CudaArrayInterfaceLayout } from './cuda-array-interface-reader.js';
 export { formatValue } from './format-value.js';
 export { viewable, ViewableArgument, type ViewableParameters } from './viewable.js';
 export type { AnyTypedArray, TypedArrayConstructor } from './typed-arrays.js';
-export type { NdarrayLike } from './adapters/ndarray.js';
-export type { StdlibNdarrayLike } from './adapters/stdlib-ndarray.js';
-export type { ArrowVectorLike, ArrowDataLike, ArrowTypeLike } from './adapters/arrow.js';
+export type { NdarrayLike, StdlibNdarrayLike, ArrowVectorLike, ArrowDataLike, ArrowTypeLike } from './adapters/host-arrays.js';

@@ -4,6 +4,7 @@
  * exports of the family are out), or when the whole family is garbage, whichever
  * comes first.
  */
+// Not the bindings' OwnedHandle: memory-view depends on nothing, and a lease is a reference count over a family, not one owner.
 
 function runReleaser(release: () => void): void {
   try {

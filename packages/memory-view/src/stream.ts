@@ -1,15 +1,15 @@
-import { CUDA_STREAM } from './protocol-keys.js';
-import type { CudaStreamLike } from './protocols.js';
 import { ProtocolError, StreamOrderError } from './errors.js';
 import type { Device } from './device.js';
+import { formatValue } from './format-value.js';
+import { readStreamHandle, type StreamArgument } from './stream-argument.js';
 
 /**
- * The consumer's stream, as every `from*` constructor takes it: an object that
- * implements the stream protocol (`Symbol.for('cuda.stream')`), a `CUstream`
- * handle as a `bigint` (`0n` is the default stream), `-1` / `-1n` to opt out of
- * stream ordering, or `undefined` (allowed for host memory only).
+ * The consumer's stream, as every `from*` constructor and DLPack's
+ * `{ stream }` take it: a {@link StreamArgument} (`0n` is the default
+ * stream), `-1` / `-1n` to opt out of stream ordering, or `undefined`
+ * (allowed for host memory only).
  */
-export type StreamArgument = CudaStreamLike | bigint | -1 | undefined;
+export type ConsumerStream = StreamArgument | -1 | undefined;
 
 /** The "no synchronization" stream value of DLPack. */
 export const NO_SYNC = -1n;
@@ -27,19 +27,20 @@ const DEFAULT_STREAM = process.env['CUDA_JS_PER_THREAD_DEFAULT_STREAM'] === '1' 
  * for the default streams (a handle of `0n` becomes the default stream's value,
  * since DLPack forbids 0), another handle as is; `undefined` when none was given.
  */
-export function resolveStream(stream: StreamArgument): bigint | undefined {
+export function resolveStream(stream: ConsumerStream): bigint | undefined {
   if (typeof stream === 'bigint') return stream === 0n ? DEFAULT_STREAM : stream;
   if (stream === undefined) return undefined;
   if (stream === -1) return NO_SYNC;
-  if (stream !== null && typeof stream === 'object' && CUDA_STREAM in stream) {
-    const info = stream[CUDA_STREAM]();
-    if (info === null || typeof info !== 'object' || typeof info.handle !== 'bigint') {
-      throw new ProtocolError(`Symbol.for('cuda.stream') returned ${String(info)}; expected { version: 0, handle: bigint }`);
-    }
-    if (info.version !== 0) throw new ProtocolError(`Symbol.for('cuda.stream') version ${String(info.version)} is not supported (expected 0)`);
-    return info.handle === 0n ? DEFAULT_STREAM : info.handle;
+  const handle = readStreamHandle(stream);
+  if (typeof handle === 'bigint') return handle === 0n ? DEFAULT_STREAM : handle;
+  if (handle.fault === 'not-a-stream') {
+    throw new TypeError(`stream must be an object with Symbol.for('cuda.stream'), a bigint handle, -1 or undefined; got ${typeof stream === 'number' ? stream : typeof stream}`);
   }
-  throw new TypeError(`stream must be an object with Symbol.for('cuda.stream'), a bigint handle, -1 or undefined; got ${typeof stream === 'number' ? stream : typeof stream}`);
+  const answer = handle.answer as { version?: unknown } | null;
+  if (answer !== null && typeof answer === 'object' && answer.version !== 0) {
+    throw new ProtocolError(`Symbol.for('cuda.stream') version ${formatValue(answer.version)} is not supported (expected 0)`);
+  }
+  throw new ProtocolError(`Symbol.for('cuda.stream') returned ${formatValue(handle.answer)}; expected { version: 0, handle: bigint }`);
 }
 
 /**

@@ -1,83 +1,30 @@
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, DLPACK_EXCHANGE_API } from './protocol-keys.js';
-import { DLPACK_VERSION, DLPackFlags, type CudaArrayInterface, type DLPackRequest, type DLPackTensor } from './protocols.js';
-import { checkedDevice, CPU_DEVICE, DLDeviceType, deviceTypeName, isCudaAccessible, type Device } from './device.js';
+import { DLPackFlags, type CudaArrayInterface, type DLPackRequest, type DLPackTensor } from './protocols.js';
+import { deviceTypeName, isCudaAccessible, type Device } from './device.js';
 import { type DType, dtype as toDType, type DTypeLike } from './dtype.js';
-import { ExporterClosedError, InvalidLayoutError, OutOfBoundsError, ProtocolError, ReadOnlyViewError, UnsupportedDeviceError, UnknownDTypeError, UnsupportedExportError } from './errors.js';
-import { checkAddress, checkInBuffer, compactStrides, isCContiguous, isFContiguous, readShape, readStrides, sizeOf } from './layout.js';
+import { ExporterClosedError, InvalidLayoutError, ReadOnlyViewError, UnsupportedDeviceError } from './errors.js';
+import { checkInBuffer, isCContiguous, isFContiguous, sizeOf } from './layout.js';
 import { Lease } from './lease.js';
-import { driverHooks, NO_SYNC, orderStreams, resolveStream, type StreamArgument } from './stream.js';
-import { typedArrayFor, type AnyTypedArray } from './typed-arrays.js';
-import { copyStrided } from './strided-copy.js';
-import { bufferByteLength, isArrayBufferLike, isDetached, measureView } from './host-buffer.js';
-import { formatValue } from './format-value.js';
+import { NO_SYNC } from './stream.js';
+import type { AnyTypedArray } from './typed-arrays.js';
+import { bufferByteLength, isDetached } from './host-buffer.js';
 import { canViewHostMemoryAtAddress, hostMemoryAtAddress } from './host-memory-at-address.js';
+import { CHECKED_VIEW_INIT, checkViewInit, type CheckedViewInit, type StridedMemoryViewInit } from './view-init.js';
+import type { BufferViewOptions, PointerViewOptions, SliceSpec, ViewOptions } from './view-options.js';
+import { reshapedLayout, retypedLayout, slicedLayout } from './derived-layout.js';
+import { aliasingTypedArray, compactCopy, copyInto } from './host-access.js';
+import { cudaArrayInterfaceOf, exportDLPack } from './protocol-export.js';
+import { resolveDevice } from './resolve-device.js';
 import { viewFromDLPack } from './from-dlpack.js';
 import { viewFromCudaArrayInterface } from './from-cuda-array-interface.js';
 import { viewFromAny } from './from-any.js';
+import { viewFromBuffer } from './from-buffer.js';
+import { viewFromPointer } from './from-pointer.js';
 import { viewFromArrayBufferView } from './adapters/typed-array.js';
-import { viewFromNdarray, type NdarrayLike } from './adapters/ndarray.js';
-import { viewFromStdlibNdarray, type StdlibNdarrayLike } from './adapters/stdlib-ndarray.js';
-import { viewFromArrow, type ArrowVectorLike } from './adapters/arrow.js';
-
-/** Options of the `from*` constructors. */
-export interface ViewOptions {
-  /** The consumer's stream (see {@link StreamArgument}); required for CUDA device memory, ignored for host memory. */
-  readonly stream?: StreamArgument;
-  /** `true`: the caller will write; a read-only source is refused with {@link ReadOnlyViewError}. */
-  readonly writable?: boolean;
-}
-
-/** Options of {@link StridedMemoryView.fromBuffer}. */
-export interface BufferViewOptions {
-  /** Element type (default `uint8`). */
-  readonly dtype?: DTypeLike;
-  /** Extents (default: one dimension that fills the buffer from `byteOffset`). */
-  readonly shape?: readonly number[];
-  /** Strides in elements (default: compact row-major). */
-  readonly strides?: readonly number[];
-  /** Bytes from the start of the buffer (or of the typed array) to element 0. */
-  readonly byteOffset?: number;
-  readonly readonly?: boolean;
-  /** The object to keep alive with the view (default: the buffer or typed array itself). */
-  readonly exporter?: unknown;
-}
-
-/** Options of {@link StridedMemoryView.fromPointer}. */
-export interface PointerViewOptions {
-  readonly dtype: DTypeLike;
-  readonly shape: readonly number[];
-  /** Strides in elements (default: compact row-major). */
-  readonly strides?: readonly number[];
-  /** Where the memory lives (default: CUDA device 0). */
-  readonly device?: Device;
-  readonly readonly?: boolean;
-  /** The object that owns the memory: kept alive while any view of it lives. */
-  readonly exporter?: unknown;
-  /** The stream on which the memory is ready (its last writer), if any. */
-  readonly stream?: StreamArgument;
-  /** Called exactly once when the view and every view derived from it are closed or collected. */
-  readonly release?: () => void;
-}
-
-/** One entry of {@link StridedMemoryView.slice}: an index (drops the dimension), `[start, stop, step]` (any part may be omitted or `undefined`), or `null` (the whole dimension). */
-export type SliceSpec = number | readonly [start?: number, stop?: number, step?: number] | null;
+import { viewWithAdapter } from './adapters/registry.js';
+import type { ArrowVectorLike, NdarrayLike, StdlibNdarrayLike } from './adapters/host-arrays.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
-/**
- * The most bytes that {@link StridedMemoryView.toTypedArray} and
- * {@link StridedMemoryView.copyFrom} allocate for one copy (4 GiB): a view of
- * a few bytes may claim billions of elements through zero strides.
- */
-export const MAX_HOST_COPY_BYTES = 2 ** 32;
-
-function checkCopySize(bytes: number, what: string): void {
-  if (!(bytes <= MAX_HOST_COPY_BYTES)) {
-    throw new OutOfBoundsError(
-      `${what}: a copy of ${bytes} bytes is larger than the ${MAX_HOST_COPY_BYTES}-byte limit of host copies (a broadcast view, through zero strides, can claim more elements than its memory holds)`,
-    );
-  }
-}
 
 function describeStream(s: bigint | undefined): string {
   return s === undefined ? 'none' : s === NO_SYNC ? 'no sync' : `0x${s.toString(16)}`;
@@ -102,6 +49,37 @@ export class StridedMemoryView {
   #hostBuffer: WeakRef<ArrayBuffer> | undefined;
   /** Bytes from the start of that buffer to element 0. */
   #hostOffset = 0;
+  /** The CUDA array interface answer, made once. */
+  #cudaArrayInterface: CudaArrayInterface | undefined;
+
+  /** Address of element 0 as a `bigint` (device memory, or host memory JS does not own); undefined for JS-owned host memory. */
+  readonly ptr: bigint | undefined;
+  /** The buffer that holds host memory that JS owns; undefined for device memory. */
+  readonly buffer: ArrayBufferLike | undefined;
+  /** Bytes from the start of {@link buffer} to element 0 (0 when there is no buffer). */
+  readonly byteOffset: number;
+  /** Extents, outermost first. */
+  readonly shape: readonly number[];
+  /** Strides in elements, one per dimension; negative where the producer said so. */
+  readonly strides: readonly number[];
+  /** The element type. */
+  readonly dtype: DType;
+  /** @internal where the memory lives; undefined until resolved (CUDA array interface). */
+  _device: Device | undefined;
+  /** {@link DLPackFlags} bits: read-only, copied, sub-byte padded. */
+  readonly flags: number;
+  /** The object that exported the memory, kept alive with the view. */
+  readonly exporter: unknown;
+  /**
+   * The stream on which the data is ready to use: the consumer stream that
+   * the view was made for, or undefined where no ordering is known (host
+   * memory, or `stream: -1`).
+   */
+  readonly stream: bigint | undefined;
+  /** @internal the producer's tensor or interface object, held while the view lives. */
+  readonly _source: unknown;
+  /** @internal shared by a family of views: the producer's deleter and the closed flag. */
+  _lease: Lease | undefined;
 
   /** Whether `value` is a view made by this class (not an object that only has its prototype). */
   static isView(value: unknown): value is StridedMemoryView {
@@ -109,42 +87,34 @@ export class StridedMemoryView {
   }
 
   /**
-   * @internal use the static `from*` constructors.
+   * A view of memory described field by field (see
+   * {@link StridedMemoryViewInit}): every field is checked, and a layout that
+   * leaves its buffer or the address space is refused with a named error. To
+   * view an array object, use the `from*` constructors ({@link fromAny}).
+   *
+   * ```ts
+   * const view = new StridedMemoryView({ ptr, shape: [rows, cols], dtype: 'float32', device: { type: DLDeviceType.CUDA, id: 0 }, exporter: allocation });
+   * ```
    */
-  constructor(
-    /** Address of element 0 as a `bigint` (device memory, or host memory JS does not own); undefined for JS-owned host memory. */
-    readonly ptr: bigint | undefined,
-    /** The buffer that holds host memory that JS owns; undefined for device memory. */
-    readonly buffer: ArrayBufferLike | undefined,
-    /** Bytes from the start of {@link buffer} to element 0 (0 when there is no buffer). */
-    readonly byteOffset: number,
-    /** Extents, outermost first. */
-    readonly shape: readonly number[],
-    /** Strides in elements, one per dimension; negative where the producer said so. */
-    readonly strides: readonly number[],
-    /** The element type. */
-    readonly dtype: DType,
-    /** @internal where the memory lives; undefined until resolved (CUDA array interface). */
-    public _device: Device | undefined,
-    /** {@link DLPackFlags} bits: read-only, copied, sub-byte padded. */
-    readonly flags: number,
-    /** The object that exported the memory, kept alive with the view. */
-    readonly exporter: unknown,
-    /**
-     * The stream on which the data is ready to use: the consumer stream that
-     * the view was made for, or undefined where no ordering is known (host
-     * memory, or `stream: -1`).
-     */
-    readonly stream: bigint | undefined,
-    /** @internal the producer's tensor or interface object, held while the view lives. */
-    readonly _source: unknown,
-    /** @internal shared by a family of views: the producer's deleter and the closed flag. */
-    public _lease: Lease | undefined,
-  ) {
+  constructor(init: StridedMemoryViewInit);
+  /** @internal this package's own factories, whose init is checked already. */
+  constructor(init: CheckedViewInit, checked: typeof CHECKED_VIEW_INIT);
+  constructor(init: StridedMemoryViewInit | CheckedViewInit, checked?: typeof CHECKED_VIEW_INIT) {
+    const i = checked === CHECKED_VIEW_INIT ? (init as CheckedViewInit) : checkViewInit(init as StridedMemoryViewInit, 'new StridedMemoryView');
     this.#made = true;
+    this.ptr = i.ptr;
+    this.buffer = i.buffer;
+    this.byteOffset = i.byteOffset;
     // A view's layout cannot be changed through the arrays it hands out.
-    Object.freeze(shape);
-    Object.freeze(strides);
+    this.shape = Object.freeze(i.shape);
+    this.strides = Object.freeze(i.strides);
+    this.dtype = i.dtype;
+    this._device = i.device;
+    this.flags = i.flags;
+    this.exporter = i.exporter;
+    this.stream = i.stream;
+    this._source = i.source;
+    this._lease = i.lease;
   }
 
   /**
@@ -179,9 +149,11 @@ export class StridedMemoryView {
   /**
    * A view of anything viewable, tried in this order: a view (returned as is,
    * ordered on the new stream), DLPack, the CUDA array interface, the native
-   * exchange API (once `@cuda-js/memory-view/native` is loaded), then the host
-   * adapters (typed arrays, DataView, ArrayBuffer, SharedArrayBuffer, Node
-   * Buffer, scijs ndarray, stdlib ndarray, Apache Arrow vectors).
+   * exchange API (once `@cuda-js/memory-view/native` is loaded), then host
+   * memory: typed arrays, DataView, ArrayBuffer, SharedArrayBuffer, Node
+   * Buffer, and the arrays of the host adapters that were imported (scijs
+   * ndarray, stdlib ndarray, Apache Arrow vectors; see
+   * {@link AdapterNotImportedError}).
    */
   static fromAny(obj: unknown, options?: ViewOptions): StridedMemoryView {
     return viewFromAny(obj, options);
@@ -194,43 +166,7 @@ export class StridedMemoryView {
    * {@link OutOfBoundsError}.
    */
   static fromBuffer(source: ArrayBufferLike | ArrayBufferView, options: BufferViewOptions = {}): StridedMemoryView {
-    // Measured by the engine's own getters: own properties that lie change nothing.
-    const measured = measureView(source);
-    let buffer: ArrayBufferLike;
-    let base: number;
-    let limit: number;
-    if (measured !== undefined) {
-      buffer = measured.buffer;
-      base = measured.byteOffset;
-      limit = measured.byteLength;
-    } else if (isArrayBufferLike(source)) {
-      buffer = source;
-      base = 0;
-      limit = bufferByteLength(source);
-    } else {
-      throw new TypeError(`fromBuffer takes an ArrayBuffer, a SharedArrayBuffer or a typed array; got ${Object.prototype.toString.call(source)}`);
-    }
-    if (isDetached(buffer)) throw new ExporterClosedError('fromBuffer: the buffer is detached');
-    const o: BufferViewOptions = options ?? {};
-    const t = toDType(o.dtype ?? 'uint8');
-    const offset: unknown = o.byteOffset ?? 0;
-    if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw new InvalidLayoutError(`fromBuffer: byteOffset must be a non-negative integer, got ${formatValue(offset)}`);
-    const givenShape = o.shape;
-    let shape: readonly number[];
-    if (givenShape === undefined) {
-      const count = (limit - offset) / t.itemsize;
-      if (!Number.isInteger(count) || count < 0) {
-        throw new InvalidLayoutError(`fromBuffer: ${limit - offset} bytes are not a whole number of ${t.name} elements; give a shape`);
-      }
-      shape = [count];
-    } else {
-      shape = readShape(givenShape, 'fromBuffer');
-    }
-    const givenStrides = o.strides;
-    const strides = givenStrides === undefined ? compactStrides(shape) : readStrides(givenStrides, shape, 'fromBuffer');
-    checkInBuffer(offset, limit, shape, strides, t.itemsize, 'fromBuffer');
-    const flags = o.readonly ? DLPackFlags.READ_ONLY : 0;
-    return new StridedMemoryView(undefined, buffer, base + offset, shape, strides, t, CPU_DEVICE, flags, o.exporter ?? source, undefined, undefined, undefined);
+    return viewFromBuffer(source, options);
   }
 
   /**
@@ -240,29 +176,7 @@ export class StridedMemoryView {
    * when the view family is closed or collected.
    */
   static fromPointer(ptr: bigint, options: PointerViewOptions): StridedMemoryView {
-    if (typeof ptr !== 'bigint') throw new TypeError(`fromPointer: ptr must be a bigint address, got ${typeof ptr}`);
-    if (options === null || typeof options !== 'object') throw new TypeError('fromPointer: options { dtype, shape } are required');
-    const t = toDType(options.dtype);
-    const shape = readShape(options.shape, 'fromPointer');
-    const givenStrides = options.strides;
-    const strides = givenStrides === undefined ? compactStrides(shape) : readStrides(givenStrides, shape, 'fromPointer');
-    checkAddress(ptr, shape, strides, t.itemsize, 'fromPointer');
-    const given = options.device;
-    let device: Device = { type: DLDeviceType.CUDA, id: 0 };
-    if (given !== undefined) {
-      const type: unknown = given === null || typeof given !== 'object' ? undefined : given.type;
-      const id: unknown = given === null || typeof given !== 'object' ? undefined : given.id;
-      const checked = checkedDevice(type, id);
-      if (checked === undefined)
-        throw new UnsupportedDeviceError(`fromPointer: device { type: ${formatValue(type)}, id: ${formatValue(id)} } is not a DLPack device (a positive type code and a non-negative integer id)`);
-      device = checked;
-    }
-    const stream = resolveStream(options.stream);
-    const release = options.release;
-    if (release !== undefined && typeof release !== 'function') throw new TypeError('fromPointer: release must be a function');
-    const lease = release === undefined ? undefined : new Lease(release);
-    const flags = options.readonly ? DLPackFlags.READ_ONLY : 0;
-    return new StridedMemoryView(ptr, undefined, 0, shape, strides, t, device, flags, options.exporter, stream === NO_SYNC ? undefined : stream, undefined, lease);
+    return viewFromPointer(ptr, options);
   }
 
   /** A zero-copy view of a typed array, a DataView or a Node Buffer (a DataView is seen as bytes). */
@@ -270,24 +184,33 @@ export class StridedMemoryView {
     return viewFromArrayBufferView(array);
   }
 
-  /** A zero-copy view of a scijs `ndarray` over a typed array (its `stride` and `offset` are honored). */
+  /**
+   * A zero-copy view of a scijs `ndarray` over a typed array (its `stride` and
+   * `offset` are honored). Needs `import '@cuda-js/memory-view/adapters/ndarray'`
+   * ({@link AdapterNotImportedError} otherwise).
+   */
   static fromNdarray(array: NdarrayLike): StridedMemoryView {
-    return viewFromNdarray(array);
+    return viewWithAdapter('ndarray', array, 'fromNdarray');
   }
 
-  /** A zero-copy view of a stdlib ndarray (`@stdlib/ndarray`), read-only where the ndarray is. */
+  /**
+   * A zero-copy view of a stdlib ndarray (`@stdlib/ndarray`), read-only where
+   * the ndarray is. Needs `import '@cuda-js/memory-view/adapters/stdlib-ndarray'`
+   * ({@link AdapterNotImportedError} otherwise).
+   */
   static fromStdlibNdarray(array: StdlibNdarrayLike): StridedMemoryView {
-    return viewFromStdlibNdarray(array);
+    return viewWithAdapter('stdlib-ndarray', array, 'fromStdlibNdarray');
   }
 
   /**
    * A view of an Apache Arrow vector: numeric types zero-copy and read-only
    * (Arrow data is immutable), fixed-size lists of numbers as 2-D. Vectors of
    * several chunks and booleans (bit-packed in Arrow) are copied once, flagged
-   * {@link copied}. Nulls are refused.
+   * {@link copied}. Nulls are refused. Needs
+   * `import '@cuda-js/memory-view/adapters/arrow'` ({@link AdapterNotImportedError} otherwise).
    */
   static fromArrow(vector: ArrowVectorLike): StridedMemoryView {
-    return viewFromArrow(vector);
+    return viewWithAdapter('arrow', vector, 'fromArrow');
   }
 
   // ---- properties ------------------------------------------------------------
@@ -296,7 +219,7 @@ export class StridedMemoryView {
   get device(): Device {
     const known = this._device;
     if (known !== undefined) return known;
-    const resolved = resolveDevice(this);
+    const resolved = resolveDevice(this.exporter, this.ptr);
     this._device = resolved;
     return resolved;
   }
@@ -423,7 +346,23 @@ export class StridedMemoryView {
     const ptr = this.ptr === undefined ? undefined : ptrShiftBytes === 0 ? this.ptr : this.ptr + BigInt(ptrShiftBytes);
     const byteOffset = this.buffer === undefined ? 0 : this.byteOffset + ptrShiftBytes;
     if (this.buffer !== undefined) checkInBuffer(byteOffset, bufferByteLength(this.buffer), shape, strides, this.itemsizeFor(t), 'view');
-    return new StridedMemoryView(ptr, this.buffer, byteOffset, shape, strides, t, this._device, this.flags, this.exporter, this.stream, this._source, lease);
+    return new StridedMemoryView(
+      {
+        ptr,
+        buffer: this.buffer,
+        byteOffset,
+        shape,
+        strides,
+        dtype: t,
+        device: this._device,
+        flags: this.flags,
+        exporter: this.exporter,
+        stream: this.stream,
+        source: this._source,
+        lease,
+      },
+      CHECKED_VIEW_INIT,
+    );
   }
 
   private itemsizeFor(t: DType): number {
@@ -440,60 +379,17 @@ export class StridedMemoryView {
     let shape: readonly number[] = this.shape;
     let strides: readonly number[] = this.strides;
     let t = this.dtype;
-    if (options.dtype !== undefined) {
-      const next = toDType(options.dtype);
+    const givenDType = options.dtype;
+    if (givenDType !== undefined) {
+      const next = toDType(givenDType);
       if (next !== t) {
-        [shape, strides] = this.retypedLayout(next);
+        [shape, strides] = retypedLayout(shape, strides, { name: t.name, itemsize: this.itemsize }, { name: next.name, itemsize: this.itemsizeFor(next) });
         t = next;
       }
     }
     const givenShape = options.shape;
-    if (givenShape !== undefined) {
-      const n = readShapeLength(givenShape);
-      const wanted: number[] = [];
-      for (let i = 0; i < n; i++) wanted.push((givenShape as unknown[])[i] as number);
-      const size = sizeOf(shape);
-      const free = wanted.indexOf(-1);
-      if (free !== -1) {
-        if (wanted.indexOf(-1, free + 1) !== -1) throw new InvalidLayoutError('view: only one extent may be -1');
-        const rest = sizeOf(wanted.filter((_, i) => i !== free));
-        if (rest === 0 || size % rest !== 0) throw new InvalidLayoutError(`view: cannot infer the -1 extent of [${wanted.join(', ')}] for ${size} elements`);
-        wanted[free] = size / rest;
-      }
-      readShape(wanted, 'view');
-      if (sizeOf(wanted) !== size) {
-        throw new InvalidLayoutError(`view: shape [${wanted.join(', ')}] holds ${sizeOf(wanted)} elements, the view has ${size}`);
-      }
-      if (!isCContiguous(shape, strides)) {
-        throw new InvalidLayoutError(`view: a new shape needs a C-contiguous view (strides [${strides.join(', ')}] for shape [${shape.join(', ')}]); copy it first`);
-      }
-      shape = wanted;
-      strides = compactStrides(wanted);
-    }
+    if (givenShape !== undefined) [shape, strides] = reshapedLayout(shape, strides, givenShape);
     return this.derive(0, shape, strides, t);
-  }
-
-  private retypedLayout(next: DType): [number[], number[]] {
-    const oldSize = this.itemsize;
-    const newSize = this.itemsizeFor(next);
-    const shape = [...this.shape];
-    const strides = [...this.strides];
-    if (oldSize === newSize) return [shape, strides];
-    const what = `view: ${this.dtype.name} (${oldSize} bytes) as ${next.name} (${newSize} bytes)`;
-    if (!Number.isInteger(oldSize) || !Number.isInteger(newSize)) throw new InvalidLayoutError(`${what}: sub-byte types change size only through DLPack`);
-    const last = shape.length - 1;
-    if (last < 0) throw new InvalidLayoutError(`${what}: a 0-d view cannot change its item size`);
-    if (shape[last] !== 1 && strides[last] !== 1) throw new InvalidLayoutError(`${what}: the last dimension must be contiguous (its stride is ${strides[last]})`);
-    const lastBytes = shape[last]! * oldSize;
-    if (lastBytes % newSize !== 0) throw new InvalidLayoutError(`${what}: the last dimension holds ${lastBytes} bytes, not a multiple of ${newSize}`);
-    for (let i = 0; i < last; i++) {
-      const bytes = strides[i]! * oldSize;
-      if (bytes % newSize !== 0) throw new InvalidLayoutError(`${what}: the stride of dimension ${i} (${bytes} bytes) is not a multiple of ${newSize}`);
-      strides[i] = bytes / newSize;
-    }
-    shape[last] = lastBytes / newSize;
-    strides[last] = 1;
-    return [shape, strides];
   }
 
   /**
@@ -504,47 +400,7 @@ export class StridedMemoryView {
    * given specs are kept whole.
    */
   slice(...specs: SliceSpec[]): StridedMemoryView {
-    if (specs.length > this.shape.length) throw new InvalidLayoutError(`slice: ${specs.length} specs for a ${this.shape.length}-d view`);
-    let shiftElements = 0;
-    const shape: number[] = [];
-    const strides: number[] = [];
-    for (let axis = 0; axis < this.shape.length; axis++) {
-      const extent = this.shape[axis]!;
-      const stride = this.strides[axis]!;
-      const spec = specs[axis] ?? null;
-      if (typeof spec === 'number') {
-        if (!Number.isInteger(spec) || spec < -extent || spec >= extent) throw new InvalidLayoutError(`slice: index ${spec} is out of range for dimension ${axis} of extent ${extent}`);
-        shiftElements += (spec < 0 ? spec + extent : spec) * stride;
-        continue;
-      }
-      if (spec === null) {
-        shape.push(extent);
-        strides.push(stride);
-        continue;
-      }
-      const step = spec[2] ?? 1;
-      if (!Number.isInteger(step) || step === 0) throw new InvalidLayoutError(`slice: step ${step} of dimension ${axis} must be a non-zero integer`);
-      const clamp = (v: number | undefined, fallback: number, lo: number, hi: number): number => {
-        if (v === undefined) return fallback;
-        if (!Number.isInteger(v)) throw new InvalidLayoutError(`slice: ${v} is not an integer index (dimension ${axis})`);
-        const abs = v < 0 ? v + extent : v;
-        return Math.min(Math.max(abs, lo), hi);
-      };
-      let start: number;
-      let count: number;
-      if (step > 0) {
-        start = clamp(spec[0], 0, 0, extent);
-        const stop = clamp(spec[1], extent, 0, extent);
-        count = stop > start ? Math.ceil((stop - start) / step) : 0;
-      } else {
-        start = clamp(spec[0], extent - 1, -1, extent - 1);
-        const stop = spec[1] === undefined ? -1 : clamp(spec[1], -1, -1, extent - 1);
-        count = start > stop ? Math.ceil((start - stop) / -step) : 0;
-      }
-      if (count > 0) shiftElements += start * stride;
-      shape.push(count);
-      strides.push(stride * step);
-    }
+    const { shiftElements, shape, strides } = slicedLayout(this.shape, this.strides, specs);
     const shiftBytes = shiftElements * this.itemsize;
     if (!Number.isInteger(shiftBytes)) throw new InvalidLayoutError('slice: the first element would not start on a byte boundary (packed sub-byte type)');
     return this.derive(shiftBytes, shape, strides, this.dtype);
@@ -552,8 +408,8 @@ export class StridedMemoryView {
 
   // ---- host access -------------------------------------------------------------
 
-  /** The buffer that holds the elements and element 0's byte offset in it: the JS buffer, or pinned or managed memory through the driver hook. */
-  private requireHost(action: string): { readonly buffer: ArrayBufferLike; readonly byteOffset: number } {
+  /** @internal The buffer that holds the elements and element 0's byte offset in it: the JS buffer, or pinned or managed memory through the driver hook. */
+  _hostMemory(action: string): { readonly buffer: ArrayBufferLike; readonly byteOffset: number } {
     this._checkOpen(action);
     const buffer = this.buffer;
     if (buffer !== undefined) {
@@ -580,32 +436,12 @@ export class StridedMemoryView {
    * that you only read.
    */
   typedArray(access: 'read' | 'write' = 'write'): AnyTypedArray {
-    const { buffer, byteOffset } = this.requireHost('make a typed array');
-    if (access === 'write') this.requireWritable('write through a typed array of this view');
-    if (!this.isCContiguous) throw new InvalidLayoutError(`typedArray: the view is not C-contiguous (strides [${this.strides.join(', ')}]); use toTypedArray() for a copy`);
-    const kind = typedArrayFor(this.dtype);
-    if (kind === undefined) throw new UnknownDTypeError(`typedArray: ${this.dtype.name} has no typed array (packed sub-byte type)`);
-    if (byteOffset % kind.ctor.BYTES_PER_ELEMENT !== 0) {
-      throw new InvalidLayoutError(`typedArray: byte offset ${byteOffset} is not aligned to ${kind.ctor.BYTES_PER_ELEMENT} bytes; use toTypedArray() for a copy`);
-    }
-    return new kind.ctor(buffer, byteOffset, this.size * kind.perElement);
+    return aliasingTypedArray(this, access);
   }
 
   /** A compact copy of the elements in C order, as a new typed array (works for any host view, read-only or strided). */
   toTypedArray(): AnyTypedArray {
-    const { buffer, byteOffset } = this.requireHost('copy to a typed array');
-    const kind = typedArrayFor(this.dtype);
-    if (kind === undefined) throw new UnknownDTypeError(`toTypedArray: ${this.dtype.name} has no typed array (packed sub-byte type)`);
-    const itemsize = this.itemsize;
-    checkCopySize(this.size * itemsize, 'toTypedArray');
-    const out = new kind.ctor(this.size * kind.perElement);
-    copyStrided(
-      { buffer: out.buffer, byteOffset: 0, byteStrides: compactStrides(this.shape).map((s) => s * itemsize) },
-      { buffer, byteOffset, byteStrides: this.strides.map((s) => s * itemsize) },
-      this.shape,
-      itemsize,
-    );
-    return out;
+    return compactCopy(this);
   }
 
   /**
@@ -614,30 +450,7 @@ export class StridedMemoryView {
    * honoring both layouts. Refuses a read-only view ({@link ReadOnlyViewError}).
    */
   copyFrom(source: unknown): this {
-    const { buffer, byteOffset } = this.requireHost('copy into this view');
-    this.requireWritable('copy into this view');
-    const src = StridedMemoryView.isView(source) ? source : StridedMemoryView.fromAny(source);
-    const { buffer: srcBuffer, byteOffset: srcByteOffset } = src.requireHost('copy from it');
-    if (src.dtype !== this.dtype) throw new InvalidLayoutError(`copyFrom: the source holds ${src.dtype.name}, this view ${this.dtype.name}; no conversion is made`);
-    // Extents of 1 carry no order: [1, 3] fills [3], and [1] fills a 0-d view.
-    const [dstShape, dstStrides] = squeeze(this.shape, this.strides);
-    const [srcShape, srcStrides] = squeeze(src.shape, src.strides);
-    if (srcShape.length !== dstShape.length || srcShape.some((e, i) => e !== dstShape[i])) {
-      throw new InvalidLayoutError(`copyFrom: shape [${src.shape.join(', ')}] differs from [${this.shape.join(', ')}]`);
-    }
-    const itemsize = this.itemsize;
-    if (!Number.isInteger(itemsize)) throw new UnknownDTypeError(`copyFrom: ${this.dtype.name} is a packed sub-byte type`);
-    let from = { buffer: srcBuffer, byteOffset: srcByteOffset, byteStrides: srcStrides.map((s) => s * itemsize) };
-    if (srcBuffer === buffer || this.buffer === undefined || src.buffer === undefined) {
-      // The same memory (one buffer, or two buffers over pinned or managed memory that may overlap):
-      // go through a compact copy so that overlap cannot corrupt.
-      checkCopySize(this.size * itemsize, 'copyFrom');
-      const tmp = new ArrayBuffer(Math.max(this.size * itemsize, 0));
-      const compact = compactStrides(dstShape).map((s) => s * itemsize);
-      copyStrided({ buffer: tmp, byteOffset: 0, byteStrides: compact }, from, dstShape, itemsize);
-      from = { buffer: tmp, byteOffset: 0, byteStrides: compact };
-    }
-    copyStrided({ buffer, byteOffset, byteStrides: dstStrides.map((s) => s * itemsize) }, from, dstShape, itemsize);
+    copyInto(this, source);
     return this;
   }
 
@@ -656,62 +469,8 @@ export class StridedMemoryView {
    * A copy is made only for host memory (`copy: true`, or `dlDevice` CPU).
    */
   [DLPACK](request?: DLPackRequest): DLPackTensor {
-    this._checkOpen('export through DLPack');
-    const device = this.device;
-    if (request !== undefined) {
-      if (request.maxVersion !== undefined && request.maxVersion.major < 1) {
-        throw new UnsupportedExportError(`the consumer reads DLPack ${request.maxVersion.major}.${request.maxVersion.minor}; this view exports DLPack 1.x only`);
-      }
-      const want = request.dlDevice;
-      const elsewhere = want !== undefined && (want[0] !== device.type || want[1] !== device.id);
-      if (request.copy === true || elsewhere) {
-        if (request.copy === false) throw new UnsupportedExportError(`the consumer wants the data on device [${want!.join(', ')}] without a copy; it is on [${device.type}, ${device.id}]`);
-        if (elsewhere && (want![0] !== DLDeviceType.CPU || !this.isHostReadable)) {
-          throw new UnsupportedExportError(`cannot copy from ${deviceTypeName(device.type)}:${device.id} to device [${want!.join(', ')}]: memory-view copies host memory only`);
-        }
-        return this.copiedTensor();
-      }
-      if (request.stream !== undefined && isCudaAccessible(device.type)) {
-        orderStreams(this.stream, request.stream, 'this view');
-      }
-    }
-    const lease = this._family();
-    lease.retain();
-    let given = false;
-    return {
-      version: DLPACK_VERSION,
-      flags: this.flags & ~DLPackFlags.IS_COPIED,
-      device,
-      data: this.buffer ?? this.ptr ?? 0n,
-      byteOffset: this.buffer === undefined ? 0 : this.byteOffset,
-      dtype: this.dtype,
-      shape: this.shape,
-      strides: this.strides,
-      deleter: () => {
-        if (given) return;
-        given = true;
-        lease.unretain();
-      },
-      managerContext: this,
-    };
+    return exportDLPack(this, request);
   }
-
-  private copiedTensor(): DLPackTensor {
-    const copy = this.toTypedArray();
-    return {
-      version: DLPACK_VERSION,
-      flags: DLPackFlags.IS_COPIED | (this.flags & DLPackFlags.IS_SUBBYTE_TYPE_PADDED),
-      device: CPU_DEVICE,
-      data: copy.buffer,
-      byteOffset: 0,
-      dtype: this.dtype,
-      shape: this.shape,
-      strides: compactStrides(this.shape),
-      managerContext: copy,
-    };
-  }
-
-  private caiCache: CudaArrayInterface | undefined;
 
   /**
    * `Symbol.for('cuda.array_interface')`: the CUDA array interface v3 of a
@@ -720,23 +479,7 @@ export class StridedMemoryView {
    */
   [CUDA_ARRAY_INTERFACE](): CudaArrayInterface {
     this._checkOpen('export through the CUDA array interface');
-    if (this.caiCache !== undefined) return this.caiCache;
-    const device = this.device;
-    if (this.ptr === undefined || !isCudaAccessible(device.type)) {
-      throw new UnsupportedDeviceError(`the CUDA array interface describes CUDA-accessible memory; this view is on ${deviceTypeName(device.type)}:${device.id}`);
-    }
-    const typestr = this.dtype.typestr;
-    if (typestr === undefined) throw new UnknownDTypeError(`${this.dtype.name} has no CUDA-array-interface typestr (packed sub-byte type); use DLPack`);
-    const itemsize = this.itemsize;
-    this.caiCache = Object.freeze({
-      shape: Object.freeze([...this.shape]),
-      typestr,
-      data: Object.freeze([this.ptr, this.readonly] as const),
-      strides: this.isCContiguous ? null : Object.freeze(this.strides.map((s) => s * itemsize)),
-      version: 3,
-      stream: this.stream === undefined || this.stream === NO_SYNC ? undefined : this.stream,
-    });
-    return this.caiCache;
+    return (this.#cudaArrayInterface ??= cudaArrayInterfaceOf(this));
   }
 
   toString(): string {
@@ -752,43 +495,4 @@ export class StridedMemoryView {
   [INSPECT](): string {
     return this.toString();
   }
-}
-
-function readShapeLength(shape: unknown): number {
-  let isArray = false;
-  try {
-    isArray = Array.isArray(shape);
-  } catch {
-    // a revoked proxy
-  }
-  const n: unknown = isArray ? (shape as unknown[]).length : undefined;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 64) throw new InvalidLayoutError(`view: shape must be an array of up to 64 integers, got ${formatValue(shape)}`);
-  return n;
-}
-
-function squeeze(shape: readonly number[], strides: readonly number[]): [number[], number[]] {
-  const keep = shape.map((e) => e !== 1);
-  return [shape.filter((_, i) => keep[i]), strides.filter((_, i) => keep[i])];
-}
-
-/** The device of a view whose producer did not say (CUDA array interface). */
-function resolveDevice(view: StridedMemoryView): Device {
-  const exporter = view.exporter as { [DLPACK_DEVICE]?: () => readonly [number, number] } | null;
-  if (exporter !== null && typeof exporter === 'object' && typeof exporter[DLPACK_DEVICE] === 'function') {
-    const answer: unknown = exporter[DLPACK_DEVICE]();
-    const type: unknown = answer !== null && typeof answer === 'object' ? (answer as unknown[])[0] : undefined;
-    const id: unknown = answer !== null && typeof answer === 'object' ? (answer as unknown[])[1] : undefined;
-    const device = checkedDevice(type, id);
-    if (device === undefined) throw new ProtocolError(`Symbol.for('dlpack.device') returned ${formatValue(answer)}; expected [deviceType, deviceId] of integers`);
-    return device;
-  }
-  const pointerDevice = driverHooks().pointerDevice;
-  if (pointerDevice !== undefined && view.ptr !== undefined) {
-    const d = pointerDevice(view.ptr);
-    return { type: d.type, id: d.id };
-  }
-  throw new UnsupportedDeviceError(
-    'the device of this CUDA array interface view is unknown: the interface does not carry it and no driver hook is registered ' +
-      "(import @cuda-js/core, call setDriverHooks({ pointerDevice }), or implement Symbol.for('dlpack.device') on the exporter)",
-  );
 }

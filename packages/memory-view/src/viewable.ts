@@ -1,7 +1,9 @@
 import { NotViewableError } from './errors.js';
 import { isViewable } from './from-any.js';
-import { StridedMemoryView, type ViewOptions } from './strided-memory-view.js';
-import type { StreamArgument } from './stream.js';
+import { adapterNotImportedFor } from './adapters/registry.js';
+import { StridedMemoryView } from './strided-memory-view.js';
+import type { ViewOptions } from './view-options.js';
+import type { ConsumerStream } from './stream.js';
 
 /**
  * What a {@link viewable} function receives in place of a viewable argument:
@@ -13,12 +15,14 @@ export class ViewableArgument {
     readonly object: unknown,
   ) {
     if (!isViewable(object)) {
+      const needsAdapter = object !== null && typeof object === 'object' ? adapterNotImportedFor(object) : undefined;
+      if (needsAdapter !== undefined) throw needsAdapter;
       throw new NotViewableError(`${Object.prototype.toString.call(object)} cannot be viewed as strided memory: it implements no array protocol and is no known host array`);
     }
   }
 
   /** A view of the object, ordered on `stream` (see {@link StridedMemoryView.fromAny}). */
-  view(stream?: StreamArgument, options?: Omit<ViewOptions, 'stream'>): StridedMemoryView {
+  view(stream?: ConsumerStream, options?: Omit<ViewOptions, 'stream'>): StridedMemoryView {
     return StridedMemoryView.fromAny(this.object, options === undefined ? { stream } : { ...options, stream });
   }
 }

@@ -74,7 +74,7 @@ export const lyingArray: fc.Arbitrary<ArrayBufferView> = fc
 /** Whether an error is one that memory-view names (or one of its documented argument TypeErrors). */
 export function isNamed(error: unknown): boolean {
   if (error instanceof MemoryViewError) return true;
-  return error instanceof TypeError && /^(fromBuffer|fromPointer|stream must be)/.test(error.message);
+  return error instanceof TypeError && /^(fromBuffer|fromPointer|new StridedMemoryView|stream must be)/.test(error.message);
 }
 
 /** Runs `make`; a named error passes, any other error fails the property, a view must be sound. */

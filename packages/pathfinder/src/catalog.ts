@@ -113,6 +113,16 @@ export const LIBRARY_CATALOG: readonly LibraryDescriptor[] = [
   toolkitLibrary('curand', 'cuRAND', { 13: '10', 12: '10', 11: '10' }, 'curand'),
   toolkitLibrary('cusparse', 'cuSPARSE', { 13: '12', 12: '12', 11: '11' }, 'cusparse'),
   toolkitLibrary('cusolver', 'cuSOLVER', { 13: '12', 12: '11', 11: '11' }, 'cusolver'),
+  {
+    // NCCL keeps soname 2 across CUDA majors, so a find says nothing of the major;
+    // the nvidia-nccl-cu11/cu12/cu13 wheels all install into nvidia/nccl/lib.
+    name: 'nccl',
+    description: 'NCCL, the NVIDIA Collective Communications Library',
+    sonames: { 13: ['libnccl.so.2'], 12: ['libnccl.so.2'], 11: ['libnccl.so.2'] },
+    systemOnly: false,
+    pipDirectories: { 13: ['nvidia/nccl/lib'] },
+    toolkitDirectories: LIB_DIRS,
+  },
 ];
 
 /** The names `findLibrary` accepts. */

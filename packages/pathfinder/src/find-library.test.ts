@@ -175,6 +175,37 @@ describe('findLibrary: only loadable shared objects reach dlopen', () => {
   });
 });
 
+describe('findLibrary: NCCL', () => {
+  it('finds libnccl.so.2 in the nvidia-nccl-cu13 wheel, with no CUDA major claimed', () => {
+    const r = fakeTree(['site-packages/nvidia/nccl/lib/libnccl.so.2', 'usr/local/cuda/lib64/libnccl.so.2']);
+    const nccl = findLibrary('nccl', only(r));
+    expect(nccl).toMatchObject({ foundVia: 'site-packages', path: join(r, 'site-packages/nvidia/nccl/lib/libnccl.so.2'), cudaMajor: undefined });
+    expect(nccl.notes).toEqual([]);
+  });
+
+  it("finds a system NCCL through the loader cache, then a toolkit's lib64", () => {
+    const r = fakeTree(['lib/libnccl.so.2', 'usr/local/cuda/lib64/libnccl.so.2']);
+    const viaCache = findLibrary('nccl', only(r, { loaderCache: [{ soname: 'libnccl.so.2', path: join(r, 'lib/libnccl.so.2') }] }));
+    expect(viaCache).toMatchObject({ foundVia: 'ldconfig', path: join(r, 'lib/libnccl.so.2') });
+    expect(findLibrary('nccl', only(r))).toMatchObject({ foundVia: 'default toolkit', path: join(r, 'usr/local/cuda/lib64/libnccl.so.2') });
+    expect(findLibrary('nccl', only(r, { env: { CUDA_JS_LIB_NCCL: join(r, 'lib') } })).foundVia).toBe('override');
+  });
+
+  it('lists where it looked when no NCCL is installed', () => {
+    const r = fakeTree([]);
+    let error: LibraryNotFoundError | undefined;
+    try {
+      findLibrary('nccl', only(r));
+    } catch (e) {
+      error = e as LibraryNotFoundError;
+    }
+    expect(error).toBeInstanceOf(LibraryNotFoundError);
+    expect(error!.libraryName).toBe('nccl');
+    expect(error!.message).toContain('[ldconfig] ldconfig -p: no entry for libnccl.so.2');
+    expect(error!.message).toContain('or point CUDA_JS_LIB_NCCL at the file');
+  });
+});
+
 describe('findLibrary: overrides', () => {
   it('takes a folder that holds the library', () => {
     const r = fakeTree(['mine/libnvJitLink.so.13', 'usr/local/cuda/lib64/libnvJitLink.so.13']);
@@ -255,7 +286,7 @@ describe('findLibrary: errors', () => {
   });
 
   it('knows at least the libraries of the issue', () => {
-    for (const name of ['cuda', 'nvrtc', 'nvrtc-builtins', 'nvJitLink', 'nvvm', 'cudart', 'nvfatbin', 'nvml', 'cupti', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusparse', 'cusolver']) {
+    for (const name of ['cuda', 'nvrtc', 'nvrtc-builtins', 'nvJitLink', 'nvvm', 'cudart', 'nvfatbin', 'nvml', 'cupti', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusparse', 'cusolver', 'nccl']) {
       expect(SUPPORTED_LIBRARIES).toContain(name);
     }
   });

@@ -14,6 +14,11 @@ describeGpu('pathfinder on the GPU host', () => {
       expect(found.path).toMatch(/site-packages\/nvidia\/cu13\/lib\/lib(nvrtc|nvJitLink)\.so\.13$/);
     }
   });
+  it('finds NCCL in the nvidia-nccl-cu13 wheel under site-packages', () => {
+    const nccl = findLibrary('nccl');
+    expect(nccl.foundVia).toBe('site-packages');
+    expect(nccl.path).toMatch(/(site|dist)-packages\/nvidia\/nccl\/lib\/libnccl\.so\.2$/);
+  });
   it('finds libNVVM of CUDA 13 and the driver from the system', () => {
     expect(findLibrary('nvvm').cudaMajor).toBe(13);
     expect(['ldconfig', 'LD_LIBRARY_PATH']).toContain(findLibrary('cuda').foundVia);

@@ -1,12 +1,13 @@
 // The part of @cuda-js/bindings (docs/bindings-api.md) that this package
 // calls, in one place: every other file reaches the C APIs through `cuda`.
 import * as bindings from '@cuda-js/bindings';
-import type { CUcontext, CUdeviceptr, CUfunction, CUkernel, CUlibrary, CUlinkState, nvJitLinkHandle, nvrtcProgram, nvvmProgram } from '@cuda-js/bindings';
+import type { CUcontext, CUdeviceptr, CUfunction, CUkernel, CUlibrary, CUlinkState, DriverEnums, NvJitLink, nvJitLinkHandle, nvrtcProgram, nvvmProgram } from '@cuda-js/bindings';
 
 export type { CUcontext, CUfunction, CUkernel, CUlibrary, nvJitLinkHandle, nvrtcProgram, nvvmProgram };
+export { OwnedHandle, type HandleRelease } from '@cuda-js/bindings';
 
-/** An enum of the bindings (name → value, with reverse lookup), read by name through {@link enumValue}. */
-export type CEnum = object;
+/** The names of a generated enum's members (its C constants), without the reverse-lookup keys. */
+export type EnumMemberName<E> = Extract<keyof E, string>;
 
 /** A `size_t` out-value: a bigint from the bindings (a number is accepted too). */
 type Size = bigint | number;
@@ -55,11 +56,11 @@ export interface DriverApi {
   cuMemFreeHost(p: bigint): void;
   cuMemHostGetDevicePointer(p: bigint, flags: number): CUdeviceptr;
   cuMemcpyDtoH(dst: Uint8Array, src: CUdeviceptr, bytes: number): void;
-  readonly CUdevice_attribute: CEnum;
-  readonly CUfunction_attribute: CEnum;
-  readonly CUjitInputType: CEnum;
-  readonly CUjit_option: CEnum;
-  readonly CUlaunchAttributeID: CEnum;
+  readonly CUdevice_attribute: DriverEnums['CUdevice_attribute'];
+  readonly CUfunction_attribute: DriverEnums['CUfunction_attribute'];
+  readonly CUjitInputType: DriverEnums['CUjitInputType'];
+  readonly CUjit_option: DriverEnums['CUjit_option'];
+  readonly CUlaunchAttributeID: DriverEnums['CUlaunchAttributeID'];
 }
 
 export interface NvrtcApi {
@@ -102,7 +103,7 @@ export interface NvJitLinkApi {
   nvJitLinkGetLinkedPtx(handle: nvJitLinkHandle): string;
   nvJitLinkGetErrorLog(handle: nvJitLinkHandle): string;
   nvJitLinkGetInfoLog(handle: nvJitLinkHandle): string;
-  readonly nvJitLinkInputType: CEnum;
+  readonly nvJitLinkInputType: NvJitLink['nvJitLinkInputType'];
 }
 
 /** A library the bindings opened, and where from. */
@@ -130,13 +131,6 @@ export interface BindingsApi {
  * that the compiler checks this subset against the bindings' own types.
  */
 export const cuda: BindingsApi = bindings;
-
-/** The numeric value of an enum member, looked up by its C name. */
-export function enumValue(e: CEnum, name: string): number {
-  const value = (e as Readonly<Record<string, unknown>>)[name];
-  if (typeof value !== 'number') throw new Error(`@cuda-js/bindings has no enum member ${name}`);
-  return value;
-}
 
 /** The C error name a bindings error carries (`CUDA_ERROR_NO_DEVICE`), if it is one. */
 export function errorCodeName(error: unknown): string | undefined {

@@ -1,5 +1,5 @@
 import { parseArchitecture, type Architecture } from './architecture.js';
-import { cuda, enumValue } from './cuda-bindings.js';
+import { cuda } from './cuda-bindings.js';
 import { ArchitectureRequiredError } from './errors.js';
 
 /**
@@ -18,8 +18,8 @@ export function currentDevice(): number {
 /** The architecture of a `CUdevice` (sm_90 for an H100 or H200). */
 export function deviceArchitecture(device: number): Architecture {
   const driver = cuda.driver;
-  const major = driver.cuDeviceGetAttribute(enumValue(driver.CUdevice_attribute, 'CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR'), device);
-  const minor = driver.cuDeviceGetAttribute(enumValue(driver.CUdevice_attribute, 'CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR'), device);
+  const major = driver.cuDeviceGetAttribute(driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+  const minor = driver.cuDeviceGetAttribute(driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
   return { major, minor, suffix: '' };
 }
 

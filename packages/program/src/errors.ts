@@ -1,13 +1,25 @@
 // The package's named errors. Failures of the CUDA libraries themselves stay
 // the bindings' own errors (`NvrtcError`, `NvvmError`, `NvJitLinkError`,
 // `CudaError`), which carry the code, the function and the compile log.
+import { ClosedResourceError } from '@cuda-js/bindings';
+
+export { ClosedResourceError };
+
+/**
+ * The root of every error that @cuda-js/program defines: one `instanceof`
+ * check for them all. Use after `close()` is the bindings' shared
+ * `ClosedResourceError` (also exported here as the deprecated `ClosedError`).
+ */
+export class ProgramError extends Error {
+  override readonly name: string = 'ProgramError';
+}
 
 function list(values: readonly string[]): string {
   return values.length === 0 ? '(none)' : values.join(', ');
 }
 
 /** Base of the errors about a `ProgramOptions` or `LinkerOptions` entry. */
-export class OptionError extends TypeError {
+export class OptionError extends ProgramError {
   override readonly name: string = 'OptionError';
   constructor(
     /** The option's name (`maxRegisters`). */
@@ -62,7 +74,7 @@ export class UnsupportedOptionError extends OptionError {
 }
 
 /** A compile or link target that the code type cannot produce. */
-export class UnsupportedTargetError extends Error {
+export class UnsupportedTargetError extends ProgramError {
   override readonly name = 'UnsupportedTargetError';
   constructor(
     /** The code type (`c++`, `nvvm`, `ptx`) or the linker. */
@@ -76,12 +88,12 @@ export class UnsupportedTargetError extends Error {
 }
 
 /** A `code` or `codeType` argument that is not usable. */
-export class InvalidCodeError extends TypeError {
+export class InvalidCodeError extends ProgramError {
   override readonly name = 'InvalidCodeError';
 }
 
 /** A GPU architecture name that is malformed or that the compiler does not support. */
-export class UnsupportedArchitectureError extends Error {
+export class UnsupportedArchitectureError extends ProgramError {
   override readonly name = 'UnsupportedArchitectureError';
   constructor(
     readonly arch: unknown,
@@ -97,7 +109,7 @@ export class UnsupportedArchitectureError extends Error {
  * No `arch` option was given and there is no CUDA device to take it from.
  * Pass `arch` (for example `'sm_90'`) to compile without a device.
  */
-export class ArchitectureRequiredError extends Error {
+export class ArchitectureRequiredError extends ProgramError {
   override readonly name = 'ArchitectureRequiredError';
   constructor(reason: string, options?: ErrorOptions) {
     super(`no 'arch' option was given and the current device's architecture is not available (${reason}); pass arch explicitly, for example { arch: 'sm_90' }`, options);
@@ -105,7 +117,7 @@ export class ArchitectureRequiredError extends Error {
 }
 
 /** Neither nvJitLink nor the driver's cuLink* API can be used on this machine. */
-export class LinkerUnavailableError extends Error {
+export class LinkerUnavailableError extends ProgramError {
   override readonly name = 'LinkerUnavailableError';
   constructor(
     /** Why each backend was not usable, keyed by backend (`nvJitLink`, `driver`). */
@@ -122,7 +134,7 @@ export class LinkerUnavailableError extends Error {
 }
 
 /** A link that failed; carries the linker's error and info logs. */
-export class LinkError extends Error {
+export class LinkError extends ProgramError {
   override readonly name = 'LinkError';
   constructor(
     /** `nvJitLink` or `driver`. */
@@ -139,7 +151,7 @@ export class LinkError extends Error {
 }
 
 /** ObjectCode of a kind that the driver cannot load by itself (LTO-IR, objects, libraries). */
-export class NotLoadableError extends Error {
+export class NotLoadableError extends ProgramError {
   override readonly name = 'NotLoadableError';
   constructor(readonly codeType: string) {
     super(`ObjectCode of type '${codeType}' cannot be loaded by the driver; link it first (new Linker([...], { arch }).link('cubin'))`);
@@ -147,7 +159,7 @@ export class NotLoadableError extends Error {
 }
 
 /** The driver refused to load an ObjectCode; the message says what to do where it can. */
-export class ObjectCodeLoadError extends Error {
+export class ObjectCodeLoadError extends ProgramError {
   override readonly name = 'ObjectCodeLoadError';
   constructor(
     readonly codeType: string,
@@ -159,7 +171,7 @@ export class ObjectCodeLoadError extends Error {
 }
 
 /** No kernel of that name in a loaded ObjectCode. */
-export class KernelNotFoundError extends Error {
+export class KernelNotFoundError extends ProgramError {
   override readonly name = 'KernelNotFoundError';
   constructor(
     readonly kernelName: string,
@@ -176,16 +188,17 @@ export class KernelNotFoundError extends Error {
   }
 }
 
-/** A CUDA-owning object was used after `close()`. */
-export class ClosedError extends Error {
-  override readonly name = 'ClosedError';
-  constructor(what: string) {
-    super(`${what} is closed`);
-  }
-}
+/**
+ * A CUDA-owning object was used after `close()`: the bindings' shared
+ * `ClosedResourceError` under its former name.
+ * @deprecated Use `ClosedResourceError` (the same class: `instanceof` checks of either name agree).
+ */
+export const ClosedError: typeof ClosedResourceError = ClosedResourceError;
+/** @deprecated Use `ClosedResourceError`. */
+export type ClosedError = ClosedResourceError;
 
 /** An operation that needs a current CUDA context found none. */
-export class NoCurrentContextError extends Error {
+export class NoCurrentContextError extends ProgramError {
   override readonly name = 'NoCurrentContextError';
   constructor(operation: string) {
     super(`${operation} needs a current CUDA context and there is none; make a device's context current first (cuCtxSetCurrent, or Device.setCurrent() in @cuda-js/core)`);
@@ -215,7 +228,7 @@ export function formatValue(value: unknown): string {
 const describe = formatValue;
 
 /** An argument of a method (not an option) that has the wrong type or is out of range. */
-export class InvalidArgumentError extends TypeError {
+export class InvalidArgumentError extends ProgramError {
   override readonly name = 'InvalidArgumentError';
   constructor(
     readonly argument: string,
@@ -227,7 +240,7 @@ export class InvalidArgumentError extends TypeError {
 }
 
 /** A linker input whose kind the chosen linker backend cannot take. */
-export class UnsupportedInputError extends Error {
+export class UnsupportedInputError extends ProgramError {
   override readonly name = 'UnsupportedInputError';
   constructor(
     readonly codeType: string,

@@ -25,7 +25,8 @@ export {
 export { ObjectCode, type ObjectCodeSource, type ObjectCodeInit } from './object-code.js';
 export { OBJECT_CODE_TYPES, LOADABLE_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
 export { Kernel, type KernelParameter } from './kernel.js';
-export { KernelOccupancy, type ClusterLaunchConfig, type Dim3 } from './kernel-occupancy.js';
+export { KernelOccupancy, type ClusterLaunchConfig } from './kernel-occupancy.js';
+export { readDim3, type Dim3, type Dim3Fault } from './dim3.js';
 export { KERNEL_ATTRIBUTES, SETTABLE_KERNEL_ATTRIBUTES, type KernelAttributeName, type KernelAttributes } from './kernel-attributes.js';
 export { CompileCache, type CompileCacheOptions, type CompileCacheStats } from './compile-cache.js';
 export type { CacheEntry } from './cache-entry.js';
@@ -65,4 +66,6 @@ export {
   KernelNotFoundError,
   ClosedError,
   NoCurrentContextError,
+  ProgramError,
+  ClosedResourceError,
 } from './errors.js';

@@ -1,20 +1,22 @@
-import { cuda, enumValue } from './cuda-bindings.js';
+import { cuda } from './cuda-bindings.js';
+import { readDim3, type Dim3 } from './dim3.js';
 import { InvalidArgumentError } from './errors.js';
 import type { Kernel } from './kernel.js';
 
 const ATTRIBUTE_BYTES = 8 + 64;
 
-/** A grid, block or cluster shape: `256`, `[16, 16]`, `[4, 4, 4]` or `{ x, y, z }`. */
-export type Dim3 = number | readonly [number, number?, number?] | { readonly x: number; readonly y?: number; readonly z?: number };
-
-/** A launch shape for the cluster occupancy queries. */
+/**
+ * A launch shape for the cluster occupancy queries: `@cuda-js/core`'s
+ * `LaunchConfig` fits, and so does a plain object with its fields (other
+ * fields, such as `cooperative`, are not read).
+ */
 export interface ClusterLaunchConfig {
   readonly grid: Dim3;
   readonly block: Dim3;
   /** Cluster shape; omit it to ask about the kernel's own (compile-time) cluster size. */
-  readonly cluster?: Dim3;
+  readonly cluster?: Dim3 | undefined;
   /** Dynamic shared memory per block, in bytes. Default 0. */
-  readonly sharedMemoryBytes?: number;
+  readonly sharedMemory?: number;
 }
 
 function positive(name: string, value: unknown): number {
@@ -28,18 +30,10 @@ function nonNegative(name: string, value: unknown): number {
 }
 
 /** `[x, y, z]` of a {@link Dim3}, each a positive integer. */
-export function toDim3(name: string, value: Dim3): [number, number, number] {
-  if (typeof value === 'number') return [positive(name, value), 1, 1];
-  if (Array.isArray(value)) {
-    const a = value as readonly (number | undefined)[];
-    if (a.length < 1 || a.length > 3) throw new InvalidArgumentError(name, value, 'one to three dimensions');
-    return [positive(`${name}[0]`, a[0]), positive(`${name}[1]`, a[1] ?? 1), positive(`${name}[2]`, a[2] ?? 1)];
-  }
-  if (value !== null && typeof value === 'object') {
-    const o = value as { x: number; y?: number; z?: number };
-    return [positive(`${name}.x`, o.x), positive(`${name}.y`, o.y ?? 1), positive(`${name}.z`, o.z ?? 1)];
-  }
-  throw new InvalidArgumentError(name, value, 'a number, an array of one to three numbers or { x, y, z }');
+function toDim3(name: string, value: Dim3): [number, number, number] {
+  const dims = readDim3(value);
+  if (typeof dims !== 'string') return dims;
+  throw new InvalidArgumentError(name, value, dims === 'form' ? 'a number, an array of one to three numbers or { x, y, z }' : 'made of positive integers (each at most 2^32-1)');
 }
 
 /**
@@ -76,19 +70,24 @@ export class KernelOccupancy {
 
   /** The largest cluster size that can run this launch shape. */
   maxPotentialClusterSize(config: ClusterLaunchConfig): number {
-    return cuda.driver.cuOccupancyMaxPotentialClusterSize(this.kernel.getFunction(), this.launchConfig(config));
+    const launchConfig = this.launchConfig(config);
+    return cuda.driver.cuOccupancyMaxPotentialClusterSize(this.kernel.getFunction(), launchConfig);
   }
 
   /** How many clusters of the given shape can be resident at once. */
   maxActiveClusters(config: ClusterLaunchConfig): number {
-    return cuda.driver.cuOccupancyMaxActiveClusters(this.kernel.getFunction(), this.launchConfig(config));
+    const launchConfig = this.launchConfig(config);
+    return cuda.driver.cuOccupancyMaxActiveClusters(this.kernel.getFunction(), launchConfig);
   }
 
-  /** The `CUlaunchConfig` the cluster queries take. */
+  /** The `CUlaunchConfig` the cluster queries take; every field checked before the driver is asked anything. */
   private launchConfig(config: ClusterLaunchConfig): object {
-    if (config === null || typeof config !== 'object') throw new InvalidArgumentError('config', config, '{ grid, block, cluster?, sharedMemoryBytes? }');
+    if (config === null || typeof config !== 'object') throw new InvalidArgumentError('config', config, '{ grid, block, cluster?, sharedMemory? } or a LaunchConfig');
+    // the name this query took before it took LaunchConfig's: refused, so that it is never read as 0
+    if ('sharedMemoryBytes' in config) throw new InvalidArgumentError('config.sharedMemoryBytes', config.sharedMemoryBytes, 'given as sharedMemory (the field of LaunchConfig)');
     const [gx, gy, gz] = toDim3('grid', config.grid);
     const [bx, by, bz] = toDim3('block', config.block);
+    const cluster = config.cluster === undefined ? undefined : toDim3('cluster', config.cluster);
     const out = {
       gridDimX: gx,
       gridDimY: gy,
@@ -96,15 +95,15 @@ export class KernelOccupancy {
       blockDimX: bx,
       blockDimY: by,
       blockDimZ: bz,
-      sharedMemBytes: nonNegative('sharedMemoryBytes', config.sharedMemoryBytes ?? 0),
+      sharedMemBytes: nonNegative('sharedMemory', config.sharedMemory ?? 0),
       hStream: 0n,
     };
-    if (config.cluster === undefined) return out;
-    const [x, y, z] = toDim3('cluster', config.cluster);
+    if (cluster === undefined) return out;
+    const [x, y, z] = cluster;
     // One CUlaunchAttribute (cuda.h): the id (u32), padding to 8 bytes, then a
     // 64-byte value union whose clusterDim member is three u32 at its start.
     const attribute = new DataView(new ArrayBuffer(ATTRIBUTE_BYTES));
-    attribute.setUint32(0, enumValue(cuda.driver.CUlaunchAttributeID, 'CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION'), true);
+    attribute.setUint32(0, cuda.driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, true);
     attribute.setUint32(8, x, true);
     attribute.setUint32(12, y, true);
     attribute.setUint32(16, z, true);

@@ -1,18 +1,21 @@
-import { cuda, enumValue, errorCodeName, type CUcontext, type CUfunction, type CUkernel } from './cuda-bindings.js';
+import { cuda, errorCodeName, type CUcontext, type CUfunction, type CUkernel } from './cuda-bindings.js';
 import { currentDevice } from './device-architecture.js';
-import { ClosedError, InvalidArgumentError, NoCurrentContextError } from './errors.js';
+import { ClosedResourceError, InvalidArgumentError, NoCurrentContextError } from './errors.js';
 import { KERNEL_ATTRIBUTES, SETTABLE_KERNEL_ATTRIBUTES, type KernelAttributeName, type KernelAttributes } from './kernel-attributes.js';
 import { KernelOccupancy } from './kernel-occupancy.js';
 import type { ObjectCode } from './object-code.js';
 
-/** One kernel parameter as laid out in the parameter buffer. */
+/**
+ * Where one kernel parameter lies in the parameter buffer: what a launcher
+ * needs (`@cuda-js/core`'s `LaunchableKernel.parameters` takes these).
+ */
 export interface KernelParameter {
-  /** Position in the kernel's signature, from 0. */
-  readonly index: number;
   /** Byte offset in the parameter buffer. */
   readonly offset: number;
   /** Size in bytes. */
   readonly size: number;
+  /** Position in the kernel's signature, from 0 ({@link Kernel.parameters} always gives it; a launcher reads the list's order). */
+  readonly index?: number;
 }
 
 function toNumber(value: bigint | number): number {
@@ -38,7 +41,7 @@ export class Kernel {
   /** The code it comes from, when it came from an ObjectCode. */
   readonly objectCode: ObjectCode | undefined;
   private functions = new Map<CUcontext, CUfunction>();
-  private parameterList: readonly KernelParameter[] | undefined;
+  private parameterList: readonly Required<KernelParameter>[] | undefined;
   private occupancyView: KernelOccupancy | undefined;
 
   private constructor(handle: CUkernel, name: string, objectCode: ObjectCode | undefined) {
@@ -100,7 +103,7 @@ export class Kernel {
 
   private readAttribute(name: KernelAttributeName, cuDevice: number): number {
     const driver = cuda.driver;
-    return driver.cuKernelGetAttribute(enumValue(driver.CUfunction_attribute, KERNEL_ATTRIBUTES[name]), this.handle, cuDevice);
+    return driver.cuKernelGetAttribute(driver.CUfunction_attribute[KERNEL_ATTRIBUTES[name]], this.handle, cuDevice);
   }
 
   /**
@@ -112,7 +115,7 @@ export class Kernel {
     if (!SETTABLE_KERNEL_ATTRIBUTES.includes(name)) throw new InvalidArgumentError('name', name, `a settable attribute: ${SETTABLE_KERNEL_ATTRIBUTES.join(', ')}`);
     if (!Number.isInteger(value)) throw new InvalidArgumentError('value', value, 'an integer');
     const driver = cuda.driver;
-    driver.cuKernelSetAttribute(enumValue(driver.CUfunction_attribute, KERNEL_ATTRIBUTES[name]), value, this.handle, this.device(device));
+    driver.cuKernelSetAttribute(driver.CUfunction_attribute[KERNEL_ATTRIBUTES[name]], value, this.handle, this.device(device));
   }
 
   /** Occupancy queries, for the current context's device. */
@@ -126,10 +129,10 @@ export class Kernel {
    * Each parameter's offset and size, in signature order
    * (`cuKernelGetParamInfo`, CUDA 12.4 drivers and newer). Read once.
    */
-  get parameters(): readonly KernelParameter[] {
+  get parameters(): readonly Required<KernelParameter>[] {
     this.checkOpen();
     if (!this.parameterList) {
-      const list: KernelParameter[] = [];
+      const list: Required<KernelParameter>[] = [];
       for (let index = 0; ; index++) {
         let info: { paramOffset: bigint | number; paramSize: bigint | number };
         try {
@@ -160,9 +163,9 @@ export class Kernel {
     return `Kernel(${this.name})`;
   }
 
-  /** @throws {ClosedError} when its ObjectCode was closed */
+  /** @throws {ClosedResourceError} when its ObjectCode was closed */
   checkOpen(): void {
-    if (this.objectCode?.isClosed) throw new ClosedError(`kernel '${this.name}' (its ObjectCode '${this.objectCode.name}')`);
+    if (this.objectCode?.isClosed) throw new ClosedResourceError(`kernel '${this.name}' (its ObjectCode '${this.objectCode.name}')`);
   }
 
   private device(device: number | undefined): number {

@@ -1,3 +1,4 @@
+import type { DriverEnums } from '@cuda-js/bindings';
 import { computeCapability, computeName, parseArchitecture, smName, type Architecture } from './architecture.js';
 import { UnsupportedOptionError, UnsupportedTargetError } from './errors.js';
 import { isBoolean, isIntegerIn, isNonEmptyString, isOneOf, isStringArray, validateOptions, type OptionSpec } from './option-validation.js';
@@ -140,7 +141,7 @@ export function nvJitLinkFlags(options: Readonly<LinkerOptions>, arch: Architect
 
 /** One driver JIT option (a `CUjit_option` name) and its value. */
 export interface DriverJitOption {
-  readonly option: string;
+  readonly option: Extract<keyof DriverEnums['CUjit_option'], string>;
   readonly value: number;
 }
 

@@ -3,11 +3,11 @@ import { cacheKey, optionsKey, type KeyPart } from './cache-key.js';
 import { isCompileCache, type CompileCache } from './compile-cache.js';
 import { isLogSink, writeLog, type LogSink } from './compile-log.js';
 import { checkCompatibility, warnIfIncompatible } from './compatibility.js';
-import { cuda, enumValue, type nvJitLinkHandle } from './cuda-bindings.js';
+import { cuda, type DriverApi, type EnumMemberName, type NvJitLinkApi, type nvJitLinkHandle } from './cuda-bindings.js';
 import { resolveArchitecture } from './device-architecture.js';
-import { ClosedError, InvalidArgumentError, LinkError, NoCurrentContextError, UnsupportedInputError, UnsupportedTargetError } from './errors.js';
+import { ClosedResourceError, InvalidArgumentError, LinkError, NoCurrentContextError, UnsupportedInputError, UnsupportedTargetError } from './errors.js';
 import { chooseLinker, type LinkerChoice } from './linker-backend.js';
-import { driverJitOptions, nvJitLinkFlags, resolveLinkerOptions, type LinkerOptions, type LinkTarget } from './linker-options.js';
+import { driverJitOptions, nvJitLinkFlags, resolveLinkerOptions, type DriverJitOption, type LinkerOptions, type LinkTarget } from './linker-options.js';
 import { ObjectCode } from './object-code.js';
 import type { ObjectCodeType } from './object-code-type.js';
 import { isBoolean, validateOptions, type OptionSpec } from './option-validation.js';
@@ -29,7 +29,7 @@ const LINK_CALL_SPECS: Readonly<Record<keyof LinkCallOptions, OptionSpec<'link'>
   checkCompatibility: { check: isBoolean, appliesTo: ['link'] },
 };
 
-const JITLINK_INPUT: Readonly<Record<ObjectCodeType, string>> = {
+const JITLINK_INPUT: Readonly<Record<ObjectCodeType, EnumMemberName<NvJitLinkApi['nvJitLinkInputType']>>> = {
   cubin: 'NVJITLINK_INPUT_CUBIN',
   ptx: 'NVJITLINK_INPUT_PTX',
   ltoir: 'NVJITLINK_INPUT_LTOIR',
@@ -38,7 +38,7 @@ const JITLINK_INPUT: Readonly<Record<ObjectCodeType, string>> = {
   library: 'NVJITLINK_INPUT_LIBRARY',
 };
 
-const DRIVER_INPUT: Readonly<Partial<Record<ObjectCodeType, string>>> = {
+const DRIVER_INPUT: Readonly<Partial<Record<ObjectCodeType, EnumMemberName<DriverApi['CUjitInputType']>>>> = {
   cubin: 'CU_JIT_INPUT_CUBIN',
   ptx: 'CU_JIT_INPUT_PTX',
   fatbin: 'CU_JIT_INPUT_FATBINARY',
@@ -160,7 +160,7 @@ export class Linker {
   }
 
   private plan(target: LinkTarget): LinkPlan {
-    if (this.closed) throw new ClosedError('Linker');
+    if (this.closed) throw new ClosedResourceError('Linker');
     if (target !== 'cubin' && target !== 'ptx') throw new UnsupportedTargetError('the linker', target, ['cubin', 'ptx']);
     for (const o of this.objects) o.checkOpen();
     const choice = chooseLinker(this.rawOptions.backend);
@@ -187,7 +187,7 @@ export class Linker {
     const start = (): nvJitLinkHandle => {
       const handle = api.nvJitLinkCreate(flags);
       try {
-        for (const o of objects) api.nvJitLinkAddData(handle, enumValue(api.nvJitLinkInputType, JITLINK_INPUT[o.codeType]), o.code, o.name);
+        for (const o of objects) api.nvJitLinkAddData(handle, api.nvJitLinkInputType[JITLINK_INPUT[o.codeType]], o.code, o.name);
       } catch (error) {
         throw failure(handle, error);
       }
@@ -259,7 +259,7 @@ export class Linker {
         const end = bytes.indexOf(0);
         return decoder.decode(end < 0 ? bytes : bytes.subarray(0, end));
       };
-      const all: { option: string; value: number | bigint }[] = [
+      const all: { option: DriverJitOption['option']; value: number | bigint }[] = [
         ...jit,
         { option: 'CU_JIT_INFO_LOG_BUFFER', value: infoBuffer },
         { option: 'CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES', value: DRIVER_LOG_BYTES },
@@ -268,11 +268,11 @@ export class Linker {
       ];
       try {
         const state = driver.cuLinkCreate(
-          all.map((j) => enumValue(driver.CUjit_option, j.option)),
+          all.map((j) => driver.CUjit_option[j.option]),
           all.map((j) => j.value),
         );
         try {
-          for (const o of objects) driver.cuLinkAddData(state, enumValue(driver.CUjitInputType, DRIVER_INPUT[o.codeType]!), o.codeType === 'ptx' ? decoder.decode(o.code) : o.code, o.name);
+          for (const o of objects) driver.cuLinkAddData(state, driver.CUjitInputType[DRIVER_INPUT[o.codeType]!], o.codeType === 'ptx' ? decoder.decode(o.code) : o.code, o.name);
           // cuLinkComplete's image belongs to the link state: copy it before the state is destroyed.
           const code = driver.cuLinkComplete(state).slice();
           return { code, infoLog: readLog(infoBuffer) };

@@ -3,8 +3,8 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CacheEntry } from './cache-entry.js';
 import { checkCompatibility, type CompatibilityReport, type Producer } from './compatibility.js';
-import { cuda, errorCodeName, type CUkernel, type CUlibrary } from './cuda-bindings.js';
-import { ClosedError, InvalidArgumentError, KernelNotFoundError, NotLoadableError, ObjectCodeLoadError } from './errors.js';
+import { cuda, errorCodeName, OwnedHandle, type CUkernel, type CUlibrary, type HandleRelease } from './cuda-bindings.js';
+import { ClosedResourceError, InvalidArgumentError, KernelNotFoundError, NotLoadableError, ObjectCodeLoadError } from './errors.js';
 import { Kernel } from './kernel.js';
 import { LOADABLE_CODE_TYPES, OBJECT_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
 import { driverCudaVersion } from './toolchain.js';
@@ -32,16 +32,13 @@ const COMPATIBILITY_ERRORS = new Set([
   'CUDA_ERROR_UNSUPPORTED_DEVPSIDE_SYNC',
 ]);
 
-// Unloads a library that its ObjectCode did not close before being collected:
-// on the bindings' release thread, as cuLibraryUnload may wait for the device
-// and a finalizer must not block the event loop.
-const unloader = new FinalizationRegistry<CUlibrary>((library) => {
-  try {
-    cuda.releaseInBackground('cuLibraryUnload', library);
-  } catch {
-    // the driver may be shutting down; nothing more can be done here
-  }
-});
+// How a loaded library goes back: a forgotten ObjectCode's on the bindings'
+// release thread, as cuLibraryUnload may wait for the device and a finalizer
+// must not block the event loop.
+const LIBRARY_RELEASE: HandleRelease<CUlibrary> = {
+  atClose: (library) => cuda.driver.cuLibraryUnload(library),
+  whenCollected: (library) => cuda.releaseInBackground('cuLibraryUnload', library),
+};
 
 function readSource(source: ObjectCodeSource): { bytes: Uint8Array; fileName: string | undefined } {
   if (source instanceof Uint8Array) return { bytes: source, fileName: undefined };
@@ -74,7 +71,8 @@ export class ObjectCode {
   readonly symbolMapping: ReadonlyMap<string, string>;
   /** What made the code, where known. */
   readonly producer: Producer | undefined;
-  private library: CUlibrary | undefined;
+  /** The loaded library, released once (at close, or when this is collected). */
+  private library: OwnedHandle<CUlibrary> | undefined;
   private loading: Promise<CUlibrary> | undefined;
   private closed = false;
   private readonly kernels = new Map<string, Kernel>();
@@ -164,7 +162,7 @@ export class ObjectCode {
    */
   load(): CUlibrary {
     this.checkOpen();
-    if (this.library !== undefined) return this.library;
+    if (this.library !== undefined) return this.library.handle;
     const image = this.loadImage();
     let library: CUlibrary;
     try {
@@ -179,7 +177,7 @@ export class ObjectCode {
   /** {@link load} with the driver's work (PTX JIT compilation included) off the event loop. */
   async loadAsync(): Promise<CUlibrary> {
     this.checkOpen();
-    if (this.library !== undefined) return this.library;
+    if (this.library !== undefined) return this.library.handle;
     this.loading ??= (async () => {
       const image = this.loadImage();
       try {
@@ -243,10 +241,7 @@ export class ObjectCode {
     this.kernels.clear();
     const library = this.library;
     this.library = undefined;
-    if (library !== undefined) {
-      unloader.unregister(this);
-      cuda.driver.cuLibraryUnload(library);
-    }
+    library?.close();
   }
 
   /**
@@ -257,10 +252,9 @@ export class ObjectCode {
     if (this.closed) return Promise.resolve();
     this.closed = true;
     this.kernels.clear();
-    const library = this.library;
+    const library = this.library?.take();
     this.library = undefined;
     if (library === undefined) return Promise.resolve();
-    unloader.unregister(this);
     try {
       return cuda.releaseAsync('cuLibraryUnload', library);
     } catch (error) {
@@ -276,9 +270,9 @@ export class ObjectCode {
     return `ObjectCode(${this.codeType} '${this.name}', ${this.code.byteLength} bytes${this.closed ? ', closed' : this.isLoaded ? ', loaded' : ''})`;
   }
 
-  /** @throws {ClosedError} after close() */
+  /** @throws {ClosedResourceError} after close() */
   checkOpen(): void {
-    if (this.closed) throw new ClosedError(`ObjectCode '${this.name}'`);
+    if (this.closed) throw new ClosedResourceError(`ObjectCode '${this.name}'`);
   }
 
   private loadImage(): Uint8Array {
@@ -294,10 +288,9 @@ export class ObjectCode {
     if (this.closed) {
       // closed while an async load was in flight
       cuda.driver.cuLibraryUnload(library);
-      throw new ClosedError(`ObjectCode '${this.name}'`);
+      throw new ClosedResourceError(`ObjectCode '${this.name}'`);
     }
-    this.library = library;
-    unloader.register(this, library, this);
+    this.library = new OwnedHandle(library, this, LIBRARY_RELEASE, `ObjectCode '${this.name}'`);
     return library;
   }
 

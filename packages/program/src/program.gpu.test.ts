@@ -315,6 +315,13 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
     const clusters = kernel.occupancy.maxActiveClusters({ grid: sms * 8, block: 256, cluster: 2 });
     expect(clusters).toBeGreaterThanOrEqual(1);
     expect(clusters * 2).toBeLessThanOrEqual(sms * kernel.occupancy.maxActiveBlocksPerMultiprocessor(256));
+    // Dynamic shared memory (LaunchConfig's sharedMemory) limits the blocks that share a multiprocessor, so the resident clusters too.
+    const shared = 40 * 1024;
+    const launchConfigShaped = { grid: sms * 8, block: { x: 256 }, cluster: [2, 1, 1] as const, sharedMemory: shared, cooperative: false };
+    const fewer = kernel.occupancy.maxActiveClusters(launchConfigShaped);
+    expect(fewer).toBeGreaterThanOrEqual(1);
+    expect(fewer).toBeLessThan(clusters);
+    expect(fewer * 2).toBeLessThanOrEqual(sms * kernel.occupancy.maxActiveBlocksPerMultiprocessor(256, shared));
   });
 
   it('names the kernels a module has when one is missing', () => {

@@ -6,7 +6,7 @@ import { checkCompatibility, warnIfIncompatible, type Producer } from './compati
 import { cuda, type nvrtcProgram, type nvvmProgram } from './cuda-bindings.js';
 import { defaultIncludeDirectories } from './default-include-paths.js';
 import { resolveArchitecture } from './device-architecture.js';
-import { ClosedError, formatValue, InvalidCodeError, UnsupportedArchitectureError, UnsupportedTargetError } from './errors.js';
+import { ClosedResourceError, formatValue, InvalidCodeError, UnsupportedArchitectureError, UnsupportedTargetError } from './errors.js';
 import { libdevice } from './libdevice.js';
 import { Linker } from './linker.js';
 import type { LinkerOptions } from './linker-options.js';
@@ -179,7 +179,7 @@ export class Program {
   }
 
   private callOptions(options: CompileOptions): Readonly<CompileOptions> {
-    if (this.closed) throw new ClosedError(`Program '${this.options.name ?? DEFAULT_NAMES[this.codeType]}'`);
+    if (this.closed) throw new ClosedResourceError(`Program '${this.options.name ?? DEFAULT_NAMES[this.codeType]}'`);
     return validateOptions<CodeType, CompileOptions>('compile options', options, COMPILE_SPECS, this.codeType, `code type '${this.codeType}'`);
   }
 

@@ -1,12 +1,8 @@
-import { driver } from '@cuda-js/bindings';
+import { brandHandle, driver, OwnedHandle, type CUevent } from '@cuda-js/bindings';
 import { checkEventWait, hostFunctionMark, type HostFunctionMark } from './host-function.js';
-import { OwnedHandle } from './owned-handle.js';
+import { IpcError } from './ipc-error.js';
+import { exportIpcEvent, ipcEventHandleBytes, type IpcEventDescriptor } from './ipc-event-descriptor.js';
 import { streamHandle, type StreamArgument } from './stream-protocol.js';
-
-// CUevent_flags of cuda.h
-const CU_EVENT_BLOCKING_SYNC = 0x1;
-const CU_EVENT_DISABLE_TIMING = 0x2;
-const CU_EVENT_INTERPROCESS = 0x4;
 
 export interface EventOptions {
   /** Record timestamps, so that `elapsedTime` works (default false: cheaper, as in cuda.core). */
@@ -23,7 +19,8 @@ const EVENT_OPTION_KEYS = new Set(['timing', 'blockingSync', 'interprocess']);
 function eventFlags(options: EventOptions): number {
   for (const key of Object.keys(options)) if (!EVENT_OPTION_KEYS.has(key)) throw new TypeError(`Event.create: unknown option '${key}' (known: ${[...EVENT_OPTION_KEYS].join(', ')})`);
   if (options.interprocess && options.timing) throw new RangeError('Event.create: an interprocess event cannot record timing (set timing: false)');
-  let flags = 0;
+  const { CU_EVENT_DEFAULT, CU_EVENT_DISABLE_TIMING, CU_EVENT_BLOCKING_SYNC, CU_EVENT_INTERPROCESS } = driver.CUevent_flags;
+  let flags: number = CU_EVENT_DEFAULT;
   if (!options.timing) flags |= CU_EVENT_DISABLE_TIMING;
   if (options.blockingSync) flags |= CU_EVENT_BLOCKING_SYNC;
   if (options.interprocess) flags |= CU_EVENT_INTERPROCESS;
@@ -32,31 +29,60 @@ function eventFlags(options: EventOptions): number {
 
 /** A CUDA event: a point in a stream's work that the host or other streams can wait for. */
 export class Event implements Disposable {
-  readonly #owned: OwnedHandle;
+  readonly #owned: OwnedHandle<CUevent>;
   /** Whether this event records timing. */
   readonly timing: boolean;
+  /** Whether other processes can open this event ({@link ipcDescriptor}): made with `interprocess: true`, or opened from a descriptor. */
+  readonly isInterprocess: boolean;
   /** Where the last record() stands among the host functions of its stream (for synchronize()'s deadlock check). */
   #mark: HostFunctionMark | undefined;
 
-  private constructor(handle: bigint, timing: boolean, owned: boolean) {
+  private constructor(handle: CUevent, timing: boolean, owned: boolean, interprocess = false) {
     this.timing = timing;
-    this.#owned = new OwnedHandle(handle, this, owned ? (h) => driver.cuEventDestroy(h as never) : undefined, 'Event');
+    this.isInterprocess = interprocess;
+    this.#owned = new OwnedHandle(handle, this, owned ? (h) => driver.cuEventDestroy(h) : undefined, 'Event');
   }
 
   /** Creates an event in the current context. */
   static create(options: EventOptions = {}): Event {
-    const handle = driver.cuEventCreate(eventFlags(options)) as bigint;
-    return new Event(handle, Boolean(options.timing), true);
+    const handle = driver.cuEventCreate(eventFlags(options));
+    return new Event(handle, Boolean(options.timing), true, Boolean(options.interprocess));
+  }
+
+  /**
+   * Opens, in the current context, an interprocess event of another process
+   * from its {@link ipcDescriptor} (cuIpcOpenEventHandle). The descriptor is
+   * checked strictly first (an `IpcError`). The event records no timing;
+   * `record`, `synchronize` and streams' `wait` work on it as on the other
+   * process's. `close()` releases this process's copy (cuEventDestroy, as the
+   * driver asks); the event itself lives in the process that made it: use the
+   * copy only while that one has not destroyed it.
+   */
+  static fromIpcDescriptor(descriptor: IpcEventDescriptor): Event {
+    const bytes = ipcEventHandleBytes(descriptor);
+    return new Event(driver.cuIpcOpenEventHandle({ reserved: bytes }), false, true, true);
   }
 
   /** Wraps a CUevent that something else owns; `close()` does not destroy it. */
   static fromHandle(handle: bigint, options: { timing?: boolean } = {}): Event {
     if (typeof handle !== 'bigint') throw new TypeError('Event.fromHandle: handle must be a bigint CUevent');
-    return new Event(handle, Boolean(options.timing), false);
+    return new Event(brandHandle<CUevent>(handle), Boolean(options.timing), false);
   }
 
-  get handle(): bigint {
+  get handle(): CUevent {
     return this.#owned.handle;
+  }
+
+  /**
+   * A plain, JSON-serializable descriptor of this interprocess event
+   * (cuIpcGetEventHandle) that another process opens with
+   * {@link Event.fromIpcDescriptor}, sent by `process.send`, `postMessage` or
+   * any channel. Only for events made with `interprocess: true` (an
+   * `IpcError` otherwise).
+   */
+  ipcDescriptor(): IpcEventDescriptor {
+    if (!this.isInterprocess) throw new IpcError('Event.ipcDescriptor: the event was not made with { interprocess: true }, so other processes cannot open it');
+    return exportIpcEvent(this.handle);
   }
 
   get closed(): boolean {
@@ -66,7 +92,7 @@ export class Event implements Disposable {
   /** Records the event on `stream` (default: the legacy default stream). */
   record(stream: StreamArgument = 0n): this {
     const handle = streamHandle(stream);
-    driver.cuEventRecord(this.handle as never, handle as never);
+    driver.cuEventRecord(this.handle, handle);
     this.#mark = hostFunctionMark(handle);
     return this;
   }
@@ -79,17 +105,17 @@ export class Event implements Disposable {
   synchronize(): void {
     const handle = this.handle;
     checkEventWait(this.#mark, 'Event.synchronize');
-    driver.cuEventSynchronize(handle as never);
+    driver.cuEventSynchronize(handle);
   }
 
   /** Resolves when the work before the event is done, without blocking the event loop. */
   completed(): Promise<void> {
-    return driver.cuEventSynchronizeAsync(this.handle as never);
+    return driver.cuEventSynchronizeAsync(this.handle);
   }
 
   /** Whether the work before the event is done (never blocks). */
   get isDone(): boolean {
-    return driver.cuEventQuery(this.handle as never);
+    return driver.cuEventQuery(this.handle);
   }
 
   /** Milliseconds from `start` to this event; both must record timing and be complete. */
@@ -100,7 +126,7 @@ export class Event implements Disposable {
   /** Milliseconds between two timing events. */
   static elapsedTime(start: Event, end: Event): number {
     if (!start.timing || !end.timing) throw new RangeError('Event.elapsedTime: both events must be created with { timing: true }');
-    return driver.cuEventElapsedTime(start.handle as never, end.handle as never);
+    return driver.cuEventElapsedTime(start.handle, end.handle);
   }
 
   close(): void {

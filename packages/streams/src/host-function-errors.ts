@@ -1,8 +1,10 @@
+import { StreamsError } from './errors.js';
+
 /**
  * A JS function launched on a stream (`launchHostFunction`) threw: the
  * thrown value is the `cause`. The stream's later work ran regardless.
  */
-export class HostFunctionError extends Error {
+export class HostFunctionError extends StreamsError {
   override readonly name = 'HostFunctionError';
   constructor(
     /** The CUstream handle that the function was launched on. */
@@ -18,6 +20,6 @@ export class HostFunctionError extends Error {
  * JS host function that can only run once this thread is free again. Await
  * instead (`stream.synchronized()`, `event.completed()`, `closeAsync()`).
  */
-export class HostFunctionDeadlockError extends Error {
+export class HostFunctionDeadlockError extends StreamsError {
   override readonly name = 'HostFunctionDeadlockError';
 }

@@ -9,7 +9,11 @@ export {
 } from './stream-protocol.js';
 export { Stream, type StreamOptions } from './stream.js';
 export { Event, type EventOptions } from './event.js';
-export { ClosedResourceError, OwnedHandle } from './owned-handle.js';
+export type { IpcEventDescriptor } from './ipc-event-descriptor.js';
+export { IpcError } from './ipc-error.js';
+export { IPC_PAYLOAD_BYTES, encodeIpcPayload, decodeIpcPayload, checkIpcRecord, describeValue } from './ipc-payload.js';
+export { ClosedResourceError, OwnedHandle, type HandleRelease } from '@cuda-js/bindings';
+export { StreamsError } from './errors.js';
 export { orderStreams } from './order-streams.js';
 export { launchHostFunction, pendingHostFunctions, checkBlockingWait } from './host-function.js';
 export { HostFunctionError, HostFunctionDeadlockError } from './host-function-errors.js';

@@ -1,11 +1,8 @@
-import { driver } from '@cuda-js/bindings';
+import { driver, OwnedHandle, type CUcontext, type CUstream } from '@cuda-js/bindings';
 import { Event } from './event.js';
 import { checkBlockingWait, launchHostFunction } from './host-function.js';
 import { orderStreams } from './order-streams.js';
-import { OwnedHandle } from './owned-handle.js';
 import { LEGACY_DEFAULT_STREAM_HANDLE, PER_THREAD_DEFAULT_STREAM_HANDLE, STREAM_PROTOCOL, streamHandle, type StreamArgument, type StreamLike, type StreamProtocolResult } from './stream-protocol.js';
-
-const CU_STREAM_NON_BLOCKING = 0x1;
 
 export interface StreamOptions {
   /** Does not synchronize with the legacy default stream (default false). */
@@ -21,11 +18,12 @@ const STREAM_OPTION_KEYS = new Set(['nonBlocking', 'priority']);
  * so it is accepted wherever a stream is, by cuda-js or by other libraries.
  */
 export class Stream implements StreamLike, Disposable {
-  readonly #owned: OwnedHandle;
+  readonly #owned: OwnedHandle<CUstream>;
   /** For a wrapped foreign stream: the object that owns it, kept alive with this one. */
   readonly #keepAlive: unknown;
 
-  private constructor(handle: bigint, release: ((h: bigint) => void) | undefined, keepAlive: unknown, description: string) {
+  /** Made by {@link Stream.create} and {@link Stream.from} (called on a subclass, they make one of it: core's `DeviceStream`). */
+  protected constructor(handle: CUstream, release: ((h: CUstream) => void) | undefined, keepAlive: unknown, description: string) {
     this.#owned = new OwnedHandle(handle, this, release, description);
     this.#keepAlive = keepAlive;
   }
@@ -35,9 +33,11 @@ export class Stream implements StreamLike, Disposable {
     for (const key of Object.keys(options)) if (!STREAM_OPTION_KEYS.has(key)) throw new TypeError(`Stream.create: unknown option '${key}' (known: ${[...STREAM_OPTION_KEYS].join(', ')})`);
     const { nonBlocking = false, priority = 0 } = options;
     if (!Number.isInteger(priority)) throw new TypeError(`Stream.create: priority must be an integer, got ${String(priority)}`);
-    const flags = nonBlocking ? CU_STREAM_NON_BLOCKING : 0;
-    const handle = driver.cuStreamCreateWithPriority(flags, priority) as bigint;
-    return new Stream(handle, (h) => driver.cuStreamDestroy(h as never), undefined, 'Stream');
+    const { CU_STREAM_DEFAULT, CU_STREAM_NON_BLOCKING } = driver.CUstream_flags;
+    const handle = driver.cuStreamCreateWithPriority(nonBlocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT, priority);
+    // biome-ignore lint/complexity/noThisInStatic: called on a subclass (core's DeviceStream), it makes one of that class
+    const Made = this ?? Stream; // an unbound call (`const { create } = Stream`) makes a Stream
+    return new Made(handle, (h) => driver.cuStreamDestroy(h), undefined, 'Stream');
   }
 
   /**
@@ -46,8 +46,10 @@ export class Stream implements StreamLike, Disposable {
    * CUstream handle. `close()` never destroys a wrapped stream.
    */
   static from(stream: StreamArgument): Stream {
-    if (stream instanceof Stream) return stream;
-    return new Stream(streamHandle(stream, 'Stream.from'), undefined, stream, 'Stream (wrapped)');
+    // biome-ignore lint/complexity/noThisInStatic: called on a subclass (core's DeviceStream), it makes one of that class
+    const Made = this ?? Stream; // an unbound call (`streams.map(Stream.from)`) makes a Stream
+    if (stream instanceof Made) return stream;
+    return new Made(streamHandle(stream, 'Stream.from'), undefined, stream, 'Stream (wrapped)');
   }
 
   static #legacy: Stream | undefined;
@@ -64,7 +66,7 @@ export class Stream implements StreamLike, Disposable {
   }
 
   /** The CUstream handle; throws after close. */
-  get handle(): bigint {
+  get handle(): CUstream {
     return this.#owned.handle;
   }
 
@@ -78,16 +80,16 @@ export class Stream implements StreamLike, Disposable {
   }
 
   get priority(): number {
-    return driver.cuStreamGetPriority(this.handle as never);
+    return driver.cuStreamGetPriority(this.handle);
   }
 
   get isNonBlocking(): boolean {
-    return (driver.cuStreamGetFlags(this.handle as never) & CU_STREAM_NON_BLOCKING) !== 0;
+    return (driver.cuStreamGetFlags(this.handle) & driver.CUstream_flags.CU_STREAM_NON_BLOCKING) !== 0;
   }
 
   /** The CUcontext the stream belongs to. */
-  get context(): bigint {
-    return driver.cuStreamGetCtx(this.handle as never) as bigint;
+  get context(): CUcontext {
+    return driver.cuStreamGetCtx(this.handle);
   }
 
   [STREAM_PROTOCOL](): StreamProtocolResult {
@@ -103,7 +105,7 @@ export class Stream implements StreamLike, Disposable {
   /** Makes later work on this stream wait for an event, or for all work so far on another stream. */
   wait(eventOrStream: Event | StreamArgument): void {
     if (eventOrStream instanceof Event) {
-      driver.cuStreamWaitEvent(this.handle as never, eventOrStream.handle as never, 0);
+      driver.cuStreamWaitEvent(this.handle, eventOrStream.handle, 0);
       return;
     }
     orderStreams(streamHandle(eventOrStream, 'Stream.wait'), this.handle);
@@ -117,12 +119,12 @@ export class Stream implements StreamLike, Disposable {
   synchronize(): void {
     const handle = this.handle;
     checkBlockingWait(handle, 'Stream.synchronize');
-    driver.cuStreamSynchronize(handle as never);
+    driver.cuStreamSynchronize(handle);
   }
 
   /** Resolves when all work queued so far is done, without blocking the event loop. */
   synchronized(): Promise<void> {
-    return driver.cuStreamSynchronizeAsync(this.handle as never);
+    return driver.cuStreamSynchronizeAsync(this.handle);
   }
 
   /**
@@ -138,7 +140,7 @@ export class Stream implements StreamLike, Disposable {
 
   /** Whether all work queued so far is done (never blocks). */
   get isDone(): boolean {
-    return driver.cuStreamQuery(this.handle as never);
+    return driver.cuStreamQuery(this.handle);
   }
 
   /** Destroys the stream (work already queued still completes); safe to call twice. */

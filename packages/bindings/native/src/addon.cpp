@@ -1,5 +1,5 @@
-// The addon's entry: five namespaces of functions (driver, nvrtc, nvjitlink,
-// nvvm, nvml), generated and hand-written, plus setup() for the JS helpers.
+// The addon's entry: six namespaces of functions (driver, nvrtc, nvjitlink,
+// nvvm, nvml, nccl), generated and hand-written, plus setup() for the JS helpers.
 // Loading the addon opens no CUDA library; each opens on its first call.
 #include "nvjitlink-thread.h"
 #include "runtime.h"
@@ -24,7 +24,7 @@ Napi::Value perThreadDefaultStream(const Napi::CallbackInfo& info) {
 Napi::Object init(Napi::Env env, Napi::Object exports) {
   // Runs once per environment (the main thread and each Worker that loads the addon).
   cjs::initEnvironment(env);
-  const char* namespaces[] = {"driver", "nvrtc", "nvjitlink", "nvvm", "nvml"};
+  const char* namespaces[] = {"driver", "nvrtc", "nvjitlink", "nvvm", "nvml", "nccl"};
   for (const char* ns : namespaces) exports.Set(ns, Napi::Object::New(env));
   size_t count = 0;
   const cjs::GeneratedFunction* fns = cjs::generatedFunctions(&count);
@@ -40,6 +40,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   cjs::registerAsyncCalls(env, exports);
   cjs::registerHostArrayBuffer(env, exports);
   cjs::registerBlockingHostFunc(env, exports);
+  cjs::registerProcessFd(env, exports);
   cjs::registerNvJitLinkThreadForTests(env, exports);
   exports.Set("setup", Napi::Function::New(env, setup, "setup"));
   exports.Set("loadedLibraries", Napi::Function::New(env, cjs::loadedLibrariesNative, "loadedLibraries"));

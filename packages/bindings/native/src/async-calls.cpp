@@ -19,6 +19,7 @@
 
 #include "codecs.h"
 #include "nvjitlink-thread.h"
+#include "thread-promise.h"
 
 namespace cjs {
 namespace {
@@ -133,75 +134,18 @@ ThreadPool& releaseThread() {
   return *pool;
 }
 
-/** One Promise's thread-safe function, null once its environment finalized it (its memory is then gone). */
-struct Pending {
-  std::mutex m;
-  napi_threadsafe_function tsfn = nullptr;
-};
-
-struct Settlement {
-  Napi::Promise::Deferred deferred;
-  int status = 0;
-  std::function<void(Napi::Env, int, Napi::Promise::Deferred&)> settle;
-};
-
-void settleOnJsThread(napi_env env, napi_value, void*, void* data) {
-  std::unique_ptr<Settlement> s(static_cast<Settlement*>(data));
-  if (!env) return;  // the environment is going away: nothing awaits the Promise any more
-  try {
-    s->settle(Napi::Env(env), s->status, s->deferred);
-  } catch (const Napi::Error& e) {
-    s->deferred.Reject(e.Value());
-  }
-}
-
-void forgetTsfn(napi_env, void* data, void*) {
-  std::unique_ptr<std::shared_ptr<Pending>> p(static_cast<std::shared_ptr<Pending>*>(data));
-  std::lock_guard<std::mutex> lock((*p)->m);
-  (*p)->tsfn = nullptr;
-}
-
 /**
  * A Promise for `work` (a C call returning its status) run on `pool`: the JS
  * thread goes on at once; `settle` runs there with the status when the work is
  * done, unless that thread's environment (a Worker that ended) is gone by then.
- * The Promise keeps the event loop alive until it settles.
  */
 Napi::Value poolPromise(Napi::Env env, const char* name, ThreadPool& pool, std::function<int()> work,
                         std::function<void(Napi::Env, int, Napi::Promise::Deferred&)> settle) {
-  auto deferred = Napi::Promise::Deferred::New(env);
-  auto pending = std::make_shared<Pending>();
-  auto* finalizeData = new std::shared_ptr<Pending>(pending);
-  napi_value resourceName;
-  napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resourceName);
-  napi_threadsafe_function tsfn = nullptr;
-  if (napi_create_threadsafe_function(env, nullptr, nullptr, resourceName, 0, 1, finalizeData, forgetTsfn, nullptr, settleOnJsThread,
-                                      &tsfn) != napi_ok) {
-    delete finalizeData;
-    throw Napi::Error::New(env, std::string(name) + ": could not create a thread-safe function");
-  }
-  pending->tsfn = tsfn;
-  auto* settlement = new Settlement{deferred, 0, std::move(settle)};
-  std::string failed = pool.post([pending, settlement, work = std::move(work)] {
-    settlement->status = work();
-    // Under pending->m, so that the environment cannot free the function between the check and the calls.
-    std::lock_guard<std::mutex> lock(pending->m);
-    if (!pending->tsfn) {
-      delete settlement;
-      return;
-    }
-    if (napi_call_threadsafe_function(pending->tsfn, settlement, napi_tsfn_nonblocking) != napi_ok) {
-      delete settlement;  // napi_closing: the environment is ending
-      return;
-    }
-    napi_release_threadsafe_function(pending->tsfn, napi_tsfn_release);
-  });
-  if (!failed.empty()) {
-    delete settlement;
-    napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
-    throw Napi::Error::New(env, std::string(name) + ": " + failed);
-  }
-  return deferred.Promise();
+  auto status = std::make_shared<int>(0);
+  return promiseFromThread(
+      env, name, [&pool](std::function<void()> job) { return pool.post(std::move(job)); },
+      [status, work = std::move(work)] { *status = work(); },
+      [status, settle = std::move(settle)](Napi::Env e, Napi::Promise::Deferred& d) { settle(e, *status, d); });
 }
 
 void settleCu(const char* fn, Napi::Env env, int r, Napi::Promise::Deferred& d) {

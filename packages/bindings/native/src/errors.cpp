@@ -69,6 +69,18 @@ void checkNvml(Call& c, nvmlReturn_t r) {
                                      message ? message : "", ""));
 }
 
+void checkNccl(Call& c, ncclResult_t r) {
+  if (r == ncclSuccess) return;
+  // looked up quietly, as for NVML: the library is open, and an error path never throws again
+  auto errorString = reinterpret_cast<const char* (*)(ncclResult_t)>(librarySymbolQuiet(c.env, Lib::Nccl, "ncclGetErrorString"));
+  auto lastError = reinterpret_cast<const char* (*)(ncclComm_t)>(librarySymbolQuiet(c.env, Lib::Nccl, "ncclGetLastError"));
+  const char* n = ncclResult_tName(r);
+  const char* message = errorString ? errorString(r) : nullptr;
+  const char* last = lastError ? lastError(nullptr) : nullptr;  // NCCL keeps it per thread; `comm` is unused
+  throwValue(c.env, makeLibraryError(c.env, "nccl", r, n ? n : "ncclResult_" + std::to_string(static_cast<int>(r)), c.fn,
+                                     message ? message : "", last ? last : ""));
+}
+
 NvJitLinkOutcome nvJitLinkOutcome(nvJitLinkResult r, nvJitLinkHandle handle) {
   NvJitLinkOutcome o;
   o.result = r;

@@ -1,4 +1,4 @@
-// The generated bindings: one JS function per C function of the five libraries.
+// The generated bindings: one JS function per C function of the six libraries.
 #include "codecs.h"
 #include "nvjitlink-thread.h"
 
@@ -12,6 +12,13 @@ static_assert(sizeof(nvmlUtilization_t) == 8, "nvmlUtilization_t: gpu, memory (u
 static_assert(sizeof(nvmlPciInfo_t) == 68 && offsetof(nvmlPciInfo_t, domain) == 16 && offsetof(nvmlPciInfo_t, busId) == 36,
               "nvmlPciInfo_t (v3): busIdLegacy[16], domain, bus, device, pciDeviceId, pciSubSystemId, busId[32]");
 static_assert(sizeof(nvmlReturn_t) == 4 && sizeof(nvmlClockType_t) == 4 && sizeof(nvmlEnableState_t) == 4, "NVML enums are C ints");
+
+// The NCCL ABI of tooling/generate-bindings/declarations/nccl.h: the unique id is
+// 128 bytes passed by value, the enums are C ints, and a device address
+// (declared CUdeviceptr) and a stream travel as nccl.h's pointers do.
+static_assert(sizeof(ncclUniqueId) == 128, "ncclUniqueId: char internal[NCCL_UNIQUE_ID_BYTES], 128 bytes");
+static_assert(sizeof(ncclResult_t) == 4 && sizeof(ncclRedOp_t) == 4 && sizeof(ncclDataType_t) == 4, "NCCL enums are C ints");
+static_assert(sizeof(CUdeviceptr) == sizeof(void*) && sizeof(CUstream) == sizeof(void*), "device addresses are pointer-sized");
 
 namespace cjs {
 #include "../generated/functions.inc"

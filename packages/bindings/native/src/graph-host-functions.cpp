@@ -1,93 +1,70 @@
-// Graph host functions (graph-host-functions.h): one dispatcher per
-// environment, a GraphHostFn per host node, released through a user object.
+// Graph host functions (graph-host-functions.h): a GraphHostFn per host node,
+// called through its environment's HostCallChannel and released through a
+// user object.
 #include "graph-host-functions.h"
 
-#include <mutex>
+#include <chrono>
+#include <thread>
+
+#include "host-call-channel.h"
 
 namespace cjs {
 namespace {
 
-/** One environment's queue of graph host function calls: a thread-safe function that lives as long as the environment. */
-struct GraphHostDispatcher {
-  std::mutex mutex;
-  napi_threadsafe_function tsfn = nullptr;  // null once the environment has finalized it
+/** A JS host function owned by a graph: the user object's payload, alive until the driver destroys that. */
+struct GraphHostFn : CountedRecord {
+  GraphHostFn(std::shared_ptr<HostCallChannel> channel, JsCallback callback) : channel(std::move(channel)), callback(callback) {}
+  const std::shared_ptr<HostCallChannel> channel;
+  JsCallback callback;  // released on the JS thread
 };
 
-/** The dispatcher of the environment running on this thread (each main thread or Worker runs one environment). */
-thread_local std::shared_ptr<GraphHostDispatcher> t_dispatcher;
+/** One launch's call of a graph host function. */
+class GraphHostCall final : public HostCall {
+ public:
+  explicit GraphHostCall(GraphHostFn* fn) : fn_(fn) {}
+  void run(napi_env env) override {
+    // Without env the environment is ending, and `fn_` may be freed already (its release found the channel closed).
+    // With env, `fn_` lives: its release is queued behind this call.
+    if (env) reportUncaught(env, fn_->callback.call(env, 0, nullptr));
+  }
 
-/** A JS host function owned by a graph: the user object's payload. */
-struct GraphHostFn {
-  std::shared_ptr<GraphHostDispatcher> dispatcher;
-  napi_ref callback = nullptr;  // a strong reference, deleted on the JS thread
+ private:
+  GraphHostFn* fn_;
 };
 
-// A queued item is a GraphHostFn*: a call, or, with the low bit set, its release (pointers are aligned).
-constexpr uintptr_t kReleaseBit = 1;
-
-void dispatchGraphHostFn(napi_env env, napi_value, void*, void* data) {
-  uintptr_t bits = reinterpret_cast<uintptr_t>(data);
-  auto* fn = reinterpret_cast<GraphHostFn*>(bits & ~kReleaseBit);
-  if (bits & kReleaseBit) {
-    // after every call queued before it: the driver destroys the user object once no launch can reach the node
-    if (env) napi_delete_reference(env, fn->callback);
-    delete fn;
-    return;
+/** The release of a graph host function, queued behind every call of it. */
+class GraphHostRelease final : public HostCall {
+ public:
+  explicit GraphHostRelease(GraphHostFn* fn) : fn_(fn) {}
+  void run(napi_env env) override {
+    if (env) fn_->callback.release(env);  // (without env, the environment's references are gone with it)
+    delete fn_;
   }
-  if (!env) return;  // the environment is ending: its pending calls are dropped
-  napi_value callback, undefined, ignored;
-  if (napi_get_reference_value(env, fn->callback, &callback) != napi_ok || callback == nullptr) return;
-  napi_get_undefined(env, &undefined);
-  // an exception thrown by the callback stays pending: Node reports it as uncaught, as for cuLaunchHostFunc
-  napi_call_function(env, undefined, callback, 0, nullptr, &ignored);
-}
 
-void finalizeDispatcher(napi_env, void* data, void*) {
-  std::unique_ptr<std::shared_ptr<GraphHostDispatcher>> holder(static_cast<std::shared_ptr<GraphHostDispatcher>*>(data));
-  std::lock_guard<std::mutex> lock((*holder)->mutex);
-  (*holder)->tsfn = nullptr;
-}
-
-std::shared_ptr<GraphHostDispatcher> dispatcherFor(Call& c) {
-  if (t_dispatcher) {
-    std::lock_guard<std::mutex> lock(t_dispatcher->mutex);
-    if (t_dispatcher->tsfn) return t_dispatcher;
-  }
-  auto dispatcher = std::make_shared<GraphHostDispatcher>();
-  auto* holder = new std::shared_ptr<GraphHostDispatcher>(dispatcher);
-  napi_value resourceName;
-  napi_create_string_utf8(c.env, "graph host functions", NAPI_AUTO_LENGTH, &resourceName);
-  napi_threadsafe_function tsfn;
-  napi_status s = napi_create_threadsafe_function(c.env, nullptr, nullptr, resourceName, 0, 1, holder, finalizeDispatcher, nullptr,
-                                                  dispatchGraphHostFn, &tsfn);
-  if (s != napi_ok) {
-    delete holder;
-    throw Napi::Error::New(c.env, std::string(c.fn) + ": could not create a thread-safe function");
-  }
-  // an idle graph does not keep the process alive; awaiting the stream does
-  napi_unref_threadsafe_function(c.env, tsfn);
-  dispatcher->tsfn = tsfn;
-  t_dispatcher = dispatcher;
-  return dispatcher;
-}
+ private:
+  GraphHostFn* fn_;
+};
 
 /** The CUhostFn of graph host nodes: queues the JS call, never blocks the driver's thread. */
 void graphHostTrampoline(void* userData) {
   auto* fn = static_cast<GraphHostFn*>(userData);
-  std::lock_guard<std::mutex> lock(fn->dispatcher->mutex);
-  if (fn->dispatcher->tsfn) napi_call_threadsafe_function(fn->dispatcher->tsfn, fn, napi_tsfn_nonblocking);
+  fn->channel->postOrDrop(new GraphHostCall(fn));
 }
 
-/** The user object's destructor (any thread): queues the release behind the calls already queued. */
+/**
+ * The user object's destructor (any thread): once the driver calls it, no
+ * launch can reach the node, and every call of it was posted before; the
+ * release is queued behind them, or, with the environment gone, done here.
+ */
 void graphHostRelease(void* userData) {
   auto* fn = static_cast<GraphHostFn*>(userData);
-  std::shared_ptr<GraphHostDispatcher> dispatcher = fn->dispatcher;
-  {
-    std::lock_guard<std::mutex> lock(dispatcher->mutex);
-    void* item = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(fn) | kReleaseBit);
-    if (dispatcher->tsfn && napi_call_threadsafe_function(dispatcher->tsfn, item, napi_tsfn_nonblocking) == napi_ok) return;
-  }
-  delete fn;  // the environment is gone, and its references with it
+  if (!fn->channel->postOrDrop(new GraphHostRelease(fn))) delete fn;
+}
+
+/** A GraphHostFn for `callback` of this environment (JS thread), owned by no graph yet. */
+GraphHostFn* newGraphHostFn(Call& c, const Napi::Value& callback) {
+  std::shared_ptr<HostCallChannel> channel = HostCallChannel::of(c);
+  return new GraphHostFn(std::move(channel), JsCallback(c, callback));
 }
 
 /**
@@ -106,13 +83,11 @@ GraphHostFn* graphHostFn(Call& c, CUgraph graph, const Napi::Value& callback) {
   Create create = resolved(createSlot, [&] { return driverEntryPoint(c, "cuUserObjectCreate", 11030, 0); });
   Retain retain = resolved(retainSlot, [&] { return driverEntryPoint(c, "cuGraphRetainUserObject", 11030, 0); });
   Release release = resolved(releaseSlot, [&] { return driverEntryPoint(c, "cuUserObjectRelease", 11030, 0); });
-  auto* fn = new GraphHostFn();
-  fn->dispatcher = dispatcherFor(c);
-  napi_create_reference(c.env, callback, 1, &fn->callback);
+  GraphHostFn* fn = newGraphHostFn(c, callback);
   CUuserObject object = nullptr;
   CUresult r = create(&object, fn, graphHostRelease, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
   if (r != CUDA_SUCCESS) {
-    napi_delete_reference(c.env, fn->callback);
+    fn->callback.release(c.env);
     delete fn;
     checkCu(c, r);
   }
@@ -147,14 +122,19 @@ Napi::Value graphAddHostNode(const Napi::CallbackInfo& info) {
 
 }  // namespace
 
-bool launchCapturedHostFunc(Call& c, CUstream stream, const Napi::Value& callback, decltype(&cuLaunchHostFunc) launch) {
-  if (!callback.IsFunction()) c.typeError("parameter 'callback'", "a function", callback);
+bool streamIsCapturing(Call& c, CUstream stream) {
   using IsCapturing = decltype(&cuStreamIsCapturing);
   static std::atomic<IsCapturing> isCapturingSlot{nullptr};
   IsCapturing isCapturing = resolved(isCapturingSlot, [&] { return driverEntryPoint(c, "cuStreamIsCapturing", 10000, 10000); });
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   checkCu(c, isCapturing(stream, &status));
-  if (status != CU_STREAM_CAPTURE_STATUS_ACTIVE) return false;  // an invalidated capture: the driver's own error follows
+  return status == CU_STREAM_CAPTURE_STATUS_ACTIVE;
+}
+
+bool launchCapturedHostFunc(Call& c, CUstream stream, const Napi::Value& callback, decltype(&cuLaunchHostFunc) launch) {
+  if (!callback.IsFunction()) c.typeError("parameter 'callback'", "a function", callback);
+  if (!streamIsCapturing(c, stream)) return false;  // an invalidated capture: the driver's own error follows
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   using Info = decltype(&cuStreamGetCaptureInfo_v3);
   static std::atomic<Info> infoSlot{nullptr};
   Info captureInfo = resolved(infoSlot, [&] { return driverEntryPoint(c, "cuStreamGetCaptureInfo", 12030, 12030); });
@@ -164,6 +144,22 @@ bool launchCapturedHostFunc(Call& c, CUstream stream, const Napi::Value& callbac
   // on failure the capture's graph still owns the function; it goes with the graph
   checkCu(c, launch(stream, graphHostTrampoline, fn));
   return true;
+}
+
+void simulateGraphHostFunction(Call& c, const Napi::Value& callback, double delayMs, int launches) {
+  if (!callback.IsFunction()) c.typeError("parameter 'callback'", "a function", callback);
+  GraphHostFn* fn = newGraphHostFn(c, callback);
+  try {
+    std::thread([fn, delayMs, launches] {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(delayMs));
+      for (int i = 0; i < launches; i++) graphHostTrampoline(fn);
+      graphHostRelease(fn);
+    }).detach();
+  } catch (const std::exception& e) {
+    fn->callback.release(c.env);
+    delete fn;
+    throw Napi::Error::New(c.env, std::string(c.fn) + ": could not start a thread: " + e.what());
+  }
 }
 
 void registerGraphHostFunctions(Napi::Env env, Napi::Object driver) {

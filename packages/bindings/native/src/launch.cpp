@@ -1,17 +1,40 @@
 // The launch fast path: a kernel's parameter pointers are built once
 // (createKernelParams) over a reusable ArrayBuffer, so that a launch is one
 // native call that reads ten plain arguments and converts nothing per kernel
-// argument. Written against the C N-API to keep the call as cheap as it gets.
+// argument. A packed launch (createPackedLaunch) goes one step further: the
+// function is fixed at creation and the dimensions, stream and expected
+// context are read from a header in the same buffer, so that a launch is a
+// call with one argument, and the context check that a launch needs is the
+// driver's own cuCtxGetCurrent, not a second call from JS. Written against
+// the C N-API to keep the call as cheap as it gets.
+#include <cstring>
+
 #include "codecs.h"
 
 namespace cjs {
 namespace {
 
 const napi_type_tag kKernelParamsTag = {0x6375646a73706172ULL, 0x6b65726e656c7073ULL};
+const napi_type_tag kPackedLaunchTag = {0x6375646a73706b6cULL, 0x7061636b65646c63ULL};
+
+// The header of a packed launch (its layout is PACKED_LAUNCH_HEADER in src/driver.ts):
+// seven u32 (grid x, y, z, block x, y, z, dynamic shared memory bytes), 4 bytes of
+// padding, then the u64 CUstream and the u64 CUcontext the launch expects to be current.
+constexpr size_t kHeaderDims = 0;
+constexpr size_t kHeaderStream = 32;
+constexpr size_t kHeaderContext = 40;
+constexpr size_t kHeaderBytes = 48;
 
 struct KernelParams {
   std::vector<void*> pointers;
-  napi_ref buffer = nullptr;  // keeps the ArrayBuffer (and so the pointers) alive
+  napi_ref buffer = nullptr;   // keeps the ArrayBuffer (and so the pointers) alive
+  void* bufferData = nullptr;  // the ArrayBuffer's bytes and length when the pointers were made:
+  size_t bufferLength = 0;     // a detached or shrunk buffer no longer backs them
+  uint8_t* base = nullptr;     // the first byte that the offsets count from
+  size_t length = 0;           // bytes from base
+  // a packed launch only
+  uint64_t function = 0;
+  size_t header = 0;  // offset of the header from base
 };
 
 void finalizeParams(napi_env env, void* data, void*) {
@@ -20,10 +43,8 @@ void finalizeParams(napi_env env, void* data, void*) {
   delete kp;
 }
 
-Napi::Value createKernelParams(const Napi::CallbackInfo& info) {
-  Call c(info, "createKernelParams");
-  c.argCount(2, 2);
-  Napi::Value b = info[0];
+/** The parameter table over `b` (an ArrayBuffer or a view of one) at `offsets`, each checked to lie in it. */
+std::unique_ptr<KernelParams> paramsOver(Call& c, Napi::Value b, Napi::Value offsetsValue) {
   Napi::ArrayBuffer buffer;
   size_t offset = 0, length = 0;
   if (b.IsArrayBuffer()) {
@@ -34,41 +55,115 @@ Napi::Value createKernelParams(const Napi::CallbackInfo& info) {
     buffer = view.ArrayBuffer();
     offset = view.ByteOffset();
     length = view.ByteLength();
+  } else if (b.IsDataView()) {
+    auto view = b.As<Napi::DataView>();
+    buffer = view.ArrayBuffer();
+    offset = view.ByteOffset();
+    length = view.ByteLength();
   } else {
     c.typeError("parameter 'buffer'", "an ArrayBuffer (or a typed array over one)", b);
   }
-  if (!info[1].IsArray()) c.typeError("parameter 'offsets'", "an array of byte offsets", info[1]);
-  auto offsets = info[1].As<Napi::Array>();
-  auto* kp = new KernelParams();
-  std::unique_ptr<KernelParams> guard(kp);
-  uint8_t* base = static_cast<uint8_t*>(buffer.Data()) + offset;
+  if (!offsetsValue.IsArray()) c.typeError("parameter 'offsets'", "an array of byte offsets", offsetsValue);
+  auto offsets = offsetsValue.As<Napi::Array>();
+  auto kp = std::make_unique<KernelParams>();
+  kp->bufferData = buffer.Data();
+  kp->bufferLength = buffer.ByteLength();
+  kp->base = static_cast<uint8_t*>(buffer.Data()) + offset;
+  kp->length = length;
   for (uint32_t i = 0; i < offsets.Length(); i++) {
     std::string what = "parameter 'offsets'[" + std::to_string(i) + "]";
     uint32_t off = numFrom<uint32_t>(c, offsets.Get(i), what);
     if (off >= length)
       c.rangeError(what, "= " + std::to_string(off) + " is past the end of the buffer (" + std::to_string(length) + " bytes)");
-    kp->pointers.push_back(base + off);
+    kp->pointers.push_back(kp->base + off);
   }
-  napi_value external;
-  NAPI_THROW_IF_FAILED(c.env, napi_create_external(c.env, kp, finalizeParams, nullptr, &external), Napi::Value());
-  guard.release();
   napi_create_reference(c.env, buffer, 1, &kp->buffer);
-  napi_type_tag_object(c.env, external, &kKernelParamsTag);
+  return kp;
+}
+
+Napi::Value externalOf(Call& c, std::unique_ptr<KernelParams> kp, const napi_type_tag& tag) {
+  napi_value external;
+  NAPI_THROW_IF_FAILED(c.env, napi_create_external(c.env, kp.get(), finalizeParams, nullptr, &external), Napi::Value());
+  kp.release();
+  napi_type_tag_object(c.env, external, &tag);
   return Napi::Value(c.env, external);
 }
 
-/** The parameter array of a KernelParams value, or nullptr for null; throws for anything else. */
+Napi::Value createKernelParams(const Napi::CallbackInfo& info) {
+  Call c(info, "createKernelParams");
+  c.argCount(2, 2);
+  return externalOf(c, paramsOver(c, info[0], info[1]), kKernelParamsTag);
+}
+
+Napi::Value createPackedLaunch(const Napi::CallbackInfo& info) {
+  Call c(info, "createPackedLaunch");
+  c.argCount(4, 4);
+  uint64_t f = addressFrom(c, info[0], "parameter 'f'");
+  if (f == 0) c.rangeError("parameter 'f'", "must be a CUfunction or CUkernel, not 0n");
+  auto kp = paramsOver(c, info[1], info[2]);
+  uint32_t header = numFrom<uint32_t>(c, info[3], "parameter 'headerOffset'");
+  if (header % 8 != 0) c.rangeError("parameter 'headerOffset'", "= " + std::to_string(header) + " is not a multiple of 8");
+  if (static_cast<size_t>(header) + kHeaderBytes > kp->length)
+    c.rangeError("parameter 'headerOffset'", "= " + std::to_string(header) + ": the " + std::to_string(kHeaderBytes) +
+                                                 "-byte header does not fit in the buffer (" + std::to_string(kp->length) + " bytes)");
+  for (size_t i = 0; i < kp->pointers.size(); i++) {
+    size_t off = static_cast<size_t>(static_cast<uint8_t*>(kp->pointers[i]) - kp->base);
+    if (off >= header && off < header + kHeaderBytes)
+      c.rangeError("parameter 'offsets'[" + std::to_string(i) + "]",
+                   "= " + std::to_string(off) + " is inside the header at " + std::to_string(header));
+  }
+  kp->function = f;
+  kp->header = header;
+  return externalOf(c, std::move(kp), kPackedLaunchTag);
+}
+
+/** The KernelParams inside `v` if it is one of ours (a KernelParams or a packed launch), else nullptr. */
+KernelParams* paramsIn(napi_env env, napi_value v, bool* packed) {
+  napi_valuetype t;
+  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external) return nullptr;
+  bool ours = false;
+  napi_check_object_type_tag(env, v, &kPackedLaunchTag, &ours);
+  *packed = ours;
+  if (!ours) napi_check_object_type_tag(env, v, &kKernelParamsTag, &ours);
+  if (!ours) return nullptr;
+  void* data = nullptr;
+  napi_get_value_external(env, v, &data);
+  return static_cast<KernelParams*>(data);
+}
+
+/** Whether the buffer under the pointers is still the one they were made over (not detached, not shrunk). */
+bool stillBacked(napi_env env, const KernelParams* kp) {
+  napi_value buffer = nullptr;
+  void* data = nullptr;
+  size_t length = 0;
+  return napi_get_reference_value(env, kp->buffer, &buffer) == napi_ok && buffer != nullptr &&
+         napi_get_arraybuffer_info(env, buffer, &data, &length) == napi_ok && data == kp->bufferData && length >= kp->bufferLength;
+}
+
+[[noreturn]] void throwDetached(Call& c) {
+  throw Napi::Error::New(
+      c.env,
+      std::string(c.fn) + ": the parameter buffer was detached or shrunk after the kernel parameters were made over it; make them again");
+}
+
+/** The parameter array of a KernelParams value (or a packed launch's), or nullptr for null; throws for anything else. */
 void** paramsFrom(Call& c, napi_env env, napi_value v) {
   napi_valuetype t;
   napi_typeof(env, v, &t);
   if (t == napi_null || t == napi_undefined) return nullptr;
-  bool ours = false;
-  if (t == napi_external) napi_check_object_type_tag(env, v, &kKernelParamsTag, &ours);
-  if (!ours) c.typeError("parameter 'kernelParams'", "the result of createKernelParams, or null", Napi::Value(env, v));
-  void* data = nullptr;
-  napi_get_value_external(env, v, &data);
-  auto* kp = static_cast<KernelParams*>(data);
+  bool packed = false;
+  KernelParams* kp = paramsIn(env, v, &packed);
+  if (kp == nullptr)
+    c.typeError("parameter 'kernelParams'", "the result of createKernelParams or createPackedLaunch, or null", Napi::Value(env, v));
+  if (!stillBacked(env, kp)) throwDetached(c);
   return kp->pointers.empty() ? nullptr : kp->pointers.data();
+}
+
+/** cuLaunchKernel as resolved once per process (per-thread default stream variant where the stack runs in that mode). */
+decltype(&cuLaunchKernel) launchEntry(Call& c) {
+  using F = decltype(&cuLaunchKernel);
+  static std::atomic<F> slot{nullptr};
+  return resolved(slot, [&] { return driverEntryPoint(c, "cuLaunchKernel", 4000, 7000); });
 }
 
 bool u32Arg(napi_env env, napi_value v, uint32_t* out) {
@@ -114,12 +209,56 @@ napi_value launchKernel(napi_env env, napi_callback_info cbinfo) {
     if (!ok) return launchKernelSlowError(env, argc, argv);
     Call c(Napi::Env(env), "cuLaunchKernel");
     void** params = paramsFrom(c, env, argv[9]);
-    using F = decltype(&cuLaunchKernel);
-    static std::atomic<F> fpSlot{nullptr};
-    F fp = resolved(fpSlot, [&] { return driverEntryPoint(c, "cuLaunchKernel", 4000, 7000); });
-    CUresult r = fp(reinterpret_cast<CUfunction>(static_cast<uintptr_t>(f)), dims[0], dims[1], dims[2], dims[3], dims[4], dims[5], dims[6],
-                    reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream)), params, nullptr);
+    CUresult r = launchEntry(c)(reinterpret_cast<CUfunction>(static_cast<uintptr_t>(f)), dims[0], dims[1], dims[2], dims[3], dims[4],
+                                dims[5], dims[6], reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream)), params, nullptr);
     if (r != CUDA_SUCCESS) checkCu(c, r);
+  } catch (const Napi::Error& e) {
+    e.ThrowAsJavaScriptException();
+  }
+  return nullptr;
+}
+
+/**
+ * A packed launch: the function, dimensions and stream from the launch's own
+ * header. Launches only when the current context is the header's; otherwise
+ * launches nothing and returns the current context (0n for none), so that
+ * the caller checks its arguments against that context and tries again.
+ */
+napi_value launchKernelPacked(napi_env env, napi_callback_info cbinfo) {
+  size_t argc = 1;
+  napi_value arg = nullptr;
+  napi_get_cb_info(env, cbinfo, &argc, &arg, nullptr, nullptr);
+  try {
+    Call c(Napi::Env(env), "cuLaunchKernelPacked");
+    bool packed = false;
+    KernelParams* kp = argc == 1 ? paramsIn(env, arg, &packed) : nullptr;
+    if (argc != 1) throw Napi::TypeError::New(env, "cuLaunchKernelPacked: expected 1 argument, got " + std::to_string(argc));
+    if (kp == nullptr || !packed) c.typeError("parameter 'launch'", "the result of createPackedLaunch", Napi::Value(env, arg));
+    if (!stillBacked(env, kp)) throwDetached(c);
+    const uint8_t* h = kp->base + kp->header;
+    uint32_t dims[7];
+    uint64_t stream, context;
+    std::memcpy(dims, h + kHeaderDims, sizeof dims);
+    std::memcpy(&stream, h + kHeaderStream, sizeof stream);
+    std::memcpy(&context, h + kHeaderContext, sizeof context);
+    using GetCurrent = decltype(&cuCtxGetCurrent);
+    static std::atomic<GetCurrent> getCurrentSlot{nullptr};
+    Call query(Napi::Env(env), "cuCtxGetCurrent");
+    GetCurrent getCurrent = resolved(getCurrentSlot, [&] { return driverEntryPoint(query, "cuCtxGetCurrent", 4000, 0); });
+    CUcontext current = nullptr;
+    CUresult r = getCurrent(&current);
+    if (r != CUDA_SUCCESS) checkCu(query, r);
+    const uint64_t currentValue = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(current));
+    if (currentValue != context) {
+      napi_value out;
+      napi_create_bigint_uint64(env, currentValue, &out);
+      return out;
+    }
+    Call launch(Napi::Env(env), "cuLaunchKernel");
+    r = launchEntry(launch)(reinterpret_cast<CUfunction>(static_cast<uintptr_t>(kp->function)), dims[0], dims[1], dims[2], dims[3], dims[4],
+                            dims[5], dims[6], reinterpret_cast<CUstream>(static_cast<uintptr_t>(stream)),
+                            kp->pointers.empty() ? nullptr : kp->pointers.data(), nullptr);
+    if (r != CUDA_SUCCESS) checkCu(launch, r);
   } catch (const Napi::Error& e) {
     e.ThrowAsJavaScriptException();
   }
@@ -179,6 +318,9 @@ void registerLaunch(Napi::Env env, Napi::Object driver) {
   napi_create_function(env, "cuLaunchKernel", NAPI_AUTO_LENGTH, launchKernel, nullptr, &fn);
   driver.Set("cuLaunchKernel", Napi::Value(env, fn));
   driver.Set("cuLaunchKernelEx", Napi::Function::New(env, launchKernelEx, "cuLaunchKernelEx"));
+  driver.Set("createPackedLaunch", Napi::Function::New(env, createPackedLaunch, "createPackedLaunch"));
+  napi_create_function(env, "cuLaunchKernelPacked", NAPI_AUTO_LENGTH, launchKernelPacked, nullptr, &fn);
+  driver.Set("cuLaunchKernelPacked", Napi::Value(env, fn));
 }
 
 }  // namespace cjs

@@ -35,8 +35,9 @@ std::atomic<int> cudaDriverVersion{0};
 // that environment only. Kept in the addon's instance data, which the
 // environment frees (and with it the references) when it is torn down.
 struct EnvHelpers {
-  Napi::FunctionReference resolver;      // (name) => path; throws LibraryNotFoundError
-  Napi::FunctionReference errorFactory;  // (kind, code, codeName, fn, message, log) => Error
+  Napi::FunctionReference resolver;            // (name) => path; throws LibraryNotFoundError
+  Napi::FunctionReference errorFactory;        // (kind, code, codeName, fn, message, log) => Error
+  std::shared_ptr<HostCallChannel> hostCalls;  // made on the first host function (host-call-channel.h)
 };
 
 EnvHelpers* helpersOf(Napi::Env env) {
@@ -108,6 +109,7 @@ const char* libraryName(Lib lib) {
     case Lib::NvJitLink: return "nvJitLink";
     case Lib::Nvvm: return "nvvm";
     case Lib::Nvml: return "nvml";
+    case Lib::Nccl: return "nccl";
   }
   return "?";
 }
@@ -122,6 +124,12 @@ void setHelpers(Napi::Env env, Napi::Function r, Napi::Function f) {
   if (!helpers) throw Napi::Error::New(env, "@cuda-js/bindings: setup() before the addon's environment was initialized");
   helpers->resolver = Napi::Persistent(r);
   helpers->errorFactory = Napi::Persistent(f);
+}
+
+std::shared_ptr<HostCallChannel>& hostCallChannelOf(Napi::Env env) {
+  EnvHelpers* helpers = helpersOf(env);
+  if (!helpers) throw Napi::Error::New(env, "@cuda-js/bindings: a host function before the addon's environment was initialized");
+  return helpers->hostCalls;
 }
 
 Napi::Value makeLibraryError(Napi::Env env, const char* kind, long long code, const std::string& codeName, const char* fn,

@@ -118,34 +118,6 @@ struct Waiter {
   std::exception_ptr error;
 };
 
-// ------------------------------------------------------------------ Promises
-/** One Promise's thread-safe function, null once its environment finalized it (its memory is then gone). */
-struct Pending {
-  std::mutex m;
-  napi_threadsafe_function tsfn = nullptr;
-};
-
-struct Settlement {
-  Napi::Promise::Deferred deferred;
-  std::function<void(Napi::Env, Napi::Promise::Deferred&)> settle;
-};
-
-void settleOnJsThread(napi_env env, napi_value, void*, void* data) {
-  std::unique_ptr<Settlement> s(static_cast<Settlement*>(data));
-  if (!env) return;  // the environment is going away: nothing awaits the Promise any more
-  try {
-    s->settle(Napi::Env(env), s->deferred);
-  } catch (const Napi::Error& e) {
-    s->deferred.Reject(e.Value());
-  }
-}
-
-void forgetTsfn(napi_env, void* data, void*) {
-  std::unique_ptr<std::shared_ptr<Pending>> p(static_cast<std::shared_ptr<Pending>*>(data));
-  std::lock_guard<std::mutex> lock((*p)->m);
-  (*p)->tsfn = nullptr;
-}
-
 // ------------------------------------------------------------------ test entry
 double threadId() {
 #if defined(__linux__)
@@ -225,58 +197,8 @@ void runOnNvJitLinkThread(Call& c, const std::function<void()>& job) {
   }
 }
 
-Napi::Promise nvJitLinkPromise(Napi::Env env, const char* name, std::function<void()> work,
-                               std::function<void(Napi::Env, Napi::Promise::Deferred&)> settle) {
-  auto deferred = Napi::Promise::Deferred::New(env);
-  auto pending = std::make_shared<Pending>();
-  auto* finalizeData = new std::shared_ptr<Pending>(pending);
-  napi_value resourceName;
-  napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resourceName);
-  // Referenced: the event loop stays alive until the Promise is settled.
-  napi_threadsafe_function tsfn = nullptr;
-  if (napi_create_threadsafe_function(env, nullptr, nullptr, resourceName, 0, 1, finalizeData, forgetTsfn, nullptr, settleOnJsThread,
-                                      &tsfn) != napi_ok) {
-    delete finalizeData;
-    throw Napi::Error::New(env, std::string(name) + ": could not create a thread-safe function");
-  }
-  pending->tsfn = tsfn;
-  auto* settlement = new Settlement{deferred, std::move(settle)};
-  std::string failed = post([pending, settlement, work = std::move(work)] {
-    std::exception_ptr error;
-    try {
-      work();
-    } catch (...) {
-      error = std::current_exception();
-    }
-    if (error) {
-      // Work is C calls and plain C++; should it throw, the Promise rejects with its message.
-      std::string what = "failed";
-      try {
-        std::rethrow_exception(error);
-      } catch (const std::exception& e) {
-        what = e.what();
-      } catch (...) {
-      }
-      settlement->settle = [what](Napi::Env env, Napi::Promise::Deferred& d) { d.Reject(Napi::Error::New(env, what).Value()); };
-    }
-    // Under pending->m, so that the environment cannot free the function between the check and the calls.
-    std::lock_guard<std::mutex> lock(pending->m);
-    if (!pending->tsfn) {
-      delete settlement;
-      return;
-    }
-    if (napi_call_threadsafe_function(pending->tsfn, settlement, napi_tsfn_nonblocking) != napi_ok) {
-      delete settlement;  // napi_closing: the environment is ending, and this thread's hold is released already
-      return;
-    }
-    napi_release_threadsafe_function(pending->tsfn, napi_tsfn_release);
-  });
-  if (!failed.empty()) {
-    delete settlement;
-    napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
-    throw Napi::Error::New(env, std::string(name) + ": " + failed);
-  }
-  return deferred.Promise();
+Napi::Promise nvJitLinkPromise(Napi::Env env, const char* name, std::function<void()> work, Settle settle) {
+  return promiseFromThread(env, name, post, std::move(work), std::move(settle));
 }
 
 void registerNvJitLinkThreadForTests(Napi::Env env, Napi::Object exports) {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "runtime.h"
+#include "thread-promise.h"
 
 namespace cjs {
 
@@ -40,8 +41,7 @@ auto onNvJitLinkThread(Call& c, Job&& job) -> std::invoke_result_t<Job&> {
  * work is done (a Napi::Error thrown by `settle` rejects it). Nothing of
  * `settle` runs if that JS thread's environment is gone by then.
  */
-Napi::Promise nvJitLinkPromise(Napi::Env env, const char* name, std::function<void()> work,
-                               std::function<void(Napi::Env, Napi::Promise::Deferred&)> settle);
+Napi::Promise nvJitLinkPromise(Napi::Env env, const char* name, std::function<void()> work, Settle settle);
 
 /** `__nvJitLinkThreadIdForTests(async, delayMs)`: the ids of the thread that ran a job there and of the JS thread. */
 void registerNvJitLinkThreadForTests(Napi::Env env, Napi::Object exports);

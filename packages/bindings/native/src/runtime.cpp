@@ -183,6 +183,7 @@ struct ProgramKind {
 const ProgramKind kNvrtc{"nvrtcProgram", "nvrtc", NVRTC_ERROR_INVALID_PROGRAM, "NVRTC_ERROR_INVALID_PROGRAM"};
 const ProgramKind kNvvm{"nvvmProgram", "nvvm", NVVM_ERROR_INVALID_PROGRAM, "NVVM_ERROR_INVALID_PROGRAM"};
 const ProgramKind kNvJitLink{"nvJitLinkHandle", "nvjitlink", NVJITLINK_ERROR_INVALID_INPUT, "NVJITLINK_ERROR_INVALID_INPUT"};
+const ProgramKind kNccl{"ncclComm_t", "nccl", ncclInvalidArgument, "ncclInvalidArgument"};
 
 struct LiveHandle {
   const ProgramKind* kind;
@@ -264,6 +265,9 @@ void trackProgram(nvvmProgram h) {
 void trackProgram(nvJitLinkHandle h) {
   track(kNvJitLink, h);
 }
+void trackProgram(ncclComm_t h) {
+  track(kNccl, h);
+}
 ProgramUse useProgram(Call& c, nvrtcProgram h, const char* param) {
   return use(c, kNvrtc, h, param);
 }
@@ -273,6 +277,9 @@ ProgramUse useProgram(Call& c, nvvmProgram h, const char* param) {
 ProgramUse useProgram(Call& c, nvJitLinkHandle h, const char* param) {
   return use(c, kNvJitLink, h, param);
 }
+ProgramUse useProgram(Call& c, ncclComm_t h, const char* param) {
+  return use(c, kNccl, h, param);
+}
 void untrackProgram(Call& c, nvrtcProgram h, const char* param) {
   untrack(c, kNvrtc, h, param);
 }
@@ -281,6 +288,9 @@ void untrackProgram(Call& c, nvvmProgram h, const char* param) {
 }
 void untrackProgram(Call& c, nvJitLinkHandle h, const char* param) {
   untrack(c, kNvJitLink, h, param);
+}
+void untrackProgram(Call& c, ncclComm_t h, const char* param) {
+  untrack(c, kNccl, h, param);
 }
 
 Bytes bytesFrom(Call& c, const Napi::Value& v, const std::string& what) {

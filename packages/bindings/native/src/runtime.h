@@ -29,8 +29,8 @@
 
 namespace cjs {
 
-enum class Lib { Cuda = 0, Nvrtc = 1, NvJitLink = 2, Nvvm = 3, Nvml = 4 };
-constexpr int kLibCount = 5;
+enum class Lib { Cuda = 0, Nvrtc = 1, NvJitLink = 2, Nvvm = 3, Nvml = 4, Nccl = 5 };
+constexpr int kLibCount = 6;
 const char* libraryName(Lib lib);
 
 template <class F>
@@ -445,6 +445,8 @@ void checkNvrtc(Call& c, nvrtcResult r, nvrtcProgram prog);
 void checkNvvm(Call& c, nvvmResult r, nvvmProgram prog);
 /** Throws NvmlError with nvmlErrorString's message for a failed status. */
 void checkNvml(Call& c, nvmlReturn_t r);
+/** Throws NcclError with ncclGetErrorString's message and, as its log, ncclGetLastError's for a failed status. */
+void checkNccl(Call& c, ncclResult_t r);
 /** An nvJitLink status and, where it failed, the handle's error log: made on the nvJitLink thread (nvjitlink-thread.h). */
 struct NvJitLinkOutcome {
   nvJitLinkResult result = NVJITLINK_SUCCESS;
@@ -459,18 +461,21 @@ Napi::Value makeLibraryError(Napi::Env env, const char* kind, long long code, co
 
 // ------------------------------------------------------------------ program handles
 /**
- * The NVRTC, NVVM and nvJitLink handles that this process created and has not
- * destroyed, in one process-wide set under a mutex: these libraries free a
+ * The NVRTC, NVVM and nvJitLink handles and NCCL communicators that this
+ * process created and has not destroyed, in one process-wide set under a
+ * mutex: these libraries free a
  * handle on destroy and crash (double free, use after free) when given it
  * again, or when given NULL. Each function that takes such a handle checks it
  * here first and holds it while it runs (ProgramUse); destroy refuses a handle
  * that a pending Promise-form call holds. A refused handle is the library's
  * own named error (NvrtcError NVRTC_ERROR_INVALID_PROGRAM, NvvmError
- * NVVM_ERROR_INVALID_PROGRAM, NvJitLinkError NVJITLINK_ERROR_INVALID_INPUT).
+ * NVVM_ERROR_INVALID_PROGRAM, NvJitLinkError NVJITLINK_ERROR_INVALID_INPUT,
+ * NcclError ncclInvalidArgument).
  */
 void trackProgram(nvrtcProgram h);
 void trackProgram(nvvmProgram h);
 void trackProgram(nvJitLinkHandle h);
+void trackProgram(ncclComm_t h);
 
 /** A live handle, held (so that destroy refuses it) until this is destroyed. */
 class ProgramUse {
@@ -488,10 +493,12 @@ class ProgramUse {
 ProgramUse useProgram(Call& c, nvrtcProgram h, const char* param);
 ProgramUse useProgram(Call& c, nvvmProgram h, const char* param);
 ProgramUse useProgram(Call& c, nvJitLinkHandle h, const char* param);
+ProgramUse useProgram(Call& c, ncclComm_t h, const char* param);
 /** For destroy: removes a live, unheld handle from the set, or throws the named error. */
 void untrackProgram(Call& c, nvrtcProgram h, const char* param);
 void untrackProgram(Call& c, nvvmProgram h, const char* param);
 void untrackProgram(Call& c, nvJitLinkHandle h, const char* param);
+void untrackProgram(Call& c, ncclComm_t h, const char* param);
 
 /** Checks a host buffer's byte length (kUnknownSize for a bigint address) against the byte count that names it. */
 constexpr size_t kUnknownSize = static_cast<size_t>(-1);
@@ -503,6 +510,9 @@ void* inHostPtrSized(Call& c, size_t i, const char* name, bool allowString, size
 void initEnvironment(Napi::Env env);
 /** Registers this environment's JS helpers (library resolver, error factory). */
 void setHelpers(Napi::Env env, Napi::Function resolver, Napi::Function errorFactory);
+class HostCallChannel;
+/** This environment's channel for JS host functions (host-call-channel.h), in its instance data; empty until first used. */
+std::shared_ptr<HostCallChannel>& hostCallChannelOf(Napi::Env env);
 
 /** A generated function's place in the exports. */
 struct GeneratedFunction {
@@ -521,6 +531,7 @@ void registerPointerAttribute(Napi::Env env, Napi::Object driver);
 void registerGraphCalls(Napi::Env env, Napi::Object driver);
 void registerHostArrayBuffer(Napi::Env env, Napi::Object exports);
 void registerBlockingHostFunc(Napi::Env env, Napi::Object exports);
+void registerProcessFd(Napi::Env env, Napi::Object exports);
 
 }  // namespace cjs
 

@@ -61,6 +61,8 @@ export type CUtexObject = Handle<'CUtexObject'>;
 export type CUtexref = Handle<'CUtexref'>;
 /** A `CUuserObject`: a bigint at run time, branded in TypeScript. */
 export type CUuserObject = Handle<'CUuserObject'>;
+/** A `ncclComm_t`: a bigint at run time, branded in TypeScript. */
+export type ncclComm_t = Handle<'ncclComm_t'>;
 /** A `nvJitLinkHandle`: a bigint at run time, branded in TypeScript. */
 export type nvJitLinkHandle = Handle<'nvJitLinkHandle'>;
 /** A `nvmlDevice_t`: an opaque, type-tagged External at run time (only the library's own functions make one). */

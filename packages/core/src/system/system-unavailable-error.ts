@@ -1,3 +1,5 @@
+import { CoreError } from '../errors.js';
+
 /**
  * NVML could not be used: the library is absent (no NVIDIA driver), could not
  * be loaded, or `nvmlInit_v2` failed (the kernel driver is not loaded, a
@@ -5,7 +7,7 @@
  * `cause` is the error underneath (pathfinder's `LibraryNotFoundError`, listing
  * every place it looked, or an `NvmlError`).
  */
-export class SystemUnavailableError extends Error {
+export class SystemUnavailableError extends CoreError {
   override readonly name = 'SystemUnavailableError';
   constructor(
     /** Why NVML is unavailable, on one line. */

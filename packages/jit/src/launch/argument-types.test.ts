@@ -1,5 +1,7 @@
 import { Buffer, bf16, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8, type MemoryResource } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, type CudaArrayInterface, type DLDataType, type DLPackRequest, type DLPackTensor } from '@cuda-js/memory-view';
+// scijs and stdlib ndarrays are viewed through the host adapters, which their subpath registers.
+import '@cuda-js/memory-view/adapters';
 import { describe, expect, it } from 'vitest';
 import { KernelArgumentError } from '../errors.js';
 import { arrayType, typeName, type JitType } from '../types/jit-types.js';

@@ -4,6 +4,8 @@
 // elements if use.strides), with hand-written KernelParam lists.
 import { Device, f32, u8, type Buffer } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, type DLPackRequest, type DLPackTensor } from '@cuda-js/memory-view';
+// The scijs ndarray below is viewed through the host adapters, which their subpath registers.
+import '@cuda-js/memory-view/adapters';
 import { Program, type Kernel, type ObjectCode } from '@cuda-js/program';
 import type { Stream } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';

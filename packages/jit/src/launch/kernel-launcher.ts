@@ -8,6 +8,7 @@ import { argumentCountError, argumentError } from './argument-error.js';
 import { forallConfig } from './forall.js';
 import { HostArrayStaging } from './host-array-staging.js';
 import { kernelArgumentLayout } from './kernel-argument-layout.js';
+import { enterLaunchDevice } from './launch-device.js';
 
 export interface ForallOptions {
   /** Threads per block (default: the block size of highest occupancy, {@link KernelLauncher.occupancyBlockSize}). */
@@ -145,6 +146,8 @@ export class KernelLauncher {
       }
     }
     const handle = stream === undefined ? 0n : stream instanceof Stream ? stream.handle : streamHandle(stream, `${this.name}: stream`);
+    // with several devices: the device the arrays (or the stream) live on, current before the plan reads the context
+    enterLaunchDevice(names, args, this.#arrays, handle);
     const plan = this.#plan;
     const cfg = plan.prepare(config, handle);
     let staging: HostArrayStaging | undefined;

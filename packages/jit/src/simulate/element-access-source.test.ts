@@ -1,4 +1,6 @@
 import { StridedMemoryView } from '@cuda-js/memory-view';
+// scijs and stdlib ndarrays are viewed through the host adapters, which their subpath registers.
+import '@cuda-js/memory-view/adapters';
 import { describe, expect, test } from 'vitest';
 import { SimulatorError } from '../errors.js';
 import type { Layout, ScalarName } from '../types/jit-types.js';

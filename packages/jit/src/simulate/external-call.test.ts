@@ -68,6 +68,25 @@ describe('calls of linked code in the simulator', () => {
     ]);
   });
 
+  test('round an f16 or bf16 result of a stand-in to its type, from a number or a bigint', () => {
+    // out[i] = f32(half(i)) and f32(brain(i)), where the stand-ins give values that the types cannot hold
+    const given = [1 + 2 ** -11, 1 + 3 * 2 ** -11, 70000, 2n ** 60n + 2n ** 52n + 1n, 2049n, true];
+    const HALF = external('half', ['i32'], 'f16', (i: number) => given[i]);
+    const BRAIN = external('brain', ['i32'], 'bf16', (i: number) => given[i]);
+    const b = new KernelBuilder();
+    const halves = b.array('halves', 'f32');
+    const brains = b.array('brains', 'f32');
+    const half = b.external(HALF);
+    const brain = b.external(BRAIN);
+    const i = globalIndexX();
+    const kernel = b.build([expr(store(halves, 'f32', [i], convert('f32', call(half, HALF, [valueArg(i)])))), expr(store(brains, 'f32', [i], convert('f32', call(brain, BRAIN, [valueArg(i)]))))]);
+    const gotHalves = new Float32Array(given.length);
+    const gotBrains = new Float32Array(given.length);
+    new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [given.length, 1, 1], [gotHalves, gotBrains]);
+    expect([...gotHalves]).toEqual([1, 1 + 2 ** -9, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, 2048, 1]);
+    expect([...gotBrains]).toEqual([1, 1, 70144, 2 ** 60 + 2 ** 53, 2048, 1]);
+  });
+
   test('pass an array as its typed array from element 0, through which the stand-in reads and writes', () => {
     // fill(x, n): x[k] = x[k] * 10 + k for k < n; x is a view that starts at element 2 of its buffer
     const FILL = external('fill', [arrayType('f64', 1, 'C'), 'i32'], 'i32', (p: Float64Array, n: number) => {
@@ -196,5 +215,29 @@ describe('externalResult', () => {
     expect(externalResult(false, 'bool')).toBe(false);
     expect(externalResult(undefined, 'i32')).toBeUndefined();
     expect(externalResult('1', 'i32')).toBeUndefined();
+  });
+
+  test('rounds numbers to f16 and bf16 once, to nearest even, with overflow to infinity', () => {
+    expect(externalResult(1 + 2 ** -11, 'f16')).toBe(1); // a tie: the even neighbour
+    expect(externalResult(1 + 3 * 2 ** -11, 'f16')).toBe(1 + 2 ** -9);
+    expect(externalResult(65519, 'f16')).toBe(65504);
+    expect(externalResult(65520, 'f16')).toBe(Number.POSITIVE_INFINITY);
+    expect(externalResult(2 ** -25, 'f16')).toBe(0); // half the least subnormal: a tie, to zero
+    expect(externalResult(1 + 2 ** -8, 'bf16')).toBe(1);
+    expect(externalResult(1 + 3 * 2 ** -8, 'bf16')).toBe(1 + 2 ** -6);
+    expect(externalResult(-0.1, 'bf16')).toBe(-0.10009765625);
+    expect(Number.isNaN(externalResult(Number.NaN, 'f16'))).toBe(true);
+  });
+
+  test('rounds bigints and booleans to f16 and bf16 once, not through a double', () => {
+    expect(externalResult(2049n, 'f16')).toBe(2048); // a tie
+    expect(externalResult(2051n, 'f16')).toBe(2052);
+    expect(externalResult(65520n, 'f16')).toBe(Number.POSITIVE_INFINITY);
+    expect(externalResult(-(2n ** 63n), 'f16')).toBe(Number.NEGATIVE_INFINITY);
+    // just above a bf16 tie, by less than a double keeps: Number() would land on the tie, then round down to 2^60
+    expect(externalResult(2n ** 60n + 2n ** 52n + 1n, 'bf16')).toBe(2 ** 60 + 2 ** 53);
+    expect(externalResult(2n ** 60n + 2n ** 52n, 'bf16')).toBe(2 ** 60);
+    expect(externalResult(true, 'f16')).toBe(1);
+    expect(externalResult(false, 'bf16')).toBe(0);
   });
 });

@@ -3,8 +3,7 @@ import { KernelArgumentError } from '../errors.js';
 import { bitsOf, isSigned, type ScalarName } from '../types/jit-types.js';
 import { roundToFloat } from '../types/literals.js';
 import type { KernelParam } from '../types/typed-ir.js';
-import { bigintToFloat32 } from './bigint-to-float32.js';
-import { bigintToBfloat16, bigintToFloat16 } from './half-float-runtime.js';
+import { bigintToScalar } from './bigint-to-scalar.js';
 
 type ScalarParam = Extract<KernelParam, { kind: 'scalar' }>;
 
@@ -29,31 +28,8 @@ export function convertScalarArgument(param: ScalarParam, index: number, argumen
   const type = param.type;
   const what = `argument ${index + 1} ('${param.name}', ${type})`;
   const value = argument instanceof Scalar ? argument.value : argument;
-  if (typeof value === 'boolean') {
-    if (type === 'bool') return value;
-    if (type === 'i64' || type === 'u64') return value ? 1n : 0n;
-    return value ? 1 : 0;
-  }
-  if (typeof value === 'bigint') {
-    switch (type) {
-      case 'bool':
-        return value !== 0n;
-      case 'f32':
-        return bigintToFloat32(value);
-      case 'f16':
-        return bigintToFloat16(value);
-      case 'bf16':
-        return bigintToBfloat16(value);
-      case 'f64':
-        return Number(value);
-      case 'i64':
-        return BigInt.asIntN(64, value);
-      case 'u64':
-        return BigInt.asUintN(64, value);
-      default:
-        return Number(isSigned(type) ? BigInt.asIntN(bitsOf(type), value) : BigInt.asUintN(bitsOf(type), value));
-    }
-  }
+  if (typeof value === 'bigint') return bigintToScalar(value, type);
+  if (typeof value === 'boolean') return bigintToScalar(value ? 1n : 0n, type); // as the integer 0 or 1
   if (typeof value === 'number') {
     switch (type) {
       case 'bool':

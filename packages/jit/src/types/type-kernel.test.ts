@@ -143,6 +143,15 @@ describe('typeKernel', () => {
     expect(err.message).toContain(`${err.file}:${line}:${err.column}: 'N' is not a parameter`);
   });
 
+  it('refuses an assignment to a name that is no local: a global constant, or a free variable', () => {
+    // built from text: TypeScript itself refuses these assignments
+    const toNaN = new Function('x', 'NaN = 1; x[0] = 1;') as (x: Float32Array) => void;
+    expect(() => typed(toNaN, [f32x1])).toThrow(KernelTypeError);
+    expect(() => typed(toNaN, [f32x1])).toThrow("'NaN' is a constant and cannot be assigned");
+    const toFree = new Function('x', 'missing = 1; x[0] = 1;') as (x: Float32Array) => void;
+    expect(() => typed(toFree, [f32x1])).toThrow(FreeVariableError);
+  });
+
   it('refuses writes to read-only arrays, float indices and unsupported syntax', () => {
     expect(() =>
       typed(

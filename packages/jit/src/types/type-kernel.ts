@@ -905,7 +905,9 @@ class KernelTyper {
       const b = this.#lookup(name);
       if (!b) {
         if (Object.hasOwn(this.#frame.constants, name)) this.#typeError(node, `'${name}' is a constant of the kernel and cannot be assigned`);
-        return this.#free(name, node) as never;
+        if (Object.hasOwn(GLOBAL_CONSTANTS, name)) this.#typeError(node, `'${name}' is a constant and cannot be assigned`);
+        this.#free(name, node); // no parameter, local or constant has this name: it throws the free-variable error
+        return this.#unsupported(node, `assigning to '${name}'`);
       }
       if (b.kind === 'array') this.#typeError(node, `'${name}' is an array and cannot be reassigned; assign its elements (${name}[i] = ...)`);
       if (b.kind === 'grid-group') this.#typeError(node, `'${name}' is the grid group and cannot be reassigned`);

@@ -1,6 +1,8 @@
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { dtype, NotViewableError, ReadOnlyViewError, StridedMemoryView } from '../index.js';
+// What a user does: importing the adapter's subpath registers it.
+import './arrow.js';
 import { values } from '../../test/values.js';
 
 /** The buffer that holds a single-chunk primitive vector's values. */

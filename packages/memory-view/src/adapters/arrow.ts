@@ -1,45 +1,19 @@
+/**
+ * `@cuda-js/memory-view/adapters/arrow`: importing it lets
+ * `StridedMemoryView.fromAny` and `fromArrow` view Apache Arrow vectors
+ * (`apache-arrow`). It exports nothing.
+ *
+ * @module
+ */
 import { DLPackFlags } from '../protocols.js';
 import { dtype, type DType } from '../dtype.js';
 import { NotViewableError, OutOfBoundsError } from '../errors.js';
 import { formatValue } from '../format-value.js';
 import { measureView, type MeasuredView } from '../host-buffer.js';
 import type { StridedMemoryView } from '../strided-memory-view.js';
+import type { ArrowDataLike, ArrowTypeLike, ArrowVectorLike } from './host-arrays.js';
 import { hostLayout, viewOfLayout, type HostLayout } from './host-layout.js';
-
-/** The fields of an Apache Arrow data type (`apache-arrow`) that a view reads. */
-export interface ArrowTypeLike {
-  readonly typeId: number;
-  readonly bitWidth?: number;
-  readonly isSigned?: boolean;
-  readonly precision?: number;
-  readonly listSize?: number;
-  readonly children?: readonly { readonly type: ArrowTypeLike }[];
-}
-
-/** One chunk of an Arrow vector (`Data`). */
-export interface ArrowDataLike {
-  readonly type: ArrowTypeLike;
-  readonly offset: number;
-  readonly length: number;
-  readonly nullCount: number;
-  /** The values of a primitive chunk, starting at its first element (bit-packed for booleans). */
-  readonly values?: ArrayBufferView;
-  readonly children?: readonly ArrowDataLike[];
-}
-
-/** The fields of an Apache Arrow `Vector` that a view reads. */
-export interface ArrowVectorLike {
-  readonly type: ArrowTypeLike;
-  readonly data: readonly ArrowDataLike[];
-  readonly length: number;
-}
-
-/** Whether `obj` looks like an Arrow vector (`type.typeId` and an array of `data` chunks). */
-export function isArrowVector(obj: object): obj is ArrowVectorLike {
-  if (!('type' in obj && 'data' in obj)) return false;
-  const { type, data } = obj as { type: unknown; data: unknown };
-  return Array.isArray(data) && type !== null && typeof type === 'object' && typeof (type as { typeId?: unknown }).typeId === 'number';
-}
+import { registerHostAdapter } from './registry.js';
 
 // Arrow's Type enum: the ids are part of the Arrow format and stable.
 const TYPE_INT = 2;
@@ -171,8 +145,8 @@ function concatenate(chunks: readonly ArrowDataLike[], t: DType, total: number):
 
 const layouts = new WeakMap<object, HostLayout>();
 
-/** @internal */
-export function viewFromArrow(vector: ArrowVectorLike): StridedMemoryView {
+/** A view of an Arrow vector (see `StridedMemoryView.fromArrow`), its layout (or its copy) made once per vector. */
+function viewFromArrow(vector: ArrowVectorLike): StridedMemoryView {
   let layout = layouts.get(vector);
   if (layout === undefined) {
     const { t, columns, chunks } = describe(vector);
@@ -195,3 +169,5 @@ export function viewFromArrow(vector: ArrowVectorLike): StridedMemoryView {
   }
   return viewOfLayout(layout, vector);
 }
+
+registerHostAdapter('arrow', viewFromArrow);

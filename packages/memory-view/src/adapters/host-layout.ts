@@ -5,6 +5,7 @@ import { formatValue } from '../format-value.js';
 import { bufferByteLength } from '../host-buffer.js';
 import { checkInBuffer, elementExtent, readShape, readStrides } from '../layout.js';
 import { StridedMemoryView } from '../strided-memory-view.js';
+import { CHECKED_VIEW_INIT } from '../view-init.js';
 
 /** What a host adapter reads from an array object once (and caches per object). */
 export interface HostLayout {
@@ -64,5 +65,21 @@ export function viewOfLayout(layout: HostLayout, exporter: unknown): StridedMemo
   if (length < layout.end) {
     throw new ExporterClosedError(`the array's buffer no longer holds its data (${length} of ${layout.end} bytes): it was detached or shrunk`);
   }
-  return new StridedMemoryView(undefined, layout.buffer, layout.byteOffset, layout.shape, layout.strides, layout.dtype, CPU_DEVICE, layout.flags, exporter, undefined, undefined, undefined);
+  return new StridedMemoryView(
+    {
+      ptr: undefined,
+      buffer: layout.buffer,
+      byteOffset: layout.byteOffset,
+      shape: layout.shape,
+      strides: layout.strides,
+      dtype: layout.dtype,
+      device: CPU_DEVICE,
+      flags: layout.flags,
+      exporter,
+      stream: undefined,
+      source: undefined,
+      lease: undefined,
+    },
+    CHECKED_VIEW_INIT,
+  );
 }

@@ -1,6 +1,8 @@
 import ndarray from 'ndarray';
 import { describe, expect, it } from 'vitest';
 import { dtype, NotViewableError, OutOfBoundsError, StridedMemoryView } from '../index.js';
+// What a user does: importing the adapter's subpath registers it.
+import './ndarray.js';
 import { values } from '../../test/values.js';
 
 describe('host adapter: scijs ndarray (the ndarray package)', () => {

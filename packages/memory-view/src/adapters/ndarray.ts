@@ -1,31 +1,24 @@
+/**
+ * `@cuda-js/memory-view/adapters/ndarray`: importing it lets
+ * `StridedMemoryView.fromAny` and `fromNdarray` view scijs ndarrays (the
+ * `ndarray` package) zero-copy. It exports nothing.
+ *
+ * @module
+ */
 import { NotViewableError } from '../errors.js';
 import { dtypeOfKind } from '../typed-arrays.js';
 import { formatValue } from '../format-value.js';
 import { measureView } from '../host-buffer.js';
 import type { StridedMemoryView } from '../strided-memory-view.js';
+import type { NdarrayLike } from './host-arrays.js';
 import { hostLayout, viewOfLayout, type HostLayout } from './host-layout.js';
-
-/** The fields of a scijs `ndarray` (the `ndarray` package) that a view reads. */
-export interface NdarrayLike {
-  readonly data: unknown;
-  readonly shape: readonly number[];
-  /** Strides in elements. */
-  readonly stride: readonly number[];
-  /** Offset of element 0 in `data`, in elements. */
-  readonly offset: number;
-  readonly dtype?: string;
-}
-
-/** Whether `obj` looks like a scijs ndarray (`data`, `shape`, `stride`, `offset`). */
-export function isNdarray(obj: object): obj is NdarrayLike {
-  return 'stride' in obj && 'offset' in obj && 'shape' in obj && 'data' in obj;
-}
+import { registerHostAdapter } from './registry.js';
 
 // ndarray objects are not mutated in place by the library (its methods return new ones).
 const layouts = new WeakMap<object, HostLayout>();
 
-/** @internal */
-export function viewFromNdarray(array: NdarrayLike): StridedMemoryView {
+/** A zero-copy view of a scijs ndarray over a typed array, its layout read once per ndarray. */
+function viewFromNdarray(array: NdarrayLike): StridedMemoryView {
   let layout = layouts.get(array);
   if (layout === undefined) {
     const data = array.data;
@@ -40,3 +33,5 @@ export function viewFromNdarray(array: NdarrayLike): StridedMemoryView {
   }
   return viewOfLayout(layout, array);
 }
+
+registerHostAdapter('ndarray', viewFromNdarray);

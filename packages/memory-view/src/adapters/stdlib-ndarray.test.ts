@@ -2,6 +2,8 @@ import Complex64Array from '@stdlib/array-complex64';
 import ndarrayCtor from '@stdlib/ndarray-ctor';
 import { describe, expect, it } from 'vitest';
 import { dtype, NotViewableError, ReadOnlyViewError, StridedMemoryView } from '../index.js';
+// What a user does: importing the adapter's subpath registers it.
+import './stdlib-ndarray.js';
 import { values } from '../../test/values.js';
 
 describe('host adapter: stdlib ndarray', () => {

@@ -1,3 +1,10 @@
+/**
+ * `@cuda-js/memory-view/adapters/stdlib-ndarray`: importing it lets
+ * `StridedMemoryView.fromAny` and `fromStdlibNdarray` view stdlib ndarrays
+ * (`@stdlib/ndarray`) zero-copy. It exports nothing.
+ *
+ * @module
+ */
 import { DLPackFlags } from '../protocols.js';
 import { dtype, type DType } from '../dtype.js';
 import { InvalidLayoutError, NotViewableError } from '../errors.js';
@@ -6,27 +13,9 @@ import { isArrayBufferLike, measureView } from '../host-buffer.js';
 import { MAX_NDIM } from '../layout.js';
 import { dtypeOfKind } from '../typed-arrays.js';
 import type { StridedMemoryView } from '../strided-memory-view.js';
+import type { StdlibNdarrayLike } from './host-arrays.js';
 import { hostLayout, viewOfLayout, type HostLayout } from './host-layout.js';
-
-/** The fields of a stdlib ndarray (`@stdlib/ndarray`) that a view reads. */
-export interface StdlibNdarrayLike {
-  /** A typed array, or stdlib's Complex64Array / Complex128Array / BooleanArray. */
-  readonly data: unknown;
-  /** A stdlib data type name (`float64`, `complex64`, `uint8c`, `bool`, ...), or an object whose string is one. */
-  readonly dtype: unknown;
-  readonly shape: ArrayLike<number>;
-  /** Strides in elements. */
-  readonly strides: ArrayLike<number>;
-  /** Index of element 0 in `data`. */
-  readonly offset: number;
-  readonly order: string;
-  readonly flags?: { readonly READONLY?: boolean };
-}
-
-/** Whether `obj` looks like a stdlib ndarray (`data`, `dtype`, `shape`, `strides`, `offset`, `order`). */
-export function isStdlibNdarray(obj: object): obj is StdlibNdarrayLike {
-  return 'strides' in obj && 'order' in obj && 'offset' in obj && 'dtype' in obj && 'data' in obj && 'shape' in obj;
-}
+import { registerHostAdapter } from './registry.js';
 
 const STDLIB_DTYPES = new Map<string, DType>([
   ['float64', dtype('float64')],
@@ -61,8 +50,8 @@ function toArray(value: unknown, name: string): unknown[] {
   return out;
 }
 
-/** @internal */
-export function viewFromStdlibNdarray(array: StdlibNdarrayLike): StridedMemoryView {
+/** A zero-copy view of a stdlib ndarray, read-only where it is, its layout read once per ndarray. */
+function viewFromStdlibNdarray(array: StdlibNdarrayLike): StridedMemoryView {
   let layout = layouts.get(array);
   if (layout === undefined) {
     const given: unknown = array.dtype;
@@ -105,3 +94,5 @@ export function viewFromStdlibNdarray(array: StdlibNdarrayLike): StridedMemoryVi
   }
   return viewOfLayout(layout, array);
 }
+
+registerHostAdapter('stdlib-ndarray', viewFromStdlibNdarray);

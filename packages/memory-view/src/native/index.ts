@@ -18,7 +18,8 @@ import { DLPackVersionError, NativeHelperUnavailableError, ProtocolError, Stream
 import { bufferByteLength, isArrayBufferLike, isResizable } from '../host-buffer.js';
 import { checkInBuffer } from '../layout.js';
 import { LEGACY_DEFAULT_STREAM, NO_SYNC, orderStreams, resolveStream } from '../stream.js';
-import { StridedMemoryView, type ViewOptions } from '../strided-memory-view.js';
+import { StridedMemoryView } from '../strided-memory-view.js';
+import type { ViewOptions } from '../view-options.js';
 import { viewFromTensor } from '../from-dlpack.js';
 import { setExchangeApiImporter, viewFromAny } from '../from-any.js';
 import type { Lease } from '../lease.js';

@@ -1,0 +1,49 @@
+// The native boundary of a packed launch (bindings' createPackedLaunch, which
+// ParameterBuffer is made over): it accepts exactly the layouts whose
+// parameters and header lie in the buffer, and refuses any other with an
+// error naming the parameter, before anything is made. No device needed.
+import { driver, PACKED_LAUNCH_HEADER, type CUfunction } from '@cuda-js/bindings';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ParameterBuffer } from './parameter-buffer.js';
+
+const F = 0x1234n as CUfunction;
+
+describe('createPackedLaunch (the native boundary under ParameterBuffer)', () => {
+  it('accepts exactly the layouts whose parameters and header lie in the buffer (fast-check)', () => {
+    const layout = fc.record({
+      length: fc.integer({ min: 0, max: 160 }),
+      offsets: fc.array(fc.oneof(fc.integer({ min: 0, max: 170 }), fc.constantFrom(-1, 0.5, 2 ** 32, Number.NaN)), { maxLength: 6 }),
+      header: fc.oneof(fc.integer({ min: 0, max: 170 }), fc.constantFrom(-8, 1.5, 2 ** 32, Number.NaN)),
+      view: fc.constantFrom('ArrayBuffer', 'Uint8Array', 'DataView'),
+      skip: fc.integer({ min: 0, max: 16 }),
+    });
+    fc.assert(
+      fc.property(layout, ({ length, offsets, header, view, skip }) => {
+        const buffer = new ArrayBuffer(length + skip);
+        const target = view === 'ArrayBuffer' ? new ArrayBuffer(length) : view === 'Uint8Array' ? new Uint8Array(buffer, skip, length) : new DataView(buffer, skip, length);
+        const offsetsFit = offsets.every((o) => Number.isInteger(o) && o >= 0 && o < length);
+        const headerFits = Number.isInteger(header) && header >= 0 && header % 8 === 0 && header + PACKED_LAUNCH_HEADER.bytes <= length;
+        const outsideHeader = offsets.every((o) => o < header || o >= header + PACKED_LAUNCH_HEADER.bytes);
+        const make = () => driver.createPackedLaunch(F, target, offsets, header);
+        if (offsetsFit && headerFits && outsideHeader) expect(make()).toBeTypeOf('object');
+        else expect(make).toThrow(/^createPackedLaunch: parameter '(offsets'\[\d+\]|headerOffset') /);
+      }),
+      { seed: 3, numRuns: 400 },
+    );
+  });
+});
+
+describe('ParameterBuffer', () => {
+  it('lays the header past the parameters, 8-byte aligned, and packs only into the parameters', () => {
+    const buffer = new ParameterBuffer(F, [
+      { offset: 0, size: 8 },
+      { offset: 8, size: 4 },
+    ]);
+    expect([buffer.size, buffer.view.byteLength, buffer.bytes.byteLength]).toEqual([12, 16, 16]);
+    expect(() => buffer.view.setBigUint64(16, 1n, true)).toThrow(RangeError); // the header is not reachable through the view
+    expect(buffer.params).not.toBeNull();
+    const none = new ParameterBuffer(F, []);
+    expect([none.size, none.view.byteLength, none.params]).toEqual([0, 0, null]);
+  });
+});
