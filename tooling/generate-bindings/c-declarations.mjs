@@ -370,6 +370,98 @@ export function headerDefines(rawHeader) {
   return { constants, renames };
 }
 
+/** Operators a macro's integer expression may use (C's, which mean the same on BigInts). */
+const DEFINE_OPERATORS = new Set(['(', ')', '+', '-', '*', '/', '<<', '>>', '&', '|', '^', '~']);
+
+/**
+ * The integer `#define`s of a raw (not preprocessed) header whose names match
+ * `names`, in the header's order, each as `{ value, cast, body }`: bodies that
+ * are an integer literal, a name defined earlier (a macro, or an enum member
+ * in `known`), a C expression of those, or such an expression under one cast
+ * covering the whole body, `((CUstream)0x1)`, where `castKind(type)` says what
+ * the type holds: `'number'` or `'bigint'` (pointers, handles, 64-bit
+ * integers). A value is a bigint where the cast says so or it is past the safe
+ * integers. Function-like macros, API renames (`#define cuMemAlloc
+ * cuMemAlloc_v2`) and other bodies are left out; a negative value from an
+ * unsigned literal (its width unknown) and a name defined twice with two
+ * values are errors.
+ */
+export function integerDefines(rawHeader, { names = /^/, known = {}, castKind = () => undefined } = {}) {
+  const text = rawHeader.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/gm, '');
+  const defines = new Map();
+  for (const m of text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*?)[ \t]*$/gm)) {
+    const [, name, body] = m;
+    if (!body || !names.test(name)) continue;
+    let tokens;
+    try {
+      tokens = tokenize(body);
+    } catch {
+      continue;
+    }
+    const cast = wholeCast(tokens, castKind);
+    if (cast) tokens = cast.operand;
+    let value;
+    let unsigned = false;
+    try {
+      const expr = tokens
+        .map((t) => {
+          if (t.k === 'num') {
+            unsigned ||= /u/i.test(t.v);
+            return `${BigInt(t.v.replace(/[uUlL]+$/, ''))}n`;
+          }
+          if (t.k === 'id') {
+            const earlier = defines.get(t.v)?.value ?? known[t.v];
+            if (earlier === undefined) throw new Error(`unknown name ${t.v}`);
+            return `(${BigInt(earlier)}n)`;
+          }
+          if (!DEFINE_OPERATORS.has(t.v)) throw new Error(`operator ${t.v}`);
+          return t.v;
+        })
+        .join(' ');
+      // Only BigInt literals and C operators reach here.
+      value = Function(`"use strict"; return (${expr});`)();
+    } catch {
+      continue; // not an integer expression: not a constant
+    }
+    if (typeof value !== 'bigint') continue;
+    if (unsigned && value < 0n) throw new Error(`#define ${name} ${body}: a negative value from an unsigned literal of unknown width`);
+    const safe = value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER);
+    const big = cast ? cast.kind === 'bigint' : !safe;
+    if (!big && !safe) throw new Error(`#define ${name} ${body}: past the safe integers for a ${cast.type}`);
+    const entry = { value: big ? value : Number(value), cast: cast?.type, body };
+    const before = defines.get(name);
+    if (before && before.value !== entry.value) throw new Error(`#define ${name} has two values: ${before.body} and ${body}`);
+    defines.set(name, entry);
+  }
+  return defines;
+}
+
+/** `((T)e)` or `(T)e` over a whole macro body, where `castKind(T)` knows T: the type, its kind and the tokens of `e`. */
+function wholeCast(tokens, castKind) {
+  let inner = tokens;
+  if (inner[0]?.v === '(' && closingParen(inner, 0) === inner.length - 1) inner = inner.slice(1, -1);
+  if (inner[0]?.v !== '(') return undefined;
+  const close = closingParen(inner, 0);
+  const typeTokens = inner.slice(1, close);
+  if (close < 0 || close === inner.length - 1 || !typeTokens.length || typeTokens.some((t) => t.k !== 'id' && t.v !== '*')) return undefined;
+  const type = typeTokens
+    .map((t) => t.v)
+    .join(' ')
+    .replace(/ \*/g, '*');
+  const kind = castKind(type);
+  return kind === 'number' || kind === 'bigint' ? { type, kind, operand: inner.slice(close + 1) } : undefined;
+}
+
+/** The index of the `)` that closes the `(` at `open`, or -1. */
+function closingParen(tokens, open) {
+  let depth = 0;
+  for (let i = open; i < tokens.length; i++) {
+    if (tokens[i].v === '(') depth++;
+    else if (tokens[i].v === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
 /** `#define cuX cuX_v2` and `#define cuX __CUDA_API_PTDS(cuX_v2)` lines of the raw header: C name of each versioned symbol. */
 export function versionedNames(rawHeader) {
   const map = new Map();

@@ -171,14 +171,23 @@ export interface HandwrittenDriverFunctions {
 }
 
 /** Every enum of cuda.h, by name, with reverse lookup. */
-export type DriverEnums = EnumsOf<typeof generated>;
+export type DriverEnums = Omit<EnumsOf<typeof generated>, 'constants'>;
 
-/** The CUDA driver API: every function of cuda.h under its C name, and its enums. */
-export type Driver = GeneratedDriverFunctions & HandwrittenDriverFunctions & DriverEnums;
+/**
+ * The integer `#define`s of cuda.h (`CU_MEMHOSTALLOC_PORTABLE`, `CU_DEVICE_CPU`,
+ * `CU_STREAM_LEGACY`, ...), generated from the header: numbers, and branded
+ * bigints for the handles and pointers.
+ */
+export type DriverConstants = typeof generated.constants;
+
+/** The CUDA driver API: every function of cuda.h under its C name, its enums, and its `#define` constants as `constants`. */
+export type Driver = GeneratedDriverFunctions & HandwrittenDriverFunctions & DriverEnums & { readonly constants: DriverConstants };
 
 /**
  * The CUDA driver API (libcuda, opened on the first call). Functions take
  * their C parameters in order, less out-parameters (returned) and array counts
  * (taken from the arrays). Failures throw {@link CudaError}.
  */
-export const driver: Driver = Object.freeze(Object.assign(Object.create(namespaceFallback.driver) as object, native.driver, enumsOf(generated))) as unknown as Driver;
+export const driver: Driver = Object.freeze(
+  Object.assign(Object.create(namespaceFallback.driver) as object, native.driver, enumsOf(generated), { constants: generated.constants }),
+) as unknown as Driver;

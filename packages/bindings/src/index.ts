@@ -5,7 +5,18 @@
  *
  * @packageDocumentation
  */
-export { driver, PACKED_LAUNCH_HEADER, type Driver, type DriverEnums, type HandwrittenDriverFunctions, type KernelParams, type PackedLaunch, type LaunchConfig, type P2PTokens } from './driver.js';
+export {
+  driver,
+  PACKED_LAUNCH_HEADER,
+  type Driver,
+  type DriverEnums,
+  type DriverConstants,
+  type HandwrittenDriverFunctions,
+  type KernelParams,
+  type PackedLaunch,
+  type LaunchConfig,
+  type P2PTokens,
+} from './driver.js';
 export { nvrtc, type Nvrtc, type HandwrittenNvrtcFunctions } from './nvrtc.js';
 export { nvjitlink, type NvJitLink, type HandwrittenNvJitLinkFunctions } from './nvjitlink.js';
 export { nvvm, type Nvvm, type HandwrittenNvvmFunctions } from './nvvm.js';

@@ -3,9 +3,6 @@ import { formatValue } from '@cuda-js/memory-view';
 import { driverVersion } from './driver-init.js';
 import { GraphArgumentError, GraphStateError } from './errors.js';
 
-/** `CU_GRAPH_COND_ASSIGN_DEFAULT` of cuda.h (a #define, which the generated enums do not carry): the default value is assigned at the start of each launch. */
-const CU_GRAPH_COND_ASSIGN_DEFAULT = 0x1;
-
 /** The kinds of conditional node: `if` (one body, or two with `ifElse`), `while`, `switch` (one body per case). */
 export type ConditionalKind = 'if' | 'if-else' | 'while' | 'switch';
 
@@ -52,7 +49,8 @@ export function createCondition(graph: CUgraph, context: CUcontext, defaultValue
     throw new GraphArgumentError(`${what}: defaultValue must be an unsigned 32-bit integer (0..2^32-1) or left out, got ${formatValue(defaultValue)}`);
   }
   requireDriver('if', what);
-  const flags = defaultValue === undefined ? 0 : CU_GRAPH_COND_ASSIGN_DEFAULT;
+  // CU_GRAPH_COND_ASSIGN_DEFAULT: the default value is assigned at the start of each launch
+  const flags = defaultValue === undefined ? 0 : driver.constants.CU_GRAPH_COND_ASSIGN_DEFAULT;
   const handle = driver.cuGraphConditionalHandleCreate(graph, context, defaultValue ?? 0, flags);
   return new GraphCondition(handle, graph, defaultValue);
 }

@@ -47,9 +47,7 @@ export function locationFromMem(type: number, id: number): ManagedLocation | und
   }
 }
 
-// CU_DEVICE_CPU and CU_DEVICE_INVALID of cuda.h: #defines, so not among the generated enums.
-const CU_DEVICE_CPU = -1;
-const CU_DEVICE_INVALID = -2;
+const { CU_DEVICE_CPU, CU_DEVICE_INVALID } = driver.constants;
 
 /** The location of a legacy (device ordinal) range attribute: `-1` the host, `-2` none. */
 export function locationFromOrdinal(ordinal: number): ManagedLocation | undefined {

@@ -182,9 +182,7 @@ export class PinnedMemoryResource implements MemoryResource {
 
   allocate(size: number): Buffer {
     checkSize(size, 'PinnedMemoryResource.allocate');
-    // #defines of cuda.h, which the generated enums do not carry
-    const CU_MEMHOSTALLOC_PORTABLE = 0x1;
-    const CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
+    const { CU_MEMHOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_DEVICEMAP } = driver.constants;
     const ptr = driver.cuMemHostAlloc(Math.max(size, 1), CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
     return new Buffer(ptr, size, this, 0n);
   }

@@ -15,9 +15,11 @@ export function hasSeveralDevices(): boolean {
   return several;
 }
 
-/** The handles 0, CU_STREAM_LEGACY (1) and CU_STREAM_PER_THREAD (2): default streams, which belong to whichever context is current. */
+const { CU_STREAM_LEGACY, CU_STREAM_PER_THREAD } = driver.constants;
+
+/** The handles 0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD: default streams, which belong to whichever context is current. */
 export function isDefaultStream(stream: bigint): boolean {
-  return stream <= 2n;
+  return stream === 0n || stream === CU_STREAM_LEGACY || stream === CU_STREAM_PER_THREAD;
 }
 
 /** The device of a context, asked with it current (drivers before CUDA 12.8 have no cuStreamGetDevice). */

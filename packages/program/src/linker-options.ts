@@ -1,4 +1,4 @@
-import type { DriverEnums } from '@cuda-js/bindings';
+import { driver, type DriverEnums } from '@cuda-js/bindings';
 import { computeCapability, computeName, parseArchitecture, smName, type Architecture } from './architecture.js';
 import { UnsupportedOptionError, UnsupportedTargetError } from './errors.js';
 import { isBoolean, isIntegerIn, isNonEmptyString, isOneOf, isStringArray, validateOptions, type OptionSpec } from './option-validation.js';
@@ -145,9 +145,8 @@ export interface DriverJitOption {
   readonly value: number;
 }
 
-// CUjit_target values: the compute capability, plus these bases for the `a` and `f` variants (cuda.h).
-const ACCELERATED_TARGET_BASE = 0x10000;
-const FAMILY_TARGET_BASE = 0x20000;
+// CUjit_target values: the compute capability, plus these bases for the `a` and `f` variants.
+const { CU_COMPUTE_ACCELERATED_TARGET_BASE: ACCELERATED_TARGET_BASE, CU_COMPUTE_FAMILY_TARGET_BASE: FAMILY_TARGET_BASE } = driver.constants;
 
 /** The `CUjit_target` value of an architecture (`CU_TARGET_COMPUTE_90A` for sm_90a). */
 export function jitTarget(arch: Architecture): number {

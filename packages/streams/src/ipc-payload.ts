@@ -1,8 +1,9 @@
 import { Buffer as NodeBuffer } from 'node:buffer';
+import { driver } from '@cuda-js/bindings';
 import { IpcError } from './ipc-error.js';
 
 /** The bytes of the driver's IPC handles and export data (`CU_IPC_HANDLE_SIZE`: CUipcEventHandle, CUmemPoolPtrExportData). */
-export const IPC_PAYLOAD_BYTES = 64;
+export const IPC_PAYLOAD_BYTES = driver.constants.CU_IPC_HANDLE_SIZE;
 
 // 64 bytes are 88 base64 characters: 21 groups of 3 bytes and one last byte, padded with '=='.
 const BASE64_OF_64_BYTES = /^[A-Za-z0-9+/]{86}==$/;

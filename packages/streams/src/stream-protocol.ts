@@ -1,7 +1,7 @@
 // The stream protocol's key, its types and the reader of a stream argument
 // live in @cuda-js/memory-view (which depends on nothing); this package gives
 // them the names it has always exported, and brands the handle it reads.
-import { brandHandle, type CUstream } from '@cuda-js/bindings';
+import { brandHandle, driver, type CUstream } from '@cuda-js/bindings';
 import { CUDA_STREAM, readStreamHandle, type CudaStreamInfo, type CudaStreamLike, type StreamArgument } from '@cuda-js/memory-view';
 
 export type { StreamArgument };
@@ -20,9 +20,9 @@ export type StreamProtocolResult = CudaStreamInfo;
 export type StreamLike = CudaStreamLike;
 
 /** The handle of the legacy default stream (CU_STREAM_LEGACY). */
-export const LEGACY_DEFAULT_STREAM_HANDLE: CUstream = brandHandle<CUstream>(0x1n);
+export const LEGACY_DEFAULT_STREAM_HANDLE: CUstream = driver.constants.CU_STREAM_LEGACY;
 /** The handle of the per-thread default stream (CU_STREAM_PER_THREAD). */
-export const PER_THREAD_DEFAULT_STREAM_HANDLE: CUstream = brandHandle<CUstream>(0x2n);
+export const PER_THREAD_DEFAULT_STREAM_HANDLE: CUstream = driver.constants.CU_STREAM_PER_THREAD;
 
 /**
  * Reads a stream argument's CUstream handle (memory-view's `readStreamHandle`, typed as a CUstream).
