@@ -344,29 +344,23 @@ export function parseDeclarations(text) {
   return ctx;
 }
 
+/** The object-like `#define`s of a raw (not preprocessed) header, comments removed: `[name, body]` in the header's order. */
+function* objectLikeDefines(rawHeader) {
+  const text = rawHeader.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/gm, '');
+  for (const m of text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*?)[ \t]*$/gm)) if (m[2]) yield [m[1], m[2]];
+}
+
 /**
  * The object-like `#define`s of a raw (not preprocessed) declarations header:
  * integer constants (`#define NVML_DEVICE_NAME_V2_BUFFER_SIZE 96`, or an
- * integer expression of earlier ones) and renames (`#define nvmlInit nvmlInit_v2`).
- * Function-like macros and anything else are left out.
+ * integer expression of earlier ones: {@link integerDefines}) and renames
+ * (`#define nvmlInit nvmlInit_v2`). Function-like macros and anything else are left out.
  */
 export function headerDefines(rawHeader) {
-  const text = rawHeader.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/gm, '');
-  const constants = new Map();
+  const integers = integerDefines(rawHeader);
+  const constants = new Map([...integers].map(([name, { value }]) => [name, value]));
   const renames = new Map();
-  for (const m of text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*?)[ \t]*$/gm)) {
-    const [, name, body] = m;
-    if (!body) continue;
-    if (/^[A-Za-z_]\w*$/.test(body) && !constants.has(body)) {
-      renames.set(name, body);
-      continue;
-    }
-    try {
-      constants.set(name, evalEnumExpression(tokenize(body), Object.fromEntries(constants)));
-    } catch {
-      // not an integer expression: nothing the bindings export
-    }
-  }
+  for (const [name, body] of objectLikeDefines(rawHeader)) if (!integers.has(name) && /^[A-Za-z_]\w*$/.test(body)) renames.set(name, body);
   return { constants, renames };
 }
 
@@ -387,11 +381,9 @@ const DEFINE_OPERATORS = new Set(['(', ')', '+', '-', '*', '/', '<<', '>>', '&',
  * values are errors.
  */
 export function integerDefines(rawHeader, { names = /^/, known = {}, castKind = () => undefined } = {}) {
-  const text = rawHeader.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/gm, '');
   const defines = new Map();
-  for (const m of text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*?)[ \t]*$/gm)) {
-    const [, name, body] = m;
-    if (!body || !names.test(name)) continue;
+  for (const [name, body] of objectLikeDefines(rawHeader)) {
+    if (!names.test(name)) continue;
     let tokens;
     try {
       tokens = tokenize(body);

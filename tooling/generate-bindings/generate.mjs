@@ -93,8 +93,9 @@ for (const lib of LIBS) {
   lib.text = preprocess(lib.header);
   lib.decls = parseDeclarations(lib.text);
   lib.model = new TypeModel(lib.decls);
-  lib.defines = lib.defines ? headerDefines(readFileSync(lib.header, 'utf8')) : { constants: new Map(), renames: new Map() };
-  if (lib.constantNames) lib.constantsObject = integerDefines(readFileSync(lib.header, 'utf8'), { names: lib.constantNames, known: lib.decls.constants, castKind: (type) => castKind(lib, type) });
+  const raw = lib.defines || lib.constantNames ? readFileSync(lib.header, 'utf8') : '';
+  lib.defines = lib.defines ? headerDefines(raw) : { constants: new Map(), renames: new Map() };
+  if (lib.constantNames) lib.constantsObject = integerDefines(raw, { names: lib.constantNames, known: lib.decls.constants, castKind: (type) => castKind(lib, type) });
 }
 
 /** What a cast's type holds, for a #define like `((CUstream)0x1)`: 'bigint' (pointers, handles, 64-bit integers), 'number', or undefined for no type of `lib`. */

@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generatedBodies, haveGcc } from './generated-code.test-support.js';
 
 const cudaHeader = join(process.env['CUDA_HOME'] ?? '/usr/local/cuda', 'include', 'cuda.h');
-const haveGcc = spawnSync('gcc', ['--version']).status === 0;
-const functionsInc = join(import.meta.dirname, '..', '..', 'packages', 'bindings', 'native', 'generated', 'functions.inc');
 
 describe.skipIf(!existsSync(cudaHeader) || !haveGcc)('the bindings generator', () => {
   it('reproduces the committed generated files from the CUDA headers', () => {
@@ -19,7 +18,7 @@ describe.skipIf(!existsSync(cudaHeader) || !haveGcc)('the bindings generator', (
 
 describe('the generated nvJitLink functions', () => {
   // Each generated function's body, by C++ name.
-  const bodies = new Map([...readFileSync(functionsInc, 'utf8').matchAll(/^static Napi::Value (js_\w+)\(const Napi::CallbackInfo& info\) \{\n([\s\S]*?)\n\}$/gm)].map((m) => [m[1]!, m[2]!]));
+  const bodies = generatedBodies();
   const nvJitLink = [...bodies].filter(([name]) => name.startsWith('js_nvJitLink'));
 
   it('are all there', () => {

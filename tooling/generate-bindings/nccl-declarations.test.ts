@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,14 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { headerDefines, parseDeclarations, preprocess } from './c-declarations.mjs';
 // @ts-expect-error: plain JS modules of the generator, with no type declarations
 import { classifyFunction, TypeModel } from './classify.mjs';
+import { generatedBody as body, generatedNative, generatedTs, haveGcc } from './generated-code.test-support.js';
 
 // declarations/nccl.h is written by hand from NCCL's API reference: these pin
 // the ABI facts it states, and what the generator makes of it.
-const root = join(import.meta.dirname, '..', '..');
 const header = join(import.meta.dirname, 'declarations', 'nccl.h');
-const generatedNative = join(root, 'packages', 'bindings', 'native', 'generated');
-const generatedTs = join(root, 'packages', 'bindings', 'src', 'generated');
-const haveGcc = spawnSync('gcc', ['--version']).status === 0;
 
 interface Param {
   name: string;
@@ -28,15 +24,6 @@ interface Decls {
   aggregates: Map<string, { fields: { name: string; base: string; dims: number[] }[] }>;
   functions: { name: string; params: Param[]; returns: { base: string; pointers: number } }[];
 }
-
-const bodies = new Map(
-  [...readFileSync(join(generatedNative, 'functions.inc'), 'utf8').matchAll(/^static Napi::Value (js_\w+)\(const Napi::CallbackInfo& info\) \{\n([\s\S]*?)\n\}$/gm)].map((m) => [m[1]!, m[2]!]),
-);
-const body = (name: string): string => {
-  const b = bodies.get(`js_${name}`);
-  if (!b) throw new Error(`no generated function ${name}`);
-  return b;
-};
 
 const FUNCTIONS = [
   'ncclGetVersion',

@@ -1,18 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JS modules of the generator, with no type declarations
 import { headerDefines, parseDeclarations, preprocess } from './c-declarations.mjs';
+import { generatedBody as body, generatedNative, generatedTs, haveGcc } from './generated-code.test-support.js';
 
 // declarations/nvml.h is written by hand from NVML's documentation: these pin
 // the ABI facts it states, and what the generator makes of it.
-const root = join(import.meta.dirname, '..', '..');
 const header = join(import.meta.dirname, 'declarations', 'nvml.h');
-const generatedNative = join(root, 'packages', 'bindings', 'native', 'generated');
-const generatedTs = join(root, 'packages', 'bindings', 'src', 'generated');
-const haveGcc = spawnSync('gcc', ['--version']).status === 0;
 
 interface Field {
   name: string;
@@ -25,15 +21,6 @@ interface Decls {
   aggregates: Map<string, { fields: Field[] }>;
   functions: { name: string; params: { name: string; base: string; pointers: number }[]; returns: { base: string; pointers: number } }[];
 }
-
-const bodies = new Map(
-  [...readFileSync(join(generatedNative, 'functions.inc'), 'utf8').matchAll(/^static Napi::Value (js_\w+)\(const Napi::CallbackInfo& info\) \{\n([\s\S]*?)\n\}$/gm)].map((m) => [m[1]!, m[2]!]),
-);
-const body = (name: string): string => {
-  const b = bodies.get(`js_${name}`);
-  if (!b) throw new Error(`no generated function ${name}`);
-  return b;
-};
 
 const FUNCTIONS = [
   'nvmlInit_v2',

@@ -1,10 +1,6 @@
 import type { CUstream } from './generated/handles.js';
-import { addon, native } from './native.js';
+import { addonFunction } from './native.js';
 import type { NullHandle } from './types.js';
-
-interface BlockingHostFunction {
-  launchBlockingHostFunc?(hStream: bigint, callback: () => void): void;
-}
 
 /**
  * `cuLaunchHostFunc` with the C function's own ordering: `callback` runs on
@@ -26,7 +22,5 @@ interface BlockingHostFunction {
  * refuses the waits that it can see.
  */
 export function launchBlockingHostFunc(hStream: CUstream | NullHandle | bigint, callback: () => void): void {
-  const f = (native as unknown as BlockingHostFunction).launchBlockingHostFunc;
-  if (f === undefined) throw 'error' in addon ? addon.error : new Error('@cuda-js/bindings: the native addon has no launchBlockingHostFunc');
-  f(hStream, callback);
+  addonFunction<(hStream: bigint, callback: () => void) => void>('launchBlockingHostFunc')(hStream, callback);
 }

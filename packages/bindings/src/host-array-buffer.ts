@@ -1,9 +1,5 @@
 import type { CUdeviceptr } from './generated/handles.js';
-import { addon, native } from './native.js';
-
-interface HostArrayBufferFunction {
-  hostArrayBuffer?(ptr: bigint, byteLength: number | bigint, owner: object): ArrayBuffer;
-}
+import { addonFunction } from './native.js';
 
 /**
  * A zero-copy `ArrayBuffer` over the `byteLength` bytes at `ptr`, for memory
@@ -26,7 +22,5 @@ interface HostArrayBufferFunction {
  * A zero `byteLength` gives an empty ArrayBuffer (the address is still checked).
  */
 export function hostArrayBuffer(ptr: CUdeviceptr | bigint, byteLength: number | bigint, owner: object): ArrayBuffer {
-  const f = (native as unknown as HostArrayBufferFunction).hostArrayBuffer;
-  if (f === undefined) throw 'error' in addon ? addon.error : new Error('@cuda-js/bindings: the native addon has no hostArrayBuffer');
-  return f(ptr, byteLength, owner);
+  return addonFunction<(ptr: bigint, byteLength: number | bigint, owner: object) => ArrayBuffer>('hostArrayBuffer')(ptr, byteLength, owner);
 }

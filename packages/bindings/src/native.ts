@@ -125,6 +125,17 @@ function failing(error: AddonLoadError): NativeAddon {
 
 export const native: NativeAddon = loaded instanceof AddonLoadError ? failing(loaded) : loaded.addon;
 
+/**
+ * The addon's top-level function `name` (one beside the namespaces, such as
+ * `hostArrayBuffer`); throws the AddonLoadError that says why the addon is
+ * missing, or, with an addon that lacks it, an Error naming it.
+ */
+export function addonFunction<F extends (...args: never[]) => unknown>(name: string): F {
+  const f = (native as unknown as Readonly<Record<string, F | undefined>>)[name];
+  if (f === undefined) throw 'error' in addon ? addon.error : new Error(`@cuda-js/bindings: the native addon has no ${name}`);
+  return f;
+}
+
 // The addon asks for a library's path on the first call into it.
 native.setup((name) => {
   const location = findLibrary(name);

@@ -2,14 +2,10 @@ import { readFileSync } from 'node:fs';
 import { release } from 'node:os';
 import { getSystemErrorMap, getSystemErrorName } from 'node:util';
 import { FdDuplicationError } from './errors.js';
-import { addon, native } from './native.js';
+import { addonFunction } from './native.js';
 
 /** What the native call gives back: the new descriptor, or the system call that failed and its errno. */
 type NativeResult = number | { readonly syscall: string; readonly errno: number };
-
-interface ProcessFdFunction {
-  duplicateFdFromProcess?(pid: number, fd: number): NativeResult;
-}
 
 /** Yama's ptrace rule, as the message explains it; undefined where Yama is not active. */
 function ptraceScope(): string | undefined {
@@ -70,9 +66,7 @@ function advice(syscall: string, code: string, pid: number, fd: number): string 
  * and still has the descriptor open.
  */
 export function duplicateFdFromProcess(pid: number, fd: number): number {
-  const f = (native as unknown as ProcessFdFunction).duplicateFdFromProcess;
-  if (f === undefined) throw 'error' in addon ? addon.error : new Error('@cuda-js/bindings: the native addon has no duplicateFdFromProcess');
-  const result = f(pid, fd);
+  const result = addonFunction<(pid: number, fd: number) => NativeResult>('duplicateFdFromProcess')(pid, fd);
   if (typeof result === 'number') return result;
   const code = getSystemErrorName(-result.errno);
   const text = getSystemErrorMap().get(-result.errno)?.[1] ?? `errno ${result.errno}`;

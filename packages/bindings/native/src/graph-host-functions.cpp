@@ -61,7 +61,7 @@ void graphHostRelease(void* userData) {
   if (!fn->channel->postOrDrop(new GraphHostRelease(fn))) delete fn;
 }
 
-/** A GraphHostFn for `callback` of this environment (JS thread), owned by no graph yet. */
+/** A GraphHostFn for `callback` (a function: each caller checked it first) of this environment (JS thread), owned by no graph yet. */
 GraphHostFn* newGraphHostFn(Call& c, const Napi::Value& callback) {
   std::shared_ptr<HostCallChannel> channel = HostCallChannel::of(c);
   return new GraphHostFn(std::move(channel), JsCallback(c, callback));
@@ -73,7 +73,6 @@ GraphHostFn* newGraphHostFn(Call& c, const Napi::Value& callback) {
  * graphs are destroyed. Throws, releasing it, when the driver refuses.
  */
 GraphHostFn* graphHostFn(Call& c, CUgraph graph, const Napi::Value& callback) {
-  if (!callback.IsFunction()) c.typeError("parameter 'callback'", "a function", callback);
   using Create = decltype(&cuUserObjectCreate);
   using Retain = decltype(&cuGraphRetainUserObject);
   using Release = decltype(&cuUserObjectRelease);
@@ -132,7 +131,6 @@ bool streamIsCapturing(Call& c, CUstream stream) {
 }
 
 bool launchCapturedHostFunc(Call& c, CUstream stream, const Napi::Value& callback, decltype(&cuLaunchHostFunc) launch) {
-  if (!callback.IsFunction()) c.typeError("parameter 'callback'", "a function", callback);
   if (!streamIsCapturing(c, stream)) return false;  // an invalidated capture: the driver's own error follows
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   using Info = decltype(&cuStreamGetCaptureInfo_v3);
@@ -147,7 +145,6 @@ bool launchCapturedHostFunc(Call& c, CUstream stream, const Napi::Value& callbac
 }
 
 void simulateGraphHostFunction(Call& c, const Napi::Value& callback, double delayMs, int launches) {
-  if (!callback.IsFunction()) c.typeError("parameter 'callback'", "a function", callback);
   GraphHostFn* fn = newGraphHostFn(c, callback);
   try {
     std::thread([fn, delayMs, launches] {

@@ -14,14 +14,14 @@ namespace cjs {
 bool streamIsCapturing(Call& c, CUstream stream);
 
 /**
- * When `stream` is being captured, enqueues `callback` (a JS function) into
+ * When `stream` is being captured, enqueues `callback` (a JS function, which the caller checked) into
  * the capture as a graph host function and returns true; false (nothing done)
  * when it is not capturing. `launch` is the resolved cuLaunchHostFunc.
  */
 bool launchCapturedHostFunc(Call& c, CUstream stream, const Napi::Value& callback, decltype(&cuLaunchHostFunc) launch);
 
 /**
- * Test-only, without a device: a graph host function for `callback` that no
+ * Test-only, without a device: a graph host function for `callback` (a JS function, which the caller checked) that no
  * graph owns; a thread of its own plays the driver: after `delayMs` it makes
  * `launches` calls of it, then destroys it as its user object would.
  */

@@ -8,8 +8,6 @@
 // reference to `owner`, the object whose lifetime is the allocation's, until
 // it is collected: its finalizer deletes the reference, on the JS thread of the
 // environment that made it (a reference, no other state, per environment).
-#include <cstdio>
-
 #include "codecs.h"
 
 namespace cjs {
@@ -22,12 +20,6 @@ constexpr uint64_t kMaxViewBytes = uint64_t{1} << 32;
 
 using GetAttribute = decltype(&cuPointerGetAttribute);
 using GetRange = decltype(&cuMemGetAddressRange_v2);
-
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 [[noreturn]] void refuse(Call& c, const std::string& why) {
   throwValue(c.env, makeLibraryError(c.env, "host-view", 0, "", c.fn, why, ""));
@@ -64,32 +56,36 @@ void checkHostRange(Call& c, uint64_t ptr, uint64_t size) {
   static std::atomic<GetAttribute> getSlot{nullptr};
   GetAttribute get = resolved(getSlot, [&] { return driverEntryPoint(c, "cuPointerGetAttribute", 4000, 0); });
   const uint64_t last = size == 0 ? ptr : ptr + size - 1;
-  const std::string range = "[" + hex(ptr) + ", " + hex(ptr + size) + ")";
+  const std::string range = "[" + hexOf(ptr) + ", " + hexOf(ptr + size) + ")";
 
   uint64_t type = 0;
   uint64_t managed = 0;
   if (!attribute(c, get, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr, type))
-    refuse(c, "parameter 'ptr' (" + hex(ptr) + ") is not memory that the CUDA driver allocated, mapped or registered");
+    refuse(c, "parameter 'ptr' (" + hexOf(ptr) + ") is not memory that the CUDA driver allocated, mapped or registered");
   attribute(c, get, CU_POINTER_ATTRIBUTE_IS_MANAGED, ptr, managed);
   if (managed == 0 && static_cast<uint32_t>(type) != CU_MEMORYTYPE_HOST) {
-    refuse(c, "parameter 'ptr' (" + hex(ptr) + ") is " + (static_cast<uint32_t>(type) == CU_MEMORYTYPE_DEVICE ? "device" : "not host") +
+    refuse(c, "parameter 'ptr' (" + hexOf(ptr) + ") is " + (static_cast<uint32_t>(type) == CU_MEMORYTYPE_DEVICE ? "device" : "not host") +
                   " memory (CU_POINTER_ATTRIBUTE_MEMORY_TYPE " + std::to_string(static_cast<uint32_t>(type)) +
                   "), which the host cannot read through an address; only pinned and managed memory can be viewed");
   }
   uint64_t host = 0;
   if (!attribute(c, get, CU_POINTER_ATTRIBUTE_HOST_POINTER, ptr, host) || host != ptr) {
-    refuse(c, "parameter 'ptr' (" + hex(ptr) + ") is not the host address of its memory" +
-                  (host ? " (the host reads it at " + hex(host) + ")" : std::string(" (the driver reports none)")));
+    refuse(c, "parameter 'ptr' (" + hexOf(ptr) + ") is not the host address of its memory" +
+                  (host ? " (the host reads it at " + hexOf(host) + ")" : std::string(" (the driver reports none)")));
   }
 
   // The extent of the allocation: the pointer's range attributes, else cuMemGetAddressRange, else the last byte's buffer id.
+  auto refuseUnlessInside = [&](uint64_t allocStart, uint64_t allocBytes) {
+    if (inside(ptr, size, last, allocStart, allocBytes)) return;
+    refuse(c, range + " is not inside one allocation: the allocation at " + hexOf(ptr) + " is [" + hexOf(allocStart) + ", " +
+                  hexOf(allocStart + allocBytes) + ")");
+  };
   uint64_t start = 0;
   uint64_t extent = 0;
   if (attribute(c, get, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr, start) &&
       attribute(c, get, CU_POINTER_ATTRIBUTE_RANGE_SIZE, ptr, extent) && extent > 0) {
-    if (inside(ptr, size, last, start, extent)) return;
-    refuse(c, range + " is not inside one allocation: the allocation at " + hex(ptr) + " is [" + hex(start) + ", " + hex(start + extent) +
-                  ")");
+    refuseUnlessInside(start, extent);
+    return;
   }
   static std::atomic<GetRange> rangeSlot{nullptr};
   GetRange getRange = resolved(rangeSlot, [&] { return driverEntryPoint(c, "cuMemGetAddressRange", 3020, 0); });
@@ -97,9 +93,8 @@ void checkHostRange(Call& c, uint64_t ptr, uint64_t size) {
   size_t bytes = 0;
   CUresult r = getRange(&base, &bytes, static_cast<CUdeviceptr>(ptr));
   if (r == CUDA_SUCCESS && bytes > 0) {
-    if (inside(ptr, size, last, base, bytes)) return;
-    refuse(c,
-           range + " is not inside one allocation: the allocation at " + hex(ptr) + " is [" + hex(base) + ", " + hex(base + bytes) + ")");
+    refuseUnlessInside(base, bytes);
+    return;
   }
   if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_VALUE && r != CUDA_ERROR_NOT_FOUND && r != CUDA_ERROR_NOT_SUPPORTED) checkCu(c, r);
   uint64_t firstId = 0;
@@ -109,9 +104,9 @@ void checkHostRange(Call& c, uint64_t ptr, uint64_t size) {
     if (attribute(c, get, CU_POINTER_ATTRIBUTE_BUFFER_ID, last, lastId) && lastId == firstId &&
         attribute(c, get, CU_POINTER_ATTRIBUTE_HOST_POINTER, last, lastHost) && lastHost == last)
       return;
-    refuse(c, range + " is not inside one allocation: its last byte is not in the allocation at " + hex(ptr));
+    refuse(c, range + " is not inside one allocation: its last byte is not in the allocation at " + hexOf(ptr));
   }
-  refuse(c, "the driver reports no extent for the allocation at " + hex(ptr) + ", so " + range + " cannot be checked");
+  refuse(c, "the driver reports no extent for the allocation at " + hexOf(ptr) + ", so " + range + " cannot be checked");
 }
 
 Napi::Value hostArrayBuffer(const Napi::CallbackInfo& info) {
@@ -127,7 +122,7 @@ Napi::Value hostArrayBuffer(const Napi::CallbackInfo& info) {
                                                " bytes, the ArrayBuffer limit of Node.js 20); view the memory in parts");
   if (ptr == 0) refuse(c, "parameter 'ptr' is NULL (0n)");
   if (size > ~uint64_t{0} - ptr)
-    c.rangeError("parameter 'byteLength'", "= " + std::to_string(size) + " from " + hex(ptr) + " reaches past 2^64");
+    c.rangeError("parameter 'byteLength'", "= " + std::to_string(size) + " from " + hexOf(ptr) + " reaches past 2^64");
   checkHostRange(c, ptr, size);
   if (size == 0) return Napi::ArrayBuffer::New(c.env, 0);  // no memory to keep alive
 
@@ -146,7 +141,7 @@ Napi::Value hostArrayBuffer(const Napi::CallbackInfo& info) {
     napi_value ignored;
     if (napi_is_exception_pending(c.env, &pending) == napi_ok && pending) napi_get_and_clear_last_exception(c.env, &ignored);
     refuse(c, s == napi_no_external_buffers_allowed ? "this JS engine allows no ArrayBuffer over memory it did not allocate (V8 sandbox)"
-                                                    : "Node.js could not make an ArrayBuffer over " + hex(ptr));
+                                                    : "Node.js could not make an ArrayBuffer over " + hexOf(ptr));
   }
   return Napi::Value(c.env, buffer);
 }

@@ -149,6 +149,12 @@ void* rawPointerFrom(Call& c, const Napi::Value& v, const std::string& what, siz
   return pointerFrom(c, v, what, false, false);
 }
 
+std::string hexOf(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
 // ------------------------------------------------------------------ External handles
 void* externalFrom(const Call& c, const Napi::Value& v, const std::string& what, const ExternalKind& k) {
   bool ours = false;
@@ -198,15 +204,9 @@ Programs& programs() {
   return *p;
 }
 
-std::string hexOf(const void* h) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(h)));
-  return b;
-}
-
 [[noreturn]] void refuse(Call& c, const ProgramKind& k, const void* h, const char* param, const std::string& why) {
-  throwValue(c.env, makeLibraryError(c.env, k.errKind, k.code, k.codeName, c.fn,
-                                     std::string("parameter '") + param + "' " + (h ? "(" + hexOf(h) + ") " : "") + why, ""));
+  const std::string at = h ? "(" + hexOf(reinterpret_cast<uintptr_t>(h)) + ") " : "";
+  throwValue(c.env, makeLibraryError(c.env, k.errKind, k.code, k.codeName, c.fn, std::string("parameter '") + param + "' " + at + why, ""));
 }
 
 void track(const ProgramKind& k, const void* h) {

@@ -134,6 +134,9 @@ T u64From(const Call& c, const Napi::Value& v, const std::string& what) {
   c.typeError(what, "a bigint or a safe-integer number", v);
 }
 
+/** `v` in hex as messages write an address or handle: `0x7f00`. */
+std::string hexOf(uint64_t v);
+
 /** An address or handle: a bigint only (a number could not hold every 64-bit value). */
 inline uint64_t addressFrom(const Call& c, const Napi::Value& v, const std::string& what) {
   if (!v.IsBigInt()) c.typeError(what, "a bigint (a handle or an address; 0n for none)", v);
