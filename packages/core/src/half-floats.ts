@@ -31,9 +31,7 @@ function exponentOf(magnitude: number): number {
  * magic number is an even number of quanta); subtracting it again is exact.
  */
 interface Format {
-  readonly precision: number;
   readonly minExponent: number;
-  readonly maxExponent: number;
   /** The smallest magnitude that rounds to infinity: the largest finite value plus half its ulp. */
   readonly overflow: number;
   readonly magic: Float64Array;
@@ -43,7 +41,7 @@ function format(precision: number, minExponent: number, maxExponent: number): Fo
   const magic = new Float64Array(maxExponent - minExponent + 1);
   for (let e = minExponent; e <= maxExponent; e++) magic[e - minExponent] = 1.5 * 2 ** (e - precision + 53);
   const overflow = 2 ** (maxExponent + 1) - 2 ** (maxExponent - precision);
-  return { precision, minExponent, maxExponent, overflow, magic };
+  return { minExponent, overflow, magic };
 }
 
 const FLOAT16 = format(11, -14, 15);

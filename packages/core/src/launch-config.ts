@@ -107,10 +107,8 @@ export class LaunchConfig {
     if (config !== null && typeof config === 'object') {
       // the config of the last launch first: the fields, then that there is no other key
       const latest = recent[0];
-      if (latest !== undefined && matchesConfig(config, latest.#key)) {
-        if (hasOnlyConfigKeys(config)) return latest;
-        return new LaunchConfig(config); // the constructor names an unknown key (an inherited one only: made, not remembered)
-      }
+      if (latest !== undefined && matchesConfig(config, latest.#key) && hasOnlyConfigKeys(config)) return latest;
+      // the constructor names an unknown key (an inherited one only: made, not remembered)
       if (!hasOnlyConfigKeys(config)) return new LaunchConfig(config);
       for (let i = 1; i < recent.length; i++) {
         const known = recent[i]!;

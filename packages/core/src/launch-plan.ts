@@ -197,9 +197,7 @@ export class LaunchPlan {
     const cfg = config instanceof LaunchConfig ? config : LaunchConfig.from(config);
     const checks = this.#current;
     if (checks === undefined || cfg.cluster !== undefined || cfg.cooperative) {
-      this.prepare(cfg, stream);
-      this.pack(args, stream);
-      this.launch(cfg, stream);
+      this.#runChecked(cfg, stream, args);
       return;
     }
     this.#kernelObject?.checkOpen?.();
@@ -209,21 +207,16 @@ export class LaunchPlan {
       this.pack(args, stream);
     } catch (error) {
       if (!this.#enteredAnother()) throw error;
-      this.#runInCurrent(cfg, stream, args);
+      this.#runChecked(cfg, stream, args);
       return;
     }
-    const current = this.#buffer.launch(cfg, stream);
-    if (current !== undefined) {
-      this.#enterContext(current);
-      this.#runInCurrent(cfg, stream, args);
-    }
+    // another context is current (nothing was launched): the launch is checked again in it
+    if (this.#buffer.launch(cfg, stream) !== undefined) this.#runChecked(cfg, stream, args);
   }
 
-  /** A whole launch in the context just entered. */
-  #runInCurrent(cfg: LaunchConfig, stream: bigint, args: readonly unknown[]): void {
-    const checks = this.#current!;
-    checks.checkConfig(cfg);
-    checks.checkStream(stream);
+  /** {@link prepare}, {@link pack} and {@link launch}: a whole launch, checked against the context current now. */
+  #runChecked(cfg: LaunchConfig, stream: bigint, args: readonly unknown[]): void {
+    this.prepare(cfg, stream);
     this.pack(args, stream);
     this.launch(cfg, stream);
   }
@@ -275,9 +268,7 @@ export class LaunchPlan {
           if (!(arg as Buffer).closed) continue;
         } else if (kind === REMEMBERED_ARRAY_INTERFACE) {
           // a failed reading writes nothing: what is remembered still holds
-          const layout = this.#readInterfaceAt(i, arg as CudaArrayInterfaceObject, undefined);
-          if (layout === lastLayouts[i]) orderInterface(layout, consumer, stream);
-          else this.#writeInterface(i, arg as CudaArrayInterfaceObject, layout, undefined, stream, consumer);
+          this.#packInterface(i, arg as CudaArrayInterfaceObject, undefined, lastLayouts[i], stream, consumer);
           continue;
         }
       }
@@ -318,15 +309,7 @@ export class LaunchPlan {
       } else if (typeof arg === 'object' && arg !== null) {
         if (size !== 8) throw this.#sizeError(i, 'an array (a pointer, 8 bytes)', size);
         if (hasCudaArrayInterface(arg)) {
-          const layout = this.#readInterfaceAt(i, arg, undefined);
-          if (layout === previousLayout) {
-            // another object that says what the last one said: the bytes are in place
-            lastLayouts[i] = layout;
-            this.#remember(i, arg, REMEMBERED_ARRAY_INTERFACE);
-            orderInterface(layout, consumer, stream);
-          } else {
-            this.#writeInterface(i, arg, layout, undefined, stream, consumer);
-          }
+          this.#packInterface(i, arg, undefined, previousLayout, stream, consumer);
         } else {
           const implicit = implicitView(arg, consumer, this.name, i);
           checkViewDevice(implicit, this.#ordinal, this.name, i);
@@ -339,9 +322,24 @@ export class LaunchPlan {
     }
   }
 
-  /** The layout of what the CUDA array interface object at argument `i` answers now, read by the position's reader. */
-  #readInterfaceAt(i: number, arg: CudaArrayInterfaceObject, slot: PlannedSlot | undefined): CudaArrayInterfaceLayout {
-    return readInterface(arg, (this.#readers[i] ??= new CudaArrayInterfaceReader()), this.name, i, slot?.name);
+  /**
+   * Packs the CUDA array interface object at argument `i`, reading what it
+   * answers now with the position's reader: a layout other than `previous`
+   * (the one whose bytes are in place) is written; the same one only orders
+   * the launch stream again.
+   */
+  #packInterface(i: number, arg: CudaArrayInterfaceObject, slot: PlannedSlot | undefined, previous: CudaArrayInterfaceLayout | undefined, stream: bigint, consumer: bigint): void {
+    const layout = readInterface(arg, (this.#readers[i] ??= new CudaArrayInterfaceReader()), this.name, i, slot?.name);
+    if (layout !== previous) {
+      this.#writeInterface(i, arg, layout, slot, stream, consumer);
+      return;
+    }
+    if (arg !== this.#last[i]) {
+      // another object that says what the last one said: the bytes are in place
+      this.#lastLayouts[i] = layout;
+      this.#remember(i, arg, REMEMBERED_ARRAY_INTERFACE);
+    }
+    orderInterface(layout, consumer, stream);
   }
 
   /**
@@ -406,9 +404,7 @@ export class LaunchPlan {
     const last = this.#last;
     const lastLayouts = this.#lastLayouts;
     if (arg === last[i] && this.#kinds[i] === REMEMBERED_ARRAY_INTERFACE) {
-      const layout = this.#readInterfaceAt(i, arg as CudaArrayInterfaceObject, slot);
-      if (layout === lastLayouts[i]) orderInterface(layout, consumer, stream);
-      else this.#writeInterface(i, arg as CudaArrayInterfaceObject, layout, slot, stream, consumer);
+      this.#packInterface(i, arg as CudaArrayInterfaceObject, slot, lastLayouts[i], stream, consumer);
       return;
     }
     if (arg instanceof StridedMemoryView) {
@@ -436,13 +432,7 @@ export class LaunchPlan {
       throw new LaunchArgumentError(this.name, i, `cannot pass ${arg === null ? 'null' : typeof arg} as an array; pass a StridedMemoryView or any DLPack or CUDA array interface object`, slot.name);
     }
     if (hasCudaArrayInterface(arg)) {
-      const layout = this.#readInterfaceAt(i, arg, slot);
-      if (layout === lastLayouts[i]) {
-        this.#remember(i, arg, REMEMBERED_ARRAY_INTERFACE);
-        orderInterface(layout, consumer, stream);
-      } else {
-        this.#writeInterface(i, arg, layout, slot, stream, consumer);
-      }
+      this.#packInterface(i, arg, slot, lastLayouts[i], stream, consumer);
       return;
     }
     last[i] = undefined;

@@ -2,7 +2,7 @@ import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { GraphBuilder } from './graph-builder.js';
 import type { KernelArgument } from './kernel-parameters.js';
 import { planFor } from './kernel-plans.js';
-import { LaunchConfig, type LaunchConfigOptions } from './launch-config.js';
+import type { LaunchConfig, LaunchConfigOptions } from './launch-config.js';
 
 /**
  * Launches `kernel` on `stream` with `config`. Arguments may be Buffers,
@@ -22,5 +22,5 @@ export function launch(stream: StreamArgument, config: LaunchConfig | LaunchConf
   const plan = planFor(kernel);
   if (stream instanceof GraphBuilder) return stream.recordLaunch(plan, config, kernel, args);
   const handle = stream instanceof Stream ? stream.handle : streamHandle(stream, 'launch: stream');
-  plan.run(config instanceof LaunchConfig ? config : LaunchConfig.from(config), handle, args);
+  plan.run(config, handle, args);
 }

@@ -180,7 +180,7 @@ export function planTiledTensorMap(view: StridedMemoryView, options: TensorMapTi
   const itemsize = type.entry.itemsize;
   if (itemsize !== view.itemsize) throw new TensorMapError(`${what}: dataType '${type.name}' is ${itemsize} bytes per element, the array's ${dtype.name} is ${view.itemsize}`);
 
-  const { globalDim, globalStrides } = globalLayout(view, itemsize, interleaved32 ? 32 : 16, what);
+  const { globalDim, globalStrides } = globalLayout(view, itemsize, alignment, what);
   const box = integerList(options.box, rank, 1, MAX_BOX, `${what}: box`);
   const elementStrides = options.elementStrides === undefined ? new Array<number>(rank).fill(1) : integerList(options.elementStrides, rank, 1, MAX_ELEMENT_STRIDE, `${what}: elementStrides`);
 
