@@ -239,7 +239,7 @@ export class Buffer implements Disposable, DLPackExporter {
    */
   #takeUnlessViewed(): CUdeviceptr | undefined {
     const keeper = this.#keeper;
-    const live = this.#hostView?.deref() !== undefined;
+    const live = this.hasHostView;
     this.#keeper = undefined;
     this.#hostView = undefined;
     if (keeper !== undefined && live) {

@@ -29,17 +29,7 @@ export { roundToFloat16, roundToBfloat16, float16Bits, float16FromBits, bfloat16
 export { CoreError, DeviceNotFoundError, LaunchConfigError, LaunchArgumentError, CopyError } from './errors.js';
 export { ClosedResourceError } from '@cuda-js/bindings';
 export { DeviceMismatchError, PeerAccessError, CollectiveArgumentError, CommunicatorStateError } from './errors.js';
-export {
-  Communicator,
-  CollectiveWork,
-  REDUCIBLE_DTYPES,
-  type CollectiveArray,
-  type CollectiveOptions,
-  type ReductionOptions,
-  type RootedOptions,
-  type InitRankOptions,
-  type ReduceOp,
-} from './nccl/index.js';
+export * from './nccl/index.js';
 // thrown by Communicator's calls where NCCL itself fails
 export { NcclError } from '@cuda-js/bindings';
 export { canAccessMemory } from './peer-access.js';
@@ -60,18 +50,4 @@ export { GraphCondition, type ConditionalKind } from './graph-conditional.js';
 export type { GraphDebugPrintOptions } from './graph-debug-print.js';
 export type { GraphSource } from './graph-source.js';
 export { DEVICE_ATTRIBUTES, type DeviceAttributeName, type DeviceAttributeValues } from './generated/device-attributes.js';
-export {
-  system,
-  SystemDevice,
-  SystemUnavailableError,
-  type System,
-  type SystemDeviceInfo,
-  type SystemDeviceMemory,
-  type SystemDeviceUtilization,
-  type SystemClockSet,
-  type SystemDeviceClocks,
-  type SystemDevicePower,
-  type SystemDevicePci,
-  type SystemNvLinkLink,
-  type SystemDeviceNvLink,
-} from './system/index.js';
+export * from './system/index.js';

@@ -4,14 +4,14 @@ import { Buffer } from './buffer.js';
 import { driverVersion } from './driver-init.js';
 import { locationFromMem, locationFromOrdinal, memLocationOf, sameLocation, type LocationUse, type ManagedLocation } from './managed-location.js';
 
-/** Bytes that the driver is asked about: a zero-byte buffer still has its one-byte allocation. */
-function rangeBytes(buffer: Buffer): number {
+/** @internal Bytes of a managed buffer that the driver is asked about: a zero-byte buffer still has its one-byte allocation. */
+export function managedRangeBytes(buffer: Buffer): number {
   return Math.max(buffer.size, 1);
 }
 
 function intAttribute(buffer: ManagedBuffer, attribute: number): number {
   const out = new Int32Array(1);
-  driver.cuMemRangeGetAttribute(out, 4, attribute, buffer.ptr, rangeBytes(buffer));
+  driver.cuMemRangeGetAttribute(out, 4, attribute, buffer.ptr, managedRangeBytes(buffer));
   return out[0]!;
 }
 
@@ -41,7 +41,7 @@ export class AccessedBy implements Iterable<ManagedLocation> {
   #query(): ManagedLocation[] {
     const count = driver.cuDeviceGetCount() + 1; // every device and the host
     const out = new Int32Array(count);
-    driver.cuMemRangeGetAttribute(out, count * 4, driver.CUmem_range_attribute.CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, this.buffer.ptr, rangeBytes(this.buffer));
+    driver.cuMemRangeGetAttribute(out, count * 4, driver.CUmem_range_attribute.CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, this.buffer.ptr, managedRangeBytes(this.buffer));
     const locations: ManagedLocation[] = [];
     for (const ordinal of out) {
       const location = locationFromOrdinal(ordinal);
@@ -156,14 +156,14 @@ export class ManagedBuffer extends Buffer {
    */
   advise(advice: number, location: ManagedLocation | undefined, use: LocationUse, what: string): void {
     const where = location === undefined ? { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_HOST, id: 0 } : memLocationOf(location, use, what);
-    driver.cuMemAdvise(this.ptr, rangeBytes(this), advice, where);
+    driver.cuMemAdvise(this.ptr, managedRangeBytes(this), advice, where);
   }
 
   /** Migrates the memory to `location`, ordered on `stream` (default: the allocation's), with `cuMemPrefetchAsync`. */
   prefetch(location: ManagedLocation, options: { stream?: StreamArgument } = {}): void {
     const where = memLocationOf(location, 'prefetch', 'ManagedBuffer.prefetch');
     const stream = streamHandle(options.stream ?? this.allocationStream, 'ManagedBuffer.prefetch');
-    driver.cuMemPrefetchAsync(this.ptr, rangeBytes(this), where, 0, stream);
+    driver.cuMemPrefetchAsync(this.ptr, managedRangeBytes(this), where, 0, stream);
   }
 
   /**
@@ -174,22 +174,17 @@ export class ManagedBuffer extends Buffer {
    */
   discard(options: { stream?: StreamArgument } = {}): void {
     const stream = streamHandle(options.stream ?? this.allocationStream, 'ManagedBuffer.discard');
-    driver.cuMemDiscardBatchAsync([this.ptr], [rangeBytes(this)], 0, stream);
+    driver.cuMemDiscardBatchAsync([this.ptr], [managedRangeBytes(this)], 0, stream);
   }
 
   /** {@link discard}, then the pages are made resident at `location` without their old contents (`cuMemDiscardAndPrefetchBatchAsync`, CUDA 13). */
   discardPrefetch(location: ManagedLocation, options: { stream?: StreamArgument } = {}): void {
     const where = memLocationOf(location, 'prefetch', 'ManagedBuffer.discardPrefetch');
     const stream = streamHandle(options.stream ?? this.allocationStream, 'ManagedBuffer.discardPrefetch');
-    driver.cuMemDiscardAndPrefetchBatchAsync([this.ptr], [rangeBytes(this)], [where], [0], 0, stream);
+    driver.cuMemDiscardAndPrefetchBatchAsync([this.ptr], [managedRangeBytes(this)], [where], [0], 0, stream);
   }
 
   override toString(): string {
     return super.toString().replace(/^Buffer/, 'ManagedBuffer');
   }
-}
-
-/** @internal The bytes of a managed buffer that the driver is asked about. */
-export function managedRangeBytes(buffer: ManagedBuffer): number {
-  return rangeBytes(buffer);
 }

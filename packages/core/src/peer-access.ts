@@ -80,12 +80,6 @@ export function canAccessMemory(accessor: Device, ptr: bigint, owner: Device): b
   return pool !== 0n && poolAccess(pool as CUmemoryPool, accessor) !== ACCESS_NONE;
 }
 
-/** `matrix[i][j]`: whether device i can access device j's memory (cuDeviceCanAccessPeer; true on the diagonal). */
-export function peerAccessMatrix(): boolean[][] {
-  const all = devices().all();
-  return all.map((d) => all.map((peer) => devicesCanAccess(d, peer)));
-}
-
 /**
  * {@link canAccessMemory} by ordinals, for the launch checks: whether a
  * kernel of device `accessorOrdinal` may address the memory at `ptr` of

@@ -49,13 +49,18 @@ export interface InitRankOptions {
   readonly device?: Device | number;
 }
 
-const OPTION_KEYS = new Set(['stream', 'dtype', 'count', 'op', 'root']);
-
-function checkOptions(options: unknown, allowed: readonly string[], what: string): void {
-  if (options === null || typeof options !== 'object') throw new CollectiveArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
+function checkOptions(options: unknown, allowed: readonly string[], what: string, expected = 'an object'): void {
+  if (options === null || typeof options !== 'object') throw new CollectiveArgumentError(`${what}: options must be ${expected}, got ${formatValue(options)}`);
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key) || !allowed.includes(key)) throw new CollectiveArgumentError(`${what}: unknown option '${key}' (known: ${allowed.join(', ')})`);
+    if (!allowed.includes(key)) throw new CollectiveArgumentError(`${what}: unknown option '${key}' (known: ${allowed.join(', ')})`);
   }
+}
+
+/** The ordinal of a device argument (a Device or a device ordinal), before any device is looked up. */
+function deviceOrdinal(value: unknown, label: string): number {
+  if (value instanceof Device) return value.ordinal;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  throw new CollectiveArgumentError(`${label} must be a Device or a device ordinal, got ${formatValue(value)}`);
 }
 
 function checkCount(count: unknown, what: string): number | undefined {
@@ -144,10 +149,7 @@ export class Communicator implements Disposable {
     if (!Array.isArray(devices) || devices.length === 0) throw new CollectiveArgumentError(`${what}: devices must be a non-empty array of Devices or ordinals, got ${formatValue(devices)}`);
     const seen = new Set<number>();
     for (const [i, d] of devices.entries()) {
-      if (!(d instanceof Device) && !(typeof d === 'number' && Number.isInteger(d) && d >= 0)) {
-        throw new CollectiveArgumentError(`${what}: devices[${i}] must be a Device or a device ordinal, got ${formatValue(d)}`);
-      }
-      const ordinal = d instanceof Device ? d.ordinal : d;
+      const ordinal = deviceOrdinal(d, `${what}: devices[${i}]`);
       if (seen.has(ordinal)) throw new CollectiveArgumentError(`${what}: device ${ordinal} is listed twice; NCCL takes each device once`);
       seen.add(ordinal);
     }
@@ -164,10 +166,7 @@ export class Communicator implements Disposable {
    */
   static initRank(options: InitRankOptions): Communicator {
     const what = 'Communicator.initRank';
-    if (options === null || typeof options !== 'object') throw new CollectiveArgumentError(`${what}: options must be { id, rank, worldSize, device }, got ${formatValue(options)}`);
-    for (const key of Object.keys(options)) {
-      if (!['id', 'rank', 'worldSize', 'device'].includes(key)) throw new CollectiveArgumentError(`${what}: unknown option '${key}' (known: id, rank, worldSize, device)`);
-    }
+    checkOptions(options, ['id', 'rank', 'worldSize', 'device'], what, '{ id, rank, worldSize, device }');
     const bytes = decodeUniqueId(options.id, what);
     const { rank, worldSize } = options;
     if (typeof worldSize !== 'number' || !Number.isInteger(worldSize) || worldSize < 1 || worldSize > 0x7fffffff) {
@@ -177,9 +176,7 @@ export class Communicator implements Disposable {
       throw new CollectiveArgumentError(`${what}: rank must be an integer in [0, ${worldSize}), got ${formatValue(rank)}`);
     }
     const device = options.device ?? 0;
-    if (!(device instanceof Device) && !(typeof device === 'number' && Number.isInteger(device) && device >= 0)) {
-      throw new CollectiveArgumentError(`${what}: device must be a Device or a device ordinal, got ${formatValue(device)}`);
-    }
+    deviceOrdinal(device, `${what}: device`);
     const target = toDevice(device, what);
     applyNcclEnvironmentDefaults();
     target.ensureCurrent(); // NCCL joins on the current device
