@@ -93,10 +93,8 @@ function readLayout(cai: CudaArrayInterface): InterfaceLayout {
   if (!isArray || (data as unknown[]).length !== 2) throw new ProtocolError('the CUDA array interface data must be [address, readOnly]');
   const address: unknown = (data as unknown[])[0];
   const readOnly: unknown = (data as unknown[])[1];
-  let ptr: bigint;
-  if (typeof address === 'bigint') ptr = address;
-  else if (typeof address === 'number' && Number.isSafeInteger(address) && address >= 0) ptr = BigInt(address);
-  else throw new ProtocolError(`the CUDA array interface address is ${formatValue(address)}; expected a bigint (or a safe integer)`);
+  const ptr = addressOf(address);
+  if (ptr === undefined) throw new ProtocolError(`the CUDA array interface address is ${formatValue(address)}; expected a bigint (or a safe integer)`);
   const givenStrides: unknown = cai.strides;
   let strides: readonly number[];
   let byteStrides: readonly number[] | undefined;
@@ -135,6 +133,13 @@ function readLayout(cai: CudaArrayInterface): InterfaceLayout {
   );
 }
 
+/** `data[0]` as an address (a bigint, or a non-negative safe integer), or undefined when it is neither. */
+function addressOf(address: unknown): bigint | undefined {
+  if (typeof address === 'bigint') return address;
+  if (typeof address === 'number' && Number.isSafeInteger(address) && address >= 0) return BigInt(address);
+  return undefined;
+}
+
 function readProducerStream(s: unknown): bigint | undefined {
   if (s === undefined || s === null) return undefined;
   if (s === 0 || s === 0n) throw new ProtocolError('the CUDA array interface stream is 0, which version 3 forbids (1 is the legacy default stream, 2 the per-thread one)');
@@ -154,8 +159,8 @@ function sameNumbers(given: unknown, known: readonly number[]): boolean {
  * version range, typestr, shape and strides, which then need no new
  * checks): only its address, read-only flag and stream are read and checked.
  * `last` itself when they are unchanged too; undefined when the form differs
- * or anything is off, so that the caller reads it in full (and gets the
- * error that says what is wrong).
+ * or anything is off (or a throw, for a bad stream), so that the caller reads
+ * it in full (and gets the error that says what is wrong).
  */
 function rereadLayout(cai: CudaArrayInterface, last: InterfaceLayout): InterfaceLayout | undefined {
   if (cai === null || typeof cai !== 'object') return undefined;
@@ -165,20 +170,12 @@ function rereadLayout(cai: CudaArrayInterface, last: InterfaceLayout): Interface
   if ((mask !== undefined && mask !== null) || cai.typestr !== last.typestr || !sameNumbers(cai.shape, last.extents)) return undefined;
   const data: unknown = cai.data;
   if (!Array.isArray(data) || data.length !== 2) return undefined;
-  const address: unknown = data[0];
+  const ptr = addressOf(data[0]);
   const readOnly = Boolean(data[1]);
-  let ptr: bigint;
-  if (typeof address === 'bigint') ptr = address;
-  else if (typeof address === 'number' && Number.isSafeInteger(address) && address >= 0) ptr = BigInt(address);
-  else return undefined;
+  if (ptr === undefined) return undefined;
   const strides: unknown = cai.strides;
   if (strides === null || strides === undefined ? last.byteStrides !== undefined : last.byteStrides === undefined || !sameNumbers(strides, last.byteStrides)) return undefined;
-  const s: unknown = cai.stream;
-  let producerStream: bigint | undefined;
-  if (s === undefined || s === null) producerStream = undefined;
-  else if (typeof s === 'bigint' && s > 0n && s < ADDRESS_LIMIT) producerStream = s;
-  else if (typeof s === 'number' && Number.isSafeInteger(s) && s > 0) producerStream = BigInt(s);
-  else return undefined;
+  const producerStream = readProducerStream(cai.stream);
   if (ptr === last.ptr && readOnly === last.readonly && producerStream === last.producerStream) return last;
   if (ptr < 0n || ptr >= ADDRESS_LIMIT || (last.end !== 0n && (ptr + last.first < 0n || ptr + last.end > ADDRESS_LIMIT))) return undefined;
   return last.moved(ptr, readOnly, producerStream);

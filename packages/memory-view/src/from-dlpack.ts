@@ -9,7 +9,7 @@ import { bufferByteLength, isArrayBufferLike, isDetached } from './host-buffer.j
 import { Lease } from './lease.js';
 import { NO_SYNC, resolveStream } from './stream.js';
 import { StridedMemoryView } from './strided-memory-view.js';
-import { CHECKED_VIEW_INIT } from './view-init.js';
+import { CHECKED_VIEW_INIT, storedItemsize } from './view-init.js';
 import type { ViewOptions } from './view-options.js';
 
 // Requests are frozen and shared where they carry no handle: no allocation per view.
@@ -132,7 +132,7 @@ function buildView(tensor: DLPackTensor, deleter: unknown, exporter: unknown, st
   }
   if (deleter !== undefined && deleter !== null && typeof deleter !== 'function') throw new ProtocolError("the DLPack tensor's deleter is not a function");
   const data: unknown = tensor.data;
-  const itemsize = flags & DLPackFlags.IS_SUBBYTE_TYPE_PADDED ? Math.ceil(t.itemsize) : t.itemsize;
+  const itemsize = storedItemsize(t, flags);
   let ptr: bigint | undefined;
   let buffer: ArrayBufferLike | undefined;
   let offset = 0;

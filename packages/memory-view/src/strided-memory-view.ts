@@ -9,7 +9,7 @@ import { NO_SYNC } from './stream.js';
 import type { AnyTypedArray } from './typed-arrays.js';
 import { bufferByteLength, isDetached } from './host-buffer.js';
 import { canViewHostMemoryAtAddress, hostMemoryAtAddress } from './host-memory-at-address.js';
-import { CHECKED_VIEW_INIT, checkViewInit, type CheckedViewInit, type StridedMemoryViewInit } from './view-init.js';
+import { CHECKED_VIEW_INIT, checkViewInit, storedItemsize, type CheckedViewInit, type StridedMemoryViewInit } from './view-init.js';
 import type { BufferViewOptions, PointerViewOptions, SliceSpec, ViewOptions } from './view-options.js';
 import { reshapedLayout, retypedLayout, slicedLayout } from './derived-layout.js';
 import { aliasingTypedArray, compactCopy, copyInto } from './host-access.js';
@@ -236,7 +236,7 @@ export class StridedMemoryView {
 
   /** Bytes per element as stored (whole bytes for padded sub-byte types). */
   get itemsize(): number {
-    return this.flags & DLPackFlags.IS_SUBBYTE_TYPE_PADDED ? Math.ceil(this.dtype.itemsize) : this.dtype.itemsize;
+    return storedItemsize(this.dtype, this.flags);
   }
 
   /** Bytes that the elements take (as if compact). */
@@ -366,7 +366,7 @@ export class StridedMemoryView {
   }
 
   private itemsizeFor(t: DType): number {
-    return this.flags & DLPackFlags.IS_SUBBYTE_TYPE_PADDED ? Math.ceil(t.itemsize) : t.itemsize;
+    return storedItemsize(t, this.flags);
   }
 
   /**

@@ -73,6 +73,11 @@ const CUDA_DEVICE_0: Device = Object.freeze({ type: DLDeviceType.CUDA, id: 0 });
 /** The DLPack flag bits that a view keeps. */
 const KNOWN_FLAGS = DLPackFlags.READ_ONLY | DLPackFlags.IS_COPIED | DLPackFlags.IS_SUBBYTE_TYPE_PADDED;
 
+/** @internal Bytes per element as stored under `flags`: whole bytes for padded sub-byte types. */
+export function storedItemsize(t: DType, flags: number): number {
+  return flags & DLPackFlags.IS_SUBBYTE_TYPE_PADDED ? Math.ceil(t.itemsize) : t.itemsize;
+}
+
 /** The device named by an untrusted `{ type, id }`, each read once; `fallback` when none is given. */
 function readDevice(given: unknown, fallback: Device, what: string): Device {
   if (given === undefined) return fallback;
@@ -110,7 +115,7 @@ export function checkViewInit(init: StridedMemoryViewInit, what: string): Checke
   const shape = readShape(givenShape, what);
   const strides = givenStrides === undefined ? Object.freeze(compactStrides(shape)) : readStrides(givenStrides, shape, what);
   const flags = readFlags(givenFlags, what);
-  const itemsize = flags & DLPackFlags.IS_SUBBYTE_TYPE_PADDED ? Math.ceil(t.itemsize) : t.itemsize;
+  const itemsize = storedItemsize(t, flags);
   let device: Device;
   let byteOffset = 0;
   if (buffer !== undefined) {

@@ -55,30 +55,36 @@ function notImported(adapter: HostAdapter, what: string): AdapterNotImportedErro
   return new AdapterNotImportedError(subpath, `${what}: import '${subpath}' (or '${ALL_ADAPTERS_SUBPATH}' for every host adapter) once in the program to view it`);
 }
 
+/** The first adapter that recognizes `obj` (the order fromAny tries them in). */
+function recognizerOf(obj: object): HostAdapter | undefined {
+  return ADAPTERS.find((a) => a.recognizes(obj));
+}
+
+function notLoadedFor(adapter: HostAdapter, obj: object): AdapterNotImportedError {
+  return notImported(adapter, `${Object.prototype.toString.call(obj)} looks like a ${adapter.arrays}, whose adapter is not loaded`);
+}
+
 /**
  * @internal A view of `obj` by the first adapter that recognizes it;
  * undefined when none does. {@link AdapterNotImportedError} when that
  * adapter's module was not imported.
  */
 export function viewWithHostAdapter(obj: object): StridedMemoryView | undefined {
-  for (const adapter of ADAPTERS) {
-    if (!adapter.recognizes(obj)) continue;
-    if (adapter.view === undefined) throw notImported(adapter, `${Object.prototype.toString.call(obj)} looks like a ${adapter.arrays}, whose adapter is not loaded`);
-    return adapter.view(obj);
-  }
-  return undefined;
+  const adapter = recognizerOf(obj);
+  if (adapter === undefined) return undefined;
+  if (adapter.view === undefined) throw notLoadedFor(adapter, obj);
+  return adapter.view(obj);
 }
 
 /** @internal Whether a loaded adapter recognizes `obj`. */
 export function canViewWithHostAdapter(obj: object): boolean {
-  const adapter = ADAPTERS.find((a) => a.recognizes(obj));
-  return adapter !== undefined && adapter.view !== undefined;
+  return recognizerOf(obj)?.view !== undefined;
 }
 
 /** @internal The error for an array that an adapter recognizes but whose module was not imported; undefined otherwise. */
 export function adapterNotImportedFor(obj: object): AdapterNotImportedError | undefined {
-  const adapter = ADAPTERS.find((a) => a.recognizes(obj));
-  return adapter === undefined || adapter.view !== undefined ? undefined : notImported(adapter, `${Object.prototype.toString.call(obj)} looks like a ${adapter.arrays}, whose adapter is not loaded`);
+  const adapter = recognizerOf(obj);
+  return adapter === undefined || adapter.view !== undefined ? undefined : notLoadedFor(adapter, obj);
 }
 
 /** @internal A view through the adapter `name` (its `from*` factory), or {@link AdapterNotImportedError} naming the module to import. */
