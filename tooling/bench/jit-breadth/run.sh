@@ -34,18 +34,11 @@ numba_sim_reps=${JIT_BREADTH_NUMBA_SIM_REPS:-3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/jit-breadth-bench.XXXXXX")
 res="$work/results"
 mkdir -p "$res"
+BENCH_PY_SCRIPT="$here/numba_breadth.py"
 BENCH_LOG_NAME=jit-breadth-bench
-# log and step, shared with the JIT benchmark
+# log, step and py, shared with the JIT benchmark
 source "$jit/bench-steps.sh"
 
-# py <timeout s> <output file> <part> [args]: a numba-cuda anchor, or the reason there is none
-have_python=1
-command -v "$PYTHON" >/dev/null 2>&1 || have_python=0
-py() {
-  local limit=$1 file=$2; shift 2
-  if [ "$have_python" = 1 ]; then step "$limit" "$file" "$PYTHON" "$here/numba_breadth.py" "$@"
-  else printf '{"error": "%s is not on PATH"}\n' "$PYTHON" > "$file"; fi
-}
 # gpu <timeout s> <output file> <script> [args]: a cuda-js part that takes the cubin, or the reason it cannot run
 gpu() {
   local limit=$1 file=$2 script=$3; shift 3

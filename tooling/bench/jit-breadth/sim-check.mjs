@@ -9,23 +9,14 @@
 //   node tooling/bench/jit-breadth/sim-check.mjs [--source]   (prints one line per kernel; exit 1 on a failure)
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceServer } from '../jit/bench-util.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let server;
 let load = (file) => import(join(here, file));
 let loadStack = () => import('cuda-js');
 if (process.argv.includes('--source')) {
-  const { createServer } = await import('vite');
-  const { sourceAliases } = await import('../../scripts/source-aliases.mjs');
-  server = await createServer({
-    root: join(here, '..', '..', '..'),
-    configFile: false,
-    logLevel: 'error',
-    appType: 'custom',
-    server: { middlewareMode: true, hmr: false, watch: null },
-    resolve: { alias: sourceAliases() },
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
+  server = await sourceServer();
   load = (file) => server.ssrLoadModule(`/tooling/bench/jit-breadth/${file}`);
   loadStack = () => server.ssrLoadModule('/packages/cuda-js/src/index.ts');
 }

@@ -1,6 +1,6 @@
 # Shell helpers shared by the JIT benchmarks' drivers (run.sh here and in
-# ../jit-breadth), sourced after `set -uo pipefail`:
-#   BENCH_LOG_NAME=jit-bench; source "$here/../jit/bench-steps.sh"
+# ../jit-breadth), sourced after `set -uo pipefail` and `export PYTHON=...`:
+#   BENCH_LOG_NAME=jit-bench; BENCH_PY_SCRIPT="$here/numba_anchors.py"; source "$here/../jit/bench-steps.sh"
 
 # log <message>: a timestamped line on stderr
 log() { printf '[%s %s] %s\n' "${BENCH_LOG_NAME:-bench}" "$(date +%T)" "$*" >&2; }
@@ -22,4 +22,13 @@ step() {
   log "failed ($why): $*"
   printf '\n{"error": "%s"}\n' "$why" >> "$file"
   return 0
+}
+
+# py <timeout s> <output file> <part> [args]: a numba-cuda anchor ($BENCH_PY_SCRIPT), or the reason there is none
+have_python=1
+command -v "$PYTHON" >/dev/null 2>&1 || have_python=0
+py() {
+  local limit=$1 file=$2; shift 2
+  if [ "$have_python" = 1 ]; then step "$limit" "$file" "$PYTHON" "$BENCH_PY_SCRIPT" "$@"
+  else printf '{"error": "%s is not on PATH"}\n' "$PYTHON" > "$file"; fi
 }

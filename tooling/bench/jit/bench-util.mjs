@@ -1,6 +1,8 @@
 // Small helpers shared by the JS halves of the JIT benchmarks (this folder and ../jit-breadth).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Milliseconds since the Unix epoch, with sub-millisecond resolution. */
 export const epochMs = () => performance.timeOrigin + performance.now();
@@ -26,6 +28,43 @@ export function emit(value) {
 export function reason(error) {
   if (!(error instanceof Error)) return String(error);
   return `${error.name}: ${String(error.message).split('\n')[0]}`;
+}
+
+/** The number after `--name` on the command line, or `fallback`. */
+export function numberArg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+/**
+ * A vite server that loads the repository's TypeScript sources as the tests
+ * load them (`server.ssrLoadModule('/packages/…')`), so that no build is
+ * needed; close it when done.
+ */
+export async function sourceServer() {
+  const { createServer } = await import('vite');
+  const { sourceAliases } = await import('../../scripts/source-aliases.mjs');
+  return createServer({
+    root: join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..'),
+    configFile: false,
+    logLevel: 'error',
+    appType: 'custom',
+    server: { middlewareMode: true, hmr: false, watch: null },
+    resolve: { alias: sourceAliases() },
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+}
+
+/** Nanoseconds per thread of `launch()` (over `threads` threads): the middle of `rounds` rounds of `runs` launches each. */
+export function nsPerThread(launch, { runs, rounds, threads }) {
+  const perThread = [];
+  for (let round = 0; round < rounds; round++) {
+    const start = process.hrtime.bigint();
+    for (let r = 0; r < runs; r++) launch();
+    perThread.push(Number(process.hrtime.bigint() - start) / (runs * threads));
+  }
+  perThread.sort((p, q) => p - q);
+  return perThread[Math.floor(perThread.length / 2)];
 }
 
 /** Host arrays for an axpy check: x[i] = i % 1000, y[i] = 1. */

@@ -24,18 +24,10 @@ compile_runs=${JIT_BENCH_COMPILE_RUNS:-5}
 work=$(mktemp -d "${TMPDIR:-/tmp}/jit-bench.XXXXXX")
 res="$work/results"
 mkdir -p "$res/launch"
+BENCH_PY_SCRIPT="$here/numba_anchors.py"
 BENCH_LOG_NAME=jit-bench
-# log and step
+# log, step and py
 source "$here/bench-steps.sh"
-
-# py <timeout s> <output file> <part> [args]: a numba-cuda anchor, or the reason there is none
-have_python=1
-command -v "$PYTHON" >/dev/null 2>&1 || have_python=0
-py() {
-  local limit=$1 file=$2; shift 2
-  if [ "$have_python" = 1 ]; then step "$limit" "$file" "$PYTHON" "$here/numba_anchors.py" "$@"
-  else printf '{"error": "%s is not on PATH"}\n' "$PYTHON" > "$file"; fi
-}
 
 command -v node >/dev/null || { echo "node is not on PATH (source .device/setup.sh first)" >&2; exit 1; }
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')

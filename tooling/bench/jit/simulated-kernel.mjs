@@ -8,30 +8,14 @@
 // vite, as the tests load it, so no build is needed; the generated kernel is
 // plain JavaScript made with new Function, which vite does not touch.
 //   node tooling/bench/jit/simulated-kernel.mjs [--n 65536] [--runs 200] [--rounds 7] [--json]
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
-import { sourceAliases } from '../../scripts/source-aliases.mjs';
+import { nsPerThread, numberArg as arg, sourceServer } from './bench-util.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const N = arg('n', 65536);
 const RUNS = arg('runs', 200);
 const ROUNDS = arg('rounds', 7);
 const BLOCK = 256;
 
-const server = await createServer({
-  root,
-  configFile: false,
-  logLevel: 'error',
-  appType: 'custom',
-  server: { middlewareMode: true, hmr: false, watch: null },
-  resolve: { alias: sourceAliases() },
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
+const server = await sourceServer();
 let result;
 try {
   const { SimulatedKernel } = await server.ssrLoadModule('/packages/jit/src/simulate/simulated-kernel.ts');
@@ -114,14 +98,7 @@ try {
       if (y[k] !== expected) throw new Error(`${name}: y[${k}] is ${y[k]}, expected ${expected}`);
     }
     for (let r = 0; r < 50; r++) sim.run(grid, block, args);
-    const perThread = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const start = process.hrtime.bigint();
-      for (let r = 0; r < RUNS; r++) sim.run(grid, block, args);
-      perThread.push(Number(process.hrtime.bigint() - start) / (RUNS * threads));
-    }
-    perThread.sort((p, q) => p - q);
-    const median = perThread[Math.floor(perThread.length / 2)];
+    const median = nsPerThread(() => sim.run(grid, block, args), { runs: RUNS, rounds: ROUNDS, threads });
     result.results.push({ kernel: name, nsPerThread: median, usPerLaunch: (median * threads) / 1000 });
   }
 } finally {

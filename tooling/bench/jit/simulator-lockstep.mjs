@@ -9,30 +9,14 @@
 // As simulated-kernel.mjs beside it: the typed IR built by hand, the simulator's TypeScript
 // source loaded through vite (no build needed).
 //   node tooling/bench/jit/simulator-lockstep.mjs [--runs 20] [--rounds 7] [--json]
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
-import { sourceAliases } from '../../scripts/source-aliases.mjs';
+import { nsPerThread, numberArg as arg, sourceServer } from './bench-util.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const RUNS = arg('runs', 20);
 const ROUNDS = arg('rounds', 7);
 const N = 8192;
 const BLOCK = 128;
 
-const server = await createServer({
-  root,
-  configFile: false,
-  logLevel: 'error',
-  appType: 'custom',
-  server: { middlewareMode: true, hmr: false, watch: null },
-  resolve: { alias: sourceAliases() },
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
+const server = await sourceServer();
 let result;
 try {
   const { SimulatedKernel } = await server.ssrLoadModule('/packages/jit/src/simulate/simulated-kernel.ts');
@@ -95,14 +79,7 @@ try {
     if (out[b] !== v[0]) throw new Error(`out[${b}] is ${out[b]}, expected ${v[0]}`);
   }
   for (let r = 0; r < 5; r++) sim.run(grid, block, [x, out]);
-  const perThread = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const start = process.hrtime.bigint();
-    for (let r = 0; r < RUNS; r++) sim.run(grid, block, [x, out]);
-    perThread.push(Number(process.hrtime.bigint() - start) / (RUNS * N));
-  }
-  perThread.sort((p, q) => p - q);
-  const median = perThread[Math.floor(perThread.length / 2)];
+  const median = nsPerThread(() => sim.run(grid, block, [x, out]), { runs: RUNS, rounds: ROUNDS, threads: N });
   result = {
     kernel: 'shared-memory tree reduction (8 barriers, race checks on)',
     n: N,

@@ -11,6 +11,7 @@ import { JitError, KernelArgumentError } from '../errors.js';
 import { jit, type JitKernel, type JitTarget } from '../jit.js';
 import { argumentTypes } from '../launch/argument-types.js';
 import { dtypeOfScalar } from '../launch/kernel-dtype.js';
+import { ELEMENT_TYPES, type ElementArray } from '../simulate/element-types.js';
 import { isArrayType, SCALARS, type ScalarName } from '../types/jit-types.js';
 
 /** Threads per block of both passes (a power of two). */
@@ -153,47 +154,22 @@ function onDevice(kernel: JitKernel, dtype: ScalarName, input: unknown, n: numbe
   }
 }
 
-type HostArray = Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array;
-
 /** A host array of `dtype` as the kernel's argument: f16 and bf16 elements are bits, which a Uint16Array alone would call u16. */
-function hostArgument(dtype: ScalarName, array: HostArray): HostArray | StridedMemoryView {
+function hostArgument(dtype: ScalarName, array: ElementArray): ElementArray | StridedMemoryView {
   return dtype === 'f16' || dtype === 'bf16' ? StridedMemoryView.fromAny(array).view({ dtype: dtypeOfScalar(dtype) }) : array;
 }
 
 /** Element 0 of a host array of `dtype`, as a value. */
-function firstValue(dtype: ScalarName, array: HostArray): number | bigint {
+function firstValue(dtype: ScalarName, array: ElementArray): number | bigint {
   const first = array[0] as number | bigint;
   if (dtype === 'f16') return float16FromBits(first as number);
   if (dtype === 'bf16') return bfloat16FromBits(first as number);
   return first;
 }
 
-function hostArrayOf(dtype: ScalarName, n: number): HostArray {
-  switch (dtype) {
-    case 'f32':
-      return new Float32Array(n);
-    case 'f64':
-      return new Float64Array(n);
-    case 'i8':
-      return new Int8Array(n);
-    case 'u8':
-    case 'bool':
-      return new Uint8Array(n);
-    case 'i16':
-      return new Int16Array(n);
-    case 'u16':
-    case 'f16': // bits
-    case 'bf16':
-      return new Uint16Array(n);
-    case 'i32':
-      return new Int32Array(n);
-    case 'u32':
-      return new Uint32Array(n);
-    case 'i64':
-      return new BigInt64Array(n);
-    case 'u64':
-      return new BigUint64Array(n);
-  }
+/** A host array of `n` elements of `dtype` (bytes for bool, bits for f16 and bf16), as the simulator stores them. */
+function hostArrayOf(dtype: ScalarName, n: number): ElementArray {
+  return new ELEMENT_TYPES[dtype].arrayConstructor(n);
 }
 
 function lengthOf(input: unknown): number {

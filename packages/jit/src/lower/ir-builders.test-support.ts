@@ -7,17 +7,14 @@ import {
   NO_COLLECTIVES,
   type ArrayUse,
   type AtomicFunction,
-  type BitFunction,
   type ElementRef,
   type Expr,
   type ExternalCall,
   type KernelCollectives,
   type KernelMemory,
   type KernelParam,
-  type LaneMask,
   type LocalVariable,
   type MemorySpace,
-  type ShuffleMode,
   type Stmt,
   type TypedKernel,
   type VoteMode,
@@ -33,10 +30,9 @@ export interface LocalHandle {
   set(value: Expr): Expr;
 }
 
-/** An array parameter as the kernel builder hands it out. */
-export interface ArrayHandle {
+/** The elements and dimensions of an array the kernel builder hands out. */
+interface ElementsHandle {
   readonly index: number;
-  readonly type: ArrayType;
   load(...indices: Expr[]): Expr;
   store(indices: Expr[], value: Expr): Expr;
   shape(d: number): Expr;
@@ -45,16 +41,14 @@ export interface ArrayHandle {
   ref(...indices: Expr[]): ElementRef;
 }
 
+/** An array parameter as the kernel builder hands it out. */
+export interface ArrayHandle extends ElementsHandle {
+  readonly type: ArrayType;
+}
+
 /** A shared, local or const array of the kernel, as the kernel builder hands it out. */
-export interface MemoryHandle {
-  readonly index: number;
+export interface MemoryHandle extends ElementsHandle {
   readonly memory: KernelMemory;
-  load(...indices: Expr[]): Expr;
-  store(indices: Expr[], value: Expr): Expr;
-  shape(d: number): Expr;
-  stride(d: number): Expr;
-  /** The element at `indices` (converted to i64), for atomics. */
-  ref(...indices: Expr[]): ElementRef;
 }
 
 /** Builds a TypedKernel parameter by parameter, local by local. */
@@ -178,23 +172,7 @@ export const atomic = (fn: AtomicFunction, ref: ElementRef, value: Expr, compare
   value,
   ...(compare ? { compare } : {}),
 });
-export const shuffle = (mode: ShuffleMode, mask: Expr, value: Expr, lane: Expr, width: Expr = { op: 'const', type: 'i32', value: 32 }): Expr => ({
-  op: 'shuffle',
-  type: value.type,
-  mode,
-  mask,
-  value,
-  lane,
-  width,
-});
 export const warpVote = (mode: VoteMode, mask: Expr, predicate: Expr): Expr => ({ op: 'vote', type: mode === 'ballot' ? 'u32' : 'bool', scope: 'warp', mode, mask, predicate });
 export const blockVote = (mode: VoteMode, predicate: Expr): Expr => ({ op: 'vote', type: mode === 'count' ? 'i32' : 'bool', scope: 'block', mode, predicate });
-export const match = (mode: 'any' | 'all', mask: Expr, value: Expr): Expr => ({ op: 'match', type: 'u32', mode, mask, value, valueType: value.type });
-export const lanemask = (which: LaneMask): Expr => ({ op: 'lanemask', type: 'u32', which });
-export const bits = (fn: BitFunction, arg: Expr): Expr => ({ op: 'bits', type: fn === 'brev' ? arg.type : 'i32', fn, argType: arg.type, arg });
-export const timer = (which: 'clock64' | 'globaltimer'): Expr => ({ op: 'timer', type: 'u64', which });
-export const inlined = (name: string, type: ScalarName, body: readonly Stmt[], result: number): Expr => ({ op: 'inline', type, name, body, result });
 export const barrier = (scope: 'block' | 'warp' | 'grid', mask?: Expr): Stmt => ({ op: 'barrier', scope, ...(mask ? { mask } : {}) });
-export const fence = (scope: 'block' | 'device' | 'system'): Stmt => ({ op: 'fence', scope });
-export const sleep = (nanoseconds: Expr): Stmt => ({ op: 'sleep', nanoseconds });
 export const print = (format: string, ...args: Expr[]): Stmt => ({ op: 'print', format, args });

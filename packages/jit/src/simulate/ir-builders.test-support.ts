@@ -7,22 +7,19 @@
 import { bfloat16Bits, float16Bits } from '@cuda-js/core';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { SimulatorError, type SourceLocator, type SourcePosition } from '../errors.js';
-import { compare, convert, exprStmt as expr, get, globalIndexX, i32, ifStmt as when, load, set, store } from '../types/ir-builders.test-support.js';
+import { compare, convert, exprStmt as expr, get, globalIndexX, i32, index, ifStmt as when, load, set, store } from '../types/ir-builders.test-support.js';
 import { arrayType, type Layout, type ScalarName } from '../types/jit-types.js';
 import {
   NO_COLLECTIVES,
   type AtomicFunction,
-  type BitFunction,
   type Expr,
   type ExternalCall,
   type KernelCollectives,
   type KernelMemory,
   type KernelParam,
-  type LaneMask,
   type LocalVariable,
   type Loc,
   type MemorySpace,
-  type ShuffleMode,
   type Stmt,
   type TypedKernel,
   type VoteMode,
@@ -258,20 +255,19 @@ export function evaluateMany<T extends ScalarName>(type: T, inputTypes: readonly
 // ---- the kernel's own memories, atomics and collectives ---------------------
 
 const at = (loc?: Loc): { loc?: Loc } => (loc ? { loc } : {});
-const wide = (e: Expr): Expr => (e.type === 'i64' ? e : convert('i64', e));
 
 /** Loads an element of memory `k` of `space`; indices converted to i64 as the typer does. */
 export const mload = (space: MemorySpace, k: number, dtype: ScalarName, indices: readonly Expr[], loc?: Loc): Expr => ({
   op: 'load',
   type: dtype,
-  ref: { array: k, space, indices: indices.map(wide) },
+  ref: { array: k, space, indices: indices.map(index) },
   ...at(loc),
 });
 /** Stores to an element of memory `k` of `space`. */
 export const mstore = (space: MemorySpace, k: number, dtype: ScalarName, indices: readonly Expr[], value: Expr, loc?: Loc): Expr => ({
   op: 'store',
   type: dtype,
-  ref: { array: k, space, indices: indices.map(wide) },
+  ref: { array: k, space, indices: indices.map(index) },
   value,
   ...at(loc),
 });
@@ -283,7 +279,7 @@ export const atomic = (fn: AtomicFunction, target: { array: number; space?: Memo
   op: 'atomic',
   type: dtype,
   fn,
-  ref: { array: target.array, ...(target.space ? { space: target.space } : {}), indices: indices.map(wide) },
+  ref: { array: target.array, ...(target.space ? { space: target.space } : {}), indices: indices.map(index) },
   value,
   ...(compareValue ? { compare: compareValue } : {}),
   ...at(loc),
@@ -292,20 +288,8 @@ export const atomic = (fn: AtomicFunction, target: { array: number; space?: Memo
 export const syncthreads = (loc?: Loc): Stmt => ({ op: 'barrier', scope: 'block', ...at(loc) });
 export const syncwarp = (mask: Expr, loc?: Loc): Stmt => ({ op: 'barrier', scope: 'warp', mask, ...at(loc) });
 export const gridSync = (loc?: Loc): Stmt => ({ op: 'barrier', scope: 'grid', ...at(loc) });
-export const fence = (scope: 'block' | 'device' | 'system'): Stmt => ({ op: 'fence', scope });
-export const sleep = (nanoseconds: Expr): Stmt => ({ op: 'sleep', nanoseconds });
 export const print = (format: string, args: readonly Expr[], loc?: Loc): Stmt => ({ op: 'print', format, args, ...at(loc) });
 
-export const shuffle = (mode: ShuffleMode, mask: Expr, value: Expr, lane: Expr, width: Expr = i32(32), loc?: Loc): Expr => ({
-  op: 'shuffle',
-  type: value.type,
-  mode,
-  mask,
-  value,
-  lane,
-  width,
-  ...at(loc),
-});
 /** A vote: scope warp (all, any, eq, ballot; with a mask) or block (count, and, or). */
 export const vote = (scope: 'warp' | 'block', mode: VoteMode, predicate: Expr, mask?: Expr, loc?: Loc): Expr => ({
   op: 'vote',
@@ -316,12 +300,6 @@ export const vote = (scope: 'warp' | 'block', mode: VoteMode, predicate: Expr, m
   ...(mask ? { mask } : {}),
   ...at(loc),
 });
-export const match = (mode: 'any' | 'all', mask: Expr, value: Expr, loc?: Loc): Expr => ({ op: 'match', type: 'u32', mode, mask, value, valueType: value.type, ...at(loc) });
-export const lanemask = (which: LaneMask, loc?: Loc): Expr => ({ op: 'lanemask', type: 'u32', which, ...at(loc) });
-export const bits = (fn: BitFunction, arg: Expr): Expr => ({ op: 'bits', type: fn === 'brev' ? arg.type : 'i32', fn, argType: arg.type, arg });
-export const timer = (which: 'clock64' | 'globaltimer' = 'clock64'): Expr => ({ op: 'timer', type: 'u64', which });
-/** An inlined device function: runs `body`, then has the value of local `result` (of `type`). */
-export const inlined = (name: string, type: ScalarName, body: readonly Stmt[], result: number, loc?: Loc): Expr => ({ op: 'inline', type, name, body, result, ...at(loc) });
 
 /** The linear thread index in the block, `(tid.z * ntid.y + tid.y) * ntid.x + tid.x`, in i32. */
 export const linearThread = (): Expr => {

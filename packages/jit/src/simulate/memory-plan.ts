@@ -1,5 +1,4 @@
 import { bfloat16Bits, float16Bits } from '@cuda-js/core';
-import { bitsOf, type ScalarName } from '../types/jit-types.js';
 import type { KernelMemory } from '../types/typed-ir.js';
 import { ELEMENT_TYPES, type ElementArray, type ElementArrayConstructor } from './element-types.js';
 import { type BlockClock, type RaceReporter, SharedShadow } from './race-shadow.js';
@@ -28,10 +27,6 @@ export const memoryVariables = {
   /** The extent of dynamic shared array k in this launch. */
   dynamicExtent: (k: number): string => `mn${k}`,
 } as const;
-
-function elementBytes(dtype: ScalarName): number {
-  return dtype === 'bool' ? 1 : bitsOf(dtype) / 8;
-}
 
 function describe(m: KernelMemory): string {
   return `${m.space} array '${m.name}'`;
@@ -85,7 +80,7 @@ export class MemoryPlan {
       }
       const steps = shape.map((_, k) => shape.slice(k + 1).reduce((a, n) => a * n, 1));
       const length = memory.dynamic ? 0 : shape.reduce((a, n) => a * n, 1);
-      return { index, memory, arrayConstructor: element.arrayConstructor, bytes: elementBytes(memory.dtype), shape, steps, length };
+      return { index, memory, arrayConstructor: element.arrayConstructor, bytes: element.arrayConstructor.BYTES_PER_ELEMENT, shape, steps, length };
     });
     this.shared = this.layouts.filter((l) => l.memory.space === 'shared');
     this.locals = this.layouts.filter((l) => l.memory.space === 'local');

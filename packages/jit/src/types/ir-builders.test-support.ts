@@ -6,7 +6,23 @@
  * Not shipped (packages/jit/tsconfig.json excludes it).
  */
 import type { ScalarName } from './jit-types.js';
-import type { BinaryOperator, CallArgument, CompareOperator, ElementRef, Expr, ExternalCall, Loc, MathFunction, MemorySpace, SpecialRegister, Stmt, UnaryOperator } from './typed-ir.js';
+import type {
+  BinaryOperator,
+  BitFunction,
+  CallArgument,
+  CompareOperator,
+  ElementRef,
+  Expr,
+  ExternalCall,
+  LaneMask,
+  Loc,
+  MathFunction,
+  MemorySpace,
+  ShuffleMode,
+  SpecialRegister,
+  Stmt,
+  UnaryOperator,
+} from './typed-ir.js';
 
 // ---- constants -------------------------------------------------------------
 
@@ -95,6 +111,25 @@ export function globalIndex(): Expr {
   return binary('add', binary('mul', wide('ctaid.x'), wide('ntid.x')), wide('tid.x'));
 }
 
+// ---- collectives, bits, timers, inlined functions --------------------------
+
+export const shuffle = (mode: ShuffleMode, mask: Expr, value: Expr, lane: Expr, width: Expr = i32(32), loc?: Loc): Expr => ({
+  op: 'shuffle',
+  type: value.type,
+  mode,
+  mask,
+  value,
+  lane,
+  width,
+  ...(loc ? { loc } : {}),
+});
+export const match = (mode: 'any' | 'all', mask: Expr, value: Expr, loc?: Loc): Expr => ({ op: 'match', type: 'u32', mode, mask, value, valueType: value.type, ...(loc ? { loc } : {}) });
+export const lanemask = (which: LaneMask, loc?: Loc): Expr => ({ op: 'lanemask', type: 'u32', which, ...(loc ? { loc } : {}) });
+export const bits = (fn: BitFunction, arg: Expr): Expr => ({ op: 'bits', type: fn === 'brev' ? arg.type : 'i32', fn, argType: arg.type, arg });
+export const timer = (which: 'clock64' | 'globaltimer' = 'clock64'): Expr => ({ op: 'timer', type: 'u64', which });
+/** An inlined device function: runs `body`, then has the value of local `result` (of `type`). */
+export const inlined = (name: string, type: ScalarName, body: readonly Stmt[], result: number, loc?: Loc): Expr => ({ op: 'inline', type, name, body, result, ...(loc ? { loc } : {}) });
+
 // ---- statements ------------------------------------------------------------
 
 export const exprStmt = (expr: Expr): Stmt => ({ op: 'expr', expr });
@@ -111,3 +146,5 @@ export const block = (id: number, body: readonly Stmt[]): Stmt => ({ op: 'block'
 export const breakTo = (target: number): Stmt => ({ op: 'break', target });
 export const continueTo = (target: number): Stmt => ({ op: 'continue', target });
 export const returnStmt = (): Stmt => ({ op: 'return' });
+export const fence = (scope: 'block' | 'device' | 'system'): Stmt => ({ op: 'fence', scope });
+export const sleep = (nanoseconds: Expr): Stmt => ({ op: 'sleep', nanoseconds });
