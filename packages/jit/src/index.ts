@@ -46,6 +46,9 @@ export {
 export { bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64 } from '@cuda-js/core';
 // Written in the kernel language itself: numba's cuda.reduce and cuda.random.
 export { reduce, type Reducer, type ReduceOptions, type ReducerOptions } from './library/reduce.js';
+export { vectorize, type Ufunc, type VectorizeOptions } from './library/vectorize.js';
+export type { UfuncCallOptions, UfuncResult } from './library/ufunc-operands.js';
+export type { UfuncSignature, UfuncSignatureSpec } from './library/ufunc-signature.js';
 export { createXoroshiro128pStates, type Xoroshiro128pStatesOptions } from './library/xoroshiro128p-states.js';
 export {
   xoroshiro128p_next,

@@ -1,0 +1,142 @@
+// The signatures of the ufunc builders, as numba writes them
+// ('float32(float32, float32)', 'void(float32[:], float32, float32[:])')
+// or as cuda-js's other signatures do ({ args: [f32, f32], returns: f32 }).
+import { JitError } from '../errors.js';
+import { isArrayType, SCALARS, type ScalarName } from '../types/jit-types.js';
+import { resolveSignature, type TypeToken } from '../types/signature.js';
+
+/** A signature as the ufunc builders take it: numba's text, or the types as tokens (`f32`, `'f32'`). */
+export type UfuncSignatureSpec = string | { readonly args: readonly TypeToken[]; readonly returns?: TypeToken };
+
+/** A parsed signature: each argument's element type and rank (0 for a scalar, n for `[:, ...]`), and the result type where there is one. */
+export interface UfuncSignature {
+  readonly args: readonly ScalarName[];
+  /** Per argument, the rank its text gave (`float32[:]`: 1), or undefined where it said none (tokens, plain names). */
+  readonly ranks: readonly (number | undefined)[];
+  readonly returns: ScalarName | undefined;
+  /** As written, for messages. */
+  readonly text: string;
+}
+
+// numba's (and numpy's) names of the scalar types, besides cuda-js's own (f32, i32, ...).
+const NUMBA_NAMES: Readonly<Record<string, ScalarName>> = {
+  boolean: 'bool',
+  bool_: 'bool',
+  b1: 'bool',
+  int8: 'i8',
+  i1: 'i8',
+  uint8: 'u8',
+  u1: 'u8',
+  int16: 'i16',
+  i2: 'i16',
+  uint16: 'u16',
+  u2: 'u16',
+  int32: 'i32',
+  i4: 'i32',
+  uint32: 'u32',
+  u4: 'u32',
+  int64: 'i64',
+  i8: 'i64',
+  intp: 'i64',
+  uint64: 'u64',
+  u8: 'u64',
+  uintp: 'u64',
+  float16: 'f16',
+  f2: 'f16',
+  bfloat16: 'bf16',
+  float32: 'f32',
+  f4: 'f32',
+  float64: 'f64',
+  f8: 'f64',
+  double: 'f64',
+};
+
+function scalarNamed(name: string, text: string): ScalarName {
+  // numba's short names (i8 = int64) win over cuda-js's (i8 = int8) inside numba's text only: both are listed here
+  const numba = NUMBA_NAMES[name];
+  if (numba !== undefined) return numba;
+  if (name in SCALARS) return name as ScalarName;
+  throw new JitError(`signature '${text}': unknown type '${name}' (use numba's names, float32, int64, ..., or cuda-js's, f32, i64, ...)`);
+}
+
+/** One argument of numba's text: `float32`, `float32[:]`, `float32[:, :]`, `float32[::1]`. */
+function parseArgument(part: string, text: string): { scalar: ScalarName; rank: number | undefined } {
+  const m = /^([A-Za-z_][\w]*)\s*(?:\[([^\]]*)\])?$/.exec(part.trim());
+  if (!m) throw new JitError(`signature '${text}': cannot read the type '${part.trim()}'`);
+  const scalar = scalarNamed(m[1]!, text);
+  if (m[2] === undefined) return { scalar, rank: undefined };
+  const dims = m[2].split(',');
+  if (!dims.every((d) => /^\s*:{1,2}\s*1?\s*$/.test(d))) throw new JitError(`signature '${text}': an array type is written name[:], name[:, :], ... ('${part.trim()}')`);
+  return { scalar, rank: dims.length };
+}
+
+/** Reads numba's text: `ret(arg, ...)`, `void(arg, ...)` or `(arg, ...)`. */
+function parseText(text: string): UfuncSignature {
+  const m = /^\s*([A-Za-z_]\w*)?\s*\((.*)\)\s*$/.exec(text);
+  if (!m) throw new JitError(`signature '${text}': expected 'result(arg, ...)', as numba writes it ('float32(float32, float32)')`);
+  const inner = m[2]!.trim();
+  const parts = inner === '' ? [] : splitTopLevel(inner);
+  const parsed = parts.map((p) => parseArgument(p, text));
+  const result = m[1];
+  return {
+    args: parsed.map((p) => p.scalar),
+    ranks: parsed.map((p) => p.rank),
+    returns: result === undefined || result === 'void' || result === 'none' ? undefined : scalarNamed(result, text),
+    text,
+  };
+}
+
+/** Splits on the commas outside brackets (`float32[:, :], int32`). */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '[') depth++;
+    else if (c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+function scalarToken(token: TypeToken, text: string): ScalarName {
+  const [t] = resolveSignature([token]);
+  if (t === undefined || isArrayType(t)) throw new JitError(`signature ${text}: give the element types (f32, i32, ...); ranks come from the layout`);
+  return t;
+}
+
+/**
+ * Reads one signature.
+ *
+ * @throws {JitError} for text that is not a signature, or an unknown type name
+ */
+export function parseUfuncSignature(spec: UfuncSignatureSpec): UfuncSignature {
+  if (typeof spec === 'string') return parseText(spec);
+  if (spec === null || typeof spec !== 'object' || !Array.isArray(spec.args)) {
+    throw new JitError(`a signature is numba's text ('float32(float32, float32)') or { args: [f32, f32], returns: f32 }; got ${spec === null ? 'null' : typeof spec}`);
+  }
+  const shown = `{ args: [${spec.args.map(String).join(', ')}] }`;
+  const args = spec.args.map((t) => scalarToken(t, shown));
+  return { args, ranks: args.map(() => undefined), returns: spec.returns === undefined ? undefined : scalarToken(spec.returns, shown), text: shown };
+}
+
+/** Whether numpy casts a `from` element to `to` safely (no value is lost): how the builders choose among signatures. */
+export function castsSafely(from: ScalarName, to: ScalarName): boolean {
+  if (from === to || from === 'bool') return true;
+  const f = SCALARS[from];
+  const t = SCALARS[to];
+  if (to === 'bool') return false;
+  if (!f.isFloat) {
+    if (t.isFloat) return f.bits <= (to === 'f64' ? 32 : to === 'f32' ? 16 : 8);
+    if (f.isSigned) return t.isSigned && t.bits >= f.bits;
+    return t.isSigned ? t.bits > f.bits : t.bits >= f.bits;
+  }
+  if (!t.isFloat) return false;
+  // f16 and bf16 each widen into f32 and f64, not into each other
+  return t.bits > f.bits;
+}
