@@ -6,8 +6,8 @@ import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView } from '
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { LaunchArgumentError, LaunchConfigError } from './errors.js';
-import { LaunchConfig } from './launch-config.js';
-import { LaunchPlan } from './launch-plan.js';
+import { LaunchConfig } from './launch/launch-config.js';
+import { LaunchPlan } from './launch/launch-plan.js';
 
 vi.mock('@cuda-js/streams', async (importOriginal) => ({ ...(await importOriginal<typeof import('@cuda-js/streams')>()), orderStreams: vi.fn() }));
 

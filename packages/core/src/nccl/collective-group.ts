@@ -1,6 +1,6 @@
 import { nccl } from '@cuda-js/bindings';
 import { Event } from '@cuda-js/streams';
-import type { Device } from '../device.js';
+import type { Device } from '../device/device.js';
 import { CommunicatorStateError } from '../errors.js';
 import { CollectiveWork } from './collective-work.js';
 

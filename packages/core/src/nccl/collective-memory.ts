@@ -1,6 +1,6 @@
 import { DLDeviceType, formatValue, StridedMemoryView, type DType } from '@cuda-js/memory-view';
-import { Buffer } from '../buffer.js';
-import type { Device } from '../device.js';
+import { Buffer } from '../memory/buffer.js';
+import type { Device } from '../device/device.js';
 import { CollectiveArgumentError, DeviceMismatchError } from '../errors.js';
 
 /** One memory argument of a collective: where it is, how many bytes, and its element type where it has one (a view's; a Buffer has none). */

@@ -1,10 +1,10 @@
 import { ClosedResourceError, driver, nccl, NcclError, OwnedHandle, type CUdeviceptr, type CUstream, type ncclComm_t } from '@cuda-js/bindings';
 import { formatValue, type DTypeLike } from '@cuda-js/memory-view';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
-import { Device } from '../device.js';
+import { Device } from '../device/device.js';
 import { CollectiveArgumentError, DeviceMismatchError } from '../errors.js';
-import { deviceOfStream, hasSeveralDevices } from '../multi-device.js';
-import { toDevice } from '../peer-access.js';
+import { deviceOfStream, hasSeveralDevices } from '../device/multi-device.js';
+import { toDevice } from '../device/peer-access.js';
 import { issued, runGroup } from './collective-group.js';
 import { callDType, collectiveMemory, elementCount, type CollectiveMemory } from './collective-memory.js';
 import type { CollectiveWork } from './collective-work.js';
