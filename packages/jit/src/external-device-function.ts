@@ -11,7 +11,19 @@ import { resolveSignature, type TypeToken } from './types/signature.js';
  * - an `ObjectCode` of @cuda-js/program: PTX, cubin, fatbin, LTO-IR (linked
  *   with link-time optimization through nvJitLink), an object or a library.
  */
-export type LinkInput = { readonly cuda: string; readonly name?: string } | { readonly ptx: string; readonly name?: string } | ObjectCode;
+export type LinkInput = CudaLinkInput | { readonly ptx: string; readonly name?: string } | ObjectCode;
+
+/**
+ * CUDA C++ to link, compiled by NVRTC; `includePaths` are searched for its
+ * `#include`s before the CUDA headers (numba's extra NVRTC search paths),
+ * and `headers` are in-memory headers by include name (`{ 'params.h': '#define N 4' }`).
+ */
+export interface CudaLinkInput {
+  readonly cuda: string;
+  readonly name?: string;
+  readonly includePaths?: readonly string[];
+  readonly headers?: Readonly<Record<string, string>>;
+}
 
 /** The scalar types of C's ABI that a linked function takes and returns (see lower/external-call-lowering.ts). */
 const C_SCALARS: ReadonlySet<string> = new Set(['bool', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
@@ -75,6 +87,7 @@ export class ExternalDeviceFunction {
         input instanceof ObjectCode ||
         (input !== null && typeof input === 'object' && (typeof (input as { cuda?: unknown }).cuda === 'string' || typeof (input as { ptx?: unknown }).ptx === 'string'));
       if (!ok) throw new JitError(`declareDevice: '${symbol}': each link input is { cuda: source }, { ptx: text } or an ObjectCode`);
+      if (!(input instanceof ObjectCode) && 'cuda' in input) checkCudaInput(symbol, input);
     }
     this.link = Object.freeze([...link]);
     if (options.simulate !== undefined && typeof options.simulate !== 'function') throw new JitError(`declareDevice: '${symbol}': simulate must be a function`);
@@ -95,4 +108,16 @@ export class ExternalDeviceFunction {
  */
 export function declareDevice(symbol: string, signature: ExternalSignature, options: DeclareDeviceOptions = {}): ExternalDeviceFunction {
   return new ExternalDeviceFunction(symbol, signature, options);
+}
+
+/** The include options of a `{ cuda }` input: a list of folder names, and a record of header texts. */
+function checkCudaInput(symbol: string, input: CudaLinkInput): void {
+  const paths = input.includePaths;
+  if (paths !== undefined && (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string' && p !== ''))) {
+    throw new JitError(`declareDevice: '${symbol}': includePaths is a list of folder names (strings)`);
+  }
+  const headers = input.headers;
+  if (headers !== undefined && (headers === null || typeof headers !== 'object' || Array.isArray(headers) || !Object.values(headers).every((h) => typeof h === 'string'))) {
+    throw new JitError(`declareDevice: '${symbol}': headers is a record of header texts by include name ({ 'params.h': '#define N 4' })`);
+  }
 }

@@ -5,14 +5,25 @@
  *
  * @packageDocumentation
  */
-export { jit, JitKernel, type Jit, type KernelCacheStats, type JitOptions, type JitLaunchOptions, type JitTarget, type KernelInspection, type Specialization } from './jit.js';
+export {
+  jit,
+  JitKernel,
+  type Jit,
+  type KernelCacheStats,
+  type JitOptions,
+  type JitLaunchOptions,
+  type JitTarget,
+  type KernelInspection,
+  type Specialization,
+  type CooperativeGridOptions,
+} from './jit.js';
 export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
 export { setSimulatorPrintSink, type PrintSink } from './simulate/simulator-runtime.js';
 export { cuda, type CudaIntrinsics, type Dim3Value, type KernelArray, type DtypeToken, type AtomicTarget, type AtomicIndex } from './cuda.js';
 export { array, type TypeToken } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
 export { DeviceFunction, deviceFunctionOf, type DeviceFunctionCallable, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
-export { declareDevice, ExternalDeviceFunction, type DeclareDeviceOptions, type ExternalSignature, type LinkInput } from './external-device-function.js';
+export { declareDevice, ExternalDeviceFunction, type DeclareDeviceOptions, type ExternalSignature, type LinkInput, type CudaLinkInput } from './external-device-function.js';
 export { JitError, UnsupportedSyntaxError, FreeVariableError, KernelTypeError, KernelArgumentError, SimulatorError, type SourcePosition, type SourceLocator } from './errors.js';
 export {
   MATH_FUNCTIONS,

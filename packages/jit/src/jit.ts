@@ -1,5 +1,5 @@
 import { Device, LaunchConfig, type LaunchConfigOptions } from '@cuda-js/core';
-import { nvvmIRVersion, ObjectCode, type Kernel } from '@cuda-js/program';
+import { nvvmIRVersion, ObjectCode, readDim3, type Dim3, type Kernel } from '@cuda-js/program';
 import type { StreamArgument } from '@cuda-js/streams';
 import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
 import { jitCache, wantsCache } from './compile/jit-cache.js';
@@ -71,12 +71,37 @@ export interface Specialization {
   readonly key: string;
   readonly typed: TypedKernel;
   readonly target: JitTarget;
+  /**
+   * The compiled kernel on the GPU (undefined in the simulator), as numba's
+   * dispatcher gives each overload: `attributes()` has its registers
+   * (`numRegs`), static shared memory (`sharedSizeBytes`), local memory per
+   * thread (`localSizeBytes`) and `maxThreadsPerBlock`; `occupancy` the
+   * occupancy calculator.
+   */
+  readonly kernel?: Kernel;
 }
+
+/** Options of {@link JitKernel.maxCooperativeGridBlocks}. */
+export interface CooperativeGridOptions {
+  /** The specialization to ask about (compiled now where it is not yet); default: the kernel's only one. */
+  readonly signature?: readonly TypeToken[];
+  /** Dynamic shared memory per block, in bytes (default 0). */
+  readonly sharedMemory?: number;
+}
+
+/**
+ * Threads per multiprocessor that every CUDA GPU keeps resident at least
+ * (sm_75's limit is 1024; others have more): the simulator's answer to
+ * {@link JitKernel.maxCooperativeGridBlocks}, as for a GPU of one such
+ * multiprocessor, so a grid sized by it is co-resident on any GPU.
+ */
+const SIMULATOR_RESIDENT_THREADS = 1024;
 
 interface GpuSpecialization extends Specialization {
   /** The loaded code (the kernel lives as long as it does). */
   readonly objectCode: ObjectCode;
   readonly launcher: KernelLauncher;
+  readonly kernel: Kernel;
 }
 
 interface SimulatorSpecialization extends Specialization {
@@ -219,6 +244,35 @@ export class JitKernel {
     };
   }
 
+  /**
+   * The most blocks of `block` threads that a cooperative launch of this
+   * kernel can have (numba's `max_cooperative_grid_blocks`): the blocks one
+   * multiprocessor keeps resident (the occupancy API, with `sharedMemory`)
+   * times the current device's multiprocessors. The specialization is the
+   * `signature`'s, else the kernel's only one. In the simulator: the blocks
+   * that one multiprocessor of any GPU keeps resident (1024 threads), a
+   * grid that is co-resident everywhere.
+   *
+   * @throws {KernelArgumentError} for a bad block, or no signature with zero or several specializations
+   */
+  maxCooperativeGridBlocks(block: Dim3, options: CooperativeGridOptions = {}): number {
+    const dims = readDim3(block);
+    if (typeof dims === 'string') throw new KernelArgumentError(`${this.name}.maxCooperativeGridBlocks: the block must be a positive extent, [x, y, z] or { x, y, z }; got ${String(block)}`);
+    const threads = dims[0] * dims[1] * dims[2];
+    const sharedMemory = options.sharedMemory ?? 0;
+    if (!Number.isSafeInteger(sharedMemory) || sharedMemory < 0)
+      throw new KernelArgumentError(`${this.name}.maxCooperativeGridBlocks: sharedMemory must be a non-negative integer, got ${String(sharedMemory)}`);
+    let spec: Specialization;
+    if (options.signature !== undefined) spec = this.compile(options.signature);
+    else if (this.#specializations.size === 1) spec = this.#specializations.values().next().value!;
+    else {
+      throw new KernelArgumentError(`${this.name}.maxCooperativeGridBlocks: the kernel has ${this.#specializations.size} specializations; name one with { signature } (compiled now if it is not yet)`);
+    }
+    if (spec.kernel === undefined) return Math.floor(SIMULATOR_RESIDENT_THREADS / threads);
+    const perMultiprocessor = spec.kernel.occupancy.maxActiveBlocksPerMultiprocessor(threads, sharedMemory);
+    return perMultiprocessor * (Device.current() ?? Device.get(0)).attributes.multiprocessorCount;
+  }
+
   #specializationFor(args: readonly unknown[]): AnySpecialization {
     const params = this.#parse().params;
     if (args.length !== params.length) {
@@ -301,6 +355,7 @@ export class JitKernel {
         },
         objectCode,
         launcher,
+        kernel,
       };
     }
     const typed = this.#type(types, symbol);
@@ -310,7 +365,7 @@ export class JitKernel {
       writeCachedKernel(cache, sourceKey, { symbol, params: typed.params, collectives: typed.collectives, code: compiled.objectCode.code });
     }
     const launcher = new KernelLauncher(compiled.kernel, typed.params, this.name, { cooperative: typed.collectives.grid });
-    return { signature, key, typed, target: 'gpu', objectCode: compiled.objectCode, launcher };
+    return { signature, key, typed, target: 'gpu', objectCode: compiled.objectCode, launcher, kernel: compiled.kernel };
   }
 
   /** The first-level cache key of one signature: the kernel as written, before typing. */

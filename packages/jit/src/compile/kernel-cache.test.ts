@@ -46,6 +46,14 @@ describe('the first-level cache key', () => {
     const ptx = (text: string) => declareDevice('ext', { args: ['f32'], returns: 'f32' }, { link: ObjectCode.fromPtxText(text) });
     expect(kernelSourceKey(base({ f: ptx('.version 8.0') }))).not.toBe(kernelSourceKey(base({ f: ptx('.version 8.1') })));
   });
+
+  it("changes with a linked source's include folders and in-memory headers", () => {
+    const ext = (includePaths: string[], headers: Record<string, string>) => declareDevice('ext', { args: ['f32'], returns: 'f32' }, { link: { cuda: '#include "m.h"', includePaths, headers } });
+    const key = kernelSourceKey(base({ f: ext(['/a'], {}) }));
+    expect(kernelSourceKey(base({ f: ext(['/a'], {}) }))).toBe(key);
+    expect(kernelSourceKey(base({ f: ext(['/b'], {}) }))).not.toBe(key);
+    expect(kernelSourceKey(base({ f: ext(['/a'], { 'm.h': '#define M 1' }) }))).not.toBe(kernelSourceKey(base({ f: ext(['/a'], { 'm.h': '#define M 2' }) })));
+  });
 });
 
 describe('first-level entries', () => {

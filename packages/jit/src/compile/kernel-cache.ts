@@ -64,7 +64,8 @@ function constantPart(value: KernelConstant, seen: Set<unknown>): KeyPart {
 
 function linkPart(input: LinkInput): KeyPart {
   if (input instanceof ObjectCode) return ['object', input.codeType, input.code];
-  if ('cuda' in input) return ['cuda', input.cuda];
+  // the include folders by name, as program's compile cache keys them (not the files in them)
+  if ('cuda' in input) return ['cuda', input.cuda, [...(input.includePaths ?? [])], { ...(input.headers ?? {}) }];
   return ['ptx', input.ptx];
 }
 

@@ -1,6 +1,9 @@
 // A kernel linked with the code its externals name, against the real
 // toolchain of this machine: the link itself needs nvJitLink or a driver
 // with a device (the GPU host has them); without either, how it fails.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CompileCache, LinkError, LinkerUnavailableError, ObjectCode, Program, UnsupportedOptionError } from '@cuda-js/program';
 import { describe, expect, it } from 'vitest';
 import { MUL_F32_CUDA, MUL_F32_PTX } from '../linked-code-fixtures.test-support.js';
@@ -80,6 +83,23 @@ describeWhen([nvvmMissing, linkerMissing], 'a kernel linked with its code (nvJit
     expect(cache.stats().hits - before.hits).toBe(3);
     first.objectCode.close();
     second.objectCode.close();
+  });
+
+  itWhen([nvrtcMissing], "compiles linked CUDA C++ whose #include is found on its includePaths or in its headers (numba's extra NVRTC search paths)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cuda-js-link-include-'));
+    try {
+      writeFileSync(join(dir, 'mul-impl.h'), '#define MUL_IMPL(a, b) ((a) * (b))\n');
+      const source = '#include "mul-impl.h"\nextern "C" __device__ float mul_f32(float a, float b) { return MUL_IMPL(a, b); }';
+      const fromFolder = linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [{ cuda: source, includePaths: [dir] }]);
+      expect(fromFolder.objectCode.codeType).toBe('cubin');
+      fromFolder.objectCode.close();
+      const fromMemory = linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [{ cuda: source, headers: { 'mul-impl.h': '#define MUL_IMPL(a, b) ((a) * (b))' } }]);
+      fromMemory.objectCode.close();
+      // without the folder, NVRTC cannot find the header: its error says so
+      expect(() => linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [{ cuda: source }])).toThrow(/mul-impl\.h/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives the same cubin on a worker thread', async () => {

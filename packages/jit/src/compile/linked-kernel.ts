@@ -32,7 +32,12 @@ export function linkInputsOf(kernel: Pick<TypedKernel, 'externals'>): LinkInput[
   const seen = new Set<unknown>();
   for (const external of kernel.externals ?? []) {
     for (const input of external.link) {
-      const key = input instanceof ObjectCode ? input : 'cuda' in input ? `cuda\0${input.name ?? ''}\0${input.cuda}` : `ptx\0${input.name ?? ''}\0${input.ptx}`;
+      const key =
+        input instanceof ObjectCode
+          ? input
+          : 'cuda' in input
+            ? `cuda\0${input.name ?? ''}\0${input.cuda}\0${JSON.stringify(input.includePaths ?? [])}\0${JSON.stringify(input.headers ?? {})}`
+            : `ptx\0${input.name ?? ''}\0${input.ptx}`;
       if (seen.has(key)) continue;
       seen.add(key);
       out.push(input);
@@ -65,7 +70,8 @@ function plan(ir: string, options: KernelCompileOptions, inputs: readonly LinkIn
     if (input instanceof ObjectCode) return { code: input, owned: false };
     if ('cuda' in input) {
       const name = input.name ?? `${base}.link${k + 1}.cu`;
-      return { program: new Program(input.cuda, 'c++', { relocatableDeviceCode: true, name, ...(options.arch !== undefined ? { arch: options.arch } : {}) }) };
+      const includes = { ...(input.includePaths !== undefined ? { includePaths: input.includePaths } : {}), ...(input.headers !== undefined ? { headers: input.headers } : {}) };
+      return { program: new Program(input.cuda, 'c++', { relocatableDeviceCode: true, name, ...includes, ...(options.arch !== undefined ? { arch: options.arch } : {}) }) };
     }
     return { code: ObjectCode.fromPtxText(input.ptx, { name: input.name ?? `${base}.link${k + 1}.ptx` }), owned: true };
   });
