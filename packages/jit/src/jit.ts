@@ -234,8 +234,9 @@ export class JitKernel {
     return (...args: unknown[]) => {
       const spec = this.#specializationFor(args);
       if (spec.target === 'simulator') {
-        const block = Math.min(n, 256);
-        (spec as SimulatorSpecialization).simulator.run([Math.ceil(n / block), 1, 1], [block, 1, 1], args);
+        const simulator = (spec as SimulatorSpecialization).simulator;
+        const config = forallConfig(n, simulator.forallBlockSize());
+        simulator.run(config.grid, config.block, args);
         return;
       }
       const launcher = (spec as GpuSpecialization).launcher;

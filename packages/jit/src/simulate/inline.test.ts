@@ -174,7 +174,7 @@ describe('inlined device functions', () => {
       error = e;
     }
     expect((error as SimulatorError).message).toBe(
-      "kernels/lib.js:5:3: syncwarp() in thread (0, 0, 0) of block (0, 0, 0) waits for the lanes of its mask 0xffffffff, but lane 3 (thread (3, 0, 0)) returned without reaching it (a deadlock on the GPU), in device function 'inner' called at kernels/lib.js:2:3, from 'outer' called at kernels/kernel.js:2:18\n  cuda.syncwarp();\n  ^",
+      "kernels/lib.js:5:3: syncwarp() in thread (0, 0, 0) of block (0, 0, 0) waits for the lanes of its mask 0xffffffff, but lane 3 (thread (3, 0, 0)) returned: a mask that names an exited lane is undefined on the GPU (name only the lanes that go on, e.g. with activemask() or ballot_sync()), in device function 'inner' called at kernels/lib.js:2:3, from 'outer' called at kernels/kernel.js:2:18\n  cuda.syncwarp();\n  ^",
     );
   });
 

@@ -373,13 +373,38 @@ describe('what cannot pass is reported at the collective, naming the threads', (
   const shuffleLoc: Loc = locator.loc('cuda.shfl_sync');
   const gridLoc: Loc = locator.loc('cuda.cg.thisGrid');
 
-  test('a block barrier that a returned thread never reaches', () => {
+  test('a thread that returned counts as arrived at a block barrier (as on the GPU); a live thread at another barrier is still a deadlock', () => {
+    // out[t] = t before the barrier, then each thread below 63 reads its right neighbour's value, written before the barrier
     const b = new KernelBuilder();
-    b.array('out', 'i32');
-    const kernel = b.build([when(eq(tidX(), i32(5)), [ret()]), syncthreads(barrierLoc)]);
-    const e = failure(() => new SimulatedKernel(kernel, locator).run([2, 1, 1], [64, 1, 1], [new Int32Array(1)]));
+    const out = b.array('out', 'i32');
+    const sm = b.shared('sm', 'i32', 64);
+    const kernel = b.build([
+      when(eq(tidX(), i32(5)), [ret()]),
+      expr(mstore('shared', sm, 'i32', [tidX()], tidX())),
+      syncthreads(barrierLoc),
+      when(lt(tidX(), i32(63)), [expr(store(out, 'i32', [globalIndexX()], mload('shared', sm, 'i32', [add(tidX(), i32(1))])))]),
+    ]);
+    const host = new Int32Array(128).fill(-1);
+    new SimulatedKernel(kernel, locator).run([2, 1, 1], [64, 1, 1], [host]);
+    const expected = Array.from({ length: 128 }, (_, g) => {
+      const t = g % 64;
+      return t === 5 || t === 63 ? -1 : t + 1 === 5 ? 0 : t + 1; // thread 5 wrote nothing: shared memory starts at 0
+    });
+    expect([...host]).toEqual(expected);
+    // a live thread that waits at another barrier for good
+    const k2 = new KernelBuilder().build([when(eq(tidX(), i32(5)), [syncthreads(secondLoc), ret()]), syncthreads(barrierLoc)]);
+    const e = failure(() => new SimulatedKernel(k2, locator).run([2, 1, 1], [64, 1, 1], []));
     expect([e.line, e.column]).toEqual([3, 3]);
-    expect(e.detail).toBe('syncthreads() is reached by only part of block (0, 0, 0): threads 0–4 and 6–63 wait here; thread (5, 0, 0) returned without reaching it (a deadlock on the GPU)');
+    expect(e.detail).toBe('syncthreads() is reached by only part of block (0, 0, 0): threads 0–4 and 6–63 wait here; thread (5, 0, 0) wait at syncthreads() at line 6:3 (a deadlock on the GPU)');
+  });
+
+  test('a block vote counts the threads that arrive, not the ones that returned', () => {
+    const b = new KernelBuilder();
+    const out = b.array('out', 'i32');
+    const kernel = b.build([when(lt(tidX(), i32(10)), [ret()]), expr(store(out, 'i32', [globalIndexX()], vote('block', 'count', bool(true))))]);
+    const host = new Int32Array(32).fill(-1);
+    new SimulatedKernel(kernel, locator).run([1, 1, 1], [32, 1, 1], [host]);
+    expect([...host]).toEqual(Array.from({ length: 32 }, (_, t) => (t < 10 ? -1 : 22)));
   });
 
   test('two barriers at different lines', () => {
@@ -394,21 +419,21 @@ describe('what cannot pass is reported at the collective, naming the threads', (
   test('a block barrier in a block of two dimensions names threads by coordinates', () => {
     const b = new KernelBuilder();
     b.array('out', 'i32');
-    const kernel = b.build([when(eq(special('tid.y'), i32(1)), [ret()]), syncthreads(barrierLoc)]);
+    const kernel = b.build([when(eq(special('tid.y'), i32(1)), [syncthreads(secondLoc)], [syncthreads(barrierLoc)])]);
     const e = failure(() => new SimulatedKernel(kernel, locator).run([1, 1, 1], [4, 2, 1], [new Int32Array(1)]));
     expect(e.detail).toBe(
-      'syncthreads() is reached by only part of block (0, 0, 0): threads (0, 0, 0)–(3, 0, 0) wait here; threads (0, 1, 0)–(3, 1, 0) returned without reaching it (a deadlock on the GPU)',
+      'syncthreads() is reached by only part of block (0, 0, 0): threads (0, 0, 0)–(3, 0, 0) wait here; threads (0, 1, 0)–(3, 1, 0) wait at syncthreads() at line 6:3 (a deadlock on the GPU)',
     );
   });
 
-  test('a warp collective whose mask names a lane that returned', () => {
+  test('a warp collective whose mask names a lane that returned: undefined on the GPU, reported', () => {
     const b = new KernelBuilder();
     const out = b.array('out', 'i32');
     const kernel = b.build([when(eq(lane(), i32(7)), [ret()]), expr(store(out, 'i32', [globalIndexX()], shuffle('idx', FULL, lane(), i32(0), i32(32), shuffleLoc)))]);
     const e = failure(() => new SimulatedKernel(kernel, locator).run([1, 1, 1], [32, 1, 1], [new Int32Array(32)]));
     expect([e.line, e.column]).toEqual([4, 7]);
     expect(e.detail).toBe(
-      'shfl_sync() in thread (0, 0, 0) of block (0, 0, 0) waits for the lanes of its mask 0xffffffff, but lane 7 (thread (7, 0, 0)) returned without reaching it (a deadlock on the GPU)',
+      'shfl_sync() in thread (0, 0, 0) of block (0, 0, 0) waits for the lanes of its mask 0xffffffff, but lane 7 (thread (7, 0, 0)) returned: a mask that names an exited lane is undefined on the GPU (name only the lanes that go on, e.g. with activemask() or ballot_sync())',
     );
   });
 
@@ -418,7 +443,7 @@ describe('what cannot pass is reported at the collective, naming the threads', (
     const e = failure(() => new SimulatedKernel(kernel, locator).run([1, 1, 1], [32, 1, 1], []));
     // the lanes 16-31 pass their own syncwarp; then they have finished
     expect(e.detail).toBe(
-      'shfl_sync() in thread (0, 0, 0) of block (0, 0, 0) waits for the lanes of its mask 0xffffffff, but lane 16 (thread (16, 0, 0)) returned without reaching it (a deadlock on the GPU)',
+      'shfl_sync() in thread (0, 0, 0) of block (0, 0, 0) waits for the lanes of its mask 0xffffffff, but lane 16 (thread (16, 0, 0)) returned: a mask that names an exited lane is undefined on the GPU (name only the lanes that go on, e.g. with activemask() or ballot_sync())',
     );
     const k2 = new KernelBuilder().build([when(lt(lane(), i32(16)), [expr(shuffle('idx', FULL, lane(), i32(0), i32(32), shuffleLoc))], [syncwarp(FULL, barrierLoc)])]);
     const e2 = failure(() => new SimulatedKernel(k2, locator).run([1, 1, 1], [32, 1, 1], []));
@@ -454,7 +479,37 @@ describe('what cannot pass is reported at the collective, naming the threads', (
     const kernel = new KernelBuilder().build([when(eq(special('ctaid.x'), i32(2)), [ret()]), gridSync(gridLoc)]);
     const e = failure(() => SimulatorKernelRun(kernel, [4, 1, 1], [8, 1, 1]));
     expect([e.line, e.column]).toEqual([5, 3]);
-    expect(e.detail).toBe('the grid barrier (cg.thisGrid().sync()) is reached by only part of the grid: in block (2, 0, 0), threads 0–7 returned without reaching it (a deadlock on the GPU)');
+    expect(e.detail).toBe('the grid barrier (cg.thisGrid().sync()) is never passed: every thread of block (2, 0, 0) returned, so no thread arrives for it (a deadlock on the GPU)');
+    // thread (0, 0, 0) of a block arrives for it: without it the other blocks wait for good
+    const k2 = new KernelBuilder().build([when(eq(globalIndexX(), i32(8)), [ret()]), gridSync(gridLoc)]);
+    expect(failure(() => SimulatorKernelRun(k2, [4, 1, 1], [8, 1, 1])).detail).toBe(
+      "the grid barrier (cg.thisGrid().sync()) is never passed: thread (0, 0, 0) of block (1, 0, 0) returned: it is the thread that arrives for its block, as in cooperative groups' grid sync (a deadlock on the GPU)",
+    );
+  });
+
+  test('a grid barrier passes with returned threads: each block that arrives is there, and one block is a block barrier', () => {
+    // out[g] = the value the next thread wrote before the grid barrier; threads from 27 on return first
+    const b = new KernelBuilder();
+    const out = b.array('out', 'i32');
+    const kernel = b.build([
+      when(compare('ge', globalIndexX(), i32(27)), [ret()]),
+      expr(store(out, 'i32', [globalIndexX()], add(globalIndexX(), i32(100)))),
+      gridSync(gridLoc),
+      when(lt(globalIndexX(), i32(26)), [expr(store(out, 'i32', [globalIndexX()], load(out, 'i32', [add(globalIndexX(), i32(1))])))]),
+    ]);
+    const reference = (n: number): number[] => Array.from({ length: n }, (_, g) => (g < 26 ? g + 101 : g === 26 ? 126 : 0));
+    for (const [grid, block] of [
+      [4, 8],
+      [1, 32],
+      [1, 27],
+    ] as const) {
+      const host = new Int32Array(grid * block);
+      new SimulatedKernel(kernel, locator).run([grid, 1, 1], [block, 1, 1], [host]);
+      expect([...host]).toEqual(reference(grid * block));
+    }
+    // one block: thread (0, 0, 0) returning leaves a block barrier, which passes
+    const k2 = new KernelBuilder().build([when(eq(tidX(), i32(0)), [ret()]), gridSync(gridLoc)]);
+    expect(() => SimulatorKernelRun(k2, [1, 1, 1], [8, 1, 1])).not.toThrow();
   });
 
   test('errors that threads raise in lockstep mode name the thread and block', () => {

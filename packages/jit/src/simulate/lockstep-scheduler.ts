@@ -92,18 +92,28 @@ export interface SchedulerContext {
  * then what can pass passes, and those threads go on; until all finish.
  *
  * - A block barrier or block vote passes when every thread of the block
- *   waits at it (the same site); the vote's value is over all of them.
- *   It also starts a new race epoch of the block.
+ *   that has not returned waits at it (the same site): a thread that has
+ *   returned counts as arrived, as on the GPU (measured on the H200); the
+ *   vote's value is over the threads that wait. It also starts a new race
+ *   epoch of the block.
  * - A warp collective passes per warp (32 consecutive linear ids) for the
  *   lanes of its mask, once each of them waits at the same site with the
  *   same mask (syncwarp: at any syncwarp with the same mask, as on Volta
  *   and later). Lanes beyond a partial last warp do not exist and are
- *   dropped from masks; a lane that the mask names and that finished, or
- *   waits elsewhere for good, is a deadlock.
+ *   dropped from masks; a lane that the mask names and that waits
+ *   elsewhere for good is a deadlock, and one that has returned is an
+ *   error too: CUDA leaves a warp operation whose mask names an exited
+ *   lane undefined (it may hang, or read garbage), so the simulator
+ *   reports it rather than guess.
  * - activemask gives the lanes of the warp that wait at that same
  *   activemask when nothing else can move in the warp: the lanes that
  *   arrived there together. It does not synchronize (no race ordering).
- * - The grid barrier passes when every thread of the grid waits at it.
+ * - The grid barrier passes when every thread of the grid that has not
+ *   returned waits at it, and, with more than one block, thread (0, 0, 0)
+ *   of every block is among them: it is the thread that signals its
+ *   block's arrival (grid-barrier.ts, as cooperative groups' grid sync
+ *   does), so on the GPU a block whose thread (0, 0, 0) returned leaves
+ *   the others waiting for good. With one block it is a block barrier.
  * When no thread can go on and some have not finished, the scheduler says
  * why (who waits where, who returned) at the collective's position.
  */
@@ -126,6 +136,8 @@ export class LockstepGroup {
   #readyCount = 0;
   #live = 0;
   readonly #blockWaiting: Int32Array;
+  /** Threads of each block that returned. */
+  readonly #blockDone: Int32Array;
   readonly #warpWaiting: Int32Array;
   #gridWaiting = 0;
   readonly #blockCoords: Int32Array;
@@ -159,6 +171,7 @@ export class LockstepGroup {
     this.#resume = new Array<unknown>(n).fill(undefined);
     this.#ready = new Int32Array(n);
     this.#blockWaiting = new Int32Array(blocks);
+    this.#blockDone = new Int32Array(blocks);
     this.#warpWaiting = new Int32Array(blocks * this.#warps);
     this.#blockCoords = new Int32Array(blocks * 3);
     this.#clocks = new Array<BlockClock | undefined>(blocks).fill(undefined);
@@ -229,6 +242,7 @@ export class LockstepGroup {
             state[s] = DONE;
             gens[s] = undefined;
             this.#live--;
+            this.#blockDone[(s / this.threadsPerBlock) | 0]!++;
           } else {
             state[s] = WAITING;
             this.#arrive(s);
@@ -248,6 +262,7 @@ export class LockstepGroup {
     this.#live = 0;
     this.#gridWaiting = 0;
     this.#blockWaiting.fill(0);
+    this.#blockDone.fill(0);
     this.#warpWaiting.fill(0);
     this.#gens.fill(undefined);
     this.#value.fill(undefined);
@@ -278,8 +293,11 @@ export class LockstepGroup {
     for (let b = 0; b < this.blocks; b++) {
       for (let w = 0; w < W; w++) if (this.#warpWaiting[b * W + w]! > 0) count = this.#resolveWarp(b, w, count);
     }
-    for (let b = 0; b < this.blocks; b++) if (this.#blockWaiting[b] === this.threadsPerBlock) count = this.#resolveBlock(b, count);
-    if (this.#gridWaiting === this.size) count = this.#resolveGrid(count);
+    for (let b = 0; b < this.blocks; b++) {
+      const waiting = this.#blockWaiting[b]!;
+      if (waiting > 0 && waiting + this.#blockDone[b]! === this.threadsPerBlock) count = this.#resolveBlock(b, count);
+    }
+    if (this.#gridWaiting > 0 && this.#gridWaiting === this.#live && this.#everyBlockSignals()) count = this.#resolveGrid(count);
     return count;
   }
 
@@ -412,30 +430,46 @@ export class LockstepGroup {
     return n;
   }
 
+  /** With more than one block, whether thread (0, 0, 0) of every block is alive (it signals its block's arrival at the grid barrier). */
+  #everyBlockSignals(): boolean {
+    if (this.blocks === 1) return true;
+    for (let s = 0; s < this.size; s += this.threadsPerBlock) if (this.#state[s] === DONE) return false;
+    return true;
+  }
+
+  /** The first slot of [start, end) that has not returned (end if none). */
+  #firstLive(start: number, end: number): number {
+    let s = start;
+    while (s < end && this.#state[s] === DONE) s++;
+    return s;
+  }
+
   #resolveBlock(b: number, count: number): number {
     const T = this.threadsPerBlock;
     const start = b * T;
-    const site = this.#site[start]!;
-    for (let s = start + 1; s < start + T; s++) if (this.#site[s] !== site) return count; // different barriers: the deadlock report says which
+    const state = this.#state;
+    const site = this.#site[this.#firstLive(start, start + T)]!;
+    for (let s = start; s < start + T; s++) if (state[s] !== DONE && this.#site[s] !== site) return count; // different barriers: the deadlock report says which
     let n = count;
     let value: unknown;
     if (this.#kinds[site] === BLOCK_VOTE) {
       const mode = ((this.context.sites.get(site) as { collective: CollectiveOp }).collective as { mode: string }).mode;
       let trues = 0;
-      for (let s = start; s < start + T; s++) if (this.#value[s]) trues++;
-      value = mode === 'count' ? trues : mode === 'and' ? trues === T : trues > 0;
+      for (let s = start; s < start + T; s++) if (state[s] !== DONE && this.#value[s]) trues++;
+      value = mode === 'count' ? trues : mode === 'and' ? trues === this.#blockWaiting[b] : trues > 0;
     }
-    for (let s = start; s < start + T; s++) n = this.#release(s, value, n);
+    for (let s = start; s < start + T; s++) if (state[s] !== DONE) n = this.#release(s, value, n);
     this.#blockWaiting[b] = 0;
     this.#clocks[b]?.barrier();
     return n;
   }
 
   #resolveGrid(count: number): number {
-    const site = this.#site[0]!;
-    for (let s = 1; s < this.size; s++) if (this.#site[s] !== site) return count;
+    const state = this.#state;
+    const site = this.#site[this.#firstLive(0, this.size)]!;
+    for (let s = 0; s < this.size; s++) if (state[s] !== DONE && this.#site[s] !== site) return count;
     let n = count;
-    for (let s = 0; s < this.size; s++) n = this.#release(s, undefined, n);
+    for (let s = 0; s < this.size; s++) if (state[s] !== DONE) n = this.#release(s, undefined, n);
     this.#gridWaiting = 0;
     for (const clock of this.#clocks) clock?.barrier();
     return n;
@@ -477,21 +511,17 @@ export class LockstepGroup {
     return `${name} at ${loc.locator === undefined ? '' : `${p.file}:`}line ${p.line}:${p.column}`;
   }
 
-  /** Threads of a block's slots, grouped by what they do: wait at a site, or returned. */
-  #census(start: number, end: number, exclude: number): { returned: number[]; at: Map<number, number[]> } {
-    const returned: number[] = [];
+  /** The threads of a block's slots that wait at a site other than `exclude`, by site. */
+  #waitingElsewhere(start: number, end: number, exclude: number): Map<number, number[]> {
     const at = new Map<number, number[]>();
     for (let s = start; s < end; s++) {
-      const t = s - start;
-      if (this.#state[s] === DONE) returned.push(t);
-      else if (this.#state[s] === WAITING && this.#site[s] !== exclude) {
-        const site = this.#site[s]!;
-        let list = at.get(site);
-        if (list === undefined) at.set(site, (list = []));
-        list.push(t);
-      }
+      if (this.#state[s] !== WAITING || this.#site[s] === exclude) continue;
+      const site = this.#site[s]!;
+      let list = at.get(site);
+      if (list === undefined) at.set(site, (list = []));
+      list.push(s - start);
     }
-    return { returned, at };
+    return at;
   }
 
   #runs(ids: readonly number[]): string {
@@ -501,23 +531,7 @@ export class LockstepGroup {
   #deadlock(): SimulatorError {
     const T = this.threadsPerBlock;
     const kinds = this.#kinds;
-    // A block barrier that some threads of the block never reach.
-    for (let b = 0; b < this.blocks; b++) {
-      if (this.#blockWaiting[b] === 0) continue;
-      const start = b * T;
-      let first = start;
-      while (!(this.#state[first] === WAITING && kinds[this.#site[first]!]! <= BLOCK_VOTE)) first++;
-      const site = this.#site[first]!;
-      const here: number[] = [];
-      for (let s = start; s < start + T; s++) if (this.#state[s] === WAITING && this.#site[s] === site) here.push(s - start);
-      const { returned, at } = this.#census(start, start + T, site);
-      const parts = [`${this.#runs(here)} wait here`];
-      if (returned.length > 0) parts.push(`${this.#runs(returned)} returned without reaching it`);
-      for (const [other, ids] of at) parts.push(`${this.#runs(ids)} wait at ${this.#at(other)}`);
-      const name = collectiveName((this.context.sites.get(site) as { collective: CollectiveOp }).collective);
-      return this.#error(site, `${name} is reached by only part of block ${coordinates(this.#blockOf(start))}: ${parts.join('; ')} (a deadlock on the GPU)`);
-    }
-    // A warp collective whose mask names a lane that finished or waits elsewhere.
+    // A warp collective whose mask names a lane that returned or waits elsewhere.
     for (let s = 0; s < this.size; s++) {
       if (this.#state[s] !== WAITING) continue;
       const site = this.#site[s]!;
@@ -530,31 +544,53 @@ export class LockstepGroup {
       for (let r = m; r !== 0; r &= r - 1) {
         const j = 31 - Math.clz32(r & -r);
         const sj = base + j;
-        let why: string | undefined;
         const who = `lane ${j} (${threadName(sj % T, this.ntidX, this.ntidY)})`;
-        if (this.#state[sj] === DONE) why = `${who} returned without reaching it`;
-        else if (this.#site[sj] !== site && !(kind === SYNCWARP && kinds[this.#site[sj]!] === SYNCWARP)) why = `${who} waits at ${this.#at(this.#site[sj]!)}`;
-        else if (this.#mask[sj] !== given) why = `${who} waits there with mask ${hex(this.#mask[sj]!)}`;
-        if (why !== undefined) {
-          const name = collectiveName((this.context.sites.get(site) as { collective: CollectiveOp }).collective);
-          return this.#error(site, `${name} in ${this.#where(s)} waits for the lanes of its mask ${hex(given)}, but ${why} (a deadlock on the GPU)`);
+        const name = collectiveName((this.context.sites.get(site) as { collective: CollectiveOp }).collective);
+        const waits = `${name} in ${this.#where(s)} waits for the lanes of its mask ${hex(given)}`;
+        if (this.#state[sj] === DONE) {
+          return this.#error(site, `${waits}, but ${who} returned: a mask that names an exited lane is undefined on the GPU (name only the lanes that go on, e.g. with activemask() or ballot_sync())`);
         }
+        let why: string | undefined;
+        if (this.#site[sj] !== site && !(kind === SYNCWARP && kinds[this.#site[sj]!] === SYNCWARP)) why = `${who} waits at ${this.#at(this.#site[sj]!)}`;
+        else if (this.#mask[sj] !== given) why = `${who} waits there with mask ${hex(this.#mask[sj]!)}`;
+        if (why !== undefined) return this.#error(site, `${waits}, but ${why} (a deadlock on the GPU)`);
       }
     }
-    // The grid barrier that some threads never reach.
+    // A block barrier that some live threads of the block never reach (returned threads count as arrived).
+    for (let b = 0; b < this.blocks; b++) {
+      if (this.#blockWaiting[b] === 0) continue;
+      const start = b * T;
+      let first = start;
+      while (!(this.#state[first] === WAITING && kinds[this.#site[first]!]! <= BLOCK_VOTE)) first++;
+      const site = this.#site[first]!;
+      const here: number[] = [];
+      for (let s = start; s < start + T; s++) if (this.#state[s] === WAITING && this.#site[s] === site) here.push(s - start);
+      const at = this.#waitingElsewhere(start, start + T, site);
+      const parts = [`${this.#runs(here)} wait here`];
+      for (const [other, ids] of at) parts.push(`${this.#runs(ids)} wait at ${this.#at(other)}`);
+      const name = collectiveName((this.context.sites.get(site) as { collective: CollectiveOp }).collective);
+      return this.#error(site, `${name} is reached by only part of block ${coordinates(this.#blockOf(start))}: ${parts.join('; ')} (a deadlock on the GPU)`);
+    }
+    // The grid barrier that some live threads never reach, or that a block's thread (0, 0, 0) left by returning.
     if (this.#gridWaiting > 0) {
       let first = 0;
       while (!(this.#state[first] === WAITING && kinds[this.#site[first]!] === GRID_BARRIER)) first++;
       const site = this.#site[first]!;
       const parts: string[] = [];
       for (let b = 0; b < this.blocks; b++) {
-        const { returned, at } = this.#census(b * T, (b + 1) * T, site);
+        const at = this.#waitingElsewhere(b * T, (b + 1) * T, site);
         const block = `block ${coordinates(this.#blockOf(b * T))}`;
-        if (returned.length > 0) parts.push(`in ${block}, ${this.#runs(returned)} returned without reaching it`);
+        if (this.blocks > 1 && this.#state[b * T] === DONE) {
+          parts.push(
+            this.#blockDone[b] === T
+              ? `every thread of ${block} returned, so no thread arrives for it`
+              : `thread (0, 0, 0) of ${block} returned: it is the thread that arrives for its block, as in cooperative groups' grid sync`,
+          );
+        }
         for (const [other, ids] of at) parts.push(`in ${block}, ${this.#runs(ids)} wait at ${this.#at(other)}`);
       }
       const shown = parts.length > 4 ? [...parts.slice(0, 4), `and ${parts.length - 4} more`] : parts;
-      return this.#error(site, `the grid barrier (cg.thisGrid().sync()) is reached by only part of the grid: ${shown.join('; ')} (a deadlock on the GPU)`);
+      return this.#error(site, `the grid barrier (cg.thisGrid().sync()) is never passed: ${shown.join('; ')} (a deadlock on the GPU)`);
     }
     const s = this.#state.indexOf(WAITING);
     return this.#error(this.#site[s]!, `no thread can go on: ${this.#where(s)} waits at ${this.#at(this.#site[s]!)}`);

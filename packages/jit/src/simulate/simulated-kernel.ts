@@ -2,6 +2,7 @@ import { KernelArgumentError, type SourceLocator } from '../errors.js';
 import type { TypedKernel } from '../types/typed-ir.js';
 import { bindArrayArgument } from './array-argument.js';
 import { FaultSites } from './fault-sites.js';
+import { checkSimulatedLaunch, simulatedForallBlockSize } from './launch-limits.js';
 import { generateKernelSource, type GeneratedKernel, type SimulationMode, simulationMode } from './kernel-source.js';
 import { MemoryPlan } from './memory-plan.js';
 import { convertScalarArgument } from './scalar-argument.js';
@@ -45,15 +46,23 @@ export class SimulatedKernel {
   readonly mode: SimulationMode;
   readonly #kernel: TypedKernel;
   readonly #simulate: GeneratedKernel;
+  /** Bytes of the kernel's static shared arrays (what a block has before its dynamic shared memory). */
+  readonly staticSharedBytes: number;
 
   constructor(kernel: TypedKernel, locator: SourceLocator, options: SimulatedKernelOptions = {}) {
     this.#kernel = kernel;
     const sites = new FaultSites();
     const plan = new MemoryPlan(kernel.memories ?? []);
+    this.staticSharedBytes = plan.shared.reduce((sum, layout) => sum + layout.length * layout.bytes, 0);
     this.mode = simulationMode(kernel);
     this.source = generateKernelSource(kernel, sites, plan);
     const factory = new Function('rt', this.source) as (rt: SimulatorRuntime) => GeneratedKernel;
     this.#simulate = factory(createSimulatorRuntime(kernel, sites, locator, { plan, grid: this.mode.grid, ...(options.print ? { print: options.print } : {}) }));
+  }
+
+  /** The block size of `forall` (the GPU path's occupancy choice, see launch-limits.ts). */
+  forallBlockSize(sharedMemory = 0): number {
+    return simulatedForallBlockSize(this.staticSharedBytes, sharedMemory);
   }
 
   /** grid and block are [x, y, z] triples; args in the kernel's parameter order. */
@@ -64,6 +73,7 @@ export class SimulatedKernel {
     if (!Number.isSafeInteger(sharedMemory) || sharedMemory < 0 || sharedMemory > MAX_LAUNCH_EXTENT) {
       throw new KernelArgumentError(`sharedMemory must be a whole number of bytes from 0 to 2^31-1, got ${String(sharedMemory)}`);
     }
+    checkSimulatedLaunch(this.#kernel.symbol, grid, block, this.staticSharedBytes, sharedMemory, this.#kernel.collectives.grid);
     const params = this.#kernel.params;
     if (args.length !== params.length) {
       throw new KernelArgumentError(`${this.#kernel.symbol} takes ${params.length} argument(s) (${params.map((p) => p.name).join(', ')}), got ${args.length}`);
