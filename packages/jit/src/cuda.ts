@@ -118,6 +118,14 @@ export interface CudaIntrinsics {
   lanemask_ge(): number;
   lanemask_gt(): number;
 
+  /**
+   * numba's `cuda.fp16`: f16 arithmetic (`hadd`, `hsub`, `hmul`, `hdiv`, `hfma`, `hneg`, `habs`),
+   * comparisons (`heq`, `hne`, `hgt`, `hge`, `hlt`, `hle`), `hmax`/`hmin` (a NaN gives the other
+   * value) and math (`hsin`, `hcos`, `hlog`, `hlog2`, `hlog10`, `hexp`, `hexp2`, `hexp10`, `hsqrt`,
+   * `hrsqrt`, `hceil`, `hfloor`, `hrcp`, `htrunc`), on f16 values.
+   */
+  readonly fp16: Fp16Functions;
+
   // ---- other intrinsics ----
   popc(x: number | bigint): number;
   clz(x: number | bigint): number;
@@ -133,6 +141,71 @@ export interface CudaIntrinsics {
   /** C printf from the thread: `cuda.printf('%d %f\n', i, x)`; `console.log(...)` works too. */
   printf(format: string, ...args: unknown[]): void;
 }
+
+/** The functions of `cuda.fp16` (see {@link CudaIntrinsics.fp16}). */
+export interface Fp16Functions {
+  hadd(a: number, b: number): number;
+  hsub(a: number, b: number): number;
+  hmul(a: number, b: number): number;
+  hdiv(a: number, b: number): number;
+  hfma(a: number, b: number, c: number): number;
+  hneg(a: number): number;
+  habs(a: number): number;
+  heq(a: number, b: number): boolean;
+  hne(a: number, b: number): boolean;
+  hgt(a: number, b: number): boolean;
+  hge(a: number, b: number): boolean;
+  hlt(a: number, b: number): boolean;
+  hle(a: number, b: number): boolean;
+  hmax(a: number, b: number): number;
+  hmin(a: number, b: number): number;
+  hsin(x: number): number;
+  hcos(x: number): number;
+  hlog(x: number): number;
+  hlog2(x: number): number;
+  hlog10(x: number): number;
+  hexp(x: number): number;
+  hexp2(x: number): number;
+  hexp10(x: number): number;
+  hsqrt(x: number): number;
+  hrsqrt(x: number): number;
+  hceil(x: number): number;
+  hfloor(x: number): number;
+  hrcp(x: number): number;
+  htrunc(x: number): number;
+}
+
+const FP16_NAMES = [
+  'hadd',
+  'hsub',
+  'hmul',
+  'hdiv',
+  'hfma',
+  'hneg',
+  'habs',
+  'heq',
+  'hne',
+  'hgt',
+  'hge',
+  'hlt',
+  'hle',
+  'hmax',
+  'hmin',
+  'hsin',
+  'hcos',
+  'hlog',
+  'hlog2',
+  'hlog10',
+  'hexp',
+  'hexp2',
+  'hexp10',
+  'hsqrt',
+  'hrsqrt',
+  'hceil',
+  'hfloor',
+  'hrcp',
+  'htrunc',
+] as const satisfies readonly (keyof Fp16Functions)[];
 
 /** A scalar type token: the scalar makers `f32`, `i32`, ... (in a kernel, or passed in its constants). */
 export type DtypeToken = (value: never) => unknown;
@@ -170,6 +243,7 @@ export const cuda: CudaIntrinsics = Object.freeze({
   local: Object.freeze({ array: (): never => onlyInKernels('local.array()') }),
   const: Object.freeze({ arrayLike: (): never => onlyInKernels('const.arrayLike()') }),
   cg: Object.freeze({ thisGrid: (): never => onlyInKernels('cg.thisGrid()') }),
+  fp16: kernelOnly(FP16_NAMES, 'fp16.') as unknown as Fp16Functions,
   atomic: kernelOnly(['add', 'sub', 'min', 'max', 'and', 'or', 'xor', 'exch', 'inc', 'dec', 'cas'], 'atomic.'),
   ...kernelOnly(
     [

@@ -34,7 +34,14 @@ export interface JitOptions {
   readonly arch?: string;
   /** Contract multiply-adds into FMA (default true, as nvcc does). The simulator does not contract. */
   readonly fma?: boolean;
-  /** Fast, less precise f32 math (flush denormals, approximate division and square root). */
+  /**
+   * numba's `fastmath=True`: f32 denormals flushed to zero, approximate f32
+   * division and square root, FMA contraction (libNVVM's flags), and f32
+   * `Math.sin`, `cos`, `tan`, `exp`, `log`, `log2`, `log10`, `pow` (and `**`)
+   * computed by libdevice's fast approximate forms (`__nv_fast_sinf`, ...).
+   * The simulator computes the precise functions, which lie within the
+   * documented error of the approximate ones.
+   */
   readonly fastMath?: boolean;
   /**
    * Keep the compiled code in the disk cache ({@link jitCache}) and take it
@@ -193,11 +200,12 @@ export class JitKernel {
     let ptx: string | undefined;
     let simulator: string | undefined;
     const options = this.#compileOptions();
+    const fastMath = options.fastMath === true;
     const locator = this.#parse().locator;
     return {
       types: { params, locals },
       get nvvm() {
-        return (nvvm ??= lowerKernel(typed, { irVersion: nvvmIRVersion() }));
+        return (nvvm ??= lowerKernel(typed, { irVersion: nvvmIRVersion(), fastMath }));
       },
       get ptx() {
         return (ptx ??= compileToPtx(this.nvvm, options));
@@ -360,7 +368,7 @@ export class JitKernel {
       };
     }
     const typed = this.#type(types, symbol);
-    const nvvm = lowerKernel(typed, { irVersion: nvvmIRVersion() });
+    const nvvm = lowerKernel(typed, { irVersion: nvvmIRVersion(), fastMath: this.#options.fastMath === true });
     const compiled = this.#compile(nvvm, symbol, { ...options, link: linkInputsOf(typed) });
     if (cache && sourceKey && compiled.route === 'cubin') {
       writeCachedKernel(cache, sourceKey, { symbol, params: typed.params, collectives: typed.collectives, code: compiled.objectCode.code });

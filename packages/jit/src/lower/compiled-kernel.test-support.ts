@@ -20,7 +20,7 @@ export interface CompiledText {
 
 /** The NVVM IR of `kernel`, verified by libNVVM, and the PTX it compiles to for sm_90. */
 export function compileLowered(kernel: TypedKernel, options: KernelCompileOptions = {}): CompiledText {
-  const ir = lowerKernel(kernel);
+  const ir = lowerKernel(kernel, { fastMath: options.fastMath === true });
   verifyNvvm(ir, { arch: 'sm_90', name: `${kernel.symbol}.ll` });
   return { ir, ptx: compileToPtx(ir, { arch: 'sm_90', name: kernel.symbol, ...options }) };
 }

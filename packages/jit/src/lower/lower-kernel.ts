@@ -17,6 +17,14 @@ export interface LowerOptions {
    * libNVVM 12 and 13 read.
    */
   readonly irVersion?: IrVersion;
+  /**
+   * numba's `fastmath=True` for the math functions: f32 sin, cos, tan, exp,
+   * log, log2, log10 and pow call libdevice's fast approximate forms
+   * (`__nv_fast_sinf`, ...: PTX's `sin.approx`, `ex2.approx`, `lg2.approx`).
+   * The compile options' `fastMath` sets libNVVM's flags (ftz, approximate
+   * division and square root, FMA); the jit passes one value to both.
+   */
+  readonly fastMath?: boolean;
 }
 
 const C_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -48,7 +56,7 @@ export function lowerKernel(kernel: TypedKernel, options: LowerOptions = {}): st
     return slot;
   });
   const memories = lowerMemories(builder, declarations, kernel.memories ?? []);
-  const ctx: LoweringContext = { builder, declarations, kernel, abi, localSlots, memories };
+  const ctx: LoweringContext = { builder, declarations, kernel, abi, localSlots, memories, fastMath: options.fastMath === true };
   for (const binding of abi.bindings) {
     if (binding.kind !== 'scalar') continue;
     const slot = localSlots[binding.local];

@@ -21,4 +21,6 @@ export interface LoweringContext {
   readonly localSlots: readonly string[];
   /** The kernel's shared, local and const arrays, by index in `kernel.memories`. */
   readonly memories: readonly ArrayAccess[];
+  /** Math functions take libdevice's fast approximate forms where numba's `fastmath` does (lower-kernel.ts's LowerOptions). */
+  readonly fastMath: boolean;
 }

@@ -8,6 +8,7 @@ import { MATH_FUNCTIONS, type MathFunction } from '../types/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, exprStmt, i64, math } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';
+import { FAST_MATH_FUNCTIONS } from './math-lowering.js';
 
 const ALL = Object.keys(MATH_FUNCTIONS) as MathFunction[];
 const INT_FUNCTIONS = ALL.filter((fn) => MATH_FUNCTIONS[fn].int);
@@ -68,6 +69,19 @@ it('tests isnan as unordered and isfinite as |x| < ∞', () => {
   expect(irOf('f64', 'isfinite')).toMatch(/fcmp olt double %t\d+, 0x7FF0000000000000/);
 });
 
+it("takes libdevice's fast forms for numba's fastmath functions on f32 only, with fastMath", () => {
+  for (const fn of FAST_MATH_FUNCTIONS) {
+    const arity = MATH_FUNCTIONS[fn].arity;
+    const fast = lowerKernel(mathKernel('f32', [fn]), { fastMath: true });
+    expect(fast).toContain(`declare float @__nv_fast_${fn}f(${Array(arity).fill('float').join(', ')})`);
+    expect(fast).not.toContain(`@__nv_${fn}f(`);
+    expect(lowerKernel(mathKernel('f32', [fn]))).toContain(`@__nv_${fn}f(`);
+    expect(lowerKernel(mathKernel('f64', [fn]), { fastMath: true })).toContain(`@__nv_${fn}(`);
+  }
+  // functions numba leaves precise stay precise
+  expect(lowerKernel(mathKernel('f32', ['atan2']), { fastMath: true })).toContain('@__nv_atan2f(');
+});
+
 describeWhen(compileRequirements, 'math through libNVVM, libdevice and ptxas', () => {
   it('compiles every float math function in f32, one kernel each', () => {
     for (const fn of ALL) compileAndAssemble(mathKernel('f32', [fn]));
@@ -96,5 +110,19 @@ describeWhen(compileRequirements, 'math through libNVVM, libdevice and ptxas', (
 
   it('passes fast math on to libdevice', () => {
     expect(compileAndAssemble(mathKernel('f32', ['sqrt']), { fastMath: true }).ptx).toMatch(/sqrt\.approx\.ftz\.f32/);
+  });
+
+  it("gives PTX's approximate instructions for numba's fastmath functions", () => {
+    const approx = (fn: MathFunction): string => compileAndAssemble(mathKernel('f32', [fn]), { fastMath: true }).ptx;
+    expect(approx('sin')).toMatch(/sin\.approx\.ftz\.f32/);
+    expect(approx('cos')).toMatch(/cos\.approx\.ftz\.f32/);
+    expect(approx('tan')).toMatch(/sin\.approx\.ftz\.f32[\s\S]*cos\.approx\.ftz\.f32|cos\.approx\.ftz\.f32[\s\S]*sin\.approx\.ftz\.f32/);
+    expect(approx('exp')).toMatch(/ex2\.approx\.ftz\.f32/);
+    for (const fn of ['log', 'log2', 'log10'] as const) expect(approx(fn)).toMatch(/lg2\.approx\.ftz\.f32/);
+    const pow = approx('pow');
+    expect(pow).toMatch(/lg2\.approx\.ftz\.f32/);
+    expect(pow).toMatch(/ex2\.approx\.ftz\.f32/);
+    // without fastMath, sin is libdevice's precise range-reduced one: no approximate instruction
+    expect(compileAndAssemble(mathKernel('f32', ['sin'])).ptx).not.toMatch(/sin\.approx/);
   });
 });

@@ -46,6 +46,16 @@ const LIBDEVICE_FUNCTIONS: ReadonlySet<MathFunction> = new Set<MathFunction>([
   'fma',
 ]);
 
+/**
+ * The f32 functions that numba's `fastmath=True` computes with libdevice's
+ * fast approximate forms (`__nv_fast_<fn>f`), whose errors libdevice
+ * documents: sin and cos within 2^-21.41 absolute on [-π, π], exp within
+ * 2 + floor(|1.173·x|) ulp, log within 2^-21.41 absolute on [0.5, 2] and
+ * 3 ulp elsewhere, log2 2^-22 and 2 ulp, log10 2^-24 and 3 ulp; tan is
+ * sin/cos and pow is exp2(y·log2(x)), with their errors compounded.
+ */
+export const FAST_MATH_FUNCTIONS: ReadonlySet<MathFunction> = new Set<MathFunction>(['sin', 'cos', 'tan', 'exp', 'log', 'log2', 'log10', 'pow']);
+
 function callLibdevice(ctx: LoweringContext, base: string, type: ScalarName, args: readonly string[]): string {
   const fn = libdeviceFunction(ctx, base, type, args.length);
   const t = registerType(type);
@@ -72,6 +82,7 @@ export function lowerMath(ctx: LoweringContext, fn: MathFunction, argType: Scala
   const one = constantLiteral(argType, 1);
   const zero = constantLiteral(argType, 0);
 
+  if (ctx.fastMath && argType === 'f32' && FAST_MATH_FUNCTIONS.has(fn)) return same(callLibdevice(ctx, `fast_${fn}`, argType, refs));
   if (LIBDEVICE_FUNCTIONS.has(fn)) return same(callLibdevice(ctx, fn, argType, refs));
   switch (fn) {
     case 'isnan':

@@ -8,6 +8,7 @@
  */
 import type { ESTree } from 'meriyah';
 import { atomicCall, ATOMIC_FUNCTIONS } from './atomic-calls.js';
+import { FP16_CALLS } from './fp16-calls.js';
 import { isInteger, type ScalarName } from './jit-types.js';
 import { MEMORY_MAKERS } from './kernel-memories.js';
 import { printfCall } from './print-calls.js';
@@ -218,6 +219,9 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = Object.freeze
       { usage: fn === 'cas' ? 'atomic.cas(array, index, expected, value)' : `atomic.${fn}(array, index, value)`, value: (c, args, call) => atomicCall(c, fn, args, call) },
     ]),
   ),
+
+  // ---- numba's cuda.fp16 ----
+  ...FP16_CALLS,
 
   // ---- warp ----
   shfl_sync: shuffle('idx', 'srcLane'),

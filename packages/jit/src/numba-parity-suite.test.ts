@@ -1,0 +1,84 @@
+// The numba-parity kernels on the CPU: run in the simulator against their
+// plain-JavaScript references, and compiled through libNVVM and ptxas
+// -arch=sm_90 with the instructions each feature stands for in the PTX.
+import { describe, expect, it } from 'vitest';
+import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from './compile/toolchain-environment.test-support.js';
+import { cuda as hostCuda, cuda } from './cuda.js';
+import { argumentTypes } from './launch/argument-types.js';
+import { cloneArgs, firstDifference, kernelFor, outputData, type SuiteCase } from './kernel-suite.test-support.js';
+import { array, f32, jit, KernelTypeError } from './index.js';
+import { FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE } from './numba-parity-suite.test-support.js';
+import { FP16_FUNCTION_NAMES } from './types/fp16-calls.js';
+
+const CASES: readonly SuiteCase[] = [FP16_CASE];
+
+function signatureOf(c: SuiteCase) {
+  return argumentTypes(
+    c.args(),
+    Array.from({ length: c.kernel.fn.length }, (_, i) => `arg${i}`),
+    'simulator',
+  );
+}
+
+describe('numba parity: simulator against plain JavaScript', () => {
+  for (const c of CASES) {
+    it(c.name, () => {
+      const args = c.args();
+      const expected = cloneArgs(args);
+      c.reference(expected);
+      kernelFor(c, 'simulator').launch({ grid: c.grid, block: c.block, sharedMemory: c.sharedMemory }, ...args);
+      for (const o of c.outputs) expect(firstDifference(outputData(args[o]), outputData(expected[o]), c.tolerance), `argument ${o}`).toBeUndefined();
+    });
+  }
+
+  it('has every cuda.fp16 function the typer knows on the host-side cuda object, each throwing outside kernels', () => {
+    expect(Object.keys(hostCuda.fp16).sort()).toEqual([...FP16_FUNCTION_NAMES].sort());
+    expect(() => hostCuda.fp16.hadd(1, 2)).toThrow(/only available inside a kernel/);
+  });
+});
+
+describe('numba parity: refusals', () => {
+  it('refuses a cuda.fp16 argument that is not f16 (nor widens into it), naming the function and the cast', () => {
+    const kernel = jit(
+      (x: Float32Array) => {
+        x[0] = cuda.fp16.hadd(x[0]!, 1);
+      },
+      { target: 'simulator' },
+    );
+    expect(() => kernel.compile([array(f32, 1)])).toThrow(KernelTypeError);
+    expect(() => kernel.compile([array(f32, 1)])).toThrow(/cuda\.fp16\.hadd takes f16 values, got f32: convert it first, f16\(x\)/);
+  });
+});
+
+describe('numba parity: fastMath in the simulator', () => {
+  it("stays within libdevice's documented error of the fast forms", () => {
+    const { x, p, y } = fastMathInputs();
+    const out = new Float32Array(FAST_MATH_N * 8);
+    jit(fastMathSource.fn, { ...fastMathSource.options, target: 'simulator' }).launch({ grid: FAST_MATH_N / 128, block: 128 }, x, p, y, out);
+    expect(fastMathError(x, p, y, out)).toBeUndefined();
+    // the check can fail: a result off by more than the bound is reported
+    out[8 * 5] = out[8 * 5]! + 1e-3;
+    expect(fastMathError(x, p, y, out)).toMatch(/^sin at element 5/);
+  });
+});
+
+describeWhen([nvvmMissing, ptxasMissing], 'numba parity: NVVM IR → PTX → ptxas -arch=sm_90', () => {
+  it("writes fastMath's functions as the approximate instructions, with approximate division and flushed denormals", () => {
+    const { x, p, y } = fastMathInputs();
+    const signature = argumentTypes([x, p, y, new Float32Array(8)], ['x', 'p', 'y', 'out'], 'simulator');
+    const fast = jit(fastMathSource.fn, { ...fastMathSource.options, arch: 'sm_90' }).inspect(signature).ptx;
+    expect(ptxasRejects(fast)).toBeUndefined();
+    for (const instruction of ['sin.approx.ftz.f32', 'cos.approx.ftz.f32', 'ex2.approx.ftz.f32', 'lg2.approx.ftz.f32', 'div.approx.ftz.f32']) expect(fast, instruction).toContain(instruction);
+    const precise = jit(fastMathSource.fn, { arch: 'sm_90' }).inspect(signature).ptx;
+    expect(precise).not.toMatch(/sin\.approx|cos\.approx|div\.approx/);
+  });
+
+  it('writes cuda.fp16 as f16 instructions: add/sub/mul.f16, fma.rn.f16, f16 compares, f16 conversions around the f32 math', () => {
+    const { ptx } = kernelFor(FP16_CASE, 'gpu', { arch: 'sm_90' }).inspect(signatureOf(FP16_CASE));
+    expect(ptxasRejects(ptx)).toBeUndefined();
+    for (const instruction of ['add.rn.f16', 'sub.rn.f16', 'mul.rn.f16', 'fma.rn.f16']) expect(ptx, instruction).toContain(instruction);
+    expect(ptx).toMatch(/setp\.(eq|equ|ne|neu|gt|gtu|ge|geu|lt|ltu|le|leu|nan|num)\.f16/);
+    expect(ptx).toMatch(/cvt\.rn\.f16\.f32/);
+    expect(ptx).toMatch(/sqrt\.rn\.f32/);
+  });
+});
