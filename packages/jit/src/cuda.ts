@@ -1,4 +1,6 @@
 import { JitError } from './errors.js';
+import type { ScalarName } from './types/jit-types.js';
+import type { KernelArray, NumberScalarName, ScalarOfToken, ScalarOfTypedArray } from './kernel-array.js';
 
 /** A thread's position along x, y and z. */
 export interface Dim3Value {
@@ -56,13 +58,28 @@ export interface CudaIntrinsics {
   /** `a * b + c` with one rounding. */
   fma(a: number, b: number, c: number): number;
 
+  // ---- casts: `cuda.f32(x)` is the kernel's `f32(x)`, typed as the number (bigint, boolean) it gives in the kernel ----
+  f64(value: number | bigint | boolean): number;
+  f32(value: number | bigint | boolean): number;
+  f16(value: number | bigint | boolean): number;
+  bf16(value: number | bigint | boolean): number;
+  i8(value: number | bigint | boolean): number;
+  u8(value: number | bigint | boolean): number;
+  i16(value: number | bigint | boolean): number;
+  u16(value: number | bigint | boolean): number;
+  i32(value: number | bigint | boolean): number;
+  u32(value: number | bigint | boolean): number;
+  i64(value: number | bigint | boolean): bigint;
+  u64(value: number | bigint | boolean): bigint;
+  bool(value: number | bigint | boolean): boolean;
+
   // ---- memory ----
   /** Block-shared arrays: `cuda.shared.array(256, f32)`, `cuda.shared.array([16, 16], f32)`; shape 0 sizes it by the launch's `sharedMemory`. */
-  readonly shared: { array(shape: number | readonly number[], dtype: DtypeToken): KernelArray };
+  readonly shared: KernelArrayMaker;
   /** Per-thread arrays: `cuda.local.array(8, f64)`. */
-  readonly local: { array(shape: number | readonly number[], dtype: DtypeToken): KernelArray };
+  readonly local: KernelArrayMaker;
   /** Constant memory filled at compile time from a host array passed in `constants`: `cuda.const.arrayLike(TABLE)`. */
-  readonly const: { arrayLike(hostArray: ArrayLike<number | bigint>): KernelArray };
+  readonly const: { arrayLike<Host extends ArrayLike<number | bigint>>(hostArray: Host): KernelArray<ConstScalar<Host>, 1> };
 
   // ---- synchronization ----
   /** Waits until every thread of the block has reached it (`__syncthreads`). */
@@ -210,19 +227,23 @@ const FP16_NAMES = [
 /** A scalar type token: the scalar makers `f32`, `i32`, ... (in a kernel, or passed in its constants). */
 export type DtypeToken = (value: never) => unknown;
 
-/** An array made in a kernel: indexed like a typed array, or with get/set for n-D. */
-export interface KernelArray {
-  [index: number]: number;
-  readonly length: number;
-  readonly size: number;
-  readonly ndim: number;
-  readonly shape: readonly number[];
-  get(...indices: number[]): number;
-  set(...indicesThenValue: number[]): void;
+/**
+ * `cuda.shared` and `cuda.local`: `array(shape, dtype)` is a
+ * {@link KernelArray} of the dtype's element type (`f32` gives `'f32'`), with
+ * one dimension per entry of the shape (a number is 1-D).
+ */
+export interface KernelArrayMaker {
+  array<Token extends DtypeToken>(shape: number | readonly [number], dtype: Token): KernelArray<ScalarOfToken<Token>, 1>;
+  array<Token extends DtypeToken>(shape: readonly [number, number], dtype: Token): KernelArray<ScalarOfToken<Token>, 2>;
+  array<Token extends DtypeToken>(shape: readonly [number, number, number], dtype: Token): KernelArray<ScalarOfToken<Token>, 3>;
+  array<Token extends DtypeToken>(shape: readonly number[], dtype: Token): KernelArray<ScalarOfToken<Token>>;
 }
 
-/** What atomics work on: an array parameter or a shared array. */
-export type AtomicTarget = ArrayLike<number | bigint> | KernelArray;
+/** The element type of a constant array: its typed array's, else a number type (a JS array of numbers) or i64 (of bigints). */
+type ConstScalar<Host> = [ScalarOfTypedArray<Host>] extends [never] ? (Host extends ArrayLike<bigint> ? 'i64' : NumberScalarName) : ScalarOfTypedArray<Host>;
+
+/** What atomics work on: an array parameter or a shared or local array. */
+export type AtomicTarget = ArrayLike<number | bigint> | KernelArray<ScalarName, 1> | KernelArray<ScalarName, 2> | KernelArray<ScalarName, 3>;
 export type AtomicIndex = number | readonly number[];
 
 export const cuda: CudaIntrinsics = Object.freeze({
@@ -281,6 +302,19 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'nanosleep',
       'clock64',
       'printf',
+      'f64',
+      'f32',
+      'f16',
+      'bf16',
+      'i8',
+      'u8',
+      'i16',
+      'u16',
+      'i32',
+      'u32',
+      'i64',
+      'u64',
+      'bool',
     ] as const,
     '',
   ),

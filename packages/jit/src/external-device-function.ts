@@ -1,6 +1,7 @@
 import { ObjectCode } from '@cuda-js/program';
 import { JitError } from './errors.js';
-import { isArrayType, isScalarName, type JitType, type ScalarName } from './types/jit-types.js';
+import type { ArrayRank, KernelArray, KernelElement, ScalarOfToken, TypedArrayScalars } from './kernel-array.js';
+import { isArrayType, isScalarName, type ArrayType, type JitType, type ScalarName } from './types/jit-types.js';
 import { resolveSignature, type TypeToken } from './types/signature.js';
 
 /**
@@ -96,6 +97,41 @@ export class ExternalDeviceFunction {
   }
 }
 
+/** The value a kernel passes for a token of a declared signature: a number, bigint or boolean for a scalar, an array for an array type. */
+export type KernelValueOfToken<T> = T extends ArrayType
+  ? ArrayTokenValue<T['dtype'], T['ndim']>
+  : KernelElement<ScalarOfToken<T>>;
+
+/** What a kernel may pass for an array argument of a declared function: its parameter array, a typed array of the dtype, or a shared/local array. */
+type ArrayTokenValue<S extends ScalarName, N extends ArrayRank> = KernelArray<S, N> | (N extends 1 ? TypedArrayScalarsOf<S> : never);
+
+type TypedArrayScalarsOf<S extends ScalarName> = S extends keyof TypedArrayScalars ? TypedArrayScalars[S] : never;
+
+/** The JavaScript value the simulator's stand-in gets for a token: as in the kernel for scalars, the typed array of the elements for arrays (Uint16Array for f16/bf16, Uint8Array for bool). */
+export type SimulatedValueOfToken<T> = T extends ArrayType ? SimulatedArrayOf<T['dtype']> : KernelElement<ScalarOfToken<T>>;
+
+type SimulatedArrayOf<S extends ScalarName> = S extends 'f16' | 'bf16' ? Uint16Array : S extends 'bool' ? Uint8Array : TypedArrayScalarsOf<S>;
+
+/** A declared signature, typed by its tokens. */
+export interface TypedExternalSignature<Args extends readonly TypeToken[], Returns extends TypeToken> extends ExternalSignature {
+  readonly args: Args;
+  readonly returns: Returns;
+}
+
+/** {@link DeclareDeviceOptions} with `simulate` typed by the signature. */
+export interface TypedDeclareDeviceOptions<Args extends readonly TypeToken[], Returns extends TypeToken> extends DeclareDeviceOptions {
+  readonly simulate?: (...args: { -readonly [K in keyof Args]: SimulatedValueOfToken<Args[K]> }) => number | bigint | boolean;
+}
+
+/**
+ * What {@link declareDevice} gives: the declaration, callable in kernels
+ * with its declared signature's types (`mul(x[i]!, 3)` is a number for
+ * `returns: f32`). Outside kernels a call throws: the code exists only on
+ * the GPU (and as `simulate` in the simulator).
+ */
+export type DeclaredDeviceFunction<Args extends readonly TypeToken[] = readonly TypeToken[], Returns extends TypeToken = TypeToken> = ExternalDeviceFunction &
+  ((...args: { -readonly [K in keyof Args]: KernelValueOfToken<Args[K]> }) => KernelValueOfToken<Returns>);
+
 /**
  * Declares a device function that linked code defines:
  *
@@ -103,11 +139,27 @@ export class ExternalDeviceFunction {
  * const mul = declareDevice('mul_f32', { args: [f32, f32], returns: f32 }, {
  *   link: { cuda: 'extern "C" __device__ float mul_f32(float a, float b) { return a * b; }' },
  * });
- * const k = jit((x: Float32Array) => { const i = cuda.grid(1); x[i] = mul(x[i], 2); }, { constants: { mul } });
+ * const k = jit((x: Float32Array) => { const i = cuda.grid(1); x[i] = mul(x[i]!, 2); }, { constants: { mul } });
  * ```
+ *
+ * The result is an {@link ExternalDeviceFunction} that is also a function
+ * (it throws outside kernels), so that TypeScript checks the calls that
+ * kernels make.
  */
-export function declareDevice(symbol: string, signature: ExternalSignature, options: DeclareDeviceOptions = {}): ExternalDeviceFunction {
-  return new ExternalDeviceFunction(symbol, signature, options);
+export function declareDevice<const Args extends readonly TypeToken[], const Returns extends TypeToken>(
+  symbol: string,
+  signature: TypedExternalSignature<Args, Returns>,
+  options: TypedDeclareDeviceOptions<NoInfer<Args>, NoInfer<Returns>> = {},
+): DeclaredDeviceFunction<Args, Returns> {
+  const definition = new ExternalDeviceFunction(symbol, signature, options as DeclareDeviceOptions);
+  const callable = function declaredDeviceFunction(): never {
+    throw new JitError(`'${definition.symbol}' is linked device code (declareDevice): it runs only inside kernels compiled by jit(); name it in the kernel's constants`);
+  };
+  // the declaration's own fields, on a function whose prototype is the class's: instanceof and the fields hold, and it is callable
+  Object.defineProperties(callable, Object.getOwnPropertyDescriptors(definition));
+  Object.defineProperty(callable, 'name', { value: definition.symbol });
+  Object.setPrototypeOf(callable, ExternalDeviceFunction.prototype);
+  return Object.freeze(callable) as unknown as DeclaredDeviceFunction<Args, Returns>;
 }
 
 /** The include options of a `{ cuda }` input: a list of folder names, and a record of header texts. */

@@ -85,6 +85,40 @@ describe("JIT errors point at the user's own line and column", () => {
     expectAt(error, 'E-mismatch', 'n = x');
   });
 
+  it('swapped arguments: the parameter used as an array is named, with its position and what was passed', () => {
+    const kernel = jit((a: number, x: Float32Array, y: Float32Array) => {
+      const i = cuda.grid(1);
+      if (i < y.length) y[i] = a * x[i]! + y[i]!; // E-swapped
+    }, sim);
+    const x = new Float32Array(4);
+    // @ts-expect-error: TypeScript refuses the swap; JavaScript callers get the run-time message
+    const error = caught(() => kernel.launch({ grid: 1, block: 4 }, x, f32(2), x));
+    expect(error).toBeInstanceOf(KernelTypeError);
+    expect(error.detail).toBe(
+      "'a' (argument 1 of 3) is used as a scalar here, but the launch passed an array(f32, 1, 'C') for it; pass a number as argument 1 (are two arguments swapped?), or index it (a[i])",
+    );
+    expectAt(error, 'E-swapped', 'a * x');
+    const reads = jit((x: Float32Array, n: number) => {
+      if (cuda.grid(1) < x.length) x[0] = n; // E-swapped-array
+    }, sim);
+    // @ts-expect-error: likewise
+    const other = caught(() => reads.launch({ grid: 1, block: 1 }, f32(1), new Float32Array(1)));
+    expect(other.detail).toBe("'x' (argument 1 of 2) is used as an array here, but the launch passed a f32 scalar for it; pass an array as argument 1 (are two arguments swapped?)");
+    expectAt(other, 'E-swapped-array', 'x.length');
+  });
+
+  it('cuda.f32(x) is the cast f32(x), under the name TypeScript types as a number', () => {
+    const kernel = jit((x: Float32Array, out: Int32Array) => {
+      const i = cuda.grid(1);
+      out[cuda.i32(x[i]!)] = cuda.i32(x[i]! * 2) + cuda.u32(1);
+    }, sim);
+    const out = new Int32Array(4);
+    kernel.launch({ grid: 1, block: 2 }, new Float32Array([1.5, 3.7]), out);
+    expect([...out]).toEqual([0, 4, 0, 8]);
+    expect(kernel.inspect([array(f32, 1), array(i32, 1)]).types.params).toEqual({ x: "array(f32, 1, 'C')", out: "array(i32, 1, 'C')" });
+    expect(() => cuda.f32(2)).toThrow(/cuda\.f32\(\) is only available inside a kernel/);
+  });
+
   it('a float index, with the hint for plain numbers', () => {
     const kernel = jit((x: Float32Array, k: number) => {
       x[k] = 1; // E-index
@@ -129,7 +163,9 @@ describe("JIT errors point at the user's own line and column", () => {
     const kernel = jit((a: number, x: Float32Array) => {
       x[0] = a;
     }, sim);
+    // @ts-expect-error: the run-time check, for JavaScript callers (TypeScript refuses the missing argument)
     expect(() => kernel.launch({ grid: 1, block: 1 }, 1)).toThrow(KernelArgumentError);
+    // @ts-expect-error: likewise a string for an array
     expect(() => kernel.launch({ grid: 1, block: 1 }, 1, 'x')).toThrow(KernelArgumentError);
     const onDevice = { [CUDA_ARRAY_INTERFACE]: () => Object.freeze({ shape: [4], typestr: '<f4', data: Object.freeze([0x7f0000000000n, false]), version: 3, strides: null }) };
     expect(() => kernel.launch({ grid: 1, block: 1 }, 1, onDevice)).toThrow(/host memory|simulator/);

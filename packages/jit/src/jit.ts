@@ -10,6 +10,7 @@ import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from 
 import { KernelArgumentError } from './errors.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { forallConfig } from './launch/forall.js';
+import type { LaunchArguments } from './launch/launch-arguments.js';
 import { KernelLauncher } from './launch/kernel-launcher.js';
 import { lowerKernel } from './lower/lower-kernel.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
@@ -139,7 +140,7 @@ const STREAM_KEY = 'stream';
  * first use (numba's dispatcher): the signature comes from the launch's
  * arguments, or is given to {@link compile}.
  */
-export class JitKernel {
+export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   readonly name: string;
   readonly target: JitTarget;
   readonly #fn: (...args: never[]) => unknown;
@@ -222,6 +223,7 @@ export class JitKernel {
    * objects, host arrays), numbers (f64), bigints (i64), booleans, typed
    * scalars (`f32(2)`).
    */
+  launch(options: JitLaunchOptions, ...args: LaunchArguments<Params>): void;
   launch(options: JitLaunchOptions, ...args: unknown[]): void {
     if (options === null || typeof options !== 'object') throw new KernelArgumentError(`${this.name}.launch: the first argument is the launch options { grid, block, stream }`);
     const spec = this.#specializationFor(args);
@@ -237,9 +239,9 @@ export class JitKernel {
    * A launcher for `n` threads with a block size from the occupancy API
    * (numba's `forall`): `kernel.forall(n, { stream })(...args)`.
    */
-  forall(n: number, options: { readonly stream?: StreamArgument } = {}): (...args: unknown[]) => void {
+  forall(n: number, options: { readonly stream?: StreamArgument } = {}): (...args: LaunchArguments<Params>) => void {
     if (!Number.isSafeInteger(n) || n < 1) throw new KernelArgumentError(`${this.name}.forall: n must be a positive integer, got ${String(n)}`);
-    return (...args: unknown[]) => {
+    return (...args: readonly unknown[]) => {
       const spec = this.#specializationFor(args);
       if (spec.target === 'simulator') {
         const simulator = (spec as SimulatorSpecialization).simulator;
@@ -421,8 +423,8 @@ function withoutStream(options: JitLaunchOptions): LaunchConfigOptions {
 
 /** The type of {@link jit}: a kernel maker with `jit.device` for device functions. */
 export interface Jit {
-  /** A kernel of `fn` (see {@link JitKernel}). */
-  (fn: (...args: never[]) => unknown, options?: JitOptions): JitKernel;
+  /** A kernel of `fn` (see {@link JitKernel}); its launches take the argument types that `fn`'s parameter types give. */
+  <F extends (...args: never[]) => unknown>(fn: F, options?: JitOptions): JitKernel<Parameters<F>>;
   /** A device function of `fn`, for kernels to call (named in their constants). */
   device<F extends (...args: never[]) => unknown>(fn: F, options?: DeviceFunctionOptions): DeviceFunctionCallable<F>;
 }
@@ -438,4 +440,6 @@ export interface Jit {
  * axpy.launch({ grid: 4096, block: 256, stream }, f32(2), xs, ys);
  * ```
  */
-export const jit: Jit = Object.assign((fn: (...args: never[]) => unknown, options: JitOptions = {}): JitKernel => new JitKernel(fn, options, captureCallSite()), { device });
+export const jit: Jit = Object.assign(<F extends (...args: never[]) => unknown>(fn: F, options: JitOptions = {}): JitKernel<Parameters<F>> => new JitKernel<Parameters<F>>(fn, options, captureCallSite()), {
+  device,
+});

@@ -129,6 +129,7 @@ describeGpu('kernel suite on the GPU, against the simulator', () => {
 
   it('refuses a wrong argument count and a wrong dtype for the specialization, naming the argument', () => {
     const axpy = jit(axpySource);
+    // @ts-expect-error: the run-time check, for JavaScript callers (TypeScript refuses the missing argument)
     expect(() => axpy.launch({ grid: 1, block: 32 }, f32(1), new Float32Array(4))).toThrow(KernelArgumentError);
     const fill = jit((out: Int32Array, v: number) => {
       const i = cuda.grid(1);

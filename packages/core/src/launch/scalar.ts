@@ -36,12 +36,16 @@ export function dtypeOfScalarType(type: ScalarType): DType {
 /** @internal Bytes of each scalar type as a kernel parameter. */
 export const SCALAR_SIZES: Readonly<Record<ScalarType, number>> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f16: 2, bf16: 2, f32: 4, f64: 8, bool: 1 };
 
-/** A number or bigint tagged with its C type. */
-export class Scalar {
+/**
+ * A number or bigint tagged with its C type. `T` is the type, so that a
+ * launch typed from a kernel's signature tells an `f32(2)` (a number) from an
+ * `i64(2n)` (a bigint) at compile time.
+ */
+export class Scalar<T extends ScalarType = ScalarType> {
   /** Size in bytes. */
   readonly size: number;
   private constructor(
-    readonly type: ScalarType,
+    readonly type: T,
     readonly value: number | bigint,
   ) {
     this.size = SCALAR_SIZES[type];
@@ -49,7 +53,7 @@ export class Scalar {
   }
 
   /** @internal */
-  static of(type: ScalarType, value: number | bigint | boolean): Scalar {
+  static of<T extends ScalarType>(type: T, value: number | bigint | boolean): Scalar<T> {
     return new Scalar(type, check(type, value));
   }
 
@@ -132,17 +136,17 @@ function check(type: ScalarType, value: number | bigint | boolean): number | big
   return value;
 }
 
-export const i8 = (v: number): Scalar => Scalar.of('i8', v);
-export const u8 = (v: number): Scalar => Scalar.of('u8', v);
-export const i16 = (v: number): Scalar => Scalar.of('i16', v);
-export const u16 = (v: number): Scalar => Scalar.of('u16', v);
-export const i32 = (v: number): Scalar => Scalar.of('i32', v);
-export const u32 = (v: number): Scalar => Scalar.of('u32', v);
-export const i64 = (v: bigint | number): Scalar => Scalar.of('i64', v);
-export const u64 = (v: bigint | number): Scalar => Scalar.of('u64', v);
-export const f16 = (v: number): Scalar => Scalar.of('f16', v);
+export const i8 = (v: number): Scalar<'i8'> => Scalar.of('i8', v);
+export const u8 = (v: number): Scalar<'u8'> => Scalar.of('u8', v);
+export const i16 = (v: number): Scalar<'i16'> => Scalar.of('i16', v);
+export const u16 = (v: number): Scalar<'u16'> => Scalar.of('u16', v);
+export const i32 = (v: number): Scalar<'i32'> => Scalar.of('i32', v);
+export const u32 = (v: number): Scalar<'u32'> => Scalar.of('u32', v);
+export const i64 = (v: bigint | number): Scalar<'i64'> => Scalar.of('i64', v);
+export const u64 = (v: bigint | number): Scalar<'u64'> => Scalar.of('u64', v);
+export const f16 = (v: number): Scalar<'f16'> => Scalar.of('f16', v);
 /** A bfloat16 scalar (8 exponent bits, as f32, and 7 fraction bits), written rounded to nearest even. */
-export const bf16 = (v: number): Scalar => Scalar.of('bf16', v);
-export const f32 = (v: number): Scalar => Scalar.of('f32', v);
-export const f64 = (v: number): Scalar => Scalar.of('f64', v);
-export const bool = (v: boolean): Scalar => Scalar.of('bool', v);
+export const bf16 = (v: number): Scalar<'bf16'> => Scalar.of('bf16', v);
+export const f32 = (v: number): Scalar<'f32'> => Scalar.of('f32', v);
+export const f64 = (v: number): Scalar<'f64'> => Scalar.of('f64', v);
+export const bool = (v: boolean): Scalar<'bool'> => Scalar.of('bool', v);

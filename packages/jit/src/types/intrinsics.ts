@@ -20,6 +20,11 @@ export const CASTS: Readonly<Record<string, ScalarName>> = Object.freeze({
   Boolean: 'bool',
 });
 
+/** Whether `cuda.<name>` is a cast (`cuda.f32(x)`: the casts under `cuda`, where TypeScript types their results as numbers). */
+export function isCudaCast(name: string): boolean {
+  return name !== 'Number' && name !== 'Boolean' && Object.hasOwn(CASTS, name);
+}
+
 /** `Math.<name>(...)` → the typed IR's math function. */
 export const MATH_CALLS: Readonly<Record<string, MathFunction>> = Object.freeze({
   sqrt: 'sqrt',

@@ -1,5 +1,6 @@
 import { bf16, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8 } from '@cuda-js/core';
 import { KernelTypeError } from '../errors.js';
+import type { ScalarOfToken } from '../kernel-array.js';
 import { arrayType, isScalarName, type ArrayType, type JitType, type Layout, type ScalarName } from './jit-types.js';
 
 /** Something that names a type in a signature: a scalar maker (`f32`), its name (`'f32'`), or an {@link array} type. */
@@ -28,12 +29,15 @@ const MAKERS = new Map<unknown, ScalarName>([
  * column-major) or `'A'` (any strides). `{ readonly: true }` for arrays the
  * kernel may only read.
  */
-export function array(dtype: TypeToken, ndim: 1 | 2 | 3, layout: Layout = 'C', options: { readonly readonly?: boolean } = {}): ArrayType {
+export function array<const Token extends TypeToken, const N extends 1 | 2 | 3>(dtype: Token, ndim: N, layout: Layout = 'C', options: { readonly readonly?: boolean } = {}): ArrayTypeOf<ScalarOfToken<Token>, N> {
   const element = scalarOf(dtype, 'array(dtype, ...)');
   if (ndim !== 1 && ndim !== 2 && ndim !== 3) throw new KernelTypeError(`array(${element}, ${String(ndim)}): ndim must be 1, 2 or 3`);
   if (layout !== 'C' && layout !== 'F' && layout !== 'A') throw new KernelTypeError(`array(${element}, ${ndim}, ${JSON.stringify(layout)}): layout must be 'C', 'F' or 'A'`);
-  return arrayType(element, ndim, layout, options.readonly === true);
+  return arrayType(element, ndim, layout, options.readonly === true) as ArrayTypeOf<ScalarOfToken<Token>, N>;
 }
+
+/** An {@link ArrayType} whose element type and dimensions TypeScript knows (what {@link array} gives). */
+export type ArrayTypeOf<S extends ScalarName, N extends 1 | 2 | 3> = ArrayType & { readonly dtype: S; readonly ndim: N };
 
 /** The scalar type a scalar maker (`f32`, ...) stands for, or undefined. */
 export function makerType(token: unknown): ScalarName | undefined {

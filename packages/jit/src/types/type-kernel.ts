@@ -8,8 +8,8 @@ import { elementRefOf, extentOf, memoryView, paramView, type ArrayView, type Bin
 import { cudaStatement, cudaValue, dimensionCount, gridComponent, gridSizeComponent } from './cuda-calls.js';
 import { inlineStatement, inlineValue } from './device-calls.js';
 import { externalCall, KernelExternals } from './external-calls.js';
-import { CASTS, CUDA_DIMENSIONS, CUDA_SCALARS, GLOBAL_CONSTANTS, INTRINSIC_NAMES, MATH_CONSTANTS, NUMBER_CONSTANTS } from './intrinsics.js';
-import { isArrayType, isFloat, bitsOf, type ArrayType, type JitType, type ScalarName } from './jit-types.js';
+import { CASTS, isCudaCast, CUDA_DIMENSIONS, CUDA_SCALARS, GLOBAL_CONSTANTS, INTRINSIC_NAMES, MATH_CONSTANTS, NUMBER_CONSTANTS } from './intrinsics.js';
+import { isArrayType, isFloat, bitsOf, typeName, type ArrayType, type JitType, type ScalarName } from './jit-types.js';
 import { checkMemoryLimits, isHostArray, MEMORY_MAKERS, declareMemory, type DeclaredMemory } from './kernel-memories.js';
 import { constantOf, foldNumbers } from './literals.js';
 import { floatType, mathCall, mathOf, numberCall } from './math-calls.js';
@@ -290,7 +290,8 @@ class KernelTyper {
       const made = makerType(this.#constant(node.name));
       if (made) return made;
     }
-    const name = this.#globalName(node);
+    const path = this.#cudaMember(node);
+    const name = path !== undefined && isCudaCast(path) ? path : this.#globalName(node);
     return name !== undefined && name !== 'Number' && name !== 'Boolean' && Object.hasOwn(CASTS, name) ? CASTS[name] : undefined;
   }
 
@@ -671,7 +672,17 @@ class KernelTyper {
       if (t === 'int-literal') return { expr: { op: 'local', type: 'i32', id: b.id, loc: this.#loc(node) }, type: 'int-literal', value: 0 };
       return typed({ op: 'local', type: t, id: b.id, loc: this.#loc(node) });
     }
-    if (b?.kind === 'array') return this.#typeError(node, `'${name}' is an array: index it (${name}[i]) or read ${name}.length`);
+    if (b?.kind === 'array') {
+      const { view } = b;
+      if (view.space === undefined && !this.#frame.inline && this.#kernel.params[view.array] === name) {
+        const count = this.#kernel.params.length;
+        this.#typeError(
+          node,
+          `'${name}' (argument ${view.array + 1} of ${count}) is used as a scalar here, but the launch passed an ${view.description} for it; pass a number as argument ${view.array + 1} (are two arguments swapped?), or index it (${name}[i])`,
+        );
+      }
+      return this.#typeError(node, `'${name}' is an array: index it (${name}[i]) or read ${name}.length`);
+    }
     if (b?.kind === 'grid-group') return this.#typeError(node, `'${name}' is the grid group: call ${name}.sync()`);
     return this.#free(name, node);
   }
@@ -920,6 +931,7 @@ class KernelTyper {
         const view = this.#arrayOf(m.object);
         if (view) return { kind: 'element', view, indices: [m.property], at: node };
       }
+      if (m.object.type === 'Identifier') this.#refuseScalarParamAsArray(m.object.name, node);
       return this.#typeError(node, 'only variables and array elements (x[i]) can be assigned');
     }
     return this.#unsupported(node, 'this assignment target');
@@ -980,6 +992,23 @@ class KernelTyper {
 
   #markWritten(view: ArrayView): void {
     if (view.space === undefined) this.#arrayUse[view.array]!.written = true;
+  }
+
+  /**
+   * A kernel parameter that the launch made a scalar, used as an array
+   * (`x.length`, `x[i]`): most often two arguments given in the wrong order,
+   * so the message names the parameter, its position and what was passed.
+   */
+  #refuseScalarParamAsArray(name: string, node: Node): void {
+    if (this.#frame.inline) return;
+    const index = this.#kernel.params.indexOf(name);
+    const b = this.#lookup(name);
+    if (index === -1 || b?.kind !== 'local' || b.id !== this.#paramLocals[index]) return;
+    const t = this.#signature[index]!;
+    this.#typeError(
+      node,
+      `'${name}' (argument ${index + 1} of ${this.#kernel.params.length}) is used as an array here, but the launch passed a ${typeName(t)} scalar for it; pass an array as argument ${index + 1} (are two arguments swapped?)`,
+    );
   }
 
   /** The element at `indices` (each converted to i64); records what the kernel needs of the array. */
@@ -1084,6 +1113,7 @@ class KernelTyper {
     // a member of a constant (a host array: TABLE[i]) or of a call's result: what they are says more
     const object = node.object;
     if (object.type === 'Identifier') {
+      this.#refuseScalarParamAsArray(object.name, node);
       const c = this.#constant(object.name);
       if (typeof c === 'object' || typeof c === 'function') this.#free(object.name, object);
     }
@@ -1125,6 +1155,7 @@ class KernelTyper {
         }
         return this.#typeError(node, `arrays in kernels have get(...) and set(...); '${method}' is not supported`);
       }
+      if (callee.object.type === 'Identifier') this.#refuseScalarParamAsArray(callee.object.name, callee);
       if (this.#isGridSync(callee)) return this.#typeError(node, `${this.#text(callee)}() gives no value: call it as a statement`);
       if (this.#isConsoleLog(callee)) return this.#typeError(node, 'console.log(...) gives no value: call it as a statement');
       const global = this.#globalName(callee.object);
@@ -1132,12 +1163,13 @@ class KernelTyper {
       if (global === 'Number') return numberCall(this.#context, callee.property.name, node);
     }
     const path = this.#cudaPath(callee);
-    if (path !== undefined) return cudaValue(this.#context, path, node);
+    if (path !== undefined && !isCudaCast(path)) return cudaValue(this.#context, path, node);
     const fn = this.#deviceFunction(callee);
     if (fn) return inlineValue(this.#context, fn, node);
     const external = this.#externalFunction(callee);
     if (external) return externalCall(this.#context, external, node, this.#externals);
-    const name = this.#globalName(callee);
+    // `cuda.f32(x)` is `f32(x)` under the name that TypeScript types as a number
+    const name = path !== undefined ? path : this.#globalName(callee);
     const target = name !== undefined && Object.hasOwn(CASTS, name) ? CASTS[name] : this.#dtypeOf(callee);
     if (target !== undefined) {
       if (node.arguments.length !== 1) this.#typeError(node, `${name ?? this.#text(callee)}(x) takes one value`);
