@@ -98,9 +98,7 @@ export class ExternalDeviceFunction {
 }
 
 /** The value a kernel passes for a token of a declared signature: a number, bigint or boolean for a scalar, an array for an array type. */
-export type KernelValueOfToken<T> = T extends ArrayType
-  ? ArrayTokenValue<T['dtype'], T['ndim']>
-  : KernelElement<ScalarOfToken<T>>;
+export type KernelValueOfToken<T> = T extends ArrayType ? ArrayTokenValue<T['dtype'], T['ndim']> : KernelElement<ScalarOfToken<T>>;
 
 /** What a kernel may pass for an array argument of a declared function: its parameter array, a typed array of the dtype, or a shared/local array. */
 type ArrayTokenValue<S extends ScalarName, N extends ArrayRank> = KernelArray<S, N> | (N extends 1 ? TypedArrayScalarsOf<S> : never);
@@ -118,8 +116,8 @@ export interface TypedExternalSignature<Args extends readonly TypeToken[], Retur
   readonly returns: Returns;
 }
 
-/** {@link DeclareDeviceOptions} with `simulate` typed by the signature. */
-export interface TypedDeclareDeviceOptions<Args extends readonly TypeToken[], Returns extends TypeToken> extends DeclareDeviceOptions {
+/** {@link DeclareDeviceOptions} with `simulate`'s arguments typed by the signature (its result may be any number, bigint or boolean: it is converted to the declared type). */
+export interface TypedDeclareDeviceOptions<Args extends readonly TypeToken[]> extends DeclareDeviceOptions {
   readonly simulate?: (...args: { -readonly [K in keyof Args]: SimulatedValueOfToken<Args[K]> }) => number | bigint | boolean;
 }
 
@@ -149,7 +147,7 @@ export type DeclaredDeviceFunction<Args extends readonly TypeToken[] = readonly 
 export function declareDevice<const Args extends readonly TypeToken[], const Returns extends TypeToken>(
   symbol: string,
   signature: TypedExternalSignature<Args, Returns>,
-  options: TypedDeclareDeviceOptions<NoInfer<Args>, NoInfer<Returns>> = {},
+  options: TypedDeclareDeviceOptions<NoInfer<Args>> = {},
 ): DeclaredDeviceFunction<Args, Returns> {
   const definition = new ExternalDeviceFunction(symbol, signature, options as DeclareDeviceOptions);
   const callable = function declaredDeviceFunction(): never {

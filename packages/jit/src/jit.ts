@@ -440,6 +440,9 @@ export interface Jit {
  * axpy.launch({ grid: 4096, block: 256, stream }, f32(2), xs, ys);
  * ```
  */
-export const jit: Jit = Object.assign(<F extends (...args: never[]) => unknown>(fn: F, options: JitOptions = {}): JitKernel<Parameters<F>> => new JitKernel<Parameters<F>>(fn, options, captureCallSite()), {
-  device,
-});
+export const jit: Jit = Object.assign(
+  <F extends (...args: never[]) => unknown>(fn: F, options: JitOptions = {}): JitKernel<Parameters<F>> => new JitKernel<Parameters<F>>(fn, options, captureCallSite()),
+  {
+    device,
+  },
+);

@@ -21,7 +21,15 @@ export type NumberScalarName = Exclude<ScalarName, BigIntScalarName | 'bool'>;
 export type KernelElement<S extends ScalarName> = [S] extends [BigIntScalarName] ? bigint : [S] extends ['bool'] ? boolean : number;
 
 /** `[number]`, `[number, number]` or `[number, number, number]`: one index or extent per dimension. */
-export type Indices<N extends ArrayRank> = ArrayRank extends N ? number[] : N extends 1 ? [i: number] : N extends 2 ? [i: number, j: number] : N extends 3 ? [i: number, j: number, k: number] : number[];
+export type Indices<N extends ArrayRank> = ArrayRank extends N
+  ? number[]
+  : N extends 1
+    ? [i: number]
+    : N extends 2
+      ? [i: number, j: number]
+      : N extends 3
+        ? [i: number, j: number, k: number]
+        : number[];
 
 /** A type-only key (no such value exists) that carries a kernel array's element type, for the typed launch to read. */
 export declare const KERNEL_ARRAY_ELEMENT: unique symbol;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bf16, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8 } from './scalar.js';
+import { bf16, bool, f16, f32, f64, i16, i32, i64, i8, type Scalar, u16, u32, u64, u8 } from './scalar.js';
 
-function bytes(s: ReturnType<typeof f32>): number[] {
+function bytes(s: Scalar): number[] {
   const view = new DataView(new ArrayBuffer(8));
   s.writeTo(view, 0);
   return [...new Uint8Array(view.buffer, 0, s.size)];

@@ -64,5 +64,13 @@ export type LaunchArgument<T> = [T] extends [never]
               ? BooleanArgument
               : T;
 
-/** The launch's argument list for a kernel whose parameters are `P`: one {@link LaunchArgument} per parameter, names kept. */
-export type LaunchArguments<P extends readonly unknown[]> = { -readonly [K in keyof P]: LaunchArgument<P[K]> };
+/**
+ * The launch's argument list for a kernel whose parameters are `P`: one
+ * {@link LaunchArgument} per parameter, names kept. For an unknown
+ * parameter list (the plain `JitKernel` type) anything goes, so that every
+ * typed kernel is a `JitKernel`.
+ */
+export type LaunchArguments<P extends readonly unknown[]> = unknown[] extends P
+  ? // biome-ignore lint/suspicious/noExplicitAny: any, not unknown: a typed kernel's launchers must be assignable to the untyped ones
+    any[]
+  : { -readonly [K in keyof P]: LaunchArgument<P[K]> };

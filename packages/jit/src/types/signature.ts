@@ -29,7 +29,12 @@ const MAKERS = new Map<unknown, ScalarName>([
  * column-major) or `'A'` (any strides). `{ readonly: true }` for arrays the
  * kernel may only read.
  */
-export function array<const Token extends TypeToken, const N extends 1 | 2 | 3>(dtype: Token, ndim: N, layout: Layout = 'C', options: { readonly readonly?: boolean } = {}): ArrayTypeOf<ScalarOfToken<Token>, N> {
+export function array<const Token extends TypeToken, const N extends 1 | 2 | 3>(
+  dtype: Token,
+  ndim: N,
+  layout: Layout = 'C',
+  options: { readonly readonly?: boolean } = {},
+): ArrayTypeOf<ScalarOfToken<Token>, N> {
   const element = scalarOf(dtype, 'array(dtype, ...)');
   if (ndim !== 1 && ndim !== 2 && ndim !== 3) throw new KernelTypeError(`array(${element}, ${String(ndim)}): ndim must be 1, 2 or 3`);
   if (layout !== 'C' && layout !== 'F' && layout !== 'A') throw new KernelTypeError(`array(${element}, ${ndim}, ${JSON.stringify(layout)}): layout must be 'C', 'F' or 'A'`);
