@@ -3,7 +3,8 @@
 //  1. packs every public package (pnpm pack, which turns workspace: ranges into versions),
 //  2. checks each tarball: LICENSE, README and the files its README links to,
 //     every file that package.json names (exports, main, types, bin,
-//     sideEffects), the prebuilt addons, no lifecycle script and no root
+//     sideEffects), the prebuilt addons of every shipped platform (linux-x64 and
+//     linux-arm64, each an ELF for its machine), no lifecycle script and no root
 //     binding.gyp (npm and pnpm would compile), and nothing else
 //     (no source maps, .tsbuildinfo, tests, test fixtures or test support),
 //  3. runs publint on each tarball, `npm publish --dry-run` on each tarball
@@ -21,6 +22,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SHIPPED_PREBUILDS } from './native-prebuilds.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -123,6 +125,9 @@ function exportTargets(value, conditions = []) {
   return Object.entries(value).flatMap(([key, v]) => exportTargets(v, key.startsWith('.') ? conditions : [...conditions, key]));
 }
 const strip = (p) => posix.normalize(p.replace(/^\.\//, ''));
+// ELF e_machine of each shipped prebuild folder (EM_X86_64, EM_AARCH64), read from a 64-bit little-endian ELF shared object.
+const ELF_MACHINE_OF = { 'linux-x64': 62, 'linux-arm64': 183 };
+const elfMachine = (bytes) => (bytes.length >= 20 && bytes.readUInt32BE(0) === 0x7f454c46 && bytes.readUInt16LE(16) === 3 ? bytes.readUInt16LE(18) : undefined);
 for (const [name, t] of tarballs) {
   const { manifest, files } = t;
   const has = (p) => files.has(strip(p));
@@ -153,8 +158,14 @@ for (const [name, t] of tarballs) {
     for (const [dep, range] of Object.entries(manifest[field] ?? {})) check(!String(range).startsWith('workspace:'), `${name}: ${field}.${dep} is ${range}`);
   }
   if (name === '@cuda-js/bindings' || name === '@cuda-js/memory-view') {
-    const prebuilds = [...files.keys()].filter((f) => f.startsWith(`prebuilds/${platformDir}/`) && f.endsWith('.node'));
-    check(prebuilds.length === 1, `${name}: expected one prebuilt addon in prebuilds/${platformDir}/, found ${prebuilds.length}`);
+    // Every shipped platform's prebuild, each an ELF shared object for its machine.
+    for (const folder of SHIPPED_PREBUILDS) {
+      const prebuilds = [...files.keys()].filter((f) => f.startsWith(`prebuilds/${folder}/`) && f.endsWith('.node'));
+      const how = folder === platformDir ? '' : ` (the workspace build cross-compiles it where the ${folder} GNU toolchain is installed: see tooling/scripts/native-prebuilds.mjs)`;
+      if (!check(prebuilds.length === 1, `${name}: expected one prebuilt addon in prebuilds/${folder}/, found ${prebuilds.length}${how}`)) continue;
+      const machine = elfMachine(spawnSync('tar', ['-xzOf', t.path, `package/${prebuilds[0]}`], { maxBuffer: 64 * 1024 * 1024 }).stdout);
+      check(machine === ELF_MACHINE_OF[folder], `${name}: ${prebuilds[0]} is not a shared object for ${folder} (ELF e_machine ${machine}, expected ${ELF_MACHINE_OF[folder]})`);
+    }
     check(has('native/binding.gyp'), `${name}: native/binding.gyp (the source-build fallback) missing`);
   }
   if (name === '@cuda-js/bindings') check(manifest.sideEffects !== false, `${name}: sideEffects: false, yet it loads its addon at import`);

@@ -55,7 +55,8 @@ function resolveAddon(): { path?: string; searched: string[] } {
 }
 
 const HOW_TO_BUILD =
-  'Prebuilt addons ship for linux-x64; elsewhere, build it from source (python3, make and a C++17 compiler; no CUDA toolkit needed): ' + `cd ${packageRoot} && npx node-gyp rebuild --directory native`;
+  'Prebuilt addons ship for linux-x64 and linux-arm64 (glibc); elsewhere, build it from source (python3, make and a C++17 compiler; no CUDA toolkit needed): ' +
+  `cd ${packageRoot} && npx node-gyp rebuild --directory native`;
 
 function loadAddon(): { addon: NativeAddon; path: string } | AddonLoadError {
   const { path, searched } = resolveAddon();

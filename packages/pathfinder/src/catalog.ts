@@ -6,6 +6,8 @@
  * Several majors may share a soname (libnvvm.so.4 ships in 11, 12 and 13); the
  * major then comes from where the file lies (see `toolkit-version.ts`).
  */
+import { TOOLKIT_TARGET } from './architecture.js';
+
 export interface LibraryDescriptor {
   /** The name used with `findLibrary`, as cuda.pathfinder spells it. */
   readonly name: string;
@@ -15,7 +17,11 @@ export interface LibraryDescriptor {
   readonly systemOnly: boolean;
   /** Folders under site-packages that NVIDIA's pip wheels install it into, per major. */
   readonly pipDirectories: Readonly<Partial<Record<CudaMajor, readonly string[]>>>;
-  /** Folders under a toolkit root (CUDA_PATH, CUDA_HOME, /usr/local/cuda, a conda prefix). */
+  /**
+   * Folders under a toolkit root (CUDA_PATH, CUDA_HOME, /usr/local/cuda, a conda
+   * prefix); `<target>` stands for the toolkit's target folder of the architecture
+   * searched (`x86_64-linux`; `sbsa-linux`, then `aarch64-linux`, on arm64).
+   */
   readonly toolkitDirectories: readonly string[];
 }
 
@@ -23,7 +29,8 @@ export type CudaMajor = 11 | 12 | 13;
 /** Newest first: the order in which candidates of equal rank are preferred. */
 export const CUDA_MAJORS: readonly CudaMajor[] = [13, 12, 11];
 
-const LIB_DIRS = ['lib64', 'lib', 'targets/x86_64-linux/lib', 'targets/sbsa-linux/lib'] as const;
+// A toolkit that cross-compiles also holds other architectures' targets: only this one's are searched.
+const LIB_DIRS = ['lib64', 'lib', `targets/${TOOLKIT_TARGET}/lib`] as const;
 const NVVM_DIRS = ['nvvm/lib64', 'nvvm/lib', ...LIB_DIRS] as const;
 
 function perMajor(name: string, versions: Partial<Record<CudaMajor, string>>): Partial<Record<CudaMajor, string[]>> {
@@ -139,7 +146,7 @@ export interface HeaderDescriptor {
   readonly name: string;
   /** A file whose presence marks the right folder. */
   readonly marker: string;
-  /** Folders under a toolkit root or a conda prefix. */
+  /** Folders under a toolkit root or a conda prefix (`<target>` as in {@link LibraryDescriptor.toolkitDirectories}). */
   readonly toolkitDirectories: readonly string[];
   /** Folders under site-packages (NVIDIA's wheels). */
   readonly pipDirectories: readonly string[];
@@ -147,7 +154,7 @@ export interface HeaderDescriptor {
   readonly systemDirectories: readonly string[];
 }
 
-const INCLUDE_DIRS = ['include', 'targets/x86_64-linux/include', 'targets/sbsa-linux/include'] as const;
+const INCLUDE_DIRS = ['include', `targets/${TOOLKIT_TARGET}/include`] as const;
 
 export const HEADER_CATALOG: readonly HeaderDescriptor[] = [
   {
@@ -181,7 +188,7 @@ export const HEADER_CATALOG: readonly HeaderDescriptor[] = [
   {
     name: 'cccl',
     marker: 'cuda/std/version',
-    toolkitDirectories: ['include/cccl', 'targets/x86_64-linux/include/cccl', ...INCLUDE_DIRS],
+    toolkitDirectories: ['include/cccl', `targets/${TOOLKIT_TARGET}/include/cccl`, ...INCLUDE_DIRS],
     pipDirectories: ['nvidia/cu13/include/cccl', 'nvidia/cuda_cccl/include', 'nvidia/cu13/include'],
     systemDirectories: [],
   },

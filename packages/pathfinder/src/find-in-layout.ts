@@ -61,7 +61,7 @@ export function findFolder(layout: FileLayout, environment: SearchEnvironment): 
       attempts.push({ source, location: root, reason: 'no such folder' });
       continue;
     }
-    for (const sub of layout.toolkitDirectories) {
+    for (const sub of environment.toolkitDirectories(layout.toolkitDirectories)) {
       const hit = check(source, join(root, sub));
       if (hit) return { found: hit, attempts };
     }

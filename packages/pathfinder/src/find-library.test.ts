@@ -52,6 +52,7 @@ describe('findLibrary: search order', () => {
     'conda/lib/libnvrtc.so.13',
     'ld/libnvrtc.so.13',
     'ldcache/libnvrtc.so.13',
+    'loader-default/libnvrtc.so.13',
     'cuda-path/lib64/libnvrtc.so.13',
     'cuda-home/lib64/libnvrtc.so.13',
     'usr/local/cuda/lib64/libnvrtc.so.13',
@@ -62,6 +63,7 @@ describe('findLibrary: search order', () => {
     { via: 'conda', env: { CONDA_PREFIX: join(root, 'conda') } },
     { via: 'LD_LIBRARY_PATH', env: { LD_LIBRARY_PATH: `${join(root, 'nowhere')}:${join(root, 'ld')}` } },
     { via: 'ldconfig', loaderCache: [{ soname: 'libnvrtc.so.13', path: join(root, 'ldcache/libnvrtc.so.13') }] },
+    { via: 'system', loaderDefaultFolders: [join(root, 'nowhere'), join(root, 'loader-default')] },
     { via: 'CUDA_PATH', env: { CUDA_PATH: join(root, 'cuda-path') } },
     { via: 'CUDA_HOME', env: { CUDA_HOME: join(root, 'cuda-home') } },
     { via: 'default toolkit' },
@@ -76,6 +78,7 @@ describe('findLibrary: search order', () => {
         ...only(root, { env }),
         sitePackages: later.some((s) => s.via === 'site-packages') ? [join(root, 'site-packages')] : [],
         loaderCache: later.flatMap((s) => ('loaderCache' in s ? s.loaderCache : [])),
+        loaderDefaultFolders: later.flatMap((s) => ('loaderDefaultFolders' in s ? s.loaderDefaultFolders : [])),
       };
       const found = findLibrary('nvrtc', options);
       expect(found.foundVia).toBe(expected.via);
@@ -113,6 +116,48 @@ describe('findLibrary: search order', () => {
     expect(findLibrary('cuda', only(r, { env: { LD_LIBRARY_PATH: join(r, 'ld') } })).foundVia).toBe('LD_LIBRARY_PATH');
     const viaCache = findLibrary('nvml', only(r, { loaderCache: [{ soname: 'libnvidia-ml.so.1', path: join(r, 'lib/libnvidia-ml.so.1') }] }));
     expect(viaCache).toMatchObject({ foundVia: 'ldconfig', path: join(r, 'lib/libnvidia-ml.so.1') });
+  });
+});
+
+describe('findLibrary: the folders of the architecture searched', () => {
+  // A toolkit that cross-compiles holds every target's libraries; lib64 is absent so that only targets/ can answer.
+  const toolkit = ['x86_64-linux', 'sbsa-linux'].map((target) => `usr/local/cuda/targets/${target}/lib/libnvrtc.so.13`);
+
+  it("takes the toolkit's targets/x86_64-linux on x64 and targets/sbsa-linux on arm64, never the other", () => {
+    const r = fakeTree(toolkit);
+    expect(findLibrary('nvrtc', only(r, { arch: 'x64' })).path).toBe(join(r, 'usr/local/cuda/targets/x86_64-linux/lib/libnvrtc.so.13'));
+    expect(findLibrary('nvrtc', only(r, { arch: 'arm64' })).path).toBe(join(r, 'usr/local/cuda/targets/sbsa-linux/lib/libnvrtc.so.13'));
+    expect(findLibrary('nvrtc', only(r)).path).toContain(process.arch === 'arm64' ? 'targets/sbsa-linux/' : 'targets/x86_64-linux/');
+  });
+
+  it("takes a Jetson toolkit's targets/aarch64-linux on arm64 only, and says where it looked", () => {
+    const r = fakeTree(['usr/local/cuda/targets/aarch64-linux/lib/libnvrtc.so.13']);
+    expect(findLibrary('nvrtc', only(r, { arch: 'arm64' })).foundVia).toBe('default toolkit');
+    const error = (() => {
+      try {
+        findLibrary('nvrtc', only(r, { arch: 'x64' }));
+      } catch (e) {
+        return e as LibraryNotFoundError;
+      }
+      throw new Error('found an arm64-only library on x64');
+    })();
+    expect(error).toBeInstanceOf(LibraryNotFoundError);
+    expect(error.message).toContain('lib64, lib, targets/x86_64-linux/lib');
+    expect(error.message).not.toContain('aarch64-linux');
+  });
+
+  it('searches only lib64 and lib of a toolkit on an architecture CUDA does not ship for', () => {
+    const r = fakeTree([...toolkit, 'usr/local/cuda/lib/libnvrtc.so.13']);
+    expect(findLibrary('nvrtc', only(r, { arch: 'riscv64' })).path).toBe(join(r, 'usr/local/cuda/lib/libnvrtc.so.13'));
+  });
+
+  it("finds the driver in the loader's default folders after its cache, where ldconfig was not run", () => {
+    const r = fakeTree(['usr/lib/aarch64-linux-gnu/libcuda.so.1', 'usr/lib64/libnvidia-ml.so.1', 'cache/libcuda.so.1']);
+    const folders = [join(r, 'usr/lib64'), join(r, 'usr/lib/aarch64-linux-gnu')];
+    expect(findLibrary('cuda', only(r, { loaderDefaultFolders: folders }))).toMatchObject({ foundVia: 'system', path: join(r, 'usr/lib/aarch64-linux-gnu/libcuda.so.1') });
+    const cached = [{ soname: 'libcuda.so.1', path: join(r, 'cache/libcuda.so.1') }];
+    expect(findLibrary('cuda', only(r, { loaderDefaultFolders: folders, loaderCache: cached })).foundVia).toBe('ldconfig');
+    expect(() => findLibrary('cuda', only(r, { loaderDefaultFolders: [join(r, 'usr/lib64')] }))).toThrow(/\[system\] .*usr\/lib64: none of libcuda\.so\.1 here/);
   });
 });
 

@@ -6,7 +6,7 @@ import { SearchEnvironment, type SearchOptions } from './search-environment.js';
 import { pathVersion, resolvedPath, toolkitRootVersion } from './toolkit-version.js';
 
 /** How a library was found: the search source that gave it. */
-export type FoundVia = 'override' | 'site-packages' | 'conda' | 'LD_LIBRARY_PATH' | 'ldconfig' | 'CUDA_PATH' | 'CUDA_HOME' | 'default toolkit';
+export type FoundVia = 'override' | 'site-packages' | 'conda' | 'LD_LIBRARY_PATH' | 'ldconfig' | 'system' | 'CUDA_PATH' | 'CUDA_HOME' | 'default toolkit';
 
 /** A library that was found. */
 export interface LibraryLocation {
@@ -70,6 +70,7 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
   const attempts: SearchAttempt[] = [];
   const sonames = allSonames(d);
   const wanted = sonames.join(', ');
+  const toolkitDirectories = environment.toolkitDirectories(d.toolkitDirectories);
 
   const searchDirectory = (source: FoundVia, dir: string, patterns: readonly string[], root?: string, wheelMajor?: CudaMajor): void => {
     if (!isDirectory(dir)) {
@@ -130,11 +131,11 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
     }
     // 3. A conda environment.
     const conda = environment.condaPrefix();
-    if (conda) for (const sub of ['lib', ...d.toolkitDirectories]) searchDirectory('conda', join(conda, sub), sonames, conda);
+    if (conda) for (const sub of ['lib', ...toolkitDirectories]) searchDirectory('conda', join(conda, sub), sonames, conda);
     else attempts.push({ source: 'conda', location: 'CONDA_PREFIX', reason: 'not set' });
   }
 
-  // 4. The system loader: LD_LIBRARY_PATH first, as the loader itself does, then its cache.
+  // 4. The system loader: LD_LIBRARY_PATH first, as the loader itself does, then its cache, then its default folders.
   const ldPath = environment.ldLibraryPath();
   if (ldPath.length === 0) attempts.push({ source: 'LD_LIBRARY_PATH', location: 'LD_LIBRARY_PATH', reason: 'not set' });
   for (const dir of ldPath) searchDirectory('LD_LIBRARY_PATH', dir, sonames);
@@ -143,6 +144,11 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
   cached.sort((a, b) => sonames.findIndex((s) => matchesAny(a.soname, [s])) - sonames.findIndex((s) => matchesAny(b.soname, [s])));
   for (const entry of cached) candidates.push(makeCandidate(d, entry.path, 'ldconfig'));
   if (cached.length === 0) attempts.push({ source: 'ldconfig', location: 'ldconfig -p', reason: cache.problem ?? `no entry for ${wanted}` });
+  // The loader's default folders, which it searches after its cache (a library copied there without a run of ldconfig).
+  const defaults = environment.loaderDefaultFolders().filter(isDirectory);
+  const before = candidates.length;
+  for (const dir of defaults) for (const hit of findFilesIn(dir, sonames)) candidates.push(makeCandidate(d, hit, 'system'));
+  if (defaults.length > 0 && candidates.length === before) attempts.push({ source: 'system', location: defaults.join(', '), reason: `none of ${wanted} here` });
 
   // 5. Toolkit roots.
   if (!d.systemOnly) {
@@ -151,11 +157,11 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
         attempts.push({ source, location: root, reason: 'no such folder' });
         continue;
       }
-      for (const sub of d.toolkitDirectories) {
+      for (const sub of toolkitDirectories) {
         const dir = join(root, sub);
         if (isDirectory(dir)) searchDirectory(source as FoundVia, dir, sonames, root);
       }
-      if (!candidates.some((c) => c.foundVia === source)) attempts.push({ source, location: root, reason: `none of ${wanted} under ${d.toolkitDirectories.join(', ')}` });
+      if (!candidates.some((c) => c.foundVia === source)) attempts.push({ source, location: root, reason: `none of ${wanted} under ${toolkitDirectories.join(', ')}` });
     }
   }
   // Every place found must hold a loadable shared object: a stale ldconfig entry (the file
@@ -272,7 +278,9 @@ export function clearLibraryCache(): void {
  * Finds a CUDA shared library, as cuda.pathfinder does: an override variable
  * (`CUDA_JS_LIB_<NAME>`, e.g. `CUDA_JS_LIB_NVRTC`), NVIDIA pip wheels in
  * site-packages, `CONDA_PREFIX`, the system loader (`LD_LIBRARY_PATH`, then
- * `ldconfig -p`), `CUDA_PATH`, `CUDA_HOME`, then `/usr/local/cuda`. The driver
+ * `ldconfig -p`, then its default folders such as `/usr/lib/<multiarch triplet>`),
+ * `CUDA_PATH`, `CUDA_HOME`, then `/usr/local/cuda` (its `lib64`, `lib` and the
+ * target folder of this architecture: `targets/x86_64-linux` or `targets/sbsa-linux`). The driver
  * (`cuda`) and `nvml` come only from an override or the system loader.
  *
  * With no `options`, the search uses this process's environment and its

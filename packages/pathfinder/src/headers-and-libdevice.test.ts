@@ -14,6 +14,8 @@ for (const file of [
   'home/nvvm/libdevice/libdevice.10.bc',
   'usr/local/cuda/include/cuda.h',
   'usr/local/cuda/include/nvvm.h',
+  'sbsa/targets/sbsa-linux/include/cuda.h',
+  'sbsa/targets/x86_64-linux/include/cuda.h',
 ]) {
   mkdirSync(dirname(join(root, file)), { recursive: true });
   writeFileSync(join(root, file), '');
@@ -34,6 +36,12 @@ describe('findHeaderDirectory', () => {
     expect(findHeaderDirectory('cuda', options())).toMatchObject({ foundVia: 'default toolkit', path: join(root, 'usr/local/cuda/include') });
     expect(findHeaderDirectory('cccl', options({ CUDA_HOME: join(root, 'home') }))).toMatchObject({ foundVia: 'CUDA_HOME', path: join(root, 'home/include/cccl') });
     expect(findHeaderDirectory('nvvm', options())).toMatchObject({ path: join(root, 'usr/local/cuda/include') });
+  });
+
+  it("takes the header folder of the toolkit's target for the architecture searched", () => {
+    const home = { CUDA_HOME: join(root, 'sbsa') };
+    expect(findHeaderDirectory('cuda', { ...options(home), arch: 'arm64' }).path).toBe(join(root, 'sbsa/targets/sbsa-linux/include'));
+    expect(findHeaderDirectory('cuda', { ...options(home), arch: 'x64' }).path).toBe(join(root, 'sbsa/targets/x86_64-linux/include'));
   });
 
   it('honours CUDA_JS_INCLUDE_<NAME>', () => {

@@ -1,3 +1,4 @@
+import { foldersForArchitecture, loaderDefaultFolders } from './architecture.js';
 import type { CudaMajor } from './catalog.js';
 import { formatValue } from './errors.js';
 import { readLoaderCache, type LoaderCacheEntry } from './loader-cache.js';
@@ -16,8 +17,22 @@ export interface SearchOptions {
   readonly loaderCache?: readonly LoaderCacheEntry[];
   /** The last toolkit root searched (default `/usr/local/cuda`). */
   readonly defaultToolkitRoot?: string;
-  /** Whether distribution folders such as `/usr/include` are searched (default true). */
+  /**
+   * Whether distribution folders are searched (default true): `/usr/include` for
+   * headers, and for libraries the system loader's default folders
+   * (`/usr/lib/<multiarch triplet>`, `/usr/lib64`) after its cache.
+   */
   readonly systemDirectories?: boolean;
+  /**
+   * The CPU architecture whose folders are searched, as `process.arch` names it
+   * (default `process.arch`): `x64` searches a toolkit's `targets/x86_64-linux`
+   * and `/usr/lib/x86_64-linux-gnu`, `arm64` its `targets/sbsa-linux` (then
+   * `targets/aarch64-linux`, Jetson's) and `/usr/lib/aarch64-linux-gnu`.
+   * Files are still checked against this process's own architecture before use.
+   */
+  readonly arch?: string;
+  /** The folders the system loader searches after its cache (default: glibc's for `arch`, where `systemDirectories`). */
+  readonly loaderDefaultFolders?: readonly string[];
   /**
    * The CUDA major that nvrtc, nvJitLink and nvvm should share. Default:
    * `CUDA_JS_CUDA_MAJOR`, else the major that most of the three are found in
@@ -31,6 +46,7 @@ export class SearchEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly defaultToolkitRoot: string;
   readonly systemDirectories: boolean;
+  readonly arch: string;
   readonly explicitMajor: CudaMajor | undefined;
   #sitePackages: { directories: readonly string[]; problems: readonly string[] } | undefined;
   #loaderCache: { entries: readonly LoaderCacheEntry[]; problem?: string } | undefined;
@@ -39,6 +55,7 @@ export class SearchEnvironment {
     this.env = options.env ?? process.env;
     this.defaultToolkitRoot = options.defaultToolkitRoot ?? '/usr/local/cuda';
     this.systemDirectories = options.systemDirectories ?? true;
+    this.arch = options.arch ?? process.arch;
     this.explicitMajor = options.preferredMajor ?? parseMajor(this.env['CUDA_JS_CUDA_MAJOR']);
     if (options.sitePackages) this.#sitePackages = { directories: options.sitePackages, problems: [] };
     if (options.loaderCache) this.#loaderCache = { entries: options.loaderCache };
@@ -63,6 +80,16 @@ export class SearchEnvironment {
     if (cudaHome) roots.push({ source: 'CUDA_HOME', root: cudaHome });
     roots.push({ source: 'default toolkit', root: this.defaultToolkitRoot });
     return roots;
+  }
+
+  /** Folders under a toolkit root, with `<target>` replaced by this architecture's target folders. */
+  toolkitDirectories(folders: readonly string[]): string[] {
+    return foldersForArchitecture(folders, this.arch);
+  }
+
+  /** The system loader's default folders for this architecture (none where distribution folders are not searched). */
+  loaderDefaultFolders(): readonly string[] {
+    return this.options.loaderDefaultFolders ?? (this.systemDirectories ? loaderDefaultFolders(this.arch) : []);
   }
 
   condaPrefix(): string | undefined {

@@ -26,6 +26,12 @@ describe('on this machine', () => {
     expect(nvrtc.path).toMatch(/libnvrtc\.so\.11\.2$/);
   });
 
+  it.skipIf(!debianNvrtc)("finds Debian's NVRTC 11 in the loader's default folders where its cache does not list it", () => {
+    const nvrtc = findLibrary('nvrtc', { env: {}, sitePackages: [], loaderCache: [], defaultToolkitRoot: '/nonexistent' });
+    expect(nvrtc).toMatchObject({ foundVia: 'system', cudaMajor: 11 });
+    expect(nvrtc.path).toMatch(/\/x86_64-linux-gnu\/libnvrtc\.so\.11\.2$/);
+  });
+
   const driver = ['/lib/x86_64-linux-gnu/libcuda.so.1', '/usr/lib/x86_64-linux-gnu/libcuda.so.1', '/usr/lib64/libcuda.so.1'].some(existsSync);
   it.skipIf(!driver)('finds the driver library through the system loader', () => {
     const cuda = findLibrary('cuda');

@@ -29,7 +29,14 @@ export function toolkitRootVersion(root: string): CudaVersionInfo | undefined {
   } catch {
     // not a pip-assembled toolkit
   }
-  for (const header of ['include/cuda.h', 'targets/x86_64-linux/include/cuda.h']) {
+  // Every target folder's cuda.h names the same release.
+  let targets: string[] = [];
+  try {
+    targets = readdirSync(join(root, 'targets')).map((target) => `targets/${target}/include/cuda.h`);
+  } catch {
+    // no targets/ folder
+  }
+  for (const header of ['include/cuda.h', ...targets]) {
     try {
       const match = /#define\s+CUDA_VERSION\s+(\d+)/.exec(readFileSync(join(root, header), 'utf8').slice(0, 65536));
       if (match) {

@@ -85,7 +85,7 @@ function load(): Addon {
   } catch (error) {
     failure = new NativeHelperUnavailableError(
       `the native DLPack helper did not load from ${path}: ${(error as Error).message.split('\n')[0]}. ` +
-        `Prebuilt helpers ship for linux-x64; elsewhere build it from source (a C++17 compiler; \`npm i -D node-addon-api\` first): cd ${packageRoot} && npx node-gyp rebuild --directory native; or set CUDA_JS_MEMORY_VIEW_ADDON`,
+        `Prebuilt helpers ship for linux-x64 and linux-arm64 (glibc); elsewhere build it from source (a C++17 compiler; \`npm i -D node-addon-api\` first): cd ${packageRoot} && npx node-gyp rebuild --directory native; or set CUDA_JS_MEMORY_VIEW_ADDON`,
     );
     throw failure;
   }
