@@ -194,3 +194,35 @@ export function fastMathError(x: Float32Array, p: Float32Array, y: Float32Array,
 
 export const fastMathSource: KernelSource = { fn: fastMathKernel, options: { fastMath: true } };
 export const FAST_MATH_N = FAST_N;
+
+// ---- captured globals ----
+
+/** A host array that kernels read by name, as numba reads a global NumPy array (from constant memory). */
+export const PRICES = Float64Array.from({ length: 24 }, (_, i) => 10 + 0.25 * i * i);
+/** A plain array of numbers is an f64 table too. */
+export const WEIGHTS = [0.5, 1, 2, 4];
+
+const CAPTURED_N = 300;
+
+/** Reads two host arrays of the constants directly, in the kernel and in a device function it calls. */
+export const CAPTURED_HOST_ARRAYS_CASE: SuiteCase = (() => {
+  const weighted = J.jit.device((k: number) => WEIGHTS[k % WEIGHTS.length]! * PRICES[k % PRICES.length]!, { constants: { WEIGHTS, PRICES } });
+  return {
+    name: 'host arrays in the constants read directly (PRICES[i]), from constant memory',
+    kernel: k(
+      (x: Float32Array, out: Float64Array) => {
+        const i = cuda.grid(1);
+        if (i < out.length) out[i] = x[i]! * PRICES[i % PRICES.length]! + weighted(i);
+      },
+      { constants: { PRICES, WEIGHTS, weighted } },
+    ),
+    args: () => [floats(CAPTURED_N, 3), new Float64Array(CAPTURED_N)],
+    grid: Math.ceil(CAPTURED_N / 128),
+    block: 128,
+    reference: (args) => {
+      const [x, out] = args as [Float32Array, Float64Array];
+      for (let i = 0; i < out.length; i++) out[i] = x[i]! * PRICES[i % PRICES.length]! + WEIGHTS[i % WEIGHTS.length]! * PRICES[i % PRICES.length]!;
+    },
+    outputs: [1],
+  };
+})();

@@ -6,11 +6,11 @@ import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from './compile
 import { cuda as hostCuda, cuda } from './cuda.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, type SuiteCase } from './kernel-suite.test-support.js';
-import { array, f32, jit, KernelTypeError } from './index.js';
-import { FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE } from './numba-parity-suite.test-support.js';
+import { array, f32, f64, jit, KernelTypeError } from './index.js';
+import { CAPTURED_HOST_ARRAYS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE } from './numba-parity-suite.test-support.js';
 import { FP16_FUNCTION_NAMES } from './types/fp16-calls.js';
 
-const CASES: readonly SuiteCase[] = [FP16_CASE];
+const CASES: readonly SuiteCase[] = [FP16_CASE, CAPTURED_HOST_ARRAYS_CASE];
 
 function signatureOf(c: SuiteCase) {
   return argumentTypes(
@@ -50,6 +50,41 @@ describe('numba parity: refusals', () => {
   });
 });
 
+describe('numba parity: host arrays in the constants', () => {
+  const PRICES = Float64Array.from({ length: 24 }, (_, i) => i);
+
+  it('refuses writes to a captured host array, naming constant memory', () => {
+    const kernel = jit(
+      (x: Float32Array) => {
+        PRICES[0] = x[0]!;
+      },
+      { target: 'simulator', constants: { PRICES } },
+    );
+    expect(() => kernel.compile([array(f32, 1)])).toThrow(/'PRICES' is constant memory/);
+  });
+
+  it('reports an index outside a captured host array in the simulator', () => {
+    const kernel = jit(
+      (x: Float64Array) => {
+        x[0] = PRICES[cuda.threadIdx.x + 23]!;
+      },
+      { target: 'simulator', constants: { PRICES } },
+    );
+    expect(() => kernel.launch({ grid: 1, block: 2 }, new Float64Array(1))).toThrow(/out of bounds|outside/);
+  });
+
+  it('refuses a host array of mixed values, naming the constant', () => {
+    const MIXED = [1, 2n];
+    const kernel = jit(
+      (x: Float64Array) => {
+        x[0] = Number(MIXED[0]);
+      },
+      { target: 'simulator', constants: { MIXED: MIXED as unknown as number[] } },
+    );
+    expect(() => kernel.compile([array(f64, 1)])).toThrow(/the constant 'MIXED' is read as constant memory: an array for constant memory holds only numbers/);
+  });
+});
+
 describe('numba parity: fastMath in the simulator', () => {
   it("stays within libdevice's documented error of the fast forms", () => {
     const { x, p, y } = fastMathInputs();
@@ -63,6 +98,13 @@ describe('numba parity: fastMath in the simulator', () => {
 });
 
 describeWhen([nvvmMissing, ptxasMissing], 'numba parity: NVVM IR → PTX → ptxas -arch=sm_90', () => {
+  it('puts host arrays read by name in constant memory (ld.const), once per array', () => {
+    const { ptx } = kernelFor(CAPTURED_HOST_ARRAYS_CASE, 'gpu', { arch: 'sm_90' }).inspect(signatureOf(CAPTURED_HOST_ARRAYS_CASE));
+    expect(ptxasRejects(ptx)).toBeUndefined();
+    expect(ptx.match(/^\.const \.align \d+ \.b8 [\w$]+\[\d+\]/gm)).toHaveLength(2);
+    expect(ptx).toMatch(/ld\.const\.f64/);
+  });
+
   it("writes fastMath's functions as the approximate instructions, with approximate division and flushed denormals", () => {
     const { x, p, y } = fastMathInputs();
     const signature = argumentTypes([x, p, y, new Float32Array(8)], ['x', 'p', 'y', 'out'], 'simulator');

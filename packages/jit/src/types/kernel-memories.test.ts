@@ -221,15 +221,25 @@ describe('cuda.const.arrayLike', () => {
         { n: 3 },
       ),
     ).toThrow(/cuda\.const\.arrayLike\(n\): a host array is a typed array .* got number/);
+    // read by name, a host array is constant memory (numba's global arrays); as a value it is refused
+    const k = typed(
+      (out: Float64Array) => {
+        out[0] = TABLE[0]!;
+      },
+      [array('f64', 1)],
+      { TABLE },
+    );
+    expect(k.memories.map((m) => [m.space, m.name, m.shape])).toEqual([['const', 'TABLE', [TABLE.length]]]);
     expect(() =>
       typed(
         (out: Float64Array) => {
-          out[0] = TABLE[0]!;
+          const t = TABLE;
+          out[0] = t[0]!;
         },
         [array('f64', 1)],
         { TABLE },
       ),
-    ).toThrow(/'TABLE' is a host array: kernels read it as constant memory, const t = cuda\.const\.arrayLike\(TABLE\)/);
+    ).toThrow(/'TABLE' is a host array, read from constant memory: index it \(TABLE\[i\]\) or read TABLE\.length/);
     void n;
   });
 });

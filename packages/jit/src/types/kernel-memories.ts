@@ -123,6 +123,18 @@ export function hostArrayOf(value: unknown): { dtype: ScalarName; data: (number 
   return 'an array for constant memory holds only numbers (f64) or only bigints (i64)';
 }
 
+/**
+ * The constant memory of a host array that the kernel reads by its name in
+ * the constants (`PRICES[i]`), as numba puts a global NumPy array in
+ * constant memory: the memory `cuda.const.arrayLike(PRICES)` declares.
+ */
+export function capturedHostArray(c: TyperContext, name: string, value: unknown, node: Node): KernelMemory {
+  const contents = hostArrayOf(value);
+  if (typeof contents === 'string') return c.typeError(node, `the constant '${name}' is read as constant memory: ${contents}`);
+  if (contents.data.length === 0) c.typeError(node, `the constant '${name}' is read as constant memory, but the array is empty`);
+  return { space: 'const', name, dtype: contents.dtype, shape: [contents.data.length], dynamic: false, data: contents.data };
+}
+
 /** Whether a constant is a host array (so that messages can say how kernels read one). */
 export function isHostArray(value: unknown): boolean {
   return Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));

@@ -10,13 +10,13 @@ import { inlineStatement, inlineValue } from './device-calls.js';
 import { externalCall, KernelExternals } from './external-calls.js';
 import { CASTS, isCudaCast, CUDA_DIMENSIONS, CUDA_SCALARS, GLOBAL_CONSTANTS, INTRINSIC_NAMES, MATH_CONSTANTS, NUMBER_CONSTANTS } from './intrinsics.js';
 import { isArrayType, isFloat, bitsOf, typeName, type ArrayType, type JitType, type ScalarName } from './jit-types.js';
-import { checkMemoryLimits, isHostArray, MEMORY_MAKERS, declareMemory, type DeclaredMemory } from './kernel-memories.js';
+import { capturedHostArray, checkMemoryLimits, isHostArray, MEMORY_MAKERS, declareMemory, type DeclaredMemory } from './kernel-memories.js';
 import { constantOf, foldNumbers } from './literals.js';
 import { floatType, mathCall, mathOf, numberCall } from './math-calls.js';
 import { consoleLogCall } from './print-calls.js';
 import { makerType } from './signature.js';
 import { arithmeticType, defaultLiteralType, isWidening, join, promoteValues, type ValueType } from './promotion.js';
-import type { ArrayUse, BinaryOperator, CompareOperator, ElementRef, Expr, KernelCollectives, KernelParam, Loc, SpecialRegister, Stmt, TypedKernel } from './typed-ir.js';
+import type { ArrayUse, BinaryOperator, CompareOperator, ElementRef, Expr, KernelCollectives, KernelMemory, KernelParam, Loc, SpecialRegister, Stmt, TypedKernel } from './typed-ir.js';
 import { integerOf, isLiteralType, literalValue, typed, type FunctionExit, type InlineFrame, type Node, type Typed, type TyperContext } from './typer-context.js';
 
 export type { KernelConstant };
@@ -100,6 +100,8 @@ class KernelTyper {
   /** Locals of a round are created in the same order every round: their ids are stable. */
   #localCursor = 0;
   #memoryCursor = 0;
+  /** The constant memory of each host array read by its name in the constants (`PRICES[i]`), by the array: one memory per array per round. */
+  #capturedArrays = new Map<unknown, ArrayView>();
   #paramLocals: number[] = [];
 
   constructor(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions) {
@@ -150,6 +152,7 @@ class KernelTyper {
   #round(): Stmt[] {
     this.#localCursor = 0;
     this.#memoryCursor = 0;
+    this.#capturedArrays = new Map();
     this.#frames = [{ parsed: this.#kernel, constants: this.#kernelConstants, inline: undefined, scopes: [new Map()], targets: [] }];
     this.#nextTarget = 0;
     this.#arrayUse = this.#signature.map(() => ({ shape: false, strides: false, written: false }));
@@ -467,9 +470,7 @@ class KernelTyper {
     if (space) {
       if (!isConst) this.#typeError(init, `a ${space} array is declared with const: const ${name} = cuda.${path}(...)`);
       const memory = declareMemory(this.#context, space, name, call);
-      const id = this.#memoryCursor++;
-      this.#memories[id] = { memory, at: this.#at(call) };
-      this.#scope().set(name, { kind: 'array', view: memoryView(id, memory) });
+      this.#scope().set(name, { kind: 'array', view: this.#addMemory(memory, call) });
       return true;
     }
     if (path === 'cg.thisGrid') {
@@ -699,7 +700,7 @@ class KernelTyper {
       if (c instanceof ExternalDeviceFunction) return this.#typeError(node, `'${name}' is linked device code (declareDevice '${c.symbol}'): call it, ${name}(...)`);
       const dtype = makerType(c);
       if (dtype) return this.#typeError(node, `'${name}' is the scalar type ${dtype}: use it as a dtype (cuda.shared.array(n, ${name})) or a cast, ${name}(x)`);
-      if (isHostArray(c)) return this.#typeError(node, `'${name}' is a host array: kernels read it as constant memory, const t = cuda.const.arrayLike(${name})`);
+      if (isHostArray(c)) return this.#typeError(node, `'${name}' is a host array, read from constant memory: index it (${name}[i]) or read ${name}.length`);
       return this.#typeError(node, `the constant '${name}' is a ${typeof c}; constants are numbers, bigints, booleans, device functions or host arrays`);
     }
     if (Object.hasOwn(GLOBAL_CONSTANTS, name)) return this.#literal(GLOBAL_CONSTANTS[name]!, node, 'float-literal');
@@ -983,11 +984,27 @@ class KernelTyper {
 
   // ---- arrays ----------------------------------------------------------------------
 
-  /** The array a node names: an array parameter, a memory, or a device function's array parameter. */
+  /** The array a node names: an array parameter, a memory, a device function's array parameter, or a host array in the constants (constant memory). */
   #arrayOf(node: Node): ArrayView | undefined {
     if (node.type !== 'Identifier') return undefined;
-    const b = this.#lookup((node as ESTree.Identifier).name);
-    return b?.kind === 'array' ? b.view : undefined;
+    const name = (node as ESTree.Identifier).name;
+    const b = this.#lookup(name);
+    if (b) return b.kind === 'array' ? b.view : undefined;
+    const value = this.#constant(name);
+    if (value === undefined || !isHostArray(value)) return undefined;
+    let view = this.#capturedArrays.get(value);
+    if (!view) {
+      view = this.#addMemory(capturedHostArray(this.#context, name, value, node), node);
+      this.#capturedArrays.set(value, view);
+    }
+    return view;
+  }
+
+  /** A memory the kernel declares, in this round's order (the same id every round). */
+  #addMemory(memory: KernelMemory, at: Node): ArrayView {
+    const id = this.#memoryCursor++;
+    this.#memories[id] = { memory, at: this.#at(at) };
+    return memoryView(id, memory);
   }
 
   #markWritten(view: ArrayView): void {
