@@ -115,7 +115,7 @@ describeGpu('driver on a GPU', () => {
       // saxpy(float a, const float* x, const float* y, float* out, unsigned n): offsets 0, 8, 16, 24, 32
       const buffer = new ArrayBuffer(40);
       const view = new DataView(buffer);
-      const params = driver.createKernelParams(buffer, [0, 8, 16, 24, 32]);
+      const params = driver.createKernelParams(buffer, [0, 8, 16, 24, 32], [4, 8, 8, 8, 4]);
       view.setFloat32(0, 3, true);
       view.setBigUint64(8, dx, true);
       view.setBigUint64(16, dy, true);

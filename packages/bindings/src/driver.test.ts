@@ -52,9 +52,9 @@ describe('bad input is refused before any library is used', () => {
 describe('launch fast path (no device needed for its checks)', () => {
   it('builds parameters over a buffer and checks the offsets', () => {
     const buffer = new ArrayBuffer(16);
-    expect(driver.createKernelParams(buffer, [0, 8])).toBeTypeOf('object');
-    expect(() => driver.createKernelParams(buffer, [0, 16])).toThrow(/offsets'\[1\] = 16 is past the end of the buffer \(16 bytes\)/);
-    expect(() => driver.createKernelParams({} as never, [])).toThrow(TypeError);
+    expect(driver.createKernelParams(buffer, [0, 8], [8, 8])).toBeTypeOf('object');
+    expect(() => driver.createKernelParams(buffer, [0, 16], [8, 1])).toThrow(/offsets'\[1\] = 16 is past the end of the buffer \(16 bytes\)/);
+    expect(() => driver.createKernelParams({} as never, [], [])).toThrow(TypeError);
   });
   it('refuses a kernelParams that is not from createKernelParams', () => {
     expect(() => driver.cuLaunchKernel(1n as never, 1, 1, 1, 1, 1, 1, 0, 0n, {} as never)).toThrow(/kernelParams' must be the result of createKernelParams/);

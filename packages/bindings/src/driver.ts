@@ -68,19 +68,22 @@ export interface P2PTokens {
 export interface HandwrittenDriverFunctions {
   /**
    * Builds once the `void*[]` that points at each kernel argument inside
-   * `buffer` (at `offsets`, in bytes). Write argument values into `buffer`
-   * before each launch; the result keeps `buffer` alive.
+   * `buffer` (at `offsets`, in bytes; argument `i` is `sizes[i]` bytes).
+   * Every argument's bytes `[offset, offset + size)` must lie in `buffer`
+   * and overlap no other's (a RangeError otherwise): the driver copies that
+   * many bytes at each launch. Write argument values into `buffer` before
+   * each launch; the result keeps `buffer` alive.
    */
-  createKernelParams(buffer: ArrayBuffer | ArrayBufferView, offsets: readonly number[]): KernelParams;
+  createKernelParams(buffer: ArrayBuffer | ArrayBufferView, offsets: readonly number[], sizes: readonly number[]): KernelParams;
   /**
    * {@link createKernelParams} with a launch header: `f` (a CUfunction, or a
    * CUkernel) is fixed, and the dimensions, shared memory, stream and the
    * context the launch expects are read at each launch from the
    * {@link PACKED_LAUNCH_HEADER} at `headerOffset` of `buffer` (8-byte
-   * aligned, past every parameter). Write the header and the arguments into
-   * `buffer`, then call {@link cuLaunchKernelPacked}.
+   * aligned, overlapping no parameter's bytes). Write the header and the
+   * arguments into `buffer`, then call {@link cuLaunchKernelPacked}.
    */
-  createPackedLaunch(f: CUfunction, buffer: ArrayBuffer | ArrayBufferView, offsets: readonly number[], headerOffset: number): PackedLaunch;
+  createPackedLaunch(f: CUfunction, buffer: ArrayBuffer | ArrayBufferView, offsets: readonly number[], sizes: readonly number[], headerOffset: number): PackedLaunch;
   /**
    * `cuLaunchKernel` of a packed launch, one native call of one argument.
    * Launches only when the current context is the header's `context`, and

@@ -25,10 +25,14 @@ interface Outcome {
   ran?: number;
 }
 
-function scenario(name: string): { out: string; status: number | null; signal: string | null; ms: number } {
-  const start = performance.now();
-  const r = spawnSync(process.execPath, [SCENARIOS, name], { encoding: 'utf8', timeout: 60_000 });
-  return { out: `${r.stdout}${r.stderr}`, status: r.status, signal: r.signal, ms: performance.now() - start };
+// Each scenario is a child process bounded by its own timeout; the tests that run one wait as long
+// (vitest's 5 s default failed on a loaded two-core machine, where a scenario that takes 1.5 s alone took longer).
+const SCENARIO_TIMEOUT_MS = 60_000;
+const TEST_TIMEOUT_MS = SCENARIO_TIMEOUT_MS + 10_000;
+
+function scenario(name: string): { out: string; status: number | null; signal: string | null } {
+  const r = spawnSync(process.execPath, [SCENARIOS, name], { encoding: 'utf8', timeout: SCENARIO_TIMEOUT_MS });
+  return { out: `${r.stdout}${r.stderr}`, status: r.status, signal: r.signal };
 }
 
 function outcome(name: string): Outcome {
@@ -45,7 +49,7 @@ function expectMainThreadWorks(r: Outcome): void {
   expect(r.end.waiting).toBe(0);
 }
 
-describe('host functions that outlive the Worker that made them', () => {
+describe('host functions that outlive the Worker that made them', { timeout: TEST_TIMEOUT_MS }, () => {
   it('a Worker terminated before the driver calls: each call is dropped once on the driver side, and nothing is left', () => {
     const r = outcome('terminated-before-the-driver-calls');
     expect(r.ranInWorker).toBe(0);
@@ -86,12 +90,12 @@ describe('host functions that outlive the Worker that made them', () => {
   });
 
   it("process.exit() while a blocking call waits for the main thread releases the driver's thread", () => {
-    const { out, status, signal, ms } = scenario('exit-while-blocking');
+    // a driver thread left waiting would keep the child alive until the scenario timeout kills it: a signal here
+    const { out, status, signal } = scenario('exit-while-blocking');
     expect(signal, out).toBeNull();
     expect(status, out).toBe(0);
     expect(out).not.toContain('never');
     expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ waiting: 1 });
-    expect(ms).toBeLessThan(30_000);
   });
 });
 

@@ -43,7 +43,7 @@ const run = (cubin) => {
   try {
     driver.cuMemcpyHtoD(p, data, data.byteLength);
     const args = new BigUint64Array([p]);
-    driver.cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, 0n, driver.createKernelParams(args.buffer, [0]));
+    driver.cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, 0n, driver.createKernelParams(args.buffer, [0], [8]));
     driver.cuCtxSynchronize();
     const out = new Float32Array(64);
     driver.cuMemcpyDtoH(out, p, out.byteLength);
@@ -129,7 +129,7 @@ describeGpu('nvJitLink on a GPU', () => {
     try {
       driver.cuMemcpyHtoD(p, data, data.byteLength);
       const buffer = new BigUint64Array([p]);
-      driver.cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, 0n, driver.createKernelParams(buffer.buffer, [0]));
+      driver.cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, 0n, driver.createKernelParams(buffer.buffer, [0], [8]));
       driver.cuCtxSynchronize();
       const out = new Float32Array(64);
       driver.cuMemcpyDtoH(out, p, out.byteLength);

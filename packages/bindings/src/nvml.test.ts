@@ -99,7 +99,7 @@ describe.skipIf(skipReason !== undefined)('nvml against a stand-in libnvidia-ml'
 
   it('a device handle is a type-tagged External: anything else is a TypeError naming the function and parameter', () => {
     const d = nvml.nvmlDeviceGetHandleByIndex_v2(0);
-    const another = driver.createKernelParams(new ArrayBuffer(8), [0]); // an External of another kind
+    const another = driver.createKernelParams(new ArrayBuffer(8), [0], [8]); // an External of another kind
     const bad: [unknown, RegExp][] = [
       [0n, /got the bigint 0n/],
       [0x1234n, /got the bigint 4660n/],

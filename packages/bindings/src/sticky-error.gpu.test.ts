@@ -20,7 +20,7 @@ nvrtc.nvrtcCompileProgram(prog, ['-arch=sm_' + (major * 10 + minor)]);
 const lib = driver.cuLibraryLoadData(nvrtc.nvrtcGetCUBIN(prog));
 const f = driver.cuKernelGetFunction(driver.cuLibraryGetKernel(lib, 'bad'));
 const args = new BigUint64Array([16n]); // address 16: never mapped
-driver.cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0n, driver.createKernelParams(args.buffer, [0]));
+driver.cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0n, driver.createKernelParams(args.buffer, [0], [8]));
 const report = (label, fn) => {
   try { fn(); console.log(label + '=ok'); }
   catch (e) { console.log(label + '=' + e.name + ':' + e.codeName + ':' + (e instanceof CudaError)); }

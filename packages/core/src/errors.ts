@@ -35,6 +35,11 @@ export class LaunchArgumentError extends CoreError {
   }
 }
 
+/** A kernel's parameter table (`LaunchableKernel.parameters`) that describes no kernel, or not the one the driver knows: overlapping, unsorted, too long, or of other sizes than the driver's. */
+export class KernelParametersError extends CoreError {
+  override readonly name = 'KernelParametersError';
+}
+
 /** A copy or fill whose source and destination do not fit. */
 export class CopyError extends CoreError {
   override readonly name = 'CopyError';

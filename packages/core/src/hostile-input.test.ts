@@ -5,7 +5,7 @@
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView } from '@cuda-js/memory-view';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { LaunchArgumentError, LaunchConfigError } from './errors.js';
+import { KernelParametersError, LaunchArgumentError, LaunchConfigError } from './errors.js';
 import { LaunchConfig } from './launch/launch-config.js';
 import { LaunchPlan } from './launch/launch-plan.js';
 
@@ -130,5 +130,52 @@ describe('hostile input: LaunchConfig', () => {
     const circular: Record<string, unknown> = {};
     circular['self'] = circular;
     expect(() => new LaunchConfig({ grid: 1n as never, block: circular as never })).toThrow(LaunchConfigError);
+  });
+});
+
+// Issue 20: a parameters table is checked before a plan is made over it (it was taken as given, and 'x' or -8 gave engine errors).
+describe('a kernel parameters table that describes no kernel', () => {
+  const plan = (parameters: unknown) => () => new LaunchPlan({ handle: 0x1234n, name: 'k', parameters: parameters as never });
+  it('is a KernelParametersError naming what is wrong', () => {
+    expect(plan('x')).toThrow(/k: the kernel's parameters table must be an array of \{ offset, size \}/);
+    expect(plan([{ offset: 0, size: -8 }])).toThrow(/entry 0 must be \{ offset, size \} of integers with size > 0/);
+    expect(
+      plan([
+        { offset: 0, size: 8 },
+        { offset: 4, size: 8 },
+      ]),
+    ).toThrow(/entry 1 \(offset 4\) overlaps or precedes the parameter before it \(which ends at 8\)/);
+    expect(
+      plan([
+        { offset: 8, size: 8 },
+        { offset: 0, size: 8 },
+      ]),
+    ).toThrow(KernelParametersError);
+    expect(plan(Array.from({ length: 100_000 }, (_, i) => ({ offset: i * 8, size: 8 })))).toThrow(/has 100000 entries; a kernel takes at most 32764 bytes/);
+    expect(plan([{ offset: 32760, size: 8 }])).toThrow(/reaches byte 32768/);
+    expect(plan([null])).toThrow(KernelParametersError);
+    expect(
+      plan([
+        { offset: 0, size: 8 },
+        { offset: 8, size: 4 },
+      ])(),
+    ).toBeInstanceOf(LaunchPlan);
+  });
+
+  it('accepts exactly the sorted, apart tables of positive sizes (fast-check)', () => {
+    const entry = fc.record({ offset: fc.oneof(fc.integer({ min: 0, max: 64 }), hostileNumber), size: fc.oneof(fc.constantFrom(1, 4, 8), hostileNumber) });
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 5 }), (table) => {
+        let end = 0;
+        const sound = table.every(({ offset, size }) => {
+          const ok = Number.isSafeInteger(offset) && Number.isSafeInteger(size) && size > 0 && offset >= end && offset + size <= 32764;
+          end = offset + size;
+          return ok;
+        });
+        if (sound) expect(plan(table)()).toBeInstanceOf(LaunchPlan);
+        else expect(plan(table)).toThrow(KernelParametersError);
+      }),
+      FUZZ,
+    );
   });
 });

@@ -15,6 +15,7 @@
 #include <v8.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <memory>
 #include <cstdio>
@@ -31,6 +32,11 @@
 
 #ifndef _WIN32
 #include <dlfcn.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#else
+#include <windows.h>
 #endif
 
 namespace {
@@ -382,6 +388,76 @@ Napi::Value MakeSlot(Napi::Env env, EnvState* s, void* tensor, bool legacy) {
 
 // ---- imports: tensors from elsewhere, seen from JS --------------------------------
 
+// Whether every page of [p, p + length) is mapped readable in this process: a
+// producer's host tensor becomes an ArrayBuffer only then, so a made-up address
+// is refused with a named error instead of crashing the process on first read.
+bool HostRangeReadable(const char* p, size_t length) {
+  if (length == 0) return true;
+  uintptr_t start = reinterpret_cast<uintptr_t>(p);
+  if (start + length < start) return false;
+#ifdef _WIN32
+  uintptr_t at = start;
+  while (at < start + length) {
+    MEMORY_BASIC_INFORMATION info{};
+    if (VirtualQuery(reinterpret_cast<void*>(at), &info, sizeof(info)) == 0 || info.State != MEM_COMMIT) return false;
+    DWORD protect = info.Protect & 0xff;
+    if ((info.Protect & PAGE_GUARD) != 0 || protect == PAGE_NOACCESS || protect == PAGE_EXECUTE) return false;
+    at = reinterpret_cast<uintptr_t>(info.BaseAddress) + info.RegionSize;
+  }
+  return true;
+#else
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t first = start & ~(page - 1);
+  const uintptr_t last = (start + length - 1) & ~(page - 1);
+#ifdef __linux__
+  // One byte of each page, read through the kernel: EFAULT for unmapped or unreadable pages.
+  constexpr size_t kBatch = 512;
+  char sink[kBatch];
+  iovec local{sink, kBatch};
+  iovec remote[kBatch];
+  bool supported = true;
+  for (uintptr_t at = first; at <= last && supported;) {
+    size_t n = 0;
+    for (; n < kBatch && at <= last; n++, at += page) {
+      uintptr_t byte = at < start ? start : at;
+      remote[n] = iovec{reinterpret_cast<void*>(byte), 1};
+    }
+    local.iov_len = n;
+    ssize_t got = process_vm_readv(getpid(), &local, 1, remote, n, 0);
+    if (got == static_cast<ssize_t>(n)) continue;
+    if (got < 0 && (errno == ENOSYS || errno == EPERM)) {
+      supported = false;  // a sandbox without the call: mincore below checks the mapping
+      break;
+    }
+    return false;
+  }
+  if (supported) return true;
+#endif
+  // Mapped pages (mincore fails with ENOMEM where one is not).
+  std::vector<unsigned char> residency(static_cast<size_t>((last - first) / page + 1));
+  return mincore(reinterpret_cast<void*>(first), static_cast<size_t>(last - first + page),
+#ifdef __APPLE__
+                 reinterpret_cast<char*>(residency.data())) == 0;
+#else
+                 residency.data()) == 0;
+#endif
+#endif
+}
+
+// Whether `tensor` is one of our own exports of an address (not of a JS buffer):
+// host memory that JS never owned, so importing it back must not lend it as a buffer.
+bool IsOwnAddressExport(void* tensor, bool legacy) {
+  ExportCtx* ctx = nullptr;
+  if (legacy) {
+    auto* t = static_cast<DLManagedTensor*>(tensor);
+    if (t->deleter == ExportDeleterLegacy) ctx = static_cast<ExportCtx*>(t->manager_ctx);
+  } else {
+    auto* t = static_cast<DLManagedTensorVersioned*>(tensor);
+    if (t->deleter == ExportDeleterVersioned) ctx = static_cast<ExportCtx*>(t->manager_ctx);
+  }
+  return ctx != nullptr && ctx->backing == nullptr;
+}
+
 struct ImportRec {
   void* tensor;
   bool legacy;
@@ -506,9 +582,16 @@ Napi::Object DescribeImport(Napi::Env env, EnvState* s, void* tensor, bool legac
     }
     // Sub-byte packed layouts and empty tensors keep the address form.
     bool empty = first == 0 && end == 0;
-    if (!empty && bits % 8 == 0 && t->byte_offset <= static_cast<uint64_t>(INT64_MAX / 2)) {
+    if (!empty && bits % 8 == 0 && t->byte_offset <= static_cast<uint64_t>(INT64_MAX / 2) && !IsOwnAddressExport(tensor, legacy)) {
       char* first_byte = static_cast<char*>(t->data) + t->byte_offset + first;
       size_t length = static_cast<size_t>(end - first);
+      if (!HostRangeReadable(first_byte, length)) {
+        char where[32];
+        std::snprintf(where, sizeof(where), "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(first_byte)));
+        fields.Set("unreadableHost", Napi::String::New(env, std::string("the tensor says host memory, but its ") + std::to_string(length) +
+                                                                " bytes at " + where + " are not mapped readable in this process"));
+        return fields;
+      }
       napi_value ab = nullptr;
       rec->owners++;
       napi_status st = napi_create_external_arraybuffer(

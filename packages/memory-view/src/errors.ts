@@ -64,9 +64,19 @@ export class AdapterNotImportedError extends NotViewableError {
   }
 }
 
+/** A native tensor says host (kDLCPU) memory at an address that is not mapped readable in this process: it is refused, never lent as an ArrayBuffer. */
+export class UnreadableHostMemoryError extends MemoryViewError {
+  override readonly name = 'UnreadableHostMemoryError';
+}
+
 /** A protocol method returned something that does not follow `docs/protocols.md`. */
 export class ProtocolError extends MemoryViewError {
   override readonly name = 'ProtocolError';
+}
+
+/** A consumer stream handle that is no CUstream: outside [0, 2^64) and not -1 (no synchronization). */
+export class InvalidStreamError extends MemoryViewError {
+  override readonly name = 'InvalidStreamError';
 }
 
 /** Device memory was viewed without a consumer stream: pass `{ stream }`, or `{ stream: -1 }` to opt out of ordering. */

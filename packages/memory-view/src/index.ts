@@ -31,6 +31,8 @@ export {
   UnsupportedDeviceError,
   UnsupportedExportError,
   NativeHelperUnavailableError,
+  UnreadableHostMemoryError,
+  InvalidStreamError,
 } from './errors.js';
 export {
   resolveStream,

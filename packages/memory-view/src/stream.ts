@@ -1,4 +1,4 @@
-import { ProtocolError, StreamOrderError } from './errors.js';
+import { InvalidStreamError, ProtocolError, StreamOrderError } from './errors.js';
 import type { Device } from './device.js';
 import { formatValue } from './format-value.js';
 import { readStreamHandle, type StreamArgument } from './stream-argument.js';
@@ -22,17 +22,23 @@ export const PER_THREAD_DEFAULT_STREAM = 2n;
 // (see docs/bindings-api.md); read once, not on each call.
 const DEFAULT_STREAM = process.env['CUDA_JS_PER_THREAD_DEFAULT_STREAM'] === '1' ? PER_THREAD_DEFAULT_STREAM : LEGACY_DEFAULT_STREAM;
 
+/** A CUstream handle is a pointer: in [1, 2^64) (or -1n, no synchronization, as DLPack spells it); 2^64 and -5n were taken. */
+function checkedHandle(handle: bigint, what: string): bigint {
+  if (handle === NO_SYNC || (handle > 0n && handle < 1n << 64n)) return handle;
+  throw new InvalidStreamError(`${what} must be a CUstream handle in [0, 2^64) or -1 for no synchronization, got ${handle}n`);
+}
+
 /**
  * The stream argument as one `bigint`: `-1n` for no synchronization, `1n`/`2n`
  * for the default streams (a handle of `0n` becomes the default stream's value,
  * since DLPack forbids 0), another handle as is; `undefined` when none was given.
  */
 export function resolveStream(stream: ConsumerStream): bigint | undefined {
-  if (typeof stream === 'bigint') return stream === 0n ? DEFAULT_STREAM : stream;
+  if (typeof stream === 'bigint') return stream === 0n ? DEFAULT_STREAM : checkedHandle(stream, 'stream');
   if (stream === undefined) return undefined;
   if (stream === -1) return NO_SYNC;
   const handle = readStreamHandle(stream);
-  if (typeof handle === 'bigint') return handle === 0n ? DEFAULT_STREAM : handle;
+  if (typeof handle === 'bigint') return handle === 0n ? DEFAULT_STREAM : checkedHandle(handle, "Symbol.for('cuda.stream')'s handle");
   if (handle.fault === 'not-a-stream') {
     throw new TypeError(`stream must be an object with Symbol.for('cuda.stream'), a bigint handle, -1 or undefined; got ${typeof stream === 'number' ? stream : typeof stream}`);
   }

@@ -7,6 +7,7 @@ import { buildTestAddon } from './build-addon.js';
 export interface ThirdPartyAddon {
   create(n: number): object;
   createDevice(address: bigint, n: number): object;
+  createHostAt(address: bigint, n: number): object;
   values(handle: object): Float32Array;
   set(handle: object, i: number, value: number): void;
   makeSlot(handle: object, legacy: boolean, major: number): object;

@@ -13,6 +13,13 @@ describe('readDim3', () => {
 
   it('names what is no Dim3: the form, or an extent', () => {
     for (const value of [undefined, null, '8', 8n, [], [1, 2, 3, 4]]) expect(readDim3(value)).toBe('form');
+    // issue 20: { x: 1, w: 2 } was read as [1, 1, 1]
+    for (const value of [
+      { x: 1, w: 2 },
+      { x: 4, Y: 2 },
+      { x: 1, length: 3 },
+    ])
+      expect(readDim3(value)).toBe('form');
     for (const value of [0, -1, 1.5, 2 ** 32, Number.NaN, [8, undefined], [1, 0], { x: 0 }, { y: 2 }, { x: 1, z: '2' }]) expect(readDim3(value)).toBe('extent');
   });
 

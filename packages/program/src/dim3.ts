@@ -35,6 +35,8 @@ export function readDim3(value: unknown): [number, number, number] | Dim3Fault {
     if (n > 1) y = value[1];
     if (n > 2) z = value[2];
   } else if (value !== null && typeof value === 'object') {
+    // { x: 1, w: 2 } is no dimension: a key other than x, y, z was ignored before
+    for (const key of Object.keys(value)) if (key !== 'x' && key !== 'y' && key !== 'z') return 'form';
     const { x: vx, y: vy, z: vz } = value as { x?: unknown; y?: unknown; z?: unknown };
     x = vx;
     y = vy ?? 1;

@@ -8,6 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CacheEntry } from './cache-entry.js';
 import { cacheKey } from './cache-key.js';
 import { DiskCache } from './disk-cache.js';
+import { CacheStorageError } from './errors.js';
+import { execFileSync } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
 
 const root = mkdtempSync(join(tmpdir(), 'program-disk-cache-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -21,6 +24,35 @@ function entry(seed: number, size = 1000): CacheEntry {
 }
 
 describe('DiskCache', () => {
+  // Issue 20: a FIFO entry blocked on open, a link to /dev/zero grew memory without end, a folder under /proc never returned.
+  it('reads only regular files, without blocking, and refuses a pseudo file system folder at once', async () => {
+    const cache = fresh();
+    const fifoKey = cacheKey('fifo');
+    mkdirSync(dirname(cache.pathOf(fifoKey)), { recursive: true });
+    execFileSync('mkfifo', [cache.pathOf(fifoKey)]);
+    expect(() => cache.read(fifoKey)).toThrow(CacheStorageError);
+    expect(existsSync(cache.pathOf(fifoKey))).toBe(false); // removed: a write puts an entry there
+    execFileSync('mkfifo', [cache.pathOf(fifoKey)]);
+    await expect(cache.readAsync(fifoKey)).rejects.toThrow(/is not a regular file/);
+    const zeroKey = cacheKey('zero');
+    mkdirSync(dirname(cache.pathOf(zeroKey)), { recursive: true });
+    symlinkSync('/dev/zero', cache.pathOf(zeroKey));
+    expect(() => cache.read(zeroKey)).toThrow(/is not a regular file/);
+    cache.write(zeroKey, entry(5));
+    expect(cache.read(zeroKey)).toEqual(entry(5));
+    const proc = new DiskCache('/proc/self/cuda-js-cache/deeper');
+    expect(() => proc.write(cacheKey('p'), entry(1))).toThrow(/is on a pseudo file system/);
+    await expect(proc.writeAsync(cacheKey('p'), entry(1))).rejects.toThrow(CacheStorageError);
+  });
+
+  it('treats an entry without code as a miss, and removes it', () => {
+    const cache = fresh();
+    const key = cacheKey('empty');
+    cache.write(key, { ...entry(3), code: new Uint8Array(0) });
+    expect(cache.read(key)).toBeUndefined();
+    expect(existsSync(cache.pathOf(key))).toBe(false);
+  });
+
   it('reads back what it wrote, byte for byte, under a sharded path', () => {
     const cache = fresh();
     const key = cacheKey('a');
@@ -112,6 +144,8 @@ describe('DiskCache', () => {
       const out = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } });
       writeFileSync(join(js, `${name}.js`), out.outputText);
     }
+    // errors.ts imports the bindings, which the plain writers cannot load; the writers never see a storage error
+    writeFileSync(join(js, 'errors.js'), 'export class CacheStorageError extends Error {}\n');
     const child = join(js, 'writer.js');
     // Each process writes its own version of three shared keys, over and over, and checks every read.
     writeFileSync(

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { CacheEntry } from './cache-entry.js';
+import { CacheStorageError } from './errors.js';
 import { OBJECT_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
 
 // File layout: magic (8 bytes), format version (u32 LE), header length (u32
@@ -62,7 +63,8 @@ function decode(key: string, file: Buffer): CacheEntry | undefined {
     return undefined;
   }
   const codeStart = PREFIX_BYTES + headerLength;
-  if (header.key !== key || !OBJECT_CODE_TYPES.includes(header.codeType) || header.codeLength !== file.length - codeStart) return undefined;
+  // An entry without code is no entry: served, it failed every later compile of its kernel.
+  if (header.key !== key || !OBJECT_CODE_TYPES.includes(header.codeType) || header.codeLength !== file.length - codeStart || header.codeLength === 0) return undefined;
   // A copy that owns its memory: `file` may be a slice of Node's shared buffer pool.
   const code = new Uint8Array(header.codeLength);
   code.set(file.subarray(codeStart));
@@ -73,6 +75,82 @@ function decode(key: string, file: Buffer): CacheEntry | undefined {
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+/** The largest entry file read: a cubin of a whole program is far smaller; a larger file is no entry. */
+export const MAX_ENTRY_BYTES = 1 << 30;
+
+// Opened without blocking (a FIFO would wait for a writer forever); fstat then says what it is.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+function checkEntryFile(path: string, isFile: boolean, size: number): void {
+  if (!isFile) throw new CacheStorageError(`the cache entry ${path} is not a regular file (a FIFO, a device or a folder); it is ignored`);
+  if (size > MAX_ENTRY_BYTES) throw new CacheStorageError(`the cache entry ${path} has ${size} bytes, more than an entry can (${MAX_ENTRY_BYTES}); it is ignored`);
+}
+
+/** The bytes of an entry file: a regular file of bounded size, read without blocking. */
+function readEntryFile(path: string): Buffer {
+  const fd = openSync(path, READ_FLAGS);
+  try {
+    const stat = fstatSync(fd);
+    checkEntryFile(path, stat.isFile(), stat.size);
+    const file = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < file.length) {
+      const got = readSync(fd, file, filled, file.length - filled, filled);
+      if (got === 0) break; // shrunk meanwhile: decode refuses the short file
+      filled += got;
+    }
+    return file.subarray(0, filled);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function readEntryFileAsync(path: string): Promise<Buffer> {
+  const handle = await open(path, READ_FLAGS);
+  try {
+    const stat = await handle.stat();
+    checkEntryFile(path, stat.isFile(), stat.size);
+    const file = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < file.length) {
+      const { bytesRead } = await handle.read(file, filled, file.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return file.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+// statfs f_type of file systems that hold no files of their own (proc, sysfs, devpts, debugfs, tracefs, securityfs, cgroup, cgroup2, bpf, configfs, pstore).
+const PSEUDO_FILE_SYSTEMS = new Set([0x9fa0, 0x62656572, 0x1cd1, 0x64626720, 0x74726163, 0x73636673, 0x27e0eb, 0x63677270, 0xcafe4a11, 0x62656570, 0x6165676c]);
+
+/**
+ * Refuses a cache folder on a pseudo file system (its nearest existing
+ * ancestor is asked): a recursive mkdir under /proc never returns.
+ */
+function checkCacheFolder(directory: string): void {
+  let at = resolve(directory);
+  for (let depth = 0; depth < 4096; depth++) {
+    let type: number | undefined;
+    try {
+      type = Number(statfsSync(at).type);
+    } catch (error) {
+      const parent = dirname(at);
+      if (isMissing(error) && parent !== at) {
+        at = parent;
+        continue;
+      }
+      return; // the mkdir below says what is wrong
+    }
+    if (PSEUDO_FILE_SYSTEMS.has(type)) {
+      throw new CacheStorageError(`the cache folder ${directory} is on a pseudo file system (${at}, statfs type 0x${type.toString(16)}), which holds no files; choose another (CUDA_JS_CACHE_DIR)`);
+    }
+    return;
+  }
 }
 
 /**
@@ -102,9 +180,10 @@ export class DiskCache {
     const path = this.pathOf(key);
     let file: Buffer;
     try {
-      file = readFileSync(path);
+      file = readEntryFile(path);
     } catch (error) {
       if (isMissing(error)) return undefined;
+      if (error instanceof CacheStorageError) this.discard(path); // not an entry: a write will put one there
       throw error;
     }
     const entry = decode(key, file);
@@ -116,9 +195,10 @@ export class DiskCache {
     const path = this.pathOf(key);
     let file: Buffer;
     try {
-      file = await readFile(path);
+      file = await readEntryFileAsync(path);
     } catch (error) {
       if (isMissing(error)) return undefined;
+      if (error instanceof CacheStorageError) await unlink(path).catch(() => undefined);
       throw error;
     }
     const entry = decode(key, file);
@@ -129,6 +209,7 @@ export class DiskCache {
   /** Writes the entry of `key` atomically (temporary file, then rename). */
   write(key: string, entry: CacheEntry): void {
     const path = this.pathOf(key);
+    checkCacheFolder(this.directory);
     mkdirSync(join(this.directory, key.slice(0, 2)), { recursive: true });
     const temporary = this.temporaryPath(path);
     try {
@@ -142,6 +223,7 @@ export class DiskCache {
 
   async writeAsync(key: string, entry: CacheEntry): Promise<void> {
     const path = this.pathOf(key);
+    checkCacheFolder(this.directory);
     await mkdir(join(this.directory, key.slice(0, 2)), { recursive: true });
     const temporary = this.temporaryPath(path);
     try {

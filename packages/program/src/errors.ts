@@ -239,6 +239,16 @@ export class InvalidArgumentError extends ProgramError {
   }
 }
 
+/**
+ * A compile cache folder or entry that cannot be used: a folder on a pseudo
+ * file system (/proc, /sys: mkdir there never finishes), or an entry that is
+ * no regular file of bounded size (a FIFO, a device, a link to /dev/zero).
+ * The cache counts it in `diskErrors`; a compile never fails on it.
+ */
+export class CacheStorageError extends ProgramError {
+  override readonly name = 'CacheStorageError';
+}
+
 /** A linker input whose kind the chosen linker backend cannot take. */
 export class UnsupportedInputError extends ProgramError {
   override readonly name = 'UnsupportedInputError';

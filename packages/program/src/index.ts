@@ -61,6 +61,7 @@ export {
   LinkerUnavailableError,
   LinkError,
   UnsupportedInputError,
+  CacheStorageError,
   NotLoadableError,
   ObjectCodeLoadError,
   KernelNotFoundError,

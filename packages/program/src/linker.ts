@@ -114,7 +114,8 @@ export class Linker {
     const key = call.cache ? cacheKey(plan.keyParts) : undefined;
     if (call.cache && key) {
       const hit = call.cache.get(key);
-      if (hit) return ObjectCode.fromCacheEntry(hit, plan.choice.toolchain);
+      // an entry of another kind (a cubin under a ptx compile's key) is a miss, and is written over
+      if (hit?.codeType === target) return ObjectCode.fromCacheEntry(hit, plan.choice.toolchain);
     }
     const result = plan.run();
     writeLog(call.logs, result.infoLog);
@@ -130,7 +131,8 @@ export class Linker {
     const key = call.cache ? cacheKey(plan.keyParts) : undefined;
     if (call.cache && key) {
       const hit = await call.cache.getAsync(key);
-      if (hit) return ObjectCode.fromCacheEntry(hit, plan.choice.toolchain);
+      // an entry of another kind (a cubin under a ptx compile's key) is a miss, and is written over
+      if (hit?.codeType === target) return ObjectCode.fromCacheEntry(hit, plan.choice.toolchain);
     }
     const result = await plan.runAsync();
     writeLog(call.logs, result.infoLog);

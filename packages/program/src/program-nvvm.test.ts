@@ -1,6 +1,8 @@
 // Program with code type 'nvvm', against the real libNVVM and libdevice of the
 // CUDA toolkit on this machine, with the toolkit's ptxas as the judge.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NvvmError } from '@cuda-js/bindings';
 import { findLibdevice } from '@cuda-js/pathfinder';
 import { afterEach, expect, it } from 'vitest';
@@ -112,6 +114,26 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
     expect(compile({})).toEqual(first);
     expect(compile({ fastMath: true })).not.toEqual(first);
     expect(cache.stats()).toMatchObject({ hits: 1, misses: 2 });
+  });
+
+  // Issue 20: an entry whose header said cubin was served to compile('ptx').
+  it('serves a cache entry only of the kind asked for, and writes over one of another kind', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'program-cache-kind-'));
+    try {
+      const program = () => new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true });
+      const first = program().compile('ptx', { cache: new CompileCache({ directory: folder }), checkCompatibility: false });
+      const shard = readdirSync(folder).find((name) => /^[0-9a-f]{2}$/.test(name))!;
+      const key = readdirSync(join(folder, shard))[0]!.replace(/\.bin$/, '');
+      const poisoned = new CompileCache({ directory: folder });
+      poisoned.set(key, { codeType: 'cubin', name: 'x', code: new Uint8Array([0x7f, 0x45, 0x4c, 0x46]), symbolMapping: {} });
+      const cache = new CompileCache({ directory: folder });
+      const again = program().compile('ptx', { cache, checkCompatibility: false });
+      expect(again.codeType).toBe('ptx');
+      expect(again.code).toEqual(first.code);
+      expect(new CompileCache({ directory: folder }).get(key)?.codeType).toBe('ptx'); // written over
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   itWhen(

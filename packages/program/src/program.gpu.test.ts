@@ -191,6 +191,7 @@ function launch(kernel: Kernel, grid: number, block: number, args: readonly Arg[
   const packed = driver.createKernelParams(
     buffer,
     params.map((p) => p.offset),
+    params.map((p) => p.size),
   );
   driver.cuLaunchKernel(kernel.getFunction(), grid, 1, 1, block, 1, 1, 0, 0n, packed);
   driver.cuCtxSynchronize();

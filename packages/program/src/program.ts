@@ -139,7 +139,8 @@ export class Program {
     const key = call.cache ? cacheKey(plan.keyParts) : undefined;
     if (call.cache && key) {
       const hit = call.cache.get(key);
-      if (hit) return ObjectCode.fromCacheEntry(hit, plan.producer);
+      // an entry of another kind (a cubin under a ptx compile's key) is a miss, and is written over
+      if (hit?.codeType === target) return ObjectCode.fromCacheEntry(hit, plan.producer);
     }
     const result = this.logged(call, () => plan.run());
     const out = this.finish(result, call);
@@ -154,7 +155,8 @@ export class Program {
     const key = call.cache ? cacheKey(plan.keyParts) : undefined;
     if (call.cache && key) {
       const hit = await call.cache.getAsync(key);
-      if (hit) return ObjectCode.fromCacheEntry(hit, plan.producer);
+      // an entry of another kind (a cubin under a ptx compile's key) is a miss, and is written over
+      if (hit?.codeType === target) return ObjectCode.fromCacheEntry(hit, plan.producer);
     }
     let result: CompileResult;
     try {

@@ -27,6 +27,9 @@ vi.mock('@cuda-js/bindings', async (importOriginal) => {
 
 const { Event, HostFunctionDeadlockError, HostFunctionError, Stream, checkBlockingWait, launchHostFunction, pendingHostFunctions } = await import('./index.js');
 
+// The stand-in driver's streams are made-up handles: each is wrapped once, as a foreign stream must be before a bigint of it is taken.
+for (const handle of [0x11n, 0x12n, 0x100n, 0x200n, 0x300n, 0x400n, 0x500n, 0x501n, 0x600n, 0x700n, 0x800n, 0x900n, 0xdeadn]) Stream.from(handle);
+
 /** The stream reaches its next host function: runs it as the driver's thread would (it never sees an exception). */
 function reachNext(): void {
   const next = queued.shift();

@@ -13,7 +13,7 @@ export type { IpcEventDescriptor } from './ipc-event-descriptor.js';
 export { IpcError } from './ipc-error.js';
 export { IPC_PAYLOAD_BYTES, encodeIpcPayload, decodeIpcPayload, checkIpcRecord, describeValue } from './ipc-payload.js';
 export { ClosedResourceError, OwnedHandle, type HandleRelease } from '@cuda-js/bindings';
-export { StreamsError } from './errors.js';
+export { StreamsError, UnknownStreamHandleError } from './errors.js';
 export { orderStreams } from './order-streams.js';
 export { launchHostFunction, pendingHostFunctions, checkBlockingWait } from './host-function.js';
 export { HostFunctionError, HostFunctionDeadlockError } from './host-function-errors.js';

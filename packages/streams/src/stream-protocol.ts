@@ -2,6 +2,7 @@
 // live in @cuda-js/memory-view (which depends on nothing); this package gives
 // them the names it has always exported, and brands the handle it reads.
 import { brandHandle, driver, type CUstream } from '@cuda-js/bindings';
+import { UnknownStreamHandleError } from './errors.js';
 import { CUDA_STREAM, readStreamHandle, type CudaStreamInfo, type CudaStreamLike, type StreamArgument } from '@cuda-js/memory-view';
 
 export type { StreamArgument };
@@ -25,13 +26,47 @@ export const LEGACY_DEFAULT_STREAM_HANDLE: CUstream = driver.constants.CU_STREAM
 export const PER_THREAD_DEFAULT_STREAM_HANDLE: CUstream = driver.constants.CU_STREAM_PER_THREAD;
 
 /**
+ * The bigint handles taken as streams: the default streams, every stream a
+ * {@link Stream} of this thread made (until it is destroyed), and every
+ * foreign handle wrapped once with `Stream.from(handle)`, the one place a raw
+ * handle is taken on trust (as cuda.core takes foreign streams only through
+ * `__cuda_stream__`). Any other bigint would reach the driver unchecked.
+ */
+const knownHandles = new Map<bigint, number>([
+  [0n, 1],
+  [LEGACY_DEFAULT_STREAM_HANDLE, 1],
+  [PER_THREAD_DEFAULT_STREAM_HANDLE, 1],
+]);
+
+/** @internal Stream's: `handle` names a stream from now on (counted: two wrappers of one handle). */
+export function rememberStreamHandle(handle: bigint): void {
+  knownHandles.set(handle, (knownHandles.get(handle) ?? 0) + 1);
+}
+
+/** @internal Stream's: a stream of `handle` was destroyed. */
+export function forgetStreamHandle(handle: bigint): void {
+  const n = knownHandles.get(handle) ?? 0;
+  if (n <= 1) knownHandles.delete(handle);
+  else knownHandles.set(handle, n - 1);
+}
+
+/**
  * Reads a stream argument's CUstream handle (memory-view's `readStreamHandle`, typed as a CUstream).
+ * A bigint is taken only where it names a stream cuda-js knows (see `knownHandles`).
  *
  * @throws {TypeError} where `stream` is no stream argument, or its protocol method answers something other than `{ version: 0, handle: bigint }`
+ * @throws {UnknownStreamHandleError} for a bigint that names no stream cuda-js made or wrapped
  */
 export function streamHandle(stream: StreamArgument, what = 'stream'): CUstream {
   const handle = readStreamHandle(stream);
-  if (typeof handle === 'bigint') return brandHandle<CUstream>(handle);
+  if (typeof handle === 'bigint') {
+    if (typeof stream === 'bigint' && !knownHandles.has(handle)) {
+      throw new UnknownStreamHandleError(
+        `${what}: 0x${handle.toString(16)} is no stream that cuda-js made or wrapped; pass a Stream, wrap a stream owned elsewhere once with Stream.from(handle), or pass an object implementing Symbol.for('cuda.stream')`,
+      );
+    }
+    return brandHandle<CUstream>(handle);
+  }
   if (handle.fault === 'bad-answer') {
     throw new TypeError(`${what}: [Symbol.for('cuda.stream')]() must return { version: 0, handle: bigint }, got ${describe(handle.answer)}`);
   }

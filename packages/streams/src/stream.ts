@@ -1,8 +1,18 @@
-import { driver, OwnedHandle, type CUcontext, type CUstream } from '@cuda-js/bindings';
+import { brandHandle, driver, OwnedHandle, type CUcontext, type CUstream } from '@cuda-js/bindings';
 import { Event } from './event.js';
 import { checkBlockingWait, launchHostFunction } from './host-function.js';
 import { orderStreams } from './order-streams.js';
-import { LEGACY_DEFAULT_STREAM_HANDLE, PER_THREAD_DEFAULT_STREAM_HANDLE, STREAM_PROTOCOL, streamHandle, type StreamArgument, type StreamLike, type StreamProtocolResult } from './stream-protocol.js';
+import {
+  forgetStreamHandle,
+  LEGACY_DEFAULT_STREAM_HANDLE,
+  PER_THREAD_DEFAULT_STREAM_HANDLE,
+  rememberStreamHandle,
+  STREAM_PROTOCOL,
+  streamHandle,
+  type StreamArgument,
+  type StreamLike,
+  type StreamProtocolResult,
+} from './stream-protocol.js';
 
 export interface StreamOptions {
   /** Does not synchronize with the legacy default stream (default false). */
@@ -24,7 +34,16 @@ export class Stream implements StreamLike, Disposable {
 
   /** Made by {@link Stream.create} and {@link Stream.from} (called on a subclass, they make one of it: core's `DeviceStream`). */
   protected constructor(handle: CUstream, release: ((h: CUstream) => void) | undefined, keepAlive: unknown, description: string) {
-    this.#owned = new OwnedHandle(handle, this, release, description);
+    // An owned stream's handle is known until it is destroyed; a wrapped one's from now on (its owner decides when it ends).
+    rememberStreamHandle(handle);
+    const forgetting =
+      release === undefined
+        ? undefined
+        : (h: CUstream) => {
+            forgetStreamHandle(h);
+            release(h);
+          };
+    this.#owned = new OwnedHandle(handle, this, forgetting, description);
     this.#keepAlive = keepAlive;
   }
 
@@ -44,12 +63,17 @@ export class Stream implements StreamLike, Disposable {
    * Wraps a stream that something else owns: an object implementing
    * `Symbol.for('cuda.stream')` (kept alive while this wrapper lives), or a raw
    * CUstream handle. `close()` never destroys a wrapped stream.
+   *
+   * This is the one place a raw bigint handle is taken on trust (the driver
+   * cannot check a CUstream): from then on, APIs that take a stream take the
+   * bigint too; before, they refuse it with `UnknownStreamHandleError`.
    */
   static from(stream: StreamArgument): Stream {
     // biome-ignore lint/complexity/noThisInStatic: called on a subclass (core's DeviceStream), it makes one of that class
     const Made = this ?? Stream; // an unbound call (`streams.map(Stream.from)`) makes a Stream
     if (stream instanceof Made) return stream;
-    return new Made(streamHandle(stream, 'Stream.from'), undefined, stream, 'Stream (wrapped)');
+    const handle = typeof stream === 'bigint' ? brandHandle<CUstream>(stream) : streamHandle(stream, 'Stream.from');
+    return new Made(handle, undefined, stream, 'Stream (wrapped)');
   }
 
   static #legacy: Stream | undefined;

@@ -70,7 +70,7 @@ function fastPathParams(kernel) {
     dv.setInt32(8, MIXED_SCALARS.a, true);
     dv.setFloat64(16, MIXED_SCALARS.b, true);
     dv.setBigUint64(24, BigInt(MIXED_SCALARS.c), true);
-    return driver.createKernelParams(dv.buffer, [0, 8, 16, 24]);
+    return driver.createKernelParams(dv.buffer, [0, 8, 16, 24], [8, 4, 8, 8]);
   }
   const count = Number(kernel.slice(1));
   const dv = new DataView(new ArrayBuffer((count + 1) * 8));
@@ -79,6 +79,7 @@ function fastPathParams(kernel) {
   return driver.createKernelParams(
     dv.buffer,
     Array.from({ length: count + 1 }, (_, i) => i * 8),
+    Array.from({ length: count + 1 }, (_, i) => (i < count ? 8 : 4)),
   );
 }
 

@@ -55,7 +55,7 @@ const mod = driver.cuModuleLoadData(readFileSync(ptxPath, 'utf8'));
 const f = driver.cuModuleGetFunction(mod, 'empty_kernel');
 const args = new ArrayBuffer(16);
 new DataView(args).setInt32(0, 1, true); // n = 1; p = NULL at offset 8
-const params = driver.createKernelParams(args, [0, 8]);
+const params = driver.createKernelParams(args, [0, 8], [4, 8]);
 function jsBatch() {
   const launch = driver.cuLaunchKernel;
   const t0 = process.hrtime.bigint();

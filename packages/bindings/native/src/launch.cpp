@@ -7,7 +7,9 @@
 // call with one argument, and the context check that a launch needs is the
 // driver's own cuCtxGetCurrent, not a second call from JS. Written against
 // the C N-API to keep the call as cheap as it gets.
+#include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "codecs.h"
 
@@ -34,7 +36,8 @@ struct KernelParams {
   size_t length = 0;           // bytes from base
   // a packed launch only
   uint64_t function = 0;
-  size_t header = 0;  // offset of the header from base
+  size_t header = 0;                              // offset of the header from base
+  std::vector<std::pair<size_t, size_t>> ranges;  // each parameter's [start, end) from base
 };
 
 void finalizeParams(napi_env env, void* data, void*) {
@@ -43,8 +46,16 @@ void finalizeParams(napi_env env, void* data, void*) {
   delete kp;
 }
 
-/** The parameter table over `b` (an ArrayBuffer or a view of one) at `offsets`, each checked to lie in it. */
-std::unique_ptr<KernelParams> paramsOver(Call& c, Napi::Value b, Napi::Value offsetsValue) {
+// The most parameter bytes a kernel takes (CUDA 12.1 and newer; 4 KiB before): a
+// table past it names no kernel, so it is refused before it is built.
+constexpr size_t kMaxParamBytes = 32764;
+
+/**
+ * The parameter table over `b` (an ArrayBuffer or a view of one) at `offsets`,
+ * each parameter [offset, offset + size) checked to lie in it and to overlap
+ * no other: the driver copies `size` bytes from each pointer at launch.
+ */
+std::unique_ptr<KernelParams> paramsOver(Call& c, Napi::Value b, Napi::Value offsetsValue, Napi::Value sizesValue) {
   Napi::ArrayBuffer buffer;
   size_t offset = 0, length = 0;
   if (b.IsArrayBuffer()) {
@@ -64,19 +75,51 @@ std::unique_ptr<KernelParams> paramsOver(Call& c, Napi::Value b, Napi::Value off
     c.typeError("parameter 'buffer'", "an ArrayBuffer (or a typed array over one)", b);
   }
   if (!offsetsValue.IsArray()) c.typeError("parameter 'offsets'", "an array of byte offsets", offsetsValue);
+  if (!sizesValue.IsArray()) c.typeError("parameter 'sizes'", "an array of byte sizes, one per offset", sizesValue);
   auto offsets = offsetsValue.As<Napi::Array>();
+  auto sizes = sizesValue.As<Napi::Array>();
+  const uint32_t count = offsets.Length();
+  if (sizes.Length() != count)
+    c.rangeError("parameter 'sizes'", "has " + std::to_string(sizes.Length()) + " entries for " + std::to_string(count) + " offsets");
+  if (count > kMaxParamBytes)
+    c.rangeError("parameter 'offsets'", "has " + std::to_string(count) + " entries; a kernel takes at most " +
+                                            std::to_string(kMaxParamBytes) + " bytes of parameters");
   auto kp = std::make_unique<KernelParams>();
   kp->bufferData = buffer.Data();
   kp->bufferLength = buffer.ByteLength();
   kp->base = static_cast<uint8_t*>(buffer.Data()) + offset;
   kp->length = length;
-  for (uint32_t i = 0; i < offsets.Length(); i++) {
+  std::vector<std::pair<size_t, size_t>> ranges;  // [start, end), to find overlaps
+  ranges.reserve(count);
+  size_t total = 0;
+  for (uint32_t i = 0; i < count; i++) {
     std::string what = "parameter 'offsets'[" + std::to_string(i) + "]";
     uint32_t off = numFrom<uint32_t>(c, offsets.Get(i), what);
+    uint32_t size = numFrom<uint32_t>(c, sizes.Get(i), "parameter 'sizes'[" + std::to_string(i) + "]");
+    if (size == 0) c.rangeError("parameter 'sizes'[" + std::to_string(i) + "]", "= 0: a kernel parameter has at least one byte");
     if (off >= length)
       c.rangeError(what, "= " + std::to_string(off) + " is past the end of the buffer (" + std::to_string(length) + " bytes)");
+    if (static_cast<size_t>(off) + size > length)
+      c.rangeError(what, "= " + std::to_string(off) + " with size " + std::to_string(size) + " reaches past the end of the buffer (" +
+                             std::to_string(length) + " bytes)");
+    total += size;
+    if (total > kMaxParamBytes)
+      c.rangeError("parameter 'sizes'", "add up to more than " + std::to_string(kMaxParamBytes) + " bytes, the most a kernel takes");
+    ranges.emplace_back(off, static_cast<size_t>(off) + size);
     kp->pointers.push_back(kp->base + off);
   }
+  std::vector<uint32_t> order(count);
+  for (uint32_t i = 0; i < count; i++) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return ranges[a].first < ranges[b].first; });
+  for (uint32_t k = 1; k < count; k++) {
+    const auto& before = ranges[order[k - 1]];
+    const auto& after = ranges[order[k]];
+    if (after.first < before.second)
+      c.rangeError("parameter 'offsets'[" + std::to_string(order[k]) + "]",
+                   "= " + std::to_string(after.first) + " overlaps parameter " + std::to_string(order[k - 1]) + " (bytes " +
+                       std::to_string(before.first) + " to " + std::to_string(before.second) + ")");
+  }
+  kp->ranges = std::move(ranges);
   napi_create_reference(c.env, buffer, 1, &kp->buffer);
   return kp;
 }
@@ -91,26 +134,27 @@ Napi::Value externalOf(Call& c, std::unique_ptr<KernelParams> kp, const napi_typ
 
 Napi::Value createKernelParams(const Napi::CallbackInfo& info) {
   Call c(info, "createKernelParams");
-  c.argCount(2, 2);
-  return externalOf(c, paramsOver(c, info[0], info[1]), kKernelParamsTag);
+  c.argCount(3, 3);
+  return externalOf(c, paramsOver(c, info[0], info[1], info[2]), kKernelParamsTag);
 }
 
 Napi::Value createPackedLaunch(const Napi::CallbackInfo& info) {
   Call c(info, "createPackedLaunch");
-  c.argCount(4, 4);
+  c.argCount(5, 5);
   uint64_t f = addressFrom(c, info[0], "parameter 'f'");
   if (f == 0) c.rangeError("parameter 'f'", "must be a CUfunction or CUkernel, not 0n");
-  auto kp = paramsOver(c, info[1], info[2]);
-  uint32_t header = numFrom<uint32_t>(c, info[3], "parameter 'headerOffset'");
+  auto kp = paramsOver(c, info[1], info[2], info[3]);
+  uint32_t header = numFrom<uint32_t>(c, info[4], "parameter 'headerOffset'");
   if (header % 8 != 0) c.rangeError("parameter 'headerOffset'", "= " + std::to_string(header) + " is not a multiple of 8");
   if (static_cast<size_t>(header) + kHeaderBytes > kp->length)
     c.rangeError("parameter 'headerOffset'", "= " + std::to_string(header) + ": the " + std::to_string(kHeaderBytes) +
                                                  "-byte header does not fit in the buffer (" + std::to_string(kp->length) + " bytes)");
-  for (size_t i = 0; i < kp->pointers.size(); i++) {
-    size_t off = static_cast<size_t>(static_cast<uint8_t*>(kp->pointers[i]) - kp->base);
-    if (off >= header && off < header + kHeaderBytes)
-      c.rangeError("parameter 'offsets'[" + std::to_string(i) + "]",
-                   "= " + std::to_string(off) + " is inside the header at " + std::to_string(header));
+  for (size_t i = 0; i < kp->ranges.size(); i++) {
+    const size_t start = kp->ranges[i].first, end = kp->ranges[i].second;
+    if (start < header + kHeaderBytes && end > header)
+      c.rangeError("parameter 'offsets'[" + std::to_string(i) + "]", "= " + std::to_string(start) + " with size " +
+                                                                         std::to_string(end - start) + " reaches into the header at " +
+                                                                         std::to_string(header));
   }
   kp->function = f;
   kp->header = header;

@@ -62,7 +62,7 @@ for (const form of ['cuLaunchHostFunc', 'cuStreamAddCallback', 'graph']) {
 const workersMs = Date.now() - start;
 
 // The main thread's own host functions still run, on the same stream, after a spin.
-const params = driver.createKernelParams(new BigUint64Array([cyclesPerMs * 20n]).buffer, [0]);
+const params = driver.createKernelParams(new BigUint64Array([cyclesPerMs * 20n]).buffer, [0], [8]);
 driver.cuLaunchKernel(spin, 1, 1, 1, 1, 1, 1, 0, stream, params);
 const hostFunc = new Promise((resolve) => driver.cuLaunchHostFunc(stream, () => resolve('ran')));
 const callback = new Promise((resolve) => driver.cuStreamAddCallback(stream, (s, status) => resolve([s === stream, status]), 0));

@@ -10,7 +10,7 @@ const bump = () => Atomics.add(ran, 0, 1); // only if the driver calls before th
 driver.cuInit(0);
 driver.cuCtxSetCurrent(context);
 const args = new BigUint64Array([cycles]);
-const params = driver.createKernelParams(args.buffer, [0]); // the driver copies the values at each launch
+const params = driver.createKernelParams(args.buffer, [0], [8]); // the driver copies the values at each launch
 const launchSpin = (s) => driver.cuLaunchKernel(spin, 1, 1, 1, 1, 1, 1, 0, s, params);
 if (form === 'cuLaunchHostFunc') {
   launchSpin(stream);

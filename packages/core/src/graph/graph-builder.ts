@@ -28,6 +28,9 @@ const BUILD_MODES: Readonly<Record<GraphBuildMode, 'CU_STREAM_CAPTURE_MODE_GLOBA
   relaxed: 'CU_STREAM_CAPTURE_MODE_RELAXED',
 };
 
+/** The most builders one split() makes: each is a new stream in the capture, and a GPU runs far fewer branches at once (split(1e6) ran for minutes). */
+export const MAX_SPLIT = 256;
+
 /** primary: made by a device or from a stream; forked: made by split(); body: a conditional node's body. */
 type BuilderKind = 'primary' | 'forked' | 'body';
 type BuilderState = 'new' | 'building' | 'ended' | 'invalidated' | 'closed';
@@ -296,7 +299,9 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
    */
   split(count: number): GraphBuilder[] {
     const what = 'GraphBuilder.split';
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 2) throw new GraphArgumentError(`${what}: count must be an integer of at least 2, got ${formatValue(count)}`);
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 2 || count > MAX_SPLIT) {
+      throw new GraphArgumentError(`${what}: count must be an integer from 2 to ${MAX_SPLIT}, got ${formatValue(count)}`);
+    }
     this.#requireBuilding(what);
     this.#checkCapturing(what);
     const forks: GraphBuilder[] = [this];

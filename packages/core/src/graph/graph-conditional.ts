@@ -64,12 +64,19 @@ function requireDriver(kind: ConditionalKind, what: string): void {
   }
 }
 
+/**
+ * The most cases of a switch node: each case is a body graph made here (a
+ * driver graph and its JS definition), so a count past this bound would run
+ * for minutes before the driver could refuse it.
+ */
+export const MAX_SWITCH_CASES = 1024;
+
 /** The number of body graphs of a conditional node of `kind` (`count` cases for a switch), checked. */
 export function conditionalBodyCount(kind: ConditionalKind, count: number | undefined, what: string): number {
   if (kind === 'if' || kind === 'while') return 1;
   if (kind === 'if-else') return 2;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 0xffffffff) {
-    throw new GraphArgumentError(`${what}: a switch needs a positive integer count of cases, got ${formatValue(count)}`);
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_SWITCH_CASES) {
+    throw new GraphArgumentError(`${what}: a switch needs an integer count of cases from 1 to ${MAX_SWITCH_CASES}, got ${formatValue(count)}`);
   }
   return count;
 }

@@ -14,6 +14,7 @@ import { AllocNode, ConditionalNode, GraphNode } from './graph-node.js';
 import { GraphResources } from './graph-resources.js';
 import { GRAPH_SOURCE, isGraphSource, type GraphSource, type GraphSourceParts } from './graph-source.js';
 import { planFor } from '../launch/kernel-plans.js';
+import { deviceRangeProblem } from '../memory/device-range.js';
 
 /** @internal What the definitions of one graph hierarchy (a root, and the bodies of its conditional nodes) share. */
 export interface DefinitionRoot {
@@ -27,11 +28,13 @@ export interface DefinitionRoot {
   closed: boolean;
   /** What owns the graph, for messages: 'GraphDefinition', or 'GraphBuilder'. */
   readonly owner: string;
+  /** The address ranges of its allocation nodes: valid operands before the driver knows them (they exist only while the graph runs). */
+  readonly allocations: { readonly ptr: bigint; readonly size: number }[];
 }
 
 /** @internal A root for definitions over graphs that something else owns (a GraphBuilder's captured graph); close it with {@link closeDefinitionRoot}. */
 export function definitionRoot(context: CUcontext, ordinal: number, resources: GraphResources, owner: string): DefinitionRoot {
-  return { context, ordinal, resources, captureStream: undefined, closed: false, owner };
+  return { context, ordinal, resources, captureStream: undefined, closed: false, owner, allocations: [] };
 }
 
 /** @internal Marks the definitions of `root` closed (their graph is about to be destroyed) and closes their capture stream. */
@@ -185,6 +188,9 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       case 'alloc':
         return this.#allocNode(deps, spec.size, spec.options.device, what);
       case 'free': {
+        if (spec.ptr instanceof AllocNode && spec.ptr.graph.#root !== this.#root) {
+          throw new GraphArgumentError(`${what}: the AllocNode belongs to another graph definition; free memory that another graph allocated by its address (a bigint), once that graph has run`);
+        }
         const ptr = spec.ptr instanceof AllocNode ? spec.ptr.ptr : spec.ptr;
         if (typeof ptr !== 'bigint' || ptr <= 0n || ptr > MAX_UINT64) throw new GraphArgumentError(`${what}: expected an AllocNode or the device address it allocated, got ${formatValue(spec.ptr)}`);
         return new GraphNode(this, driver.cuGraphAddMemFreeNode(graph, deps, brandHandle<CUdeviceptr>(ptr)), types.CU_GRAPH_NODE_TYPE_MEM_FREE);
@@ -278,6 +284,18 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
     throw new GraphArgumentError(`${what}: the ${role} must be a Buffer or a device address (a non-zero bigint), got ${formatValue(memory)}`);
   }
 
+  /**
+   * A raw address operand: inside one of this graph's allocation nodes, or
+   * memory the driver knows for all `bytes` (cuPointerGetAttribute); a
+   * made-up address would end the process when the graph runs.
+   */
+  #checkRawRange(ptr: bigint, bytes: number, role: string, what: string): void {
+    const end = ptr + BigInt(bytes);
+    if (this.#root.allocations.some((a) => ptr >= a.ptr && end <= a.ptr + BigInt(a.size))) return;
+    const problem = deviceRangeProblem(ptr, bytes);
+    if (problem !== undefined) throw new GraphArgumentError(`${what}: the ${role} address: ${problem}; pass a Buffer, an AllocNode's address, or an address of device memory`);
+  }
+
   #memcpyNode(deps: CUgraphNode[], dstMemory: GraphMemory, srcMemory: GraphMemory, size: number | undefined, what: string): CUgraphNode {
     const dst = this.#address(dstMemory, 'destination', what);
     const src = this.#address(srcMemory, 'source', what);
@@ -293,6 +311,12 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       [src, 'source'],
     ] as const) {
       if (end.size !== undefined && bytes > end.size) throw new GraphArgumentError(`${what}: ${bytes} bytes do not fit the ${role} Buffer of ${end.size}`);
+    }
+    for (const [end, role] of [
+      [dst, 'destination'],
+      [src, 'source'],
+    ] as const) {
+      if (end.size === undefined) this.#checkRawRange(end.ptr, bytes, role, what);
     }
     const unified = driver.CUmemorytype.CU_MEMORYTYPE_UNIFIED;
     // one row of one slice: pitch = width, as a 1-D copy of cudaMemcpy3D is described
@@ -333,6 +357,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
     if (!isPositiveSize(count)) throw new GraphArgumentError(`${what}: count must be a positive safe integer of elements, got ${formatValue(count)}`);
     if (dst.size !== undefined && count * width > dst.size) throw new GraphArgumentError(`${what}: ${count} elements of ${width} bytes do not fit the Buffer of ${dst.size}`);
     if (dst.ptr % BigInt(width) !== 0n) throw new GraphArgumentError(`${what}: the address 0x${dst.ptr.toString(16)} is not aligned to the ${width}-byte width`);
+    if (dst.size === undefined) this.#checkRawRange(dst.ptr, count * width, 'destination', what);
     const params = { dst: dst.ptr, pitch: 0, value, elementSize: width, width: count, height: 1 };
     return driver.cuGraphAddMemsetNode(this.#graph, deps, params, this.#root.context);
   }
@@ -344,7 +369,9 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
     const location = { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, id: ordinal };
     const poolProps = { allocType: driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED, handleTypes: driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_NONE, location };
     const added = driver.cuGraphAddMemAllocNode(this.#graph, deps, { poolProps, bytesize: size });
-    return new AllocNode(this, added.phGraphNode, driver.CUgraphNodeType.CU_GRAPH_NODE_TYPE_MEM_ALLOC, brandHandle<CUdeviceptr>(BigInt(added.nodeParams.dptr ?? 0)), size);
+    const ptr = BigInt(added.nodeParams.dptr ?? 0);
+    this.#root.allocations.push({ ptr, size });
+    return new AllocNode(this, added.phGraphNode, driver.CUgraphNodeType.CU_GRAPH_NODE_TYPE_MEM_ALLOC, brandHandle<CUdeviceptr>(ptr), size);
   }
 
   /** A condition for this graph's conditional nodes (see {@link GraphCondition}); with `defaultValue`, set to it at the start of each launch. */

@@ -1,4 +1,5 @@
 import { brandHandle, CudaError, driver, LibraryNotFoundError, type CUcontext, type CUgraph } from '@cuda-js/bindings';
+import { Stream } from '@cuda-js/streams';
 import { describe, expect, it } from 'vitest';
 import { debugDotFlags } from './graph-debug-print.js';
 import { addConditionalNode, conditionalBodyCount, createCondition, unwrapConditions } from './graph-conditional.js';
@@ -103,7 +104,9 @@ describe('graph options and arguments', () => {
     expect(conditionalBodyCount('while', undefined, 'x')).toBe(1);
     expect(conditionalBodyCount('if-else', undefined, 'x')).toBe(2);
     expect(conditionalBodyCount('switch', 5, 'x')).toBe(5);
-    for (const bad of [0, -1, 1.5, undefined, '3']) expect(() => conditionalBodyCount('switch', bad as never, 'GraphBuilder.switch')).toThrow(/a switch needs a positive integer count of cases/);
+    for (const bad of [0, -1, 1.5, undefined, '3', 1025, 1e6, 2 ** 32])
+      expect(() => conditionalBodyCount('switch', bad as never, 'GraphBuilder.switch')).toThrow(/a switch needs an integer count of cases from 1 to 1024/);
+    expect(conditionalBodyCount('switch', 1024, 'GraphBuilder.switch')).toBe(1024);
   });
 
   it('passes a condition to kernels as its 64-bit handle', () => {
@@ -182,7 +185,7 @@ describe.skipIf(hasDevice || driverAbsent)('graphs without a device', () => {
 describe.skipIf(!driverAbsent)('graphs without the driver library', () => {
   it('every entry point throws LibraryNotFoundError naming libcuda', () => {
     expect(() => new GraphDefinition()).toThrow(LibraryNotFoundError);
-    expect(() => GraphBuilder.fromStream(0x1234n)).toThrow(LibraryNotFoundError);
+    expect(() => GraphBuilder.fromStream(Stream.from(0x1234n))).toThrow(LibraryNotFoundError); // a raw handle is taken only once wrapped
     expect(() => Graph.instantiate(nullGraph, new GraphResources())).toThrow(LibraryNotFoundError);
   });
 });

@@ -2,6 +2,7 @@ import { driver, type CUdeviceptr } from '@cuda-js/bindings';
 import { checkIpcRecord, decodeIpcPayload, describeValue, encodeIpcPayload, IpcError, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import type { Buffer } from '../memory/buffer.js';
 import type { DeviceMemoryResource } from '../memory/memory-resources.js';
+import { isBrandedDeviceMemoryResource } from '../memory/device-memory-resource-brand.js';
 import { notIpcEnabledError } from '../memory/memory-pool.js';
 
 /**
@@ -18,9 +19,9 @@ export interface IpcBufferDescriptor {
   readonly size: number;
 }
 
-/** Whether a resource shares its memory: read as a field, since this module cannot import the class (memory-resources imports Buffer). */
+/** Whether a resource is a DeviceMemoryResource (by its brand, not its shape) that shares its memory. */
 function isIpcEnabled(resource: unknown): resource is DeviceMemoryResource {
-  return typeof resource === 'object' && resource !== null && (resource as Partial<DeviceMemoryResource>).isIpcEnabled === true;
+  return isBrandedDeviceMemoryResource(resource) && (resource as DeviceMemoryResource).isIpcEnabled;
 }
 
 function nameOf(resource: unknown): string {
@@ -34,6 +35,7 @@ export function exportIpcBuffer(buffer: Buffer): IpcBufferDescriptor {
   if (!isIpcEnabled(resource)) throw notIpcEnabledError(what, nameOf(resource));
   const ptr = buffer.ptr; // ClosedResourceError after close
   resource.device.ensureCurrent();
+  resource.prepareBufferExport(); // before allocationHandle() was ever called, the driver refused every buffer
   return { data: encodeIpcPayload(driver.cuMemPoolExportPointer(ptr).reserved, what), size: buffer.size };
 }
 

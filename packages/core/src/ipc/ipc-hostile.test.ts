@@ -28,14 +28,19 @@ const unreachableDevice = new Proxy(
   },
 ) as Device;
 
-/** A resource that says it was imported: a valid descriptor reaches its pool. */
-const importedResource = {
-  isIpcEnabled: true,
-  isImported: true,
-  get pool(): never {
+/** A resource that says it was imported (a real one, by its constructor: a look-alike object is refused): a valid descriptor reaches its pool. */
+class ImportedLike extends DeviceMemoryResource {
+  override get isIpcEnabled(): boolean {
+    return true;
+  }
+  override get isImported(): boolean {
+    return true;
+  }
+  override get pool(): never {
     throw new Reached('pool');
-  },
-} as unknown as DeviceMemoryResource;
+  }
+}
+const importedResource: DeviceMemoryResource = new ImportedLike(unreachableDevice);
 
 const base64Of = (bytes: Uint8Array): string => NodeBuffer.from(bytes).toString('base64');
 const valid64 = fc.uint8Array({ minLength: 64, maxLength: 64 }).map(base64Of);
@@ -128,8 +133,27 @@ describe('hostile input: IPC buffer descriptors', () => {
       expect((error as Error).message).toMatch(/is not IPC-enabled; make it with new DeviceMemoryResource\(device, \{ ipcEnabled: true \}\)/);
     }
     // the exporting process's own pool: its buffers are there already
-    const exporter = { isIpcEnabled: true, isImported: false } as unknown as DeviceMemoryResource;
+    class ExporterLike extends DeviceMemoryResource {
+      override get isIpcEnabled(): boolean {
+        return true;
+      }
+    }
+    const exporter = new ExporterLike(unreachableDevice);
     expect(() => Buffer.fromIpcDescriptor(exporter, descriptor)).toThrow(/the resource's pool was made in this process/);
+  });
+
+  // Issue 20: a look-alike resource reached cuMemPoolImportPointer with its made-up pool, which ended the process.
+  it('recognises a resource by its brand, never by its shape', () => {
+    const descriptor = { data: base64Of(new Uint8Array(64).fill(7)), size: 256 };
+    const lookAlikes = [
+      { isIpcEnabled: true, isImported: true, pool: 0x1000n, device: unreachableDevice },
+      Object.create(DeviceMemoryResource.prototype, { isIpcEnabled: { value: true }, isImported: { value: true }, pool: { value: 0x1000n } }),
+    ];
+    for (const resource of lookAlikes) {
+      const error = outcome(() => Buffer.fromIpcDescriptor(resource as never, descriptor));
+      expect(error).toBeInstanceOf(IpcError);
+      expect((error as Error).message).toMatch(/is not IPC-enabled/);
+    }
   });
 });
 

@@ -19,7 +19,19 @@ const unreachableDevice = new Proxy(
 
 // 64 bytes whose base64 has '+' and '/' (so that base64url spells it differently)
 const data = NodeBuffer.from(Uint8Array.from({ length: 64 }, (_, i) => (i * 37 + 251) & 255)).toString('base64');
-const imported = { isIpcEnabled: true, isImported: true } as unknown as DeviceMemoryResource;
+/** A resource recognised as one (made by its constructor; a look-alike object is refused) that says it imported a pool. */
+class SaysImported extends DeviceMemoryResource {
+  override get isIpcEnabled(): boolean {
+    return true;
+  }
+  override get isImported(): boolean {
+    return this.imported;
+  }
+  constructor(readonly imported: boolean) {
+    super(unreachableDevice);
+  }
+}
+const imported: DeviceMemoryResource = new SaysImported(true);
 
 function ipcMessage(f: () => unknown): string {
   try {
@@ -72,7 +84,7 @@ describe('Buffer.fromIpcDescriptor checks the descriptor first', () => {
   it('then the resource: it must be imported from the exporting process', () => {
     const descriptor = { data, size: 16 };
     expect(ipcMessage(() => Buffer.fromIpcDescriptor(new DeviceMemoryResource(unreachableDevice), descriptor))).toMatch(/\(DeviceMemoryResource\) is not IPC-enabled/);
-    expect(ipcMessage(() => Buffer.fromIpcDescriptor({ isIpcEnabled: true, isImported: false } as never, descriptor))).toMatch(/the resource's pool was made in this process/);
+    expect(ipcMessage(() => Buffer.fromIpcDescriptor(new SaysImported(false), descriptor))).toMatch(/the resource's pool was made in this process/);
     // a well-formed descriptor and an imported resource get to the stream, then the pool
     expect(() => Buffer.fromIpcDescriptor(imported, descriptor, { stream: 'stream' as never })).toThrow(TypeError);
   });

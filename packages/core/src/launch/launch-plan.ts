@@ -19,7 +19,7 @@ import type { Device } from '../device/device.js';
 import { ensureDriver } from '../device/driver-init.js';
 import { LaunchArgumentError, LaunchConfigError } from '../errors.js';
 import { KernelContextChecks } from './kernel-context-checks.js';
-import { readKernelParameters, type KernelArgument, type KernelParameter } from './kernel-parameters.js';
+import { checkedKernelParameters, type KernelArgument, type KernelParameter } from './kernel-parameters.js';
 import { LaunchConfig, type LaunchConfigOptions } from './launch-config.js';
 import { ParameterBuffer } from './parameter-buffer.js';
 import { Scalar } from './scalar.js';
@@ -96,7 +96,7 @@ export class LaunchPlan {
     this.#launchHandle = k.handle as CUfunction;
     this.#kernelObject = typeof kernel === 'object' && typeof kernel.checkOpen === 'function' ? kernel : undefined;
     this.name = k.name ?? `kernel 0x${k.handle.toString(16)}`;
-    this.parameters = k.parameters ?? readKernelParameters(k.handle, this.#kind);
+    this.parameters = checkedKernelParameters(this.name, k.handle, this.#kind, k.parameters);
     this.layout = layout;
     this.#slots = layout === undefined ? undefined : planLayout(layout, this.parameters, this.name);
     this.#buffer = new ParameterBuffer(this.#launchHandle, this.parameters);

@@ -10,24 +10,38 @@ import { ParameterBuffer } from './parameter-buffer.js';
 const F = 0x1234n as CUfunction;
 
 describe('createPackedLaunch (the native boundary under ParameterBuffer)', () => {
-  it('accepts exactly the layouts whose parameters and header lie in the buffer (fast-check)', () => {
+  it('accepts exactly the layouts whose parameters and header lie in the buffer, apart (fast-check)', () => {
+    const entry = fc.record({
+      offset: fc.oneof(fc.integer({ min: 0, max: 170 }), fc.constantFrom(-1, 0.5, 2 ** 32, Number.NaN)),
+      size: fc.oneof(fc.constantFrom(1, 2, 4, 8, 16), fc.constantFrom(0, -4, 0.5, 2 ** 32)),
+    });
     const layout = fc.record({
       length: fc.integer({ min: 0, max: 160 }),
-      offsets: fc.array(fc.oneof(fc.integer({ min: 0, max: 170 }), fc.constantFrom(-1, 0.5, 2 ** 32, Number.NaN)), { maxLength: 6 }),
+      entries: fc.array(entry, { maxLength: 6 }),
       header: fc.oneof(fc.integer({ min: 0, max: 170 }), fc.constantFrom(-8, 1.5, 2 ** 32, Number.NaN)),
       view: fc.constantFrom('ArrayBuffer', 'Uint8Array', 'DataView'),
       skip: fc.integer({ min: 0, max: 16 }),
     });
+    const isU32 = (n: number) => Number.isInteger(n) && n >= 0 && n < 2 ** 32;
     fc.assert(
-      fc.property(layout, ({ length, offsets, header, view, skip }) => {
+      fc.property(layout, ({ length, entries, header, view, skip }) => {
         const buffer = new ArrayBuffer(length + skip);
         const target = view === 'ArrayBuffer' ? new ArrayBuffer(length) : view === 'Uint8Array' ? new Uint8Array(buffer, skip, length) : new DataView(buffer, skip, length);
-        const offsetsFit = offsets.every((o) => Number.isInteger(o) && o >= 0 && o < length);
+        const fit = entries.every(({ offset, size }) => isU32(offset) && isU32(size) && size > 0 && offset + size <= length);
         const headerFits = Number.isInteger(header) && header >= 0 && header % 8 === 0 && header + PACKED_LAUNCH_HEADER.bytes <= length;
-        const outsideHeader = offsets.every((o) => o < header || o >= header + PACKED_LAUNCH_HEADER.bytes);
-        const make = () => driver.createPackedLaunch(F, target, offsets, header);
-        if (offsetsFit && headerFits && outsideHeader) expect(make()).toBeTypeOf('object');
-        else expect(make).toThrow(/^createPackedLaunch: parameter '(offsets'\[\d+\]|headerOffset') /);
+        const apart = (a: { offset: number; size: number }, b: { offset: number; size: number }) => a.offset + a.size <= b.offset || b.offset + b.size <= a.offset;
+        const outsideHeader = entries.every((e) => apart(e, { offset: header, size: PACKED_LAUNCH_HEADER.bytes }));
+        const disjoint = entries.every((a, i) => entries.every((b, j) => i === j || apart(a, b)));
+        const make = () =>
+          driver.createPackedLaunch(
+            F,
+            target,
+            entries.map((e) => e.offset),
+            entries.map((e) => e.size),
+            header,
+          );
+        if (fit && headerFits && outsideHeader && disjoint) expect(make()).toBeTypeOf('object');
+        else expect(make).toThrow(/^createPackedLaunch: parameter '(offsets'\[\d+\]|sizes'\[\d+\]|headerOffset') /);
       }),
       { seed: 3, numRuns: 400 },
     );

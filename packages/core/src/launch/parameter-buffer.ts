@@ -41,6 +41,7 @@ export class ParameterBuffer {
       handle,
       buffer,
       parameters.map((p) => p.offset),
+      parameters.map((p) => p.size),
       headerOffset,
     );
     this.params = parameters.length ? this.#launch : null;

@@ -65,6 +65,9 @@ vi.mock('@cuda-js/bindings', async (importOriginal) => {
 });
 
 const { Device, Host, ManagedBuffer, Buffer, prefetchBatch, discardBatch, discardPrefetchBatch } = await import('../index.js');
+// The stand-in driver's streams are made-up handles: each is wrapped once, as a foreign stream must be before a bigint of it is taken.
+const { Stream: ForeignStream } = await import('@cuda-js/streams');
+for (const handle of [0x5n, 0x6n, 0x9n, 0x55n, 0x77n]) ForeignStream.from(handle);
 type MemoryResource = import('../index.js').MemoryResource;
 
 const DEVICE = { type: 1, id: 0 };

@@ -107,9 +107,14 @@ export class OwnedMemoryPool {
     const what = 'DeviceMemoryResource.allocationHandle';
     if (!this.ipcEnabled) throw notIpcEnabledError(what, 'a DeviceMemoryResource of its own pool');
     if (this.imported) throw new IpcError(`${what}: this resource's pool was imported from another process; only the process that made it can share it`);
-    const pool = this.handle;
-    this.#exported.fd ??= exportPoolDescriptor(pool);
-    return { kind: 'posix-fd', pid: process.pid, fd: this.#exported.fd, deviceUuid: device.uuid };
+    const fd = (this.#exported.fd ??= exportPoolDescriptor(this.handle));
+    return { kind: 'posix-fd', pid: process.pid, fd, deviceUuid: device.uuid };
+  }
+
+  /** Exports the pool's descriptor once (an IPC-enabled pool of this process only), as allocationHandle does; it stays open until the pool is destroyed. */
+  exportDescriptor(): void {
+    if (!this.ipcEnabled || this.imported) return;
+    this.#exported.fd ??= exportPoolDescriptor(this.handle);
   }
 
   /** Destroys the pool (once; later calls do nothing). */

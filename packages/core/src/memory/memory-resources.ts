@@ -4,6 +4,7 @@ import { Buffer } from './buffer.js';
 import type { Device } from '../device/device.js';
 import type { IpcAllocationHandle } from '../ipc/ipc-allocation-handle.js';
 import { ManagedBuffer } from './managed-buffer.js';
+import { brandDeviceMemoryResource } from './device-memory-resource-brand.js';
 import { notIpcEnabledError, OwnedMemoryPool } from './memory-pool.js';
 import { enterDeviceFor, hasSeveralDevices } from '../device/multi-device.js';
 import { poolAccessibleBy, poolGrantsAccess, setPoolAccessibleBy } from '../device/peer-access.js';
@@ -67,6 +68,7 @@ export class DeviceMemoryResource implements MemoryResource, Disposable {
     readonly device: Device,
     options: DeviceMemoryResourceOptions = {},
   ) {
+    brandDeviceMemoryResource(this);
     this.#owned = OwnedMemoryPool.fromOptions(device, options);
     // a pool that the caller names is taken as the handle it says it is
     if (this.#owned === undefined) this.#pool = options.pool as CUmemoryPool | undefined;
@@ -118,6 +120,15 @@ export class DeviceMemoryResource implements MemoryResource, Disposable {
   /** Whether other processes can import this resource's pool (made with `ipcEnabled: true`, or imported). */
   get isIpcEnabled(): boolean {
     return this.#owned?.ipcEnabled ?? false;
+  }
+
+  /**
+   * @internal Readies the pool for `Buffer.ipcDescriptor` (the driver exports
+   * a pool's buffers only once the pool itself was exported): the same
+   * descriptor {@link allocationHandle} gives out.
+   */
+  prepareBufferExport(): void {
+    this.#owned?.exportDescriptor();
   }
 
   /** Whether the pool was imported from another process (cuda.core's `is_mapped`): it takes that process's buffers and allocates none. */

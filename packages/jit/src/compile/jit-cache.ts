@@ -23,9 +23,12 @@ export function jitCache(): CompileCache {
   return (shared ??= new CompileCache({ directory: true }));
 }
 
-/** Whether a kernel uses the disk cache: its own `cache` option, else the environment. */
+// The spellings that turn the cache off (`CUDA_JS_JIT_CACHE=false` turned it on).
+const OFF = new Set(['', '0', 'false', 'off', 'no']);
+
+/** Whether a kernel uses the disk cache: its own `cache` option, else the environment (`1`, `true`, `on`, `yes`: on; `0`, `false`, `off`, `no` or unset: off). */
 export function wantsCache(option: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
   if (option !== undefined) return option;
   const flag = env[JIT_CACHE_VARIABLE];
-  return flag !== undefined && flag !== '' && flag !== '0';
+  return flag !== undefined && !OFF.has(flag.trim().toLowerCase());
 }

@@ -187,6 +187,23 @@ describe('cuda.const.arrayLike', () => {
     expect(hostArrayOf(new DataView(new ArrayBuffer(4)))).toMatch(/got DataView/);
   });
 
+  // Issue 20: a Proxy reporting length 1e9 walked 1e9 indices; holes and lying lengths read as NaN.
+  it('reads a host array once, bounded by constant memory, and refuses holes and lying lengths', () => {
+    const huge = new Proxy([1, 2], { get: (t, k, r) => (k === 'length' ? 1e9 : Reflect.get(t, k, r)) });
+    expect(hostArrayOf(huge)).toMatch(/has 1000000000 elements, more than constant memory holds \(65536 bytes\)/);
+    const hugeTyped = new Proxy(new Float32Array(2), { get: (t, k) => (k === 'length' ? 1e9 : Reflect.get(t, k, t)) });
+    expect(hostArrayOf(hugeTyped)).toMatch(/more than constant memory holds/);
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+    expect(hostArrayOf([1, , 3])).toMatch(/has a hole at index 1/);
+    const lying = new Proxy([1, 2], { get: (t, k, r) => (k === 'length' ? 4 : Reflect.get(t, k, r)) });
+    expect(hostArrayOf(lying)).toMatch(/has a hole at index 2/);
+    expect(hostArrayOf(new Proxy([1], { get: (t, k, r) => (k === 'length' ? -1 : Reflect.get(t, k, r)) }))).toMatch(/length is not a non-negative integer/);
+    let reads = 0;
+    const counted = new Proxy([1, 2, 3], { get: (t, k, r) => (k === '1' ? ++reads : Reflect.get(t, k, r)) });
+    expect(hostArrayOf(counted)).toEqual({ dtype: 'f64', data: [1, 1, 3] });
+    expect(reads).toBe(1); // one snapshot: each element read once
+  });
+
   it('refuses writes, atomics and names that are no host arrays', () => {
     const TABLE = [1, 2, 3];
     const write = typingError(

@@ -105,20 +105,44 @@ function hostArrayContents(c: TyperContext, node: Node): { dtype: ScalarName; da
   return contents;
 }
 
-/** The element type and elements of a host array (a typed array, an array of numbers or of bigints), or why it is none. */
+/**
+ * The element type and elements of a host array (a typed array, an array of
+ * numbers or of bigints), or why it is none. The elements are read once each
+ * (one snapshot: a Proxy or a getter answers once), after the length was read
+ * once and bounded by what constant memory holds (a Proxy that reported a
+ * length of 1e9 was walked to the end); a hole is refused (it read as NaN).
+ */
 export function hostArrayOf(value: unknown): { dtype: ScalarName; data: (number | bigint)[] } | string {
-  for (const [kind, dtype] of TYPED_ARRAY_DTYPES) {
-    if (value instanceof kind) return { dtype, data: Array.from(value as ArrayLike<number | bigint>) };
+  let dtype: ScalarName | undefined;
+  for (const [kind, kindDtype] of TYPED_ARRAY_DTYPES) {
+    if (value instanceof kind) {
+      dtype = kindDtype;
+      break;
+    }
   }
-  if (!Array.isArray(value)) {
+  if (dtype === undefined && !Array.isArray(value)) {
     const what = value === null ? 'null' : ArrayBuffer.isView(value) ? value.constructor.name : typeof value;
     return `a host array is a typed array (Float32Array, Int32Array, ...) or an array of numbers or bigints, got ${what}`;
   }
-  if (value.every((v) => typeof v === 'number')) return { dtype: 'f64', data: [...value] as number[] };
-  if (value.every((v) => typeof v === 'bigint')) {
-    const outside = (value as bigint[]).find((v) => BigInt.asIntN(64, v) !== v);
+  const array = value as ArrayLike<unknown>;
+  const length: unknown = array.length;
+  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) return `the array's length is not a non-negative integer (${String(length)})`;
+  if (length > LIMITS.const) return `the array has ${length} elements, more than constant memory holds (${LIMITS.const} bytes)`;
+  const data: unknown[] = [];
+  for (let i = 0; i < length; i++) {
+    if (dtype === undefined && !Object.hasOwn(array, i)) return `the array has a hole at index ${i}`;
+    data.push(array[i]);
+  }
+  if (dtype !== undefined) {
+    const elementType = typeof (dtype === 'i64' || dtype === 'u64' ? 0n : 0);
+    if (data.some((v) => typeof v !== elementType)) return `the ${value?.constructor?.name ?? 'typed array'} answered elements that are not ${elementType}s`;
+    return { dtype, data: data as (number | bigint)[] };
+  }
+  if (data.every((v) => typeof v === 'number')) return { dtype: 'f64', data: data as number[] };
+  if (data.every((v) => typeof v === 'bigint')) {
+    const outside = (data as bigint[]).find((v) => BigInt.asIntN(64, v) !== v);
     if (outside !== undefined) return `the bigint ${outside} is outside i64's range`;
-    return { dtype: 'i64', data: [...value] as bigint[] };
+    return { dtype: 'i64', data: data as bigint[] };
   }
   return 'an array for constant memory holds only numbers (f64) or only bigints (i64)';
 }

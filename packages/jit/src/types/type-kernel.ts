@@ -659,9 +659,15 @@ class KernelTyper {
       return this.#literal(v, node, isFloatText ? 'float-literal' : undefined);
     }
     if (typeof v === 'boolean') return typed({ op: 'const', type: 'bool', value: v, loc: this.#loc(node) });
-    if (typeof v === 'bigint') return typed({ op: 'const', type: 'i64', value: BigInt.asIntN(64, v), loc: this.#loc(node) });
+    if (typeof v === 'bigint') return this.#bigintConstant(v, node, `the literal ${v}n`);
     if (v === null) return this.#unsupported(node, "'null'");
     return this.#unsupported(node, typeof v === 'string' ? 'strings (other than the text of cuda.printf and console.log)' : 'this literal');
+  }
+
+  /** A bigint as an i64 (one of [2^63, 2^64) keeps its bits, as a u64 mask would); one of no 64-bit type is refused (2n ** 64n + 5n was 5n). */
+  #bigintConstant(v: bigint, node: Node, what: string): Typed {
+    if (v < -(1n << 63n) || v >= 1n << 64n) this.#typeError(node, `${what} is outside the 64-bit integers (i64 and u64)`);
+    return typed({ op: 'const', type: 'i64', value: BigInt.asIntN(64, v), loc: this.#loc(node) });
   }
 
   #identifier(node: ESTree.Identifier): Typed {
@@ -695,7 +701,7 @@ class KernelTyper {
       const c = constants[name];
       if (typeof c === 'number') return this.#literal(c, node);
       if (typeof c === 'boolean') return typed({ op: 'const', type: 'bool', value: c, loc: this.#loc(node) });
-      if (typeof c === 'bigint') return typed({ op: 'const', type: 'i64', value: BigInt.asIntN(64, c), loc: this.#loc(node) });
+      if (typeof c === 'bigint') return this.#bigintConstant(c, node, `the constant '${name}' (${c}n)`);
       if (deviceFunctionOf(c)) return this.#typeError(node, `'${name}' is a device function: call it, ${name}(...)`);
       if (c instanceof ExternalDeviceFunction) return this.#typeError(node, `'${name}' is linked device code (declareDevice '${c.symbol}'): call it, ${name}(...)`);
       const dtype = makerType(c);

@@ -9,7 +9,7 @@ import type { ESTree } from 'meriyah';
 import type { DeviceFunction, KernelConstant } from '../device-function.js';
 import type { SourceLocator } from '../errors.js';
 import type { ArrayView } from './array-bindings.js';
-import { isInteger, type ScalarName } from './jit-types.js';
+import { bitsOf, isInteger, isSigned, type ScalarName } from './jit-types.js';
 import type { ValueType } from './promotion.js';
 import type { ElementRef, Expr, KernelCollectives, Loc, MathFunction, Stmt } from './typed-ir.js';
 
@@ -45,7 +45,24 @@ export function integerOf(c: TyperContext, t: Typed, node: Node, target: ScalarN
       `${what} must be an integer, got ${t.type === 'float-literal' ? 'a float literal' : t.type}${t.type === 'f64' ? ' (a plain JS number is f64; pass i32(n) or write i32(...) here)' : ''}`,
     );
   }
+  if (isLiteralType(t.type) && t.value !== undefined && !integerLiteralFits(t.value, target)) {
+    // a literal index of 2**64 or 1e300 wrapped to 0 and wrote a[0]
+    c.typeError(node, `${what} ${t.value} is outside ${target}'s range`);
+  }
   return c.to(t, target, node);
+}
+
+/**
+ * Whether the integer literal `value` converts to the 64-bit integer type
+ * `target` without wrapping: i64 takes [-2^63, 2^63), u64 [-2^63, 2^64) (-1
+ * as all ones is an idiom). Narrower types keep C's wrap of a literal (a lane
+ * mask of -1), as they always did.
+ */
+function integerLiteralFits(value: number, target: ScalarName): boolean {
+  if (!isInteger(target) || bitsOf(target) !== 64) return true;
+  if (!Number.isFinite(value)) return false;
+  const v = BigInt(value);
+  return v >= -(1n << 63n) && v < (isSigned(target) ? 1n << 63n : 1n << 64n);
 }
 
 /** An integer argument, converted to `target`. */

@@ -3,10 +3,10 @@
 // memory, and a wrong External is a named error, never a crash.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DLPACK_EXCHANGE_API, ProtocolError, StridedMemoryView, UnsupportedExportError } from '../index.js';
+import { DLDeviceType, DLPACK_EXCHANGE_API, ProtocolError, StridedMemoryView, UnreadableHostMemoryError, UnsupportedDeviceError, UnsupportedExportError } from '../index.js';
 import { exchangeApi, fromManagedTensor, nativeHelperStatus, toManagedTensor } from './index.js';
 import { FUZZ, hostileDType, hostileExtents, hostileValue, lyingArray, namedOrSound } from '../../test/hostile.js';
-import { loadThirdParty, thirdPartyBuild } from '../../test/third-party.js';
+import { loadThirdParty, tensorClass, thirdPartyBuild } from '../../test/third-party.js';
 
 const helper = nativeHelperStatus();
 const skipReason = !helper.available ? helper.reason : thirdPartyBuild.reason;
@@ -81,5 +81,34 @@ describeNative('hostile input: the native round trip', () => {
     expect(tp.consumeSlot(slot, false)).toBe(2);
     const resizable = new (ArrayBuffer as unknown as new (n: number, o: object) => ArrayBuffer)(16, { maxByteLength: 64 });
     expect(() => toManagedTensor(new Float32Array(resizable))).toThrow(UnsupportedExportError);
+  });
+
+  // Issue 20: host memory that JS does not own never becomes an ArrayBuffer unchecked (this crashed with SIGSEGV).
+  it('imports host memory at a made-up address as an address, never as a buffer over it', () => {
+    {
+      const view = StridedMemoryView.fromPointer(0x1000n, { dtype: 'uint8', shape: [16], device: { type: DLDeviceType.CPU, id: 0 } });
+      for (const legacy of [false, true]) {
+        const back = fromManagedTensor(toManagedTensor(view, { legacy }), { legacy });
+        expect(back.buffer).toBeUndefined();
+        expect(back.ptr).toBe(0x1000n);
+        expect(() => back.toTypedArray()).toThrow(UnsupportedDeviceError);
+        back.close();
+      }
+    }
+  });
+
+  it('refuses a foreign tensor that says host memory at an unmapped address, and calls its deleter', () => {
+    const Tensor = tensorClass(tp);
+    for (const address of [0x1000n, 0x10n, 0x7fff_ffff_0000n]) {
+      const before = tp.deleted();
+      expect(() => fromManagedTensor(tp.makeSlot(tp.createHostAt(address, 16), false, 1))).toThrow(UnreadableHostMemoryError);
+      expect(tp.deleted()).toBe(before + 1);
+      expect(() => StridedMemoryView.fromAny(new Tensor(tp.createHostAt(address, 4)))).toThrow(UnreadableHostMemoryError);
+    }
+    // mapped memory of the producer is still lent zero-copy
+    const fine = fromManagedTensor(tp.makeSlot(tp.create(4), false, 1));
+    expect(fine.buffer).toBeDefined();
+    expect(Array.from(fine.toTypedArray() as Float32Array)).toEqual([0, 1, 2, 3]);
+    fine.close();
   });
 });

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { DLPACK_EXCHANGE_API } from '../protocol-keys.js';
 import type { DLPackTensor } from '../protocols.js';
 import { DLDeviceType } from '../device.js';
-import { DLPackVersionError, NativeHelperUnavailableError, ProtocolError, StreamRequiredError, UnsupportedExportError } from '../errors.js';
+import { DLPackVersionError, NativeHelperUnavailableError, ProtocolError, StreamRequiredError, UnreadableHostMemoryError, UnsupportedExportError } from '../errors.js';
 import { bufferByteLength, isArrayBufferLike, isResizable } from '../host-buffer.js';
 import { checkInBuffer } from '../layout.js';
 import { LEGACY_DEFAULT_STREAM, NO_SYNC, orderStreams, resolveStream } from '../stream.js';
@@ -37,6 +37,8 @@ interface ImportFields {
   readonly data: bigint | ArrayBuffer;
   readonly byteOffset: number;
   readonly invalid?: string;
+  /** Host memory that is not mapped readable here (native/addon.cc, HostRangeReadable). */
+  readonly unreadableHost?: string;
   readonly versionMismatch?: [number, number];
 }
 
@@ -158,6 +160,10 @@ function viewFromFields(fields: ImportFields, exporter: unknown, stream: bigint 
   if (fields.invalid !== undefined) {
     a.release(fields.handle);
     throw new ProtocolError(`the native DLPack tensor is malformed: ${fields.invalid} (its deleter was called)`);
+  }
+  if (fields.unreadableHost !== undefined) {
+    a.release(fields.handle);
+    throw new UnreadableHostMemoryError(`${fields.unreadableHost} (its deleter was called)`);
   }
   const handle = fields.handle;
   const tensor: DLPackTensor = {

@@ -58,7 +58,7 @@ TpManaged* Manage(TpTensor* t, uint32_t major) {
   auto* m = new TpManaged{};
   m->owner = t;
   DLTensor dl{};
-  dl.data = t->device == kDLCPU ? static_cast<void*>(t->host.data()) : reinterpret_cast<void*>(t->address);
+  dl.data = t->device == kDLCPU && t->address == 0 ? static_cast<void*>(t->host.data()) : reinterpret_cast<void*>(t->address);
   dl.device = {t->device, 0};
   dl.ndim = static_cast<int32_t>(t->shape.size());
   dl.dtype = {kDLFloat, 32, 1};
@@ -239,6 +239,20 @@ napi_value CreateDevice(napi_env env, napi_callback_info info) {
   CHECK(napi_get_value_double(env, argv[1], &n));
   napi_value out;
   CHECK(napi_create_external(env, NewTensor(static_cast<size_t>(n), kDLCUDA, address), nullptr, nullptr, &out));
+  return out;
+}
+
+// createHostAt(address: bigint, n) -> External handle of a tensor that says host memory at a made-up address
+napi_value CreateHostAt(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  GetArgs(env, info, 2, argv);
+  uint64_t address;
+  bool lossless;
+  double n;
+  CHECK(napi_get_value_bigint_uint64(env, argv[0], &address, &lossless));
+  CHECK(napi_get_value_double(env, argv[1], &n));
+  napi_value out;
+  CHECK(napi_create_external(env, NewTensor(static_cast<size_t>(n), kDLCPU, address), nullptr, nullptr, &out));
   return out;
 }
 
@@ -520,7 +534,7 @@ napi_value Init(napi_env env, napi_value exports) {
     const char* name;
     napi_callback cb;
   } fns[] = {
-      {"create", Create},           {"createDevice", CreateDevice},   {"values", Values},
+      {"create", Create},           {"createDevice", CreateDevice},   {"createHostAt", CreateHostAt},   {"values", Values},
       {"set", Set},                 {"makeSlot", MakeSlot},           {"consumeSlot", ConsumeSlot},
       {"holdSlot", HoldSlot},       {"deleteHeld", DeleteHeld},       {"deleteHeldOnThread", DeleteHeldOnThread},       {"slotIsFull", SlotIsFull},
       {"sumViaExchange", SumViaExchange}, {"fillViaExchange", FillViaExchange}, {"sumViaDLTensor", SumViaDLTensor},
