@@ -231,6 +231,11 @@ export class ExpressionSource {
     return `(q.${call}(s, ${[site, ...args].join(', ')}), yield)`;
   }
 
+  /** Records a loop's site (where a spent budget stops the launch) and gives its number. */
+  addLoopSite(loc: Expr['loc']): number {
+    return this.context.addFaultSite({ kind: 'loop', loc });
+  }
+
   /** Records a print statement's site (its format) and gives its number. */
   addPrintSite(format: string, loc: Expr['loc']): number {
     return this.context.addFaultSite({ kind: 'print', loc, format });

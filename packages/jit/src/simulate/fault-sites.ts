@@ -28,6 +28,8 @@ type FaultSiteKind =
   /** Where a thread waits for others (lockstep mode): the scheduler reads the op. */
   | { readonly kind: 'collective'; readonly loc: Loc | undefined; readonly collective: CollectiveOp }
   | { readonly kind: 'print'; readonly loc: Loc | undefined; readonly format: string }
+  /** The start of a loop's body, where the launch's step budget is counted down. */
+  | { readonly kind: 'loop'; readonly loc: Loc | undefined }
   /** A call of linked code: `external` indexes the kernel's `externals`. */
   | { readonly kind: 'external'; readonly loc: Loc | undefined; readonly external: number };
 

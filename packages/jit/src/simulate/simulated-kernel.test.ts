@@ -1,7 +1,7 @@
 import { bool as boolScalar, f32 as f32Scalar, f64 as f64Scalar, i32 as i32Scalar, i64 as i64Scalar, u8 as u8Scalar, u64 as u64Scalar } from '@cuda-js/core';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, test } from 'vitest';
-import { KernelArgumentError } from '../errors.js';
+import { KernelArgumentError, SimulatorError } from '../errors.js';
 import type { ScalarName } from '../types/jit-types.js';
 import { KernelBuilder, NO_POSITIONS, convert, expr, f64, get, i32, store } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
@@ -164,5 +164,38 @@ describe('run', () => {
     expect(() => kernel.run([1, 1] as unknown as [number, number, number], [1, 1, 1], args)).toThrow(/the grid must be/);
     expect(() => kernel.run([2 ** 31, 1, 1], [1, 1, 1], args)).toThrow(/the grid must be/);
     expect(() => kernel.run([1, 1, 1], [1, 1, 1], args)).not.toThrow();
+  });
+});
+
+// Issue 20: `while (true) {}` never returned; a launch now has a budget of loop iterations and says where it stopped.
+describe('the simulator budget', () => {
+  const forever = (): SimulatedKernel => {
+    const b = new KernelBuilder();
+    const out = b.array('out', 'f64');
+    const loop = { op: 'loop', id: 0, test: undefined, body: [expr(store(out, 'f64', [i32(0)], f64(1)))], update: [], postTest: undefined } as const;
+    return new SimulatedKernel(b.build([loop]), NO_POSITIONS);
+  };
+
+  test('stops a loop that never ends with a SimulatorError naming the budget, and runs again with a fresh one', () => {
+    const kernel = forever();
+    const out = new Float64Array(1);
+    expect(() => kernel.run([1, 1, 1], [2, 1, 1], [out], { simulatorBudget: 1000 })).toThrow(SimulatorError);
+    expect(() => kernel.run([1, 1, 1], [2, 1, 1], [out], { simulatorBudget: 1000 })).toThrow(/ran out of its simulator budget of 1000 loop iterations/);
+    expect(out[0]).toBe(1); // the iterations before the budget ran
+  });
+
+  test('takes the budget from CUDA_JS_SIMULATOR_BUDGET, and refuses one that is no positive integer', () => {
+    const kernel = forever();
+    const previous = process.env['CUDA_JS_SIMULATOR_BUDGET'];
+    try {
+      process.env['CUDA_JS_SIMULATOR_BUDGET'] = '500';
+      expect(() => kernel.run([1, 1, 1], [1, 1, 1], [new Float64Array(1)])).toThrow(/budget of 500 loop iterations/);
+      process.env['CUDA_JS_SIMULATOR_BUDGET'] = 'lots';
+      expect(() => kernel.run([1, 1, 1], [1, 1, 1], [new Float64Array(1)])).toThrow(KernelArgumentError);
+    } finally {
+      if (previous === undefined) delete process.env['CUDA_JS_SIMULATOR_BUDGET'];
+      else process.env['CUDA_JS_SIMULATOR_BUDGET'] = previous;
+    }
+    expect(() => kernel.run([1, 1, 1], [1, 1, 1], [new Float64Array(1)], { simulatorBudget: 0 })).toThrow(/simulatorBudget must be a positive whole number/);
   });
 });

@@ -6,7 +6,7 @@ import { checkSimulatedLaunch, simulatedForallBlockSize } from './launch-limits.
 import { generateKernelSource, type GeneratedKernel, type SimulationMode, simulationMode } from './kernel-source.js';
 import { MemoryPlan } from './memory-plan.js';
 import { convertScalarArgument } from './scalar-argument.js';
-import { createSimulatorRuntime, type PrintSink, type SimulatorRuntime } from './simulator-runtime.js';
+import { createSimulatorRuntime, type PrintSink, type SimulatorRuntime, simulatorBudget } from './simulator-runtime.js';
 
 /** The largest grid or block extent the simulator takes: special registers are i32. */
 const MAX_LAUNCH_EXTENT = 2 ** 31 - 1;
@@ -24,6 +24,8 @@ export interface SimulatedKernelOptions {
 export interface SimulatedRunOptions {
   /** Bytes of dynamic shared memory per block (default 0): the extent of dynamic shared arrays. */
   readonly sharedMemory?: number;
+  /** Loop iterations the launch may take, all threads together (default: `CUDA_JS_SIMULATOR_BUDGET`, else 10^10); past it the launch stops with a SimulatorError at the loop. */
+  readonly simulatorBudget?: number;
 }
 
 /**
@@ -46,6 +48,7 @@ export class SimulatedKernel {
   readonly mode: SimulationMode;
   readonly #kernel: TypedKernel;
   readonly #simulate: GeneratedKernel;
+  readonly #runtime: SimulatorRuntime;
   /** Bytes of the kernel's static shared arrays (what a block has before its dynamic shared memory). */
   readonly staticSharedBytes: number;
 
@@ -57,7 +60,8 @@ export class SimulatedKernel {
     this.mode = simulationMode(kernel);
     this.source = generateKernelSource(kernel, sites, plan);
     const factory = new Function('rt', this.source) as (rt: SimulatorRuntime) => GeneratedKernel;
-    this.#simulate = factory(createSimulatorRuntime(kernel, sites, locator, { plan, grid: this.mode.grid, ...(options.print ? { print: options.print } : {}) }));
+    this.#runtime = createSimulatorRuntime(kernel, sites, locator, { plan, grid: this.mode.grid, ...(options.print ? { print: options.print } : {}) });
+    this.#simulate = factory(this.#runtime);
   }
 
   /** The block size of `forall` (the GPU path's occupancy choice, see launch-limits.ts). */
@@ -79,6 +83,9 @@ export class SimulatedKernel {
       throw new KernelArgumentError(`${this.#kernel.symbol} takes ${params.length} argument(s) (${params.map((p) => p.name).join(', ')}), got ${args.length}`);
     }
     const values = params.map((param, i) => (param.kind === 'scalar' ? convertScalarArgument(param, i, args[i]) : bindArrayArgument(param, i, args[i])));
+    const steps = simulatorBudget(options.simulatorBudget);
+    this.#runtime.budget.left = steps;
+    this.#runtime.budget.total = steps;
     this.#simulate(grid[0], grid[1], grid[2], block[0], block[1], block[2], values, sharedMemory);
   }
 }

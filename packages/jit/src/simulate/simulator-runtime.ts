@@ -1,4 +1,4 @@
-import { SimulatorError, type SourceLocator } from '../errors.js';
+import { KernelArgumentError, SimulatorError, type SourceLocator } from '../errors.js';
 import type { TypedKernel } from '../types/typed-ir.js';
 import { bigintToFloat32 } from './bigint-to-float32.js';
 import { brev32, brev64, clz64, ffs32, ffs64, popc32, popc64 } from './bit-functions.js';
@@ -54,6 +54,10 @@ export interface SimulatorRuntime extends HalfFloatRuntime {
   outOfBounds(site: number, indices: readonly number[], extents: readonly number[]): never;
   /** An integer division or remainder by zero at fault site `site`. */
   divisionByZero(site: number): never;
+  /** The loop iterations the running launch may still take (set by each run; see {@link SIMULATOR_BUDGET_VARIABLE}). */
+  budget: { left: number; total: number };
+  /** The budget ran out at loop site `site`. */
+  budgetSpent(site: number): never;
   /** Turns a fault into a SimulatorError that names the position and the thread; other errors pass through. */
   locateFault(error: unknown, block: readonly number[], thread: readonly number[]): unknown;
   /** One block's shared memory for the fast mode (reused from launch to launch where the extents match). */
@@ -96,6 +100,8 @@ export interface SimulatorRuntime extends HalfFloatRuntime {
 export const RUNTIME_NAMES = [
   'outOfBounds',
   'divisionByZero',
+  'budget',
+  'budgetSpent',
   'locateFault',
   'blockMemory',
   'runLockstep',
@@ -146,7 +152,25 @@ export interface RuntimeOptions {
 const ACCESS_NOW = ['reads', 'writes', 'updates'] as const;
 const ACCESS_BEFORE = ['read', 'wrote', 'updated'] as const;
 
+/** The environment variable of the simulator's default budget: loop iterations per launch, all threads together. */
+export const SIMULATOR_BUDGET_VARIABLE = 'CUDA_JS_SIMULATOR_BUDGET';
+
+/** The default budget where neither the run nor the environment gives one: minutes of simulation, never forever. */
+export const DEFAULT_SIMULATOR_BUDGET = 10_000_000_000;
+
+/** The budget of a run: `given`, else the environment's, else the default; a positive safe integer. */
+export function simulatorBudget(given: unknown, env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = env[SIMULATOR_BUDGET_VARIABLE];
+  const value = given ?? (fromEnv === undefined || fromEnv.trim() === '' ? DEFAULT_SIMULATOR_BUDGET : Number(fromEnv));
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    const from = given !== undefined ? 'simulatorBudget' : SIMULATOR_BUDGET_VARIABLE;
+    throw new KernelArgumentError(`${from} must be a positive whole number of loop iterations, got ${given !== undefined ? String(given) : JSON.stringify(fromEnv)}`);
+  }
+  return value;
+}
+
 export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, locator: SourceLocator, options: RuntimeOptions = {}): SimulatorRuntime {
+  const budget = { left: DEFAULT_SIMULATOR_BUDGET, total: DEFAULT_SIMULATOR_BUDGET };
   const plan = options.plan ?? new MemoryPlan(kernel.memories ?? []);
   const paramName = (index: number): string => kernel.params[index]?.name ?? `#${index}`;
   let launchSharedBytes = 0;
@@ -264,6 +288,13 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
           ? `index ${index} is out of bounds of ${name} (length ${extent}${origin})`
           : `index ${index} is out of bounds for dimension ${dim} of ${name} (shape [${extents.join(', ')}], indices [${indices.map(formatNumber).join(', ')}])`;
       throw new SimulatorFault(site, detail);
+    },
+    budget,
+    budgetSpent(site) {
+      throw new SimulatorFault(
+        site,
+        `the launch ran out of its simulator budget of ${budget.total} loop iterations here (a loop that never ends?); give { simulatorBudget } or set ${SIMULATOR_BUDGET_VARIABLE} for more`,
+      );
     },
     divisionByZero(site) {
       const s = sites.get(site);

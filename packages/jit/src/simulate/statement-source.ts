@@ -106,6 +106,9 @@ export class StatementSource implements InlineBodySource {
 
   #loop(s: Extract<Stmt, { op: 'loop' }>, indent: string, lines: string[]): void {
     const inner = `${indent}  `;
+    // Each iteration spends one step of the launch's budget: `while (true) {}` stops with a SimulatorError at the loop.
+    const site = this.expressions.addLoopSite(s.loc);
+    const step = `if (--budget.left < 0) budgetSpent(${site});`;
     const name = label(s.id);
     const test = s.test === undefined ? '' : this.#expr(s.test);
     const simpleUpdate = s.update.every((u) => u.op === 'expr');
@@ -113,19 +116,19 @@ export class StatementSource implements InlineBodySource {
       // for (; test; update) body
       const update = s.update.map((u) => (u.op === 'expr' ? this.#expr(u.expr) : '')).join(', ');
       this.#continues.set(s.id, `continue ${name}`);
-      lines.push(`${indent}${name}: for (; ${test}; ${update}) {`, ...this.generate(s.body, inner), `${indent}}`);
+      lines.push(`${indent}${name}: for (; ${test}; ${update}) {`, `${inner}${step}`, ...this.generate(s.body, inner), `${indent}}`);
     } else if (s.test === undefined && s.update.length === 0 && s.postTest !== undefined) {
       // do body while (postTest): JavaScript's continue goes to the test, as the IR's does.
       this.#continues.set(s.id, `continue ${name}`);
       const body = this.generate(s.body, inner);
-      lines.push(`${indent}${name}: do {`, ...body, `${indent}} while (${this.#expr(s.postTest)});`);
+      lines.push(`${indent}${name}: do {`, `${inner}${step}`, ...body, `${indent}} while (${this.#expr(s.postTest)});`);
     } else {
       // Any other combination: continue leaves the body block, then update and postTest run.
       const bodyLabel = `${name}body`;
       this.#continues.set(s.id, `break ${bodyLabel}`);
       const body = this.generate(s.body, `${inner}  `);
       this.#continues.delete(s.id); // update and postTest are outside the body: a continue there is not the IR's
-      lines.push(`${indent}${name}: for (;;) {`);
+      lines.push(`${indent}${name}: for (;;) {`, `${inner}${step}`);
       if (s.test !== undefined) lines.push(`${inner}if (!${test}) break ${name};`);
       lines.push(`${inner}${bodyLabel}: {`, ...body, `${inner}}`, ...this.generate(s.update, inner));
       if (s.postTest !== undefined) lines.push(`${inner}if (!${this.#expr(s.postTest)}) break ${name};`);
