@@ -20,7 +20,19 @@ export {
 export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
 export { setSimulatorPrintSink, type PrintSink } from './simulate/simulator-runtime.js';
 export { cuda, type CudaIntrinsics, type Dim3Value, type DtypeToken, type AtomicTarget, type AtomicIndex, type KernelArrayMaker } from './cuda.js';
-export type { KernelArray, KernelElement, ArrayRank, Indices, NumberScalarName, BigIntScalarName, ScalarOfToken, ScalarOfTypedArray, TypedArrayScalars } from './kernel-array.js';
+export type {
+  KernelArray,
+  KernelArrayMembers,
+  OneDimensional,
+  KernelElement,
+  ArrayRank,
+  Indices,
+  NumberScalarName,
+  BigIntScalarName,
+  ScalarOfToken,
+  ScalarOfTypedArray,
+  TypedArrayScalars,
+} from './kernel-array.js';
 export { array, type TypeToken } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
 export { DeviceFunction, deviceFunctionOf, type DeviceFunctionCallable, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';

@@ -425,6 +425,18 @@ function withoutStream(options: JitLaunchOptions): LaunchConfigOptions {
 export interface Jit {
   /** A kernel of `fn` (see {@link JitKernel}); its launches take the argument types that `fn`'s parameter types give. */
   <F extends (...args: never[]) => unknown>(fn: F, options?: JitOptions): JitKernel<Parameters<F>>;
+  /**
+   * A kernel whose constants TypeScript sees: `kernel` is called once with
+   * `constants` and gives the kernel function, which names them through
+   * `kernel`'s parameter (destructure it with the constants' own names):
+   * `jit.withConstants({ N: 16, square }, ({ N, square }) => (x: Float32Array) => { ... })`.
+   * The same as `jit(kernel(constants), { ...options, constants })`.
+   */
+  withConstants<const C extends Readonly<Record<string, KernelConstant>>, F extends (...args: never[]) => unknown>(
+    constants: C,
+    kernel: (constants: C) => F,
+    options?: Omit<JitOptions, 'constants'>,
+  ): JitKernel<Parameters<F>>;
   /** A device function of `fn`, for kernels to call (named in their constants). */
   device<F extends (...args: never[]) => unknown>(fn: F, options?: DeviceFunctionOptions): DeviceFunctionCallable<F>;
 }
@@ -444,5 +456,18 @@ export const jit: Jit = Object.assign(
   <F extends (...args: never[]) => unknown>(fn: F, options: JitOptions = {}): JitKernel<Parameters<F>> => new JitKernel<Parameters<F>>(fn, options, captureCallSite()),
   {
     device,
+    withConstants,
   },
 );
+
+function withConstants<const C extends Readonly<Record<string, KernelConstant>>, F extends (...args: never[]) => unknown>(
+  constants: C,
+  kernel: (constants: C) => F,
+  options: Omit<JitOptions, 'constants'> = {},
+): JitKernel<Parameters<F>> {
+  if (constants === null || typeof constants !== 'object') throw new TypeError('jit.withConstants: the first argument is the constants, { NAME: value, ... }');
+  if (typeof kernel !== 'function') throw new TypeError('jit.withConstants: the second argument is a function of the constants that gives the kernel, ({ N }) => (x) => { ... }');
+  const fn = kernel(constants);
+  if (typeof fn !== 'function') throw new TypeError(`jit.withConstants: the factory gave ${fn === null ? 'null' : typeof fn}, not the kernel function`);
+  return new JitKernel<Parameters<F>>(fn, { ...options, constants }, captureCallSite());
+}

@@ -34,7 +34,8 @@ export type Indices<N extends ArrayRank> = ArrayRank extends N
 /** A type-only key (no such value exists) that carries a kernel array's element type, for the typed launch to read. */
 export declare const KERNEL_ARRAY_ELEMENT: unique symbol;
 
-interface KernelArrayMembers<S extends ScalarName, N extends ArrayRank> {
+/** What every {@link KernelArray} has (exported so that declarations that use kernel arrays can name it). */
+export interface KernelArrayMembers<S extends ScalarName, N extends ArrayRank> {
   readonly [KERNEL_ARRAY_ELEMENT]?: S;
   /** Elements in all (the product of the extents). */
   readonly size: number;
@@ -47,7 +48,8 @@ interface KernelArrayMembers<S extends ScalarName, N extends ArrayRank> {
   set(...indicesThenValue: [...Indices<N>, KernelElement<S>]): void;
 }
 
-interface OneDimensional<S extends ScalarName> {
+/** What 1-D {@link KernelArray}s have besides. */
+export interface OneDimensional<S extends ScalarName> {
   /** `x[i]` (1-D only; `x.get(i, j)` for more). */
   [index: number]: KernelElement<S>;
   /** The extent of a 1-D array. */

@@ -1,0 +1,33 @@
+// Launches that TypeScript must refuse: each `@ts-expect-error` fails the
+// compile (TS2578, an unused directive) if the error it marks goes away.
+import { f32, i32, i64 } from '@cuda-js/core';
+import { StridedMemoryView } from '@cuda-js/memory-view';
+import { axpy, blockSum, stencil } from './kernels.js';
+
+const x = new Float32Array(4);
+const y = new Float32Array(4);
+const view = StridedMemoryView.fromAny(x);
+
+export function refusedLaunches(): void {
+  const config = { grid: 1, block: 32 };
+  // accepted: numbers and number scalars for `a: number`, float32 host arrays and views for Float32Array
+  axpy.launch(config, 2, x, y);
+  axpy.launch(config, f32(2), view, y);
+  axpy.forall(4)(i32(2), x, view);
+  // @ts-expect-error: swapped arguments (an array for `a: number`, a number for `x`)
+  axpy.launch(config, x, f32(2), y);
+  // @ts-expect-error: a missing argument
+  axpy.launch(config, f32(2), x);
+  // @ts-expect-error: one argument too many
+  axpy.launch(config, f32(2), x, y, y);
+  // @ts-expect-error: the wrong dtype (Int32Array for Float32Array)
+  axpy.launch(config, f32(2), new Int32Array(4), y);
+  // @ts-expect-error: the wrong dtype (Float64Array for Float32Array)
+  axpy.forall(4)(f32(2), x, new Float64Array(4));
+  // @ts-expect-error: a bigint scalar for a number parameter
+  axpy.launch(config, i64(2n), x, y);
+  // @ts-expect-error: a string is no argument
+  blockSum.launch(config, 'x', y);
+  // @ts-expect-error: a 1-D typed array for a 2-D KernelArray parameter (views carry their shape at run time)
+  stencil.launch(config, x, view);
+}
