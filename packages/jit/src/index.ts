@@ -24,6 +24,8 @@ export type {
   KernelArray,
   KernelArrayMembers,
   OneDimensional,
+  KernelRow,
+  KernelScalarView,
   KernelElement,
   ArrayRank,
   Indices,

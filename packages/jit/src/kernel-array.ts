@@ -46,7 +46,26 @@ export interface KernelArrayMembers<S extends ScalarName, N extends ArrayRank> {
   get(...indices: Indices<N>): KernelElement<S>;
   /** Stores into `x.set(i, j, k, value)`, converted to the element type as typed arrays do. */
   set(...indicesThenValue: [...Indices<N>, KernelElement<S>]): void;
+  /** A view of the elements from `begin` to `end` along the first dimension, with TypedArray's rules (numba's `x[b:e]`); no copy. */
+  subarray(begin: number, end?: number): KernelArray<S, N>;
+  /** A view of the elements whose first index is `i`, one dimension fewer (numba's `a[i, :]`); of a 1-D array, a 0-d view. */
+  row(i: number): KernelRow<S, N>;
 }
+
+/** A 0-d view (`x.row(i)` of a 1-D array; numba's `r[()]`): `r.get()` reads its element, `r.set(v)` writes it. */
+export interface KernelScalarView<S extends ScalarName> {
+  get(): KernelElement<S>;
+  set(value: KernelElement<S>): void;
+}
+
+/** What `row(i)` of an `N`-D array gives: an `N - 1`-D array, or a 0-d view of a 1-D one. */
+export type KernelRow<S extends ScalarName, N extends ArrayRank> = ArrayRank extends N
+  ? KernelArray<S> & KernelScalarView<S>
+  : N extends 3
+    ? KernelArray<S, 2>
+    : N extends 2
+      ? KernelArray<S, 1>
+      : KernelScalarView<S>;
 
 /** What 1-D {@link KernelArray}s have besides. */
 export interface OneDimensional<S extends ScalarName> {

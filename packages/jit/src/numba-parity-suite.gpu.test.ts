@@ -1,11 +1,12 @@
 // The numba-parity kernels on the GPU, against their plain-JavaScript
-// references: cuda.fp16, fastMath within libdevice's documented errors.
+// references: cuda.fp16, fastMath within libdevice's documented errors,
+// host arrays read from constant memory by name, views made in kernels.
 import { Device } from '@cuda-js/core';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { jit } from './index.js';
 import { cloneArgs, firstDifference, kernelFor, outputData } from './kernel-suite.test-support.js';
-import { FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE } from './numba-parity-suite.test-support.js';
+import { CAPTURED_HOST_ARRAYS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE } from './numba-parity-suite.test-support.js';
 
 describeGpu('numba parity on the GPU', () => {
   beforeAll(() => {
@@ -21,6 +22,17 @@ describeGpu('numba parity on the GPU', () => {
     // the math functions are libdevice's f32 ones rounded to f16: one f16 ulp (2^-10 relative) from Math's
     expect(firstDifference(outputData(onGpu[3]), outputData(expected[3]), 2 ** -10)).toBeUndefined();
   });
+
+  // compiled with fma: false, these give the reference's results bit for bit
+  for (const c of [CAPTURED_HOST_ARRAYS_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE]) {
+    it(c.name, () => {
+      const onGpu = c.args();
+      const expected = cloneArgs(onGpu);
+      c.reference(expected);
+      kernelFor(c, 'gpu').launch({ grid: c.grid, block: c.block, sharedMemory: c.sharedMemory }, ...onGpu);
+      for (const o of c.outputs) expect(firstDifference(outputData(onGpu[o]), outputData(expected[o]), c.tolerance), `argument ${o}`).toBeUndefined();
+    });
+  }
 
   it("fastMath: sin, cos, tan, exp, log, log2, log10 and pow within libdevice's documented errors of the fast forms", () => {
     const { x, p, y } = fastMathInputs();

@@ -8,9 +8,11 @@
  */
 import { float16Bits, float16FromBits, roundToFloat16 } from '@cuda-js/core';
 import * as J from './index.js';
-import { floats, halfArray, halfBits, k, type KernelSource, type SuiteCase } from './kernel-suite.test-support.js';
+import { floats, halfArray, halfBits, k, nd, type KernelSource, type Nd, type SuiteCase } from './kernel-suite.test-support.js';
 
 const { cuda } = J;
+// the kernels name the dtype f32 (a scalar maker); inside kernels it is a dtype token
+const f32 = J.f32 as unknown as J.DtypeToken;
 const f16 = roundToFloat16;
 
 /** Elements per thread of the fp16 kernel: one result per cuda.fp16 function. */
@@ -28,7 +30,7 @@ function fp16Inputs(seed: number): number[] {
   return values;
 }
 
-const f32 = Math.fround;
+const fround = Math.fround;
 
 /** What each cuda.fp16 function gives, in plain JavaScript (the f32 function rounded to f16 for the math ones). */
 export function fp16Reference(a: number, b: number, c: number): number[] {
@@ -53,19 +55,19 @@ export function fp16Reference(a: number, b: number, c: number): number[] {
     bool(a <= b),
     max,
     min,
-    f16(f32(Math.sin(a))),
-    f16(f32(Math.cos(a))),
-    f16(f32(Math.log(x))),
-    f16(f32(Math.log2(x))),
-    f16(f32(Math.log10(x))),
-    f16(f32(Math.exp(a))),
-    f16(f32(2 ** a)),
-    f16(f32(10 ** a)),
-    f16(f32(Math.sqrt(x))),
-    f16(f32(1 / f32(Math.sqrt(x)))),
+    f16(fround(Math.sin(a))),
+    f16(fround(Math.cos(a))),
+    f16(fround(Math.log(x))),
+    f16(fround(Math.log2(x))),
+    f16(fround(Math.log10(x))),
+    f16(fround(Math.exp(a))),
+    f16(fround(2 ** a)),
+    f16(fround(10 ** a)),
+    f16(fround(Math.sqrt(x))),
+    f16(fround(1 / fround(Math.sqrt(x)))),
     Math.ceil(a),
     Math.floor(a),
-    f16(f32(1 / a)),
+    f16(fround(1 / a)),
     Math.trunc(a),
   ];
 }
@@ -226,3 +228,86 @@ export const CAPTURED_HOST_ARRAYS_CASE: SuiteCase = (() => {
     outputs: [1],
   };
 })();
+
+// ---- views ----
+
+type Rows = J.KernelArray<'f32', 2>;
+
+const ROWS = 12;
+const COLUMNS = 9;
+
+/** numba's test_slice_as_arg: each row of a 2-D array passed to a device function as a 1-D view (`inp[i, :]`). */
+export const ROW_VIEWS_CASE: SuiteCase = (() => {
+  const copyScaled = J.jit.device((src: J.KernelArray<'f32', 1>, dst: J.KernelArray<'f32', 1>) => {
+    for (let j = 0; j < dst.length; j++) dst[j] = src[j]! * 2 + j;
+  });
+  return {
+    name: 'row views of 2-D arrays passed to a device function (numba inp[i, :])',
+    kernel: k(
+      (inp: Rows, out: Rows, sums: Float32Array) => {
+        const i = cuda.grid(1);
+        if (i >= inp.shape[0]!) return;
+        copyScaled(inp.row(i), out.row(i));
+        const row = inp.row(i);
+        let s = 0;
+        for (let j = 0; j < row.length; j++) s += row[j]!;
+        sums[i] = s;
+      },
+      { constants: { copyScaled } },
+    ),
+    args: () => [nd(floats(ROWS * COLUMNS, 17), [ROWS, COLUMNS]), nd(new Float32Array(ROWS * COLUMNS), [ROWS, COLUMNS]), new Float32Array(ROWS)],
+    grid: 1,
+    block: 32,
+    reference: (args) => {
+      const [inp, out, sums] = args as [Nd, Nd, Float32Array];
+      for (let i = 0; i < ROWS; i++) {
+        let s = 0;
+        for (let j = 0; j < COLUMNS; j++) {
+          out.set(i, j, inp.get(i, j) * 2 + j);
+          s = Math.fround(s + inp.get(i, j));
+        }
+        sums[i] = s;
+      }
+    },
+    outputs: [1, 2],
+  };
+})();
+
+/** x.subarray on parameters and shared arrays (negative bounds from the end, clamped), views used where they are made, and a 0-d view (numba's r[()]). */
+export const SUBARRAY_VIEWS_CASE: SuiteCase = {
+  name: 'subarray views of parameters and shared arrays, and a 0-d view (numba dyn_arr[1:], r[()])',
+  kernel: k((x: Float32Array, out: Float32Array, total: J.KernelArray<'f32', 1>) => {
+    const t = cuda.threadIdx.x;
+    const sm = cuda.shared.array(64, f32);
+    sm[t] = x[t]!;
+    cuda.syncthreads();
+    const upper = sm.subarray(32);
+    const tail = x.subarray(-8);
+    const mid = x.subarray(3, 10);
+    const none = x.subarray(10, 3);
+    if (t < 32) out[t] = sm[t]! + upper[t]!;
+    if (t < tail.length) out[32 + t] = tail[t]!;
+    if (t < mid.length) out[40 + t] = mid[t]! * 2;
+    out[64 + t] = x.subarray(t).length + x.subarray(t, 1000).subarray(1).length + none.length;
+    if (t === 0) {
+      const r = total.row(0);
+      r.set(x.subarray(60)[0]! + mid.length);
+      total[1] = r.get() + 1;
+    }
+  }),
+  args: () => [floats(64, 29), new Float32Array(128), new Float32Array(2)],
+  grid: 1,
+  block: 64,
+  reference: (args) => {
+    const [x, out, total] = args as [Float32Array, Float32Array, Float32Array];
+    for (let t = 0; t < 64; t++) {
+      if (t < 32) out[t] = Math.fround(x[t]! + x[32 + t]!);
+      if (t < 8) out[32 + t] = x[56 + t]!;
+      if (t < 7) out[40 + t] = Math.fround(x[3 + t]! * 2);
+      out[64 + t] = 64 - t + Math.max(64 - t - 1, 0);
+    }
+    total[0] = Math.fround(x[60]! + 7);
+    total[1] = Math.fround(total[0] + 1);
+  },
+  outputs: [1, 2],
+};

@@ -6,11 +6,11 @@ import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from './compile
 import { cuda as hostCuda, cuda } from './cuda.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, type SuiteCase } from './kernel-suite.test-support.js';
-import { array, f32, f64, jit, KernelTypeError } from './index.js';
-import { CAPTURED_HOST_ARRAYS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE } from './numba-parity-suite.test-support.js';
+import { array, f32, f64, jit, type KernelArray, KernelTypeError } from './index.js';
+import { CAPTURED_HOST_ARRAYS_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE } from './numba-parity-suite.test-support.js';
 import { FP16_FUNCTION_NAMES } from './types/fp16-calls.js';
 
-const CASES: readonly SuiteCase[] = [FP16_CASE, CAPTURED_HOST_ARRAYS_CASE];
+const CASES: readonly SuiteCase[] = [FP16_CASE, CAPTURED_HOST_ARRAYS_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE];
 
 function signatureOf(c: SuiteCase) {
   return argumentTypes(
@@ -85,6 +85,46 @@ describe('numba parity: host arrays in the constants', () => {
   });
 });
 
+describe('numba parity: views', () => {
+  const compile = (fn: (x: Float32Array) => void) => jit(fn, { target: 'simulator' }).compile([array(f32, 1)]);
+
+  it('declares views with const, and refuses a view made where it is used whose bounds have effects', () => {
+    expect(() =>
+      compile((x) => {
+        // biome-ignore lint/style/useConst: the kernel language refuses a view held in a let; this is what is tested
+        let v = x.subarray(1);
+        v[0] = 1;
+      }),
+    ).toThrow(/a view is declared with const: const v = x\.subarray\(1\)/);
+    expect(() =>
+      compile((x) => {
+        let i = 0;
+        x.subarray(i++)[0] = 1;
+      }),
+    ).toThrow(/the bounds of this view have effects .* const v = x\.subarray\(i\+\+\)/);
+  });
+
+  it('reads a 0-d view with get() and writes it with set(v), and says so for r[0]', () => {
+    expect(() =>
+      compile((x) => {
+        const r = (x as unknown as KernelArray<'f32', 1>).row(0) as unknown as Float32Array;
+        r[0] = 1;
+      }),
+    ).toThrow(/'r' is a 0-D view .* it takes 0 index\(es\), 1 given; write r\.get\(\) \(and r\.set\(v\)\)/);
+  });
+
+  it('reports an element outside the viewed array in the simulator, at the access', () => {
+    const kernel = jit(
+      (x: Float32Array) => {
+        const tail = x.subarray(2);
+        tail[cuda.threadIdx.x] = 1;
+      },
+      { target: 'simulator' },
+    );
+    expect(() => kernel.launch({ grid: 1, block: 8 }, new Float32Array(8))).toThrow(/index 8 is out of bounds of .*'x'.* \(length 8\)/);
+  });
+});
+
 describe('numba parity: fastMath in the simulator', () => {
   it("stays within libdevice's documented error of the fast forms", () => {
     const { x, p, y } = fastMathInputs();
@@ -98,6 +138,14 @@ describe('numba parity: fastMath in the simulator', () => {
 });
 
 describeWhen([nvvmMissing, ptxasMissing], 'numba parity: NVVM IR → PTX → ptxas -arch=sm_90', () => {
+  it('addresses views through their base arrays (one kernel, no copies), accepted by ptxas', () => {
+    for (const c of [ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE]) {
+      const { nvvm, ptx } = kernelFor(c, 'gpu', { arch: 'sm_90' }).inspect(signatureOf(c));
+      expect(ptxasRejects(ptx), c.name).toBeUndefined();
+      expect(nvvm).not.toMatch(/alloca \[/); // a view allocates nothing
+    }
+  });
+
   it('puts host arrays read by name in constant memory (ld.const), once per array', () => {
     const { ptx } = kernelFor(CAPTURED_HOST_ARRAYS_CASE, 'gpu', { arch: 'sm_90' }).inspect(signatureOf(CAPTURED_HOST_ARRAYS_CASE));
     expect(ptxasRejects(ptx)).toBeUndefined();

@@ -22,6 +22,24 @@ export interface ArrayView {
   readonly readOnly: string | undefined;
   /** Its extents where they are known when the kernel is typed (every memory but a dynamic shared array). */
   readonly extents: readonly number[] | undefined;
+  /**
+   * Set for a view made in the kernel (`x.subarray(b, e)`, `a.row(i)`):
+   * how its elements are elements of `array`/`space` (the array it views).
+   */
+  readonly mapping?: ViewMapping;
+}
+
+/**
+ * A view's elements as elements of the array it views (`base`, which is no
+ * view itself): per dimension of the base, a fixed index or one of the
+ * view's dimensions from an offset; per dimension of the view, its extent.
+ * Every expression is an i64 constant, a local, or (for a view used where
+ * it is written) free of effects, so that it may be read at every access.
+ */
+export interface ViewMapping {
+  readonly base: ArrayView;
+  readonly dims: readonly ({ readonly kind: 'fixed'; readonly index: Expr } | { readonly kind: 'axis'; readonly axis: number; readonly offset: Expr })[];
+  readonly extents: readonly Expr[];
 }
 
 /** What a name in a scope stands for. */
@@ -64,12 +82,22 @@ export function memoryView(index: number, memory: KernelMemory): ArrayView {
   };
 }
 
-/** The address of an element of `view` (indices already i64). */
+/** The address of an element of `view` (indices already i64); a view's is its base array's element. */
 export function elementRefOf(view: ArrayView, indices: readonly Expr[]): ElementRef {
+  const mapping = view.mapping;
+  if (mapping) {
+    const baseIndices = mapping.dims.map((d): Expr => {
+      if (d.kind === 'fixed') return d.index;
+      const index = indices[d.axis]!;
+      return d.offset.op === 'const' && d.offset.value === 0n ? index : { op: 'binary', type: 'i64', operator: 'add', left: d.offset, right: index, loc: index.loc };
+    });
+    return elementRefOf(mapping.base, baseIndices);
+  }
   return view.space === undefined ? { array: view.array, indices } : { array: view.array, space: view.space, indices };
 }
 
-/** The `dim` expression of `view`'s extent along `dim` (i64). */
+/** The `dim` expression of `view`'s extent along `dim` (i64); a view's own extent expression. */
 export function extentOf(view: ArrayView, dim: number, loc: Loc): Expr {
+  if (view.mapping) return view.mapping.extents[dim]!;
   return view.space === undefined ? { op: 'dim', type: 'i64', array: view.array, what: 'shape', dim, loc } : { op: 'dim', type: 'i64', array: view.array, space: view.space, what: 'shape', dim, loc };
 }

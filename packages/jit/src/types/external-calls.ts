@@ -77,6 +77,7 @@ export function externalCall(c: TyperContext, fn: ExternalDeviceFunction, call: 
       if (view.dtype !== type.dtype || view.ndim !== type.ndim) {
         c.typeError(node, `${what} is an array of ${type.dtype} with ${type.ndim} dimension(s) (${typeName(type)}); '${view.name}' is ${view.description}`);
       }
+      if (view.mapping) c.typeError(node, `${what}: '${view.name}' is a view made in the kernel; linked code takes whole arrays (pass the array and the offset)`);
       if (!view.readOnly) c.markWritten(view);
       return view.space === undefined ? { kind: 'pointer', array: view.array } : { kind: 'pointer', array: view.array, space: view.space };
     }

@@ -4,7 +4,8 @@ import { FreeVariableError, KernelTypeError, UnsupportedSyntaxError, type Source
 import { ExternalDeviceFunction } from '../external-device-function.js';
 import type { ParsedKernel } from '../parse/parse-kernel.js';
 import { unsupportedMessage, unsupportedNodePhrase } from '../parse/supported-syntax.js';
-import { elementRefOf, extentOf, memoryView, paramView, type ArrayView, type Binding } from './array-bindings.js';
+import { elementRefOf, extentOf, memoryView, paramView, type ArrayView, type Binding, type ViewMapping } from './array-bindings.js';
+import { identityMapping, isRereadable, mappingExprs, replaceMappingExprs, rowMapping, subarrayMapping, VIEW_METHODS } from './array-views.js';
 import { cudaStatement, cudaValue, dimensionCount, gridComponent, gridSizeComponent } from './cuda-calls.js';
 import { inlineStatement, inlineValue } from './device-calls.js';
 import { externalCall, KernelExternals } from './external-calls.js';
@@ -451,6 +452,7 @@ class KernelTyper {
       }
       if (d.id.type !== 'Identifier') this.#unsupported(d.id, 'destructuring other than `const [i, j] = cuda.grid(2)`');
       const name = d.id.name;
+      if (d.init && this.#declaresView(name, d.init, isConst, out)) continue;
       if (d.init && this.#declaresBinding(name, d.init, isConst)) continue;
       if (d.init) this.#refuseArrayValue(d.init);
       const value = d.init ? this.#expression(d.init) : undefined;
@@ -992,6 +994,14 @@ class KernelTyper {
 
   /** The array a node names: an array parameter, a memory, a device function's array parameter, or a host array in the constants (constant memory). */
   #arrayOf(node: Node): ArrayView | undefined {
+    if (node.type === 'CallExpression' || node.type === 'ParenthesizedExpression') {
+      // a view used where it is made (x.subarray(1)[i], f(a.row(i))): its bounds are read at every access
+      const view = this.#viewOf(node);
+      if (view && !mappingExprs(view.mapping!).every(isRereadable)) {
+        this.#typeError(node, `the bounds of this view have effects (assignments, calls): make the view once, const v = ${this.#text(node)}, and use v`);
+      }
+      return view;
+    }
     if (node.type !== 'Identifier') return undefined;
     const name = (node as ESTree.Identifier).name;
     const b = this.#lookup(name);
@@ -1004,6 +1014,78 @@ class KernelTyper {
       this.#capturedArrays.set(value, view);
     }
     return view;
+  }
+
+  /** `x.subarray(begin, end?)` or `a.row(i)` (array-views.ts): the view that the call makes, or undefined for any other node. */
+  #viewOf(node: Node): ArrayView | undefined {
+    const call = this.#unwrapCall(node);
+    const callee = call?.callee;
+    if (!call || callee?.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
+    const method = callee.property.name;
+    if (!Object.hasOwn(VIEW_METHODS, method)) return undefined;
+    const parent = this.#arrayOf(callee.object);
+    if (!parent) return undefined;
+    if (parent.ndim === 0) this.#typeError(call, `'${parent.name}' is 0-d: read it with ${parent.name}.get(), write it with ${parent.name}.set(v)`);
+    const args = call.arguments;
+    const usage = `${parent.name}.${VIEW_METHODS[method]}`;
+    const loc = this.#loc(call);
+    const bound = (n: Node, what: string): Expr => integerOf(this.#context, this.#expression(n), n, 'i64', what);
+    const mapping =
+      parent.mapping ??
+      identityMapping(
+        parent,
+        Array.from({ length: parent.ndim }, (_, d) => this.#extentI64(parent, d, call)),
+        loc,
+      );
+    let next: ViewMapping;
+    if (method === 'row') {
+      if (args.length !== 1) this.#typeError(call, `${usage} takes one index, ${args.length} given`);
+      next = rowMapping(mapping, bound(args[0]!, 'the index of a row'), loc);
+    } else {
+      if (args.length < 1 || args.length > 2) this.#typeError(call, `${usage} takes a begin and an optional end, ${args.length} argument(s) given`);
+      next = subarrayMapping(mapping, bound(args[0]!, 'the begin of a subarray'), args[1] ? bound(args[1], 'the end of a subarray') : undefined, loc);
+    }
+    return this.#viewWith(this.#text(call), next);
+  }
+
+  #viewWith(name: string, mapping: ViewMapping): ArrayView {
+    const base = mapping.base;
+    const ndim = mapping.extents.length;
+    const extents = mapping.extents.every((e) => e.op === 'const') ? mapping.extents.map((e) => Number((e as { value: bigint }).value)) : undefined;
+    return {
+      array: base.array,
+      space: base.space,
+      name,
+      dtype: base.dtype,
+      ndim,
+      layout: 'A',
+      description: `a ${ndim}-D view of '${base.name}' (${base.description})`,
+      readOnly: base.readOnly,
+      extents,
+      mapping,
+    };
+  }
+
+  /** `const v = x.subarray(...)` (or `a.row(i)`): the view's bounds are computed once, here, into hidden locals. */
+  #declaresView(name: string, init: Node, isConst: boolean, out: Stmt[]): boolean {
+    const view = this.#viewOf(init);
+    if (!view) return false;
+    if (!isConst) this.#typeError(init, `a view is declared with const: const ${name} = ${this.#text(init)}`);
+    const mapping = replaceMappingExprs(view.mapping!, (e) => {
+      if (e.op === 'const' || e.op === 'dim') return e;
+      const id = this.#declare(`${name}$bound`, false, undefined, false);
+      out.push({ op: 'expr', expr: this.#assignLocal(id, typed(e), init), loc: this.#loc(init) });
+      return { op: 'local', type: 'i64', id, loc: this.#loc(init) };
+    });
+    this.#scope().set(name, { kind: 'array', view: this.#viewWith(name, mapping) });
+    return true;
+  }
+
+  /** An array's extent along `dim` as i64: a constant where it is known, else read at run time. */
+  #extentI64(view: ArrayView, dim: number, node: Node): Expr {
+    if (view.extents) return { op: 'const', type: 'i64', value: BigInt(view.extents[dim]!), loc: this.#loc(node) };
+    if (view.space === undefined && !view.mapping) this.#arrayUse[view.array]!.shape = true;
+    return extentOf(view, dim, this.#loc(node));
   }
 
   /** A memory the kernel declares, in this round's order (the same id every round). */
@@ -1038,13 +1120,14 @@ class KernelTyper {
   #elementRef(view: ArrayView, indices: readonly Node[], at: Node): ElementRef {
     const { name, ndim } = view;
     if (indices.length !== ndim) {
-      const how = ndim === 1 ? `${name}[i]` : `${name}.get(${['i', 'j', 'k'].slice(0, ndim).join(', ')})`;
+      const how = ndim === 1 ? `${name}[i]` : ndim === 0 ? `${name}.get() (and ${name}.set(v))` : `${name}.get(${['i', 'j', 'k'].slice(0, ndim).join(', ')})`;
       this.#typeError(at, `'${name}' is ${view.description} (${ndim}-D): it takes ${ndim} index(es), ${indices.length} given; write ${how}`);
     }
-    if (view.space === undefined) {
-      const use = this.#arrayUse[view.array]!;
-      if (view.layout === 'A') use.strides = true;
-      else if (ndim > 1) use.shape = true;
+    const stored = view.mapping?.base ?? view; // a view's elements are its base array's
+    if (stored.space === undefined) {
+      const use = this.#arrayUse[stored.array]!;
+      if (stored.layout === 'A') use.strides = true;
+      else if (stored.ndim > 1) use.shape = true;
     }
     const converted = indices.map((n, k) => {
       const ix = this.#expression(n);
@@ -1151,7 +1234,7 @@ class KernelTyper {
    */
   #extent(view: ArrayView, dim: number, node: Node): Typed {
     if (view.extents) return this.#literal(view.extents[dim]!, node, 'int-literal');
-    if (view.space === undefined) this.#arrayUse[view.array]!.shape = true;
+    if (view.space === undefined && !view.mapping) this.#arrayUse[view.array]!.shape = true;
     const loc = this.#loc(node);
     return typed({ op: 'convert', type: 'i32', operand: extentOf(view, dim, loc), loc });
   }
@@ -1176,7 +1259,8 @@ class KernelTyper {
           const value = node.arguments[view.ndim]!;
           return this.#storeElement(view, node.arguments.slice(0, view.ndim), node, node, () => this.#expression(value));
         }
-        return this.#typeError(node, `arrays in kernels have get(...) and set(...); '${method}' is not supported`);
+        if (Object.hasOwn(VIEW_METHODS, method)) this.#typeError(node, `${view.name}.${method}(...) makes a view: hold it in a const (const v = ${this.#text(node)}) or index it where it is made`);
+        return this.#typeError(node, `arrays in kernels have get(...), set(...), subarray(begin, end?) and row(i); '${method}' is not supported`);
       }
       if (callee.object.type === 'Identifier') this.#refuseScalarParamAsArray(callee.object.name, callee);
       if (this.#isGridSync(callee)) return this.#typeError(node, `${this.#text(callee)}() gives no value: call it as a statement`);
