@@ -1,4 +1,5 @@
 import type { DtypeToken } from './cuda.js';
+import { snapshotConstants } from './constants-snapshot.js';
 import { JitError } from './errors.js';
 import type { ExternalDeviceFunction } from './external-device-function.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
@@ -41,7 +42,7 @@ export class DeviceFunction {
     if (typeof fn !== 'function') throw new TypeError(`jit.device: expected a function, got ${fn === null ? 'null' : typeof fn}`);
     this.parsed = parseKernel(fn, callSite);
     this.name = options.name ?? fn.name;
-    this.constants = Object.freeze({ ...(options.constants ?? {}) });
+    this.constants = snapshotConstants(options.constants, 'jit.device');
   }
 }
 

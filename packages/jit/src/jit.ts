@@ -1,4 +1,5 @@
 import { Device, LaunchConfig, type LaunchConfigOptions } from '@cuda-js/core';
+import { snapshotConstants } from './constants-snapshot.js';
 import { nvvmIRVersion, ObjectCode, readDim3, type Dim3, type Kernel } from '@cuda-js/program';
 import type { StreamArgument } from '@cuda-js/streams';
 import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
@@ -155,10 +156,13 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   /** @internal use {@link jit}. */
   constructor(fn: (...args: never[]) => unknown, options: JitOptions, callSite: CallSite | undefined) {
     if (typeof fn !== 'function') throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+    if (options === null || typeof options !== 'object') throw new TypeError(`jit: options must be an object, got ${options === null ? 'null' : typeof options}`);
+    if (options.name !== undefined && typeof options.name !== 'string') throw new TypeError(`jit: name must be a string, got ${typeof options.name}`);
     const target = options.target ?? defaultTarget();
     if (target !== 'gpu' && target !== 'simulator') throw new TypeError(`jit: target must be 'gpu' or 'simulator', got ${String(target)}`);
     this.#fn = fn;
-    this.#options = options;
+    // one snapshot of the constants: what the compile reads is what the cache keys on
+    this.#options = { ...options, constants: snapshotConstants(options.constants, 'jit') };
     this.#callSite = callSite;
     this.name = options.name ?? (fn.name || 'kernel');
     this.target = target;
