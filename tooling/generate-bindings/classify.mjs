@@ -50,6 +50,58 @@ export const RAW_MIN_BYTES = new Map([
 ]);
 
 /**
+ * The sizing rule of every host pointer (`void *`) that no byte-count
+ * parameter sizes: the generator refuses to emit one without a rule here.
+ * `bytes` is a C++ expression over the function's parameter names: the JS
+ * buffer must hold at least that many bytes (a bigint address is the
+ * caller's own, unchecked). `unread` says why the library never reads or
+ * writes JS memory through the pointer (it is a key, a device address, data
+ * handed back to a callback, an object of another library, or an image that
+ * the handwritten loaders NUL-terminate), so no size applies.
+ */
+export const HOST_POINTER_RULES = new Map([
+  // attribute values: the attribute says the size (int for the reuse flags, cuuint64_t for the byte counts)
+  ['cuMemPoolGetAttribute.value', { bytes: '(attr <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES ? sizeof(int) : sizeof(cuuint64_t))' }],
+  ['cuMemPoolSetAttribute.value', { bytes: '(attr <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES ? sizeof(int) : sizeof(cuuint64_t))' }],
+  ['cuDeviceGetGraphMemAttribute.value', { bytes: 'sizeof(cuuint64_t)' }],
+  ['cuDeviceSetGraphMemAttribute.value', { bytes: 'sizeof(cuuint64_t)' }],
+  ['cuPointerSetAttribute.value', { bytes: 'sizeof(unsigned int)' }], // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, the one it sets
+  // bool flags, an int of generation flags; a path is at least its NUL
+  ['cuCoredumpGetAttribute.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))' }],
+  ['cuCoredumpGetAttributeGlobal.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))' }],
+  ['cuCoredumpSetAttribute.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))' }],
+  ['cuCoredumpSetAttributeGlobal.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))' }],
+  // shareable handles: an fd, a Windows handle, or a 64-byte fabric handle, by handle type
+  ['cuMemExportToShareableHandle.shareableHandle', { bytes: 'shareableHandleBytes(handleType)' }],
+  ['cuMemImportFromShareableHandle.osHandle', { bytes: 'shareableHandleBytes(shHandleType)' }],
+  ['cuMemPoolExportToShareableHandle.handle_out', { bytes: 'shareableHandleBytes(handleType)' }],
+  ['cuMemPoolImportFromShareableHandle.handle', { bytes: 'shareableHandleBytes(handleType)' }],
+  ['cuMemGetHandleForAddressRange.handle', { bytes: 'sizeof(int)' }], // a dma-buf file descriptor
+  // the address is a key the driver looks up in its own tables
+  ['cuMemFreeHost.p', { unread: 'the driver frees the allocation it made at this address' }],
+  ['cuMemHostGetDevicePointer.p', { unread: 'the driver looks the address up' }],
+  ['cuMemHostGetFlags.p', { unread: 'the driver looks the address up' }],
+  ['cuMemHostUnregister.p', { unread: 'the driver looks the address up' }],
+  ['cuMemRetainAllocationHandle.addr', { unread: 'the driver looks the address up' }],
+  // device addresses, encoded into a descriptor, never read on the host
+  ['cuTensorMapEncodeTiled.globalAddress', { unread: 'a device address, encoded only' }],
+  ['cuTensorMapEncodeIm2col.globalAddress', { unread: 'a device address, encoded only' }],
+  ['cuTensorMapEncodeIm2colWide.globalAddress', { unread: 'a device address, encoded only' }],
+  ['cuTensorMapReplaceAddress.globalAddress', { unread: 'a device address, encoded only' }],
+  // data handed back to a callback, or an object of another library
+  ['cuDeviceRegisterAsyncNotification.userData', { unread: 'handed back to the callback' }],
+  ['cuLogsRegisterCallback.userData', { unread: 'handed back to the callback' }],
+  ['nvrtcSetFlowCallback.payload', { unread: 'handed back to the callback' }],
+  ['cuUserObjectCreate.ptr', { unread: 'handed back to the destructor' }],
+  ['cuDeviceGetNvSciSyncAttributes.nvSciSyncAttrList', { unread: "an NvSciSyncAttrList, NvSciSync's own object" }],
+  // images: sized by their own headers; the handwritten loaders NUL-terminate them (images.md)
+  ['cuModuleLoadData.image', { unread: 'an image, NUL-terminated by the handwritten loader' }],
+  ['cuModuleLoadDataEx.image', { unread: 'an image, NUL-terminated by the handwritten loader' }],
+  ['cuModuleLoadFatBinary.fatCubin', { unread: 'an image, NUL-terminated by the handwritten loader' }],
+  ['cuLibraryLoadData.code', { unread: 'an image, NUL-terminated by the handwritten loader' }],
+]);
+
+/**
  * String out-buffers (`char *buf, unsigned length`) whose header names the size
  * that is guaranteed to be large enough: the buffer has exactly that many bytes
  * (the named constant's value, from the header's #defines). Others get 1024.

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync as writeFileNow } from 'node:fs';
 import { join } from 'node:path';
 import { headerDefines, integerDefines, parseDeclarations, preprocess, procVersions, signatureKey, versionedNames } from './c-declarations.mjs';
-import { CHARBUF_SIZES, HANDWRITTEN, RAW_MIN_BYTES, STRUCT_VERSIONS, TypeModel, classifyFunction } from './classify.mjs';
+import { CHARBUF_SIZES, HANDWRITTEN, HOST_POINTER_RULES, RAW_MIN_BYTES, STRUCT_VERSIONS, TypeModel, classifyFunction } from './classify.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const cudaArg = process.argv.indexOf('--cuda');
@@ -484,7 +484,20 @@ function emitFunction(lib, fn) {
           // the byte count that the C function reads or writes must fit the JS buffer
           countLines.push(`  checkHostBytes(call, ${name}, hb${p.index}, static_cast<uint64_t>(a${q.index}), ${JSON.stringify(q.name)});`);
         } else {
-          lines.push(`  ${T} ${v} = static_cast<${T}>(inHostPtr(call, ${j}, ${name}, ${!p.writable}));`);
+          const rule = HOST_POINTER_RULES.get(`${jsName}.${p.name}`);
+          if (rule === undefined) throw new Error(`${jsName}.${p.name}: a host pointer without a size; give it a sizing rule in HOST_POINTER_RULES (classify.mjs)`);
+          if (rule.bytes !== undefined) {
+            lines.push(`  size_t hb${p.index} = 0;`);
+            lines.push(`  ${T} ${v} = static_cast<${T}>(inHostPtrSized(call, ${j}, ${name}, ${!p.writable}, hb${p.index}));`);
+            // the bytes the C function reads or writes through it, by HOST_POINTER_RULES
+            const bytes = rule.bytes.replace(/\b[A-Za-z_][A-Za-z0-9_]*\b/g, (word) => {
+              const q = ps.find((x) => x.name === word && x !== p);
+              return q ? `a${q.index}` : word;
+            });
+            countLines.push(`  checkHostBytes(call, ${name}, hb${p.index}, static_cast<uint64_t>(${bytes}), "the bytes it takes");`);
+          } else {
+            lines.push(`  ${T} ${v} = static_cast<${T}>(inHostPtr(call, ${j}, ${name}, ${!p.writable})); // ${rule.unread}`);
+          }
         }
         args.push(v);
         break;

@@ -141,6 +141,16 @@ void checkHostBytes(const Call& c, const char* bufferName, size_t bufferBytes, u
                                                                  "' holds (" + std::to_string(bufferBytes) + " bytes)");
 }
 
+size_t shareableHandleBytes(int type) {
+  switch (type) {
+    case CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR:
+    case CU_MEM_HANDLE_TYPE_WIN32_KMT: return sizeof(int);
+    case CU_MEM_HANDLE_TYPE_WIN32: return sizeof(void*);
+    case CU_MEM_HANDLE_TYPE_FABRIC: return sizeof(CUmemFabricHandle);
+    default: return 0;  // the driver refuses the type
+  }
+}
+
 void* rawPointerFrom(Call& c, const Napi::Value& v, const std::string& what, size_t minBytes) {
   const uint8_t* data = nullptr;
   size_t size = 0;

@@ -506,6 +506,8 @@ void untrackProgram(Call& c, ncclComm_t h, const char* param);
 /** Checks a host buffer's byte length (kUnknownSize for a bigint address) against the byte count that names it. */
 constexpr size_t kUnknownSize = static_cast<size_t>(-1);
 void checkHostBytes(const Call& c, const char* bufferName, size_t bufferBytes, uint64_t count, const char* countName);
+/** The bytes of a shareable handle of CUmemAllocationHandleType `type`: an fd, a Windows handle, a 64-byte fabric handle (0 for none). */
+size_t shareableHandleBytes(int type);
 /** inHostPtr, also giving the buffer's byte length (kUnknownSize for a bigint address or null). */
 void* inHostPtrSized(Call& c, size_t i, const char* name, bool allowString, size_t& bytes);
 
