@@ -66,3 +66,17 @@ export class KernelArgumentError extends JitError {
 export class SimulatorError extends JitError {
   override name = 'SimulatorError';
 }
+
+/** The simulator's spellings, for messages that point a user without a GPU at it. */
+export const SIMULATOR_HINT = "to run the kernel on the CPU instead, make it with jit(fn, { target: 'simulator' }), or set CUDA_JS_SIMULATOR=1 in the environment for every kernel";
+
+/**
+ * A GPU launch (or compile) found no GPU to use: no driver library, no
+ * device, or a driver that refuses. `cause` is the error that said so
+ * (core's DeviceNotFoundError, pathfinder's LibraryNotFoundError with every
+ * place it looked, the driver's CudaError); the message adds how to run in
+ * the simulator.
+ */
+export class NoGpuError extends JitError {
+  override name = 'NoGpuError';
+}

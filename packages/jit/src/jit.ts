@@ -8,7 +8,7 @@ import { kernelSourceKey, readCachedKernel, writeCachedKernel } from './compile/
 import type { KernelCompileOptions } from './compile/kernel-compile-options.js';
 import { linkInputsOf } from './compile/linked-kernel.js';
 import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from './device-function.js';
-import { KernelArgumentError } from './errors.js';
+import { KernelArgumentError, NoGpuError, SIMULATOR_HINT } from './errors.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { forallConfig } from './launch/forall.js';
 import type { LaunchArguments } from './launch/launch-arguments.js';
@@ -129,9 +129,17 @@ function symbolFor(name: string, index: number): string {
   return index === 0 ? base : `${base}_${index}`;
 }
 
-/** Makes the first device current where no context is (numba does the same on first use). */
-function ensureContext(): void {
-  if (!Device.current()) Device.get(0).setCurrent();
+/**
+ * Makes the first device current where no context is (numba does the same
+ * on first use). Without a driver or a device, says how to use the simulator.
+ */
+function ensureContext(kernel: string): void {
+  try {
+    if (!Device.current()) Device.get(0).setCurrent();
+  } catch (error) {
+    const reason = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+    throw new NoGpuError(`${kernel}: there is no GPU to run on (${reason}); ${SIMULATOR_HINT}`, undefined, { cause: error });
+  }
 }
 
 const STREAM_KEY = 'stream';
@@ -404,7 +412,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
       const typed = this.#type(types, this.#symbolFor(key));
       spec = { signature: [...types], key, typed, target: 'simulator', simulator: new SimulatedKernel(typed, this.#parse().locator) };
     } else {
-      ensureContext();
+      ensureContext(this.name);
       spec = this.#gpuSpecialization(types, key);
     }
     this.#compiles++;

@@ -1,0 +1,53 @@
+// Without a GPU (no driver library, no device), a GPU launch says how to
+// run the same kernel in the simulator, and keeps the error that found no GPU.
+import { Device } from '@cuda-js/core';
+import { describe, expect, it } from 'vitest';
+import { cuda, JitError, jit, NoGpuError } from './index.js';
+
+/** Why this test cannot run here: a usable device makes the error impossible. */
+function gpuPresent(): string | undefined {
+  try {
+    Device.get(0);
+    return 'a GPU is present, so a GPU launch finds one';
+  } catch {
+    return undefined;
+  }
+}
+
+const skip = gpuPresent();
+if (skip) console.log(`no-gpu.test.ts skipped: ${skip}`);
+
+describe.skipIf(skip !== undefined)(`a GPU launch without a GPU${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  it('throws NoGpuError naming the kernel, the cause and both ways to the simulator', () => {
+    const fill = jit(
+      (out: Float32Array) => {
+        out[cuda.grid(1)] = 1;
+      },
+      { target: 'gpu', name: 'fill' },
+    );
+    let error: unknown;
+    try {
+      fill.launch({ grid: 1, block: 1 }, new Float32Array(1));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(NoGpuError);
+    expect(error).toBeInstanceOf(JitError);
+    const e = error as NoGpuError;
+    expect(e.message).toMatch(/^fill: there is no GPU to run on \((LibraryNotFoundError|DeviceNotFoundError|CudaError): /);
+    expect(e.message).toContain("jit(fn, { target: 'simulator' })");
+    expect(e.message).toContain('CUDA_JS_SIMULATOR=1');
+    expect(e.cause).toBeInstanceOf(Error);
+    expect((e.cause as Error).name).toMatch(/LibraryNotFoundError|DeviceNotFoundError|CudaError/);
+    // the same kernel in the simulator, as the message says
+    const simulated = jit(
+      (out: Float32Array) => {
+        out[cuda.grid(1)] = 1;
+      },
+      { target: 'simulator' },
+    );
+    const out = new Float32Array(1);
+    simulated.launch({ grid: 1, block: 1 }, out);
+    expect(out[0]).toBe(1);
+  });
+});
