@@ -1,3 +1,4 @@
+import type { CapturedArrayConstant } from './captured-arrays.js';
 import type { DtypeToken } from './cuda.js';
 import { snapshotConstants } from './constants-snapshot.js';
 import { JitError } from './errors.js';
@@ -14,7 +15,16 @@ import { captureCallSite, type CallSite } from './parse/source-locator.js';
  * scalar maker (`f32`, `i32`, ...) that the kernel uses as a dtype
  * (`cuda.shared.array(n, DTYPE)`), for kernels generic in their element type.
  */
-export type KernelConstant = number | bigint | boolean | DeviceFunction | DeviceFunctionCallable<(...args: never[]) => unknown> | ExternalDeviceFunction | ArrayLike<number | bigint> | DtypeToken;
+export type KernelConstant =
+  | number
+  | bigint
+  | boolean
+  | DeviceFunction
+  | DeviceFunctionCallable<(...args: never[]) => unknown>
+  | ExternalDeviceFunction
+  | ArrayLike<number | bigint>
+  | DtypeToken
+  | CapturedArrayConstant;
 
 export interface DeviceFunctionOptions {
   /** What the device function itself names (numbers, other device functions, host arrays). */

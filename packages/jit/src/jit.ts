@@ -10,6 +10,7 @@ import { linkInputsOf } from './compile/linked-kernel.js';
 import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from './device-function.js';
 import { KernelArgumentError, NoGpuError, SIMULATOR_HINT } from './errors.js';
 import { argumentTypes } from './launch/argument-types.js';
+import { capturedArraysOf, type CapturedArrays } from './captured-arrays.js';
 import { forallConfig } from './launch/forall.js';
 import type { LaunchArguments } from './launch/launch-arguments.js';
 import { KernelLauncher } from './launch/kernel-launcher.js';
@@ -155,6 +156,8 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   readonly #fn: (...args: never[]) => unknown;
   readonly #options: JitOptions;
   readonly #callSite: CallSite | undefined;
+  /** The device arrays in the constants, passed after the arguments on every launch (captured-arrays.ts); the kernel holds them. */
+  readonly #captured: CapturedArrays;
   #parsed: ParsedKernel | undefined;
   readonly #specializations = new Map<string, AnySpecialization>();
   #last: AnySpecialization | undefined;
@@ -172,6 +175,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     // one snapshot of the constants: what the compile reads is what the cache keys on
     this.#options = { ...options, constants: snapshotConstants(options.constants, 'jit') };
     this.#callSite = callSite;
+    this.#captured = capturedArraysOf(options.constants);
     this.name = options.name ?? (fn.name || 'kernel');
     this.target = target;
     // parse now, so that syntax errors and free variables show at the definition
@@ -197,12 +201,23 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    * ... and {@link array} types): `kernel.compile([f32, array(f32, 1), array(f32, 1)])`.
    */
   compile(signature: readonly TypeToken[]): Specialization {
-    return this.#specialize(resolveSignature(signature));
+    return this.#specialize(this.#withCapturedTypes(resolveSignature(signature)));
+  }
+
+  /** A signature of the kernel's own parameters, with the types of the captured device arrays after them. */
+  #withCapturedTypes(types: readonly JitType[]): readonly JitType[] {
+    const { names, values } = this.#captured;
+    return names.length === 0 ? types : [...types, ...argumentTypes(values, names, this.target)];
+  }
+
+  /** The launch's arguments, with the captured device arrays after them. */
+  #withCaptured(args: readonly unknown[]): readonly unknown[] {
+    return this.#captured.values.length === 0 ? args : [...args, ...this.#captured.values];
   }
 
   /** The types, NVVM IR, PTX and simulator code of the kernel for `signature`, each made when first read (the PTX needs libNVVM, and `arch` where there is no device). */
   inspect(signature: readonly TypeToken[]): KernelInspection {
-    const types = resolveSignature(signature);
+    const types = this.#withCapturedTypes(resolveSignature(signature));
     const typed = this.#type(types, this.#symbolFor(signatureKey(types)));
     const params: Record<string, string> = {};
     typed.params.forEach((p) => (params[p.name] = typeName(p.type)));
@@ -239,12 +254,13 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   launch(options: JitLaunchOptions, ...args: unknown[]): void {
     if (options === null || typeof options !== 'object') throw new KernelArgumentError(`${this.name}.launch: the first argument is the launch options { grid, block, stream }`);
     const spec = this.#specializationFor(args);
+    const all = this.#withCaptured(args);
     if (spec.target === 'simulator') {
       const config = LaunchConfig.from(withoutStream(options));
-      (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, args, { sharedMemory: config.sharedMemory });
+      (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, all, { sharedMemory: config.sharedMemory });
       return;
     }
-    (spec as GpuSpecialization).launcher.launch(options, options.stream, args);
+    (spec as GpuSpecialization).launcher.launch(options, options.stream, all);
   }
 
   /**
@@ -255,15 +271,16 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     if (!Number.isSafeInteger(n) || n < 1) throw new KernelArgumentError(`${this.name}.forall: n must be a positive integer, got ${String(n)}`);
     return (...args: readonly unknown[]) => {
       const spec = this.#specializationFor(args);
+      const all = this.#withCaptured(args);
       if (spec.target === 'simulator') {
         const simulator = (spec as SimulatorSpecialization).simulator;
         const config = forallConfig(n, simulator.forallBlockSize());
-        simulator.run(config.grid, config.block, args);
+        simulator.run(config.grid, config.block, all);
         return;
       }
       const launcher = (spec as GpuSpecialization).launcher;
       const config = forallConfig(n, launcher.occupancyBlockSize());
-      launcher.launch(config, options.stream, args);
+      launcher.launch(config, options.stream, all);
     };
   }
 
@@ -301,7 +318,8 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     if (args.length !== params.length) {
       throw new KernelArgumentError(`${this.name} takes ${params.length} argument(s) (${params.join(', ')}), ${args.length} were given`);
     }
-    const types = argumentTypes(args, params, this.target);
+    const { names, values } = this.#captured;
+    const types = names.length === 0 ? argumentTypes(args, params, this.target) : argumentTypes([...args, ...values], [...params, ...names], this.target);
     const last = this.#last;
     if (last && sameTypes(last.signature, types)) return last;
     const spec = this.#specialize(types);
@@ -315,7 +333,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   }
 
   #type(types: readonly JitType[], symbol: string): TypedKernel {
-    return typeKernel(this.#parse(), types, { symbol, constants: this.#options.constants });
+    return typeKernel(this.#parse(), types, { symbol, constants: this.#options.constants, captured: this.#captured.names });
   }
 
   #compileOptions(): KernelCompileOptions {

@@ -4,13 +4,15 @@
 import { Device } from '@cuda-js/core';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { jit } from './index.js';
+import { StridedMemoryView } from '@cuda-js/memory-view';
+import { cuda, jit, type KernelArray } from './index.js';
 import { cloneArgs, firstDifference, kernelFor, outputData } from './kernel-suite.test-support.js';
 import { CAPTURED_HOST_ARRAYS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE } from './numba-parity-suite.test-support.js';
 
 describeGpu('numba parity on the GPU', () => {
+  let device: Device;
   beforeAll(() => {
-    Device.get(0).setCurrent();
+    device = Device.get(0).setCurrent();
     process.removeAllListeners('warning'); // host-array copies warn once per argument; expected here
   });
 
@@ -33,6 +35,28 @@ describeGpu('numba parity on the GPU', () => {
       for (const o of c.outputs) expect(firstDifference(outputData(onGpu[o]), outputData(expected[o]), c.tolerance), `argument ${o}`).toBeUndefined();
     });
   }
+
+  it('a device array in the constants (numba global device array): read and written in place, at its address at launch', () => {
+    const buffer = device.allocate(8 * 4);
+    try {
+      buffer.copyFrom(Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]));
+      const view = StridedMemoryView.fromPointer(buffer.ptr, { dtype: 'float32', shape: [8], exporter: buffer });
+      const ACC = view as unknown as KernelArray<'f32', 1>; // what the kernel's code sees
+      const kernel = jit(
+        (x: Float32Array) => {
+          const i = cuda.grid(1);
+          if (i < ACC.length) ACC[i] = ACC[i]! * 10 + x[i]!;
+        },
+        { constants: { ACC: view } },
+      );
+      kernel.launch({ grid: 1, block: 8 }, new Float32Array(8).fill(0.5)); // the host argument's copy back waits for the kernel
+      const out = new Float32Array(8);
+      buffer.copyTo(out);
+      expect([...out]).toEqual([10.5, 20.5, 30.5, 40.5, 50.5, 60.5, 70.5, 80.5]);
+    } finally {
+      buffer.close();
+    }
+  });
 
   it("fastMath: sin, cos, tan, exp, log, log2, log10 and pow within libdevice's documented errors of the fast forms", () => {
     const { x, p, y } = fastMathInputs();

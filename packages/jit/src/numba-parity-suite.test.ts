@@ -1,6 +1,7 @@
 // The numba-parity kernels on the CPU: run in the simulator against their
 // plain-JavaScript references, and compiled through libNVVM and ptxas
 // -arch=sm_90 with the instructions each feature stands for in the PTX.
+import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
 import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from './compile/toolchain-environment.test-support.js';
 import { cuda as hostCuda, cuda } from './cuda.js';
@@ -125,6 +126,29 @@ describe('numba parity: views', () => {
   });
 });
 
+describe('numba parity: device arrays in the constants', () => {
+  it('passes an array object of the constants by reference after the arguments: the kernel reads and writes it in place, and keeps it', () => {
+    const data = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+    const view = StridedMemoryView.fromAny(data);
+    const ACC = view as unknown as KernelArray<'f32', 1>; // what the kernel's code sees
+    const kernel = jit(
+      (x: Float32Array) => {
+        const i = cuda.grid(1);
+        if (i < ACC.length) ACC[i] = ACC[i]! * 10 + x[i]!;
+      },
+      { target: 'simulator', constants: { ACC: view } },
+    );
+    kernel.launch({ grid: 1, block: 8 }, new Float32Array(8).fill(0.5));
+    expect([...data]).toEqual([10.5, 20.5, 30.5, 40.5, 50.5, 60.5, 70.5, 80.5]);
+    kernel.launch({ grid: 1, block: 8 }, new Float32Array(8));
+    expect(data[0]).toBe(105);
+    // the launch takes the kernel's own arguments only; the captured array's type ends the signature
+    // @ts-expect-error the launch takes the kernel's own arguments only
+    expect(() => kernel.launch({ grid: 1, block: 8 }, new Float32Array(8), data)).toThrow(/takes 1 argument/);
+    expect([...kernel.specializations.keys()]).toEqual(["array(f32, 1, 'C'), array(f32, 1, 'C')"]);
+  });
+});
+
 describe('numba parity: fastMath in the simulator', () => {
   it("stays within libdevice's documented error of the fast forms", () => {
     const { x, p, y } = fastMathInputs();
@@ -144,6 +168,21 @@ describeWhen([nvvmMissing, ptxasMissing], 'numba parity: NVVM IR → PTX → ptx
       expect(ptxasRejects(ptx), c.name).toBeUndefined();
       expect(nvvm).not.toMatch(/alloca \[/); // a view allocates nothing
     }
+  });
+
+  it('passes a captured array as a kernel parameter (its address at launch), not a constant of the code', () => {
+    const view = StridedMemoryView.fromAny(new Float64Array(4));
+    const ACC = view as unknown as KernelArray<'f64', 1>;
+    const kernel = jit(
+      (x: Float64Array) => {
+        ACC[0] = x[0]!;
+      },
+      { arch: 'sm_90', constants: { ACC: view } },
+    );
+    const { ptx, types } = kernel.inspect([array(f64, 1)]);
+    expect(types.params).toEqual({ x: "array(f64, 1, 'C')", ACC: "array(f64, 1, 'C')" });
+    expect(ptxasRejects(ptx)).toBeUndefined();
+    expect(ptx).toMatch(/\.param \.u64 [\w$]+_param_1/);
   });
 
   it('puts host arrays read by name in constant memory (ld.const), once per array', () => {

@@ -27,6 +27,11 @@ export interface TypeKernelOptions {
   readonly constants?: Readonly<Record<string, KernelConstant>>;
   /** The kernel's symbol in NVVM IR and PTX. */
   readonly symbol: string;
+  /**
+   * Names of constants that are device arrays (captured-arrays.ts): array
+   * parameters after the kernel's own, whose types end the signature.
+   */
+  readonly captured?: readonly string[];
 }
 
 interface Local {
@@ -86,6 +91,8 @@ class KernelTyper {
   readonly #signature: readonly JitType[];
   readonly #kernelConstants: Readonly<Record<string, KernelConstant>>;
   readonly #symbol: string;
+  /** The kernel's parameters, then the captured device arrays. */
+  readonly #paramNames: readonly string[];
   readonly #context: TyperContext;
   #locals: Local[] = [];
   /** The memories the kernel declares, by id (declared in the same order every round: ids are stable). */
@@ -110,12 +117,13 @@ class KernelTyper {
     this.#signature = signature;
     this.#kernelConstants = options.constants ?? {};
     this.#symbol = options.symbol;
+    this.#paramNames = [...parsed.params, ...(options.captured ?? [])];
     this.#externals = new KernelExternals(options.symbol);
     this.#context = this.#makeContext();
   }
 
   run(): TypedKernel {
-    const { params } = this.#kernel;
+    const params = this.#paramNames;
     if (this.#signature.length !== params.length) {
       throw new KernelTypeError(`the kernel takes ${params.length} parameter(s) (${params.join(', ')}), the signature has ${this.#signature.length}`);
     }
@@ -159,7 +167,7 @@ class KernelTyper {
     this.#arrayUse = this.#signature.map(() => ({ shape: false, strides: false, written: false }));
     this.#collectives = { block: false, warp: false, grid: false };
     this.#paramLocals = [];
-    this.#kernel.params.forEach((name, i) => {
+    this.#paramNames.forEach((name, i) => {
       const t = this.#signature[i]!;
       if (isArrayType(t)) {
         this.#scope().set(name, { kind: 'array', view: paramView(i, name, t) });
