@@ -288,6 +288,8 @@ export const SUBARRAY_VIEWS_CASE: SuiteCase = {
     if (t < 32) out[t] = sm[t]! + upper[t]!;
     if (t < tail.length) out[32 + t] = tail[t]!;
     if (t < mid.length) out[40 + t] = mid[t]! * 2;
+    const window = out.subarray(40, 48);
+    if (t < 7) window[t * 1] += 1; // a compound store through a view, at a computed index
     out[64 + t] = x.subarray(t).length + x.subarray(t, 1000).subarray(1).length + none.length;
     if (t === 0) {
       const r = total.row(0);
@@ -303,7 +305,7 @@ export const SUBARRAY_VIEWS_CASE: SuiteCase = {
     for (let t = 0; t < 64; t++) {
       if (t < 32) out[t] = Math.fround(x[t]! + x[32 + t]!);
       if (t < 8) out[32 + t] = x[56 + t]!;
-      if (t < 7) out[40 + t] = Math.fround(x[3 + t]! * 2);
+      if (t < 7) out[40 + t] = Math.fround(Math.fround(x[3 + t]! * 2) + 1);
       out[64 + t] = 64 - t + Math.max(64 - t - 1, 0);
     }
     total[0] = Math.fround(x[60]! + 7);

@@ -1163,7 +1163,7 @@ class KernelTyper {
           effects.push(this.#assignLocal(id, typed(ix), at));
           return { op: 'local', type: 'i64', id, loc } as Expr;
         });
-        stableRef = elementRefOf(view, temps);
+        stableRef = { ...ref, indices: temps }; // the element's own indices (a view's are already its base array's)
       }
       return typed({ op: 'load', type: view.dtype, ref: stableRef, loc });
     };
