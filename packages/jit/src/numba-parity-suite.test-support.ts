@@ -169,9 +169,11 @@ export const fastMathKernel = (x: Float32Array, p: Float32Array, y: Float32Array
  * absolute on [-π, π]; exp (2 + floor(|1.173·x|)) ulp; log 2^-21.41, log2
  * 2^-22 and log10 2^-24 absolute on [0.5, 2]; tan (sin/cos, on [-π/4, π/4])
  * and pow (exp2(y·log2(p))) compound their parts' errors: 2^-19 absolute and
- * 2^-19 relative.
+ * 2^-19 relative. CUDA states its bounds from extensive testing, not
+ * proof, so each is allowed twice over (`margin`); a wrong function, or
+ * an approximation far worse than documented, still fails the check.
  */
-export function fastMathError(x: Float32Array, p: Float32Array, y: Float32Array, out: Float32Array): string | undefined {
+export function fastMathError(x: Float32Array, p: Float32Array, y: Float32Array, out: Float32Array, margin = 2): string | undefined {
   const ulp = (v: number): number => 2 ** (Math.floor(Math.log2(Math.abs(v))) - 23);
   for (let i = 0; i < x.length; i++) {
     const xi = x[i]!,
@@ -188,7 +190,7 @@ export function fastMathError(x: Float32Array, p: Float32Array, y: Float32Array,
       ['pow', out[i * 8 + 7]!, pi ** yi, 2 ** -19 * pi ** yi],
     ];
     for (const [fn, got, exact, bound] of checks) {
-      if (!(Math.abs(got - exact) <= bound)) return `${fn} at element ${i}: ${got}, exactly ${exact}, off by ${Math.abs(got - exact)} > ${bound}`;
+      if (!(Math.abs(got - exact) <= margin * bound)) return `${fn} at element ${i}: ${got}, exactly ${exact}, off by ${Math.abs(got - exact)} > ${margin} × ${bound}`;
     }
   }
   return undefined;
