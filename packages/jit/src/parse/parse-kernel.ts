@@ -1,5 +1,6 @@
 import { parseScript, type ESTree } from 'meriyah';
 import { UnsupportedSyntaxError } from '../errors.js';
+import { definitionSite } from './definition-site.js';
 import { SourceMapper, type CallSite } from './source-locator.js';
 import { checkSyntax } from './supported-syntax.js';
 
@@ -63,7 +64,7 @@ function shiftRanges(node: unknown, delta: number): void {
 export function parseKernel(fn: (...args: never[]) => unknown, callSite: CallSite | undefined): ParsedKernel {
   if (typeof fn !== 'function') throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
   const source = Function.prototype.toString.call(fn);
-  const locator = new SourceMapper(source, callSite);
+  const locator = new SourceMapper(source, callSite, () => definitionSite(fn));
   if (/\{\s*\[native code\]\s*\}\s*$/.test(source)) {
     throw new UnsupportedSyntaxError(`jit: '${fn.name || 'function'}' is a native or bound function; pass the kernel function itself`);
   }

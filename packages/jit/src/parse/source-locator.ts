@@ -140,6 +140,8 @@ export class SourceMapper implements SourceLocator {
   constructor(
     readonly source: string,
     readonly callSite: CallSite | undefined,
+    /** Where the function itself is defined (asked only when a position is needed): a kernel made in another module than its `jit()` call. */
+    readonly definedAt?: () => CallSite | undefined,
   ) {}
 
   position(loc: Loc): SourcePosition {
@@ -164,20 +166,30 @@ export class SourceMapper implements SourceLocator {
 
   #build(): { text: string; file: string; map: (offset: number) => number; starts: number[] } {
     const own = { text: this.source, file: '<kernel>', map: (o: number) => o, starts: lineStarts(this.source) };
-    const site = this.callSite;
-    if (!site) return own;
+    const atCall = this.callSite ? this.#mapNear(this.callSite) : undefined;
+    if (atCall && !('unreadable' in atCall)) return atCall;
+    // not in the file of the jit() call (or no call site): where V8 says the function is
+    const defined = this.definedAt?.();
+    const atDefinition = defined ? this.#mapNear(defined) : undefined;
+    if (atDefinition && !('unreadable' in atDefinition)) return atDefinition;
+    if (atCall) return { ...own, file: atCall.unreadable };
+    return own;
+  }
+
+  /** The mapping into the file of `site`, found near its position; undefined where the kernel is not in that file. */
+  #mapNear(site: CallSite): { text: string; file: string; map: (offset: number) => number; starts: number[] } | { unreadable: string } | undefined {
     let text: string;
     try {
       text = readFileSync(site.file, 'utf8');
     } catch {
-      return { ...own, file: `${site.file} (kernel text; the file could not be read)` };
+      return { unreadable: `${site.file} (kernel text; the file could not be read)` };
     }
     const starts = lineStarts(text);
     const callOffset = (starts[site.line - 1] ?? 0) + site.column - 1;
     const exact = this.#nearestExactCopy(text, callOffset);
     if (exact !== undefined) return { text, file: site.file, map: (o) => exact + o, starts };
     const aligned = this.#align(text, callOffset);
-    return aligned ? { text, file: site.file, map: aligned, starts } : own;
+    return aligned ? { text, file: site.file, map: aligned, starts } : undefined;
   }
 
   #nearestExactCopy(text: string, callOffset: number): number | undefined {
