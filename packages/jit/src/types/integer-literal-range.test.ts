@@ -2,7 +2,7 @@
 // a[1e300] = 7 wrote a[0], and a bigint constant 2n ** 64n + 5n became 5n. Each is a named error now.
 import { describe, expect, it } from 'vitest';
 import { KernelTypeError } from '../errors.js';
-import { array } from './signature.js';
+import { array, resolveSignature } from './signature.js';
 import { typed, typingError } from './typer.test-support.js';
 
 const f32x1 = array('f32', 1);
@@ -67,3 +67,15 @@ describe('integer literals outside their type', () => {
 
 declare const HUGE: bigint;
 declare const MASK: bigint;
+
+// Issue 20: compile() took a forged array type ({ kind: 'array', dtype: 'bogus', ndim: 7 }) as given.
+describe('signatures', () => {
+  it('take only array types that array() made', () => {
+    expect(() => resolveSignature([{ kind: 'array', dtype: 'bogus', ndim: 7, layout: 'C', readonly: false, name: 'x' } as never])).toThrow(
+      /signature\[0\] is an object that array\(dtype, ndim, layout\) did not make/,
+    );
+    const real = array('f32', 2);
+    expect(() => resolveSignature([{ ...real } as never])).toThrow(KernelTypeError);
+    expect(resolveSignature(['f32', real])).toEqual(['f32', real]);
+  });
+});

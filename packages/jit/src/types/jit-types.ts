@@ -76,6 +76,13 @@ export function arrayType(dtype: ScalarName, ndim: 1 | 2 | 3, layout: Layout = '
   return t;
 }
 
+/** Whether `value` is an array type that {@link arrayType} made (by identity: a look-alike object is none). */
+export function isMadeArrayType(value: unknown): value is ArrayType {
+  if (typeof value !== 'object' || value === null) return false;
+  const name: unknown = (value as { name?: unknown }).name;
+  return typeof name === 'string' && arrays.get(name) === value;
+}
+
 export function isArrayType(t: JitType): t is ArrayType {
   return typeof t === 'object';
 }

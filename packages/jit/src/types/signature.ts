@@ -1,7 +1,7 @@
 import { bf16, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8 } from '@cuda-js/core';
 import { KernelTypeError } from '../errors.js';
 import type { ScalarOfToken } from '../kernel-array.js';
-import { arrayType, isScalarName, type ArrayType, type JitType, type Layout, type ScalarName } from './jit-types.js';
+import { arrayType, isMadeArrayType, isScalarName, type ArrayType, type JitType, type Layout, type ScalarName } from './jit-types.js';
 
 /** Something that names a type in a signature: a scalar maker (`f32`), its name (`'f32'`), or an {@link array} type. */
 export type TypeToken = JitType | ((value: never) => unknown);
@@ -60,5 +60,10 @@ function scalarOf(token: unknown, where: string): ScalarName {
 /** The types of a signature given as tokens. */
 export function resolveSignature(tokens: readonly TypeToken[]): JitType[] {
   if (!Array.isArray(tokens)) throw new KernelTypeError('a signature is an array of types, such as [f32, array(f32, 1), array(f32, 1)]');
-  return tokens.map((t, i) => (typeof t === 'object' && t !== null && (t as ArrayType).kind === 'array' ? (t as ArrayType) : scalarOf(t, `signature[${i}]`)));
+  return tokens.map((t, i) => {
+    if (typeof t !== 'object' || t === null) return scalarOf(t, `signature[${i}]`);
+    // recognised by identity: a forged { kind: 'array', dtype: 'bogus', ndim: 7 } was compiled as given
+    if (!isMadeArrayType(t)) throw new KernelTypeError(`signature[${i}] is an object that array(dtype, ndim, layout) did not make; use array(...) for array types`);
+    return t;
+  });
 }
