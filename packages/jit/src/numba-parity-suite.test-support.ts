@@ -291,7 +291,7 @@ export const SUBARRAY_VIEWS_CASE: SuiteCase = {
     if (t < tail.length) out[32 + t] = tail[t]!;
     if (t < mid.length) out[40 + t] = mid[t]! * 2;
     const window = out.subarray(40, 48);
-    if (t < 7) window[t * 1] += 1; // a compound store through a view, at a computed index
+    if (t < 7) window[t * 1]! += 1; // a compound store through a view, at a computed index
     out[64 + t] = x.subarray(t).length + x.subarray(t, 1000).subarray(1).length + none.length;
     if (t === 0) {
       const r = total.row(0);
