@@ -27,6 +27,13 @@ export interface ArrayView {
    * how its elements are elements of `array`/`space` (the array it views).
    */
   readonly mapping?: ViewMapping;
+  /**
+   * For an array held in a local variable (`let a = x; a = y;`): the arrays
+   * it may hold and the i32 local that says which (an index into `views`).
+   * Every access of such a view is typed once per array, chosen by the local
+   * at run time (array-locals.ts); the other fields are its first array's.
+   */
+  readonly choice?: ArrayChoice;
 }
 
 /**
@@ -40,6 +47,11 @@ export interface ViewMapping {
   readonly base: ArrayView;
   readonly dims: readonly ({ readonly kind: 'fixed'; readonly index: Expr } | { readonly kind: 'axis'; readonly axis: number; readonly offset: Expr })[];
   readonly extents: readonly Expr[];
+}
+
+export interface ArrayChoice {
+  readonly selector: number;
+  readonly views: readonly ArrayView[];
 }
 
 /** What a name in a scope stands for. */
@@ -84,6 +96,7 @@ export function memoryView(index: number, memory: KernelMemory): ArrayView {
 
 /** The address of an element of `view` (indices already i64); a view's is its base array's element. */
 export function elementRefOf(view: ArrayView, indices: readonly Expr[]): ElementRef {
+  if (view.choice) throw new Error(`typer: '${view.name}' holds one of several arrays; its accesses are typed once per array`);
   const mapping = view.mapping;
   if (mapping) {
     const baseIndices = mapping.dims.map((d): Expr => {
@@ -98,6 +111,7 @@ export function elementRefOf(view: ArrayView, indices: readonly Expr[]): Element
 
 /** The `dim` expression of `view`'s extent along `dim` (i64); a view's own extent expression. */
 export function extentOf(view: ArrayView, dim: number, loc: Loc): Expr {
+  if (view.choice) throw new Error(`typer: '${view.name}' holds one of several arrays; its extents are typed once per array`);
   if (view.mapping) return view.mapping.extents[dim]!;
   return view.space === undefined ? { op: 'dim', type: 'i64', array: view.array, what: 'shape', dim, loc } : { op: 'dim', type: 'i64', array: view.array, space: view.space, what: 'shape', dim, loc };
 }

@@ -104,7 +104,7 @@ describe('cuda.atomic', () => {
     expect(() =>
       typed(
         (m: Int32Array, v: number) => {
-          cuda.atomic.max(m, [0, v], 1);
+          cuda.atomic.max(m, [0, v / 2], 1);
         },
         [array('i32', 2), 'f64'],
       ),

@@ -5,6 +5,7 @@
  * `index` is an integer for a 1-D array, `[i, j, ...]` for an n-D one.
  */
 import type { ESTree } from 'meriyah';
+import type { ArrayView } from './array-bindings.js';
 import { ATOMIC_TYPES, type AtomicFunction } from './typed-ir.js';
 import { typed, type Node, type Typed, type TyperContext } from './typer-context.js';
 
@@ -17,10 +18,16 @@ function indexNodes(c: TyperContext, node: Node): Node[] {
 }
 
 export function atomicCall(c: TyperContext, fn: AtomicFunction, args: readonly Node[], call: ESTree.CallExpression): Typed {
+  const arrayNode = args[0]!;
+  const name = `cuda.atomic.${fn}`;
+  const held = c.arrayOf(arrayNode);
+  if (!held) return c.typeError(arrayNode, `${name} works on an element of an array (a parameter, or a shared or local array)`);
+  return c.eachArray(held, call, (view) => atomicOn(c, fn, view, args, call));
+}
+
+function atomicOn(c: TyperContext, fn: AtomicFunction, view: ArrayView, args: readonly Node[], call: ESTree.CallExpression): Typed {
   const [arrayNode, indexNode] = args as [Node, Node];
   const name = `cuda.atomic.${fn}`;
-  const view = c.arrayOf(arrayNode);
-  if (!view) return c.typeError(arrayNode, `${name} works on an element of an array (a parameter, or a shared or local array)`);
   if (view.space === 'const') c.typeError(arrayNode, `'${view.name}' is constant memory (cuda.const.arrayLike): atomics need memory they can write`);
   if (view.readOnly) c.typeError(arrayNode, view.readOnly);
   const allowed = ATOMIC_TYPES[fn];

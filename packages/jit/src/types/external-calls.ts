@@ -78,6 +78,7 @@ export function externalCall(c: TyperContext, fn: ExternalDeviceFunction, call: 
         c.typeError(node, `${what} is an array of ${type.dtype} with ${type.ndim} dimension(s) (${typeName(type)}); '${view.name}' is ${view.description}`);
       }
       if (view.mapping) c.typeError(node, `${what}: '${view.name}' is a view made in the kernel; linked code takes whole arrays (pass the array and the offset)`);
+      if (view.choice) c.typeError(node, `${what}: '${view.name}' holds one of several arrays (${view.description}); linked code takes an array by its own name: call it in each branch`);
       if (!view.readOnly) c.markWritten(view);
       return view.space === undefined ? { kind: 'pointer', array: view.array } : { kind: 'pointer', array: view.array, space: view.space };
     }

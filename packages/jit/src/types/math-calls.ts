@@ -4,6 +4,7 @@
  * f64; `min`, `max`, `abs` and `sign` of integers stay integers.
  */
 import type { ESTree } from 'meriyah';
+import { integerRounding, ROUNDING_FUNCTIONS, type RoundingFunction } from './integer-rounding.js';
 import { MATH_CALLS } from './intrinsics.js';
 import { bitsOf, isFloat, type ScalarName } from './jit-types.js';
 import { arithmeticType, defaultLiteralType, promoteValues, type ValueType } from './promotion.js';
@@ -38,6 +39,15 @@ export function mathCall(c: TyperContext, name: string, node: Call): Typed {
     let acc = mathOf(c, fn, node.arguments.slice(0, 2), node);
     for (const extra of node.arguments.slice(2)) acc = mathOfTyped(c, fn, [acc, c.expression(extra)], node);
     return acc;
+  }
+  if (ROUNDING_FUNCTIONS.has(fn) && node.arguments.length === 1) {
+    const arg = node.arguments[0]!;
+    const quotient = integerRounding(c, fn as RoundingFunction, arg, node);
+    if (quotient) return quotient;
+    const value = c.expression(arg);
+    // an integer rounded is itself (an integer literal stays one)
+    if (value.type === 'int-literal' || (!isLiteralType(value.type) && !isFloat(value.type) && value.type !== 'bool')) return value;
+    return mathOfTyped(c, fn, [value], node);
   }
   return mathOf(c, fn, node.arguments, node);
 }

@@ -164,7 +164,7 @@ describe('typeKernel', () => {
     expect(() =>
       typed(
         (x: Float32Array, i: number) => {
-          x[i] = 1;
+          x[i / 2] = 1;
         },
         [f32x1, 'f64'],
       ),

@@ -5,6 +5,7 @@ import { ExternalDeviceFunction } from '../external-device-function.js';
 import type { ParsedKernel } from '../parse/parse-kernel.js';
 import { unsupportedMessage, unsupportedNodePhrase } from '../parse/supported-syntax.js';
 import { elementRefOf, extentOf, memoryView, paramView, type ArrayView, type Binding, type ViewMapping } from './array-bindings.js';
+import { ArrayLocal, choiceView, selectorFor, selectorIs, viewsOf } from './array-locals.js';
 import { identityMapping, isRereadable, mappingExprs, replaceMappingExprs, rowMapping, subarrayMapping, VIEW_METHODS } from './array-views.js';
 import { cudaStatement, cudaValue, dimensionCount, gridComponent, gridSizeComponent } from './cuda-calls.js';
 import { inlineStatement, inlineValue } from './device-calls.js';
@@ -111,6 +112,10 @@ class KernelTyper {
   /** The constant memory of each host array read by its name in the constants (`PRICES[i]`), by the array: one memory per array per round. */
   #capturedArrays = new Map<unknown, ArrayView>();
   #paramLocals: number[] = [];
+  /** The locals that hold arrays (array-locals.ts), by local id; their candidates are kept from round to round. */
+  readonly #arrayLocals = new Map<number, ArrayLocal>();
+  /** The scalar parameters' locals that the kernel assigns (kept from round to round). */
+  readonly #assignedParams = new Set<number>();
 
   constructor(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions) {
     this.#kernel = parsed;
@@ -199,12 +204,14 @@ class KernelTyper {
       arrayOf: (node) => this.#arrayOf(node),
       elementRef: (view, indices, at) => this.#elementRef(view, indices, at),
       markWritten: (view) => this.#markWritten(view),
+      eachArray: (view, node, access) => this.#eachArray(view, node, access),
       useCollective: (kind) => {
         this.#collectives[kind] = true;
       },
       newTarget: () => this.#nextTarget++,
       declareLocal: (name) => this.#declare(name, false),
       hiddenLocal: (name) => this.#declare(name, false, undefined, false),
+      isScalarParameter: (id) => this.#paramLocals.includes(id) && !this.#assignedParams.has(id),
       assignLocal: (id, value, node) => this.#assignLocal(id, value, node),
       readLocal: (id, node) => this.#readLocal(id, node),
       bindArray: (name, view) => this.#scope().set(name, { kind: 'array', view }),
@@ -338,6 +345,11 @@ class KernelTyper {
   /** Records that `value` is assigned to local `id` (widening its type while inferring) and returns the converted value. */
   #assignLocal(id: number, value: Typed, node: Node): Expr {
     const local = this.#locals[id]!;
+    if (local.fixed && !this.#assignedParams.has(id)) {
+      if (this.#emitting) throw new Error(`typer: the parameter '${local.name}' was first assigned in the last round`);
+      this.#assignedParams.add(id);
+      this.#changed = true;
+    }
     if (!this.#emitting && !local.fixed) {
       const next = join(local.type, value.type);
       if (next !== local.type) {
@@ -462,7 +474,12 @@ class KernelTyper {
       const name = d.id.name;
       if (d.init && this.#declaresView(name, d.init, isConst, out)) continue;
       if (d.init && this.#declaresBinding(name, d.init, isConst)) continue;
-      if (d.init) this.#refuseArrayValue(d.init);
+      const array = d.init ? this.#arrayValue(d.init) : undefined;
+      if (array && d.init) {
+        const id = this.#declare(name, isConst);
+        out.push({ op: 'expr', expr: this.#assignArray(id, array, d.init), loc: this.#loc(d) });
+        continue;
+      }
       const value = d.init ? this.#expression(d.init) : undefined;
       const id = this.#declare(name, isConst);
       if (value && d.init) out.push({ op: 'expr', expr: this.#assignLocal(id, value, d.init), loc: this.#loc(d) });
@@ -492,12 +509,77 @@ class KernelTyper {
     return false;
   }
 
-  /** Arrays and groups cannot be copied into variables: kernels use them by the names they were given. */
-  #refuseArrayValue(init: Node): void {
-    if (init.type === 'Identifier') {
-      const b = this.#lookup(init.name);
-      if (b?.kind === 'array') this.#typeError(init, `'${init.name}' is an array; arrays cannot be held in variables, use '${init.name}' itself`);
+  // ---- arrays in local variables (array-locals.ts) ---------------------------------
+
+  /**
+   * The array that an expression gives, where it gives one: a name bound to
+   * an array (or to a local that holds arrays), or `test ? a : b` of such
+   * expressions. Gives the arrays it may be, in order, each as it is now.
+   */
+  #arrayValue(node: Node): readonly ArrayView[] | undefined {
+    if (node.type === 'ConditionalExpression') {
+      const n = node as ESTree.ConditionalExpression;
+      const then = this.#arrayValue(n.consequent);
+      const otherwise = this.#arrayValue(n.alternate);
+      if (!then && !otherwise) return undefined;
+      if (!then || !otherwise) this.#typeError(node, `one branch of this conditional is an array and the other is not: '${this.#text(then ? n.alternate : n.consequent)}'`);
+      return [...then, ...otherwise];
     }
+    const view = this.#arrayOf(node);
+    return view ? [view] : undefined;
+  }
+
+  /** The selector value of the array that `node` (an array value) gives, for the candidates of `target`. */
+  #arraySelector(target: ArrayLocal, node: Node): Expr {
+    if (node.type === 'ConditionalExpression') {
+      const n = node as ESTree.ConditionalExpression;
+      const test = this.#truthy(this.#expression(n.test), n.test);
+      return { op: 'select', type: 'i32', test, then: this.#arraySelector(target, n.consequent), otherwise: this.#arraySelector(target, n.alternate), loc: this.#loc(node) };
+    }
+    return selectorFor(target, this.#arrayOf(node)!, this.#loc(node));
+  }
+
+  /** `name = <array value>` (`node`) for local `id`: its candidates gain the value's arrays; the selector is set. */
+  #assignArray(id: number, values: readonly ArrayView[], node: Node): Expr {
+    const local = this.#locals[id]!;
+    let holder = this.#arrayLocals.get(id);
+    if (!holder) {
+      if (local.type !== undefined) this.#typeError(node, `'${local.name}' holds a ${this.#finalType(local)}; it cannot hold an array too`);
+      if (this.#emitting) throw new Error(`typer: '${local.name}' was first given an array in the last round`);
+      holder = new ArrayLocal();
+      this.#arrayLocals.set(id, holder);
+      this.#changed = true;
+    }
+    for (const value of values) {
+      for (const view of viewsOf(value)) {
+        if (view.mapping) this.#typeError(node, `'${view.name}' is a view made in the kernel; a variable that is assigned arrays holds whole arrays (index the view by its own name)`);
+        const added = holder.add(view, (first) =>
+          this.#typeError(node, `'${local.name}' holds arrays of ${first.description}; '${view.name}' is ${view.description}: an array variable holds arrays of one element type and rank`),
+        );
+        if (added) {
+          if (this.#emitting) throw new Error(`typer: '${local.name}' gained an array in the last round`);
+          this.#changed = true;
+        }
+      }
+    }
+    return this.#assignLocal(id, typed(this.#arraySelector(holder, node)), node);
+  }
+
+  /** The view of a local that holds arrays, or undefined for a scalar local. */
+  #arrayLocalView(id: number): ArrayView | undefined {
+    const holder = this.#arrayLocals.get(id);
+    return holder ? choiceView(this.#locals[id]!.name, id, holder.views) : undefined;
+  }
+
+  /** An access typed once per array that `view` may be, chosen by its selector at run time. */
+  #eachArray(view: ArrayView, node: Node, access: (one: ArrayView) => Typed): Typed {
+    const choice = view.choice;
+    if (!choice) return access(view);
+    const loc = this.#loc(node);
+    const { views, selector } = choice;
+    let result = access(views[views.length - 1]!);
+    for (let k = views.length - 2; k >= 0; k--) result = this.#selectOf(selectorIs(selector, k, loc), access(views[k]!), result, node, node, node);
+    return result;
   }
 
   #destructure(pattern: ESTree.ArrayPattern, init: ESTree.Expression | undefined, isConst: boolean): Stmt[] {
@@ -683,6 +765,7 @@ class KernelTyper {
   #identifier(node: ESTree.Identifier): Typed {
     const name = node.name;
     const b = this.#lookup(name);
+    if (b?.kind === 'local' && this.#arrayLocals.has(b.id)) return this.#typeError(node, `'${name}' is an array: index it (${name}[i]) or read ${name}.length`);
     if (b?.kind === 'local') {
       const t = this.#localType(b.id);
       if (this.#emitting && this.#locals[b.id]!.type === undefined) this.#typeError(node, `'${name}' is read but never assigned a value`);
@@ -960,6 +1043,10 @@ class KernelTyper {
     const compound = op === '=' ? undefined : op.slice(0, -1);
     if (compound === '&&' || compound === '||' || compound === '??') return this.#unsupported(node, `'${op}'`);
     if (target.kind === 'local') {
+      const holdsArrays = this.#arrayLocals.has(target.id);
+      const array = compound === undefined ? this.#arrayValue(node.right) : undefined;
+      if (array) return typed(this.#assignArray(target.id, array, node.right));
+      if (holdsArrays) this.#typeError(node, `'${this.#locals[target.id]!.name}' holds an array: assign it another array (${this.#locals[target.id]!.name} = other), or assign its elements`);
       const value = compound === undefined ? this.#expression(node.right) : this.#binaryOf(compound, this.#readLocal(target.id, node.left), this.#expression(node.right), node);
       return typed(this.#assignLocal(target.id, value, node));
     }
@@ -978,6 +1065,7 @@ class KernelTyper {
     const target = this.#target(node.argument);
     const op = node.operator === '++' ? '+' : '-';
     const one = (): Typed => this.#literal(1, node, 'int-literal');
+    if (target.kind === 'local' && this.#arrayLocals.has(target.id)) this.#typeError(node, `'${this.#locals[target.id]!.name}' holds an array; it cannot be incremented`);
     if (target.kind === 'local') {
       const old = this.#readLocal(target.id, node.argument);
       const assign = this.#assignLocal(target.id, this.#binaryOf(op, old, one(), node), node);
@@ -1013,6 +1101,7 @@ class KernelTyper {
     if (node.type !== 'Identifier') return undefined;
     const name = (node as ESTree.Identifier).name;
     const b = this.#lookup(name);
+    if (b?.kind === 'local') return this.#arrayLocalView(b.id);
     if (b) return b.kind === 'array' ? b.view : undefined;
     const value = this.#constant(name);
     if (value === undefined || !isHostArray(value)) return undefined;
@@ -1104,6 +1193,7 @@ class KernelTyper {
   }
 
   #markWritten(view: ArrayView): void {
+    if (view.choice) return view.choice.views.forEach((v) => this.#markWritten(v));
     if (view.space === undefined) this.#arrayUse[view.array]!.written = true;
   }
 
@@ -1149,6 +1239,7 @@ class KernelTyper {
   }
 
   #storeElement(view: ArrayView, indices: readonly Node[], at: Node, node: Node, value: (read: () => Typed) => Typed): Typed {
+    if (view.choice) return this.#eachArray(view, node, (one) => this.#storeElement(one, indices, at, node, value));
     if (view.readOnly) this.#typeError(at, view.readOnly);
     this.#markWritten(view);
     const ref = this.#elementRef(view, indices, at);
@@ -1179,7 +1270,7 @@ class KernelTyper {
     const loc = this.#loc(node);
     const view = this.#arrayOf(node.object);
     if (view) {
-      if (node.computed) return typed({ op: 'load', type: view.dtype, ref: this.#elementRef(view, [node.property], node), loc });
+      if (node.computed) return this.#eachArray(view, node, (one) => typed({ op: 'load', type: one.dtype, ref: this.#elementRef(one, [node.property], node), loc }));
       const prop = node.property.type === 'Identifier' ? node.property.name : '';
       if (prop === 'length') {
         if (view.ndim !== 1) this.#typeError(node, `'${view.name}' is ${view.ndim}-D: use .shape[k] for an extent or .size for the element count`);
@@ -1241,6 +1332,7 @@ class KernelTyper {
    * time (parameters, dynamic shared arrays).
    */
   #extent(view: ArrayView, dim: number, node: Node): Typed {
+    if (view.choice && !view.extents) return this.#eachArray(view, node, (one) => this.#extent(one, dim, node));
     if (view.extents) return this.#literal(view.extents[dim]!, node, 'int-literal');
     if (view.space === undefined && !view.mapping) this.#arrayUse[view.array]!.shape = true;
     const loc = this.#loc(node);
@@ -1261,7 +1353,7 @@ class KernelTyper {
       const view = this.#arrayOf(callee.object);
       if (view) {
         const method = callee.property.name;
-        if (method === 'get') return typed({ op: 'load', type: view.dtype, ref: this.#elementRef(view, node.arguments, node), loc });
+        if (method === 'get') return this.#eachArray(view, node, (one) => typed({ op: 'load', type: one.dtype, ref: this.#elementRef(one, node.arguments, node), loc }));
         if (method === 'set') {
           if (node.arguments.length !== view.ndim + 1) this.#typeError(node, `${view.name}.set takes ${view.ndim} index(es) and a value`);
           const value = node.arguments[view.ndim]!;

@@ -38,11 +38,36 @@ export function literalValue(t: Typed): number | undefined {
 }
 
 /** An integer value (`what` names it in the message), converted to `target`. */
+/**
+ * Whether an f64 value is a whole number by how it is made: plain number
+ * arguments (f64 scalar parameters, read as they came), integers widened to
+ * f64, whole f64 constants, and +, - and * of such values. An index of that
+ * kind is accepted (README: a plain `number` argument as an index), and
+ * converted as every float to integer conversion is, on both backends.
+ */
+function wholeByConstruction(c: TyperContext, e: Expr): boolean {
+  switch (e.op) {
+    case 'local':
+      return c.isScalarParameter(e.id);
+    case 'const':
+      return typeof e.value === 'number' && Number.isInteger(e.value);
+    case 'convert':
+      return isInteger(e.operand.type);
+    case 'unary':
+      return e.operator === 'neg' && wholeByConstruction(c, e.operand);
+    case 'binary':
+      return (e.operator === 'add' || e.operator === 'sub' || e.operator === 'mul') && wholeByConstruction(c, e.left) && wholeByConstruction(c, e.right);
+    default:
+      return false;
+  }
+}
+
 export function integerOf(c: TyperContext, t: Typed, node: Node, target: ScalarName, what: string): Expr {
+  if (t.type === 'f64' && what === 'an index' && wholeByConstruction(c, t.expr)) return c.to(t, target, node);
   if (t.type === 'float-literal' || (!isLiteralType(t.type) && !isInteger(t.type))) {
     c.typeError(
       node,
-      `${what} must be an integer, got ${t.type === 'float-literal' ? 'a float literal' : t.type}${t.type === 'f64' ? ' (a plain JS number is f64; pass i32(n) or write i32(...) here)' : ''}`,
+      `${what} must be an integer, got ${t.type === 'float-literal' ? 'a float literal' : t.type}${t.type === 'f64' ? ' (a plain JS number is f64: a number argument itself, +, - and * of numbers and integers, and Math.floor/trunc/ceil/round of an integer quotient are accepted as indices; else write i32(...) here)' : ''}`,
     );
   }
   if (isLiteralType(t.type) && t.value !== undefined && !integerLiteralFits(t.value, target)) {
@@ -121,6 +146,8 @@ export interface TyperContext {
   elementRef(view: ArrayView, indices: readonly Node[], at: Node): ElementRef;
   /** Records that the kernel writes elements of `view` (an array parameter's `use.written`). */
   markWritten(view: ArrayView): void;
+  /** An access typed once per array that `view` may be (an array held in a variable), chosen at run time; `access(view)` for a plain one. */
+  eachArray(view: ArrayView, node: Node, access: (one: ArrayView) => Typed): Typed;
 
   // ---- collectives ----
   useCollective(kind: keyof KernelCollectives): void;
@@ -132,6 +159,8 @@ export interface TyperContext {
   declareLocal(name: string): number;
   /** A local that no name in the code reaches (temporaries, results). */
   hiddenLocal(name: string): number;
+  /** Whether local `id` holds a scalar parameter of the kernel that the kernel never assigns (as it came from the launch). */
+  isScalarParameter(id: number): boolean;
   assignLocal(id: number, value: Typed, node: Node): Expr;
   readLocal(id: number, node: Node): Typed;
   /** Binds `name` in the current scope to an array. */
