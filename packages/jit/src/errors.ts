@@ -80,3 +80,19 @@ export const SIMULATOR_HINT = "to run the kernel on the CPU instead, make it wit
 export class NoGpuError extends JitError {
   override name = 'NoGpuError';
 }
+
+/**
+ * Runs a stage of the pipeline over a kernel's tree, turning a call stack
+ * that ran out (an expression or block nested thousands deep: a RangeError
+ * of the engine) into an {@link UnsupportedSyntaxError} that says so.
+ */
+export function withNestingBound<T>(stage: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new UnsupportedSyntaxError(`${stage}: the kernel nests expressions or blocks too deeply (the call stack ran out); split it into smaller expressions`, undefined, { cause: error });
+    }
+    throw error;
+  }
+}

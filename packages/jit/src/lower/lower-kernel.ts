@@ -1,3 +1,4 @@
+import { withNestingBound } from '../errors.js';
 // The `lower` stage: a TypedKernel to the text of an NVVM IR module.
 import type { TypedKernel } from '../types/typed-ir.js';
 import { FunctionBuilder } from './function-builder.js';
@@ -42,6 +43,10 @@ const C_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * @throws {LoweringError} for typed IR that breaks its own contract
  */
 export function lowerKernel(kernel: TypedKernel, options: LowerOptions = {}): string {
+  return withNestingBound('lowering', () => lowerKernelUnbounded(kernel, options));
+}
+
+function lowerKernelUnbounded(kernel: TypedKernel, options: LowerOptions = {}): string {
   if (!C_IDENTIFIER.test(kernel.symbol)) throw new LoweringError(`kernel symbol ${JSON.stringify(kernel.symbol)} is not a C identifier`);
   const builder = new FunctionBuilder();
   const declarations = new ModuleDeclarations();

@@ -1,5 +1,5 @@
 import { parseScript, type ESTree } from 'meriyah';
-import { UnsupportedSyntaxError } from '../errors.js';
+import { UnsupportedSyntaxError, withNestingBound } from '../errors.js';
 import { definitionSite } from './definition-site.js';
 import { SourceMapper, type CallSite } from './source-locator.js';
 import { checkSyntax } from './supported-syntax.js';
@@ -62,6 +62,10 @@ function shiftRanges(node: unknown, delta: number): void {
  * async functions, generators, rest and default parameters are not.
  */
 export function parseKernel(fn: (...args: never[]) => unknown, callSite: CallSite | undefined): ParsedKernel {
+  return withNestingBound('parsing', () => parseKernelUnbounded(fn, callSite));
+}
+
+function parseKernelUnbounded(fn: (...args: never[]) => unknown, callSite: CallSite | undefined): ParsedKernel {
   if (typeof fn !== 'function') throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
   const source = Function.prototype.toString.call(fn);
   const locator = new SourceMapper(source, callSite, () => definitionSite(fn));

@@ -1,3 +1,4 @@
+import { withNestingBound } from '../errors.js';
 import { NO_COLLECTIVES, type TypedKernel } from '../types/typed-ir.js';
 import { arrayVariables as v } from './array-variables.js';
 import { ExpressionSource, localName } from './expression-source.js';
@@ -52,6 +53,10 @@ export function simulationMode(kernel: TypedKernel): SimulationMode {
  * (or of the grid) until each waits or finishes, and passes the collectives.
  */
 export function generateKernelSource(kernel: TypedKernel, sites: FaultSites, plan: MemoryPlan = new MemoryPlan(kernel.memories ?? [])): string {
+  return withNestingBound('the simulator', () => generateKernelSourceUnbounded(kernel, sites, plan));
+}
+
+function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, plan: MemoryPlan = new MemoryPlan(kernel.memories ?? [])): string {
   const mode = simulationMode(kernel);
   const temporaries: string[] = [];
   const context: SourceContext = {

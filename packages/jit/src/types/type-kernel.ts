@@ -1,6 +1,6 @@
 import type { ESTree } from 'meriyah';
 import { deviceFunctionOf, type DeviceFunction, type KernelConstant } from '../device-function.js';
-import { FreeVariableError, KernelTypeError, UnsupportedSyntaxError, type SourceLocator } from '../errors.js';
+import { FreeVariableError, KernelTypeError, UnsupportedSyntaxError, type SourceLocator, withNestingBound } from '../errors.js';
 import { ExternalDeviceFunction } from '../external-device-function.js';
 import type { ParsedKernel } from '../parse/parse-kernel.js';
 import { unsupportedMessage, unsupportedNodePhrase } from '../parse/supported-syntax.js';
@@ -84,6 +84,10 @@ const MAX_INFERENCE_ROUNDS = 32;
  * of linked code).
  */
 export function typeKernel(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions): TypedKernel {
+  return withNestingBound('typing', () => typeKernelUnbounded(parsed, signature, options));
+}
+
+function typeKernelUnbounded(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions): TypedKernel {
   return new KernelTyper(parsed, signature, options).run();
 }
 
