@@ -23,7 +23,8 @@ function packageDirectory(file: string): string {
 
 // This package's own frames are skipped: its sources while testing, its dist (bundled or not) once built.
 const OWN_DIRECTORY = packageDirectory(fileURLToPath(import.meta.url));
-const FRAME = /\(?((?:file:\/\/|\/|[A-Za-z]:[\\/])[^()]*?):(\d+):(\d+)\)?\s*$/;
+// the path starts after `at ` or `(`: a `node:internal/...` frame is no file
+const FRAME = /(?:^|[\s(])((?:file:\/\/|\/|[A-Za-z]:[\\/])[^()]*?):(\d+):(\d+)\)?\s*$/;
 
 /** The first stack frame outside this package: the user's call of `jit`. Cheap: the file is read only if an error needs it. */
 export function captureCallSite(): CallSite | undefined {
