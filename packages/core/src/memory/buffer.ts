@@ -1,4 +1,4 @@
-import { brandHandle, driver, hostArrayBuffer, HostViewError, OwnedHandle, type CUdeviceptr } from '@cuda-js/bindings';
+import { brandHandle, driver, hostArrayBuffer, HostViewError, OwnedHandle, type CUdeviceptr, type CUstream } from '@cuda-js/bindings';
 import {
   DLDeviceType,
   DLPACK,
@@ -153,7 +153,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * `DeviceMismatchError`.
    */
   copyTo(target: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
-    const stream = streamHandle(options.stream ?? this.#stream);
+    const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     if (target instanceof Buffer) {
       this.#checkFits(target.size, 'copyTo');
       copyBetweenBuffers(target, this, this.size, stream, this, 'Buffer.copyTo');
@@ -168,7 +168,7 @@ export class Buffer implements Disposable, DLPackExporter {
 
   /** Copies `source` (a Buffer, or host memory) into this buffer, ordered on `stream`, as {@link copyTo} does. */
   copyFrom(source: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
-    const stream = streamHandle(options.stream ?? this.#stream);
+    const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     if (source instanceof Buffer) {
       this.#checkFits(source.size, 'copyFrom');
       copyBetweenBuffers(this, source, source.size, stream, this, 'Buffer.copyFrom');
@@ -185,7 +185,7 @@ export class Buffer implements Disposable, DLPackExporter {
 
   /** Fills the buffer with a byte (`width` 1), or a 32-bit pattern (`width` 4), ordered on `stream`. */
   fill(value: number, options: { stream?: StreamArgument; width?: 1 | 4 } = {}): void {
-    const stream = streamHandle(options.stream ?? this.#stream);
+    const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     const width = options.width ?? 1;
     if (width === 1) {
       if (!Number.isInteger(value) || value < 0 || value > 255) throw new RangeError(`Buffer.fill: a byte is 0..255, got ${value}`);
@@ -221,7 +221,7 @@ export class Buffer implements Disposable, DLPackExporter {
    */
   close(options: { stream?: StreamArgument } = {}): void {
     if (this.closed) return;
-    const stream = streamHandle(options.stream ?? this.#stream);
+    const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     const ptr = this.#takeUnlessViewed();
     if (ptr === undefined) return;
     const resource = this.memoryResource;
@@ -259,7 +259,7 @@ export class Buffer implements Disposable, DLPackExporter {
   closeAsync(options: { stream?: StreamArgument } = {}): Promise<void> {
     if (this.closed) return Promise.resolve();
     try {
-      const stream = streamHandle(options.stream ?? this.#stream);
+      const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
       const resource = this.memoryResource;
       const ptr = this.#takeUnlessViewed();
       if (ptr === undefined) return Promise.resolve();
