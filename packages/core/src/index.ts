@@ -1,6 +1,7 @@
 export { Device } from './device/device.js';
 export { deviceCount, driverVersion } from './device/driver-init.js';
 export { Buffer, type HostBytes } from './memory/buffer.js';
+export { DeviceArray, type ArrayMemory, type DeviceArrayOptions, type HostArrayTarget } from './memory/device-array.js';
 export {
   DeviceMemoryResource,
   PinnedMemoryResource,

@@ -75,6 +75,8 @@ export { reduce, type Reducer, type ReduceOptions, type ReducerOptions } from '.
 export { vectorize, type Ufunc, type VectorizeOptions } from './library/vectorize.js';
 export type { UfuncCallOptions, UfuncResult } from './library/ufunc-operands.js';
 export type { UfuncSignature, UfuncSignatureSpec } from './library/ufunc-signature.js';
+export { toDevice, deviceArray, deviceArrayLike, pinnedArray, mappedArray, managedArray, type DeviceArrayMakerOptions, type ArrayDtype } from './library/device-arrays.js';
+export { DeviceArray } from '@cuda-js/core';
 export { createXoroshiro128pStates, type Xoroshiro128pStatesOptions } from './library/xoroshiro128p-states.js';
 export {
   xoroshiro128p_next,

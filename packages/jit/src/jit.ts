@@ -120,7 +120,8 @@ interface SimulatorSpecialization extends Specialization {
 
 type AnySpecialization = GpuSpecialization | SimulatorSpecialization;
 
-function defaultTarget(): JitTarget {
+/** @internal The target of kernels made without one: the simulator under `CUDA_JS_SIMULATOR=1`, else the GPU. */
+export function defaultTarget(): JitTarget {
   const flag = process.env['CUDA_JS_SIMULATOR'];
   return flag !== undefined && flag !== '' && flag !== '0' ? 'simulator' : 'gpu';
 }

@@ -1,4 +1,4 @@
-import { Buffer, Scalar } from '@cuda-js/core';
+import { Buffer, DeviceArray, Scalar } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, deviceTypeName, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
 import { arrayType, type ArrayType, type JitType, type Layout, type ScalarName } from '../types/jit-types.js';
 import { argumentCountError, argumentError } from './argument-error.js';
@@ -92,6 +92,7 @@ function argumentType(arg: unknown, i: number, params: readonly string[], target
 function objectType(arg: object, i: number, params: readonly string[], target: LaunchTarget): JitType {
   if (arg instanceof StridedMemoryView) return viewType(arg, true, i, params, target);
   if (arg instanceof Scalar) return arg.type;
+  if (arg instanceof DeviceArray) return viewType(arg.view, true, i, params, target);
   const typed = TYPED_ARRAYS.get(arg.constructor);
   if (typed !== undefined) return typed;
   if (arg instanceof Buffer) {

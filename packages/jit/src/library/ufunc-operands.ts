@@ -2,13 +2,13 @@
 // operands (scalars, or arrays as StridedMemoryViews), host arrays staged
 // on the device for a GPU run, outputs allocated or taken from `out`, and
 // what was staged copied back and given back when the call ends.
-import { Buffer, Device, Scalar } from '@cuda-js/core';
+import { Buffer, Device, DeviceArray, Scalar } from '@cuda-js/core';
 import { DLPACK, StridedMemoryView, type DType } from '@cuda-js/memory-view';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { KernelArgumentError } from '../errors.js';
 import { dtypeOfScalar, kernelScalarOf, KERNEL_DTYPE_NAMES } from '../launch/kernel-dtype.js';
 import { ELEMENT_TYPES, type ElementArray } from '../simulate/element-types.js';
-import { SCALARS, type ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../types/jit-types.js';
 import type { JitTarget } from '../jit.js';
 
 /** A scalar argument: its value and the type it has (a JS number is f64, a bigint i64, a boolean bool). */
@@ -38,7 +38,7 @@ export interface UfuncCallOptions {
 }
 
 /** What a ufunc gives: an array like its inputs (see vectorize's documentation). */
-export type UfuncResult = ElementArray | StridedMemoryView;
+export type UfuncResult = ElementArray | StridedMemoryView | DeviceArray;
 
 const OPTION_KEYS = new Set(['out', 'stream']);
 
@@ -105,9 +105,10 @@ export class UfuncRun {
     if (scalar !== undefined) return { kind: 'scalar', value: arg as ScalarOperand['value'], dtype: scalar };
     const view = this.#view(arg, what, false);
     const dtype = this.#dtypeOf(view.dtype, what);
-    const onDevice = view.buffer === undefined;
+    // a DeviceArray counts as device memory in the simulator too (its arrays there are host memory)
+    const onDevice = view.buffer === undefined || arg instanceof DeviceArray;
     if (this.target === 'simulator') return { kind: 'array', view: this.#simulatorReadable(view, what), dtype, onDevice };
-    return { kind: 'array', view: onDevice ? view : this.#staged(view), dtype, onDevice };
+    return { kind: 'array', view: view.buffer === undefined ? view : this.#staged(view), dtype, onDevice };
   }
 
   /** The caller's `out`, viewed where the kernel writes it (a host array in the simulator; on the GPU, device memory or a device buffer copied into it at the end). */
@@ -123,20 +124,21 @@ export class UfuncRun {
   }
 
   /**
-   * A new output of `shape` and `dtype`: device memory where `onDevice`
-   * (the result of a GPU run with device inputs), else host memory (on the
-   * GPU, filled from a device buffer at the end of the call).
+   * A new output of `shape` and `dtype`: a DeviceArray where `onDevice`
+   * (an input was device memory; in the simulator, a DeviceArray over host
+   * memory), else host memory (on the GPU, filled from a device buffer at
+   * the end of the call).
    */
   allocate(shape: readonly number[], dtype: ScalarName, onDevice: boolean): { readonly operand: ArrayOperand; readonly result: UfuncResult } {
     const size = shape.reduce((a, b) => a * b, 1);
     const t = dtypeOfScalar(dtype);
     if (this.target === 'gpu' && onDevice) {
-      const buffer = this.device.allocate(Math.max(1, size * SCALARS[dtype].bytes), { stream: this.stream });
-      const view = StridedMemoryView.fromPointer(buffer.ptr, { dtype: t, shape, exporter: buffer, stream: this.#consumer });
-      return { operand: { kind: 'array', view, dtype, onDevice: true }, result: view };
+      const array = DeviceArray.allocate(shape, t, { device: this.device, stream: this.stream });
+      return { operand: { kind: 'array', view: array.view, dtype, onDevice: true }, result: array };
     }
     const host = new ELEMENT_TYPES[dtype].arrayConstructor(size);
     const hostView = StridedMemoryView.fromBuffer(host, { dtype: t, shape });
+    if (onDevice) return { operand: { kind: 'array', view: hostView, dtype, onDevice: true }, result: new DeviceArray(hostView) };
     // a typed array where one holds this dtype's values (f16, bf16 and bool arrays are their bits or bytes: a view says what they are)
     const plain = shape.length === 1 && ELEMENT_TYPES[dtype].bits === undefined && dtype !== 'bool';
     const result: UfuncResult = plain ? host : hostView;
@@ -197,10 +199,11 @@ export class UfuncRun {
     }
     if (Array.isArray(arg)) throw new KernelArgumentError(`${this.name}: ${what} is a JS Array; pass a typed array (Float32Array.from(values), ...) or a device array`);
     if (arg instanceof Buffer) throw new KernelArgumentError(`${this.name}: ${what} is a Buffer, bytes with no element type; pass a typed view of it`);
-    if (arg instanceof StridedMemoryView) {
-      if (arg.closed) throw new KernelArgumentError(`${this.name}: ${what} is a closed view`);
-      if (writable && arg.readonly) throw new KernelArgumentError(`${this.name}: ${what} is read-only`);
-      return arg;
+    const given = arg instanceof DeviceArray ? arg.view : arg;
+    if (given instanceof StridedMemoryView) {
+      if (given.closed) throw new KernelArgumentError(`${this.name}: ${what} is a closed view`);
+      if (writable && given.readonly) throw new KernelArgumentError(`${this.name}: ${what} is read-only`);
+      return given;
     }
     try {
       const view = StridedMemoryView.fromAny(arg, { stream: this.#consumer, writable });

@@ -1,9 +1,10 @@
 // vectorize on the GPU: host, device-array and view inputs, broadcasting,
 // out and streams, each checked against the simulator's answer and plain JS.
-import { Device, f32 } from '@cuda-js/core';
+import { Device, DeviceArray, f32 } from '@cuda-js/core';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
+import { toDevice } from './device-arrays.js';
 import { vectorize } from './vectorize.js';
 
 describeGpu('vectorize on the GPU', () => {
@@ -35,10 +36,10 @@ describeGpu('vectorize on the GPU', () => {
     );
     const x = StridedMemoryView.fromAny(bx, { stream: stream.handle }).view({ dtype: 'float32' });
     const twice = vectorize(['float32(float32)'], (v: number) => v * 2);
-    const r = twice(x, { stream }) as StridedMemoryView;
-    expect(r).toBeInstanceOf(StridedMemoryView);
-    expect(r.buffer).toBeUndefined();
-    expect(r.isDeviceAccessible).toBe(true);
+    const r = twice(x, { stream }) as DeviceArray;
+    expect(r).toBeInstanceOf(DeviceArray);
+    expect(r.view.buffer).toBeUndefined();
+    expect(r.shape).toEqual([n]);
     using bo = device.allocate(n * 4, { stream });
     const out = StridedMemoryView.fromAny(bo, { stream: stream.handle }).view({ dtype: 'float32' });
     expect(twice(r, { out, stream })).toBe(out);
@@ -59,10 +60,9 @@ describeGpu('vectorize on the GPU', () => {
     using rowBuffer = device.allocate(7 * 8);
     rowBuffer.copyFrom(rowValues);
     const row = StridedMemoryView.fromAny(rowBuffer, { stream: 0n }).view({ dtype: 'float64' });
-    const onDevice = gpu(matrix, row) as StridedMemoryView;
+    const onDevice = gpu(matrix, row) as DeviceArray;
     expect(onDevice.shape).toEqual([300, 7]);
-    const back = new Float64Array(300 * 7);
-    (onDevice.exporter as { copyTo(h: Float64Array): void }).copyTo(back);
+    const back = onDevice.copyToHost() as Float64Array;
     const expected = (sim(matrix, rowValues) as StridedMemoryView).typedArray('read');
     expect(back).toEqual(expected);
     const big = StridedMemoryView.fromBuffer(
@@ -71,6 +71,17 @@ describeGpu('vectorize on the GPU', () => {
     );
     const vector = Float64Array.from([5, 4, 3, 2, 1]);
     expect((gpu(big, vector) as StridedMemoryView).typedArray('read')).toEqual((sim(big, vector) as StridedMemoryView).typedArray('read'));
+  });
+
+  it('takes DeviceArrays (toDevice) and gives one back, as numba does with device arrays', () => {
+    const add = vectorize(['float32(float32, float32)'], (a: number, b: number) => a + b);
+    using a = toDevice(Float32Array.from({ length: 5000 }, (_, i) => i));
+    using b = toDevice(Float32Array.from({ length: 5000 }, (_, i) => 2 * i));
+    const sum = add(a, b) as DeviceArray;
+    expect(sum).toBeInstanceOf(DeviceArray);
+    const host = sum.copyToHost() as Float32Array;
+    expect(host[4999]).toBe(3 * 4999);
+    sum.close();
   });
 
   it('types lazily on the GPU too, and reduces through ufunc.reduce', () => {

@@ -152,8 +152,8 @@ function scalarArgument(operand: Operand & { kind: 'scalar' }, to: ScalarName | 
  * ```
  *
  * The result (or the given `out`, which it returns) has the inputs'
- * broadcast shape. A new result is device memory (a StridedMemoryView of
- * a Buffer) when an input is, else a host array: a typed array for 1-D
+ * broadcast shape. A new result is a DeviceArray when an input is device
+ * memory or a DeviceArray (in the simulator, one over host memory), else a host array: a typed array for 1-D
  * results of a dtype that has one, otherwise a host StridedMemoryView.
  * With signatures, each input is converted to the chosen signature's
  * argument type and the result has its result type; without them the

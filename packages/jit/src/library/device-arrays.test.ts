@@ -1,0 +1,57 @@
+import { DeviceArray, f32 } from '@cuda-js/core';
+import { describe, expect, it } from 'vitest';
+import { cuda } from '../cuda.js';
+import { KernelArgumentError } from '../errors.js';
+import { jit } from '../jit.js';
+import { deviceArray, deviceArrayLike, mappedArray, pinnedArray, toDevice } from './device-arrays.js';
+import { vectorize } from './vectorize.js';
+
+const target = 'simulator';
+
+describe("numba's array makers for the simulator (DeviceArrays over host memory)", () => {
+  it('toDevice copies, a kernel takes the array directly and copyToHost gives the result', () => {
+    const source = Float32Array.from({ length: 300 }, (_, i) => i);
+    const d = toDevice(source, { target });
+    expect(d).toBeInstanceOf(DeviceArray);
+    source[0] = 99; // a copy: the array keeps 0
+    const scale = jit(
+      (a: number, x: Float32Array) => {
+        const i = cuda.grid(1);
+        if (i < x.length) x[i] = a * x[i]!;
+      },
+      { target },
+    );
+    scale.launch({ grid: 2, block: 256 }, f32(3), d);
+    const back = d.copyToHost() as Float32Array;
+    expect(Array.from(back)).toEqual(Array.from({ length: 300 }, (_, i) => 3 * i));
+  });
+
+  it('deviceArray, deviceArrayLike, pinnedArray and mappedArray have the shape and dtype asked (a scalar maker or a dtype name)', () => {
+    const m = deviceArray([3, 4], f32, { target });
+    expect([m.shape, m.dtype.name]).toEqual([[3, 4], 'float32']);
+    expect(deviceArray(5, 'int64', { target }).dtype.name).toBe('int64');
+    const like = deviceArrayLike(new Float64Array(7), { target });
+    expect([like.shape, like.dtype.name]).toEqual([[7], 'float64']);
+    expect(deviceArrayLike(m, { target }).shape).toEqual([3, 4]);
+    expect(pinnedArray([2], 'uint8', { target }).nbytes).toBe(2);
+    expect(mappedArray([2, 2], 'int32', { target }).typedArray()).toBeInstanceOf(Int32Array);
+    expect(() => deviceArray(3, (() => 0) as never, { target })).toThrow(KernelArgumentError);
+  });
+
+  it('a 2-D device array goes to kernels with its shape; vectorize gives a DeviceArray for DeviceArray inputs', () => {
+    const grid = toDevice(new Float64Array(12).fill(1), { target }).reshape([3, 4]);
+    const fill = jit(
+      (g: Float64Array) => {
+        const [i, j] = cuda.grid(2);
+        if (i < g.shape[0]! && j < g.shape[1]!) g.set(i, j, i * 10 + j);
+      },
+      { target },
+    );
+    fill.launch({ grid: [1, 1], block: [4, 4] }, grid);
+    const add = vectorize(['float64(float64, float64)'], (a: number, b: number) => a + b, { target });
+    const sum = add(grid, 0.5) as DeviceArray;
+    expect(sum).toBeInstanceOf(DeviceArray);
+    expect(sum.shape).toEqual([3, 4]);
+    expect(Array.from(sum.copyToHost() as Float64Array)).toEqual([0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23].map((v) => v + 0.5));
+  });
+});

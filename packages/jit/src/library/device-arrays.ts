@@ -1,0 +1,90 @@
+// numba's host-side array makers (cuda.to_device, device_array,
+// device_array_like, pinned_array, mapped_array), as core's DeviceArray.
+// For the simulator they make the same arrays over host memory, so that a
+// program written for the GPU runs there unchanged (numba's simulator does
+// the same with its fake device arrays).
+import { DeviceArray, type ArrayMemory, type Device } from '@cuda-js/core';
+import { dtype as toDType, StridedMemoryView, type DType, type DTypeLike } from '@cuda-js/memory-view';
+import type { StreamArgument } from '@cuda-js/streams';
+import { KernelArgumentError } from '../errors.js';
+import { defaultTarget, type JitTarget } from '../jit.js';
+import { dtypeOfScalar } from '../launch/kernel-dtype.js';
+import { makerType } from '../types/signature.js';
+
+export interface DeviceArrayMakerOptions {
+  /** The stream the allocation and copy are ordered on. */
+  readonly stream?: StreamArgument;
+  /** The device (default: the current one). */
+  readonly device?: Device;
+  /** `'gpu'` (default; `CUDA_JS_SIMULATOR=1` makes it `'simulator'`): where the kernels that take the array run. In the simulator the array is host memory. */
+  readonly target?: JitTarget;
+}
+
+/** An element type: a dtype name (`'float32'`) or DType, or a scalar maker (`f32`), as kernels name dtypes. */
+export type ArrayDtype = DTypeLike | ((value: never) => unknown);
+
+function dtypeOf(t: ArrayDtype, what: string): DType {
+  if (typeof t === 'function') {
+    const scalar = makerType(t);
+    if (scalar === undefined) throw new KernelArgumentError(`${what}: ${t.name || 'the function'} is not a scalar maker (f32, i32, ...)`);
+    return dtypeOfScalar(scalar);
+  }
+  return toDType(t);
+}
+
+function shapeOf(shape: number | readonly number[]): readonly number[] {
+  return typeof shape === 'number' ? [shape] : shape;
+}
+
+/** A DeviceArray over new host memory: the simulator's array. */
+function hostArray(shape: readonly number[], t: DType): DeviceArray {
+  const bytes = Math.ceil(shape.reduce((a, b) => a * b, 1) * t.itemsize);
+  return new DeviceArray(StridedMemoryView.fromBuffer(new ArrayBuffer(bytes), { dtype: t, shape }));
+}
+
+function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: ArrayMemory, options: DeviceArrayMakerOptions, what: string): DeviceArray {
+  const t = dtypeOf(dtype, what);
+  const extents = shapeOf(shape);
+  if ((options.target ?? defaultTarget()) === 'simulator') return hostArray(extents, t);
+  return DeviceArray.allocate(extents, t, { memory, stream: options.stream, device: options.device });
+}
+
+/**
+ * A device copy of a host array (numba's `cuda.to_device(ary, stream=...)`):
+ * a typed array, a host view or anything viewable on the host, n-D.
+ */
+export function toDevice(host: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
+  if ((options.target ?? defaultTarget()) === 'simulator') {
+    const view = host instanceof StridedMemoryView ? host : StridedMemoryView.fromAny(host);
+    const array = hostArray(view.shape, view.dtype);
+    array.copyFromHost(view);
+    return array;
+  }
+  return DeviceArray.fromHost(host, { stream: options.stream, device: options.device });
+}
+
+/** A new device array, elements not set (numba's `cuda.device_array(shape, dtype)`). */
+export function deviceArray(shape: number | readonly number[], dtype: ArrayDtype, options: DeviceArrayMakerOptions = {}): DeviceArray {
+  return allocate(shape, dtype, 'device', options, 'deviceArray');
+}
+
+/** A new device array of the shape and dtype of `like` (numba's `cuda.device_array_like`). */
+export function deviceArrayLike(like: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
+  const view = like instanceof DeviceArray ? like.view : like instanceof StridedMemoryView ? like : StridedMemoryView.fromAny(like, { stream: -1 });
+  return allocate(view.shape, view.dtype, 'device', options, 'deviceArrayLike');
+}
+
+/** A host array in page-locked memory (numba's `cuda.pinned_array`): copies into it from the device are stream-ordered; `typedArray()` reads it. */
+export function pinnedArray(shape: number | readonly number[], dtype: ArrayDtype, options: DeviceArrayMakerOptions = {}): DeviceArray {
+  return allocate(shape, dtype, 'pinned', options, 'pinnedArray');
+}
+
+/** A host array that kernels read and write through its address (numba's `cuda.mapped_array`): pinned memory, which cuda-js maps for the device. */
+export function mappedArray(shape: number | readonly number[], dtype: ArrayDtype, options: DeviceArrayMakerOptions = {}): DeviceArray {
+  return allocate(shape, dtype, 'pinned', options, 'mappedArray');
+}
+
+/** A managed (unified) array (numba's `cuda.managed_array`). */
+export function managedArray(shape: number | readonly number[], dtype: ArrayDtype, options: DeviceArrayMakerOptions = {}): DeviceArray {
+  return allocate(shape, dtype, 'managed', options, 'managedArray');
+}
