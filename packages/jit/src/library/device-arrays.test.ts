@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cuda } from '../cuda.js';
 import { KernelArgumentError } from '../errors.js';
 import { jit } from '../jit.js';
+import type { KernelArray } from '../kernel-array.js';
 import { deviceArray, deviceArrayLike, mappedArray, pinnedArray, toDevice } from './device-arrays.js';
 import { vectorize } from './vectorize.js';
 
@@ -41,7 +42,7 @@ describe("numba's array makers for the simulator (DeviceArrays over host memory)
   it('a 2-D device array goes to kernels with its shape; vectorize gives a DeviceArray for DeviceArray inputs', () => {
     const grid = toDevice(new Float64Array(12).fill(1), { target }).reshape([3, 4]);
     const fill = jit(
-      (g: Float64Array) => {
+      (g: KernelArray<'f64', 2>) => {
         const [i, j] = cuda.grid(2);
         if (i < g.shape[0]! && j < g.shape[1]!) g.set(i, j, i * 10 + j);
       },
