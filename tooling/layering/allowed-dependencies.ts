@@ -3,12 +3,13 @@
  * packages each package may depend on and import. Change it only with the design.
  */
 export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
-  '@cuda-js/pathfinder': [],
-  '@cuda-js/bindings': ['@cuda-js/pathfinder'],
-  '@cuda-js/memory-view': [],
-  '@cuda-js/streams': ['@cuda-js/bindings', '@cuda-js/memory-view'],
-  '@cuda-js/program': ['@cuda-js/bindings', '@cuda-js/pathfinder'],
-  '@cuda-js/core': ['@cuda-js/bindings', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/memory-view'],
-  '@cuda-js/jit': ['@cuda-js/core', '@cuda-js/program', '@cuda-js/streams', '@cuda-js/memory-view'],
-  'cuda-js': ['@cuda-js/pathfinder', '@cuda-js/bindings', '@cuda-js/memory-view', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/core', '@cuda-js/jit'],
+  '@cuda-js/options': [],
+  '@cuda-js/pathfinder': ['@cuda-js/options'],
+  '@cuda-js/bindings': ['@cuda-js/options', '@cuda-js/pathfinder'],
+  '@cuda-js/memory-view': ['@cuda-js/options'],
+  '@cuda-js/streams': ['@cuda-js/options', '@cuda-js/bindings', '@cuda-js/memory-view'],
+  '@cuda-js/program': ['@cuda-js/options', '@cuda-js/bindings', '@cuda-js/pathfinder'],
+  '@cuda-js/core': ['@cuda-js/options', '@cuda-js/bindings', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/memory-view'],
+  '@cuda-js/jit': ['@cuda-js/options', '@cuda-js/core', '@cuda-js/program', '@cuda-js/streams', '@cuda-js/memory-view'],
+  'cuda-js': ['@cuda-js/options', '@cuda-js/pathfinder', '@cuda-js/bindings', '@cuda-js/memory-view', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/core', '@cuda-js/jit'],
 };

@@ -1,3 +1,4 @@
+import type { OptionProblem } from '@cuda-js/options';
 /**
  * The root of every error that @cuda-js/core defines: one `instanceof` check
  * for them all. Use after `close()` is the bindings' shared
@@ -6,6 +7,21 @@
  */
 export class CoreError extends Error {
   override readonly name: string = 'CoreError';
+}
+
+/**
+ * An options object of @cuda-js/core with an unknown key (named with the
+ * nearest known one: `swizle` → `swizzle`) or a value of the wrong type. The
+ * one options error of the package, from the stack's options checker.
+ */
+export class CoreOptionError extends CoreError {
+  override readonly name = 'CoreOptionError';
+  constructor(
+    /** What was wrong: the key, what was expected, the suggestion. */
+    readonly problem: OptionProblem,
+  ) {
+    super(problem.message);
+  }
 }
 
 /** No CUDA device could be used: the driver says there is none, or the ordinal is out of range. */

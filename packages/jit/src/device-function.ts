@@ -1,4 +1,5 @@
 import type { CapturedArrayConstant } from './captured-arrays.js';
+import { checkJitOptions, DEVICE_FUNCTION_OPTIONS } from './jit-options.js';
 import type { DtypeToken } from './cuda.js';
 import { snapshotConstants } from './constants-snapshot.js';
 import { JitError } from './errors.js';
@@ -50,6 +51,7 @@ export class DeviceFunction {
   /** @internal use `jit.device`. */
   constructor(fn: (...args: never[]) => unknown, options: DeviceFunctionOptions, callSite: CallSite | undefined) {
     if (typeof fn !== 'function') throw new TypeError(`jit.device: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+    checkJitOptions('jit.device()', options, DEVICE_FUNCTION_OPTIONS);
     this.parsed = parseKernel(fn, callSite);
     this.name = options.name ?? fn.name;
     this.constants = snapshotConstants(options.constants, 'jit.device');

@@ -1,3 +1,4 @@
+import type { OptionProblem } from '@cuda-js/options';
 import type { Loc } from './types/typed-ir.js';
 
 /** Where in the user's own file a piece of kernel code is. */
@@ -94,5 +95,20 @@ export function withNestingBound<T>(stage: string, run: () => T): T {
       throw new UnsupportedSyntaxError(`${stage}: the kernel nests expressions or blocks too deeply (the call stack ran out); split it into smaller expressions`, undefined, { cause: error });
     }
     throw error;
+  }
+}
+
+/**
+ * An options object of the JIT (`jit(fn, options)`, `jit.device`, `vectorize`,
+ * ...) with an unknown key, named with the nearest known one (`fastmath` →
+ * `fastMath`), or a value of the wrong type (`{ fma: 'no' }`).
+ */
+export class JitOptionError extends JitError {
+  override name = 'JitOptionError';
+  constructor(
+    /** What was wrong: the key, what was expected, the suggestion. */
+    readonly problem: OptionProblem,
+  ) {
+    super(problem.message);
   }
 }

@@ -1,3 +1,8 @@
+import { isAnything, isFunction } from '@cuda-js/options';
+import { checkJitOptions } from './jit-options.js';
+
+// The link inputs are read by the linker step, with its own errors.
+const DECLARE_DEVICE_OPTIONS = { link: isAnything, simulate: isFunction };
 import { ObjectCode } from '@cuda-js/program';
 import { JitError } from './errors.js';
 import type { ArrayRank, KernelArray, KernelElement, ScalarOfToken, TypedArrayScalars } from './kernel-array.js';
@@ -74,6 +79,7 @@ export class ExternalDeviceFunction {
   constructor(symbol: string, signature: ExternalSignature, options: DeclareDeviceOptions) {
     if (typeof symbol !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(symbol)) throw new JitError(`declareDevice: the symbol must be a C identifier, got ${JSON.stringify(symbol)}`);
     if (signature === null || typeof signature !== 'object' || !Array.isArray(signature.args)) throw new JitError('declareDevice: the signature is { args: [...types], returns: type }');
+    checkJitOptions('declareDevice()', options, DECLARE_DEVICE_OPTIONS);
     this.symbol = symbol;
     this.args = Object.freeze(resolveSignature(signature.args));
     const [returns] = resolveSignature([signature.returns]);

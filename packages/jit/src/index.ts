@@ -39,7 +39,18 @@ export { array, type TypeToken } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
 export { DeviceFunction, deviceFunctionOf, type DeviceFunctionCallable, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
 export { declareDevice, ExternalDeviceFunction, type DeclareDeviceOptions, type ExternalSignature, type LinkInput, type CudaLinkInput } from './external-device-function.js';
-export { JitError, UnsupportedSyntaxError, FreeVariableError, KernelTypeError, KernelArgumentError, SimulatorError, NoGpuError, type SourcePosition, type SourceLocator } from './errors.js';
+export {
+  JitError,
+  JitOptionError,
+  UnsupportedSyntaxError,
+  FreeVariableError,
+  KernelTypeError,
+  KernelArgumentError,
+  SimulatorError,
+  NoGpuError,
+  type SourcePosition,
+  type SourceLocator,
+} from './errors.js';
 export {
   MATH_FUNCTIONS,
   type TypedKernel,

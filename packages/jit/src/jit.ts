@@ -1,3 +1,4 @@
+import { checkJitOptions, JIT_OPTIONS } from './jit-options.js';
 import { Device, LaunchConfig, type LaunchConfigOptions } from '@cuda-js/core';
 import { snapshotConstants } from './constants-snapshot.js';
 import { nvvmIRVersion, ObjectCode, readDim3, type Dim3, type Kernel } from '@cuda-js/program';
@@ -170,6 +171,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     if (typeof fn !== 'function') throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
     if (options === null || typeof options !== 'object') throw new TypeError(`jit: options must be an object, got ${options === null ? 'null' : typeof options}`);
     if (options.name !== undefined && typeof options.name !== 'string') throw new TypeError(`jit: name must be a string, got ${typeof options.name}`);
+    checkJitOptions('jit()', options, JIT_OPTIONS);
     const target = options.target ?? defaultTarget();
     if (target !== 'gpu' && target !== 'simulator') throw new TypeError(`jit: target must be 'gpu' or 'simulator', got ${String(target)}`);
     this.#fn = fn;

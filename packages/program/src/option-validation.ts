@@ -1,13 +1,9 @@
+import { checkOptions, isPlainObject, type OptionProblem, type OptionRule, suggestName } from '@cuda-js/options';
 import { InvalidOptionError, UnknownOptionError, UnsupportedOptionError } from './errors.js';
 
-/** How one option is checked: its value, and where it applies. */
-export interface OptionSpec<Context extends string> {
-  /** Returns undefined when the value is acceptable, else what is expected, in words. */
-  readonly check: (value: unknown) => string | undefined;
-  /** The contexts (code types, backends) that accept the option. */
+/** How one option is checked: its value, and the contexts (code types, backends) that accept it. */
+export interface OptionSpec<Context extends string> extends OptionRule<Context> {
   readonly appliesTo: readonly Context[];
-  /** Why the other contexts refuse it. */
-  readonly notApplicable?: string;
 }
 
 /** Names that users of cuda.core (snake_case) may write, and their names here. */
@@ -38,48 +34,29 @@ const CUDA_CORE_NAMES: Readonly<Record<string, string>> = {
   g: 'debug',
 };
 
-function editDistance(a: string, b: string): number {
-  const previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0]!;
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j]!;
-      previous[j] = Math.min(above + 1, previous[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return previous[b.length]!;
-}
-
-/** The known name closest to `name`, when one is close enough to be a likely typo. */
+/** The known name closest to `name`, when one is close enough to be a likely typo (cuda.core's names included). */
 export function suggestOption(name: string, known: readonly string[]): string | undefined {
-  const alias = CUDA_CORE_NAMES[name.toLowerCase()];
-  if (alias && known.includes(alias)) return alias;
-  const simple = (s: string): string => s.toLowerCase().replace(/[_-]/g, '');
-  const wanted = simple(name);
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of known) {
-    const d = editDistance(wanted, simple(candidate));
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(1, Math.floor(wanted.length / 3)) ? best : undefined;
+  return suggestName(name, known, CUDA_CORE_NAMES);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
+// The package's option errors: a class per kind of problem, under OptionError.
+function programOptionError(problem: OptionProblem): Error {
+  switch (problem.kind) {
+    case 'not-an-object':
+      return new InvalidOptionError(problem.where, problem.value, 'a plain object');
+    case 'unknown':
+      return new UnknownOptionError(problem.key, problem.where, problem.known, problem.suggestion);
+    case 'invalid':
+      return new InvalidOptionError(problem.key, problem.value, problem.expected);
+    case 'unsupported':
+      return new UnsupportedOptionError(problem.key, problem.context, problem.reason);
+  }
 }
 
 /**
- * Checks an options object against its specs: unknown names, wrong values and
- * options that `context` does not accept are named errors. Returns a frozen
- * copy without the entries that are `undefined`.
+ * Checks an options object against its specs with the stack's one checker:
+ * unknown names, wrong values and options that `context` does not accept are
+ * named errors. Returns a frozen copy without the entries that are `undefined`.
  */
 export function validateOptions<Context extends string, T extends object>(
   where: string,
@@ -88,21 +65,16 @@ export function validateOptions<Context extends string, T extends object>(
   context: Context,
   contextName: string,
 ): Readonly<T> {
-  if (options === undefined || options === null) return Object.freeze({}) as T;
-  if (!isPlainObject(options)) throw new InvalidOptionError(where, options, 'a plain object');
-  const known = Object.keys(specs);
+  const checked = checkOptions<T, Context>(options, specs, {
+    where,
+    fail: programOptionError,
+    context: { id: context, name: contextName },
+    aliases: CUDA_CORE_NAMES,
+    plainOnly: true,
+    nullIsAbsent: true,
+  });
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) {
-    const spec = Object.hasOwn(specs, key) ? specs[key] : undefined;
-    if (!spec) throw new UnknownOptionError(key, where, known, suggestOption(key, known));
-    if (value === undefined) continue;
-    const expected = spec.check(value);
-    if (expected !== undefined) throw new InvalidOptionError(key, value, expected);
-    if (!spec.appliesTo.includes(context)) {
-      throw new UnsupportedOptionError(key, contextName, spec.notApplicable ?? `it applies only to ${spec.appliesTo.join(', ')}`);
-    }
-    out[key] = freezeDeep(value);
-  }
+  for (const [key, value] of Object.entries(checked)) if (value !== undefined) out[key] = freezeDeep(value);
   return Object.freeze(out) as T;
 }
 
@@ -112,19 +84,8 @@ function freezeDeep(value: unknown): unknown {
   return value;
 }
 
-// Value checks: each returns undefined for an acceptable value, else the expectation.
-
-export const isBoolean = (v: unknown): string | undefined => (typeof v === 'boolean' ? undefined : 'true or false');
-
-export const isNonEmptyString = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? undefined : 'a non-empty string');
-
-export function isIntegerIn(min: number, max: number): (v: unknown) => string | undefined {
-  return (v) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? undefined : `an integer from ${min} to ${max}`);
-}
-
-export function isOneOf(values: readonly unknown[]): (v: unknown) => string | undefined {
-  return (v) => (values.includes(v) ? undefined : `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`);
-}
+// Value checks: the stack's shared ones, and the two that only the compilers need.
+export { isBoolean, isIntegerIn, isNonEmptyString, isOneOf } from '@cuda-js/options';
 
 // Strings reach the compilers as C strings: a NUL inside one would cut it short.
 const isCString = (s: unknown): s is string => typeof s === 'string' && !s.includes('\0');

@@ -1,8 +1,10 @@
+import { isBoolean } from '@cuda-js/options';
 import { brandHandle, driver, OwnedHandle, type CUevent } from '@cuda-js/bindings';
 import { checkEventWait, hostFunctionMark, type HostFunctionMark } from './host-function.js';
 import { IpcError } from './ipc-error.js';
 import { exportIpcEvent, ipcEventHandleBytes, type IpcEventDescriptor } from './ipc-event-descriptor.js';
 import { streamHandle, type StreamArgument } from './stream-protocol.js';
+import { checkStreamOptions } from './stream-option-error.js';
 
 export interface EventOptions {
   /** Record timestamps, so that `elapsedTime` works (default false: cheaper, as in cuda.core). */
@@ -13,11 +15,11 @@ export interface EventOptions {
   readonly interprocess?: boolean;
 }
 
-const EVENT_OPTION_KEYS = new Set(['timing', 'blockingSync', 'interprocess']);
+const EVENT_OPTIONS = { timing: isBoolean, blockingSync: isBoolean, interprocess: isBoolean };
 
-/** Options accepted by Event.create, checked: an unknown key is a TypeError, not ignored. */
+/** Options accepted by Event.create, checked: an unknown key or a wrong value is a StreamOptionError, not ignored. */
 function eventFlags(options: EventOptions): number {
-  for (const key of Object.keys(options)) if (!EVENT_OPTION_KEYS.has(key)) throw new TypeError(`Event.create: unknown option '${key}' (known: ${[...EVENT_OPTION_KEYS].join(', ')})`);
+  checkStreamOptions('Event.create', options, EVENT_OPTIONS);
   if (options.interprocess && options.timing) throw new RangeError('Event.create: an interprocess event cannot record timing (set timing: false)');
   const { CU_EVENT_DEFAULT, CU_EVENT_DISABLE_TIMING, CU_EVENT_BLOCKING_SYNC, CU_EVENT_INTERPROCESS } = driver.CUevent_flags;
   let flags: number = CU_EVENT_DEFAULT;

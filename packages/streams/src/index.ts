@@ -14,6 +14,7 @@ export { IpcError } from './ipc-error.js';
 export { IPC_PAYLOAD_BYTES, encodeIpcPayload, decodeIpcPayload, checkIpcRecord, describeValue } from './ipc-payload.js';
 export { ClosedResourceError, OwnedHandle, type HandleRelease } from '@cuda-js/bindings';
 export { StreamsError, UnknownStreamHandleError } from './errors.js';
+export { StreamOptionError } from './stream-option-error.js';
 export { orderStreams } from './order-streams.js';
 export { launchHostFunction, pendingHostFunctions, checkBlockingWait } from './host-function.js';
 export { HostFunctionError, HostFunctionDeadlockError } from './host-function-errors.js';

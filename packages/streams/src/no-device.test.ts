@@ -1,6 +1,6 @@
 import { CudaError, driver, LibraryNotFoundError } from '@cuda-js/bindings';
 import { describe, expect, it } from 'vitest';
-import { Event, launchHostFunction, pendingHostFunctions, Stream } from './index.js';
+import { Event, launchHostFunction, pendingHostFunctions, Stream, StreamOptionError, StreamsError } from './index.js';
 
 // With the driver library but no GPU (CI, this machine): every entry point
 // fails with the driver's own error, named, never a crash.
@@ -42,9 +42,15 @@ describe.skipIf(hasDevice)('streams without a device', () => {
   });
 
   it('checks options before touching the driver', () => {
-    expect(() => Stream.create({ nonblocking: true } as never)).toThrow("Stream.create: unknown option 'nonblocking'");
-    expect(() => Stream.create({ priority: 0.5 })).toThrow(TypeError);
+    expect(new StreamOptionError({ kind: 'not-an-object', where: 'x', value: 1, message: 'x' })).toBeInstanceOf(StreamsError);
+    expect(() => Stream.create({ nonblocking: true } as never)).toThrow("Stream.create: unknown option 'nonblocking' (did you mean 'nonBlocking'?); known options: nonBlocking, priority");
+    expect(() => Stream.create({ priority: 0.5 })).toThrow(StreamOptionError);
+    expect(() => Stream.create({ priority: 0.5 })).toThrow("Stream.create: option 'priority' must be an integer; got 0.5");
+    expect(() => Stream.create({ nonBlocking: 'yes' } as never)).toThrow("option 'nonBlocking' must be true or false");
     expect(() => Event.create({ timing: true, interprocess: true })).toThrow(RangeError);
-    expect(() => Event.create({ timed: true } as never)).toThrow(TypeError);
+    expect(() => Event.create({ timed: true } as never)).toThrow(StreamOptionError);
+    expect(() => Event.create({ timed: true } as never)).toThrow("Event.create: unknown option 'timed'; known options: timing, blockingSync, interprocess");
+    expect(() => Event.create({ timng: true } as never)).toThrow("Event.create: unknown option 'timng' (did you mean 'timing'?)");
+    expect(() => Event.create({ blockingSync: 1 } as never)).toThrow("Event.create: option 'blockingSync' must be true or false; got 1");
   });
 });

@@ -1,7 +1,9 @@
+import { isBoolean, isInteger } from '@cuda-js/options';
 import { brandHandle, driver, OwnedHandle, type CUcontext, type CUstream } from '@cuda-js/bindings';
 import { Event } from './event.js';
 import { checkBlockingWait, launchHostFunction } from './host-function.js';
 import { orderStreams } from './order-streams.js';
+import { checkStreamOptions } from './stream-option-error.js';
 import {
   forgetStreamHandle,
   LEGACY_DEFAULT_STREAM_HANDLE,
@@ -21,7 +23,7 @@ export interface StreamOptions {
   readonly priority?: number;
 }
 
-const STREAM_OPTION_KEYS = new Set(['nonBlocking', 'priority']);
+const STREAM_OPTIONS = { nonBlocking: isBoolean, priority: isInteger };
 
 /**
  * A CUDA stream: an ordered queue of GPU work. Implements the stream protocol,
@@ -49,9 +51,8 @@ export class Stream implements StreamLike, Disposable {
 
   /** Creates a stream in the current context (core's `Device.createStream()` makes one current first). */
   static create(options: StreamOptions = {}): Stream {
-    for (const key of Object.keys(options)) if (!STREAM_OPTION_KEYS.has(key)) throw new TypeError(`Stream.create: unknown option '${key}' (known: ${[...STREAM_OPTION_KEYS].join(', ')})`);
+    checkStreamOptions('Stream.create', options, STREAM_OPTIONS);
     const { nonBlocking = false, priority = 0 } = options;
-    if (!Number.isInteger(priority)) throw new TypeError(`Stream.create: priority must be an integer, got ${String(priority)}`);
     const { CU_STREAM_DEFAULT, CU_STREAM_NON_BLOCKING } = driver.CUstream_flags;
     const handle = driver.cuStreamCreateWithPriority(nonBlocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT, priority);
     // biome-ignore lint/complexity/noThisInStatic: called on a subclass (core's DeviceStream), it makes one of that class

@@ -1,6 +1,8 @@
 import { driver, type CUgraph, type DriverEnums } from '@cuda-js/bindings';
 import { formatValue } from '@cuda-js/memory-view';
 import { GraphArgumentError } from '../errors.js';
+import { isBoolean } from '@cuda-js/options';
+import { checkCoreOptions } from '../core-options.js';
 
 /** What `debugDotPrint` writes besides the graph's shape (cuda.core's GraphDebugPrintOptions); each false by default. */
 export interface GraphDebugPrintOptions {
@@ -45,17 +47,15 @@ const FLAG_NAMES: Readonly<Record<keyof GraphDebugPrintOptions, Extract<keyof Dr
   conditionalNodeParams: 'CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS',
 };
 
-/** The CUgraphDebugDot_flags of `options`, checked (an unknown option or a non-boolean is a GraphArgumentError). */
+const DEBUG_PRINT_OPTIONS = Object.fromEntries(Object.keys(FLAG_NAMES).map((key) => [key, isBoolean]));
+
+/** The CUgraphDebugDot_flags of `options`, checked (an unknown option or a non-boolean is a CoreOptionError). */
 export function debugDotFlags(options: GraphDebugPrintOptions | undefined, what: string): number {
   if (options === undefined) return 0;
   if (options === null || typeof options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
+  checkCoreOptions(what, options, DEBUG_PRINT_OPTIONS);
   let flags = 0;
-  for (const [key, value] of Object.entries(options)) {
-    const flag = FLAG_NAMES[key as keyof GraphDebugPrintOptions];
-    if (flag === undefined) throw new GraphArgumentError(`${what}: unknown option '${key}' (known: ${Object.keys(FLAG_NAMES).join(', ')})`);
-    if (typeof value !== 'boolean') throw new GraphArgumentError(`${what}: option '${key}' must be true or false, got ${formatValue(value)}`);
-    if (value) flags |= driver.CUgraphDebugDot_flags[flag];
-  }
+  for (const [key, flag] of Object.entries(FLAG_NAMES)) if (options[key as keyof GraphDebugPrintOptions] === true) flags |= driver.CUgraphDebugDot_flags[flag];
   return flags;
 }
 

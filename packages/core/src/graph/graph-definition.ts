@@ -15,6 +15,8 @@ import { GraphResources } from './graph-resources.js';
 import { GRAPH_SOURCE, isGraphSource, type GraphSource, type GraphSourceParts } from './graph-source.js';
 import { planFor } from '../launch/kernel-plans.js';
 import { deviceRangeProblem } from '../memory/device-range.js';
+import { isAnything } from '@cuda-js/options';
+import { checkCoreOptions } from '../core-options.js';
 
 /** @internal What the definitions of one graph hierarchy (a root, and the bodies of its conditional nodes) share. */
 export interface DefinitionRoot {
@@ -51,7 +53,9 @@ export interface GraphDefinitionOptions {
   readonly device?: Device;
 }
 
-const DEFINITION_KEYS = new Set(['device']);
+// The device is checked where it is used; the memset width and count below.
+const DEFINITION_OPTIONS = { device: isAnything };
+const MEMSET_OPTIONS = { width: isAnything, count: isAnything };
 const MAX_UINT64 = (1n << 64n) - 1n;
 
 let pendingView: { readonly graph: CUgraph; readonly root: DefinitionRoot; readonly body: boolean } | undefined;
@@ -105,7 +109,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       return;
     }
     if (options === null || typeof options !== 'object') throw new GraphArgumentError(`GraphDefinition: options must be an object, got ${formatValue(options)}`);
-    for (const key of Object.keys(options)) if (!DEFINITION_KEYS.has(key)) throw new GraphArgumentError(`GraphDefinition: unknown option '${key}' (known: ${[...DEFINITION_KEYS].join(', ')})`);
+    checkCoreOptions('GraphDefinition', options, DEFINITION_OPTIONS);
     ensureDriver();
     let context: CUcontext;
     let ordinal: number;
@@ -339,7 +343,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
   #memsetNode(deps: CUgraphNode[], spec: Extract<NodeSpec, { kind: 'memset' }>, what: string): CUgraphNode {
     const options = spec.options;
     if (options === null || typeof options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
-    for (const key of Object.keys(options)) if (key !== 'width' && key !== 'count') throw new GraphArgumentError(`${what}: unknown option '${key}' (known: width, count)`);
+    checkCoreOptions(what, options, MEMSET_OPTIONS);
     const width = options.width ?? 1;
     if (width !== 1 && width !== 2 && width !== 4) throw new GraphArgumentError(`${what}: width must be 1, 2 or 4 bytes, got ${formatValue(width)}`);
     const max = width === 4 ? 0xffffffff : width === 2 ? 0xffff : 0xff;

@@ -9,6 +9,7 @@ import {
   CoreError,
   DeviceNotFoundError,
   Graph,
+  CoreOptionError,
   GraphArgumentError,
   GraphBuilder,
   GraphCondition,
@@ -85,16 +86,18 @@ describe('graph options and arguments', () => {
     const f = driver.CUgraphDebugDot_flags;
     expect(debugDotFlags(undefined, 'x')).toBe(0);
     expect(debugDotFlags({ verbose: true, handles: true, kernelNodeParams: false }, 'x')).toBe(f.CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE | f.CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES);
-    expect(() => debugDotFlags({ verbos: true } as never, 'x')).toThrow(GraphArgumentError);
-    expect(() => debugDotFlags({ verbos: true } as never, 'x')).toThrow(/unknown option 'verbos' \(known: verbose, /);
-    expect(() => debugDotFlags({ verbose: 1 } as never, 'x')).toThrow(/must be true or false, got 1/);
+    expect(() => debugDotFlags({ verbos: true } as never, 'x')).toThrow(CoreOptionError);
+    expect(() => debugDotFlags({ verbos: true } as never, 'x')).toThrow(/^x: unknown option 'verbos' \(did you mean 'verbose'\?\); known options: verbose, /);
+    expect(() => debugDotFlags({ verbose: 1 } as never, 'x')).toThrow(/x: option 'verbose' must be true or false; got 1/);
     expect(() => debugDotFlags('all' as never, 'x')).toThrow(/options must be an object/);
   });
 
   it('checks complete() options before any driver call', () => {
     const r = new GraphResources();
-    expect(() => Graph.instantiate(nullGraph, r, { autoFree: true } as never)).toThrow(/unknown option 'autoFree' \(known: autoFreeOnLaunch, uploadStream, deviceLaunch, useNodePriority\)/);
-    expect(() => Graph.instantiate(nullGraph, r, { deviceLaunch: 'yes' } as never)).toThrow(GraphArgumentError);
+    expect(() => Graph.instantiate(nullGraph, r, { autoFree: true } as never)).toThrow(/unknown option 'autoFree'; known options: autoFreeOnLaunch, uploadStream, deviceLaunch, useNodePriority$/);
+    expect(() => Graph.instantiate(nullGraph, r, { deviceLaunh: true } as never)).toThrow("unknown option 'deviceLaunh' (did you mean 'deviceLaunch'?)");
+    expect(() => Graph.instantiate(nullGraph, r, { deviceLaunch: 'yes' } as never)).toThrow(CoreOptionError);
+    expect(() => Graph.instantiate(nullGraph, r, { deviceLaunch: 'yes' } as never)).toThrow(`option 'deviceLaunch' must be true or false; got "yes"`);
     expect(() => Graph.instantiate(nullGraph, r, { deviceLaunch: true, autoFreeOnLaunch: true })).toThrow(/cannot be combined/);
     expect(() => Graph.instantiate(nullGraph, r, { uploadStream: 'stream' as never })).toThrow(/uploadStream must be a Stream/);
   });
@@ -144,7 +147,8 @@ describe('graph options and arguments', () => {
   it('refuses to capture the default streams, and unknown definition options', () => {
     for (const s of [0n, 1n, 2n]) expect(() => GraphBuilder.fromStream(s)).toThrow(/the default stream \(0x[0-2]\) cannot be captured/);
     expect(() => GraphBuilder.fromStream('s' as never)).toThrow(/GraphBuilder\.fromStream: stream must be a Stream/);
-    expect(() => new GraphDefinition({ context: 1n } as never)).toThrow(/unknown option 'context' \(known: device\)/);
+    expect(() => new GraphDefinition({ context: 1n } as never)).toThrow(/unknown option 'context'; known options: device$/);
+    expect(() => new GraphDefinition({ devise: 0 } as never)).toThrow("GraphDefinition: unknown option 'devise' (did you mean 'device'?)");
     expect(() => new GraphDefinition(null as never)).toThrow(GraphArgumentError);
   });
 

@@ -4,6 +4,8 @@ import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { GraphArgumentError, GraphInstantiateError, GraphUpdateError } from '../errors.js';
 import type { GraphResources } from './graph-resources.js';
 import { GRAPH_SOURCE, isGraphSource, type GraphSource } from './graph-source.js';
+import { isAnything, isBoolean } from '@cuda-js/options';
+import { checkCoreOptions } from '../core-options.js';
 
 /** How a graph is made executable (cuda.core's GraphCompleteOptions); each false or absent by default. */
 export interface GraphCompleteOptions {
@@ -17,11 +19,11 @@ export interface GraphCompleteOptions {
   readonly useNodePriority?: boolean;
 }
 
-const COMPLETE_KEYS = new Set(['autoFreeOnLaunch', 'uploadStream', 'deviceLaunch', 'useNodePriority']);
+const COMPLETE_OPTIONS = { autoFreeOnLaunch: isBoolean, uploadStream: isAnything, deviceLaunch: isBoolean, useNodePriority: isBoolean };
 
 function instantiateFlags(options: GraphCompleteOptions, what: string): number {
   if (options === null || typeof options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
-  for (const key of Object.keys(options)) if (!COMPLETE_KEYS.has(key)) throw new GraphArgumentError(`${what}: unknown option '${key}' (known: ${[...COMPLETE_KEYS].join(', ')})`);
+  checkCoreOptions(what, options, COMPLETE_OPTIONS);
   const f = driver.CUgraphInstantiate_flags;
   let flags = 0;
   for (const [key, flag] of [
@@ -29,10 +31,7 @@ function instantiateFlags(options: GraphCompleteOptions, what: string): number {
     ['deviceLaunch', f.CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH],
     ['useNodePriority', f.CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY],
   ] as const) {
-    const value: unknown = options[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'boolean') throw new GraphArgumentError(`${what}: option '${key}' must be true or false, got ${formatValue(value)}`);
-    if (value) flags |= flag;
+    if (options[key] === true) flags |= flag;
   }
   if (options.autoFreeOnLaunch && options.deviceLaunch)
     throw new GraphArgumentError(`${what}: autoFreeOnLaunch and deviceLaunch cannot be combined (the driver refuses a device-launchable graph that frees on launch)`);

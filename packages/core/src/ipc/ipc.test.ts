@@ -115,7 +115,8 @@ describe('DeviceMemoryResource.fromAllocationHandle checks the handle first', ()
 
 describe('DeviceMemoryResource options and sharing', () => {
   it('checks the options before it touches the device', () => {
-    expect(() => new DeviceMemoryResource(unreachableDevice, { ipc: true } as never)).toThrow("DeviceMemoryResource: unknown option 'ipc' (known: pool, ipcEnabled, maxSize, peerAccessibleBy)");
+    expect(() => new DeviceMemoryResource(unreachableDevice, { ipc: true } as never)).toThrow("DeviceMemoryResource: unknown option 'ipc'; known options: pool, ipcEnabled, maxSize, peerAccessibleBy");
+    expect(() => new DeviceMemoryResource(unreachableDevice, { maxsize: 1 } as never)).toThrow("DeviceMemoryResource: unknown option 'maxsize' (did you mean 'maxSize'?)");
     expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: 'yes' } as never)).toThrow(/ipcEnabled must be a boolean, got string/);
     expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: true, maxSize: -1 })).toThrow(RangeError);
     expect(() => new DeviceMemoryResource(unreachableDevice, { maxSize: 2 ** 53 })).toThrow(/maxSize must be a non-negative safe integer/);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LaunchConfigError } from '../errors.js';
+import { CoreOptionError, LaunchConfigError } from '../errors.js';
 import { LaunchConfig, type LaunchConfigOptions } from './launch-config.js';
 
 describe('LaunchConfig', () => {
@@ -41,7 +41,6 @@ describe('LaunchConfig', () => {
     [{ grid: 1.5, block: 1 }, 'positive integers'],
     [{ grid: 1, block: 1, sharedMemory: -1 }, 'sharedMemory must be a non-negative integer'],
     [{ grid: 3, block: 1, cluster: 2 }, 'grid 3x1x1 is not a multiple of cluster 2x1x1'],
-    [{ grid: 1, block: 1, blocks: 2 }, "unknown option 'blocks'"],
     [{ block: 1 }, 'LaunchConfig.grid must be a number'],
   ])('refuses %j', (options, message) => {
     expect(() => new LaunchConfig(options as never)).toThrow(LaunchConfigError);
@@ -63,7 +62,10 @@ describe('LaunchConfig', () => {
 
   it('still refuses what the constructor refuses after a similar config was cached', () => {
     LaunchConfig.from({ grid: 8, block: 1 });
-    expect(() => LaunchConfig.from({ grid: 8, block: 1, blocks: 2 } as never)).toThrow("unknown option 'blocks'");
+    expect(() => LaunchConfig.from({ grid: 8, block: 1, blocks: 2 } as never)).toThrow(
+      "LaunchConfig: unknown option 'blocks' (did you mean 'block'?); known options: grid, block, cluster, sharedMemory, cooperative",
+    );
+    expect(() => new LaunchConfig({ grid: 1, block: 1, blocks: 2 } as never)).toThrow(CoreOptionError);
     expect(() => LaunchConfig.from({ grid: [8, undefined], block: 1 } as never)).toThrow('positive integers');
     expect(() => LaunchConfig.from({ grid: '8', block: 1 } as never)).toThrow(LaunchConfigError);
   });
@@ -99,8 +101,8 @@ describe('LaunchConfig', () => {
 
   it('refuses an unknown key even when the known ones match the last config (a typo must not launch with the default)', () => {
     LaunchConfig.from({ grid: 2, block: 64 });
-    expect(() => LaunchConfig.from({ grid: 2, block: 64, sharedMem: 1024 } as LaunchConfigOptions)).toThrow("unknown option 'sharedMem'");
-    expect(() => LaunchConfig.from({ grid: 2, block: 64, clusters: 2 } as LaunchConfigOptions)).toThrow("unknown option 'clusters'");
+    expect(() => LaunchConfig.from({ grid: 2, block: 64, sharedMem: 1024 } as LaunchConfigOptions)).toThrow("unknown option 'sharedMem' (did you mean 'sharedMemory'?)");
+    expect(() => LaunchConfig.from({ grid: 2, block: 64, clusters: 2 } as LaunchConfigOptions)).toThrow("unknown option 'clusters' (did you mean 'cluster'?)");
   });
 
   it('matches a plain object to the config that new LaunchConfig makes of it, or refuses it as the constructor does (fast-check)', () => {

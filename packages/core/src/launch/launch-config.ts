@@ -2,6 +2,8 @@ import { formatValue } from '@cuda-js/memory-view';
 import { readDim3, type Dim3 } from '@cuda-js/program';
 import { LaunchConfigError } from '../errors.js';
 import { configKey, hasOnlyConfigKeys, matchesConfig, type ConfigKey } from './launch-config-match.js';
+import { isAnything } from '@cuda-js/options';
+import { checkCoreOptions } from '../core-options.js';
 
 export type { Dim3 };
 
@@ -21,7 +23,8 @@ export interface LaunchConfigOptions {
 /** How many configs made from plain objects {@link LaunchConfig.from} remembers. */
 export const RECENT_CONFIGS = 16;
 
-const KEYS = new Set(['grid', 'block', 'cluster', 'sharedMemory', 'cooperative']);
+// The values are checked below, each with its own LaunchConfigError.
+const LAUNCH_CONFIG_OPTIONS = { grid: isAnything, block: isAnything, cluster: isAnything, sharedMemory: isAnything, cooperative: isAnything };
 
 const MAX_DIM = 0xffffffff; // cuLaunchKernel takes unsigned int dimensions
 const MAX_PRODUCT = 0x7fffffff; // threads per block, blocks per cluster: a signed int in the driver
@@ -49,7 +52,7 @@ export class LaunchConfig {
 
   constructor(options: LaunchConfigOptions) {
     if (options === null || typeof options !== 'object') throw new LaunchConfigError('LaunchConfig takes an options object { grid, block, ... }');
-    for (const key of Object.keys(options)) if (!KEYS.has(key)) throw new LaunchConfigError(`LaunchConfig: unknown option '${key}' (known: ${[...KEYS].join(', ')})`);
+    checkCoreOptions('LaunchConfig', options, LAUNCH_CONFIG_OPTIONS);
     this.grid = dim3(options.grid, 'grid');
     this.block = dim3(options.block, 'block');
     this.cluster = options.cluster === undefined ? undefined : dim3(options.cluster, 'cluster');

@@ -1,4 +1,9 @@
 import { driver, type DriverTypes } from '@cuda-js/bindings';
+import { isAnything } from '@cuda-js/options';
+import { checkCoreOptions } from '../core-options.js';
+
+// numaId's range is checked below.
+const HOST_OPTIONS = { numaId: isAnything };
 
 /** Only this module can make the calling thread's NUMA node. */
 const NUMA_CURRENT: unique symbol = Symbol('Host.numaCurrent');
@@ -17,7 +22,7 @@ export class Host {
   /** @param current internal: use {@link Host.numaCurrent} */
   constructor(options: { readonly numaId?: number } = {}, current?: symbol) {
     if (options === null || typeof options !== 'object') throw new TypeError('Host: options must be an object { numaId? }');
-    for (const key of Object.keys(options)) if (key !== 'numaId') throw new TypeError(`Host: unknown option '${key}' (known: numaId)`);
+    checkCoreOptions('Host', options, HOST_OPTIONS);
     const numaId: unknown = options.numaId;
     if (numaId !== undefined && (typeof numaId !== 'number' || !Number.isInteger(numaId) || numaId < 0 || numaId > 0x7fffffff)) {
       throw new RangeError(`Host: numaId must be a non-negative 32-bit integer, got ${String(numaId)}`);

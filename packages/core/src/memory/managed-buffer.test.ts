@@ -179,7 +179,8 @@ describe('ManagedBuffer advice', () => {
       b.preferredLocation = 0 as never;
     }).toThrow(TypeError);
     expect(() => new Host({ numaId: -1 })).toThrow(RangeError);
-    expect(() => new Host({ numa: 1 } as never)).toThrow(/unknown option 'numa'/);
+    expect(() => new Host({ numa: 1 } as never)).toThrow("Host: unknown option 'numa'; known options: numaId");
+    expect(() => new Host({ numaid: 1 } as never)).toThrow("Host: unknown option 'numaid' (did you mean 'numaId'?)");
   });
 });
 

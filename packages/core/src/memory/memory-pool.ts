@@ -3,6 +3,8 @@ import { driver, OwnedHandle, type CUmemoryPool } from '@cuda-js/bindings';
 import { IpcError } from '@cuda-js/streams';
 import type { Device } from '../device/device.js';
 import { exportPoolDescriptor, importPool, type IpcAllocationHandle } from '../ipc/ipc-allocation-handle.js';
+import { isAnything } from '@cuda-js/options';
+import { checkCoreOptions } from '../core-options.js';
 
 /** The options of a pool of a DeviceMemoryResource's own (checked by {@link OwnedMemoryPool.fromOptions}). */
 interface OwnPoolOptions {
@@ -12,7 +14,8 @@ interface OwnPoolOptions {
 }
 
 // every option of DeviceMemoryResourceOptions (peerAccessibleBy is applied by the resource itself), so that a misspelt one is refused
-const OPTION_KEYS = new Set(['pool', 'ipcEnabled', 'maxSize', 'peerAccessibleBy']);
+// Each value is checked below with its own message.
+const POOL_OPTIONS = { pool: isAnything, ipcEnabled: isAnything, maxSize: isAnything, peerAccessibleBy: isAnything };
 
 /** Destroys the pool, and closes the descriptor that was exported for other processes. */
 function releasePool(pool: CUmemoryPool, exported: { fd: number | undefined }): void {
@@ -60,7 +63,7 @@ export class OwnedMemoryPool {
   static fromOptions(device: Device, options: OwnPoolOptions): OwnedMemoryPool | undefined {
     const what = 'DeviceMemoryResource';
     if (typeof options !== 'object' || options === null) throw new TypeError(`${what}: options must be an object, got ${String(options)}`);
-    for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) throw new TypeError(`${what}: unknown option '${key}' (known: ${[...OPTION_KEYS].join(', ')})`);
+    checkCoreOptions(what, options, POOL_OPTIONS);
     const { pool, ipcEnabled, maxSize } = options;
     if (pool !== undefined && typeof pool !== 'bigint') throw new TypeError(`${what}: pool must be a CUmemoryPool (a bigint), got ${typeof pool}`);
     if (ipcEnabled !== undefined && typeof ipcEnabled !== 'boolean') throw new TypeError(`${what}: ipcEnabled must be a boolean, got ${typeof ipcEnabled}`);

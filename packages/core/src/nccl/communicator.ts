@@ -11,6 +11,8 @@ import type { CollectiveWork } from './collective-work.js';
 import { applyNcclEnvironmentDefaults } from './nccl-environment.js';
 import { dtypeOption, ncclElementType, reduceOp, type ReduceOp } from './nccl-types.js';
 import { decodeUniqueId, encodeUniqueId, UNIQUE_ID_BYTES } from './unique-id.js';
+import { isAnything } from '@cuda-js/options';
+import { checkCoreOptions } from '../core-options.js';
 
 /** The memory of a collective: a core Buffer, or any array memory-view can view (StridedMemoryView, DLPack, the CUDA array interface). */
 export type CollectiveArray = object;
@@ -51,9 +53,7 @@ export interface InitRankOptions {
 
 function checkOptions(options: unknown, allowed: readonly string[], what: string, expected = 'an object'): void {
   if (options === null || typeof options !== 'object') throw new CollectiveArgumentError(`${what}: options must be ${expected}, got ${formatValue(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) throw new CollectiveArgumentError(`${what}: unknown option '${key}' (known: ${allowed.join(', ')})`);
-  }
+  checkCoreOptions(what, options, Object.fromEntries(allowed.map((key) => [key, isAnything])));
 }
 
 /** The ordinal of a device argument (a Device or a device ordinal), before any device is looked up. */

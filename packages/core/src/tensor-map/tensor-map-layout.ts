@@ -1,5 +1,7 @@
 import type { DriverTypes } from '@cuda-js/bindings';
 import { DLDeviceType, formatValue, StridedMemoryView, type DType } from '@cuda-js/memory-view';
+import { isAnything } from '@cuda-js/options';
+import { checkCoreOptions } from '../core-options.js';
 import { Buffer } from '../memory/buffer.js';
 import { TensorMapError } from '../errors.js';
 import {
@@ -158,8 +160,12 @@ function span(globalDim: readonly number[], globalStrides: readonly number[], it
  * strides, box, element strides, interleave, swizzle and fill) and lays out
  * the driver's arguments. Throws TensorMapError naming the first rule broken.
  */
+// Each value is looked up or checked below, with its own TensorMapError.
+const TILED_OPTIONS = { box: isAnything, elementStrides: isAnything, dataType: isAnything, interleave: isAnything, swizzle: isAnything, l2Promotion: isAnything, oobFill: isAnything };
+
 export function planTiledTensorMap(view: StridedMemoryView, options: TensorMapTiledOptions, what: string): TiledTensorMapLayout {
   if (options === null || typeof options !== 'object') throw new TensorMapError(`${what}: options { box, ... } are required`);
+  checkCoreOptions(what, options, TILED_OPTIONS);
   const interleave = lookUpName(TENSOR_MAP_INTERLEAVES, options.interleave ?? 'none', `${what}: interleave`);
   const swizzle = lookUpName(TENSOR_MAP_SWIZZLES, options.swizzle ?? 'none', `${what}: swizzle`);
   const l2Promotion = lookUpName(TENSOR_MAP_L2_PROMOTIONS, options.l2Promotion ?? 'none', `${what}: l2Promotion`);

@@ -8,7 +8,7 @@ import { DLDeviceType, dtype, StridedMemoryView } from '@cuda-js/memory-view';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // Through the package's entry, which loads core's modules in the order that resolves their cycles.
-import { Buffer, DeviceNotFoundError, type MemoryResource, TensorMapDescriptor, TensorMapError } from '../index.js';
+import { Buffer, CoreOptionError, DeviceNotFoundError, type MemoryResource, TensorMapDescriptor, TensorMapError } from '../index.js';
 import { checkReplacement, planTiledTensorMap, type TensorMapTiledOptions } from './tensor-map-layout.js';
 
 /** What the driver is here: absent (no libcuda), present with no device (this machine, CI), or with a device. */
@@ -242,6 +242,14 @@ describe('TensorMapDescriptor.tiled and its checks', () => {
     expect(layout.spanBytes).toBe(128n * 64n * 4n);
     expect(plan(view([8, 8], { dtype: 'bfloat16' }), { box: [8, 8] }).encode.dataType).toBe(9);
     expect(plan(view([8, 8]), { box: [8, 8], dataType: 'tfloat32' }).dataType).toBe('tfloat32');
+  });
+
+  it('refuses an unknown option with the nearest known name (a CoreOptionError) before any other check', () => {
+    expect(() => plan(view([64, 64]), { box: [8, 8], swizle: '128B' } as never)).toThrow(CoreOptionError);
+    expect(() => plan(view([64, 64]), { box: [8, 8], swizle: '128B' } as never)).toThrow(
+      "test: unknown option 'swizle' (did you mean 'swizzle'?); known options: box, elementStrides, dataType, interleave, swizzle, l2Promotion, oobFill",
+    );
+    expect(() => TensorMapDescriptor.tiled(view([64, 64]), { box: [8, 8], oobfil: 'nan' } as never)).toThrow("TensorMapDescriptor.tiled: unknown option 'oobfil' (did you mean 'oobFill'?)");
   });
 
   it('says which rule was broken', () => {

@@ -2,6 +2,12 @@
 // `cuda.reduce`): the user's binary function becomes a device function,
 // inlined into a two-pass shared-memory tree reduction that is compiled
 // once per element type.
+import { isAnything, isString } from '@cuda-js/options';
+import { checkJitOptions, isJitTarget } from '../jit-options.js';
+
+const REDUCER_OPTIONS = { target: isJitTarget, name: isString };
+// The stream is read by the launch; init is converted to the element type with its own error.
+const REDUCE_CALL_OPTIONS = { init: isAnything, stream: isAnything };
 import { Device, Scalar, bf16, bfloat16FromBits, bool, f16, f32, f64, float16FromBits, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
 import type { CudaIntrinsics } from '../cuda.js';
 import { StridedMemoryView } from '@cuda-js/memory-view';
@@ -90,6 +96,7 @@ declare const op: (a: number, b: number) => number;
  */
 export function reduce(fn: (a: number, b: number) => number, options: ReducerOptions = {}): Reducer {
   if (typeof fn !== 'function') throw new TypeError(`reduce: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+  checkJitOptions('reduce()', options, REDUCER_OPTIONS);
   const name = options.name ?? (fn.name || 'reduce');
   const binary = device(fn as (...args: never[]) => unknown, { name });
   const kernels = new Map<ScalarName, JitKernel>();
@@ -107,6 +114,7 @@ export function reduce(fn: (a: number, b: number) => number, options: ReducerOpt
   };
 
   const reducer = (input: unknown, call: ReduceOptions = {}): number | bigint => {
+    checkJitOptions(`${name}()`, call, REDUCE_CALL_OPTIONS);
     const [type] = argumentTypes([input], ['input'], options.target ?? kernelFor('f32').target);
     if (type === undefined || !isArrayType(type) || type.ndim !== 1) {
       throw new KernelArgumentError(`${name}: reduce takes a 1-D array, got ${type === undefined ? 'nothing' : typeof type === 'string' ? `a ${type} scalar` : type.name}`);

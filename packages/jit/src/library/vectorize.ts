@@ -4,6 +4,8 @@
 // element of the broadcast result; operands that are compact with it are
 // read at the flat index, broadcast or strided ones through their strides,
 // after numpy's dimension merging leaves at most three dimensions).
+import { isArray, isBoolean, isString } from '@cuda-js/options';
+import { checkJitOptions, isJitTarget, isObject } from '../jit-options.js';
 import { i32, Scalar } from '@cuda-js/core';
 import type { StridedMemoryView } from '@cuda-js/memory-view';
 import { device, deviceFunctionOf, type KernelConstant } from '../device-function.js';
@@ -159,6 +161,9 @@ function scalarArgument(operand: Operand & { kind: 'scalar' }, to: ScalarName | 
  * argument type and the result has its result type; without them the
  * scalar function is typed with the inputs' element types.
  */
+// The signatures are read below with their own errors.
+const VECTORIZE_OPTIONS = { signatures: isArray, target: isJitTarget, name: isString, constants: isObject, fastMath: isBoolean, fma: isBoolean };
+
 export function vectorize(fn: (...args: never[]) => unknown, options?: VectorizeOptions): Ufunc;
 export function vectorize(signatures: readonly UfuncSignatureSpec[], fn: (...args: never[]) => unknown, options?: Omit<VectorizeOptions, 'signatures'>): Ufunc;
 export function vectorize(
@@ -169,6 +174,7 @@ export function vectorize(
   const fn = typeof first === 'function' ? first : second;
   const options: VectorizeOptions = typeof first === 'function' ? ((second as VectorizeOptions | undefined) ?? {}) : { ...third, signatures: first };
   if (typeof fn !== 'function') throw new TypeError(`vectorize: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+  checkJitOptions('vectorize()', typeof first === 'function' ? second : third, VECTORIZE_OPTIONS);
   const name = options.name ?? (fn.name || 'ufunc');
   const op = device(fn, { name, constants: options.constants });
   const nin = deviceFunctionOf(op)!.parsed.params.length;

@@ -127,6 +127,9 @@ function seeded(seed: bigint): State {
   return [lo, hi, lo, hi];
 }
 
+import { isAnything } from '@cuda-js/options';
+import { checkJitOptions } from '../jit-options.js';
+
 export interface Xoroshiro128pStatesOptions {
   /** Jumps state 0 this many times 2^64 draws ahead first (numba's `subsequence_start`). Default 0. */
   readonly subsequenceStart?: number;
@@ -145,6 +148,7 @@ export function createXoroshiro128pStates(n: number, seed: number | bigint, opti
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`createXoroshiro128pStates: n must be a non-negative integer, got ${String(n)}`);
   const seed64 = typeof seed === 'bigint' ? seed : Number.isSafeInteger(seed) ? BigInt(seed) : undefined;
   if (seed64 === undefined || seed64 < 0n || seed64 >= 1n << 64n) throw new RangeError(`createXoroshiro128pStates: the seed must be an integer from 0 to 2^64 - 1, got ${String(seed)}`);
+  checkJitOptions('createXoroshiro128pStates()', options, { subsequenceStart: isAnything });
   const start = options.subsequenceStart ?? 0;
   if (!Number.isSafeInteger(start) || start < 0) throw new RangeError(`createXoroshiro128pStates: subsequenceStart must be a non-negative integer, got ${String(start)}`);
   const out = new BigUint64Array(2 * n);
