@@ -1,4 +1,4 @@
-import { checkOptions, isBoolean, isNonEmptyString, isOneOf, isString, type OptionTable, type ValueCheck } from '@cuda-js/options';
+import { checkOptions, isAnything, isBoolean, isNonEmptyString, isOneOf, isString, type OptionTable, type ValueCheck } from '@cuda-js/options';
 import { JitOptionError } from './errors.js';
 
 /** Checks `options` against `table` with the stack's options checker, failing with a JitOptionError. */
@@ -16,7 +16,8 @@ export const isJitTarget: ValueCheck = isOneOf(['gpu', 'simulator']);
 /** `jit(fn, options)`: every key of JitOptions. */
 export const JIT_OPTIONS: OptionTable = {
   target: isJitTarget,
-  constants: isObject,
+  // the constants are snapshotted (and checked) by the kernel's constants reader
+  constants: isAnything,
   name: isString,
   arch: isNonEmptyString,
   fma: isBoolean,
@@ -25,4 +26,4 @@ export const JIT_OPTIONS: OptionTable = {
 };
 
 /** `jit.device(fn, options)`. */
-export const DEVICE_FUNCTION_OPTIONS: OptionTable = { constants: isObject, name: isString };
+export const DEVICE_FUNCTION_OPTIONS: OptionTable = { constants: isAnything, name: isString };
