@@ -25,7 +25,7 @@ export default defineConfig({
           name: 'gpu',
           include: ['packages/*/src/**/*.gpu.test.ts', 'tooling/**/*.gpu.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
-          globalSetup: ['tooling/test-support/gpu-global-setup.ts'],
+          globalSetup: ['tooling/vitest-setup/gpu-global-setup.ts'],
           // One GPU: files run one after another so timings and memory checks are not disturbed.
           fileParallelism: false,
           // The driver's JIT cache off: every PTX load and cuLink* runs ptxas, as on a new machine.

@@ -11,5 +11,10 @@ export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> =
   '@cuda-js/program': ['@cuda-js/options', '@cuda-js/bindings', '@cuda-js/pathfinder'],
   '@cuda-js/core': ['@cuda-js/options', '@cuda-js/bindings', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/memory-view'],
   '@cuda-js/jit': ['@cuda-js/options', '@cuda-js/core', '@cuda-js/program', '@cuda-js/streams', '@cuda-js/memory-view'],
+  // the tests' shared helpers: no package of the stack (the bindings' own tests use it)
+  '@cuda-js/test-support': [],
   'cuda-js': ['@cuda-js/options', '@cuda-js/pathfinder', '@cuda-js/bindings', '@cuda-js/memory-view', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/core', '@cuda-js/jit'],
 };
+
+/** Packages that any package's tests may use (devDependencies, imports from *.test.ts files), and no package's code. */
+export const TEST_ONLY_PACKAGES: readonly string[] = ['@cuda-js/test-support'];

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 export interface LayeringViolation {
@@ -49,10 +49,14 @@ function packageOfSpecifier(specifier: string, names: readonly string[]): { name
   return undefined;
 }
 
+/** Packages outside packages/ that the check covers too: the tests' shared helpers. */
+const TOOLING_PACKAGES = ['tooling/test-support'];
+
 export function loadWorkspace(root: string): WorkspacePackage[] {
   const packagesDir = join(root, 'packages');
   return readdirSync(packagesDir)
     .map((entry) => join(packagesDir, entry))
+    .concat(TOOLING_PACKAGES.map((dir) => join(root, dir)).filter((dir) => existsSync(join(dir, 'package.json'))))
     .filter((dir) => statSync(dir).isDirectory())
     .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as WorkspacePackage['manifest'] }))
     .map(({ dir, manifest }) => ({ name: manifest.name, dir, manifest }));
@@ -63,13 +67,15 @@ export function loadWorkspace(root: string): WorkspacePackage[] {
  * in source files (tests too), and that imports go through another package's
  * `exports`, never into its files.
  */
-export function checkLayering(root: string, allowed: Readonly<Record<string, readonly string[]>>): LayeringViolation[] {
+export function checkLayering(root: string, allowed: Readonly<Record<string, readonly string[]>>, testOnly: readonly string[] = []): LayeringViolation[] {
   const workspace = loadWorkspace(root);
   const names = workspace.map((p) => p.name);
   const violations: LayeringViolation[] = [];
   for (const pkg of workspace) {
-    const permitted = allowed[pkg.name];
-    if (!permitted) {
+    const ownAllowed = allowed[pkg.name];
+    // test-only packages (the shared test helpers) may serve any package's tests, never its code
+    const permitted = ownAllowed && !testOnly.includes(pkg.name) ? [...ownAllowed, ...testOnly] : ownAllowed;
+    if (!ownAllowed || !permitted) {
       violations.push({ packageName: pkg.name, file: 'package.json', message: `${pkg.name} is not a package of the design` });
       continue;
     }
@@ -94,9 +100,15 @@ export function checkLayering(root: string, allowed: Readonly<Record<string, rea
           }
           continue;
         }
+        if (/(?:^|[/\\])packages[/\\]/.test(specifier)) {
+          violations.push({ packageName: pkg.name, file: rel, message: `imports '${specifier}' by file path; import the package by its name` });
+          continue;
+        }
         const hit = packageOfSpecifier(specifier, names);
         if (!hit || hit.name === pkg.name) continue;
-        if (!permitted.includes(hit.name)) {
+        if (testOnly.includes(hit.name) && !/(?:\.test(?:-support)?\.ts|[/\\]test-[\w-]+\.ts)$/.test(file)) {
+          violations.push({ packageName: pkg.name, file: rel, message: `imports ${hit.name}, which only tests may use` });
+        } else if (!permitted.includes(hit.name)) {
           violations.push({ packageName: pkg.name, file: rel, message: `imports ${hit.name}, which its layer may not use` });
         } else if (!(hit.name in declared)) {
           violations.push({ packageName: pkg.name, file: rel, message: `imports ${hit.name} without declaring it in package.json` });

@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ALLOWED_DEPENDENCIES } from './allowed-dependencies.js';
+import { ALLOWED_DEPENDENCIES, TEST_ONLY_PACKAGES } from './allowed-dependencies.js';
 import { checkLayering, importSpecifiers, loadWorkspace } from './check-layering.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
 describe('the package graph of DESIGN.md', () => {
   it('holds in this repository', () => {
-    expect(checkLayering(root, ALLOWED_DEPENDENCIES)).toEqual([]);
+    expect(checkLayering(root, ALLOWED_DEPENDENCIES, TEST_ONLY_PACKAGES)).toEqual([]);
   });
 
   it('covers every package of the design, and no other', () => {
@@ -75,5 +75,22 @@ describe('checkLayering', () => {
   it('reads every import form', () => {
     const text = "import a from 'a';\nimport { b } from \"b\";\nexport * from 'c';\nimport 'd';\nawait import('e');\nrequire('f');\nimport type { G } from 'g';";
     expect(importSpecifiers(text).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+  });
+
+  it('lets only tests use a test-only package, and refuses imports by file path', () => {
+    pkg('support', { name: '@x/support', exports: { '.': './src/index.ts' } }, { 'index.ts': 'export const h = 1;' });
+    pkg(
+      'user',
+      { name: '@x/user', devDependencies: { '@x/support': 'workspace:*' }, exports: { '.': './src/index.ts' } },
+      {
+        'index.ts': "import { h } from '@x/support';\nexport { h };",
+        'index.test.ts': "import { h } from '@x/support';\nconst b = import('/repo/packages/low/src/index.ts');",
+      },
+    );
+    const allowed = { '@x/low': [], '@x/high': ['@x/low'], '@x/support': [], '@x/user': [] };
+    expect(checkLayering(fixture, allowed, ['@x/support']).map((v) => [v.file, v.message])).toEqual([
+      [join('packages', 'user', 'src', 'index.test.ts'), "imports '/repo/packages/low/src/index.ts' by file path; import the package by its name"],
+      [join('packages', 'user', 'src', 'index.ts'), 'imports @x/support, which only tests may use'],
+    ]);
   });
 });

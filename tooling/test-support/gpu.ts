@@ -1,8 +1,19 @@
 import { describe, inject } from 'vitest';
-import './gpu-global-setup.js';
 
-/** The GPU probe's answer for this run (set by the `gpu` project's global setup). */
-export function gpuAvailability(): { available: boolean; reason: string } {
+/** Whether this machine can run the `gpu` test project, and why (printed when it cannot). */
+export interface GpuAvailability {
+  readonly available: boolean;
+  readonly reason: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    gpu: GpuAvailability;
+  }
+}
+
+/** The GPU probe's answer for this run (set by the `gpu` project's global setup, tooling/vitest-setup). */
+export function gpuAvailability(): GpuAvailability {
   return inject('gpu') ?? { available: false, reason: 'not run under the gpu project' };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LibraryNotFoundError, loadedLibraries, NcclError, nccl, type CUdeviceptr, type CUstream, type ncclComm_t } from './index.js';
+import { errorOf } from '@cuda-js/test-support/errors';
 
 // Where NCCL is absent, every call that gets past its argument checks is a
 // LibraryNotFoundError naming nccl and where pathfinder looked; bad arguments
@@ -12,14 +13,8 @@ import { LibraryNotFoundError, loadedLibraries, NcclError, nccl, type CUdevicept
 const MISSING = '/nonexistent/cuda-js-test/libnccl.so.2';
 process.env['CUDA_JS_LIB_NCCL'] = MISSING;
 
-function errorOf(f: () => unknown): Error & { codeName?: string; code?: number; functionName?: string; lastError?: string } {
-  try {
-    f();
-  } catch (e) {
-    return e as never;
-  }
-  throw new Error('expected a throw');
-}
+/** What the failing call threw: an error of the bindings with its fields. */
+type NcclFailure = Error & { codeName?: string; code?: number; functionName?: string; lastError?: string };
 
 const comm = (n: bigint) => n as ncclComm_t;
 const ptr = (n: bigint) => n as CUdeviceptr;
@@ -38,7 +33,7 @@ describe('nccl where libnccl cannot be found', () => {
       () => nccl.ncclGetErrorString(nccl.ncclResult_t.ncclInvalidUsage),
       () => nccl.ncclGetLastError(comm(0n)),
     ]) {
-      const e = errorOf(call);
+      const e = errorOf<NcclFailure>(call);
       expect(e).toBeInstanceOf(LibraryNotFoundError);
       expect(e.message).toContain("CUDA library 'nccl' was not found");
       expect(e.message).toContain(`CUDA_JS_LIB_NCCL=${MISSING}`);
@@ -70,12 +65,12 @@ describe('nccl where libnccl cannot be found', () => {
       () => nccl.ncclAllReduce(ptr(0x1000n), ptr(0x1000n), 1, nccl.ncclDataType_t.ncclFloat32, nccl.ncclRedOp_t.ncclSum, made, stream(0n)),
       () => nccl.ncclSend(ptr(0x1000n), 1, nccl.ncclDataType_t.ncclInt32, 0, made, stream(0n)),
     ]) {
-      const e = errorOf(call);
+      const e = errorOf<NcclFailure>(call);
       expect(e).toBeInstanceOf(NcclError);
       expect(e).toMatchObject({ name: 'NcclError', code: 4, codeName: 'ncclInvalidArgument' });
       expect(e.message).toMatch(/parameter 'comm' \(0x7f00deadb000\) is not a live ncclComm_t: it was destroyed already, or never created/);
     }
-    expect(errorOf(() => nccl.ncclCommDestroy(comm(0n))).message).toMatch(/parameter 'comm' is NULL \(0n\), which is no ncclComm_t/);
+    expect(errorOf<NcclFailure>(() => nccl.ncclCommDestroy(comm(0n))).message).toMatch(/parameter 'comm' is NULL \(0n\), which is no ncclComm_t/);
   });
 
   it('checks argument types and enum values before the library: TypeError and RangeError name the parameter', () => {

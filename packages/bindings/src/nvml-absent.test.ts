@@ -1,6 +1,7 @@
 import { findLibrary } from '@cuda-js/pathfinder';
 import { describe, expect, it } from 'vitest';
 import { LibraryNotFoundError, loadedLibraries, nvml, type nvmlDevice_t } from './index.js';
+import { errorOf } from '@cuda-js/test-support/errors';
 
 // Where NVML is absent, every call is a LibraryNotFoundError that names the
 // library and lists where pathfinder looked; nothing crashes. Each test file
@@ -8,15 +9,6 @@ import { LibraryNotFoundError, loadedLibraries, nvml, type nvmlDevice_t } from '
 // file that does not exist (so it holds on GPU hosts too), before the first call.
 const MISSING = '/nonexistent/cuda-js-test/libnvidia-ml.so.1';
 process.env['CUDA_JS_LIB_NVML'] = MISSING;
-
-function errorOf(f: () => unknown): Error {
-  try {
-    f();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('nvml where libnvidia-ml cannot be found', () => {
   it('every function that takes no device throws LibraryNotFoundError naming nvml, the override and where it looked', () => {

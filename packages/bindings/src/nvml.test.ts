@@ -1,6 +1,7 @@
 import { FAKE_NVML, fakeNvml } from '@cuda-js/test-support/fake-nvml';
 import { describe, expect, it } from 'vitest';
 import { driver, loadedLibraries, NvmlError, nvml, type nvmlDevice_t } from './index.js';
+import { errorOf } from '@cuda-js/test-support/errors';
 
 // NVML through the generated bindings, against a stand-in libnvidia-ml.so.1
 // (tooling/test-support/fake-nvml.c, written to NVML's ABI by byte offset) so
@@ -12,14 +13,8 @@ if ('path' in fake) process.env['CUDA_JS_LIB_NVML'] = fake.path;
 const skipReason = 'reason' in fake ? fake.reason : undefined;
 if (skipReason) console.log(`nvml.test.ts: skipped: ${skipReason}`);
 
-function errorOf(f: () => unknown): { name?: string; codeName?: string; code?: number; functionName?: string; libraryMessage?: string; message: string } {
-  try {
-    f();
-  } catch (e) {
-    return e as never;
-  }
-  throw new Error('expected a throw');
-}
+/** What the failing call threw: an error of the bindings with its fields. */
+type NvmlFailure = { name?: string; codeName?: string; code?: number; functionName?: string; libraryMessage?: string; message: string };
 
 describe.skipIf(skipReason !== undefined)('nvml against a stand-in libnvidia-ml', () => {
   it('is a namespace of the C names, the unversioned aliases, the enums and the #define constants', () => {
@@ -38,7 +33,7 @@ describe.skipIf(skipReason !== undefined)('nvml against a stand-in libnvidia-ml'
   });
 
   it('a call before nvmlInit_v2 is NvmlError NVML_ERROR_UNINITIALIZED with the library message', () => {
-    const e = errorOf(() => nvml.nvmlDeviceGetCount_v2());
+    const e = errorOf<NvmlFailure>(() => nvml.nvmlDeviceGetCount_v2());
     expect(e).toBeInstanceOf(NvmlError);
     expect(e).toMatchObject({ name: 'NvmlError', code: 1, codeName: 'NVML_ERROR_UNINITIALIZED', functionName: 'nvmlDeviceGetCount_v2', libraryMessage: 'Uninitialized' });
     expect(e.message).toBe('nvmlDeviceGetCount_v2 failed with NVML_ERROR_UNINITIALIZED (1): Uninitialized');
@@ -85,15 +80,15 @@ describe.skipIf(skipReason !== undefined)('nvml against a stand-in libnvidia-ml'
     const d1 = nvml.nvmlDeviceGetHandleByIndex_v2(1);
     expect(nvml.nvmlDeviceGetPowerUsage(d0)).toBe(FAKE_NVML.devices[0].powerMilliwatts);
     expect(nvml.nvmlDeviceGetEnforcedPowerLimit(d0)).toBe(FAKE_NVML.devices[0].limitMilliwatts);
-    expect(errorOf(() => nvml.nvmlDeviceGetPowerUsage(d1))).toMatchObject({ name: 'NvmlError', codeName: 'NVML_ERROR_NOT_SUPPORTED', functionName: 'nvmlDeviceGetPowerUsage' });
+    expect(errorOf<NvmlFailure>(() => nvml.nvmlDeviceGetPowerUsage(d1))).toMatchObject({ name: 'NvmlError', codeName: 'NVML_ERROR_NOT_SUPPORTED', functionName: 'nvmlDeviceGetPowerUsage' });
     expect(nvml.nvmlDeviceGetNvLinkState(d0, 0)).toBe(nvml.nvmlEnableState_t.NVML_FEATURE_ENABLED);
     expect(nvml.nvmlDeviceGetNvLinkState(d0, 17)).toBe(nvml.nvmlEnableState_t.NVML_FEATURE_DISABLED);
     expect(nvml.nvmlDeviceGetNvLinkVersion(d0, 0)).toBe(nvml.nvmlNvlinkVersion_t.NVML_NVLINK_VERSION_4_0);
-    expect(errorOf(() => nvml.nvmlDeviceGetNvLinkState(d0, 18))).toMatchObject({ codeName: 'NVML_ERROR_INVALID_ARGUMENT' });
-    expect(errorOf(() => nvml.nvmlDeviceGetNvLinkState(d1, 0))).toMatchObject({ codeName: 'NVML_ERROR_NOT_SUPPORTED' });
-    expect(errorOf(() => nvml.nvmlDeviceGetHandleByIndex_v2(2))).toMatchObject({ codeName: 'NVML_ERROR_INVALID_ARGUMENT', functionName: 'nvmlDeviceGetHandleByIndex_v2' });
+    expect(errorOf<NvmlFailure>(() => nvml.nvmlDeviceGetNvLinkState(d0, 18))).toMatchObject({ codeName: 'NVML_ERROR_INVALID_ARGUMENT' });
+    expect(errorOf<NvmlFailure>(() => nvml.nvmlDeviceGetNvLinkState(d1, 0))).toMatchObject({ codeName: 'NVML_ERROR_NOT_SUPPORTED' });
+    expect(errorOf<NvmlFailure>(() => nvml.nvmlDeviceGetHandleByIndex_v2(2))).toMatchObject({ codeName: 'NVML_ERROR_INVALID_ARGUMENT', functionName: 'nvmlDeviceGetHandleByIndex_v2' });
     // a versioned struct: the version the bindings fill in is the one NVML knows; another is NVML's own error
-    expect(errorOf(() => nvml.nvmlDeviceGetMemoryInfo_v2(d0, { version: 1 }))).toMatchObject({ codeName: 'NVML_ERROR_ARGUMENT_VERSION_MISMATCH' });
+    expect(errorOf<NvmlFailure>(() => nvml.nvmlDeviceGetMemoryInfo_v2(d0, { version: 1 }))).toMatchObject({ codeName: 'NVML_ERROR_ARGUMENT_VERSION_MISMATCH' });
     expect(nvml.nvmlErrorString(nvml.nvmlReturn_t.NVML_ERROR_DRIVER_NOT_LOADED)).toBe('Driver Not Loaded');
   });
 
@@ -117,7 +112,7 @@ describe.skipIf(skipReason !== undefined)('nvml against a stand-in libnvidia-ml'
         () => nvml.nvmlDeviceGetPciInfo_v3(value as nvmlDevice_t),
         () => nvml.nvmlDeviceGetNvLinkState(value as nvmlDevice_t, 0),
       ]) {
-        const e = errorOf(call);
+        const e = errorOf<NvmlFailure>(call);
         expect(e).toBeInstanceOf(TypeError);
         expect(e.message).toMatch(/^nvmlDevice\w+: parameter 'device' must be an nvmlDevice_t \(the External that nvmlDeviceGetHandleByIndex_v2 returns\), got /);
         expect(e.message).toMatch(got);
@@ -147,7 +142,7 @@ describe.skipIf(skipReason !== undefined)('nvml against a stand-in libnvidia-ml'
   it('nvmlShutdown balances nvmlInit_v2; calls after the last one are NVML_ERROR_UNINITIALIZED again', () => {
     const d = nvml.nvmlDeviceGetHandleByIndex_v2(0);
     nvml.nvmlShutdown();
-    expect(errorOf(() => nvml.nvmlDeviceGetName(d))).toMatchObject({ codeName: 'NVML_ERROR_UNINITIALIZED' });
+    expect(errorOf<NvmlFailure>(() => nvml.nvmlDeviceGetName(d))).toMatchObject({ codeName: 'NVML_ERROR_UNINITIALIZED' });
     nvml.nvmlInit();
     expect(nvml.nvmlDeviceGetName(d)).toBe(FAKE_NVML.devices[0].name);
   });

@@ -1,15 +1,7 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError, UnknownOptionError, UnsupportedOptionError } from './errors.js';
 import { defineStrings, PROGRAM_OPTION_SPECS, resolveProgramOptions } from './program-options.js';
-
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('resolveProgramOptions', () => {
   it('returns a frozen copy without undefined entries', () => {
@@ -26,7 +18,7 @@ describe('resolveProgramOptions', () => {
   });
 
   it('names an unknown option, the known ones and the likely one', () => {
-    const e = thrown(() => resolveProgramOptions({ maxRegister: 32 }, 'c++')) as UnknownOptionError;
+    const e = errorOf(() => resolveProgramOptions({ maxRegister: 32 }, 'c++')) as UnknownOptionError;
     expect(e).toBeInstanceOf(UnknownOptionError);
     expect(e.option).toBe('maxRegister');
     expect(e.suggestion).toBe('maxRegisters');
@@ -44,12 +36,12 @@ describe('resolveProgramOptions', () => {
       prec_sqrt: 'precSqrt',
     };
     for (const [given, expected] of Object.entries(cases)) {
-      expect((thrown(() => resolveProgramOptions({ [given]: true }, 'c++')) as UnknownOptionError).suggestion).toBe(expected);
+      expect((errorOf(() => resolveProgramOptions({ [given]: true }, 'c++')) as UnknownOptionError).suggestion).toBe(expected);
     }
   });
 
   it('gives no suggestion for a name unlike any option', () => {
-    expect((thrown(() => resolveProgramOptions({ banana: 1 }, 'c++')) as UnknownOptionError).suggestion).toBeUndefined();
+    expect((errorOf(() => resolveProgramOptions({ banana: 1 }, 'c++')) as UnknownOptionError).suggestion).toBeUndefined();
   });
 
   it('refuses values of the wrong type, naming what is expected', () => {
@@ -64,7 +56,7 @@ describe('resolveProgramOptions', () => {
       [{ headers: { 'a.h': 1 } }, 'an object of strings'],
     ];
     for (const [options, expected] of cases) {
-      const e = thrown(() => resolveProgramOptions(options, 'c++'));
+      const e = errorOf(() => resolveProgramOptions(options, 'c++'));
       expect(e).toBeInstanceOf(InvalidOptionError);
       expect(e.message).toContain(expected);
     }
@@ -81,7 +73,7 @@ describe('resolveProgramOptions', () => {
       [{ optimizationLevel: 3 }, 'c++'],
     ];
     for (const [options, codeType] of cases) {
-      const e = thrown(() => resolveProgramOptions(options, codeType)) as UnsupportedOptionError;
+      const e = errorOf(() => resolveProgramOptions(options, codeType)) as UnsupportedOptionError;
       expect(e).toBeInstanceOf(UnsupportedOptionError);
       expect(e.option).toBe(Object.keys(options)[0]);
       expect(e.message).toContain(`code type '${codeType}'`);

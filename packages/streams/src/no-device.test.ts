@@ -1,4 +1,5 @@
 import { CudaError, driver, LibraryNotFoundError } from '@cuda-js/bindings';
+import { probeDriver } from '@cuda-js/test-support/driver-probe';
 import { describe, expect, it } from 'vitest';
 import { Event, launchHostFunction, pendingHostFunctions, Stream, StreamOptionError, StreamsError } from './index.js';
 
@@ -6,14 +7,9 @@ import { Event, launchHostFunction, pendingHostFunctions, Stream, StreamOptionEr
 // fails with the driver's own error, named, never a crash.
 // On a fresh machine (only Node.js and npm) the driver library itself is
 // absent: then the same calls throw LibraryNotFoundError naming it.
-let hasDevice = true;
-let driverAbsent = false;
-try {
-  driver.cuInit(0);
-} catch (e) {
-  hasDevice = false;
-  driverAbsent = e instanceof LibraryNotFoundError;
-}
+const driverState = probeDriver(driver, (error) => error instanceof LibraryNotFoundError);
+const hasDevice = driverState === 'device';
+const driverAbsent = driverState === 'absent';
 
 describe.skipIf(hasDevice)('streams without a device', () => {
   it.skipIf(!driverAbsent)('Stream.create and Event.create throw LibraryNotFoundError naming libcuda without the driver library', () => {

@@ -1,4 +1,5 @@
 import { CudaError, driver, LibraryNotFoundError } from '@cuda-js/bindings';
+import { probeDriver } from '@cuda-js/test-support/driver-probe';
 import { describe, expect, it } from 'vitest';
 import { Device, DeviceNotFoundError, deviceCount, driverVersion, launch, LaunchConfigError } from '../index.js';
 
@@ -6,14 +7,9 @@ import { Device, DeviceNotFoundError, deviceCount, driverVersion, launch, Launch
 // fails with a named error that says why, and nothing crashes.
 // On a fresh machine (only Node.js and npm) the driver library itself is
 // absent: then every entry point throws LibraryNotFoundError naming it.
-let hasDevice = true;
-let driverAbsent = false;
-try {
-  driver.cuInit(0);
-} catch (e) {
-  hasDevice = false;
-  driverAbsent = e instanceof LibraryNotFoundError;
-}
+const driverState = probeDriver(driver, (error) => error instanceof LibraryNotFoundError);
+const hasDevice = driverState === 'device';
+const driverAbsent = driverState === 'absent';
 
 describe.skipIf(hasDevice || driverAbsent)('core without a device', () => {
   it('reports the driver version and zero devices', () => {

@@ -1,5 +1,6 @@
 import { brandHandle, CudaError, driver, LibraryNotFoundError, type CUcontext, type CUgraph } from '@cuda-js/bindings';
 import { Stream } from '@cuda-js/streams';
+import { probeDriver } from '@cuda-js/test-support/driver-probe';
 import { describe, expect, it } from 'vitest';
 import { debugDotFlags } from './graph-debug-print.js';
 import { addConditionalNode, conditionalBodyCount, createCondition, unwrapConditions } from './graph-conditional.js';
@@ -28,14 +29,9 @@ import {
 const nullGraph = brandHandle<CUgraph>(0n);
 const nullContext = brandHandle<CUcontext>(0n);
 
-let hasDevice = true;
-let driverAbsent = false;
-try {
-  driver.cuInit(0);
-} catch (e) {
-  hasDevice = false;
-  driverAbsent = e instanceof LibraryNotFoundError;
-}
+const driverState = probeDriver(driver, (error) => error instanceof LibraryNotFoundError);
+const hasDevice = driverState === 'device';
+const driverAbsent = driverState === 'absent';
 if (hasDevice) console.log('graph.test.ts: a CUDA device is present; the no-device tests are skipped (graph.gpu.test.ts runs on it)');
 if (driverAbsent) console.log('graph.test.ts: the CUDA driver library is absent; the tests that need it are skipped');
 

@@ -6,6 +6,7 @@ import { callDType, collectiveMemory, elementCount } from './collective-memory.j
 import { applyNcclEnvironmentDefaults } from './nccl-environment.js';
 import { dtypeOption, ncclElementType, reduceOp } from './nccl-types.js';
 import { decodeUniqueId, encodeUniqueId } from './unique-id.js';
+import { errorOf } from '@cuda-js/test-support/errors';
 
 // The collectives layer without NCCL and without a GPU: every bad argument is
 // a named error before any library or driver call, so these hold on this
@@ -13,15 +14,6 @@ import { decodeUniqueId, encodeUniqueId } from './unique-id.js';
 // an override that names no file (each test file runs in its own process).
 const MISSING = '/nonexistent/cuda-js-test/libnccl.so.2';
 process.env['CUDA_JS_LIB_NCCL'] = MISSING;
-
-function errorOf(f: () => unknown): Error {
-  try {
-    f();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 const ID = encodeUniqueId(new Uint8Array(128).map((_, i) => i));
 const device0 = { ordinal: 0 };

@@ -9,19 +9,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CollectiveArgumentError } from '../errors.js';
 import { decodeUniqueId, encodeUniqueId } from './unique-id.js';
+import { errorOf } from '@cuda-js/test-support/errors';
 
 process.env['CUDA_JS_LIB_NCCL'] = '/nonexistent/cuda-js-test/libnccl.so.2';
 
 const FUZZ = { seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const;
-
-function errorOf(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a throw');
-}
 
 const comm = (n: bigint) => n as ncclComm_t;
 const ptr = (n: bigint) => n as CUdeviceptr;
@@ -40,7 +32,7 @@ describe('the native NCCL functions under hostile input', () => {
   it('a bigint that is no live communicator is NcclError ncclInvalidArgument; any other value a TypeError', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.nat(calls.length - 1), (value, which) => {
-        const e = errorOf(() => calls[which]!(comm(value)));
+        const e = errorOf<unknown>(() => calls[which]!(comm(value)));
         expect(e).toBeInstanceOf(NcclError);
         expect((e as NcclError).codeName).toBe('ncclInvalidArgument');
       }),
@@ -51,7 +43,7 @@ describe('the native NCCL functions under hostile input', () => {
         fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.constant(undefined), fc.object(), fc.bigInt({ min: 1n << 64n, max: 1n << 70n })),
         fc.nat(calls.length - 1),
         (value, which) => {
-          const e = errorOf(() => calls[which]!(value as ncclComm_t));
+          const e = errorOf<unknown>(() => calls[which]!(value as ncclComm_t));
           expect(e instanceof TypeError || e instanceof RangeError, String(e)).toBe(true);
         },
       ),
@@ -65,7 +57,7 @@ describe('the native NCCL functions under hostile input', () => {
         const validType = type >= 0 && type <= 12;
         const validOp = (op >= 0 && op <= 5) || op === 0x7fffffff;
         const validCount = Number.isSafeInteger(count) && count >= 0;
-        const e = errorOf(() => nccl.ncclAllReduce(ptr(0x1000n), ptr(0x1000n), count, type, op, comm(0x5000n), stream(0n)));
+        const e = errorOf<unknown>(() => nccl.ncclAllReduce(ptr(0x1000n), ptr(0x1000n), count, type, op, comm(0x5000n), stream(0n)));
         if (validType && validOp && validCount)
           expect((e as NcclError).codeName).toBe('ncclInvalidArgument'); // reached the communicator check
         else expect(e instanceof RangeError || e instanceof TypeError, String(e)).toBe(true);
@@ -77,7 +69,7 @@ describe('the native NCCL functions under hostile input', () => {
   it('a unique id of 0 to 128 bytes crosses (to the library lookup), a longer one is a RangeError; device lists are int arrays', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 0, maxLength: 200 }), fc.integer({ min: 1, max: 8 }), (bytes, ranks) => {
-        const e = errorOf(() => nccl.ncclCommInitRank(ranks, { internal: bytes }, 0));
+        const e = errorOf<unknown>(() => nccl.ncclCommInitRank(ranks, { internal: bytes }, 0));
         if (bytes.length > nccl.NCCL_UNIQUE_ID_BYTES) expect(e).toBeInstanceOf(RangeError);
         else expect(e).toBeInstanceOf(LibraryNotFoundError);
       }),
@@ -85,7 +77,7 @@ describe('the native NCCL functions under hostile input', () => {
     );
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.double(), fc.string()), { maxLength: 8 }), (devices) => {
-        const e = errorOf(() => nccl.ncclCommInitAll(devices as number[]));
+        const e = errorOf<unknown>(() => nccl.ncclCommInitAll(devices as number[]));
         if (devices.every((d) => Number.isInteger(d) && (d as number) >= -(2 ** 31) && (d as number) < 2 ** 31)) expect(e).toBeInstanceOf(LibraryNotFoundError);
         else expect(e instanceof TypeError || e instanceof RangeError, String(e)).toBe(true);
       }),

@@ -5,6 +5,7 @@
 // (innermost dimension first, strides in bytes) and reaches the driver.
 import { driver, LibraryNotFoundError } from '@cuda-js/bindings';
 import { DLDeviceType, dtype, StridedMemoryView } from '@cuda-js/memory-view';
+import { probeDriver } from '@cuda-js/test-support/driver-probe';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // Through the package's entry, which loads core's modules in the order that resolves their cycles.
@@ -12,14 +13,7 @@ import { Buffer, CoreOptionError, DeviceNotFoundError, type MemoryResource, Tens
 import { checkReplacement, planTiledTensorMap, type TensorMapTiledOptions } from './tensor-map-layout.js';
 
 /** What the driver is here: absent (no libcuda), present with no device (this machine, CI), or with a device. */
-const driverState = (() => {
-  try {
-    driver.cuInit(0);
-    return 'device';
-  } catch (error) {
-    return error instanceof LibraryNotFoundError ? 'absent' : 'no device';
-  }
-})();
+const driverState = probeDriver(driver, (error) => error instanceof LibraryNotFoundError);
 
 /** Asserts that a valid tensor map got past every check of its own and failed, if at all, in the driver lookup. */
 function expectDriverReached(make: () => unknown): void {

@@ -1,16 +1,9 @@
+// The `gpu` test project's probe. It lives with the vitest configuration (the
+// workspace root, whose dependencies include @cuda-js/bindings), not in
+// @cuda-js/test-support: the bindings' own tests use that package, so it may
+// load no package of the stack.
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-
-// Loaded by path, not by name: a dependency on the bindings here would make a
-// cycle (bindings' own tests use this package).
-const BINDINGS_ENTRY = join(import.meta.dirname, '..', '..', 'packages', 'bindings', 'src', 'index.ts');
-
-/** Whether this machine can run the `gpu` test project, and why (printed when it cannot). */
-export interface GpuAvailability {
-  readonly available: boolean;
-  readonly reason: string;
-}
+import type { GpuAvailability } from '@cuda-js/test-support';
 
 interface DriverLike {
   cuInit(flags: number): unknown;
@@ -34,7 +27,7 @@ export async function probeGpu(): Promise<GpuAvailability> {
   if (process.env['CUDA_JS_SKIP_GPU']) return { available: false, reason: 'CUDA_JS_SKIP_GPU is set' };
   let driver: DriverLike | undefined;
   try {
-    const bindings = (await import(pathToFileURL(BINDINGS_ENTRY).href)) as { driver?: DriverLike };
+    const bindings = (await import('@cuda-js/bindings')) as { driver?: DriverLike };
     driver = bindings.driver;
   } catch (error) {
     return { available: false, reason: `@cuda-js/bindings did not load: ${(error as Error).message}` };

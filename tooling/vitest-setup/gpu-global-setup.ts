@@ -1,11 +1,7 @@
 import type { TestProject } from 'vitest/node';
-import { probeGpu, type GpuAvailability } from './gpu-probe.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    gpu: GpuAvailability;
-  }
-}
+// the type import brings test-support's ProvidedContext declaration of 'gpu'
+import type {} from '@cuda-js/test-support';
+import { probeGpu } from './gpu-probe.js';
 
 /** Probes the GPU once per run and hands the answer to every `gpu` test file. */
 export default async function setup(project: TestProject): Promise<void> {
