@@ -6,6 +6,7 @@
  * before the rule runs; the memory makers (`shared.array`, ...) are typed
  * where they are declared (kernel-memories.ts).
  */
+import { numbaCudaHint } from './numba-spellings.js';
 import type { ESTree } from 'meriyah';
 import { atomicCall, ATOMIC_FUNCTIONS } from './atomic-calls.js';
 import { FP16_CALLS } from './fp16-calls.js';
@@ -262,7 +263,7 @@ function arity(usage: string): { readonly min: number; readonly max: number } {
 
 function ruleFor(c: TyperContext, path: string, call: Call): IntrinsicRule {
   const rule = Object.hasOwn(CUDA_CALLS, path) ? CUDA_CALLS[path] : undefined;
-  if (!rule) return c.typeError(call, `cuda.${path}() is not an intrinsic kernels have`);
+  if (!rule) return c.typeError(call, `cuda.${path}() is not an intrinsic kernels have${numbaCudaHint(path)}`);
   const { min, max } = arity(rule.usage);
   const n = call.arguments.length;
   if (n < min || n > max) {

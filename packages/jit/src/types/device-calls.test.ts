@@ -177,7 +177,7 @@ describe('device function errors', () => {
       [f32x1],
       { bad },
     );
-    expect(error.detail).toBe('this call is not supported in kernels');
+    expect(error.detail).toBe('the call Date.now(...) is not supported in kernels');
     here.expectAt(error, 'D-inside', 'Date.now()');
     const call = here.position('D-call', 'bad(');
     expect(error.message).toContain(`(in the device function 'bad', called at ${here.file}:${call.line}:${call.column})`);

@@ -16,6 +16,7 @@ import { capturedHostArray, checkMemoryLimits, isHostArray, MEMORY_MAKERS, decla
 import { constantOf, foldNumbers } from './literals.js';
 import { floatType, mathCall, mathOf, numberCall } from './math-calls.js';
 import { consoleLogCall } from './print-calls.js';
+import { numbaFunctionHint } from './numba-spellings.js';
 import { makerType } from './signature.js';
 import { arithmeticType, defaultLiteralType, isWidening, join, promoteValues, type ValueType } from './promotion.js';
 import type { ArrayUse, BinaryOperator, CompareOperator, ElementRef, Expr, KernelCollectives, KernelMemory, KernelParam, Loc, SpecialRegister, Stmt, TypedKernel } from './typed-ir.js';
@@ -1389,12 +1390,15 @@ class KernelTyper {
     if (callee.type === 'Identifier') {
       const calleeName = callee.name;
       if (this.#lookup(calleeName) === undefined && !Object.hasOwn(this.#frame.constants, calleeName)) {
-        throw new FreeVariableError(`'${calleeName}' is not a function kernels can call (device functions come with jit.device, named in the constants)`, this.#at(callee));
+        throw new FreeVariableError(
+          `'${calleeName}' is not a function kernels can call (device functions come with jit.device, named in the constants)${numbaFunctionHint(calleeName)}`,
+          this.#at(callee),
+        );
       }
       if (this.#lookup(calleeName) === undefined) {
         this.#typeError(callee, `the constant '${calleeName}' is not a device function (make one with jit.device(fn), or declare linked code with declareDevice)`);
       }
     }
-    return this.#unsupported(node, 'this call');
+    return this.#unsupported(node, `the call ${this.#text(callee)}(...)`);
   }
 }
