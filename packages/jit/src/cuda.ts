@@ -240,7 +240,7 @@ export interface KernelArrayMaker {
 }
 
 /** The element type of a constant array: its typed array's, else a number type (a JS array of numbers) or i64 (of bigints). */
-type ConstScalar<Host> = [ScalarOfTypedArray<Host>] extends [never] ? (Host extends ArrayLike<bigint> ? 'i64' : NumberScalarName) : ScalarOfTypedArray<Host>;
+export type ConstScalar<Host> = [ScalarOfTypedArray<Host>] extends [never] ? (Host extends ArrayLike<bigint> ? 'i64' : NumberScalarName) : ScalarOfTypedArray<Host>;
 
 /** What atomics work on: an array parameter or a shared or local array. */
 export type AtomicTarget = ArrayLike<number | bigint> | KernelArray<ScalarName, 1> | KernelArray<ScalarName, 2> | KernelArray<ScalarName, 3>;

@@ -107,14 +107,14 @@ export class ExternalDeviceFunction {
 export type KernelValueOfToken<T> = T extends ArrayType ? ArrayTokenValue<T['dtype'], T['ndim']> : KernelElement<ScalarOfToken<T>>;
 
 /** What a kernel may pass for an array argument of a declared function: its parameter array, a typed array of the dtype, or a shared/local array. */
-type ArrayTokenValue<S extends ScalarName, N extends ArrayRank> = KernelArray<S, N> | (N extends 1 ? TypedArrayScalarsOf<S> : never);
+export type ArrayTokenValue<S extends ScalarName, N extends ArrayRank> = KernelArray<S, N> | (N extends 1 ? TypedArrayScalarsOf<S> : never);
 
-type TypedArrayScalarsOf<S extends ScalarName> = S extends keyof TypedArrayScalars ? TypedArrayScalars[S] : never;
+export type TypedArrayScalarsOf<S extends ScalarName> = S extends keyof TypedArrayScalars ? TypedArrayScalars[S] : never;
 
 /** The JavaScript value the simulator's stand-in gets for a token: as in the kernel for scalars, the typed array of the elements for arrays (Uint16Array for f16/bf16, Uint8Array for bool). */
 export type SimulatedValueOfToken<T> = T extends ArrayType ? SimulatedArrayOf<T['dtype']> : KernelElement<ScalarOfToken<T>>;
 
-type SimulatedArrayOf<S extends ScalarName> = S extends 'f16' | 'bf16' ? Uint16Array : S extends 'bool' ? Uint8Array : TypedArrayScalarsOf<S>;
+export type SimulatedArrayOf<S extends ScalarName> = S extends 'f16' | 'bf16' ? Uint16Array : S extends 'bool' ? Uint8Array : TypedArrayScalarsOf<S>;
 
 /** A declared signature, typed by its tokens. */
 export interface TypedExternalSignature<Args extends readonly TypeToken[], Returns extends TypeToken> extends ExternalSignature {

@@ -19,7 +19,7 @@ export {
 } from './jit.js';
 export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
 export { setSimulatorPrintSink, type PrintSink } from './simulate/simulator-runtime.js';
-export { cuda, type CudaIntrinsics, type Dim3Value, type DtypeToken, type AtomicTarget, type AtomicIndex, type KernelArrayMaker } from './cuda.js';
+export { cuda, type CudaIntrinsics, type Fp16Functions, type ConstScalar, type Dim3Value, type DtypeToken, type AtomicTarget, type AtomicIndex, type KernelArrayMaker } from './cuda.js';
 export type {
   KernelArray,
   KernelArrayMembers,
@@ -35,10 +35,25 @@ export type {
   ScalarOfTypedArray,
   TypedArrayScalars,
 } from './kernel-array.js';
-export { array, type TypeToken } from './types/signature.js';
+export { array, type TypeToken, type ArrayTypeOf } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
 export { DeviceFunction, deviceFunctionOf, type DeviceFunctionCallable, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
-export { declareDevice, ExternalDeviceFunction, type DeclareDeviceOptions, type ExternalSignature, type LinkInput, type CudaLinkInput } from './external-device-function.js';
+export {
+  declareDevice,
+  ExternalDeviceFunction,
+  type DeclaredDeviceFunction,
+  type KernelValueOfToken,
+  type ArrayTokenValue,
+  type TypedArrayScalarsOf,
+  type SimulatedArrayOf,
+  type SimulatedValueOfToken,
+  type TypedExternalSignature,
+  type TypedDeclareDeviceOptions,
+  type DeclareDeviceOptions,
+  type ExternalSignature,
+  type LinkInput,
+  type CudaLinkInput,
+} from './external-device-function.js';
 export {
   JitError,
   JitOptionError,
@@ -96,3 +111,15 @@ export {
   xoroshiro128p_normal_float32,
   xoroshiro128p_normal_float64,
 } from './library/random.js';
+export type { CapturedArrayConstant } from './captured-arrays.js';
+export type { ElementArray, ElementArrayConstructor } from './simulate/element-types.js';
+export type {
+  LaunchArgument,
+  LaunchArguments,
+  ArrayArgument,
+  NumberArgument,
+  BigIntArgument,
+  BooleanArgument,
+  HostTypedArray,
+  ArrayProtocolObject,
+} from './launch/launch-arguments.js';

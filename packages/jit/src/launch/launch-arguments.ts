@@ -11,7 +11,7 @@ import type { ScalarName } from '../types/jit-types.js';
  */
 
 /** The host typed array of an element type, where JavaScript has one. */
-type HostTypedArray<S extends ScalarName> = S extends keyof TypedArrayScalars ? TypedArrayScalars[S] : never;
+export type HostTypedArray<S extends ScalarName> = S extends keyof TypedArrayScalars ? TypedArrayScalars[S] : never;
 
 /**
  * What a launch takes for an array parameter of element type `S` and `N`
