@@ -36,7 +36,7 @@ describe('declareDevice', () => {
     expect(() => declareDevice('not a name', { args: [], returns: f32 })).toThrow(/the symbol must be a C identifier/);
     expect(() => declareDevice('f', { args: [], returns: array(f32, 1) })).toThrow(/'f' must return a scalar type/);
     expect(() => declareDevice('f', { args: [], returns: f32 }, { link: [{ text: 'x' } as never] })).toThrow(/each link input is \{ cuda: source \}, \{ ptx: text \} or an ObjectCode/);
-    expect(() => declareDevice('f', { args: [], returns: f32 }, { simulate: 3 as never })).toThrow(/simulate must be a function/);
+    expect(() => declareDevice('f', { args: [], returns: f32 }, { simulate: 3 as never })).toThrow(/option 'simulate' must be a function/);
     expect(() => declareDevice('f', { args: [], returns: f32 }, { link: { cuda: '', includePaths: '/inc' as never } })).toThrow(/includePaths is a list of folder names/);
     expect(() => declareDevice('f', { args: [], returns: f32 }, { link: { cuda: '', headers: { 'a.h': 1 } as never } })).toThrow(/headers is a record of header texts/);
     expect(declareDevice('f', { args: [], returns: f32 }, { link: { cuda: '', includePaths: ['/inc'], headers: { 'a.h': '' } } }).link).toEqual([
