@@ -1,38 +1,59 @@
 #!/usr/bin/env node
-// Bundles a package's compiled entry (dist/index.js, made by tsc) into one
-// module, in place, so that importing the package loads one file instead of
-// dozens: Node's ESM loader costs about half a millisecond a module, which
-// was a third of a cold start (process start → checked JIT result). Only
-// the package's own modules are inlined; its dependencies (other packages,
-// node builtins) stay imports. The per-module files and declarations stay
-// in dist/ for the types. Run from a package folder after `tsc -b`.
-// Packages with several entries that share modules (memory-view's ./native)
-// are not bundled: two copies of a module would make two copies of a class.
-import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+// Bundles a package's compiled entries (dist/index.js and any other
+// top-level dist/NAME.js that package.json `exports` names, made by tsc), in
+// place, so that importing the package loads one file instead of dozens:
+// Node's ESM loader costs about half a millisecond a module, which was a
+// third of a cold start (process start → checked JIT result). Only the
+// package's own modules are inlined; its dependencies (other packages, node
+// builtins) stay imports. Several entries are bundled in one pass: a module
+// that two entries use goes into one shared chunk (dist/chunks/), so there is
+// never a second copy of a module (and so of a class). The per-module
+// declarations stay in dist/ for the types; the per-module .js files stay
+// there too (they are what the next build bundles from) but are not shipped:
+// package.json `files` names the entries, the chunks and the declarations.
+// Run from a package folder after `tsc -b`.
+// Packages whose entries sit in subfolders (memory-view's ./native) are not bundled.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { rolldown } from 'rolldown';
 
 const packageDir = process.cwd();
+const dist = join(packageDir, 'dist');
 const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
-const entries = Object.keys(manifest.exports ?? {}).filter((key) => key !== './package.json');
-if (entries.length !== 1 || entries[0] !== '.') {
-  console.error(`bundle-entry: ${manifest.name} has the entries ${entries.join(', ')}; only a single '.' entry is bundled`);
+const entries = [];
+for (const [key, value] of Object.entries(manifest.exports ?? {})) {
+  if (key === './package.json') continue;
+  const target = typeof value === 'string' ? value : value?.default;
+  const m = /^\.\/dist\/([\w-]+)\.js$/.exec(target ?? '');
+  if (!m) {
+    console.error(`bundle-entry: ${manifest.name} exports ${key} as ${JSON.stringify(target)}; only top-level dist/NAME.js entries are bundled`);
+    process.exit(2);
+  }
+  entries.push(m[1]);
+}
+if (!entries.includes('index')) {
+  console.error(`bundle-entry: ${manifest.name} has no '.' entry at ./dist/index.js`);
   process.exit(2);
 }
-const entry = join(packageDir, 'dist', 'index.js');
+
 // tsc's own entry is kept beside the bundle and bundled from on every build:
 // tsc re-emits only the modules whose sources changed, so the bundle must be
 // made again from the current per-module files each time.
-const unbundled = join(packageDir, 'dist', 'index.unbundled.js');
-const output = join(packageDir, 'dist', 'index.bundle.tmp.js');
-const emittedByTsc = /^(?:import|export) [^;]*from '\.\.?\//m.test(readFileSync(entry, 'utf8'));
-if (emittedByTsc) copyFileSync(entry, unbundled);
-else if (!existsSync(unbundled)) {
-  console.error(`bundle-entry: ${entry} is neither tsc's entry nor has its ${unbundled}; remove dist/ and build again`);
-  process.exit(1);
+const input = {};
+for (const name of entries) {
+  const entry = join(dist, `${name}.js`);
+  const unbundled = join(dist, `${name}.unbundled.js`);
+  const emittedByTsc = /^(?:import|export) [^;]*from '\.\.?\//m.test(readFileSync(entry, 'utf8'));
+  if (emittedByTsc) copyFileSync(entry, unbundled);
+  else if (!existsSync(unbundled)) {
+    console.error(`bundle-entry: ${entry} is neither tsc's entry nor has its ${unbundled}; remove dist/ and build again`);
+    process.exit(1);
+  }
+  input[name] = unbundled;
 }
-const input = unbundled;
 
+const output = join(dist, '.bundle.tmp');
+rmSync(output, { recursive: true, force: true });
 const bundle = await rolldown({
   input,
   platform: 'node',
@@ -40,7 +61,14 @@ const bundle = await rolldown({
   external: (id) => !id.startsWith('.') && !id.startsWith('/'),
   logLevel: 'warn',
 });
-await bundle.write({ file: output, format: 'esm', sourcemap: false });
+await bundle.write({ dir: output, format: 'esm', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
 await bundle.close();
-renameSync(output, entry);
-rmSync(`${output}.map`, { force: true });
+
+const chunks = join(dist, 'chunks');
+rmSync(chunks, { recursive: true, force: true });
+if (existsSync(join(output, 'chunks'))) {
+  mkdirSync(chunks);
+  for (const file of readdirSync(join(output, 'chunks'))) renameSync(join(output, 'chunks', file), join(chunks, file));
+}
+for (const name of entries) renameSync(join(output, `${name}.js`), join(dist, `${name}.js`));
+rmSync(output, { recursive: true, force: true });

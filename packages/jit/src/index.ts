@@ -66,34 +66,7 @@ export {
   type SourcePosition,
   type SourceLocator,
 } from './errors.js';
-export {
-  MATH_FUNCTIONS,
-  type TypedKernel,
-  type KernelParam,
-  type ArrayUse,
-  type LocalVariable,
-  type Stmt,
-  type Expr,
-  type Loc,
-  type ElementRef,
-  type CallArgument,
-  type ExternalCall,
-  type KernelMemory,
-  type MemorySpace,
-  type KernelCollectives,
-  type AtomicFunction,
-  type ShuffleMode,
-  type VoteMode,
-  type LaneMask,
-  type BitFunction,
-  ATOMIC_TYPES,
-  SHUFFLE_TYPES,
-  type MathFunction,
-  type SpecialRegister,
-  type UnaryOperator,
-  type BinaryOperator,
-  type CompareOperator,
-} from './types/typed-ir.js';
+// The compiler's typed IR (TypedKernel, Stmt, Expr, ...) is @cuda-js/jit/internals (internals.ts).
 // The scalar makers of core are the kernels' casts and the signatures' type tokens.
 export { bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64 } from '@cuda-js/core';
 // Written in the kernel language itself: numba's cuda.reduce and cuda.random.
