@@ -56,6 +56,9 @@ interface BuilderInit {
 
 const newCapture = (): Capture => ({ origin: undefined, openForks: new Set(), retiredStreams: [] });
 
+/** Only this module makes builders: `new GraphBuilder(...)` elsewhere is a named error, not a half-made builder. */
+const BUILDER_TOKEN: unique symbol = Symbol('GraphBuilder');
+
 /**
  * A graph under construction by stream capture (cuda.core's GraphBuilder):
  * work enqueued on its stream between `beginBuilding()` and `endBuilding()` is
@@ -90,7 +93,10 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   #graph: OwnedHandle<CUgraph> | undefined;
   #definitionRoot: DefinitionRoot | undefined;
 
-  private constructor(init: BuilderInit) {
+  private constructor(token: typeof BUILDER_TOKEN, init: BuilderInit) {
+    if (token !== BUILDER_TOKEN || init === null || typeof init !== 'object') {
+      throw new GraphArgumentError('GraphBuilder has no public constructor: use device.createGraphBuilder() or GraphBuilder.fromStream(stream)');
+    }
     this.#stream = init.stream;
     this.#ownsStream = init.ownsStream;
     this.#context = init.context;
@@ -108,7 +114,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     const context = driver.cuCtxGetCurrent();
     if (context === 0n) throw new GraphStateError('GraphBuilder: no current CUDA context; call device.setCurrent() first');
     const stream = Stream.create({ nonBlocking: true });
-    return new GraphBuilder({ stream, ownsStream: true, context, kind: 'primary', resources: new GraphResources(), capture: newCapture(), state: 'new' });
+    return new GraphBuilder(BUILDER_TOKEN, { stream, ownsStream: true, context, kind: 'primary', resources: new GraphResources(), capture: newCapture(), state: 'new' });
   }
 
   /**
@@ -123,7 +129,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     ensureDriver();
     const context = driver.cuStreamGetCtx(handle);
     const wrapped = stream instanceof Stream ? stream : Stream.from(stream);
-    return new GraphBuilder({ stream: wrapped, ownsStream: false, context, kind: 'primary', resources: new GraphResources(), capture: newCapture(), state: 'new' });
+    return new GraphBuilder(BUILDER_TOKEN, { stream: wrapped, ownsStream: false, context, kind: 'primary', resources: new GraphResources(), capture: newCapture(), state: 'new' });
   }
 
   /** The stream that work is captured on. */
@@ -312,7 +318,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
         for (let i = 1; i < count; i++) {
           const stream = Stream.create({ nonBlocking: true });
           stream.wait(event);
-          const fork = new GraphBuilder({ stream, ownsStream: true, context: this.#context, kind: 'forked', resources: this.#resources, capture: this.#capture, state: 'building' });
+          const fork = new GraphBuilder(BUILDER_TOKEN, { stream, ownsStream: true, context: this.#context, kind: 'forked', resources: this.#resources, capture: this.#capture, state: 'building' });
           this.#capture.openForks.add(fork);
           forks.push(fork);
         }
@@ -374,7 +380,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     return withContext(this.#context, () =>
       bodies.map(
         (bodyGraph) =>
-          new GraphBuilder({
+          new GraphBuilder(BUILDER_TOKEN, {
             stream: Stream.create({ nonBlocking: true }),
             ownsStream: true,
             context: this.#context,

@@ -140,6 +140,16 @@ describe('graph options and arguments', () => {
     expect(() => GraphBuilder.join({} as never, {} as never)).toThrow(/expected GraphBuilders, got/);
   });
 
+  it('makes no GraphBuilder or Graph through new: a named error, never a half-made object (issue 20)', () => {
+    const NewBuilder = GraphBuilder as unknown as new (...args: unknown[]) => unknown;
+    for (const args of [[{}], [], [null], [Symbol('GraphBuilder'), {}]]) {
+      expect(() => new NewBuilder(...args)).toThrow(new GraphArgumentError('GraphBuilder has no public constructor: use device.createGraphBuilder() or GraphBuilder.fromStream(stream)'));
+    }
+    const NewGraph = Graph as unknown as new (...args: unknown[]) => unknown;
+    // a Graph over a made-up CUgraphExec would crash the process at launch
+    expect(() => new NewGraph(5n, new GraphResources())).toThrow(new GraphArgumentError('Graph has no public constructor: complete a GraphBuilder or a GraphDefinition'));
+  });
+
   it('refuses to capture the default streams, and unknown definition options', () => {
     for (const s of [0n, 1n, 2n]) expect(() => GraphBuilder.fromStream(s)).toThrow(/the default stream \(0x[0-2]\) cannot be captured/);
     expect(() => GraphBuilder.fromStream('s' as never)).toThrow(/GraphBuilder\.fromStream: stream must be a Stream/);

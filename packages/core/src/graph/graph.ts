@@ -50,6 +50,9 @@ function instantiateHint(codeName: string): string {
   }
 }
 
+/** Only this module makes graphs (see the constructor). */
+const GRAPH_TOKEN: unique symbol = Symbol('Graph');
+
 /**
  * An executable graph: the nodes of a GraphBuilder (stream capture) or of a
  * GraphDefinition, instantiated (cuGraphInstantiate), launched as one unit on
@@ -62,7 +65,9 @@ export class Graph implements Disposable {
   readonly #owned: OwnedHandle<CUgraphExec>;
   readonly #resources: GraphResources;
 
-  private constructor(exec: CUgraphExec, resources: GraphResources) {
+  private constructor(token: typeof GRAPH_TOKEN, exec: CUgraphExec, resources: GraphResources) {
+    // a Graph made elsewhere would launch a made-up CUgraphExec (the driver cannot check one: it crashes)
+    if (token !== GRAPH_TOKEN) throw new GraphArgumentError('Graph has no public constructor: complete a GraphBuilder or a GraphDefinition');
     this.#owned = new OwnedHandle(exec, this, (h) => driver.cuGraphExecDestroy(h), 'Graph');
     this.#resources = resources;
   }
@@ -78,7 +83,7 @@ export class Graph implements Disposable {
       if (error instanceof CudaError) throw new GraphInstantiateError(`${what}: the driver could not instantiate the graph (${error.codeName}): ${instantiateHint(error.codeName)}`, { cause: error });
       throw error;
     }
-    const made = new Graph(exec, resources.copy());
+    const made = new Graph(GRAPH_TOKEN, exec, resources.copy());
     if (upload !== undefined) driver.cuGraphUpload(exec, upload);
     return made;
   }

@@ -42,6 +42,14 @@ describe('LaunchConfig', () => {
     [{ grid: 1, block: 1, sharedMemory: -1 }, 'sharedMemory must be a non-negative integer'],
     [{ grid: 3, block: 1, cluster: 2 }, 'grid 3x1x1 is not a multiple of cluster 2x1x1'],
     [{ block: 1 }, 'LaunchConfig.grid must be a number'],
+    // issue 20: limits of every CUDA device, named before a device or the driver is asked
+    [{ grid: 1, block: [1024, 1024, 1024] }, 'LaunchConfig: block 1024x1024x1024 exceeds 1024x1024x64, the largest block of every CUDA device'],
+    [{ grid: 1, block: [64, 32] }, 'LaunchConfig: block 64x32x1 has 2048 threads; no CUDA device runs more than 1024 threads per block'],
+    [{ grid: 1, block: [33, 32] }, 'has 1056 threads'],
+    [{ grid: [1, 65536], block: 1 }, 'LaunchConfig: grid 1x65536x1 exceeds 2147483647x65535x65535'],
+    [{ grid: 2 ** 31, block: 1 }, 'exceeds 2147483647x65535x65535'],
+    [{ grid: { x: 1, w: 2 }, block: 1 }, 'LaunchConfig.grid must be a number, an array of 1 to 3 numbers or { x, y, z }'],
+    [{ grid: 2, block: 32, cluster: 2, cooperative: true }, 'LaunchConfig: a cooperative launch with thread-block clusters (cluster 2x1x1) is not supported'],
   ])('refuses %j', (options, message) => {
     expect(() => new LaunchConfig(options as never)).toThrow(LaunchConfigError);
     expect(() => new LaunchConfig(options as never)).toThrow(message);

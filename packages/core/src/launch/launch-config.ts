@@ -27,7 +27,13 @@ export const RECENT_CONFIGS = 16;
 const LAUNCH_CONFIG_OPTIONS = { grid: isAnything, block: isAnything, cluster: isAnything, sharedMemory: isAnything, cooperative: isAnything };
 
 const MAX_DIM = 0xffffffff; // cuLaunchKernel takes unsigned int dimensions
-const MAX_PRODUCT = 0x7fffffff; // threads per block, blocks per cluster: a signed int in the driver
+const MAX_PRODUCT = 0x7fffffff; // blocks per cluster: a signed int in the driver
+// The limits of every CUDA device since compute capability 3.0 (the CUDA C++
+// Programming Guide's technical specifications): a config past them fails on
+// any GPU, so it is refused here, before a device or the driver is asked.
+const MAX_THREADS_PER_BLOCK = 1024;
+const MAX_BLOCK_DIM = [1024, 1024, 64] as const;
+const MAX_GRID_DIM = [0x7fffffff, 65535, 65535] as const;
 
 function dim3(value: Dim3 | undefined, what: string): readonly [number, number, number] {
   const dims = readDim3(value);
@@ -65,7 +71,23 @@ export class LaunchConfig {
     if (typeof cooperative !== 'boolean') throw new LaunchConfigError(`LaunchConfig.cooperative must be true or false, got ${formatValue(cooperative)}`);
     this.cooperative = cooperative;
     const [bx, by, bz] = this.block;
-    if (bx * by * bz > MAX_PRODUCT) throw new LaunchConfigError(`LaunchConfig: block ${this.block.join('x')} has ${bx * by * bz} threads, more than 2^31-1`);
+    if (bx > MAX_BLOCK_DIM[0] || by > MAX_BLOCK_DIM[1] || bz > MAX_BLOCK_DIM[2]) {
+      throw new LaunchConfigError(`LaunchConfig: block ${this.block.join('x')} exceeds ${MAX_BLOCK_DIM.join('x')}, the largest block of every CUDA device`);
+    }
+    if (bx * by * bz > MAX_THREADS_PER_BLOCK) {
+      throw new LaunchConfigError(`LaunchConfig: block ${this.block.join('x')} has ${bx * by * bz} threads; no CUDA device runs more than ${MAX_THREADS_PER_BLOCK} threads per block`);
+    }
+    const [gx, gy, gz] = this.grid;
+    if (gx > MAX_GRID_DIM[0] || gy > MAX_GRID_DIM[1] || gz > MAX_GRID_DIM[2]) {
+      throw new LaunchConfigError(`LaunchConfig: grid ${this.grid.join('x')} exceeds ${MAX_GRID_DIM.join('x')}, the largest grid of every CUDA device`);
+    }
+    if (this.cooperative && this.cluster !== undefined) {
+      // The co-residency that a cooperative launch needs is checked per block (cuOccupancyMaxActiveBlocksPerMultiprocessor);
+      // clusters are placed by GPC, so that check would pass grids that cannot all be resident: refused, not left to chance.
+      throw new LaunchConfigError(
+        `LaunchConfig: a cooperative launch with thread-block clusters (cluster ${this.cluster.join('x')}) is not supported: its co-residency cannot be checked per block; launch cooperatively (grid-wide sync) or with clusters, not both`,
+      );
+    }
     if (this.cluster && this.cluster[0] * this.cluster[1] * this.cluster[2] > MAX_PRODUCT) {
       throw new LaunchConfigError(`LaunchConfig: cluster ${this.cluster.join('x')} has more than 2^31-1 blocks`);
     }

@@ -117,6 +117,19 @@ describe('argumentTypes: host arrays', () => {
     expect(typeOf(new Float32Array(4))).toBe(arrayType('f32', 1, 'C')); // canonical: === compares types
   });
 
+  it('types a typed array by the engine kind, not by its constructor property (issue 20: a Float32Array with an own constructor was float64)', () => {
+    const owned = new Float32Array(4);
+    Object.defineProperty(owned, 'constructor', { value: Float64Array });
+    expect(typeName(typeOf(owned))).toBe(typeName(typeOf(new Float32Array(4))));
+    const swapped = new Int32Array(4);
+    Object.setPrototypeOf(swapped, Float64Array.prototype);
+    expect(typeName(typeOf(swapped, 'simulator'))).toBe(typeName(typeOf(new Int32Array(4), 'simulator')));
+    class Samples extends Float32Array {}
+    expect(typeName(typeOf(new Samples(2)))).toBe(typeName(typeOf(new Float32Array(2))));
+    // a look-alike whose constructor is Float64Array is no array
+    expect(() => typeOf({ constructor: Float64Array, length: 4 })).toThrow(KernelArgumentError);
+  });
+
   it('views other host memory: Node Buffers, DataViews and ArrayBuffers as bytes', () => {
     expect(typesOf([globalThis.Buffer.from([1, 2]), new DataView(new ArrayBuffer(8)), new ArrayBuffer(4)])).toEqual(Array(3).fill("array(u8, 1, 'C')"));
   });

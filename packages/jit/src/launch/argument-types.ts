@@ -23,23 +23,24 @@ function arrayTypeOf(scalar: ScalarName, ndim: 1 | 2 | 3, layout: Layout, readon
   return (row[key] ??= arrayType(scalar, ndim, layout, readonly));
 }
 
-// Typed arrays by constructor: 1-D, compact, writable.
-const TYPED_ARRAYS = new Map<unknown, ArrayType>([
-  [Int8Array, arrayTypeOf('i8', 1, 'C', false)],
-  [Uint8Array, arrayTypeOf('u8', 1, 'C', false)],
-  [Uint8ClampedArray, arrayTypeOf('u8', 1, 'C', false)],
-  [Int16Array, arrayTypeOf('i16', 1, 'C', false)],
-  [Uint16Array, arrayTypeOf('u16', 1, 'C', false)],
-  [Int32Array, arrayTypeOf('i32', 1, 'C', false)],
-  [Uint32Array, arrayTypeOf('u32', 1, 'C', false)],
-  [BigInt64Array, arrayTypeOf('i64', 1, 'C', false)],
-  [BigUint64Array, arrayTypeOf('u64', 1, 'C', false)],
-  [Float32Array, arrayTypeOf('f32', 1, 'C', false)],
-  [Float64Array, arrayTypeOf('f64', 1, 'C', false)],
+// Typed arrays by the engine's own kind (%TypedArray%.prototype[Symbol.toStringTag], undefined for anything
+// else), which an own or changed `constructor` property, a subclass or a swapped prototype cannot change: 1-D, compact, writable.
+const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype) as object, Symbol.toStringTag)!.get as (this: unknown) => string | undefined;
+const TYPED_ARRAYS = new Map<string | undefined, ArrayType>([
+  ['Int8Array', arrayTypeOf('i8', 1, 'C', false)],
+  ['Uint8Array', arrayTypeOf('u8', 1, 'C', false)],
+  ['Uint8ClampedArray', arrayTypeOf('u8', 1, 'C', false)],
+  ['Int16Array', arrayTypeOf('i16', 1, 'C', false)],
+  ['Uint16Array', arrayTypeOf('u16', 1, 'C', false)],
+  ['Int32Array', arrayTypeOf('i32', 1, 'C', false)],
+  ['Uint32Array', arrayTypeOf('u32', 1, 'C', false)],
+  ['BigInt64Array', arrayTypeOf('i64', 1, 'C', false)],
+  ['BigUint64Array', arrayTypeOf('u64', 1, 'C', false)],
+  ['Float32Array', arrayTypeOf('f32', 1, 'C', false)],
+  ['Float64Array', arrayTypeOf('f64', 1, 'C', false)],
 ]);
 // Float16Array is in newer engines only (Node 20 has none: f16 data there is a float16 view of a Uint16Array's memory).
-const Float16ArrayClass = (globalThis as { Float16Array?: unknown }).Float16Array;
-if (Float16ArrayClass !== undefined) TYPED_ARRAYS.set(Float16ArrayClass, arrayTypeOf('f16', 1, 'C', false));
+if ((globalThis as { Float16Array?: unknown }).Float16Array !== undefined) TYPED_ARRAYS.set('Float16Array', arrayTypeOf('f16', 1, 'C', false));
 
 /**
  * The type of each launch argument, for choosing (or compiling) the kernel's
@@ -93,7 +94,7 @@ function objectType(arg: object, i: number, params: readonly string[], target: L
   if (arg instanceof StridedMemoryView) return viewType(arg, true, i, params, target);
   if (arg instanceof Scalar) return arg.type;
   if (arg instanceof DeviceArray) return viewType(arg.view, true, i, params, target);
-  const typed = TYPED_ARRAYS.get(arg.constructor);
+  const typed = TYPED_ARRAYS.get(typedArrayTag.call(arg));
   if (typed !== undefined) return typed;
   if (arg instanceof Buffer) {
     throw argumentError(params, i, "a Buffer is bytes with no element type; pass a typed view of it: StridedMemoryView.fromAny(buffer, { stream }).view({ dtype: 'float32', shape })");
