@@ -181,7 +181,7 @@ export class DeviceArray implements Disposable {
 
   /** Whether JS can read the elements through an address (pinned or managed memory). */
   get isHostAccessible(): boolean {
-    return this.view.isHostAccessible;
+    return this.view.isHostReadable;
   }
 
   /** The same memory with another shape (C-contiguous arrays), as numpy's `reshape`. */
