@@ -37,6 +37,10 @@ export function collectiveMemory(arg: unknown, role: string, device: Pick<Device
   } catch (error) {
     throw new CollectiveArgumentError(`${what}: ${role}: ${(error as Error).message}`, { cause: error });
   }
+  const closed = closedOwner(arg, view);
+  if (closed !== undefined) {
+    throw new CollectiveArgumentError(`${what}: ${role} is memory of a closed ${closed}; its memory may already be given back (NCCL would read or write freed memory)`);
+  }
   if (view.ptr === undefined || !view.isDeviceAccessible) throw new CollectiveArgumentError(`${what}: ${role}: ${HOST_MEMORY}`);
   const { type, id } = view.device;
   if (type === DLDeviceType.CUDAHost) throw new CollectiveArgumentError(`${what}: ${role}: ${HOST_MEMORY}`);
@@ -47,6 +51,22 @@ export function collectiveMemory(arg: unknown, role: string, device: Pick<Device
     throw new CollectiveArgumentError(`${what}: ${role} is strided (shape [${view.shape.join(', ')}], strides [${view.strides.join(', ')}]); NCCL takes dense memory: copy it into a contiguous array`);
   }
   return { ptr: view.ptr, byteLength: view.nbytes, dtype: view.dtype, source: view };
+}
+
+/**
+ * The kind of the closed object that owns `view`'s memory, if one is: the
+ * view itself, or a core Buffer or view it was exported from (a view of a
+ * Buffer keeps the Buffer object, not its device memory, once the Buffer is closed).
+ */
+function closedOwner(arg: object, view: StridedMemoryView): string | undefined {
+  let owner: unknown = view;
+  for (let depth = 0; depth < 8 && owner !== null && typeof owner === 'object'; depth++) {
+    if (owner instanceof Buffer) return owner.closed ? 'Buffer' : undefined;
+    if (!(owner instanceof StridedMemoryView)) break;
+    if (owner.closed) return 'StridedMemoryView';
+    owner = owner.exporter;
+  }
+  return arg !== view && arg instanceof StridedMemoryView && arg.closed ? 'StridedMemoryView' : undefined;
 }
 
 /** The dtype of a call: `option` where given (views must agree), else the views', which must agree with each other. */
@@ -67,4 +87,23 @@ export function elementCount(memory: CollectiveMemory, dtype: DType, role: strin
   const count = memory.byteLength / dtype.itemsize;
   if (!Number.isInteger(count)) throw new CollectiveArgumentError(`${what}: ${role} has ${memory.byteLength} bytes, not a whole number of ${dtype.name} elements`);
   return count;
+}
+
+/**
+ * Refuses `send` and `recv` ranges (the bytes the call reads and writes) that
+ * overlap other than in NCCL's in-place form, where send starts at
+ * `inPlaceSend` (recv itself for allReduce, broadcast and reduce; this rank's
+ * block of recv for allGather; of send for reduceScatter): NCCL reads and
+ * writes overlapping memory in no defined order, so such a call "completes"
+ * with a wrong answer.
+ */
+export function checkCollectiveOverlap(sendPtr: bigint, sendBytes: number, recvPtr: bigint, recvBytes: number, inPlaceSend: bigint, form: string, what: string): void {
+  if (sendBytes === 0 || recvBytes === 0) return;
+  const sendEnd = sendPtr + BigInt(sendBytes);
+  const recvEnd = recvPtr + BigInt(recvBytes);
+  if (sendPtr >= recvEnd || recvPtr >= sendEnd || sendPtr === inPlaceSend) return;
+  const range = (start: bigint, end: bigint) => `[0x${start.toString(16)}, 0x${end.toString(16)})`;
+  throw new CollectiveArgumentError(
+    `${what}: send ${range(sendPtr, sendEnd)} and recv ${range(recvPtr, recvEnd)} overlap, but not in place (${form}); NCCL's result over overlapping memory is undefined: pass the same memory, or memory apart`,
+  );
 }

@@ -1,8 +1,9 @@
-import { LibraryNotFoundError, nccl } from '@cuda-js/bindings';
+import { ClosedResourceError, LibraryNotFoundError, nccl } from '@cuda-js/bindings';
 import { DLDeviceType, dtype, ReadOnlyViewError, StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
 import { CollectiveArgumentError, CoreOptionError, CollectiveWork, Communicator, CommunicatorStateError, DeviceMismatchError, REDUCIBLE_DTYPES } from '../index.js';
-import { callDType, collectiveMemory, elementCount } from './collective-memory.js';
+import { callDType, checkCollectiveOverlap, collectiveMemory, elementCount } from './collective-memory.js';
+import { Buffer, type MemoryResource } from '../index.js';
 import { applyNcclEnvironmentDefaults } from './nccl-environment.js';
 import { dtypeOption, ncclElementType, reduceOp } from './nccl-types.js';
 import { decodeUniqueId, encodeUniqueId } from './unique-id.js';
@@ -171,6 +172,52 @@ describe('the memory of a collective', () => {
     expect(() => callDType(dtype('float64'), [f32], 'x')).toThrow(/dtypes differ \(float64 and float32\)/);
     expect(elementCount(bytes, dtype('int16'), 'send', 'x')).toBe(5);
     expect(() => elementCount(bytes, dtype('float32'), 'send', 'x')).toThrow(/send has 10 bytes, not a whole number of float32 elements/);
+  });
+});
+
+describe('collective memory that NCCL would misread (issue 20)', () => {
+  /** A device-accessible Buffer at `ptr` that no driver ever sees. */
+  const bufferAt = (ptr: bigint, size: number): Buffer => {
+    const resource: MemoryResource = {
+      isDeviceAccessible: true,
+      isHostAccessible: false,
+      device: { ordinal: 0 } as never,
+      allocate: () => {
+        throw new Error('not used');
+      },
+      deallocate: () => undefined,
+      deallocateAsync: () => Promise.resolve(),
+    };
+    return new Buffer(ptr, size, resource, 0n);
+  };
+
+  it('refuses a closed Buffer, a view of one, and a closed view, by name', () => {
+    const buffer = bufferAt(0x7000_0000n, 64);
+    const view = StridedMemoryView.fromAny(buffer, { stream: -1 }).view({ dtype: 'float32', shape: [16] });
+    expect(collectiveMemory(view, 'send', device0, 1n, false, 'x').byteLength).toBe(64);
+    buffer.close();
+    expect(() => collectiveMemory(buffer, 'send', device0, 1n, false, 'x')).toThrow(ClosedResourceError);
+    const viewed = errorOf(() => collectiveMemory(view, 'send', device0, 1n, false, 'Communicator.allReduce'));
+    expect(viewed).toBeInstanceOf(CollectiveArgumentError);
+    expect(viewed.message).toMatch(/^Communicator\.allReduce: send is memory of a closed Buffer/);
+    const own = deviceView();
+    own.close();
+    expect(() => collectiveMemory(own, 'recv', device0, 1n, true, 'x')).toThrow(CollectiveArgumentError);
+  });
+
+  it('refuses send and recv that overlap other than in place', () => {
+    const form = 'send and recv the same memory';
+    expect(() => checkCollectiveOverlap(0x1000n, 64, 0x1000n, 64, 0x1000n, form, 'x')).not.toThrow(); // in place
+    expect(() => checkCollectiveOverlap(0x1000n, 64, 0x1040n, 64, 0x1040n, form, 'x')).not.toThrow(); // adjacent
+    expect(() => checkCollectiveOverlap(0x1000n, 0, 0x1000n, 64, 0x2000n, form, 'x')).not.toThrow(); // nothing read
+    const e = errorOf(() => checkCollectiveOverlap(0x1000n, 64, 0x1020n, 64, 0x1020n, form, 'Communicator.allReduce'));
+    expect(e).toBeInstanceOf(CollectiveArgumentError);
+    expect(e.message).toBe(
+      "Communicator.allReduce: send [0x1000, 0x1040) and recv [0x1020, 0x1060) overlap, but not in place (send and recv the same memory); NCCL's result over overlapping memory is undefined: pass the same memory, or memory apart",
+    );
+    // allGather of rank 1: send in place is recv's second block; the first block is not
+    expect(() => checkCollectiveOverlap(0x1010n, 16, 0x1000n, 64, 0x1010n, 'block', 'x')).not.toThrow();
+    expect(() => checkCollectiveOverlap(0x1000n, 16, 0x1000n, 64, 0x1010n, 'block', 'x')).toThrow(/overlap, but not in place \(block\)/);
   });
 });
 

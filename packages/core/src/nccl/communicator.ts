@@ -6,7 +6,7 @@ import { CollectiveArgumentError, DeviceMismatchError } from '../errors.js';
 import { deviceOfStream, hasSeveralDevices } from '../device/multi-device.js';
 import { toDevice } from '../device/peer-access.js';
 import { issued, runGroup } from './collective-group.js';
-import { callDType, collectiveMemory, elementCount, type CollectiveMemory } from './collective-memory.js';
+import { callDType, checkCollectiveOverlap, collectiveMemory, elementCount, type CollectiveMemory } from './collective-memory.js';
 import type { CollectiveWork } from './collective-work.js';
 import { applyNcclEnvironmentDefaults } from './nccl-environment.js';
 import { dtypeOption, ncclElementType, reduceOp, type ReduceOp } from './nccl-types.js';
@@ -375,6 +375,18 @@ export class Communicator implements Disposable {
     const exact = countGiven === undefined;
     if (sendCount !== undefined) sizeCheck('send', sendCount, count * shape.send, exact, what);
     if (recvCount !== undefined) sizeCheck('recv', recvCount, count * shape.recv, exact, what);
+    if (shape.reducing && dtype.name.startsWith('float8')) checkFloat8Reduction(this.device, dtype.name, what);
+    if (sendMemory !== undefined && recvMemory !== undefined) {
+      const block = BigInt(count * dtype.itemsize) * BigInt(this.rank);
+      // in place: the same memory, or this rank's block of the gathered (allGather) or scattered (reduceScatter) side
+      const [inPlaceSend, form] =
+        shape.recv > 1
+          ? [recvMemory.ptr + block, `send at this rank's block of recv, recv + ${block}`]
+          : shape.send > 1
+            ? [recvMemory.ptr - block, `recv at this rank's block of send, send + ${block}`]
+            : [recvMemory.ptr, 'send and recv the same memory'];
+      checkCollectiveOverlap(sendMemory.ptr, count * shape.send * dtype.itemsize, recvMemory.ptr, count * shape.recv * dtype.itemsize, inPlaceSend, form, what);
+    }
     const ncclCount = count * element.elementsPerItem;
     if (!Number.isSafeInteger(ncclCount)) throw new CollectiveArgumentError(`${what}: ${count} elements of ${dtype.name} exceed what NCCL counts`);
     const sources: object[] = [];
@@ -382,6 +394,19 @@ export class Communicator implements Disposable {
     if (recvMemory) sources.push(recvMemory.source);
     return { sendPtr: sendMemory?.ptr ?? 0n, recvPtr: recvMemory?.ptr ?? 0n, count: ncclCount, type: element.type, stream, sources };
   }
+}
+
+/** NCCL's first version with float8 types (2.24), whose reductions need compute capability 9.0. */
+const NCCL_FLOAT8_VERSION = 22400;
+
+/** A float8 reduction where NCCL or the device has none: a named error before NCCL (an older NCCL takes the type's number as another). */
+function checkFloat8Reduction(device: Device, name: string, what: string): void {
+  const version = nccl.ncclGetVersion();
+  if (version < NCCL_FLOAT8_VERSION) {
+    throw new CollectiveArgumentError(`${what}: NCCL ${Communicator.version} has no ${name} reductions (NCCL 2.24 and newer have them); reduce in float16, bfloat16 or float32`);
+  }
+  const { major, minor } = device.computeCapability;
+  if (major < 9) throw new CollectiveArgumentError(`${what}: NCCL reduces ${name} on compute capability 9.0 and newer; ${device} is ${major}.${minor}`);
 }
 
 /** Runs `fn` and gives back the context that was current before it (NCCL's setup switches devices). */
