@@ -7,7 +7,7 @@ import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from './compile
 import { cuda as hostCuda, cuda } from './cuda.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, type SuiteCase } from './kernel-suite.test-support.js';
-import { array, f32, f64, jit, type KernelArray, KernelTypeError } from './index.js';
+import { array, f32, f64, i32, jit, type KernelArray, KernelTypeError } from './index.js';
 import { CAPTURED_HOST_ARRAYS_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE } from './numba-parity-suite.test-support.js';
 import { FP16_FUNCTION_NAMES } from './types/fp16-calls.js';
 
@@ -126,6 +126,28 @@ describe('numba parity: views', () => {
   });
 });
 
+/** numba's `cuda.shared.array(0, int32)[1:]`: a view of a shared array where it is declared. */
+function viewOfNewSharedKernel(options: { target?: 'simulator'; arch?: string }) {
+  return jit((out: Int32Array) => {
+    const whole = cuda.shared.array(0, i32);
+    const tail = cuda.shared.array(0, i32).subarray(1);
+    const t = cuda.threadIdx.x;
+    if (t < tail.length) tail[t] = 10 + t;
+    cuda.syncthreads();
+    out[t] = whole[t]!;
+    if (t === 0) out[4] = tail.length;
+  }, options);
+}
+
+describe('numba parity: a view of a memory array made where it is declared', () => {
+  it('const v = cuda.shared.array(0, i32).subarray(1) views the dynamic shared array from its second element', () => {
+    const out = new Int32Array(5);
+    viewOfNewSharedKernel({ target: 'simulator' }).launch({ grid: 1, block: 4, sharedMemory: 16 }, out);
+    // whole[0] is never written: the simulator's shared memory starts zeroed
+    expect([...out]).toEqual([0, 10, 11, 12, 3]);
+  });
+});
+
 describe('numba parity: device arrays in the constants', () => {
   it('passes an array object of the constants by reference after the arguments: the kernel reads and writes it in place, and keeps it', () => {
     const data = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -168,6 +190,12 @@ describeWhen([nvvmMissing, ptxasMissing], 'numba parity: NVVM IR → PTX → ptx
       expect(ptxasRejects(ptx), c.name).toBeUndefined();
       expect(nvvm).not.toMatch(/alloca \[/); // a view allocates nothing
     }
+  });
+
+  it('compiles a view of a shared array made where it is declared, accepted by ptxas', () => {
+    const { ptx } = viewOfNewSharedKernel({ arch: 'sm_90' }).inspect([array(i32, 1)]);
+    expect(ptxasRejects(ptx)).toBeUndefined();
+    expect(ptx).toMatch(/\.extern \.shared/);
   });
 
   it('passes a captured array as a kernel parameter (its address at launch), not a constant of the code', () => {

@@ -55,4 +55,23 @@ describe("numba's array makers for the simulator (DeviceArrays over host memory)
     expect(sum.shape).toEqual([3, 4]);
     expect(Array.from(sum.copyToHost() as Float64Array)).toEqual([0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23].map((v) => v + 0.5));
   });
+
+  it('toDevice and deviceArrayLike take JS lists as numba takes Python lists: numbers float64, bigints int64, nested lists n-D', () => {
+    const d = toDevice([1, 10, 234], { target });
+    expect(d.dtype.name).toBe('float64');
+    expect(Array.from(d.copyToHost() as Float64Array)).toEqual([1, 10, 234]);
+    const m = toDevice(
+      [
+        [1n, 2n, 3n],
+        [4n, 5n, 6n],
+      ],
+      { target },
+    );
+    expect(m.dtype.name).toBe('int64');
+    expect(m.shape).toEqual([2, 3]);
+    expect(Array.from(m.copyToHost() as BigInt64Array)).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
+    expect(deviceArrayLike([[0.5], [1.5]], { target }).shape).toEqual([2, 1]);
+    expect(() => toDevice([[1, 2], [3]], { target })).toThrow(/toDevice: the list is not rectangular \(\[1\] should be a list of 2\)/);
+    expect(() => toDevice([1, 2n], { target })).toThrow(/all numbers \(float64\) or all bigints \(int64\)/);
+  });
 });

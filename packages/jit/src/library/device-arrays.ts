@@ -10,6 +10,7 @@ import { KernelArgumentError } from '../errors.js';
 import { defaultTarget, type JitTarget } from '../jit.js';
 import { dtypeOfScalar } from '../launch/kernel-dtype.js';
 import { makerType } from '../types/signature.js';
+import { viewOfList } from './list-array.js';
 
 export interface DeviceArrayMakerOptions {
   /** The stream the allocation and copy are ordered on. */
@@ -51,9 +52,11 @@ function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: 
 
 /**
  * A device copy of a host array (numba's `cuda.to_device(ary, stream=...)`):
- * a typed array, a host view or anything viewable on the host, n-D.
+ * a typed array, a host view or anything viewable on the host, n-D, or a
+ * (nested, rectangular) JS array of numbers (float64) or bigints (int64).
  */
 export function toDevice(host: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
+  host = viewOfList(host, 'toDevice') ?? host;
   if ((options.target ?? defaultTarget()) === 'simulator') {
     const view = host instanceof StridedMemoryView ? host : StridedMemoryView.fromAny(host);
     const array = hostArray(view.shape, view.dtype);
@@ -70,7 +73,7 @@ export function deviceArray(shape: number | readonly number[], dtype: ArrayDtype
 
 /** A new device array of the shape and dtype of `like` (numba's `cuda.device_array_like`). */
 export function deviceArrayLike(like: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
-  const view = like instanceof DeviceArray ? like.view : like instanceof StridedMemoryView ? like : StridedMemoryView.fromAny(like, { stream: -1 });
+  const view = like instanceof DeviceArray ? like.view : like instanceof StridedMemoryView ? like : (viewOfList(like, 'deviceArrayLike') ?? StridedMemoryView.fromAny(like, { stream: -1 }));
   return allocate(view.shape, view.dtype, 'device', options, 'deviceArrayLike');
 }
 

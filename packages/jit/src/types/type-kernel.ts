@@ -872,16 +872,39 @@ class KernelTyper {
 
   /** The device function a callee names (a free name whose constant is one), or undefined. */
   #deviceFunction(callee: Node): DeviceFunction | undefined {
-    if (callee.type !== 'Identifier') return undefined;
-    const c = this.#constant((callee as ESTree.Identifier).name);
+    const name = this.#calleeConstantName(callee);
+    const c = name === undefined ? undefined : this.#constant(name);
     return c === undefined ? undefined : deviceFunctionOf(c);
   }
 
   /** The linked device function (`declareDevice`) a callee names, or undefined. */
   #externalFunction(callee: Node): ExternalDeviceFunction | undefined {
-    if (callee.type !== 'Identifier') return undefined;
-    const c = this.#constant((callee as ESTree.Identifier).name);
+    const name = this.#calleeConstantName(callee);
+    const c = name === undefined ? undefined : this.#constant(name);
     return c instanceof ExternalDeviceFunction ? c : undefined;
+  }
+
+  /**
+   * The constant a callee names: `f`, or the forms compilers give a call of
+   * an imported `f` (`(0, ns.f)`, `ns.f` with `ns` a free name, as vitest,
+   * esbuild and tsc's CommonJS output write them), when `f` is a constant.
+   */
+  #calleeConstantName(callee: Node): string | undefined {
+    let n: Node = callee;
+    while (n.type === 'ParenthesizedExpression') n = (n as ESTree.ParenthesizedExpression).expression;
+    if (n.type === 'SequenceExpression') {
+      const s = n as ESTree.SequenceExpression;
+      if (s.expressions.length !== 2 || s.expressions[0]?.type !== 'Literal') return undefined;
+      n = s.expressions[1]!;
+    }
+    if (n.type === 'Identifier') return (n as ESTree.Identifier).name;
+    if (n.type !== 'MemberExpression') return undefined;
+    const m = n as ESTree.MemberExpression;
+    if (m.computed || m.property.type !== 'Identifier' || m.object.type !== 'Identifier') return undefined;
+    const namespace = m.object.name;
+    if (this.#lookup(namespace) !== undefined || Object.hasOwn(this.#frame.constants, namespace)) return undefined;
+    const name = m.property.name;
+    return Object.hasOwn(this.#frame.constants, name) ? name : undefined;
   }
 
   #isConsoleLog(callee: Node): boolean {
@@ -1170,7 +1193,7 @@ class KernelTyper {
 
   /** `const v = x.subarray(...)` (or `a.row(i)`): the view's bounds are computed once, here, into hidden locals. */
   #declaresView(name: string, init: Node, isConst: boolean, out: Stmt[]): boolean {
-    const view = this.#viewOf(init);
+    const view = this.#viewOf(this.#viewOfNewMemory(name, init, isConst) ?? init);
     if (!view) return false;
     if (!isConst) this.#typeError(init, `a view is declared with const: const ${name} = ${this.#text(init)}`);
     const mapping = replaceMappingExprs(view.mapping!, (e) => {
@@ -1181,6 +1204,26 @@ class KernelTyper {
     });
     this.#scope().set(name, { kind: 'array', view: this.#viewWith(name, mapping) });
     return true;
+  }
+
+  /**
+   * `const v = cuda.shared.array(0, i32).subarray(1)` (numba's
+   * `cuda.shared.array(0, int32)[1:]`): the array is declared under a hidden
+   * name, and the view call is given back on that name; undefined for any
+   * other initializer.
+   */
+  #viewOfNewMemory(name: string, init: Node, isConst: boolean): Node | undefined {
+    const call = this.#unwrapCall(init);
+    const callee = call?.callee;
+    if (!call || callee?.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier' || !Object.hasOwn(VIEW_METHODS, callee.property.name)) return undefined;
+    const made = this.#unwrapCall(callee.object);
+    const path = made ? this.#cudaPath(made.callee) : undefined;
+    if (path === undefined || !Object.hasOwn(MEMORY_MAKERS, path)) return undefined;
+    const hidden = `${name}$array`;
+    this.#declaresBinding(hidden, callee.object, isConst);
+    const base = callee.object;
+    const id: ESTree.Identifier = { type: 'Identifier', name: hidden, start: base.start, end: base.end, range: base.range, loc: base.loc } as ESTree.Identifier;
+    return { ...call, callee: { ...callee, object: id } } as ESTree.CallExpression;
   }
 
   /** An array's extent along `dim` as i64: a constant where it is known, else read at run time. */
