@@ -23,6 +23,7 @@ export const JIT_OPTIONS: OptionTable = {
   fma: isBoolean,
   fastMath: isBoolean,
   cache: isBoolean,
+  simulatorBudget: (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? undefined : 'a positive whole number of loop iterations'),
 };
 
 /** `jit.device(fn, options)`. */

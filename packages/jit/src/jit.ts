@@ -53,6 +53,12 @@ export interface JitOptions {
    * environment turns it on.
    */
   readonly cache?: boolean;
+  /**
+   * In the simulator, the loop iterations a launch may take, all threads
+   * together, before it stops with a SimulatorError at the loop (default:
+   * `CUDA_JS_SIMULATOR_BUDGET` in the environment, else 10^10). The GPU ignores it.
+   */
+  readonly simulatorBudget?: number;
 }
 
 /** A kernel's disk-cache lookups: compiles answered from the cache, and compiles that missed it. */
@@ -185,6 +191,12 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     this.#parse();
   }
 
+  /** The simulator budget option of the kernel, as run options (none: the environment's or the default). */
+  #budget(): { readonly simulatorBudget?: number } {
+    const budget = this.#options.simulatorBudget;
+    return budget === undefined ? {} : { simulatorBudget: budget };
+  }
+
   #parse(): ParsedKernel {
     return (this.#parsed ??= parseKernel(this.#fn, this.#callSite));
   }
@@ -260,7 +272,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     const all = this.#withCaptured(args);
     if (spec.target === 'simulator') {
       const config = LaunchConfig.from(withoutStream(options));
-      (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, all, { sharedMemory: config.sharedMemory });
+      (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, all, { sharedMemory: config.sharedMemory, ...this.#budget() });
       return;
     }
     (spec as GpuSpecialization).launcher.launch(options, options.stream, all);
@@ -278,7 +290,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
       if (spec.target === 'simulator') {
         const simulator = (spec as SimulatorSpecialization).simulator;
         const config = forallConfig(n, simulator.forallBlockSize());
-        simulator.run(config.grid, config.block, all);
+        simulator.run(config.grid, config.block, all, this.#budget());
         return;
       }
       const launcher = (spec as GpuSpecialization).launcher;

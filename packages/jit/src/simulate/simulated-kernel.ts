@@ -1,4 +1,4 @@
-import { KernelArgumentError, type SourceLocator } from '../errors.js';
+import { KernelArgumentError, SimulatorError, type SourceLocator } from '../errors.js';
 import type { TypedKernel } from '../types/typed-ir.js';
 import { bindArrayArgument } from './array-argument.js';
 import { FaultSites } from './fault-sites.js';
@@ -51,6 +51,8 @@ export class SimulatedKernel {
   readonly #runtime: SimulatorRuntime;
   /** Bytes of the kernel's static shared arrays (what a block has before its dynamic shared memory). */
   readonly staticSharedBytes: number;
+  /** Whether a launch runs now: the runtime's state (budget, shared memory, lockstep threads) is one launch's. */
+  #running = false;
 
   constructor(kernel: TypedKernel, locator: SourceLocator, options: SimulatedKernelOptions = {}) {
     this.#kernel = kernel;
@@ -71,6 +73,20 @@ export class SimulatedKernel {
 
   /** grid and block are [x, y, z] triples; args in the kernel's parameter order. */
   run(grid: readonly [number, number, number], block: readonly [number, number, number], args: readonly unknown[], options: SimulatedRunOptions = {}): void {
+    if (this.#running) {
+      throw new SimulatorError(
+        `${this.#kernel.symbol} was launched again while its simulated launch runs (from a callback of that launch: a declareDevice simulate function, a print sink, an argument's protocol method); the simulator runs one launch of a kernel at a time, as a GPU stream does`,
+      );
+    }
+    this.#running = true;
+    try {
+      this.#run(grid, block, args, options);
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  #run(grid: readonly [number, number, number], block: readonly [number, number, number], args: readonly unknown[], options: SimulatedRunOptions): void {
     checkExtents('grid', grid);
     checkExtents('block', block);
     const sharedMemory = options.sharedMemory ?? 0;
