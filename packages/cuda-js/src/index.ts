@@ -2,6 +2,13 @@
  * cuda-js: the CUDA stack for TypeScript and Node.js in one import. Each layer
  * is also its own package (`@cuda-js/pathfinder`, `@cuda-js/bindings`, ...).
  *
+ * It re-exports the public names of every layer (`@cuda-js/pathfinder`, the
+ * libraries and errors of `@cuda-js/bindings`, `@cuda-js/memory-view`,
+ * `@cuda-js/streams`, `@cuda-js/program`, `@cuda-js/core`, `@cuda-js/jit`),
+ * each documented once, on its own package's page; where two layers export
+ * one name, core's `Device` wins and memory-view's is `DLDevice`. What is
+ * documented here is what this package adds: the reports of `cuda-js info`.
+ *
  * @packageDocumentation
  */
 export * from '@cuda-js/pathfinder';
