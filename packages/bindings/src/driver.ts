@@ -44,6 +44,36 @@ export const PACKED_LAUNCH_HEADER = Object.freeze({
   bytes: 48,
 } as const);
 
+/**
+ * The layout of one record of a launch queue
+ * ({@link HandwrittenDriverFunctions.cuLaunchKernelQueue}), in bytes from its
+ * start (8-byte aligned): the `u32` index of its packed launch in the
+ * `launches` array, the `u32` size of the whole record (a multiple of 8),
+ * then, from `body`, a copy of the packed launch's buffer from its first byte
+ * through its {@link PACKED_LAUNCH_HEADER} (the parameters at their offsets,
+ * the header at its offset). Little-endian.
+ */
+export const LAUNCH_QUEUE_RECORD = Object.freeze({
+  launch: 0,
+  bytes: 4,
+  /** Where the copy of the packed launch's buffer starts. */
+  body: 8,
+} as const);
+
+/**
+ * A launch as a function of no arguments (from
+ * {@link HandwrittenDriverFunctions.createLaunchFunction}): it owns the bytes
+ * of its parameters and header, which JS writes through `buffer`; calling it
+ * launches as {@link HandwrittenDriverFunctions.cuLaunchKernelPacked} does
+ * (undefined when launched; the current context, `0n` for none, when that
+ * is not the header's context and nothing was launched).
+ */
+export interface LaunchFunction {
+  (): CUcontext | NullHandle | undefined;
+  /** The launch's parameters and header, at the offsets it was made with (native memory: detaching it leaves the launch's copy in place). */
+  readonly buffer: ArrayBuffer;
+}
+
 /** `CUlaunchConfig` for {@link HandwrittenDriverFunctions.cuLaunchKernelEx}; dimensions left out are 1. */
 export interface LaunchConfig {
   gridDimX?: number;
@@ -92,6 +122,32 @@ export interface HandwrittenDriverFunctions {
    * that context and launches again.
    */
   cuLaunchKernelPacked(launch: PackedLaunch): CUcontext | NullHandle | undefined;
+  /**
+   * {@link createPackedLaunch} over `byteLength` bytes that the launch owns
+   * (the result's `buffer`), as a function of no arguments: the cheapest
+   * launch there is, one call with nothing to look up or check per call.
+   * Null where the JS engine allows no ArrayBuffer over native memory (a V8
+   * sandbox); use createPackedLaunch there.
+   */
+  createLaunchFunction(f: CUfunction, byteLength: number, offsets: readonly number[], sizes: readonly number[], headerOffset: number): LaunchFunction | null;
+  /**
+   * Launches every record of a launch queue ({@link LAUNCH_QUEUE_RECORD}) in
+   * `queue`'s first `byteLength` bytes, in order, in one native call: each
+   * record names a launch of `launches` (a launch function or a packed
+   * launch: its function and parameter
+   * layout) and carries its own parameters and header, whose `context` must be
+   * current. Each record is checked before it is launched; the first that
+   * fails (a bad record, another context, a driver error) stops the loop and
+   * throws with `launchIndex` set to its index, the launches before it being
+   * enqueued. Returns how many launches were enqueued.
+   */
+  cuLaunchKernelQueue(queue: ArrayBuffer | ArrayBufferView, byteLength: number, launches: readonly (LaunchFunction | PackedLaunch)[]): number;
+  /**
+   * Does nothing, natively: the cost of one call into the addon, for
+   * benchmarks. Given a packed launch, it also does what
+   * {@link cuLaunchKernelPacked} does before it asks the driver anything.
+   */
+  launchCrossingProbe(launch?: PackedLaunch): void;
   /** `cuLaunchKernel`, one native call with no per-argument conversion. */
   cuLaunchKernel(
     f: CUfunction,

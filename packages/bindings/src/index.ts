@@ -8,12 +8,14 @@
 export {
   driver,
   PACKED_LAUNCH_HEADER,
+  LAUNCH_QUEUE_RECORD,
   type Driver,
   type DriverEnums,
   type DriverConstants,
   type HandwrittenDriverFunctions,
   type KernelParams,
   type PackedLaunch,
+  type LaunchFunction,
   type LaunchConfig,
   type P2PTokens,
 } from './driver.js';

@@ -108,7 +108,7 @@ export const namespaceFallback: {
 } =
   loaded instanceof AddonLoadError
     ? {
-        driver: unavailable(loaded, /^(cu[A-Z]|createKernelParams$|createPackedLaunch$)/),
+        driver: unavailable(loaded, /^(cu[A-Z]|createKernelParams$|createPackedLaunch$|createLaunchFunction$|launchCrossingProbe$)/),
         nvrtc: unavailable(loaded, /^nvrtc[A-Z]/),
         nvjitlink: unavailable(loaded, /^nvJitLink[A-Z]/),
         nvvm: unavailable(loaded, /^nvvm[A-Z]/),

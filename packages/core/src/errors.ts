@@ -51,6 +51,28 @@ export class LaunchArgumentError extends CoreError {
   }
 }
 
+/**
+ * A launch of a launch batch that failed when the batch was submitted: the
+ * driver refused it, or another CUDA context was current. The launches
+ * before it in the batch were enqueued; it and those after it were not.
+ */
+export class LaunchBatchError extends CoreError {
+  override readonly name = 'LaunchBatchError';
+  constructor(
+    /** 0-based index of the failed launch among the batch's launches, in the order they were recorded. */
+    readonly launchIndex: number,
+    /** The failed launch's kernel. */
+    readonly kernelName: string,
+    /** How many of the batch's launches were enqueued. */
+    readonly enqueued: number,
+    message: string,
+    /** `cause`: the driver's error (a CudaError), where it was one. */
+    options?: ErrorOptions,
+  ) {
+    super(`launchBatch: launch ${launchIndex} (${kernelName}) failed: ${message}; it and the launches recorded after it were not enqueued (${enqueued} of the batch's launches were)`, options);
+  }
+}
+
 /** A kernel's parameter table (`LaunchableKernel.parameters`) that describes no kernel, or not the one the driver knows: overlapping, unsorted, too long, or of other sizes than the driver's. */
 export class KernelParametersError extends CoreError {
   override readonly name = 'KernelParametersError';

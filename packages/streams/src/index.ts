@@ -16,5 +16,6 @@ export { ClosedResourceError, OwnedHandle, type HandleRelease } from '@cuda-js/b
 export { StreamsError, UnknownStreamHandleError } from './errors.js';
 export { StreamOptionError } from './stream-option-error.js';
 export { orderStreams } from './order-streams.js';
+export { deferStreamWork, submitDeferredWork } from './deferred-work.js';
 export { launchHostFunction, pendingHostFunctions, checkBlockingWait } from './host-function.js';
 export { HostFunctionError, HostFunctionDeadlockError } from './host-function-errors.js';

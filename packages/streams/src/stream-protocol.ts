@@ -2,6 +2,7 @@
 // live in @cuda-js/memory-view (which depends on nothing); this package gives
 // them the names it has always exported, and brands the handle it reads.
 import { brandHandle, driver, type CUstream } from '@cuda-js/bindings';
+import { deferredStreams, submitDeferredWork } from './deferred-work.js';
 import { UnknownStreamHandleError } from './errors.js';
 import { CUDA_STREAM, readStreamHandle, type CudaStreamInfo, type CudaStreamLike, type StreamArgument } from '@cuda-js/memory-view';
 
@@ -65,6 +66,7 @@ export function streamHandle(stream: StreamArgument, what = 'stream'): CUstream 
         `${what}: 0x${handle.toString(16)} is no stream that cuda-js made or wrapped; pass a Stream, wrap a stream owned elsewhere once with Stream.from(handle), or pass an object implementing Symbol.for('cuda.stream')`,
       );
     }
+    if (deferredStreams !== 0) submitDeferredWork(handle);
     return brandHandle<CUstream>(handle);
   }
   if (handle.fault === 'bad-answer') {

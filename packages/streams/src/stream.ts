@@ -1,5 +1,6 @@
 import { isBoolean, isInteger } from '@cuda-js/options';
 import { brandHandle, driver, OwnedHandle, type CUcontext, type CUstream } from '@cuda-js/bindings';
+import { deferredStreams, submitDeferredWork } from './deferred-work.js';
 import { Event } from './event.js';
 import { checkBlockingWait, launchHostFunction } from './host-function.js';
 import { orderStreams } from './order-streams.js';
@@ -92,7 +93,9 @@ export class Stream implements StreamLike, Disposable {
 
   /** The CUstream handle; throws after close. */
   get handle(): CUstream {
-    return this.#owned.handle;
+    const handle = this.#owned.handle;
+    if (deferredStreams !== 0) submitDeferredWork(handle);
+    return handle;
   }
 
   get closed(): boolean {

@@ -1,4 +1,4 @@
-import { driver, type CUfunction, type CUstream, type DriverTypes } from '@cuda-js/bindings';
+import { driver, type CUfunction, type CUstream, type DriverTypes, type LaunchFunction, type PackedLaunch } from '@cuda-js/bindings';
 import { CudaArrayInterfaceReader, dtype, resolveStream, StridedMemoryView, type CudaArrayInterfaceLayout } from '@cuda-js/memory-view';
 import { planLayout, type ArgumentLayout, type PlannedSlot } from './argument-layout.js';
 import {
@@ -212,6 +212,32 @@ export class LaunchPlan {
     }
     // another context is current (nothing was launched): the launch is checked again in it
     if (this.#buffer.launch(cfg, stream) !== undefined) this.#runChecked(cfg, stream, args);
+  }
+
+  /**
+   * For a launch batch: everything {@link run} does before its launch call,
+   * against `context` (the one current when the batch opened, which the batch's
+   * native submission checks again), and the header for `config` and `stream`.
+   * Returns the bytes of the parameters and the header, for the batch to copy
+   * into its queue; undefined for a cluster or cooperative launch, which no
+   * queue takes (the batch submits what it holds and launches it at once).
+   */
+  packRecord(config: LaunchConfig | LaunchConfigOptions, stream: bigint, args: readonly unknown[], context: bigint): Uint8Array | undefined {
+    const cfg = config instanceof LaunchConfig ? config : LaunchConfig.from(config);
+    if (cfg.cluster !== undefined || cfg.cooperative) return undefined;
+    this.#kernelObject?.checkOpen?.();
+    const current = this.#current;
+    const checks = current !== undefined && current.context === context ? current : this.#enterContext(context);
+    checks.checkConfig(cfg);
+    checks.checkStream(stream);
+    this.pack(args, stream);
+    this.#buffer.writeHeader(cfg, stream);
+    return this.#buffer.record;
+  }
+
+  /** The native launch as a launch queue names it (`cuLaunchKernelQueue`'s `launches`). */
+  get queued(): LaunchFunction | PackedLaunch {
+    return this.#buffer.queued;
   }
 
   /** {@link prepare}, {@link pack} and {@link launch}: a whole launch, checked against the context current now. */

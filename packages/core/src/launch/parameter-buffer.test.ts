@@ -9,7 +9,7 @@ import { ParameterBuffer } from './parameter-buffer.js';
 
 const F = 0x1234n as CUfunction;
 
-describe('createPackedLaunch (the native boundary under ParameterBuffer)', () => {
+describe('createPackedLaunch and createLaunchFunction (the native boundary under ParameterBuffer)', () => {
   it('accepts exactly the layouts whose parameters and header lie in the buffer, apart (fast-check)', () => {
     const entry = fc.record({
       offset: fc.oneof(fc.integer({ min: 0, max: 170 }), fc.constantFrom(-1, 0.5, 2 ** 32, Number.NaN)),
@@ -40,8 +40,22 @@ describe('createPackedLaunch (the native boundary under ParameterBuffer)', () =>
             entries.map((e) => e.size),
             header,
           );
-        if (fit && headerFits && outsideHeader && disjoint) expect(make()).toBeTypeOf('object');
-        else expect(make).toThrow(/^createPackedLaunch: parameter '(offsets'\[\d+\]|sizes'\[\d+\]|headerOffset') /);
+        // the launch function over bytes of its own accepts and refuses the same layouts (and no empty buffer)
+        const makeFunction = () =>
+          driver.createLaunchFunction(
+            F,
+            length,
+            entries.map((e) => e.offset),
+            entries.map((e) => e.size),
+            header,
+          );
+        if (fit && headerFits && outsideHeader && disjoint) {
+          expect(make()).toBeTypeOf('object');
+          expect(makeFunction()).toBeTypeOf('function');
+        } else {
+          expect(make).toThrow(/^createPackedLaunch: parameter '(offsets'\[\d+\]|sizes'\[\d+\]|headerOffset') /);
+          expect(makeFunction).toThrow(/^createLaunchFunction: parameter '(offsets'\[\d+\]|sizes'\[\d+\]|headerOffset'|byteLength') /);
+        }
       }),
       { seed: 3, numRuns: 400 },
     );
@@ -59,5 +73,10 @@ describe('ParameterBuffer', () => {
     expect(buffer.params).not.toBeNull();
     const none = new ParameterBuffer(F, []);
     expect([none.size, none.view.byteLength, none.params]).toEqual([0, 0, null]);
+    // the launch owns the bytes (a launch function), and a batch copies parameters and header together
+    expect(buffer.queued).toBeTypeOf('function');
+    expect(buffer.record.byteLength).toBe(16 + 48);
+    expect(buffer.record.buffer).toBe(buffer.view.buffer);
+    expect(none.record.byteLength).toBe(48);
   });
 });

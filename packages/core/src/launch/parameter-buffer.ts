@@ -1,4 +1,4 @@
-import { driver, PACKED_LAUNCH_HEADER, type CUfunction, type KernelParams, type PackedLaunch } from '@cuda-js/bindings';
+import { driver, PACKED_LAUNCH_HEADER, type CUfunction, type KernelParams, type LaunchFunction, type PackedLaunch } from '@cuda-js/bindings';
 import type { KernelParameter } from './kernel-parameters.js';
 import type { LaunchConfig } from './launch-config.js';
 
@@ -20,7 +20,12 @@ export class ParameterBuffer {
   readonly size: number;
   /** The parameter table as `cuLaunchKernelEx` takes it (the packed launch is one). */
   readonly params: KernelParams | null;
-  readonly #launch: PackedLaunch;
+  /** The launch as a launch queue names it (cuLaunchKernelQueue). */
+  readonly queued: LaunchFunction | PackedLaunch;
+  /** The parameters and the header, as a launch queue's record copies them. */
+  readonly record: Uint8Array;
+  /** The native launch: a launch function (one call, no argument), or a packed launch for cuLaunchKernelPacked where the engine has none. */
+  readonly #call: () => bigint | undefined;
   /** The header's seven u32: grid x, y, z, block x, y, z, dynamic shared memory. */
   readonly #dims: Uint32Array;
   /** The header's u64: the CUstream, then the CUcontext. */
@@ -32,19 +37,28 @@ export class ParameterBuffer {
     const last = parameters.at(-1);
     this.size = last ? last.offset + last.size : 0;
     const headerOffset = Math.ceil(this.size / 8) * 8;
-    const buffer = new ArrayBuffer(headerOffset + HEADER.bytes);
+    const length = headerOffset + HEADER.bytes;
+    const offsets = parameters.map((p) => p.offset);
+    const sizes = parameters.map((p) => p.size);
+    const fn = driver.createLaunchFunction(handle, length, offsets, sizes, headerOffset);
+    let buffer: ArrayBuffer;
+    if (fn !== null) {
+      buffer = fn.buffer;
+      this.queued = fn;
+      this.#call = fn as () => bigint | undefined;
+      this.params = parameters.length ? driver.createKernelParams(buffer, offsets, sizes) : null;
+    } else {
+      buffer = new ArrayBuffer(length);
+      const packed = driver.createPackedLaunch(handle, buffer, offsets, sizes, headerOffset);
+      this.queued = packed;
+      this.#call = () => driver.cuLaunchKernelPacked(packed) as bigint | undefined;
+      this.params = parameters.length ? packed : null;
+    }
     this.view = new DataView(buffer, 0, headerOffset);
     this.bytes = new Uint8Array(buffer, 0, headerOffset);
+    this.record = new Uint8Array(buffer, 0, length);
     this.#dims = new Uint32Array(buffer, headerOffset + HEADER.gridDimX, 7);
     this.#handles = new BigUint64Array(buffer, headerOffset + HEADER.hStream, 2);
-    this.#launch = driver.createPackedLaunch(
-      handle,
-      buffer,
-      parameters.map((p) => p.offset),
-      parameters.map((p) => p.size),
-      headerOffset,
-    );
-    this.params = parameters.length ? this.#launch : null;
   }
 
   /** The context a launch must find current (0n: none yet, so the first launch asks). */
@@ -52,12 +66,8 @@ export class ParameterBuffer {
     this.#handles[1] = context;
   }
 
-  /**
-   * Launches `config` on `stream` with the parameters in place, if the
-   * expected context is current: then undefined; otherwise nothing is
-   * launched and the current context is returned (0n for none).
-   */
-  launch(config: LaunchConfig, stream: bigint): bigint | undefined {
+  /** Writes the header for `config` on `stream` (only what changed since the last one). */
+  writeHeader(config: LaunchConfig, stream: bigint): void {
     if (config !== this.#config) {
       // a LaunchConfig is immutable: its dimensions are written once while it is reused
       const dims = this.#dims;
@@ -76,6 +86,15 @@ export class ParameterBuffer {
       this.#handles[0] = stream;
       this.#stream = stream;
     }
-    return driver.cuLaunchKernelPacked(this.#launch);
+  }
+
+  /**
+   * Launches `config` on `stream` with the parameters in place, if the
+   * expected context is current: then undefined; otherwise nothing is
+   * launched and the current context is returned (0n for none).
+   */
+  launch(config: LaunchConfig, stream: bigint): bigint | undefined {
+    this.writeHeader(config, stream);
+    return this.#call();
   }
 }
