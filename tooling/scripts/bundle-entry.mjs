@@ -64,6 +64,20 @@ const bundle = await rolldown({
 await bundle.write({ dir: output, format: 'esm', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
 await bundle.close();
 
+// An export under a renamed local (`cuda$1 as cuda`) is what the bundlers of
+// the package's users hoist into their code: a kernel's text would then read
+// `cuda$1.grid(1)`. The bundler renames a module's binding where another
+// module declares the same name or reads it as a global (a `declare const`).
+const written = [...entries.map((name) => join(output, `${name}.js`)), ...(existsSync(join(output, 'chunks')) ? readdirSync(join(output, 'chunks')).map((f) => join(output, 'chunks', f)) : [])];
+const renamed = written.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/^export \{([^}]*)\}/gm)].flatMap((m) => [...m[1].matchAll(/\b([\w$]+)\$\d+ as \1\b/g)].map((r) => r[1])));
+if (renamed.length > 0) {
+  rmSync(output, { recursive: true, force: true });
+  console.error(
+    `bundle-entry: ${manifest.name} exports ${renamed.join(', ')} under renamed locals (${renamed.map((n) => `${n}$1`).join(', ')}): another module declares or reads a global of the same name; rename that one`,
+  );
+  process.exit(1);
+}
+
 const chunks = join(dist, 'chunks');
 rmSync(chunks, { recursive: true, force: true });
 if (existsSync(join(output, 'chunks'))) {

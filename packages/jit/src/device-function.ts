@@ -53,7 +53,7 @@ export class DeviceFunction {
     if (typeof fn !== 'function') throw new TypeError(`jit.device: expected a function, got ${fn === null ? 'null' : typeof fn}`);
     checkJitOptions('jit.device()', options, DEVICE_FUNCTION_OPTIONS);
     this.parsed = parseKernel(fn, callSite);
-    this.name = options.name ?? fn.name;
+    this.name = options.name ?? this.parsed.record?.name ?? fn.name;
     this.constants = snapshotConstants(options.constants, 'jit.device');
   }
 }
@@ -83,7 +83,7 @@ export function deviceFunctionOf(value: unknown): DeviceFunction | undefined {
  * ```
  */
 export function device<F extends (...args: never[]) => unknown>(fn: F, options: DeviceFunctionOptions = {}): DeviceFunctionCallable<F> {
-  const definition = new DeviceFunction(fn, options, captureCallSite());
+  const definition = new DeviceFunction(fn, options, captureCallSite(device));
   const callable = (): never => {
     throw new JitError(`the device function${definition.name ? ` '${definition.name}'` : ''} runs only inside kernels compiled by jit(); name it in the kernel's constants`);
   };

@@ -53,6 +53,17 @@ export class FreeVariableError extends JitError {
   override name = 'FreeVariableError';
 }
 
+/**
+ * The kernel's text (`fn.toString()`) is not what was written: a bundler or
+ * minifier rewrote it (renamed `cuda` to `n`, joined statements with commas,
+ * turned `const` into `let`). The message says what gave it away; `cause`
+ * is the error that the rewritten text met, where there was one. The build
+ * plugin `@cuda-js/unplugin` records each kernel before such tools run.
+ */
+export class RewrittenKernelError extends JitError {
+  override name = 'RewrittenKernelError';
+}
+
 /** Types that do not fit: both types are named in the message. */
 export class KernelTypeError extends JitError {
   override name = 'KernelTypeError';

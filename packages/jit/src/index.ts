@@ -17,6 +17,7 @@ export {
   type Specialization,
   type CooperativeGridOptions,
 } from './jit.js';
+export { KERNEL_RECORD_KEY, KERNEL_RECORD_VERSION, kernelRecordOf, type KernelRecord, type KernelRecordKind, type KernelImportBinding } from './parse/kernel-record.js';
 export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
 export { setSimulatorPrintSink, type PrintSink } from './simulate/simulator-runtime.js';
 export { cuda, type CudaIntrinsics, type Fp16Functions, type ConstScalar, type Dim3Value, type DtypeToken, type AtomicTarget, type AtomicIndex, type KernelArrayMaker } from './cuda.js';
@@ -58,6 +59,7 @@ export {
   JitError,
   JitOptionError,
   UnsupportedSyntaxError,
+  RewrittenKernelError,
   FreeVariableError,
   KernelTypeError,
   KernelArgumentError,

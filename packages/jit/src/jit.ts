@@ -17,6 +17,7 @@ import type { LaunchArguments } from './launch/launch-arguments.js';
 import { KernelLauncher } from './launch/kernel-launcher.js';
 import { lowerKernel } from './lower/lower-kernel.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
+import { explainRewrite } from './parse/rewritten-kernel.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
 import { SimulatedKernel } from './simulate/simulated-kernel.js';
 import { signatureKey, typeName, type JitType } from './types/jit-types.js';
@@ -185,10 +186,9 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     this.#options = { ...options, constants: snapshotConstants(options.constants, 'jit') };
     this.#callSite = callSite;
     this.#captured = capturedArraysOf(options.constants);
-    this.name = options.name ?? (fn.name || 'kernel');
     this.target = target;
     // parse now, so that syntax errors and free variables show at the definition
-    this.#parse();
+    this.name = options.name ?? this.#parse().name;
   }
 
   /** The simulator budget option of the kernel, as run options (none: the environment's or the default). */
@@ -348,7 +348,13 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   }
 
   #type(types: readonly JitType[], symbol: string): TypedKernel {
-    return typeKernel(this.#parse(), types, { symbol, constants: this.#options.constants, captured: this.#captured.names });
+    const parsed = this.#parse();
+    try {
+      return typeKernel(parsed, types, { symbol, constants: this.#options.constants, captured: this.#captured.names });
+    } catch (error) {
+      // a text that a bundler or minifier rewrote gets an error that says so (and names the build plugin)
+      throw parsed.record ? error : explainRewrite(error, { source: parsed.source, params: parsed.paramNodes, body: parsed.body, locator: parsed.locator, name: this.name });
+    }
   }
 
   #compileOptions(): KernelCompileOptions {
@@ -497,13 +503,14 @@ export interface Jit {
  * axpy.launch({ grid: 4096, block: 256, stream }, f32(2), xs, ys);
  * ```
  */
-export const jit: Jit = Object.assign(
-  <F extends (...args: never[]) => unknown>(fn: F, options: JitOptions = {}): JitKernel<Parameters<F>> => new JitKernel<Parameters<F>>(fn, options, captureCallSite()),
-  {
-    device,
-    withConstants,
-  },
-);
+function makeKernel<F extends (...args: never[]) => unknown>(fn: F, options: JitOptions = {}): JitKernel<Parameters<F>> {
+  return new JitKernel<Parameters<F>>(fn, options, captureCallSite(makeKernel));
+}
+
+export const jit: Jit = Object.assign(makeKernel, {
+  device,
+  withConstants,
+});
 
 function withConstants<const C extends Readonly<Record<string, KernelConstant>>, F extends (...args: never[]) => unknown>(
   constants: C,
@@ -514,5 +521,5 @@ function withConstants<const C extends Readonly<Record<string, KernelConstant>>,
   if (typeof kernel !== 'function') throw new TypeError('jit.withConstants: the second argument is a function of the constants that gives the kernel, ({ N }) => (x) => { ... }');
   const fn = kernel(constants);
   if (typeof fn !== 'function') throw new TypeError(`jit.withConstants: the factory gave ${fn === null ? 'null' : typeof fn}, not the kernel function`);
-  return new JitKernel<Parameters<F>>(fn, { ...options, constants }, captureCallSite());
+  return new JitKernel<Parameters<F>>(fn, { ...options, constants }, captureCallSite(withConstants));
 }

@@ -3,14 +3,14 @@
 // createXoroshiro128pStates. The draws are numba-cuda's, bit for bit: the
 // same generator step, the same conversion to [0, 1), the same Box-Muller
 // transform (with f32 uniform draws for both normal functions, as numba's).
+import { cuda } from '../cuda.js';
 import { device } from '../device-function.js';
 
-// Names the kernels' text uses are declared, not imported: a bundler keeps
-// free names as they are, where it might rename a module's own bindings.
-// Inside kernels the casts give numbers (and u64 a bigint).
-declare const f32: (x: number | bigint) => number;
-declare const f64: (x: number | bigint) => number;
-declare const u64: (x: number) => bigint;
+// The casts are cuda's (`cuda.f32(x)`), typed as the numbers (and bigints)
+// they give inside kernels. The device functions the kernels call are
+// declared, not bound here: they are the kernels' constants. (A declared
+// `cuda` or `f32` would be a global reference that makes a scope-hoisting
+// bundler rename the package's own export, `cuda$1`.)
 declare const unitFloat64: (x: bigint) => number;
 declare const next: (states: BigUint64Array, index: number) => bigint;
 declare const uniform32: (states: BigUint64Array, index: number) => number;
@@ -25,18 +25,18 @@ export const xoroshiro128p_next = device(
     let s1 = states[at + 1]!;
     const result = s0 + s1;
     s1 ^= s0;
-    states[at] = ((s0 << u64(55)) | (s0 >> u64(9))) ^ s1 ^ (s1 << u64(14));
-    states[at + 1] = (s1 << u64(36)) | (s1 >> u64(28));
+    states[at] = ((s0 << cuda.u64(55)) | (s0 >> cuda.u64(9))) ^ s1 ^ (s1 << cuda.u64(14));
+    states[at + 1] = (s1 << cuda.u64(36)) | (s1 >> cuda.u64(28));
     return result;
   },
   { name: 'xoroshiro128p_next' },
 );
 
 /** A u64's top 53 bits as an f64 in [0, 1). */
-const uint64ToUnitFloat64 = device((x: bigint): number => f64(x >> u64(11)) * (1 / 9007199254740992), { name: 'uint64_to_unit_float64' });
+const uint64ToUnitFloat64 = device((x: bigint): number => cuda.f64(x >> cuda.u64(11)) * (1 / 9007199254740992), { name: 'uint64_to_unit_float64' });
 
 /** An f32 in [0, 1) from generator `index`. */
-export const xoroshiro128p_uniform_float32 = device((states: BigUint64Array, index: number): number => f32(unitFloat64(next(states, index))), {
+export const xoroshiro128p_uniform_float32 = device((states: BigUint64Array, index: number): number => cuda.f32(unitFloat64(next(states, index))), {
   name: 'xoroshiro128p_uniform_float32',
   constants: { unitFloat64: uint64ToUnitFloat64, next: xoroshiro128p_next },
 });
@@ -52,7 +52,7 @@ export const xoroshiro128p_normal_float32 = device(
   (states: BigUint64Array, index: number): number => {
     const u1 = uniform32(states, index);
     const u2 = uniform32(states, index);
-    return Math.sqrt(f32(-2) * Math.log(u1)) * Math.cos(f32(TWO_PI) * u2);
+    return Math.sqrt(cuda.f32(-2) * Math.log(u1)) * Math.cos(cuda.f32(TWO_PI) * u2);
   },
   { name: 'xoroshiro128p_normal_float32', constants: { uniform32: xoroshiro128p_uniform_float32, TWO_PI } },
 );
@@ -62,7 +62,7 @@ export const xoroshiro128p_normal_float64 = device(
   (states: BigUint64Array, index: number): number => {
     const u1 = uniform32(states, index);
     const u2 = uniform32(states, index);
-    return Math.sqrt(f64(-2) * Math.log(u1)) * Math.cos(f64(TWO_PI) * u2);
+    return Math.sqrt(cuda.f64(-2) * Math.log(u1)) * Math.cos(cuda.f64(TWO_PI) * u2);
   },
   { name: 'xoroshiro128p_normal_float64', constants: { uniform32: xoroshiro128p_uniform_float32, TWO_PI } },
 );

@@ -9,7 +9,7 @@ const REDUCER_OPTIONS = { target: isJitTarget, name: isString };
 // The stream is read by the launch; init is converted to the element type with its own error.
 const REDUCE_CALL_OPTIONS = { init: isAnything, stream: isAnything };
 import { Device, Scalar, bf16, bfloat16FromBits, bool, f16, f32, f64, float16FromBits, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
-import type { CudaIntrinsics } from '../cuda.js';
+import { cuda } from '../cuda.js';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import type { StreamArgument } from '@cuda-js/streams';
 import { device } from '../device-function.js';
@@ -77,8 +77,9 @@ function reduceSource(input: ArrayLike<number>, partials: ArrayLike<number> & { 
   if (t === 0) partials[b] = useInit ? op(init, sm[0]!) : sm[0]!;
 }
 // The kernel's free names, given as its constants: declared, not bound here,
-// so that a bundler cannot rename them in the kernel's text.
-declare const cuda: CudaIntrinsics;
+// so that a bundler cannot rename them in the kernel's text. (`cuda` is the
+// package's own, imported: a declared one would be a global reference that
+// makes a scope-hoisting bundler rename the package's export, `cuda$1`.)
 declare const THREADS: number;
 declare const DTYPE: (value: number) => Scalar;
 declare const op: (a: number, b: number) => number;

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { SourceMap, type SourceMapPayload } from 'node:module';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mapThroughSourceMap } from './script-source-map.js';
 import type { CallSite } from './source-locator.js';
 
 /**
@@ -71,32 +70,10 @@ function pathOf(url: string): string | undefined {
   return isAbsolute(url) ? url : undefined;
 }
 
-const SOURCE_MAPPING_URL = /\/\/[#@] sourceMappingURL=([^\s'"]+)\s*$/;
-
 /** The 1-based position in the original file of a 0-based position in the script that ran. */
 function originalPosition(url: string, scriptSource: string, line: number, column: number): CallSite | undefined {
   const scriptPath = pathOf(url);
-  const payload = sourceMapOf(scriptSource, scriptPath);
-  if (payload) {
-    const entry = new SourceMap(payload).findEntry(line, column) as { originalSource?: string; originalLine?: number; originalColumn?: number };
-    if (entry.originalSource !== undefined && entry.originalLine !== undefined && entry.originalColumn !== undefined) {
-      const source = entry.originalSource;
-      const file = source.startsWith('file://') ? fileURLToPath(source) : isAbsolute(source) ? source : scriptPath ? resolve(dirname(scriptPath), source) : undefined;
-      if (file) return { file, line: entry.originalLine + 1, column: entry.originalColumn + 1 };
-    }
-  }
+  const mapped = mapThroughSourceMap(scriptSource, scriptPath, line, column);
+  if (mapped) return { file: mapped.file, line: mapped.line, column: mapped.column };
   return scriptPath ? { file: scriptPath, line: line + 1, column: column + 1 } : undefined;
-}
-
-function sourceMapOf(scriptSource: string, scriptPath: string | undefined): SourceMapPayload | undefined {
-  const tail = scriptSource.slice(Math.max(0, scriptSource.length - 4096 * 1024));
-  const lastLines = tail.trimEnd().split('\n').slice(-2).join('\n');
-  const m = SOURCE_MAPPING_URL.exec(lastLines);
-  if (!m) return undefined;
-  const ref = m[1]!;
-  const inline = /^data:application\/json(?:;charset=[\w-]+)?;base64,(.*)$/.exec(ref);
-  if (inline) return JSON.parse(Buffer.from(inline[1]!, 'base64').toString('utf8')) as SourceMapPayload;
-  if (!scriptPath || ref.includes(':')) return undefined;
-  // a map file beside the script (tsc's `sourceMap`)
-  return JSON.parse(readFileSync(resolve(dirname(scriptPath), ref), 'utf8')) as SourceMapPayload;
 }

@@ -1,6 +1,10 @@
 import { parseScript, type ESTree } from 'meriyah';
-import { UnsupportedSyntaxError, withNestingBound } from '../errors.js';
+import { UnsupportedSyntaxError, withNestingBound, type SourceLocator } from '../errors.js';
 import { definitionSite } from './definition-site.js';
+import { kernelRecordOf, type KernelRecord } from './kernel-record.js';
+import { JIT_MODULES, restoreJitNames } from './kernel-names.js';
+import { RecordedLocator } from './recorded-locator.js';
+import { explainRewrite, rewriteEvidence, rewrittenKernelError } from './rewritten-kernel.js';
 import { SourceMapper, type CallSite } from './source-locator.js';
 import { checkSyntax } from './supported-syntax.js';
 
@@ -8,15 +12,17 @@ import { checkSyntax } from './supported-syntax.js';
 export interface ParsedKernel {
   /** The function's name (`axpy`), or `kernel` for an anonymous one. */
   readonly name: string;
-  /** `fn.toString()`: every offset in the tree and in the typed IR is an offset in this text. */
+  /** `fn.toString()`, or the text the build plugin recorded: every offset in the tree and in the typed IR is an offset in this text. */
   readonly source: string;
+  /** What the build plugin recorded of the function (kernel-record.ts), where it did. */
+  readonly record?: KernelRecord;
   /** Parameter names, in order. */
   readonly params: readonly string[];
   /** The parameter nodes, for messages. */
   readonly paramNodes: readonly ESTree.Node[];
   /** The body: a block, or the expression of an arrow function. */
   readonly body: ESTree.BlockStatement | ESTree.Expression;
-  readonly locator: SourceMapper;
+  readonly locator: SourceLocator;
 }
 
 // How a function's text is made parseable as an expression: `function f() {}`
@@ -67,8 +73,10 @@ export function parseKernel(fn: (...args: never[]) => unknown, callSite: CallSit
 
 function parseKernelUnbounded(fn: (...args: never[]) => unknown, callSite: CallSite | undefined): ParsedKernel {
   if (typeof fn !== 'function') throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
-  const source = Function.prototype.toString.call(fn);
-  const locator = new SourceMapper(source, callSite, () => definitionSite(fn));
+  const record = kernelRecordOf(fn);
+  const source = record ? record.source : Function.prototype.toString.call(fn);
+  const locator: SourceLocator = record ? new RecordedLocator(record) : new SourceMapper(source, callSite, () => definitionSite(fn));
+  const name = record?.name ?? (fn.name || 'kernel');
   if (/\{\s*\[native code\]\s*\}\s*$/.test(source)) {
     throw new UnsupportedSyntaxError(`jit: '${fn.name || 'function'}' is a native or bound function; pass the kernel function itself`);
   }
@@ -100,6 +108,25 @@ function parseKernelUnbounded(fn: (...args: never[]) => unknown, callSite: CallS
   }
   const body = node.body;
   if (!body) throw new UnsupportedSyntaxError('the kernel has no body', at(node));
-  checkSyntax(body, locator);
-  return { name: fn.name || 'kernel', source, params, paramNodes: node.params, body: body as ESTree.BlockStatement | ESTree.Expression, locator };
+  restoreJitNames(node.params, body, record ? aliasesOf(record) : new Map());
+  if (!record) {
+    // a text that a minifier rewrote is refused now, with what gave it away
+    const evidence = rewriteEvidence(node.params, body);
+    if (evidence?.fatal) throw rewrittenKernelError(name, evidence.text, locator);
+  }
+  try {
+    checkSyntax(body, locator);
+  } catch (error) {
+    throw record ? error : explainRewrite(error, { source, params: node.params, body, locator, name });
+  }
+  return { name, source, ...(record ? { record } : {}), params, paramNodes: node.params, body: body as ESTree.BlockStatement | ESTree.Expression, locator };
+}
+
+/** Local name → the JIT's own name, for each import of the JIT's modules that the record says the kernel reads under another name. */
+function aliasesOf(record: KernelRecord): Map<string, string> {
+  const aliases = new Map<string, string>();
+  for (const [local, binding] of Object.entries(record.imports)) {
+    if (JIT_MODULES.has(binding.from) && binding.name !== '*' && binding.name !== 'default' && binding.name !== local) aliases.set(local, binding.name);
+  }
+  return aliases;
 }

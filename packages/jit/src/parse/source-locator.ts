@@ -3,6 +3,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SourceLocator, SourcePosition } from '../errors.js';
 import type { Loc } from '../types/typed-ir.js';
+import { mapThroughSourceMap } from './script-source-map.js';
 
 /** Where `jit(fn)` was called: the user's file and position, from the stack. */
 export interface CallSite {
@@ -21,21 +22,50 @@ function packageDirectory(file: string): string {
   }
 }
 
+const OWN_FILE = fileURLToPath(import.meta.url);
 // This package's own frames are skipped: its sources while testing, its dist (bundled or not) once built.
-const OWN_DIRECTORY = packageDirectory(fileURLToPath(import.meta.url));
+const OWN_DIRECTORY = packageDirectory(OWN_FILE);
+/**
+ * Whether this module was bundled into someone else's file (an app's
+ * bundle): then the folder around it is the app's, and only the frames
+ * before the JIT's entry point (`jit`, `jit.device`) are the JIT's.
+ */
+const BUNDLED = !isJitPackage(OWN_DIRECTORY);
+
+function isJitPackage(dir: string): boolean {
+  try {
+    const name = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
+    return name === '@cuda-js/jit';
+  } catch {
+    return false;
+  }
+}
 // the path starts after `at ` or `(`: a `node:internal/...` frame is no file
 const FRAME = /(?:^|[\s(])((?:file:\/\/|\/|[A-Za-z]:[\\/])[^()]*?):(\d+):(\d+)\)?\s*$/;
 
-/** The first stack frame outside this package: the user's call of `jit`. Cheap: the file is read only if an error needs it. */
-export function captureCallSite(): CallSite | undefined {
-  const stack = new Error().stack;
+/**
+ * The first stack frame outside this package: the user's call of `jit`.
+ * Where the JIT was bundled into the app's own file, the frames before
+ * `entry` (the public function the user called) are skipped instead.
+ * Cheap: the file is read only if an error needs it.
+ */
+export function captureCallSite(entry?: (...args: never[]) => unknown): CallSite | undefined {
+  const holder: { stack?: string } = {};
+  if (BUNDLED && entry) Error.captureStackTrace(holder, entry);
+  else Error.captureStackTrace(holder, captureCallSite);
+  const stack = holder.stack;
   if (!stack) return undefined;
   for (const line of stack.split('\n').slice(1)) {
+    // node's own modules (node:internal/...) are never the user's
+    if (/\(node:|\sat node:/.test(line)) continue;
     const m = FRAME.exec(line);
     if (!m) continue;
     const file = m[1]!.startsWith('file://') ? safeFileURLToPath(m[1]!) : m[1]!;
+    if (file === undefined) continue;
     // this package's modules are skipped, its own tests are not (they stand for a user's file)
-    if (file === undefined || (file.startsWith(OWN_DIRECTORY) && !/\.test\.[cm]?[jt]s$/.test(file))) continue;
+    if (!BUNDLED && file.startsWith(OWN_DIRECTORY) && !/\.test\.[cm]?[jt]s$/.test(file)) continue;
+    // bundled without an entry to start from: the bundle's frames are the JIT's and the app's alike (definition-site.ts finds the kernel then)
+    if (BUNDLED && !entry && file === OWN_FILE) continue;
     return { file, line: Number(m[2]), column: Number(m[3]) };
   }
   return undefined;
@@ -122,6 +152,26 @@ function alignFrom(own: readonly Token[], theirs: readonly Token[], from: number
   return mapped;
 }
 
+function lineAt(text: string, lineStart: number): string {
+  const lineEnd = text.indexOf('\n', lineStart);
+  return text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).replace(/\r$/, '');
+}
+
+/** The line with a caret (and tildes) under `width` characters from 0-based `column`. */
+function snippet(lineText: string, column: number, length: number): string {
+  const width = Math.max(1, Math.min(length, lineText.length - column));
+  const indent = lineText.slice(0, column).replace(/[^\t]/g, ' ');
+  return `${lineText}\n${indent}^${'~'.repeat(width - 1)}`;
+}
+
+function readable(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
@@ -157,12 +207,15 @@ export class SourceMapper implements SourceLocator {
       else hi = mid - 1;
     }
     const lineStart = starts[lo]!;
-    const lineEnd = mapping.text.indexOf('\n', lineStart);
-    const lineText = mapping.text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).replace(/\r$/, '');
     const column = offset - lineStart;
-    const width = Math.max(1, Math.min(loc.end - loc.start, lineText.length - column));
-    const indent = lineText.slice(0, column).replace(/[^\t]/g, ' ');
-    return { file: mapping.file, line: lo + 1, column: column + 1, snippet: `${lineText}\n${indent}^${'~'.repeat(width - 1)}` };
+    // a bundle (or a compiler's output) with a source map: the position in the file it came from
+    const original = mapping.file === '<kernel>' ? undefined : mapThroughSourceMap(mapping.text, mapping.file, lo, column);
+    if (original) {
+      const text = original.content ?? readable(original.file);
+      const lineText = text?.split('\n')[original.line - 1]?.replace(/\r$/, '') ?? lineAt(mapping.text, lineStart);
+      return { file: original.file, line: original.line, column: original.column, snippet: snippet(lineText, original.column - 1, loc.end - loc.start) };
+    }
+    return { file: mapping.file, line: lo + 1, column: column + 1, snippet: snippet(lineAt(mapping.text, lineStart), column, loc.end - loc.start) };
   }
 
   #build(): { text: string; file: string; map: (offset: number) => number; starts: number[] } {

@@ -1,6 +1,6 @@
 import type { ESTree } from 'meriyah';
 import { UnsupportedSyntaxError } from '../errors.js';
-import type { SourceMapper } from './source-locator.js';
+import type { SourceLocator } from '../errors.js';
 
 /** The syntax tree nodes that kernels may contain (what each means is the `types` stage's business). */
 const SUPPORTED: ReadonlySet<string> = new Set([
@@ -93,7 +93,7 @@ function arrayLiteralArgument(call: ESTree.CallExpression): number | undefined {
  * valid, so that the error shows at the definition rather than at the
  * first launch.
  */
-export function checkSyntax(root: ESTree.Node, locator: SourceMapper): void {
+export function checkSyntax(root: ESTree.Node, locator: SourceLocator): void {
   const refuse = (n: ESTree.Node, what: string): never => {
     throw new UnsupportedSyntaxError(unsupportedMessage(what), { locator, loc: { start: n.start ?? 0, end: n.end ?? 0 } });
   };

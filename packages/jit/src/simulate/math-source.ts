@@ -44,13 +44,13 @@ const FMA: Readonly<Record<'f16' | 'bf16' | 'f32' | 'f64', string>> = { f16: 'fm
  */
 export function mathSource(fn: MathFunction, type: ScalarName, argType: ScalarName, args: readonly GeneratedValue[]): GeneratedValue {
   const half = argType === 'f16' || argType === 'bf16';
-  const f32 = argType === 'f32' || half;
-  const float = f32 || argType === 'f64';
+  const inF32 = argType === 'f32' || half;
+  const float = inF32 || argType === 'f64';
   const big = argType === 'i64' || argType === 'u64';
   const list = args.map((a) => (big ? bigintCode(a) : a.code)).join(', ');
   const out = (code: string): GeneratedValue => ({ code, type });
   const toHalf = argType === 'f16' ? 'roundToFloat16' : 'roundToBfloat16';
-  const rounded = (code: string): GeneratedValue => out(half ? `${toHalf}(Math.fround(${code}))` : f32 ? `Math.fround(${code})` : code);
+  const rounded = (code: string): GeneratedValue => out(half ? `${toHalf}(Math.fround(${code}))` : inF32 ? `Math.fround(${code})` : code);
   if (SAME_NAME.has(fn)) return rounded(`Math.${fn}(${list})`);
   switch (fn) {
     case 'exp2':

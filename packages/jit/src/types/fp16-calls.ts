@@ -78,7 +78,7 @@ function inF32(name: string, formula: (x: Expr, loc: ReturnType<TyperContext['lo
   };
 }
 
-const f32 = (value: number): Expr => ({ op: 'const', type: 'f32', value });
+const f32Const = (value: number): Expr => ({ op: 'const', type: 'f32', value });
 
 /** `(a > b || b != b) ? a : b` for hmax (`<` for hmin), on temporaries so that each argument is evaluated once. */
 function extremum(name: string, operator: 'gt' | 'lt'): Fp16Rule {
@@ -137,9 +137,9 @@ export const FP16_CALLS: Readonly<Record<string, Fp16Rule>> = Object.freeze(
       hceil: mathRule('hceil', 'ceil'),
       hfloor: mathRule('hfloor', 'floor'),
       htrunc: mathRule('htrunc', 'trunc'),
-      hexp10: inF32('hexp10', (x, loc) => ({ op: 'math', type: 'f32', fn: 'pow', argType: 'f32', args: [f32(10), x], loc })),
-      hrsqrt: inF32('hrsqrt', (x, loc) => ({ op: 'binary', type: 'f32', operator: 'div', left: f32(1), right: { op: 'math', type: 'f32', fn: 'sqrt', argType: 'f32', args: [x], loc }, loc })),
-      hrcp: inF32('hrcp', (x, loc) => ({ op: 'binary', type: 'f32', operator: 'div', left: f32(1), right: x, loc })),
+      hexp10: inF32('hexp10', (x, loc) => ({ op: 'math', type: 'f32', fn: 'pow', argType: 'f32', args: [f32Const(10), x], loc })),
+      hrsqrt: inF32('hrsqrt', (x, loc) => ({ op: 'binary', type: 'f32', operator: 'div', left: f32Const(1), right: { op: 'math', type: 'f32', fn: 'sqrt', argType: 'f32', args: [x], loc }, loc })),
+      hrcp: inF32('hrcp', (x, loc) => ({ op: 'binary', type: 'f32', operator: 'div', left: f32Const(1), right: x, loc })),
     }).map(([name, rule]) => [`fp16.${name}`, rule]),
   ),
 );

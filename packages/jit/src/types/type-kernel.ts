@@ -1343,11 +1343,11 @@ class KernelTyper {
         return this.#extent(base, kv, node);
       }
     }
-    const cuda = this.#cudaMember(node);
-    if (cuda !== undefined) {
-      const special = CUDA_SCALARS[cuda];
+    const member = this.#cudaMember(node);
+    if (member !== undefined) {
+      const special = CUDA_SCALARS[member];
       if (special) return this.#special(special, node);
-      return this.#typeError(node, `cuda.${cuda} is not a value kernels can read here (${Object.keys(CUDA_DIMENSIONS).join(', ')} take .x/.y/.z)`);
+      return this.#typeError(node, `cuda.${member} is not a value kernels can read here (${Object.keys(CUDA_DIMENSIONS).join(', ')} take .x/.y/.z)`);
     }
     // cuda.threadIdx.x
     if (!node.computed && node.property.type === 'Identifier') {
