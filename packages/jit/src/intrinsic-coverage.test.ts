@@ -1,0 +1,140 @@
+// The stage contract of the intrinsics: every member of the `cuda` object
+// that kernels call or read has a typing rule (types/cuda-calls.ts, the casts
+// and the special registers of types/intrinsics.ts), and a kernel that uses
+// it types, lowers to NVVM IR and becomes simulator code. A new `cuda.*` stub
+// without a rule, a lowering or a simulator form fails here, with its name.
+// The samples are kernel text (parsed as jit parses a function's text), one
+// per member; the first test checks that the samples name exactly the
+// members of `cuda`, so that a stub added without a sample fails too.
+import { describe, expect, it } from 'vitest';
+import { cuda } from './cuda.js';
+import { lowerKernel } from './lower/lower-kernel.js';
+import { parseKernel } from './parse/parse-kernel.js';
+import { SimulatedKernel } from './simulate/simulated-kernel.js';
+import { CUDA_CALLS } from './types/cuda-calls.js';
+import { CUDA_DIMENSIONS, CUDA_SCALARS, isCudaCast } from './types/intrinsics.js';
+import type { SourceLocator } from './errors.js';
+import type { JitType } from './types/jit-types.js';
+import { array } from './types/signature.js';
+import { typeKernel } from './types/type-kernel.js';
+import type { TypedKernel } from './types/typed-ir.js';
+
+/** Each member of `cuda`: `call` for functions (`atomic.add`), `read` for values (`threadIdx.x`, `laneid`). */
+function members(object: object, prefix = ''): { readonly path: string; readonly kind: 'call' | 'read' }[] {
+  return Object.entries(Object.getOwnPropertyDescriptors(object)).flatMap(([key, d]) => {
+    const path = `${prefix}${key}`;
+    if (d.get) return [{ path, kind: 'read' as const }];
+    if (typeof d.value === 'function') return [{ path, kind: 'call' as const }];
+    if (d.value !== null && typeof d.value === 'object') return members(d.value as object, `${path}.`);
+    throw new Error(`cuda.${path} is neither a function, an object nor a getter`);
+  });
+}
+
+/** Whether the typer has a rule for the member. */
+function hasTypingRule(path: string, kind: 'call' | 'read'): boolean {
+  if (kind === 'read') {
+    const [head, axis] = path.split('.');
+    return axis === undefined ? Object.hasOwn(CUDA_SCALARS, head!) : Object.hasOwn(CUDA_DIMENSIONS, head!) && ['x', 'y', 'z'].includes(axis);
+  }
+  return Object.hasOwn(CUDA_CALLS, path) || isCudaCast(path) || (path === 'cg.thisGrid' && Object.hasOwn(CUDA_CALLS, 'cg.thisGrid().sync'));
+}
+
+interface Sample {
+  /** The kernel's body; its parameters are `o` (the output array) and `n` (an i32). */
+  readonly body: string;
+  /** The output array's dtype (default f64). */
+  readonly dtype?: 'f64' | 'f16' | 'i32' | 'u32' | 'i64' | 'u64';
+  /** A cooperative kernel (cuda.cg.thisGrid().sync()). */
+  readonly grid?: boolean;
+}
+
+const binaryFp16 = ['hadd', 'hsub', 'hmul', 'hdiv', 'hmax', 'hmin'];
+const compareFp16 = ['heq', 'hne', 'hgt', 'hge', 'hlt', 'hle'];
+const unaryFp16 = ['hneg', 'habs', 'hsin', 'hcos', 'hlog', 'hlog2', 'hlog10', 'hexp', 'hexp2', 'hexp10', 'hsqrt', 'hrsqrt', 'hceil', 'hfloor', 'hrcp', 'htrunc'];
+const atomics = ['add', 'sub', 'min', 'max', 'and', 'or', 'xor', 'exch', 'inc', 'dec'];
+const casts = ['f64', 'f32', 'f16', 'bf16', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'bool'];
+
+const SAMPLES: Readonly<Record<string, Sample>> = {
+  grid: { body: 'o[cuda.grid(1)] = 1;' },
+  gridsize: { body: 'o[0] = cuda.gridsize(1);' },
+  ...Object.fromEntries(['threadIdx', 'blockIdx', 'blockDim', 'gridDim'].flatMap((d) => ['x', 'y', 'z'].map((a) => [`${d}.${a}`, { body: `o[0] = cuda.${d}.${a};` }]))),
+  laneid: { body: 'o[0] = cuda.laneid;' },
+  warpsize: { body: 'o[0] = cuda.warpsize;' },
+  fma: { body: 'o[0] = cuda.fma(o[1], o[2], o[3]);' },
+  'shared.array': { body: 'const s = cuda.shared.array(32, f64); s[0] = o[1]; cuda.syncthreads(); o[0] = s[0];' },
+  'local.array': { body: 'const s = cuda.local.array(4, f64); s[n % 4] = o[1]; o[0] = s[0];' },
+  'const.arrayLike': { body: 'const t = cuda.const.arrayLike(TABLE); o[0] = t[n % 3];' },
+  'cg.thisGrid': { body: 'o[cuda.grid(1)] = 1; cuda.cg.thisGrid().sync(); o[0] = o[1];', grid: true },
+  ...Object.fromEntries(binaryFp16.map((f) => [`fp16.${f}`, { body: `o[0] = cuda.fp16.${f}(o[1], o[2]);`, dtype: 'f16' }])),
+  ...Object.fromEntries(compareFp16.map((f) => [`fp16.${f}`, { body: `if (cuda.fp16.${f}(o[1], o[2])) o[0] = o[1];`, dtype: 'f16' }])),
+  ...Object.fromEntries(unaryFp16.map((f) => [`fp16.${f}`, { body: `o[0] = cuda.fp16.${f}(o[1]);`, dtype: 'f16' }])),
+  'fp16.hfma': { body: 'o[0] = cuda.fp16.hfma(o[1], o[2], o[3]);', dtype: 'f16' },
+  ...Object.fromEntries(atomics.map((f) => [`atomic.${f}`, { body: `o[1] = cuda.atomic.${f}(o, 0, u32(n));`, dtype: 'u32' }])),
+  'atomic.cas': { body: 'o[1] = cuda.atomic.cas(o, 0, u32(n), u32(1));', dtype: 'u32' },
+  syncthreads: { body: 'o[0] = 1; cuda.syncthreads();' },
+  syncthreads_count: { body: 'o[0] = cuda.syncthreads_count(n > 0);' },
+  syncthreads_and: { body: 'if (cuda.syncthreads_and(n > 0)) o[0] = 1;' },
+  syncthreads_or: { body: 'if (cuda.syncthreads_or(n > 0)) o[0] = 1;' },
+  syncwarp: { body: 'o[0] = 1; cuda.syncwarp();' },
+  threadfence: { body: 'o[0] = 1; cuda.threadfence();' },
+  threadfence_block: { body: 'o[0] = 1; cuda.threadfence_block();' },
+  threadfence_system: { body: 'o[0] = 1; cuda.threadfence_system();' },
+  shfl_sync: { body: 'o[0] = cuda.shfl_sync(0xffffffff, o[1], 0);' },
+  shfl_up_sync: { body: 'o[0] = cuda.shfl_up_sync(0xffffffff, o[1], 1);' },
+  shfl_down_sync: { body: 'o[0] = cuda.shfl_down_sync(0xffffffff, o[1], 1);' },
+  shfl_xor_sync: { body: 'o[0] = cuda.shfl_xor_sync(0xffffffff, o[1], 1);' },
+  all_sync: { body: 'if (cuda.all_sync(0xffffffff, n > 0)) o[0] = 1;' },
+  any_sync: { body: 'if (cuda.any_sync(0xffffffff, n > 0)) o[0] = 1;' },
+  eq_sync: { body: 'if (cuda.eq_sync(0xffffffff, n > 0)) o[0] = 1;' },
+  ballot_sync: { body: 'o[0] = cuda.ballot_sync(0xffffffff, n > 0);' },
+  match_any_sync: { body: 'o[0] = cuda.match_any_sync(0xffffffff, n);' },
+  match_all_sync: { body: 'o[0] = cuda.match_all_sync(0xffffffff, n);' },
+  activemask: { body: 'o[0] = cuda.activemask();' },
+  ...Object.fromEntries(['lt', 'le', 'eq', 'ge', 'gt'].map((m) => [`lanemask_${m}`, { body: `o[0] = cuda.lanemask_${m}();` }])),
+  globaltimer: { body: 'o[0] = cuda.globaltimer();', dtype: 'u64' },
+  clock64: { body: 'o[0] = cuda.clock64();', dtype: 'u64' },
+  popc: { body: 'o[0] = cuda.popc(n);' },
+  clz: { body: 'o[0] = cuda.clz(n);' },
+  ffs: { body: 'o[0] = cuda.ffs(n);' },
+  brev: { body: 'o[0] = cuda.brev(n);' },
+  cbrt: { body: 'o[0] = cuda.cbrt(o[1]);' },
+  selp: { body: 'o[0] = cuda.selp(n > 0, o[1], o[2]);' },
+  nanosleep: { body: 'cuda.nanosleep(100); o[0] = 1;' },
+  printf: { body: "cuda.printf('%d %f\\n', n, o[1]);" },
+  ...Object.fromEntries(casts.map((t) => [t, { body: `o[0] = cuda.${t}(o[1]);` }])),
+  i64: { body: 'o[0] = cuda.i64(n);', dtype: 'i64' },
+  u64: { body: 'o[0] = cuda.u64(n);', dtype: 'u64' },
+};
+
+const ALL = members(cuda);
+
+/** The sample's kernel, typed for (o: array of its dtype, n: i32). */
+function typedSample(path: string, sample: Sample): { readonly typed: TypedKernel; readonly locator: SourceLocator } {
+  // a function made from text, as jit sees a kernel (its text, parsed); `cuda` and `f64` are intrinsic names there
+  const fn = new Function('o', 'n', sample.body) as (...args: never[]) => unknown;
+  const parsed = parseKernel(fn, undefined);
+  const signature: JitType[] = [array(sample.dtype ?? 'f64', 1), 'i32'];
+  const symbol = `k_${path.replace(/\W/g, '_')}`;
+  const constants = path === 'const.arrayLike' ? { TABLE: Float64Array.of(1, 2, 3) } : undefined;
+  return { typed: typeKernel(parsed, signature, { symbol, constants }), locator: parsed.locator };
+}
+
+describe('every intrinsic of the cuda object', () => {
+  it('has a sample kernel here (and every sample names a member of cuda)', () => {
+    expect(Object.keys(SAMPLES).sort()).toEqual(ALL.map((m) => m.path).sort());
+  });
+
+  it.each(ALL)('cuda.$path has a typing rule', ({ path, kind }) => {
+    expect(hasTypingRule(path, kind), `no typing rule for cuda.${path}`).toBe(true);
+  });
+
+  it.each(ALL)('cuda.$path types, lowers to NVVM IR and has a simulator form', ({ path }) => {
+    const sample = SAMPLES[path];
+    if (!sample) throw new Error(`no sample kernel for cuda.${path}`);
+    const { typed, locator } = typedSample(path, sample);
+    expect(typed.collectives.grid).toBe(sample.grid === true);
+    const ir = lowerKernel(typed);
+    expect(ir).toContain(`define void @${typed.symbol}(`);
+    expect(new SimulatedKernel(typed, locator).source.length).toBeGreaterThan(0);
+  });
+});
