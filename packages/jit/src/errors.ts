@@ -123,3 +123,34 @@ export class JitOptionError extends JitError {
     super(problem.message);
   }
 }
+
+/**
+ * A kernel artifact (from `cuda-js build-kernels` or `buildKernelArtifact`)
+ * that does not match the kernel it names: the kernel's text, its
+ * constants, its device functions or its math options changed since the
+ * build, or a different `@cuda-js/jit` built it. The artifact is refused,
+ * never loaded; build it again.
+ */
+export class StaleKernelArtifactError extends JitError {
+  override name = 'StaleKernelArtifactError';
+}
+
+/**
+ * A launch that the loaded kernel artifacts do not cover (another
+ * signature, or a device whose architecture has neither a cubin nor PTX it
+ * can run) where libNVVM is not there to compile the kernel either. The
+ * message lists what was built: each signature with its cubins and PTX.
+ */
+export class KernelNotBuiltError extends JitError {
+  override name = 'KernelNotBuiltError';
+}
+
+/** A kernel artifact that cannot be read: not a manifest of this format, a missing code file, or damaged code. */
+export class KernelArtifactFormatError extends JitError {
+  override name = 'KernelArtifactFormatError';
+}
+
+/** Building kernels ahead of time failed: no ptxas to make cubins, ptxas refused the PTX, or a kernel that this build cannot compile (one that links code). */
+export class KernelBuildError extends JitError {
+  override name = 'KernelBuildError';
+}

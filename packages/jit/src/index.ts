@@ -16,6 +16,8 @@ export {
   type KernelInspection,
   type Specialization,
   type CooperativeGridOptions,
+  type SpecializationOrigin,
+  type ArtifactCodeChoice,
 } from './jit.js';
 export { KERNEL_RECORD_KEY, KERNEL_RECORD_VERSION, kernelRecordOf, type KernelRecord, type KernelRecordKind, type KernelImportBinding } from './parse/kernel-record.js';
 export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
@@ -65,6 +67,10 @@ export {
   KernelArgumentError,
   SimulatorError,
   NoGpuError,
+  StaleKernelArtifactError,
+  KernelNotBuiltError,
+  KernelArtifactFormatError,
+  KernelBuildError,
   type SourcePosition,
   type SourceLocator,
 } from './errors.js';
@@ -98,3 +104,11 @@ export type {
   HostTypedArray,
   ArrayProtocolObject,
 } from './launch/launch-arguments.js';
+// Kernels compiled ahead of time (cuda-js build-kernels): built from declared signatures, loaded with no libNVVM.
+export { buildKernelArtifact, type BuildKernelArtifactOptions } from './aot/build-kernel-artifact.js';
+export { collectKernels } from './aot/collect-kernels.js';
+export { loadKernelArtifact, unloadKernelArtifact, loadedKernelArtifacts } from './aot/kernel-artifacts.js';
+export { readKernelArtifact, writeKernelArtifact, serializeKernelArtifact, type SerializedKernelArtifact, type SerializedArtifactCode, type WrittenKernelArtifact } from './aot/artifact-files.js';
+export { KERNEL_ARTIFACT_FORMAT, type KernelArtifact, type ArtifactKernel, type ArtifactSpecialization, type ArtifactCode } from './aot/kernel-artifact.js';
+export { PTXAS_VARIABLE } from './aot/ptxas.js';
+export { pipelineCounts, type PipelineCounts } from './pipeline-counts.js';

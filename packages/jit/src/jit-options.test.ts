@@ -30,7 +30,7 @@ describe('the JIT refuses unknown options with a suggestion', () => {
     const e = optionError(() => jit(kernel, options as never));
     expect(e).toBeInstanceOf(JitError);
     expect(e.problem).toMatchObject({ kind: 'unknown', key, suggestion });
-    expect(e.message).toBe(`jit(): unknown option '${key}' (did you mean '${suggestion}'?); known options: target, constants, name, arch, fma, fastMath, cache, simulatorBudget`);
+    expect(e.message).toBe(`jit(): unknown option '${key}' (did you mean '${suggestion}'?); known options: target, constants, name, arch, fma, fastMath, cache, simulatorBudget, signatures`);
   });
 
   it('jit(fn, { fma: "no", cache: "yes" }) is refused by type, naming what is expected', () => {

@@ -1,4 +1,4 @@
-import { checkOptions, isAnything, isBoolean, isNonEmptyString, isOneOf, isString, type OptionTable, type ValueCheck } from '@cuda-js/options';
+import { checkOptions, isAnything, isArray, isBoolean, isNonEmptyString, isOneOf, isString, type OptionTable, type ValueCheck } from '@cuda-js/options';
 import { JitOptionError } from './errors.js';
 
 /** Checks `options` against `table` with the stack's options checker, failing with a JitOptionError. */
@@ -24,6 +24,8 @@ export const JIT_OPTIONS: OptionTable = {
   fastMath: isBoolean,
   cache: isBoolean,
   simulatorBudget: (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? undefined : 'a positive whole number of loop iterations'),
+  // each signature is checked by resolveSignature, with its own messages
+  signatures: isArray,
 };
 
 /** `jit.device(fn, options)`. */

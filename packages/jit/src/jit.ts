@@ -2,6 +2,9 @@ import { checkJitOptions, JIT_OPTIONS } from './jit-options.js';
 import { Device, LaunchConfig, type LaunchConfigOptions } from '@cuda-js/core';
 import { snapshotConstants } from './constants-snapshot.js';
 import { nvvmIRVersion, ObjectCode, readDim3, type Dim3, type Kernel } from '@cuda-js/program';
+import { artifactChoice, notBuiltError, nvvmUnavailable, type ArtifactChoice, type ArtifactLookup } from './aot/artifact-choice.js';
+import { noteDeclaredKernel } from './aot/collect-kernels.js';
+import { kernelHash } from './aot/kernel-hash.js';
 import type { StreamArgument } from '@cuda-js/streams';
 import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
 import { jitCache, wantsCache } from './compile/jit-cache.js';
@@ -60,6 +63,44 @@ export interface JitOptions {
    * `CUDA_JS_SIMULATOR_BUDGET` in the environment, else 10^10). The GPU ignores it.
    */
   readonly simulatorBudget?: number;
+  /**
+   * The signatures to compile ahead of time (`cuda-js build-kernels`,
+   * {@link buildKernelArtifact}): `[[f32, array(f32, 1), array(f32, 1)]]`.
+   * At run time a launch of one of them loads the code of a loaded kernel
+   * artifact ({@link loadKernelArtifact}) where there is one; otherwise, and
+   * for other signatures, the kernel compiles as always.
+   */
+  readonly signatures?: readonly (readonly TypeToken[])[];
+}
+
+/**
+ * Where a specialization's code came from: compiled now (`'jit'`), the disk
+ * cache (`'disk-cache'`), a kernel artifact's cubin or PTX
+ * (`'artifact-cubin'`, `'artifact-ptx'`: no typing, lowering or libNVVM),
+ * or none (`'simulator'`).
+ */
+export type SpecializationOrigin = 'jit' | 'disk-cache' | 'artifact-cubin' | 'artifact-ptx' | 'simulator';
+
+/**
+ * What the loaded kernel artifacts give a launch of one signature on one
+ * architecture (see {@link JitKernel.artifactCode}): the `'cubin'` or
+ * `'ptx'` of `arch` that it loads, or `'jit'` with the reason that the JIT
+ * compiles it (no artifact names the kernel, or one does but not for this).
+ */
+export type ArtifactCodeChoice = { readonly kind: 'cubin' | 'ptx'; readonly arch: string; readonly symbol: string; readonly bytes: number } | { readonly kind: 'jit'; readonly reason: string };
+
+/** @internal What building a kernel ahead of time needs of it (aot/build-kernel-artifact.ts). */
+export interface AotSource {
+  readonly name: string;
+  readonly hash: string;
+  readonly definedAt: string | undefined;
+  readonly fma: boolean | undefined;
+  readonly fastMath: boolean | undefined;
+  /** The declared signatures, each with the types of the captured device arrays after it. */
+  readonly signatures: readonly (readonly JitType[])[];
+  /** The symbol of the `index`-th declared signature. */
+  symbolFor(index: number): string;
+  type(types: readonly JitType[], symbol: string): TypedKernel;
 }
 
 /** A kernel's disk-cache lookups: compiles answered from the cache, and compiles that missed it. */
@@ -89,6 +130,8 @@ export interface Specialization {
   readonly key: string;
   readonly typed: TypedKernel;
   readonly target: JitTarget;
+  /** Where the code came from (a kernel artifact, the disk cache, compiled now). */
+  readonly origin: SpecializationOrigin;
   /**
    * The compiled kernel on the GPU (undefined in the simulator), as numba's
    * dispatcher gives each overload: `attributes()` has its registers
@@ -172,6 +215,9 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   #last: AnySpecialization | undefined;
   #compiles = 0;
   readonly #cacheStats = { hits: 0, misses: 0 };
+  /** The declared signatures (`signatures`), resolved. */
+  readonly #declared: readonly (readonly JitType[])[];
+  #hash: string | undefined;
 
   /** @internal use {@link jit}. */
   constructor(fn: (...args: never[]) => unknown, options: JitOptions, callSite: CallSite | undefined) {
@@ -189,6 +235,108 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     this.target = target;
     // parse now, so that syntax errors and free variables show at the definition
     this.name = options.name ?? this.#parse().name;
+    this.#declared = (options.signatures ?? []).map((signature) => resolveSignature(signature));
+    if (this.#declared.length > 0) noteDeclaredKernel(this);
+  }
+
+  /** Where the kernel was defined (`file:line:column`), where that is known. */
+  get #definedAt(): string | undefined {
+    const site = this.#callSite;
+    return site === undefined ? undefined : `${site.file}:${site.line}:${site.column}`;
+  }
+
+  /** The hash of the kernel's definition that an artifact's entry must have (aot/kernel-hash.ts). */
+  #definitionHash(): string {
+    return (this.#hash ??= kernelHash({ source: this.#parse().source, constants: this.#options.constants ?? {}, fma: this.#options.fma, fastMath: this.#options.fastMath }));
+  }
+
+  #artifactLookup(): ArtifactLookup {
+    return { name: this.name, hash: () => this.#definitionHash(), definedAt: this.#definedAt };
+  }
+
+  /** @internal The kernel as building it ahead of time needs it (aot/build-kernel-artifact.ts). */
+  aotSource(): AotSource {
+    return {
+      name: this.name,
+      hash: this.#definitionHash(),
+      definedAt: this.#definedAt,
+      fma: this.#options.fma,
+      fastMath: this.#options.fastMath,
+      signatures: this.#declared.map((types) => this.#withCapturedTypes(types)),
+      symbolFor: (index) => symbolFor(this.name, index),
+      type: (types, symbol) => this.#type(types, symbol),
+    };
+  }
+
+  /**
+   * What the loaded kernel artifacts ({@link loadKernelArtifact}) give a
+   * launch of `signature` on a device of `arch` (`'sm_90'`; default: the
+   * current device's): the cubin or PTX that it loads, or `'jit'` where the
+   * JIT compiles it. Reads no code and compiles nothing (libNVVM is loaded
+   * only to see whether it is there, where the artifacts do not cover the
+   * launch).
+   *
+   * @throws {StaleKernelArtifactError} when an artifact names the kernel but was built from another definition of it
+   * @throws {KernelNotBuiltError} when an artifact names the kernel but does not cover this launch and libNVVM is not there (the message lists what was built)
+   */
+  artifactCode(signature: readonly TypeToken[], options: { readonly arch?: string } = {}): ArtifactCodeChoice {
+    const types = this.#withCapturedTypes(resolveSignature(signature));
+    const arch = options.arch ?? Device.current()?.arch ?? Device.get(0).arch;
+    const choice = this.#artifactChoice(signatureKey(types), arch);
+    if (choice.kind === 'code') return { kind: choice.code.kind, arch: choice.code.arch, symbol: choice.specialization.symbol, bytes: choice.code.data.byteLength };
+    return { kind: 'jit', reason: choice.kind === 'none' ? 'no loaded kernel artifact names the kernel' : `the loaded kernel artifact does not cover ${choice.reason}` };
+  }
+
+  /** The artifacts' answer for one launch; an uncovered one throws KernelNotBuiltError where libNVVM cannot take it. */
+  #artifactChoice(key: string, arch: string): ArtifactChoice {
+    const choice = artifactChoice(this.#artifactLookup(), key, arch);
+    if (choice.kind === 'uncovered') {
+      const why = nvvmUnavailable();
+      if (why !== undefined) throw notBuiltError(this.name, choice.reason, choice.entry, arch, why);
+    }
+    return choice;
+  }
+
+  /**
+   * Loads one signature from a loaded kernel artifact: its cubin for the
+   * device's architecture, else its PTX (compiled by the driver), with
+   * nothing typed (the typed kernel is made only if `typed` is read).
+   * Undefined where the JIT is to compile it instead.
+   */
+  #artifactSpecialization(types: readonly JitType[], key: string): GpuSpecialization | undefined {
+    const arch = (Device.current() ?? Device.get(0)).arch;
+    const choice = this.#artifactChoice(key, arch);
+    if (choice.kind !== 'code') return undefined;
+    const { code, specialization, entry } = choice;
+    let objectCode: ObjectCode | undefined;
+    let kernel: Kernel;
+    try {
+      const init = { name: `${this.name}.${code.arch}.${code.kind}` };
+      objectCode = code.kind === 'cubin' ? ObjectCode.fromCubin(code.data, init) : ObjectCode.fromPtx(code.data, init);
+      kernel = objectCode.getKernel(specialization.symbol);
+    } catch (error) {
+      objectCode?.close();
+      // PTX newer than the driver, say: the JIT may still compile it where libNVVM is
+      const why = nvvmUnavailable();
+      const first = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      if (why !== undefined) throw notBuiltError(this.name, `loading its ${code.kind} for ${code.arch} on this ${arch} (${first})`, entry, arch, why, error);
+      return undefined;
+    }
+    let typed: TypedKernel | undefined;
+    const typeNow = (): TypedKernel => (typed ??= this.#type(types, specialization.symbol));
+    const launcher = new KernelLauncher(kernel, specialization.params, this.name, { cooperative: specialization.collectives.grid });
+    return {
+      signature: [...types],
+      key,
+      target: 'gpu',
+      origin: code.kind === 'cubin' ? 'artifact-cubin' : 'artifact-ptx',
+      get typed() {
+        return typeNow();
+      },
+      objectCode,
+      launcher,
+      kernel,
+    };
   }
 
   /** The simulator budget option of the kernel, as run options (none: the environment's or the default). */
@@ -389,6 +537,8 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    * only if `typed` is read.
    */
   #gpuSpecialization(types: readonly JitType[], key: string): GpuSpecialization {
+    const fromArtifact = this.#artifactSpecialization(types, key);
+    if (fromArtifact) return fromArtifact;
     const symbol = this.#symbolFor(key);
     const options = this.#compileOptions();
     const signature = [...types];
@@ -412,6 +562,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
         signature,
         key,
         target: 'gpu',
+        origin: 'disk-cache',
         get typed() {
           return typeNow();
         },
@@ -427,7 +578,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
       writeCachedKernel(cache, sourceKey, { symbol, params: typed.params, collectives: typed.collectives, code: compiled.objectCode.code });
     }
     const launcher = new KernelLauncher(compiled.kernel, typed.params, this.name, { cooperative: typed.collectives.grid });
-    return { signature, key, typed, target: 'gpu', objectCode: compiled.objectCode, launcher, kernel: compiled.kernel };
+    return { signature, key, typed, target: 'gpu', origin: 'jit', objectCode: compiled.objectCode, launcher, kernel: compiled.kernel };
   }
 
   /** The first-level cache key of one signature: the kernel as written, before typing. */
@@ -449,7 +600,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     let spec: AnySpecialization;
     if (this.target === 'simulator') {
       const typed = this.#type(types, this.#symbolFor(key));
-      spec = { signature: [...types], key, typed, target: 'simulator', simulator: new SimulatedKernel(typed, this.#parse().locator) };
+      spec = { signature: [...types], key, typed, target: 'simulator', origin: 'simulator', simulator: new SimulatedKernel(typed, this.#parse().locator) };
     } else {
       ensureContext(this.name);
       spec = this.#gpuSpecialization(types, key);

@@ -37,9 +37,15 @@ function packageVersion(name: string): string {
   return 'unknown';
 }
 
+/** The version of `@cuda-js/jit` that this module belongs to. */
+export function jitVersion(): string {
+  return (jitVersionCached ??= packageVersion('@cuda-js/jit'));
+}
+let jitVersionCached: string | undefined;
+
 let versions: KeyPart | undefined;
 function packageVersions(): KeyPart {
-  return (versions ??= { jit: packageVersion('@cuda-js/jit'), format: ENTRY_FORMAT });
+  return (versions ??= { jit: jitVersion(), format: ENTRY_FORMAT });
 }
 
 /** A constant as a key part: by value, by bytes, or by source for device functions (recursively). */
@@ -69,7 +75,8 @@ function linkPart(input: LinkInput): KeyPart {
   return ['ptx', input.ptx];
 }
 
-function constantsPart(constants: Readonly<Record<string, KernelConstant>>, seen: Set<unknown>): KeyPart {
+/** The constants of a kernel as a key part: numbers by value, arrays by bytes, device functions by their text (recursively). */
+export function constantsPart(constants: Readonly<Record<string, KernelConstant>>, seen: Set<unknown> = new Set()): KeyPart {
   const out: Record<string, KeyPart> = {};
   for (const [name, value] of Object.entries(constants)) out[name] = constantPart(value, seen);
   return out;
@@ -155,7 +162,8 @@ export function writeCachedKernel(cache: CompileCache, key: string, kernel: Cach
   cache.set(key, { codeType: 'cubin', name: kernel.symbol, code: kernel.code, symbolMapping: {}, metadata: { abi: JSON.stringify(abi), toolchain: JSON.stringify(stamp) } });
 }
 
-function decodeParams(value: unknown): KernelParam[] | undefined {
+/** Launch parameters read back from JSON, or undefined where they are not well formed. */
+export function decodeParams(value: unknown): KernelParam[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const out: KernelParam[] = [];
   for (const p of value as Record<string, unknown>[]) {
@@ -180,7 +188,8 @@ function decodeParams(value: unknown): KernelParam[] | undefined {
   return out;
 }
 
-function decodeCollectives(value: unknown): KernelCollectives | undefined {
+/** Collectives read back from JSON, or undefined where they are not well formed. */
+export function decodeCollectives(value: unknown): KernelCollectives | undefined {
   const c = value as Partial<KernelCollectives> | null;
   if (c === null || typeof c !== 'object' || typeof c.block !== 'boolean' || typeof c.warp !== 'boolean' || typeof c.grid !== 'boolean') return undefined;
   return { block: c.block, warp: c.warp, grid: c.grid };

@@ -1,3 +1,4 @@
+import { countStage } from '../pipeline-counts.js';
 import { withNestingBound } from '../errors.js';
 // The `lower` stage: a TypedKernel to the text of an NVVM IR module.
 import type { TypedKernel } from '../types/typed-ir.js';
@@ -43,6 +44,7 @@ const C_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * @throws {LoweringError} for typed IR that breaks its own contract
  */
 export function lowerKernel(kernel: TypedKernel, options: LowerOptions = {}): string {
+  countStage('lowered');
   return withNestingBound('lowering', () => lowerKernelUnbounded(kernel, options));
 }
 

@@ -1,3 +1,4 @@
+import { countStage } from '../pipeline-counts.js';
 import { parseScript, type ESTree } from 'meriyah';
 import { UnsupportedSyntaxError, withNestingBound, type SourceLocator } from '../errors.js';
 import { definitionSite } from './definition-site.js';
@@ -68,6 +69,7 @@ function shiftRanges(node: unknown, delta: number): void {
  * async functions, generators, rest and default parameters are not.
  */
 export function parseKernel(fn: (...args: never[]) => unknown, callSite: CallSite | undefined): ParsedKernel {
+  countStage('parsed');
   return withNestingBound('parsing', () => parseKernelUnbounded(fn, callSite));
 }
 

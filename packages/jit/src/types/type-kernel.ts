@@ -1,3 +1,4 @@
+import { countStage } from '../pipeline-counts.js';
 import type { ESTree } from 'meriyah';
 import { deviceFunctionOf, type DeviceFunction, type KernelConstant } from '../device-function.js';
 import { FreeVariableError, KernelTypeError, UnsupportedSyntaxError, type SourceLocator, withNestingBound } from '../errors.js';
@@ -85,6 +86,7 @@ const MAX_INFERENCE_ROUNDS = 32;
  * of linked code).
  */
 export function typeKernel(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions): TypedKernel {
+  countStage('typed');
   return withNestingBound('typing', () => typeKernelUnbounded(parsed, signature, options));
 }
 

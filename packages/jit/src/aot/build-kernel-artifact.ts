@@ -1,0 +1,105 @@
+// Building kernels ahead of time: each declared signature through the JIT's
+// own pipeline (typed, lowered to NVVM IR, libNVVM to PTX per
+// architecture, ptxas to a cubin), into a KernelArtifact.
+import { computeName, nvvmIRVersion, nvvmToolchain, parseArchitecture, smName } from '@cuda-js/program';
+import { compileToPtx } from '../compile/compile-kernel.js';
+import { jitVersion } from '../compile/kernel-cache.js';
+import { linkInputsOf } from '../compile/linked-kernel.js';
+import { KernelBuildError } from '../errors.js';
+import type { JitKernel } from '../jit.js';
+import { lowerKernel } from '../lower/lower-kernel.js';
+import { signatureKey } from '../types/jit-types.js';
+import { KERNEL_ARTIFACT_FORMAT, type ArtifactCode, type ArtifactKernel, type ArtifactSpecialization, type KernelArtifact } from './kernel-artifact.js';
+import { findPtxas, ptxasCandidates, ptxasCubin, ptxasVersion } from './ptxas.js';
+
+/** Options of {@link buildKernelArtifact}. */
+export interface BuildKernelArtifactOptions {
+  /** The real architectures to make cubins for: `['sm_90', 'sm_80']`. */
+  readonly arch: readonly string[];
+  /**
+   * The virtual architectures to keep PTX for (`['compute_80']`), which the
+   * driver compiles on any device of that architecture or newer; default:
+   * the newest of `arch` (as nvcc keeps PTX of the virtual architecture it
+   * compiled for), so devices newer than every cubin run it. `false`: no PTX.
+   */
+  readonly ptx?: readonly string[] | false;
+  /** The ptxas that makes the cubins (default: `CUDA_JS_PTXAS`, then the CUDA toolkit's, then PATH's). */
+  readonly ptxas?: string;
+}
+
+const encoder = new TextEncoder();
+
+function architectures(names: readonly string[], what: string, name: (a: ReturnType<typeof parseArchitecture>) => string): string[] {
+  const out: string[] = [];
+  for (const n of names) {
+    const a = name(parseArchitecture(n));
+    if (!out.includes(a)) out.push(a);
+  }
+  if (out.length === 0 && what === 'arch') throw new KernelBuildError('buildKernelArtifact: give at least one architecture to build cubins for (arch: ["sm_90"])');
+  return out;
+}
+
+function capability(arch: string): number {
+  const a = parseArchitecture(arch);
+  return a.major * 10 + a.minor;
+}
+
+/**
+ * Compiles each kernel's declared signatures (`jit(fn, { signatures })`)
+ * for `options.arch` (cubins) and `options.ptx` (PTX), needing libNVVM and
+ * ptxas but no GPU. Kernel names must be unique within an artifact (the
+ * runtime finds entries by name): give two kernels of one name `name`.
+ *
+ * @throws {KernelBuildError} for a kernel without signatures, two kernels of one name, a kernel that links code, or no ptxas
+ * @throws the JIT's own errors (KernelTypeError, ...) for a signature that does not type
+ */
+export function buildKernelArtifact(kernels: Iterable<JitKernel>, options: BuildKernelArtifactOptions): KernelArtifact {
+  const cubinArchs = architectures(options.arch, 'arch', smName);
+  const ptxArchs = options.ptx === false ? [] : architectures(options.ptx ?? [cubinArchs.reduce((a, b) => (capability(b) > capability(a) ? b : a))], 'ptx', computeName);
+  const ptxas = cubinArchs.length === 0 ? undefined : (options.ptxas ?? findPtxas());
+  if (cubinArchs.length > 0 && ptxas === undefined) {
+    throw new KernelBuildError(`buildKernelArtifact: no ptxas to make cubins with; looked at ${ptxasCandidates().join(', ')}. Install the CUDA toolkit or set CUDA_JS_PTXAS`);
+  }
+  const out: ArtifactKernel[] = [];
+  const seen = new Map<string, string>();
+  for (const kernel of kernels) {
+    const source = kernel.aotSource();
+    const known = seen.get(source.name);
+    if (known === source.hash) continue;
+    if (known !== undefined) {
+      throw new KernelBuildError(
+        `buildKernelArtifact: two different kernels are named ${source.name} (${source.definedAt ?? 'unknown place'} is the second); give one another name with jit(fn, { name })`,
+      );
+    }
+    seen.set(source.name, source.hash);
+    if (source.signatures.length === 0) throw new KernelBuildError(`buildKernelArtifact: ${source.name} declares no signatures; give them with jit(fn, { signatures: [[...]] })`);
+    const specializations = source.signatures.map((types, index): ArtifactSpecialization => {
+      const symbol = source.symbolFor(index);
+      const typed = source.type(types, symbol);
+      if (linkInputsOf(typed).length > 0) {
+        throw new KernelBuildError(
+          `buildKernelArtifact: ${source.name} calls linked code (declareDevice with link); kernels that link code are not built ahead of time yet: the JIT compiles them at run time`,
+        );
+      }
+      const ir = lowerKernel(typed, { irVersion: nvvmIRVersion(), fastMath: source.fastMath === true });
+      // one libNVVM compile per virtual architecture: sm_90's cubin and compute_90's PTX share it
+      const ptxOf = new Map<string, string>();
+      const ptxFor = (arch: string): string => {
+        const virtual = computeName(parseArchitecture(arch));
+        let ptx = ptxOf.get(virtual);
+        if (ptx === undefined) {
+          ptx = compileToPtx(ir, { arch: virtual, fma: source.fma, fastMath: source.fastMath, name: source.name });
+          ptxOf.set(virtual, ptx);
+        }
+        return ptx;
+      };
+      const code: ArtifactCode[] = [];
+      for (const arch of cubinArchs) code.push({ kind: 'cubin', arch, data: ptxasCubin(ptxas!, ptxFor(arch), arch, source.name) });
+      for (const arch of ptxArchs) code.push({ kind: 'ptx', arch, data: encoder.encode(ptxFor(arch)) });
+      return { signature: signatureKey(types), symbol, params: typed.params, collectives: typed.collectives, code };
+    });
+    out.push({ name: source.name, hash: source.hash, ...(source.definedAt === undefined ? {} : { definedAt: source.definedAt }), specializations });
+  }
+  const toolchain = [`libNVVM ${nvvmToolchain().version}`, ...(ptxas === undefined ? [] : [`ptxas ${ptxasVersion(ptxas)}`])].join(', ');
+  return { format: KERNEL_ARTIFACT_FORMAT, jitVersion: jitVersion(), toolchain, kernels: out };
+}
