@@ -68,7 +68,7 @@ export function buildKernelArtifact(kernels: Iterable<JitKernel>, options: Build
     if (known === source.hash) continue;
     if (known !== undefined) {
       throw new KernelBuildError(
-        `buildKernelArtifact: two different kernels are named ${source.name} (${source.definedAt ?? 'unknown place'} is the second); give one another name with jit(fn, { name })`,
+        `buildKernelArtifact: two different kernels are named ${source.name} (${source.definedAt ?? 'unknown place'} is the second); give one another name with jit(fn, { name }) (an arrow function passed to jit() has no name of its own, so it is 'kernel')`,
       );
     }
     seen.set(source.name, source.hash);
