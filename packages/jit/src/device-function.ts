@@ -6,6 +6,8 @@ import { JitError } from './errors.js';
 import type { ExternalDeviceFunction } from './external-device-function.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
+import type { ScalarName } from './types/jit-types.js';
+import { scalarToken } from './types/signature.js';
 
 /**
  * A value a kernel may name without receiving it as an argument
@@ -28,25 +30,45 @@ export type KernelConstant =
   | CapturedArrayConstant;
 
 export interface DeviceFunctionOptions {
-  /** What the device function itself names (numbers, other device functions, host arrays). */
-  readonly constants?: Readonly<Record<string, KernelConstant>>;
+  /**
+   * What the device function itself names (numbers, other device functions,
+   * host arrays); or a function that gives them, called once, when a kernel
+   * that calls this function is first compiled: for device functions that
+   * call each other, one named before the other is made
+   * (`constants: () => ({ isOdd })`). A function calls itself by its own
+   * name without naming itself here.
+   */
+  readonly constants?: Readonly<Record<string, KernelConstant>> | (() => Readonly<Record<string, KernelConstant>>);
   /** Its name in messages (default: the function's name). */
   readonly name?: string;
+  /**
+   * Its return type (a scalar maker such as `f64`, or its name), as numba's
+   * signature `'f8(f8)'` declares it: every returned value is converted to
+   * it. Needed only by a recursive function whose return type cannot be
+   * inferred; otherwise the type is the join of the returned values'.
+   */
+  readonly returns?: ((value: never) => unknown) | ScalarName;
 }
 
 /**
  * A function that kernels call (numba's `@cuda.jit(device=True)`), made by
  * `jit.device(fn)` and reached through a kernel's `constants`. It is typed
  * at each call site with the argument types there and inlined; it may take
- * arrays, call other device functions (not itself), and return one scalar
- * or nothing.
+ * arrays, call other device functions, and return one scalar or nothing.
+ * A recursive one (it calls itself, directly or through others) is not
+ * inlined but compiled as a function of its own per list of argument types;
+ * it takes and uses scalars only, and its return type is declared
+ * (`returns`) or inferred from a return that is not recursive, as numba's.
  */
 export class DeviceFunction {
   /** Its name: the option's, else the function's own; '' for an anonymous function (kernels then name it by the constant they call). */
   readonly name: string;
   /** @internal The function's text and syntax tree, as the typer reads them. */
   readonly parsed: ParsedKernel;
-  readonly constants: Readonly<Record<string, KernelConstant>>;
+  #constants: Readonly<Record<string, KernelConstant>> | undefined;
+  readonly #makeConstants: (() => unknown) | undefined;
+  /** The declared return type (`returns`), if any. */
+  readonly returns: ScalarName | undefined;
 
   /** @internal use `jit.device`. */
   constructor(fn: (...args: never[]) => unknown, options: DeviceFunctionOptions, callSite: CallSite | undefined) {
@@ -54,7 +76,25 @@ export class DeviceFunction {
     checkJitOptions('jit.device()', options, DEVICE_FUNCTION_OPTIONS);
     this.parsed = parseKernel(fn, callSite);
     this.name = options.name ?? this.parsed.record?.name ?? fn.name;
-    this.constants = snapshotConstants(options.constants, 'jit.device');
+    if (typeof options.constants === 'function') this.#makeConstants = options.constants;
+    else this.#constants = this.#withSelf(snapshotConstants(options.constants, 'jit.device'));
+    this.returns = options.returns === undefined ? undefined : scalarToken(options.returns, 'jit.device(fn, { returns })');
+  }
+
+  /** What the function names: its constants (read once; made by the `constants` function on first use), and itself by its own name. */
+  get constants(): Readonly<Record<string, KernelConstant>> {
+    if (this.#constants === undefined) {
+      const made = this.#makeConstants!();
+      this.#constants = this.#withSelf(snapshotConstants(made, `jit.device${this.name ? ` '${this.name}'` : ''}: the constants function's result`));
+    }
+    return this.#constants;
+  }
+
+  /** The constants, with the function itself under its own name where its text calls that name and no constant has it (numba resolves a recursive call by the global name). */
+  #withSelf(constants: Readonly<Record<string, KernelConstant>>): Readonly<Record<string, KernelConstant>> {
+    const name = this.name;
+    if (!/^[A-Za-z_$][\w$]*$/.test(name) || Object.hasOwn(constants, name) || !new RegExp(`(^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\s*\\(`).test(this.parsed.source.slice(1))) return constants;
+    return Object.freeze({ ...constants, [name]: this });
   }
 }
 

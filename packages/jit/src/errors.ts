@@ -69,6 +69,11 @@ export class KernelTypeError extends JitError {
   override name = 'KernelTypeError';
 }
 
+/** A recursive device function whose return type cannot be inferred (declare it with `jit.device(fn, { returns })`). */
+export class RecursionTypeError extends KernelTypeError {
+  override name = 'RecursionTypeError';
+}
+
 /** An argument at launch that does not fit the kernel (count, kind, device, read-only). */
 export class KernelArgumentError extends JitError {
   override name = 'KernelArgumentError';

@@ -64,6 +64,7 @@ export {
   RewrittenKernelError,
   FreeVariableError,
   KernelTypeError,
+  RecursionTypeError,
   KernelArgumentError,
   SimulatorError,
   NoGpuError,

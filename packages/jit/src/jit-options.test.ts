@@ -46,7 +46,7 @@ describe('the JIT refuses unknown options with a suggestion', () => {
 
   it('jit.device(fn, { nmae })', () => {
     const e = optionError(() => jit.device(add, { nmae: 'plus' } as never));
-    expect(e.message).toBe("jit.device(): unknown option 'nmae' (did you mean 'name'?); known options: constants, name");
+    expect(e.message).toBe("jit.device(): unknown option 'nmae' (did you mean 'name'?); known options: constants, name, returns");
     expect(optionError(() => jit.device(add, { name: 3 } as never)).problem).toMatchObject({ kind: 'invalid', key: 'name', expected: 'a string' });
   });
 

@@ -29,4 +29,4 @@ export const JIT_OPTIONS: OptionTable = {
 };
 
 /** `jit.device(fn, options)`. */
-export const DEVICE_FUNCTION_OPTIONS: OptionTable = { constants: isAnything, name: isString };
+export const DEVICE_FUNCTION_OPTIONS: OptionTable = { constants: isAnything, name: isString, returns: isAnything };

@@ -13,6 +13,7 @@ import type { KernelCompileOptions } from './compile/kernel-compile-options.js';
 import { linkInputsOf } from './compile/linked-kernel.js';
 import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from './device-function.js';
 import { KernelArgumentError, NoGpuError, SIMULATOR_HINT } from './errors.js';
+import { refuseBracketLaunch } from './launch-spelling.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { capturedArraysOf, type CapturedArrays } from './captured-arrays.js';
 import { forallConfig } from './launch/forall.js';
@@ -622,6 +623,9 @@ function withoutStream(options: JitLaunchOptions): LaunchConfigOptions {
   const { stream: _stream, ...config } = options;
   return config;
 }
+
+// numba's k[grid, block](...) gets an error naming kernel.launch (launch-spelling.ts); no cost on the launch path.
+refuseBracketLaunch(JitKernel.prototype, 'kernel');
 
 /** The type of {@link jit}: a kernel maker with `jit.device` for device functions. */
 export interface Jit {

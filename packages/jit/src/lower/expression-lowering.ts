@@ -4,7 +4,7 @@
 // The memory, atomic, warp, barrier, bit, timer and linked-call nodes are
 // lowered by their own files, to which this one hands the operands' values.
 import type { ScalarName } from '../types/jit-types.js';
-import type { ElementRef, Expr, SpecialRegister } from '../types/typed-ir.js';
+import type { ElementRef, Expr, SpecialRegister, TypedFunction } from '../types/typed-ir.js';
 import { lowerBinary, lowerCompare, lowerUnary } from './arithmetic-lowering.js';
 import { arrayAccess, arrayDimension, type ElementPointer, elementPointer } from './array-addressing.js';
 import { lowerAtomic } from './atomic-lowering.js';
@@ -125,6 +125,24 @@ export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
       const { slot, t, align } = localSlot(ctx, expr.result, expr.type);
       return { ref: b.compute(`load ${t}, ${t}* ${slot}, align ${align}`), type: expr.type };
     }
+    case 'invoke': {
+      // A recursive function: a call of its own function of the module (lower-kernel.ts), arguments in order.
+      const f = ctx.kernel.functions?.[expr.function];
+      if (f === undefined || f.params.length !== expr.args.length) throw new LoweringError(`a call of function ${expr.function}, which the kernel does not have with ${expr.args.length} parameter(s)`);
+      const args = expr.args.map((a, i) => {
+        const value = lowerExpression(ctx, a);
+        const param = ctx.kernel.locals[f.params[i]!];
+        if (param?.type !== value.type) throw new LoweringError(`argument ${i + 1} of '${f.name}' is ${value.type}, its parameter ${param?.type}`);
+        return `${registerType(value.type)} ${value.ref}`;
+      });
+      if (f.returns === undefined) {
+        b.emit(`call void @${functionSymbol(f)}(${args.join(', ')})`);
+        return { ref: '0', type: 'i32' };
+      }
+      if (f.returns !== expr.type) throw new LoweringError(`a call of '${f.name}' of type ${expr.type}; it returns ${f.returns}`);
+      const t = registerType(f.returns);
+      return { ref: b.compute(`call ${t} @${functionSymbol(f)}(${args.join(', ')})`), type: expr.type };
+    }
     case 'call': {
       // Arguments in order, as JavaScript evaluates them; an array argument evaluates nothing.
       const args = expr.args.map(
@@ -219,4 +237,10 @@ function specialRegister(ctx: LoweringContext, register: SpecialRegister): strin
   if (!SPECIAL_REGISTERS.has(register)) throw new LoweringError(`unknown special register '${register}'`);
   const fn = ctx.declarations.declare(`llvm.nvvm.read.ptx.sreg.${register}`, 'i32', []);
   return ctx.builder.compute(`call i32 ${fn}()`);
+}
+
+/** A function's symbol as IR text names it (`$` is an identifier character of LLVM and PTX). */
+export function functionSymbol(f: TypedFunction): string {
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(f.symbol)) throw new LoweringError(`function symbol ${JSON.stringify(f.symbol)} is not an identifier`);
+  return f.symbol;
 }

@@ -1,7 +1,7 @@
 import { countStage } from '../pipeline-counts.js';
 import { withNestingBound } from '../errors.js';
 // The `lower` stage: a TypedKernel to the text of an NVVM IR module.
-import type { TypedKernel } from '../types/typed-ir.js';
+import type { TypedFunction, TypedKernel } from '../types/typed-ir.js';
 import { FunctionBuilder } from './function-builder.js';
 import { kernelAbi } from './kernel-abi.js';
 import { identifierPart, memoryBytes, registerType, zeroLiteral } from './llvm-types.js';
@@ -11,6 +11,7 @@ import { lowerMemories } from './memory-lowering.js';
 import { ModuleDeclarations } from './module-declarations.js';
 import { DEFAULT_IR_VERSION, kernelModuleText, type IrVersion } from './nvvm-module.js';
 import { lowerStatements } from './statement-lowering.js';
+import { functionSymbol } from './expression-lowering.js';
 
 export interface LowerOptions {
   /**
@@ -53,17 +54,11 @@ function lowerKernelUnbounded(kernel: TypedKernel, options: LowerOptions = {}): 
   const builder = new FunctionBuilder();
   const declarations = new ModuleDeclarations();
   const abi = kernelAbi(kernel);
-  const localSlots = kernel.locals.map((local, id) => {
-    const slot = `%l${id}.${identifierPart(local.name)}`;
-    const t = registerType(local.type);
-    const align = memoryBytes(local.type);
-    builder.emitInEntry(`${slot} = alloca ${t}, align ${align}`);
-    // Zero first, so that a read before any write is deterministic rather than undef.
-    builder.emitInEntry(`store ${t} ${zeroLiteral(local.type)}, ${t}* ${slot}, align ${align}`);
-    return slot;
-  });
+  const owned = new Set((kernel.functions ?? []).flatMap((f) => f.locals));
+  const localSlots = allocateLocals(builder, kernel, (id) => !owned.has(id));
   const memories = lowerMemories(builder, declarations, kernel.memories ?? []);
   const ctx: LoweringContext = { builder, declarations, kernel, abi, localSlots, memories, fastMath: options.fastMath === true };
+  const functions = (kernel.functions ?? []).map((f) => lowerFunction(ctx, f));
   for (const binding of abi.bindings) {
     if (binding.kind !== 'scalar') continue;
     const slot = localSlots[binding.local];
@@ -80,9 +75,55 @@ function lowerKernelUnbounded(kernel: TypedKernel, options: LowerOptions = {}): 
     parameterTypes: abi.parameters.map((p) => p.llvmType),
     parameterNames: abi.parameters.map((p) => p.ref),
     body: builder.body(),
+    functions,
     declarations: declarations.lines(),
     globals: declarations.globalLines(),
     irVersion: options.irVersion ?? DEFAULT_IR_VERSION,
     comment: `kernel ${kernel.symbol}, lowered by @cuda-js/jit`,
   });
+}
+
+/** An alloca of each local that `mine` admits, zeroed in the entry block; the slots by local id (empty for the others). */
+function allocateLocals(builder: FunctionBuilder, kernel: TypedKernel, mine: (id: number) => boolean): string[] {
+  return kernel.locals.map((local, id) => {
+    if (!mine(id)) return '';
+    const slot = `%l${id}.${identifierPart(local.name)}`;
+    const t = registerType(local.type);
+    const align = memoryBytes(local.type);
+    builder.emitInEntry(`${slot} = alloca ${t}, align ${align}`);
+    // Zero first, so that a read before any write is deterministic rather than undef.
+    builder.emitInEntry(`store ${t} ${zeroLiteral(local.type)}, ${t}* ${slot}, align ${align}`);
+    return slot;
+  });
+}
+
+/**
+ * A recursive function (TypedFunction) as an internal function of the
+ * module: `define internal <returns> @"<symbol>"(<params>)`, its locals in
+ * its own allocas (each call has its own: the GPU keeps them on the
+ * thread's stack), returning its result local when the body ends.
+ */
+function lowerFunction(kernelCtx: LoweringContext, f: TypedFunction): string {
+  const builder = new FunctionBuilder();
+  const mine = new Set(f.locals);
+  const localSlots = allocateLocals(builder, kernelCtx.kernel, (id) => mine.has(id));
+  const ctx: LoweringContext = { ...kernelCtx, builder, localSlots, memories: [] };
+  const params = f.params.map((id, i) => {
+    const local = kernelCtx.kernel.locals[id];
+    if (local === undefined || !mine.has(id)) throw new LoweringError(`function ${f.name}: parameter local ${id} is not its own`);
+    const t = registerType(local.type);
+    builder.emit(`store ${t} %a${i}, ${t}* ${localSlots[id]!}, align ${memoryBytes(local.type)}`);
+    return `${t} %a${i}`;
+  });
+  lowerStatements(ctx, f.body);
+  let returns = 'void';
+  if (f.result === undefined) builder.terminate('ret void');
+  else {
+    const local = kernelCtx.kernel.locals[f.result];
+    if (local === undefined || local.type !== f.returns || !mine.has(f.result)) throw new LoweringError(`function ${f.name}: its result local is not its own of type ${f.returns}`);
+    returns = registerType(local.type);
+    const value = builder.compute(`load ${returns}, ${returns}* ${localSlots[f.result]!}, align ${memoryBytes(local.type)}`);
+    builder.terminate(`ret ${returns} ${value}`);
+  }
+  return `define internal ${returns} @${functionSymbol(f)}(${params.join(', ')}) ${builder.body()}`;
 }

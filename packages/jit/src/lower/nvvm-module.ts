@@ -25,6 +25,8 @@ export interface KernelModule {
   readonly parameterNames: readonly string[];
   /** The function body, `{ … }`. */
   readonly body: string;
+  /** Other functions of the module (`define internal ...`), before the kernel. */
+  readonly functions?: readonly string[];
   /** `declare` lines of what the body calls. */
   readonly declarations: readonly string[];
   /** Global definitions (`@name = …`): shared and constant arrays, strings, counters. */
@@ -47,6 +49,7 @@ export function kernelModuleText(module: KernelModule): string {
     ...(module.globals && module.globals.length > 0 ? [''] : []),
     ...module.declarations,
     ...(module.declarations.length > 0 ? [''] : []),
+    ...(module.functions ?? []).flatMap((f) => [f, '']),
     `define void @${symbol}(${parameters}) ${module.body}`,
     '',
     '!nvvm.annotations = !{!0}',

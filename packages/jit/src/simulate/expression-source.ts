@@ -15,6 +15,9 @@ import { MemoryPlan, memoryVariables } from './memory-plan.js';
 import { binarySource, compareSource, unarySource } from './operator-source.js';
 import type { SourceContext } from './source-context.js';
 
+/** The name of recursive function `index` in generated code. */
+export const functionName = (index: number): string => `f${index}`;
+
 /** The name of local variable `id` in generated code. */
 export const localName = (id: number): string => `l${id}`;
 
@@ -185,7 +188,23 @@ export class ExpressionSource {
         return this.#inline(e);
       case 'call':
         return this.#call(e);
+      case 'invoke':
+        return this.#invoke(e);
     }
+  }
+
+  /** A recursive function's call: the generated function `fN` (functionName), i64 and u64 arguments as bigints. */
+  #invoke(e: Extract<Expr, { op: 'invoke' }>): GeneratedValue {
+    const f = this.kernel.functions?.[e.function];
+    if (f === undefined || f.params.length !== e.args.length) throw new Error(`simulator: the call names function ${e.function}, which the kernel does not have with ${e.args.length} parameter(s)`);
+    const args = e.args.map((a) => {
+      const value = this.generate(a);
+      return a.type === 'i64' || a.type === 'u64' ? bigintCode(value) : value.code;
+    });
+    const call = `${functionName(e.function)}(${args.join(', ')})`;
+    if (f.returns === undefined) return { code: `(${call}, 0)`, type: 'i32' };
+    if (f.returns !== e.type) throw new Error(`simulator: the call of '${f.name}' is of type ${e.type}, the function returns ${f.returns}`);
+    return { code: call, type: e.type };
   }
 
   /**

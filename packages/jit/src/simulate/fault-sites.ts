@@ -30,6 +30,8 @@ type FaultSiteKind =
   | { readonly kind: 'print'; readonly loc: Loc | undefined; readonly format: string }
   /** The start of a loop's body, where the launch's step budget is counted down. */
   | { readonly kind: 'loop'; readonly loc: Loc | undefined }
+  /** The entry of a recursive function (`function` indexes the kernel's `functions`), where the depth of its calls is bounded. */
+  | { readonly kind: 'recursion'; readonly loc: Loc | undefined; readonly function: number; readonly name: string }
   /** A call of linked code: `external` indexes the kernel's `externals`. */
   | { readonly kind: 'external'; readonly loc: Loc | undefined; readonly external: number };
 

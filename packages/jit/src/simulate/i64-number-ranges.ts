@@ -43,6 +43,11 @@ export class I64NumberRanges {
   constructor(kernel: TypedKernel) {
     const params = new Set<number>();
     for (const p of kernel.params) if (p.kind === 'scalar') params.add(p.local);
+    // A recursive function's parameters and result cross calls: bigints, as every i64 value between functions.
+    for (const f of kernel.functions ?? []) {
+      for (const id of f.params) params.add(id);
+      if (f.result !== undefined) params.add(f.result);
+    }
     const assignments = new Map<number, Expr[]>();
     kernel.locals.forEach((local, id) => {
       if (local.type === 'i64' && !params.has(id)) assignments.set(id, []);
@@ -52,6 +57,7 @@ export class I64NumberRanges {
       forEachChild(e, visit);
     };
     forEachExpr(kernel.body, visit);
+    for (const f of kernel.functions ?? []) forEachExpr(f.body, visit);
     // Promote, round by round, the locals whose assignments are all bounded given those promoted so far.
     // A local in a cycle (k = k + 1) is never promoted: its range is unknown.
     for (let changed = true; changed; ) {

@@ -56,6 +56,8 @@ export function forEachChild(e: Expr, visit: (child: Expr) => void): void {
       return;
     case 'inline':
       return forEachExpr(e.body, visit);
+    case 'invoke':
+      return e.args.forEach(visit);
   }
 }
 

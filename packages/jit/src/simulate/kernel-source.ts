@@ -1,12 +1,13 @@
 import { withNestingBound } from '../errors.js';
 import { NO_COLLECTIVES, type TypedKernel } from '../types/typed-ir.js';
 import { arrayVariables as v } from './array-variables.js';
-import { ExpressionSource, localName } from './expression-source.js';
+import type { ScalarName } from '../types/jit-types.js';
+import { ExpressionSource, functionName, localName } from './expression-source.js';
 import type { FaultSites } from './fault-sites.js';
 import { I64NumberRanges } from './i64-number-ranges.js';
 import { collectivesIn } from './ir-traversal.js';
 import { MemoryPlan, memoryVariables as mv } from './memory-plan.js';
-import { RUNTIME_NAMES } from './simulator-runtime.js';
+import { RUNTIME_NAMES, SIMULATOR_RECURSION_LIMIT } from './simulator-runtime.js';
 import type { SourceContext } from './source-context.js';
 import { StatementSource, THREAD_LABEL } from './statement-source.js';
 
@@ -68,6 +69,7 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
     addFaultSite: (site) => sites.add(site),
   };
   const ranges = new I64NumberRanges(kernel);
+  const functions = (kernel.functions ?? []).flatMap((_f, index) => functionSource(kernel, index, ranges, sites, plan));
   const statements = new StatementSource(new ExpressionSource(kernel, ranges, context, { plan, lockstep: mode.lockstep }));
   const threadIndent = ' '.repeat(14);
   const body = statements.generate(kernel.body, mode.lockstep ? '    ' : `${threadIndent}  `);
@@ -85,12 +87,14 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
       prologue.push(`  const ${v.extent(i, k)} = a${i}.shape[${k}], ${v.step(i, k)} = a${i}.steps[${k}], ${v.stride(i, k)} = a${i}.strides[${k}];`);
     }
   });
-  const locals = kernel.locals.map((local, id) => {
+  const owned = new Set((kernel.functions ?? []).flatMap((f) => f.locals));
+  const locals = kernel.locals.flatMap((local, id) => {
+    if (owned.has(id)) return []; // a recursive function's: each call declares its own
     const param = paramOfLocal.get(id);
-    if (param !== undefined) return `${localName(id)} = p${param}`;
-    const zero = local.type === 'bool' ? 'false' : local.type === 'u64' || (local.type === 'i64' && !ranges.isNumberLocal(id)) ? '0n' : '0';
-    return `${localName(id)} = ${zero}`;
+    if (param !== undefined) return [`${localName(id)} = p${param}`];
+    return [`${localName(id)} = ${zeroOf(local.type, ranges.isNumberLocal(id))}`];
   });
+  if (functions.length > 0 && mode.lockstep) locals.push('depth = 0');
 
   // The kernel's own arrays.
   const constants: string[] = [];
@@ -125,6 +129,7 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
       ...localArrays.map((line) => `    ${line}`),
       ...lets('    ', locals),
       ...lets('    ', temporaries),
+      ...functions.map((line) => `    ${line}`),
       ...body,
       `  }`,
       `  runLockstep(thread, nctaidX, nctaidY, nctaidZ, ntidX, ntidY, ntidZ, sharedBytes);`,
@@ -139,7 +144,8 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
     ...(hasShared ? [`  const blk = blockMemory(sharedBytes, ntidX, ntidY, ntidZ);`, ...shared.map((line) => `  ${line}`)] : []),
     ...localArrays.map((line) => `  ${line}`),
     ...lets('  ', temporaries),
-    `  let ctaidX = 0, ctaidY = 0, ctaidZ = 0, tidX = 0, tidY = 0, tidZ = 0${hasShared ? ', lin = 0' : ''};`,
+    `  let ctaidX = 0, ctaidY = 0, ctaidZ = 0, tidX = 0, tidY = 0, tidZ = 0${hasShared ? ', lin = 0' : ''}${functions.length > 0 ? ', depth = 0' : ''};`,
+    ...functions.map((line) => `  ${line}`),
     `  try {`,
     `    for (ctaidZ = 0; ctaidZ < nctaidZ; ctaidZ++) {`,
     `      for (ctaidY = 0; ctaidY < nctaidY; ctaidY++) {`,
@@ -164,4 +170,44 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
     `};`,
     '',
   ].join('\n');
+}
+
+/** The initial value of a local of type `type` (an i64 held as a number starts at 0). */
+function zeroOf(type: ScalarName, asNumber: boolean): string {
+  return type === 'bool' ? 'false' : type === 'u64' || (type === 'i64' && !asNumber) ? '0n' : '0';
+}
+
+/**
+ * Recursive function `index` of the kernel as a JavaScript function
+ * `fN(params...)` (lines), which sees the thread's position where it is
+ * declared. Each call has its own locals and temporaries; the nesting of
+ * calls is counted in `depth` and bounded by SIMULATOR_RECURSION_LIMIT (a
+ * named SimulatorError at the function, not the engine's stack overflow).
+ */
+function functionSource(kernel: TypedKernel, index: number, ranges: I64NumberRanges, sites: FaultSites, plan: MemoryPlan): string[] {
+  const f = kernel.functions![index]!;
+  const temporaries: string[] = [];
+  const context: SourceContext = {
+    temporary(initial) {
+      const name = `t${temporaries.length}`;
+      temporaries.push(`${name} = ${initial}`);
+      return name;
+    },
+    addFaultSite: (site) => sites.add(site),
+  };
+  const statements = new StatementSource(new ExpressionSource(kernel, ranges, context, { plan, lockstep: false }));
+  const body = statements.generate(f.body, '  ');
+  const site = sites.add({ kind: 'recursion', loc: f.loc, function: index, name: f.name });
+  const params = new Set(f.params);
+  const locals = f.locals.flatMap((id) => (params.has(id) ? [] : [`${localName(id)} = ${zeroOf(kernel.locals[id]!.type, ranges.isNumberLocal(id))}`]));
+  const lets = [...locals, ...temporaries];
+  return [
+    `function ${functionName(index)}(${f.params.map(localName).join(', ')}) { // ${f.name}${f.returns ? `: ${f.returns}` : ''}`,
+    `  if (++depth > ${SIMULATOR_RECURSION_LIMIT}) recursionTooDeep(${site});`,
+    ...(lets.length > 0 ? [`  let ${lets.join(', ')};`] : []),
+    ...body,
+    `  depth--;`,
+    ...(f.result !== undefined ? [`  return ${localName(f.result)};`] : []),
+    `}`,
+  ];
 }

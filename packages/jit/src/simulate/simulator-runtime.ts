@@ -58,6 +58,8 @@ export interface SimulatorRuntime extends HalfFloatRuntime {
   budget: { left: number; total: number };
   /** The budget ran out at loop site `site`. */
   budgetSpent(site: number): never;
+  /** A recursion went deeper than {@link SIMULATOR_RECURSION_LIMIT} calls at the entry of the function of site `site`. */
+  recursionTooDeep(site: number): never;
   /** Turns a fault into a SimulatorError that names the position and the thread; other errors pass through. */
   locateFault(error: unknown, block: readonly number[], thread: readonly number[]): unknown;
   /** One block's shared memory for the fast mode (reused from launch to launch where the extents match). */
@@ -96,12 +98,16 @@ export interface SimulatorRuntime extends HalfFloatRuntime {
   brev64: typeof brev64;
 }
 
+/** How deeply the calls of recursive device functions may nest in one thread of the simulator. */
+export const SIMULATOR_RECURSION_LIMIT = 1000;
+
 /** The runtime's member names, which the generated code takes into local constants once. */
 export const RUNTIME_NAMES = [
   'outOfBounds',
   'divisionByZero',
   'budget',
   'budgetSpent',
+  'recursionTooDeep',
   'locateFault',
   'blockMemory',
   'runLockstep',
@@ -294,6 +300,14 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
       throw new SimulatorFault(
         site,
         `the launch ran out of its simulator budget of ${budget.total} loop iterations here (a loop that never ends?); give { simulatorBudget } or set ${SIMULATOR_BUDGET_VARIABLE} for more`,
+      );
+    },
+    recursionTooDeep(site) {
+      const s = sites.get(site);
+      const name = s?.kind === 'recursion' ? `'${s.name}'` : 'a recursive device function';
+      throw new SimulatorFault(
+        site,
+        `the calls of ${name} nest deeper than the simulator's bound of ${SIMULATOR_RECURSION_LIMIT} (a recursion without an end?); the GPU's stack (cuCtxSetLimit's CU_LIMIT_STACK_SIZE, 1 KiB a thread by default) is smaller still`,
       );
     },
     divisionByZero(site) {

@@ -2,7 +2,7 @@ import { f32 } from '@cuda-js/core';
 import { describe, expect, it } from 'vitest';
 import { cuda } from '../cuda.js';
 import { device, deviceFunctionOf, type DeviceFunction } from '../device-function.js';
-import { FreeVariableError, KernelTypeError } from '../errors.js';
+import { FreeVariableError } from '../errors.js';
 import { array } from './signature.js';
 import type { Loc } from './typed-ir.js';
 import { MarkedLines, nodesOf, onlyNodeOf, typed, typingError, withoutLocs } from './typer.test-support.js';
@@ -181,24 +181,6 @@ describe('device function errors', () => {
     here.expectAt(error, 'D-inside', 'Date.now()');
     const call = here.position('D-call', 'bad(');
     expect(error.message).toContain(`(in the device function 'bad', called at ${here.file}:${call.line}:${call.column})`);
-  });
-
-  it('refuse recursion, direct or not', () => {
-    type F = (n: number) => number;
-    const a = device((n: number) => n);
-    const b = device((n: number) => n);
-    // the only way to build a cycle: constants are captured when a device function is made
-    Object.assign(definition(a), { name: 'a', constants: { b }, parsed: definition(device((n: number) => (b as F)(n))).parsed });
-    Object.assign(definition(b), { name: 'b', constants: { a }, parsed: definition(device((n: number) => (a as F)(n))).parsed });
-    const error = typingError(
-      (x: Float32Array) => {
-        x[0] = a(x[0]!);
-      },
-      [f32x1],
-      { a },
-    );
-    expect(error).toBeInstanceOf(KernelTypeError);
-    expect(error.detail).toBe("the device function 'a' calls itself (a → b → a): recursion is not supported in kernels");
   });
 
   it('refuse mixed returns, running off the end with a value, void calls as values and wrong argument counts', () => {

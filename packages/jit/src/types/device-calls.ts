@@ -12,7 +12,8 @@
  *   assigns the result local first. The result's type is the join of the
  *   returned values'; every return gives a value, or none does.
  * - As a value the call is an `inline` expression; as a statement, the block.
- * - A device function may call others, not itself (directly or not).
+ * - A device function may call others. One that calls itself, directly or
+ *   not, is not inlined: recursive-calls.ts makes it a function of its own.
  */
 import type { ESTree } from 'meriyah';
 import type { DeviceFunction } from '../device-function.js';
@@ -71,7 +72,7 @@ function expand(c: TyperContext, fn: DeviceFunction, call: Call): { block: Stmt;
   const first = chain.findIndex((f) => f.device === fn);
   if (first !== -1) {
     const cycle = [...chain.slice(first).map((f) => f.name), name].join(' → ');
-    c.typeError(call, `the device function '${name}' calls itself (${cycle}): recursion is not supported in kernels`);
+    c.typeError(call, `the device function '${name}' calls itself (${cycle}): a recursion that recursive-calls.ts did not find ahead (call it by a name in its constants)`);
   }
   const { params, paramNodes, body } = fn.parsed;
   if (call.arguments.length !== params.length) {

@@ -57,6 +57,11 @@ function scalarOf(token: unknown, where: string): ScalarName {
   throw new KernelTypeError(`${where}: ${shown} is not a scalar type; use f32, f64, f16, bf16, i8, u8, i16, u16, i32, u32, i64, u64 or bool`);
 }
 
+/** The scalar type a token names (`f32`, `'f32'`), for `where` in the message. */
+export function scalarToken(token: unknown, where: string): ScalarName {
+  return scalarOf(token, where);
+}
+
 /** The types of a signature given as tokens. */
 export function resolveSignature(tokens: readonly TypeToken[]): JitType[] {
   if (!Array.isArray(tokens)) throw new KernelTypeError('a signature is an array of types, such as [f32, array(f32, 1), array(f32, 1)]');

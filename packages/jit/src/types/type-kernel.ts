@@ -10,6 +10,7 @@ import { ArrayLocal, choiceView, selectorFor, selectorIs, viewsOf } from './arra
 import { identityMapping, isRereadable, mappingExprs, replaceMappingExprs, rowMapping, subarrayMapping, VIEW_METHODS } from './array-views.js';
 import { cudaStatement, cudaValue, dimensionCount, gridComponent, gridSizeComponent } from './cuda-calls.js';
 import { inlineStatement, inlineValue } from './device-calls.js';
+import { isRecursive, RecursiveFunctions } from './recursive-calls.js';
 import { externalCall, KernelExternals } from './external-calls.js';
 import { CASTS, isCudaCast, CUDA_DIMENSIONS, CUDA_SCALARS, GLOBAL_CONSTANTS, INTRINSIC_NAMES, MATH_CONSTANTS, NUMBER_CONSTANTS } from './intrinsics.js';
 import { isArrayType, isFloat, bitsOf, typeName, type ArrayType, type JitType, type ScalarName } from './jit-types.js';
@@ -123,6 +124,12 @@ class KernelTyper {
   readonly #arrayLocals = new Map<number, ArrayLocal>();
   /** The scalar parameters' locals that the kernel assigns (kept from round to round). */
   readonly #assignedParams = new Set<number>();
+  /** The recursive device functions (recursive-calls.ts), kept from round to round. */
+  readonly #recursive = new RecursiveFunctions();
+  /** The recursive function that owns each local (-1: the kernel), by local id. */
+  readonly #localOwner: number[] = [];
+  /** The recursive function whose body is being typed (-1: none). */
+  #owner = -1;
 
   constructor(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions) {
     this.#kernel = parsed;
@@ -148,6 +155,11 @@ class KernelTyper {
     this.#emitting = true;
     const body = this.#round();
     checkMemoryLimits(this.#memories);
+    const functions = this.#recursive.finish(
+      this.#symbol,
+      (k) => this.#localOwner.flatMap((owner, id) => (owner === k ? [id] : [])),
+      (id) => this.#finalType(this.#locals[id]!),
+    );
     const kernelParams: KernelParam[] = params.map((name, i) => {
       const t = this.#signature[i]!;
       if (isArrayType(t)) return { kind: 'array', name, type: t, use: this.#finalUse(i, t) };
@@ -159,6 +171,7 @@ class KernelTyper {
       locals: this.#locals.map((l) => ({ name: l.name, type: this.#finalType(l) })),
       memories: this.#memories.map((m) => m.memory),
       externals: this.#externals.list,
+      ...(functions.length > 0 ? { functions } : {}),
       collectives: Object.freeze({ ...this.#collectives }),
       body,
     };
@@ -179,6 +192,8 @@ class KernelTyper {
     this.#arrayUse = this.#signature.map(() => ({ shape: false, strides: false, written: false }));
     this.#collectives = { block: false, warp: false, grid: false };
     this.#paramLocals = [];
+    this.#recursive.beginRound();
+    this.#owner = -1;
     this.#paramNames.forEach((name, i) => {
       const t = this.#signature[i]!;
       if (isArrayType(t)) {
@@ -213,6 +228,7 @@ class KernelTyper {
       markWritten: (view) => this.#markWritten(view),
       eachArray: (view, node, access) => this.#eachArray(view, node, access),
       useCollective: (kind) => {
+        if (this.#owner >= 0) this.#refuseInRecursive(kind === 'grid' ? 'a grid barrier' : kind === 'block' ? 'a block barrier or vote' : 'a warp collective (syncwarp, shuffles, votes)');
         this.#collectives[kind] = true;
       },
       newTarget: () => this.#nextTarget++,
@@ -223,6 +239,17 @@ class KernelTyper {
       readLocal: (id, node) => this.#readLocal(id, node),
       bindArray: (name, view) => this.#scope().set(name, { kind: 'array', view }),
       enterFunction: (frame, body) => this.#enterFunction(frame, body),
+      declareParameter: (name, type) => this.#declare(name, false, type),
+      functionBody: (index, body) => {
+        const outer = this.#owner;
+        this.#owner = index;
+        try {
+          return body();
+        } finally {
+          this.#owner = outer;
+        }
+      },
+      emitting: () => this.#emitting,
       callChain: () => this.#frames.flatMap((f) => (f.inline ? [f.inline] : [])),
       statements: (nodes) => this.#block(nodes),
     };
@@ -242,6 +269,14 @@ class KernelTyper {
     } finally {
       this.#frames.pop();
     }
+  }
+
+  /** Refuses `what` in the body of a recursive device function (it is a function of its own, each call with its own locals). */
+  #refuseInRecursive(what: string, node?: Node): never {
+    const name = this.#frame.inline?.name ?? '';
+    const message = `${what} in the recursive device function '${name}': a recursive function (one that calls itself, directly or not) is compiled as a function of its own and uses scalars only, no arrays, kernel memories or collectives; pass values, or make the recursion a loop`;
+    if (node) return this.#typeError(node, message);
+    throw new KernelTypeError(message);
   }
 
   /** Where `return` goes: undefined in the kernel itself. */
@@ -288,6 +323,7 @@ class KernelTyper {
    */
   #declare(name: string, isConst: boolean, fixedType?: ScalarName, named = true): number {
     const id = this.#localCursor++;
+    this.#localOwner[id] = this.#owner;
     if (id >= this.#locals.length) {
       this.#locals.push({ name, type: fixedType, literalNeeds: undefined, fixed: fixedType !== undefined, isConst });
     }
@@ -460,6 +496,7 @@ class KernelTyper {
     if (!call) return undefined;
     const callee = call.callee;
     const fn = this.#deviceFunction(callee);
+    if (fn && isRecursive(fn)) return { op: 'expr', expr: this.#recursive.call(this.#context, fn, call, true).expr, loc: this.#loc(call) };
     if (fn) return inlineStatement(this.#context, fn, call);
     if (this.#isGridSync(callee)) return this.#gridSync(call);
     const path = this.#cudaPath(callee);
@@ -1120,6 +1157,12 @@ class KernelTyper {
 
   /** The array a node names: an array parameter, a memory, a device function's array parameter, or a host array in the constants (constant memory). */
   #arrayOf(node: Node): ArrayView | undefined {
+    const view = this.#arrayOfAny(node);
+    if (view && this.#owner >= 0) this.#refuseInRecursive(`the array '${this.#text(node)}'`, node);
+    return view;
+  }
+
+  #arrayOfAny(node: Node): ArrayView | undefined {
     if (node.type === 'CallExpression' || node.type === 'ParenthesizedExpression') {
       // a view used where it is made (x.subarray(1)[i], f(a.row(i))): its bounds are read at every access
       const view = this.#viewOf(node);
@@ -1237,6 +1280,7 @@ class KernelTyper {
 
   /** A memory the kernel declares, in this round's order (the same id every round). */
   #addMemory(memory: KernelMemory, at: Node): ArrayView {
+    if (this.#owner >= 0) this.#refuseInRecursive(`the array '${memory.name}'`, at);
     const id = this.#memoryCursor++;
     this.#memories[id] = { memory, at: this.#at(at) };
     return memoryView(id, memory);
@@ -1422,6 +1466,7 @@ class KernelTyper {
     const path = this.#cudaPath(callee);
     if (path !== undefined && !isCudaCast(path)) return cudaValue(this.#context, path, node);
     const fn = this.#deviceFunction(callee);
+    if (fn && isRecursive(fn)) return this.#recursive.call(this.#context, fn, node, false);
     if (fn) return inlineValue(this.#context, fn, node);
     const external = this.#externalFunction(callee);
     if (external) return externalCall(this.#context, external, node, this.#externals);

@@ -321,6 +321,14 @@ export type Expr =
    */
   | { readonly op: 'inline'; readonly type: ScalarName; readonly name: string; readonly body: readonly Stmt[]; readonly result: number; readonly loc?: Loc }
   /**
+   * A call of a recursive device function: `function` indexes the kernel's
+   * `functions`; `args` (evaluated in order) have its parameters' types. Of
+   * `type` the function's `returns`; a function that returns nothing
+   * (`returns` undefined) is called as a statement only, and the call's
+   * value is then the i32 0 (`type` i32).
+   */
+  | { readonly op: 'invoke'; readonly type: ScalarName; readonly function: number; readonly args: readonly Expr[]; readonly loc?: Loc }
+  /**
    * A call of linked code: `external` indexes the kernel's `externals`, whose
    * entry has this `symbol`; `args` match its declared argument types and
    * are evaluated in order; `type` is its declared result type.
@@ -417,9 +425,39 @@ export interface TypedKernel {
   readonly memories: readonly KernelMemory[];
   /** The linked device functions that `call` expressions index (empty for a kernel that calls none). */
   readonly externals: readonly ExternalCall[];
+  /** The recursive device functions that `invoke` expressions index (absent or empty for a kernel that calls none). */
+  readonly functions?: readonly TypedFunction[];
   /** Which collective operations the kernel uses (the simulator runs such kernels thread by thread in lockstep; `grid` makes the launch cooperative). */
   readonly collectives: KernelCollectives;
   readonly body: readonly Stmt[];
+}
+
+/**
+ * A recursive device function (one that calls itself, directly or through
+ * others), specialized for one list of parameter types: a function of its
+ * own on both backends, not inlined. Its locals are kernel locals by id
+ * (`locals` lists them, `params` and `result` among them), but each call
+ * has its own copies of them. The body reads no other local, uses only
+ * scalars (no arrays, no kernel memories) and no collectives; its returns
+ * became `result = v; break` out of a block of `body`, so the function
+ * returns the value of `result` (nothing where `returns` is undefined) when
+ * its body ends.
+ */
+export interface TypedFunction {
+  /** Its symbol in NVVM IR and PTX (the kernel's, `$`, the function's name, `$`, its index). */
+  readonly symbol: string;
+  /** The device function's name, for messages. */
+  readonly name: string;
+  /** The locals that hold the parameters, in order. */
+  readonly params: readonly number[];
+  /** Every local of the function (parameters and result included). */
+  readonly locals: readonly number[];
+  /** The local it returns, of type `returns`; undefined when it returns nothing. */
+  readonly result: number | undefined;
+  readonly returns: ScalarName | undefined;
+  readonly body: readonly Stmt[];
+  /** The function's definition, for messages (the simulator's recursion bound). */
+  readonly loc?: Loc;
 }
 
 export interface KernelCollectives {

@@ -167,6 +167,12 @@ export interface TyperContext {
   bindArray(name: string, view: ArrayView): void;
   /** Types `body` as the body of a device function: its own scopes, constants, jump targets, locator and returns. */
   enterFunction<T>(frame: InlineFrame, body: () => T): T;
+  /** A parameter of a recursive device function (recursive-calls.ts): a local of `type` that its callers set. */
+  declareParameter(name: string, type: ScalarName, node: Node): number;
+  /** Types `body` as the body of recursive function `index`: the locals declared in it are its own; arrays, memories and collectives are refused. */
+  functionBody<T>(index: number, body: () => T): T;
+  /** Whether this is the last round, which emits the IR (types are final). */
+  emitting(): boolean;
   /** The device functions being inlined, outermost first. */
   callChain(): readonly InlineFrame[];
   /** Statements, in a scope of their own. */
