@@ -15,6 +15,7 @@ import { lowerConversion, truthy } from './conversion-lowering.js';
 import { type LoweredArgument, lowerExternalCall } from './external-call-lowering.js';
 import { constantLiteral, memoryBytes, memoryType, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
+import { unknownNode } from '../types/unknown-node.js';
 import { LoweringError } from './lowering-error.js';
 import { lowerMath } from './math-lowering.js';
 import { lowerShuffle } from './shuffle-lowering.js';
@@ -150,6 +151,8 @@ export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
       );
       return expect(lowerExternalCall(ctx, expr, args), expr.type, `call of '${expr.symbol}'`);
     }
+    default:
+      return unknownNode(expr, (detail) => new LoweringError(detail));
   }
   throw new LoweringError(`unknown expression op '${(expr as { op: string }).op}'`);
 }

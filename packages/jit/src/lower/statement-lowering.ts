@@ -13,6 +13,7 @@ import { lowerSleep } from './clock-lowering.js';
 import { truthy } from './conversion-lowering.js';
 import { lowerExpression } from './expression-lowering.js';
 import type { LoweringContext } from './lowering-context.js';
+import { unknownNode } from '../types/unknown-node.js';
 import { LoweringError } from './lowering-error.js';
 import { lowerPrint } from './print-lowering.js';
 
@@ -105,6 +106,7 @@ function lowerStatement(ctx: LoweringContext, statement: Stmt, scope: JumpScope)
         statement.args.map((a) => lowerExpression(ctx, a)),
       );
       return;
+    default:
+      return unknownNode(statement, (detail) => new LoweringError(detail));
   }
-  throw new LoweringError(`unknown statement op '${(statement as { op: string }).op}'`);
 }

@@ -1,6 +1,7 @@
 import { type ArrayType, isFloat, type ScalarName } from '../types/jit-types.js';
 import { roundToFloat } from '../types/literals.js';
 import { type Expr, type MemorySpace, SHUFFLE_TYPES, type SpecialRegister, type Stmt, type TypedKernel } from '../types/typed-ir.js';
+import { unknownNode } from '../types/unknown-node.js';
 import { arrayVariables } from './array-variables.js';
 import { atomicSource } from './atomic-source.js';
 import { convertSource } from './conversion-source.js';
@@ -190,6 +191,8 @@ export class ExpressionSource {
         return this.#call(e);
       case 'invoke':
         return this.#invoke(e);
+      default:
+        return unknownNode(e, (detail) => new Error(`simulator: ${detail}`));
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Expr, Stmt } from '../types/typed-ir.js';
+import { unknownNode } from '../types/unknown-node.js';
 
 /** Calls `visit` on each direct sub-expression of `e` (for `inline`, the top-level expressions of its body). */
 export function forEachChild(e: Expr, visit: (child: Expr) => void): void {
@@ -58,6 +59,8 @@ export function forEachChild(e: Expr, visit: (child: Expr) => void): void {
       return forEachExpr(e.body, visit);
     case 'invoke':
       return e.args.forEach(visit);
+    default:
+      return unknownNode(e, (detail) => new Error(`simulator: ${detail}`));
   }
 }
 
@@ -96,6 +99,8 @@ export function forEachExpr(statements: readonly Stmt[], visit: (e: Expr) => voi
       case 'return':
       case 'fence':
         break;
+      default:
+        unknownNode(s, (detail) => new Error(`simulator: ${detail}`));
     }
   }
 }
@@ -127,8 +132,14 @@ export function forEachOwnExpr(s: Stmt, visit: (e: Expr) => void): void {
       return visit(s.nanoseconds);
     case 'print':
       return s.args.forEach(visit);
-    default:
+    case 'block':
+    case 'break':
+    case 'continue':
+    case 'return':
+    case 'fence':
       return;
+    default:
+      return unknownNode(s, (detail) => new Error(`simulator: ${detail}`));
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Expr, Stmt } from '../types/typed-ir.js';
+import { unknownNode } from '../types/unknown-node.js';
 import type { ExpressionSource, InlineBodySource } from './expression-source.js';
 
 /** The label of the innermost thread loop: `return` continues it with the next thread. */
@@ -101,6 +102,8 @@ export class StatementSource implements InlineBodySource {
         lines.push(`${indent}print(${site}, [${s.args.map((a) => this.#expr(a)).join(', ')}]);`);
         return;
       }
+      default:
+        return unknownNode(s, (detail) => new Error(`simulator: ${detail}`));
     }
   }
 
