@@ -154,7 +154,6 @@ export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
     default:
       return unknownNode(expr, (detail) => new LoweringError(detail));
   }
-  throw new LoweringError(`unknown expression op '${(expr as { op: string }).op}'`);
 }
 
 function expect(value: TypedValue, type: ScalarName, where: string): TypedValue {
