@@ -50,6 +50,20 @@ export const RAW_MIN_BYTES = new Map([
 ]);
 
 /**
+ * Host pointers inside structs: the fields of each struct that may name JS
+ * memory (an ArrayBuffer or a view), with the hand-written check
+ * (native/src/memcpy-host-buffers.cpp) that the struct's codec calls once
+ * every field is read: a JS buffer of a host side must hold every byte the
+ * copy reads or writes there, and must not have been detached or resized
+ * while the later fields were read. A bigint address is the caller's own.
+ */
+export const STRUCT_HOST_BUFFERS = new Map([
+  ['CUDA_MEMCPY2D_v2', { fields: ['srcHost', 'dstHost'], check: 'checkMemcpyHostBuffers' }],
+  ['CUDA_MEMCPY3D_v2', { fields: ['srcHost', 'dstHost'], check: 'checkMemcpyHostBuffers' }],
+  ['CUDA_MEMCPY3D_PEER_v1', { fields: ['srcHost', 'dstHost'], check: 'checkMemcpyHostBuffers' }],
+]);
+
+/**
  * The sizing rule of every host pointer (`void *`) that no byte-count
  * parameter sizes: the generator refuses to emit one without a rule here.
  * `bytes` is a C++ expression over the function's parameter names: the JS

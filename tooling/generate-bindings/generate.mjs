@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync as writeFileNow } from 'node:fs';
 import { join } from 'node:path';
 import { headerDefines, integerDefines, parseDeclarations, preprocess, procVersions, signatureKey, versionedNames } from './c-declarations.mjs';
-import { CHARBUF_SIZES, HANDWRITTEN, HOST_POINTER_RULES, RAW_MIN_BYTES, STRUCT_VERSIONS, TypeModel, classifyFunction } from './classify.mjs';
+import { CHARBUF_SIZES, HANDWRITTEN, HOST_POINTER_RULES, RAW_MIN_BYTES, STRUCT_HOST_BUFFERS, STRUCT_VERSIONS, TypeModel, classifyFunction } from './classify.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const cudaArg = process.argv.indexOf('--cuda');
@@ -259,13 +259,21 @@ function ensureCodec(lib, key, cppType, tsNameOverride) {
     tsFields.push(`  ${f.name}?: ${tsFieldType(lib, f, cppType)};`);
   }
   const isUnion = agg.kind === 'union';
+  // host buffers in the struct: each field's JS value is kept for the struct's check (STRUCT_HOST_BUFFERS)
+  const hostBuffers = STRUCT_HOST_BUFFERS.get(cppType);
   const from = fields
     .map((f) => {
+      if (hostBuffers?.fields.includes(f.name)) {
+        return `    if (has(o, "${f.name}")) { ${f.name}Value = o.Get("${f.name}"); std::remove_cv_t<decltype(out.${f.name})> v{}; valueFrom(call, ${f.name}Value, v, path, "${f.name}"); out.${f.name} = v; }`;
+      }
       if (isTextField(lib, f)) return `    if (has(o, "${f.name}")) textFrom(call, o.Get("${f.name}"), out.${f.name}, path, "${f.name}");`;
       if (f.dims.length) return `    if (has(o, "${f.name}")) valueFrom(call, o.Get("${f.name}"), out.${f.name}, path, "${f.name}");`;
       return `    if (has(o, "${f.name}")) { std::remove_cv_t<decltype(out.${f.name})> v{}; valueFrom(call, o.Get("${f.name}"), v, path, "${f.name}"); out.${f.name} = v; }`;
     })
     .join('\n');
+  const fromAll = hostBuffers
+    ? `${hostBuffers.fields.map((name) => `    Napi::Value ${name}Value;`).join('\n')}\n${from}\n    ${hostBuffers.check}(call, out, ${hostBuffers.fields.map((name) => `${name}Value`).join(', ')}, path);`
+    : from;
   const to = fields
     .map((f) =>
       isTextField(lib, f)
@@ -276,7 +284,7 @@ function ensureCodec(lib, key, cppType, tsNameOverride) {
     )
     .join('\n');
   codecs.push(
-    `template <> struct StructCodec<${cppType}> {\n  static constexpr bool isUnion = ${isUnion};\n  static void from(Call& call, const Napi::Object& o, ${cppType}& out, const std::string& path) {\n${from || '    (void)call; (void)o; (void)out; (void)path;'}\n  }\n  static Napi::Object to(Napi::Env env, const ${cppType}& in) {\n    Napi::Object o = Napi::Object::New(env);\n${to || '    (void)in;'}\n    return o;\n  }\n};`,
+    `template <> struct StructCodec<${cppType}> {\n  static constexpr bool isUnion = ${isUnion};\n  static void from(Call& call, const Napi::Object& o, ${cppType}& out, const std::string& path) {\n${fromAll || '    (void)call; (void)o; (void)out; (void)path;'}\n  }\n  static Napi::Object to(Napi::Env env, const ${cppType}& in) {\n    Napi::Object o = Napi::Object::New(env);\n${to || '    (void)in;'}\n    return o;\n  }\n};`,
   );
   if (!cppType.startsWith('decltype') || tsNameOverride) {
     const tsName = tsNameOverride ?? cppType.replace(/^(struct|union) /, '');

@@ -18,6 +18,7 @@
         "src/graph-calls.cpp",
         "src/graph-host-functions.cpp",
         "src/process-fd.cpp",
+        "src/memcpy-host-buffers.cpp",
         "src/generated-functions.cpp"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],

@@ -38,3 +38,59 @@ describe('host pointers the driver writes or reads through', () => {
     );
   });
 });
+
+// Issue 20: the host sides of CUDA_MEMCPY2D/3D (srcHost, dstHost) were unsized: a JS buffer smaller than the
+// rows the copy touches was read or written past its end, and a dstHost buffer was written into a scratch copy.
+describe('the host sides of a 2-D or 3-D copy', () => {
+  const HOST = driver.CUmemorytype.CU_MEMORYTYPE_HOST;
+  const DEVICE = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE;
+  const copy2D = (dst: unknown, rows: number, pitch = 16) =>
+    ({ srcMemoryType: DEVICE, srcDevice: 0x7000_0000n, srcPitch: pitch, dstMemoryType: HOST, dstHost: dst, dstPitch: pitch, WidthInBytes: 16, Height: rows }) as never;
+
+  it('hold every row the copy touches: x + (y + Height - 1) * pitch + WidthInBytes bytes', () => {
+    expect(() => driver.cuMemcpy2D(copy2D(new Uint8Array(63), 4))).toThrow(
+      "cuMemcpy2D: parameter 'pCopy'.dstHost holds 63 bytes, but the copy writes up to byte 64 of it (XInBytes, Y, Z, Pitch, Height, WidthInBytes, Depth)",
+    );
+    reachedTheDriver(() => driver.cuMemcpy2D(copy2D(new Uint8Array(64), 4)));
+    // the offset of the first row counts too, and the last row needs only its width
+    expect(() => driver.cuMemcpy2D({ ...(copy2D(new Uint8Array(64), 2, 32) as object), dstXInBytes: 8, dstY: 1 } as never)).toThrow(/holds 64 bytes, but the copy writes up to byte 88/);
+    reachedTheDriver(() => driver.cuMemcpy2D({ ...(copy2D(new Uint8Array(88), 2, 32) as object), dstXInBytes: 8, dstY: 1 } as never));
+    // srcHost is read: the same rule, for a view's own bytes (not its whole ArrayBuffer)
+    const src = new Uint8Array(new ArrayBuffer(256), 200, 40);
+    expect(() =>
+      driver.cuMemcpy2DAsync({ srcMemoryType: HOST, srcHost: src, srcPitch: 16, dstMemoryType: DEVICE, dstDevice: 0x7000_0000n, dstPitch: 16, WidthInBytes: 16, Height: 3 } as never, 0n as never),
+    ).toThrow(/pCopy'\.srcHost holds 40 bytes, but the copy reads up to byte 48/);
+    // a side of device memory ignores its host field; a bigint address is the caller's own
+    reachedTheDriver(() => driver.cuMemcpy2D({ ...(copy2D(0x1000n, 1000) as object) } as never));
+    reachedTheDriver(() => driver.cuMemcpy2D({ ...(copy2D(new Uint8Array(1), 4) as object), dstMemoryType: DEVICE, dstDevice: 0x8000_0000n } as never));
+    // past 2^64 bytes
+    expect(() => driver.cuMemcpy2D(copy2D(new Uint8Array(64), 2 ** 40, 2 ** 40))).toThrow(/writes past 2\^64 bytes/);
+  });
+
+  it('count the slices of a 3-D copy, in cuMemcpy3D, its peer form and a graph memcpy node', () => {
+    const copy3D = (dst: unknown) =>
+      ({ srcMemoryType: DEVICE, srcDevice: 0x7000_0000n, srcPitch: 16, srcHeight: 4, dstMemoryType: HOST, dstHost: dst, dstPitch: 16, dstHeight: 4, WidthInBytes: 16, Height: 4, Depth: 3 }) as never;
+    expect(() => driver.cuMemcpy3D(copy3D(new Float32Array(47)))).toThrow(/cuMemcpy3D: parameter 'pCopy'\.dstHost holds 188 bytes, but the copy writes up to byte 192/);
+    reachedTheDriver(() => driver.cuMemcpy3D(copy3D(new Float32Array(48))));
+    expect(() => driver.cuMemcpy3DPeer({ ...(copy3D(new Uint8Array(100)) as object), srcContext: 0n, dstContext: 0n } as never)).toThrow(/pCopy'\.dstHost holds 100 bytes/);
+    expect(() => driver.cuGraphAddMemcpyNode(0n as never, [], copy3D(new Uint8Array(8)), 0n as never)).toThrow(/dstHost holds 8 bytes, but the copy writes up to byte 192/);
+  });
+
+  it('refuse a buffer detached while the later fields were read (the pointer would dangle)', () => {
+    const dst = new ArrayBuffer(64);
+    const copy = {
+      srcMemoryType: DEVICE,
+      srcDevice: 0x7000_0000n,
+      srcPitch: 16,
+      dstMemoryType: HOST,
+      dstHost: dst,
+      dstPitch: 16,
+      WidthInBytes: 16,
+      get Height() {
+        structuredClone(dst, { transfer: [dst] }); // detaches dst
+        return 4;
+      },
+    };
+    expect(() => driver.cuMemcpy2D(copy as never)).toThrow(/pCopy'\.dstHost is a buffer that was detached or resized while the copy's fields were read/);
+  });
+});

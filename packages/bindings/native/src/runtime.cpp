@@ -120,6 +120,10 @@ void* inHostPtr(Call& c, size_t i, const char* name, bool allowString) {
   return pointerFrom(c, c.arg(i), paramName(c, name), allowString, false);
 }
 
+bool hostBufferBytes(const Napi::Value& v, const uint8_t** data, size_t* size) {
+  return viewBytes(v, data, size);
+}
+
 void* inHostPtrSized(Call& c, size_t i, const char* name, bool allowString, size_t& bytes) {
   Napi::Value v = c.arg(i);
   bytes = kUnknownSize;

@@ -204,7 +204,9 @@ void valueFrom(Call& c, const Napi::Value& v, T& out, const std::string& path, c
   } else if constexpr (std::is_integral_v<T>) {
     out = u64From<T>(c, v, what);
   } else if constexpr (std::is_pointer_v<T>) {
-    out = reinterpret_cast<T>(pointerFrom(c, v, what, true, false));
+    // text only for char fields: a void* field is memory as given (an output buffer copied to scratch memory would lose what is written)
+    constexpr bool isText = std::is_same_v<std::remove_cv_t<std::remove_pointer_t<T>>, char>;
+    out = reinterpret_cast<T>(pointerFrom(c, v, what, isText, false));
   } else {
     if (!v.IsObject()) c.typeError(what, "an object", v);
     StructCodec<T>::from(c, v.As<Napi::Object>(), out, what);
@@ -508,6 +510,21 @@ constexpr size_t kUnknownSize = static_cast<size_t>(-1);
 void checkHostBytes(const Call& c, const char* bufferName, size_t bufferBytes, uint64_t count, const char* countName);
 /** The bytes of a shareable handle of CUmemAllocationHandleType `type`: an fd, a Windows handle, a 64-byte fabric handle (0 for none). */
 size_t shareableHandleBytes(int type);
+/** The bytes of an ArrayBuffer, typed array or DataView (its current backing store); false for anything else. */
+bool hostBufferBytes(const Napi::Value& v, const uint8_t** data, size_t* size);
+/**
+ * The host sides of a 2-D or 3-D copy (memcpy-host-buffers.cpp): where a side
+ * is host memory (CU_MEMORYTYPE_HOST) and its srcHost/dstHost was a JS buffer
+ * (`srcHost`, `dstHost`: the values the codec read; empty where absent), the
+ * buffer must still be the memory the field points at (not detached or
+ * resized by a later field's getter) and hold every byte the copy touches.
+ */
+void checkMemcpyHostBuffers(const Call& c, const CUDA_MEMCPY2D_v2& copy, const Napi::Value& srcHost, const Napi::Value& dstHost,
+                            const std::string& path);
+void checkMemcpyHostBuffers(const Call& c, const CUDA_MEMCPY3D_v2& copy, const Napi::Value& srcHost, const Napi::Value& dstHost,
+                            const std::string& path);
+void checkMemcpyHostBuffers(const Call& c, const CUDA_MEMCPY3D_PEER_v1& copy, const Napi::Value& srcHost, const Napi::Value& dstHost,
+                            const std::string& path);
 /** inHostPtr, also giving the buffer's byte length (kUnknownSize for a bigint address or null). */
 void* inHostPtrSized(Call& c, size_t i, const char* name, bool allowString, size_t& bytes);
 
