@@ -1,5 +1,5 @@
 import { checkJitOptions, JIT_OPTIONS } from './jit-options.js';
-import { Device, LaunchConfig, type LaunchConfigOptions } from '@cuda-js/core';
+import { Device, LaunchConfig, type LaunchBatch, type LaunchConfigOptions } from '@cuda-js/core';
 import { snapshotConstants } from './constants-snapshot.js';
 import { nvvmIRVersion, ObjectCode, readDim3, type Dim3, type Kernel } from '@cuda-js/program';
 import { artifactChoice, notBuiltError, nvvmUnavailable, type ArtifactChoice, type ArtifactLookup } from './aot/artifact-choice.js';
@@ -14,6 +14,7 @@ import { linkInputsOf } from './compile/linked-kernel.js';
 import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from './device-function.js';
 import { KernelArgumentError, NoGpuError, SIMULATOR_HINT } from './errors.js';
 import { refuseBracketLaunch } from './launch-spelling.js';
+import { ArgumentKinds } from './launch/argument-kinds.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { capturedArraysOf, type CapturedArrays } from './captured-arrays.js';
 import { forallConfig } from './launch/forall.js';
@@ -113,6 +114,12 @@ export interface KernelCacheStats {
 /** `launch` options: a LaunchConfig's fields, and the stream to launch on (default: the legacy default stream). */
 export interface JitLaunchOptions extends LaunchConfigOptions {
   readonly stream?: StreamArgument;
+  /**
+   * A launch batch of core's `launchBatch(stream, (batch) => ...)`: the launch
+   * is recorded into it (on its stream; leave `stream` out), device memory only.
+   * The simulator runs it at once.
+   */
+  readonly batch?: LaunchBatch;
 }
 
 /** What `inspect` gives: the types, the NVVM IR and the PTX of one specialization. */
@@ -197,6 +204,7 @@ function ensureContext(kernel: string): void {
 }
 
 const STREAM_KEY = 'stream';
+const BATCH_KEY = 'batch';
 
 /**
  * A kernel written as a JavaScript function, compiled per signature on
@@ -214,6 +222,8 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   #parsed: ParsedKernel | undefined;
   readonly #specializations = new Map<string, AnySpecialization>();
   #last: AnySpecialization | undefined;
+  /** The arguments `#last` was chosen for: the same kinds again choose it with no type work. */
+  readonly #lastKinds = new ArgumentKinds();
   #compiles = 0;
   readonly #cacheStats = { hits: 0, misses: 0 };
   /** The declared signatures (`signatures`), resolved. */
@@ -424,6 +434,12 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
       (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, all, { sharedMemory: config.sharedMemory, ...this.#budget() });
       return;
     }
+    const batch = options.batch;
+    if (batch !== undefined) {
+      if (options.stream !== undefined) throw new KernelArgumentError(`${this.name}.launch: a launch in a batch runs on the batch's stream; leave 'stream' out`);
+      (spec as GpuSpecialization).launcher.launchIn(batch, options, all);
+      return;
+    }
     (spec as GpuSpecialization).launcher.launch(options, options.stream, all);
   }
 
@@ -482,12 +498,18 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     if (args.length !== params.length) {
       throw new KernelArgumentError(`${this.name} takes ${params.length} argument(s) (${params.join(', ')}), ${args.length} were given`);
     }
+    const last = this.#last;
+    const kinds = this.#lastKinds;
+    if (last !== undefined && kinds.same(args)) return last;
     const { names, values } = this.#captured;
     const types = names.length === 0 ? argumentTypes(args, params, this.target) : argumentTypes([...args, ...values], [...params, ...names], this.target);
-    const last = this.#last;
-    if (last && sameTypes(last.signature, types)) return last;
+    if (last && sameTypes(last.signature, types)) {
+      kinds.remember(args);
+      return last;
+    }
     const spec = this.#specialize(types);
     this.#last = spec;
+    kinds.remember(args);
     return spec;
   }
 
@@ -619,8 +641,8 @@ function sameTypes(a: readonly JitType[], b: readonly JitType[]): boolean {
 }
 
 function withoutStream(options: JitLaunchOptions): LaunchConfigOptions {
-  if (!(STREAM_KEY in options)) return options;
-  const { stream: _stream, ...config } = options;
+  if (!(STREAM_KEY in options || BATCH_KEY in options)) return options;
+  const { stream: _stream, batch: _batch, ...config } = options;
   return config;
 }
 

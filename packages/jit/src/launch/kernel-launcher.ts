@@ -1,4 +1,4 @@
-import { Buffer, LaunchArgumentError, LaunchConfig, LaunchPlan, type LaunchConfigOptions } from '@cuda-js/core';
+import { Buffer, LaunchArgumentError, LaunchConfig, LaunchPlan, type LaunchBatch, type LaunchConfigOptions } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, isCudaAccessible, StridedMemoryView } from '@cuda-js/memory-view';
 import type { Kernel } from '@cuda-js/program';
 import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
@@ -17,16 +17,16 @@ export interface ForallOptions {
   readonly sharedMemory?: number;
 }
 
-/** A plain config without its `stream` key. */
-function withoutStream(config: LaunchConfigOptions & { readonly stream?: unknown }): LaunchConfigOptions {
-  const { stream: _stream, ...rest } = config;
+/** A plain config without the JIT's own keys (`stream`, `batch`). */
+function withoutStream(config: LaunchConfigOptions & { readonly stream?: unknown; readonly batch?: unknown }): LaunchConfigOptions {
+  const { stream: _stream, batch: _batch, ...rest } = config;
   return rest;
 }
 
 /** Whether a plain config names only LaunchConfig's options and `stream` (read without making an array). */
 function hasOnlyLaunchKeys(config: object): boolean {
   for (const key in config) {
-    if (key !== 'grid' && key !== 'block' && key !== 'cluster' && key !== 'sharedMemory' && key !== 'cooperative' && key !== 'stream') return false;
+    if (key !== 'grid' && key !== 'block' && key !== 'cluster' && key !== 'sharedMemory' && key !== 'cooperative' && key !== 'stream' && key !== 'batch') return false;
   }
   return true;
 }
@@ -91,6 +91,8 @@ export class KernelLauncher {
   readonly #scratch: ConfigScratch = { grid: 1, block: 1, cluster: undefined, sharedMemory: undefined, cooperative: undefined };
   /** Indices of the array parameters. */
   readonly #arrays: readonly number[];
+  /** Per array parameter, the argument last found to be device memory. */
+  readonly #deviceArrays: unknown[] = [];
   readonly #warned = new Set<number>();
   readonly #blockSizes = new Map<string, number>();
 
@@ -129,26 +131,21 @@ export class KernelLauncher {
   launch(config: LaunchConfig | LaunchConfigOptions, stream: StreamArgument | undefined, args: readonly unknown[]): void {
     const names = this.#names;
     if (args.length !== names.length) throw argumentCountError(names, args.length);
-    if (this.cooperative) config = this.#cooperativeConfig(config);
-    else if (!(config instanceof LaunchConfig) && config !== null && typeof config === 'object' && 'stream' in config) {
-      // the JIT's launch options carry the stream: core's config is the rest, copied into a reused object
-      // (LaunchConfig.from copies what it keeps); anything unknown goes the slow way, to its clear error
-      if (hasOnlyLaunchKeys(config)) {
-        const scratch = this.#scratch;
-        scratch.grid = config.grid;
-        scratch.block = config.block;
-        scratch.cluster = config.cluster;
-        scratch.sharedMemory = config.sharedMemory;
-        scratch.cooperative = config.cooperative;
-        config = scratch as LaunchConfigOptions;
-      } else {
-        config = withoutStream(config);
-      }
-    }
+    config = this.#coreConfig(config);
     const handle = stream === undefined ? 0n : stream instanceof Stream ? stream.handle : streamHandle(stream, `${this.name}: stream`);
     // with several devices: the device the arrays (or the stream) live on, current before the plan reads the context
     enterLaunchDevice(names, args, this.#arrays, handle);
     const plan = this.#plan;
+    if (this.#firstHostArray(args) === -1) {
+      // device memory only: core's whole launch, one native call that also checks the context
+      try {
+        plan.run(config, handle, args);
+      } catch (error) {
+        if (error instanceof LaunchArgumentError) throw new KernelArgumentError(error.message, undefined, { cause: error });
+        throw error;
+      }
+      return;
+    }
     const cfg = plan.prepare(config, handle);
     let staging: HostArrayStaging | undefined;
     try {
@@ -181,6 +178,76 @@ export class KernelLauncher {
       throw error;
     }
     staging?.finish(stream ?? handle);
+  }
+
+  /**
+   * The index of the first array argument that is host memory (to be
+   * staged), or -1. An argument found to be device memory is remembered per
+   * position, so that the same one again is not looked at; an argument that
+   * cannot be viewed counts as host memory, for the staging path's clear error.
+   */
+  #firstHostArray(args: readonly unknown[]): number {
+    const arrays = this.#arrays;
+    const known = this.#deviceArrays;
+    for (let j = 0; j < arrays.length; j++) {
+      const i = arrays[j]!;
+      const arg = args[i];
+      if (arg === known[j] && arg !== undefined) continue;
+      let host: HostArray | undefined;
+      try {
+        host = hostArrayOf(arg);
+      } catch {
+        return i;
+      }
+      if (host !== undefined) {
+        if (host.owned) host.view.close();
+        return i;
+      }
+      known[j] = arg;
+    }
+    return -1;
+  }
+
+  /**
+   * Records the launch into `batch` (core's `launchBatch`), on the
+   * batch's stream, in the batch's context: device memory only (a host array
+   * is copied with a stream synchronize, which a batch cannot hold back).
+   *
+   * @throws {KernelArgumentError} as {@link launch} does, and for a host array
+   */
+  launchIn(batch: LaunchBatch, config: LaunchConfig | LaunchConfigOptions, args: readonly unknown[]): void {
+    const names = this.#names;
+    if (args.length !== names.length) throw argumentCountError(names, args.length);
+    config = this.#coreConfig(config);
+    const host = this.#firstHostArray(args);
+    if (host !== -1) {
+      throw argumentError(names, host, 'is a host array, which a launch batch cannot take (it is copied with a stream synchronize); pass device memory, or launch it outside the batch');
+    }
+    try {
+      batch.launchPlan(this.#plan, config, args);
+    } catch (error) {
+      if (error instanceof LaunchArgumentError) throw new KernelArgumentError(error.message, undefined, { cause: error });
+      throw error;
+    }
+  }
+
+  /**
+   * Core's config of a launch: cooperative if the kernel is; a plain config's
+   * fields without the JIT's own keys (`stream`, `batch`), copied into a
+   * reused object (LaunchConfig.from copies what it keeps); anything unknown
+   * goes the slow way, to its clear error.
+   */
+  #coreConfig(config: LaunchConfig | LaunchConfigOptions): LaunchConfig | LaunchConfigOptions {
+    if (this.cooperative) return this.#cooperativeConfig(config);
+    if (config instanceof LaunchConfig || config === null || typeof config !== 'object' || !('stream' in config || 'batch' in config)) return config;
+    if (!hasOnlyLaunchKeys(config)) return withoutStream(config);
+    const scratch = this.#scratch;
+    scratch.grid = config.grid;
+    scratch.block = config.block;
+    scratch.cluster = config.cluster;
+    scratch.sharedMemory = config.sharedMemory;
+    scratch.cooperative = config.cooperative;
+    return scratch as LaunchConfigOptions;
   }
 
   /** `config` made cooperative: core then checks, before the launch, that the grid can be co-resident. */
