@@ -83,6 +83,9 @@ export { reduce, type Reducer, type ReduceOptions, type ReducerOptions } from '.
 export { vectorize, type Ufunc, type VectorizeOptions } from './library/vectorize.js';
 export type { UfuncCallOptions, UfuncResult } from './library/ufunc-operands.js';
 export type { UfuncSignature, UfuncSignatureSpec } from './library/ufunc-signature.js';
+export { stream, defaultStream, event, eventElapsedTime, type JitStream, type JitEvent, type StreamMakerOptions, type EventMakerOptions } from './library/stream-makers.js';
+export { SimulatorStream } from './library/simulator-stream.js';
+export { SimulatorEvent } from './library/simulator-event.js';
 export { toDevice, deviceArray, deviceArrayLike, pinnedArray, mappedArray, managedArray, type DeviceArrayMakerOptions, type ArrayDtype } from './library/device-arrays.js';
 export { DeviceArray } from '@cuda-js/core';
 export { createXoroshiro128pStates, type Xoroshiro128pStatesOptions } from './library/xoroshiro128p-states.js';

@@ -6,6 +6,7 @@ import { artifactChoice, notBuiltError, nvvmUnavailable, type ArtifactChoice, ty
 import { noteDeclaredKernel } from './aot/collect-kernels.js';
 import { kernelHash } from './aot/kernel-hash.js';
 import type { StreamArgument } from '@cuda-js/streams';
+import { checkSimulatorStream } from './library/simulator-stream-check.js';
 import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
 import { jitCache, wantsCache } from './compile/jit-cache.js';
 import { kernelSourceKey, readCachedKernel, writeCachedKernel } from './compile/kernel-cache.js';
@@ -430,6 +431,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     const spec = this.#specializationFor(args);
     const all = this.#withCaptured(args);
     if (spec.target === 'simulator') {
+      checkSimulatorStream(options.stream, `${this.name}.launch`);
       const config = LaunchConfig.from(withoutStream(options));
       (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, all, { sharedMemory: config.sharedMemory, ...this.#budget() });
       return;
@@ -453,6 +455,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
       const spec = this.#specializationFor(args);
       const all = this.#withCaptured(args);
       if (spec.target === 'simulator') {
+        checkSimulatorStream(options.stream, `${this.name}.forall`);
         const simulator = (spec as SimulatorSpecialization).simulator;
         const config = forallConfig(n, simulator.forallBlockSize());
         simulator.run(config.grid, config.block, all, this.#budget());

@@ -18,6 +18,7 @@ import { deviceArray, deviceArrayLike, toDevice } from './library/device-arrays.
 import { xoroshiro128p_uniform_float32 } from './library/random.js';
 import { reduce } from './library/reduce.js';
 import { vectorize } from './library/vectorize.js';
+import { stream } from './library/stream-makers.js';
 import { createXoroshiro128pStates } from './library/xoroshiro128p-states.js';
 import { array } from './types/signature.js';
 
@@ -825,6 +826,46 @@ const ufuncDeviceFunction: DocExample = {
   },
 };
 
+const ufuncStreams: DocExample = {
+  name: 'ufunc.rst: cu_discriminant over chunks on a stream (to_device, out=, stream=, copy_to_host on the stream)',
+  async run({ target, gpu }) {
+    const cuDiscriminant = vectorize(['float32(float32, float32, float32)', 'float64(float64, float64, float64)'], (a: number, b: number, c: number) => Math.sqrt(b ** 2 - 4 * a * c), { target });
+    const N = gpu ? 10_000_000 : 20_000; // numba's 1e8 on the GPU
+    const A = Float32Array.from(randomArray(N, 10));
+    const B = Float32Array.from(randomArray(N, 11), (v) => v + 10);
+    const C = Float32Array.from(randomArray(N, 12));
+    const D = new Float32Array(N);
+    // a CUDA stream: in the simulator, a stream whose work is done as each call returns
+    const s = stream({ target });
+    const chunksize = gpu ? 1_000_000 : 5000;
+    const chunkcount = N / chunksize;
+    // partition the arrays into chunks: subarrays, no copying
+    const split = (x: Float32Array) => Array.from({ length: chunkcount }, (_, k) => x.subarray(k * chunksize, (k + 1) * chunksize));
+    const [sA, sB, sC, sD] = [split(A), split(B), split(C), split(D)];
+    const devicePtrs = [];
+    for (let k = 0; k < chunkcount; k++) {
+      // transfer to the device, on the stream
+      const dA = toDevice(sA[k], { target, stream: s });
+      const dB = toDevice(sB[k], { target, stream: s });
+      const dC = toDevice(sC[k], { target, stream: s });
+      const dD = deviceArrayLike(sD[k], { target, stream: s }); // no copying
+      // launch the ufunc, then get the result back, on the stream
+      cuDiscriminant(dA, dB, dC, { out: dD, stream: s });
+      dD.copyToHost(sD[k]!, { stream: s });
+      // keep the device arrays alive until the work is done
+      devicePtrs.push(dA, dB, dC, dD);
+    }
+    // numba's stream.auto_synchronize(): the data is ready after this
+    await s.synchronized();
+    for (let i = 0; i < N; i++) {
+      const want = Math.sqrt(B[i]! ** 2 - 4 * A[i]! * C[i]!);
+      if (!(Math.abs(D[i]! - want) <= want * 2e-6)) throw new Error(`cu_discriminant on a stream: element ${i} is ${D[i]}, expected ${want}`);
+    }
+    for (const d of devicePtrs) d.close();
+    s.close();
+  },
+};
+
 const guvectorizeMatmul: DocExample = {
   name: 'ufunc.rst: guvectorize matmulcore (m,n),(n,p)->(m,p) for the GPU',
   pending: 'guvectorize (another engineer is building it; see issue 18 item 6)',
@@ -858,6 +899,7 @@ export const DOC_EXAMPLES: readonly DocExample[] = [
   reductionDecorator,
   ufuncDiscriminant,
   ufuncDeviceFunction,
+  ufuncStreams,
   cpointer,
   guvectorizeMatmul,
 ];

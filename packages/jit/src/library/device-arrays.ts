@@ -11,6 +11,7 @@ import { defaultTarget, type JitTarget } from '../jit.js';
 import { dtypeOfScalar } from '../launch/kernel-dtype.js';
 import { makerType } from '../types/signature.js';
 import { viewOfList } from './list-array.js';
+import { checkSimulatorStream } from './simulator-stream-check.js';
 
 export interface DeviceArrayMakerOptions {
   /** The stream the allocation and copy are ordered on. */
@@ -46,7 +47,10 @@ function hostArray(shape: readonly number[], t: DType): DeviceArray {
 function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: ArrayMemory, options: DeviceArrayMakerOptions, what: string): DeviceArray {
   const t = dtypeOf(dtype, what);
   const extents = shapeOf(shape);
-  if ((options.target ?? defaultTarget()) === 'simulator') return hostArray(extents, t);
+  if ((options.target ?? defaultTarget()) === 'simulator') {
+    checkSimulatorStream(options.stream, what);
+    return hostArray(extents, t);
+  }
   return DeviceArray.allocate(extents, t, { memory, stream: options.stream, device: options.device });
 }
 
@@ -58,6 +62,7 @@ function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: 
 export function toDevice(host: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
   host = viewOfList(host, 'toDevice') ?? host;
   if ((options.target ?? defaultTarget()) === 'simulator') {
+    checkSimulatorStream(options.stream, 'toDevice');
     const view = host instanceof StridedMemoryView ? host : StridedMemoryView.fromAny(host);
     const array = hostArray(view.shape, view.dtype);
     array.copyFromHost(view);
