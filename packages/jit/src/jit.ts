@@ -251,8 +251,10 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     if (this.#declared.length > 0) noteDeclaredKernel(this);
   }
 
-  /** Where the kernel was defined (`file:line:column`), where that is known. */
+  /** Where the kernel was defined: the build plugin's record id (`src/app.ts:12:20`), else `file:line:column` of the jit() call, where that is known. */
   get #definedAt(): string | undefined {
+    const recorded = this.#parse().record?.id;
+    if (recorded !== undefined) return recorded;
     const site = this.#callSite;
     return site === undefined ? undefined : `${site.file}:${site.line}:${site.column}`;
   }
