@@ -75,7 +75,7 @@ function noGpuReason(): string | undefined {
   try {
     return deviceCount() > 0 ? undefined : 'the driver reports no CUDA device';
   } catch (error) {
-    return (error as Error).message.split('\n')[0];
+    return error instanceof Error ? error.message : String(error);
   }
 }
 
@@ -99,7 +99,13 @@ export function runDemo(write: Write = (t) => process.stdout.write(t)): number {
     device = Device.get(0).setCurrent();
     write(`cuda-js demo: JIT kernels on ${device.name} (${device.arch})\n`);
   } else {
-    write(`cuda-js demo: JIT kernels in the CPU simulator (no GPU: ${reason})\n`);
+    // the whole reason: a missing driver library's message lists every place tried, one a line
+    write(
+      `cuda-js demo: JIT kernels in the CPU simulator, as there is no GPU:\n${reason!
+        .split('\n')
+        .map((line) => `  ${line}\n`)
+        .join('')}\n`,
+    );
   }
   let failures = 0;
 

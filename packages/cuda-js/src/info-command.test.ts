@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_HEADERS, SUPPORTED_LIBRARIES } from '@cuda-js/pathfinder';
-import { peerAccessLines, runInfo } from './info-command.js';
+import { headline, peerAccessLines, runInfo } from './info-command.js';
 
 function capture(options: Parameters<typeof runInfo>[0]): string {
   let text = '';
@@ -78,7 +78,7 @@ describe('cuda-js info: NVML', () => {
       for (const d of report.nvml.devices!) expect(text).toContain(`: ${d.name} (`);
     } else {
       expect(report.nvml.reason).toBeTypeOf('string');
-      expect(text).toContain(`NVML: unavailable (no GPU figures from the NVIDIA Management Library): ${report.nvml.reason}`);
+      expect(text).toContain(`NVML: unavailable (no GPU figures from the NVIDIA Management Library): ${headline(report.nvml.reason!)} (see below)`);
     }
   });
 });

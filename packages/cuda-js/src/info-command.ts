@@ -23,9 +23,15 @@ function nvmlDeviceLine(d: NvmlDeviceSummary): string {
   return `gpu ${d.index}: ${d.name} (${parts.join(', ')})`;
 }
 
-/** The NVML lines of `cuda-js info`: the driver and each GPU, or one line that says why NVML could not be asked. */
+/** The first sentence of a reason (`LibraryNotFoundError: CUDA library 'nvml' was not found`), for a one-line summary. */
+export function headline(reason: string): string {
+  const end = reason.search(/\.(\s|$)/);
+  return end === -1 ? reason : reason.slice(0, end);
+}
+
+/** The NVML lines of `cuda-js info`: the driver and each GPU, or one short line that says why NVML could not be asked (the whole reason is among the problems, printed last). */
 export function nvmlLines(nvml: NvmlReport): string[] {
-  if (!nvml.available) return [`NVML: unavailable (no GPU figures from the NVIDIA Management Library): ${nvml.reason}`];
+  if (!nvml.available) return [`NVML: unavailable (no GPU figures from the NVIDIA Management Library): ${headline(nvml.reason)} (see below)`];
   return [`NVIDIA driver: ${nvml.driverVersion} (NVML ${nvml.nvmlVersion}, CUDA ${nvml.cudaDriverVersion}), ${nvml.devices.length} GPU(s)`, ...nvml.devices.map(nvmlDeviceLine)];
 }
 
@@ -50,11 +56,10 @@ export function runInfo(options: InfoOptions, write: (text: string) => void = (t
     write(JSON.stringify({ libraries, ...system }, null, 2) + '\n');
     return 0;
   }
-  write(`CUDA driver: ${system.driverVersion ?? 'unavailable'}\n`);
+  write(`CUDA driver: ${system.driverVersion ?? 'unavailable (see below)'}\n`);
   for (const d of system.devices) write(`device ${d.ordinal}: ${d.name} (${d.arch}, ${d.totalMemoryGiB.toFixed(1)} GiB, ${d.uuid}, PCI ${d.pciBusId})\n`);
   for (const line of peerAccessLines(system.peerAccess)) write(`${line}\n`);
   for (const line of nvmlLines(system.nvml)) write(`${line}\n`);
-  for (const p of system.problems) write(`${p}\n`);
   const table = new Table({ head: ['kind', 'name', 'version', 'found via', 'path / notes'], style: { head: [], border: [] } });
   for (const row of rows) {
     const detail = [row.path ?? '', ...row.notes].filter(Boolean).join('\n');
@@ -63,6 +68,8 @@ export function runInfo(options: InfoOptions, write: (text: string) => void = (t
   write(`cuda-js: CUDA libraries on this machine\n${table.toString()}\n`);
   const missing = rows.filter((r) => !r.found).map((r) => (r.kind === 'library' ? r.name : `${r.kind} ${r.name}`));
   write(missing.length ? `missing: ${missing.join(', ')}\n` : 'everything in the catalog was found\n');
+  // last, and whole: why the driver, the devices or NVML could not be read (a missing library's message lists every place tried)
+  for (const p of system.problems) write(`\n${p}\n`);
   if (options.verbose) for (const error of errors.values()) write(`\n${error.message}\n`);
   return 0;
 }

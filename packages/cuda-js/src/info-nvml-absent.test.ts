@@ -13,12 +13,16 @@ function capture(options: Parameters<typeof runInfo>[0]): string {
 }
 
 describe('cuda-js info without NVML', () => {
-  it('prints one line that names the library and where it looked', () => {
+  it('prints one short line that names the library, and after the table the whole error: every place it looked, one a line', () => {
     const text = capture({});
-    const line = text.split('\n').find((l) => l.startsWith('NVML: unavailable'));
-    expect(line).toMatch(/^NVML: unavailable \(no GPU figures from the NVIDIA Management Library\): LibraryNotFoundError: CUDA library 'nvml' was not found\. /);
-    expect(line).toContain('CUDA_JS_LIB_NVML=/nonexistent/cuda-js-test/libnvidia-ml.so.1');
-    expect(text).toContain('cuda-js: CUDA libraries on this machine');
+    const lines = text.split('\n');
+    const line = lines.find((l) => l.startsWith('NVML: unavailable'));
+    expect(line).toBe("NVML: unavailable (no GPU figures from the NVIDIA Management Library): LibraryNotFoundError: CUDA library 'nvml' was not found (see below)");
+    const header = lines.indexOf('cuda-js: CUDA libraries on this machine');
+    expect(header).toBeGreaterThan(lines.indexOf(line!));
+    const whole = lines.indexOf("nvml: LibraryNotFoundError: CUDA library 'nvml' was not found. Places tried, in order:");
+    expect(whole).toBeGreaterThan(header);
+    expect(lines[whole + 1]).toMatch(/^ {2}1\. \[override\] CUDA_JS_LIB_NVML=\/nonexistent\/cuda-js-test\/libnvidia-ml\.so\.1: /);
   });
 
   it('reports it as JSON with the reason', () => {

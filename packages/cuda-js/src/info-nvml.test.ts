@@ -1,6 +1,6 @@
 import { FAKE_NVML, fakeNvml } from '@cuda-js/test-support/fake-nvml';
 import { describe, expect, it } from 'vitest';
-import { nvmlLines, runInfo } from './info-command.js';
+import { headline, nvmlLines, runInfo } from './info-command.js';
 import type { NvmlReport } from './system-report.js';
 
 // `cuda-js info` over a stand-in libnvidia-ml.so.1 (tooling/test-support/fake-nvml.c):
@@ -50,7 +50,14 @@ describe.skipIf(skipReason !== undefined)('cuda-js info with NVML', () => {
 });
 
 describe('the NVML lines', () => {
-  it('say why, on one line, where NVML is unavailable', () => {
-    expect(nvmlLines({ available: false, reason: 'LibraryNotFoundError: nowhere' })).toEqual(['NVML: unavailable (no GPU figures from the NVIDIA Management Library): LibraryNotFoundError: nowhere']);
+  it('say why, in one short line (the first sentence of the reason), where NVML is unavailable', () => {
+    expect(nvmlLines({ available: false, reason: 'LibraryNotFoundError: nowhere' })).toEqual([
+      'NVML: unavailable (no GPU figures from the NVIDIA Management Library): LibraryNotFoundError: nowhere (see below)',
+    ]);
+    const reason = "LibraryNotFoundError: CUDA library 'nvml' was not found. Places tried, in order: 1. [override] CUDA_JS_LIB_NVML: not set; 2. [system] /lib64: none here";
+    expect(nvmlLines({ available: false, reason })).toEqual([
+      "NVML: unavailable (no GPU figures from the NVIDIA Management Library): LibraryNotFoundError: CUDA library 'nvml' was not found (see below)",
+    ]);
+    expect(headline('v1.2 failed. Then more.')).toBe('v1.2 failed');
   });
 });

@@ -44,12 +44,13 @@ export interface SystemReport {
   readonly peerAccess: readonly (readonly boolean[])[];
   /** NVML's view of the machine (`system` of @cuda-js/core), or why there is none. */
   readonly nvml: NvmlReport;
-  /** Why the driver, the devices or NVML could not be read (no driver library, no device, ...). */
+  /** Why the driver, the devices or NVML could not be read (no driver library, no device, ...), each whole (a missing library's message lists every place tried, one a line). */
   readonly problems: readonly string[];
 }
 
+/** The whole error: its class and its message, every line of it. */
 function message(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
@@ -72,7 +73,11 @@ function nvmlDevice(d: SystemDeviceInfo): NvmlDeviceSummary {
 
 /** NVML's report; never throws (an unexpected NVML failure becomes a problem). */
 export function nvmlReport(problems: string[]): NvmlReport {
-  if (!system.available) return { available: false, reason: system.unavailableReason ?? 'unknown' };
+  if (!system.available) {
+    // the reason on one line for the report; the whole error (a missing library's places, one a line) among the problems
+    problems.push(`nvml: ${message(system.unavailableError ?? system.unavailableReason)}`);
+    return { available: false, reason: system.unavailableReason ?? 'unknown' };
+  }
   try {
     const v = system.cudaDriverVersion;
     return {
