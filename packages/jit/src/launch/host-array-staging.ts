@@ -1,9 +1,12 @@
 import type { Buffer, Device } from '@cuda-js/core';
 import { DLDeviceType, StridedMemoryView } from '@cuda-js/memory-view';
 import { Stream, type StreamArgument } from '@cuda-js/streams';
+import { argumentError } from './argument-error.js';
 import { memorySpan } from './memory-span.js';
 
 interface StagedArray {
+  /** The argument's index (the first, where one object is passed twice). */
+  readonly index: number;
   readonly host: StridedMemoryView;
   /** The host bytes the array covers. */
   readonly hostBytes: Uint8Array | undefined;
@@ -33,6 +36,8 @@ export class HostArrayStaging {
     private readonly device: Device,
     /** The launch's CUstream. */
     private readonly stream: bigint,
+    /** The kernel's parameter names, for messages. */
+    private readonly names: readonly string[] = [],
   ) {
     this.args = [...args];
   }
@@ -82,7 +87,7 @@ export class HostArrayStaging {
       stream: this.stream,
       exporter: buffer,
     });
-    const staged: StagedArray = { host, hostBytes, buffer, device, writeBack, ownsHost };
+    const staged: StagedArray = { index, host, hostBytes, buffer, device, writeBack, ownsHost };
     this.#staged.push(staged);
     this.#byObject.set(arg, staged);
     this.args[index] = device;
@@ -96,13 +101,35 @@ export class HostArrayStaging {
   finish(stream: StreamArgument): void {
     try {
       if (this.writesBack) {
+        this.#checkAttached();
         Stream.from(stream).synchronize();
         for (const s of this.#staged) {
-          if (s.writeBack && s.buffer !== undefined && s.hostBytes !== undefined) s.buffer.copyTo(s.hostBytes, { stream: this.stream });
+          if (s.writeBack && s.buffer !== undefined && s.hostBytes !== undefined) {
+            this.#checkAttached(s); // a host function run while synchronizing may have detached it
+            s.buffer.copyTo(s.hostBytes, { stream: this.stream });
+          }
         }
       }
     } finally {
       this.release();
+    }
+  }
+
+  /**
+   * Refuses to copy back into host memory that is gone: an ArrayBuffer
+   * transferred (detached) or shrunk since it was staged (by a callback of
+   * the launch: another argument's protocol method, a getter) leaves its
+   * view with no bytes, and the kernel's writes would be lost with no error.
+   */
+  #checkAttached(only?: StagedArray): void {
+    for (const s of only === undefined ? this.#staged : [only]) {
+      if (!s.writeBack || s.hostBytes === undefined || s.buffer === undefined) continue;
+      if (s.hostBytes.byteLength === s.buffer.size) continue;
+      throw argumentError(
+        this.names,
+        s.index,
+        `its host memory was detached or shrunk during the launch (its ArrayBuffer transferred or resized, by a callback of the launch), so the kernel's writes to it cannot be copied back; keep the array's buffer as it is until the launch returns`,
+      );
     }
   }
 

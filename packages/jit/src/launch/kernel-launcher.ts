@@ -163,7 +163,7 @@ export class KernelLauncher {
         const param = this.params[i]!;
         const written = param.kind === 'array' && param.use.written;
         this.#warnHostArray(i, written);
-        staging ??= new HostArrayStaging(args, plan.device!, handle);
+        staging ??= new HostArrayStaging(args, plan.device!, handle, names);
         try {
           staging.stage(i, arg, host.view, written, host.owned);
         } catch (error) {
