@@ -100,9 +100,13 @@ export interface HandwrittenDriverFunctions {
    * Builds once the `void*[]` that points at each kernel argument inside
    * `buffer` (at `offsets`, in bytes; argument `i` is `sizes[i]` bytes).
    * Every argument's bytes `[offset, offset + size)` must lie in `buffer`
-   * and overlap no other's (a RangeError otherwise): the driver copies that
-   * many bytes at each launch. Write argument values into `buffer` before
-   * each launch; the result keeps `buffer` alive.
+   * and overlap no other's (a RangeError otherwise). `sizes` are checked
+   * against the buffer only, not against the kernel, which this call does not
+   * know: at each launch the driver reads from each pointer as many bytes as
+   * the kernel's parameter has, whatever `sizes` says, so they must be the
+   * kernel's own (core's launch plans check them against cuFuncGetParamInfo /
+   * cuKernelGetParamInfo). Write argument values into `buffer` before each
+   * launch; the result keeps `buffer` alive.
    */
   createKernelParams(buffer: ArrayBuffer | ArrayBufferView, offsets: readonly number[], sizes: readonly number[]): KernelParams;
   /**

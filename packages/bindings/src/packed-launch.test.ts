@@ -1,7 +1,9 @@
-// createPackedLaunch and cuLaunchKernelPacked: every size and offset that JS
-// gives is checked against the buffer before anything is made, and a launch
-// checks its argument and its buffer before the driver is asked anything.
-// None of this needs a device. (The property test of the layouts it accepts
+// createPackedLaunch and cuLaunchKernelPacked: the offsets, sizes and header
+// offset that JS gives are checked against the buffer (in bounds, apart, the
+// header aligned and clear of the parameters) before anything is made, not
+// against the kernel's parameters, which the native side does not know; a
+// launch checks that its argument is a packed launch whose buffer is still
+// attached before it calls the driver. None of this needs a device. (The property test of the layouts it accepts
 // is core's parameter-buffer.test.ts, where fast-check is.)
 import { describe, expect, it } from 'vitest';
 import { CudaError, driver, LibraryNotFoundError, PACKED_LAUNCH_HEADER, type CUfunction } from './index.js';
