@@ -8,7 +8,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { f32, i32 } from '@cuda-js/core';
+import { type DeviceArray, f32, i32 } from '@cuda-js/core';
+import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE } from '@cuda-js/memory-view';
 import { expect } from 'vitest';
 import { cuda } from './cuda.js';
 import { declareDevice } from './external-device-function.js';
@@ -18,7 +19,7 @@ import { deviceArray, deviceArrayLike, toDevice } from './library/device-arrays.
 import { xoroshiro128p_uniform_float32 } from './library/random.js';
 import { reduce } from './library/reduce.js';
 import { vectorize } from './library/vectorize.js';
-import { stream } from './library/stream-makers.js';
+import { event, stream } from './library/stream-makers.js';
 import { createXoroshiro128pStates } from './library/xoroshiro128p-states.js';
 import { array } from './types/signature.js';
 
@@ -866,6 +867,105 @@ const ufuncStreams: DocExample = {
   },
 };
 
+// --- simulator.rst -------------------------------------------------------------
+
+const simulatorVecAdd: DocExample = {
+  name: 'simulator.rst: vec_add, the kernel numba stops in the debugger at thread <<<(3,0,0), (1,0,0)>>> (run without the debugger)',
+  run({ target }) {
+    const vecAdd = jit(
+      (A: Float32Array, B: Float32Array, out: Float32Array) => {
+        const x = cuda.threadIdx.x;
+        const bx = cuda.blockIdx.x;
+        const bdx = cuda.blockDim.x;
+        if (x === 1 && bx === 3) console.log('thread <<<(3, 0, 0), (1, 0, 0)>>> here'); // numba's pdb.set_trace() stop
+        const i = bx * bdx + x;
+        out[i] = A[i]! + B[i]!;
+      },
+      { target },
+    );
+    const A = Float32Array.from({ length: 16 }, (_, i) => i);
+    const B = Float32Array.from({ length: 16 }, (_, i) => 100 * i);
+    const out = new Float32Array(16);
+    vecAdd.launch({ grid: 4, block: 4 }, A, B, out);
+    expect(Array.from(out)).toEqual(Array.from(A, (a, i) => a + B[i]!));
+  },
+};
+
+// --- cuda_array_interface.rst ---------------------------------------------------
+
+/** Another library's array, seen through one protocol only: the CUDA array interface on the GPU, DLPack for host memory (the simulator's). */
+function foreignArray(array: DeviceArray, target: JitTarget): object {
+  if (target === 'gpu') return { [CUDA_ARRAY_INTERFACE]: () => array[CUDA_ARRAY_INTERFACE]() };
+  return { [DLPACK]: (request?: never) => array[DLPACK](request), [DLPACK_DEVICE]: () => array[DLPACK_DEVICE]() };
+}
+
+const caiAdd: DocExample = {
+  name: "cuda_array_interface.rst: add(x, y, out) with a grid-stride loop on another library's arrays (CuPy's in numba's)",
+  run({ target }) {
+    const add = jit(
+      (x: KernelArray<'i64', 1>, y: BigInt64Array, out: BigInt64Array) => {
+        const start = cuda.grid(1);
+        const stride = cuda.gridsize(1);
+        for (let i = start; i < x.shape[0]; i += stride) out[i] = x[i]! + y[i]!;
+      },
+      { target },
+    );
+    const a = toDevice(
+      BigInt64Array.from({ length: 10 }, (_, i) => BigInt(i)),
+      { target },
+    ); // cupy.arange(10)
+    const b = toDevice(
+      BigInt64Array.from({ length: 10 }, (_, i) => BigInt(2 * i)),
+      { target },
+    ); // a * 2
+    const out = deviceArrayLike(a, { target });
+    add.launch({ grid: 1, block: 32 }, foreignArray(a, target) as never, foreignArray(b, target) as never, foreignArray(out, target) as never);
+    expect(Array.from(out.copyToHost() as BigInt64Array)).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(3 * i)));
+  },
+};
+
+const caiStreams: DocExample = {
+  name: 'cuda_array_interface.rst: initialize_array on a kernel stream, an event makes the array stream wait before a consumer reads',
+  async run({ target }) {
+    const initializeArray = jit(
+      (x: Int32Array) => {
+        const i = cuda.grid(1);
+        if (i < x.length) x[i] = i;
+      },
+      { target },
+    );
+    initializeArray.compile([array(i32, 1, 'C')]); // numba's eager void(int32[::1])
+    const arrayStream = stream({ target });
+    const kernelStream = stream({ target });
+    const N = 16384;
+    const x = deviceArray(N, i32, { target, stream: arrayStream });
+    const nthreads = 256;
+    const nblocks = Math.floor(N / nthreads);
+    // numba's initialize_array[nthreads, nblocks, kernel_stream]: grid 256, block 64
+    initializeArray.launch({ grid: nthreads, block: nblocks, stream: kernelStream }, x);
+    // record an event after the launch in kernel_stream, and make array_stream wait for it
+    const evt = event({ target });
+    evt.record(kernelStream);
+    arrayStream.wait(evt);
+    // the consumer: a copy ordered on array_stream
+    const host = x.copyToHost({ stream: arrayStream }) as Int32Array;
+    await arrayStream.synchronized();
+    expect(host.every((v, i) => v === i)).toBe(true);
+  },
+};
+
+// --- cudapysupported.rst: recursion ------------------------------------------------
+
+const recursionFib: DocExample = {
+  name: 'cudapysupported.rst: recursive device function fib(n) with the signature int64(int64)',
+  pending: 'recursion in device functions (another engineer is building it; see issue 18 item 4)',
+};
+
+const recursionTypeChange: DocExample = {
+  name: 'cudapysupported.rst: type_change_self, a recursion whose argument types change, is refused',
+  pending: 'recursion in device functions (another engineer is building it; see issue 18 item 4)',
+};
+
 const guvectorizeMatmul: DocExample = {
   name: 'ufunc.rst: guvectorize matmulcore (m,n),(n,p)->(m,p) for the GPU',
   pending: 'guvectorize (another engineer is building it; see issue 18 item 6)',
@@ -900,6 +1000,11 @@ export const DOC_EXAMPLES: readonly DocExample[] = [
   ufuncDiscriminant,
   ufuncDeviceFunction,
   ufuncStreams,
+  simulatorVecAdd,
+  caiAdd,
+  caiStreams,
   cpointer,
   guvectorizeMatmul,
+  recursionFib,
+  recursionTypeChange,
 ];
