@@ -941,6 +941,8 @@ const caiStreams: DocExample = {
     const x = deviceArray(N, i32, { target, stream: arrayStream });
     const nthreads = 256;
     const nblocks = Math.floor(N / nthreads);
+    // cuda-js's device memory is allocated in stream order (on array_stream here): the kernel's stream waits for it
+    kernelStream.wait(arrayStream);
     // numba's initialize_array[nthreads, nblocks, kernel_stream]: grid 256, block 64
     initializeArray.launch({ grid: nthreads, block: nblocks, stream: kernelStream }, x);
     // record an event after the launch in kernel_stream, and make array_stream wait for it
