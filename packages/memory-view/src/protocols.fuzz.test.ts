@@ -93,7 +93,7 @@ describe('fuzz: objects that implement the array protocols badly (issue 20)', ()
             exporter[DLPACK] = () => {
               const answer = (dlpack as () => unknown)();
               if (answer !== null && typeof answer === 'object' && 'fields' in answer) {
-                made = answer as { calls: { deleter: number } };
+                made = answer as unknown as { calls: { deleter: number } };
                 return (answer as { fields: object }).fields;
               }
               return answer;
