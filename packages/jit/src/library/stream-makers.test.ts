@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cuda } from '../cuda.js';
 import { JitOptionError } from '../errors.js';
 import { jit } from '../jit.js';
-import { toDevice } from './device-arrays.js';
+import { pinnedArray, toDevice } from './device-arrays.js';
+import { reduce } from './reduce.js';
 import { SimulatorEvent } from './simulator-event.js';
 import { SimulatorStream } from './simulator-stream.js';
 import { defaultStream, event, eventElapsedTime, stream } from './stream-makers.js';
@@ -71,6 +72,12 @@ describe('streams and events in the simulator', () => {
     expect(s[STREAM_PROTOCOL]()).toEqual({ version: 0, handle: 0n });
     const twice = vectorize(['float32(float32)'], (x: number) => 2 * x, { target });
     expect(Array.from(twice(Float32Array.from([1, 2]), { stream: s }) as Float32Array)).toEqual([2, 4]);
+    expect(reduce((a: number, b: number) => a + b, { target })(Float64Array.from([1, 2, 3]), { stream: s })).toBe(6);
+    // a stream-ordered copy into a pinned array: readable once the stream is synchronized (at once here)
+    const pinned = pinnedArray(3, 'float64', { target });
+    toDevice([4, 5, 6], { target, stream: s }).copyToHost(pinned, { stream: s });
+    s.synchronize();
+    expect(Array.from(pinned.typedArray())).toEqual([4, 5, 6]);
   });
 
   it('a closed stream or event is refused by launches, forall, array makers and records; the default stream stays open', () => {
