@@ -77,7 +77,7 @@ describe('streams and events in the simulator', () => {
     const pinned = pinnedArray(3, 'float64', { target });
     toDevice([4, 5, 6], { target, stream: s }).copyToHost(pinned, { stream: s });
     s.synchronize();
-    expect(Array.from(pinned.typedArray())).toEqual([4, 5, 6]);
+    expect(Array.from(pinned.typedArray() as Float64Array)).toEqual([4, 5, 6]);
   });
 
   it('a closed stream or event is refused by launches, forall, array makers and records; the default stream stays open', () => {
