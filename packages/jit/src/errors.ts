@@ -1,5 +1,4 @@
 import type { OptionProblem } from '@cuda-js/options';
-import type { Loc } from './types/typed-ir.js';
 
 /** Where in the user's own file a piece of kernel code is. */
 export interface SourcePosition {
@@ -11,6 +10,18 @@ export interface SourcePosition {
   readonly column: number;
   /** The source line with a caret under the position. */
   readonly snippet: string;
+}
+
+/**
+ * Offsets in the kernel function's text (`fn.toString()`), for messages;
+ * in a device function's text where `locator` is given (code inlined from
+ * a `jit.device` function). Made by parse, carried by the typed IR
+ * (typed-ir.ts re-exports it), read back here for messages.
+ */
+export interface Loc {
+  readonly start: number;
+  readonly end: number;
+  readonly locator?: SourceLocator;
 }
 
 /** Maps offsets in a kernel's text to positions in the user's file. */

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { SourceLocator, SourcePosition } from '../errors.js';
-import type { Loc } from '../types/typed-ir.js';
+import type { Loc, SourceLocator, SourcePosition } from '../errors.js';
 import type { KernelRecord } from './kernel-record.js';
 
 /**

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SourceLocator, SourcePosition } from '../errors.js';
-import type { Loc } from '../types/typed-ir.js';
+import type { Loc, SourceLocator, SourcePosition } from '../errors.js';
 import { mapThroughSourceMap } from './script-source-map.js';
 
 /** Where `jit(fn)` was called: the user's file and position, from the stack. */

@@ -31,20 +31,12 @@
  *   f32) in the simulator; `min`, `max`, `round`, `sign` and `abs` are
  *   defined by the formulas given there so that both backends agree.
  */
-import type { SourceLocator } from '../errors.js';
+import type { Loc } from '../errors.js';
 import type { LinkInput } from '../external-device-function.js';
 import type { ArrayType, JitType, ScalarName } from './jit-types.js';
 
-/**
- * Offsets in the kernel function's text (`fn.toString()`), for messages;
- * in a device function's text where `locator` is given (code inlined from
- * a `jit.device` function).
- */
-export interface Loc {
-  readonly start: number;
-  readonly end: number;
-  readonly locator?: SourceLocator;
-}
+// Source offsets live with the errors that read them (parse makes them and depends on nothing above it).
+export type { Loc } from '../errors.js';
 
 export type UnaryOperator = 'neg' | 'not' | 'bitnot';
 export type BinaryOperator = 'add' | 'sub' | 'mul' | 'div' | 'rem' | 'and' | 'or' | 'xor' | 'shl' | 'shr' | 'ushr';
