@@ -3,9 +3,7 @@
 // bundler (the build plugin does the same inside a bundle). The entry
 // module is imported, so it should define kernels without running the app
 // (a kernels module, or an entry whose main work waits for a call).
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { buildKernelArtifact, collectKernels, writeKernelArtifact, type JitKernel } from '@cuda-js/jit';
+import { buildModuleKernels, KernelBuildError, type BuiltModuleKernels } from '@cuda-js/jit';
 
 type Write = (text: string) => void;
 
@@ -35,40 +33,31 @@ export async function runBuildKernels(entry: string, options: BuildKernelsOption
     err('cuda-js build-kernels: give the architectures to build cubins for, --arch sm_90 (repeat it, or a comma list)\n');
     return 1;
   }
-  let kernels: JitKernel[];
+  const started = performance.now();
+  let built: BuiltModuleKernels;
   try {
-    kernels = await collectKernels(() => import(pathToFileURL(resolve(entry)).href));
-  } catch (error) {
-    err(`cuda-js build-kernels: importing ${entry} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 1;
-  }
-  if (kernels.length === 0) {
-    err(`cuda-js build-kernels: ${entry} makes no kernel with declared signatures; declare them with jit(fn, { signatures: [[f32, array(f32, 1)]] })\n`);
-    return 1;
-  }
-  try {
-    const started = performance.now();
     const ptx = options.ptx === false ? false : options.ptx === undefined ? undefined : list(options.ptx);
-    const artifact = buildKernelArtifact(kernels, { arch, ...(ptx === undefined ? {} : { ptx }) });
-    const written = writeKernelArtifact(artifact, options.out);
-    const ms = performance.now() - started;
-    if (options.json) {
-      const summary = artifact.kernels.map((k) => ({
-        name: k.name,
-        definedAt: k.definedAt,
-        signatures: k.specializations.map((s) => ({ signature: s.signature, code: s.code.map((c) => `${c.kind} ${c.arch}`) })),
-      }));
-      out(`${JSON.stringify({ out: options.out, manifest: written.manifest, module: written.module, toolchain: artifact.toolchain, kernels: summary })}\n`);
-      return 0;
-    }
-    const signatures = artifact.kernels.reduce((n, k) => n + k.specializations.length, 0);
-    out(`built ${artifact.kernels.length} kernel(s), ${signatures} signature(s) in ${ms.toFixed(0)} ms (${artifact.toolchain})\n`);
-    for (const k of artifact.kernels) for (const s of k.specializations) out(`  ${k.name}(${s.signature}): ${s.code.map((c) => `${c.kind} ${c.arch} (${c.data.byteLength} B)`).join(', ')}\n`);
-    out(`wrote ${written.manifest} (with ${written.code.length} code files) and ${written.module}\n`);
-    out(`load it before the first launch: loadKernelArtifact(${JSON.stringify(options.out)}), or import ${written.module} and pass its default export\n`);
-    return 0;
+    built = await buildModuleKernels(entry, { arch, out: options.out, ...(ptx === undefined ? {} : { ptx }) });
   } catch (error) {
-    err(`cuda-js build-kernels: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
+    const text = error instanceof KernelBuildError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    err(`cuda-js build-kernels: ${text}\n`);
     return 1;
   }
+  const { artifact, written } = built;
+  const ms = performance.now() - started;
+  if (options.json) {
+    const summary = artifact.kernels.map((k) => ({
+      name: k.name,
+      definedAt: k.definedAt,
+      signatures: k.specializations.map((s) => ({ signature: s.signature, code: s.code.map((c) => `${c.kind} ${c.arch}`) })),
+    }));
+    out(`${JSON.stringify({ out: options.out, manifest: written.manifest, module: written.module, toolchain: artifact.toolchain, kernels: summary })}\n`);
+    return 0;
+  }
+  const signatures = artifact.kernels.reduce((n, k) => n + k.specializations.length, 0);
+  out(`built ${artifact.kernels.length} kernel(s), ${signatures} signature(s) in ${ms.toFixed(0)} ms (${artifact.toolchain})\n`);
+  for (const k of artifact.kernels) for (const s of k.specializations) out(`  ${k.name}(${s.signature}): ${s.code.map((c) => `${c.kind} ${c.arch} (${c.data.byteLength} B)`).join(', ')}\n`);
+  out(`wrote ${written.manifest} (with ${written.code.length} code files) and ${written.module}\n`);
+  out(`load it before the first launch: loadKernelArtifact(${JSON.stringify(options.out)}), or import ${written.module} and pass its default export\n`);
+  return 0;
 }

@@ -17,6 +17,7 @@ import { pipelineCounts } from '../pipeline-counts.js';
 import { array } from '../types/signature.js';
 import { readKernelArtifact, writeKernelArtifact, type SerializedKernelArtifact } from './artifact-files.js';
 import { buildKernelArtifact } from './build-kernel-artifact.js';
+import { buildModuleKernels } from './build-module-kernels.js';
 import { chooseCode } from './choose-code.js';
 import { collectKernels } from './collect-kernels.js';
 import type { ArtifactCode } from './kernel-artifact.js';
@@ -195,6 +196,16 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
     // the same kernel twice is built once
     const k = makeAxpy();
     expect(buildKernelArtifact([k, k], { arch: ['sm_90'], ptx: false }).kernels).toHaveLength(1);
+  });
+
+  it('builds a module into a folder in one call (buildModuleKernels), and names a module that fails to import or declares nothing', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cuda-js-aot-test-'));
+    const built = await buildModuleKernels(new URL('./aot-kernels.test-support.ts', import.meta.url), { arch: ['sm_90'], ptx: false, out });
+    expect(built.kernels.map((k) => k.name)).toEqual(['fixtureAxpy', 'fixtureScale']);
+    expect(readKernelArtifact(out).kernels.map((k) => k.name)).toEqual(['fixtureAxpy', 'fixtureScale']);
+    await expect(buildModuleKernels(join(out, 'missing.mjs'), { arch: ['sm_90'], out })).rejects.toThrow(/^importing .*missing\.mjs failed: /);
+    writeFileSync(join(out, 'empty.mjs'), 'export const x = 1;\n');
+    await expect(buildModuleKernels(join(out, 'empty.mjs'), { arch: ['sm_90'], out })).rejects.toThrow(/makes no kernel with declared signatures/);
   });
 
   it('checks the signatures option when the kernel is made', () => {

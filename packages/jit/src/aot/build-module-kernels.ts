@@ -1,0 +1,50 @@
+// The whole ahead-of-time build of one module, as `cuda-js build-kernels`
+// and a bundler plugin's build step run it: import the module, collect the
+// kernels it declares signatures for, build them, write the artifact folder.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { KernelBuildError } from '../errors.js';
+import type { JitKernel } from '../jit.js';
+import { writeKernelArtifact, type WrittenKernelArtifact } from './artifact-files.js';
+import { buildKernelArtifact, type BuildKernelArtifactOptions } from './build-kernel-artifact.js';
+import { collectKernels } from './collect-kernels.js';
+import type { KernelArtifact } from './kernel-artifact.js';
+
+/** Options of {@link buildModuleKernels}: the build's, and the folder to write. */
+export interface BuildModuleKernelsOptions extends BuildKernelArtifactOptions {
+  /** The folder to write the artifact into (made where missing). */
+  readonly out: string;
+}
+
+/** What {@link buildModuleKernels} built and wrote. */
+export interface BuiltModuleKernels {
+  readonly kernels: readonly JitKernel[];
+  readonly artifact: KernelArtifact;
+  readonly written: WrittenKernelArtifact;
+}
+
+/**
+ * Imports `entry` (a path, relative to the working directory, or a URL),
+ * builds every kernel it makes with declared `signatures` and writes the
+ * artifact into `options.out`. The module runs as it does when imported:
+ * keep an entry's main work behind a call, or give a kernels module.
+ *
+ * @throws {KernelBuildError} when the module makes no kernel with declared signatures, and what {@link buildKernelArtifact} throws
+ * @throws {KernelBuildError} when importing the module throws (the error is its `cause`)
+ */
+export async function buildModuleKernels(entry: string | URL, options: BuildModuleKernelsOptions): Promise<BuiltModuleKernels> {
+  const url = entry instanceof URL ? entry.href : /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : pathToFileURL(resolve(entry)).href;
+  let kernels: JitKernel[];
+  try {
+    kernels = await collectKernels(() => import(url));
+  } catch (error) {
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new KernelBuildError(`importing ${String(entry)} failed: ${why}`, undefined, { cause: error });
+  }
+  if (kernels.length === 0) {
+    throw new KernelBuildError(`${String(entry)} makes no kernel with declared signatures; declare them with jit(fn, { signatures: [[f32, array(f32, 1)]] })`);
+  }
+  const { out, ...build } = options;
+  const artifact = buildKernelArtifact(kernels, build);
+  return { kernels, artifact, written: writeKernelArtifact(artifact, out) };
+}
