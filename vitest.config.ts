@@ -17,6 +17,11 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'tooling/**/*.test.ts'],
           exclude: ['**/*.gpu.test.ts', '**/node_modules/**', '**/dist/**'],
+          // Tests never depend on the machine's speed: vitest's 5 s default failed tests that take
+          // 1.5 s alone (child processes, Workers, compiles) while npm test ran on a loaded two-core
+          // machine. A test that hangs still fails, after a minute.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {
