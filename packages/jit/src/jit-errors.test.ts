@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CUDA_ARRAY_INTERFACE } from '@cuda-js/memory-view';
+import { errorOfType } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
 import { array, cuda, f32, FreeVariableError, i32, jit, JitError, KernelArgumentError, KernelTypeError, SimulatorError, UnsupportedSyntaxError } from './index.js';
 
@@ -20,16 +21,6 @@ function positionOf(marker: string, token: string): { line: number; column: numb
   return { line: index + 1, column: column + 1 };
 }
 
-function caught(run: () => unknown): JitError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof JitError) return error;
-    throw error;
-  }
-  throw new Error('expected a JitError');
-}
-
 function expectAt(error: JitError, marker: string, token: string): void {
   const { line, column } = positionOf(marker, token);
   expect(error.file).toBe(thisFile);
@@ -43,7 +34,7 @@ const sim = { target: 'simulator' } as const;
 
 describe("JIT errors point at the user's own line and column", () => {
   it('unsupported syntax, when the kernel is made', () => {
-    const error = caught(() =>
+    const error = errorOfType(JitError, () =>
       jit((x: Float32Array) => {
         for (const v of x) x[0] = v; // E-syntax
       }, sim),
@@ -58,7 +49,7 @@ describe("JIT errors point at the user's own line and column", () => {
     const kernel = jit((x: Float32Array) => {
       x[0] = scale; // E-free
     }, sim);
-    const error = caught(() => kernel.launch({ grid: 1, block: 1 }, new Float32Array(1)));
+    const error = errorOfType(JitError, () => kernel.launch({ grid: 1, block: 1 }, new Float32Array(1)));
     expect(error).toBeInstanceOf(FreeVariableError);
     expect(error.detail).toContain('constants: { scale: ... }');
     expectAt(error, 'E-free', 'scale;');
@@ -79,7 +70,7 @@ describe("JIT errors point at the user's own line and column", () => {
       n = x[0]! * 0.5; // E-mismatch
       x[1] = n;
     }, sim);
-    const error = caught(() => kernel.launch({ grid: 1, block: 1 }, i32(2), new Float32Array(2)));
+    const error = errorOfType(JitError, () => kernel.launch({ grid: 1, block: 1 }, i32(2), new Float32Array(2)));
     expect(error).toBeInstanceOf(KernelTypeError);
     expect(error.detail).toMatch(/f32.*i32|i32.*f32/);
     expectAt(error, 'E-mismatch', 'n = x');
@@ -92,7 +83,7 @@ describe("JIT errors point at the user's own line and column", () => {
     }, sim);
     const x = new Float32Array(4);
     // @ts-expect-error: TypeScript refuses the swap; JavaScript callers get the run-time message
-    const error = caught(() => kernel.launch({ grid: 1, block: 4 }, x, f32(2), x));
+    const error = errorOfType(JitError, () => kernel.launch({ grid: 1, block: 4 }, x, f32(2), x));
     expect(error).toBeInstanceOf(KernelTypeError);
     expect(error.detail).toBe(
       "'a' (argument 1 of 3) is used as a scalar here, but the launch passed an array(f32, 1, 'C') for it; pass a number as argument 1 (are two arguments swapped?), or index it (a[i])",
@@ -102,7 +93,7 @@ describe("JIT errors point at the user's own line and column", () => {
       if (cuda.grid(1) < x.length) x[0] = n; // E-swapped-array
     }, sim);
     // @ts-expect-error: likewise
-    const other = caught(() => reads.launch({ grid: 1, block: 1 }, f32(1), new Float32Array(1)));
+    const other = errorOfType(JitError, () => reads.launch({ grid: 1, block: 1 }, f32(1), new Float32Array(1)));
     expect(other.detail).toBe("'x' (argument 1 of 2) is used as an array here, but the launch passed a f32 scalar for it; pass an array as argument 1 (are two arguments swapped?)");
     expectAt(other, 'E-swapped-array', 'x.length');
   });
@@ -123,7 +114,7 @@ describe("JIT errors point at the user's own line and column", () => {
     const kernel = jit((x: Float32Array, k: number) => {
       x[k / 2] = 1; // E-index
     }, sim);
-    const error = caught(() => kernel.launch({ grid: 1, block: 1 }, new Float32Array(2), 1));
+    const error = errorOfType(JitError, () => kernel.launch({ grid: 1, block: 1 }, new Float32Array(2), 1));
     expect(error).toBeInstanceOf(KernelTypeError);
     expect(error.detail).toContain('a plain JS number is f64');
     expectAt(error, 'E-index', 'k / 2] = 1');
@@ -133,7 +124,7 @@ describe("JIT errors point at the user's own line and column", () => {
     const kernel = jit((x: Float32Array) => {
       x[0] = 2; // E-readonly
     }, sim);
-    const error = caught(() => kernel.compile([array(f32, 1, 'C', { readonly: true })]));
+    const error = errorOfType(JitError, () => kernel.compile([array(f32, 1, 'C', { readonly: true })]));
     expect(error).toBeInstanceOf(KernelTypeError);
     expect(error.detail).toContain('read-only');
     expectAt(error, 'E-readonly', 'x[0] = 2');
@@ -144,7 +135,7 @@ describe("JIT errors point at the user's own line and column", () => {
       const i = cuda.grid(1);
       x[i + 1] = 1; // E-bounds
     }, sim);
-    const error = caught(() => kernel.launch({ grid: 1, block: 4 }, new Float32Array(4)));
+    const error = errorOfType(JitError, () => kernel.launch({ grid: 1, block: 4 }, new Float32Array(4)));
     expect(error).toBeInstanceOf(SimulatorError);
     expect(error.detail).toMatch(/index 4 is out of bounds.*thread \(3, 0, 0\)/);
     expectAt(error, 'E-bounds', 'x[i + 1]');
@@ -154,7 +145,7 @@ describe("JIT errors point at the user's own line and column", () => {
     const kernel = jit((x: BigInt64Array, d: bigint) => {
       x[0] = x[0]! / d; // E-divide
     }, sim);
-    const error = caught(() => kernel.launch({ grid: 1, block: 1 }, new BigInt64Array(1), 0n));
+    const error = errorOfType(JitError, () => kernel.launch({ grid: 1, block: 1 }, new BigInt64Array(1), 0n));
     expect(error).toBeInstanceOf(SimulatorError);
     expectAt(error, 'E-divide', 'x[0]! / d');
   });

@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, test } from 'vitest';
 import { cuda } from './cuda.js';
 import { JitError } from './errors.js';
@@ -14,15 +15,6 @@ const k = jit(
 /** What JavaScript's comma expression `(a, b, c)` gives, as a property key. */
 const comma = (...operands: unknown[]): string => String(operands[operands.length - 1]);
 
-function thrown(f: () => unknown): Error {
-  try {
-    f();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('nothing was thrown');
-}
-
 describe("numba's k[grid, block](...) in JavaScript", () => {
   test('k[grid, block], k[grid, [x, y]] and k[grid, block, stream] are a JitError naming kernel.launch', () => {
     const grid = 4;
@@ -30,11 +22,11 @@ describe("numba's k[grid, block](...) in JavaScript", () => {
     const stream = {};
     const x = new Float32Array(8);
     // k[grid, block](x): the key is the comma expression's last operand (TypeScript refuses the spelling itself)
-    const one = thrown(() => (k as unknown as Record<string, (a: Float32Array) => void>)[comma(grid, block)]!(x));
+    const one = errorOf(() => (k as unknown as Record<string, (a: Float32Array) => void>)[comma(grid, block)]!(x));
     expect(one).toBeInstanceOf(JitError);
     expect(one.message).toMatch(/^kernel\[256\] is numba's launch spelling k\[grid, block\]\(\.\.\.args\).*write kernel\.launch\(\{ grid, block \}, \.\.\.args\)/);
-    expect(thrown(() => (k as unknown as Record<string, unknown>)[comma(grid, [16, 16])]).message).toMatch(/^kernel\[16,16\] is numba's launch spelling/);
-    expect(thrown(() => (k as unknown as Record<string, unknown>)[comma(grid, block, stream)]).message).toMatch(/^kernel\[\[object Object\]\] is numba's launch spelling/);
+    expect(errorOf(() => (k as unknown as Record<string, unknown>)[comma(grid, [16, 16])]).message).toMatch(/^kernel\[16,16\] is numba's launch spelling/);
+    expect(errorOf(() => (k as unknown as Record<string, unknown>)[comma(grid, block, stream)]).message).toMatch(/^kernel\[\[object Object\]\] is numba's launch spelling/);
   });
 
   test('members, missing names, symbols and awaiting are as before', () => {

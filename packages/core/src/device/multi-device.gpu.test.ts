@@ -7,6 +7,7 @@ import { LibraryNotFoundError, nccl } from '@cuda-js/bindings';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import type { Stream } from '@cuda-js/streams';
 import { describeGpu, gpuAvailability } from '@cuda-js/test-support';
+import { missingLibrary } from '@cuda-js/test-support/driver-probe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Buffer, Communicator, Device, DeviceMemoryResource, DeviceMismatchError, DeviceNotFoundError, launch } from '../index.js';
 import { compileTestKernels } from '../test-kernels.js';
@@ -18,13 +19,11 @@ extern "C" __global__ void add_one(const float* src, float* dst, int n) {
 }
 `;
 
-let ncclMissing: string | undefined;
-try {
-  nccl.ncclGetVersion(); // opens libnccl where pathfinder finds it
-} catch (error) {
-  if (!(error instanceof LibraryNotFoundError)) throw error;
-  ncclMissing = error.message.split('\n')[0];
-}
+// ncclGetVersion opens libnccl where pathfinder finds it
+const ncclMissing = missingLibrary(
+  () => nccl.ncclGetVersion(),
+  (error) => error instanceof LibraryNotFoundError,
+);
 
 const f32 = (b: Buffer, stream: Stream) => StridedMemoryView.fromAny(b, { stream: stream.handle }).view({ dtype: 'float32' });
 function read(b: Buffer, stream: Stream): Float32Array {

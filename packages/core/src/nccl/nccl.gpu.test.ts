@@ -9,17 +9,16 @@ import { LibraryNotFoundError, loadedLibraries, NcclError, nccl } from '@cuda-js
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { ClosedResourceError, type Stream } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
+import { missingLibrary } from '@cuda-js/test-support/driver-probe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Buffer, CollectiveArgumentError, CollectiveWork, Communicator, CommunicatorStateError, Device } from '../index.js';
 
-let ncclMissing: string | undefined;
-try {
-  nccl.ncclGetVersion(); // opens libnccl where pathfinder finds it
-} catch (error) {
-  if (!(error instanceof LibraryNotFoundError)) throw error;
-  ncclMissing = error.message.split('\n')[0];
-  console.log(`nccl.gpu.test.ts: skipped: NCCL is not installed (${ncclMissing}); pip install nvidia-nccl-cu13`);
-}
+// ncclGetVersion opens libnccl where pathfinder finds it
+const ncclMissing = missingLibrary(
+  () => nccl.ncclGetVersion(),
+  (error) => error instanceof LibraryNotFoundError,
+);
+if (ncclMissing !== undefined) console.log(`nccl.gpu.test.ts: skipped: NCCL is not installed (${ncclMissing}); pip install nvidia-nccl-cu13`);
 
 const MARK = 0x7fc00001; // a NaN pattern for floats, a large int for i32: no result of these calls
 
