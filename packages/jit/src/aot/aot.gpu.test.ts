@@ -33,12 +33,14 @@ try {
   report.checks.axpyF32 = y.every((v, i) => Math.abs(v - (2 * x[i] + y0[i])) <= 1e-4 * Math.max(1, Math.abs(v)));
   const xd = Float64Array.from(x), yd = Float64Array.from(y0);
   axpy.launch({ grid: Math.ceil(n / 256), block: 256 }, 2.5, xd, yd);
-  report.checks.axpyF64 = yd.every((v, i) => v === 2.5 * xd[i] + y0[i]);
+  // the GPU contracts into an FMA (one rounding), JS rounds twice
+  report.checks.axpyF64 = yd.every((v, i) => Math.abs(v - (2.5 * xd[i] + y0[i])) <= 1e-12 * Math.max(1, Math.abs(v)));
   const sums = new Float32Array(1);
   blockSum.launch({ grid: n / 128, block: 128 }, x, sums);
   let want = 0;
   for (const v of x) want += v * v;
-  report.checks.blockSum = Math.abs(sums[0] - want) <= 1e-4 * want;
+  // 8192 block sums of ~9e5 added in f32 atomics
+  report.checks.blockSum = Math.abs(sums[0] - want) <= 1e-3 * want;
 } catch (e) {
   report.error = { name: e.name, message: e.message };
 }
