@@ -152,6 +152,18 @@ for (const [name, t] of tarballs) {
   for (const field of ['main', 'types']) if (manifest[field]) check(has(manifest[field]), `${name}: ${field} names ${manifest[field]}, not in the tarball`);
   for (const bin of Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {}))) check(has(bin), `${name}: bin ${bin} not in the tarball`);
   if (Array.isArray(manifest.sideEffects)) for (const s of manifest.sideEffects) check(has(s), `${name}: sideEffects names ${s}, not in the tarball`);
+  // Every relative import of a shipped module is shipped too: the tarballs hold the bundled entries, not
+  // tsc's per-module files, so an entry that was not bundled (a `tsc -b` after the bundle) is caught here.
+  const modules = [...files.keys()].filter((f) => /\.[cm]?js$/.test(f));
+  for (const file of modules) {
+    const text = run('tar', ['-xzOf', t.path, `package/${file}`]).stdout;
+    // import/export ... from at the start of a line, and import('...') on a line that is no comment, as tsc and rolldown write them
+    for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|^(?![ \t]*(?:\*|\/\/)).*?\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/gm)) {
+      const specifier = m[1] ?? m[2];
+      const target = posix.normalize(posix.join(posix.dirname(file), specifier));
+      check(files.has(target), `${name}: ${file} imports ${specifier}, which the tarball does not hold (an entry left unbundled? build the package again)`);
+    }
+  }
   for (const script of ['preinstall', 'install', 'postinstall']) check(!manifest.scripts?.[script], `${name}: has a ${script} script`);
   check(manifest.gypfile !== true, `${name}: gypfile: true (npm would compile on install)`);
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
