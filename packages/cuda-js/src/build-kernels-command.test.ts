@@ -79,7 +79,7 @@ console.log(JSON.stringify({ choice: saxpy.artifactCode([f32, array(f32, 1), arr
     expect([out.counts.typed, out.counts.lowered]).toEqual([0, 0]);
   });
 
-  it('fails with a message for no --arch, an entry without declared kernels, an entry that does not import', () => {
+  it('fails with a message for no --arch, an entry without declared kernels, an entry that does not import, a TypeScript entry node cannot import', () => {
     const noArch = run(dir, [CLI, 'build-kernels', 'kernels.mjs']);
     expect(noArch.status).toBe(1);
     expect(noArch.stderr).toContain('give the architectures to build cubins for, --arch sm_90');
@@ -89,5 +89,10 @@ console.log(JSON.stringify({ choice: saxpy.artifactCode([f32, array(f32, 1), arr
     const missing = run(dir, [CLI, 'build-kernels', 'missing.mjs', '--arch', 'sm_90']);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('importing missing.mjs failed');
+    writeFileSync(join(dir, 'typed.ts'), 'export const n: number = 1;\n');
+    const typed = run(dir, [CLI, 'build-kernels', 'typed.ts', '--arch', 'sm_90']);
+    expect(typed.status).toBe(1);
+    // Node 20 imports no TypeScript; newer ones strip types and find no kernels
+    expect(typed.stderr).toMatch(/build the entry to JavaScript first|makes no kernel with declared signatures/);
   });
 });

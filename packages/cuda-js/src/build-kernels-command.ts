@@ -40,7 +40,12 @@ export async function runBuildKernels(entry: string, options: BuildKernelsOption
     built = await buildModuleKernels(entry, { arch, out: options.out, ...(ptx === undefined ? {} : { ptx }) });
   } catch (error) {
     const text = error instanceof KernelBuildError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    err(`cuda-js build-kernels: ${text}\n`);
+    // node runs .ts files only with type stripping (22.6+ behind a flag, 23.6+ by default)
+    const hint =
+      /\.[cm]?ts$/.test(entry) && /Unknown file extension/.test(text)
+        ? '\n  this node cannot import TypeScript: build the entry to JavaScript first, or run the CLI with node --experimental-strip-types (Node 22.6+)'
+        : '';
+    err(`cuda-js build-kernels: ${text}${hint}\n`);
     return 1;
   }
   const { artifact, written } = built;
