@@ -5,10 +5,12 @@
 //   i32 bound: (a, x, y, n), i < n with n = i32(0)  -> (float, float*, float*, int)
 //   y.length:  (a, x, y), i < y.length, 32 elements -> (float, float*, float*, i64)
 // each with the arrays as (a) StridedMemoryViews and (b) frozen CUDA array
-// interface objects. For reference, core's launch of the nvcc cubin with views.
+// interface objects, and with views in a launch batch (core's launchBatch: the
+// launches recorded, then submitted in one native call; per launch, recording
+// and submission both timed). For reference, core's launch of the nvcc cubin with views.
 // usage: node launch.mjs <cubin> <iterations>   (prints one JSON line)
 import { readFileSync } from 'node:fs';
-import { jit, cuda, f32, i32, i64, Device, StridedMemoryView, ObjectCode, launch } from 'cuda-js';
+import { jit, cuda, f32, i32, i64, Device, StridedMemoryView, ObjectCode, launch, launchBatch } from 'cuda-js';
 import { emit, reason } from './bench-util.mjs';
 
 const [cubinPath, iterationsText] = process.argv.slice(2);
@@ -53,6 +55,21 @@ function timed(launchOnce) {
   return Number(t1 - t0) / 1000 / iterations;
 }
 
+/** µs per launch of `iterations` launches recorded into one launch batch and submitted (both timed). */
+function timedBatch(launchIn) {
+  launchBatch(stream, (batch) => {
+    for (let i = 0; i < 2000; i++) launchIn(batch);
+  });
+  stream.synchronize();
+  const t0 = process.hrtime.bigint();
+  launchBatch(stream, (batch) => {
+    for (let i = 0; i < iterations; i++) launchIn(batch);
+  });
+  const t1 = process.hrtime.bigint();
+  stream.synchronize();
+  return Number(t1 - t0) / 1000 / iterations;
+}
+
 const results = {};
 const errors = {};
 function measure(name, launchOnce) {
@@ -66,6 +83,16 @@ function measure(name, launchOnce) {
 for (const [form, [x, y]] of Object.entries(arrays)) {
   measure(`jit, ${form}, i32 bound`, () => axpyN.launch(options, a, x, y, n0));
   measure(`jit, ${form}, y.length`, () => axpyLen.launch(options, a, x, y));
+}
+{
+  const [x, y] = arrays.views;
+  const inBatch = (batch) => ({ grid: 1, block: 32, batch });
+  try {
+    results['jit in a launch batch, views, i32 bound'] = timedBatch((batch) => axpyN.launch(inBatch(batch), a, x, y, n0));
+    results['jit in a launch batch, views, y.length'] = timedBatch((batch) => axpyLen.launch(inBatch(batch), a, x, y));
+  } catch (error) {
+    errors['jit in a launch batch'] = reason(error);
+  }
 }
 // the same launches without the JIT: core's launch of the nvcc kernels
 try {
