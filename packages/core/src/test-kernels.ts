@@ -1,4 +1,6 @@
 import { driver, nvrtc } from '@cuda-js/bindings';
+import { afterAll, beforeAll } from 'vitest';
+import { Device } from './device/device.js';
 
 /** @internal For tests: compiles CUDA C++ with NVRTC to a cubin for `arch` and loads it as a library. */
 export function compileTestKernels(source: string, names: readonly string[], arch: string): { kernels: Record<string, { handle: bigint; name: string }>; unload: () => void } {
@@ -17,4 +19,46 @@ export function compileTestKernels(source: string, names: readonly string[], arc
   } finally {
     nvrtc.nvrtcDestroyProgram(program);
   }
+}
+
+/** @internal A kernel of {@link compileTestKernels}: its CUkernel handle and name. */
+export interface TestKernel {
+  readonly handle: bigint;
+  readonly name: string;
+}
+
+/** @internal What {@link gpuTestKernels} gives a suite. */
+export interface GpuTestKernels<N extends string> {
+  /** Device 0, current (read in a test or a hook, after the fixture's beforeAll). */
+  readonly device: Device;
+  /** The compiled kernel `name`. */
+  kernel(name: N): TestKernel;
+}
+
+/**
+ * @internal For GPU suites: registers, in the suite that calls it, a
+ * beforeAll that makes device 0 current and compiles `names` of `source` for
+ * its architecture (once for the suite), and an afterAll that unloads them;
+ * the setup that GPU tests repeated. Call it before the suite's own hooks,
+ * which then see the device.
+ */
+export function gpuTestKernels<const N extends string>(source: string, names: readonly N[]): GpuTestKernels<N> {
+  let device: Device | undefined;
+  let compiled: ReturnType<typeof compileTestKernels> | undefined;
+  beforeAll(() => {
+    device = Device.get(0).setCurrent();
+    compiled = compileTestKernels(source, names, device.arch);
+  });
+  afterAll(() => compiled?.unload());
+  const notYet = (): never => {
+    throw new Error('gpuTestKernels: read before the suite ran its beforeAll (read it inside a test or a hook)');
+  };
+  return {
+    get device(): Device {
+      return device ?? notYet();
+    },
+    kernel(name: N): TestKernel {
+      return compiled?.kernels[name] ?? notYet();
+    },
+  };
 }

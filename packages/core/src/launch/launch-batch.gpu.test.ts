@@ -6,9 +6,9 @@
 import { driver } from '@cuda-js/bindings';
 import { Stream, STREAM_PROTOCOL } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Device, LaunchBatchError, LaunchConfig, launch, launchBatch, PinnedMemoryResource, type Buffer } from '../index.js';
-import { compileTestKernels } from '../test-kernels.js';
+import { beforeAll, expect, it } from 'vitest';
+import { type Device, LaunchBatchError, LaunchConfig, launch, launchBatch, PinnedMemoryResource, type Buffer } from '../index.js';
+import { gpuTestKernels } from '../test-kernels.js';
 
 const SOURCE = String.raw`
 // appends step to a log: p[0] is the count, p[1 + k] the k-th step
@@ -27,15 +27,13 @@ extern "C" __global__ void add_slowly(int* p, int rounds) {
 const NAMES = ['log_step', 'add_one', 'add_slowly'] as const;
 
 describeGpu('launch batches on a GPU', () => {
-  let device: Device;
-  let k: ReturnType<typeof compileTestKernels>;
-  const kernel = (name: (typeof NAMES)[number]) => k.kernels[name]!;
+  const gpu = gpuTestKernels(SOURCE, NAMES);
+  const kernel = (name: (typeof NAMES)[number]) => gpu.kernel(name);
   const one = new LaunchConfig({ grid: 1, block: 1 });
+  let device: Device;
   beforeAll(() => {
-    device = Device.get(0).setCurrent();
-    k = compileTestKernels(SOURCE, NAMES, device.arch);
+    device = gpu.device;
   });
-  afterAll(() => k?.unload());
 
   function ints(buffer: Buffer, n: number, stream: Stream): number[] {
     const out = new Int32Array(buffer.size / 4);

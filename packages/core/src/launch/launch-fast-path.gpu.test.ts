@@ -8,9 +8,9 @@ import { driver } from '@cuda-js/bindings';
 import { CUDA_ARRAY_INTERFACE } from '@cuda-js/memory-view';
 import type { Stream } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Device, f64, LaunchArgumentError, LaunchConfig, LaunchConfigError, LaunchPlan, launch, type Buffer } from '../index.js';
-import { compileTestKernels } from '../test-kernels.js';
+import { beforeAll, expect, it } from 'vitest';
+import { type Device, f64, LaunchArgumentError, LaunchConfig, LaunchConfigError, LaunchPlan, launch, type Buffer } from '../index.js';
+import { gpuTestKernels } from '../test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void record_dims(unsigned int* out) {
@@ -29,14 +29,12 @@ extern "C" __global__ void add_one(int* p, int n) {
 const NAMES = ['record_dims', 'mixed', 'add_one'] as const;
 
 describeGpu('the launch fast path on a GPU', () => {
+  const gpu = gpuTestKernels(SOURCE, NAMES);
+  const kernel = (name: (typeof NAMES)[number]) => gpu.kernel(name);
   let device: Device;
-  let k: ReturnType<typeof compileTestKernels>;
-  const kernel = (name: (typeof NAMES)[number]) => k.kernels[name]!;
   beforeAll(() => {
-    device = Device.get(0).setCurrent();
-    k = compileTestKernels(SOURCE, NAMES, device.arch);
+    device = gpu.device;
   });
-  afterAll(() => k?.unload());
 
   /** The buffer's first `n` int32 values, after the work on `stream`. */
   function ints(buffer: Buffer, n: number, stream: Stream): number[] {

@@ -5,9 +5,9 @@ import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, type DL
 import { Program } from '@cuda-js/program';
 import type { Stream } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Device, LaunchArgumentError, LaunchConfig, LaunchPlan, launch, u64, type Buffer } from '../index.js';
-import { compileTestKernels } from '../test-kernels.js';
+import { beforeAll, expect, it } from 'vitest';
+import { type Device, LaunchArgumentError, LaunchConfig, LaunchPlan, launch, u64, type Buffer } from '../index.js';
+import { gpuTestKernels } from '../test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void saxpy_strided(float a, const float* x, long long n, long long sx, float* y) {
@@ -41,14 +41,12 @@ extern "C" __global__ void big_shared(int* out) {
 const NAMES = ['saxpy_strided', 'fill2d', 'spin', 'set_all', 'copy_int', 'big_shared'] as const;
 
 describeGpu('LaunchPlan on a GPU', () => {
+  const gpu = gpuTestKernels(SOURCE, NAMES);
+  const kernel = (name: (typeof NAMES)[number]) => gpu.kernel(name);
   let device: Device;
-  let k: ReturnType<typeof compileTestKernels>;
-  const kernel = (name: (typeof NAMES)[number]) => k.kernels[name]!;
   beforeAll(() => {
-    device = Device.get(0).setCurrent();
-    k = compileTestKernels(SOURCE, NAMES, device.arch);
+    device = gpu.device;
   });
-  afterAll(() => k?.unload());
 
   /** The buffer's first `n` int32 values, copied on `stream` (default: the allocation's). */
   function ints(buffer: Buffer, n: number, stream?: Stream): number[] {
