@@ -3,7 +3,7 @@ import { driver } from '@cuda-js/bindings';
 import { describeGpu } from '@cuda-js/test-support';
 import { ClosedResourceError, Stream, STREAM_PROTOCOL } from '@cuda-js/streams';
 import { StridedMemoryView } from '@cuda-js/memory-view';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import {
   Device,
   LaunchArgumentError,
@@ -19,7 +19,7 @@ import {
   launch,
   u64,
 } from './index.js';
-import { compileTestKernels } from './test-kernels.js';
+import { gpuTestKernels } from './test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void axpy(float a, const float* x, float* y, int n) {
@@ -43,13 +43,11 @@ extern "C" __global__ void bad_store(int* p) { p[threadIdx.x] = 1; }
 `;
 
 describeGpu('core on a GPU', () => {
+  const gpu = gpuTestKernels(SOURCE, ['axpy', 'spin', 'fill_index', 'cluster_rank']);
   let device: Device;
-  let k: ReturnType<typeof compileTestKernels>;
   beforeAll(() => {
-    device = Device.get(0).setCurrent();
-    k = compileTestKernels(SOURCE, ['axpy', 'spin', 'fill_index', 'cluster_rank'], device.arch);
+    device = gpu.device;
   });
-  afterAll(() => k?.unload());
 
   it('reports the system and the device', () => {
     expect(deviceCount()).toBeGreaterThanOrEqual(1);
@@ -96,12 +94,12 @@ describeGpu('core on a GPU', () => {
     dx.copyFrom(x, { stream });
     dy.copyFrom(y, { stream });
     const config = new LaunchConfig({ grid: Math.ceil(n / 256), block: 256 });
-    launch(stream, config, k.kernels['axpy']!, f32(2), dx, dy, n);
+    launch(stream, config, gpu.kernel('axpy'), f32(2), dx, dy, n);
     const viewOfY = StridedMemoryView.fromAny(dy, { stream: stream.handle });
-    launch(stream, { grid: n / 128, block: 128 }, k.kernels['axpy']!, f32(1), dx, viewOfY, i32(n));
+    launch(stream, { grid: n / 128, block: 128 }, gpu.kernel('axpy'), f32(1), dx, viewOfY, i32(n));
     // a foreign array: any object implementing the CUDA array interface
     const foreign = { [Symbol.for('cuda.array_interface')]: () => ({ shape: [n], typestr: '<f4', data: [dy.ptr, false], strides: null, version: 3, stream: null }) };
-    launch(stream, config, k.kernels['axpy']!, f32(1), dx, foreign, n);
+    launch(stream, config, gpu.kernel('axpy'), f32(1), dx, foreign, n);
     const out = new Float32Array(n);
     dy.copyTo(out, { stream });
     for (let i = 0; i < n; i++) expect(out[i]).toBe(1 + 4 * i);
@@ -111,7 +109,7 @@ describeGpu('core on a GPU', () => {
     const owner = device.createStream();
     const foreign = { [STREAM_PROTOCOL]: () => ({ version: 0 as const, handle: owner.handle }) };
     const clockRate = device.attributes.clockRate; // kHz
-    launch(foreign, { grid: 1, block: 1 }, k.kernels['spin']!, u64(BigInt(clockRate) * 300n)); // ~300 ms
+    launch(foreign, { grid: 1, block: 1 }, gpu.kernel('spin'), u64(BigInt(clockRate) * 300n)); // ~300 ms
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
     await Stream.from(foreign).synchronized();
@@ -128,7 +126,7 @@ describeGpu('core on a GPU', () => {
     using start = device.createEvent({ timing: true });
     using end = device.createEvent({ timing: true });
     start.record(s1);
-    launch(s1, { grid: 1, block: 1 }, k.kernels['spin']!, u64(BigInt(device.attributes.clockRate) * 20n));
+    launch(s1, { grid: 1, block: 1 }, gpu.kernel('spin'), u64(BigInt(device.attributes.clockRate) * 20n));
     end.record(s1);
     s2.wait(end);
     s2.wait(s1);
@@ -141,7 +139,7 @@ describeGpu('core on a GPU', () => {
   it('launches thread-block clusters on compute capability 9.0', () => {
     using stream = device.createStream();
     using out = device.allocate(8 * 4, { stream });
-    launch(stream, { grid: 8, block: 32, cluster: 2 }, k.kernels['cluster_rank']!, out);
+    launch(stream, { grid: 8, block: 32, cluster: 2 }, gpu.kernel('cluster_rank'), out);
     const ranks = new Int32Array(8);
     out.copyTo(ranks, { stream });
     expect([...ranks]).toEqual([0, 1, 0, 1, 0, 1, 0, 1]);
@@ -150,7 +148,7 @@ describeGpu('core on a GPU', () => {
   it('validates configs against the device and the kernel', () => {
     using stream = device.createStream();
     using out = device.allocate(4, { stream });
-    const fill = k.kernels['fill_index']!;
+    const fill = gpu.kernel('fill_index');
     expect(() => launch(stream, { grid: 1, block: 2048 }, fill, out, 1)).toThrow(LaunchConfigError);
     expect(() => launch(stream, { grid: 1, block: [1, 1, 128] }, fill, out, 1)).toThrow(/block 1x1x128 exceeds/);
     expect(() => launch(stream, { grid: 1, block: 1, sharedMemory: 1 << 30 }, fill, out, 1)).toThrow(/shared memory exceed/);
@@ -162,7 +160,7 @@ describeGpu('core on a GPU', () => {
   it('names bad arguments', () => {
     using stream = device.createStream();
     const buf = device.allocate(16, { stream });
-    const fill = k.kernels['fill_index']!;
+    const fill = gpu.kernel('fill_index');
     expect(() => launch(stream, { grid: 1, block: 1 }, fill, buf)).toThrow(/takes 2 argument\(s\), 1 were given/);
     expect(() => launch(stream, { grid: 1, block: 1 }, fill, 12345, 1)).toThrow(LaunchArgumentError);
     expect(() => launch(stream, { grid: 1, block: 1 }, fill, buf, 1.5)).toThrow(/say f32\(1\.5\)/);
@@ -188,7 +186,7 @@ describeGpu('core on a GPU', () => {
     device.setCurrent();
     try {
       using out = device.allocate(4);
-      expect(() => launch(foreignStream, { grid: 1, block: 1 }, k.kernels['fill_index']!, out, 1)).toThrow(/belongs to context .* not to the current context/);
+      expect(() => launch(foreignStream, { grid: 1, block: 1 }, gpu.kernel('fill_index'), out, 1)).toThrow(/belongs to context .* not to the current context/);
     } finally {
       driver.cuCtxDestroy(other);
     }

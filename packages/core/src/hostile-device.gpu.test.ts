@@ -7,9 +7,9 @@ import { driver } from '@cuda-js/bindings';
 import { describeGpu } from '@cuda-js/test-support';
 import { Stream, UnknownStreamHandleError } from '@cuda-js/streams';
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Device, DeviceMemoryResource, GraphArgumentError, GraphDefinition, KernelParametersError, launch, LaunchPlan } from './index.js';
-import { compileTestKernels } from './test-kernels.js';
+import { beforeAll, expect, it } from 'vitest';
+import { type Device, DeviceMemoryResource, GraphArgumentError, GraphDefinition, KernelParametersError, launch, LaunchPlan } from './index.js';
+import { gpuTestKernels } from './test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void store(unsigned long long* out, unsigned long long v) { *out = v; }
@@ -18,16 +18,14 @@ extern "C" __global__ void store(unsigned long long* out, unsigned long long v) 
 const FUZZ = { seed: 20, numRuns: Number(process.env['CUDA_JS_FUZZ_RUNS'] ?? 50) } as const;
 
 describeGpu('hostile input on a device (issue 20)', () => {
+  const gpu = gpuTestKernels(SOURCE, ['store']);
   let device: Device;
-  let k: ReturnType<typeof compileTestKernels>;
   let store: { handle: bigint; name: string };
 
   beforeAll(() => {
-    device = Device.get(0).setCurrent();
-    k = compileTestKernels(SOURCE, ['store'], device.arch);
-    store = k.kernels['store']!;
+    device = gpu.device;
+    store = gpu.kernel('store');
   });
-  afterAll(() => k?.unload());
 
   it('refuses a graph copy or fill at an address the driver does not know, and takes a real one', () => {
     using def = new GraphDefinition({ device });

@@ -9,9 +9,9 @@ import { CudaError, driver, hostArrayBuffer, HostViewError } from '@cuda-js/bind
 import { DLDeviceType, StridedMemoryView, UnsupportedDeviceError } from '@cuda-js/memory-view';
 import { HostFunctionDeadlockError, HostFunctionError, launchHostFunction } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Device, discardBatch, discardPrefetchBatch, driverVersion, Host, launch, LegacyPinnedMemoryResource, ManagedBuffer, PinnedMemoryResource, prefetchBatch, u64 } from '../index.js';
-import { compileTestKernels } from '../test-kernels.js';
+import { beforeAll, expect, it } from 'vitest';
+import { type Device, discardBatch, discardPrefetchBatch, driverVersion, Host, launch, LegacyPinnedMemoryResource, ManagedBuffer, PinnedMemoryResource, prefetchBatch, u64 } from '../index.js';
+import { gpuTestKernels } from '../test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void fill_index(int* out, int n) {
@@ -61,16 +61,14 @@ const ONE = { grid: 1, block: 1 } as const;
 const threads = (n: number) => ({ grid: Math.ceil(n / 256), block: 256 });
 
 describeGpu('host memory on a GPU', () => {
+  const gpu = gpuTestKernels(SOURCE, ['fill_index', 'add_one', 'set_value', 'spin']);
   let device: Device;
-  let k: ReturnType<typeof compileTestKernels>;
   let cyclesPerMs: bigint;
-  const kernel = (name: string) => k.kernels[name]!;
+  const kernel = (name: 'fill_index' | 'add_one' | 'set_value' | 'spin') => gpu.kernel(name);
   beforeAll(() => {
-    device = Device.get(0).setCurrent();
-    k = compileTestKernels(SOURCE, ['fill_index', 'add_one', 'set_value', 'spin'], device.arch);
+    device = gpu.device;
     cyclesPerMs = BigInt(device.attributes.clockRate); // kHz
   });
-  afterAll(() => k?.unload());
 
   it('a kernel writes pinned memory, and JS reads and writes the same bytes through zero-copy views', () => {
     using stream = device.createStream();
