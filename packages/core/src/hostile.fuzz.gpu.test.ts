@@ -63,6 +63,14 @@ describeGpu('fuzz on a device (issue 20)', () => {
     );
   });
 
+  it('names dynamic shared memory past the device before the driver (2^31-1 was an engine RangeError)', () => {
+    using out = device.allocate(4, { stream });
+    const mark = k.kernels['mark']!;
+    for (const sharedMemory of [2 ** 31 - 1, 2 ** 32 - 1, device.attributes.maxSharedMemoryPerBlockOptin + 1]) {
+      expect(() => launch(stream, { grid: 1, block: 1, sharedMemory }, mark, out)).toThrow(LaunchConfigError);
+    }
+  });
+
   it('copies 2-D into the JS buffer itself (not a copy of it), and refuses one smaller than the rows', () => {
     using src = device.allocate(256, { stream });
     src.fill(0x5a, { stream });
