@@ -9,7 +9,7 @@ const CUDA_MEMBERS: ReadonlySet<string> = new Set(Object.keys(cuda).filter((name
 
 /** What to do about a rewritten kernel, for every message that says so. */
 export const PLUGIN_ADVICE =
-  "build the app with the cuda-js build plugin, which records each kernel before bundlers and minifiers run (`import cudaJs from '@cuda-js/unplugin'` and add `cudaJs.vite()`, `.esbuild()`, `.rollup()`, `.rolldown()`, `.webpack()` or `.rspack()` to the build's plugins), or leave the kernels' modules unminified";
+  "build the app with the cuda-js build plugin, @cuda-js/unplugin, which records each kernel before bundlers and minifiers run (its default export's .vite(), .esbuild(), .rollup(), .rolldown(), .webpack() or .rspack() in the build's plugins), or leave the kernels' modules unminified";
 
 /**
  * Evidence in a kernel's syntax tree that a bundler or minifier rewrote its

@@ -1,0 +1,257 @@
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from '@babel/parser';
+import type { KernelImportBinding, KernelRecord, KernelRecordKind } from '@cuda-js/jit';
+import MagicString, { type SourceMap as MagicSourceMap } from 'magic-string';
+import { type AstNode, blankTypes, isNode, walk } from './blank-types.js';
+import { freeNames } from './free-names.js';
+import { KERNEL_RECORD_KEY, KERNEL_RECORD_VERSION } from './record-key.js';
+
+/** The modules whose `jit`, `vectorize` and `reduce` define kernels, by default. */
+export const DEFAULT_MODULES: readonly string[] = ['cuda-js', '@cuda-js/jit'];
+
+export interface FindKernelsOptions {
+  /** Module specifiers whose imports define kernels (default {@link DEFAULT_MODULES}). */
+  readonly modules?: readonly string[];
+  /** The folder that record ids are relative to (default: the current directory). */
+  readonly root?: string;
+  /**
+   * The source map of `code` back to the file as written, where an earlier
+   * step of the build compiled it (TypeScript stripped by another plugin):
+   * records then carry positions in the original file.
+   */
+  readonly inputMap?: SourceMapPayload;
+}
+
+/** What {@link findKernels} found in a module, and the module with the records attached. */
+export interface FoundKernels {
+  readonly records: readonly KernelRecord[];
+  readonly code: string;
+  readonly map: MagicSourceMap;
+}
+
+interface Definition {
+  readonly kind: KernelRecordKind;
+  /** The function itself (what is recorded). */
+  readonly fn: AstNode;
+  /** The node the record is attached around: the function, or the name that refers to it. */
+  readonly at: AstNode;
+  readonly name: string | undefined;
+}
+
+const FUNCTION_TYPES = new Set(['ArrowFunctionExpression', 'FunctionExpression', 'FunctionDeclaration']);
+
+function parseModule(code: string, id: string): AstNode | undefined {
+  const path = id.replace(/[?#].*$/, '');
+  const typescript = /\.[cm]?tsx?$/.test(path);
+  const jsx = /\.[jt]sx$/.test(path);
+  const plugins: ('typescript' | 'jsx')[] = [];
+  if (typescript) plugins.push('typescript');
+  if (jsx) plugins.push('jsx');
+  try {
+    return parse(code, { sourceType: 'unambiguous', plugins, errorRecovery: false }).program as unknown as AstNode;
+  } catch {
+    // the bundler reports what does not parse
+    return undefined;
+  }
+}
+
+/** Local name → import, for every value import of the module. */
+function importsOf(program: AstNode): Map<string, KernelImportBinding> {
+  const imports = new Map<string, KernelImportBinding>();
+  for (const statement of program['body'] as AstNode[]) {
+    if (statement.type !== 'ImportDeclaration' || statement['importKind'] === 'type') continue;
+    const from = (statement['source'] as AstNode)['value'] as string;
+    for (const s of statement['specifiers'] as AstNode[]) {
+      if (s['importKind'] === 'type') continue;
+      const local = (s['local'] as AstNode)['name'] as string;
+      if (s.type === 'ImportDefaultSpecifier') imports.set(local, { from, name: 'default' });
+      else if (s.type === 'ImportNamespaceSpecifier') imports.set(local, { from, name: '*' });
+      else {
+        const imported = s['imported'] as AstNode;
+        imports.set(local, { from, name: (imported.type === 'Identifier' ? imported['name'] : imported['value']) as string });
+      }
+    }
+  }
+  return imports;
+}
+
+/** Top-level functions of the module by name: `function f() {}`, `const f = () => {}` (exported or not). */
+function moduleFunctions(program: AstNode): Map<string, AstNode> {
+  const functions = new Map<string, AstNode>();
+  for (const top of program['body'] as AstNode[]) {
+    const statement = top.type === 'ExportNamedDeclaration' && isNode(top['declaration']) ? (top['declaration'] as AstNode) : top;
+    if (statement.type === 'FunctionDeclaration' && isNode(statement['id'])) functions.set((statement['id'] as AstNode)['name'] as string, statement);
+    if (statement.type === 'VariableDeclaration') {
+      for (const d of statement['declarations'] as AstNode[]) {
+        const init = d['init'];
+        if ((d['id'] as AstNode).type === 'Identifier' && isNode(init) && FUNCTION_TYPES.has(init.type)) functions.set((d['id'] as AstNode)['name'] as string, init);
+      }
+    }
+  }
+  return functions;
+}
+
+/** What a callee is: `jit`, `jit.device`, `jit.withConstants`, `vectorize`, `reduce` of the JIT's modules (through any local name or namespace). */
+function calleeKind(callee: AstNode, imports: ReadonlyMap<string, KernelImportBinding>, modules: readonly string[]): 'jit' | 'device' | 'withConstants' | 'vectorize' | 'reduce' | undefined {
+  const exported = (node: AstNode): string | undefined => {
+    if (node.type === 'Identifier') {
+      const b = imports.get(node['name'] as string);
+      return b && modules.includes(b.from) && b.name !== '*' ? b.name : undefined;
+    }
+    if (node.type === 'MemberExpression' && node['computed'] !== true && (node['object'] as AstNode).type === 'Identifier') {
+      const b = imports.get((node['object'] as AstNode)['name'] as string);
+      if (b && modules.includes(b.from) && b.name === '*') return (node['property'] as AstNode)['name'] as string;
+    }
+    return undefined;
+  };
+  const direct = exported(callee);
+  if (direct === 'jit' || direct === 'vectorize' || direct === 'reduce') return direct;
+  if (callee.type === 'MemberExpression' && callee['computed'] !== true && exported(callee['object'] as AstNode) === 'jit') {
+    const member = (callee['property'] as AstNode)['name'];
+    if (member === 'device') return 'device';
+    if (member === 'withConstants') return 'withConstants';
+  }
+  return undefined;
+}
+
+/** The function that a factory of `jit.withConstants` gives: its expression body, or what its `return` gives. */
+function factoryResult(factory: AstNode): AstNode | undefined {
+  const body = factory['body'] as AstNode;
+  if (FUNCTION_TYPES.has(body.type)) return body;
+  if (body.type !== 'BlockStatement') return undefined;
+  for (const s of body['body'] as AstNode[]) if (s.type === 'ReturnStatement' && isNode(s['argument']) && FUNCTION_TYPES.has((s['argument'] as AstNode).type)) return s['argument'] as AstNode;
+  return undefined;
+}
+
+function unwrapTs(node: AstNode): AstNode {
+  let n = node;
+  while ((n.type === 'TSAsExpression' || n.type === 'TSSatisfiesExpression' || n.type === 'TSNonNullExpression' || n.type === 'ParenthesizedExpression') && isNode(n['expression']))
+    n = n['expression'] as AstNode;
+  return n;
+}
+
+/** The kernel function an argument names: a function written there, or the name of one of the module's functions. */
+function definitionOf(kind: KernelRecordKind, argument: AstNode | undefined, functions: ReadonlyMap<string, AstNode>): Definition | undefined {
+  if (!argument) return undefined;
+  const arg = unwrapTs(argument);
+  if (FUNCTION_TYPES.has(arg.type)) {
+    const id = arg['id'];
+    return { kind, fn: arg, at: arg, name: isNode(id) ? (id['name'] as string) : undefined };
+  }
+  if (arg.type === 'Identifier') {
+    const fn = functions.get(arg['name'] as string);
+    // the function's own name where it has one (`function f`), else the variable's (what `fn.name` is unbundled)
+    if (fn) return { kind, fn, at: arg, name: isNode(fn['id']) ? ((fn['id'] as AstNode)['name'] as string) : (arg['name'] as string) };
+  }
+  return undefined;
+}
+
+function definitions(program: AstNode, imports: ReadonlyMap<string, KernelImportBinding>, modules: readonly string[]): Definition[] {
+  const functions = moduleFunctions(program);
+  const found: Definition[] = [];
+  walk(program, (n) => {
+    if (n.type !== 'CallExpression') return true;
+    const kind = calleeKind(n['callee'] as AstNode, imports, modules);
+    const args = (n['arguments'] as AstNode[]).filter((a) => a.type !== 'SpreadElement');
+    let d: Definition | undefined;
+    if (kind === 'jit') d = definitionOf('kernel', args[0], functions);
+    else if (kind === 'device') d = definitionOf('device', args[0], functions);
+    else if (kind === 'reduce') d = definitionOf('reduce', args[0], functions);
+    else if (kind === 'vectorize') d = definitionOf('vectorize', args[0] && unwrapTs(args[0]).type === 'ArrayExpression' ? args[1] : args[0], functions);
+    else if (kind === 'withConstants' && args[1] && FUNCTION_TYPES.has(unwrapTs(args[1]).type)) {
+      const inner = factoryResult(unwrapTs(args[1]));
+      if (inner) d = { kind: 'kernel', fn: inner, at: inner, name: isNode(inner['id']) ? (inner['id']['name'] as string) : undefined };
+    }
+    if (d && !found.some((f) => f.at === d.at)) found.push(d);
+    return true;
+  });
+  return found;
+}
+
+function fileOf(source: string, mapFile: string): string {
+  if (source.startsWith('file://')) return fileURLToPath(source);
+  return isAbsolute(source) ? source : resolve(dirname(mapFile), source);
+}
+
+/** Where the function is in the file as written: its start, and (through an input map) offsets of its text mapped one by one. */
+function locate(fn: AstNode, file: string, inputMap: SourceMapPayload | undefined): Pick<KernelRecord, 'file' | 'line' | 'column' | 'positions'> {
+  const start = fn.loc.start;
+  if (!inputMap) return { file, line: start.line, column: start.column + 1 };
+  const map = new SourceMap(inputMap);
+  const positions: [number, number, number][] = [];
+  let original: string | undefined;
+  const seen = new Set<number>();
+  walk(fn, (n) => {
+    if (seen.has(n.start)) return true;
+    seen.add(n.start);
+    const e = map.findEntry(n.loc.start.line - 1, n.loc.start.column) as { generatedLine?: number; generatedColumn?: number; originalSource?: string; originalLine?: number; originalColumn?: number };
+    if (e.originalSource === undefined || e.originalLine === undefined || e.originalColumn === undefined) return true;
+    original ??= e.originalSource;
+    if (e.originalSource !== original) return true;
+    // a node that starts after the mapped segment's start, on its line: carried on by the difference
+    const carried = e.generatedLine === n.loc.start.line - 1 && e.generatedColumn !== undefined ? n.loc.start.column - e.generatedColumn : 0;
+    positions.push([n.start - fn.start, e.originalLine + 1, e.originalColumn + 1 + carried]);
+    return true;
+  });
+  if (original === undefined || positions.length === 0) return { file, line: start.line, column: start.column + 1 };
+  positions.sort((a, b) => a[0] - b[0]);
+  const first = positions[0]!;
+  return { file: fileOf(original, file), line: first[1], column: first[2], positions };
+}
+
+/** The record's id: the file relative to `root` (with `/`), line and column. */
+function recordId(file: string, line: number, column: number, root: string): string {
+  const rel = relative(root, file);
+  const shown = rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+  return `${shown.split(sep).join('/')}:${line}:${column}`;
+}
+
+/**
+ * Finds the kernels and device functions of one module (`jit(fn)`,
+ * `jit.device(fn)`, `jit.withConstants(c, factory)`, `vectorize(fn)`,
+ * `reduce(fn)` of the JIT's modules, under any local name or namespace),
+ * records each (kernel-record.ts of @cuda-js/jit) and attaches the record to
+ * the function: the function expression `F` (or the name of a function of
+ * the module) becomes `Object.defineProperty(F, Symbol.for(KEY), { value:
+ * RECORD, configurable: true })`. Undefined where the module defines none.
+ * `id` is the module's file (its extension says whether it is TypeScript).
+ */
+export function findKernels(code: string, id: string, options: FindKernelsOptions = {}): FoundKernels | undefined {
+  const modules = options.modules ?? DEFAULT_MODULES;
+  if (!modules.some((m) => code.includes(m))) return undefined;
+  const program = parseModule(code, id);
+  if (!program) return undefined;
+  const imports = importsOf(program);
+  const found = definitions(program, imports, modules);
+  if (found.length === 0) return undefined;
+  const file = id.replace(/[?#].*$/, '');
+  const root = options.root ?? process.cwd();
+  const s = new MagicString(code);
+  const records: KernelRecord[] = [];
+  for (const d of found) {
+    const written = code.slice(d.fn.start, d.fn.end);
+    const source = blankTypes(code, d.fn);
+    const where = locate(d.fn, file, options.inputMap);
+    const bound: Record<string, KernelImportBinding> = {};
+    for (const name of freeNames(d.fn)) {
+      const b = imports.get(name);
+      if (b) bound[name] = b;
+    }
+    const record: KernelRecord = {
+      version: KERNEL_RECORD_VERSION,
+      id: recordId(where.file, where.line, where.column, root),
+      kind: d.kind,
+      ...(d.name !== undefined ? { name: d.name } : {}),
+      source,
+      ...(source !== written && !where.positions ? { original: written } : {}),
+      ...where,
+      imports: bound,
+    };
+    records.push(record);
+    s.appendLeft(d.at.start, 'Object.defineProperty(');
+    s.appendRight(d.at.end, `, Symbol.for(${JSON.stringify(KERNEL_RECORD_KEY)}), { value: ${JSON.stringify(record)}, configurable: true })`);
+  }
+  return { records, code: s.toString(), map: s.generateMap({ source: file, file, includeContent: true, hires: 'boundary' }) };
+}
