@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
 import { CudaError, hostArrayBuffer, HostViewError, launchBlockingHostFunc, LibraryNotFoundError } from './index.js';
 import { makeLibraryError } from './errors.js';
@@ -31,12 +32,9 @@ describe('hostArrayBuffer', () => {
 
   it('refuses NULL with a HostViewError, and asks the driver about everything else', () => {
     expect(() => hostArrayBuffer(0n, 8, {})).toThrow(HostViewError);
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       hostArrayBuffer(0n, 8, {});
-    } catch (e) {
-      error = e;
-    }
+    });
     expect((error as HostViewError).name).toBe('HostViewError');
     expect((error as HostViewError).functionName).toBe('hostArrayBuffer');
     expect(driverError(() => hostArrayBuffer(0x1000n, 8, {}))).toBe(true);

@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -145,12 +146,9 @@ describeGpu('nvJitLink on a GPU', () => {
     const link = nvjitlink.nvJitLinkCreate([`-arch=sm_${sm}`]);
     try {
       nvjitlink.nvJitLinkAddData(link, nvjitlink.nvJitLinkInputType.NVJITLINK_INPUT_PTX, ptx, 'kernel.ptx');
-      let error: unknown;
-      try {
+      const error = errorOf<unknown>(() => {
         nvjitlink.nvJitLinkComplete(link);
-      } catch (e) {
-        error = e;
-      }
+      });
       expect(error).toBeInstanceOf(NvJitLinkError);
       expect((error as NvJitLinkError).functionName).toBe('nvJitLinkComplete');
       expect((error as NvJitLinkError).log).toMatch(/scale/);

@@ -3,6 +3,7 @@
 // TypeError or RangeError before any system call, and a failed system call is
 // an FdDuplicationError with errno's name. (The property test over hostile
 // arguments is core's ipc-hostile.test.ts, where fast-check is.)
+import { errorOf } from '@cuda-js/test-support/errors';
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,12 +86,9 @@ describe('duplicateFdFromProcess', () => {
   it('a descriptor that the process does not have is an FdDuplicationError with EBADF and what to check', () => {
     // far above any descriptor table (a just-closed number would be reused by pidfd_open itself)
     const fd = 2 ** 30;
-    let caught: unknown;
-    try {
+    const caught = errorOf<unknown>(() => {
       closeSync(duplicateFdFromProcess(process.pid, fd));
-    } catch (error) {
-      caught = error;
-    }
+    });
     expect(caught).toBeInstanceOf(FdDuplicationError);
     const error = caught as FdDuplicationError;
     expect(error.name).toBe('FdDuplicationError');
@@ -105,12 +103,9 @@ describe('duplicateFdFromProcess', () => {
   });
 
   it('a process that does not exist is an FdDuplicationError with ESRCH (pids stop at 2^22 on Linux)', () => {
-    let caught: unknown;
-    try {
+    const caught = errorOf<unknown>(() => {
       duplicateFdFromProcess(2 ** 31 - 1, 0);
-    } catch (error) {
-      caught = error;
-    }
+    });
     expect(caught).toBeInstanceOf(FdDuplicationError);
     if (process.platform === 'linux') {
       expect((caught as FdDuplicationError).syscall).toBe('pidfd_open');

@@ -2,6 +2,7 @@
 // declaration's checks, kernels that call it in the simulator (with its
 // `simulate` stand-in, and without one), and the NVVM IR and PTX that
 // `inspect` shows. The GPU runs are in external-device-function.gpu.test.ts.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
 import { describeWhen, nvvmMissing } from './compile/toolchain-environment.test-support.js';
 import { array, cuda, declareDevice, ExternalDeviceFunction, f32, f64, i32, jit, type JitError, SimulatorError } from './index.js';
@@ -73,12 +74,9 @@ describe('kernels that call linked code, in the simulator', () => {
       },
       { ...sim, constants: { bare } },
     );
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       kernel.launch({ grid: 1, block: 1 }, new Float32Array(1));
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(SimulatorError);
     expect((error as JitError).detail).toMatch(/^'mul_f32' is linked device code; give declareDevice a \{ simulate \} function to run it in the simulator/);
     expect((error as JitError).file).toMatch(/external-device-function\.test\.ts$/);

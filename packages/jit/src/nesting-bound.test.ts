@@ -1,4 +1,5 @@
 // Issue 20: a kernel nested thousands deep overflowed the parser, typer or simulator source generator with the engine's RangeError.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedSyntaxError } from './errors.js';
 import { parseKernel } from './parse/parse-kernel.js';
@@ -12,12 +13,9 @@ function nested(depth: number): (a: Float32Array) => void {
 
 describe('deeply nested kernels', () => {
   it('are an UnsupportedSyntaxError saying they nest too deeply, at whichever stage runs out of stack', () => {
-    let failure: unknown;
-    try {
+    const failure = errorOf<unknown>(() => {
       typeKernel(parseKernel(nested(50_000), undefined), [array('f32', 1)], { symbol: 'k' });
-    } catch (error) {
-      failure = error;
-    }
+    });
     expect(failure).toBeInstanceOf(UnsupportedSyntaxError);
     expect((failure as Error).message).toMatch(/nests expressions or blocks too deeply \(the call stack ran out\)/);
   });

@@ -1,5 +1,6 @@
 // Without a GPU (no driver library, no device), a GPU launch says how to
 // run the same kernel in the simulator, and keeps the error that found no GPU.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { Device } from '@cuda-js/core';
 import { describe, expect, it } from 'vitest';
 import { cuda, JitError, jit, NoGpuError } from './index.js';
@@ -25,12 +26,9 @@ describe.skipIf(skip !== undefined)(`a GPU launch without a GPU${skip ? ` (skipp
       },
       { target: 'gpu', name: 'fill' },
     );
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       fill.launch({ grid: 1, block: 1 }, new Float32Array(1));
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(NoGpuError);
     expect(error).toBeInstanceOf(JitError);
     const e = error as NoGpuError;

@@ -1,6 +1,7 @@
 // numba's laplace and sessionize examples in the simulator: early returns
 // before grid barriers complete with numba's results, as on the H200; a
 // live thread that never reaches the barrier is still a deadlock.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, test } from 'vitest';
 import { cuda } from './cuda.js';
 import { SimulatorError } from './errors.js';
@@ -48,12 +49,9 @@ describe("numba's grid-barrier examples in the simulator", () => {
       },
       { target: 'simulator' },
     );
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       k.launch({ grid: 2, block: 128 }, new Int32Array(256));
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(SimulatorError);
     expect((error as SimulatorError).detail).toBe(
       "the grid barrier (cg.thisGrid().sync()) is never passed: thread (0, 0, 0) of block (1, 0, 0) returned: it is the thread that arrives for its block, as in cooperative groups' grid sync (a deadlock on the GPU)",

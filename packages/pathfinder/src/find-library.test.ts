@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { endianness, tmpdir } from 'node:os';
@@ -238,12 +239,9 @@ describe('findLibrary: NCCL', () => {
 
   it('lists where it looked when no NCCL is installed', () => {
     const r = fakeTree([]);
-    let error: LibraryNotFoundError | undefined;
-    try {
+    const error = errorOf<LibraryNotFoundError>(() => {
       findLibrary('nccl', only(r));
-    } catch (e) {
-      error = e as LibraryNotFoundError;
-    }
+    });
     expect(error).toBeInstanceOf(LibraryNotFoundError);
     expect(error!.libraryName).toBe('nccl');
     expect(error!.message).toContain('[ldconfig] ldconfig -p: no entry for libnccl.so.2');
@@ -309,12 +307,9 @@ describe('findLibrary: one CUDA major across the compilers', () => {
 describe('findLibrary: errors', () => {
   it('lists every place tried, in order, with why each failed', () => {
     const r = fakeTree(['site-packages/nvidia/cu13/lib/libcublas.so.13']);
-    let error: LibraryNotFoundError | undefined;
-    try {
+    const error = errorOf<LibraryNotFoundError>(() => {
       findLibrary('nvJitLink', only(r, { env: { LD_LIBRARY_PATH: join(r, 'nope'), CUDA_HOME: join(r, 'home') } }));
-    } catch (e) {
-      error = e as LibraryNotFoundError;
-    }
+    });
     expect(error).toBeInstanceOf(LibraryNotFoundError);
     expect(error!.libraryName).toBe('nvJitLink');
     expect(error!.attempts.map((a) => a.source)).toEqual(['override', 'site-packages', 'conda', 'LD_LIBRARY_PATH', 'ldconfig', 'CUDA_HOME', 'default toolkit']);

@@ -1,5 +1,6 @@
 // The Linker against this machine: without nvJitLink and without a device
 // (this machine, CI) it must say so clearly; argument checks need neither.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, InvalidOptionError, LinkerUnavailableError, UnknownOptionError } from './errors.js';
 import { Linker } from './linker.js';
@@ -42,12 +43,9 @@ describeWhen(
   'Linker with neither nvJitLink nor a device',
   () => {
     it('fails with LinkerUnavailableError giving the reason for each backend', () => {
-      let error: LinkerUnavailableError | undefined;
-      try {
+      const error = errorOf<LinkerUnavailableError>(() => {
         new Linker([ObjectCode.fromPtxText(PTX)], { arch: 'sm_90' }).link('cubin');
-      } catch (e) {
-        error = e as LinkerUnavailableError;
-      }
+      });
       expect(error).toBeInstanceOf(LinkerUnavailableError);
       expect(error!.reasons['nvJitLink']).toMatch(/not found/);
       // No device, or no driver library at all: either way cuInit fails.
@@ -57,12 +55,9 @@ describeWhen(
 
     it('names only the backend that was asked for', () => {
       for (const backend of ['nvJitLink', 'driver'] as const) {
-        let error: LinkerUnavailableError | undefined;
-        try {
+        const error = errorOf<LinkerUnavailableError>(() => {
           new Linker([ObjectCode.fromPtxText(PTX)], { arch: 'sm_90', backend }).link('cubin');
-        } catch (e) {
-          error = e as LinkerUnavailableError;
-        }
+        });
         expect(error).toBeInstanceOf(LinkerUnavailableError);
         expect(Object.keys(error!.reasons)).toEqual([backend]);
       }

@@ -1,4 +1,5 @@
 // verifyNvvm against the real libNVVM of this machine.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { NvvmError } from '@cuda-js/bindings';
 import { expect, it } from 'vitest';
 import { InvalidCodeError } from './errors.js';
@@ -31,12 +32,9 @@ describeWhen([nvvmMissing], 'verifyNvvm', () => {
   it('throws NvvmError with a log that names the module and the fault', () => {
     // Parses, but is not valid: an i32 stored through a float pointer.
     const wrong = VALID.replace('store i32 1, i32* %out', 'store float 1.0, i32* %out');
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       verifyNvvm(wrong, { name: 'wrong.ll' });
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(NvvmError);
     expect((error as NvvmError).log).toMatch(/wrong\.ll/);
   });

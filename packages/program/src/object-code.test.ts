@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,12 +64,9 @@ describe('ObjectCode factories', () => {
 describeWhen([nvrtcMissing, deviceMissing === undefined ? 'a CUDA device is present here' : undefined], 'ObjectCode loading without a device', () => {
   it('fails with ObjectCodeLoadError that says there is no device', async () => {
     const cubin = new Program('extern "C" __global__ void k() {}', 'c++', { arch: 'sm_90' }).compile('cubin');
-    let error: ObjectCodeLoadError | undefined;
-    try {
+    const error = errorOf<ObjectCodeLoadError>(() => {
       cubin.getKernel('k');
-    } catch (e) {
-      error = e as ObjectCodeLoadError;
-    }
+    });
     expect(error).toBeInstanceOf(ObjectCodeLoadError);
     expect(error!.message).toContain('CUDA_ERROR_NO_DEVICE');
     expect(error!.message).toContain('There is no CUDA device on this machine');

@@ -1,5 +1,6 @@
 // Program with code type 'c++', against the real NVRTC of this machine
 // (NVRTC 11.8 from Debian here and in CI; NVRTC 13 on the GPU host).
+import { errorOf } from '@cuda-js/test-support/errors';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,12 +102,9 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
   it('throws NvrtcError with the log, whose first error names the line', () => {
     const logs: string[] = [];
     const bad = '__global__ void k(float* y) {\n  int i = threadIdx.x;\n  y[i] = undefined_thing;\n}\n';
-    let error: NvrtcError | undefined;
-    try {
+    const error = errorOf<NvrtcError>(() => {
       new Program(bad, 'c++', { arch: 'sm_90', name: 'broken.cu' }).compile('ptx', { logs: (t) => logs.push(t) });
-    } catch (e) {
-      error = e as NvrtcError;
-    }
+    });
     expect(error).toBeInstanceOf(NvrtcError);
     expect(error!.codeName).toBe('NVRTC_ERROR_COMPILATION');
     expect(error!.log).toContain('undefined_thing');
@@ -152,12 +150,9 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
   });
 
   it('refuses an architecture this NVRTC does not know, listing those it does', () => {
-    let error: UnsupportedArchitectureError | undefined;
-    try {
+    const error = errorOf<UnsupportedArchitectureError>(() => {
       new Program(SOURCE, 'c++', { arch: 'sm_21' }).compile('ptx');
-    } catch (e) {
-      error = e as UnsupportedArchitectureError;
-    }
+    });
     expect(error).toBeInstanceOf(UnsupportedArchitectureError);
     expect(error!.supported).toContain('sm_90');
     expect(error!.message).toContain('does not support sm_21');
@@ -217,12 +212,9 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
   });
 
   itWhen([deviceMissing === undefined ? 'a CUDA device is present here' : undefined], 'asks for arch where there is no device', () => {
-    let error: ArchitectureRequiredError | undefined;
-    try {
+    const error = errorOf<ArchitectureRequiredError>(() => {
       new Program(SOURCE, 'c++').compile('ptx');
-    } catch (e) {
-      error = e as ArchitectureRequiredError;
-    }
+    });
     expect(error).toBeInstanceOf(ArchitectureRequiredError);
     expect(error!.message).toContain("pass arch explicitly, for example { arch: 'sm_90' }");
   });

@@ -1,5 +1,6 @@
 // Program with code type 'nvvm', against the real libNVVM and libdevice of the
 // CUDA toolkit on this machine, with the toolkit's ptxas as the judge.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,13 +89,10 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
 
   it('throws NvvmError with the log for IR that does not parse', () => {
     const logs: string[] = [];
-    let error: NvvmError | undefined;
-    try {
+    const error = errorOf<NvvmError>(() => {
       const ir = 'define void @f() {\nentry:\n  %x = add i32 %y, 1\n  ret void\n}\n';
       new Program(ir, 'nvvm', { arch: 'sm_90', name: 'bad.ll' }).compile('ptx', { logs: (t) => logs.push(t) });
-    } catch (e) {
-      error = e as NvvmError;
-    }
+    });
     expect(error).toBeInstanceOf(NvvmError);
     expect(error!.log).toBeTruthy();
     expect(parseDiagnostics(error!.log!)[0]).toMatchObject({ file: 'bad.ll', line: 3, column: 15, severity: 'error' });
@@ -140,12 +138,9 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
     [nvJitLinkMissing === undefined ? 'nvJitLink is present here' : undefined, deviceMissing === undefined ? 'a CUDA device is present here' : undefined],
     'says clearly that no linker can make the cubin',
     () => {
-      let error: LinkerUnavailableError | undefined;
-      try {
+      const error = errorOf<LinkerUnavailableError>(() => {
         new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true }).compile('cubin');
-      } catch (e) {
-        error = e as LinkerUnavailableError;
-      }
+      });
       expect(error).toBeInstanceOf(LinkerUnavailableError);
       expect(Object.keys(error!.reasons)).toEqual(['nvJitLink', 'driver']);
     },

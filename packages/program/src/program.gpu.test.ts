@@ -1,6 +1,7 @@
 // On a GPU: compile, link, load and launch, and check the results; kernel
 // attributes and occupancy against the device's own limits. The context,
 // memory and launches come straight from @cuda-js/bindings.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -327,12 +328,9 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
 
   it('names the kernels a module has when one is missing', () => {
     const cubin = new Program(AXPY, 'c++').compile('cubin');
-    let error: KernelNotFoundError | undefined;
-    try {
+    const error = errorOf<KernelNotFoundError>(() => {
       cubin.getKernel('tile');
-    } catch (e) {
-      error = e as KernelNotFoundError;
-    }
+    });
     expect(error).toBeInstanceOf(KernelNotFoundError);
     expect(error!.available).toContain('tiled');
   });
@@ -427,12 +425,9 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
   });
 
   it("puts the driver linker's error log in its LinkError", () => {
-    let error: LinkError | undefined;
-    try {
+    const error = errorOf<LinkError>(() => {
       new Linker([ObjectCode.fromPtxText(CALLS_MISSING_PTX)], { arch, backend: 'driver' }).link('cubin');
-    } catch (e) {
-      error = e as LinkError;
-    }
+    });
     expect(error).toBeInstanceOf(LinkError);
     expect(error!.backend).toBe('driver');
     expect(error!.errorLog).toContain('gone');
@@ -442,12 +437,9 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
     const cxx = new Program('extern "C" __device__ float missing_fn(float);\nextern "C" __global__ void k(float* p) { p[0] = missing_fn(p[0]); }', 'c++', {
       relocatableDeviceCode: true,
     }).compile('ltoir');
-    let error: LinkError | undefined;
-    try {
+    const error = errorOf<LinkError>(() => {
       new Linker([cxx], { arch }).link('cubin');
-    } catch (e) {
-      error = e as LinkError;
-    }
+    });
     expect(error).toBeInstanceOf(LinkError);
     expect(error!.backend).toBe('nvJitLink');
     expect(error!.errorLog).toContain('missing_fn');

@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { LibraryNotFoundError } from '@cuda-js/bindings';
 import { describe, expect, it } from 'vitest';
 import { system, SystemDevice, SystemUnavailableError } from '../index.js';
@@ -33,12 +34,9 @@ describe('system without NVML', () => {
       () => SystemDevice.count(),
     ];
     for (const read of reads) {
-      let error: unknown;
-      try {
+      const error = errorOf<unknown>(() => {
         read();
-      } catch (e) {
-        error = e;
-      }
+      });
       expect(error).toBeInstanceOf(SystemUnavailableError);
       const e = error as SystemUnavailableError;
       expect(e.name).toBe('SystemUnavailableError');

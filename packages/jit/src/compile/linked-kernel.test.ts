@@ -1,6 +1,7 @@
 // A kernel linked with the code its externals name, against the real
 // toolchain of this machine: the link itself needs nvJitLink or a driver
 // with a device (the GPU host has them); without either, how it fails.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,12 +129,9 @@ describeWhen([nvvmMissing], 'a kernel linked with LTO-IR', () => {
 
   itWhen([nvJitLinkMissing === undefined ? 'nvJitLink is present here' : undefined], 'says that only nvJitLink links it, where nvJitLink is absent', () => {
     const input = ltoir();
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [input]);
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(LinkerUnavailableError);
     expect((error as Error).message).toMatch(/nvJitLink: .*the kernel 'scale' links LTO-IR \('mul\.ll'\), which only nvJitLink links/);
     input.close();

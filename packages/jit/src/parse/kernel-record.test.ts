@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
 import { jit } from '../jit.js';
 import { RewrittenKernelError, UnsupportedSyntaxError } from '../errors.js';
@@ -33,12 +34,9 @@ describe('the kernel record of the build plugin', () => {
     const original = '(a: Float32Array) => {\n  const i = cuda.grid(1);\n  a[i] = a[i] + missing;\n}';
     const fn = withRecord(fromText('(t)=>{t[0]=q}'), { source: original.replace(': Float32Array', '              '), original, file: '/nowhere/app.ts', line: 10, column: 5, imports: {} });
     const k = jit(fn, { target: 'simulator' });
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       k.launch({ grid: 1, block: 1 }, new Float32Array(1));
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toMatchObject({ name: 'FreeVariableError', file: '/nowhere/app.ts', line: 12, column: 17 });
     expect((error as Error).message).toContain('a[i] = a[i] + missing;\n                ^~~~~~~');
   });
@@ -77,24 +75,18 @@ describe('kernels without the plugin in bundles', () => {
 
   it('gives a minified kernel (cuda renamed to a letter) a RewrittenKernelError that names the plugin', () => {
     const fn = fromText<(a: Float32Array) => void>('t=>{let e=n.grid(1);e<t.length&&(t[e]=2*t[e])}', { n: {} });
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       jit(fn, { target: 'simulator' });
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(RewrittenKernelError);
     expect((error as Error).message).toMatch(/rewritten by a bundler or minifier.*'n\.grid'.*@cuda-js\/unplugin/s);
   });
 
   it('explains an error met by a text that minifiers folded (comma sequences)', () => {
     const fn = fromText<(a: Float32Array) => void>('(a)=>{const i=cuda.grid(1);cuda.syncthreads(),a[i]=1}');
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       jit(fn, { target: 'simulator' }).launch({ grid: 1, block: 1 }, new Float32Array(1));
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(RewrittenKernelError);
     expect((error as Error).message).toMatch(/comma sequence/);
     expect((error as Error).cause).toBeInstanceOf(Error);

@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 // scijs and stdlib ndarrays are viewed through the host adapters, which their subpath registers.
 import '@cuda-js/memory-view/adapters';
@@ -303,12 +304,9 @@ describe('out-of-bounds accesses raise a SimulatorError at the access', () => {
   test('reading one past the end', () => {
     const x = new Float32Array(8).fill(1);
     const y = new Float32Array(8);
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       shiftKernel().run([2, 1, 1], [4, 1, 1], [8, x, y]);
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(SimulatorError);
     const e = error as SimulatorError;
     expect(e.detail).toBe("index 8 is out of bounds of 'x' (length 8), in thread (3, 0, 0) of block (1, 0, 0)");

@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, test } from 'vitest';
 import { SimulatorError } from '../errors.js';
 import { arrayType, type JitType, type ScalarName } from '../types/jit-types.js';
@@ -144,12 +145,9 @@ describe('calls of linked code in the simulator', () => {
     const mul = b.external(MUL);
     const kernel = b.build([expr(store(x, 'f32', [i32(0)], call(mul, MUL, [valueArg(load(x, 'f32', [i32(0)])), valueArg(f32(2))], locator.loc('mul('))))]);
     const simulated = new SimulatedKernel(kernel, locator);
-    let error: SimulatorError | undefined;
-    try {
+    const error = errorOf<SimulatorError>(() => {
       simulated.run([1, 1, 1], [1, 1, 1], [new Float32Array(1)]);
-    } catch (e) {
-      error = e as SimulatorError;
-    }
+    });
     expect(error).toBeInstanceOf(SimulatorError);
     expect(error!.detail).toBe("'mul_f32' is linked device code; give declareDevice a { simulate } function to run it in the simulator, in thread (0, 0, 0) of block (0, 0, 0)");
     expect({ file: error!.file, line: error!.line, column: error!.column }).toEqual({ file: 'kernels/test-kernel.js', line: 2, column: 10 });

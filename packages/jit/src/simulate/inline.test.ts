@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, test } from 'vitest';
 import { SimulatorError } from '../errors.js';
 import type { Expr, Stmt } from '../types/typed-ir.js';
@@ -146,12 +147,9 @@ describe('inlined device functions', () => {
     const loc = { ...deviceText.loc('a[i + 1]'), locator: deviceText };
     const body = [block(500, [expr(set(r, load(x, 'f32', [add(globalIndexX(), i32(1))], loc))), breakTo(500)])];
     const kernel = b.build([expr(store(out, 'f32', [globalIndexX()], inlined('get', 'f32', body, r, kernelText.loc('get(x, i)'))))]);
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       new SimulatedKernel(kernel, kernelText).run([1, 1, 1], [4, 1, 1], [new Float32Array(4), new Float32Array(4)]);
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(SimulatorError);
     expect((error as SimulatorError).message).toBe(
       "kernels/lib.js:2:10: index 4 is out of bounds of 'x' (length 4), in device function 'get' called at kernels/kernel.js:2:12, in thread (3, 0, 0) of block (0, 0, 0)\n  return a[i + 1];\n         ^",
@@ -167,12 +165,9 @@ describe('inlined device functions', () => {
     const inner = inlined('inner', 'i32', [{ op: 'barrier', scope: 'warp', mask: u32(0xffffffff), loc: { ...lib.loc('cuda.syncwarp()'), locator: lib } }], r2, { ...lib.loc('inner()'), locator: lib });
     const outer = inlined('outer', 'i32', [expr(inner)], r1, kernelText.loc('outer()'));
     const kernel = b.build([when(compare('ne', special('laneid'), i32(3)), [expr(outer)])]);
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       new SimulatedKernel(kernel, kernelText).run([1, 1, 1], [32, 1, 1], []);
-    } catch (e) {
-      error = e;
-    }
+    });
     expect((error as SimulatorError).message).toBe(
       "kernels/lib.js:5:3: syncwarp() in thread (0, 0, 0) of block (0, 0, 0) waits for the lanes of its mask 0xffffffff, but lane 3 (thread (3, 0, 0)) returned: a mask that names an exited lane is undefined on the GPU (name only the lanes that go on, e.g. with activemask() or ballot_sync()), in device function 'inner' called at kernels/lib.js:2:3, from 'outer' called at kernels/kernel.js:2:18\n  cuda.syncwarp();\n  ^",
     );

@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { SimulatorError } from '../errors.js';
@@ -332,12 +333,9 @@ describe('integer division by zero', () => {
         const host = type === 'i32' ? new Int32Array(1) : type === 'u32' ? new Uint32Array(1) : type === 'i64' ? new BigInt64Array(1) : new BigUint64Array(1);
         sim.run([1, 1, 1], [1, 1, 1], [host, seven, two]);
         expect(host[0]).toBe(operator === 'div' ? (WIDTH[type] === 64 ? 3n : 3) : WIDTH[type] === 64 ? 1n : 1);
-        let error: unknown;
-        try {
+        const error = errorOf<unknown>(() => {
           sim.run([1, 1, 1], [1, 1, 1], [host, seven, zero]);
-        } catch (e) {
-          error = e;
-        }
+        });
         expect(error).toBeInstanceOf(SimulatorError);
         const e = error as SimulatorError;
         expect(e.detail).toBe(`integer ${operator === 'div' ? 'division' : 'remainder'} by zero, in thread (0, 0, 0) of block (0, 0, 0)`);

@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { bool as boolScalar, f32 as f32Scalar, f64 as f64Scalar, i32 as i32Scalar, i64 as i64Scalar, u8 as u8Scalar, u64 as u64Scalar } from '@cuda-js/core';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, test } from 'vitest';
@@ -124,12 +125,9 @@ describe('array arguments', () => {
 
   test('refused: device memory, which the CPU cannot reach', () => {
     const device = StridedMemoryView.fromPointer(0x7f0000000000n, { dtype: 'float64', shape: [4] });
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       run(writer(), device);
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(KernelArgumentError);
     expect((error as KernelArgumentError).message).toMatch(/^argument 1 \('out', array\(f64, 1, 'C'\)\) is memory on CUDA:0, not in a JS buffer: the simulator .* needs host memory/);
     expect((error as KernelArgumentError).file).toBeUndefined();

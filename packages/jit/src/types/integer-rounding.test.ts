@@ -2,6 +2,7 @@
 // JavaScript's rounding of the real quotient (negatives too), usable as
 // indices; a plain number argument is accepted as an index. Simulator
 // against plain JS, the GPU path through libNVVM and ptxas.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { i32, u32 } from '@cuda-js/core';
 import { describe, expect, test } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
@@ -115,12 +116,9 @@ describe('a plain number argument as an index', () => {
       },
       { target: 'simulator' },
     );
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       assigned.launch({ grid: 1, block: 1 }, new Float64Array(4), 4);
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(KernelTypeError);
     expect((error as KernelTypeError).detail).toBe(
       'an index must be an integer, got f64 (a plain JS number is f64: a number argument itself, +, - and * of numbers and integers, and Math.floor/trunc/ceil/round of an integer quotient are accepted as indices; else write i32(...) here)',

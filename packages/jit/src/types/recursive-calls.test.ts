@@ -2,6 +2,7 @@
 // and an inferred type, mutual recursion, a type that cannot be inferred):
 // the simulator against plain-JS references, the GPU path through libNVVM
 // and ptxas, and the named errors.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { i32, i64 } from '@cuda-js/core';
 import { describe, expect, test } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
@@ -146,12 +147,9 @@ describe('recursive device functions in the simulator', () => {
       },
       { target: 'simulator', constants: { forever } },
     );
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       bad.launch({ grid: 1, block: 1 }, out);
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(SimulatorError);
     expect((error as Error).message).toMatch(/the calls of 'forever' nest deeper than the simulator's bound of 1000/);
     expect((error as Error).message).toMatch(/recursive-calls\.test\.ts:\d+/);
@@ -168,12 +166,9 @@ describe('recursive device functions in the simulator', () => {
       },
       { target: 'simulator', constants: { loop } },
     );
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       k.launch({ grid: 1, block: 1 }, new Int32Array(1));
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(RecursionTypeError);
     expect(error).toBeInstanceOf(KernelTypeError);
     expect((error as Error).message).toMatch(/the return type of the recursive device function 'loop' cannot be inferred/);

@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -121,17 +122,14 @@ describe('typeKernel', () => {
       { N: 4 },
     );
     expect(expressions(k.body).some((e) => e.op === 'const' && e.value === 4)).toBe(true);
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       typed(
         (x: Float32Array) => {
           x[0] = N * 2; // the line asserted below
         },
         [f32x1],
       );
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(FreeVariableError);
     const err = error as FreeVariableError;
     expect(err.file).toMatch(/type-kernel\.test\.ts$/);

@@ -1,6 +1,7 @@
 // The host adapters behind subpath exports: this file imports the main entry
 // only (vitest gives each test file its own module graph), so no adapter is
 // registered until a test imports one, as a user would.
+import { errorOf } from '@cuda-js/test-support/errors';
 import Complex64Array from '@stdlib/array-complex64';
 import ndarrayCtor from '@stdlib/ndarray-ctor';
 import * as arrow from 'apache-arrow';
@@ -48,12 +49,9 @@ describe('host adapters: registered by importing their subpath', () => {
   });
 
   it('lists the adapters and their subpaths for an object that nothing views', () => {
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       StridedMemoryView.fromAny({ not: 'an array' });
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(NotViewableError);
     expect(error).not.toBeInstanceOf(AdapterNotImportedError);
     expect((error as Error).message).toMatch(/^\[object Object\] implements no array protocol/);
