@@ -1,5 +1,5 @@
 // The bundler matrix: the fixture app (fixtures/app, kernels of the JIT's
-// suite) built by esbuild, rolldown, vite and rollup with the plugin, each
+// suite) built by esbuild, rolldown, vite, rollup, rspack and webpack with the plugin, each
 // with and without minification and source maps, then run in one node
 // process in the simulator: results checked against plain JavaScript, and
 // the deliberate error of fixtures/app/broken.ts located at its .ts line and
@@ -12,7 +12,9 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import terserPlugin from '@rollup/plugin-terser';
+import { rspack } from '@rspack/core';
 import * as esbuild from 'esbuild';
+import webpack from 'webpack';
 import { rolldown } from 'rolldown';
 import { type Plugin as RollupPlugin, rollup } from 'rollup';
 import { build as viteBuild } from 'vite';
@@ -112,6 +114,28 @@ async function build(b: Build): Promise<string> {
         rolldownOptions: { output: { entryFileNames: `${b.name}.mjs`, format: 'esm' } },
       },
     });
+  } else if (bundler === 'rspack' || bundler === 'webpack') {
+    const make = bundler === 'rspack' ? (rspack as unknown as typeof webpack) : webpack;
+    // rspack's own TypeScript loader (SWC); for webpack, esbuild's (fixtures/typescript-loader.cjs); the plugin runs before either (a 'pre' loader)
+    const typescript = bundler === 'rspack' ? { loader: 'builtin:swc-loader', options: { jsc: { parser: { syntax: 'typescript' } } } } : { loader: join(app, '../typescript-loader.cjs') };
+    const config: webpack.Configuration = {
+      mode: b.minify ? 'production' : 'none',
+      target: 'node',
+      context: app,
+      entry: './main.ts',
+      output: { path: out, filename: `${b.name}.mjs`, module: true, library: { type: 'module' }, chunkFormat: 'module' },
+      experiments: { outputModule: true },
+      externalsType: 'module',
+      externals: [
+        ({ request }: { request?: string }, callback: (error?: Error, result?: string) => void) => (request !== undefined && APP_EXTERNAL.test(request) ? callback(undefined, request) : callback()),
+      ],
+      resolve: { extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } },
+      module: { rules: [{ test: /\.ts$/, ...typescript, type: 'javascript/auto' }] },
+      devtool: b.sourcemap ? 'source-map' : false,
+      optimization: { minimize: b.minify },
+      plugins: [(bundler === 'rspack' ? cudaJsPlugin.rspack() : cudaJsPlugin.webpack()) as webpack.WebpackPluginInstance],
+    };
+    await new Promise<void>((done, failed) => make(config, (error, stats) => (error ? failed(error) : stats?.hasErrors() ? failed(new Error(stats.toString())) : done())));
   } else {
     // the plugin after the TypeScript step: it reads compiled code and maps it back through the step's source map
     const bundle = await rollup({
@@ -126,7 +150,7 @@ async function build(b: Build): Promise<string> {
   return file;
 }
 
-const BUNDLERS = ['esbuild', 'rolldown', 'vite', 'rollup'] as const;
+const BUNDLERS = ['esbuild', 'rolldown', 'vite', 'rollup', 'rspack', 'webpack'] as const;
 const WITH_PLUGIN: Build[] = BUNDLERS.flatMap((bundler) =>
   [false, true].flatMap((minify) => [false, true].map((sourcemap) => ({ name: `${bundler}-plugin${minify ? '-min' : ''}${sourcemap ? '-map' : ''}`, plugin: true, minify, sourcemap }))),
 );
