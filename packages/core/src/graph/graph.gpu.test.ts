@@ -4,9 +4,9 @@ import { driver } from '@cuda-js/bindings';
 import { Linker, ObjectCode, Program } from '@cuda-js/program';
 import { describeGpu } from '@cuda-js/test-support';
 import { ptxasPath } from '@cuda-js/test-support/toolchain';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Buffer, Device, type Graph, GraphArgumentError, GraphBuilder, GraphDefinition, GraphStateError, GraphUpdateError, launch, LaunchConfig, u64 } from '../index.js';
-import { compileTestKernels } from '../test-kernels.js';
+import { beforeAll, expect, it } from 'vitest';
+import { type Buffer, type Device, type Graph, GraphArgumentError, GraphBuilder, GraphDefinition, GraphStateError, GraphUpdateError, launch, LaunchConfig, u64 } from '../index.js';
+import { gpuTestKernels } from '../test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void add_one(int* x, int n) {
@@ -58,8 +58,8 @@ const N = 1000;
 const CONFIG = new LaunchConfig({ grid: Math.ceil(N / 256), block: 256 });
 
 describeGpu('graphs on a GPU', () => {
+  const gpu = gpuTestKernels(SOURCE, ['add_one', 'set_value', 'add_into', 'spin']);
   let device: Device;
-  let k: ReturnType<typeof compileTestKernels>;
   let add_one: { handle: bigint; name: string };
   let set_value: { handle: bigint; name: string };
   let add_into: { handle: bigint; name: string };
@@ -72,11 +72,9 @@ describeGpu('graphs on a GPU', () => {
   const every = (values: Int32Array, expected: number): boolean => values.every((v) => v === expected);
 
   beforeAll(() => {
-    device = Device.get(0).setCurrent();
-    k = compileTestKernels(SOURCE, ['add_one', 'set_value', 'add_into', 'spin'], device.arch);
-    ({ add_one, set_value, add_into, spin } = k.kernels as Record<string, { handle: bigint; name: string }> as never);
+    device = gpu.device;
+    [add_one, set_value, add_into, spin] = [gpu.kernel('add_one'), gpu.kernel('set_value'), gpu.kernel('add_into'), gpu.kernel('spin')];
   });
-  afterAll(() => k?.unload());
 
   it('captures a fill, kernels and a copy, runs nothing while capturing, and replays them', () => {
     using stream = device.createStream();

@@ -12,9 +12,9 @@ import { existsSync, fstatSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ClosedResourceError, Event, IpcError } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Buffer, Device, DeviceMemoryResource, launch } from '../index.js';
-import { compileTestKernels } from '../test-kernels.js';
+import { beforeAll, expect, it } from 'vitest';
+import { Buffer, type Device, DeviceMemoryResource, launch } from '../index.js';
+import { gpuTestKernels } from '../test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void write_pattern(int* out, int n, int salt) {
@@ -95,16 +95,14 @@ async function withChild<T>(body: (child: ChildProcess, next: (type: string) => 
 const threads = (n: number) => ({ grid: Math.ceil(n / 256), block: 256 });
 
 describeGpu('IPC: two processes share a pool, its buffers and events', () => {
+  const gpu = gpuTestKernels(SOURCE, ['write_pattern', 'spin']);
   let device: Device;
-  let k: ReturnType<typeof compileTestKernels>;
   let spinCycles: bigint;
   beforeAll(() => {
     if (!existsSync(BUILT_CORE)) throw new Error(`the child imports the built packages, and ${BUILT_CORE} is missing: build first (cd packages/core && npx tsc -b)`);
-    device = Device.get(0).setCurrent();
-    k = compileTestKernels(SOURCE, ['write_pattern', 'spin'], device.arch);
+    device = gpu.device;
     spinCycles = BigInt(device.attributes.clockRate) * BigInt(SPIN_MS); // clockRate is in kHz
   });
-  afterAll(() => k?.unload());
 
   it("the child reads what this process wrote after its event, and this process reads the child's write after the child's event", async () => {
     const n = 1 << 16;
@@ -119,8 +117,8 @@ describeGpu('IPC: two processes share a pool, its buffers and events', () => {
         await next('ready');
         // zeros, then (after the spin) the pattern in the first half: a child that does not wait for `written` reads zeros
         buffer.fill(0, { stream });
-        launch(stream, { grid: 1, block: 1 }, k.kernels['spin']!, spinCycles);
-        launch(stream, threads(n), k.kernels['write_pattern']!, buffer, n, salt);
+        launch(stream, { grid: 1, block: 1 }, gpu.kernel('spin'), spinCycles);
+        launch(stream, threads(n), gpu.kernel('write_pattern'), buffer, n, salt);
         using written = device.createEvent({ interprocess: true }).record(stream);
         const pool = resource.allocationHandle();
         expect(pool).toEqual({ kind: 'posix-fd', pid: process.pid, fd: pool.fd, deviceUuid: device.uuid });
