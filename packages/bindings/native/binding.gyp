@@ -18,6 +18,7 @@
         "src/graph-calls.cpp",
         "src/graph-host-functions.cpp",
         "src/process-fd.cpp",
+        "src/fast-exit.cpp",
         "src/memcpy-host-buffers.cpp",
         "src/generated-functions.cpp"
       ],

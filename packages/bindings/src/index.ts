@@ -42,6 +42,7 @@ export { AddonLoadError, AddonNotFoundError } from './addon-errors.js';
 export { loadedLibraries, perThreadDefaultStream } from './loaded-libraries-report.js';
 export { backgroundReleaseFailures, releaseAsync, releaseInBackground, type BackgroundRelease } from './release.js';
 export { hostArrayBuffer } from './host-array-buffer.js';
+export { skipDriverTeardownAtExit } from './fast-exit.js';
 export { ClosedResourceError, OwnedHandle, type HandleRelease } from './owned-handle.js';
 export { brandHandle } from './brand-handle.js';
 export { launchBlockingHostFunc } from './blocking-host-function.js';

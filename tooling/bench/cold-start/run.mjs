@@ -4,6 +4,7 @@
 //   - the JIT's cold start, compiling (../jit/cold-cuda-js.mjs, the cache off);
 //   - the JIT's cold start whose kernel is a disk-cache hit (hit.mjs, with
 //     the first-launch time of the hit and a second load of the cubin);
+//   - both again with CUDA_JS_FAST_EXIT=1 (the driver's teardown at exit skipped);
 //   - each layer's import alone (imports.mjs): where import time goes.
 // Wall time is spawn → exit, measured here; RSS is each child's max RSS.
 // usage: node run.mjs <floor binary> <cubin of ../jit/kernels.cu> [runs]   (prints a markdown report)
@@ -29,6 +30,9 @@ const cases = {
   'cuda-js JIT cold start, compiling (cache off)': () =>
     runChild(process.execPath, [join(here, '..', 'jit', 'cold-cuda-js.mjs')], { cwd: join(here, '..', 'jit'), extraEnv: { CUDA_JS_JIT_CACHE: '0' }, timeoutMs: 120_000 }),
   'cuda-js JIT cold start, disk-cache hit': () => node('hit.mjs', [], { CUDA_JS_CACHE_DIR: cacheDir }),
+  'cuda-js JIT cold start, compiling, CUDA_JS_FAST_EXIT=1 (no driver teardown)': () =>
+    runChild(process.execPath, [join(here, '..', 'jit', 'cold-cuda-js.mjs')], { cwd: join(here, '..', 'jit'), extraEnv: { CUDA_JS_JIT_CACHE: '0', CUDA_JS_FAST_EXIT: '1' }, timeoutMs: 120_000 }),
+  'cuda-js JIT cold start, disk-cache hit, CUDA_JS_FAST_EXIT=1': () => node('hit.mjs', [], { CUDA_JS_CACHE_DIR: cacheDir, CUDA_JS_FAST_EXIT: '1' }),
   ...Object.fromEntries(LAYERS.map((m) => [`import ${m}`, () => node('imports.mjs', [m])])),
 };
 const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));

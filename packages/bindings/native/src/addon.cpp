@@ -41,6 +41,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   cjs::registerHostArrayBuffer(env, exports);
   cjs::registerBlockingHostFunc(env, exports);
   cjs::registerProcessFd(env, exports);
+  cjs::registerFastExit(env, exports);
   cjs::registerNvJitLinkThreadForTests(env, exports);
   exports.Set("setup", Napi::Function::New(env, setup, "setup"));
   exports.Set("loadedLibraries", Napi::Function::New(env, cjs::loadedLibrariesNative, "loadedLibraries"));

@@ -554,6 +554,8 @@ void registerGraphCalls(Napi::Env env, Napi::Object driver);
 void registerHostArrayBuffer(Napi::Env env, Napi::Object exports);
 void registerBlockingHostFunc(Napi::Env env, Napi::Object exports);
 void registerProcessFd(Napi::Env env, Napi::Object exports);
+/** skipDriverTeardownAtExit (fast-exit.cpp). */
+void registerFastExit(Napi::Env env, Napi::Object exports);
 
 }  // namespace cjs
 

@@ -1,4 +1,5 @@
 import { driver, type CUcontext } from '@cuda-js/bindings';
+import { applyFastExit } from './fast-exit.js';
 import { checkBlockingWait, Event, type EventOptions, type StreamArgument, type StreamOptions } from '@cuda-js/streams';
 import type { Buffer } from '../memory/buffer.js';
 import { DeviceStream } from './device-stream.js';
@@ -122,7 +123,10 @@ export class Device {
 
   /** The primary context (retained on first use, for the life of the process). */
   get context(): CUcontext {
-    this.#context ??= driver.cuDevicePrimaryCtxRetain(this.handle);
+    if (this.#context === undefined) {
+      this.#context = driver.cuDevicePrimaryCtxRetain(this.handle);
+      applyFastExit(); // again, after what the driver registered for the context
+    }
     return this.#context;
   }
 

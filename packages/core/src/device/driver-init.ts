@@ -1,5 +1,6 @@
 import { CudaError, driver } from '@cuda-js/bindings';
 import { installDriverHooks } from './driver-hooks.js';
+import { applyFastExit } from './fast-exit.js';
 import { DeviceNotFoundError } from '../errors.js';
 
 let initialized = false;
@@ -16,6 +17,7 @@ export function ensureDriver(): void {
     throw error;
   }
   installDriverHooks();
+  applyFastExit();
   initialized = true;
 }
 
