@@ -81,6 +81,8 @@ export { bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64 } from 
 // Written in the kernel language itself: numba's cuda.reduce and cuda.random.
 export { reduce, type Reducer, type ReduceOptions, type ReducerOptions } from './library/reduce.js';
 export { vectorize, type Ufunc, type VectorizeOptions } from './library/vectorize.js';
+export { guvectorize, type Gufunc, type GuvectorizeOptions } from './library/guvectorize.js';
+export type { GufuncLayout } from './library/gufunc-layout.js';
 export type { UfuncCallOptions, UfuncResult } from './library/ufunc-operands.js';
 export type { UfuncSignature, UfuncSignatureSpec } from './library/ufunc-signature.js';
 export { stream, defaultStream, event, eventElapsedTime, type JitStream, type JitEvent, type StreamMakerOptions, type EventMakerOptions } from './library/stream-makers.js';

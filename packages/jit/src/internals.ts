@@ -20,6 +20,7 @@ export {
   type ElementRef,
   type CallArgument,
   type ExternalCall,
+  type TypedFunction,
   type KernelMemory,
   type MemorySpace,
   type KernelCollectives,

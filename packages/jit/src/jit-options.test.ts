@@ -58,7 +58,9 @@ describe('the JIT refuses unknown options with a suggestion', () => {
   it('reduce(fn, { nam }) and the reducer call { strem }', () => {
     expect(optionError(() => reduce(add, { nam: 'sum' } as never)).message).toMatch(/^reduce\(\): unknown option 'nam' \(did you mean 'name'\?\); known options: target, name$/);
     const sum = reduce(add, { target: 'simulator', name: 'sum' });
-    expect(optionError(() => sum(new Float32Array(4), { strem: 0n } as never)).message).toMatch(/^sum\(\): unknown option 'strem' \(did you mean 'stream'\?\); known options: init, stream$/);
+    expect(optionError(() => sum(new Float32Array(4), { strem: 0n } as never)).message).toMatch(
+      /^sum\(\): unknown option 'strem' \(did you mean 'stream'\?\); known options: init, stream, size, res$/,
+    );
   });
 
   it('declareDevice(symbol, signature, { simulte }) and createXoroshiro128pStates(n, seed, { subsequencestart })', () => {

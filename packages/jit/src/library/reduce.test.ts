@@ -42,3 +42,28 @@ describe('reduce in the simulator', () => {
     expect(() => sum(new Float32Array(3), { init: 1n })).toThrow(KernelArgumentError);
   });
 });
+
+describe("reduce's size and res (numba's)", () => {
+  it('size reduces the leading elements only; res takes the result in element 0 and the call gives nothing', () => {
+    const values = Float64Array.from({ length: 1500 }, (_, i) => i + 1);
+    expect(sum(values, { size: 10 })).toBe(55);
+    expect(sum(values, { size: 1000, init: 1 })).toBe(500501);
+    const res = new Float64Array(2).fill(-1);
+    expect(sum(values, { res })).toBeUndefined();
+    expect([...res]).toEqual([(1500 * 1501) / 2, -1]);
+    expect(max(Int32Array.from([3, 9, 4]), { res: new Int32Array(1), size: 2 })).toBeUndefined();
+    const r = new Int32Array(1);
+    max(Int32Array.from([3, 9, 4, 11]), { res: r, size: 3 });
+    expect(r[0]).toBe(9);
+  });
+
+  it('an empty reduction (size 0) writes init into res; bad sizes and res are refused', () => {
+    const res = new Float32Array(1);
+    sum(new Float32Array([1, 2, 3]), { size: 0, init: 7, res });
+    expect(res[0]).toBe(7);
+    expect(() => sum(new Float32Array(3), { size: 4 })).toThrow(/size must be an integer from 0 to the array's length 3, got 4/);
+    expect(() => sum(new Float32Array(3), { size: 1.5 })).toThrow(/size must be an integer/);
+    expect(() => sum(new Float32Array(3), { res: new Float64Array(1) })).toThrow(/res must be a 1-D array of f32/);
+    expect(() => sum(new Float32Array(3), { res: new Float32Array(0) })).toThrow(/at least one element/);
+  });
+});

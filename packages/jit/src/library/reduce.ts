@@ -6,9 +6,9 @@ import { isAnything, isString } from '@cuda-js/options';
 import { checkJitOptions, isJitTarget } from '../jit-options.js';
 
 const REDUCER_OPTIONS = { target: isJitTarget, name: isString };
-// The stream is read by the launch; init is converted to the element type with its own error.
-const REDUCE_CALL_OPTIONS = { init: isAnything, stream: isAnything };
-import { Device, Scalar, bf16, bfloat16FromBits, bool, f16, f32, f64, float16FromBits, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
+// The stream is read by the launch; init, size and res are checked below with their own errors.
+const REDUCE_CALL_OPTIONS = { init: isAnything, stream: isAnything, size: isAnything, res: isAnything };
+import { Device, Scalar, bf16, bfloat16Bits, bfloat16FromBits, bool, f16, f32, f64, float16Bits, float16FromBits, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
 import { cuda } from '../cuda.js';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import type { StreamArgument } from '@cuda-js/streams';
@@ -31,8 +31,17 @@ const DTYPE_TOKENS: Readonly<Record<ScalarName, (value: never) => Scalar>> = { b
 export interface ReduceOptions {
   /** Combined with the array's reduction last: `fn(init, reduced)`; the result of an empty array. */
   readonly init?: number | bigint;
-  /** The stream to run on (GPU); the call waits for it before giving the value. */
+  /** The stream to run on (GPU); the call waits for it before giving the value (with `res`, it does not wait). */
   readonly stream?: StreamArgument;
+  /** How many elements to reduce, from the first (numba's `size`; default: all of them). */
+  readonly size?: number;
+  /**
+   * Where the result goes, in its element 0 (numba's `res`): a 1-D array of
+   * the input's dtype, normally device memory (a DeviceArray, a view). The
+   * call then gives nothing and, on the GPU, copies nothing to the host: the
+   * result is ready when the stream's work is.
+   */
+  readonly res?: unknown;
 }
 
 export interface ReducerOptions {
@@ -44,7 +53,9 @@ export interface ReducerOptions {
 
 /** Reduces a 1-D array with a binary function, on the GPU or in the simulator, giving the value. */
 export interface Reducer {
-  (input: unknown, options?: ReduceOptions): number | bigint;
+  (input: unknown, options?: ReduceOptions & { readonly res?: undefined }): number | bigint;
+  /** With `res`, the result is written there and nothing is given. */
+  (input: unknown, options: ReduceOptions & { readonly res: unknown }): undefined;
   readonly name: string;
 }
 
@@ -114,18 +125,36 @@ export function reduce(fn: (a: number, b: number) => number, options: ReducerOpt
     return kernel;
   };
 
-  const reducer = (input: unknown, call: ReduceOptions = {}): number | bigint => {
+  const reducer = (input: unknown, call: ReduceOptions = {}): number | bigint | undefined => {
     checkJitOptions(`${name}()`, call, REDUCE_CALL_OPTIONS);
-    const [type] = argumentTypes([input], ['input'], options.target ?? kernelFor('f32').target);
+    const target = options.target ?? kernelFor('f32').target;
+    const [type] = argumentTypes([input], ['input'], target);
     if (type === undefined || !isArrayType(type) || type.ndim !== 1) {
       throw new KernelArgumentError(`${name}: reduce takes a 1-D array, got ${type === undefined ? 'nothing' : typeof type === 'string' ? `a ${type} scalar` : type.name}`);
     }
     const dtype = type.dtype;
-    const n = lengthOf(input);
+    const length = lengthOf(input);
+    const n = call.size === undefined ? length : sizeOf(call.size, length, name);
     const init = call.init === undefined ? undefined : scalarOf(dtype, call.init, name);
+    const res = call.res;
+    if (res !== undefined) {
+      const [resType] = argumentTypes([res], ['res'], target);
+      if (resType === undefined || !isArrayType(resType) || resType.ndim !== 1 || resType.dtype !== dtype || lengthOf(res) < 1) {
+        throw new KernelArgumentError(
+          `${name}: res must be a 1-D array of ${dtype} (the input's dtype) with at least one element, got ${resType === undefined ? 'nothing' : typeof resType === 'string' ? `a ${resType} scalar` : `${resType.name}${isArrayType(resType) ? ` of length ${lengthOf(res)}` : ''}`}`,
+        );
+      }
+    }
     if (n === 0) {
       if (call.init === undefined) throw new KernelArgumentError(`${name}: reduce of an empty array with no init`);
-      return call.init;
+      if (res === undefined) return call.init;
+      // res gets init: the one-element reduction of [init]
+      const single = hostArrayOf(dtype, 1);
+      single[0] = dtype === 'f16' ? float16Bits(Number(call.init)) : dtype === 'bf16' ? bfloat16Bits(Number(call.init)) : (elementOf(dtype, call.init) as never);
+      const kernel = kernelFor(dtype);
+      const noInit = scalarOf(dtype, 0, name);
+      kernel.launch({ grid: 1, block: BLOCK, stream: call.stream }, hostArgument(dtype, single), res, i32(1), false, noInit);
+      return undefined;
     }
     const kernel = kernelFor(dtype);
     const blocks = Math.min(MAX_BLOCKS, Math.ceil(n / BLOCK));
@@ -134,33 +163,58 @@ export function reduce(fn: (a: number, b: number) => number, options: ReducerOpt
       const partials = hostArgument(dtype, hostArrayOf(dtype, blocks));
       const result = hostArrayOf(dtype, 1);
       kernel.launch({ grid: blocks, block: BLOCK }, input, partials, i32(n), false, noInit);
-      kernel.launch({ grid: 1, block: BLOCK }, partials, hostArgument(dtype, result), i32(blocks), init !== undefined, init ?? noInit);
-      return firstValue(dtype, result);
+      kernel.launch({ grid: 1, block: BLOCK }, partials, res ?? hostArgument(dtype, result), i32(blocks), init !== undefined, init ?? noInit);
+      return res === undefined ? firstValue(dtype, result) : undefined;
     }
-    return onDevice(kernel, dtype, input, n, blocks, init ?? noInit, init !== undefined, call.stream);
+    return onDevice(kernel, dtype, input, n, blocks, init ?? noInit, init !== undefined, call.stream, res);
   };
   Object.defineProperty(reducer, 'name', { value: name });
   return reducer as Reducer;
 }
 
-function onDevice(kernel: JitKernel, dtype: ScalarName, input: unknown, n: number, blocks: number, init: Scalar, useInit: boolean, stream: StreamArgument | undefined): number | bigint {
+function onDevice(
+  kernel: JitKernel,
+  dtype: ScalarName,
+  input: unknown,
+  n: number,
+  blocks: number,
+  init: Scalar,
+  useInit: boolean,
+  stream: StreamArgument | undefined,
+  res: unknown,
+): number | bigint | undefined {
   const current = Device.current() ?? Device.get(0).setCurrent();
   const bytes = SCALARS[dtype].bytes;
-  const partials = current.allocate(blocks * bytes);
-  const result = current.allocate(bytes);
+  const partials = current.allocate(blocks * bytes, { stream });
+  const result = res === undefined ? current.allocate(bytes, { stream }) : undefined;
   try {
     const dt = dtypeOfScalar(dtype);
     const partialsView = StridedMemoryView.fromPointer(partials.ptr, { dtype: dt, shape: [blocks], exporter: partials });
-    const resultView = StridedMemoryView.fromPointer(result.ptr, { dtype: dt, shape: [1], exporter: result });
+    const resultView = result === undefined ? res : StridedMemoryView.fromPointer(result.ptr, { dtype: dt, shape: [1], exporter: result });
     kernel.launch({ grid: blocks, block: BLOCK, stream }, input, partialsView, i32(n), false, init);
     kernel.launch({ grid: 1, block: BLOCK, stream }, partialsView, resultView, i32(blocks), useInit, init);
+    if (result === undefined) return undefined;
     const out = hostArrayOf(dtype, 1);
     result.copyTo(new Uint8Array(out.buffer, out.byteOffset, bytes), { stream });
     return firstValue(dtype, out);
   } finally {
-    partials.close();
-    result.close();
+    // stream-ordered: with res, the kernels may still be running on the stream
+    partials.close({ stream });
+    result?.close({ stream });
   }
+}
+
+/** numba's `size`: how many leading elements to reduce. */
+function sizeOf(size: unknown, length: number, name: string): number {
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > length) {
+    throw new KernelArgumentError(`${name}: size must be an integer from 0 to the array's length ${length}, got ${typeof size === 'number' ? size : typeof size}`);
+  }
+  return size;
+}
+
+/** `value` as an element of a host array of `dtype` (not f16 or bf16, whose elements are bits). */
+function elementOf(dtype: ScalarName, value: number | bigint): number | bigint {
+  return dtype === 'i64' || dtype === 'u64' ? BigInt(value) : Number(value);
 }
 
 /** A host array of `dtype` as the kernel's argument: f16 and bf16 elements are bits, which a Uint16Array alone would call u16. */

@@ -234,3 +234,16 @@ export function restrided(base: StridedMemoryView, shape: readonly number[], str
     ...(base.stream !== undefined ? { stream: base.stream } : {}),
   });
 }
+
+/** The scalar argument of a kernel parameter, as the signature's type where there is one. */
+export function scalarArgument(operand: Operand & { kind: 'scalar' }, to: ScalarName | undefined): unknown {
+  const v = operand.value;
+  if (to === undefined || v instanceof Scalar) return v;
+  return Scalar.of(to, typeof v === 'boolean' ? Number(v) : to === 'i64' || to === 'u64' ? BigInt(v) : Number(v));
+}
+
+/** A kernel function made of generated text (the text is the kernel; the function object only carries it to the parser). */
+export function kernelFunction(text: string): (...args: never[]) => unknown {
+  // the kernel is the text; the function object only carries it to the parser
+  return new Function(`return (${text});`)() as (...args: never[]) => unknown;
+}

@@ -1,7 +1,9 @@
 // The signatures of the ufunc builders, as numba writes them
 // ('float32(float32, float32)', 'void(float32[:], float32, float32[:])')
 // or as cuda-js's other signatures do ({ args: [f32, f32], returns: f32 }).
-import { JitError } from '../errors.js';
+import { Scalar } from '@cuda-js/core';
+import { JitError, KernelArgumentError } from '../errors.js';
+import type { Operand } from './ufunc-operands.js';
 import { isArrayType, SCALARS, type ScalarName } from '../types/jit-types.js';
 import { resolveSignature, type TypeToken } from '../types/signature.js';
 
@@ -139,4 +141,28 @@ export function castsSafely(from: ScalarName, to: ScalarName): boolean {
   if (!t.isFloat) return false;
   // f16 and bf16 each widen into f32 and f64, not into each other
   return t.bits > f.bits;
+}
+
+/** Whether a scalar argument's value fits `to` (numba takes Python scalars by value: an integral number fits integer types). */
+export function scalarFits(operand: Operand & { kind: 'scalar' }, to: ScalarName): boolean {
+  const v = operand.value;
+  if (v instanceof Scalar) return castsSafely(v.type as ScalarName, to);
+  if (typeof v === 'boolean') return true;
+  if (typeof v === 'bigint') return to !== 'bool' && !to.startsWith('f') && !to.startsWith('bf');
+  return to !== 'bool' && (to.startsWith('f') || to.startsWith('bf') || Number.isInteger(v));
+}
+
+/**
+ * The first signature that the inputs match exactly, else the first that
+ * they cast to safely (numpy's choice among a ufunc's loops).
+ */
+export function chooseSignature(name: string, signatures: readonly UfuncSignature[], inputs: readonly Operand[]): number {
+  const exact = signatures.findIndex((s) => inputs.every((op, k) => (op.kind === 'scalar' ? !(op.value instanceof Scalar) || op.dtype === s.args[k] : op.dtype === s.args[k])));
+  if (exact >= 0) return exact;
+  const safe = signatures.findIndex((s) => inputs.every((op, k) => (op.kind === 'scalar' ? scalarFits(op, s.args[k]!) : castsSafely(op.dtype, s.args[k]!))));
+  if (safe >= 0) return safe;
+  throw new KernelArgumentError(
+    `${name}: no signature takes inputs of ${inputs.map((op) => (op.kind === 'scalar' ? `${op.dtype} scalar` : op.dtype)).join(', ')} ` +
+      `(the signatures are ${signatures.map((s) => s.text).join('; ')}); convert the inputs, or add a signature`,
+  );
 }

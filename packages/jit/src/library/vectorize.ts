@@ -6,7 +6,7 @@
 // after numpy's dimension merging leaves at most three dimensions).
 import { isArray, isBoolean, isString } from '@cuda-js/options';
 import { checkJitOptions, isJitTarget, isObject } from '../jit-options.js';
-import { i32, Scalar } from '@cuda-js/core';
+import { i32 } from '@cuda-js/core';
 import type { StridedMemoryView } from '@cuda-js/memory-view';
 import { device, deviceFunctionOf, type KernelConstant } from '../device-function.js';
 import { JitError, KernelArgumentError } from '../errors.js';
@@ -14,8 +14,8 @@ import { JitKernel, type JitTarget } from '../jit.js';
 import type { ScalarName } from '../types/jit-types.js';
 import { broadcastShape, broadcastStrides, coalesce } from './broadcast.js';
 import { reduce, type ReduceOptions, type Reducer } from './reduce.js';
-import { isCallOptions, restrided, UfuncRun, type ArrayOperand, type Operand, type UfuncCallOptions, type UfuncResult } from './ufunc-operands.js';
-import { castsSafely, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
+import { isCallOptions, kernelFunction, restrided, scalarArgument, UfuncRun, type ArrayOperand, type Operand, type UfuncCallOptions, type UfuncResult } from './ufunc-operands.js';
+import { chooseSignature, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
 
 /** Threads per block of the elementwise kernels. */
 const BLOCK = 256;
@@ -52,7 +52,7 @@ export interface Ufunc {
   /** The kernels made so far (one per signature and operand pattern), for `inspect` and their specializations. */
   readonly kernels: ReadonlyMap<string, JitKernel>;
   /** numba's `ufunc.reduce` for a binary ufunc: folds a 1-D array with the scalar function (see {@link reduce}). */
-  reduce(input: unknown, options?: ReduceOptions): number | bigint;
+  reduce(input: unknown, options?: ReduceOptions & { readonly res?: undefined }): number | bigint;
 }
 
 /** How a kernel reads one operand: a scalar parameter, at the flat index, or through its strides. */
@@ -87,11 +87,6 @@ function probeText(nin: number): string {
   return `function probe(${params.join(', ')}) {\nconst r = op(${params.join(', ')});\n}`;
 }
 
-function compileFunction(text: string): (...args: never[]) => unknown {
-  // the kernel is the text; the function object only carries it to the parser
-  return new Function(`return (${text});`)() as (...args: never[]) => unknown;
-}
-
 function contiguousStrides(shape: readonly number[]): number[] {
   const strides = new Array<number>(shape.length);
   let step = 1;
@@ -109,37 +104,6 @@ function sameStrides(a: readonly number[], b: readonly number[]): boolean {
 /** The shape of an operand: none for a scalar. */
 function shapeOf(operand: Operand): readonly number[] {
   return operand.kind === 'scalar' ? [] : operand.view.shape;
-}
-
-/** Whether a scalar argument's value fits `to` (numba takes Python scalars by value: an integral number fits integer types). */
-function scalarFits(operand: Operand & { kind: 'scalar' }, to: ScalarName): boolean {
-  const v = operand.value;
-  if (v instanceof Scalar) return castsSafely(v.type as ScalarName, to);
-  if (typeof v === 'boolean') return true;
-  if (typeof v === 'bigint') return to !== 'bool' && !to.startsWith('f') && !to.startsWith('bf');
-  return to !== 'bool' && (to.startsWith('f') || to.startsWith('bf') || Number.isInteger(v));
-}
-
-/**
- * The first signature that the inputs match exactly, else the first that
- * they cast to safely (numpy's choice among a ufunc's loops).
- */
-function chooseSignature(name: string, signatures: readonly UfuncSignature[], inputs: readonly Operand[]): number {
-  const exact = signatures.findIndex((s) => inputs.every((op, k) => (op.kind === 'scalar' ? !(op.value instanceof Scalar) || op.dtype === s.args[k] : op.dtype === s.args[k])));
-  if (exact >= 0) return exact;
-  const safe = signatures.findIndex((s) => inputs.every((op, k) => (op.kind === 'scalar' ? scalarFits(op, s.args[k]!) : castsSafely(op.dtype, s.args[k]!))));
-  if (safe >= 0) return safe;
-  throw new KernelArgumentError(
-    `${name}: no signature takes inputs of ${inputs.map((op) => (op.kind === 'scalar' ? `${op.dtype} scalar` : op.dtype)).join(', ')} ` +
-      `(the signatures are ${signatures.map((s) => s.text).join('; ')}); convert the inputs, or add a signature`,
-  );
-}
-
-/** The scalar argument of a kernel parameter, as the signature's type where there is one. */
-function scalarArgument(operand: Operand & { kind: 'scalar' }, to: ScalarName | undefined): unknown {
-  const v = operand.value;
-  if (to === undefined || v instanceof Scalar) return v;
-  return Scalar.of(to, typeof v === 'boolean' ? Number(v) : to === 'i64' || to === 'u64' ? BigInt(v) : Number(v));
 }
 
 /**
@@ -188,7 +152,7 @@ export function vectorize(
   const symbol = name.replace(/\W/g, '_');
   const jitOptions = { target: options.target, fastMath: options.fastMath, fma: options.fma, constants: { op } };
   const kernels = new Map<string, JitKernel>();
-  const probe = new JitKernel(compileFunction(probeText(nin)), { ...jitOptions, name: `${symbol}_probe` }, undefined);
+  const probe = new JitKernel(kernelFunction(probeText(nin)), { ...jitOptions, name: `${symbol}_probe` }, undefined);
   const lazyTypes = new Map<string, ScalarName>();
 
   const resultType = (inputs: readonly ScalarName[]): ScalarName => {
@@ -206,7 +170,7 @@ export function vectorize(
   const kernelFor = (key: string, text: string): JitKernel => {
     let kernel = kernels.get(key);
     if (!kernel) {
-      kernel = new JitKernel(compileFunction(text), { ...jitOptions, name: `${symbol}_vectorize` }, undefined);
+      kernel = new JitKernel(kernelFunction(text), { ...jitOptions, name: `${symbol}_vectorize` }, undefined);
       kernels.set(key, kernel);
     }
     return kernel;
@@ -285,7 +249,7 @@ export function vectorize(
     nin,
     signatures,
     kernels: kernels as ReadonlyMap<string, JitKernel>,
-    reduce(input: unknown, reduceOptions?: ReduceOptions): number | bigint {
+    reduce(input: unknown, reduceOptions?: ReduceOptions & { readonly res?: undefined }): number | bigint {
       if (nin !== 2) throw new JitError(`${name}.reduce: only a binary ufunc reduces; '${name}' takes ${nin} input(s)`);
       reducer ??= reduce(fn as (a: number, b: number) => number, { target: options.target, name });
       return reducer(input, reduceOptions);
