@@ -40,6 +40,18 @@ describe('the first-level cache key', () => {
     expect(kernelSourceKey(base({ f: h }))).not.toBe(kernelSourceKey(base({ f: h2 })));
   });
 
+  it("changes with a device function's declared return type, and keys a recursive one", () => {
+    const fib = (returns: 'i64' | 'f64') =>
+      device(
+        function fib(n: number): number {
+          return n < 2 ? n : fib(n - 1) + fib(n - 2);
+        },
+        { returns },
+      );
+    expect(kernelSourceKey(base({ f: fib('i64') }))).toBe(kernelSourceKey(base({ f: fib('i64') })));
+    expect(kernelSourceKey(base({ f: fib('i64') }))).not.toBe(kernelSourceKey(base({ f: fib('f64') })));
+  });
+
   it('changes when a linked file changes', () => {
     const ext = (code: string) => declareDevice('ext', { args: ['f32'], returns: 'f32' }, { link: { cuda: code } });
     expect(kernelSourceKey(base({ f: ext('a') }))).not.toBe(kernelSourceKey(base({ f: ext('b') })));

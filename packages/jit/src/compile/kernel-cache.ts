@@ -57,7 +57,8 @@ function constantPart(value: KernelConstant, seen: Set<unknown>): KeyPart {
   if (device) {
     if (seen.has(device)) return ['device', device.name, 'recursive'];
     seen.add(device);
-    return ['device', device.parsed.source, constantsPart(device.constants, seen)];
+    // its declared return type too: the same text with another `returns` compiles differently
+    return ['device', device.parsed.source, device.returns ?? '', constantsPart(device.constants, seen)];
   }
   if (value instanceof ExternalDeviceFunction) {
     return ['external', value.symbol, value.args.map((t) => (typeof t === 'string' ? t : t.name)), value.returns, value.link.map(linkPart)];
