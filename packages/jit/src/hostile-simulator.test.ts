@@ -85,3 +85,32 @@ describe('dynamic shared memory that no block has', () => {
     expect(() => kernel.launch({ grid: 1, block: 1, sharedMemory: 2 ** 31 - 1 }, new Float32Array(1))).toThrow(/2147483647 bytes of dynamic shared memory exceed the device's/);
   });
 });
+
+describe('an array detached by a callback of its own simulated launch', () => {
+  it('is a SimulatorError naming the argument, not writes that went nowhere', () => {
+    let victim: Float32Array | undefined;
+    const detach = declareDevice(
+      'detach_f32',
+      { args: [f32], returns: f32 },
+      {
+        link: { ptx: '' },
+        simulate: (a: number) => {
+          if (victim !== undefined && victim.byteLength > 0) structuredClone(victim.buffer, { transfer: [victim.buffer as ArrayBuffer] });
+          return a;
+        },
+      },
+    );
+    const kernel = jit(
+      (x: Float32Array) => {
+        if (cuda.grid(1) === 0) x[0] = detach(1) + 1;
+      },
+      { ...sim, name: 'detached', constants: { detach } },
+    );
+    victim = new Float32Array(4);
+    expect(() => kernel.launch({ grid: 1, block: 4 }, victim!)).toThrow(/^detached: argument 1 \('x'\) was detached or shrunk while the launch ran/);
+    victim = undefined;
+    const kept = new Float32Array(4);
+    kernel.launch({ grid: 1, block: 4 }, kept);
+    expect([...kept]).toEqual([2, 0, 0, 0]);
+  });
+});

@@ -3,7 +3,7 @@ import type { TypedKernel } from '../types/typed-ir.js';
 import { bindArrayArgument } from './array-argument.js';
 import { FaultSites } from './fault-sites.js';
 import { checkSimulatedLaunch, simulatedForallBlockSize } from './launch-limits.js';
-import { generateKernelSource, type GeneratedKernel, type SimulationMode, simulationMode } from './kernel-source.js';
+import { type ArrayArgument, generateKernelSource, type GeneratedKernel, type SimulationMode, simulationMode } from './kernel-source.js';
 import { MemoryPlan } from './memory-plan.js';
 import { convertScalarArgument } from './scalar-argument.js';
 import { createSimulatorRuntime, type PrintSink, type SimulatorRuntime, simulatorBudget } from './simulator-runtime.js';
@@ -103,5 +103,27 @@ export class SimulatedKernel {
     this.#runtime.budget.left = steps;
     this.#runtime.budget.total = steps;
     this.#simulate(grid[0], grid[1], grid[2], block[0], block[1], block[2], values, sharedMemory);
+    this.#checkAttached(values);
+  }
+
+  /**
+   * The arrays the kernel ran on are in place: one whose buffer a callback of
+   * the launch (a `simulate` stand-in, a print sink) detached or shrank has
+   * lost the writes made after that, and read garbage: a SimulatorError
+   * naming it, never a launch that seemed to work.
+   */
+  #checkAttached(values: readonly unknown[]): void {
+    const params = this.#kernel.params;
+    for (let i = 0; i < params.length; i++) {
+      const param = params[i]!;
+      if (param.kind !== 'array') continue;
+      const bound = values[i] as ArrayArgument;
+      const data = bound.data as ArrayLike<number> & { readonly byteLength: number };
+      const elements = bound.shape.reduce((a, b) => a * b, 1);
+      if (elements === 0 || data.byteLength > 0) continue;
+      throw new SimulatorError(
+        `${this.#kernel.symbol}: argument ${i + 1} ('${param.name}') was detached or shrunk while the launch ran (by a callback of the launch: a simulate stand-in, a print sink), so its reads and writes after that went nowhere; keep the array's buffer as it is until the launch returns`,
+      );
+    }
   }
 }
