@@ -169,6 +169,13 @@ describe('guvectorize in the simulator', () => {
     );
     expect(() => guvectorize(['float64(float64[:], float64, float64[:])'], '(n),()->(n)', addScalar, simulator)).toThrow(/has a result type/);
     expect(() => guvectorize([], '(n),()->(n)', addScalar, simulator)).toThrow(JitError);
+    expect(() => guvectorize(['void(float64, float64, float64[:])'], '(n),()->(n)', addScalar, simulator)).toThrow(
+      /input 1 of 'void\(float64, float64, float64\[:\]\)' is a scalar type; the layout gives it 1 core dimension\(s\): write float32\[:\]/,
+    );
+    expect(() => guvectorize(['void(float64[:], float64, float64)'], '(n),()->()', addScalar, simulator)).toThrow(/output 1 of .* is a scalar type; outputs are arrays/);
+    expect(() => guvectorize(['void(float64[:, :], float64, float64[:])'], '(n),()->(n)', addScalar, simulator)).toThrow(
+      /argument 1 of .* has 2 dimension\(s\); the layout '\(n\),\(\)->\(n\)' gives it 1/,
+    );
     const g = guvectorize(['void(float64[:], float64, float64[:])'], '(n),()->(n)', addScalar, simulator);
     expect(() => g(1, 2)).toThrow(/input 1 is a scalar; the layout '\(n\),\(\)->\(n\)' gives it 1 core dimension/);
   });

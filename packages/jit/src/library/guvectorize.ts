@@ -108,7 +108,8 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
   if (nparams !== nin + nout) throw new JitError(`guvectorize: '${name}' takes ${nparams} argument(s); the layout '${layout}' has ${nin} input(s) and ${nout} output(s)`);
   if (!Array.isArray(signatures) || signatures.length === 0) throw new JitError(`guvectorize: '${name}' needs its signatures ('void(float32[:], float32, float32[:])'), as numba's for the GPU`);
   const parsed = Object.freeze(signatures.map(parseUfuncSignature));
-  for (const s of parsed) {
+  for (const [index, s] of parsed.entries()) {
+    const text = typeof signatures[index] === 'string';
     if (s.args.length !== nin + nout) throw new JitError(`guvectorize: the signature '${s.text}' has ${s.args.length} argument(s); the layout '${layout}' has ${nin + nout}`);
     if (s.returns !== undefined) throw new JitError(`guvectorize: the signature '${s.text}' has a result type; a gufunc writes its outputs, write 'void(...)'`);
     s.ranks.forEach((rank, k) => {
@@ -116,8 +117,11 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
       if (rank !== undefined && rank !== core && !(core === 0 && rank === 1)) {
         throw new JitError(`guvectorize: argument ${k + 1} of '${s.text}' has ${rank} dimension(s); the layout '${layout}' gives it ${core} core dimension(s)`);
       }
-      if (k >= nin && core > 0 && rank === undefined && typeof signatures[0] === 'string') {
-        throw new JitError(`guvectorize: output ${k - nin + 1} of '${s.text}' is a scalar type; outputs are arrays (float32[:])`);
+      // numba's text says the rank: a scalar type where the layout gives core dimensions (or for an output) is not an array
+      if (text && rank === undefined && (core > 0 || k >= nin)) {
+        throw new JitError(
+          `guvectorize: ${k < nin ? `input ${k + 1}` : `output ${k - nin + 1}`} of '${s.text}' is a scalar type; ${k < nin ? `the layout gives it ${core} core dimension(s)` : 'outputs are arrays'}: write float32[${Array.from({ length: Math.max(core, 1) }, () => ':').join(', ')}]`,
+        );
       }
     });
   }

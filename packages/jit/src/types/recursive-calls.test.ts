@@ -94,6 +94,26 @@ describe('recursive device functions in the simulator', () => {
     ]);
   });
 
+  test('in a kernel with barriers (lockstep mode), with the thread position read in the function', () => {
+    const depthSum: DeviceFunctionCallable<(n: number) => number> = device((n: number): number => (n <= 0 ? cuda.threadIdx.x : n + depthSum(n - 1)), {
+      constants: () => ({ depthSum }),
+    });
+    const k = jit(
+      (out: Int32Array) => {
+        const sm = cuda.shared.array(64, cuda.i32);
+        const t = cuda.threadIdx.x;
+        sm[t] = depthSum(t % 8);
+        cuda.syncthreads();
+        out[t] = sm[63 - t]!;
+      },
+      { target: 'simulator', constants: { depthSum } },
+    );
+    const out = new Int32Array(64);
+    k.launch({ grid: 1, block: 64 }, out);
+    const ref = (t: number): number => ((t % 8) * ((t % 8) + 1)) / 2 + t;
+    expect([...out]).toEqual(Array.from({ length: 64 }, (_, t) => ref(63 - t)));
+  });
+
   test('mutual recursion: outerFac and innerFac, against plain JS', () => {
     const ns = Int32Array.from({ length: 12 }, (_, k) => k);
     const out = new Float64Array(12);
