@@ -3,6 +3,7 @@
 // checked before the first is launched, an error naming the record by
 // `launchIndex`. None of this needs a device: a well-formed queue gets as far
 // as asking the driver for the current context.
+import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
 import { driver, LAUNCH_QUEUE_RECORD, PACKED_LAUNCH_HEADER, type CUfunction, type LaunchFunction } from './index.js';
 
@@ -14,12 +15,9 @@ const twoParameters = (): LaunchFunction => driver.createLaunchFunction(F, 16 + 
 
 /** Whether `run` fails only for want of a driver or a device, past every check of the queue. */
 function reachesTheDriver(run: () => unknown): void {
-  let error: unknown;
-  try {
+  const error = errorOf<unknown>(() => {
     run();
-  } catch (e) {
-    error = e;
-  }
+  });
   // no CUDA library here, or one with no device: either way nothing about the queue
   expect(error).toBeInstanceOf(Error);
   expect((error as Error).name).toMatch(/^(LibraryNotFoundError|CudaError|LibraryLoadError)$/);
@@ -85,12 +83,9 @@ describe('cuLaunchKernelQueue', () => {
     const launches = [twoParameters()];
     const expectAt = (records: { which?: number; bytes?: number }[], index: number, message: RegExp) => {
       const { queue, used } = queueOf(records);
-      let error: unknown;
-      try {
+      const error = errorOf<unknown>(() => {
         driver.cuLaunchKernelQueue(queue, used, launches);
-      } catch (e) {
-        error = e;
-      }
+      });
       expect(error).toBeInstanceOf(RangeError);
       expect((error as Error).message).toMatch(message);
       expect((error as { launchIndex?: number }).launchIndex).toBe(index);
@@ -100,12 +95,9 @@ describe('cuLaunchKernelQueue', () => {
     expectAt([{ bytes: 16 }], 0, /queued launch 0 has a size of 16 bytes/);
     expectAt([{ bytes: 8 + 64 + 8 }], 0, /has a size of 80 bytes/); // past the queue's used bytes
     const cut = queueOf([{}]);
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       driver.cuLaunchKernelQueue(cut.queue, cut.used + 4, launches);
-    } catch (e) {
-      error = e;
-    }
+    });
     expect((error as Error).message).toMatch(/queued launch 1 is cut off: 4 bytes left/);
     expect((error as { launchIndex?: number }).launchIndex).toBe(1);
   });

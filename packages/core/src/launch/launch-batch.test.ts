@@ -5,6 +5,7 @@
 // (the native launch functions, with a kernel handle that nothing launches):
 // the checks a real plan makes against the device are the GPU tests'.
 import { LAUNCH_QUEUE_RECORD, type CUfunction, type LaunchFunction } from '@cuda-js/bindings';
+import { errorOf } from '@cuda-js/test-support/errors';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LaunchBatchError } from '../errors.js';
@@ -122,12 +123,9 @@ describe('LaunchBatch', () => {
     for (let i = 0; i < 50; i++) batch.launchPlan(plans[i % 3]!, { grid: i + 1, block: 1 }, Array(100).fill(BigInt(i)));
     batch.submit();
     const { queue, used, launches } = submitted.calls[0]!;
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       driver.cuLaunchKernelQueue(queue, used, launches as never);
-    } catch (e) {
-      error = e;
-    }
+    });
     // no CUDA library here, or one with no device: the error is the context query's, naming no record
     expect((error as Error).name).toMatch(/^(LibraryNotFoundError|CudaError|LibraryLoadError)$/);
     expect((error as { launchIndex?: number }).launchIndex).toBeUndefined();
@@ -175,12 +173,9 @@ describe('LaunchBatch', () => {
     submitted.fail = () => {
       throw Object.assign(new Error('cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE'), { launchIndex: 2 });
     };
-    let error: unknown;
-    try {
+    const error = errorOf<unknown>(() => {
       batch.submit();
-    } catch (e) {
-      error = e;
-    }
+    });
     expect(error).toBeInstanceOf(LaunchBatchError);
     const e = error as LaunchBatchError;
     expect([e.launchIndex, e.kernelName, e.enqueued]).toEqual([3, 'second', 3]);
