@@ -11,6 +11,7 @@ export {
   ATOMIC_TYPES,
   SHUFFLE_TYPES,
   type TypedKernel,
+  type TypedFunction,
   type KernelParam,
   type ArrayUse,
   type LocalVariable,
