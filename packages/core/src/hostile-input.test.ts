@@ -3,6 +3,7 @@
 // LaunchConfigError) or are packed as what they claim: an address in [0, 2^64),
 // integer extents and strides. Packing needs no driver: the layout is given.
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView } from '@cuda-js/memory-view';
+import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { KernelParametersError, LaunchArgumentError, LaunchConfigError } from './errors.js';
@@ -11,7 +12,9 @@ import { LaunchPlan } from './launch/launch-plan.js';
 
 vi.mock('@cuda-js/streams', async (importOriginal) => ({ ...(await importOriginal<typeof import('@cuda-js/streams')>()), orderStreams: vi.fn() }));
 
-const FUZZ = { seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const;
+// The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED) runs every input it is given, with no time limit.
+const LONG = fuzzParameters(300);
+const FUZZ = LONG.long ? { seed: LONG.seed, numRuns: LONG.numRuns } : ({ seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const);
 
 const hostileNumber = fc.oneof(fc.integer({ min: -4, max: 8 }), fc.constantFrom(NaN, Infinity, -Infinity, -0, 0.5, 2 ** 31, 2 ** 32, 2 ** 32 - 1, 2 ** 53, -(2 ** 53), 1e300), fc.double());
 const hostileAddress = fc.oneof(fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }), fc.constantFrom(-1n, 0n, (1n << 64n) - 1n, 1n << 64n), hostileNumber);

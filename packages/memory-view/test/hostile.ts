@@ -1,5 +1,6 @@
 // Hostile inputs for the property tests of memory-view (and of core's packing):
 // values that lie, Proxies that answer twice, and the soundness check of a view.
+import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { MemoryViewError, StridedMemoryView } from '../src/index.js';
@@ -139,4 +140,6 @@ export function assertSound(view: StridedMemoryView): void {
 }
 
 /** Seeded and bounded: the same runs every time, and never more than a few seconds. */
-export const FUZZ = { seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const;
+// The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED) runs every input it is given, with no time limit.
+const LONG = fuzzParameters(300);
+export const FUZZ = LONG.long ? { seed: LONG.seed, numRuns: LONG.numRuns } : ({ seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const);

@@ -9,11 +9,14 @@ import { closeSync } from 'node:fs';
 import { Buffer as NodeBuffer } from 'node:buffer';
 import { CudaError, duplicateFdFromProcess, FdDuplicationError, LibraryNotFoundError } from '@cuda-js/bindings';
 import { decodeIpcPayload, encodeIpcPayload, Event } from '@cuda-js/streams';
+import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Buffer, type Device, DeviceMemoryResource, IpcError, PinnedMemoryResource } from '../index.js';
 
-const FUZZ = { seed: 2024, numRuns: 400, interruptAfterTimeLimit: 8000 } as const;
+// The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED) runs every input it is given, with no time limit.
+const LONG = fuzzParameters(400);
+const FUZZ = LONG.long ? { seed: LONG.seed, numRuns: LONG.numRuns } : ({ seed: 2024, numRuns: 400, interruptAfterTimeLimit: 8000 } as const);
 
 /** Thrown by the fakes: the value got past every check to the first real step. */
 class Reached extends Error {}

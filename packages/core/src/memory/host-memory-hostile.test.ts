@@ -7,12 +7,15 @@
 // pointers are made up, and the driver is asked about them, nothing more.
 import { CudaError, HostViewError, hostArrayBuffer, launchBlockingHostFunc, LibraryNotFoundError } from '@cuda-js/bindings';
 import { launchHostFunction } from '@cuda-js/streams';
+import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Host } from './host.js';
 import { memLocationOf } from './managed-location.js';
 
-const FUZZ = { seed: 7, numRuns: 400, interruptAfterTimeLimit: 8000 } as const;
+// The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED) runs every input it is given, with no time limit.
+const LONG = fuzzParameters(400);
+const FUZZ = LONG.long ? { seed: LONG.seed, numRuns: LONG.numRuns } : ({ seed: 7, numRuns: 400, interruptAfterTimeLimit: 8000 } as const);
 
 const NAMED = [TypeError, RangeError, HostViewError, CudaError, LibraryNotFoundError];
 function expectNamed(error: unknown): void {

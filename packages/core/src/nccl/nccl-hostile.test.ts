@@ -5,6 +5,7 @@
 // (an override naming no file), so a value that passes every check reaches
 // the library lookup and says LibraryNotFoundError.
 import { LibraryNotFoundError, NcclError, nccl, type CUdeviceptr, type CUstream, type ncclComm_t } from '@cuda-js/bindings';
+import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CollectiveArgumentError } from '../errors.js';
@@ -13,7 +14,9 @@ import { errorOf } from '@cuda-js/test-support/errors';
 
 process.env['CUDA_JS_LIB_NCCL'] = '/nonexistent/cuda-js-test/libnccl.so.2';
 
-const FUZZ = { seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const;
+// The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED) runs every input it is given, with no time limit.
+const LONG = fuzzParameters(300);
+const FUZZ = LONG.long ? { seed: LONG.seed, numRuns: LONG.numRuns } : ({ seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const);
 
 const comm = (n: bigint) => n as ncclComm_t;
 const ptr = (n: bigint) => n as CUdeviceptr;
