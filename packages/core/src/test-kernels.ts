@@ -1,6 +1,8 @@
 import { driver, nvrtc } from '@cuda-js/bindings';
 import { afterAll, beforeAll } from 'vitest';
+import type { Stream } from '@cuda-js/streams';
 import { Device } from './device/device.js';
+import type { Buffer } from './memory/buffer.js';
 
 /** @internal For tests: compiles CUDA C++ with NVRTC to a cubin for `arch` and loads it as a library. */
 export function compileTestKernels(source: string, names: readonly string[], arch: string): { kernels: Record<string, { handle: bigint; name: string }>; unload: () => void } {
@@ -61,4 +63,12 @@ export function gpuTestKernels<const N extends string>(source: string, names: re
       return compiled?.kernels[name] ?? notYet();
     },
   };
+}
+
+/** @internal For GPU tests: the first `n` int32 values of `buffer`, copied on `stream` (default: the buffer's own) and waited for. */
+export function readInts(buffer: Buffer, n: number, stream?: Stream): number[] {
+  const out = new Int32Array(buffer.size / 4);
+  buffer.copyTo(out, stream ? { stream } : {});
+  stream?.synchronize();
+  return [...out.subarray(0, n)];
 }

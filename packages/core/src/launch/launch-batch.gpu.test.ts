@@ -7,8 +7,8 @@ import { driver } from '@cuda-js/bindings';
 import { Stream, STREAM_PROTOCOL } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { type Device, LaunchBatchError, LaunchConfig, launch, launchBatch, PinnedMemoryResource, type Buffer } from '../index.js';
-import { gpuTestKernels } from '../test-kernels.js';
+import { type Device, LaunchBatchError, LaunchConfig, launch, launchBatch, PinnedMemoryResource } from '../index.js';
+import { gpuTestKernels, readInts as ints } from '../test-kernels.js';
 
 const SOURCE = String.raw`
 // appends step to a log: p[0] is the count, p[1 + k] the k-th step
@@ -34,13 +34,6 @@ describeGpu('launch batches on a GPU', () => {
   beforeAll(() => {
     device = gpu.device;
   });
-
-  function ints(buffer: Buffer, n: number, stream: Stream): number[] {
-    const out = new Int32Array(buffer.size / 4);
-    buffer.copyTo(out, { stream });
-    stream.synchronize();
-    return [...out.subarray(0, n)];
-  }
 
   it('runs each launch in the order recorded, with the arguments it was recorded with', () => {
     using stream = device.createStream();

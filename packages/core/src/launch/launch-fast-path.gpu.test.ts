@@ -6,11 +6,10 @@
 // after the current context changed.
 import { driver } from '@cuda-js/bindings';
 import { CUDA_ARRAY_INTERFACE } from '@cuda-js/memory-view';
-import type { Stream } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { type Device, f64, LaunchArgumentError, LaunchConfig, LaunchConfigError, LaunchPlan, launch, type Buffer } from '../index.js';
-import { gpuTestKernels } from '../test-kernels.js';
+import { gpuTestKernels, readInts as ints } from '../test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void record_dims(unsigned int* out) {
@@ -35,14 +34,6 @@ describeGpu('the launch fast path on a GPU', () => {
   beforeAll(() => {
     device = gpu.device;
   });
-
-  /** The buffer's first `n` int32 values, after the work on `stream`. */
-  function ints(buffer: Buffer, n: number, stream: Stream): number[] {
-    const out = new Int32Array(buffer.size / 4);
-    buffer.copyTo(out, { stream });
-    stream.synchronize();
-    return [...out.subarray(0, n)];
-  }
 
   it('launches a plain { grid, block } object with what it says at each launch, also after it was changed in place', () => {
     using stream = device.createStream();

@@ -3,11 +3,10 @@
 import { driver } from '@cuda-js/bindings';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, type DLPackRequest } from '@cuda-js/memory-view';
 import { Program } from '@cuda-js/program';
-import type { Stream } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { type Device, LaunchArgumentError, LaunchConfig, LaunchPlan, launch, u64, type Buffer } from '../index.js';
-import { gpuTestKernels } from '../test-kernels.js';
+import { type Device, LaunchArgumentError, LaunchConfig, LaunchPlan, launch, u64 } from '../index.js';
+import { gpuTestKernels, readInts as ints } from '../test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void saxpy_strided(float a, const float* x, long long n, long long sx, float* y) {
@@ -47,13 +46,6 @@ describeGpu('LaunchPlan on a GPU', () => {
   beforeAll(() => {
     device = gpu.device;
   });
-
-  /** The buffer's first `n` int32 values, copied on `stream` (default: the allocation's). */
-  function ints(buffer: Buffer, n: number, stream?: Stream): number[] {
-    const out = new Int32Array(buffer.size / 4);
-    buffer.copyTo(out, stream ? { stream } : {});
-    return [...out.subarray(0, n)];
-  }
 
   it('launches with a layout: a typed scalar, a strided array with its extent and stride, a contiguous array', () => {
     using stream = device.createStream();
