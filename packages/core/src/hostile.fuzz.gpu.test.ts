@@ -10,8 +10,8 @@ import { describeGpu } from '@cuda-js/test-support';
 import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CollectiveArgumentError, Communicator, Device, launch, LaunchConfigError } from './index.js';
-import { compileTestKernels } from './test-kernels.js';
+import { CollectiveArgumentError, Communicator, type Device, launch, LaunchConfigError } from './index.js';
+import { gpuTestKernels } from './test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void mark(int* out) { if (threadIdx.x == 0 && blockIdx.x == 0) out[0] = blockDim.x * blockDim.y * blockDim.z; }
@@ -28,23 +28,19 @@ try {
 }
 
 describeGpu('fuzz on a device (issue 20)', () => {
+  const fixture = gpuTestKernels(SOURCE, ['mark']);
   let device: Device;
   let stream: Stream;
-  let k: ReturnType<typeof compileTestKernels>;
 
   beforeAll(() => {
-    device = Device.get(0).setCurrent();
+    device = fixture.device;
     stream = device.createStream();
-    k = compileTestKernels(SOURCE, ['mark'], device.arch);
   });
-  afterAll(() => {
-    k?.unload();
-    stream?.close();
-  });
+  afterAll(() => stream?.close());
 
   it('launches a block the device runs, and names any other before the driver', () => {
     using out = device.allocate(4, { stream });
-    const mark = k.kernels['mark']!;
+    const mark = fixture.kernel('mark');
     const a = device.attributes;
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2048 }), fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 70 }), fc.boolean(), (x, y, z, clustered) => {
@@ -65,7 +61,7 @@ describeGpu('fuzz on a device (issue 20)', () => {
 
   it('names dynamic shared memory past the device before the driver (2^31-1 was an engine RangeError)', () => {
     using out = device.allocate(4, { stream });
-    const mark = k.kernels['mark']!;
+    const mark = fixture.kernel('mark');
     for (const sharedMemory of [2 ** 31 - 1, 2 ** 32 - 1, device.attributes.maxSharedMemoryPerBlockOptin + 1]) {
       expect(() => launch(stream, { grid: 1, block: 1, sharedMemory }, mark, out)).toThrow(LaunchConfigError);
     }
