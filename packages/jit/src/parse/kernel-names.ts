@@ -1,5 +1,5 @@
 import type { ESTree } from 'meriyah';
-import { INTRINSIC_NAMES } from '../types/intrinsics.js';
+import { INTRINSIC_NAMES } from './intrinsic-names.js';
 
 /** The modules whose exports kernels name (`cuda`, the casts): an import from one of them is an import of the JIT's own names. */
 export const JIT_MODULES: ReadonlySet<string> = new Set(['cuda-js', '@cuda-js/jit', '@cuda-js/core']);

@@ -1,7 +1,7 @@
 import type { ESTree } from 'meriyah';
 import { cuda } from '../cuda.js';
 import { RewrittenKernelError, type JitError, type SourceLocator } from '../errors.js';
-import { INTRINSIC_NAMES } from '../types/intrinsics.js';
+import { INTRINSIC_NAMES } from './intrinsic-names.js';
 import { declaredNames, forEachName } from './kernel-names.js';
 
 // members that only cuda has: not the casts (a namespace object has them too: `ns.f32`), nor Math's names (`Math.cbrt`)

@@ -1,21 +1,10 @@
+import { CAST_NAMES } from '../parse/intrinsic-names.js';
 import type { ScalarName } from './jit-types.js';
 import type { MathFunction, SpecialRegister } from './typed-ir.js';
 
 /** Casts callable in kernels: `f32(x)`, `i32(x)`, ... (the scalar makers of core, also the type tokens of signatures). */
 export const CASTS: Readonly<Record<string, ScalarName>> = Object.freeze({
-  bool: 'bool',
-  i8: 'i8',
-  u8: 'u8',
-  i16: 'i16',
-  u16: 'u16',
-  i32: 'i32',
-  u32: 'u32',
-  i64: 'i64',
-  u64: 'u64',
-  f16: 'f16',
-  bf16: 'bf16',
-  f32: 'f32',
-  f64: 'f64',
+  ...Object.fromEntries(CAST_NAMES.map((name) => [name, name satisfies ScalarName])),
   Number: 'f64',
   Boolean: 'bool',
 });
@@ -93,9 +82,4 @@ export const CUDA_DIMENSIONS: Readonly<Record<string, string>> = Object.freeze({
 /** `cuda.laneid`, `cuda.warpsize`. */
 export const CUDA_SCALARS: Readonly<Record<string, SpecialRegister>> = Object.freeze({ laneid: 'laneid', warpsize: 'warpsize' });
 
-/**
- * Names that a compiler or bundler may reach through a namespace object
- * (`__vi_import_0__.cuda`, `import_jit.f32`, `jit_1.cuda`): a member of a free
- * name that is one of these is taken as the name itself.
- */
-export const INTRINSIC_NAMES: ReadonlySet<string> = new Set(['cuda', ...Object.keys(CASTS).filter((n) => n !== 'Number' && n !== 'Boolean')]);
+export { INTRINSIC_NAMES } from '../parse/intrinsic-names.js';
