@@ -1,6 +1,5 @@
 // Hostile inputs for the property tests of memory-view (and of core's packing):
 // values that lie, Proxies that answer twice, and the soundness check of a view.
-import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { MemoryViewError, StridedMemoryView } from '../src/index.js';
@@ -140,6 +139,10 @@ export function assertSound(view: StridedMemoryView): void {
 }
 
 /** Seeded and bounded: the same runs every time, and never more than a few seconds. */
-// The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED) runs every input it is given, with no time limit.
-const LONG = fuzzParameters(300);
-export const FUZZ = LONG.long ? { seed: LONG.seed, numRuns: LONG.numRuns } : ({ seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const);
+// The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED; see @cuda-js/test-support/fuzz, which only
+// *.test.ts files may import) runs every input it is given, with no time limit.
+const LONG_RUNS = Number(process.env['CUDA_JS_FUZZ_RUNS'] || 0);
+export const FUZZ =
+  Number.isSafeInteger(LONG_RUNS) && LONG_RUNS > 0
+    ? { seed: Number(process.env['CUDA_JS_FUZZ_SEED'] || 20), numRuns: LONG_RUNS }
+    : ({ seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const);
