@@ -20,7 +20,7 @@ import { argumentTypes } from './launch/argument-types.js';
 import { capturedArraysOf, type CapturedArrays } from './captured-arrays.js';
 import { forallConfig } from './launch/forall.js';
 import type { LaunchArguments } from './launch/launch-arguments.js';
-import { KernelLauncher } from './launch/kernel-launcher.js';
+import { KernelLauncher, withoutStream } from './launch/kernel-launcher.js';
 import { lowerKernel } from './lower/lower-kernel.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
 import { explainRewrite } from './parse/rewritten-kernel.js';
@@ -203,9 +203,6 @@ function ensureContext(kernel: string): void {
     throw new NoGpuError(`${kernel}: there is no GPU to run on (${reason}); ${SIMULATOR_HINT}`, undefined, { cause: error });
   }
 }
-
-const STREAM_KEY = 'stream';
-const BATCH_KEY = 'batch';
 
 /**
  * A kernel written as a JavaScript function, compiled per signature on
@@ -643,12 +640,6 @@ function sameTypes(a: readonly JitType[], b: readonly JitType[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function withoutStream(options: JitLaunchOptions): LaunchConfigOptions {
-  if (!(STREAM_KEY in options || BATCH_KEY in options)) return options;
-  const { stream: _stream, batch: _batch, ...config } = options;
-  return config;
 }
 
 // numba's k[grid, block](...) gets an error naming kernel.launch (launch-spelling.ts); no cost on the launch path.

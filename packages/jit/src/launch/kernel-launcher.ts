@@ -17,8 +17,9 @@ export interface ForallOptions {
   readonly sharedMemory?: number;
 }
 
-/** A plain config without the JIT's own keys (`stream`, `batch`). */
-function withoutStream(config: LaunchConfigOptions & { readonly stream?: unknown; readonly batch?: unknown }): LaunchConfigOptions {
+/** A plain config without the JIT's own keys (`stream`, `batch`); the config itself where it has neither. */
+export function withoutStream(config: LaunchConfigOptions & { readonly stream?: unknown; readonly batch?: unknown }): LaunchConfigOptions {
+  if (!('stream' in config || 'batch' in config)) return config;
   const { stream: _stream, batch: _batch, ...rest } = config;
   return rest;
 }
