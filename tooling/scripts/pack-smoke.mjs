@@ -18,7 +18,7 @@
 // Needs the workspace built (`turbo run build`) and the npm registry.
 //   node tooling/scripts/pack-smoke.mjs [--cold] [--keep]
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -386,6 +386,48 @@ for (const path of PATHS) {
   installs.push({ path: `${path.title}, --ignore-scripts`, manager: 'npm', seconds: r.seconds, ok: r.status === 0 });
   if (check(r.status === 0, 'bindings (npm --ignore-scripts): install failed')) smoke(dir, 'bindings', 'bindings (npm --ignore-scripts)');
   else console.log(indent(r.out));
+}
+
+// A TypeScript user (issue 19): a fresh project with the settings `tsc --init` writes
+// plus strict (the jit's type-tests/tsconfig.json), the tarballs and TypeScript from the
+// registry, type-checks the fixture kernels (README axpy, 2-D stencil, shared-memory
+// reduction, constants, declareDevice: no casts), then emits them and runs them in the simulator.
+{
+  const dir = join(work, 'typescript-user-npm');
+  console.log('\n== a TypeScript project (tsc --init settings, strict) with the tarballs, npm');
+  const typescriptVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies.typescript;
+  const path = {
+    id: 'typescript-user',
+    deps: { 'cuda-js': null, '@cuda-js/jit': null, '@cuda-js/core': null, '@cuda-js/memory-view': null, typescript: typescriptVersion, '@types/node': '^20.19.0' },
+  };
+  setUp(dir, path, 'npm');
+  const fixture = join(root, 'packages', 'jit', 'type-tests');
+  copyFileSync(join(fixture, 'kernels.ts'), join(dir, 'kernels.ts'));
+  copyFileSync(join(fixture, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+  writeFileSync(join(dir, 'tsconfig.emit.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: false, outDir: 'out' } }));
+  writeFileSync(
+    join(dir, 'run.mjs'),
+    `import { runAll } from './out/kernels.js';
+const r = runAll();
+const want = { axpy: [12, 24, 36, 48], blockSum: 256, scaleAndShift: [3.5, 12.5, 27.5, 48.5], histogram: [1, 2, 0, 1, 15] };
+for (const [k, v] of Object.entries(want)) if (JSON.stringify(r[k]) !== JSON.stringify(v)) throw new Error(\`\${k}: got \${JSON.stringify(r[k])}, want \${JSON.stringify(v)}\`);
+console.log('kernels ran in the simulator, results checked:', Object.keys(r).join(', '));
+`,
+  );
+  const r = run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...coldCache(dir, 'npm')], { cwd: dir });
+  installs.push({ path: 'a TypeScript project (cuda-js + typescript)', manager: 'npm', seconds: r.seconds, ok: r.status === 0 });
+  if (check(r.status === 0, 'typescript user (npm): install failed')) {
+    const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+    const typecheck = run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir });
+    if (check(typecheck.status === 0, `typescript user: tsc ${typescriptVersion} refused the fixture kernels`)) console.log(`  tsc ${typescriptVersion} (strict, tsc --init settings): no errors`);
+    else console.log(indent(typecheck.out));
+    const emit = run(process.execPath, [tsc, '-p', 'tsconfig.emit.json'], { cwd: dir });
+    if (check(emit.status === 0, 'typescript user: tsc could not emit the fixture')) {
+      const ran = run(process.execPath, ['run.mjs'], { cwd: dir });
+      check(ran.status === 0, 'typescript user: the compiled kernels failed in the simulator');
+      console.log(indent(ran.out));
+    } else console.log(indent(emit.out));
+  } else console.log(indent(r.out));
 }
 
 // 5. summary ------------------------------------------------------------------
