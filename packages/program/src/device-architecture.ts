@@ -34,6 +34,9 @@ export function resolveArchitecture(arch: string | number | undefined): Architec
   try {
     return deviceArchitecture(currentDevice());
   } catch (error) {
-    throw new ArchitectureRequiredError((error as Error).message.split('\n')[0] ?? String(error), { cause: error });
+    // the first line says what is missing; a library error's list of places stays in the cause, not cut after its heading
+    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    const reason = first.replace(/\.?\s*Places tried, in order:\s*$/, '');
+    throw new ArchitectureRequiredError(reason === first ? reason : `${reason}: error.cause lists the places tried`, { cause: error });
   }
 }
