@@ -223,6 +223,8 @@ export class UfuncRun {
 
 /** A view of the memory of `base` (its element 0 as element 0) with another shape and strides: a broadcast or merged reading of it. */
 export function restrided(base: StridedMemoryView, shape: readonly number[], strides: readonly number[]): StridedMemoryView {
+  // the common case (a compact 1-D operand read at the flat index) is the view itself: no new view per call
+  if (sameNumbers(base.shape, shape) && sameNumbers(base.strides, strides)) return base;
   return new StridedMemoryView({
     ...(base.buffer !== undefined ? { buffer: base.buffer, byteOffset: base.byteOffset } : { ptr: base.ptr! }),
     shape,
@@ -233,6 +235,11 @@ export function restrided(base: StridedMemoryView, shape: readonly number[], str
     exporter: base,
     ...(base.stream !== undefined ? { stream: base.stream } : {}),
   });
+}
+
+/** Whether two shapes (or two stride lists) are equal. */
+export function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /** The scalar argument of a kernel parameter, as the signature's type where there is one. */

@@ -14,7 +14,7 @@ import { JitKernel, type JitTarget } from '../jit.js';
 import type { ScalarName } from '../types/jit-types.js';
 import { broadcastShape, broadcastStrides, coalesce } from './broadcast.js';
 import { reduce, type ReduceOptions, type Reducer } from './reduce.js';
-import { isCallOptions, kernelFunction, restrided, scalarArgument, UfuncRun, type ArrayOperand, type Operand, type UfuncCallOptions, type UfuncResult } from './ufunc-operands.js';
+import { isCallOptions, kernelFunction, restrided, sameNumbers, scalarArgument, UfuncRun, type ArrayOperand, type Operand, type UfuncCallOptions, type UfuncResult } from './ufunc-operands.js';
 import { chooseSignature, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
 
 /** Threads per block of the elementwise kernels. */
@@ -95,10 +95,6 @@ function contiguousStrides(shape: readonly number[]): number[] {
     step *= shape[d]!;
   }
   return strides;
-}
-
-function sameStrides(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /** The shape of an operand: none for a scalar. */
@@ -202,7 +198,7 @@ export function vectorize(
     let result: UfuncResult;
     if (callOptions.out !== undefined) {
       out = run.output(callOptions.out, 'out');
-      if (!sameStrides(out.view.shape, shape)) throw new KernelArgumentError(`${name}: out has shape [${out.view.shape.join(', ')}]; the inputs broadcast to [${shape.join(', ')}]`);
+      if (!sameNumbers(out.view.shape, shape)) throw new KernelArgumentError(`${name}: out has shape [${out.view.shape.join(', ')}]; the inputs broadcast to [${shape.join(', ')}]`);
       result = callOptions.out as UfuncResult;
     } else {
       const dtype = signature ? signature.returns! : resultType(inputs.map((op) => op.dtype));
@@ -223,7 +219,7 @@ export function vectorize(
     const viewsOf = new Map<ArrayOperand, { access: 'flat' | 'strided'; view: StridedMemoryView }>();
     arrays.forEach((a, k) => {
       const strides = nest.strides[k]!;
-      const compact = sameStrides(strides, flat);
+      const compact = sameNumbers(strides, flat);
       viewsOf.set(
         a,
         compact

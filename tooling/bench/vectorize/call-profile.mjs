@@ -1,0 +1,23 @@
+// One-off: where a vectorize call's time goes (node --cpu-prof).
+import { createRequire } from 'node:module';
+const { Device, vectorize, toDevice, deviceArrayLike, jit, cuda, f32 } = await import(createRequire(new URL('../jit/package.json', import.meta.url)).resolve('cuda-js'));
+const device = Device.get(0).setCurrent();
+const add = vectorize(['float32(float32, float32)'], (a, b) => a + b);
+const a1 = toDevice(new Float32Array(1)), b1 = toDevice(new Float32Array(1)), o1 = deviceArrayLike(a1);
+for (let i = 0; i < 2000; i++) add(a1, b1, { out: o1 });
+device.synchronize();
+let t = performance.now();
+for (let i = 0; i < 20000; i++) add(a1, b1, { out: o1 });
+device.synchronize();
+console.log('vectorize call us', ((performance.now() - t) * 1000) / 20000);
+const k = jit((o, a, b) => { const i = cuda.grid(1); if (i < o.length) o[i] = a[i] + b[i]; });
+for (let i = 0; i < 2000; i++) k.launch({ grid: 1, block: 256 }, o1, a1, b1);
+device.synchronize();
+t = performance.now();
+for (let i = 0; i < 20000; i++) k.launch({ grid: 1, block: 256 }, o1, a1, b1);
+device.synchronize();
+console.log('jit launch of DeviceArrays us', ((performance.now() - t) * 1000) / 20000);
+t = performance.now();
+for (let i = 0; i < 20000; i++) k.launch({ grid: 1, block: 256 }, o1.view, a1.view, b1.view);
+device.synchronize();
+console.log('jit launch of their views us', ((performance.now() - t) * 1000) / 20000);
