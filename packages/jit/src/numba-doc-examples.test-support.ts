@@ -8,14 +8,17 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DeviceArray, f32, i32 } from '@cuda-js/core';
-import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE } from '@cuda-js/memory-view';
+import { type DeviceArray, f32, f64, i32, i64 } from '@cuda-js/core';
+import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView } from '@cuda-js/memory-view';
 import { expect } from 'vitest';
 import { cuda } from './cuda.js';
+import type { DeviceFunctionCallable } from './device-function.js';
+import { RecursionTypeError } from './errors.js';
 import { declareDevice } from './external-device-function.js';
 import { jit, type JitTarget } from './jit.js';
 import type { KernelArray } from './kernel-array.js';
 import { deviceArray, deviceArrayLike, toDevice } from './library/device-arrays.js';
+import { guvectorize } from './library/guvectorize.js';
 import { xoroshiro128p_uniform_float32 } from './library/random.js';
 import { reduce } from './library/reduce.js';
 import { vectorize } from './library/vectorize.js';
@@ -958,19 +961,140 @@ const caiStreams: DocExample = {
 
 // --- cudapysupported.rst: recursion ------------------------------------------------
 
+const fibReference = (n: bigint): bigint => (n < 2n ? n : fibReference(n - 1n) + fibReference(n - 2n));
+
 const recursionFib: DocExample = {
   name: 'cudapysupported.rst: recursive device function fib(n) with the signature int64(int64)',
-  pending: 'recursion in device functions (another engineer is building it; see issue 18 item 4)',
+  run({ target, gpu }) {
+    // numba's @cuda.jit("int64(int64)", device=True): the return type declared, the argument an int64 by the caller's type
+    const fib: DeviceFunctionCallable<(n: bigint) => bigint> = jit.device(
+      function fib(n: bigint): bigint {
+        if (n < 2n) return n;
+        return fib(n - 1n) + fib(n - 2n);
+      },
+      { returns: i64 },
+    );
+    const kernel = jit(
+      (r: BigInt64Array, x: BigInt64Array) => {
+        const i = cuda.grid(1);
+        if (i < x.length) r[i] = fib(x[i]!);
+      },
+      { target, constants: { fib } },
+    );
+    const count = gpu ? 25 : 16;
+    const x = BigInt64Array.from({ length: count }, (_, i) => BigInt(i));
+    const r = new BigInt64Array(count);
+    kernel.launch({ grid: 1, block: 32 }, r, x);
+    expect(Array.from(r)).toEqual(Array.from(x, fibReference));
+    // numba's own check: fib(10) is 55
+    expect(r[10]).toBe(55n);
+    const typed = kernel.compile([array(i64, 1), array(i64, 1)]).typed;
+    expect(typed.functions?.map((f) => f.returns)).toEqual(['i64']);
+  },
 };
 
+// numba's type_change_self, called with (int64, float64): the inner call's x - y
+// is a float64, so the recursion changes its argument types. numba-cuda refuses it
+// (its doc: "this function is unsupported"; its test is skipped, "Needs
+// insert_unresolved_ref support in target"), numba's CPU target runs it. cuda-js
+// types one function per list of argument types, as numba's CPU target does:
+// (i64, f64) calls (f64, f64), which calls itself, and both return f64 (the
+// base case's y). The port checks the result against plain JS (numba's CPU
+// test: pfunc(13, 0.125) == cfunc(13, 0.125)); a recursion cuda-js cannot type,
+// numba's runaway_self, is refused with the named error at the user's line.
+const typeChangeReference = (x: number, y: number): number => (x > 1 && y > 0 ? x + typeChangeReference(x - y, y) : y);
+
 const recursionTypeChange: DocExample = {
-  name: 'cudapysupported.rst: type_change_self, a recursion whose argument types change, is refused',
-  pending: 'recursion in device functions (another engineer is building it; see issue 18 item 4)',
+  name: 'cudapysupported.rst: type_change_self, a recursion whose argument types change (numba-cuda refuses it)',
+  run({ target }) {
+    const typeChangeSelf: DeviceFunctionCallable<(x: number, y: number) => number> = jit.device(
+      (x: number, y: number): number => {
+        if (x > 1 && y > 0) return x + typeChangeSelf(x - y, y);
+        else return y;
+      },
+      { name: 'typeChangeSelf', constants: () => ({ typeChangeSelf }) },
+    );
+    const kernel = jit(
+      (r: Float64Array, x: BigInt64Array, y: Float64Array) => {
+        r[0] = typeChangeSelf(cuda.i64(x[0]!), y[0]!);
+      },
+      { target, constants: { typeChangeSelf } },
+    );
+    const r = new Float64Array(1);
+    kernel.launch({ grid: 1, block: 1 }, r, BigInt64Array.of(13n), Float64Array.of(0.125));
+    expect(r[0]).toBe(typeChangeReference(13, 0.125));
+    const typed = kernel.compile([array(f64, 1), array(i64, 1), array(f64, 1)]).typed;
+    expect(typed.functions?.map((f) => f.returns)).toEqual(['f64', 'f64']);
+    // numba's runaway_self (cannot type infer runaway recursion): a RecursionTypeError at the call
+    const runawaySelf: DeviceFunctionCallable<(x: number) => number> = jit.device((x: number): number => runawaySelf(x), {
+      name: 'runawaySelf',
+      constants: () => ({ runawaySelf }),
+    });
+    const runaway = jit(
+      (r: Float64Array) => {
+        r[0] = runawaySelf(1);
+      },
+      { target, constants: { runawaySelf } },
+    );
+    let error: unknown;
+    try {
+      runaway.launch({ grid: 1, block: 1 }, r);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RecursionTypeError);
+    expect((error as Error).message).toMatch(/the return type of the recursive device function 'runawaySelf' cannot be inferred/);
+    expect((error as Error).message).toMatch(/numba-doc-examples\.test-support\.ts:\d+:\d+/);
+  },
 };
+
+// --- ufunc.rst: generalized CUDA ufuncs ---------------------------------------------
 
 const guvectorizeMatmul: DocExample = {
   name: 'ufunc.rst: guvectorize matmulcore (m,n),(n,p)->(m,p) for the GPU',
-  pending: 'guvectorize (another engineer is building it; see issue 18 item 6)',
+  run({ target, gpu }) {
+    const matmulcore = guvectorize(
+      ['void(float32[:,:], float32[:,:], float32[:,:])', 'void(float64[:,:], float64[:,:], float64[:,:])'],
+      '(m,n),(n,p)->(m,p)',
+      (A: KernelArray<'f32', 2>, B: KernelArray<'f32', 2>, C: KernelArray<'f32', 2>) => {
+        // numba's `m, n = A.shape`: destructuring a shape is not in the kernel language, so one extent at a time
+        const m = A.shape[0];
+        const n = A.shape[1];
+        const p = B.shape[1];
+        for (let i = 0; i < m; i++) {
+          for (let j = 0; j < p; j++) {
+            C.set(i, j, 0);
+            for (let k = 0; k < n; k++) C.set(i, j, C.get(i, j) + A.get(i, k) * B.get(k, j));
+          }
+        }
+      },
+      { target },
+    );
+    // numba's test_gufunc: matrix_ct stacked 2x4 and 4x5 matrices of arange
+    const matrixCt = gpu ? 1001 : 101;
+    const a = Float32Array.from({ length: matrixCt * 2 * 4 }, (_, k) => k);
+    const b = Float32Array.from({ length: matrixCt * 4 * 5 }, (_, k) => k);
+    const A = StridedMemoryView.fromBuffer(a, { dtype: 'float32', shape: [matrixCt, 2, 4] });
+    const B = StridedMemoryView.fromBuffer(b, { dtype: 'float32', shape: [matrixCt, 4, 5] });
+    const C = matmulcore(A, B) as StridedMemoryView;
+    expect(C.shape).toEqual([matrixCt, 2, 5]);
+    const got = C.toTypedArray() as Float32Array;
+    expect(got).toBeInstanceOf(Float32Array);
+    for (let q = 0; q < matrixCt; q++) {
+      const want = matmulReference(Float64Array.from(a.subarray(q * 8, q * 8 + 8)), Float64Array.from(b.subarray(q * 20, q * 20 + 20)), 2, 4, 5);
+      for (let e = 0; e < 10; e++) expect(Math.abs(got[q * 10 + e]! - want[e]!)).toBeLessThanOrEqual(want[e]! * 1e-6);
+    }
+    // the float64 signature: exact for these integers
+    const C64 = matmulcore(
+      StridedMemoryView.fromBuffer(Float64Array.from(a), { dtype: 'float64', shape: [matrixCt, 2, 4] }),
+      StridedMemoryView.fromBuffer(Float64Array.from(b), { dtype: 'float64', shape: [matrixCt, 4, 5] }),
+    ) as StridedMemoryView;
+    const got64 = C64.toTypedArray() as Float64Array;
+    for (let q = 0; q < matrixCt; q++) {
+      const want = matmulReference(Float64Array.from(a.subarray(q * 8, q * 8 + 8)), Float64Array.from(b.subarray(q * 20, q * 20 + 20)), 2, 4, 5);
+      expect(Array.from(got64.subarray(q * 10, q * 10 + 10))).toEqual(Array.from(want));
+    }
+  },
 };
 
 export const DOC_EXAMPLES: readonly DocExample[] = [
