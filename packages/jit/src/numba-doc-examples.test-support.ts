@@ -993,12 +993,12 @@ const recursionFib: DocExample = {
   },
 };
 
-// numba's type_change_self, called with (int64, float64): the inner call's x - y
+// numba's type_change_self, called with (an integer, float64): the inner call's x - y
 // is a float64, so the recursion changes its argument types. numba-cuda refuses it
 // (its doc: "this function is unsupported"; its test is skipped, "Needs
 // insert_unresolved_ref support in target"), numba's CPU target runs it. cuda-js
 // types one function per list of argument types, as numba's CPU target does:
-// (i64, f64) calls (f64, f64), which calls itself, and both return f64 (the
+// (i32, f64) calls (f64, f64), which calls itself, and both return f64 (the
 // base case's y). The port checks the result against plain JS (numba's CPU
 // test: pfunc(13, 0.125) == cfunc(13, 0.125)); a recursion cuda-js cannot type,
 // numba's runaway_self, is refused with the named error at the user's line.
@@ -1015,15 +1015,15 @@ const recursionTypeChange: DocExample = {
       { name: 'typeChangeSelf', constants: () => ({ typeChangeSelf }) },
     );
     const kernel = jit(
-      (r: Float64Array, x: BigInt64Array, y: Float64Array) => {
-        r[0] = typeChangeSelf(cuda.i64(x[0]!), y[0]!);
+      (r: Float64Array, x: Int32Array, y: Float64Array) => {
+        r[0] = typeChangeSelf(x[0]!, y[0]!); // (integer, float): the inner call's x - y is a float
       },
       { target, constants: { typeChangeSelf } },
     );
     const r = new Float64Array(1);
-    kernel.launch({ grid: 1, block: 1 }, r, BigInt64Array.of(13n), Float64Array.of(0.125));
+    kernel.launch({ grid: 1, block: 1 }, r, Int32Array.of(13), Float64Array.of(0.125));
     expect(r[0]).toBe(typeChangeReference(13, 0.125));
-    const typed = kernel.compile([array(f64, 1), array(i64, 1), array(f64, 1)]).typed;
+    const typed = kernel.compile([array(f64, 1), array(i32, 1), array(f64, 1)]).typed;
     expect(typed.functions?.map((f) => f.returns)).toEqual(['f64', 'f64']);
     // numba's runaway_self (cannot type infer runaway recursion): a RecursionTypeError at the call
     const runawaySelf: DeviceFunctionCallable<(x: number) => number> = jit.device((x: number): number => runawaySelf(x), {

@@ -4,7 +4,7 @@
 import { Device } from '@cuda-js/core';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { cuda, type DeviceFunctionCallable, f64, i64, jit } from '../index.js';
+import { cuda, type DeviceFunctionCallable, i64, jit } from '../index.js';
 
 const fibRef = (n: number): number => (n < 2 ? n : fibRef(n - 1) + fibRef(n - 2));
 const facRef = (n: number): number => (n < 1 ? 1 : n * facRef(n - 1));
@@ -25,7 +25,7 @@ const source = (n: Int32Array, fibs: Int32Array, declared: Float64Array, facs: F
   if (i < n.length) {
     fibs[i] = fib(n[i]!);
     declared[i] = fibDeclared(n[i]!);
-    facs[i] = outerFac(f64(n[i]!)); // f64: a transform may print `* 1.0` as `* 1`, an i32 product
+    facs[i] = outerFac(cuda.f64(n[i]!)); // f64: a transform may print `* 1.0` as `* 1`, an i32 product
   }
 };
 
