@@ -25,6 +25,7 @@ export { setSimulatorPrintSink, type PrintSink } from './simulate/simulator-runt
 export { cuda, type CudaIntrinsics, type Fp16Functions, type ConstScalar, type Dim3Value, type DtypeToken, type AtomicTarget, type AtomicIndex, type KernelArrayMaker } from './cuda.js';
 export type {
   KernelArray,
+  KernelPointer,
   KernelArrayMembers,
   OneDimensional,
   KernelRow,
@@ -38,7 +39,7 @@ export type {
   ScalarOfTypedArray,
   TypedArrayScalars,
 } from './kernel-array.js';
-export { array, type TypeToken, type ArrayTypeOf } from './types/signature.js';
+export { array, pointer, type TypeToken, type ArrayTypeOf, type PointerTypeOf } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
 export { DeviceFunction, deviceFunctionOf, type DeviceFunctionCallable, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
 export {
@@ -109,6 +110,7 @@ export type {
   BooleanArgument,
   HostTypedArray,
   ArrayProtocolObject,
+  PointerArgument,
 } from './launch/launch-arguments.js';
 // Kernels compiled ahead of time (cuda-js build-kernels): built from declared signatures, loaded with no libNVVM.
 export { buildKernelArtifact, type BuildKernelArtifactOptions } from './aot/build-kernel-artifact.js';

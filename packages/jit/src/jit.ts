@@ -16,6 +16,7 @@ import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from 
 import { KernelArgumentError, NoGpuError, SIMULATOR_HINT } from './errors.js';
 import { refuseBracketLaunch } from './launch-spelling.js';
 import { ArgumentKinds } from './launch/argument-kinds.js';
+import { fitDeclaredSignature } from './launch/declared-signature-fit.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { capturedArraysOf, type CapturedArrays } from './captured-arrays.js';
 import { forallConfig } from './launch/forall.js';
@@ -504,7 +505,10 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     const kinds = this.#lastKinds;
     if (last !== undefined && kinds.same(args)) return last;
     const { names, values } = this.#captured;
-    const types = names.length === 0 ? argumentTypes(args, params, this.target) : argumentTypes([...args, ...values], [...params, ...names], this.target);
+    let types = names.length === 0 ? argumentTypes(args, params, this.target) : argumentTypes([...args, ...values], [...params, ...names], this.target);
+    if (this.#declared.length > 0 && !this.#declared.some((declared) => sameTypes(declared, types.slice(0, declared.length)))) {
+      types = fitDeclaredSignature(types, args, this.#declared, params, this.target) ?? types;
+    }
     if (last && sameTypes(last.signature, types)) {
       kinds.remember(args);
       return last;

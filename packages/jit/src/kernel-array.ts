@@ -88,6 +88,21 @@ export interface OneDimensional<S extends ScalarName> {
 export type KernelArray<S extends ScalarName = NumberScalarName, N extends ArrayRank = ArrayRank> = KernelArrayMembers<S, N> &
   (ArrayRank extends N ? OneDimensional<S> : N extends 1 ? OneDimensional<S> : unknown);
 
+/** A type-only key (no such value exists) that carries a kernel pointer's element type, for the typed launch to read. */
+export declare const KERNEL_POINTER_ELEMENT: unique symbol;
+
+/**
+ * A pointer parameter in a kernel (declared `pointer(u8)` in the kernel's
+ * `signatures`, numba's `CPointer(uint8)`): `x[i]` reads and writes its
+ * elements; it has no `length` (pass the count as its own parameter).
+ * A launch passes a raw device address (a bigint) or an array for it.
+ */
+export interface KernelPointer<S extends ScalarName = NumberScalarName> {
+  /** Type-only (no such member exists): what tells a pointer from other indexable types. */
+  readonly [KERNEL_POINTER_ELEMENT]: S;
+  [index: number]: KernelElement<S>;
+}
+
 /** The element type of each host typed array, as launches read it. */
 export interface TypedArrayScalars {
   i8: Int8Array;

@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DeviceArray, f32, f64, i32, i64 } from '@cuda-js/core';
+import { type DeviceArray, f32, f64, i32, i64, u32, u8 } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView } from '@cuda-js/memory-view';
 import { errorOf } from '@cuda-js/test-support/errors';
 import { expect } from 'vitest';
@@ -17,7 +17,7 @@ import type { DeviceFunctionCallable } from './device-function.js';
 import { RecursionTypeError } from './errors.js';
 import { declareDevice } from './external-device-function.js';
 import { jit, type JitTarget } from './jit.js';
-import type { KernelArray } from './kernel-array.js';
+import type { KernelArray, KernelPointer } from './kernel-array.js';
 import { deviceArray, deviceArrayLike, toDevice } from './library/device-arrays.js';
 import { guvectorize } from './library/guvectorize.js';
 import { xoroshiro128p_uniform_float32 } from './library/random.js';
@@ -25,7 +25,7 @@ import { reduce } from './library/reduce.js';
 import { vectorize } from './library/vectorize.js';
 import { event, stream } from './library/stream-makers.js';
 import { createXoroshiro128pStates } from './library/xoroshiro128p-states.js';
-import { array } from './types/signature.js';
+import { array, pointer } from './types/signature.js';
 
 /** Where an example runs: the target, and whether at numba's own sizes (the GPU) or smaller ones (the simulator). */
 export interface ExampleEnv {
@@ -336,7 +336,24 @@ const ufuncInKernel: DocExample = {
 
 const cpointer: DocExample = {
   name: 'examples.rst cpointer: add_one(x: CPointer(uint8), n: uint32) launched with a raw device address',
-  pending: 'pointer parameters (numba types.CPointer): cuda-js kernels take arrays, not a bare address and a length',
+  run({ target }) {
+    const addOne = jit(
+      (x: KernelPointer<'u8'>, n: number) => {
+        const i = cuda.grid(1);
+        if (i < n) x[i] += 1;
+      },
+      { target, signatures: [[pointer(u8), u32]] },
+    );
+    const x = toDevice(
+      Uint8Array.from({ length: 10 }, (_, i) => i),
+      { target },
+    );
+    // numba: x_ptr = x.__cuda_array_interface__['data'][0]; the simulator has no device addresses, so there the array itself is passed
+    const xPtr = target === 'gpu' ? BigInt(x[CUDA_ARRAY_INTERFACE]().data[0]) : x;
+    const xLen = x.size;
+    addOne.launch({ grid: 1, block: 32 }, xPtr, xLen);
+    expect(Array.from(x.copyToHost() as Uint8Array)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+  },
 };
 
 // --- examples.rst: linking CUDA C++ (test_ffi) -----------------------------

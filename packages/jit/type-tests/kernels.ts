@@ -3,8 +3,8 @@
 // verbatimModuleSyntax (type-tests.test.ts compiles this file with tsc 5.9
 // and 6.0, NodeNext and bundler resolution, and runs each kernel in the
 // simulator). Indexed reads carry `!`: see the README's "TypeScript" section.
-import { f32 } from '@cuda-js/core';
-import { cuda, declareDevice, jit, type KernelArray } from '@cuda-js/jit';
+import { f32, u32, u8 } from '@cuda-js/core';
+import { cuda, declareDevice, jit, type KernelArray, type KernelPointer, pointer } from '@cuda-js/jit';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 
 const simulator = { target: 'simulator' } as const;
@@ -14,6 +14,15 @@ export const axpy = jit((a: number, x: Float32Array, y: Float32Array) => {
   const i = cuda.grid(1);
   if (i < y.length) y[i] = a * x[i]! + y[i]!;
 }, simulator);
+
+/** numba's `add_one(CPointer(uint8), uint32)`: a pointer parameter, declared in the signature. */
+export const addOne = jit(
+  (x: KernelPointer<'u8'>, n: number) => {
+    const i = cuda.grid(1);
+    if (i < n) x[i] = x[i]! + 1;
+  },
+  { ...simulator, signatures: [[pointer(u8), u32]] },
+);
 
 /** A 5-point stencil over a 2-D grid (C order), the border copied. */
 export const stencil = jit((input: KernelArray<'f32', 2>, output: KernelArray<'f32', 2>) => {

@@ -2,7 +2,7 @@
 // compile (TS2578, an unused directive) if the error it marks goes away.
 import { f32, i32, i64 } from '@cuda-js/core';
 import { StridedMemoryView } from '@cuda-js/memory-view';
-import { axpy, blockSum, stencil } from './kernels.js';
+import { addOne, axpy, blockSum, stencil } from './kernels.js';
 
 const x = new Float32Array(4);
 const y = new Float32Array(4);
@@ -30,4 +30,11 @@ export function refusedLaunches(): void {
   blockSum.launch(config, 'x', y);
   // @ts-expect-error: a 1-D typed array for a 2-D KernelArray parameter (views carry their shape at run time)
   stencil.launch(config, x, view);
+  // accepted: a bigint address or a Uint8Array for a KernelPointer<'u8'> parameter
+  addOne.launch(config, 0x7f0000000000n, 4);
+  addOne.launch(config, new Uint8Array(4), 4);
+  // @ts-expect-error: a Float32Array for a KernelPointer<'u8'> parameter
+  addOne.launch(config, x, 4);
+  // @ts-expect-error: a number is no address (a bigint is)
+  addOne.launch(config, 4096, 4);
 }

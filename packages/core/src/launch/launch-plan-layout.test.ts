@@ -147,6 +147,20 @@ describe('LaunchPlan with an argument layout', () => {
     expect(() => plan.pack([x], 1n)).toThrow('the view is closed');
   });
 
+  it('takes a bigint address only for an array slot that passes just its pointer, refusing it before asking the driver', () => {
+    const withShape = planOf([8, 8], [{ kind: 'array', ndim: 1, shape: true, name: 'x' }]);
+    expect(() => withShape.pack([0x1000n], 1n)).toThrow(LaunchArgumentError);
+    expect(() => withShape.pack([0x1000n], 1n)).toThrow("k: argument 0 ('x'): a bigint address carries no extents or strides, and the kernel reads this array's extents; pass an array");
+    const withStrides = planOf([8, 8], [{ kind: 'array', ndim: 1, strides: true }]);
+    expect(() => withStrides.pack([0x1000n], 1n)).toThrow("the kernel reads this array's strides");
+    const twoD = planOf([8], [{ kind: 'array', ndim: 2 }]);
+    expect(() => twoD.pack([0x1000n], 1n)).toThrow('a bigint address carries no extents or strides');
+    const pointerOnly = planOf([8], [{ kind: 'array', ndim: 1, dtype: 'uint8' }]);
+    expect(() => pointerOnly.pack([0n], 1n)).toThrow('0 is no device address');
+    expect(() => pointerOnly.pack([-5n], 1n)).toThrow('-5 is no device address');
+    expect(() => pointerOnly.pack([2n ** 64n], 1n)).toThrow('18446744073709551616 is no device address');
+  });
+
   it('orders the launch stream after the stream a view was made for, on every launch', () => {
     const plan = planOf([8], [{ kind: 'array', ndim: 1 }]);
     const onS = device(0x1000n, [4], { stream: 0x5000n });

@@ -14,6 +14,7 @@ import {
   type CudaArrayInterfaceObject,
 } from './array-argument.js';
 import { Buffer } from '../memory/buffer.js';
+import { deviceRangeProblem } from '../memory/device-range.js';
 import { ByValueArgument } from './by-value-argument.js';
 import type { Device } from '../device/device.js';
 import { ensureDriver } from '../device/driver-init.js';
@@ -446,6 +447,14 @@ export class LaunchPlan {
       orderView(arg, consumer, stream);
       return;
     }
+    if (typeof arg === 'bigint') {
+      if (arg === last[i] && this.#kinds[i] === REMEMBERED_BIGINT) return;
+      last[i] = undefined;
+      lastLayouts[i] = undefined;
+      this.#writeAddress(i, slot, arg);
+      this.#remember(i, arg, REMEMBERED_BIGINT);
+      return;
+    }
     if (arg instanceof Buffer) {
       if (arg === last[i] && !arg.closed) return;
       last[i] = undefined;
@@ -489,6 +498,25 @@ export class LaunchPlan {
       const strides = array.strides;
       for (let d = 0; d < ndim; d++) writeInt64(data, offsets[p++]!, checkedExtent(strides[d], this.name, i, name, true));
     }
+  }
+
+  /**
+   * A raw device address (a bigint) in an array slot that passes only its
+   * data pointer (a JIT kernel's `pointer(dtype)` parameter, numba's
+   * `CPointer`): checked with the driver to lie in an allocation it knows
+   * (cuPointerGetAttribute) before the kernel is given it, as a made-up
+   * address would fault the context. The same address again is not asked
+   * about again.
+   */
+  #writeAddress(i: number, slot: PlannedSlot, address: bigint): void {
+    const name = slot.name;
+    if (slot.ndim !== 1 || slot.shape || slot.strides) {
+      throw new LaunchArgumentError(this.name, i, `a bigint address carries no extents or strides, and the kernel reads this array's ${slot.shape ? 'extents' : 'strides'}; pass an array`, name);
+    }
+    if (address <= 0n || address > MAX_UINT64) throw new LaunchArgumentError(this.name, i, `${address} is no device address`, name);
+    const problem = deviceRangeProblem(address, slot.dtype?.itemsize ?? 1);
+    if (problem !== undefined) throw new LaunchArgumentError(this.name, i, `the address ${problem}`, name);
+    this.#view.setBigUint64(this.#offsets[slot.first]!, address, true);
   }
 
   /** A Buffer in an array slot is its bytes: uint8, 1-D, compact. */

@@ -16,7 +16,7 @@ import { cacheKey, nvvmToolchain, ObjectCode, type CompileCache, type KeyPart } 
 import { deviceFunctionOf, type KernelConstant } from '../device-function.js';
 import { ExternalDeviceFunction, type LinkInput } from '../external-device-function.js';
 import { makerType } from '../types/signature.js';
-import { arrayType, isScalarName, type ArrayType } from '../types/jit-types.js';
+import { arrayType, isScalarName, pointerType, type ArrayType } from '../types/jit-types.js';
 import type { ArrayUse, KernelCollectives, KernelParam } from '../types/typed-ir.js';
 
 /** Bumped when the entry's metadata changes shape. */
@@ -182,7 +182,7 @@ export function decodeParams(value: unknown): KernelParam[] | undefined {
     out.push({
       kind: 'array',
       name: p['name'],
-      type: arrayType(t.dtype, t.ndim, t.layout, t.readonly === true),
+      type: t.pointer === true && t.ndim === 1 && t.layout === 'C' ? pointerType(t.dtype) : arrayType(t.dtype, t.ndim, t.layout, t.readonly === true),
       use: { shape: use.shape === true, strides: use.strides === true, written: use.written === true },
     });
   }

@@ -1,6 +1,6 @@
 import type { Scalar } from '@cuda-js/core';
 import type { CUDA_ARRAY_INTERFACE, DLPACK, NdarrayLike, StdlibNdarrayLike, StridedMemoryView } from '@cuda-js/memory-view';
-import type { ArrayRank, BigIntScalarName, KERNEL_ARRAY_ELEMENT, NumberScalarName, ScalarOfTypedArray, TypedArrayScalars } from '../kernel-array.js';
+import type { ArrayRank, BigIntScalarName, KERNEL_ARRAY_ELEMENT, KERNEL_POINTER_ELEMENT, NumberScalarName, ScalarOfTypedArray, TypedArrayScalars } from '../kernel-array.js';
 import type { ScalarName } from '../types/jit-types.js';
 
 /**
@@ -25,6 +25,9 @@ export type ArrayArgument<S extends ScalarName, N extends ArrayRank = ArrayRank>
   | ArrayProtocolObject
   | ([HostTypedArray<S>] extends [never] ? NdarrayLike | StdlibNdarrayLike : (NdarrayLike | StdlibNdarrayLike) & { readonly data: HostTypedArray<S> });
 
+/** What a launch takes for a pointer parameter ({@link KernelPointer}) of element type `S`: a raw device address, or an array of `S`. */
+export type PointerArgument<S extends ScalarName> = bigint | ArrayArgument<S, 1>;
+
 /**
  * An object that implements DLPack or the CUDA array interface: only the
  * key is required here (a library may declare the answer's type its own
@@ -42,7 +45,7 @@ export type BooleanArgument = boolean | Scalar<'bool'>;
 /**
  * What a launch takes for a kernel parameter typed `T`: an array parameter
  * (a typed array, or a {@link KernelArray}) takes arrays of its element
- * type, a `number` takes numbers and scalars of number types, a `bigint`
+ * type, a pointer parameter ({@link KernelPointer}) a bigint address or such an array, a `number` takes numbers and scalars of number types, a `bigint`
  * bigints and i64/u64 scalars, a `boolean` booleans and `bool(x)`. An
  * untyped parameter (`any`, `unknown`) takes anything.
  */
@@ -50,19 +53,21 @@ export type LaunchArgument<T> = [T] extends [never]
   ? unknown
   : unknown extends T
     ? unknown
-    : T extends { readonly [KERNEL_ARRAY_ELEMENT]?: infer S extends ScalarName; readonly ndim: infer N extends ArrayRank }
-      ? ArrayArgument<S, N>
-      : T extends ArrayBufferView
-        ? [ScalarOfTypedArray<T>] extends [never]
-          ? T
-          : ArrayArgument<ScalarOfTypedArray<T>, 1>
-        : T extends number
-          ? NumberArgument
-          : T extends bigint
-            ? BigIntArgument
-            : T extends boolean
-              ? BooleanArgument
-              : T;
+    : T extends { readonly [KERNEL_POINTER_ELEMENT]: infer S extends ScalarName }
+      ? PointerArgument<S>
+      : T extends { readonly [KERNEL_ARRAY_ELEMENT]?: infer S extends ScalarName; readonly ndim: infer N extends ArrayRank }
+        ? ArrayArgument<S, N>
+        : T extends ArrayBufferView
+          ? [ScalarOfTypedArray<T>] extends [never]
+            ? T
+            : ArrayArgument<ScalarOfTypedArray<T>, 1>
+          : T extends number
+            ? NumberArgument
+            : T extends bigint
+              ? BigIntArgument
+              : T extends boolean
+                ? BooleanArgument
+                : T;
 
 /**
  * The launch's argument list for a kernel whose parameters are `P`: one

@@ -22,6 +22,8 @@ export interface ArrayView {
   readonly readOnly: string | undefined;
   /** Its extents where they are known when the kernel is typed (every memory but a dynamic shared array). */
   readonly extents: readonly number[] | undefined;
+  /** Why its extents cannot be read (a pointer parameter has none: a whole message), or undefined. */
+  readonly noExtents?: string;
   /**
    * Set for a view made in the kernel (`x.subarray(b, e)`, `a.row(i)`):
    * how its elements are elements of `array`/`space` (the array it views).
@@ -72,6 +74,11 @@ export function paramView(index: number, name: string, type: ArrayType): ArrayVi
     description: type.name,
     readOnly: type.readonly ? `'${name}' is read-only (${type.name}); it cannot be written` : undefined,
     extents: undefined,
+    ...(type.pointer
+      ? {
+          noExtents: `'${name}' is a pointer (${type.name}): it has no length or extent to read (nor views made from one); pass the element count as a parameter of its own, as numba's CPointer needs`,
+        }
+      : {}),
   };
 }
 

@@ -72,7 +72,7 @@ declare const MASK: bigint;
 describe('signatures', () => {
   it('take only array types that array() made', () => {
     expect(() => resolveSignature([{ kind: 'array', dtype: 'bogus', ndim: 7, layout: 'C', readonly: false, name: 'x' } as never])).toThrow(
-      /signature\[0\] is an object that array\(dtype, ndim, layout\) did not make/,
+      /signature\[0\] is an object that array\(dtype, ndim, layout\) or pointer\(dtype\) did not make/,
     );
     const real = array('f32', 2);
     expect(() => resolveSignature([{ ...real } as never])).toThrow(KernelTypeError);

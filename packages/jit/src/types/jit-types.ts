@@ -17,7 +17,13 @@ export interface ArrayType {
   readonly ndim: 1 | 2 | 3;
   readonly layout: Layout;
   readonly readonly: boolean;
-  /** `array(f32, 1, 'C')`, with `readonly` appended where it applies. */
+  /**
+   * A bare pointer to elements (`pointer(u8)`, numba's `CPointer(uint8)`):
+   * 1-D and compact, with no extent the kernel could read; a launch passes
+   * a raw device address or an array for it.
+   */
+  readonly pointer?: true;
+  /** `array(f32, 1, 'C')`, with `readonly` appended where it applies; `pointer(u8)`. */
   readonly name: string;
 }
 
@@ -71,6 +77,17 @@ export function arrayType(dtype: ScalarName, ndim: 1 | 2 | 3, layout: Layout = '
   let t = arrays.get(name);
   if (!t) {
     t = Object.freeze({ kind: 'array', dtype, ndim, layout: canonicalLayout, readonly, name });
+    arrays.set(name, t);
+  }
+  return t;
+}
+
+/** The canonical pointer type of `dtype` (`pointer(u8)`): a 1-D, compact array type with no extent. */
+export function pointerType(dtype: ScalarName): ArrayType {
+  const name = `pointer(${dtype})`;
+  let t = arrays.get(name);
+  if (!t) {
+    t = Object.freeze({ kind: 'array', dtype, ndim: 1, layout: 'C', readonly: false, pointer: true, name });
     arrays.set(name, t);
   }
   return t;

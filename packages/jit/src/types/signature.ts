@@ -1,7 +1,7 @@
 import { bf16, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8 } from '@cuda-js/core';
 import { KernelTypeError } from '../errors.js';
 import type { ScalarOfToken } from '../kernel-array.js';
-import { arrayType, isMadeArrayType, isScalarName, type ArrayType, type JitType, type Layout, type ScalarName } from './jit-types.js';
+import { arrayType, isMadeArrayType, isScalarName, pointerType, type ArrayType, type JitType, type Layout, type ScalarName } from './jit-types.js';
 
 /** Something that names a type in a signature: a scalar maker (`f32`), its name (`'f32'`), or an {@link array} type. */
 export type TypeToken = JitType | ((value: never) => unknown);
@@ -41,6 +41,21 @@ export function array<const Token extends TypeToken, const N extends 1 | 2 | 3>(
   return arrayType(element, ndim, layout, options.readonly === true) as ArrayTypeOf<ScalarOfToken<Token>, N>;
 }
 
+/**
+ * A pointer type for a signature (numba's `CPointer(uint8)`): the kernel
+ * indexes it as a 1-D array (`x[i]`) but has no `length` (pass the count as
+ * its own parameter), and a launch passes a raw device address (a bigint,
+ * checked with the driver to lie in an allocation) or an array of that
+ * element type. Only a declared signature makes one: a bigint argument is
+ * otherwise an i64.
+ */
+export function pointer<const Token extends TypeToken>(dtype: Token): PointerTypeOf<ScalarOfToken<Token>> {
+  return pointerType(scalarOf(dtype, 'pointer(dtype)')) as PointerTypeOf<ScalarOfToken<Token>>;
+}
+
+/** A pointer {@link ArrayType} whose element type TypeScript knows (what {@link pointer} gives). */
+export type PointerTypeOf<S extends ScalarName> = ArrayType & { readonly dtype: S; readonly ndim: 1; readonly pointer: true };
+
 /** An {@link ArrayType} whose element type and dimensions TypeScript knows (what {@link array} gives). */
 export type ArrayTypeOf<S extends ScalarName, N extends 1 | 2 | 3> = ArrayType & { readonly dtype: S; readonly ndim: N };
 
@@ -68,7 +83,7 @@ export function resolveSignature(tokens: readonly TypeToken[]): JitType[] {
   return tokens.map((t, i) => {
     if (typeof t !== 'object' || t === null) return scalarOf(t, `signature[${i}]`);
     // recognised by identity: a forged { kind: 'array', dtype: 'bogus', ndim: 7 } was compiled as given
-    if (!isMadeArrayType(t)) throw new KernelTypeError(`signature[${i}] is an object that array(dtype, ndim, layout) did not make; use array(...) for array types`);
+    if (!isMadeArrayType(t)) throw new KernelTypeError(`signature[${i}] is an object that array(dtype, ndim, layout) or pointer(dtype) did not make; use them for array and pointer types`);
     return t;
   });
 }

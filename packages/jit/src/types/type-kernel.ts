@@ -1273,6 +1273,7 @@ class KernelTyper {
 
   /** An array's extent along `dim` as i64: a constant where it is known, else read at run time. */
   #extentI64(view: ArrayView, dim: number, node: Node): Expr {
+    if (view.noExtents) this.#typeError(node, view.noExtents);
     if (view.extents) return { op: 'const', type: 'i64', value: BigInt(view.extents[dim]!), loc: this.#loc(node) };
     if (view.space === undefined && !view.mapping) this.#arrayUse[view.array]!.shape = true;
     return extentOf(view, dim, this.#loc(node));
@@ -1304,7 +1305,8 @@ class KernelTyper {
     const t = this.#signature[index]!;
     this.#typeError(
       node,
-      `'${name}' (argument ${index + 1} of ${this.#kernel.params.length}) is used as an array here, but the launch passed a ${typeName(t)} scalar for it; pass an array as argument ${index + 1} (are two arguments swapped?)`,
+      `'${name}' (argument ${index + 1} of ${this.#kernel.params.length}) is used as an array here, but the launch passed a ${typeName(t)} scalar for it; pass an array as argument ${index + 1} (are two arguments swapped?)` +
+        (t === 'i64' ? `; for a raw device address (a bigint), declare the parameter a pointer in the kernel's signatures: { signatures: [[pointer(u8), ...]] }` : ''),
     );
   }
 
@@ -1427,6 +1429,7 @@ class KernelTyper {
    */
   #extent(view: ArrayView, dim: number, node: Node): Typed {
     if (view.choice && !view.extents) return this.#eachArray(view, node, (one) => this.#extent(one, dim, node));
+    if (view.noExtents) this.#typeError(node, view.noExtents);
     if (view.extents) return this.#literal(view.extents[dim]!, node, 'int-literal');
     if (view.space === undefined && !view.mapping) this.#arrayUse[view.array]!.shape = true;
     const loc = this.#loc(node);

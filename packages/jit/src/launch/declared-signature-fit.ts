@@ -1,0 +1,50 @@
+import { isArrayType, isFloat, isInteger, type JitType } from '../types/jit-types.js';
+import { argumentError } from './argument-error.js';
+import type { LaunchTarget } from './argument-types.js';
+
+/**
+ * The declared signature (`signatures` in the kernel's options) that a
+ * launch's arguments fit where their own types match none, as numba's
+ * dispatcher converts arguments to an explicit signature: per parameter,
+ * the argument's own type; for a `pointer(S)` parameter, a bigint (a raw
+ * device address, GPU only) or a 1-D compact array of `S`; for a scalar
+ * parameter, a JS number (an integer-valued one for an integer type: the
+ * launch checks its range). The first declared signature that fits is
+ * taken; undefined when none does (the launch then compiles for the
+ * arguments' own types, as without `signatures`).
+ *
+ * @param types the arguments' own types (argument-types.ts), the captured device arrays' after the parameters'
+ * @param declared the declared signatures, the kernel's parameters only
+ * @throws {KernelArgumentError} for a raw address given to the simulator, which cannot read device memory
+ */
+export function fitDeclaredSignature(
+  types: readonly JitType[],
+  args: readonly unknown[],
+  declared: readonly (readonly JitType[])[],
+  params: readonly string[],
+  target: LaunchTarget,
+): JitType[] | undefined {
+  for (const signature of declared) {
+    if (signature.length !== params.length) continue;
+    let fits = true;
+    for (let i = 0; i < signature.length && fits; i++) fits = fitsParameter(signature[i]!, types[i]!, args[i], i, params, target);
+    if (fits) return [...signature, ...types.slice(signature.length)];
+  }
+  return undefined;
+}
+
+function fitsParameter(want: JitType, got: JitType, arg: unknown, i: number, params: readonly string[], target: LaunchTarget): boolean {
+  if (want === got) return true;
+  if (isArrayType(want)) {
+    if (!want.pointer) return false;
+    if (typeof arg === 'bigint') {
+      if (target === 'simulator') {
+        throw argumentError(params, i, `a raw device address (0x${arg.toString(16)}) for the pointer parameter, which the simulator cannot read (it runs on the CPU); pass the array itself`);
+      }
+      return true;
+    }
+    return isArrayType(got) && got.dtype === want.dtype && got.ndim === 1 && got.layout === 'C';
+  }
+  if (typeof arg !== 'number') return false;
+  return isFloat(want) || (isInteger(want) && Number.isInteger(arg));
+}
