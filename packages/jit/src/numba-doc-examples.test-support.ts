@@ -340,7 +340,7 @@ const cpointer: DocExample = {
     const addOne = jit(
       (x: KernelPointer<'u8'>, n: number) => {
         const i = cuda.grid(1);
-        if (i < n) x[i] += 1;
+        if (i < n) x[i] = x[i]! + 1;
       },
       { target, signatures: [[pointer(u8), u32]] },
     );

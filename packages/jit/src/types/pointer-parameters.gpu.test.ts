@@ -11,7 +11,7 @@ import { cuda, jit, KernelArgumentError, type KernelPointer, pointer, toDevice }
 
 const addOneSource = (x: KernelPointer<'u8'>, n: number) => {
   const i = cuda.grid(1);
-  if (i < n) x[i] += 1;
+  if (i < n) x[i] = x[i]! + 1;
 };
 
 describeGpu('pointer parameters on a GPU', () => {
