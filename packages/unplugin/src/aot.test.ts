@@ -1,12 +1,12 @@
 // The plugin's aot option: the fixture app (fixtures/aot-app, kernels with
-// declared signatures) bundled by esbuild and vite with
-// `aot: { arch: ['sm_80', 'sm_90'] }` gets its kernels compiled at build
-// time (libNVVM and ptxas here, no GPU): the artifact is emitted as assets
-// (cubins for both architectures, PTX of the newest) and embedded in the
-// bundle, which then runs in a process where libNVVM is hidden, answering
-// launches from the artifact with nothing typed or lowered. Results are
-// checked in the simulator (the GPU form: aot.gpu.test.ts). Needs the
-// packages built (dist/), as CI does first.
+// declared signatures) bundled and minified by esbuild, vite, rolldown,
+// webpack and rspack with `aot: { arch: ['sm_80', 'sm_90'] }` gets its
+// kernels compiled at build time (libNVVM and ptxas here, no GPU): the
+// artifact is emitted as assets (cubins for both architectures, PTX of the
+// newest) and embedded in the bundle, which then runs in a process where
+// libNVVM is hidden, answering launches from the artifact with nothing typed
+// or lowered. Results are checked in the simulator (on a GPU:
+// aot.gpu.test.ts). Needs the packages built (dist/), as CI does first.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -14,10 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { describeWhen, HIDE_NVVM, ptxasMissing } from '@cuda-js/test-support/toolchain';
 import { nvvmToolchain } from 'cuda-js';
 import * as esbuild from 'esbuild';
+import { rolldown } from 'rolldown';
 import { build as viteBuild } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cudaJsPlugin } from './cuda-js-plugin.js';
 import type { CudaJsAotOptions } from './plugin-options.js';
+import { webpackBuild } from './webpack-build.test-support.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const app = resolve(here, '../fixtures/aot-app');
@@ -34,11 +36,13 @@ const nvvmMissing = ((): string | undefined => {
   }
 })();
 
+const BUNDLERS = ['esbuild', 'vite', 'rolldown', 'webpack', 'rspack'] as const;
+
 const AOT: CudaJsAotOptions = { arch: ['sm_80', 'sm_90'], assets: 'kernels-aot' };
 const AXPY = "f32, array(f32, 1, 'C'), array(f32, 1, 'C')";
 
 /** Builds the app with the plugin's aot option; gives the bundle and the folder it was written into. */
-async function build(bundler: 'esbuild' | 'vite'): Promise<{ file: string; dir: string }> {
+async function build(bundler: (typeof BUNDLERS)[number]): Promise<{ file: string; dir: string }> {
   const dir = join(out, bundler);
   const plugin = { root: app, aot: AOT };
   if (bundler === 'esbuild') {
@@ -54,6 +58,13 @@ async function build(bundler: 'esbuild' | 'vite'): Promise<{ file: string; dir: 
       external: ['cuda-js', '@cuda-js/*'],
       plugins: [cudaJsPlugin.esbuild(plugin)],
     });
+  } else if (bundler === 'rolldown') {
+    const bundle = await rolldown({ input: entry, platform: 'node', external: /^(?:cuda-js|@cuda-js\/)/, logLevel: 'silent', plugins: [cudaJsPlugin.rolldown(plugin)] });
+    await bundle.write({ dir, entryFileNames: 'app.mjs', format: 'esm', minify: true });
+    await bundle.close();
+  } else if (bundler === 'webpack' || bundler === 'rspack') {
+    const own = bundler === 'rspack' ? cudaJsPlugin.rspack(plugin) : cudaJsPlugin.webpack(plugin);
+    await webpackBuild({ bundler, app, entry: './main.ts', outDir: dir, fileName: 'app.mjs', minify: true, sourcemap: false, external: /^(?:cuda-js|@cuda-js\/)/, plugin: own });
   } else {
     await viteBuild({
       root: app,
@@ -93,7 +104,6 @@ function expected(): Record<string, number[]> {
   return { axpy: [...y], sumOfSquares: [Array.from(x).reduce((s, v) => s + v * v, 0)] };
 }
 
-const BUNDLERS = ['esbuild', 'vite'] as const;
 
 describeWhen([nvvmMissing, ptxasMissing], "the plugin's aot option: kernels built with the app, run without libNVVM", () => {
   const built = new Map<string, { file: string; dir: string }>();

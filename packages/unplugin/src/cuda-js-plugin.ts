@@ -11,6 +11,8 @@ const SCRIPT = /\.[cm]?[jt]sx?$/;
 
 /** The suffix of the module that loads a module's ahead-of-time artifact (`/app/src/kernels.ts?cuda-js-aot`). */
 const AOT_SUFFIX = '?cuda-js-aot';
+/** The local name of its `loaded` in the kernels module. */
+const AOT_LOADED = '__cudaJsAotLoaded';
 
 /** The folder of a module's artifact in the assets: its path from the root, one name (`src_kernels`). */
 function artifactFolder(file: string, root: string): string {
@@ -88,8 +90,9 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
       for (const record of found.records) options.onKernel?.(record, file);
       if (!aot || found.declaresSignaturesFrom === undefined) return { code: found.code, map: found.map };
       declaredFrom.set(file, found.declaresSignaturesFrom);
-      // an import at the end changes no line of the map; imports run before the module's body wherever they are written
-      return { code: `${found.code}\nimport ${JSON.stringify(file + AOT_SUFFIX)};\n`, map: found.map };
+      // an import at the end changes no line of the map, and imports run before the module's body wherever they are written;
+      // the call keeps the import where a bundler drops imports of nothing (webpack under `sideEffects: false`)
+      return { code: `${found.code}\nimport { loaded as ${AOT_LOADED} } from ${JSON.stringify(file + AOT_SUFFIX)};\n${AOT_LOADED}();\n`, map: found.map };
     },
     resolveId(source) {
       return aot && source.endsWith(AOT_SUFFIX) ? source : undefined;
@@ -100,13 +103,13 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
       const file = id.slice(0, -AOT_SUFFIX.length);
       const from = declaredFrom.get(file);
       const artifact = from === undefined ? undefined : await buildModuleArtifact(file, aot, cudaJsPlugin.esbuild(recordOnly) as EsbuildPlugin);
-      if (!artifact || from === undefined) return 'export {};\n';
+      if (!artifact || from === undefined) return 'export function loaded() {}\n';
       const jit = await import('@cuda-js/jit');
       if (aot.assets !== false) {
         const folder = `${aot.assets ?? 'kernels-aot'}/${artifactFolder(file, root)}`;
         for (const f of jit.kernelArtifactFiles(artifact)) emitAsset(this, `${folder}/${f.name}`, f.data);
       }
-      return `import { loadKernelArtifact } from ${JSON.stringify(from)};\nloadKernelArtifact(${JSON.stringify(jit.serializeKernelArtifact(artifact))});\n`;
+      return `import { loadKernelArtifact } from ${JSON.stringify(from)};\nconst artifact = loadKernelArtifact(${JSON.stringify(jit.serializeKernelArtifact(artifact))});\nexport function loaded() {\n  return artifact;\n}\n`;
     },
   };
 });
