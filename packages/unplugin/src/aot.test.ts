@@ -7,103 +7,20 @@
 // libNVVM is hidden, answering launches from the artifact with nothing typed
 // or lowered. Results are checked in the simulator (on a GPU:
 // aot.gpu.test.ts). Needs the packages built (dist/), as CI does first.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describeWhen, HIDE_NVVM, ptxasMissing } from '@cuda-js/test-support/toolchain';
-import { nvvmToolchain } from 'cuda-js';
-import * as esbuild from 'esbuild';
-import { rolldown } from 'rolldown';
-import { build as viteBuild } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cudaJsPlugin } from './cuda-js-plugin.js';
+import { AOT_BUNDLERS as BUNDLERS, AOT_OUT as out, buildAotApp, expectedResults, nvvmMissing, type Outcome, runAotApp } from './aot-app.test-support.js';
 import type { CudaJsAotOptions } from './plugin-options.js';
-import { webpackBuild } from './webpack-build.test-support.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const app = resolve(here, '../fixtures/aot-app');
-const out = resolve(here, '../fixtures/.out-aot');
-const entry = join(app, 'main.ts');
-const runBundles = resolve(here, '../fixtures/app/run-bundles.mjs');
-
-const nvvmMissing = ((): string | undefined => {
-  try {
-    nvvmToolchain();
-    return undefined;
-  } catch (error) {
-    return `no libNVVM to build with (${(error as Error).message.split('\n')[0]})`;
-  }
-})();
-
-const BUNDLERS = ['esbuild', 'vite', 'rolldown', 'webpack', 'rspack'] as const;
 
 const AOT: CudaJsAotOptions = { arch: ['sm_80', 'sm_90'], assets: 'kernels-aot' };
 const AXPY = "f32, array(f32, 1, 'C'), array(f32, 1, 'C')";
-
-/** Builds the app with the plugin's aot option; gives the bundle and the folder it was written into. */
-async function build(bundler: (typeof BUNDLERS)[number]): Promise<{ file: string; dir: string }> {
-  const dir = join(out, bundler);
-  const plugin = { root: app, aot: AOT };
-  if (bundler === 'esbuild') {
-    // outfile, not outdir: the assets go beside the bundle
-    await esbuild.build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: join(dir, 'app.mjs'),
-      minify: true,
-      logLevel: 'silent',
-      external: ['cuda-js', '@cuda-js/*'],
-      plugins: [cudaJsPlugin.esbuild(plugin)],
-    });
-  } else if (bundler === 'rolldown') {
-    const bundle = await rolldown({ input: entry, platform: 'node', external: /^(?:cuda-js|@cuda-js\/)/, logLevel: 'silent', plugins: [cudaJsPlugin.rolldown(plugin)] });
-    await bundle.write({ dir, entryFileNames: 'app.mjs', format: 'esm', minify: true });
-    await bundle.close();
-  } else if (bundler === 'webpack' || bundler === 'rspack') {
-    const own = bundler === 'rspack' ? cudaJsPlugin.rspack(plugin) : cudaJsPlugin.webpack(plugin);
-    await webpackBuild({ bundler, app, entry: './main.ts', outDir: dir, fileName: 'app.mjs', minify: true, sourcemap: false, external: /^(?:cuda-js|@cuda-js\/)/, plugin: own });
-  } else {
-    await viteBuild({
-      root: app,
-      configFile: false,
-      logLevel: 'silent',
-      plugins: [cudaJsPlugin.vite(plugin)],
-      // the stack stays an import, as for an app that installs it (vite would inline this workspace's linked packages)
-      ssr: { external: ['cuda-js'] },
-      // vite drops the assets of SSR builds unless asked
-      build: { ssr: entry, ssrEmitAssets: true, outDir: dir, emptyOutDir: true, minify: true, rolldownOptions: { output: { entryFileNames: 'app.mjs', format: 'esm' } } },
-    });
-  }
-  return { file: join(dir, 'app.mjs'), dir };
-}
 
 interface Manifest {
   jitVersion: string;
   kernels: { name: string; specializations: { signature: string; code: { kind: string; arch: string; file: string; bytes: number }[] }[] }[];
 }
-
-interface Outcome {
-  file: string;
-  artifacts?: string[][];
-  answers?: Record<string, { kind?: string; arch?: string; symbol?: string; error?: string; message?: string }>;
-  nvvm?: string;
-  typed?: number;
-  lowered?: number;
-  results?: Record<string, number[]>;
-  failed?: { name: string; message: string };
-}
-
-function expected(): Record<string, number[]> {
-  const n = 128;
-  const x = Float32Array.from({ length: n }, (_, i) => (i % 13) - 6);
-  const y = Float32Array.from({ length: n }, (_, i) => i / 4);
-  for (let i = 0; i < n; i++) y[i] = Math.fround(Math.fround(2 * x[i]!) + y[i]!);
-  return { axpy: [...y], sumOfSquares: [Array.from(x).reduce((s, v) => s + v * v, 0)] };
-}
-
 
 describeWhen([nvvmMissing, ptxasMissing], "the plugin's aot option: kernels built with the app, run without libNVVM", () => {
   const built = new Map<string, { file: string; dir: string }>();
@@ -112,13 +29,9 @@ describeWhen([nvvmMissing, ptxasMissing], "the plugin's aot option: kernels buil
   beforeAll(async () => {
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
-    for (const bundler of BUNDLERS) built.set(bundler, await build(bundler));
-    // a process for each bundle (the artifacts a process loaded are its own), libNVVM hidden, in the simulator (no GPU here)
-    for (const [bundler, b] of built) {
-      const printed = execFileSync(process.execPath, [runBundles, b.file], { cwd: out, env: { ...process.env, ...HIDE_NVVM, CUDA_JS_SIMULATOR: '1' }, encoding: 'utf8', maxBuffer: 64 << 20 });
-      const line = printed.split('\n').find((l) => l.startsWith('{'));
-      if (line) outcomes.set(bundler, JSON.parse(line) as Outcome);
-    }
+    for (const bundler of BUNDLERS) built.set(bundler, await buildAotApp(bundler, AOT));
+    // libNVVM hidden, in the simulator (no GPU here)
+    for (const [bundler, b] of built) outcomes.set(bundler, runAotApp(b.file, { ...HIDE_NVVM, CUDA_JS_SIMULATOR: '1' }));
   }, 180_000);
 
   afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -166,10 +79,11 @@ describeWhen([nvvmMissing, ptxasMissing], "the plugin's aot option: kernels buil
 
   it.each(BUNDLERS)('%s: the kernels give the right results (simulator)', (bundler) => {
     const o = outcomes.get(bundler);
-    const want = expected();
+    const want = expectedResults();
     for (const [kernel, values] of Object.entries(want)) {
       expect(o?.results?.[kernel]?.length, kernel).toBe(values.length);
       o?.results?.[kernel]?.forEach((v, i) => expect(v, `${kernel}[${i}]`).toBeCloseTo(values[i]!, 3));
     }
+    expect(o?.origins).toEqual({ axpy: ['simulator'], sumOfSquares: ['simulator'] });
   });
 });

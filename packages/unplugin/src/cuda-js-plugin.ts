@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { SourceMapPayload } from 'node:module';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Plugin as EsbuildPlugin } from 'esbuild';
 import { createUnplugin, type UnpluginBuildContext, type UnpluginInstance } from 'unplugin';
 import { findKernels } from './find-kernels.js';
@@ -18,7 +18,10 @@ const AOT_LOADED = '__cudaJsAotLoaded';
 function artifactFolder(file: string, root: string): string {
   const rel = relative(root, file);
   const shown = rel.startsWith('..') || isAbsolute(rel) ? file : rel;
-  return shown.replace(/\.[cm]?[jt]sx?$/, '').replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+/, '');
+  return shown
+    .replace(/\.[cm]?[jt]sx?$/, '')
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^_+/, '');
 }
 
 /** Emits an asset; for esbuild with `outfile` (where unplugin writes only into `outdir`), beside it. */

@@ -90,6 +90,8 @@ const later = jit((x: Float32Array) => { x[0] = 2; }, { 'signatures': [[array(f3
     expect(findKernels(declared, '/app/src/k.ts')?.declaresSignaturesFrom).toBe('@cuda-js/jit');
     expect(findKernels(declared.replace(/^const k = .*$/m, ''), '/app/src/k.ts')?.declaresSignaturesFrom).toBe('cuda-js');
     // options given by a name are not read (the aot option says so)
-    expect(findKernels(`import { jit } from 'cuda-js';\nconst o = { signatures: [] };\nexport const k = jit((x: Float32Array) => { x[0] = 1; }, o);\n`, '/app/k.ts')?.declaresSignaturesFrom).toBeUndefined();
+    expect(
+      findKernels(`import { jit } from 'cuda-js';\nconst o = { signatures: [] };\nexport const k = jit((x: Float32Array) => { x[0] = 1; }, o);\n`, '/app/k.ts')?.declaresSignaturesFrom,
+    ).toBeUndefined();
   });
 });

@@ -280,5 +280,10 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
     s.appendLeft(d.at.start, 'Object.defineProperty(');
     s.appendRight(d.at.end, `, Symbol.for(${JSON.stringify(KERNEL_RECORD_KEY)}), { value: ${JSON.stringify(record)}, configurable: true })`);
   }
-  return { records, ...(declaresSignaturesFrom === undefined ? {} : { declaresSignaturesFrom }), code: s.toString(), map: s.generateMap({ source: file, file, includeContent: true, hires: 'boundary' }) };
+  return {
+    records,
+    ...(declaresSignaturesFrom === undefined ? {} : { declaresSignaturesFrom }),
+    code: s.toString(),
+    map: s.generateMap({ source: file, file, includeContent: true, hires: 'boundary' }),
+  };
 }

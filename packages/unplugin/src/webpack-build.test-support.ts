@@ -34,7 +34,9 @@ export async function webpackBuild(b: WebpackBuild): Promise<void> {
     output: { path: b.outDir, filename: b.fileName, module: true, library: { type: 'module' }, chunkFormat: 'module' },
     experiments: { outputModule: true },
     externalsType: 'module',
-    externals: [({ request }: { request?: string }, callback: (error?: Error, result?: string) => void) => (request !== undefined && b.external.test(request) ? callback(undefined, request) : callback())],
+    externals: [
+      ({ request }: { request?: string }, callback: (error?: Error, result?: string) => void) => (request !== undefined && b.external.test(request) ? callback(undefined, request) : callback()),
+    ],
     resolve: { extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } },
     module: { rules: [{ test: /\.ts$/, ...typescript, type: 'javascript/auto' }] },
     devtool: b.sourcemap ? 'source-map' : false,
