@@ -7,11 +7,13 @@
 // libNVVM is hidden, answering launches from the artifact with nothing typed
 // or lowered. Results are checked in the simulator (on a GPU:
 // aot.gpu.test.ts). Needs the packages built (dist/), as CI does first.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeWhen, HIDE_NVVM, ptxasMissing } from '@cuda-js/test-support/toolchain';
+import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AOT_BUNDLERS as BUNDLERS, AOT_OUT as out, buildAotApp, expectedResults, nvvmMissing, type Outcome, runAotApp } from './aot-app.test-support.js';
+import { cudaJsPlugin } from './cuda-js-plugin.js';
 import type { CudaJsAotOptions } from './plugin-options.js';
 
 const AOT: CudaJsAotOptions = { arch: ['sm_80', 'sm_90'], assets: 'kernels-aot' };
@@ -86,4 +88,30 @@ describeWhen([nvvmMissing, ptxasMissing], "the plugin's aot option: kernels buil
     }
     expect(o?.origins).toEqual({ axpy: ['simulator'], sumOfSquares: ['simulator'] });
   });
+
+  it("fails the build with the JIT's error where a declared signature does not type, naming the kernel", async () => {
+    const dir = join(out, 'untyped');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'kernels.ts');
+    writeFileSync(file, `import { array, cuda, f32, jit } from 'cuda-js';\nexport const wrong = jit((x: Float32Array) => { x[cuda.grid(1)] = 1; }, { name: 'wrong', signatures: [[f32]] });\n`);
+    const failure = await esbuild
+      .build({
+        entryPoints: [file],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        write: false,
+        logLevel: 'silent',
+        external: ['cuda-js'],
+        plugins: [cudaJsPlugin.esbuild({ aot: { arch: ['sm_90'] } })],
+      })
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    // the JIT's typing error, at the kernel's line in the file as written
+    expect(failure?.message).toContain('[plugin: cuda-js]');
+    expect(failure?.message).toContain(`${file}:2:`);
+    expect(failure?.message).toContain("'x' (argument 1 of 1) is used as an array");
+  }, 60_000);
 });
