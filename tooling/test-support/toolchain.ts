@@ -17,6 +17,13 @@ export const ptxasPath: string | undefined = (() => {
   }
 })();
 
+/**
+ * The environment that hides libNVVM and libdevice from pathfinder (paths
+ * that do not exist): a child process run with it finds neither, and every
+ * JIT compile fails, as on a machine without the CUDA toolkit.
+ */
+export const HIDE_NVVM: Readonly<Record<string, string>> = { CUDA_JS_LIB_NVVM: '/nonexistent/cuda-js-hidden/libnvvm.so', CUDA_JS_LIBDEVICE_DIR: '/nonexistent/cuda-js-hidden' };
+
 /** Why ptxas cannot judge PTX here, or undefined. */
 export const ptxasMissing: string | undefined = ptxasPath ? undefined : 'no ptxas (CUDA toolkit) on this machine';
 

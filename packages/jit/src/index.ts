@@ -115,9 +115,9 @@ export type {
 // Kernels compiled ahead of time (cuda-js build-kernels): built from declared signatures, loaded with no libNVVM.
 export { buildKernelArtifact, type BuildKernelArtifactOptions } from './aot/build-kernel-artifact.js';
 export { collectKernels } from './aot/collect-kernels.js';
-export { buildModuleKernels, type BuildModuleKernelsOptions, type BuiltModuleKernels } from './aot/build-module-kernels.js';
+export { buildModuleKernels, importDeclaredKernels, type BuildModuleKernelsOptions, type BuiltModuleKernels } from './aot/build-module-kernels.js';
 export { loadKernelArtifact, unloadKernelArtifact, loadedKernelArtifacts } from './aot/kernel-artifacts.js';
-export { readKernelArtifact, writeKernelArtifact, serializeKernelArtifact, type SerializedKernelArtifact, type SerializedArtifactCode, type WrittenKernelArtifact } from './aot/artifact-files.js';
+export { readKernelArtifact, writeKernelArtifact, kernelArtifactFiles, serializeKernelArtifact, type KernelArtifactFile, type SerializedKernelArtifact, type SerializedArtifactCode, type WrittenKernelArtifact } from './aot/artifact-files.js';
 export { KERNEL_ARTIFACT_FORMAT, type KernelArtifact, type ArtifactKernel, type ArtifactSpecialization, type ArtifactCode } from './aot/kernel-artifact.js';
 export { PTXAS_VARIABLE } from './aot/ptxas.js';
 export { pipelineCounts, type PipelineCounts } from './pipeline-counts.js';

@@ -12,14 +12,13 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import terserPlugin from '@rollup/plugin-terser';
-import { rspack } from '@rspack/core';
 import * as esbuild from 'esbuild';
-import webpack from 'webpack';
 import { rolldown } from 'rolldown';
 import { type Plugin as RollupPlugin, rollup } from 'rollup';
 import { build as viteBuild } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cudaJsPlugin } from './cuda-js-plugin.js';
+import { webpackBuild } from './webpack-build.test-support.js';
 
 // its types are CommonJS's (a module whose default export is the function), its code an ES module
 const terser = terserPlugin as unknown as () => RollupPlugin;
@@ -115,27 +114,17 @@ async function build(b: Build): Promise<string> {
       },
     });
   } else if (bundler === 'rspack' || bundler === 'webpack') {
-    const make = bundler === 'rspack' ? (rspack as unknown as typeof webpack) : webpack;
-    // rspack's own TypeScript loader (SWC); for webpack, esbuild's (fixtures/typescript-loader.cjs); the plugin runs before either (a 'pre' loader)
-    const typescript = bundler === 'rspack' ? { loader: 'builtin:swc-loader', options: { jsc: { parser: { syntax: 'typescript' } } } } : { loader: join(app, '../typescript-loader.cjs') };
-    const config: webpack.Configuration = {
-      mode: b.minify ? 'production' : 'none',
-      target: 'node',
-      context: app,
+    await webpackBuild({
+      bundler,
+      app,
       entry: './main.ts',
-      output: { path: out, filename: `${b.name}.mjs`, module: true, library: { type: 'module' }, chunkFormat: 'module' },
-      experiments: { outputModule: true },
-      externalsType: 'module',
-      externals: [
-        ({ request }: { request?: string }, callback: (error?: Error, result?: string) => void) => (request !== undefined && APP_EXTERNAL.test(request) ? callback(undefined, request) : callback()),
-      ],
-      resolve: { extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } },
-      module: { rules: [{ test: /\.ts$/, ...typescript, type: 'javascript/auto' }] },
-      devtool: b.sourcemap ? 'source-map' : false,
-      optimization: { minimize: b.minify },
-      plugins: [(bundler === 'rspack' ? cudaJsPlugin.rspack() : cudaJsPlugin.webpack()) as webpack.WebpackPluginInstance],
-    };
-    await new Promise<void>((done, failed) => make(config, (error, stats) => (error ? failed(error) : stats?.hasErrors() ? failed(new Error(stats.toString())) : done())));
+      outDir: out,
+      fileName: `${b.name}.mjs`,
+      minify: b.minify,
+      sourcemap: b.sourcemap,
+      external: APP_EXTERNAL,
+      plugin: bundler === 'rspack' ? cudaJsPlugin.rspack() : cudaJsPlugin.webpack(),
+    });
   } else {
     // the plugin after the TypeScript step: it reads compiled code and maps it back through the step's source map
     const bundle = await rollup({

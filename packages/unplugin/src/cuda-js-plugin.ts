@@ -1,10 +1,43 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { SourceMapPayload } from 'node:module';
-import { createUnplugin, type UnpluginInstance } from 'unplugin';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import type { Plugin as EsbuildPlugin } from 'esbuild';
+import { createUnplugin, type UnpluginBuildContext, type UnpluginInstance } from 'unplugin';
 import { findKernels } from './find-kernels.js';
+import { buildModuleArtifact } from './module-artifact.js';
 import { checkPluginOptions, type CudaJsPluginOptions } from './plugin-options.js';
 
 const SCRIPT = /\.[cm]?[jt]sx?$/;
+
+/** The suffix of the module that loads a module's ahead-of-time artifact (`/app/src/kernels.ts?cuda-js-aot`). */
+const AOT_SUFFIX = '?cuda-js-aot';
+/** The local name of its `loaded` in the kernels module. */
+const AOT_LOADED = '__cudaJsAotLoaded';
+
+/** The folder of a module's artifact in the assets: its path from the root, one name (`src_kernels`). */
+function artifactFolder(file: string, root: string): string {
+  const rel = relative(root, file);
+  const shown = rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+  return shown
+    .replace(/\.[cm]?[jt]sx?$/, '')
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^_+/, '');
+}
+
+/** Emits an asset; for esbuild with `outfile` (where unplugin writes only into `outdir`), beside it. */
+function emitAsset(context: UnpluginBuildContext, fileName: string, source: string | Uint8Array): void {
+  const native = context.getNativeBuildContext?.();
+  if (native?.framework === 'esbuild') {
+    const { outdir, outfile } = native.build.initialOptions;
+    if (!outdir && outfile) {
+      const path = resolve(dirname(outfile), fileName);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, source);
+      return;
+    }
+  }
+  context.emitFile({ type: 'asset', fileName, source });
+}
 
 /** The map of the earlier steps of the build (rollup, vite, rolldown), where the code differs from the file as written. */
 function inputMapOf(context: unknown, code: string, file: string): SourceMapPayload | undefined {
@@ -38,6 +71,10 @@ function inputMapOf(context: unknown, code: string, file: string): SourceMapPayl
  */
 export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, false> = createUnplugin((raw: CudaJsPluginOptions | undefined) => {
   const options = checkPluginOptions(raw ?? {});
+  const { aot, ...recordOnly } = options;
+  const root = options.root ?? process.cwd();
+  // the module of each kernels module's first jit() that declares signatures, which the loader imports loadKernelArtifact from
+  const declaredFrom = new Map<string, string>();
   const include = options.include;
   const wanted = (id: string): boolean => {
     const path = id.replace(/[?#].*$/, '');
@@ -48,13 +85,34 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
   return {
     name: 'cuda-js',
     enforce: 'pre',
-    transformInclude: wanted,
+    transformInclude: (id) => !id.endsWith(AOT_SUFFIX) && wanted(id),
     transform(code, id) {
       const file = id.replace(/[?#].*$/, '');
       const found = findKernels(code, file, { ...(options.modules ? { modules: options.modules } : {}), ...(options.root ? { root: options.root } : {}), inputMap: inputMapOf(this, code, file) });
       if (!found) return undefined;
       for (const record of found.records) options.onKernel?.(record, file);
-      return { code: found.code, map: found.map };
+      if (!aot || found.declaresSignaturesFrom === undefined) return { code: found.code, map: found.map };
+      declaredFrom.set(file, found.declaresSignaturesFrom);
+      // an import at the end changes no line of the map, and imports run before the module's body wherever they are written;
+      // the call keeps the import where a bundler drops imports of nothing (webpack under `sideEffects: false`)
+      return { code: `${found.code}\nimport { loaded as ${AOT_LOADED} } from ${JSON.stringify(file + AOT_SUFFIX)};\n${AOT_LOADED}();\n`, map: found.map };
+    },
+    resolveId(source) {
+      return aot && source.endsWith(AOT_SUFFIX) ? source : undefined;
+    },
+    loadInclude: (id) => aot !== undefined && id.endsWith(AOT_SUFFIX),
+    async load(id) {
+      if (!aot || !id.endsWith(AOT_SUFFIX)) return undefined;
+      const file = id.slice(0, -AOT_SUFFIX.length);
+      const from = declaredFrom.get(file);
+      const artifact = from === undefined ? undefined : await buildModuleArtifact(file, aot, cudaJsPlugin.esbuild(recordOnly) as EsbuildPlugin);
+      if (!artifact || from === undefined) return 'export function loaded() {}\n';
+      const jit = await import('@cuda-js/jit');
+      if (aot.assets !== false) {
+        const folder = `${aot.assets ?? 'kernels-aot'}/${artifactFolder(file, root)}`;
+        for (const f of jit.kernelArtifactFiles(artifact)) emitAsset(this, `${folder}/${f.name}`, f.data);
+      }
+      return `import { loadKernelArtifact } from ${JSON.stringify(from)};\nconst artifact = loadKernelArtifact(${JSON.stringify(jit.serializeKernelArtifact(artifact))});\nexport function loaded() {\n  return artifact;\n}\n`;
     },
   };
 });

@@ -78,4 +78,20 @@ describe('findKernels', () => {
     expect(r.positions!.length).toBeGreaterThan(0);
     expect(r.original).toBeUndefined();
   });
+
+  it('says which JIT module a call that declares signatures (in an object written in the call) comes from: the aot build', () => {
+    expect(findKernels(APP, '/app/src/main.ts')?.declaresSignaturesFrom).toBeUndefined();
+    const declared = `import { jit, f32, array } from 'cuda-js';
+import * as cj from '@cuda-js/jit';
+const plain = jit((x: Float32Array) => { x[0] = 1; }, { name: 'plain' });
+const k = cj.jit.withConstants({ N: 4 }, ({ N }) => (a: Float32Array) => { a[0] = N; }, { signatures: [[array(f32, 1)]] });
+const later = jit((x: Float32Array) => { x[0] = 2; }, { 'signatures': [[array(f32, 1)]] });
+`;
+    expect(findKernels(declared, '/app/src/k.ts')?.declaresSignaturesFrom).toBe('@cuda-js/jit');
+    expect(findKernels(declared.replace(/^const k = .*$/m, ''), '/app/src/k.ts')?.declaresSignaturesFrom).toBe('cuda-js');
+    // options given by a name are not read (the aot option says so)
+    expect(
+      findKernels(`import { jit } from 'cuda-js';\nconst o = { signatures: [] };\nexport const k = jit((x: Float32Array) => { x[0] = 1; }, o);\n`, '/app/k.ts')?.declaresSignaturesFrom,
+    ).toBeUndefined();
+  });
 });

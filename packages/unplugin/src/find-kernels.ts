@@ -27,6 +27,12 @@ export interface FindKernelsOptions {
 /** What {@link findKernels} found in a module, and the module with the records attached. */
 export interface FoundKernels {
   readonly records: readonly KernelRecord[];
+  /**
+   * The JIT module (`cuda-js`, `@cuda-js/jit`) of the module's first `jit()`
+   * or `jit.withConstants()` call that declares `signatures` in an object
+   * written in the call: the module has kernels to build ahead of time.
+   */
+  readonly declaresSignaturesFrom?: string;
   readonly code: string;
   readonly map: MagicSourceMap;
 }
@@ -148,13 +154,34 @@ function definitionOf(kind: KernelRecordKind, argument: AstNode | undefined, fun
   return undefined;
 }
 
-function definitions(program: AstNode, imports: ReadonlyMap<string, KernelImportBinding>, modules: readonly string[]): Definition[] {
+/** The module that a callee's name is imported from: `jit`, `jit.device`, `ns.jit`. */
+function calleeModule(callee: AstNode, imports: ReadonlyMap<string, KernelImportBinding>): string | undefined {
+  let n = callee;
+  while (n.type === 'MemberExpression') n = n['object'] as AstNode;
+  return n.type === 'Identifier' ? imports.get(n['name'] as string)?.from : undefined;
+}
+
+/** Whether an options argument is an object written in the call with a `signatures` property. */
+function declaresSignatures(options: AstNode | undefined): boolean {
+  const o = options && unwrapTs(options);
+  if (o?.type !== 'ObjectExpression') return false;
+  return (o['properties'] as AstNode[]).some((p) => {
+    if (p.type !== 'ObjectProperty' || p['computed'] === true) return false;
+    const key = p['key'] as AstNode;
+    return (key.type === 'Identifier' ? key['name'] : key['value']) === 'signatures';
+  });
+}
+
+function definitions(program: AstNode, imports: ReadonlyMap<string, KernelImportBinding>, modules: readonly string[]): { found: Definition[]; declaresSignaturesFrom: string | undefined } {
   const functions = moduleFunctions(program);
   const found: Definition[] = [];
+  let declaresSignaturesFrom: string | undefined;
   walk(program, (n) => {
     if (n.type !== 'CallExpression') return true;
     const kind = calleeKind(n['callee'] as AstNode, imports, modules);
     const args = (n['arguments'] as AstNode[]).filter((a) => a.type !== 'SpreadElement');
+    if (declaresSignaturesFrom === undefined && ((kind === 'jit' && declaresSignatures(args[1])) || (kind === 'withConstants' && declaresSignatures(args[2]))))
+      declaresSignaturesFrom = calleeModule(n['callee'] as AstNode, imports);
     let d: Definition | undefined;
     if (kind === 'jit') d = definitionOf('kernel', args[0], functions);
     else if (kind === 'device') d = definitionOf('device', args[0], functions);
@@ -167,7 +194,7 @@ function definitions(program: AstNode, imports: ReadonlyMap<string, KernelImport
     if (d && !found.some((f) => f.at === d.at)) found.push(d);
     return true;
   });
-  return found;
+  return { found, declaresSignaturesFrom };
 }
 
 function fileOf(source: string, mapFile: string): string {
@@ -224,7 +251,7 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
   const program = parseModule(code, id);
   if (!program) return undefined;
   const imports = importsOf(program);
-  const found = definitions(program, imports, modules);
+  const { found, declaresSignaturesFrom } = definitions(program, imports, modules);
   if (found.length === 0) return undefined;
   const file = id.replace(/[?#].*$/, '');
   const root = options.root ?? process.cwd();
@@ -253,5 +280,10 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
     s.appendLeft(d.at.start, 'Object.defineProperty(');
     s.appendRight(d.at.end, `, Symbol.for(${JSON.stringify(KERNEL_RECORD_KEY)}), { value: ${JSON.stringify(record)}, configurable: true })`);
   }
-  return { records, code: s.toString(), map: s.generateMap({ source: file, file, includeContent: true, hires: 'boundary' }) };
+  return {
+    records,
+    ...(declaresSignaturesFrom === undefined ? {} : { declaresSignaturesFrom }),
+    code: s.toString(),
+    map: s.generateMap({ source: file, file, includeContent: true, hires: 'boundary' }),
+  };
 }

@@ -1,4 +1,4 @@
-import { checkOptions, isArray, isFunction, isString, type OptionProblem, type OptionTable, type ValueCheck } from '@cuda-js/options';
+import { checkOptions, isFunction, isString, type OptionProblem, type OptionTable, type ValueCheck } from '@cuda-js/options';
 import type { KernelRecord } from '@cuda-js/jit';
 
 /** Options of the cuda-js build plugin. */
@@ -11,6 +11,30 @@ export interface CudaJsPluginOptions {
   readonly root?: string;
   /** Called with each record as a module is transformed (ahead-of-time builds collect them here). */
   readonly onKernel?: (record: KernelRecord, moduleId: string) => void;
+  /**
+   * Build the kernels whose signatures are declared in code
+   * (`jit(fn, { signatures })`) ahead of time, at build time, and embed the
+   * artifact in the bundle (loaded before the module's body runs): the app
+   * then needs no libNVVM. Needs libNVVM, ptxas and esbuild on the build machine.
+   */
+  readonly aot?: CudaJsAotOptions;
+}
+
+/** The plugin's `aot` option: what to build the declared signatures for. */
+export interface CudaJsAotOptions {
+  /** The real architectures to make cubins for: `['sm_80', 'sm_90']`. */
+  readonly arch: readonly string[];
+  /** The virtual architectures to keep PTX for (`['compute_80']`); default the newest of `arch`; `false`: none. */
+  readonly ptx?: readonly string[] | false;
+  /** The ptxas that makes the cubins (default: `CUDA_JS_PTXAS`, then the CUDA toolkit's, then PATH's). */
+  readonly ptxas?: string;
+  /**
+   * The folder of the build's output that each module's artifact is also
+   * emitted into as files (`<assets>/<module>/manifest.json`, its cubins and
+   * PTX, `kernels.js`), to ship or inspect; default `'kernels-aot'`; `false`:
+   * embedded only.
+   */
+  readonly assets?: string | false;
 }
 
 /** A wrong option of the build plugin (an unknown name, with the nearest known one; a value of the wrong type). */
@@ -23,9 +47,25 @@ export class PluginOptionError extends Error {
 
 const isInclude: ValueCheck = (v) => (v instanceof RegExp || typeof v === 'function' ? undefined : 'a RegExp or a function of the module id');
 
-const PLUGIN_OPTIONS: OptionTable = { modules: isArray, include: isInclude, root: isString, onKernel: isFunction };
+const isStrings: ValueCheck = (v) => (Array.isArray(v) && v.every((s) => typeof s === 'string' && s !== '') ? undefined : 'an array of strings');
+const isArchitectures: ValueCheck = (v) => (Array.isArray(v) && v.length > 0 && isStrings(v) === undefined ? undefined : "a non-empty array of architectures, ['sm_90']");
+const isPtx: ValueCheck = (v) => (v === false || isStrings(v) === undefined ? undefined : "an array of virtual architectures (['compute_80']) or false");
+const isAssets: ValueCheck = (v) => (v === false || (typeof v === 'string' && v !== '') ? undefined : 'a folder name or false');
+const isAot: ValueCheck = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : "an object, { arch: ['sm_90'] }");
 
-/** `options` checked against the plugin's table. */
+const PLUGIN_OPTIONS: OptionTable = { modules: isStrings, include: isInclude, root: isString, onKernel: isFunction, aot: isAot };
+const AOT_OPTIONS: OptionTable = { arch: isArchitectures, ptx: isPtx, ptxas: isString, assets: isAssets };
+
+/** `options` checked against the plugin's table (and `aot` against its own). */
 export function checkPluginOptions(options: unknown): CudaJsPluginOptions {
-  return checkOptions<CudaJsPluginOptions>(options, PLUGIN_OPTIONS, { where: 'the cuda-js build plugin', fail: (problem) => new PluginOptionError(problem) });
+  const fail = (problem: OptionProblem): PluginOptionError => new PluginOptionError(problem);
+  const checked = checkOptions<CudaJsPluginOptions>(options, PLUGIN_OPTIONS, { where: 'the cuda-js build plugin', fail });
+  if (checked.aot !== undefined) {
+    const where = "the cuda-js build plugin's aot option";
+    checkOptions<CudaJsAotOptions>(checked.aot, AOT_OPTIONS, { where, fail });
+    if (checked.aot.arch === undefined) {
+      throw fail({ kind: 'invalid', where, key: 'arch', value: undefined, expected: 'given', message: `${where}: give the architectures to build cubins for, aot: { arch: ['sm_90'] }` });
+    }
+  }
+  return checked;
 }

@@ -16,8 +16,8 @@ export const PROGRAM_DIST = join(import.meta.dirname, '..', '..', '..', 'program
 /** The built bindings, for `loadedLibraries()`. */
 export const BINDINGS_DIST = join(import.meta.dirname, '..', '..', '..', 'bindings', 'dist', 'index.js');
 
-/** The environment that hides libNVVM and libdevice from pathfinder. */
-export const HIDE_NVVM: Readonly<Record<string, string>> = { CUDA_JS_LIB_NVVM: '/nonexistent/cuda-js-hidden/libnvvm.so', CUDA_JS_LIBDEVICE_DIR: '/nonexistent/cuda-js-hidden' };
+/** The environment that hides libNVVM and libdevice from pathfinder (shared by the build plugin's AOT test). */
+export { HIDE_NVVM } from '@cuda-js/test-support/toolchain';
 
 /** The signatures of the fixture's kernels, as their keys. */
 export const AXPY_F32 = "f32, array(f32, 1, 'C'), array(f32, 1, 'C')";

@@ -37,10 +37,17 @@ export interface SerializedKernelArtifact {
 export interface WrittenKernelArtifact {
   /** `manifest.json`, naming the code files. */
   readonly manifest: string;
-  /** `kernels.js`: an ES module whose default export is the manifest with the code inline (and `kernels.d.ts` beside it). */
+  /** `kernels.js`: an ES module whose default export is the manifest with the code inside it (and `kernels.d.ts` beside it). */
   readonly module: string;
   /** The cubin and PTX files. */
   readonly code: readonly string[];
+}
+
+/** One file of an artifact's folder: its name in the folder, and its content. */
+export interface KernelArtifactFile {
+  readonly name: string;
+  readonly kind: 'manifest' | 'module' | 'types' | 'code';
+  readonly data: Uint8Array | string;
 }
 
 function fileName(kernel: string, index: number, code: ArtifactCode): string {
@@ -73,26 +80,39 @@ export default artifact;
 `;
 
 /**
+ * The files of an artifact's folder, in memory (what {@link writeKernelArtifact}
+ * writes, and what the build plugin emits as assets): `manifest.json` with
+ * one file per cubin and PTX, and the module form, `kernels.js` (the
+ * manifest with the code inline) with `kernels.d.ts`. Either form loads
+ * with `loadKernelArtifact`.
+ */
+export function kernelArtifactFiles(artifact: KernelArtifact): KernelArtifactFile[] {
+  const files: KernelArtifactFile[] = [];
+  const manifest = serialized(artifact, (k, i, c) => {
+    const name = fileName(k.name, i, c);
+    files.push({ name, kind: 'code', data: c.data });
+    return { kind: c.kind, arch: c.arch, file: name, bytes: c.data.byteLength };
+  });
+  files.push({ name: 'manifest.json', kind: 'manifest', data: `${JSON.stringify(manifest, null, 2)}\n` });
+  const header = '// Kernels compiled ahead of time by cuda-js: load with loadKernelArtifact(artifact). Generated; do not edit.\n';
+  files.push({ name: 'kernels.js', kind: 'module', data: `${header}const artifact = ${JSON.stringify(serializeKernelArtifact(artifact))};\nexport default artifact;\n` });
+  files.push({ name: 'kernels.d.ts', kind: 'types', data: MODULE_TYPES });
+  return files;
+}
+
+/**
  * Writes `artifact` into the folder `out` (made where missing): the
  * manifest and its code files, and the module form (`kernels.js` with
- * `kernels.d.ts`). Either form loads with `loadKernelArtifact`.
+ * `kernels.d.ts`); see {@link kernelArtifactFiles}.
  */
 export function writeKernelArtifact(artifact: KernelArtifact, out: string): WrittenKernelArtifact {
   mkdirSync(out, { recursive: true });
-  const files: string[] = [];
-  const manifest = serialized(artifact, (k, i, c) => {
-    const name = fileName(k.name, i, c);
-    writeFileSync(join(out, name), c.data);
-    files.push(join(out, name));
-    return { kind: c.kind, arch: c.arch, file: name, bytes: c.data.byteLength };
-  });
-  const manifestPath = join(out, 'manifest.json');
-  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  const modulePath = join(out, 'kernels.js');
-  const header = '// Kernels compiled ahead of time by cuda-js build-kernels: load with loadKernelArtifact(artifact). Generated; do not edit.\n';
-  writeFileSync(modulePath, `${header}const artifact = ${JSON.stringify(serializeKernelArtifact(artifact))};\nexport default artifact;\n`);
-  writeFileSync(join(out, 'kernels.d.ts'), MODULE_TYPES);
-  return { manifest: manifestPath, module: modulePath, code: files };
+  const code: string[] = [];
+  for (const file of kernelArtifactFiles(artifact)) {
+    writeFileSync(join(out, file.name), file.data);
+    if (file.kind === 'code') code.push(join(out, file.name));
+  }
+  return { manifest: join(out, 'manifest.json'), module: join(out, 'kernels.js'), code };
 }
 
 function fail(where: string, problem: string): never {

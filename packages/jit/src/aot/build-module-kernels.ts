@@ -1,6 +1,7 @@
 // The whole ahead-of-time build of one module, as `cuda-js build-kernels`
-// and a bundler plugin's build step run it: import the module, collect the
-// kernels it declares signatures for, build them, write the artifact folder.
+// runs it: import the module, collect the kernels it declares signatures
+// for, build them, write the artifact folder. The build plugin's `aot`
+// option shares the import step and emits the files as assets instead.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KernelBuildError } from '../errors.js';
@@ -24,6 +25,24 @@ export interface BuiltModuleKernels {
 }
 
 /**
+ * The kernels with declared `signatures` that importing `entry` makes (a
+ * path, relative to the working directory, or a URL): what
+ * `cuda-js build-kernels` and the build plugin's `aot` option build. The
+ * module runs as it does when imported. Empty where it declares none.
+ *
+ * @throws {KernelBuildError} when importing the module throws (the error is its `cause`)
+ */
+export async function importDeclaredKernels(entry: string | URL): Promise<JitKernel[]> {
+  const url = entry instanceof URL ? entry.href : /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : pathToFileURL(resolve(entry)).href;
+  try {
+    return await collectKernels(() => import(url));
+  } catch (error) {
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new KernelBuildError(`importing ${String(entry)} failed: ${why}`, undefined, { cause: error });
+  }
+}
+
+/**
  * Imports `entry` (a path, relative to the working directory, or a URL),
  * builds every kernel it makes with declared `signatures` and writes the
  * artifact into `options.out`. The module runs as it does when imported:
@@ -33,14 +52,7 @@ export interface BuiltModuleKernels {
  * @throws {KernelBuildError} when importing the module throws (the error is its `cause`)
  */
 export async function buildModuleKernels(entry: string | URL, options: BuildModuleKernelsOptions): Promise<BuiltModuleKernels> {
-  const url = entry instanceof URL ? entry.href : /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : pathToFileURL(resolve(entry)).href;
-  let kernels: JitKernel[];
-  try {
-    kernels = await collectKernels(() => import(url));
-  } catch (error) {
-    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    throw new KernelBuildError(`importing ${String(entry)} failed: ${why}`, undefined, { cause: error });
-  }
+  const kernels = await importDeclaredKernels(entry);
   if (kernels.length === 0) {
     throw new KernelBuildError(`${String(entry)} makes no kernel with declared signatures; declare them with jit(fn, { signatures: [[f32, array(f32, 1)]] })`);
   }
