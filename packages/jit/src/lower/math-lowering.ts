@@ -14,38 +14,6 @@ import { constantLiteral, floatLiteral, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
 
-/** The libdevice functions that implement a math function directly, by base name. */
-const LIBDEVICE_FUNCTIONS: ReadonlySet<MathFunction> = new Set<MathFunction>([
-  'sqrt',
-  'cbrt',
-  'exp',
-  'exp2',
-  'expm1',
-  'log',
-  'log2',
-  'log10',
-  'log1p',
-  'sin',
-  'cos',
-  'tan',
-  'asin',
-  'acos',
-  'atan',
-  'sinh',
-  'cosh',
-  'tanh',
-  'asinh',
-  'acosh',
-  'atanh',
-  'floor',
-  'ceil',
-  'trunc',
-  'atan2',
-  'pow',
-  'hypot',
-  'fma',
-]);
-
 /**
  * The f32 functions that numba's `fastmath=True` computes with libdevice's
  * fast approximate forms (`__nv_fast_<fn>f`), whose errors libdevice
@@ -83,7 +51,7 @@ export function lowerMath(ctx: LoweringContext, fn: MathFunction, argType: Scala
   const zero = constantLiteral(argType, 0);
 
   if (ctx.fastMath && argType === 'f32' && FAST_MATH_FUNCTIONS.has(fn)) return same(callLibdevice(ctx, `fast_${fn}`, argType, refs));
-  if (LIBDEVICE_FUNCTIONS.has(fn)) return same(callLibdevice(ctx, fn, argType, refs));
+  if (MATH_FUNCTIONS[fn].libdevice) return same(callLibdevice(ctx, fn, argType, refs));
   switch (fn) {
     case 'isnan':
       return { ref: b.compute(`fcmp uno ${t} ${x}, ${x}`), type: 'bool' };

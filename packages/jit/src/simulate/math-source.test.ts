@@ -1,33 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import type { MathFunction } from '../types/typed-ir.js';
+import { MATH_FUNCTIONS, type MathFunction } from '../types/typed-ir.js';
 import { convert, evaluate, f32, f64, i32, i64, math, u32, u64 } from './ir-builders.test-support.js';
 
-const ONE_ARGUMENT: MathFunction[] = [
-  'sqrt',
-  'cbrt',
-  'exp',
-  'expm1',
-  'log',
-  'log2',
-  'log10',
-  'log1p',
-  'sin',
-  'cos',
-  'tan',
-  'asin',
-  'acos',
-  'atan',
-  'sinh',
-  'cosh',
-  'tanh',
-  'asinh',
-  'acosh',
-  'atanh',
-  'floor',
-  'ceil',
-  'trunc',
-];
-const TWO_ARGUMENTS: MathFunction[] = ['atan2', 'pow', 'hypot'];
+// the functions JavaScript's Math computes under the same name, by their arity
+const SAME_NAME = (Object.keys(MATH_FUNCTIONS) as MathFunction[]).filter((fn) => MATH_FUNCTIONS[fn].jsMath);
+const ONE_ARGUMENT = SAME_NAME.filter((fn) => MATH_FUNCTIONS[fn].arity === 1);
+const TWO_ARGUMENTS = SAME_NAME.filter((fn) => MATH_FUNCTIONS[fn].arity === 2);
 
 const same = (a: number, b: number): boolean => Object.is(a, b);
 

@@ -1,36 +1,6 @@
 import type { ScalarName } from '../types/jit-types.js';
-import type { MathFunction } from '../types/typed-ir.js';
+import { MATH_FUNCTIONS, type MathFunction } from '../types/typed-ir.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';
-
-/** Float functions that are a `Math` function of the same name. */
-const SAME_NAME = new Set<MathFunction>([
-  'sqrt',
-  'cbrt',
-  'exp',
-  'expm1',
-  'log',
-  'log2',
-  'log10',
-  'log1p',
-  'sin',
-  'cos',
-  'tan',
-  'asin',
-  'acos',
-  'atan',
-  'sinh',
-  'cosh',
-  'tanh',
-  'asinh',
-  'acosh',
-  'atanh',
-  'floor',
-  'ceil',
-  'trunc',
-  'atan2',
-  'pow',
-  'hypot',
-]);
 
 /** fma of each float type, in one rounding. */
 const FMA: Readonly<Record<'f16' | 'bf16' | 'f32' | 'f64', string>> = { f16: 'fmaFloat16', bf16: 'fmaBfloat16', f32: 'fmaFloat32', f64: 'fmaFloat64' };
@@ -51,7 +21,7 @@ export function mathSource(fn: MathFunction, type: ScalarName, argType: ScalarNa
   const out = (code: string): GeneratedValue => ({ code, type });
   const toHalf = argType === 'f16' ? 'roundToFloat16' : 'roundToBfloat16';
   const rounded = (code: string): GeneratedValue => out(half ? `${toHalf}(Math.fround(${code}))` : inF32 ? `Math.fround(${code})` : code);
-  if (SAME_NAME.has(fn)) return rounded(`Math.${fn}(${list})`);
+  if (MATH_FUNCTIONS[fn].jsMath) return rounded(`Math.${fn}(${list})`);
   switch (fn) {
     case 'exp2':
       return rounded(`Math.pow(2, ${list})`);

@@ -46,7 +46,11 @@ export type CompareOperator = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
 export type SpecialRegister = 'tid.x' | 'tid.y' | 'tid.z' | 'ntid.x' | 'ntid.y' | 'ntid.z' | 'ctaid.x' | 'ctaid.y' | 'ctaid.z' | 'nctaid.x' | 'nctaid.y' | 'nctaid.z' | 'laneid' | 'warpsize';
 
 /**
- * The math functions, with how many arguments each takes. The typer calls
+ * The math functions, with how many arguments each takes, whether
+ * libdevice implements each directly by its base name (`__nv_sin[f]`:
+ * `libdevice`) and whether JavaScript's `Math` computes it under the same
+ * name (`jsMath`, the simulator's form); the others have a formula below.
+ * One table, so that the GPU's and the simulator's forms stay in step. The typer calls
  * `float` ones only with f16, bf16, f32 or f64 arguments (all of the call's type);
  * `int` ones also with i32, u32, i64 and u64. Result type = argument type,
  * except `isnan` and `isfinite` (bool).
@@ -65,41 +69,41 @@ export type SpecialRegister = 'tid.x' | 'tid.y' | 'tid.z' | 'ntid.x' | 'ntid.y' 
  *   formulas, floor, ceil, trunc and sqrt, as CUDA's hsqrt and friends are).
  */
 export const MATH_FUNCTIONS = Object.freeze({
-  sqrt: { arity: 1, int: false },
-  cbrt: { arity: 1, int: false },
-  exp: { arity: 1, int: false },
-  exp2: { arity: 1, int: false },
-  expm1: { arity: 1, int: false },
-  log: { arity: 1, int: false },
-  log2: { arity: 1, int: false },
-  log10: { arity: 1, int: false },
-  log1p: { arity: 1, int: false },
-  sin: { arity: 1, int: false },
-  cos: { arity: 1, int: false },
-  tan: { arity: 1, int: false },
-  asin: { arity: 1, int: false },
-  acos: { arity: 1, int: false },
-  atan: { arity: 1, int: false },
-  sinh: { arity: 1, int: false },
-  cosh: { arity: 1, int: false },
-  tanh: { arity: 1, int: false },
-  asinh: { arity: 1, int: false },
-  acosh: { arity: 1, int: false },
-  atanh: { arity: 1, int: false },
-  floor: { arity: 1, int: false },
-  ceil: { arity: 1, int: false },
-  trunc: { arity: 1, int: false },
-  round: { arity: 1, int: false },
-  atan2: { arity: 2, int: false },
-  pow: { arity: 2, int: false },
-  hypot: { arity: 2, int: false },
-  fma: { arity: 3, int: false },
-  isnan: { arity: 1, int: false },
-  isfinite: { arity: 1, int: false },
-  abs: { arity: 1, int: true },
-  sign: { arity: 1, int: true },
-  min: { arity: 2, int: true },
-  max: { arity: 2, int: true },
+  sqrt: { arity: 1, int: false, libdevice: true, jsMath: true },
+  cbrt: { arity: 1, int: false, libdevice: true, jsMath: true },
+  exp: { arity: 1, int: false, libdevice: true, jsMath: true },
+  exp2: { arity: 1, int: false, libdevice: true, jsMath: false },
+  expm1: { arity: 1, int: false, libdevice: true, jsMath: true },
+  log: { arity: 1, int: false, libdevice: true, jsMath: true },
+  log2: { arity: 1, int: false, libdevice: true, jsMath: true },
+  log10: { arity: 1, int: false, libdevice: true, jsMath: true },
+  log1p: { arity: 1, int: false, libdevice: true, jsMath: true },
+  sin: { arity: 1, int: false, libdevice: true, jsMath: true },
+  cos: { arity: 1, int: false, libdevice: true, jsMath: true },
+  tan: { arity: 1, int: false, libdevice: true, jsMath: true },
+  asin: { arity: 1, int: false, libdevice: true, jsMath: true },
+  acos: { arity: 1, int: false, libdevice: true, jsMath: true },
+  atan: { arity: 1, int: false, libdevice: true, jsMath: true },
+  sinh: { arity: 1, int: false, libdevice: true, jsMath: true },
+  cosh: { arity: 1, int: false, libdevice: true, jsMath: true },
+  tanh: { arity: 1, int: false, libdevice: true, jsMath: true },
+  asinh: { arity: 1, int: false, libdevice: true, jsMath: true },
+  acosh: { arity: 1, int: false, libdevice: true, jsMath: true },
+  atanh: { arity: 1, int: false, libdevice: true, jsMath: true },
+  floor: { arity: 1, int: false, libdevice: true, jsMath: true },
+  ceil: { arity: 1, int: false, libdevice: true, jsMath: true },
+  trunc: { arity: 1, int: false, libdevice: true, jsMath: true },
+  round: { arity: 1, int: false, libdevice: false, jsMath: false },
+  atan2: { arity: 2, int: false, libdevice: true, jsMath: true },
+  pow: { arity: 2, int: false, libdevice: true, jsMath: true },
+  hypot: { arity: 2, int: false, libdevice: true, jsMath: true },
+  fma: { arity: 3, int: false, libdevice: true, jsMath: false },
+  isnan: { arity: 1, int: false, libdevice: false, jsMath: false },
+  isfinite: { arity: 1, int: false, libdevice: false, jsMath: false },
+  abs: { arity: 1, int: true, libdevice: false, jsMath: false },
+  sign: { arity: 1, int: true, libdevice: false, jsMath: false },
+  min: { arity: 2, int: true, libdevice: false, jsMath: false },
+  max: { arity: 2, int: true, libdevice: false, jsMath: false },
 } as const);
 
 export type MathFunction = keyof typeof MATH_FUNCTIONS;
