@@ -59,6 +59,8 @@ const bundle = await rolldown({
   platform: 'node',
   // everything that is not a relative path is a dependency: it stays an import
   external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+  // the package's version, written into its code: a bundle of the user's app that inlines the package has no package.json to read it from
+  transform: { define: { __CUDA_JS_PACKAGE_VERSION__: JSON.stringify(String(manifest.version)) } },
   logLevel: 'warn',
 });
 await bundle.write({ dir: output, format: 'esm', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });

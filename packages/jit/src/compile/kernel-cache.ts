@@ -37,9 +37,16 @@ function packageVersion(name: string): string {
   return 'unknown';
 }
 
-/** The version of `@cuda-js/jit` that this module belongs to. */
+// Written by the package's build (tooling/scripts/bundle-entry.mjs); absent when the sources run unbundled (tests).
+declare const __CUDA_JS_PACKAGE_VERSION__: string | undefined;
+
+/**
+ * The version of `@cuda-js/jit` that this module belongs to: the one its
+ * build wrote into it (an app bundle that inlines the JIT has no
+ * package.json to read), else the nearest package.json's.
+ */
 export function jitVersion(): string {
-  return (jitVersionCached ??= packageVersion('@cuda-js/jit'));
+  return (jitVersionCached ??= typeof __CUDA_JS_PACKAGE_VERSION__ === 'string' ? __CUDA_JS_PACKAGE_VERSION__ : packageVersion('@cuda-js/jit'));
 }
 let jitVersionCached: string | undefined;
 
