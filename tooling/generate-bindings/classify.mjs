@@ -71,7 +71,9 @@ export const STRUCT_HOST_BUFFERS = new Map([
  * caller's own, unchecked). `unread` says why the library never reads or
  * writes JS memory through the pointer (it is a key, a device address, data
  * handed back to a callback, an object of another library, or an image that
- * the handwritten loaders NUL-terminate), so no size applies.
+ * the handwritten loaders NUL-terminate), so no size applies. `regionSize`
+ * names a `size_t *` parameter that tells the C function the region's size:
+ * it starts as the JS buffer's byte count.
  */
 export const HOST_POINTER_RULES = new Map([
   // attribute values: the attribute says the size (int for the reuse flags, cuuint64_t for the byte counts)
@@ -80,11 +82,13 @@ export const HOST_POINTER_RULES = new Map([
   ['cuDeviceGetGraphMemAttribute.value', { bytes: 'sizeof(cuuint64_t)' }],
   ['cuDeviceSetGraphMemAttribute.value', { bytes: 'sizeof(cuuint64_t)' }],
   ['cuPointerSetAttribute.value', { bytes: 'sizeof(unsigned int)' }], // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, the one it sets
-  // bool flags, an int of generation flags; a path is at least its NUL
-  ['cuCoredumpGetAttribute.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))' }],
-  ['cuCoredumpGetAttributeGlobal.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))' }],
-  ['cuCoredumpSetAttribute.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))' }],
-  ['cuCoredumpSetAttributeGlobal.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))' }],
+  // bool flags, an int of generation flags; a path is at least its NUL. `size` is "the size of the
+  // memory region value points to" (the driver's documentation): the JS buffer's, not 0, so that a
+  // path (CU_COREDUMP_FILE, CU_COREDUMP_PIPE) is read or written within the buffer
+  ['cuCoredumpGetAttribute.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' }],
+  ['cuCoredumpGetAttributeGlobal.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' }],
+  ['cuCoredumpSetAttribute.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' }],
+  ['cuCoredumpSetAttributeGlobal.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' }],
   // shareable handles: an fd, a Windows handle, or a 64-byte fabric handle, by handle type
   ['cuMemExportToShareableHandle.shareableHandle', { bytes: 'shareableHandleBytes(handleType)' }],
   ['cuMemImportFromShareableHandle.osHandle', { bytes: 'shareableHandleBytes(shHandleType)' }],

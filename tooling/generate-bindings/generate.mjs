@@ -583,8 +583,10 @@ function emitFunction(lib, fn) {
       case 'out-handle':
       case 'out-struct':
       case 'out-cstring':
-      case 'out-address':
-        lines.push(`  std::remove_pointer_t<${T}> o${p.index}{};`);
+      case 'out-address': {
+        // a size_t * that says a host pointer's region size (HOST_POINTER_RULES regionSize) starts as the JS buffer's
+        const region = ps.find((q) => q.kind === 'hostptr' && HOST_POINTER_RULES.get(`${jsName}.${q.name}`)?.regionSize === p.name);
+        lines.push(region ? `  std::remove_pointer_t<${T}> o${p.index} = hb${region.index};  // the size of the region ${region.name} points to` : `  std::remove_pointer_t<${T}> o${p.index}{};`);
         args.push(`&o${p.index}`);
         outs.push({
           p,
@@ -599,6 +601,7 @@ function emitFunction(lib, fn) {
         });
         if (p.kind === 'out-handle' && isExternal(lib, p.r.brand)) externalOuts.push(p.r.brand);
         break;
+      }
       case 'out-charbuf': {
         // the size that the header guarantees to be enough, where it names one
         const sizeName = CHARBUF_SIZES.get(`${fn.name}.${p.name}`);

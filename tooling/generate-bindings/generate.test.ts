@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generatedBodies, haveGcc } from './generated-code.test-support.js';
+import { generatedBodies, generatedBody, haveGcc } from './generated-code.test-support.js';
 
 const cudaHeader = join(process.env['CUDA_HOME'] ?? '/usr/local/cuda', 'include', 'cuda.h');
 
@@ -39,5 +39,19 @@ describe('the generated nvJitLink functions', () => {
     const others = [...bodies].filter(([name]) => !name.startsWith('js_nvJitLink'));
     expect(others.length).toBeGreaterThan(450);
     expect(others.filter(([, body]) => body.includes('onNvJitLinkThread')).map(([name]) => name)).toEqual([]);
+  });
+});
+
+// Issue 20's size rule: cuCoredump{Get,Set}Attribute{,Global} take `size_t *size`, "the size of the memory
+// region value points to"; it was 0, so a path attribute was read or written with no bound the driver knew.
+describe('the generated coredump attribute functions', () => {
+  it('tell the driver the size of the JS buffer that value is, after checking it against the attribute', () => {
+    for (const name of ['cuCoredumpGetAttribute', 'cuCoredumpGetAttributeGlobal', 'cuCoredumpSetAttribute', 'cuCoredumpSetAttributeGlobal']) {
+      const body = generatedBody(name);
+      expect(body, name).toMatch(/inHostPtrSized\(call, 1, "value", (true|false), hb1\)/);
+      expect(body, name).toMatch(/^ {2}std::remove_pointer_t<P<F, 2>> o2 = hb1;/m);
+      expect(body, name).toMatch(/checkHostBytes\(call, "value", hb1, .*CU_COREDUMP_GENERATION_FLAGS/);
+      expect(body, name).toContain('fp(a0, a1, &o2)');
+    }
   });
 });

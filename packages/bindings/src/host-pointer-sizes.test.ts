@@ -37,6 +37,31 @@ describe('host pointers the driver writes or reads through', () => {
       /parameter 'handle' holds \(2 bytes\)/,
     );
   });
+
+  it('every other sized rule too: each too small a buffer is a RangeError before the driver, one that fits reaches it', () => {
+    const types = driver.CUmemAllocationHandleType;
+    const FD = types.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    const FABRIC = types.CU_MEM_HANDLE_TYPE_FABRIC;
+    const core = driver.CUcoredumpSettings;
+    const graph = driver.CUgraphMem_attribute;
+    // [what, a call with too small a buffer, the same call with one that fits]
+    const cases: [string, (small: boolean) => unknown][] = [
+      ['cuDeviceSetGraphMemAttribute', (small) => driver.cuDeviceSetGraphMemAttribute(0, graph.CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, small ? new Uint32Array(1) : new BigUint64Array(1))],
+      ['cuPointerSetAttribute', (small) => driver.cuPointerSetAttribute(small ? new Uint8Array(2) : new Uint32Array(1), driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, 0x1000n as never)],
+      ['cuCoredumpGetAttribute', (small) => driver.cuCoredumpGetAttribute(core.CU_COREDUMP_GENERATION_FLAGS, small ? new Uint8Array(2) : new Int32Array(1))],
+      ['cuCoredumpGetAttributeGlobal', (small) => driver.cuCoredumpGetAttributeGlobal(core.CU_COREDUMP_GENERATION_FLAGS, small ? new Uint8Array(3) : new Int32Array(1))],
+      ['cuCoredumpSetAttribute', (small) => driver.cuCoredumpSetAttribute(core.CU_COREDUMP_ENABLE_ON_EXCEPTION, small ? new Uint8Array(0) : new Uint8Array(1))],
+      ['cuCoredumpSetAttributeGlobal', (small) => driver.cuCoredumpSetAttributeGlobal(core.CU_COREDUMP_GENERATION_FLAGS, small ? new Uint8Array(1) : new Int32Array(1))],
+      ['cuMemImportFromShareableHandle', (small) => driver.cuMemImportFromShareableHandle(small ? new Uint8Array(63) : new Uint8Array(64), FABRIC)],
+      ['cuMemPoolExportToShareableHandle', (small) => driver.cuMemPoolExportToShareableHandle(small ? new Uint8Array(2) : new Int32Array(1), 1n as never, FD, 0)],
+      ['cuMemPoolImportFromShareableHandle', (small) => driver.cuMemPoolImportFromShareableHandle(small ? new Uint8Array(32) : new Uint8Array(64), FABRIC, 0)],
+    ];
+    for (const [name, call] of cases) {
+      expect(() => call(true), name).toThrow(RangeError);
+      expect(() => call(true), name).toThrow(new RegExp(`^${name}: .* is more than parameter '\\w+' holds`));
+      reachedTheDriver(() => call(false));
+    }
+  });
 });
 
 // Issue 20: the host sides of CUDA_MEMCPY2D/3D (srcHost, dstHost) were unsized: a JS buffer smaller than the

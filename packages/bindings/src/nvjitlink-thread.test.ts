@@ -118,9 +118,10 @@ describe('the nvJitLink thread across JS threads and at exit', () => {
   });
 
   it('never holds up process.exit, even with a job running', () => {
+    // a 30 s job against a 50 ms timer: no loaded machine lets the job settle first
     const { out, status, signal } = runChild(`
       const addon = require(${JSON.stringify(ADDON)});
-      addon.__nvJitLinkThreadIdForTests(true, 2000).then(() => console.log('settled'));
+      addon.__nvJitLinkThreadIdForTests(true, 30000).then(() => console.log('settled'));
       setTimeout(() => { console.log('exiting'); process.exit(7); }, 50);
     `);
     expect(signal, out).toBeNull();

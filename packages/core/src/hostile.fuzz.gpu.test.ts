@@ -118,6 +118,16 @@ describeGpu('fuzz on a device (issue 20)', () => {
       expect(() => comm.allReduce(closing, data, { dtype: 'float32', stream })).toThrow();
     });
 
+    it('reduces float8 only where NCCL (2.24 and newer) and the device (compute capability 9.0 and newer) do', () => {
+      using data = device.allocate(64, { stream });
+      const reduces = nccl.ncclGetVersion() >= 22400 && device.computeCapability.major >= 9;
+      for (const dtype of ['float8_e4m3fn', 'float8_e5m2']) {
+        if (reduces) comm.allReduce(data, data, { dtype, stream });
+        else expect(() => comm.allReduce(data, data, { dtype, stream })).toThrow(/has no float8|reduces float8/);
+      }
+      stream.synchronize();
+    });
+
     it('reduces send and recv that are the same memory or apart, and names any other overlap', async () => {
       using memory = device.allocate(1024, { stream });
       memory.fill(0, { stream });

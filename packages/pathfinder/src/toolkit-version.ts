@@ -1,5 +1,9 @@
-import { readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { filePrefix } from './file-prefix.js';
+
+/** version.json is a few kilobytes; a longer one is read this far (and fails to parse). */
+const MAX_VERSION_JSON_BYTES = 1 << 20;
 
 /** What is known of the CUDA release a file belongs to. */
 export interface CudaVersionInfo {
@@ -15,7 +19,7 @@ export interface CudaVersionInfo {
  */
 export function toolkitRootVersion(root: string): CudaVersionInfo | undefined {
   try {
-    const json = JSON.parse(readFileSync(join(root, 'version.json'), 'utf8')) as { cuda?: { version?: string } };
+    const json = JSON.parse(filePrefix(join(root, 'version.json'), MAX_VERSION_JSON_BYTES) ?? '') as { cuda?: { version?: string } };
     const version = json.cuda?.version;
     if (version) return { major: Number(version.split('.')[0]), version };
   } catch {
@@ -37,15 +41,12 @@ export function toolkitRootVersion(root: string): CudaVersionInfo | undefined {
     // no targets/ folder
   }
   for (const header of ['include/cuda.h', ...targets]) {
-    try {
-      const match = /#define\s+CUDA_VERSION\s+(\d+)/.exec(readFileSync(join(root, header), 'utf8').slice(0, 65536));
-      if (match) {
-        const n = Number(match[1]);
-        const major = Math.floor(n / 1000);
-        return { major, version: `${major}.${(n % 1000) / 10}` };
-      }
-    } catch {
-      // no header here
+    // the define is near the top; no header here is undefined
+    const match = /#define\s+CUDA_VERSION\s+(\d+)/.exec(filePrefix(join(root, header), 65536) ?? '');
+    if (match) {
+      const n = Number(match[1]);
+      const major = Math.floor(n / 1000);
+      return { major, version: `${major}.${(n % 1000) / 10}` };
     }
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { errorOf } from '@cuda-js/test-support/errors';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,6 +42,18 @@ describe('ObjectCode factories', () => {
     expect(() => ObjectCode.from('sass' as never, new Uint8Array([1]))).toThrow(/one of cubin, ptx, ltoir/);
     expect(() => ObjectCode.fromCubin(join(root, 'missing.cubin'))).toThrow(/ENOENT/);
     expect(() => ObjectCode.fromPtxText(new Uint8Array([1]) as never)).toThrow(InvalidArgumentError);
+  });
+
+  // Issue 20's rule for file-system input: a FIFO blocked readFileSync for ever, /dev/zero grew memory without end.
+  it.runIf(process.platform === 'linux')('reads only regular files, without blocking: a FIFO, a device or a folder is named', () => {
+    const fifo = join(root, 'fifo.cubin');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => ObjectCode.fromCubin(fifo)).toThrow(InvalidArgumentError);
+    expect(() => ObjectCode.fromCubin(fifo)).toThrow(/a path of a regular file of code \(.*fifo\.cubin is not a regular file \(a FIFO\)\)/);
+    const zero = join(root, 'zero.cubin');
+    symlinkSync('/dev/zero', zero);
+    expect(() => ObjectCode.fromPtx(zero)).toThrow(/zero\.cubin is not a regular file \(a device or socket\)/);
+    expect(() => ObjectCode.fromFatbin(root)).toThrow(/is not a regular file \(a folder\)/);
   });
 
   it('refuses to load LTO-IR, objects and libraries, pointing to the Linker', () => {

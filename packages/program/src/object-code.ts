@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CacheEntry } from './cache-entry.js';
@@ -7,6 +6,7 @@ import { cuda, errorCodeName, OwnedHandle, type CUkernel, type CUlibrary, type H
 import { ClosedResourceError, InvalidArgumentError, KernelNotFoundError, NotLoadableError, ObjectCodeLoadError } from './errors.js';
 import { Kernel } from './kernel.js';
 import { LOADABLE_CODE_TYPES, OBJECT_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
+import { MAX_CODE_FILE_BYTES, readRegularFile } from './regular-file.js';
 import { driverCudaVersion } from './toolchain.js';
 
 /** Code given as bytes, or read from a file (a path or a `file:` URL). */
@@ -46,7 +46,8 @@ function readSource(source: ObjectCodeSource): { bytes: Uint8Array; fileName: st
   if (typeof source === 'string' || source instanceof URL) {
     const path = source instanceof URL ? fileURLToPath(source) : source;
     if (path.length === 0) throw new InvalidArgumentError('source', source, 'a non-empty file path');
-    return { bytes: new Uint8Array(readFileSync(path)), fileName: basename(path) };
+    const file = readRegularFile(path, MAX_CODE_FILE_BYTES, (problem) => new InvalidArgumentError('source', source, `a path of a regular file of code (${problem})`));
+    return { bytes: new Uint8Array(file.buffer, file.byteOffset, file.byteLength), fileName: basename(path) };
   }
   throw new InvalidArgumentError('source', source, 'a Uint8Array, an ArrayBuffer, a file path or a file: URL');
 }

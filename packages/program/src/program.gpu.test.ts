@@ -2,7 +2,7 @@
 // attributes and occupancy against the device's own limits. The context,
 // memory and launches come straight from @cuda-js/bindings.
 import { errorOf } from '@cuda-js/test-support/errors';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { driver, type CUdeviceptr } from '@cuda-js/bindings';
@@ -398,6 +398,20 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
     // After link-time optimization, nvJitLink can also hand back the PTX.
     const ptx = new Linker([cxx, nvvm], { arch }).link('ptx');
     expect(new TextDecoder().decode(ptx.code)).toContain('.entry apply(');
+  });
+
+  // Issue 20: an entry of another kind under a link's key (a cubin for link('ptx')) was served as it was.
+  itWhen([nvJitLinkMissing], 'serves a cached link only of the kind asked for, and writes over one of another kind', () => {
+    const directory = join(root, 'link-cache-kind');
+    const inputs = () => [new Program(APPLY_CXX, 'c++', { relocatableDeviceCode: true }).compile('ltoir'), new Program(SCALE_IR, 'nvvm').compile('ltoir')];
+    const first = new Linker(inputs(), { arch }).link('ptx', { cache: new CompileCache({ directory }) });
+    const shard = readdirSync(directory).find((name) => /^[0-9a-f]{2}$/.test(name))!;
+    const key = readdirSync(join(directory, shard))[0]!.replace(/\.bin$/, '');
+    new CompileCache({ directory }).set(key, { codeType: 'cubin', name: 'x', code: new Uint8Array([0x7f, 0x45, 0x4c, 0x46]), symbolMapping: {} });
+    const again = new Linker(inputs(), { arch }).link('ptx', { cache: new CompileCache({ directory }) });
+    expect(again.codeType).toBe('ptx');
+    expect(again.code).toEqual(first.code);
+    expect(new CompileCache({ directory }).get(key)?.codeType).toBe('ptx'); // written over
   });
 
   itWhen([nvJitLinkMissing], 'compiles a PTX program through the linker and runs it', () => {

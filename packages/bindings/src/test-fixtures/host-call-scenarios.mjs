@@ -11,8 +11,14 @@ const { native } = await import(join(import.meta.dirname, '..', '..', 'dist', 'n
 const counts = () => native.__hostCallCountsForTests();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits until `done()` (or gives up after `ms`): what a test waits for is an event, never a time. */
+async function until(done, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await sleep(5);
+}
+
 /** Waits until no host-call record is left and no driver thread waits (or gives up after `ms`). */
-async function settled(before, ms = 10_000) {
+async function settled(before, ms = 30_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     const now = counts();
@@ -60,7 +66,8 @@ const scenario = process.argv[2];
 const before = counts();
 if (scenario === 'terminated-before-the-driver-calls') {
   // every call is still with the "driver" when the Worker ends: each is dropped there, once
-  const w = spawn({ delays: [300] });
+  // the "driver" holds each call 3 s: long beside a loaded machine's message and terminate, so none has run yet
+  const w = spawn({ delays: [3000] });
   await w.started;
   await w.worker.terminate();
   const after = await settled(before);
@@ -72,6 +79,8 @@ if (scenario === 'terminated-before-the-driver-calls') {
     const w = spawn({ copies: 2, launches: 2, delays: [0, 1, 3, 7, 15] });
     await w.started;
     await sleep(round % 6);
+    // the last Worker runs some of its calls first, however slow the machine: the test expects ran > 0
+    if (round === 19) await until(() => totals.ran + w.ran[0] > 0);
     await w.worker.terminate();
     totals.ran += w.ran[0];
   }
@@ -126,13 +135,13 @@ if (scenario === 'terminated-before-the-driver-calls') {
       50,
     ),
   );
-  await sleep(20);
+  await until(() => seen.length >= 5); // the four throwing forms, the graph one twice
   console.log(JSON.stringify({ uncaught: seen.sort(), self, end: await settled(before) }));
 } else if (scenario === 'exit-while-blocking') {
   // The main thread's blocking call is with the JS thread when the process exits: exit releases its driver thread.
   native.__hostCallForTests('blocking', () => console.log('never'), 0);
-  const until = Date.now() + 10_000;
-  while (counts().waiting === 0 && Date.now() < until); // the "driver" posts and waits meanwhile; JS never gets to run it
+  const giveUp = Date.now() + 30_000;
+  while (counts().waiting === 0 && Date.now() < giveUp); // the "driver" posts and waits meanwhile; JS never gets to run it
   console.log(JSON.stringify({ waiting: counts().waiting }));
   process.exit(0);
 } else {

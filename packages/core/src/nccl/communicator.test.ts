@@ -118,6 +118,11 @@ describe('element types and reductions', () => {
     expect(ncclElementType(dtype('complex64'), false, 'x')).toEqual({ type: nccl.ncclDataType_t.ncclUint8, elementsPerItem: 8 });
     expect(ncclElementType(dtype('float32').withLanes(4), false, 'x')).toEqual({ type: nccl.ncclDataType_t.ncclUint8, elementsPerItem: 16 });
     expect(() => ncclElementType(dtype('int16'), true, 'Communicator.allReduce')).toThrow(/Communicator\.allReduce: NCCL cannot reduce int16; reductions take int8, uint8, int32/);
+    // issue 20: allReduce with dtype bool or complex64 "completed" on the H200; each is refused before NCCL
+    for (const name of ['bool', 'complex64', 'complex128', 'int16']) {
+      expect(() => ncclElementType(dtype(name), true, 'Communicator.allReduce')).toThrow(CollectiveArgumentError);
+    }
+    expect(() => ncclElementType(dtype('float32').withLanes(4), true, 'x')).toThrow(/NCCL cannot reduce/);
     expect(() => ncclElementType(dtype('float4_e2m1fn'), false, 'x')).toThrow(/fractions of a byte/);
     expect(REDUCIBLE_DTYPES).toContain('float64');
   });

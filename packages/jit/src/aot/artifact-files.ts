@@ -2,10 +2,11 @@
 // with the code beside it (one file per cubin or PTX, for apps that ship
 // assets), and `kernels.js`, the same manifest with the code inside it as
 // base64 (for apps that bundle: import it and a bundler embeds it).
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { decodeCollectives, decodeParams } from '../compile/kernel-cache.js';
 import { KernelArtifactFormatError } from '../errors.js';
+import { readRegularFile } from './read-regular-file.js';
 import { KERNEL_ARTIFACT_FORMAT, type ArtifactCode, type ArtifactKernel, type ArtifactSpecialization, type KernelArtifact } from './kernel-artifact.js';
 
 /** One piece of code in a written manifest: in a file beside it, or inline as base64. */
@@ -115,6 +116,9 @@ export function writeKernelArtifact(artifact: KernelArtifact, out: string): Writ
   return { manifest: join(out, 'manifest.json'), module: join(out, 'kernels.js'), code };
 }
 
+/** The largest manifest.json read: its code lies in files beside it, so this is far more than any needs. */
+const MAX_MANIFEST_BYTES = 64 << 20;
+
 function fail(where: string, problem: string): never {
   throw new KernelArtifactFormatError(`${where}: ${problem}; build it again with cuda-js build-kernels`);
 }
@@ -125,8 +129,9 @@ function readCode(c: SerializedArtifactCode, baseDir: string | undefined, where:
   if (typeof c.base64 === 'string') data = new Uint8Array(Buffer.from(c.base64, 'base64'));
   else if (typeof c.file === 'string') {
     if (baseDir === undefined) fail(where, `the code ${c.file} is a file, and the artifact was given as an object: load its folder or manifest.json instead`);
+    if (!Number.isSafeInteger(c.bytes) || c.bytes < 0) fail(where, `the ${c.kind} for ${c.arch} says it has ${String(c.bytes)} bytes`);
     try {
-      data = new Uint8Array(readFileSync(join(baseDir, c.file)));
+      data = new Uint8Array(readRegularFile(join(baseDir, c.file), { exactBytes: c.bytes }));
     } catch (error) {
       throw new KernelArtifactFormatError(`${where}: the code file ${join(baseDir, c.file)} cannot be read (${(error as Error).message})`, undefined, { cause: error });
     }
@@ -150,7 +155,7 @@ export function readKernelArtifact(source: string | SerializedKernelArtifact): K
     try {
       if (statSync(path).isDirectory()) path = join(path, 'manifest.json');
       where = path;
-      json = JSON.parse(readFileSync(path, 'utf8')) as SerializedKernelArtifact;
+      json = JSON.parse(readRegularFile(path, { maxBytes: MAX_MANIFEST_BYTES }).toString('utf8')) as SerializedKernelArtifact;
     } catch (error) {
       throw new KernelArtifactFormatError(`kernel artifact ${path}: cannot be read as a manifest (${(error as Error).message})`, undefined, { cause: error });
     }

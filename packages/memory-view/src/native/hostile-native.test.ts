@@ -3,7 +3,18 @@
 // memory, and a wrong External is a named error, never a crash.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DLDeviceType, DLPACK_EXCHANGE_API, ProtocolError, StridedMemoryView, UnreadableHostMemoryError, UnsupportedDeviceError, UnsupportedExportError } from '../index.js';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLDeviceType,
+  DLPACK,
+  DLPACK_DEVICE,
+  DLPACK_EXCHANGE_API,
+  ProtocolError,
+  StridedMemoryView,
+  UnreadableHostMemoryError,
+  UnsupportedDeviceError,
+  UnsupportedExportError,
+} from '../index.js';
 import { exchangeApi, fromManagedTensor, nativeHelperStatus, toManagedTensor } from './index.js';
 import { FUZZ, hostileDType, hostileExtents, hostileValue, lyingArray, namedOrSound } from '../../test/hostile.js';
 import { loadThirdParty, tensorClass, thirdPartyBuild } from '../../test/third-party.js';
@@ -85,8 +96,31 @@ describeNative('hostile input: the native round trip', () => {
 
   // Issue 20: host memory that JS does not own never becomes an ArrayBuffer unchecked (this crashed with SIGSEGV).
   it('imports host memory at a made-up address as an address, never as a buffer over it', () => {
-    {
-      const view = StridedMemoryView.fromPointer(0x1000n, { dtype: 'uint8', shape: [16], device: { type: DLDeviceType.CPU, id: 0 } });
+    // the three ways issue 20 reached it: fromPointer, a DLPack tensor whose data is 0x1000n on the CPU,
+    // and a CUDA array interface object whose DLPack device says CPU
+    const cpu = () => [DLDeviceType.CPU, 0];
+    const routes = [
+      StridedMemoryView.fromPointer(0x1000n, { dtype: 'uint8', shape: [16], device: { type: DLDeviceType.CPU, id: 0 } }),
+      StridedMemoryView.fromDLPack({
+        [DLPACK]: () => ({
+          version: { major: 1, minor: 3 },
+          flags: 0,
+          device: { type: DLDeviceType.CPU, id: 0 },
+          data: 0x1000n,
+          byteOffset: 0,
+          dtype: { code: 1, bits: 8, lanes: 1 },
+          shape: [16],
+          strides: null,
+          deleter() {},
+        }),
+        [DLPACK_DEVICE]: cpu,
+      }),
+      StridedMemoryView.fromAny({ [CUDA_ARRAY_INTERFACE]: () => ({ shape: [16], typestr: '|u1', data: [0x1000n, false], strides: null, version: 3 }), [DLPACK_DEVICE]: cpu }, { stream: -1 }),
+    ];
+    for (const view of routes) {
+      expect(view.device).toEqual({ type: DLDeviceType.CPU, id: 0 });
+      expect(view.ptr).toBe(0x1000n);
+      expect(() => view.toTypedArray()).toThrow(UnsupportedDeviceError);
       for (const legacy of [false, true]) {
         const back = fromManagedTensor(toManagedTensor(view, { legacy }), { legacy });
         expect(back.buffer).toBeUndefined();
