@@ -46,7 +46,7 @@ function readSource(source: ObjectCodeSource): { bytes: Uint8Array; fileName: st
   if (typeof source === 'string' || source instanceof URL) {
     const path = source instanceof URL ? fileURLToPath(source) : source;
     if (path.length === 0) throw new InvalidArgumentError('source', source, 'a non-empty file path');
-    const file = readRegularFile(path, MAX_CODE_FILE_BYTES, (problem) => new InvalidArgumentError('source', source, `a path of a regular file of code (${problem})`));
+    const file = readRegularFile(path, { maxBytes: MAX_CODE_FILE_BYTES }, (problem) => new InvalidArgumentError('source', source, `a path of a regular file of code (${problem})`));
     return { bytes: new Uint8Array(file.buffer, file.byteOffset, file.byteLength), fileName: basename(path) };
   }
   throw new InvalidArgumentError('source', source, 'a Uint8Array, an ArrayBuffer, a file path or a file: URL');

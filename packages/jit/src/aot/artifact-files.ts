@@ -4,9 +4,9 @@
 // base64 (for apps that bundle: import it and a bundler embeds it).
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { readRegularFile } from '@cuda-js/program';
 import { decodeCollectives, decodeParams } from '../compile/kernel-cache.js';
 import { KernelArtifactFormatError } from '../errors.js';
-import { readRegularFile } from './read-regular-file.js';
 import { KERNEL_ARTIFACT_FORMAT, type ArtifactCode, type ArtifactKernel, type ArtifactSpecialization, type KernelArtifact } from './kernel-artifact.js';
 
 /** One piece of code in a written manifest: in a file beside it, or inline as base64. */
@@ -131,7 +131,7 @@ function readCode(c: SerializedArtifactCode, baseDir: string | undefined, where:
     if (baseDir === undefined) fail(where, `the code ${c.file} is a file, and the artifact was given as an object: load its folder or manifest.json instead`);
     if (!Number.isSafeInteger(c.bytes) || c.bytes < 0) fail(where, `the ${c.kind} for ${c.arch} says it has ${String(c.bytes)} bytes`);
     try {
-      data = new Uint8Array(readRegularFile(join(baseDir, c.file), { exactBytes: c.bytes }));
+      data = new Uint8Array(readRegularFile(join(baseDir, c.file), { exactBytes: c.bytes }, (problem) => new Error(problem)));
     } catch (error) {
       throw new KernelArtifactFormatError(`${where}: the code file ${join(baseDir, c.file)} cannot be read (${(error as Error).message})`, undefined, { cause: error });
     }
@@ -155,7 +155,7 @@ export function readKernelArtifact(source: string | SerializedKernelArtifact): K
     try {
       if (statSync(path).isDirectory()) path = join(path, 'manifest.json');
       where = path;
-      json = JSON.parse(readRegularFile(path, { maxBytes: MAX_MANIFEST_BYTES }).toString('utf8')) as SerializedKernelArtifact;
+      json = JSON.parse(readRegularFile(path, { maxBytes: MAX_MANIFEST_BYTES }, (problem) => new Error(problem)).toString('utf8')) as SerializedKernelArtifact;
     } catch (error) {
       throw new KernelArtifactFormatError(`kernel artifact ${path}: cannot be read as a manifest (${(error as Error).message})`, undefined, { cause: error });
     }
