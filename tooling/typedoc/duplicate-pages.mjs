@@ -40,8 +40,9 @@ export function duplicatePages(project) {
     for (const child of pages(container)) byName.set(child.name, [...(byName.get(child.name) ?? []), child]);
     for (const [name, same] of byName) {
       if (same.length < 2) continue;
-      const where = same.map((r) => `${ReflectionKind.singularString(r.kind)}${r.sources?.[0] ? ` at ${r.sources[0].fileName}:${r.sources[0].line}` : ''}`);
-      problems.push({ message: `${container.getFullName()} has ${same.length} pages named ${name} (${where.join(', ')})`, declarations: declarationsOf(same) });
+      const kinds = same.map((r) => ReflectionKind.singularString(r.kind)).join(', ');
+      const files = [...new Set(same.flatMap((r) => (r.sources ?? []).map((source) => source.fileName)))].join(', ');
+      problems.push({ message: `${container.getFullName()} has ${same.length} pages named ${name} (${kinds}; ${files})`, declarations: declarationsOf(same) });
     }
   }
   const packages = project.children?.filter((child) => child.kindOf(ReflectionKind.Module)) ?? [];
@@ -63,7 +64,7 @@ function declarationsOf(/** @type {import('typedoc').DeclarationReflection[]} */
 
 /** @param {import('typedoc').Reflection} container */
 function pages(container) {
-  return (/** @type {import('typedoc').ContainerReflection} */ (container).children ?? []).filter((child) => child.kindOf(PAGE));
+  return /** @type {import('typedoc').ContainerReflection} */ ((container).children ?? []).filter((child) => child.kindOf(PAGE));
 }
 
 /** The pages of a module and of its namespaces and submodules, not the module's own. */
