@@ -64,7 +64,7 @@ function declarationsOf(/** @type {import('typedoc').DeclarationReflection[]} */
 
 /** @param {import('typedoc').Reflection} container */
 function pages(container) {
-  return /** @type {import('typedoc').ContainerReflection} */ ((container).children ?? []).filter((child) => child.kindOf(PAGE));
+  return /** @type {import('typedoc').ContainerReflection} */ (container.children ?? []).filter((child) => child.kindOf(PAGE));
 }
 
 /** The pages of a module and of its namespaces and submodules, not the module's own. */
