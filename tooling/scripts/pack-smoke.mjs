@@ -6,7 +6,8 @@
 //     sideEffects), the prebuilt addons of every shipped platform (linux-x64 and
 //     linux-arm64, each an ELF for its machine), no lifecycle script and no root
 //     binding.gyp (npm and pnpm would compile), and nothing else
-//     (no source maps, .tsbuildinfo, tests, test fixtures or test support),
+//     (no source maps, .tsbuildinfo, tests, test fixtures or test support, no
+//     module that no entry loads: unreachable-modules.mjs),
 //  3. runs publint on each tarball, `npm publish --dry-run` on each tarball
 //     and `pnpm publish -r --dry-run` on the workspace (what `changeset publish` runs),
 //  4. installs the tarballs into fresh folders outside the workspace, with npm
@@ -23,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHIPPED_PREBUILDS } from './native-prebuilds.mjs';
+import { manifestEntries, relativeImports, unreachableModules } from './unreachable-modules.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -154,16 +156,15 @@ for (const [name, t] of tarballs) {
   if (Array.isArray(manifest.sideEffects)) for (const s of manifest.sideEffects) check(has(s), `${name}: sideEffects names ${s}, not in the tarball`);
   // Every relative import of a shipped module is shipped too: the tarballs hold the bundled entries, not
   // tsc's per-module files, so an entry that was not bundled (a `tsc -b` after the bundle) is caught here.
-  const modules = [...files.keys()].filter((f) => /\.[cm]?js$/.test(f));
-  for (const file of modules) {
-    const text = run('tar', ['-xzOf', t.path, `package/${file}`]).stdout;
-    // import/export ... from at the start of a line, and import('...') on a line that is no comment, as tsc and rolldown write them
-    for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|^(?![ \t]*(?:\*|\/\/)).*?\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/gm)) {
-      const specifier = m[1] ?? m[2];
+  // And every shipped module is loaded by some entry: no per-module file beside a bundle, no type-only module's `export {}`.
+  const modules = new Map([...files.keys()].filter((f) => /\.[cm]?js$/.test(f)).map((file) => [file, run('tar', ['-xzOf', t.path, `package/${file}`]).stdout]));
+  for (const [file, text] of modules) {
+    for (const specifier of relativeImports(text)) {
       const target = posix.normalize(posix.join(posix.dirname(file), specifier));
       check(files.has(target), `${name}: ${file} imports ${specifier}, which the tarball does not hold (an entry left unbundled? build the package again)`);
     }
   }
+  for (const file of unreachableModules(modules, manifestEntries(manifest))) fail(`${name}: ships ${file}, which no entry (exports, main, bin) loads`);
   for (const script of ['preinstall', 'install', 'postinstall']) check(!manifest.scripts?.[script], `${name}: has a ${script} script`);
   check(manifest.gypfile !== true, `${name}: gypfile: true (npm would compile on install)`);
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
