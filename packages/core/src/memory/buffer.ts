@@ -195,13 +195,12 @@ export class Buffer implements Disposable, DLPackExporter {
       if (!Number.isInteger(value) || value < 0 || value > 255) throw new RangeError(`Buffer.fill: a byte is 0..255, got ${value}`);
       enterBufferDevice('Buffer.fill', stream, this);
       driver.cuMemsetD8Async(this.ptr, value, this.size, stream);
-    } else if (width === 4) {
+    } else {
+      // width 4: the options check refused any other
       if (this.size % 4 !== 0) throw new RangeError(`Buffer.fill: size ${this.size} is not a multiple of 4`);
       if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`Buffer.fill: a 32-bit pattern is 0..2^32-1, got ${value}`);
       enterBufferDevice('Buffer.fill', stream, this);
       driver.cuMemsetD32Async(this.ptr, value, this.size / 4, stream);
-    } else {
-      throw new RangeError(`Buffer.fill: width must be 1 or 4, got ${String(width)}`);
     }
   }
 

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KernelBuildError } from '../errors.js';
+import { BUILD_MODULE_KERNELS_OPTIONS, checkJitOptions } from '../jit-options.js';
 import type { JitKernel } from '../jit.js';
 import { writeKernelArtifact, type WrittenKernelArtifact } from './artifact-files.js';
 import { buildKernelArtifact, type BuildKernelArtifactOptions } from './build-kernel-artifact.js';
@@ -33,6 +34,7 @@ export interface BuiltModuleKernels {
  * @throws {KernelBuildError} when importing the module throws (the error is its `cause`)
  */
 export async function buildModuleKernels(entry: string | URL, options: BuildModuleKernelsOptions): Promise<BuiltModuleKernels> {
+  checkJitOptions('buildModuleKernels()', options, BUILD_MODULE_KERNELS_OPTIONS);
   const url = entry instanceof URL ? entry.href : /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : pathToFileURL(resolve(entry)).href;
   let kernels: JitKernel[];
   try {
