@@ -1,4 +1,4 @@
-import { checkOptions, isArray, isFunction, isString, type OptionProblem, type OptionTable, type ValueCheck } from '@cuda-js/options';
+import { checkOptions, isAnything, isArray, isFunction, isString, type OptionProblem, type OptionTable, type ValueCheck } from '@cuda-js/options';
 import type { KernelRecord } from '@cuda-js/jit';
 
 /** Options of the cuda-js build plugin. */
@@ -28,4 +28,9 @@ const PLUGIN_OPTIONS: OptionTable = { modules: isArray, include: isInclude, root
 /** `options` checked against the plugin's table. */
 export function checkPluginOptions(options: unknown): CudaJsPluginOptions {
   return checkOptions<CudaJsPluginOptions>(options, PLUGIN_OPTIONS, { where: 'the cuda-js build plugin', fail: (problem) => new PluginOptionError(problem) });
+}
+
+/** Checks the options of `findKernels` (the source map is read by magic-string's remapping). */
+export function checkFindKernelsOptions(options: unknown): void {
+  checkOptions(options, { modules: isArray, root: isString, inputMap: isAnything }, { where: 'findKernels', fail: (problem) => new PluginOptionError(problem) });
 }
