@@ -9,9 +9,9 @@ describe('missingLibrary', () => {
     expect(missingLibrary(() => 1, isMissing)).toBeUndefined();
     expect(
       missingLibrary(() => {
-        throw new Missing("CUDA library 'nccl' was not found. Places tried, in order:\n  1. ...");
+        throw new Missing("CUDA library 'nccl' was not found.\nPlaces tried, in order:\n  1. ...");
       }, isMissing),
-    ).toBe("CUDA library 'nccl' was not found. Places tried, in order:");
+    ).toBe("CUDA library 'nccl' was not found.");
   });
 
   it('throws any other error: a library that is there but fails is no skip', () => {

@@ -1,7 +1,21 @@
-import { checkOptions, type OptionTable } from '@cuda-js/options';
+import { checkOptions, isAnything, isOneOf, type OptionTable } from '@cuda-js/options';
 import { CoreOptionError } from './errors.js';
 
 /** Checks `options` against `table` with the stack's options checker, failing with a CoreOptionError. */
 export function checkCoreOptions<T extends object>(where: string, options: unknown, table: OptionTable): Readonly<Partial<T>> {
   return checkOptions<T>(options, table, { where, fail: (problem) => new CoreOptionError(problem) });
 }
+
+// The stream and device values are checked where they are used (streamHandle, ...), with their own messages.
+
+/** `{ stream }`: the options of allocate, the copies, close and the managed-memory hints. */
+export const STREAM_OPTIONS: OptionTable = { stream: isAnything };
+
+/** `Buffer.fill(value, { stream, width })`. */
+export const FILL_OPTIONS: OptionTable = { stream: isAnything, width: isOneOf([1, 4]) };
+
+/** `DeviceArray.allocate`, `allocateLike`, `fromHost` (DeviceArrayOptions). */
+export const DEVICE_ARRAY_OPTIONS: OptionTable = { device: isAnything, stream: isAnything, memory: isAnything };
+
+/** The graph's allocation node (GraphAllocateOptions). */
+export const GRAPH_ALLOCATE_OPTIONS: OptionTable = { device: isAnything };

@@ -24,7 +24,7 @@ describe('cuda-js info', () => {
     const missing = rows.filter((r) => !r.found);
     if (missing.length) {
       expect(text).toContain(`missing: ${missing.map((r) => (r.kind === 'library' ? r.name : `${r.kind} ${r.name}`)).join(', ')}`);
-      expect(text).toContain('was not found. Places tried, in order:');
+      expect(text).toContain('was not found.\nPlaces tried, in order:\n');
     } else {
       expect(text).toContain('everything in the catalog was found');
     }

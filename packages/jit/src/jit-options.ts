@@ -30,3 +30,29 @@ export const JIT_OPTIONS: OptionTable = {
 
 /** `jit.device(fn, options)`. */
 export const DEVICE_FUNCTION_OPTIONS: OptionTable = { constants: isAnything, name: isString, returns: isAnything };
+
+// The values that core and the launch stage check with their own messages (dims, streams, batches, devices) are taken as they are here.
+
+/** `kernel.launch(options, ...args)`: core's LaunchConfig keys, and the JIT's `stream` and `batch`. */
+export const LAUNCH_OPTIONS: OptionTable = { grid: isAnything, block: isAnything, cluster: isAnything, sharedMemory: isAnything, cooperative: isAnything, stream: isAnything, batch: isAnything };
+
+/** `kernel.forall(n, options)`. */
+export const FORALL_OPTIONS: OptionTable = { stream: isAnything };
+
+/** `kernel.maxCooperativeGridBlocks(block, options)`. */
+export const COOPERATIVE_GRID_OPTIONS: OptionTable = { signature: isArray, sharedMemory: isAnything };
+
+/** `kernel.artifactCode(signature, options)`. */
+export const ARTIFACT_CODE_OPTIONS: OptionTable = { arch: isNonEmptyString };
+
+/** `toDevice`, `deviceArray`, `deviceArrayLike`, `pinnedArray`, `mappedArray`, `managedArray`. */
+export const DEVICE_ARRAY_MAKER_OPTIONS: OptionTable = { stream: isAnything, device: isAnything, target: isJitTarget };
+
+/** The last argument of a ufunc or gufunc call: `{ out, stream }`. */
+export const UFUNC_CALL_OPTIONS: OptionTable = { out: isAnything, stream: isAnything };
+
+/** `buildKernelArtifact(kernels, options)` (each architecture list is checked by the build, with its own messages). */
+export const BUILD_KERNEL_ARTIFACT_OPTIONS: OptionTable = { arch: isAnything, ptx: isAnything, ptxas: isNonEmptyString };
+
+/** `buildModuleKernels(entry, options)`. */
+export const BUILD_MODULE_KERNELS_OPTIONS: OptionTable = { ...BUILD_KERNEL_ARTIFACT_OPTIONS, out: isNonEmptyString };

@@ -1,4 +1,4 @@
-import { checkJitOptions, JIT_OPTIONS } from './jit-options.js';
+import { ARTIFACT_CODE_OPTIONS, checkJitOptions, COOPERATIVE_GRID_OPTIONS, FORALL_OPTIONS, JIT_OPTIONS, LAUNCH_OPTIONS } from './jit-options.js';
 import { Device, LaunchConfig, type LaunchBatch, type LaunchConfigOptions } from '@cuda-js/core';
 import { snapshotConstants } from './constants-snapshot.js';
 import { nvvmIRVersion, ObjectCode, readDim3, type Dim3, type Kernel } from '@cuda-js/program';
@@ -21,7 +21,7 @@ import { argumentTypes } from './launch/argument-types.js';
 import { capturedArraysOf, type CapturedArrays } from './captured-arrays.js';
 import { forallConfig } from './launch/forall.js';
 import type { LaunchArguments } from './launch/launch-arguments.js';
-import { KernelLauncher, withoutStream } from './launch/kernel-launcher.js';
+import { hasOnlyLaunchKeys, KernelLauncher, withoutStream } from './launch/kernel-launcher.js';
 import { lowerKernel } from './lower/lower-kernel.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
 import { explainRewrite } from './parse/rewritten-kernel.js';
@@ -292,6 +292,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    * @throws {KernelNotBuiltError} when an artifact names the kernel but does not cover this launch and libNVVM is not there (the message lists what was built)
    */
   artifactCode(signature: readonly TypeToken[], options: { readonly arch?: string } = {}): ArtifactCodeChoice {
+    checkJitOptions(`${this.name}.artifactCode`, options, ARTIFACT_CODE_OPTIONS);
     const types = this.#withCapturedTypes(resolveSignature(signature));
     const arch = options.arch ?? Device.current()?.arch ?? Device.get(0).arch;
     const choice = this.#artifactChoice(signatureKey(types), arch);
@@ -428,6 +429,8 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   launch(options: JitLaunchOptions, ...args: LaunchArguments<Params>): void;
   launch(options: JitLaunchOptions, ...args: unknown[]): void {
     if (options === null || typeof options !== 'object') throw new KernelArgumentError(`${this.name}.launch: the first argument is the launch options { grid, block, stream }`);
+    // the launch path's own key test (no allocation); the checker names a key it does not know, with the nearest known one
+    if (!hasOnlyLaunchKeys(options)) checkJitOptions(`${this.name}.launch`, options, LAUNCH_OPTIONS);
     const spec = this.#specializationFor(args);
     const all = this.#withCaptured(args);
     if (spec.target === 'simulator') {
@@ -451,6 +454,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    */
   forall(n: number, options: { readonly stream?: StreamArgument } = {}): (...args: LaunchArguments<Params>) => void {
     if (!Number.isSafeInteger(n) || n < 1) throw new KernelArgumentError(`${this.name}.forall: n must be a positive integer, got ${String(n)}`);
+    checkJitOptions(`${this.name}.forall`, options, FORALL_OPTIONS);
     return (...args: readonly unknown[]) => {
       const spec = this.#specializationFor(args);
       const all = this.#withCaptured(args);
@@ -479,6 +483,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    * @throws {KernelArgumentError} for a bad block, or no signature with zero or several specializations
    */
   maxCooperativeGridBlocks(block: Dim3, options: CooperativeGridOptions = {}): number {
+    checkJitOptions(`${this.name}.maxCooperativeGridBlocks`, options, COOPERATIVE_GRID_OPTIONS);
     const dims = readDim3(block);
     if (typeof dims === 'string') throw new KernelArgumentError(`${this.name}.maxCooperativeGridBlocks: the block must be a positive extent, [x, y, z] or { x, y, z }; got ${String(block)}`);
     const threads = dims[0] * dims[1] * dims[2];

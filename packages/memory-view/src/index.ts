@@ -34,6 +34,7 @@ export {
   UnreadableHostMemoryError,
   InvalidStreamError,
 } from './errors.js';
+export { ViewOptionError } from './view-option-error.js';
 export {
   resolveStream,
   setDriverHooks,

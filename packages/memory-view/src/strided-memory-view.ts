@@ -10,6 +10,7 @@ import type { AnyTypedArray } from './typed-arrays.js';
 import { bufferByteLength, isDetached } from './host-buffer.js';
 import { canViewHostMemoryAtAddress, hostMemoryAtAddress } from './host-memory-at-address.js';
 import { CHECKED_VIEW_INIT, checkViewInit, storedItemsize, type CheckedViewInit, type StridedMemoryViewInit } from './view-init.js';
+import { BUFFER_VIEW_OPTIONS, checkViewOptions, REINTERPRET_OPTIONS, VIEW_OPTIONS } from './view-option-error.js';
 import type { BufferViewOptions, PointerViewOptions, SliceSpec, ViewOptions } from './view-options.js';
 import { reshapedLayout, retypedLayout, slicedLayout } from './derived-layout.js';
 import { aliasingTypedArray, compactCopy, copyInto } from './host-access.js';
@@ -133,7 +134,7 @@ export class StridedMemoryView {
    * synchronization. CUDA memory needs a stream ({@link StreamRequiredError}).
    */
   static fromDLPack(obj: unknown, options?: ViewOptions): StridedMemoryView {
-    return viewFromDLPack(obj, options);
+    return viewFromDLPack(obj, checkViewOptions<ViewOptions>('StridedMemoryView.fromDLPack', options, VIEW_OPTIONS));
   }
 
   /**
@@ -143,7 +144,7 @@ export class StridedMemoryView {
    * {@link DriverHooks.waitStream}) unless the consumer passes `-1`.
    */
   static fromCudaArrayInterface(obj: unknown, options?: ViewOptions): StridedMemoryView {
-    return viewFromCudaArrayInterface(obj, options);
+    return viewFromCudaArrayInterface(obj, checkViewOptions<ViewOptions>('StridedMemoryView.fromCudaArrayInterface', options, VIEW_OPTIONS));
   }
 
   /**
@@ -156,7 +157,7 @@ export class StridedMemoryView {
    * {@link AdapterNotImportedError}).
    */
   static fromAny(obj: unknown, options?: ViewOptions): StridedMemoryView {
-    return viewFromAny(obj, options);
+    return viewFromAny(obj, options === undefined ? undefined : checkViewOptions<ViewOptions>('StridedMemoryView.fromAny', options, VIEW_OPTIONS));
   }
 
   /**
@@ -166,7 +167,7 @@ export class StridedMemoryView {
    * {@link OutOfBoundsError}.
    */
   static fromBuffer(source: ArrayBufferLike | ArrayBufferView, options: BufferViewOptions = {}): StridedMemoryView {
-    return viewFromBuffer(source, options);
+    return viewFromBuffer(source, checkViewOptions<BufferViewOptions>('StridedMemoryView.fromBuffer', options, BUFFER_VIEW_OPTIONS, true));
   }
 
   /**
@@ -376,6 +377,7 @@ export class StridedMemoryView {
    * view (one extent may be `-1`, inferred). Otherwise {@link InvalidLayoutError}.
    */
   view(options: { readonly shape?: readonly number[]; readonly dtype?: DTypeLike }): StridedMemoryView {
+    checkViewOptions('view.view', options, REINTERPRET_OPTIONS);
     let shape: readonly number[] = this.shape;
     let strides: readonly number[] = this.strides;
     let t = this.dtype;

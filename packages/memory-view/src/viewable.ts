@@ -2,6 +2,7 @@ import { NotViewableError } from './errors.js';
 import { isViewable } from './from-any.js';
 import { adapterNotImportedFor } from './adapters/registry.js';
 import { StridedMemoryView } from './strided-memory-view.js';
+import { checkViewOptions, VIEWABLE_VIEW_OPTIONS } from './view-option-error.js';
 import type { ViewOptions } from './view-options.js';
 import type { ConsumerStream } from './stream.js';
 
@@ -23,6 +24,7 @@ export class ViewableArgument {
 
   /** A view of the object, ordered on `stream` (see {@link StridedMemoryView.fromAny}). */
   view(stream?: ConsumerStream, options?: Omit<ViewOptions, 'stream'>): StridedMemoryView {
+    if (options !== undefined) checkViewOptions('Viewable.view', options, VIEWABLE_VIEW_OPTIONS);
     return StridedMemoryView.fromAny(this.object, options === undefined ? { stream } : { ...options, stream });
   }
 }

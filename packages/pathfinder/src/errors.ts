@@ -25,7 +25,8 @@ export class NotFoundError extends Error {
     readonly attempts: readonly SearchAttempt[],
     hint?: string,
   ) {
-    super(`${kind} '${target}' was not found. Places tried, in order:\n${formatAttempts(attempts)}${hint ? `\n${hint}` : ''}`);
+    // the first line is a whole sentence (what callers that show one line keep); the places follow under their own heading
+    super(`${kind} '${target}' was not found.\nPlaces tried, in order:\n${formatAttempts(attempts)}${hint ? `\n${hint}` : ''}`);
   }
 }
 

@@ -313,7 +313,7 @@ describe('findLibrary: errors', () => {
     expect(error).toBeInstanceOf(LibraryNotFoundError);
     expect(error!.libraryName).toBe('nvJitLink');
     expect(error!.attempts.map((a) => a.source)).toEqual(['override', 'site-packages', 'conda', 'LD_LIBRARY_PATH', 'ldconfig', 'CUDA_HOME', 'default toolkit']);
-    expect(error!.message).toContain("CUDA library 'nvJitLink' was not found. Places tried, in order:");
+    expect(error!.message).toContain("CUDA library 'nvJitLink' was not found.\nPlaces tried, in order:\n");
     expect(error!.message).toContain(`[site-packages] ${join(r, 'site-packages/nvidia/cu13/lib')}: none of libnvJitLink.so.13 here`);
     expect(error!.message).toContain(`[LD_LIBRARY_PATH] ${join(r, 'nope')}: no such folder`);
     expect(error!.message).toContain('[ldconfig] ldconfig -p: no entry for libnvJitLink.so.13, libnvJitLink.so.12');

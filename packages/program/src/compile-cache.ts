@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { entrySize, type CacheEntry } from './cache-entry.js';
 import { DiskCache } from './disk-cache.js';
 import { InvalidOptionError } from './errors.js';
-import { isIntegerIn, validateOptions, type OptionSpec } from './option-validation.js';
+import { checkProgramOptions, isBoolean, isIntegerIn, validateOptions, type OptionSpec } from './option-validation.js';
 
 /** Options of a {@link CompileCache}. */
 export interface CompileCacheOptions {
@@ -176,6 +176,7 @@ export class CompileCache {
 
   /** Empties the memory layer, and the disk folder unless `{ disk: false }`. */
   clear(options: { readonly disk?: boolean } = {}): void {
+    checkProgramOptions('CompileCache.clear', options, { disk: isBoolean });
     this.memory.clear();
     if (options.disk !== false) this.disk?.clear();
   }

@@ -1,4 +1,5 @@
 import { parseArchitecture, type Architecture } from './architecture.js';
+import { NotFoundError } from '@cuda-js/pathfinder';
 import { cuda } from './cuda-bindings.js';
 import { ArchitectureRequiredError } from './errors.js';
 
@@ -34,9 +35,8 @@ export function resolveArchitecture(arch: string | number | undefined): Architec
   try {
     return deviceArchitecture(currentDevice());
   } catch (error) {
-    // the first line says what is missing; a library error's list of places stays in the cause, not cut after its heading
-    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-    const reason = first.replace(/\.?\s*Places tried, in order:\s*$/, '');
-    throw new ArchitectureRequiredError(reason === first ? reason : `${reason}: error.cause lists the places tried`, { cause: error });
+    // the first line says what is missing (a whole sentence); a library error's places tried stay in the cause
+    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/\.$/, '');
+    throw new ArchitectureRequiredError(error instanceof NotFoundError ? `${first}: error.cause lists the places tried` : first, { cause: error });
   }
 }

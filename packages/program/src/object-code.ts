@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { CacheEntry } from './cache-entry.js';
 import { checkCompatibility, type CompatibilityReport, type Producer } from './compatibility.js';
 import { cuda, errorCodeName, OwnedHandle, type CUkernel, type CUlibrary, type HandleRelease } from './cuda-bindings.js';
+import { isAnything, isString } from '@cuda-js/options';
+import { checkProgramOptions } from './option-validation.js';
 import { ClosedResourceError, InvalidArgumentError, KernelNotFoundError, NotLoadableError, ObjectCodeLoadError } from './errors.js';
 import { Kernel } from './kernel.js';
 import { LOADABLE_CODE_TYPES, OBJECT_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
@@ -21,6 +23,9 @@ export interface ObjectCodeInit {
   /** What made the code, for compatibility messages. */
   readonly producer?: Producer;
 }
+
+// the mapping and the producer are read by their own checks
+const OBJECT_CODE_INIT = { name: isString, symbolMapping: isAnything, producer: isAnything };
 
 // Load errors for which the compatibility report says what to do.
 const COMPATIBILITY_ERRORS = new Set([
@@ -91,6 +96,7 @@ export class ObjectCode {
 
   /** ObjectCode of `codeType` from bytes or a file. */
   static from(codeType: ObjectCodeType, source: ObjectCodeSource, init: ObjectCodeInit = {}): ObjectCode {
+    checkProgramOptions('ObjectCode', init, OBJECT_CODE_INIT);
     const { bytes, fileName } = readSource(source);
     return new ObjectCode(codeType, bytes, init, fileName);
   }
@@ -108,6 +114,7 @@ export class ObjectCode {
   /** PTX given as text (a string here is the PTX itself, not a path). */
   static fromPtxText(ptx: string, init?: ObjectCodeInit): ObjectCode {
     if (typeof ptx !== 'string') throw new InvalidArgumentError('ptx', ptx, 'PTX text');
+    checkProgramOptions('ObjectCode', init, OBJECT_CODE_INIT);
     return new ObjectCode('ptx', encoder.encode(ptx), init ?? {}, undefined);
   }
 

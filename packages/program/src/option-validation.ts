@@ -1,4 +1,4 @@
-import { checkOptions, isPlainObject, type OptionProblem, type OptionRule, suggestName } from '@cuda-js/options';
+import { checkOptions, isPlainObject, type OptionProblem, type OptionRule, type OptionTable, suggestName } from '@cuda-js/options';
 import { InvalidOptionError, UnknownOptionError, UnsupportedOptionError } from './errors.js';
 
 /** How one option is checked: its value, and the contexts (code types, backends) that accept it. */
@@ -76,6 +76,15 @@ export function validateOptions<Context extends string, T extends object>(
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(checked)) if (value !== undefined) out[key] = freezeDeep(value);
   return Object.freeze(out) as T;
+}
+
+/**
+ * Checks a small options object whose names apply everywhere (ObjectCode's
+ * init, `clear`, `verifyNvvm`, `toolchainIdentity`) with the same checker and
+ * errors as the compile options. Returns the options as they are.
+ */
+export function checkProgramOptions<T extends object>(where: string, options: unknown, table: OptionTable): Readonly<Partial<T>> {
+  return checkOptions<T>(options, table, { where, fail: programOptionError, aliases: CUDA_CORE_NAMES, nullIsAbsent: true });
 }
 
 function freezeDeep(value: unknown): unknown {

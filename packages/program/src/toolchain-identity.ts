@@ -1,3 +1,4 @@
+import { checkProgramOptions, isBoolean } from './option-validation.js';
 import { cacheKey, type KeyPart } from './cache-key.js';
 import { libdevice } from './libdevice.js';
 import { chooseLinker } from './linker-backend.js';
@@ -46,6 +47,7 @@ export interface ToolchainIdentityOptions {
  * @throws LibraryNotFoundError where there is no libNVVM (or, when asked for, no libdevice)
  */
 export function toolchainIdentity(options: ToolchainIdentityOptions = {}): ToolchainIdentity {
+  checkProgramOptions('toolchainIdentity', options, { libdevice: isBoolean, linker: isBoolean });
   const nvvm = nvvmToolchain();
   const nvvmPart = { version: nvvm.version, details: nvvm.details, path: nvvm.path ?? null };
   const lib = options.libdevice === false ? null : libdeviceDigest();

@@ -68,6 +68,7 @@ export class Event implements Disposable {
   /** Wraps a CUevent that something else owns; `close()` does not destroy it. */
   static fromHandle(handle: bigint, options: { timing?: boolean } = {}): Event {
     if (typeof handle !== 'bigint') throw new TypeError('Event.fromHandle: handle must be a bigint CUevent');
+    checkStreamOptions('Event.fromHandle', options, { timing: isBoolean });
     return new Event(brandHandle<CUevent>(handle), Boolean(options.timing), false);
   }
 

@@ -1,3 +1,4 @@
+import { errorOf } from '@cuda-js/test-support/errors';
 import { CudaError, driver, LibraryNotFoundError } from '@cuda-js/bindings';
 import { probeDriver } from '@cuda-js/test-support/driver-probe';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ describe.skipIf(hasDevice)('streams without a device', () => {
   it.skipIf(!driverAbsent)('Stream.create and Event.create throw LibraryNotFoundError naming libcuda without the driver library', () => {
     for (const call of [() => Stream.create(), () => Event.create({ timing: true })]) {
       expect(call).toThrow(LibraryNotFoundError);
-      expect(call).toThrow(/CUDA library 'cuda' was not found\. Places tried, in order:[\s\S]*libcuda\.so\.1/);
+      expect(call).toThrow(/CUDA library 'cuda' was not found\.\nPlaces tried, in order:\n[\s\S]*libcuda\.so\.1/);
     }
   });
 
@@ -48,5 +49,13 @@ describe.skipIf(hasDevice)('streams without a device', () => {
     expect(() => Event.create({ timed: true } as never)).toThrow("Event.create: unknown option 'timed'; known options: timing, blockingSync, interprocess");
     expect(() => Event.create({ timng: true } as never)).toThrow("Event.create: unknown option 'timng' (did you mean 'timing'?)");
     expect(() => Event.create({ blockingSync: 1 } as never)).toThrow("Event.create: option 'blockingSync' must be true or false; got 1");
+  });
+});
+
+describe('Event.fromHandle options', () => {
+  it('refuses a misspelt key with the nearest known one, before the handle is wrapped', () => {
+    const error = errorOf<StreamOptionError>(() => Event.fromHandle(1n, { timng: true } as never));
+    expect(error).toBeInstanceOf(StreamOptionError);
+    expect(error.problem).toMatchObject({ kind: 'unknown', where: 'Event.fromHandle', key: 'timng', suggestion: 'timing' });
   });
 });

@@ -1,3 +1,4 @@
+import { checkFindKernelsOptions } from './plugin-options.js';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -246,6 +247,7 @@ function recordId(file: string, line: number, column: number, root: string): str
  * `id` is the module's file (its extension says whether it is TypeScript).
  */
 export function findKernels(code: string, id: string, options: FindKernelsOptions = {}): FoundKernels | undefined {
+  checkFindKernelsOptions(options);
   const modules = options.modules ?? DEFAULT_MODULES;
   if (!modules.some((m) => code.includes(m))) return undefined;
   const program = parseModule(code, id);

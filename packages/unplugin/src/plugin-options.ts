@@ -1,4 +1,4 @@
-import { checkOptions, isFunction, isString, type OptionProblem, type OptionTable, type ValueCheck } from '@cuda-js/options';
+import { checkOptions, isAnything, isFunction, isString, type OptionProblem, type OptionTable, type ValueCheck } from '@cuda-js/options';
 import type { KernelRecord } from '@cuda-js/jit';
 
 /** Options of the cuda-js build plugin. */
@@ -68,4 +68,9 @@ export function checkPluginOptions(options: unknown): CudaJsPluginOptions {
     }
   }
   return checked;
+}
+
+/** Checks the options of `findKernels` (the source map is read by magic-string's remapping). */
+export function checkFindKernelsOptions(options: unknown): void {
+  checkOptions(options, { modules: isStrings, root: isString, inputMap: isAnything }, { where: 'findKernels', fail: (problem) => new PluginOptionError(problem) });
 }

@@ -5,6 +5,7 @@ import type { Buffer } from '../memory/buffer.js';
 import { DeviceStream } from './device-stream.js';
 import { deviceCount, ensureDriver } from './driver-init.js';
 import { DeviceNotFoundError } from '../errors.js';
+import { checkCoreOptions, STREAM_OPTIONS } from '../core-options.js';
 import { GraphBuilder } from '../graph/graph-builder.js';
 import { DEVICE_ATTRIBUTES, FLAG_ATTRIBUTES, type DeviceAttributeName, type DeviceAttributeValues } from '../generated/device-attributes.js';
 import type { ManagedBuffer } from '../memory/managed-buffer.js';
@@ -180,6 +181,7 @@ export class Device {
 
   /** Allocates device memory from the default pool, ordered on `stream` (default: the legacy default stream). */
   allocate(size: number, options: { stream?: StreamArgument } = {}): Buffer {
+    checkCoreOptions('Device.allocate', options, STREAM_OPTIONS);
     return this.memoryResource.allocate(size, options);
   }
 

@@ -16,7 +16,7 @@ import { GRAPH_SOURCE, isGraphSource, type GraphSource, type GraphSourceParts } 
 import { planFor } from '../launch/kernel-plans.js';
 import { deviceRangeProblem } from '../memory/device-range.js';
 import { isAnything } from '@cuda-js/options';
-import { checkCoreOptions } from '../core-options.js';
+import { checkCoreOptions, GRAPH_ALLOCATE_OPTIONS } from '../core-options.js';
 
 /** @internal What the definitions of one graph hierarchy (a root, and the bodies of its conditional nodes) share. */
 export interface DefinitionRoot {
@@ -190,6 +190,8 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       case 'memset':
         return new GraphNode(this, this.#memsetNode(deps, spec, what), types.CU_GRAPH_NODE_TYPE_MEMSET);
       case 'alloc':
+        if (spec.options === null || typeof spec.options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(spec.options)}`);
+        checkCoreOptions(what, spec.options, GRAPH_ALLOCATE_OPTIONS);
         return this.#allocNode(deps, spec.size, spec.options.device, what);
       case 'free': {
         if (spec.ptr instanceof AllocNode && spec.ptr.graph.#root !== this.#root) {

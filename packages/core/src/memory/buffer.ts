@@ -14,6 +14,7 @@ import {
 } from '@cuda-js/memory-view';
 import { checkBlockingWait, orderStreams, pendingHostFunctions, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import type { Device } from '../device/device.js';
+import { checkCoreOptions, FILL_OPTIONS, STREAM_OPTIONS } from '../core-options.js';
 import { CopyError } from '../errors.js';
 import { exportIpcBuffer, importIpcPointer, type IpcBufferDescriptor } from '../ipc/ipc-buffer-descriptor.js';
 import type { DeviceMemoryResource, MemoryResource } from './memory-resources.js';
@@ -153,6 +154,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * `DeviceMismatchError`.
    */
   copyTo(target: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
+    checkCoreOptions('Buffer.copyTo', options, STREAM_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     if (target instanceof Buffer) {
       this.#checkFits(target.size, 'copyTo');
@@ -168,6 +170,7 @@ export class Buffer implements Disposable, DLPackExporter {
 
   /** Copies `source` (a Buffer, or host memory) into this buffer, ordered on `stream`, as {@link copyTo} does. */
   copyFrom(source: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
+    checkCoreOptions('Buffer.copyFrom', options, STREAM_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     if (source instanceof Buffer) {
       this.#checkFits(source.size, 'copyFrom');
@@ -185,19 +188,19 @@ export class Buffer implements Disposable, DLPackExporter {
 
   /** Fills the buffer with a byte (`width` 1), or a 32-bit pattern (`width` 4), ordered on `stream`. */
   fill(value: number, options: { stream?: StreamArgument; width?: 1 | 4 } = {}): void {
+    checkCoreOptions('Buffer.fill', options, FILL_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     const width = options.width ?? 1;
     if (width === 1) {
       if (!Number.isInteger(value) || value < 0 || value > 255) throw new RangeError(`Buffer.fill: a byte is 0..255, got ${value}`);
       enterBufferDevice('Buffer.fill', stream, this);
       driver.cuMemsetD8Async(this.ptr, value, this.size, stream);
-    } else if (width === 4) {
+    } else {
+      // width 4: the options check refused any other
       if (this.size % 4 !== 0) throw new RangeError(`Buffer.fill: size ${this.size} is not a multiple of 4`);
       if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`Buffer.fill: a 32-bit pattern is 0..2^32-1, got ${value}`);
       enterBufferDevice('Buffer.fill', stream, this);
       driver.cuMemsetD32Async(this.ptr, value, this.size / 4, stream);
-    } else {
-      throw new RangeError(`Buffer.fill: width must be 1 or 4, got ${String(width)}`);
     }
   }
 
@@ -220,6 +223,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * last view has been collected (a release on the bindings' release thread).
    */
   close(options: { stream?: StreamArgument } = {}): void {
+    checkCoreOptions('Buffer.close', options, STREAM_OPTIONS);
     if (this.closed) return;
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     const ptr = this.#takeUnlessViewed();
@@ -257,6 +261,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * settles at once, and the memory goes back once the views are collected.
    */
   closeAsync(options: { stream?: StreamArgument } = {}): Promise<void> {
+    checkCoreOptions('Buffer.closeAsync', options, STREAM_OPTIONS);
     if (this.closed) return Promise.resolve();
     try {
       const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
@@ -298,6 +303,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * frees the memory.
    */
   static fromIpcDescriptor(resource: DeviceMemoryResource, descriptor: IpcBufferDescriptor, options: { stream?: StreamArgument } = {}): Buffer {
+    checkCoreOptions('Buffer.fromIpcDescriptor', options, STREAM_OPTIONS);
     const imported = importIpcPointer(resource, descriptor, options.stream);
     return new Buffer(imported.ptr, imported.size, resource, imported.stream);
   }

@@ -21,6 +21,7 @@ import {
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { Device } from '../device/device.js';
 import { CopyError } from '../errors.js';
+import { checkCoreOptions, DEVICE_ARRAY_OPTIONS, STREAM_OPTIONS } from '../core-options.js';
 import type { Buffer } from './buffer.js';
 import { PinnedMemoryResource } from './memory-resources.js';
 
@@ -106,6 +107,7 @@ export class DeviceArray implements Disposable {
    * `managed_array`).
    */
   static allocate(shape: readonly number[], dtype: DTypeLike, options: DeviceArrayOptions = {}): DeviceArray {
+    checkCoreOptions('DeviceArray.allocate', options, DEVICE_ARRAY_OPTIONS);
     if (!Array.isArray(shape)) throw new TypeError('DeviceArray.allocate: the shape is an array of extents');
     const t = toDType(dtype);
     const bytes = Math.ceil(elementCount(shape) * t.itemsize);
@@ -128,6 +130,7 @@ export class DeviceArray implements Disposable {
 
   /** A new array of `like`'s shape and dtype (numba's `device_array_like`), compact in C order. */
   static allocateLike(like: { readonly shape: readonly number[]; readonly dtype: DType } | ArrayBufferView, options: DeviceArrayOptions = {}): DeviceArray {
+    checkCoreOptions('DeviceArray.allocateLike', options, DEVICE_ARRAY_OPTIONS);
     const view = ArrayBuffer.isView(like) ? StridedMemoryView.fromTypedArray(like) : like;
     return DeviceArray.allocate(view.shape, view.dtype, options);
   }
@@ -138,6 +141,7 @@ export class DeviceArray implements Disposable {
    * the host (strided ones are made compact), ordered on `stream`.
    */
   static fromHost(host: unknown, options: DeviceArrayOptions = {}): DeviceArray {
+    checkCoreOptions('DeviceArray.fromHost', options, DEVICE_ARRAY_OPTIONS);
     const view = host instanceof StridedMemoryView ? host : StridedMemoryView.fromAny(host);
     if (!view.isHostReadable) throw new CopyError('DeviceArray.fromHost: the array is not host memory; use DeviceArray.allocate and copy on the device');
     const array = DeviceArray.allocate(view.shape, view.dtype, options);
@@ -228,6 +232,7 @@ export class DeviceArray implements Disposable {
       options = target;
       target = undefined;
     }
+    checkCoreOptions('DeviceArray.copyToHost', options, STREAM_OPTIONS);
     if (this.buffer === undefined) return this.#hostCopyTo(target as HostArrayTarget | undefined);
     const source = this.#wholeBuffer('copyToHost');
     const stream = options.stream;
@@ -261,6 +266,7 @@ export class DeviceArray implements Disposable {
    * (pinned memory: stream-ordered).
    */
   copyFromHost(source: HostArrayTarget | unknown, options: { readonly stream?: StreamArgument } = {}): this {
+    checkCoreOptions('DeviceArray.copyFromHost', options, STREAM_OPTIONS);
     if (this.buffer === undefined) {
       if (!this.view.isHostReadable) throw new CopyError('DeviceArray.copyFromHost: the array has no Buffer and is not host memory; copy into it on the device');
       const from = source instanceof DeviceArray ? source.view : source instanceof StridedMemoryView ? source : StridedMemoryView.fromAny(source);
@@ -311,6 +317,7 @@ export class DeviceArray implements Disposable {
    * array it came from owns the memory). Safe to call twice.
    */
   close(options: { readonly stream?: StreamArgument } = {}): void {
+    checkCoreOptions('DeviceArray.close', options, STREAM_OPTIONS);
     if (!this.#owns) return;
     if (!this.view.closed) this.view.close();
     this.buffer?.close(options);

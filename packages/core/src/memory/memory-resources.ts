@@ -1,6 +1,7 @@
 import { brandHandle, driver, releaseAsync, releaseInBackground, type CUdeviceptr, type CUmemoryPool, type CUstream } from '@cuda-js/bindings';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { Buffer } from './buffer.js';
+import { checkCoreOptions, STREAM_OPTIONS } from '../core-options.js';
 import type { Device } from '../device/device.js';
 import type { IpcAllocationHandle } from '../ipc/ipc-allocation-handle.js';
 import { ManagedBuffer } from './managed-buffer.js';
@@ -169,6 +170,7 @@ export class DeviceMemoryResource implements MemoryResource, Disposable {
   }
 
   allocate(size: number, options: { stream?: StreamArgument } = {}): Buffer {
+    checkCoreOptions('DeviceMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'DeviceMemoryResource.allocate');
     this.#owned?.checkCanAllocate('DeviceMemoryResource.allocate');
     const stream = streamHandle(options.stream ?? 0n);
@@ -191,7 +193,9 @@ export class PinnedMemoryResource implements MemoryResource {
   readonly isHostAccessible = true;
   readonly device = undefined;
 
-  allocate(size: number): Buffer {
+  allocate(size: number, options?: { stream?: StreamArgument }): Buffer {
+    // host memory: the stream orders nothing, but a misspelt key is still refused
+    checkCoreOptions('PinnedMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'PinnedMemoryResource.allocate');
     const { CU_MEMHOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_DEVICEMAP } = driver.constants;
     const ptr = driver.cuMemHostAlloc(Math.max(size, 1), CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
@@ -220,7 +224,8 @@ export class LegacyPinnedMemoryResource implements MemoryResource {
   readonly isHostAccessible = true;
   readonly device = undefined;
 
-  allocate(size: number): Buffer {
+  allocate(size: number, options?: { stream?: StreamArgument }): Buffer {
+    checkCoreOptions('LegacyPinnedMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'LegacyPinnedMemoryResource.allocate');
     return new Buffer(driver.cuMemAllocHost(Math.max(size, 1)), size, this, 0n);
   }
@@ -252,7 +257,8 @@ export class ManagedMemoryResource implements MemoryResource {
 
   constructor(readonly device: Device) {}
 
-  allocate(size: number): ManagedBuffer {
+  allocate(size: number, options?: { stream?: StreamArgument }): ManagedBuffer {
+    checkCoreOptions('ManagedMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'ManagedMemoryResource.allocate');
     this.device.ensureCurrent();
     const ptr = driver.cuMemAllocManaged(Math.max(size, 1), driver.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL);

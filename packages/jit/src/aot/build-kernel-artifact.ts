@@ -6,6 +6,7 @@ import { compileToPtx } from '../compile/compile-kernel.js';
 import { jitVersion } from '../compile/kernel-cache.js';
 import { linkInputsOf } from '../compile/linked-kernel.js';
 import { KernelBuildError } from '../errors.js';
+import { BUILD_KERNEL_ARTIFACT_OPTIONS, checkJitOptions } from '../jit-options.js';
 import type { JitKernel } from '../jit.js';
 import { lowerKernel } from '../lower/lower-kernel.js';
 import { signatureKey } from '../types/jit-types.js';
@@ -54,6 +55,7 @@ function capability(arch: string): number {
  * @throws the JIT's own errors (KernelTypeError, ...) for a signature that does not type
  */
 export function buildKernelArtifact(kernels: Iterable<JitKernel>, options: BuildKernelArtifactOptions): KernelArtifact {
+  checkJitOptions('buildKernelArtifact()', options, BUILD_KERNEL_ARTIFACT_OPTIONS);
   const cubinArchs = architectures(options.arch, 'arch', smName);
   const ptxArchs = options.ptx === false ? [] : architectures(options.ptx ?? [cubinArchs.reduce((a, b) => (capability(b) > capability(a) ? b : a))], 'ptx', computeName);
   const ptxas = cubinArchs.length === 0 ? undefined : (options.ptxas ?? findPtxas());

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KernelBuildError } from '../errors.js';
+import { BUILD_MODULE_KERNELS_OPTIONS, checkJitOptions } from '../jit-options.js';
 import type { JitKernel } from '../jit.js';
 import { writeKernelArtifact, type WrittenKernelArtifact } from './artifact-files.js';
 import { buildKernelArtifact, type BuildKernelArtifactOptions } from './build-kernel-artifact.js';
@@ -52,6 +53,7 @@ export async function importDeclaredKernels(entry: string | URL): Promise<JitKer
  * @throws {KernelBuildError} when importing the module throws (the error is its `cause`)
  */
 export async function buildModuleKernels(entry: string | URL, options: BuildModuleKernelsOptions): Promise<BuiltModuleKernels> {
+  checkJitOptions('buildModuleKernels()', options, BUILD_MODULE_KERNELS_OPTIONS);
   const kernels = await importDeclaredKernels(entry);
   if (kernels.length === 0) {
     throw new KernelBuildError(`${String(entry)} makes no kernel with declared signatures; declare them with jit(fn, { signatures: [[f32, array(f32, 1)]] })`);

@@ -24,8 +24,8 @@ export function withoutStream(config: LaunchConfigOptions & { readonly stream?: 
   return rest;
 }
 
-/** Whether a plain config names only LaunchConfig's options and `stream` (read without making an array). */
-function hasOnlyLaunchKeys(config: object): boolean {
+/** Whether a plain config names only LaunchConfig's options, `stream` and `batch` (read without making an array). */
+export function hasOnlyLaunchKeys(config: object): boolean {
   for (const key in config) {
     if (key !== 'grid' && key !== 'block' && key !== 'cluster' && key !== 'sharedMemory' && key !== 'cooperative' && key !== 'stream' && key !== 'batch') return false;
   }

@@ -12,6 +12,7 @@ import { dtypeOfScalar } from '../launch/kernel-dtype.js';
 import { makerType } from '../types/signature.js';
 import { viewOfList } from './list-array.js';
 import { checkSimulatorStream } from './simulator-stream-check.js';
+import { checkJitOptions, DEVICE_ARRAY_MAKER_OPTIONS } from '../jit-options.js';
 
 export interface DeviceArrayMakerOptions {
   /** The stream the allocation and copy are ordered on. */
@@ -45,6 +46,7 @@ function hostArray(shape: readonly number[], t: DType): DeviceArray {
 }
 
 function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: ArrayMemory, options: DeviceArrayMakerOptions, what: string): DeviceArray {
+  checkJitOptions(`${what}()`, options, DEVICE_ARRAY_MAKER_OPTIONS);
   const t = dtypeOf(dtype, what);
   const extents = shapeOf(shape);
   if ((options.target ?? defaultTarget()) === 'simulator') {
@@ -60,6 +62,7 @@ function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: 
  * (nested, rectangular) JS array of numbers (float64) or bigints (int64).
  */
 export function toDevice(host: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
+  checkJitOptions('toDevice()', options, DEVICE_ARRAY_MAKER_OPTIONS);
   host = viewOfList(host, 'toDevice') ?? host;
   if ((options.target ?? defaultTarget()) === 'simulator') {
     checkSimulatorStream(options.stream, 'toDevice');
@@ -78,6 +81,7 @@ export function deviceArray(shape: number | readonly number[], dtype: ArrayDtype
 
 /** A new device array of the shape and dtype of `like` (numba's `cuda.device_array_like`). */
 export function deviceArrayLike(like: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
+  checkJitOptions('deviceArrayLike()', options, DEVICE_ARRAY_MAKER_OPTIONS);
   const view = like instanceof DeviceArray ? like.view : like instanceof StridedMemoryView ? like : (viewOfList(like, 'deviceArrayLike') ?? StridedMemoryView.fromAny(like, { stream: -1 }));
   return allocate(view.shape, view.dtype, 'device', options, 'deviceArrayLike');
 }

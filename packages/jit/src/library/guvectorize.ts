@@ -17,7 +17,18 @@ import { JitKernel, type JitTarget } from '../jit.js';
 import type { ScalarName } from '../types/jit-types.js';
 import { broadcastShape, broadcastStrides, coalesce } from './broadcast.js';
 import { coreExtents, parseGufuncLayout, type GufuncLayout } from './gufunc-layout.js';
-import { isCallOptions, kernelFunction, restrided, scalarArgument, UfuncRun, type ArrayOperand, type Operand, type UfuncCallOptions, type UfuncResult } from './ufunc-operands.js';
+import {
+  isCallOptions,
+  kernelFunction,
+  refuseMisspeltCallOptions,
+  restrided,
+  scalarArgument,
+  UfuncRun,
+  type ArrayOperand,
+  type Operand,
+  type UfuncCallOptions,
+  type UfuncResult,
+} from './ufunc-operands.js';
 import { chooseSignature, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
 
 /** Threads per block of the generalized ufunc kernels (each thread runs the function's whole loop). */
@@ -141,7 +152,10 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
   const call = (...args: unknown[]): UfuncResult | UfuncResult[] => {
     let callOptions: UfuncCallOptions = {};
     if (args.length === nin + 1 && isCallOptions(args[nin])) callOptions = args.pop() as UfuncCallOptions;
-    else if (args.length === nin + nout) callOptions = { out: nout === 1 ? args[nin] : args.slice(nin) };
+    else {
+      if (args.length === nin + 1) refuseMisspeltCallOptions(args[nin], name);
+      if (args.length === nin + nout) callOptions = { out: nout === 1 ? args[nin] : args.slice(nin) };
+    }
     if (args.length === nin + nout) args = args.slice(0, nin);
     if (args.length !== nin) throw new KernelArgumentError(`${name} takes ${nin} input(s), ${args.length} were given (then its ${nout} output(s), or { out, stream })`);
     const run = new UfuncRun(name, target, callOptions.stream);

@@ -2,6 +2,7 @@
 // operands (scalars, or arrays as StridedMemoryViews), host arrays staged
 // on the device for a GPU run, outputs allocated or taken from `out`, and
 // what was staged copied back and given back when the call ends.
+import { checkJitOptions, UFUNC_CALL_OPTIONS } from '../jit-options.js';
 import { Buffer, Device, DeviceArray, Scalar } from '@cuda-js/core';
 import { DLPACK, StridedMemoryView, type DType } from '@cuda-js/memory-view';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
@@ -48,6 +49,18 @@ export function isCallOptions(value: unknown): value is UfuncCallOptions {
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return false;
   return Object.keys(value).every((k) => OPTION_KEYS.has(k));
+}
+
+/**
+ * Refuses a last argument that is meant as the call options but misspells a
+ * key (`{ strem }`): a plain object of string keys only (no array protocol),
+ * one of them unknown. Anything else is left to the operand checks.
+ */
+export function refuseMisspeltCallOptions(value: unknown, name: string): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) return;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(value).length > 0) return;
+  checkJitOptions(`${name}()`, value, UFUNC_CALL_OPTIONS);
 }
 
 function scalarTypeOf(value: unknown): ScalarName | undefined {

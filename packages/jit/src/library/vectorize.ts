@@ -14,7 +14,19 @@ import { JitKernel, type JitTarget } from '../jit.js';
 import type { ScalarName } from '../types/jit-types.js';
 import { broadcastShape, broadcastStrides, coalesce } from './broadcast.js';
 import { reduce, type ReduceOptions, type Reducer } from './reduce.js';
-import { isCallOptions, kernelFunction, restrided, sameNumbers, scalarArgument, UfuncRun, type ArrayOperand, type Operand, type UfuncCallOptions, type UfuncResult } from './ufunc-operands.js';
+import {
+  isCallOptions,
+  kernelFunction,
+  refuseMisspeltCallOptions,
+  restrided,
+  sameNumbers,
+  scalarArgument,
+  UfuncRun,
+  type ArrayOperand,
+  type Operand,
+  type UfuncCallOptions,
+  type UfuncResult,
+} from './ufunc-operands.js';
 import { chooseSignature, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
 
 /** Threads per block of the elementwise kernels. */
@@ -175,6 +187,7 @@ export function vectorize(
   const call = (...args: unknown[]): UfuncResult => {
     let callOptions: UfuncCallOptions = {};
     if (args.length === nin + 1 && isCallOptions(args[nin])) callOptions = args.pop() as UfuncCallOptions;
+    else if (args.length === nin + 1) refuseMisspeltCallOptions(args[nin], name);
     if (args.length !== nin) throw new KernelArgumentError(`${name} takes ${nin} input(s), ${args.length} were given (and, last, optionally { out, stream })`);
     const run = new UfuncRun(name, probe.target, callOptions.stream);
     try {

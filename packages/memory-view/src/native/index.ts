@@ -19,6 +19,7 @@ import { bufferByteLength, isArrayBufferLike, isResizable } from '../host-buffer
 import { checkInBuffer } from '../layout.js';
 import { LEGACY_DEFAULT_STREAM, NO_SYNC, orderStreams, resolveStream } from '../stream.js';
 import { StridedMemoryView } from '../strided-memory-view.js';
+import { checkViewOptions, FROM_MANAGED_TENSOR_OPTIONS, TO_MANAGED_TENSOR_OPTIONS, VIEW_OPTIONS } from '../view-option-error.js';
 import type { ViewOptions } from '../view-options.js';
 import { viewFromTensor } from '../from-dlpack.js';
 import { setExchangeApiImporter, viewFromAny } from '../from-any.js';
@@ -197,9 +198,10 @@ export interface ToManagedTensorOptions extends ViewOptions {
  * memory stays alive (and its `close()` waits) until the deleter.
  */
 export function toManagedTensor(obj: unknown, options: ToManagedTensorOptions = {}): object {
+  const { legacy, ...viewOptions } = checkViewOptions<ToManagedTensorOptions>('toManagedTensor', options, TO_MANAGED_TENSOR_OPTIONS);
   const a = load();
-  const view = StridedMemoryView.fromAny(obj, { stream: -1, ...options });
-  return a.exportTensor(describe(view, true), options.legacy === true);
+  const view = StridedMemoryView.fromAny(obj, { stream: -1, ...viewOptions });
+  return a.exportTensor(describe(view, true), legacy === true);
 }
 
 /** Options of {@link fromManagedTensor}. */
@@ -222,6 +224,7 @@ export interface FromManagedTensorOptions {
  * its deleter called, then {@link DLPackVersionError}.
  */
 export function fromManagedTensor(slot: object, options: FromManagedTensorOptions = {}): StridedMemoryView {
+  checkViewOptions('fromManagedTensor', options, FROM_MANAGED_TENSOR_OPTIONS);
   const a = load();
   const fields = a.importTensor(slot, options.legacy === true);
   if (fields === null) throw new ProtocolError('the External holds no DLPack tensor: its slot is empty (the tensor was taken already)');
@@ -259,6 +262,7 @@ export function currentWorkStream(objOrApi: object, deviceType: number, deviceId
  * stream waiter) unless it is the same stream or `-1`.
  */
 export function fromExchangeApi(obj: object, options: ViewOptions = {}): StridedMemoryView {
+  checkViewOptions('fromExchangeApi', options, VIEW_OPTIONS);
   const a = load();
   const api = apiOf(obj);
   // memory-view's own table would only call back into JS: view the object directly.

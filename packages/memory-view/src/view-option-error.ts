@@ -1,0 +1,50 @@
+import { checkOptions, isAnything, isBoolean, isFunction, type OptionProblem, type OptionTable } from '@cuda-js/options';
+import { MemoryViewError } from './errors.js';
+
+/** An options object of @cuda-js/memory-view with an unknown key (named with the nearest known one) or a wrong value. */
+export class ViewOptionError extends MemoryViewError {
+  override readonly name = 'ViewOptionError';
+  constructor(
+    /** What was wrong: the key, what was expected, the suggestion. */
+    readonly problem: OptionProblem,
+  ) {
+    super(problem.message);
+  }
+}
+
+/** Checks `options` against `table` with the stack's options checker, failing with a ViewOptionError. */
+export function checkViewOptions<T extends object>(where: string, options: unknown, table: OptionTable, nullIsAbsent = false): Readonly<Partial<T>> {
+  return checkOptions<T>(options, table, { where, fail: (problem) => new ViewOptionError(problem), nullIsAbsent });
+}
+
+// The values that the layout and stream readers check with their own messages are taken as they are here.
+
+/** `fromAny`, `fromDLPack`, `fromCudaArrayInterface`, `fromExchangeApi` (ViewOptions). */
+export const VIEW_OPTIONS: OptionTable = { stream: isAnything, writable: isBoolean };
+
+/** `Viewable.view(stream, options)`: the stream is its own argument. */
+export const VIEWABLE_VIEW_OPTIONS: OptionTable = { writable: isBoolean };
+
+/** `fromBuffer` (BufferViewOptions). */
+export const BUFFER_VIEW_OPTIONS: OptionTable = { dtype: isAnything, shape: isAnything, strides: isAnything, byteOffset: isAnything, readonly: isBoolean, exporter: isAnything };
+
+/** `fromPointer` (PointerViewOptions). */
+export const POINTER_VIEW_OPTIONS: OptionTable = {
+  dtype: isAnything,
+  shape: isAnything,
+  strides: isAnything,
+  device: isAnything,
+  readonly: isBoolean,
+  exporter: isAnything,
+  stream: isAnything,
+  release: isFunction,
+};
+
+/** `view.view({ dtype, shape })`. */
+export const REINTERPRET_OPTIONS: OptionTable = { dtype: isAnything, shape: isAnything };
+
+/** `toManagedTensor` (ToManagedTensorOptions). */
+export const TO_MANAGED_TENSOR_OPTIONS: OptionTable = { ...VIEW_OPTIONS, legacy: isBoolean };
+
+/** `fromManagedTensor` (FromManagedTensorOptions). */
+export const FROM_MANAGED_TENSOR_OPTIONS: OptionTable = { legacy: isBoolean, exporter: isAnything, stream: isAnything, writable: isBoolean };
