@@ -11,7 +11,6 @@ import { rolldown } from 'rolldown';
 import { build as viteBuild } from 'vite';
 import { cudaJsPlugin } from './cuda-js-plugin.js';
 import type { CudaJsAotOptions } from './plugin-options.js';
-import { webpackBuild } from './webpack-build.test-support.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const app = resolve(here, '../fixtures/aot-app');
@@ -57,6 +56,8 @@ export async function buildAotApp(bundler: AotBundler, aot: CudaJsAotOptions, na
     await bundle.close();
   } else if (bundler === 'webpack' || bundler === 'rspack') {
     const own = bundler === 'rspack' ? cudaJsPlugin.rspack(plugin) : cudaJsPlugin.webpack(plugin);
+    // loaded only here: the GPU host's carried tree leaves webpack and rspack behind
+    const { webpackBuild } = await import('./webpack-build.test-support.js');
     await webpackBuild({ bundler, app, entry: './main.ts', outDir: dir, fileName: 'app.mjs', minify: true, sourcemap: false, external: /^(?:cuda-js|@cuda-js\/)/, plugin: own });
   } else {
     await viteBuild({
