@@ -32,7 +32,7 @@ function exportsOf(entry: string): Map<string, string[]> {
 describe('@cuda-js/jit/internals', () => {
   it('holds the typed IR tables, which the main entry does not export', () => {
     expect(Object.keys(internals).sort()).toEqual(['ATOMIC_TYPES', 'MATH_FUNCTIONS', 'SHUFFLE_TYPES']);
-    expect(internals.MATH_FUNCTIONS.sqrt).toEqual({ arity: 1, int: false });
+    expect(internals.MATH_FUNCTIONS.sqrt).toEqual({ arity: 1, int: false, libdevice: true, jsMath: true });
     for (const name of Object.keys(internals)) expect(name in jit).toBe(false);
   });
 
