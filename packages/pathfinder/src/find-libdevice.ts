@@ -21,7 +21,7 @@ let cached: LibdeviceLocation | undefined;
  */
 export function findLibdevice(options?: SearchOptions): LibdeviceLocation {
   if (!options && cached) return cached;
-  const environment = options ? new SearchEnvironment(options) : defaultLibraryFinder().environment;
+  const environment = options ? new SearchEnvironment(options, 'findLibdevice') : defaultLibraryFinder().environment;
   const { found, attempts } = findFolder(
     {
       overrideVariable: 'CUDA_JS_LIBDEVICE_DIR',

@@ -290,6 +290,6 @@ export function clearLibraryCache(): void {
  * @throws {LibraryNotFoundError} listing every place tried
  */
 export function findLibrary(name: string, options?: SearchOptions): LibraryLocation {
-  const finder = options ? new LibraryFinder(new SearchEnvironment(options)) : defaultLibraryFinder();
+  const finder = options ? new LibraryFinder(new SearchEnvironment(options, 'findLibrary')) : defaultLibraryFinder();
   return finder.find(name);
 }

@@ -21,5 +21,6 @@ export { findHeaderDirectory, type HeaderDirectory } from './find-header-directo
 export { findLibdevice, type LibdeviceLocation } from './find-libdevice.js';
 export { clearCache } from './clear-cache.js';
 export type { SearchOptions } from './search-environment.js';
+export { SearchOptionError } from './search-option-error.js';
 export type { LoaderCacheEntry } from './loader-cache.js';
 export { parseLoaderCache } from './loader-cache.js';

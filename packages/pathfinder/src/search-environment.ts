@@ -1,6 +1,7 @@
 import { foldersForArchitecture, loaderDefaultFolders } from './architecture.js';
 import type { CudaMajor } from './catalog.js';
 import { formatValue } from './errors.js';
+import { checkSearchOptions } from './search-option-error.js';
 import { readLoaderCache, type LoaderCacheEntry } from './loader-cache.js';
 import { discoverSitePackages } from './site-packages.js';
 
@@ -51,7 +52,11 @@ export class SearchEnvironment {
   #sitePackages: { directories: readonly string[]; problems: readonly string[] } | undefined;
   #loaderCache: { entries: readonly LoaderCacheEntry[]; problem?: string } | undefined;
 
-  constructor(readonly options: SearchOptions = {}) {
+  constructor(
+    readonly options: SearchOptions = {},
+    where = 'SearchOptions',
+  ) {
+    checkSearchOptions(where, options);
     this.env = options.env ?? process.env;
     this.defaultToolkitRoot = options.defaultToolkitRoot ?? '/usr/local/cuda';
     this.systemDirectories = options.systemDirectories ?? true;

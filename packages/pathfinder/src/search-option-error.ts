@@ -1,0 +1,28 @@
+import { checkOptions, isArray, isBoolean, isOneOf, isString, type OptionProblem, type OptionTable } from '@cuda-js/options';
+
+/** A SearchOptions object with an unknown key (named with the nearest known one) or a wrong value. */
+export class SearchOptionError extends Error {
+  override readonly name = 'SearchOptionError';
+  constructor(
+    /** What was wrong: the key, what was expected, the suggestion. */
+    readonly problem: OptionProblem,
+  ) {
+    super(problem.message);
+  }
+}
+
+const SEARCH_OPTIONS: OptionTable = {
+  env: (value) => (typeof value === 'object' && value !== null ? undefined : 'an object of environment variables (process.env)'),
+  sitePackages: isArray,
+  loaderCache: isArray,
+  defaultToolkitRoot: isString,
+  systemDirectories: isBoolean,
+  arch: isString,
+  loaderDefaultFolders: isArray,
+  preferredMajor: isOneOf([11, 12, 13]),
+};
+
+/** `options` of findLibrary, findHeaderDirectory and findLibdevice, checked with the stack's options checker. */
+export function checkSearchOptions<T extends object>(where: string, options: unknown): Readonly<Partial<T>> {
+  return checkOptions<T>(options, SEARCH_OPTIONS, { where, fail: (problem) => new SearchOptionError(problem) });
+}
