@@ -117,7 +117,16 @@ export { buildKernelArtifact, type BuildKernelArtifactOptions } from './aot/buil
 export { collectKernels } from './aot/collect-kernels.js';
 export { buildModuleKernels, importDeclaredKernels, type BuildModuleKernelsOptions, type BuiltModuleKernels } from './aot/build-module-kernels.js';
 export { loadKernelArtifact, unloadKernelArtifact, loadedKernelArtifacts } from './aot/kernel-artifacts.js';
-export { readKernelArtifact, writeKernelArtifact, kernelArtifactFiles, serializeKernelArtifact, type KernelArtifactFile, type SerializedKernelArtifact, type SerializedArtifactCode, type WrittenKernelArtifact } from './aot/artifact-files.js';
+export {
+  readKernelArtifact,
+  writeKernelArtifact,
+  kernelArtifactFiles,
+  serializeKernelArtifact,
+  type KernelArtifactFile,
+  type SerializedKernelArtifact,
+  type SerializedArtifactCode,
+  type WrittenKernelArtifact,
+} from './aot/artifact-files.js';
 export { KERNEL_ARTIFACT_FORMAT, type KernelArtifact, type ArtifactKernel, type ArtifactSpecialization, type ArtifactCode } from './aot/kernel-artifact.js';
 export { PTXAS_VARIABLE } from './aot/ptxas.js';
 export { pipelineCounts, type PipelineCounts } from './pipeline-counts.js';
