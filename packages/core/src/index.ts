@@ -20,7 +20,7 @@ export { Host } from './memory/host.js';
 export type { ManagedLocation } from './memory/managed-location.js';
 // thrown by Buffer.asArrayBuffer and typedArray where memory is not host-accessible
 export { HostViewError } from '@cuda-js/bindings';
-export { LaunchConfig, type LaunchConfigOptions, type Dim3 } from './launch/launch-config.js';
+export { LaunchConfig, isLaunchConfigKey, type LaunchConfigOptions, type Dim3 } from './launch/launch-config.js';
 export { launch } from './launch/launch.js';
 export { LaunchPlan } from './launch/launch-plan.js';
 export { launchBatch, LaunchBatch } from './launch/launch-batch.js';

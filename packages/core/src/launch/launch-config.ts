@@ -26,6 +26,11 @@ export const RECENT_CONFIGS = 16;
 // The values are checked below, each with its own LaunchConfigError.
 const LAUNCH_CONFIG_OPTIONS = { grid: isAnything, block: isAnything, cluster: isAnything, sharedMemory: isAnything, cooperative: isAnything };
 
+/** Whether `key` is one of {@link LaunchConfigOptions}' keys (for layers that add their own keys to a config, such as the JIT's `stream`). */
+export function isLaunchConfigKey(key: string): boolean {
+  return Object.hasOwn(LAUNCH_CONFIG_OPTIONS, key);
+}
+
 const MAX_DIM = 0xffffffff; // cuLaunchKernel takes unsigned int dimensions
 const MAX_PRODUCT = 0x7fffffff; // blocks per cluster: a signed int in the driver
 // The limits of every CUDA device since compute capability 3.0 (the CUDA C++

@@ -1,4 +1,4 @@
-import { Buffer, LaunchArgumentError, LaunchConfig, LaunchPlan, type LaunchBatch, type LaunchConfigOptions } from '@cuda-js/core';
+import { Buffer, isLaunchConfigKey, LaunchArgumentError, LaunchConfig, LaunchPlan, type LaunchBatch, type LaunchConfigOptions } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, isCudaAccessible, StridedMemoryView } from '@cuda-js/memory-view';
 import type { Kernel } from '@cuda-js/program';
 import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
@@ -24,10 +24,10 @@ export function withoutStream(config: LaunchConfigOptions & { readonly stream?: 
   return rest;
 }
 
-/** Whether a plain config names only LaunchConfig's options, `stream` and `batch` (read without making an array). */
+/** Whether a plain config names only LaunchConfig's options (core's list), `stream` and `batch` (read without making an array). */
 export function hasOnlyLaunchKeys(config: object): boolean {
   for (const key in config) {
-    if (key !== 'grid' && key !== 'block' && key !== 'cluster' && key !== 'sharedMemory' && key !== 'cooperative' && key !== 'stream' && key !== 'batch') return false;
+    if (key !== 'stream' && key !== 'batch' && !isLaunchConfigKey(key)) return false;
   }
   return true;
 }
