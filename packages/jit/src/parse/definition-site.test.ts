@@ -48,7 +48,7 @@ try {
 }
 `;
 
-async function errorOf(script: string, flags: readonly string[] = []): Promise<{ name: string; file: string; line: number; column: number; snippet: string }> {
+async function errorOfScript(script: string, flags: readonly string[] = []): Promise<{ name: string; file: string; line: number; column: number; snippet: string }> {
   const { stdout } = await run(process.execPath, [...flags, join(dir, script)], { cwd: dir });
   return JSON.parse(stdout.trim().split('\n').pop()!) as { name: string; file: string; line: number; column: number; snippet: string };
 }
@@ -57,7 +57,7 @@ describe("a kernel from another module: errors at the kernel's own definition", 
   it('plain node, an .mjs module', async () => {
     writeFileSync(join(dir, 'plain-kernel.mjs'), KERNEL_JS);
     writeFileSync(join(dir, 'plain-main.mjs'), main('plain-kernel.mjs'));
-    const error = await errorOf('plain-main.mjs');
+    const error = await errorOfScript('plain-main.mjs');
     expect(error).toMatchObject({ name: 'KernelTypeError', file: join(dir, 'plain-kernel.mjs'), line: 5, column: KERNEL_JS.split('\n')[4]!.indexOf('k.length') + 1 });
     expect(error.snippet.split('\n')[0]).toBe('  x[i] = x[i] * k.length;');
   }, 60_000);
@@ -70,7 +70,7 @@ describe("a kernel from another module: errors at the kernel's own definition", 
     });
     writeFileSync(join(dir, 'mapped-kernel.js'), out.outputText);
     writeFileSync(join(dir, 'mapped-main.mjs'), main('mapped-kernel.js'));
-    const error = await errorOf('mapped-main.mjs');
+    const error = await errorOfScript('mapped-main.mjs');
     const line = KERNEL_TS.split('\n')[4]!;
     expect(error).toMatchObject({ name: 'KernelTypeError', file: join(dir, 'mapped-kernel.ts'), line: 5 });
     // the caret is under the user's own text of the .ts file
@@ -100,7 +100,7 @@ describe("a kernel from another module: errors at the kernel's own definition", 
     async () => {
       writeFileSync(join(dir, 'stripped-kernel.ts'), KERNEL_TS);
       writeFileSync(join(dir, 'stripped-main.mjs'), main('stripped-kernel.ts'));
-      const error = await errorOf('stripped-main.mjs', ['--experimental-strip-types', '--no-warnings']);
+      const error = await errorOfScript('stripped-main.mjs', ['--experimental-strip-types', '--no-warnings']);
       expect(error).toMatchObject({ name: 'KernelTypeError', file: join(dir, 'stripped-kernel.ts'), line: 5 });
       expect(error.snippet.split('\n')[0]).toBe(KERNEL_TS.split('\n')[4]);
     },
