@@ -43,13 +43,15 @@ function feed(out: KeyWriter, part: KeyPart): void {
     out.text(`a${part.length}:`);
     for (const item of part as readonly KeyPart[]) feed(out, item);
   } else {
-    const entries = Object.entries(part as Record<string, KeyPart>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    out.text(`o${entries.length}:`);
-    for (const [k, v] of entries) {
+    const record = part as Record<string, KeyPart>;
+    // the default sort orders by UTF-16 code units, as `<` does
+    const names = Object.keys(record)
+      .filter((k) => record[k] !== undefined)
+      .sort();
+    out.text(`o${names.length}:`);
+    for (const k of names) {
       feed(out, k);
-      feed(out, v);
+      feed(out, record[k]);
     }
   }
 }
