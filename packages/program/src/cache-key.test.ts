@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from './cache-key.js';
 
@@ -34,5 +35,13 @@ describe('cacheKey', () => {
   it('hashes bytes by content', () => {
     expect(cacheKey(new Uint8Array([1, 2, 3]))).toBe(cacheKey(Uint8Array.from([1, 2, 3])));
     expect(cacheKey(new Uint8Array([1, 2, 3]))).not.toBe(cacheKey(new Uint8Array([1, 2, 4])));
+  });
+
+  it('hashes the byte stream of one update per piece, lone surrogates as each piece alone encodes them (keys of earlier entries stay)', () => {
+    const text = 'é\uD800';
+    const pieces: (string | Uint8Array)[] = ['o2:', 's1:', 'a', `s${Buffer.byteLength(text)}:`, text, 's1:', 'b', 'a2:', 'd1;', 'b1:', new Uint8Array([7])];
+    const expected = createHash('sha256');
+    for (const piece of pieces) expected.update(piece);
+    expect(cacheKey({ b: [1, new Uint8Array([7])], a: text })).toBe(expected.digest('hex'));
   });
 });

@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { LRUCache } from 'lru-cache';
 import { entrySize, type CacheEntry } from './cache-entry.js';
 import { DiskCache } from './disk-cache.js';
 import { InvalidOptionError } from './errors.js';
+import { MemoryLru } from './memory-lru.js';
 import { checkProgramOptions, isBoolean, isIntegerIn, validateOptions, type OptionSpec } from './option-validation.js';
 
 /** Options of a {@link CompileCache}. */
@@ -72,7 +72,7 @@ export function isCompileCache(value: unknown): string | undefined {
 export class CompileCache {
   /** The disk folder, or undefined for a memory-only cache. */
   readonly directory: string | undefined;
-  private readonly memory: LRUCache<string, CacheEntry>;
+  private readonly memory: MemoryLru<CacheEntry>;
   private readonly disk: DiskCache | undefined;
   private counters = { memoryHits: 0, diskHits: 0, misses: 0, writes: 0, diskErrors: 0 };
 
@@ -84,11 +84,7 @@ export class CompileCache {
     const directory = o.directory === true ? CompileCache.defaultDirectory() : typeof o.directory === 'string' ? o.directory : undefined;
     this.directory = directory;
     this.disk = directory ? new DiskCache(directory) : undefined;
-    this.memory = new LRUCache<string, CacheEntry>({
-      max: o.maxMemoryEntries ?? 512,
-      maxSize: o.maxMemoryBytes ?? 256 * 1024 * 1024,
-      sizeCalculation: (entry) => entrySize(entry),
-    });
+    this.memory = new MemoryLru<CacheEntry>(o.maxMemoryEntries ?? 512, o.maxMemoryBytes ?? 256 * 1024 * 1024, entrySize);
   }
 
   /**

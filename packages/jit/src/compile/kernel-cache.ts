@@ -9,7 +9,7 @@
 // is kept in the entry and checked on every hit, so an upgraded toolkit
 // compiles again. The second level, program's own cache of the PTX and
 // cubin keyed by the NVVM IR, still serves a miss here whose IR is known.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheKey, nvvmToolchain, ObjectCode, type CompileCache, type KeyPart } from '@cuda-js/program';
@@ -22,19 +22,34 @@ import type { ArrayUse, KernelCollectives, KernelParam } from '../types/typed-ir
 /** Bumped when the entry's metadata changes shape. */
 const ENTRY_FORMAT = 1;
 
-/** The version of the package in the nearest package.json named `name` above this module. */
+/**
+ * The version of the package in the nearest package.json named `name` above
+ * this module. The shipped layout (this module bundled into dist/index.js)
+ * is tried first and alone, so a cache hit reads one small file and throws
+ * nothing; the per-module build (dist/compile/) walks up.
+ */
 function packageVersion(name: string): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
+  const here = dirname(fileURLToPath(import.meta.url));
+  const shipped = versionIn(join(here, '..'), name);
+  if (shipped !== undefined) return shipped;
+  let dir = here;
   for (let i = 0; i < 6; i++) {
-    try {
-      const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (json.name === name) return String(json.version);
-    } catch {
-      // no package.json here: go up
-    }
+    const version = versionIn(dir, name);
+    if (version !== undefined) return version;
     dir = dirname(dir);
   }
   return 'unknown';
+}
+
+function versionIn(dir: string, name: string): string | undefined {
+  const path = join(dir, 'package.json');
+  if (!existsSync(path)) return undefined;
+  try {
+    const json = JSON.parse(readFileSync(path, 'utf8')) as { name?: string; version?: string };
+    return json.name === name ? String(json.version) : undefined;
+  } catch {
+    return undefined; // unreadable: go up
+  }
 }
 
 // Written by the package's build (tooling/scripts/bundle-entry.mjs); absent when the sources run unbundled (tests).
