@@ -18,6 +18,6 @@ import { cudaJsPlugin } from './cuda-js-plugin.js';
 export { cudaJsPlugin } from './cuda-js-plugin.js';
 export { findKernels, DEFAULT_MODULES, type FindKernelsOptions, type FoundKernels } from './find-kernels.js';
 export { KERNEL_RECORD_KEY, KERNEL_RECORD_VERSION } from './record-key.js';
-export { PluginOptionError, type CudaJsPluginOptions } from './plugin-options.js';
+export { PluginOptionError, type CudaJsPluginOptions, type CudaJsAotOptions } from './plugin-options.js';
 
 export default cudaJsPlugin;
