@@ -1,6 +1,7 @@
 import { brandHandle, type CUgraph } from '@cuda-js/bindings';
 import { dtype, StridedMemoryView } from '@cuda-js/memory-view';
 import { errorOf } from '@cuda-js/test-support/errors';
+import { expectMisspeltOption } from '@cuda-js/test-support/option-refusal';
 import { describe, expect, it } from 'vitest';
 import { debugDotFlags } from './graph/graph-debug-print.js';
 import { GraphResources } from './graph/graph-resources.js';
@@ -76,10 +77,7 @@ const cases: readonly (readonly [where: string, call: () => unknown, key: string
 
 describe('the options of core', () => {
   it.each(cases)('%s refuses a misspelt key with the nearest known one', (where, call, key, suggestion) => {
-    const error = errorOf<CoreOptionError>(call);
-    expect(error).toBeInstanceOf(CoreOptionError);
-    expect(error.problem).toMatchObject({ kind: 'unknown', where, key, suggestion });
-    expect(error.message).toContain(`${where}: unknown option '${key}' (did you mean '${suggestion}'?)`);
+    expectMisspeltOption(CoreOptionError, call, where, key, suggestion);
   });
 
   it("refuses a fill width that is not 1 or 4 (Buffer.fill's values are checked too)", () => {

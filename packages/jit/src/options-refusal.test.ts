@@ -1,4 +1,4 @@
-import { errorOf } from '@cuda-js/test-support/errors';
+import { expectMisspeltOption } from '@cuda-js/test-support/option-refusal';
 import { describe, expect, it } from 'vitest';
 import {
   buildKernelArtifact,
@@ -76,10 +76,7 @@ const cases: readonly (readonly [where: string, call: () => unknown, key: string
 
 describe('the options of the JIT', () => {
   it.each(cases)('%s refuses a misspelt key with the nearest known one', (where, call, key, suggestion) => {
-    const error = errorOf<JitOptionError>(call);
-    expect(error).toBeInstanceOf(JitOptionError);
-    expect(error.problem).toMatchObject({ kind: 'unknown', where, key, suggestion });
-    expect(error.message).toContain(`${where}: unknown option '${key}' (did you mean '${suggestion}'?)`);
+    expectMisspeltOption(JitOptionError, call, where, key, suggestion);
   });
 
   it('buildModuleKernels() refuses a misspelt key before importing the entry', async () => {

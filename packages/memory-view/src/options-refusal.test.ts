@@ -1,4 +1,5 @@
 import { errorOf } from '@cuda-js/test-support/errors';
+import { expectMisspeltOption } from '@cuda-js/test-support/option-refusal';
 import { describe, expect, it } from 'vitest';
 import { CUDA_ARRAY_INTERFACE, DLPACK } from './protocol-keys.js';
 import { fromExchangeApi, fromManagedTensor, toManagedTensor } from './native/index.js';
@@ -26,10 +27,7 @@ const cases: readonly (readonly [where: string, call: () => unknown, key: string
 
 describe('the options of memory-view', () => {
   it.each(cases)('%s refuses a misspelt key with the nearest known one', (where, call, key, suggestion) => {
-    const error = errorOf<ViewOptionError>(call);
-    expect(error).toBeInstanceOf(ViewOptionError);
-    expect(error.problem).toMatchObject({ kind: 'unknown', where, key, suggestion });
-    expect(error.message).toContain(`${where}: unknown option '${key}' (did you mean '${suggestion}'?)`);
+    expectMisspeltOption(ViewOptionError, call, where, key, suggestion);
   });
 
   it('refuses a value of the wrong type with what is expected', () => {

@@ -1,5 +1,5 @@
-import { errorOf } from '@cuda-js/test-support/errors';
-import { describe, expect, it } from 'vitest';
+import { expectMisspeltOption } from '@cuda-js/test-support/option-refusal';
+import { describe, it } from 'vitest';
 import { cudaJsPlugin, findKernels, PluginOptionError } from './index.js';
 
 // The options of the build plugin and of findKernels refuse a misspelt key
@@ -11,9 +11,6 @@ const cases: readonly (readonly [where: string, call: () => unknown, key: string
 
 describe('the options of the build plugin', () => {
   it.each(cases)('%s refuses a misspelt key with the nearest known one', (where, call, key, suggestion) => {
-    const error = errorOf<PluginOptionError>(call);
-    expect(error).toBeInstanceOf(PluginOptionError);
-    expect(error.problem).toMatchObject({ kind: 'unknown', where, key, suggestion });
-    expect(error.message).toContain(`${where}: unknown option '${key}' (did you mean '${suggestion}'?)`);
+    expectMisspeltOption(PluginOptionError, call, where, key, suggestion);
   });
 });
