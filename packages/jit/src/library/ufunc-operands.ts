@@ -2,10 +2,11 @@
 // operands (scalars, or arrays as StridedMemoryViews), host arrays staged
 // on the device for a GPU run, outputs allocated or taken from `out`, and
 // what was staged copied back and given back when the call ends.
-import { checkJitOptions, UFUNC_CALL_OPTIONS } from '../jit-options.js';
 import { Buffer, Device, DeviceArray, Scalar } from '@cuda-js/core';
+import { isPlainObject } from '@cuda-js/options';
 import { DLPACK, StridedMemoryView, type DType } from '@cuda-js/memory-view';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
+import { checkJitOptions, UFUNC_CALL_OPTIONS } from '../jit-options.js';
 import { KernelArgumentError } from '../errors.js';
 import { dtypeOfScalar, kernelScalarOf, KERNEL_DTYPE_NAMES } from '../launch/kernel-dtype.js';
 import { ELEMENT_TYPES, type ElementArray } from '../simulate/element-types.js';
@@ -57,9 +58,7 @@ export function isCallOptions(value: unknown): value is UfuncCallOptions {
  * one of them unknown. Anything else is left to the operand checks.
  */
 export function refuseMisspeltCallOptions(value: unknown, name: string): void {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) return;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(value).length > 0) return;
+  if (!isPlainObject(value) || Object.getOwnPropertySymbols(value).length > 0) return;
   checkJitOptions(`${name}()`, value, UFUNC_CALL_OPTIONS);
 }
 
