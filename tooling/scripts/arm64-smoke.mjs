@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // CI, after the build: the linux-arm64 prebuilds load on arm64. Packs
-// @cuda-js/bindings (with @cuda-js/pathfinder) and @cuda-js/memory-view,
+// @cuda-js/bindings and @cuda-js/memory-view (with the workspace packages they need),
 // installs the tarballs into a fresh folder, and runs a short script in an
 // arm64 Node.js under user-mode emulation (qemu-aarch64): the addons must come
 // from prebuilds/linux-arm64, a driver call must fail as LibraryNotFoundError
@@ -66,28 +66,43 @@ try {
   const tarballs = join(work, 'tarballs');
   mkdirSync(tarballs);
   const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  // The tarballs: bindings and memory-view with every workspace package they depend on
+  // (their dependency closure, read from the manifests, so a new internal package comes along).
+  const manifests = new Map(
+    readdirSync(join(root, 'packages'))
+      .filter((dir) => existsSync(join(root, 'packages', dir, 'package.json')))
+      .map((dir) => JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')))
+      .map((manifest) => [manifest.name, manifest]),
+  );
+  const needed = new Set();
+  const want = (name) => {
+    if (needed.has(name)) return;
+    const manifest = manifests.get(name);
+    if (!manifest) throw new Error(`${name} is not a workspace package`);
+    needed.add(name);
+    for (const [dep, range] of Object.entries(manifest.dependencies ?? {})) if (String(range).startsWith('workspace:')) want(dep);
+  };
+  const direct = ['@cuda-js/bindings', '@cuda-js/memory-view'];
+  for (const name of direct) want(name);
   const packed = run('npm', [
     'exec',
     '--yes',
     `--package=${packageManager}`,
     '--',
     'pnpm',
-    '--filter',
-    '@cuda-js/bindings',
-    '--filter',
-    '@cuda-js/pathfinder',
-    '--filter',
-    '@cuda-js/memory-view',
+    ...[...needed].flatMap((name) => ['--filter', name]),
     'pack',
     '--pack-destination',
     tarballs,
   ]);
   if (packed.status !== 0) throw new Error(`pnpm pack failed:\n${packed.out}`);
-  const tarballOf = (name) =>
-    join(
-      tarballs,
-      readdirSync(tarballs).find((f) => f.startsWith(`cuda-js-${name}-`)),
-    );
+  // pnpm pack names a tarball after the package: @scope/name-1.0.0 -> scope-name-1.0.0.tgz.
+  const tarballOf = (name) => {
+    const prefix = `${name.replace(/^@/, '').replace('/', '-')}-${manifests.get(name).version}.tgz`;
+    const file = readdirSync(tarballs).find((f) => f === prefix);
+    if (!file) throw new Error(`pnpm pack made no ${prefix} in ${tarballs}`);
+    return `file:${join(tarballs, file)}`;
+  };
   const app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(
@@ -96,8 +111,9 @@ try {
       name: 'arm64-smoke',
       private: true,
       type: 'module',
-      dependencies: { '@cuda-js/bindings': `file:${tarballOf('bindings')}`, '@cuda-js/memory-view': `file:${tarballOf('memory-view')}` },
-      overrides: { '@cuda-js/pathfinder': `file:${tarballOf('pathfinder')}` },
+      dependencies: Object.fromEntries(direct.map((name) => [name, tarballOf(name)])),
+      // Our packages are not on the registry: their dependencies on each other come from the tarballs.
+      overrides: Object.fromEntries([...needed].filter((name) => !direct.includes(name)).map((name) => [name, tarballOf(name)])),
     }),
   );
   const installed = run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app });
