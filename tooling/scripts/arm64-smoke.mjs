@@ -84,17 +84,7 @@ try {
   };
   const direct = ['@cuda-js/bindings', '@cuda-js/memory-view'];
   for (const name of direct) want(name);
-  const packed = run('npm', [
-    'exec',
-    '--yes',
-    `--package=${packageManager}`,
-    '--',
-    'pnpm',
-    ...[...needed].flatMap((name) => ['--filter', name]),
-    'pack',
-    '--pack-destination',
-    tarballs,
-  ]);
+  const packed = run('npm', ['exec', '--yes', `--package=${packageManager}`, '--', 'pnpm', ...[...needed].flatMap((name) => ['--filter', name]), 'pack', '--pack-destination', tarballs]);
   if (packed.status !== 0) throw new Error(`pnpm pack failed:\n${packed.out}`);
   // pnpm pack names a tarball after the package: @scope/name-1.0.0 -> scope-name-1.0.0.tgz.
   const tarballOf = (name) => {
