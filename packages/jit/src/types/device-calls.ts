@@ -17,51 +17,12 @@
  */
 import type { ESTree } from 'meriyah';
 import type { DeviceFunction } from '../device-function.js';
-import { JitError } from '../errors.js';
-import { alwaysReturns } from './always-returns.js';
 import type { ArrayView } from './array-bindings.js';
+import { DeviceFunctionExit, noteCallSite } from './device-function-exit.js';
 import type { Stmt } from './typed-ir.js';
-import { literalValue, typed, type FunctionExit, type Node, type Typed, type TyperContext } from './typer-context.js';
+import { literalValue, typed, type Typed, type TyperContext } from './typer-context.js';
 
 type Call = ESTree.CallExpression;
-
-/** Where the `return`s of one inlined call go. */
-class InlineExit implements FunctionExit {
-  /** The local that `return v` assigns, declared at the first such return. */
-  result: number | undefined;
-  #valueReturns = false;
-  #bareReturns = false;
-
-  constructor(
-    readonly c: TyperContext,
-    readonly name: string,
-    readonly target: number,
-  ) {}
-
-  returnStatement(node: ESTree.ReturnStatement): Stmt[] {
-    if (node.argument) return this.returnValue(node.argument, node);
-    if (this.#valueReturns) this.#mixed(node);
-    this.#bareReturns = true;
-    return [{ op: 'break', target: this.target, loc: this.c.loc(node) }];
-  }
-
-  /** `return value` (also an arrow function's expression body). */
-  returnValue(value: Node, node: Node): Stmt[] {
-    if (this.#bareReturns) this.#mixed(node);
-    this.#valueReturns = true;
-    const v = this.c.expression(value);
-    this.result ??= this.c.hiddenLocal(`${this.name}$result`);
-    const loc = this.c.loc(node);
-    return [
-      { op: 'expr', expr: this.c.assignLocal(this.result, v, value), loc },
-      { op: 'break', target: this.target, loc },
-    ];
-  }
-
-  #mixed(node: Node): never {
-    return this.c.typeError(node, `'${this.name}' returns a value elsewhere: every return of a device function gives a value, or none does`);
-  }
-}
 
 type Argument = { readonly view: ArrayView } | { readonly value: Typed };
 
@@ -84,7 +45,7 @@ function expand(c: TyperContext, fn: DeviceFunction, call: Call): { block: Stmt;
     return view ? { view } : { value: c.expression(node) };
   });
   const target = c.newTarget();
-  const exit = new InlineExit(c, name, target);
+  const exit = new DeviceFunctionExit(c, name, target);
   let statements: Stmt[];
   try {
     statements = c.enterFunction({ device: fn, name, exit }, () => {
@@ -100,20 +61,10 @@ function expand(c: TyperContext, fn: DeviceFunction, call: Call): { block: Stmt;
         const id = c.declareLocal(name);
         out.push({ op: 'expr', expr: c.assignLocal(id, value, paramNodes[i]!), loc: c.loc(paramNodes[i]!) });
       });
-      if (body.type !== 'BlockStatement') return [...out, ...exit.returnValue(body, body)];
-      out.push(...c.statements(body.body));
-      if (exit.result !== undefined && !alwaysReturns(body)) {
-        const end = body.end ?? 0;
-        c.typeError({ ...body, start: Math.max(0, end - 1), end }, `'${name}' returns a value, but can end without a return here: end it with one`);
-      }
-      return out;
+      return [...out, ...exit.body(body)];
     });
   } catch (error) {
-    if (error instanceof JitError) {
-      const at = c.at(call);
-      const p = at.locator.position(at.loc);
-      error.message += `\n    (in the device function '${name}', called at ${p.file}:${p.line}:${p.column})`;
-    }
+    noteCallSite(c, call, name, error);
     throw error;
   }
   return { block: { op: 'block', id: target, body: statements, loc: c.loc(call) }, result: exit.result, name };

@@ -25,12 +25,12 @@
  */
 import type { ESTree } from 'meriyah';
 import { deviceFunctionOf, type DeviceFunction } from '../device-function.js';
-import { JitError, RecursionTypeError, type SourceLocator } from '../errors.js';
-import { alwaysReturns } from './always-returns.js';
+import { RecursionTypeError, type SourceLocator } from '../errors.js';
+import { DeviceFunctionExit, noteCallSite } from './device-function-exit.js';
 import type { ScalarName } from './jit-types.js';
 import type { ValueType } from './promotion.js';
 import type { Expr, Loc, Stmt, TypedFunction } from './typed-ir.js';
-import { typed, type FunctionExit, type Node, type Typed, type TyperContext } from './typer-context.js';
+import type { Typed, TyperContext } from './typer-context.js';
 
 type Call = ESTree.CallExpression;
 
@@ -89,44 +89,6 @@ interface Specialization {
   loc: Loc | undefined;
   /** The calls typed while this function was being typed itself (its type was not known from them), with where they are. */
   backCalls: { expr: Expr; at: { locator: SourceLocator; loc: Loc } }[];
-}
-
-/** Where the `return`s of a recursive function's body go: its result local, then out of its block. */
-class FunctionExitOf implements FunctionExit {
-  result: number | undefined;
-  #valueReturns = false;
-  #bareReturns = false;
-
-  constructor(
-    readonly c: TyperContext,
-    readonly spec: Specialization,
-    readonly target: number,
-  ) {}
-
-  returnStatement(node: ESTree.ReturnStatement): Stmt[] {
-    if (node.argument) return this.returnValue(node.argument, node);
-    if (this.#valueReturns) this.#mixed(node);
-    this.#bareReturns = true;
-    return [{ op: 'break', target: this.target, loc: this.c.loc(node) }];
-  }
-
-  returnValue(value: Node, node: Node): Stmt[] {
-    if (this.#bareReturns) this.#mixed(node);
-    this.#valueReturns = true;
-    const v = this.c.expression(value);
-    const declared = this.spec.declared;
-    const returned = declared === undefined ? v : typed(this.c.to(v, declared, value));
-    this.result ??= this.c.hiddenLocal(`${this.spec.name}$result`);
-    const loc = this.c.loc(node);
-    return [
-      { op: 'expr', expr: this.c.assignLocal(this.result, returned, value), loc },
-      { op: 'break', target: this.target, loc },
-    ];
-  }
-
-  #mixed(node: Node): never {
-    return this.c.typeError(node, `'${this.spec.name}' returns a value elsewhere: every return of a device function gives a value, or none does`);
-  }
 }
 
 /**
@@ -211,31 +173,19 @@ export class RecursiveFunctions {
     const { fn, name } = spec;
     const { params, paramNodes, body } = fn.parsed;
     const target = c.newTarget();
-    const exit = new FunctionExitOf(c, spec, target);
+    const exit = new DeviceFunctionExit(c, name, target, spec.declared);
     try {
       c.functionBody(spec.index, () =>
         c.enterFunction({ device: fn, name, exit }, () => {
           spec.loc = c.loc(body);
           spec.params = params.map((p, i) => c.declareParameter(p, spec.paramTypes[i]!, paramNodes[i]!));
-          let statements: Stmt[];
-          if (body.type !== 'BlockStatement') statements = exit.returnValue(body, body);
-          else {
-            statements = c.statements(body.body);
-            if (exit.result !== undefined && !alwaysReturns(body)) {
-              const end = body.end ?? 0;
-              c.typeError({ ...body, start: Math.max(0, end - 1), end }, `'${name}' returns a value, but can end without a return here: end it with one`);
-            }
-          }
+          const statements = exit.body(body);
           spec.body = [{ op: 'block', id: target, body: statements, loc: c.loc(body) }];
           spec.result = exit.result;
         }),
       );
     } catch (error) {
-      if (error instanceof JitError && !(error instanceof RecursionTypeError)) {
-        const at = c.at(call);
-        const p = at.locator.position(at.loc);
-        if (!error.message.includes(`(in the device function '${name}'`)) error.message += `\n    (in the device function '${name}', called at ${p.file}:${p.line}:${p.column})`;
-      }
+      if (!(error instanceof RecursionTypeError)) noteCallSite(c, call, name, error);
       throw error;
     } finally {
       this.#inProgress.delete(spec.index);
