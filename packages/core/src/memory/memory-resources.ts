@@ -218,31 +218,12 @@ export class PinnedMemoryResource implements MemoryResource {
   }
 }
 
-/** Page-locked host memory the legacy way (cuMemAllocHost). */
-export class LegacyPinnedMemoryResource implements MemoryResource {
-  readonly isDeviceAccessible = true;
-  readonly isHostAccessible = true;
-  readonly device = undefined;
-
-  allocate(size: number, options?: { stream?: StreamArgument }): Buffer {
+/** Page-locked host memory the legacy way (cuMemAllocHost); freed as {@link PinnedMemoryResource}'s is. */
+export class LegacyPinnedMemoryResource extends PinnedMemoryResource {
+  override allocate(size: number, options?: { stream?: StreamArgument }): Buffer {
     checkCoreOptions('LegacyPinnedMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'LegacyPinnedMemoryResource.allocate');
     return new Buffer(driver.cuMemAllocHost(Math.max(size, 1)), size, this, 0n);
-  }
-
-  /** cuMemFreeHost, which waits for the device to finish its work. */
-  deallocate(ptr: bigint): void {
-    driver.cuMemFreeHost(ptr);
-  }
-
-  /** cuMemFreeHost on the bindings' release thread, as a Promise. */
-  deallocateAsync(ptr: bigint): Promise<void> {
-    return releaseAsync('cuMemFreeHost', ptr);
-  }
-
-  /** cuMemFreeHost on the bindings' release thread, not awaited. */
-  deallocateInBackground(ptr: bigint): void {
-    releaseInBackground('cuMemFreeHost', ptr);
   }
 }
 
