@@ -24,3 +24,4 @@ export type { SearchOptions } from './search-environment.js';
 export { SearchOptionError } from './search-option-error.js';
 export type { LoaderCacheEntry } from './loader-cache.js';
 export { parseLoaderCache } from './loader-cache.js';
+export { readRegularFile, readRegularFileAsync, type RegularFileLimit } from './regular-file.js';

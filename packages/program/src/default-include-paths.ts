@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findHeaderDirectory } from '@cuda-js/pathfinder';
+import { findHeaderDirectory, readRegularFile } from '@cuda-js/pathfinder';
 
 /** A CUDA header folder and the CUDA major its headers belong to, where known. */
 export interface IncludeDirectory {
@@ -12,7 +11,7 @@ let cached: IncludeDirectory[] | undefined;
 
 function headerMajor(dir: string): number | undefined {
   try {
-    const m = /#define\s+CUDART_VERSION\s+(\d+)/.exec(readFileSync(join(dir, 'cuda_runtime_api.h'), 'utf8'));
+    const m = /#define\s+CUDART_VERSION\s+(\d+)/.exec(readRegularFile(join(dir, 'cuda_runtime_api.h'), { firstBytes: 1 << 20 }, (problem) => new Error(problem)).toString('utf8'));
     return m ? Math.floor(Number(m[1]) / 1000) : undefined;
   } catch {
     return undefined;

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, readdirSync, renameSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { readRegularFile, readRegularFileAsync } from '@cuda-js/pathfinder';
 import type { CacheEntry } from './cache-entry.js';
 import { CacheStorageError } from './errors.js';
 import { OBJECT_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
@@ -80,49 +81,17 @@ function isMissing(error: unknown): boolean {
 /** The largest entry file read: a cubin of a whole program is far smaller; a larger file is no entry. */
 export const MAX_ENTRY_BYTES = 1 << 30;
 
-// Opened without blocking (a FIFO would wait for a writer forever); fstat then says what it is.
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
-function checkEntryFile(path: string, isFile: boolean, size: number): void {
-  if (!isFile) throw new CacheStorageError(`the cache entry ${path} is not a regular file (a FIFO, a device or a folder); it is ignored`);
-  if (size > MAX_ENTRY_BYTES) throw new CacheStorageError(`the cache entry ${path} has ${size} bytes, more than an entry can (${MAX_ENTRY_BYTES}); it is ignored`);
-}
-
-/** The bytes of an entry file: a regular file of bounded size, read without blocking. */
+/** The bytes of an entry file: a regular file of bounded size, read without blocking; anything else is no entry. */
 function readEntryFile(path: string): Buffer {
-  const fd = openSync(path, READ_FLAGS);
-  try {
-    const stat = fstatSync(fd);
-    checkEntryFile(path, stat.isFile(), stat.size);
-    const file = Buffer.allocUnsafe(stat.size);
-    let filled = 0;
-    while (filled < file.length) {
-      const got = readSync(fd, file, filled, file.length - filled, filled);
-      if (got === 0) break; // shrunk meanwhile: decode refuses the short file
-      filled += got;
-    }
-    return file.subarray(0, filled);
-  } finally {
-    closeSync(fd);
-  }
+  return readRegularFile(path, { maxBytes: MAX_ENTRY_BYTES }, (problem) => notAnEntry(path, problem));
 }
 
-async function readEntryFileAsync(path: string): Promise<Buffer> {
-  const handle = await open(path, READ_FLAGS);
-  try {
-    const stat = await handle.stat();
-    checkEntryFile(path, stat.isFile(), stat.size);
-    const file = Buffer.allocUnsafe(stat.size);
-    let filled = 0;
-    while (filled < file.length) {
-      const { bytesRead } = await handle.read(file, filled, file.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return file.subarray(0, filled);
-  } finally {
-    await handle.close();
-  }
+function readEntryFileAsync(path: string): Promise<Buffer> {
+  return readRegularFileAsync(path, { maxBytes: MAX_ENTRY_BYTES }, (problem) => notAnEntry(path, problem));
+}
+
+function notAnEntry(path: string, problem: string): CacheStorageError {
+  return new CacheStorageError(`the cache entry ${path} is no entry: ${problem}; it is ignored`);
 }
 
 // statfs f_type of file systems that hold no files of their own (proc, sysfs, devpts, debugfs, tracefs, securityfs, cgroup, cgroup2, bpf, configfs, pstore).

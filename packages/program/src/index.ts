@@ -24,7 +24,6 @@ export {
 } from './linker-options.js';
 export { ObjectCode, type ObjectCodeSource, type ObjectCodeInit } from './object-code.js';
 // Files as untrusted input (a FIFO, /dev/zero, a folder), read the one safe way by program and the JIT's kernel artifacts.
-export { readRegularFile, type RegularFileLimit } from './regular-file.js';
 export { OBJECT_CODE_TYPES, LOADABLE_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
 export { Kernel, type KernelParameter } from './kernel.js';
 export { KernelOccupancy, type ClusterLaunchConfig } from './kernel-occupancy.js';

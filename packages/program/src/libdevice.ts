@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { findLibdevice } from '@cuda-js/pathfinder';
+import { findLibdevice, readRegularFile } from '@cuda-js/pathfinder';
+import { ProgramError } from './errors.js';
+
+/** The largest libdevice read: the file is under 1 MiB. */
+const MAX_LIBDEVICE_BYTES = 64 << 20;
 
 let cached: { readonly path: string; readonly bytes: Uint8Array } | undefined;
 
@@ -11,7 +14,8 @@ let cached: { readonly path: string; readonly bytes: Uint8Array } | undefined;
 export function libdevice(): { readonly path: string; readonly bytes: Uint8Array } {
   if (!cached) {
     const { path } = findLibdevice();
-    cached = { path, bytes: new Uint8Array(readFileSync(path)) };
+    const file = readRegularFile(path, { maxBytes: MAX_LIBDEVICE_BYTES }, (problem) => new ProgramError(`libdevice cannot be read: ${problem}`));
+    cached = { path, bytes: new Uint8Array(file.buffer, file.byteOffset, file.byteLength) };
   }
   return cached;
 }

@@ -4,12 +4,15 @@ import type { CacheEntry } from './cache-entry.js';
 import { checkCompatibility, type CompatibilityReport, type Producer } from './compatibility.js';
 import { cuda, errorCodeName, OwnedHandle, type CUkernel, type CUlibrary, type HandleRelease } from './cuda-bindings.js';
 import { isAnything, isString } from '@cuda-js/options';
+import { readRegularFile } from '@cuda-js/pathfinder';
 import { checkProgramOptions } from './option-validation.js';
 import { ClosedResourceError, InvalidArgumentError, KernelNotFoundError, NotLoadableError, ObjectCodeLoadError } from './errors.js';
 import { Kernel } from './kernel.js';
 import { LOADABLE_CODE_TYPES, OBJECT_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
-import { MAX_CODE_FILE_BYTES, readRegularFile } from './regular-file.js';
 import { driverCudaVersion } from './toolchain.js';
+
+/** The largest code file read: a whole program's fatbin is far smaller. */
+const MAX_CODE_FILE_BYTES = 1 << 30;
 
 /** Code given as bytes, or read from a file (a path or a `file:` URL). */
 export type ObjectCodeSource = Uint8Array | ArrayBuffer | string | URL;

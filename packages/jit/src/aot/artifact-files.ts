@@ -4,7 +4,7 @@
 // base64 (for apps that bundle: import it and a bundler embeds it).
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { readRegularFile } from '@cuda-js/program';
+import { readRegularFile } from '@cuda-js/pathfinder';
 import { decodeCollectives, decodeParams } from '../compile/kernel-cache.js';
 import { KernelArtifactFormatError } from '../errors.js';
 import { KERNEL_ARTIFACT_FORMAT, type ArtifactCode, type ArtifactKernel, type ArtifactSpecialization, type KernelArtifact } from './kernel-artifact.js';

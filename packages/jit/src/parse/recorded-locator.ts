@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Loc, SourceLocator, SourcePosition } from '../errors.js';
 import type { KernelRecord } from './kernel-record.js';
+import { readSourceText } from './source-text.js';
 
 /**
  * Positions of a kernel that the build plugin recorded (kernel-record.ts):
@@ -49,11 +49,7 @@ export class RecordedLocator implements SourceLocator {
   /** The file's own line, where the file is there to read (a machine that built the app). */
   #fileLine(line: number): string | undefined {
     if (this.#fileLines === undefined) {
-      try {
-        this.#fileLines = readFileSync(this.record.file, 'utf8').split('\n');
-      } catch {
-        this.#fileLines = null;
-      }
+      this.#fileLines = readSourceText(this.record.file)?.split('\n') ?? null;
     }
     return this.#fileLines?.[line - 1]?.replace(/\r$/, '');
   }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readSourceText } from './source-text.js';
 
 const SOURCE_MAPPING_URL = /\/\/[#@] sourceMappingURL=([^\s'"]+)\s*$/;
 
@@ -17,7 +17,8 @@ export function sourceMapOf(scriptSource: string, scriptPath: string | undefined
     if (inline) return JSON.parse(Buffer.from(inline[1]!, 'base64').toString('utf8')) as SourceMapPayload;
     if (!scriptPath || ref.includes(':')) return undefined;
     // a map file beside the script (tsc's `sourceMap`, a bundler's `.js.map`)
-    return JSON.parse(readFileSync(resolve(dirname(scriptPath), ref), 'utf8')) as SourceMapPayload;
+    const text = readSourceText(resolve(dirname(scriptPath), ref));
+    return text === undefined ? undefined : (JSON.parse(text) as SourceMapPayload);
   } catch {
     return undefined;
   }

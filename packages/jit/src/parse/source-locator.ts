@@ -3,6 +3,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loc, SourceLocator, SourcePosition } from '../errors.js';
 import { mapThroughSourceMap } from './script-source-map.js';
+import { readSourceText } from './source-text.js';
 
 /** Where `jit(fn)` was called: the user's file and position, from the stack. */
 export interface CallSite {
@@ -163,14 +164,6 @@ function snippet(lineText: string, column: number, length: number): string {
   return `${lineText}\n${indent}^${'~'.repeat(width - 1)}`;
 }
 
-function readable(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
@@ -210,7 +203,7 @@ export class SourceMapper implements SourceLocator {
     // a bundle (or a compiler's output) with a source map: the position in the file it came from
     const original = mapping.file === '<kernel>' ? undefined : mapThroughSourceMap(mapping.text, mapping.file, lo, column);
     if (original) {
-      const text = original.content ?? readable(original.file);
+      const text = original.content ?? readSourceText(original.file);
       const lineText = text?.split('\n')[original.line - 1]?.replace(/\r$/, '') ?? lineAt(mapping.text, lineStart);
       return { file: original.file, line: original.line, column: original.column, snippet: snippet(lineText, original.column - 1, loc.end - loc.start) };
     }
@@ -231,12 +224,8 @@ export class SourceMapper implements SourceLocator {
 
   /** The mapping into the file of `site`, found near its position; undefined where the kernel is not in that file. */
   #mapNear(site: CallSite): { text: string; file: string; map: (offset: number) => number; starts: number[] } | { unreadable: string } | undefined {
-    let text: string;
-    try {
-      text = readFileSync(site.file, 'utf8');
-    } catch {
-      return { unreadable: `${site.file} (kernel text; the file could not be read)` };
-    }
+    const text = readSourceText(site.file);
+    if (text === undefined) return { unreadable: `${site.file} (kernel text; the file could not be read)` };
     const starts = lineStarts(text);
     const callOffset = (starts[site.line - 1] ?? 0) + site.column - 1;
     const exact = this.#nearestExactCopy(text, callOffset);
