@@ -80,6 +80,10 @@ export interface KernelLauncherOptions {
  * copied to the device before the launch and, where the kernel writes
  * them, back after it, with a stream synchronize first, as numba does with
  * NumPy arrays; a warning says so once per argument.
+ *
+ * A plain config's keys are the caller's to check ({@link hasOnlyLaunchKeys},
+ * the kernel's `launch` refuses any other): the launcher reads only
+ * LaunchConfig's fields of it, so it checks nothing twice on the hot path.
  */
 export class KernelLauncher {
   readonly name: string;
@@ -235,13 +239,11 @@ export class KernelLauncher {
   /**
    * Core's config of a launch: cooperative if the kernel is; a plain config's
    * fields without the JIT's own keys (`stream`, `batch`), copied into a
-   * reused object (LaunchConfig.from copies what it keeps); anything unknown
-   * goes the slow way, to its clear error.
+   * reused object (LaunchConfig.from copies what it keeps).
    */
   #coreConfig(config: LaunchConfig | LaunchConfigOptions): LaunchConfig | LaunchConfigOptions {
     if (this.cooperative) return this.#cooperativeConfig(config);
     if (config instanceof LaunchConfig || config === null || typeof config !== 'object' || !('stream' in config || 'batch' in config)) return config;
-    if (!hasOnlyLaunchKeys(config)) return withoutStream(config);
     const scratch = this.#scratch;
     scratch.grid = config.grid;
     scratch.block = config.block;
@@ -258,7 +260,6 @@ export class KernelLauncher {
       return LaunchConfig.from({ grid: config.grid, block: config.block, cluster: config.cluster, sharedMemory: config.sharedMemory, cooperative: true });
     }
     if (config === null || typeof config !== 'object') return config; // refused by prepare, with its clear error
-    if (!hasOnlyLaunchKeys(config)) return withoutStream(config); // the slow way, to the unknown key's error
     const scratch = this.#scratch;
     scratch.grid = config.grid;
     scratch.block = config.block;
