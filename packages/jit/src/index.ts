@@ -39,7 +39,7 @@ export type {
   ScalarOfTypedArray,
   TypedArrayScalars,
 } from './kernel-array.js';
-export { array, pointer, type TypeToken, type ArrayTypeOf, type PointerTypeOf } from './types/signature.js';
+export { array, pointer, type KernelSignature, type TypeToken, type ArrayTypeOf, type PointerTypeOf } from './types/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
 export { DeviceFunction, deviceFunctionOf, type DeviceFunctionCallable, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
 export {

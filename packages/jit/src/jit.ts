@@ -28,7 +28,7 @@ import { explainRewrite } from './parse/rewritten-kernel.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
 import { SimulatedKernel } from './simulate/simulated-kernel.js';
 import { signatureKey, typeName, type JitType } from './types/jit-types.js';
-import { resolveSignature, type TypeToken } from './types/signature.js';
+import { resolveSignature, type KernelSignature } from './types/signature.js';
 import { typeKernel, type KernelConstant } from './types/type-kernel.js';
 import type { TypedKernel } from './types/typed-ir.js';
 
@@ -69,12 +69,13 @@ export interface JitOptions {
   readonly simulatorBudget?: number;
   /**
    * The signatures to compile ahead of time (`cuda-js build-kernels`,
-   * {@link buildKernelArtifact}): `[[f32, array(f32, 1), array(f32, 1)]]`.
+   * {@link buildKernelArtifact}): `[[f32, array(f32, 1), array(f32, 1)]]`,
+   * or as numba writes them, `['void(float32, float32[:], float32[:])']`.
    * At run time a launch of one of them loads the code of a loaded kernel
    * artifact ({@link loadKernelArtifact}) where there is one; otherwise, and
    * for other signatures, the kernel compiles as always.
    */
-  readonly signatures?: readonly (readonly TypeToken[])[];
+  readonly signatures?: readonly KernelSignature[];
 }
 
 /**
@@ -155,7 +156,7 @@ export interface Specialization {
 /** Options of {@link JitKernel.maxCooperativeGridBlocks}. */
 export interface CooperativeGridOptions {
   /** The specialization to ask about (compiled now where it is not yet); default: the kernel's only one. */
-  readonly signature?: readonly TypeToken[];
+  readonly signature?: KernelSignature;
   /** Dynamic shared memory per block, in bytes (default 0). */
   readonly sharedMemory?: number;
 }
@@ -291,7 +292,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    * @throws {StaleKernelArtifactError} when an artifact names the kernel but was built from another definition of it
    * @throws {KernelNotBuiltError} when an artifact names the kernel but does not cover this launch and libNVVM is not there (the message lists what was built)
    */
-  artifactCode(signature: readonly TypeToken[], options: { readonly arch?: string } = {}): ArtifactCodeChoice {
+  artifactCode(signature: KernelSignature, options: { readonly arch?: string } = {}): ArtifactCodeChoice {
     checkJitOptions(`${this.name}.artifactCode`, options, ARTIFACT_CODE_OPTIONS);
     const types = this.#withCapturedTypes(resolveSignature(signature));
     const arch = options.arch ?? Device.current()?.arch ?? Device.get(0).arch;
@@ -376,7 +377,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    * Compiles the kernel for `signature` now (the scalar makers `f32`, `i32`,
    * ... and {@link array} types): `kernel.compile([f32, array(f32, 1), array(f32, 1)])`.
    */
-  compile(signature: readonly TypeToken[]): Specialization {
+  compile(signature: KernelSignature): Specialization {
     return this.#specialize(this.#withCapturedTypes(resolveSignature(signature)));
   }
 
@@ -392,7 +393,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   }
 
   /** The types, NVVM IR, PTX and simulator code of the kernel for `signature`, each made when first read (the PTX needs libNVVM, and `arch` where there is no device). */
-  inspect(signature: readonly TypeToken[]): KernelInspection {
+  inspect(signature: KernelSignature): KernelInspection {
     const types = this.#withCapturedTypes(resolveSignature(signature));
     const typed = this.#type(types, this.#symbolFor(signatureKey(types)));
     const params: Record<string, string> = {};

@@ -7,7 +7,9 @@ import type { LaunchTarget } from './argument-types.js';
  * launch's arguments fit where their own types match none, as numba's
  * dispatcher converts arguments to an explicit signature: per parameter,
  * the argument's own type; for a `pointer(S)` parameter, a bigint (a raw
- * device address, GPU only) or a 1-D compact array of `S`; for a scalar
+ * device address, GPU only) or a 1-D compact array of `S`; for an array
+ * parameter of any strides (layout 'A', numba's `float32[:]`), an array of
+ * its element type and dimensions in any layout; for a scalar
  * parameter, a JS number (an integer-valued one for an integer type: the
  * launch checks its range). The first declared signature that fits is
  * taken; undefined when none does (the launch then compiles for the
@@ -36,7 +38,8 @@ export function fitDeclaredSignature(
 function fitsParameter(want: JitType, got: JitType, arg: unknown, i: number, params: readonly string[], target: LaunchTarget): boolean {
   if (want === got) return true;
   if (isArrayType(want)) {
-    if (!want.pointer) return false;
+    // an array of any strides (numba's `float32[:]`) takes a compact one too; code that only reads takes a writable one
+    if (!want.pointer) return isArrayType(got) && !got.pointer && got.dtype === want.dtype && got.ndim === want.ndim && (want.layout === 'A' || want.layout === got.layout) && (want.readonly || !got.readonly);
     if (typeof arg === 'bigint') {
       if (target === 'simulator') {
         throw argumentError(params, i, `a raw device address (0x${arg.toString(16)}) for the pointer parameter, which the simulator cannot read (it runs on the CPU); pass the array itself`);

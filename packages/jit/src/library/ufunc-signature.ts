@@ -5,6 +5,7 @@ import { Scalar } from '@cuda-js/core';
 import { JitError, KernelArgumentError } from '../errors.js';
 import type { Operand } from './ufunc-operands.js';
 import { isArrayType, SCALARS, type ScalarName } from '../types/jit-types.js';
+import { parseNumbaSignature } from '../types/numba-signature.js';
 import { resolveSignature, type TypeToken } from '../types/signature.js';
 
 /** A signature as the ufunc builders take it: numba's text, or the types as tokens (`f32`, `'f32'`). */
@@ -20,92 +21,6 @@ export interface UfuncSignature {
   readonly text: string;
 }
 
-// numba's (and numpy's) names of the scalar types, besides cuda-js's own (f32, i32, ...).
-const NUMBA_NAMES: Readonly<Record<string, ScalarName>> = {
-  boolean: 'bool',
-  bool_: 'bool',
-  b1: 'bool',
-  int8: 'i8',
-  i1: 'i8',
-  uint8: 'u8',
-  u1: 'u8',
-  int16: 'i16',
-  i2: 'i16',
-  uint16: 'u16',
-  u2: 'u16',
-  int32: 'i32',
-  i4: 'i32',
-  uint32: 'u32',
-  u4: 'u32',
-  int64: 'i64',
-  i8: 'i64',
-  intp: 'i64',
-  uint64: 'u64',
-  u8: 'u64',
-  uintp: 'u64',
-  float16: 'f16',
-  f2: 'f16',
-  bfloat16: 'bf16',
-  float32: 'f32',
-  f4: 'f32',
-  float64: 'f64',
-  f8: 'f64',
-  double: 'f64',
-};
-
-function scalarNamed(name: string, text: string): ScalarName {
-  // numba's short names (i8 = int64) win over cuda-js's (i8 = int8) inside numba's text only: both are listed here
-  const numba = NUMBA_NAMES[name];
-  if (numba !== undefined) return numba;
-  if (name in SCALARS) return name as ScalarName;
-  throw new JitError(`signature '${text}': unknown type '${name}' (use numba's names, float32, int64, ..., or cuda-js's, f32, i64, ...)`);
-}
-
-/** One argument of numba's text: `float32`, `float32[:]`, `float32[:, :]`, `float32[::1]`. */
-function parseArgument(part: string, text: string): { scalar: ScalarName; rank: number | undefined } {
-  const m = /^([A-Za-z_][\w]*)\s*(?:\[([^\]]*)\])?$/.exec(part.trim());
-  if (!m) throw new JitError(`signature '${text}': cannot read the type '${part.trim()}'`);
-  const scalar = scalarNamed(m[1]!, text);
-  if (m[2] === undefined) return { scalar, rank: undefined };
-  const dims = m[2].split(',');
-  if (!dims.every((d) => /^\s*:{1,2}\s*1?\s*$/.test(d))) throw new JitError(`signature '${text}': an array type is written name[:], name[:, :], ... ('${part.trim()}')`);
-  return { scalar, rank: dims.length };
-}
-
-/** Reads numba's text: `ret(arg, ...)`, `void(arg, ...)` or `(arg, ...)`. */
-function parseText(text: string): UfuncSignature {
-  const m = /^\s*([A-Za-z_]\w*)?\s*\((.*)\)\s*$/.exec(text);
-  if (!m) throw new JitError(`signature '${text}': expected 'result(arg, ...)', as numba writes it ('float32(float32, float32)')`);
-  const inner = m[2]!.trim();
-  const parts = inner === '' ? [] : splitTopLevel(inner);
-  const parsed = parts.map((p) => parseArgument(p, text));
-  const result = m[1];
-  return {
-    args: parsed.map((p) => p.scalar),
-    ranks: parsed.map((p) => p.rank),
-    returns: result === undefined || result === 'void' || result === 'none' ? undefined : scalarNamed(result, text),
-    text,
-  };
-}
-
-/** Splits on the commas outside brackets (`float32[:, :], int32`). */
-function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '[') depth++;
-    else if (c === ']') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts;
-}
-
 function scalarToken(token: TypeToken, text: string): ScalarName {
   const [t] = resolveSignature([token]);
   if (t === undefined || isArrayType(t)) throw new JitError(`signature ${text}: give the element types (f32, i32, ...); ranks come from the layout`);
@@ -118,7 +33,10 @@ function scalarToken(token: TypeToken, text: string): ScalarName {
  * @throws {JitError} for text that is not a signature, or an unknown type name
  */
 export function parseUfuncSignature(spec: UfuncSignatureSpec): UfuncSignature {
-  if (typeof spec === 'string') return parseText(spec);
+  if (typeof spec === 'string') {
+    const { args, returns, text } = parseNumbaSignature(spec);
+    return { args: args.map((a) => a.scalar), ranks: args.map((a) => a.rank), returns, text };
+  }
   if (spec === null || typeof spec !== 'object' || !Array.isArray(spec.args)) {
     throw new JitError(`a signature is numba's text ('float32(float32, float32)') or { args: [f32, f32], returns: f32 }; got ${spec === null ? 'null' : typeof spec}`);
   }

@@ -1,6 +1,7 @@
 import { bf16, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8 } from '@cuda-js/core';
 import { KernelTypeError } from '../errors.js';
 import type { ScalarOfToken } from '../kernel-array.js';
+import { parseNumbaSignature } from './numba-signature.js';
 import { arrayType, isMadeArrayType, isScalarName, pointerType, type ArrayType, type JitType, type Layout, type ScalarName } from './jit-types.js';
 
 /** Something that names a type in a signature: a scalar maker (`f32`), its name (`'f32'`), or an {@link array} type. */
@@ -77,13 +78,32 @@ export function scalarToken(token: unknown, where: string): ScalarName {
   return scalarOf(token, where);
 }
 
-/** The types of a signature given as tokens. */
-export function resolveSignature(tokens: readonly TypeToken[]): JitType[] {
-  if (!Array.isArray(tokens)) throw new KernelTypeError('a signature is an array of types, such as [f32, array(f32, 1), array(f32, 1)]');
-  return tokens.map((t, i) => {
+/**
+ * A kernel's signature: its parameters' types as tokens
+ * (`[f32, array(f32, 1)]`), or as numba writes them
+ * (`'void(float32, float32[:])'`: `[:]` any strides, `[::1]` and `[:, ::1]`
+ * C order, `[::1, :]` F order).
+ */
+export type KernelSignature = readonly TypeToken[] | string;
+
+/** The types of a signature given as tokens or as numba's text. */
+export function resolveSignature(signature: KernelSignature): JitType[] {
+  if (typeof signature === 'string') return numbaKernelSignature(signature);
+  if (!Array.isArray(signature)) throw new KernelTypeError("a signature is an array of types, such as [f32, array(f32, 1), array(f32, 1)], or numba's text, 'void(float32, float32[:], float32[:])'");
+  return signature.map((t, i) => {
     if (typeof t !== 'object' || t === null) return scalarOf(t, `signature[${i}]`);
     // recognised by identity: a forged { kind: 'array', dtype: 'bogus', ndim: 7 } was compiled as given
     if (!isMadeArrayType(t)) throw new KernelTypeError(`signature[${i}] is an object that array(dtype, ndim, layout) or pointer(dtype) did not make; use them for array and pointer types`);
     return t;
+  });
+}
+
+function numbaKernelSignature(text: string): JitType[] {
+  const { args, returns } = parseNumbaSignature(text);
+  if (returns !== undefined) throw new KernelTypeError(`signature '${text}': a kernel returns nothing; write 'void(...)' (a device function's result type is its 'returns' option)`);
+  return args.map(({ scalar, rank, layout }) => {
+    if (rank === undefined) return scalar;
+    if (rank !== 1 && rank !== 2 && rank !== 3) throw new KernelTypeError(`signature '${text}': arrays have 1 to 3 dimensions; got ${rank}`);
+    return arrayType(scalar, rank, layout);
   });
 }
