@@ -1,4 +1,4 @@
-import { isArrayType, isFloat, isInteger, type JitType } from '../types/jit-types.js';
+import { isArrayType, isFloat, isInteger, type ArrayType, type JitType } from '../types/jit-types.js';
 import { argumentError } from './argument-error.js';
 import type { LaunchTarget } from './argument-types.js';
 
@@ -39,7 +39,7 @@ function fitsParameter(want: JitType, got: JitType, arg: unknown, i: number, par
   if (want === got) return true;
   if (isArrayType(want)) {
     // an array of any strides (numba's `float32[:]`) takes a compact one too; code that only reads takes a writable one
-    if (!want.pointer) return isArrayType(got) && !got.pointer && got.dtype === want.dtype && got.ndim === want.ndim && (want.layout === 'A' || want.layout === got.layout) && (want.readonly || !got.readonly);
+    if (!want.pointer) return isArrayType(got) && fitsArray(want, got);
     if (typeof arg === 'bigint') {
       if (target === 'simulator') {
         throw argumentError(params, i, `a raw device address (0x${arg.toString(16)}) for the pointer parameter, which the simulator cannot read (it runs on the CPU); pass the array itself`);
@@ -50,4 +50,10 @@ function fitsParameter(want: JitType, got: JitType, arg: unknown, i: number, par
   }
   if (typeof arg !== 'number') return false;
   return isFloat(want) || (isInteger(want) && Number.isInteger(arg));
+}
+
+/** Whether an array argument of type `got` fits a declared array type `want` (not a pointer). */
+function fitsArray(want: ArrayType, got: ArrayType): boolean {
+  const layoutFits = want.layout === 'A' || want.layout === got.layout;
+  return !got.pointer && got.dtype === want.dtype && got.ndim === want.ndim && layoutFits && (want.readonly || !got.readonly);
 }

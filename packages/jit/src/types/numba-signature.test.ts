@@ -20,7 +20,13 @@ describe("numba's signature text", () => {
     // numba's short names: i8 is int64 inside numba's text
     expect(resolveSignature('(i8, f4, f8[:])')).toEqual(resolveSignature([i64, f32, array(f64, 1, 'A')]));
     expect(resolveSignature('void()')).toEqual([]);
-    expect(parseNumbaSignature('float32(float32, float32)')).toMatchObject({ returns: 'f32', args: [{ scalar: 'f32', rank: undefined }, { scalar: 'f32', rank: undefined }] });
+    expect(parseNumbaSignature('float32(float32, float32)')).toMatchObject({
+      returns: 'f32',
+      args: [
+        { scalar: 'f32', rank: undefined },
+        { scalar: 'f32', rank: undefined },
+      ],
+    });
   });
 
   test('refuses what is not a kernel signature with a KernelTypeError that says what to write', () => {
