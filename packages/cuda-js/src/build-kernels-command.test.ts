@@ -28,6 +28,10 @@ export const saxpy = jit(function saxpy(a, x, y) {
   const i = cuda.grid(1);
   if (i < y.length) y[i] = a * x[i] + y[i];
 }, { signatures: [[f32, array(f32, 1), array(f32, 1)]] });
+export const scale = jit(function scale(x, k) {
+  const i = cuda.grid(1);
+  if (i < x.length) x[i] = x[i] * k;
+});
 `;
 
 function run(dir: string, args: readonly string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
@@ -77,6 +81,38 @@ console.log(JSON.stringify({ choice: saxpy.artifactCode([f32, array(f32, 1), arr
     const out = JSON.parse(r.stdout) as { choice: { kind: string; arch: string }; counts: { typed: number; lowered: number } };
     expect(out.choice).toMatchObject({ kind: 'cubin', arch: 'sm_90' });
     expect([out.counts.typed, out.counts.lowered]).toEqual([0, 0]);
+  });
+
+  it("builds the signatures --signature gives in numba's text, also for a kernel that declares none, and names a bad one", () => {
+    const r = run(dir, [
+      CLI,
+      'build-kernels',
+      'kernels.mjs',
+      '--arch',
+      'sm_90',
+      '--no-ptx',
+      '--signature',
+      'scale=void(float32[::1], float32)',
+      'saxpy=void(float64, float64[::1], float64[::1])',
+      '--out',
+      'k3',
+      '--json',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { kernels: { name: string; signatures: { signature: string }[] }[] };
+    expect(report.kernels.map((k) => [k.name, k.signatures.map((s) => s.signature)])).toEqual([
+      ['saxpy', ["f32, array(f32, 1, 'C'), array(f32, 1, 'C')", "f64, array(f64, 1, 'C'), array(f64, 1, 'C')"]],
+      ['scale', ["array(f32, 1, 'C'), f32"]],
+    ]);
+    const noName = run(dir, [CLI, 'build-kernels', 'kernels.mjs', '--arch', 'sm_90', '--signature', 'void(float32[:])']);
+    expect(noName.status).toBe(1);
+    expect(noName.stderr).toContain("--signature takes a kernel's name and a signature, 'axpy=void(float32, float32[:], float32[:])'; got 'void(float32[:])'");
+    const misspelt = run(dir, [CLI, 'build-kernels', 'kernels.mjs', '--arch', 'sm_90', '--signature', 'scal=void(float32[:], float32)']);
+    expect(misspelt.status).toBe(1);
+    expect(misspelt.stderr).toContain("signatures names 'scal', which no kernel of the build is called (did you mean 'scale'?)");
+    const bad = run(dir, [CLI, 'build-kernels', 'kernels.mjs', '--arch', 'sm_90', '--signature', 'scale=void(quux[:], float32)']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain("unknown type 'quux'");
   });
 
   it('fails with a message for no --arch, an entry without declared kernels, an entry that does not import, a TypeScript entry node cannot import', () => {

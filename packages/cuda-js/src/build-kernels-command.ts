@@ -1,9 +1,9 @@
 // `cuda-js build-kernels <entry>`: the kernels an app declares signatures
-// for, compiled ahead of time into an artifact folder, for apps without a
+// for (or that --signature names), compiled ahead of time into an artifact folder, for apps without a
 // bundler (the build plugin does the same inside a bundle). The entry
 // module is imported, so it should define kernels without running the app
 // (a kernels module, or an entry whose main work waits for a call).
-import { buildModuleKernels, KernelBuildError, type BuiltModuleKernels } from '@cuda-js/jit';
+import { buildModuleKernels, KernelBuildError, KernelTypeError, type BuildModuleKernelsOptions, type BuiltModuleKernels } from '@cuda-js/jit';
 
 type Write = (text: string) => void;
 
@@ -13,6 +13,8 @@ export interface BuildKernelsOptions {
   readonly arch: readonly string[];
   /** The virtual architectures to keep PTX for; default the newest of `arch`; `false` (`--no-ptx`): none. */
   readonly ptx?: readonly string[] | false;
+  /** Signatures to build besides the declared ones, each `name=text` in numba's text (`--signature 'axpy=void(float32, float32[:])'`). */
+  readonly signatures?: readonly string[];
   /** The folder to write the artifact into. */
   readonly out: string;
   /** Print the artifact's description as JSON. */
@@ -33,13 +35,24 @@ export async function runBuildKernels(entry: string, options: BuildKernelsOption
     err('cuda-js build-kernels: give the architectures to build cubins for, --arch sm_90 (repeat it, or a comma list)\n');
     return 1;
   }
+  const byKernel: Record<string, string[]> = {};
+  for (const spec of options.signatures ?? []) {
+    const at = spec.indexOf('=');
+    const name = spec.slice(0, at).trim();
+    if (at < 1 || name === '') {
+      err(`cuda-js build-kernels: --signature takes a kernel's name and a signature, 'axpy=void(float32, float32[:], float32[:])'; got '${spec}'\n`);
+      return 1;
+    }
+    (byKernel[name] ??= []).push(spec.slice(at + 1).trim());
+  }
   const started = performance.now();
   let built: BuiltModuleKernels;
   try {
     const ptx = options.ptx === false ? false : options.ptx === undefined ? undefined : list(options.ptx);
-    built = await buildModuleKernels(entry, { arch, out: options.out, ...(ptx === undefined ? {} : { ptx }) });
+    const build: BuildModuleKernelsOptions = { arch, out: options.out, ...(ptx === undefined ? {} : { ptx }), ...(Object.keys(byKernel).length === 0 ? {} : { signatures: byKernel }) };
+    built = await buildModuleKernels(entry, build);
   } catch (error) {
-    const text = error instanceof KernelBuildError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const text = error instanceof KernelBuildError || error instanceof KernelTypeError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     // node runs .ts files only with type stripping (22.6+ behind a flag, 23.6+ by default)
     const hint =
       /\.[cm]?ts$/.test(entry) && /Unknown file extension/.test(text)

@@ -64,16 +64,17 @@ export function cliProgram(version: string, commands: CliCommands): Command {
     });
   program
     .command('build-kernels')
-    .description('compile the kernels that <entry> declares signatures for (jit(fn, { signatures })) ahead of time, into an artifact that loads without libNVVM')
+    .description('compile the kernels that <entry> declares signatures for (jit(fn, { signatures }), or --signature) ahead of time, into an artifact that loads without libNVVM')
     .argument('<entry>', 'the module that makes the kernels (imported: keep the app from running when it is)')
     .option('--arch <archs...>', 'the architectures to build cubins for: sm_90 (repeat it, or a comma list)')
     .option('--ptx <archs...>', 'the virtual architectures to keep PTX for (default: the newest --arch), which newer devices compile when loading')
     .option('--no-ptx', 'keep no PTX')
+    .option('--signature <name=signature...>', "a signature to build for a kernel, in numba's text: 'axpy=void(float32, float32[:], float32[:])' (repeat it)")
     .option('--out <dir>', 'the folder to write manifest.json, the code files and kernels.js into', 'kernels')
     .option('--json', 'print what was built as JSON')
-    .action(async (entry: string, options: { arch?: string[]; ptx?: string[] | boolean; out: string; json?: boolean }) => {
+    .action(async (entry: string, options: { arch?: string[]; ptx?: string[] | boolean; signature?: string[]; out: string; json?: boolean }) => {
       const ptx = options.ptx === false ? false : Array.isArray(options.ptx) ? options.ptx : undefined;
-      process.exitCode = await commands.buildKernels(entry, { arch: options.arch ?? [], ptx, out: options.out, json: options.json });
+      process.exitCode = await commands.buildKernels(entry, { arch: options.arch ?? [], ptx, signatures: options.signature ?? [], out: options.out, json: options.json });
     });
   return program;
 }

@@ -114,7 +114,7 @@ export type {
 } from './launch/launch-arguments.js';
 // Kernels compiled ahead of time (cuda-js build-kernels): built from declared signatures, loaded with no libNVVM.
 export { buildKernelArtifact, type BuildKernelArtifactOptions } from './aot/build-kernel-artifact.js';
-export { collectKernels } from './aot/collect-kernels.js';
+export { collectKernels, type CollectKernelsOptions } from './aot/collect-kernels.js';
 export { buildModuleKernels, importDeclaredKernels, type BuildModuleKernelsOptions, type BuiltModuleKernels } from './aot/build-module-kernels.js';
 export { loadKernelArtifact, unloadKernelArtifact, loadedKernelArtifacts } from './aot/kernel-artifacts.js';
 export {

@@ -52,7 +52,7 @@ export const DEVICE_ARRAY_MAKER_OPTIONS: OptionTable = { stream: isAnything, dev
 export const UFUNC_CALL_OPTIONS: OptionTable = { out: isAnything, stream: isAnything };
 
 /** `buildKernelArtifact(kernels, options)` (each architecture list is checked by the build, with its own messages). */
-export const BUILD_KERNEL_ARTIFACT_OPTIONS: OptionTable = { arch: isAnything, ptx: isAnything, ptxas: isNonEmptyString };
+export const BUILD_KERNEL_ARTIFACT_OPTIONS: OptionTable = { arch: isAnything, ptx: isAnything, ptxas: isNonEmptyString, signatures: isObject };
 
 /** `buildModuleKernels(entry, options)`. */
 export const BUILD_MODULE_KERNELS_OPTIONS: OptionTable = { ...BUILD_KERNEL_ARTIFACT_OPTIONS, out: isNonEmptyString };

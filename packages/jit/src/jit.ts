@@ -3,7 +3,7 @@ import { Device, LaunchConfig, type LaunchBatch, type LaunchConfigOptions } from
 import { snapshotConstants } from './constants-snapshot.js';
 import { nvvmIRVersion, ObjectCode, readDim3, type Dim3, type Kernel } from '@cuda-js/program';
 import { artifactChoice, notBuiltError, nvvmUnavailable, type ArtifactChoice, type ArtifactLookup } from './aot/artifact-choice.js';
-import { noteDeclaredKernel } from './aot/collect-kernels.js';
+import { noteKernel } from './aot/collect-kernels.js';
 import { kernelHash } from './aot/kernel-hash.js';
 import type { StreamArgument } from '@cuda-js/streams';
 import { checkSimulatorStream } from './library/simulator-stream-check.js';
@@ -101,9 +101,9 @@ export interface AotSource {
   readonly definedAt: string | undefined;
   readonly fma: boolean | undefined;
   readonly fastMath: boolean | undefined;
-  /** The declared signatures, each with the types of the captured device arrays after it. */
+  /** The declared signatures and the build's, each once, each with the types of the captured device arrays after it. */
   readonly signatures: readonly (readonly JitType[])[];
-  /** The symbol of the `index`-th declared signature. */
+  /** The symbol of the `index`-th of `signatures`. */
   symbolFor(index: number): string;
   type(types: readonly JitType[], symbol: string): TypedKernel;
 }
@@ -247,7 +247,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     // parse now, so that syntax errors and free variables show at the definition
     this.name = options.name ?? this.#parse().name;
     this.#declared = (options.signatures ?? []).map((signature) => resolveSignature(signature));
-    if (this.#declared.length > 0) noteDeclaredKernel(this);
+    noteKernel(this);
   }
 
   /** Where the kernel was defined: the build plugin's record id (`src/app.ts:12:20`), else `file:line:column` of the jit() call, where that is known. */
@@ -267,15 +267,20 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     return { name: this.name, hash: () => this.#definitionHash(), definedAt: this.#definedAt };
   }
 
-  /** @internal The kernel as building it ahead of time needs it (aot/build-kernel-artifact.ts). */
-  aotSource(): AotSource {
+  /** @internal The kernel as building it ahead of time needs it (aot/build-kernel-artifact.ts), with the build's own signatures for it after the declared ones. */
+  aotSource(buildSignatures: readonly KernelSignature[] = []): AotSource {
+    const signatures: (readonly JitType[])[] = [];
+    for (const types of [...this.#declared, ...buildSignatures.map((signature) => resolveSignature(signature))]) {
+      const withCaptured = this.#withCapturedTypes(types);
+      if (!signatures.some((known) => signatureKey(known) === signatureKey(withCaptured))) signatures.push(withCaptured);
+    }
     return {
       name: this.name,
       hash: this.#definitionHash(),
       definedAt: this.#definedAt,
       fma: this.#options.fma,
       fastMath: this.#options.fastMath,
-      signatures: this.#declared.map((types) => this.#withCapturedTypes(types)),
+      signatures,
       symbolFor: (index) => symbolFor(this.name, index),
       type: (types, symbol) => this.#type(types, symbol),
     };

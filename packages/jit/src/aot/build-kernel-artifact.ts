@@ -1,12 +1,14 @@
 // Building kernels ahead of time: each declared signature through the JIT's
 // own pipeline (typed, lowered to NVVM IR, libNVVM to PTX per
 // architecture, ptxas to a cubin), into a KernelArtifact.
+import { describeValue, suggestName } from '@cuda-js/options';
 import { computeName, nvvmIRVersion, nvvmToolchain, parseArchitecture, smName } from '@cuda-js/program';
 import { compileToPtx } from '../compile/compile-kernel.js';
 import { jitVersion } from '../compile/kernel-cache.js';
 import { linkInputsOf } from '../compile/linked-kernel.js';
 import { KernelBuildError } from '../errors.js';
 import { BUILD_KERNEL_ARTIFACT_OPTIONS, checkJitOptions } from '../jit-options.js';
+import type { KernelSignature } from '../types/signature.js';
 import type { JitKernel } from '../jit.js';
 import { lowerKernel } from '../lower/lower-kernel.js';
 import { signatureKey } from '../types/jit-types.js';
@@ -26,6 +28,34 @@ export interface BuildKernelArtifactOptions {
   readonly ptx?: readonly string[] | false;
   /** The ptxas that makes the cubins (default: `CUDA_JS_PTXAS`, then the CUDA toolkit's, then PATH's). */
   readonly ptxas?: string;
+  /**
+   * Signatures to build besides those the kernels declare, by kernel name:
+   * `{ axpy: ['void(float32, float32[:], float32[:])'] }` or
+   * `{ axpy: [[f32, array(f32, 1), array(f32, 1)]] }` (a build's
+   * configuration, for kernels whose code declares none).
+   */
+  readonly signatures?: Readonly<Record<string, readonly KernelSignature[]>>;
+}
+
+/**
+ * The build's signatures by kernel name, checked: every name is one of
+ * `names` (the kernels the build was given, or that its module made),
+ * every value a list.
+ */
+export function buildSignatures(option: BuildKernelArtifactOptions['signatures'], names: readonly string[]): ReadonlyMap<string, readonly KernelSignature[]> {
+  const out = new Map<string, readonly KernelSignature[]>();
+  if (option === undefined) return out;
+  for (const [name, list] of Object.entries(option)) {
+    if (!names.includes(name)) {
+      const near = suggestName(name, names);
+      throw new KernelBuildError(
+        `buildKernelArtifact: signatures names '${name}', which no kernel of the build is called${near === undefined ? '' : ` (did you mean '${near}'?)`}; the kernels: ${names.join(', ') || '(none)'}`,
+      );
+    }
+    if (!Array.isArray(list)) throw new KernelBuildError(`buildKernelArtifact: signatures.${name} is a list of signatures, ['void(float32, float32[:])']; got ${describeValue(list)}`);
+    out.set(name, list);
+  }
+  return out;
 }
 
 const encoder = new TextEncoder();
@@ -62,10 +92,15 @@ export function buildKernelArtifact(kernels: Iterable<JitKernel>, options: Build
   if (cubinArchs.length > 0 && ptxas === undefined) {
     throw new KernelBuildError(`buildKernelArtifact: no ptxas to make cubins with; looked at ${ptxasCandidates().join(', ')}. Install the CUDA toolkit or set CUDA_JS_PTXAS`);
   }
+  const all = [...kernels];
+  const extra = buildSignatures(
+    options.signatures,
+    all.map((k) => k.name),
+  );
   const out: ArtifactKernel[] = [];
   const seen = new Map<string, string>();
-  for (const kernel of kernels) {
-    const source = kernel.aotSource();
+  for (const kernel of all) {
+    const source = kernel.aotSource(extra.get(kernel.name));
     const known = seen.get(source.name);
     if (known === source.hash) continue;
     if (known !== undefined) {
@@ -74,7 +109,8 @@ export function buildKernelArtifact(kernels: Iterable<JitKernel>, options: Build
       );
     }
     seen.set(source.name, source.hash);
-    if (source.signatures.length === 0) throw new KernelBuildError(`buildKernelArtifact: ${source.name} declares no signatures; give them with jit(fn, { signatures: [[...]] })`);
+    if (source.signatures.length === 0)
+      throw new KernelBuildError(`buildKernelArtifact: ${source.name} declares no signatures; give them with jit(fn, { signatures: [[...]] }) or in the build's signatures option`);
     const specializations = source.signatures.map((types, index): ArtifactSpecialization => {
       const symbol = source.symbolFor(index);
       const typed = source.type(types, symbol);

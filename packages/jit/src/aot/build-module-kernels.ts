@@ -8,8 +8,8 @@ import { KernelBuildError } from '../errors.js';
 import { BUILD_MODULE_KERNELS_OPTIONS, checkJitOptions } from '../jit-options.js';
 import type { JitKernel } from '../jit.js';
 import { writeKernelArtifact, type WrittenKernelArtifact } from './artifact-files.js';
-import { buildKernelArtifact, type BuildKernelArtifactOptions } from './build-kernel-artifact.js';
-import { collectKernels } from './collect-kernels.js';
+import { buildKernelArtifact, buildSignatures, type BuildKernelArtifactOptions } from './build-kernel-artifact.js';
+import { collectKernels, isBuilt, type CollectKernelsOptions } from './collect-kernels.js';
 import type { KernelArtifact } from './kernel-artifact.js';
 
 /** Options of {@link buildModuleKernels}: the build's, and the folder to write. */
@@ -26,17 +26,18 @@ export interface BuiltModuleKernels {
 }
 
 /**
- * The kernels with declared `signatures` that importing `entry` makes (a
+ * The kernels with declared `signatures` (or named in `options.named`,
+ * for a build that gives them signatures) that importing `entry` makes (a
  * path, relative to the working directory, or a URL): what
  * `cuda-js build-kernels` and the build plugin's `aot` option build. The
  * module runs as it does when imported. Empty where it declares none.
  *
  * @throws {KernelBuildError} when importing the module throws (the error is its `cause`)
  */
-export async function importDeclaredKernels(entry: string | URL): Promise<JitKernel[]> {
+export async function importDeclaredKernels(entry: string | URL, options: CollectKernelsOptions = {}): Promise<JitKernel[]> {
   const url = entry instanceof URL ? entry.href : /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : pathToFileURL(resolve(entry)).href;
   try {
-    return await collectKernels(() => import(url));
+    return await collectKernels(() => import(url), options);
   } catch (error) {
     const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     throw new KernelBuildError(`importing ${String(entry)} failed: ${why}`, undefined, { cause: error });
@@ -54,9 +55,19 @@ export async function importDeclaredKernels(entry: string | URL): Promise<JitKer
  */
 export async function buildModuleKernels(entry: string | URL, options: BuildModuleKernelsOptions): Promise<BuiltModuleKernels> {
   checkJitOptions('buildModuleKernels()', options, BUILD_MODULE_KERNELS_OPTIONS);
-  const kernels = await importDeclaredKernels(entry);
+  // every kernel the module makes, so that a misspelt name in signatures is named with the nearest
+  const made = await importDeclaredKernels(entry, { every: true });
+  const named = [
+    ...buildSignatures(
+      options.signatures,
+      made.map((k) => k.name),
+    ).keys(),
+  ];
+  const kernels = made.filter((k) => isBuilt(k, named));
   if (kernels.length === 0) {
-    throw new KernelBuildError(`${String(entry)} makes no kernel with declared signatures; declare them with jit(fn, { signatures: [[f32, array(f32, 1)]] })`);
+    throw new KernelBuildError(
+      `${String(entry)} makes no kernel with declared signatures; declare them with jit(fn, { signatures: [[f32, array(f32, 1)]] }), or name its kernels in the build's signatures`,
+    );
   }
   const { out, ...build } = options;
   const artifact = buildKernelArtifact(kernels, build);

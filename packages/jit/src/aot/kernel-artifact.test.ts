@@ -11,8 +11,8 @@ import { describeWhen, ptxasMissing, ptxasRejects } from '@cuda-js/test-support/
 import { afterEach, describe, expect, it } from 'vitest';
 import { nvvmMissing } from '../compile/toolchain-environment.test-support.js';
 import { cuda } from '../cuda.js';
-import { KernelArtifactFormatError, KernelBuildError, StaleKernelArtifactError } from '../errors.js';
-import { f32, jit } from '../index.js';
+import { KernelArtifactFormatError, KernelBuildError, KernelTypeError, StaleKernelArtifactError } from '../errors.js';
+import { f32, i32, jit } from '../index.js';
 import { pipelineCounts } from '../pipeline-counts.js';
 import { array } from '../types/signature.js';
 import { readKernelArtifact, writeKernelArtifact, type SerializedKernelArtifact } from './artifact-files.js';
@@ -206,6 +206,35 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
     await expect(buildModuleKernels(join(out, 'missing.mjs'), { arch: ['sm_90'], out })).rejects.toThrow(/^importing .*missing\.mjs failed: /);
     writeFileSync(join(out, 'empty.mjs'), 'export const x = 1;\n');
     await expect(buildModuleKernels(join(out, 'empty.mjs'), { arch: ['sm_90'], out })).rejects.toThrow(/makes no kernel with declared signatures/);
+  });
+
+  it("builds the signatures the build names for its kernels (numba's text or tokens), also for a kernel that declares none, and a launch of them loads the cubin", async () => {
+    const kernels = await collectKernels(() => import('./aot-kernels.test-support.js'), { named: ['kernel'] });
+    expect(kernels.map((k) => k.name)).toEqual(['fixtureAxpy', 'fixtureScale', 'kernel']);
+    const signatures = { kernel: ['void(int32[::1])', [array(i32, 1)]], fixtureScale: ['void(int32[:], int32)'] };
+    const artifact = buildKernelArtifact(kernels, { arch: ['sm_90'], ptx: false, signatures });
+    const specs = Object.fromEntries(artifact.kernels.map((k) => [k.name, k.specializations.map((s) => [s.signature, s.symbol])]));
+    // the declared ones first, then the build's; one signature given twice is built once
+    expect(specs.fixtureScale).toEqual([
+      ["array(i32, 1, 'C'), i32", 'fixtureScale'],
+      ["array(i32, 1, 'A'), i32", 'fixtureScale_1'],
+    ]);
+    expect(specs.kernel).toEqual([["array(i32, 1, 'C')", 'kernel']]);
+    loadKernelArtifact(artifact);
+    const notDeclared = kernels[2]!;
+    expect(notDeclared.artifactCode('void(int32[::1])', { arch: 'sm_90' })).toMatchObject({ kind: 'cubin', arch: 'sm_90', symbol: 'kernel' });
+    expect(kernels[1]!.artifactCode('void(int32[:], int32)', { arch: 'sm_90' })).toMatchObject({ kind: 'cubin', symbol: 'fixtureScale_1' });
+  });
+
+  it("refuses a build's signatures that name no kernel of the build (with the nearest), that are not lists, or that do not type", async () => {
+    const kernels = await collectKernels(() => import('./aot-kernels.test-support.js'));
+    const build = (signatures: Record<string, unknown>) => () => buildKernelArtifact(kernels, { arch: ['sm_90'], ptx: false, signatures: signatures as never });
+    expect(build({ fixtureScal: ['void(int32[:], int32)'] })).toThrow(
+      "buildKernelArtifact: signatures names 'fixtureScal', which no kernel of the build is called (did you mean 'fixtureScale'?); the kernels: fixtureAxpy, fixtureScale",
+    );
+    expect(build({ fixtureScale: 'void(int32[:], int32)' })).toThrow(/signatures\.fixtureScale is a list of signatures, \['void\(float32, float32\[:\]\)'\]; got /);
+    expect(build({ fixtureScale: ['float32(int32[:], int32)'] })).toThrow(KernelTypeError);
+    expect(() => buildKernelArtifact(kernels, { arch: ['sm_90'], signatures: [] as never })).toThrow(/signatures/);
   });
 
   it('checks the signatures option when the kernel is made', () => {
