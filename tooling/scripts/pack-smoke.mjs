@@ -390,7 +390,7 @@ for (const path of PATHS) {
 }
 
 // A TypeScript user (issue 19): a fresh project with the settings `tsc --init` writes
-// plus strict (the jit's type-tests/tsconfig.json), the tarballs and TypeScript from the
+// plus strict (tooling/test-support/tsconfig.user.json), the tarballs and TypeScript from the
 // registry, type-checks the fixture kernels (README axpy, 2-D stencil, shared-memory
 // reduction, constants, declareDevice: no casts), then emits them and runs them in the simulator.
 {
@@ -404,7 +404,8 @@ for (const path of PATHS) {
   setUp(dir, path, 'npm');
   const fixture = join(root, 'packages', 'jit', 'type-tests');
   copyFileSync(join(fixture, 'kernels.ts'), join(dir, 'kernels.ts'));
-  copyFileSync(join(fixture, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+  copyFileSync(join(root, 'tooling', 'test-support', 'tsconfig.user.json'), join(dir, 'tsconfig.user.json'));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: './tsconfig.user.json', include: ['*.ts'] }));
   writeFileSync(join(dir, 'tsconfig.emit.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: false, outDir: 'out' } }));
   writeFileSync(
     join(dir, 'run.mjs'),

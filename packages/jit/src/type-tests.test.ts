@@ -1,90 +1,31 @@
-// The type-level tests: the fixture project in ../type-tests and every
-// kernel of the READMEs compile with tsc 5.9 and 6.0 under strict +
-// noUncheckedIndexedAccess + exactOptionalPropertyTypes +
-// verbatimModuleSyntax, in NodeNext and bundler resolution, against the
-// built declarations (dist/, as an installed package has them; `npm test`
-// builds first); `@ts-expect-error` lines in launch-errors.ts fail the
-// compile if the error they mark goes away. The fixture's kernels then run
-// in the simulator.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The type-level tests: the fixture project in ../type-tests compiles with
+// tsc 5.9 and 6.0 under users' settings (strict + noUncheckedIndexedAccess +
+// exactOptionalPropertyTypes + verbatimModuleSyntax, @cuda-js/test-support's
+// tsconfig.user.json), in NodeNext and bundler resolution, against the built
+// declarations (dist/, as an installed package has them; `npm test` builds
+// first); `@ts-expect-error` lines in launch-errors.ts fail the compile if
+// the error they mark goes away. The fixture's kernels then run in the
+// simulator. The READMEs' kernels are checked with every other README
+// example, by tooling/readme-types.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { COMPILER_VERSIONS, CONFIGS, tsc } from '@cuda-js/test-support/typescript-project';
+import { describe, expect, it } from 'vitest';
 import { runAll } from '../type-tests/kernels.js';
 
-const run = promisify(execFile);
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const repoDir = dirname(dirname(packageDir));
 const fixtureDir = join(packageDir, 'type-tests');
-const COMPILERS = { '6.0': 'typescript', '5.9': 'typescript59' } as const;
-const CONFIGS = ['tsconfig.json', 'tsconfig.bundler.json'] as const;
-const READMES = ['packages/jit/README.md', 'packages/cuda-js/README.md', 'README.md'];
-
-async function tsc(version: keyof typeof COMPILERS, project: string): Promise<string> {
-  const bin = join(packageDir, 'node_modules', COMPILERS[version], 'bin', 'tsc');
-  try {
-    await run(process.execPath, [bin, '-p', project], { cwd: dirname(project) });
-    return '';
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    return `${stdout ?? ''}${stderr ?? ''}` || String(error);
-  }
-}
-
-/** The ```ts blocks of a markdown file that make kernels, each a module of its own. */
-function kernelBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((code) => /\bjit[.(]/.test(code));
-}
-
-// README blocks compile in a project of their own whose node_modules links the workspace's packages, as installed ones would be.
-const readmeDir = mkdtempSync(join(tmpdir(), 'cuda-js-readme-types-'));
-afterAll(() => rmSync(readmeDir, { recursive: true, force: true }));
-
-function readmeProject(): number {
-  const modules = join(readmeDir, 'node_modules');
-  mkdirSync(join(modules, '@cuda-js'), { recursive: true });
-  for (const name of ['jit', 'core', 'memory-view', 'program', 'streams', 'bindings', 'pathfinder']) symlinkSync(join(repoDir, 'packages', name), join(modules, '@cuda-js', name));
-  symlinkSync(join(repoDir, 'packages', 'cuda-js'), join(modules, 'cuda-js'));
-  symlinkSync(join(repoDir, 'node_modules', '@types'), join(modules, '@types'));
-  writeFileSync(join(readmeDir, 'package.json'), JSON.stringify({ name: 'readme-kernels', private: true, type: 'module' }));
-  const base = JSON.parse(readFileSync(join(fixtureDir, 'tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { compilerOptions: object };
-  writeFileSync(join(readmeDir, 'tsconfig.json'), JSON.stringify({ ...base, include: ['*.ts'] }));
-  writeFileSync(join(readmeDir, 'tsconfig.bundler.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module: 'preserve', moduleResolution: 'bundler' } }));
-  let count = 0;
-  for (const readme of READMES) {
-    const blocks = kernelBlocks(readFileSync(join(repoDir, readme), 'utf8'));
-    blocks.forEach((code, i) => {
-      writeFileSync(join(readmeDir, `${readme.replace(/[/.]/g, '_')}_${i + 1}.ts`), code);
-      count++;
-    });
-  }
-  return count;
-}
 
 describe('kernels type-check as ordinary TypeScript under strict settings', () => {
   it('the declarations are built (npm test builds first)', () => {
     expect(existsSync(join(packageDir, 'dist', 'index.d.ts')), 'packages/jit/dist is missing: build first (npx turbo run build)').toBe(true);
   });
 
-  for (const version of Object.keys(COMPILERS) as (keyof typeof COMPILERS)[]) {
+  for (const version of COMPILER_VERSIONS) {
     for (const config of CONFIGS) {
       it(`the fixture project with TypeScript ${version} (${config})`, async () => {
         expect(await tsc(version, join(fixtureDir, config))).toBe('');
-      }, 120_000);
-    }
-  }
-
-  const blocks = readmeProject();
-  it('the READMEs have kernel examples to check', () => {
-    expect(blocks).toBeGreaterThanOrEqual(5);
-  });
-  for (const version of Object.keys(COMPILERS) as (keyof typeof COMPILERS)[]) {
-    for (const config of CONFIGS) {
-      it(`every README kernel with TypeScript ${version} (${config})`, async () => {
-        expect(await tsc(version, join(readmeDir, config))).toBe('');
       }, 120_000);
     }
   }

@@ -30,11 +30,7 @@ describe('readRegularFile', () => {
       fc.asyncProperty(fc.uint8Array({ maxLength: 48 }), limit, async (content, limit) => {
         const path = file(`f${n++}`, content);
         const expected =
-          'firstBytes' in limit
-            ? content.subarray(0, limit.firstBytes)
-            : ('maxBytes' in limit ? content.length <= limit.maxBytes : content.length === limit.exactBytes)
-              ? content
-              : undefined;
+          'firstBytes' in limit ? content.subarray(0, limit.firstBytes) : ('maxBytes' in limit ? content.length <= limit.maxBytes : content.length === limit.exactBytes) ? content : undefined;
         for (const read of [() => readRegularFile(path, limit, refuse), () => readRegularFileAsync(path, limit, refuse)]) {
           if (expected === undefined) await expect(async () => read()).rejects.toThrow(Refused);
           else expect(new Uint8Array(await read())).toEqual(expected);

@@ -140,7 +140,11 @@ describe('DiskCache', () => {
     mkdirSync(js, { recursive: true });
     writeFileSync(join(js, 'package.json'), '{ "type": "module" }');
     // pathfinder's file reader comes along as a module beside them (the temporary folder has no node_modules)
-    const sources = { 'disk-cache': join(here, 'disk-cache.ts'), 'object-code-type': join(here, 'object-code-type.ts'), 'regular-file': join(here, '..', '..', 'pathfinder', 'src', 'regular-file.ts') };
+    const sources = {
+      'disk-cache': join(here, 'disk-cache.ts'),
+      'object-code-type': join(here, 'object-code-type.ts'),
+      'regular-file': join(here, '..', '..', 'pathfinder', 'src', 'regular-file.ts'),
+    };
     for (const [name, path] of Object.entries(sources)) {
       const source = readFileSync(path, 'utf8').replace(`from '@cuda-js/pathfinder'`, `from './regular-file.js'`);
       const out = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } });
