@@ -114,4 +114,48 @@ describeWhen([nvvmMissing, ptxasMissing], "the plugin's aot option: kernels buil
     expect(failure?.message).toContain(`${file}:2:`);
     expect(failure?.message).toContain("'x' (argument 1 of 1) is used as an array");
   }, 60_000);
+
+  async function buildWith(name: string, text: string, aot: CudaJsAotOptions): Promise<{ code?: string; error?: Error }> {
+    const dir = join(out, name);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'kernels.ts');
+    writeFileSync(file, text);
+    return esbuild
+      .build({ entryPoints: [file], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'silent', external: ['cuda-js'], plugins: [cudaJsPlugin.esbuild({ aot })] })
+      .then(
+        (r) => ({ code: r.outputFiles[0]!.text }),
+        (error: Error) => ({ error }),
+      );
+  }
+
+  const UNDECLARED = `import { cuda, jit } from 'cuda-js';
+export const scale = jit(function scale(x: Float32Array, k: number) {
+  const i = cuda.grid(1);
+  if (i < x.length) x[i] = x[i]! * k;
+});
+export const fill = jit((x: Int32Array) => { x[cuda.grid(1)] = 7; }, { name: 'fill' });
+export const untouched = jit((x: Int32Array) => { x[0] = 1; }, { name: 'untouched' });
+`;
+
+  it("builds the signatures aot.signatures gives in numba's text for kernels whose code declares none, named by their name option or function", async () => {
+    const built = await buildWith('option-signatures', UNDECLARED, { arch: ['sm_90'], ptx: false, assets: false, signatures: { scale: ['void(float32[::1], float32)'], fill: ['void(int32[:])'] } });
+    expect(built.error).toBeUndefined();
+    const loaded = /loadKernelArtifact\((\{.*\})\);/.exec(built.code ?? '');
+    expect(loaded, 'the embedded artifact').not.toBeNull();
+    const artifact = JSON.parse(loaded![1]!) as Manifest;
+    expect(artifact.kernels.map((k) => [k.name, k.specializations.map((sp) => sp.signature)])).toEqual([
+      ['scale', ["array(f32, 1, 'C'), f32"]],
+      ['fill', ["array(i32, 1, 'A')"]],
+    ]);
+  }, 60_000);
+
+  it('fails the build where aot.signatures names a kernel that no module makes, with the nearest name', async () => {
+    const built = await buildWith('option-signatures-misspelt', UNDECLARED, {
+      arch: ['sm_90'],
+      ptx: false,
+      assets: false,
+      signatures: { scale: ['void(float32[::1], float32)'], fil: ['void(int32[:])'] },
+    });
+    expect(built.error?.message).toContain("the cuda-js build plugin's aot option: signatures names 'fil', which no kernel of the build is called (did you mean 'fill'?); the kernels built: scale");
+  }, 60_000);
 });

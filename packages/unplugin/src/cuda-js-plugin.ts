@@ -5,7 +5,8 @@ import type { Plugin as EsbuildPlugin } from 'esbuild';
 import { createUnplugin, type UnpluginBuildContext, type UnpluginInstance } from 'unplugin';
 import { findKernels } from './find-kernels.js';
 import { buildModuleArtifact } from './module-artifact.js';
-import { checkPluginOptions, type CudaJsPluginOptions } from './plugin-options.js';
+import { checkPluginOptions, PluginOptionError, type CudaJsPluginOptions } from './plugin-options.js';
+import { suggestName } from '@cuda-js/options';
 
 const SCRIPT = /\.[cm]?[jt]sx?$/;
 
@@ -75,6 +76,10 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
   const root = options.root ?? process.cwd();
   // the module of each kernels module's first jit() that declares signatures, which the loader imports loadKernelArtifact from
   const declaredFrom = new Map<string, string>();
+  // the kernels the aot build made, by name: a name of aot.signatures that none has is refused at the build's end
+  const built = new Set<string>();
+  const named = new Set<string>();
+  let transformed = false;
   const include = options.include;
   const wanted = (id: string): boolean => {
     const path = id.replace(/[?#].*$/, '');
@@ -88,14 +93,29 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
     transformInclude: (id) => !id.endsWith(AOT_SUFFIX) && wanted(id),
     transform(code, id) {
       const file = id.replace(/[?#].*$/, '');
-      const found = findKernels(code, file, { ...(options.modules ? { modules: options.modules } : {}), ...(options.root ? { root: options.root } : {}), inputMap: inputMapOf(this, code, file) });
+      const found = findKernels(code, file, {
+        ...(options.modules ? { modules: options.modules } : {}),
+        ...(options.root ? { root: options.root } : {}),
+        ...(aot?.signatures ? { buildNames: Object.keys(aot.signatures) } : {}),
+        inputMap: inputMapOf(this, code, file),
+      });
       if (!found) return undefined;
+      transformed = true;
+      for (const name of found.kernelNames) named.add(name);
       for (const record of found.records) options.onKernel?.(record, file);
       if (!aot || found.declaresSignaturesFrom === undefined) return { code: found.code, map: found.map };
       declaredFrom.set(file, found.declaresSignaturesFrom);
       // an import at the end changes no line of the map, and imports run before the module's body wherever they are written;
       // the call keeps the import where a bundler drops imports of nothing (webpack under `sideEffects: false`)
       return { code: `${found.code}\nimport { loaded as ${AOT_LOADED} } from ${JSON.stringify(file + AOT_SUFFIX)};\n${AOT_LOADED}();\n`, map: found.map };
+    },
+    buildEnd() {
+      const unbuilt = Object.keys(aot?.signatures ?? {}).filter((name) => !built.has(name));
+      if (!transformed || unbuilt.length === 0) return;
+      const where = "the cuda-js build plugin's aot option";
+      const near = suggestName(unbuilt[0]!, [...new Set([...built, ...named])]);
+      const message = `${where}: signatures names ${unbuilt.map((n) => `'${n}'`).join(', ')}, which no kernel of the build is called${near === undefined ? '' : ` (did you mean '${near}'?)`}; the kernels built: ${[...built].join(', ') || '(none)'}. A kernel's name is its jit() call's name option, written as a string, else its function's own name`;
+      throw new PluginOptionError({ kind: 'invalid', where, key: 'signatures', value: aot?.signatures, expected: 'names of kernels of the build', message });
     },
     resolveId(source) {
       return aot && source.endsWith(AOT_SUFFIX) ? source : undefined;
@@ -106,6 +126,7 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
       const file = id.slice(0, -AOT_SUFFIX.length);
       const from = declaredFrom.get(file);
       const artifact = from === undefined ? undefined : await buildModuleArtifact(file, aot, cudaJsPlugin.esbuild(recordOnly) as EsbuildPlugin);
+      for (const k of artifact?.kernels ?? []) built.add(k.name);
       if (!artifact || from === undefined) return 'export function loaded() {}\n';
       const jit = await import('@cuda-js/jit');
       if (aot.assets !== false) {

@@ -23,6 +23,8 @@ export interface FindKernelsOptions {
    * records then carry positions in the original file.
    */
   readonly inputMap?: SourceMapPayload;
+  /** Kernel names that the build gives signatures of its own (the `aot` option's `signatures`): a module with such a kernel is built too. */
+  readonly buildNames?: readonly string[];
 }
 
 /** What {@link findKernels} found in a module, and the module with the records attached. */
@@ -31,9 +33,12 @@ export interface FoundKernels {
   /**
    * The JIT module (`cuda-js`, `@cuda-js/jit`) of the module's first `jit()`
    * or `jit.withConstants()` call that declares `signatures` in an object
-   * written in the call: the module has kernels to build ahead of time.
+   * written in the call, or whose kernel is one of `buildNames`: the module
+   * has kernels to build ahead of time.
    */
   readonly declaresSignaturesFrom?: string;
+  /** The names of the module's kernels, where its text says them (a `name` option written as a string, else the function's own name). */
+  readonly kernelNames: readonly string[];
   readonly code: string;
   readonly map: MagicSourceMap;
 }
@@ -162,27 +167,41 @@ function calleeModule(callee: AstNode, imports: ReadonlyMap<string, KernelImport
   return n.type === 'Identifier' ? imports.get(n['name'] as string)?.from : undefined;
 }
 
-/** Whether an options argument is an object written in the call with a `signatures` property. */
-function declaresSignatures(options: AstNode | undefined): boolean {
+/** The property `name` of an options argument that is an object written in the call, where it has one. */
+function optionProperty(options: AstNode | undefined, name: string): AstNode | undefined {
   const o = options && unwrapTs(options);
-  if (o?.type !== 'ObjectExpression') return false;
-  return (o['properties'] as AstNode[]).some((p) => {
+  if (o?.type !== 'ObjectExpression') return undefined;
+  return (o['properties'] as AstNode[]).find((p) => {
     if (p.type !== 'ObjectProperty' || p['computed'] === true) return false;
     const key = p['key'] as AstNode;
-    return (key.type === 'Identifier' ? key['name'] : key['value']) === 'signatures';
+    return (key.type === 'Identifier' ? key['name'] : key['value']) === name;
   });
 }
 
-function definitions(program: AstNode, imports: ReadonlyMap<string, KernelImportBinding>, modules: readonly string[]): { found: Definition[]; declaresSignaturesFrom: string | undefined } {
+/** The kernel's name as the JIT gives it, where the text says it: the `name` option written as a string, else the function's own name, else 'kernel'. */
+function kernelName(options: AstNode | undefined, d: Definition | undefined): string | undefined {
+  const option = optionProperty(options, 'name');
+  if (option) {
+    const value = unwrapTs(option['value'] as AstNode);
+    return value.type === 'StringLiteral' ? (value['value'] as string) : undefined;
+  }
+  return d?.name ?? (d ? 'kernel' : undefined);
+}
+
+function definitions(
+  program: AstNode,
+  imports: ReadonlyMap<string, KernelImportBinding>,
+  modules: readonly string[],
+  buildNames: readonly string[],
+): { found: Definition[]; declaresSignaturesFrom: string | undefined; kernelNames: string[] } {
   const functions = moduleFunctions(program);
   const found: Definition[] = [];
+  const kernelNames: string[] = [];
   let declaresSignaturesFrom: string | undefined;
   walk(program, (n) => {
     if (n.type !== 'CallExpression') return true;
     const kind = calleeKind(n['callee'] as AstNode, imports, modules);
     const args = (n['arguments'] as AstNode[]).filter((a) => a.type !== 'SpreadElement');
-    if (declaresSignaturesFrom === undefined && ((kind === 'jit' && declaresSignatures(args[1])) || (kind === 'withConstants' && declaresSignatures(args[2]))))
-      declaresSignaturesFrom = calleeModule(n['callee'] as AstNode, imports);
     let d: Definition | undefined;
     if (kind === 'jit') d = definitionOf('kernel', args[0], functions);
     else if (kind === 'device') d = definitionOf('device', args[0], functions);
@@ -192,10 +211,18 @@ function definitions(program: AstNode, imports: ReadonlyMap<string, KernelImport
       const inner = factoryResult(unwrapTs(args[1]));
       if (inner) d = { kind: 'kernel', fn: inner, at: inner, name: isNode(inner['id']) ? (inner['id']['name'] as string) : undefined };
     }
+    const options = kind === 'jit' ? args[1] : kind === 'withConstants' ? args[2] : undefined;
+    if (kind === 'jit' || kind === 'withConstants') {
+      const name = kernelName(options, d);
+      if (name !== undefined && !kernelNames.includes(name)) kernelNames.push(name);
+      if (declaresSignaturesFrom === undefined && (optionProperty(options, 'signatures') || (name !== undefined && buildNames.includes(name)))) {
+        declaresSignaturesFrom = calleeModule(n['callee'] as AstNode, imports);
+      }
+    }
     if (d && !found.some((f) => f.at === d.at)) found.push(d);
     return true;
   });
-  return { found, declaresSignaturesFrom };
+  return { found, declaresSignaturesFrom, kernelNames };
 }
 
 function fileOf(source: string, mapFile: string): string {
@@ -253,7 +280,7 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
   const program = parseModule(code, id);
   if (!program) return undefined;
   const imports = importsOf(program);
-  const { found, declaresSignaturesFrom } = definitions(program, imports, modules);
+  const { found, declaresSignaturesFrom, kernelNames } = definitions(program, imports, modules, options.buildNames ?? []);
   if (found.length === 0) return undefined;
   const file = id.replace(/[?#].*$/, '');
   const root = options.root ?? process.cwd();
@@ -285,6 +312,7 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
   return {
     records,
     ...(declaresSignaturesFrom === undefined ? {} : { declaresSignaturesFrom }),
+    kernelNames,
     code: s.toString(),
     map: s.generateMap({ source: file, file, includeContent: true, hires: 'boundary' }),
   };

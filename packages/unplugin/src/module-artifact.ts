@@ -42,7 +42,8 @@ const externalAtResolvedPath: EsbuildPlugin = {
 
 /**
  * The artifact of the kernels that importing `file` makes with declared
- * signatures, built for `aot`'s architectures; undefined where it makes none.
+ * signatures (or that `aot.signatures` names), built for `aot`'s
+ * architectures; undefined where it makes none.
  * `records` is the plugin itself (for esbuild, without `aot`).
  *
  * @throws {KernelBuildError} (of @cuda-js/jit) where importing the module or building a kernel fails
@@ -66,7 +67,7 @@ export async function buildModuleArtifact(file: string, aot: CudaJsAotOptions, r
     writeFileSync(module, bundled.outputFiles[0]!.contents);
     let kernels: Awaited<ReturnType<Jit['importDeclaredKernels']>>;
     try {
-      kernels = await jit.importDeclaredKernels(pathToFileURL(module));
+      kernels = await jit.importDeclaredKernels(pathToFileURL(module), { named: Object.keys(aot.signatures ?? {}) });
     } catch (error) {
       // name the module as written, not the temporary file
       const cause = (error as { cause?: unknown }).cause;
@@ -74,7 +75,15 @@ export async function buildModuleArtifact(file: string, aot: CudaJsAotOptions, r
       throw new jit.KernelBuildError(`the cuda-js build plugin's aot option: importing ${file} at build time failed: ${why}`, undefined, { cause: cause ?? error });
     }
     if (kernels.length === 0) return undefined;
-    return jit.buildKernelArtifact(kernels, { arch: aot.arch, ...(aot.ptx === undefined ? {} : { ptx: aot.ptx }), ...(aot.ptxas === undefined ? {} : { ptxas: aot.ptxas }) });
+    // the build's signatures of this module's kernels (the option names the kernels of every module)
+    const names = new Set(kernels.map((k) => k.name));
+    const signatures = Object.fromEntries(Object.entries(aot.signatures ?? {}).filter(([name]) => names.has(name)));
+    return jit.buildKernelArtifact(kernels, {
+      arch: aot.arch,
+      ...(aot.ptx === undefined ? {} : { ptx: aot.ptx }),
+      ...(aot.ptxas === undefined ? {} : { ptxas: aot.ptxas }),
+      ...(Object.keys(signatures).length === 0 ? {} : { signatures }),
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

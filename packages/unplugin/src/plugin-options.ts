@@ -35,6 +35,14 @@ export interface CudaJsAotOptions {
    * embedded only.
    */
   readonly assets?: string | false;
+  /**
+   * Signatures to build besides those the code declares, by kernel name,
+   * in numba's text: `{ axpy: ['void(float32, float32[:], float32[:])'] }`
+   * (for kernels whose code declares none). A module is built when one of
+   * its `jit()` calls names such a kernel: its `name` option written in the
+   * call, else the function's own name.
+   */
+  readonly signatures?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A wrong option of the build plugin (an unknown name, with the nearest known one; a value of the wrong type). */
@@ -51,10 +59,14 @@ const isStrings: ValueCheck = (v) => (Array.isArray(v) && v.every((s) => typeof 
 const isArchitectures: ValueCheck = (v) => (Array.isArray(v) && v.length > 0 && isStrings(v) === undefined ? undefined : "a non-empty array of architectures, ['sm_90']");
 const isPtx: ValueCheck = (v) => (v === false || isStrings(v) === undefined ? undefined : "an array of virtual architectures (['compute_80']) or false");
 const isAssets: ValueCheck = (v) => (v === false || (typeof v === 'string' && v !== '') ? undefined : 'a folder name or false');
+const isSignatures: ValueCheck = (v) =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((list) => isStrings(list) === undefined)
+    ? undefined
+    : "an object of kernel names and lists of signatures, { axpy: ['void(float32, float32[:], float32[:])'] }";
 const isAot: ValueCheck = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : "an object, { arch: ['sm_90'] }");
 
 const PLUGIN_OPTIONS: OptionTable = { modules: isStrings, include: isInclude, root: isString, onKernel: isFunction, aot: isAot };
-const AOT_OPTIONS: OptionTable = { arch: isArchitectures, ptx: isPtx, ptxas: isString, assets: isAssets };
+const AOT_OPTIONS: OptionTable = { arch: isArchitectures, ptx: isPtx, ptxas: isString, assets: isAssets, signatures: isSignatures };
 
 /** `options` checked against the plugin's table (and `aot` against its own). */
 export function checkPluginOptions(options: unknown): CudaJsPluginOptions {
@@ -72,5 +84,5 @@ export function checkPluginOptions(options: unknown): CudaJsPluginOptions {
 
 /** Checks the options of `findKernels` (the source map is read by magic-string's remapping). */
 export function checkFindKernelsOptions(options: unknown): void {
-  checkOptions(options, { modules: isStrings, root: isString, inputMap: isAnything }, { where: 'findKernels', fail: (problem) => new PluginOptionError(problem) });
+  checkOptions(options, { modules: isStrings, root: isString, inputMap: isAnything, buildNames: isStrings }, { where: 'findKernels', fail: (problem) => new PluginOptionError(problem) });
 }
