@@ -4,7 +4,8 @@
 import { Scalar } from '@cuda-js/core';
 import { JitError, KernelArgumentError } from '../errors.js';
 import type { Operand } from './ufunc-operands.js';
-import { isArrayType, SCALARS, type ScalarName } from '../types/jit-types.js';
+import { isArrayType, isScalarName, SCALARS, type ScalarName } from '../types/jit-types.js';
+import { nameTable } from '../types/name-table.js';
 import { resolveSignature, type TypeToken } from '../types/signature.js';
 
 /** A signature as the ufunc builders take it: numba's text, or the types as tokens (`f32`, `'f32'`). */
@@ -21,7 +22,7 @@ export interface UfuncSignature {
 }
 
 // numba's (and numpy's) names of the scalar types, besides cuda-js's own (f32, i32, ...).
-const NUMBA_NAMES: Readonly<Record<string, ScalarName>> = {
+const NUMBA_NAMES: Readonly<Record<string, ScalarName>> = nameTable({
   boolean: 'bool',
   bool_: 'bool',
   b1: 'bool',
@@ -51,13 +52,13 @@ const NUMBA_NAMES: Readonly<Record<string, ScalarName>> = {
   float64: 'f64',
   f8: 'f64',
   double: 'f64',
-};
+});
 
 function scalarNamed(name: string, text: string): ScalarName {
   // numba's short names (i8 = int64) win over cuda-js's (i8 = int8) inside numba's text only: both are listed here
-  const numba = NUMBA_NAMES[name];
-  if (numba !== undefined) return numba;
-  if (name in SCALARS) return name as ScalarName;
+  // own names only: 'toString' or '__proto__' are no types (the tables are plain objects)
+  if (Object.hasOwn(NUMBA_NAMES, name)) return NUMBA_NAMES[name]!;
+  if (isScalarName(name)) return name;
   throw new JitError(`signature '${text}': unknown type '${name}' (use numba's names, float32, int64, ..., or cuda-js's, f32, i64, ...)`);
 }
 
