@@ -170,7 +170,7 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
   };
 
   const apply = (run: UfuncRun, args: readonly unknown[], callOptions: UfuncCallOptions): UfuncResult | UfuncResult[] => {
-    const inputs = args.map((a, k) => run.input(a, `input ${k + 1}`));
+    const inputs = args.map((a, k) => run.input(a, `input ${k + 1}`, parsedLayout.inputs[k]!.length === 0));
     const chosen = chooseSignature(name, parsed, inputs);
     const signature = parsed[chosen]!;
     // each operand's loop and core dimensions
@@ -209,7 +209,7 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
       const shape = [...loopShape, ...core];
       const dtype = signature.args[nin + j]!;
       if (outs !== undefined) {
-        const out = run.output(outs[j], nout === 1 ? 'out' : `out[${j}]`);
+        const out = run.output(outs[j], nout === 1 ? 'out' : `out[${j}]`, names.length === 0);
         if (out.view.shape.length !== shape.length || !out.view.shape.every((e, d) => e === shape[d])) {
           throw new KernelArgumentError(`${name}: ${nout === 1 ? 'out' : `out[${j}]`} has shape [${out.view.shape.join(', ')}]; the inputs give [${shape.join(', ')}]`);
         }

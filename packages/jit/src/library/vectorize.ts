@@ -27,7 +27,7 @@ import {
   type UfuncCallOptions,
   type UfuncResult,
 } from './ufunc-operands.js';
-import { chooseSignature, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
+import { castsSameKind, chooseSignature, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
 
 /** Threads per block of the elementwise kernels. */
 const BLOCK = 256;
@@ -212,6 +212,12 @@ export function vectorize(
     if (callOptions.out !== undefined) {
       out = run.output(callOptions.out, 'out');
       if (!sameNumbers(out.view.shape, shape)) throw new KernelArgumentError(`${name}: out has shape [${out.view.shape.join(', ')}]; the inputs broadcast to [${shape.join(', ')}]`);
+      const produced = signature ? signature.returns! : resultType(inputs.map((op) => op.dtype));
+      if (!castsSameKind(produced, out.dtype)) {
+        throw new KernelArgumentError(
+          `${name}: out holds ${out.dtype}, and the ${signature ? `signature '${signature.text}'` : 'function'} gives ${produced}, which numpy does not cast to ${out.dtype} ('same_kind'); pass an out of ${produced}`,
+        );
+      }
       result = callOptions.out as UfuncResult;
     } else {
       const dtype = signature ? signature.returns! : resultType(inputs.map((op) => op.dtype));
