@@ -59,15 +59,15 @@ const AOT_OPTIONS: OptionTable = { arch: isArchitectures, ptx: isPtx, ptxas: isS
 /** `options` checked against the plugin's table (and `aot` against its own). */
 export function checkPluginOptions(options: unknown): CudaJsPluginOptions {
   const fail = (problem: OptionProblem): PluginOptionError => new PluginOptionError(problem);
-  const checked = checkOptions<CudaJsPluginOptions>(options, PLUGIN_OPTIONS, { where: 'the cuda-js build plugin', fail });
-  if (checked.aot !== undefined) {
-    const where = "the cuda-js build plugin's aot option";
-    checkOptions<CudaJsAotOptions>(checked.aot, AOT_OPTIONS, { where, fail });
-    if (checked.aot.arch === undefined) {
-      throw fail({ kind: 'invalid', where, key: 'arch', value: undefined, expected: 'given', message: `${where}: give the architectures to build cubins for, aot: { arch: ['sm_90'] }` });
-    }
+  // plain objects only, each key read once: the plugin then reads the values checked, not the caller's object again
+  const checked = checkOptions<CudaJsPluginOptions>(options, PLUGIN_OPTIONS, { where: 'the cuda-js build plugin', fail, plainOnly: true, snapshot: true });
+  if (checked.aot === undefined) return checked;
+  const where = "the cuda-js build plugin's aot option";
+  const aot = checkOptions<CudaJsAotOptions>(checked.aot, AOT_OPTIONS, { where, fail, plainOnly: true, snapshot: true });
+  if (aot.arch === undefined) {
+    throw fail({ kind: 'invalid', where, key: 'arch', value: undefined, expected: 'given', message: `${where}: give the architectures to build cubins for, aot: { arch: ['sm_90'] }` });
   }
-  return checked;
+  return { ...checked, aot: aot as CudaJsAotOptions };
 }
 
 /** Checks the options of `findKernels` (the source map is read by magic-string's remapping). */

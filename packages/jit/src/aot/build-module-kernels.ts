@@ -52,8 +52,8 @@ export async function importDeclaredKernels(entry: string | URL): Promise<JitKer
  * @throws {KernelBuildError} when the module makes no kernel with declared signatures, and what {@link buildKernelArtifact} throws
  * @throws {KernelBuildError} when importing the module throws (the error is its `cause`)
  */
-export async function buildModuleKernels(entry: string | URL, options: BuildModuleKernelsOptions): Promise<BuiltModuleKernels> {
-  checkJitOptions('buildModuleKernels()', options, BUILD_MODULE_KERNELS_OPTIONS);
+export async function buildModuleKernels(entry: string | URL, given: BuildModuleKernelsOptions): Promise<BuiltModuleKernels> {
+  const options = checkJitOptions<BuildModuleKernelsOptions>('buildModuleKernels()', given, BUILD_MODULE_KERNELS_OPTIONS) as BuildModuleKernelsOptions;
   const kernels = await importDeclaredKernels(entry);
   if (kernels.length === 0) {
     throw new KernelBuildError(`${String(entry)} makes no kernel with declared signatures; declare them with jit(fn, { signatures: [[f32, array(f32, 1)]] })`);

@@ -59,8 +59,8 @@ function hostArray(shape: readonly number[], t: DType, what: string): DeviceArra
   return new DeviceArray(StridedMemoryView.fromBuffer(memory, { dtype: t, shape: extents }));
 }
 
-function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: ArrayMemory, options: DeviceArrayMakerOptions, what: string): DeviceArray {
-  checkJitOptions(`${what}()`, options, DEVICE_ARRAY_MAKER_OPTIONS);
+function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: ArrayMemory, given: DeviceArrayMakerOptions, what: string): DeviceArray {
+  const options = checkJitOptions<DeviceArrayMakerOptions>(`${what}()`, given, DEVICE_ARRAY_MAKER_OPTIONS);
   const t = dtypeOf(dtype, what);
   const extents = shapeOf(shape);
   if ((options.target ?? defaultTarget()) === 'simulator') {
@@ -75,8 +75,8 @@ function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: 
  * a typed array, a host view or anything viewable on the host, n-D, or a
  * (nested, rectangular) JS array of numbers (float64) or bigints (int64).
  */
-export function toDevice(host: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
-  checkJitOptions('toDevice()', options, DEVICE_ARRAY_MAKER_OPTIONS);
+export function toDevice(host: unknown, given: DeviceArrayMakerOptions = {}): DeviceArray {
+  const options = checkJitOptions<DeviceArrayMakerOptions>('toDevice()', given, DEVICE_ARRAY_MAKER_OPTIONS);
   host = viewOfList(host, 'toDevice') ?? host;
   if ((options.target ?? defaultTarget()) === 'simulator') {
     checkSimulatorStream(options.stream, 'toDevice');
@@ -94,8 +94,8 @@ export function deviceArray(shape: number | readonly number[], dtype: ArrayDtype
 }
 
 /** A new device array of the shape and dtype of `like` (numba's `cuda.device_array_like`). */
-export function deviceArrayLike(like: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
-  checkJitOptions('deviceArrayLike()', options, DEVICE_ARRAY_MAKER_OPTIONS);
+export function deviceArrayLike(like: unknown, given: DeviceArrayMakerOptions = {}): DeviceArray {
+  const options = checkJitOptions<DeviceArrayMakerOptions>('deviceArrayLike()', given, DEVICE_ARRAY_MAKER_OPTIONS);
   const view = like instanceof DeviceArray ? like.view : like instanceof StridedMemoryView ? like : (viewOfList(like, 'deviceArrayLike') ?? StridedMemoryView.fromAny(like, { stream: -1 }));
   return allocate(view.shape, view.dtype, 'device', options, 'deviceArrayLike');
 }

@@ -107,9 +107,9 @@ function kernelText(inputs: readonly Pass[], outputs: readonly Pass[], casts: re
  * dimensions take their extents from the inputs. Array inputs with core
  * dimensions are passed as views: their dtype is the signature's.
  */
-export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: string, fn: (...args: never[]) => unknown, options: GuvectorizeOptions = {}): Gufunc {
+export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: string, fn: (...args: never[]) => unknown, given: GuvectorizeOptions = {}): Gufunc {
   if (typeof fn !== 'function') throw new TypeError(`guvectorize: expected a function, got ${fn === null ? 'null' : typeof fn}`);
-  checkJitOptions('guvectorize()', options, GUVECTORIZE_OPTIONS);
+  const options = checkJitOptions<GuvectorizeOptions>('guvectorize()', given, GUVECTORIZE_OPTIONS);
   const name = options.name ?? (fn.name || 'gufunc');
   const parsedLayout = parseGufuncLayout(layout);
   const nin = parsedLayout.inputs.length;

@@ -106,9 +106,9 @@ declare const op: (a: number, b: number) => number;
  * sum(view, { init: 10, stream });          // a device array, on a stream
  * ```
  */
-export function reduce(fn: (a: number, b: number) => number, options: ReducerOptions = {}): Reducer {
+export function reduce(fn: (a: number, b: number) => number, given: ReducerOptions = {}): Reducer {
   if (typeof fn !== 'function') throw new TypeError(`reduce: expected a function, got ${fn === null ? 'null' : typeof fn}`);
-  checkJitOptions('reduce()', options, REDUCER_OPTIONS);
+  const options = checkJitOptions<ReducerOptions>('reduce()', given, REDUCER_OPTIONS);
   const name = options.name ?? (fn.name || 'reduce');
   const binary = device(fn as (...args: never[]) => unknown, { name });
   const kernels = new Map<ScalarName, JitKernel>();
@@ -125,8 +125,8 @@ export function reduce(fn: (a: number, b: number) => number, options: ReducerOpt
     return kernel;
   };
 
-  const reducer = (input: unknown, call: ReduceOptions = {}): number | bigint | undefined => {
-    checkJitOptions(`${name}()`, call, REDUCE_CALL_OPTIONS);
+  const reducer = (input: unknown, given: ReduceOptions = {}): number | bigint | undefined => {
+    const call = checkJitOptions<ReduceOptions>(`${name}()`, given, REDUCE_CALL_OPTIONS);
     const target = options.target ?? kernelFor('f32').target;
     const [type] = argumentTypes([input], ['input'], target);
     if (type === undefined || !isArrayType(type) || type.ndim !== 1) {

@@ -144,9 +144,9 @@ export function vectorize(
   third: Omit<VectorizeOptions, 'signatures'> = {},
 ): Ufunc {
   const fn = typeof first === 'function' ? first : second;
-  const options: VectorizeOptions = typeof first === 'function' ? ((second as VectorizeOptions | undefined) ?? {}) : { ...third, signatures: first };
   if (typeof fn !== 'function') throw new TypeError(`vectorize: expected a function, got ${fn === null ? 'null' : typeof fn}`);
-  checkJitOptions('vectorize()', typeof first === 'function' ? second : third, VECTORIZE_OPTIONS);
+  const checked = checkJitOptions<VectorizeOptions>('vectorize()', typeof first === 'function' ? second : third, VECTORIZE_OPTIONS);
+  const options: VectorizeOptions = typeof first === 'function' ? checked : { ...checked, signatures: first };
   const name = options.name ?? (fn.name || 'ufunc');
   const op = device(fn, { name, constants: options.constants });
   const nin = deviceFunctionOf(op)!.parsed.params.length;
