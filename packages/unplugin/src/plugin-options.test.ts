@@ -59,3 +59,14 @@ describe('the build plugin options that are no plain object, or answer twice (ho
     expect(reads).toBe(1);
   });
 });
+
+describe("the aot option's assets folder (hostile input)", () => {
+  it.each(['../outside', 'kernels/../../outside', '/tmp/kernels', 'C:\\kernels', '..\\outside', ''])('refuses %j: a folder inside the build output only', (assets) => {
+    expect(() => checkPluginOptions({ aot: { arch: ['sm_90'], assets } })).toThrow(PluginOptionError);
+    expect(() => checkPluginOptions({ aot: { arch: ['sm_90'], assets } })).toThrow(/a folder inside the build's output/);
+  });
+
+  it.each(['kernels-aot', 'assets/kernels', 'a..b'])('takes %j', (assets) => {
+    expect(checkPluginOptions({ aot: { arch: ['sm_90'], assets } }).aot?.assets).toBe(assets);
+  });
+});

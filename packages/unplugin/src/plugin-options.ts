@@ -1,3 +1,4 @@
+import { isAbsolute, win32 } from 'node:path';
 import { checkOptions, isAnything, isFunction, isString, type OptionProblem, type OptionTable, type ValueCheck } from '@cuda-js/options';
 import type { KernelRecord } from '@cuda-js/jit';
 
@@ -32,7 +33,7 @@ export interface CudaJsAotOptions {
    * The folder of the build's output that each module's artifact is also
    * emitted into as files (`<assets>/<module>/manifest.json`, its cubins and
    * PTX, `kernels.js`), to ship or inspect; default `'kernels-aot'`; `false`:
-   * embedded only.
+   * embedded only. A relative folder inside the output (no `..`, not absolute).
    */
   readonly assets?: string | false;
 }
@@ -50,7 +51,12 @@ const isInclude: ValueCheck = (v) => (v instanceof RegExp || typeof v === 'funct
 const isStrings: ValueCheck = (v) => (Array.isArray(v) && v.every((s) => typeof s === 'string' && s !== '') ? undefined : 'an array of strings');
 const isArchitectures: ValueCheck = (v) => (Array.isArray(v) && v.length > 0 && isStrings(v) === undefined ? undefined : "a non-empty array of architectures, ['sm_90']");
 const isPtx: ValueCheck = (v) => (v === false || isStrings(v) === undefined ? undefined : "an array of virtual architectures (['compute_80']) or false");
-const isAssets: ValueCheck = (v) => (v === false || (typeof v === 'string' && v !== '') ? undefined : 'a folder name or false');
+/** A folder inside the build's output: relative, with no '..' step out of it (rollup refuses such a file name; esbuild's outfile route wrote there). */
+const isAssets: ValueCheck = (v) => {
+  if (v === false) return undefined;
+  const inside = typeof v === 'string' && v !== '' && !isAbsolute(v) && !win32.isAbsolute(v) && !v.split(/[\\/]/).includes('..') && !v.includes('\0');
+  return inside ? undefined : "a folder inside the build's output ('kernels-aot', no '..' and not absolute) or false";
+};
 const isAot: ValueCheck = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : "an object, { arch: ['sm_90'] }");
 
 const PLUGIN_OPTIONS: OptionTable = { modules: isStrings, include: isInclude, root: isString, onKernel: isFunction, aot: isAot };
