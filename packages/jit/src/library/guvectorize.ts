@@ -255,7 +255,7 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
     const casts = inputs.map((operand, k) => (passes[k] === 'element' && operand.dtype !== signature.args[k] ? signature.args[k] : undefined));
     const key = `${chosen}|${passes.join(',')}|${casts.join(',')}`;
     const kernel = kernelFor(key, kernelText(passes, outputPasses, casts));
-    const kernelInputs = inputs.map((operand: Operand, k) => (operand.kind === 'scalar' ? scalarArgument(operand, signature.args[k]) : views.get(operand)!));
+    const kernelInputs = inputs.map((operand: Operand, k) => (operand.kind === 'scalar' ? scalarArgument(operand, signature.args[k], `${name}: input ${k + 1}`) : views.get(operand)!));
     kernel.launch({ grid: Math.ceil(size / BLOCK), block: BLOCK, stream: callOptions.stream }, i32(size), ...kernelInputs, ...outputs.map((o) => views.get(o)!));
     return given;
   };

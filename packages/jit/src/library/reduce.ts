@@ -8,7 +8,7 @@ import { checkJitOptions, isJitTarget } from '../jit-options.js';
 const REDUCER_OPTIONS = { target: isJitTarget, name: isString };
 // The stream is read by the launch; init, size and res are checked below with their own errors.
 const REDUCE_CALL_OPTIONS = { init: isAnything, stream: isAnything, size: isAnything, res: isAnything };
-import { Device, Scalar, bf16, bfloat16Bits, bfloat16FromBits, bool, f16, f32, f64, float16Bits, float16FromBits, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
+import { Device, type Scalar, bf16, bfloat16Bits, bfloat16FromBits, bool, f16, f32, f64, float16Bits, float16FromBits, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
 import { cuda } from '../cuda.js';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import type { StreamArgument } from '@cuda-js/streams';
@@ -17,6 +17,7 @@ import { JitError, KernelArgumentError } from '../errors.js';
 import { jit, type JitKernel, type JitTarget } from '../jit.js';
 import { argumentTypes } from '../launch/argument-types.js';
 import { dtypeOfScalar } from '../launch/kernel-dtype.js';
+import { typedScalar } from './ufunc-operands.js';
 import { ELEMENT_TYPES, type ElementArray } from '../simulate/element-types.js';
 import { isArrayType, SCALARS, type ScalarName } from '../types/jit-types.js';
 
@@ -249,5 +250,5 @@ function scalarOf(dtype: ScalarName, value: number | bigint, name: string): Scal
   if (integer64 ? typeof value !== 'bigint' && !Number.isSafeInteger(value) : typeof value !== 'number') {
     throw new KernelArgumentError(`${name}: init must be a ${integer64 ? 'bigint (or safe integer)' : 'number'} for a ${dtype} array, got ${typeof value}`);
   }
-  return Scalar.of(dtype, integer64 ? BigInt(value) : Number(value));
+  return typedScalar(dtype, integer64 ? BigInt(value) : Number(value), `${name}: init`);
 }

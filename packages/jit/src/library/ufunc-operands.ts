@@ -307,10 +307,24 @@ export function sameNumbers(a: readonly number[], b: readonly number[]): boolean
 }
 
 /** The scalar argument of a kernel parameter, as the signature's type where there is one. */
-export function scalarArgument(operand: Operand & { kind: 'scalar' }, to: ScalarName | undefined): unknown {
+export function scalarArgument(operand: Operand & { kind: 'scalar' }, to: ScalarName | undefined, what: string): unknown {
   const v = operand.value;
   if (to === undefined || v instanceof Scalar) return v;
-  return Scalar.of(to, typeof v === 'boolean' ? Number(v) : to === 'i64' || to === 'u64' ? BigInt(v) : Number(v));
+  return typedScalar(to, typeof v === 'boolean' ? Number(v) : to === 'i64' || to === 'u64' ? BigInt(v) : Number(v), what);
+}
+
+/**
+ * `value` as a typed scalar of `to` for a kernel parameter, `what` naming it
+ * (`ufunc: input 2`): a KernelArgumentError where `to` does not hold it (a
+ * fraction for an integer type, a value out of its range), not the
+ * RangeError or TypeError of a scalar maker the caller never called.
+ */
+export function typedScalar(to: ScalarName, value: number | bigint, what: string): Scalar {
+  try {
+    return Scalar.of(to, value);
+  } catch (error) {
+    throw new KernelArgumentError(`${what} is ${String(value)}, which ${to} does not hold (${(error as Error).message})`, undefined, { cause: error });
+  }
 }
 
 /** A kernel function made of generated text (the text is the kernel; the function object only carries it to the parser). */

@@ -252,7 +252,7 @@ export function vectorize(
     const ndim = nest.shape.length;
     const key = `${chosen}|${access.join(',')}|${outRead.access}|${ndim}`;
     const kernel = kernelFor(key, kernelText(access, outRead.access, ndim, casts));
-    const kernelArgs = inputs.map((op, k) => (op.kind === 'scalar' ? scalarArgument(op, casts[k]) : viewsOf.get(op)!.view));
+    const kernelArgs = inputs.map((op, k) => (op.kind === 'scalar' ? scalarArgument(op, casts[k], `${name}: input ${k + 1}`) : viewsOf.get(op)!.view));
     const n1 = ndim >= 2 ? nest.shape[1]! : 1;
     const n2 = ndim >= 3 ? nest.shape[2]! : 1;
     kernel.launch({ grid: Math.ceil(size / BLOCK), block: BLOCK, stream: callOptions.stream }, i32(size), i32(n1), i32(n2), outRead.view, ...kernelArgs);
