@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { jitVersion } from '../compile/kernel-cache.js';
-import { KernelArtifactFormatError } from '../errors.js';
+import { KernelArtifactFormatError, KernelBuildError } from '../errors.js';
+import { importDeclaredKernels } from './build-module-kernels.js';
+import { collectKernels } from './collect-kernels.js';
 import { kernelArtifactFiles, readKernelArtifact, writeKernelArtifact, type SerializedKernelArtifact } from './artifact-files.js';
 import { KERNEL_ARTIFACT_FORMAT, type ArtifactCode, type ArtifactKernel, type KernelArtifact } from './kernel-artifact.js';
 import { loadedKernelArtifacts, loadKernelArtifact, unloadKernelArtifact } from './kernel-artifacts.js';
@@ -157,5 +159,24 @@ describe('the files of an artifact', () => {
       }),
       { seed: 31, numRuns: 200 },
     );
+  });
+});
+
+describe('collecting the kernels of a module', () => {
+  it("takes a module's values by the kernel's brand, never by an aotSource method of its own", async () => {
+    const lookalike = {
+      aotSource: () => ({}), // no signatures list: reading it was a TypeError, reported as the import failing
+    };
+    const thrower = {
+      aotSource: () => {
+        throw new Error('not a kernel');
+      },
+    };
+    await expect(collectKernels(() => ({ lookalike, thrower, n: 5 }))).resolves.toEqual([]);
+  });
+
+  it('names an entry that is no path or URL with a KernelBuildError', async () => {
+    await expect(importDeclaredKernels(5 as never)).rejects.toThrow(KernelBuildError);
+    await expect(importDeclaredKernels(null as never)).rejects.toThrow(/the entry is a module's path or URL, got null/);
   });
 });

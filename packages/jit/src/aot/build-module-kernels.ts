@@ -34,6 +34,9 @@ export interface BuiltModuleKernels {
  * @throws {KernelBuildError} when importing the module throws (the error is its `cause`)
  */
 export async function importDeclaredKernels(entry: string | URL): Promise<JitKernel[]> {
+  if (typeof entry !== 'string' && !(entry instanceof URL)) {
+    throw new KernelBuildError(`importDeclaredKernels: the entry is a module's path or URL, got ${entry === null ? 'null' : typeof entry}`);
+  }
   const url = entry instanceof URL ? entry.href : /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : pathToFileURL(resolve(entry)).href;
   try {
     return await collectKernels(() => import(url));
