@@ -32,7 +32,7 @@ describe('options that are no plain object', () => {
   });
 
   it('an object without a prototype is plain', () => {
-    const options = Object.assign(Object.create(null) as object, { target: 'simulator' });
+    const options = Object.assign(Object.create(null) as object, { target: 'simulator' as const });
     const a = new Float32Array(1);
     jit(kernel, options).launch({ grid: 1, block: 1 }, a);
     expect(a[0]).toBe(1);

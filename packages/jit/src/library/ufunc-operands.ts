@@ -162,7 +162,16 @@ export class UfuncRun {
       const array = DeviceArray.allocate(shape, t, { device: this.device, stream: this.stream });
       return { operand: { kind: 'array', view: array.view, dtype, onDevice: true }, result: array };
     }
-    const host = new ELEMENT_TYPES[dtype].arrayConstructor(size);
+    let host: ElementArray;
+    try {
+      host = new ELEMENT_TYPES[dtype].arrayConstructor(size);
+    } catch (error) {
+      throw new KernelArgumentError(
+        `${this.name}: a result of shape [${shape.join(', ')}] (${size} elements of ${dtype}) cannot be allocated as host memory (${(error as Error).message})`,
+        undefined,
+        { cause: error },
+      );
+    }
     const hostView = StridedMemoryView.fromBuffer(host, { dtype: t, shape });
     if (onDevice) return { operand: { kind: 'array', view: hostView, dtype, onDevice: true }, result: new DeviceArray(hostView) };
     // a typed array where one holds this dtype's values (f16, bf16 and bool arrays are their bits or bytes: a view says what they are)

@@ -132,3 +132,19 @@ describe('mayOverlapItself', () => {
     expect(mayOverlapItself([2, 3], [1, 1])).toBe(true);
   });
 });
+
+describe('a gufunc result larger than host memory holds', () => {
+  it('is a KernelArgumentError naming its shape, not an engine RangeError', () => {
+    const outer = guvectorize(
+      ['void(float64[:], float64[:], float64[:, :])'],
+      '(n),(m)->(n,m)',
+      (a: Float64Array, b: Float64Array, o: Float64Array) => {
+        o[0] = a[0]! * b[0]!;
+      },
+      simulator,
+    );
+    // 10^12 elements: past what any engine allocates as one typed array
+    expect(() => outer(new Float64Array(1e6), new Float64Array(1e6))).toThrow(KernelArgumentError);
+    expect(() => outer(new Float64Array(1e6), new Float64Array(1e6))).toThrow(/a result of shape \[1000000, 1000000\] .* cannot be allocated as host memory/);
+  });
+});
