@@ -69,13 +69,15 @@ function parseArgument(part: string, text: string): { scalar: ScalarName; rank: 
   const scalar = scalarNamed(m[1]!, text);
   if (m[2] === undefined) return { scalar, rank: undefined };
   const dims = m[2].split(',');
-  if (!dims.every((d) => /^\s*:{1,2}\s*1?\s*$/.test(d))) throw new JitError(`signature '${text}': an array type is written name[:], name[:, :], ... ('${part.trim()}')`);
+  // trimmed first: two \s* around an optional token backtrack quadratically over a long run of spaces
+  if (!dims.every((d) => /^:{1,2}\s*1?$/.test(d.trim()))) throw new JitError(`signature '${text}': an array type is written name[:], name[:, :], ... ('${part.trim()}')`);
   return { scalar, rank: dims.length };
 }
 
 /** Reads numba's text: `ret(arg, ...)`, `void(arg, ...)` or `(arg, ...)`. */
 function parseText(text: string): UfuncSignature {
-  const m = /^\s*([A-Za-z_]\w*)?\s*\((.*)\)\s*$/.exec(text);
+  // trimmed first (linear): `^\s*(name)?\s*\(` tried every split of a run of spaces, quadratic in its length
+  const m = /^([A-Za-z_]\w*)?\s*\((.*)\)$/.exec(text.trim());
   if (!m) throw new JitError(`signature '${text}': expected 'result(arg, ...)', as numba writes it ('float32(float32, float32)')`);
   const inner = m[2]!.trim();
   const parts = inner === '' ? [] : splitTopLevel(inner);
