@@ -8,6 +8,7 @@ import { readRegularFile } from '@cuda-js/pathfinder';
 import { parseArchitecture } from '@cuda-js/program';
 import { decodeCollectives, decodeParams } from '../compile/kernel-cache.js';
 import { KernelArtifactFormatError } from '../errors.js';
+import { signatureKey } from '../types/jit-types.js';
 import { KERNEL_ARTIFACT_FORMAT, type ArtifactCode, type ArtifactKernel, type ArtifactSpecialization, type KernelArtifact } from './kernel-artifact.js';
 
 /** One piece of code in a written manifest: in a file beside it, or inline as base64. */
@@ -211,6 +212,9 @@ function readSpecialization(s: ReadableSpecialization, k: ReadableKernel, baseDi
   const collectives = decodeCollectives(s?.collectives);
   if (!params || !collectives || typeof s.signature !== 'string' || typeof s.symbol !== 'string' || !Array.isArray(s.code)) fail(where, `the entry of kernel ${k.name} has a damaged signature`);
   if (s.symbol === '' || s.symbol.includes('\0')) fail(where, `the entry of kernel ${k.name} names the entry point ${JSON.stringify(s.symbol)}, which no code has`);
+  // the launch finds the entry by its signature and lays the arguments out by its parameters: they must say the same
+  const laidOut = signatureKey(params.map((p) => p.type));
+  if (laidOut !== s.signature) fail(where, `the entry of kernel ${k.name} for (${s.signature}) lays out parameters of (${laidOut})`);
   const code = (s.code as readonly (SerializedArtifactCode | ArtifactCode)[]).map((c) => readCode(c, baseDir, `${where} (kernel ${k.name})`));
   return { signature: s.signature, symbol: s.symbol, params, collectives, code };
 }

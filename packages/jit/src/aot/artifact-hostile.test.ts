@@ -18,7 +18,7 @@ const CUBIN = Uint8Array.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]);
 const COLLECTIVES = { block: false, warp: false, grid: false };
 
 function kernel(name: string, code: readonly ArtifactCode[] = [{ kind: 'ptx', arch: 'compute_90', data: PTX }]): ArtifactKernel {
-  return { name, hash: 'h', specializations: [{ signature: '()', symbol: name.replace(/\W/g, '_') || 'k', params: [], collectives: COLLECTIVES, code }] };
+  return { name, hash: 'h', specializations: [{ signature: '', symbol: name.replace(/\W/g, '_') || 'k', params: [], collectives: COLLECTIVES, code }] };
 }
 
 function artifactOf(...kernels: ArtifactKernel[]): KernelArtifact {
@@ -31,7 +31,7 @@ function manifestWith(codeEntry: Record<string, unknown>): SerializedKernelArtif
     format: KERNEL_ARTIFACT_FORMAT,
     jitVersion: 'test',
     toolchain: 'test',
-    kernels: [{ name: 'k', hash: 'h', specializations: [{ signature: '()', symbol: 'k', params: [], collectives: COLLECTIVES, code: [codeEntry as never] }] }],
+    kernels: [{ name: 'k', hash: 'h', specializations: [{ signature: '', symbol: 'k', params: [], collectives: COLLECTIVES, code: [codeEntry as never] }] }],
   };
 }
 
@@ -118,10 +118,19 @@ describe('an artifact whose manifest lies', () => {
     expect(() => readKernelArtifact(dir)).toThrow(/the PTX for compute_90 is not text/);
   });
 
+  it('refuses parameters that lay out another signature than the entry says (f32 read as i32 on the device, silently)', () => {
+    const k = kernel('k');
+    const spec = k.specializations[0]!;
+    const lying = { ...spec, signature: 'f32', params: [{ kind: 'scalar' as const, name: 'a', type: 'i32' as const, local: 0 }] };
+    expect(() => readKernelArtifact(artifactOf({ ...k, specializations: [lying] }))).toThrow(/the entry of kernel k for \(f32\) lays out parameters of \(i32\)/);
+    const honest = { ...lying, params: [{ ...lying.params[0]!, type: 'f32' as const }] };
+    expect(readKernelArtifact(artifactOf({ ...k, specializations: [honest] })).kernels[0]!.specializations[0]!.signature).toBe('f32');
+  });
+
   it('refuses two kernels of one name, and one signature listed twice (one of them would never be served)', () => {
     expect(() => readKernelArtifact(artifactOf(kernel('k'), kernel('k')))).toThrow(/two kernels are named k/);
     const twice = kernel('k');
-    expect(() => readKernelArtifact(artifactOf({ ...twice, specializations: [...twice.specializations, ...twice.specializations] }))).toThrow(/lists the signature \(\(\)\) twice/);
+    expect(() => readKernelArtifact(artifactOf({ ...twice, specializations: [...twice.specializations, ...twice.specializations] }))).toThrow(/lists the signature \(\) twice/);
     expect(() => readKernelArtifact(artifactOf({ ...twice, specializations: [{ ...twice.specializations[0]!, symbol: '' }] }))).toThrow(/names the entry point ""/);
   });
 });
