@@ -97,6 +97,28 @@ describe('array makers given shapes that describe no array (hostile input)', () 
     expect(() => deviceArray([2 ** 30, 2 ** 22], 'float64', { target })).toThrow(/of float64 is \d+ bytes, which the simulator cannot allocate/);
   });
 
+  it('a JS list that contains itself, nests past 64 levels, has holes or lies about its length is refused at once', () => {
+    const itself: unknown[] = [];
+    itself.push(itself); // walked for ever, growing its shape
+    expect(() => toDevice(itself, { target })).toThrow(/nests deeper than 64 levels \(or contains itself\)/);
+    let deep: unknown = [1];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(() => toDevice(deep, { target })).toThrow(KernelArgumentError);
+    // 2^31 holes: each was walked and kept before the element check
+    expect(() => toDevice(new Array(2 ** 31), { target })).toThrow(/\[0\] is a hole or undefined/);
+    const lying = new Proxy([1, 2], { get: (t, k, r) => (k === 'length' ? 2 ** 32 - 1 : Reflect.get(t, k, r)) });
+    expect(() => toDevice(lying, { target })).toThrow(/\[2\] is a hole or undefined/);
+    expect(() =>
+      deviceArrayLike(
+        [
+          [1, 2],
+          [3, 'x'],
+        ],
+        { target },
+      ),
+    ).toThrow(/\[1\]\[1\] is string/);
+  });
+
   it('reads a shape once: a Proxy that answers again with other extents does not change the array', () => {
     let reads = 0;
     const shape = new Proxy([2, 3], {
