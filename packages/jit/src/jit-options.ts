@@ -1,10 +1,15 @@
 import { checkOptions, isAnything, isArray, isBoolean, isNonEmptyString, isOneOf, isString, type OptionTable, type ValueCheck } from '@cuda-js/options';
 import { JitOptionError } from './errors.js';
 
-/** Checks `options` against `table` with the stack's options checker, failing with a JitOptionError. */
+/**
+ * Checks `options` against `table` with the stack's options checker, failing
+ * with a JitOptionError: a plain object only (a class instance's or a Map's
+ * settings are no own keys, and would be read unchecked, or not at all), each
+ * key read once. Use what it returns: the values it checked.
+ */
 export function checkJitOptions<T extends object>(where: string, options: unknown, table: OptionTable): Readonly<Partial<T>> {
   // numba's spellings of the same options, for the suggestion
-  return checkOptions<T>(options, table, { where, fail: (problem) => new JitOptionError(problem), aliases: NUMBA_NAMES });
+  return checkOptions<T>(options, table, { where, fail: (problem) => new JitOptionError(problem), aliases: NUMBA_NAMES, plainOnly: true, snapshot: true });
 }
 
 const NUMBA_NAMES: Readonly<Record<string, string>> = { fastmath: 'fastMath', lineinfo: 'debug', opt: 'optimize' };

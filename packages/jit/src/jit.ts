@@ -235,7 +235,8 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     if (typeof fn !== 'function') throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
     if (options === null || typeof options !== 'object') throw new TypeError(`jit: options must be an object, got ${options === null ? 'null' : typeof options}`);
     if (options.name !== undefined && typeof options.name !== 'string') throw new TypeError(`jit: name must be a string, got ${typeof options.name}`);
-    checkJitOptions('jit()', options, JIT_OPTIONS);
+    // the values checked, each read once: later reads are of this copy
+    options = checkJitOptions<JitOptions>('jit()', options, JIT_OPTIONS) as JitOptions;
     const target = options.target ?? defaultTarget();
     if (target !== 'gpu' && target !== 'simulator') throw new TypeError(`jit: target must be 'gpu' or 'simulator', got ${String(target)}`);
     this.#fn = fn;

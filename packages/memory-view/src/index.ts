@@ -53,6 +53,7 @@ export type { ViewOptions, BufferViewOptions, PointerViewOptions, SliceSpec } fr
 export { isViewable } from './from-any.js';
 export { CudaArrayInterfaceReader, type CudaArrayInterfaceLayout } from './cuda-array-interface-reader.js';
 export { formatValue } from './format-value.js';
+export { readShape } from './layout.js';
 export { viewable, ViewableArgument, type ViewableParameters } from './viewable.js';
 export type { AnyTypedArray, TypedArrayConstructor } from './typed-arrays.js';
 export type { NdarrayLike, StdlibNdarrayLike, ArrowVectorLike, ArrowDataLike, ArrowTypeLike } from './adapters/host-arrays.js';

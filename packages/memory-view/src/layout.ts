@@ -81,7 +81,7 @@ function readLength(value: unknown, what: string, name: string, kind: string): n
 
 /**
  * The extents of `shape`, read once each into a new frozen array: throws
- * {@link InvalidLayoutError} unless it is an array of at most {@link MAX_NDIM}
+ * {@link InvalidLayoutError} unless it is an array of at most 64
  * non-negative safe integers whose product is a safe integer. The caller's
  * array is not kept (it may change later, or be a Proxy that answers twice).
  */

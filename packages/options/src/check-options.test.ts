@@ -78,6 +78,22 @@ describe('checkOptions', () => {
     expect(checkOptions({ name: 'a' }, table, { ...settings, context: { id: 'nvvm', name: 'NVVM' } })).toEqual({ name: 'a' });
   });
 
+  it('with snapshot, gives a new object of the values it read, each key read once', () => {
+    let reads = 0;
+    const options = {
+      get maxRegisters() {
+        reads++;
+        return reads === 1 ? 32 : 'lots';
+      },
+      cache: undefined,
+    };
+    const snapshot = checkOptions(options, table, { where: 'jit()', fail, snapshot: true });
+    expect(reads).toBe(1);
+    expect(snapshot === (options as object)).toBe(false);
+    expect(snapshot).toEqual({ maxRegisters: 32 });
+    expect(Object.getOwnPropertyDescriptor(snapshot, 'maxRegisters')).toMatchObject({ value: 32 });
+  });
+
   it('does not take a key from the prototype chain as known', () => {
     expect(problemOf(() => checkOptions({ toString: 1 }, table, { where: 'jit()', fail }))).toMatchObject({ kind: 'unknown', key: 'toString' });
   });

@@ -27,6 +27,12 @@ export interface CheckOptionsSettings<Context extends string = string> {
   readonly plainOnly?: boolean;
   /** Take `null` as absent options, like `undefined` (by default `null` is refused). */
   readonly nullIsAbsent?: boolean;
+  /**
+   * Return a new plain object of the values read (each key read once), not
+   * the options themselves: a getter or Proxy that answers the check with
+   * one value cannot give the caller another later.
+   */
+  readonly snapshot?: boolean;
 }
 
 /**
@@ -36,7 +42,8 @@ export interface CheckOptionsSettings<Context extends string = string> {
  * context is refused with why. `undefined` and `null` options, and entries
  * whose value is `undefined`, are accepted as absent (`null` options
  * only with `nullIsAbsent`). Returns the options,
- * typed; it copies nothing (symbol-keyed protocol objects stay whole).
+ * typed; it copies nothing (symbol-keyed protocol objects stay whole),
+ * unless `snapshot` asks for the values read, in a new object.
  */
 export function checkOptions<T extends object, Context extends string = string>(options: unknown, table: OptionTable<Context>, settings: CheckOptionsSettings<Context>): Readonly<Partial<T>> {
   const { where, fail } = settings;
@@ -45,6 +52,7 @@ export function checkOptions<T extends object, Context extends string = string>(
     throw fail({ kind: 'not-an-object', where, value: options, message: `${where}: the options must be ${settings.plainOnly ? 'a plain object' : 'an object'}; got ${describeValue(options)}` });
   }
   const known = Object.keys(table);
+  const snapshot: Record<string, unknown> | undefined = settings.snapshot ? {} : undefined;
   for (const key of Object.keys(options)) {
     const entry = Object.hasOwn(table, key) ? table[key] : undefined;
     if (entry === undefined) {
@@ -63,6 +71,7 @@ export function checkOptions<T extends object, Context extends string = string>(
       const reason = rule.notApplicable ?? `it applies only to ${rule.appliesTo.join(', ')}`;
       throw fail({ kind: 'unsupported', where, key, context: context.name, reason, message: `${where}: option '${key}' is not supported for ${context.name}: ${reason}` });
     }
+    if (snapshot !== undefined) snapshot[key] = value;
   }
-  return options as Readonly<Partial<T>>;
+  return (snapshot ?? options) as Readonly<Partial<T>>;
 }

@@ -1,4 +1,5 @@
-import { checkOptions, isAnything, isFunction, isString, type OptionProblem, type OptionTable, type ValueCheck } from '@cuda-js/options';
+import { isAbsolute, win32 } from 'node:path';
+import { checkOptions, isAnything, isFunction, isPlainObject, isString, type OptionProblem, type OptionTable, type ValueCheck } from '@cuda-js/options';
 import type { KernelRecord } from '@cuda-js/jit';
 
 /** Options of the cuda-js build plugin. */
@@ -32,7 +33,7 @@ export interface CudaJsAotOptions {
    * The folder of the build's output that each module's artifact is also
    * emitted into as files (`<assets>/<module>/manifest.json`, its cubins and
    * PTX, `kernels.js`), to ship or inspect; default `'kernels-aot'`; `false`:
-   * embedded only.
+   * embedded only. A relative folder inside the output (no `..`, not absolute).
    */
   readonly assets?: string | false;
   /**
@@ -58,11 +59,16 @@ const isInclude: ValueCheck = (v) => (v instanceof RegExp || typeof v === 'funct
 const isStrings: ValueCheck = (v) => (Array.isArray(v) && v.every((s) => typeof s === 'string' && s !== '') ? undefined : 'an array of strings');
 const isArchitectures: ValueCheck = (v) => (Array.isArray(v) && v.length > 0 && isStrings(v) === undefined ? undefined : "a non-empty array of architectures, ['sm_90']");
 const isPtx: ValueCheck = (v) => (v === false || isStrings(v) === undefined ? undefined : "an array of virtual architectures (['compute_80']) or false");
-const isAssets: ValueCheck = (v) => (v === false || (typeof v === 'string' && v !== '') ? undefined : 'a folder name or false');
+/** A folder inside the build's output: relative, with no '..' step out of it (rollup refuses such a file name; esbuild's outfile route wrote there). */
+const isAssets: ValueCheck = (v) => {
+  if (v === false) return undefined;
+  const inside = typeof v === 'string' && v !== '' && !isAbsolute(v) && !win32.isAbsolute(v) && !v.split(/[\\/]/).includes('..') && !v.includes('\0');
+  return inside ? undefined : "a folder inside the build's output ('kernels-aot', no '..' and not absolute) or false";
+};
 const isSignatures: ValueCheck = (v) =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((list) => isStrings(list) === undefined)
+  isPlainObject(v) && Object.values(v).every((list) => isStrings(list) === undefined)
     ? undefined
-    : "an object of kernel names and lists of signatures, { axpy: ['void(float32, float32[:], float32[:])'] }";
+    : "a plain object of kernel names and lists of signatures, { axpy: ['void(float32, float32[:], float32[:])'] }";
 const isAot: ValueCheck = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : "an object, { arch: ['sm_90'] }");
 
 const PLUGIN_OPTIONS: OptionTable = { modules: isStrings, include: isInclude, root: isString, onKernel: isFunction, aot: isAot };
@@ -71,15 +77,15 @@ const AOT_OPTIONS: OptionTable = { arch: isArchitectures, ptx: isPtx, ptxas: isS
 /** `options` checked against the plugin's table (and `aot` against its own). */
 export function checkPluginOptions(options: unknown): CudaJsPluginOptions {
   const fail = (problem: OptionProblem): PluginOptionError => new PluginOptionError(problem);
-  const checked = checkOptions<CudaJsPluginOptions>(options, PLUGIN_OPTIONS, { where: 'the cuda-js build plugin', fail });
-  if (checked.aot !== undefined) {
-    const where = "the cuda-js build plugin's aot option";
-    checkOptions<CudaJsAotOptions>(checked.aot, AOT_OPTIONS, { where, fail });
-    if (checked.aot.arch === undefined) {
-      throw fail({ kind: 'invalid', where, key: 'arch', value: undefined, expected: 'given', message: `${where}: give the architectures to build cubins for, aot: { arch: ['sm_90'] }` });
-    }
+  // plain objects only, each key read once: the plugin then reads the values checked, not the caller's object again
+  const checked = checkOptions<CudaJsPluginOptions>(options, PLUGIN_OPTIONS, { where: 'the cuda-js build plugin', fail, plainOnly: true, snapshot: true });
+  if (checked.aot === undefined) return checked;
+  const where = "the cuda-js build plugin's aot option";
+  const aot = checkOptions<CudaJsAotOptions>(checked.aot, AOT_OPTIONS, { where, fail, plainOnly: true, snapshot: true });
+  if (aot.arch === undefined) {
+    throw fail({ kind: 'invalid', where, key: 'arch', value: undefined, expected: 'given', message: `${where}: give the architectures to build cubins for, aot: { arch: ['sm_90'] }` });
   }
-  return checked;
+  return { ...checked, aot: aot as CudaJsAotOptions };
 }
 
 /** Checks the options of `findKernels` (the source map is read by magic-string's remapping). */

@@ -9,6 +9,7 @@ import {
   DLPACK,
   DLPACK_DEVICE,
   dtype as toDType,
+  readShape,
   StridedMemoryView,
   type AnyTypedArray,
   type CudaArrayInterface,
@@ -41,15 +42,6 @@ export interface DeviceArrayOptions {
 export type HostArrayTarget = ArrayBufferView | StridedMemoryView | DeviceArray;
 
 let pinned: PinnedMemoryResource | undefined;
-
-function elementCount(shape: readonly number[]): number {
-  let n = 1;
-  for (const extent of shape) {
-    if (!Number.isSafeInteger(extent) || extent < 0) throw new RangeError(`DeviceArray: extents are non-negative integers, got [${shape.join(', ')}]`);
-    n *= extent;
-  }
-  return n;
-}
 
 function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
@@ -108,9 +100,10 @@ export class DeviceArray implements Disposable {
    */
   static allocate(shape: readonly number[], dtype: DTypeLike, options: DeviceArrayOptions = {}): DeviceArray {
     checkCoreOptions('DeviceArray.allocate', options, DEVICE_ARRAY_OPTIONS);
-    if (!Array.isArray(shape)) throw new TypeError('DeviceArray.allocate: the shape is an array of extents');
+    // read once (a Proxy answers once): non-negative safe integers, of a safe product
+    const extents = readShape(shape, 'DeviceArray.allocate');
     const t = toDType(dtype);
-    const bytes = Math.ceil(elementCount(shape) * t.itemsize);
+    const bytes = Math.ceil(extents.reduce((a, b) => a * b, 1) * t.itemsize);
     const memory = options.memory ?? 'device';
     const device = options.device ?? Device.current() ?? Device.get(0).setCurrent();
     let buffer: Buffer;
@@ -121,7 +114,7 @@ export class DeviceArray implements Disposable {
     try {
       const stream = options.stream === undefined ? 0n : streamHandle(options.stream, 'DeviceArray.allocate: stream');
       const whole = StridedMemoryView.fromAny(buffer, { stream }).view({ dtype: 'uint8' });
-      return new DeviceArray(whole.slice([0, bytes]).view({ dtype: t }).view({ shape }), buffer);
+      return new DeviceArray(whole.slice([0, bytes]).view({ dtype: t }).view({ shape: extents }), buffer);
     } catch (error) {
       buffer.close();
       throw error;

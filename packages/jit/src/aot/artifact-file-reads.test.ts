@@ -19,7 +19,7 @@ const artifact: KernelArtifact = {
     {
       name: 'k',
       hash: 'h',
-      specializations: [{ signature: '()', symbol: 'k', params: [], collectives: { block: false, warp: false, grid: false }, code: [{ kind: 'ptx', arch: 'sm_90', data: code }] }],
+      specializations: [{ signature: '', symbol: 'k', params: [], collectives: { block: false, warp: false, grid: false }, code: [{ kind: 'ptx', arch: 'sm_90', data: code }] }],
     },
   ],
 };
@@ -79,7 +79,7 @@ describe('reading a kernel artifact from disk', () => {
           {
             name: 'k',
             hash: 'h',
-            specializations: [{ signature: '()', symbol: 'k', params: [], collectives: { block: false, warp: false, grid: false }, code: [{ kind: 'ptx', arch: 'sm_90', file: 'k.ptx', bytes: -1 }] }],
+            specializations: [{ signature: '', symbol: 'k', params: [], collectives: { block: false, warp: false, grid: false }, code: [{ kind: 'ptx', arch: 'sm_90', file: 'k.ptx', bytes: -1 }] }],
           },
         ],
       }),

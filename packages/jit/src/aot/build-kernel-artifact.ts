@@ -84,8 +84,8 @@ function capability(arch: string): number {
  * @throws {KernelBuildError} for a kernel without signatures, two kernels of one name, a kernel that links code, or no ptxas
  * @throws the JIT's own errors (KernelTypeError, ...) for a signature that does not type
  */
-export function buildKernelArtifact(kernels: Iterable<JitKernel>, options: BuildKernelArtifactOptions): KernelArtifact {
-  checkJitOptions('buildKernelArtifact()', options, BUILD_KERNEL_ARTIFACT_OPTIONS);
+export function buildKernelArtifact(kernels: Iterable<JitKernel>, given: BuildKernelArtifactOptions): KernelArtifact {
+  const options = checkJitOptions<BuildKernelArtifactOptions>('buildKernelArtifact()', given, BUILD_KERNEL_ARTIFACT_OPTIONS) as BuildKernelArtifactOptions;
   const cubinArchs = architectures(options.arch, 'arch', smName);
   const ptxArchs = options.ptx === false ? [] : architectures(options.ptx ?? [cubinArchs.reduce((a, b) => (capability(b) > capability(a) ? b : a))], 'ptx', computeName);
   const ptxas = cubinArchs.length === 0 ? undefined : (options.ptxas ?? findPtxas());

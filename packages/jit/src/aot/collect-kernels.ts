@@ -7,17 +7,26 @@
 import type { JitKernel } from '../jit.js';
 
 const KEY = Symbol.for('cuda-js.jit.declared-kernels');
+/** Every kernel made, by any copy of @cuda-js/jit: the brand of a kernel among a module's values. */
+const MADE = Symbol.for('cuda-js.jit.kernels');
 
-type Holder = { [KEY]?: unknown[] };
+type Holder = { [KEY]?: unknown[]; [MADE]?: WeakSet<object> };
+
+function made(): WeakSet<object> {
+  const holder = globalThis as Holder;
+  return (holder[MADE] ??= new WeakSet());
+}
 
 /** @internal Called by every kernel made (what it declares is asked when the collection ends). */
-export function noteKernel(kernel: unknown): void {
+export function noteKernel(kernel: object): void {
+  made().add(kernel);
   const list = (globalThis as Holder)[KEY];
   if (Array.isArray(list)) list.push(kernel);
 }
 
+/** A kernel, by its brand (never by its shape: a module's own object with an `aotSource` method is none). */
 function isKernel(value: unknown): value is JitKernel {
-  return value !== null && typeof value === 'object' && typeof (value as { aotSource?: unknown }).aotSource === 'function';
+  return value !== null && typeof value === 'object' && made().has(value);
 }
 
 /** Options of {@link collectKernels}. */
@@ -44,8 +53,8 @@ export async function collectKernels(load: () => unknown, options: CollectKernel
   const named = options.named ?? [];
   const holder = globalThis as Holder;
   const outer = holder[KEY];
-  const made: unknown[] = [];
-  holder[KEY] = made;
+  const madeNow: unknown[] = [];
+  holder[KEY] = madeNow;
   let loaded: unknown;
   try {
     loaded = await load();
@@ -53,14 +62,15 @@ export async function collectKernels(load: () => unknown, options: CollectKernel
     if (outer === undefined) delete holder[KEY];
     else {
       holder[KEY] = outer;
-      if (Array.isArray(outer)) outer.push(...made);
+      if (Array.isArray(outer)) outer.push(...madeNow);
     }
   }
   const out: JitKernel[] = [];
-  const add = (k: unknown): void => {
-    if (isKernel(k) && !out.includes(k) && (options.every === true || isBuilt(k, named))) out.push(k);
+  const add = (k: JitKernel): void => {
+    if (!out.includes(k) && (options.every === true || isBuilt(k, named))) out.push(k);
   };
-  made.forEach(add);
-  if (loaded !== null && typeof loaded === 'object') Object.values(loaded).forEach(add);
+  // what noted itself while loading is a kernel (of this copy or another); a module's values only by the brand
+  (madeNow as JitKernel[]).forEach(add);
+  if (loaded !== null && typeof loaded === 'object') Object.values(loaded).filter(isKernel).forEach(add);
   return out;
 }

@@ -7,10 +7,9 @@ import { KERNEL_ARTIFACT_FORMAT, type ArtifactKernel, type KernelArtifact } from
 
 const loaded: KernelArtifact[] = [];
 
-function isArtifact(value: unknown): value is KernelArtifact {
-  const kernels: readonly ArtifactKernel[] | undefined = (value as KernelArtifact | null)?.kernels;
-  // in memory, code is bytes; serialized, it is a file name or base64
-  return Array.isArray(kernels) && kernels.every((k: ArtifactKernel) => k.specializations.every((s) => s.code.every((c) => c.data instanceof Uint8Array)));
+/** Whether every code entry of a (checked) artifact holds its bytes: one in memory, kept as it is (so that unloadKernelArtifact takes it back). */
+function inMemory(value: KernelArtifact): boolean {
+  return value.kernels.every((k) => k.specializations.every((s) => s.code.every((c) => c.data instanceof Uint8Array)));
 }
 
 /**
@@ -28,7 +27,9 @@ function isArtifact(value: unknown): value is KernelArtifact {
  * @throws {StaleKernelArtifactError} where another version of `@cuda-js/jit` built it
  */
 export function loadKernelArtifact(source: string | SerializedKernelArtifact | KernelArtifact): KernelArtifact {
-  const artifact = typeof source !== 'string' && isArtifact(source) ? source : readKernelArtifact(source as string | SerializedKernelArtifact);
+  // every form is read by the one reader, field by field; one in memory is then kept as it was given
+  const read = readKernelArtifact(source);
+  const artifact = typeof source !== 'string' && inMemory(source as KernelArtifact) ? (source as KernelArtifact) : read;
   if (artifact.format !== KERNEL_ARTIFACT_FORMAT) throw new KernelArtifactFormatError(`kernel artifact: format ${String(artifact.format)}, this @cuda-js/jit reads format ${KERNEL_ARTIFACT_FORMAT}`);
   const here = jitVersion();
   if (artifact.jitVersion !== here) {

@@ -17,7 +17,7 @@ import type { LaunchTarget } from './argument-types.js';
  *
  * @param types the arguments' own types (argument-types.ts), the captured device arrays' after the parameters'
  * @param declared the declared signatures, the kernel's parameters only
- * @throws {KernelArgumentError} for a raw address given to the simulator, which cannot read device memory
+ * @throws {KernelArgumentError} for a raw address given to the simulator, which cannot read device memory, and a bigint outside [0, 2^64) for a pointer
  */
 export function fitDeclaredSignature(
   types: readonly JitType[],
@@ -41,6 +41,7 @@ function fitsParameter(want: JitType, got: JitType, arg: unknown, i: number, par
     // an array of any strides (numba's `float32[:]`) takes a compact one too; code that only reads takes a writable one
     if (!want.pointer) return isArrayType(got) && fitsArray(want, got);
     if (typeof arg === 'bigint') {
+      if (arg < 0n || arg >= 1n << 64n) throw argumentError(params, i, `${arg} for the pointer parameter, which is no device address (an address is in [0, 2^64))`);
       if (target === 'simulator') {
         throw argumentError(params, i, `a raw device address (0x${arg.toString(16)}) for the pointer parameter, which the simulator cannot read (it runs on the CPU); pass the array itself`);
       }

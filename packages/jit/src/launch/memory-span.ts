@@ -23,3 +23,25 @@ export function memorySpan(shape: readonly number[], strides: readonly number[],
   }
   return { first: low, bytes: (high - low + 1) * itemsize };
 }
+
+/**
+ * Whether two indices of an array of `shape` and `strides` (in elements)
+ * may name one element: a stride of 0 along an extent above 1, or strides
+ * that interleave. Sufficient for "apart": taken by |stride|, each
+ * dimension steps past all that the smaller ones cover (every layout that
+ * slicing, transposing and reshaping make passes; a made-up interleaving
+ * that happens to be apart is refused too).
+ */
+export function mayOverlapItself(shape: readonly number[], strides: readonly number[]): boolean {
+  if (shape.some((e) => e === 0)) return false;
+  const dims = shape
+    .map((extent, d) => ({ extent, stride: Math.abs(strides[d]!) }))
+    .filter((x) => x.extent > 1)
+    .sort((a, b) => a.stride - b.stride);
+  let covered = 1; // elements that the smaller dimensions reach from one element, itself included
+  for (const { extent, stride } of dims) {
+    if (stride < covered) return true;
+    covered = stride * (extent - 1) + covered;
+  }
+  return false;
+}

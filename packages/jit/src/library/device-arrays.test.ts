@@ -1,4 +1,5 @@
 import { DeviceArray, f32 } from '@cuda-js/core';
+import { InvalidLayoutError } from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
 import { cuda } from '../cuda.js';
 import { KernelArgumentError } from '../errors.js';
@@ -73,5 +74,59 @@ describe("numba's array makers for the simulator (DeviceArrays over host memory)
     expect(deviceArrayLike([[0.5], [1.5]], { target }).shape).toEqual([2, 1]);
     expect(() => toDevice([[1, 2], [3]], { target })).toThrow(/toDevice: the list is not rectangular \(\[1\] should be a list of 2\)/);
     expect(() => toDevice([1, 2n], { target })).toThrow(/all numbers \(float64\) or all bigints \(int64\)/);
+  });
+});
+
+describe('array makers given shapes that describe no array (hostile input)', () => {
+  it.each([
+    ['a negative extent', [-1]],
+    ['a fractional extent', 1.5],
+    ['NaN', [Number.NaN]],
+    ['more than 2^53 elements', [2 ** 31, 2 ** 31, 2 ** 31]],
+    ['a string', '3'],
+    ['65 dimensions', Array(65).fill(1)],
+  ])('%s is an InvalidLayoutError, in the simulator as on the GPU (before any device), not an engine RangeError', (_what, shape) => {
+    for (const options of [{ target: 'simulator' as const }, { target: 'gpu' as const }]) {
+      expect(() => deviceArray(shape as never, 'float64', options)).toThrow(InvalidLayoutError);
+      expect(() => DeviceArray.allocate(shape as never, 'float64')).toThrow(InvalidLayoutError);
+    }
+  });
+
+  it('an array larger than a JS buffer holds is a KernelArgumentError in the simulator, naming its size', () => {
+    expect(() => deviceArray([2 ** 30, 2 ** 22], 'float64', { target })).toThrow(KernelArgumentError);
+    expect(() => deviceArray([2 ** 30, 2 ** 22], 'float64', { target })).toThrow(/of float64 is \d+ bytes, which the simulator cannot allocate/);
+  });
+
+  it('a JS list that contains itself, nests past 64 levels, has holes or lies about its length is refused at once', () => {
+    const itself: unknown[] = [];
+    itself.push(itself); // walked for ever, growing its shape
+    expect(() => toDevice(itself, { target })).toThrow(/nests deeper than 64 levels \(or contains itself\)/);
+    let deep: unknown = [1];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(() => toDevice(deep, { target })).toThrow(KernelArgumentError);
+    // 2^31 holes: each was walked and kept before the element check
+    expect(() => toDevice(new Array(2 ** 31), { target })).toThrow(/\[0\] is a hole or undefined/);
+    const lying = new Proxy([1, 2], { get: (t, k, r) => (k === 'length' ? 2 ** 32 - 1 : Reflect.get(t, k, r)) });
+    expect(() => toDevice(lying, { target })).toThrow(/\[2\] is a hole or undefined/);
+    expect(() =>
+      deviceArrayLike(
+        [
+          [1, 2],
+          [3, 'x'],
+        ],
+        { target },
+      ),
+    ).toThrow(/\[1\]\[1\] is string/);
+  });
+
+  it('reads a shape once: a Proxy that answers again with other extents does not change the array', () => {
+    let reads = 0;
+    const shape = new Proxy([2, 3], {
+      get(t, k, r) {
+        if (k === '0') reads++;
+        return k === '0' && reads > 1 ? 1e12 : Reflect.get(t, k, r);
+      },
+    });
+    expect(deviceArray(shape, 'float32', { target }).shape).toEqual([2, 3]);
   });
 });

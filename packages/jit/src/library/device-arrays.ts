@@ -4,7 +4,7 @@
 // program written for the GPU runs there unchanged (numba's simulator does
 // the same with its fake device arrays).
 import { DeviceArray, type ArrayMemory, type Device } from '@cuda-js/core';
-import { dtype as toDType, StridedMemoryView, type DType, type DTypeLike } from '@cuda-js/memory-view';
+import { readShape, dtype as toDType, StridedMemoryView, type DType, type DTypeLike } from '@cuda-js/memory-view';
 import type { StreamArgument } from '@cuda-js/streams';
 import { KernelArgumentError } from '../errors.js';
 import { defaultTarget, type JitTarget } from '../jit.js';
@@ -39,19 +39,33 @@ function shapeOf(shape: number | readonly number[]): readonly number[] {
   return typeof shape === 'number' ? [shape] : shape;
 }
 
-/** A DeviceArray over new host memory: the simulator's array. */
-function hostArray(shape: readonly number[], t: DType): DeviceArray {
-  const bytes = Math.ceil(shape.reduce((a, b) => a * b, 1) * t.itemsize);
-  return new DeviceArray(StridedMemoryView.fromBuffer(new ArrayBuffer(bytes), { dtype: t, shape }));
+/**
+ * A DeviceArray over new host memory: the simulator's array.
+ *
+ * @throws {InvalidLayoutError} for a shape that is no list of extents (as on the GPU)
+ * @throws {KernelArgumentError} for an array larger than the host memory a JS buffer holds
+ */
+function hostArray(shape: readonly number[], t: DType, what: string): DeviceArray {
+  const extents = readShape(shape, what);
+  const bytes = Math.ceil(extents.reduce((a, b) => a * b, 1) * t.itemsize);
+  let memory: ArrayBuffer;
+  try {
+    memory = new ArrayBuffer(bytes);
+  } catch (error) {
+    throw new KernelArgumentError(`${what}: [${extents.join(', ')}] of ${t.name} is ${bytes} bytes, which the simulator cannot allocate as host memory (${(error as Error).message})`, undefined, {
+      cause: error,
+    });
+  }
+  return new DeviceArray(StridedMemoryView.fromBuffer(memory, { dtype: t, shape: extents }));
 }
 
-function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: ArrayMemory, options: DeviceArrayMakerOptions, what: string): DeviceArray {
-  checkJitOptions(`${what}()`, options, DEVICE_ARRAY_MAKER_OPTIONS);
+function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: ArrayMemory, given: DeviceArrayMakerOptions, what: string): DeviceArray {
+  const options = checkJitOptions<DeviceArrayMakerOptions>(`${what}()`, given, DEVICE_ARRAY_MAKER_OPTIONS);
   const t = dtypeOf(dtype, what);
   const extents = shapeOf(shape);
   if ((options.target ?? defaultTarget()) === 'simulator') {
     checkSimulatorStream(options.stream, what);
-    return hostArray(extents, t);
+    return hostArray(extents, t, what);
   }
   return DeviceArray.allocate(extents, t, { memory, stream: options.stream, device: options.device });
 }
@@ -61,13 +75,13 @@ function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: 
  * a typed array, a host view or anything viewable on the host, n-D, or a
  * (nested, rectangular) JS array of numbers (float64) or bigints (int64).
  */
-export function toDevice(host: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
-  checkJitOptions('toDevice()', options, DEVICE_ARRAY_MAKER_OPTIONS);
+export function toDevice(host: unknown, given: DeviceArrayMakerOptions = {}): DeviceArray {
+  const options = checkJitOptions<DeviceArrayMakerOptions>('toDevice()', given, DEVICE_ARRAY_MAKER_OPTIONS);
   host = viewOfList(host, 'toDevice') ?? host;
   if ((options.target ?? defaultTarget()) === 'simulator') {
     checkSimulatorStream(options.stream, 'toDevice');
     const view = host instanceof StridedMemoryView ? host : StridedMemoryView.fromAny(host);
-    const array = hostArray(view.shape, view.dtype);
+    const array = hostArray(view.shape, view.dtype, 'toDevice');
     array.copyFromHost(view);
     return array;
   }
@@ -80,8 +94,8 @@ export function deviceArray(shape: number | readonly number[], dtype: ArrayDtype
 }
 
 /** A new device array of the shape and dtype of `like` (numba's `cuda.device_array_like`). */
-export function deviceArrayLike(like: unknown, options: DeviceArrayMakerOptions = {}): DeviceArray {
-  checkJitOptions('deviceArrayLike()', options, DEVICE_ARRAY_MAKER_OPTIONS);
+export function deviceArrayLike(like: unknown, given: DeviceArrayMakerOptions = {}): DeviceArray {
+  const options = checkJitOptions<DeviceArrayMakerOptions>('deviceArrayLike()', given, DEVICE_ARRAY_MAKER_OPTIONS);
   const view = like instanceof DeviceArray ? like.view : like instanceof StridedMemoryView ? like : (viewOfList(like, 'deviceArrayLike') ?? StridedMemoryView.fromAny(like, { stream: -1 }));
   return allocate(view.shape, view.dtype, 'device', options, 'deviceArrayLike');
 }

@@ -107,9 +107,9 @@ function kernelText(inputs: readonly Pass[], outputs: readonly Pass[], casts: re
  * dimensions take their extents from the inputs. Array inputs with core
  * dimensions are passed as views: their dtype is the signature's.
  */
-export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: string, fn: (...args: never[]) => unknown, options: GuvectorizeOptions = {}): Gufunc {
+export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: string, fn: (...args: never[]) => unknown, given: GuvectorizeOptions = {}): Gufunc {
   if (typeof fn !== 'function') throw new TypeError(`guvectorize: expected a function, got ${fn === null ? 'null' : typeof fn}`);
-  checkJitOptions('guvectorize()', options, GUVECTORIZE_OPTIONS);
+  const options = checkJitOptions<GuvectorizeOptions>('guvectorize()', given, GUVECTORIZE_OPTIONS);
   const name = options.name ?? (fn.name || 'gufunc');
   const parsedLayout = parseGufuncLayout(layout);
   const nin = parsedLayout.inputs.length;
@@ -170,7 +170,7 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
   };
 
   const apply = (run: UfuncRun, args: readonly unknown[], callOptions: UfuncCallOptions): UfuncResult | UfuncResult[] => {
-    const inputs = args.map((a, k) => run.input(a, `input ${k + 1}`));
+    const inputs = args.map((a, k) => run.input(a, `input ${k + 1}`, parsedLayout.inputs[k]!.length === 0));
     const chosen = chooseSignature(name, parsed, inputs);
     const signature = parsed[chosen]!;
     // each operand's loop and core dimensions
@@ -209,7 +209,7 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
       const shape = [...loopShape, ...core];
       const dtype = signature.args[nin + j]!;
       if (outs !== undefined) {
-        const out = run.output(outs[j], nout === 1 ? 'out' : `out[${j}]`);
+        const out = run.output(outs[j], nout === 1 ? 'out' : `out[${j}]`, names.length === 0);
         if (out.view.shape.length !== shape.length || !out.view.shape.every((e, d) => e === shape[d])) {
           throw new KernelArgumentError(`${name}: ${nout === 1 ? 'out' : `out[${j}]`} has shape [${out.view.shape.join(', ')}]; the inputs give [${shape.join(', ')}]`);
         }
@@ -255,7 +255,7 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
     const casts = inputs.map((operand, k) => (passes[k] === 'element' && operand.dtype !== signature.args[k] ? signature.args[k] : undefined));
     const key = `${chosen}|${passes.join(',')}|${casts.join(',')}`;
     const kernel = kernelFor(key, kernelText(passes, outputPasses, casts));
-    const kernelInputs = inputs.map((operand: Operand, k) => (operand.kind === 'scalar' ? scalarArgument(operand, signature.args[k]) : views.get(operand)!));
+    const kernelInputs = inputs.map((operand: Operand, k) => (operand.kind === 'scalar' ? scalarArgument(operand, signature.args[k], `${name}: input ${k + 1}`) : views.get(operand)!));
     kernel.launch({ grid: Math.ceil(size / BLOCK), block: BLOCK, stream: callOptions.stream }, i32(size), ...kernelInputs, ...outputs.map((o) => views.get(o)!));
     return given;
   };

@@ -8,7 +8,7 @@ import { checkJitOptions, isJitTarget } from '../jit-options.js';
 const REDUCER_OPTIONS = { target: isJitTarget, name: isString };
 // The stream is read by the launch; init, size and res are checked below with their own errors.
 const REDUCE_CALL_OPTIONS = { init: isAnything, stream: isAnything, size: isAnything, res: isAnything };
-import { Device, Scalar, bf16, bfloat16Bits, bfloat16FromBits, bool, f16, f32, f64, float16Bits, float16FromBits, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
+import { Device, type Scalar, bf16, bfloat16Bits, bfloat16FromBits, bool, f16, f32, f64, float16Bits, float16FromBits, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
 import { cuda } from '../cuda.js';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import type { StreamArgument } from '@cuda-js/streams';
@@ -17,6 +17,7 @@ import { JitError, KernelArgumentError } from '../errors.js';
 import { jit, type JitKernel, type JitTarget } from '../jit.js';
 import { argumentTypes } from '../launch/argument-types.js';
 import { dtypeOfScalar } from '../launch/kernel-dtype.js';
+import { typedScalar } from './ufunc-operands.js';
 import { ELEMENT_TYPES, type ElementArray } from '../simulate/element-types.js';
 import { isArrayType, SCALARS, type ScalarName } from '../types/jit-types.js';
 
@@ -106,9 +107,9 @@ declare const op: (a: number, b: number) => number;
  * sum(view, { init: 10, stream });          // a device array, on a stream
  * ```
  */
-export function reduce(fn: (a: number, b: number) => number, options: ReducerOptions = {}): Reducer {
+export function reduce(fn: (a: number, b: number) => number, given: ReducerOptions = {}): Reducer {
   if (typeof fn !== 'function') throw new TypeError(`reduce: expected a function, got ${fn === null ? 'null' : typeof fn}`);
-  checkJitOptions('reduce()', options, REDUCER_OPTIONS);
+  const options = checkJitOptions<ReducerOptions>('reduce()', given, REDUCER_OPTIONS);
   const name = options.name ?? (fn.name || 'reduce');
   const binary = device(fn as (...args: never[]) => unknown, { name });
   const kernels = new Map<ScalarName, JitKernel>();
@@ -125,8 +126,8 @@ export function reduce(fn: (a: number, b: number) => number, options: ReducerOpt
     return kernel;
   };
 
-  const reducer = (input: unknown, call: ReduceOptions = {}): number | bigint | undefined => {
-    checkJitOptions(`${name}()`, call, REDUCE_CALL_OPTIONS);
+  const reducer = (input: unknown, given: ReduceOptions = {}): number | bigint | undefined => {
+    const call = checkJitOptions<ReduceOptions>(`${name}()`, given, REDUCE_CALL_OPTIONS);
     const target = options.target ?? kernelFor('f32').target;
     const [type] = argumentTypes([input], ['input'], target);
     if (type === undefined || !isArrayType(type) || type.ndim !== 1) {
@@ -249,5 +250,5 @@ function scalarOf(dtype: ScalarName, value: number | bigint, name: string): Scal
   if (integer64 ? typeof value !== 'bigint' && !Number.isSafeInteger(value) : typeof value !== 'number') {
     throw new KernelArgumentError(`${name}: init must be a ${integer64 ? 'bigint (or safe integer)' : 'number'} for a ${dtype} array, got ${typeof value}`);
   }
-  return Scalar.of(dtype, integer64 ? BigInt(value) : Number(value));
+  return typedScalar(dtype, integer64 ? BigInt(value) : Number(value), `${name}: init`);
 }

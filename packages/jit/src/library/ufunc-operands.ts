@@ -9,6 +9,7 @@ import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { checkJitOptions, UFUNC_CALL_OPTIONS } from '../jit-options.js';
 import { KernelArgumentError } from '../errors.js';
 import { dtypeOfScalar, kernelScalarOf, KERNEL_DTYPE_NAMES } from '../launch/kernel-dtype.js';
+import { mayOverlapItself, memorySpan } from '../launch/memory-span.js';
 import { ELEMENT_TYPES, type ElementArray } from '../simulate/element-types.js';
 import type { ScalarName } from '../types/jit-types.js';
 import type { JitTarget } from '../jit.js';
@@ -91,6 +92,8 @@ export class UfuncRun {
   readonly #copyBacks: { readonly from: Buffer; readonly to: StridedMemoryView }[] = [];
   /** Views made here of DLPack exports: closed at the end, which gives each export back to its producer. */
   readonly #exports: StridedMemoryView[] = [];
+  /** The arrays the caller gave, as given (before any staging), for the overlap check of the outputs. */
+  readonly #given: { readonly what: string; readonly view: StridedMemoryView; readonly cells: boolean; readonly output: boolean }[] = [];
 
   constructor(name: string, target: JitTarget, stream: StreamArgument | undefined) {
     this.name = name;
@@ -112,10 +115,11 @@ export class UfuncRun {
    *
    * @throws {KernelArgumentError} for a value that is neither, an unsupported dtype, or device memory in the simulator
    */
-  input(arg: unknown, what: string): Operand {
+  input(arg: unknown, what: string, cells = true): Operand {
     const scalar = scalarTypeOf(arg);
     if (scalar !== undefined) return { kind: 'scalar', value: arg as ScalarOperand['value'], dtype: scalar };
     const view = this.#view(arg, what, false);
+    this.#given.push({ what, view, cells, output: false });
     const dtype = this.#dtypeOf(view.dtype, what);
     // a DeviceArray counts as device memory in the simulator too (its arrays there are host memory)
     const onDevice = view.buffer === undefined || arg instanceof DeviceArray;
@@ -123,9 +127,19 @@ export class UfuncRun {
     return { kind: 'array', view: view.buffer === undefined ? view : this.#staged(view), dtype, onDevice };
   }
 
-  /** The caller's `out`, viewed where the kernel writes it (a host array in the simulator; on the GPU, device memory or a device buffer copied into it at the end). */
-  output(out: unknown, what: string): ArrayOperand {
+  /**
+   * The caller's `out`, viewed where the kernel writes it (a host array in
+   * the simulator; on the GPU, device memory or a device buffer copied into
+   * it at the end). Read the inputs first: an `out` that shares memory with
+   * one is refused, unless it is that input's elements exactly and both are
+   * `cells` (each element read and written by one thread, as in place).
+   *
+   * @throws {KernelArgumentError} for an `out` whose elements overlap each other, an input's (other than in place) or another output's
+   */
+  output(out: unknown, what: string, cells = true): ArrayOperand {
     const view = this.#view(out, what, true);
+    this.#refuseOverlap(view, what, cells);
+    this.#given.push({ what, view, cells, output: true });
     const dtype = this.#dtypeOf(view.dtype, what);
     const onDevice = view.buffer === undefined;
     if (this.target === 'simulator') return { kind: 'array', view: this.#simulatorReadable(view, what), dtype, onDevice };
@@ -148,7 +162,16 @@ export class UfuncRun {
       const array = DeviceArray.allocate(shape, t, { device: this.device, stream: this.stream });
       return { operand: { kind: 'array', view: array.view, dtype, onDevice: true }, result: array };
     }
-    const host = new ELEMENT_TYPES[dtype].arrayConstructor(size);
+    let host: ElementArray;
+    try {
+      host = new ELEMENT_TYPES[dtype].arrayConstructor(size);
+    } catch (error) {
+      throw new KernelArgumentError(
+        `${this.name}: a result of shape [${shape.join(', ')}] (${size} elements of ${dtype}) cannot be allocated as host memory (${(error as Error).message})`,
+        undefined,
+        { cause: error },
+      );
+    }
     const hostView = StridedMemoryView.fromBuffer(host, { dtype: t, shape });
     if (onDevice) return { operand: { kind: 'array', view: hostView, dtype, onDevice: true }, result: new DeviceArray(hostView) };
     // a typed array where one holds this dtype's values (f16, bf16 and bool arrays are their bits or bytes: a view says what they are)
@@ -183,6 +206,22 @@ export class UfuncRun {
     for (const view of this.#exports) view.close();
     this.#exports.length = 0;
     this.#copyBacks.length = 0;
+  }
+
+  #refuseOverlap(out: StridedMemoryView, what: string, cells: boolean): void {
+    if (mayOverlapItself(out.shape, out.strides)) {
+      throw new KernelArgumentError(
+        `${this.name}: ${what} has shape [${out.shape.join(', ')}] and strides [${out.strides.join(', ')}]: two of its indices are one element, which threads would write in no defined order; pass an array whose elements are apart`,
+      );
+    }
+    for (const given of this.#given) {
+      if (!overlaps(out, given.view)) continue;
+      if (!given.output && cells && given.cells && sameElements(out, given.view)) continue;
+      const form = given.output ? '' : cells && given.cells ? ' other than in place (the same elements, in the same layout)' : ' (an operand with core dimensions is read whole by each thread)';
+      throw new KernelArgumentError(
+        `${this.name}: ${what} shares memory with ${given.what}${form}, so a thread could read an element that another has written; pass a copy of ${given.what}, or an ${what} apart from it`,
+      );
+    }
   }
 
   /** `view`, where the simulator can reach it: memory in a JS buffer. */
@@ -233,6 +272,28 @@ export class UfuncRun {
   }
 }
 
+/** The memory of `view` (its JS buffer, or memory at an address) and the bytes its elements span, [start, end). */
+function bytesOf(view: StridedMemoryView): { readonly memory: ArrayBufferLike | 'address'; readonly origin: bigint; readonly start: bigint; readonly end: bigint } {
+  const origin = view.buffer === undefined ? view.ptr! : BigInt(view.byteOffset);
+  const span = memorySpan(view.shape, view.strides, view.itemsize);
+  const start = origin + BigInt(span.first * view.itemsize);
+  return { memory: view.buffer ?? 'address', origin, start, end: start + BigInt(span.bytes) };
+}
+
+/** Whether two views share a byte. */
+function overlaps(a: StridedMemoryView, b: StridedMemoryView): boolean {
+  const x = bytesOf(a);
+  const y = bytesOf(b);
+  return x.memory === y.memory && x.start < x.end && y.start < y.end && x.start < y.end && y.start < x.end;
+}
+
+/** Whether two views are the same elements in the same layout (one thread reads and writes each, in place). */
+function sameElements(a: StridedMemoryView, b: StridedMemoryView): boolean {
+  const x = bytesOf(a);
+  const y = bytesOf(b);
+  return x.memory === y.memory && x.origin === y.origin && a.itemsize === b.itemsize && sameNumbers(a.shape, b.shape) && sameNumbers(a.strides, b.strides);
+}
+
 /** A view of the memory of `base` (its element 0 as element 0) with another shape and strides: a broadcast or merged reading of it. */
 export function restrided(base: StridedMemoryView, shape: readonly number[], strides: readonly number[]): StridedMemoryView {
   // the common case (a compact 1-D operand read at the flat index) is the view itself: no new view per call
@@ -255,10 +316,24 @@ export function sameNumbers(a: readonly number[], b: readonly number[]): boolean
 }
 
 /** The scalar argument of a kernel parameter, as the signature's type where there is one. */
-export function scalarArgument(operand: Operand & { kind: 'scalar' }, to: ScalarName | undefined): unknown {
+export function scalarArgument(operand: Operand & { kind: 'scalar' }, to: ScalarName | undefined, what: string): unknown {
   const v = operand.value;
   if (to === undefined || v instanceof Scalar) return v;
-  return Scalar.of(to, typeof v === 'boolean' ? Number(v) : to === 'i64' || to === 'u64' ? BigInt(v) : Number(v));
+  return typedScalar(to, typeof v === 'boolean' ? Number(v) : to === 'i64' || to === 'u64' ? BigInt(v) : Number(v), what);
+}
+
+/**
+ * `value` as a typed scalar of `to` for a kernel parameter, `what` naming it
+ * (`ufunc: input 2`): a KernelArgumentError where `to` does not hold it (a
+ * fraction for an integer type, a value out of its range), not the
+ * RangeError or TypeError of a scalar maker the caller never called.
+ */
+export function typedScalar(to: ScalarName, value: number | bigint, what: string): Scalar {
+  try {
+    return Scalar.of(to, value);
+  } catch (error) {
+    throw new KernelArgumentError(`${what} is ${String(value)}, which ${to} does not hold (${(error as Error).message})`, undefined, { cause: error });
+  }
 }
 
 /** A kernel function made of generated text (the text is the kernel; the function object only carries it to the parser). */

@@ -61,6 +61,23 @@ export function castsSafely(from: ScalarName, to: ScalarName): boolean {
   return t.bits > f.bits;
 }
 
+/** The kinds of numpy's 'same_kind' casting, in the order it casts along: bool, unsigned, signed, float. */
+function kindRank(t: ScalarName): number {
+  if (t === 'bool') return 0;
+  const s = SCALARS[t];
+  return s.isFloat ? 3 : s.isSigned ? 2 : 1;
+}
+
+/**
+ * Whether numpy's default casting of a ufunc's result into a given `out`
+ * ('same_kind') takes `from` to `to`: a safe cast, one within a kind (f64 to
+ * f32, i64 to i8) or to a later kind; never float to integer, signed to
+ * unsigned, or a number to bool.
+ */
+export function castsSameKind(from: ScalarName, to: ScalarName): boolean {
+  return castsSafely(from, to) || kindRank(from) <= kindRank(to);
+}
+
 /** Whether a scalar argument's value fits `to` (numba takes Python scalars by value: an integral number fits integer types). */
 export function scalarFits(operand: Operand & { kind: 'scalar' }, to: ScalarName): boolean {
   const v = operand.value;

@@ -27,7 +27,7 @@ import {
   type UfuncCallOptions,
   type UfuncResult,
 } from './ufunc-operands.js';
-import { chooseSignature, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
+import { castsSameKind, chooseSignature, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
 
 /** Threads per block of the elementwise kernels. */
 const BLOCK = 256;
@@ -144,9 +144,9 @@ export function vectorize(
   third: Omit<VectorizeOptions, 'signatures'> = {},
 ): Ufunc {
   const fn = typeof first === 'function' ? first : second;
-  const options: VectorizeOptions = typeof first === 'function' ? ((second as VectorizeOptions | undefined) ?? {}) : { ...third, signatures: first };
   if (typeof fn !== 'function') throw new TypeError(`vectorize: expected a function, got ${fn === null ? 'null' : typeof fn}`);
-  checkJitOptions('vectorize()', typeof first === 'function' ? second : third, VECTORIZE_OPTIONS);
+  const checked = checkJitOptions<VectorizeOptions>('vectorize()', typeof first === 'function' ? second : third, VECTORIZE_OPTIONS);
+  const options: VectorizeOptions = typeof first === 'function' ? checked : { ...checked, signatures: first };
   const name = options.name ?? (fn.name || 'ufunc');
   const op = device(fn, { name, constants: options.constants });
   const nin = deviceFunctionOf(op)!.parsed.params.length;
@@ -212,6 +212,12 @@ export function vectorize(
     if (callOptions.out !== undefined) {
       out = run.output(callOptions.out, 'out');
       if (!sameNumbers(out.view.shape, shape)) throw new KernelArgumentError(`${name}: out has shape [${out.view.shape.join(', ')}]; the inputs broadcast to [${shape.join(', ')}]`);
+      const produced = signature ? signature.returns! : resultType(inputs.map((op) => op.dtype));
+      if (!castsSameKind(produced, out.dtype)) {
+        throw new KernelArgumentError(
+          `${name}: out holds ${out.dtype}, and the ${signature ? `signature '${signature.text}'` : 'function'} gives ${produced}, which numpy does not cast to ${out.dtype} ('same_kind'); pass an out of ${produced}`,
+        );
+      }
       result = callOptions.out as UfuncResult;
     } else {
       const dtype = signature ? signature.returns! : resultType(inputs.map((op) => op.dtype));
@@ -246,7 +252,7 @@ export function vectorize(
     const ndim = nest.shape.length;
     const key = `${chosen}|${access.join(',')}|${outRead.access}|${ndim}`;
     const kernel = kernelFor(key, kernelText(access, outRead.access, ndim, casts));
-    const kernelArgs = inputs.map((op, k) => (op.kind === 'scalar' ? scalarArgument(op, casts[k]) : viewsOf.get(op)!.view));
+    const kernelArgs = inputs.map((op, k) => (op.kind === 'scalar' ? scalarArgument(op, casts[k], `${name}: input ${k + 1}`) : viewsOf.get(op)!.view));
     const n1 = ndim >= 2 ? nest.shape[1]! : 1;
     const n2 = ndim >= 3 ? nest.shape[2]! : 1;
     kernel.launch({ grid: Math.ceil(size / BLOCK), block: BLOCK, stream: callOptions.stream }, i32(size), i32(n1), i32(n2), outRead.view, ...kernelArgs);

@@ -76,3 +76,26 @@ describe('createXoroshiro128pStates', () => {
     expect(() => createXoroshiro128pStates(1, 1, { subsequenceStart: -1 })).toThrow(RangeError);
   });
 });
+
+describe('createXoroshiro128pStates given hostile sizes (hostile input)', () => {
+  it('property: a subsequenceStart of k gives state k of the sequence, by matrix powers past 128 jumps', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 400 }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (k, seed) => {
+        const reference = createXoroshiro128pStates(k + 1, seed);
+        const started = createXoroshiro128pStates(1, seed, { subsequenceStart: k });
+        expect([started[0], started[1]]).toEqual([reference[2 * k], reference[2 * k + 1]]);
+      }),
+      { seed: 31, numRuns: 40 },
+    );
+  });
+
+  it('jumps a subsequenceStart of 2^50 at once (one jump at a time never ended), consistent with the jump after it', () => {
+    const a = createXoroshiro128pStates(2, 7, { subsequenceStart: 2 ** 50 });
+    const b = createXoroshiro128pStates(1, 7, { subsequenceStart: 2 ** 50 + 1 });
+    expect([a[2], a[3]]).toEqual([b[0], b[1]]);
+  });
+
+  it('names an n too large to allocate (was an engine RangeError)', () => {
+    expect(() => createXoroshiro128pStates(2 ** 40, 1)).toThrow(/createXoroshiro128pStates: 1099511627776 states are .* bytes, which cannot be allocated/);
+  });
+});

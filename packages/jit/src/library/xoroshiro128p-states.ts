@@ -115,6 +115,61 @@ function tableJump(s: State, t: Uint32Array): void {
   s[3] = b1 >>> 0;
 }
 
+/** The jump as a 128×128 matrix over GF(2): column i is the jump of unit vector i. */
+type JumpMatrix = State[];
+
+/** `m` applied to `s` (the xor of the columns of the bits set in `s`). */
+function applyMatrix(m: JumpMatrix, s: State): State {
+  const out: State = [0, 0, 0, 0];
+  for (let i = 0; i < 128; i++) {
+    if ((s[i >> 5]! >>> (i & 31)) & 1) {
+      const c = m[i]!;
+      out[0] = (out[0] ^ c[0]) >>> 0;
+      out[1] = (out[1] ^ c[1]) >>> 0;
+      out[2] = (out[2] ^ c[2]) >>> 0;
+      out[3] = (out[3] ^ c[3]) >>> 0;
+    }
+  }
+  return out;
+}
+
+/** `a · b`: `b` first, then `a`. */
+function multiply(a: JumpMatrix, b: JumpMatrix): JumpMatrix {
+  return b.map((column) => applyMatrix(a, column));
+}
+
+let jumpMatrix: JumpMatrix | undefined;
+
+/**
+ * Advances `s` by `count` jumps (count · 2^64 steps) in O(log count)
+ * matrix products: a `subsequenceStart` of 2^50 jumped one at a time took
+ * days. Where `count` is small, one table jump at a time is cheaper.
+ */
+function jumpTimes(s: State, count: number, t: Uint32Array): void {
+  if (count <= 128) {
+    for (let j = 0; j < count; j++) tableJump(s, t);
+    return;
+  }
+  jumpMatrix ??= Array.from({ length: 128 }, (_, i) => {
+    const unit: State = [0, 0, 0, 0];
+    unit[i >> 5] = (1 << (i & 31)) >>> 0;
+    tableJump(unit, t);
+    return unit;
+  });
+  let power = jumpMatrix;
+  let rest = count;
+  let state: State = [s[0], s[1], s[2], s[3]];
+  while (rest > 0) {
+    if (rest % 2 === 1) state = applyMatrix(power, state);
+    rest = Math.floor(rest / 2);
+    if (rest > 0) power = multiply(power, power);
+  }
+  s[0] = state[0];
+  s[1] = state[1];
+  s[2] = state[2];
+  s[3] = state[3];
+}
+
 /** SplitMix64 of `seed`, once: the state's both halves. */
 function seeded(seed: bigint): State {
   const m = (1n << 64n) - 1n;
@@ -142,7 +197,7 @@ export interface Xoroshiro128pStatesOptions {
  * `xoroshiro128p_dtype` layout. Copy it to the device, or pass it to a
  * kernel as it is (a host array is copied for the launch).
  *
- * @throws {RangeError} for a negative or fractional `n`, a seed outside u64, or a bad `subsequenceStart`
+ * @throws {RangeError} for a negative or fractional `n` (or one too large to allocate), a seed outside u64, or a bad `subsequenceStart`
  */
 export function createXoroshiro128pStates(n: number, seed: number | bigint, options: Xoroshiro128pStatesOptions = {}): BigUint64Array {
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`createXoroshiro128pStates: n must be a non-negative integer, got ${String(n)}`);
@@ -151,12 +206,17 @@ export function createXoroshiro128pStates(n: number, seed: number | bigint, opti
   checkJitOptions('createXoroshiro128pStates()', options, { subsequenceStart: isAnything });
   const start = options.subsequenceStart ?? 0;
   if (!Number.isSafeInteger(start) || start < 0) throw new RangeError(`createXoroshiro128pStates: subsequenceStart must be a non-negative integer, got ${String(start)}`);
-  const out = new BigUint64Array(2 * n);
+  let out: BigUint64Array;
+  try {
+    out = new BigUint64Array(2 * n);
+  } catch (error) {
+    throw new RangeError(`createXoroshiro128pStates: ${n} states are ${16 * n} bytes, which cannot be allocated (${(error as Error).message})`, { cause: error });
+  }
   if (n === 0) return out;
   const words = new Uint32Array(out.buffer);
   const s = seeded(seed64);
   const t = tables();
-  for (let j = 0; j < start; j++) tableJump(s, t);
+  jumpTimes(s, start, t);
   // little-endian: a u64's low half comes first
   const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
   for (let i = 0; i < n; i++) {

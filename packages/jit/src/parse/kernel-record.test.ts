@@ -1,4 +1,5 @@
 import { errorOf } from '@cuda-js/test-support/errors';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jit } from '../jit.js';
 import { RewrittenKernelError, UnsupportedSyntaxError } from '../errors.js';
@@ -61,6 +62,74 @@ describe('the kernel record of the build plugin', () => {
   it('refuses a record of another version, naming the plugin', () => {
     const fn = Object.defineProperty(() => {}, Symbol.for(KERNEL_RECORD_KEY), { value: { version: 99 } });
     expect(() => jit(fn, { target: 'simulator' })).toThrow(/@cuda-js\/unplugin.*version 99/);
+  });
+});
+
+describe('a kernel record that lies (hostile input)', () => {
+  const SOURCE = '(a) => {\n  a[0] = nope;\n}';
+  const base = { source: SOURCE, file: '/nowhere/app.ts', line: 3, column: 1, imports: {} };
+  const launch = (record: Record<string, unknown>) => () => jit(withRecord(fromText('(t)=>{t[0]=q}'), record as never), { target: 'simulator' }).launch({ grid: 1, block: 1 }, new Float32Array(1));
+
+  it.each([
+    ['a column of 0', { ...base, column: 0 }],
+    ['a negative line', { ...base, line: -2 }],
+    ['a line of 1e300', { ...base, line: 1e300 }],
+    ['a positions entry that is null', { ...base, positions: [null] }],
+    ['a positions entry that is a number', { ...base, positions: [5] }],
+    ['a positions entry of strings', { ...base, positions: [['a', 'b', 'c']] }],
+    [
+      'positions out of order',
+      {
+        ...base,
+        positions: [
+          [9, 4, 3],
+          [0, 3, 1],
+        ],
+      },
+    ],
+    [
+      'a positions offset past the source',
+      {
+        ...base,
+        positions: [
+          [0, 3, 1],
+          [10_000, 9, 1],
+        ],
+      },
+    ],
+    ['an import that is null', { ...base, imports: { gpu: null } }],
+    ['an import whose module is a number', { ...base, imports: { gpu: { from: 5, name: 'cuda' } } }],
+    ['a kind that is none', { ...base, kind: 'banana' }],
+  ])('refuses %s by naming the plugin, never a TypeError of its own or a RangeError', (_what, record) => {
+    expect(launch(record)).toThrow(/the kernel record that @cuda-js\/unplugin attached to this function/);
+  });
+
+  it("reports the kernel's own error where the record's column is far along a line (no snippet of a million spaces)", () => {
+    const oneLine = { ...base, source: '(a) => { a[0] = nope; }' };
+    for (const column of [2 ** 29, 2 ** 40]) {
+      const error = errorOf<Error & { line: number; column: number }>(launch({ ...oneLine, column }));
+      expect(error).toMatchObject({ name: 'FreeVariableError', line: 3, column: column + 16 });
+      expect(error.message.length).toBeLessThan(2000);
+      expect(error.message).toContain('(a) => { a[0] = nope; }\n                ^~~~');
+    }
+  });
+
+  it("property: any line, column and positions give the kernel's error at a 1-based place, or a refusal that names the plugin", () => {
+    const place = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.integer({ min: 1, max: 2 ** 40 }), fc.constantFrom(0.5, Number.NaN, 1e300, 2 ** 53));
+    fc.assert(
+      fc.property(place, place, fc.option(fc.array(fc.tuple(fc.integer({ min: -1, max: 30 }), place, place), { maxLength: 4 }), { nil: undefined }), (line, column, positions) => {
+        const error = errorOf<Error & { line?: number; column?: number }>(launch({ ...base, line, column, ...(positions === undefined ? {} : { positions }) }));
+        if (error.name === 'TypeError') {
+          expect(error.message).toMatch(/@cuda-js\/unplugin/);
+          return;
+        }
+        expect(error.name).toBe('FreeVariableError');
+        expect(Number.isSafeInteger(error.line) && error.line! >= 1).toBe(true);
+        expect(Number.isSafeInteger(error.column) && error.column! >= 1).toBe(true);
+        expect(error.message.length).toBeLessThan(2000);
+      }),
+      { seed: 31, numRuns: 200 },
+    );
   });
 });
 

@@ -1,6 +1,10 @@
 import type { Loc, SourceLocator, SourcePosition } from '../errors.js';
 import type { KernelRecord } from './kernel-record.js';
+import { snippet } from './source-locator.js';
 import { readSourceText } from './source-text.js';
+
+/** The most spaces put before a snippet's first line to stand for the file's text before the kernel. */
+const MAX_SNIPPET_INDENT = 240;
 
 /**
  * Positions of a kernel that the build plugin recorded (kernel-record.ts):
@@ -37,13 +41,14 @@ export class RecordedLocator implements SourceLocator {
       line = r.line + countNewlines(before);
       column = newline === -1 ? r.column + offset : offset - newline;
       const own = lineOf(text, offset);
-      // the first line of the text starts at `column` of the file's line: indent the snippet to match
-      lineText = this.#fileLine(line) ?? (newline === -1 ? ' '.repeat(r.column - 1) + own.text : own.text);
-      at = column - 1;
+      const fileLine = this.#fileLine(line);
+      // the first line of the text starts at `column` of the file's line: indent the snippet to match, within
+      // reason (a record's column is the plugin's word: a line of a million spaces says nothing more)
+      const pad = fileLine === undefined && newline === -1 && r.column - 1 <= MAX_SNIPPET_INDENT ? r.column - 1 : 0;
+      lineText = fileLine ?? ' '.repeat(pad) + own.text;
+      at = fileLine !== undefined || newline !== -1 ? column - 1 : pad + offset;
     }
-    const width = Math.max(1, Math.min(loc.end - loc.start, lineText.length - at));
-    const indent = lineText.slice(0, at).replace(/[^\t]/g, ' ');
-    return { file: r.file, line, column, snippet: `${lineText}\n${indent}^${'~'.repeat(width - 1)}` };
+    return { file: r.file, line, column, snippet: snippet(lineText, at, loc.end - loc.start) };
   }
 
   /** The file's own line, where the file is there to read (a machine that built the app). */

@@ -158,7 +158,7 @@ function lineAt(text: string, lineStart: number): string {
 }
 
 /** The line with a caret (and tildes) under `width` characters from 0-based `column`. */
-function snippet(lineText: string, column: number, length: number): string {
+export function snippet(lineText: string, column: number, length: number): string {
   const width = Math.max(1, Math.min(length, lineText.length - column));
   const indent = lineText.slice(0, column).replace(/[^\t]/g, ' ');
   return `${lineText}\n${indent}^${'~'.repeat(width - 1)}`;

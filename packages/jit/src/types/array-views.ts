@@ -12,9 +12,10 @@
  */
 import type { ArrayView, ViewMapping } from './array-bindings.js';
 import type { CompareOperator, Expr, Loc } from './typed-ir.js';
+import { nameTable } from './name-table.js';
 
 /** The methods that make views, with their usage for messages. */
-export const VIEW_METHODS: Readonly<Record<string, string>> = Object.freeze({ subarray: 'subarray(begin, end?)', row: 'row(i)' });
+export const VIEW_METHODS: Readonly<Record<string, string>> = nameTable({ subarray: 'subarray(begin, end?)', row: 'row(i)' });
 
 const i64 = (value: bigint, loc: Loc): Expr => ({ op: 'const', type: 'i64', value, loc });
 const constantValue = (e: Expr): bigint | undefined => (e.op === 'const' && typeof e.value === 'bigint' ? e.value : undefined);

@@ -16,6 +16,7 @@ import { printfCall } from './print-calls.js';
 import { arithmeticType, defaultLiteralType } from './promotion.js';
 import { SHUFFLE_TYPES, type BitFunction, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
 import { integerArgument, integerOf, isLiteralType, literalValue, typed, type Node, type Typed, type TyperContext } from './typer-context.js';
+import { nameTable } from './name-table.js';
 
 type Call = ESTree.CallExpression;
 
@@ -154,7 +155,7 @@ const memoryMaker = (path: string, usage: string): IntrinsicRule => ({
   value: (c, _args, call) => c.typeError(call, `cuda.${path}(...) makes an array: declare it as const name = cuda.${usage}`),
 });
 
-export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = Object.freeze({
+export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   grid: gridRule('grid'),
   gridsize: gridRule('gridsize'),
   fma: { usage: 'fma(a, b, c)', value: (c, args, call) => c.math('fma', args, call) },

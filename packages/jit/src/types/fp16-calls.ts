@@ -20,6 +20,7 @@ import type { ScalarName } from './jit-types.js';
 import { isWidening } from './promotion.js';
 import type { CompareOperator, Expr, MathFunction } from './typed-ir.js';
 import { isLiteralType, typed, type Node, type Typed, type TyperContext } from './typer-context.js';
+import { nameTable } from './name-table.js';
 
 type Call = ESTree.CallExpression;
 
@@ -102,7 +103,7 @@ function extremum(name: string, operator: 'gt' | 'lt'): Fp16Rule {
 }
 
 /** The rules by path under `cuda` (`fp16.hadd`), for cuda-calls.ts's table. */
-export const FP16_CALLS: Readonly<Record<string, Fp16Rule>> = Object.freeze(
+export const FP16_CALLS: Readonly<Record<string, Fp16Rule>> = nameTable(
   Object.fromEntries(
     Object.entries(<Record<string, Fp16Rule>>{
       hadd: binary('hadd', 'add'),

@@ -1,9 +1,10 @@
 import { CAST_NAMES } from '../parse/intrinsic-names.js';
 import type { ScalarName } from './jit-types.js';
 import type { MathFunction, SpecialRegister } from './typed-ir.js';
+import { nameTable } from './name-table.js';
 
 /** Casts callable in kernels: `f32(x)`, `i32(x)`, ... (the scalar makers of core, also the type tokens of signatures). */
-export const CASTS: Readonly<Record<string, ScalarName>> = Object.freeze({
+export const CASTS: Readonly<Record<string, ScalarName>> = nameTable({
   ...Object.fromEntries(CAST_NAMES.map((name) => [name, name satisfies ScalarName])),
   Number: 'f64',
   Boolean: 'bool',
@@ -15,7 +16,7 @@ export function isCudaCast(name: string): boolean {
 }
 
 /** `Math.<name>(...)` → the typed IR's math function. */
-export const MATH_CALLS: Readonly<Record<string, MathFunction>> = Object.freeze({
+export const MATH_CALLS: Readonly<Record<string, MathFunction>> = nameTable({
   sqrt: 'sqrt',
   cbrt: 'cbrt',
   exp: 'exp',
@@ -50,7 +51,7 @@ export const MATH_CALLS: Readonly<Record<string, MathFunction>> = Object.freeze(
 });
 
 /** `Math.<name>` constants. */
-export const MATH_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({
+export const MATH_CONSTANTS: Readonly<Record<string, number>> = nameTable({
   PI: Math.PI,
   E: Math.E,
   LN2: Math.LN2,
@@ -62,7 +63,7 @@ export const MATH_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({
 });
 
 /** `Number.<name>` constants. */
-export const NUMBER_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({
+export const NUMBER_CONSTANTS: Readonly<Record<string, number>> = nameTable({
   EPSILON: Number.EPSILON,
   MAX_VALUE: Number.MAX_VALUE,
   MIN_VALUE: Number.MIN_VALUE,
@@ -74,12 +75,12 @@ export const NUMBER_CONSTANTS: Readonly<Record<string, number>> = Object.freeze(
 });
 
 /** Global names that are values. */
-export const GLOBAL_CONSTANTS: Readonly<Record<string, number>> = Object.freeze({ Infinity, NaN });
+export const GLOBAL_CONSTANTS: Readonly<Record<string, number>> = nameTable({ Infinity, NaN });
 
 /** `cuda.threadIdx.x` and friends → special register prefix. */
-export const CUDA_DIMENSIONS: Readonly<Record<string, string>> = Object.freeze({ threadIdx: 'tid', blockDim: 'ntid', blockIdx: 'ctaid', gridDim: 'nctaid' });
+export const CUDA_DIMENSIONS: Readonly<Record<string, string>> = nameTable({ threadIdx: 'tid', blockDim: 'ntid', blockIdx: 'ctaid', gridDim: 'nctaid' });
 
 /** `cuda.laneid`, `cuda.warpsize`. */
-export const CUDA_SCALARS: Readonly<Record<string, SpecialRegister>> = Object.freeze({ laneid: 'laneid', warpsize: 'warpsize' });
+export const CUDA_SCALARS: Readonly<Record<string, SpecialRegister>> = nameTable({ laneid: 'laneid', warpsize: 'warpsize' });
 
 export { INTRINSIC_NAMES } from '../parse/intrinsic-names.js';

@@ -12,9 +12,10 @@ import { CASTS } from './intrinsics.js';
 import { SCALARS, type ScalarName } from './jit-types.js';
 import type { KernelMemory, Loc, MemorySpace } from './typed-ir.js';
 import { isLiteralType, literalValue, type Node, type TyperContext } from './typer-context.js';
+import { nameTable } from './name-table.js';
 
 /** `cuda.<path>(...)` calls that make a memory, by the space they make. */
-export const MEMORY_MAKERS: Readonly<Record<string, MemorySpace>> = Object.freeze({ 'shared.array': 'shared', 'local.array': 'local', 'const.arrayLike': 'const' });
+export const MEMORY_MAKERS: Readonly<Record<string, MemorySpace>> = nameTable({ 'shared.array': 'shared', 'local.array': 'local', 'const.arrayLike': 'const' });
 
 /** Static shared memory of a block (48 KiB without an opt-in), constant memory of a module (64 KiB), local memory of a thread (512 KiB). */
 const LIMITS: Readonly<Record<MemorySpace, number>> = Object.freeze({ shared: 48 * 1024, const: 64 * 1024, local: 512 * 1024 });

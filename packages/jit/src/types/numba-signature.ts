@@ -3,7 +3,8 @@
 // ufuncs. One reader for both: jit's `signatures` (signature.ts) and the ufunc
 // builders (library/ufunc-signature.ts).
 import { KernelTypeError } from '../errors.js';
-import { SCALARS, type Layout, type ScalarName } from './jit-types.js';
+import { isScalarName, type Layout, type ScalarName } from './jit-types.js';
+import { nameTable } from './name-table.js';
 
 /** One argument of numba's text: its element type, and for an array its rank and layout (`[:]` any strides, `[::1]` and `[:, ::1]` C order, `[::1, :]` F order). */
 export interface NumbaArgument {
@@ -23,7 +24,7 @@ export interface NumbaSignature {
 }
 
 // numba's (and numpy's) names of the scalar types, besides cuda-js's own (f32, i32, ...).
-const NUMBA_NAMES: Readonly<Record<string, ScalarName>> = {
+const NUMBA_NAMES: Readonly<Record<string, ScalarName>> = nameTable({
   boolean: 'bool',
   bool_: 'bool',
   b1: 'bool',
@@ -53,16 +54,16 @@ const NUMBA_NAMES: Readonly<Record<string, ScalarName>> = {
   float64: 'f64',
   f8: 'f64',
   double: 'f64',
-};
+});
 
 /** The longest signature text read: a signature of a few hundred parameters is far shorter. */
 const MAX_TEXT_LENGTH = 65536;
 
 function scalarNamed(name: string, text: string): ScalarName {
   // numba's short names (i8 = int64) win over cuda-js's (i8 = int8) inside numba's text only: both are listed here
-  const numba = NUMBA_NAMES[name];
-  if (numba !== undefined) return numba;
-  if (Object.hasOwn(SCALARS, name)) return name as ScalarName;
+  // own names only: 'toString' or '__proto__' are no types
+  if (Object.hasOwn(NUMBA_NAMES, name)) return NUMBA_NAMES[name]!;
+  if (isScalarName(name)) return name;
   throw new KernelTypeError(`signature '${text}': unknown type '${name}' (use numba's names, float32, int64, ..., or cuda-js's, f32, i64, ...)`);
 }
 
@@ -112,7 +113,8 @@ function splitTopLevel(text: string): string[] {
  */
 export function parseNumbaSignature(text: string): NumbaSignature {
   if (text.length > MAX_TEXT_LENGTH) throw new KernelTypeError(`a signature's text has ${text.length} characters, more than the ${MAX_TEXT_LENGTH} read`);
-  const m = /^\s*([A-Za-z_]\w*)?\s*\(([^()]*)\)\s*$/.exec(text);
+  // trimmed first (linear): `^\s*(name)?\s*\(` tried every split of a run of spaces, quadratic in its length
+  const m = /^([A-Za-z_]\w*)?\s*\(([^()]*)\)$/.exec(text.trim());
   if (!m) throw new KernelTypeError(`signature '${text}': expected 'result(arg, ...)', as numba writes it ('void(float32, float32[:])', 'float32(float32, float32)')`);
   const inner = m[2]!.trim();
   const args = inner === '' ? [] : splitTopLevel(inner).map((p) => parseArgument(p, text));
