@@ -376,9 +376,9 @@ export class StridedMemoryView {
    * must be contiguous (as numpy's `view`); a new shape needs a C-contiguous
    * view (one extent may be `-1`, inferred). Otherwise {@link InvalidLayoutError}.
    */
-  view(given: { readonly shape?: readonly number[]; readonly dtype?: DTypeLike }): StridedMemoryView {
+  view(options: { readonly shape?: readonly number[]; readonly dtype?: DTypeLike }): StridedMemoryView {
     // the values checked, each read once: later reads are of this copy
-    const options = checkViewOptions<typeof given>('view.view', given, REINTERPRET_OPTIONS);
+    options = checkViewOptions<typeof options>('view.view', options, REINTERPRET_OPTIONS);
     let shape: readonly number[] = this.shape;
     let strides: readonly number[] = this.strides;
     let t = this.dtype;

@@ -55,8 +55,8 @@ export class SearchEnvironment {
   /** The options as checked: each key read once (later reads, this included, are of this copy). */
   readonly options: Readonly<SearchOptions>;
 
-  constructor(given: SearchOptions = {}, where = 'SearchOptions') {
-    const options = checkSearchOptions<SearchOptions>(where, given);
+  constructor(options: SearchOptions = {}, where = 'SearchOptions') {
+    options = checkSearchOptions<SearchOptions>(where, options);
     this.options = options;
     this.env = options.env ?? process.env;
     this.defaultToolkitRoot = options.defaultToolkitRoot ?? '/usr/local/cuda';

@@ -46,8 +46,8 @@ export interface ToolchainIdentityOptions {
  *
  * @throws LibraryNotFoundError where there is no libNVVM (or, when asked for, no libdevice)
  */
-export function toolchainIdentity(given: ToolchainIdentityOptions = {}): ToolchainIdentity {
-  const options = checkProgramOptions<ToolchainIdentityOptions>('toolchainIdentity', given, { libdevice: isBoolean, linker: isBoolean });
+export function toolchainIdentity(options: ToolchainIdentityOptions = {}): ToolchainIdentity {
+  options = checkProgramOptions<ToolchainIdentityOptions>('toolchainIdentity', options, { libdevice: isBoolean, linker: isBoolean });
   const nvvm = nvvmToolchain();
   const nvvmPart = { version: nvvm.version, details: nvvm.details, path: nvvm.path ?? null };
   const lib = options.libdevice === false ? null : libdeviceDigest();

@@ -45,9 +45,9 @@ export class Event implements Disposable {
   }
 
   /** Creates an event in the current context. */
-  static create(given: EventOptions = {}): Event {
+  static create(options: EventOptions = {}): Event {
     // the values checked, each read once: later reads are of this copy
-    const options = checkStreamOptions<EventOptions>('Event.create', given, EVENT_OPTIONS);
+    options = checkStreamOptions<EventOptions>('Event.create', options, EVENT_OPTIONS);
     const handle = driver.cuEventCreate(eventFlags(options));
     return new Event(handle, Boolean(options.timing), true, Boolean(options.interprocess));
   }

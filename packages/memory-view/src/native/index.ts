@@ -223,8 +223,8 @@ export interface FromManagedTensorOptions {
  * buffer) are collected, or at exit. A major version other than 1 only gets
  * its deleter called, then {@link DLPackVersionError}.
  */
-export function fromManagedTensor(slot: object, given: FromManagedTensorOptions = {}): StridedMemoryView {
-  const options = checkViewOptions<FromManagedTensorOptions>('fromManagedTensor', given, FROM_MANAGED_TENSOR_OPTIONS);
+export function fromManagedTensor(slot: object, options: FromManagedTensorOptions = {}): StridedMemoryView {
+  options = checkViewOptions<FromManagedTensorOptions>('fromManagedTensor', options, FROM_MANAGED_TENSOR_OPTIONS);
   const a = load();
   const fields = a.importTensor(slot, options.legacy === true);
   if (fields === null) throw new ProtocolError('the External holds no DLPack tensor: its slot is empty (the tensor was taken already)');
@@ -261,8 +261,8 @@ export function currentWorkStream(objOrApi: object, deviceType: number, deviceId
  * ordered after the producer's current work stream (through the registered
  * stream waiter) unless it is the same stream or `-1`.
  */
-export function fromExchangeApi(obj: object, given: ViewOptions = {}): StridedMemoryView {
-  const options = checkViewOptions<ViewOptions>('fromExchangeApi', given, VIEW_OPTIONS);
+export function fromExchangeApi(obj: object, options: ViewOptions = {}): StridedMemoryView {
+  options = checkViewOptions<ViewOptions>('fromExchangeApi', options, VIEW_OPTIONS);
   const a = load();
   const api = apiOf(obj);
   // memory-view's own table would only call back into JS: view the object directly.
