@@ -377,7 +377,8 @@ export class StridedMemoryView {
    * view (one extent may be `-1`, inferred). Otherwise {@link InvalidLayoutError}.
    */
   view(options: { readonly shape?: readonly number[]; readonly dtype?: DTypeLike }): StridedMemoryView {
-    checkViewOptions('view.view', options, REINTERPRET_OPTIONS);
+    // the values checked, each read once: later reads are of this copy
+    options = checkViewOptions<typeof options>('view.view', options, REINTERPRET_OPTIONS);
     let shape: readonly number[] = this.shape;
     let strides: readonly number[] = this.strides;
     let t = this.dtype;

@@ -12,9 +12,14 @@ export class ViewOptionError extends MemoryViewError {
   }
 }
 
-/** Checks `options` against `table` with the stack's options checker, failing with a ViewOptionError. */
+/**
+ * Checks `options` against `table` with the stack's options checker, failing
+ * with a ViewOptionError: a plain object only (a class instance's or a Map's
+ * settings are no own keys, and would be read unchecked, or not at all), each
+ * key read once. Use what it returns: the values it checked.
+ */
 export function checkViewOptions<T extends object>(where: string, options: unknown, table: OptionTable, nullIsAbsent = false): Readonly<Partial<T>> {
-  return checkOptions<T>(options, table, { where, fail: (problem) => new ViewOptionError(problem), nullIsAbsent });
+  return checkOptions<T>(options, table, { where, fail: (problem) => new ViewOptionError(problem), nullIsAbsent, plainOnly: true, snapshot: true });
 }
 
 // The values that the layout and stream readers check with their own messages are taken as they are here.

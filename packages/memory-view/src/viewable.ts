@@ -24,8 +24,8 @@ export class ViewableArgument {
 
   /** A view of the object, ordered on `stream` (see {@link StridedMemoryView.fromAny}). */
   view(stream?: ConsumerStream, options?: Omit<ViewOptions, 'stream'>): StridedMemoryView {
-    if (options !== undefined) checkViewOptions('Viewable.view', options, VIEWABLE_VIEW_OPTIONS);
-    return StridedMemoryView.fromAny(this.object, options === undefined ? { stream } : { ...options, stream });
+    const checked = options === undefined ? undefined : checkViewOptions<Omit<ViewOptions, 'stream'>>('Viewable.view', options, VIEWABLE_VIEW_OPTIONS);
+    return StridedMemoryView.fromAny(this.object, checked === undefined ? { stream } : { ...checked, stream });
   }
 }
 

@@ -52,11 +52,12 @@ export class SearchEnvironment {
   #sitePackages: { directories: readonly string[]; problems: readonly string[] } | undefined;
   #loaderCache: { entries: readonly LoaderCacheEntry[]; problem?: string } | undefined;
 
-  constructor(
-    readonly options: SearchOptions = {},
-    where = 'SearchOptions',
-  ) {
-    checkSearchOptions(where, options);
+  /** The options as checked: each key read once (later reads, this included, are of this copy). */
+  readonly options: Readonly<SearchOptions>;
+
+  constructor(options: SearchOptions = {}, where = 'SearchOptions') {
+    options = checkSearchOptions<SearchOptions>(where, options);
+    this.options = options;
     this.env = options.env ?? process.env;
     this.defaultToolkitRoot = options.defaultToolkitRoot ?? '/usr/local/cuda';
     this.systemDirectories = options.systemDirectories ?? true;

@@ -22,7 +22,11 @@ const SEARCH_OPTIONS: OptionTable = {
   preferredMajor: isOneOf([11, 12, 13]),
 };
 
-/** `options` of findLibrary, findHeaderDirectory and findLibdevice, checked with the stack's options checker. */
+/**
+ * `options` of findLibrary, findHeaderDirectory and findLibdevice, checked
+ * with the stack's options checker: a plain object only, each key read once.
+ * Use what it returns: the values it checked.
+ */
 export function checkSearchOptions<T extends object>(where: string, options: unknown): Readonly<Partial<T>> {
-  return checkOptions<T>(options, SEARCH_OPTIONS, { where, fail: (problem) => new SearchOptionError(problem) });
+  return checkOptions<T>(options, SEARCH_OPTIONS, { where, fail: (problem) => new SearchOptionError(problem), plainOnly: true, snapshot: true });
 }

@@ -172,9 +172,9 @@ export class CompileCache {
 
   /** Empties the memory layer, and the disk folder unless `{ disk: false }`. */
   clear(options: { readonly disk?: boolean } = {}): void {
-    checkProgramOptions('CompileCache.clear', options, { disk: isBoolean });
+    const { disk } = checkProgramOptions<{ disk?: boolean }>('CompileCache.clear', options, { disk: isBoolean });
     this.memory.clear();
-    if (options.disk !== false) this.disk?.clear();
+    if (disk !== false) this.disk?.clear();
   }
 
   /**

@@ -76,7 +76,8 @@ interface LinkPlan {
  */
 export class Linker {
   readonly objects: readonly ObjectCode[];
-  private readonly rawOptions: LinkerOptions;
+  /** The options as checked (each key read once): which backend honours what is checked at link time. */
+  private readonly rawOptions: Readonly<LinkerOptions>;
   private closed = false;
 
   /**
@@ -88,9 +89,9 @@ export class Linker {
       throw new InvalidArgumentError('objects', objects, 'a non-empty array of ObjectCode');
     }
     // Checked here for names and values; which backend honours what is checked at link time.
-    resolveLinkerOptions(options, 'nvJitLink');
+    const checked = resolveLinkerOptions(options, 'nvJitLink');
     this.objects = Object.freeze([...objects]);
-    this.rawOptions = options;
+    this.rawOptions = checked;
   }
 
   /**

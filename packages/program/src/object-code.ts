@@ -99,9 +99,10 @@ export class ObjectCode {
 
   /** ObjectCode of `codeType` from bytes or a file. */
   static from(codeType: ObjectCodeType, source: ObjectCodeSource, init: ObjectCodeInit = {}): ObjectCode {
-    checkProgramOptions('ObjectCode', init, OBJECT_CODE_INIT);
+    // the values checked, each read once: the constructor reads this copy
+    const checked = checkProgramOptions<ObjectCodeInit>('ObjectCode', init, OBJECT_CODE_INIT);
     const { bytes, fileName } = readSource(source);
-    return new ObjectCode(codeType, bytes, init, fileName);
+    return new ObjectCode(codeType, bytes, checked, fileName);
   }
 
   /** A cubin (SASS for one architecture). */
@@ -117,8 +118,7 @@ export class ObjectCode {
   /** PTX given as text (a string here is the PTX itself, not a path). */
   static fromPtxText(ptx: string, init?: ObjectCodeInit): ObjectCode {
     if (typeof ptx !== 'string') throw new InvalidArgumentError('ptx', ptx, 'PTX text');
-    checkProgramOptions('ObjectCode', init, OBJECT_CODE_INIT);
-    return new ObjectCode('ptx', encoder.encode(ptx), init ?? {}, undefined);
+    return new ObjectCode('ptx', encoder.encode(ptx), checkProgramOptions<ObjectCodeInit>('ObjectCode', init, OBJECT_CODE_INIT), undefined);
   }
 
   /** LTO-IR (from `compile('ltoir')`, nvcc `-dlto`); link it to load it. */

@@ -72,6 +72,7 @@ export function validateOptions<Context extends string, T extends object>(
     aliases: CUDA_CORE_NAMES,
     plainOnly: true,
     nullIsAbsent: true,
+    snapshot: true,
   });
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(checked)) if (value !== undefined) out[key] = freezeDeep(value);
@@ -81,10 +82,11 @@ export function validateOptions<Context extends string, T extends object>(
 /**
  * Checks a small options object whose names apply everywhere (ObjectCode's
  * init, `clear`, `verifyNvvm`, `toolchainIdentity`) with the same checker and
- * errors as the compile options. Returns the options as they are.
+ * errors as the compile options: a plain object only, each key read once.
+ * Use what it returns: the values it checked.
  */
 export function checkProgramOptions<T extends object>(where: string, options: unknown, table: OptionTable): Readonly<Partial<T>> {
-  return checkOptions<T>(options, table, { where, fail: programOptionError, aliases: CUDA_CORE_NAMES, nullIsAbsent: true });
+  return checkOptions<T>(options, table, { where, fail: programOptionError, aliases: CUDA_CORE_NAMES, nullIsAbsent: true, plainOnly: true, snapshot: true });
 }
 
 function freezeDeep(value: unknown): unknown {

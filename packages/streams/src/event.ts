@@ -17,9 +17,8 @@ export interface EventOptions {
 
 const EVENT_OPTIONS = { timing: isBoolean, blockingSync: isBoolean, interprocess: isBoolean };
 
-/** Options accepted by Event.create, checked: an unknown key or a wrong value is a StreamOptionError, not ignored. */
-function eventFlags(options: EventOptions): number {
-  checkStreamOptions('Event.create', options, EVENT_OPTIONS);
+/** The flags of Event.create's options, checked (an unknown key or a wrong value is a StreamOptionError, not ignored, by create). */
+function eventFlags(options: Readonly<EventOptions>): number {
   if (options.interprocess && options.timing) throw new RangeError('Event.create: an interprocess event cannot record timing (set timing: false)');
   const { CU_EVENT_DEFAULT, CU_EVENT_DISABLE_TIMING, CU_EVENT_BLOCKING_SYNC, CU_EVENT_INTERPROCESS } = driver.CUevent_flags;
   let flags: number = CU_EVENT_DEFAULT;
@@ -47,6 +46,8 @@ export class Event implements Disposable {
 
   /** Creates an event in the current context. */
   static create(options: EventOptions = {}): Event {
+    // the values checked, each read once: later reads are of this copy
+    options = checkStreamOptions<EventOptions>('Event.create', options, EVENT_OPTIONS);
     const handle = driver.cuEventCreate(eventFlags(options));
     return new Event(handle, Boolean(options.timing), true, Boolean(options.interprocess));
   }
@@ -68,8 +69,8 @@ export class Event implements Disposable {
   /** Wraps a CUevent that something else owns; `close()` does not destroy it. */
   static fromHandle(handle: bigint, options: { timing?: boolean } = {}): Event {
     if (typeof handle !== 'bigint') throw new TypeError('Event.fromHandle: handle must be a bigint CUevent');
-    checkStreamOptions('Event.fromHandle', options, { timing: isBoolean });
-    return new Event(brandHandle<CUevent>(handle), Boolean(options.timing), false);
+    const { timing } = checkStreamOptions<{ timing?: boolean }>('Event.fromHandle', options, { timing: isBoolean });
+    return new Event(brandHandle<CUevent>(handle), Boolean(timing), false);
   }
 
   get handle(): CUevent {

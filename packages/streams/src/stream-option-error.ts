@@ -12,7 +12,12 @@ export class StreamOptionError extends StreamsError {
   }
 }
 
-/** Checks `options` against `table` with the stack's options checker, failing with a StreamOptionError. */
+/**
+ * Checks `options` against `table` with the stack's options checker, failing
+ * with a StreamOptionError: a plain object only (a class instance's or a Map's
+ * settings are no own keys, and would be read unchecked, or not at all), each
+ * key read once. Use what it returns: the values it checked.
+ */
 export function checkStreamOptions<T extends object>(where: string, options: unknown, table: OptionTable): Readonly<Partial<T>> {
-  return checkOptions<T>(options, table, { where, fail: (problem) => new StreamOptionError(problem) });
+  return checkOptions<T>(options, table, { where, fail: (problem) => new StreamOptionError(problem), plainOnly: true, snapshot: true });
 }

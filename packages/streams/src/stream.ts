@@ -52,8 +52,7 @@ export class Stream implements StreamLike, Disposable {
 
   /** Creates a stream in the current context (core's `Device.createStream()` makes one current first). */
   static create(options: StreamOptions = {}): Stream {
-    checkStreamOptions('Stream.create', options, STREAM_OPTIONS);
-    const { nonBlocking = false, priority = 0 } = options;
+    const { nonBlocking = false, priority = 0 } = checkStreamOptions<StreamOptions>('Stream.create', options, STREAM_OPTIONS);
     const { CU_STREAM_DEFAULT, CU_STREAM_NON_BLOCKING } = driver.CUstream_flags;
     const handle = driver.cuStreamCreateWithPriority(nonBlocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT, priority);
     // biome-ignore lint/complexity/noThisInStatic: called on a subclass (core's DeviceStream), it makes one of that class

@@ -53,7 +53,7 @@ const DEBUG_PRINT_OPTIONS = Object.fromEntries(Object.keys(FLAG_NAMES).map((key)
 export function debugDotFlags(options: GraphDebugPrintOptions | undefined, what: string): number {
   if (options === undefined) return 0;
   if (options === null || typeof options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
-  checkCoreOptions(what, options, DEBUG_PRINT_OPTIONS);
+  options = checkCoreOptions(what, options, DEBUG_PRINT_OPTIONS);
   let flags = 0;
   for (const [key, flag] of Object.entries(FLAG_NAMES)) if (options[key as keyof GraphDebugPrintOptions] === true) flags |= driver.CUgraphDebugDot_flags[flag];
   return flags;

@@ -109,7 +109,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       return;
     }
     if (options === null || typeof options !== 'object') throw new GraphArgumentError(`GraphDefinition: options must be an object, got ${formatValue(options)}`);
-    checkCoreOptions('GraphDefinition', options, DEFINITION_OPTIONS);
+    options = checkCoreOptions('GraphDefinition', options, DEFINITION_OPTIONS);
     ensureDriver();
     let context: CUcontext;
     let ordinal: number;
@@ -191,8 +191,7 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
         return new GraphNode(this, this.#memsetNode(deps, spec, what), types.CU_GRAPH_NODE_TYPE_MEMSET);
       case 'alloc':
         if (spec.options === null || typeof spec.options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(spec.options)}`);
-        checkCoreOptions(what, spec.options, GRAPH_ALLOCATE_OPTIONS);
-        return this.#allocNode(deps, spec.size, spec.options.device, what);
+        return this.#allocNode(deps, spec.size, checkCoreOptions<typeof spec.options>(what, spec.options, GRAPH_ALLOCATE_OPTIONS).device, what);
       case 'free': {
         if (spec.ptr instanceof AllocNode && spec.ptr.graph.#root !== this.#root) {
           throw new GraphArgumentError(`${what}: the AllocNode belongs to another graph definition; free memory that another graph allocated by its address (a bigint), once that graph has run`);
@@ -343,9 +342,9 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
   }
 
   #memsetNode(deps: CUgraphNode[], spec: Extract<NodeSpec, { kind: 'memset' }>, what: string): CUgraphNode {
-    const options = spec.options;
-    if (options === null || typeof options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
-    checkCoreOptions(what, options, MEMSET_OPTIONS);
+    const given = spec.options;
+    if (given === null || typeof given !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(given)}`);
+    const options = checkCoreOptions<typeof given>(what, given, MEMSET_OPTIONS);
     const width = options.width ?? 1;
     if (width !== 1 && width !== 2 && width !== 4) throw new GraphArgumentError(`${what}: width must be 1, 2 or 4 bytes, got ${formatValue(width)}`);
     const max = width === 4 ? 0xffffffff : width === 2 ? 0xffff : 0xff;

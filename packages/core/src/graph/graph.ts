@@ -23,7 +23,7 @@ const COMPLETE_OPTIONS = { autoFreeOnLaunch: isBoolean, uploadStream: isAnything
 
 function instantiateFlags(options: GraphCompleteOptions, what: string): number {
   if (options === null || typeof options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
-  checkCoreOptions(what, options, COMPLETE_OPTIONS);
+  options = checkCoreOptions(what, options, COMPLETE_OPTIONS);
   const f = driver.CUgraphInstantiate_flags;
   let flags = 0;
   for (const [key, flag] of [

@@ -63,7 +63,8 @@ export class LaunchConfig {
 
   constructor(options: LaunchConfigOptions) {
     if (options === null || typeof options !== 'object') throw new LaunchConfigError('LaunchConfig takes an options object { grid, block, ... }');
-    checkCoreOptions('LaunchConfig', options, LAUNCH_CONFIG_OPTIONS);
+    // each key read once, not plain only: a LaunchConfig is a LaunchConfig's options
+    options = checkCoreOptions<LaunchConfigOptions>('LaunchConfig', options, LAUNCH_CONFIG_OPTIONS, false) as LaunchConfigOptions;
     this.grid = dim3(options.grid, 'grid');
     this.block = dim3(options.block, 'block');
     this.cluster = options.cluster === undefined ? undefined : dim3(options.cluster, 'cluster');

@@ -154,7 +154,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * `DeviceMismatchError`.
    */
   copyTo(target: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
-    checkCoreOptions('Buffer.copyTo', options, STREAM_OPTIONS);
+    options = checkCoreOptions('Buffer.copyTo', options, STREAM_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     if (target instanceof Buffer) {
       this.#checkFits(target.size, 'copyTo');
@@ -170,7 +170,7 @@ export class Buffer implements Disposable, DLPackExporter {
 
   /** Copies `source` (a Buffer, or host memory) into this buffer, ordered on `stream`, as {@link copyTo} does. */
   copyFrom(source: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
-    checkCoreOptions('Buffer.copyFrom', options, STREAM_OPTIONS);
+    options = checkCoreOptions('Buffer.copyFrom', options, STREAM_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     if (source instanceof Buffer) {
       this.#checkFits(source.size, 'copyFrom');
@@ -188,7 +188,7 @@ export class Buffer implements Disposable, DLPackExporter {
 
   /** Fills the buffer with a byte (`width` 1), or a 32-bit pattern (`width` 4), ordered on `stream`. */
   fill(value: number, options: { stream?: StreamArgument; width?: 1 | 4 } = {}): void {
-    checkCoreOptions('Buffer.fill', options, FILL_OPTIONS);
+    options = checkCoreOptions('Buffer.fill', options, FILL_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     const width = options.width ?? 1;
     if (width === 1) {
@@ -223,7 +223,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * last view has been collected (a release on the bindings' release thread).
    */
   close(options: { stream?: StreamArgument } = {}): void {
-    checkCoreOptions('Buffer.close', options, STREAM_OPTIONS);
+    options = checkCoreOptions('Buffer.close', options, STREAM_OPTIONS);
     if (this.closed) return;
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     const ptr = this.#takeUnlessViewed();
@@ -261,7 +261,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * settles at once, and the memory goes back once the views are collected.
    */
   closeAsync(options: { stream?: StreamArgument } = {}): Promise<void> {
-    checkCoreOptions('Buffer.closeAsync', options, STREAM_OPTIONS);
+    options = checkCoreOptions('Buffer.closeAsync', options, STREAM_OPTIONS);
     if (this.closed) return Promise.resolve();
     try {
       const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
@@ -303,7 +303,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * frees the memory.
    */
   static fromIpcDescriptor(resource: DeviceMemoryResource, descriptor: IpcBufferDescriptor, options: { stream?: StreamArgument } = {}): Buffer {
-    checkCoreOptions('Buffer.fromIpcDescriptor', options, STREAM_OPTIONS);
+    options = checkCoreOptions('Buffer.fromIpcDescriptor', options, STREAM_OPTIONS);
     const imported = importIpcPointer(resource, descriptor, options.stream);
     return new Buffer(imported.ptr, imported.size, resource, imported.stream);
   }

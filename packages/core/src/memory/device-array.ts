@@ -99,7 +99,7 @@ export class DeviceArray implements Disposable {
    * `managed_array`).
    */
   static allocate(shape: readonly number[], dtype: DTypeLike, options: DeviceArrayOptions = {}): DeviceArray {
-    checkCoreOptions('DeviceArray.allocate', options, DEVICE_ARRAY_OPTIONS);
+    options = checkCoreOptions('DeviceArray.allocate', options, DEVICE_ARRAY_OPTIONS);
     // read once (a Proxy answers once): non-negative safe integers, of a safe product
     const extents = readShape(shape, 'DeviceArray.allocate');
     const t = toDType(dtype);
@@ -123,7 +123,7 @@ export class DeviceArray implements Disposable {
 
   /** A new array of `like`'s shape and dtype (numba's `device_array_like`), compact in C order. */
   static allocateLike(like: { readonly shape: readonly number[]; readonly dtype: DType } | ArrayBufferView, options: DeviceArrayOptions = {}): DeviceArray {
-    checkCoreOptions('DeviceArray.allocateLike', options, DEVICE_ARRAY_OPTIONS);
+    options = checkCoreOptions('DeviceArray.allocateLike', options, DEVICE_ARRAY_OPTIONS);
     const view = ArrayBuffer.isView(like) ? StridedMemoryView.fromTypedArray(like) : like;
     return DeviceArray.allocate(view.shape, view.dtype, options);
   }
@@ -134,7 +134,7 @@ export class DeviceArray implements Disposable {
    * the host (strided ones are made compact), ordered on `stream`.
    */
   static fromHost(host: unknown, options: DeviceArrayOptions = {}): DeviceArray {
-    checkCoreOptions('DeviceArray.fromHost', options, DEVICE_ARRAY_OPTIONS);
+    options = checkCoreOptions('DeviceArray.fromHost', options, DEVICE_ARRAY_OPTIONS);
     const view = host instanceof StridedMemoryView ? host : StridedMemoryView.fromAny(host);
     if (!view.isHostReadable) throw new CopyError('DeviceArray.fromHost: the array is not host memory; use DeviceArray.allocate and copy on the device');
     const array = DeviceArray.allocate(view.shape, view.dtype, options);
@@ -225,7 +225,7 @@ export class DeviceArray implements Disposable {
       options = target;
       target = undefined;
     }
-    checkCoreOptions('DeviceArray.copyToHost', options, STREAM_OPTIONS);
+    options = checkCoreOptions('DeviceArray.copyToHost', options, STREAM_OPTIONS);
     if (this.buffer === undefined) return this.#hostCopyTo(target as HostArrayTarget | undefined);
     const source = this.#wholeBuffer('copyToHost');
     const stream = options.stream;
@@ -259,7 +259,7 @@ export class DeviceArray implements Disposable {
    * (pinned memory: stream-ordered).
    */
   copyFromHost(source: HostArrayTarget | unknown, options: { readonly stream?: StreamArgument } = {}): this {
-    checkCoreOptions('DeviceArray.copyFromHost', options, STREAM_OPTIONS);
+    options = checkCoreOptions('DeviceArray.copyFromHost', options, STREAM_OPTIONS);
     if (this.buffer === undefined) {
       if (!this.view.isHostReadable) throw new CopyError('DeviceArray.copyFromHost: the array has no Buffer and is not host memory; copy into it on the device');
       const from = source instanceof DeviceArray ? source.view : source instanceof StridedMemoryView ? source : StridedMemoryView.fromAny(source);
@@ -310,7 +310,7 @@ export class DeviceArray implements Disposable {
    * array it came from owns the memory). Safe to call twice.
    */
   close(options: { readonly stream?: StreamArgument } = {}): void {
-    checkCoreOptions('DeviceArray.close', options, STREAM_OPTIONS);
+    options = checkCoreOptions('DeviceArray.close', options, STREAM_OPTIONS);
     if (!this.#owns) return;
     if (!this.view.closed) this.view.close();
     this.buffer?.close(options);

@@ -22,7 +22,7 @@ export class Host {
   /** @param current internal: use {@link Host.numaCurrent} */
   constructor(options: { readonly numaId?: number } = {}, current?: symbol) {
     if (options === null || typeof options !== 'object') throw new TypeError('Host: options must be an object { numaId? }');
-    checkCoreOptions('Host', options, HOST_OPTIONS);
+    options = checkCoreOptions('Host', options, HOST_OPTIONS);
     const numaId: unknown = options.numaId;
     if (numaId !== undefined && (typeof numaId !== 'number' || !Number.isInteger(numaId) || numaId < 0 || numaId > 0x7fffffff)) {
       throw new RangeError(`Host: numaId must be a non-negative 32-bit integer, got ${String(numaId)}`);

@@ -162,7 +162,7 @@ export class ManagedBuffer extends Buffer {
 
   /** Migrates the memory to `location`, ordered on `stream` (default: the allocation's), with `cuMemPrefetchAsync`. */
   prefetch(location: ManagedLocation, options: { stream?: StreamArgument } = {}): void {
-    checkCoreOptions('ManagedBuffer.prefetch', options, STREAM_OPTIONS);
+    options = checkCoreOptions('ManagedBuffer.prefetch', options, STREAM_OPTIONS);
     const where = memLocationOf(location, 'prefetch', 'ManagedBuffer.prefetch');
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.allocationStream) : streamHandle(options.stream, 'ManagedBuffer.prefetch');
     driver.cuMemPrefetchAsync(this.ptr, managedRangeBytes(this), where, 0, stream);
@@ -175,14 +175,14 @@ export class ManagedBuffer extends Buffer {
    * the driver's `CudaError` CUDA_ERROR_NOT_FOUND, naming the version).
    */
   discard(options: { stream?: StreamArgument } = {}): void {
-    checkCoreOptions('ManagedBuffer.discard', options, STREAM_OPTIONS);
+    options = checkCoreOptions('ManagedBuffer.discard', options, STREAM_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.allocationStream) : streamHandle(options.stream, 'ManagedBuffer.discard');
     driver.cuMemDiscardBatchAsync([this.ptr], [managedRangeBytes(this)], 0, stream);
   }
 
   /** {@link discard}, then the pages are made resident at `location` without their old contents (`cuMemDiscardAndPrefetchBatchAsync`, CUDA 13). */
   discardPrefetch(location: ManagedLocation, options: { stream?: StreamArgument } = {}): void {
-    checkCoreOptions('ManagedBuffer.discardPrefetch', options, STREAM_OPTIONS);
+    options = checkCoreOptions('ManagedBuffer.discardPrefetch', options, STREAM_OPTIONS);
     const where = memLocationOf(location, 'prefetch', 'ManagedBuffer.discardPrefetch');
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.allocationStream) : streamHandle(options.stream, 'ManagedBuffer.discardPrefetch');
     driver.cuMemDiscardAndPrefetchBatchAsync([this.ptr], [managedRangeBytes(this)], [where], [0], 0, stream);

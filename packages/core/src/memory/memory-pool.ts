@@ -63,7 +63,7 @@ export class OwnedMemoryPool {
   static fromOptions(device: Device, options: OwnPoolOptions): OwnedMemoryPool | undefined {
     const what = 'DeviceMemoryResource';
     if (typeof options !== 'object' || options === null) throw new TypeError(`${what}: options must be an object, got ${String(options)}`);
-    checkCoreOptions(what, options, POOL_OPTIONS);
+    options = checkCoreOptions(what, options, POOL_OPTIONS);
     const { pool, ipcEnabled, maxSize } = options;
     if (pool !== undefined && typeof pool !== 'bigint') throw new TypeError(`${what}: pool must be a CUmemoryPool (a bigint), got ${typeof pool}`);
     if (ipcEnabled !== undefined && typeof ipcEnabled !== 'boolean') throw new TypeError(`${what}: ipcEnabled must be a boolean, got ${typeof ipcEnabled}`);

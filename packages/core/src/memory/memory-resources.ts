@@ -170,7 +170,7 @@ export class DeviceMemoryResource implements MemoryResource, Disposable {
   }
 
   allocate(size: number, options: { stream?: StreamArgument } = {}): Buffer {
-    checkCoreOptions('DeviceMemoryResource.allocate', options, STREAM_OPTIONS);
+    options = checkCoreOptions('DeviceMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'DeviceMemoryResource.allocate');
     this.#owned?.checkCanAllocate('DeviceMemoryResource.allocate');
     const stream = streamHandle(options.stream ?? 0n);
@@ -195,7 +195,7 @@ export class PinnedMemoryResource implements MemoryResource {
 
   allocate(size: number, options?: { stream?: StreamArgument }): Buffer {
     // host memory: the stream orders nothing, but a misspelt key is still refused
-    checkCoreOptions('PinnedMemoryResource.allocate', options, STREAM_OPTIONS);
+    options = checkCoreOptions('PinnedMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'PinnedMemoryResource.allocate');
     const { CU_MEMHOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_DEVICEMAP } = driver.constants;
     const ptr = driver.cuMemHostAlloc(Math.max(size, 1), CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
@@ -221,7 +221,7 @@ export class PinnedMemoryResource implements MemoryResource {
 /** Page-locked host memory the legacy way (cuMemAllocHost); freed as {@link PinnedMemoryResource}'s is. */
 export class LegacyPinnedMemoryResource extends PinnedMemoryResource {
   override allocate(size: number, options?: { stream?: StreamArgument }): Buffer {
-    checkCoreOptions('LegacyPinnedMemoryResource.allocate', options, STREAM_OPTIONS);
+    options = checkCoreOptions('LegacyPinnedMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'LegacyPinnedMemoryResource.allocate');
     return new Buffer(driver.cuMemAllocHost(Math.max(size, 1)), size, this, 0n);
   }
@@ -239,7 +239,7 @@ export class ManagedMemoryResource implements MemoryResource {
   constructor(readonly device: Device) {}
 
   allocate(size: number, options?: { stream?: StreamArgument }): ManagedBuffer {
-    checkCoreOptions('ManagedMemoryResource.allocate', options, STREAM_OPTIONS);
+    options = checkCoreOptions('ManagedMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'ManagedMemoryResource.allocate');
     this.device.ensureCurrent();
     const ptr = driver.cuMemAllocManaged(Math.max(size, 1), driver.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL);

@@ -51,9 +51,10 @@ export interface InitRankOptions {
   readonly device?: Device | number;
 }
 
-function checkOptions(options: unknown, allowed: readonly string[], what: string, expected = 'an object'): void {
+/** The options checked, each key read once: use them, not the caller's object. */
+function checkOptions<T extends object>(options: T, allowed: readonly string[], what: string, expected = 'an object'): T {
   if (options === null || typeof options !== 'object') throw new CollectiveArgumentError(`${what}: options must be ${expected}, got ${formatValue(options)}`);
-  checkCoreOptions(what, options, Object.fromEntries(allowed.map((key) => [key, isAnything])));
+  return checkCoreOptions<T>(what, options, Object.fromEntries(allowed.map((key) => [key, isAnything]))) as T;
 }
 
 /** The ordinal of a device argument (a Device or a device ordinal), before any device is looked up. */
@@ -166,7 +167,7 @@ export class Communicator implements Disposable {
    */
   static initRank(options: InitRankOptions): Communicator {
     const what = 'Communicator.initRank';
-    checkOptions(options, ['id', 'rank', 'worldSize', 'device'], what, '{ id, rank, worldSize, device }');
+    options = checkOptions(options, ['id', 'rank', 'worldSize', 'device'], what, '{ id, rank, worldSize, device }');
     const bytes = decodeUniqueId(options.id, what);
     const { rank, worldSize } = options;
     if (typeof worldSize !== 'number' || !Number.isInteger(worldSize) || worldSize < 1 || worldSize > 0x7fffffff) {
@@ -222,7 +223,7 @@ export class Communicator implements Disposable {
    */
   allReduce(send: CollectiveArray, recv: CollectiveArray, options: ReductionOptions = {}): CollectiveWork {
     const what = 'Communicator.allReduce';
-    checkOptions(options, ['stream', 'dtype', 'count', 'op'], what);
+    options = checkOptions(options, ['stream', 'dtype', 'count', 'op'], what);
     const op = reduceOp(options.op, what);
     const r = this.#resolve(what, options, send, recv, { reducing: true, send: 1, recv: 1, reference: 'send' });
     this.#enter(r.stream);
@@ -233,7 +234,7 @@ export class Communicator implements Disposable {
   /** Sends `send` of rank `root` to `recv` of every rank (ncclBroadcast); `send` is read on the root only (null elsewhere). */
   broadcast(send: CollectiveArray | null, recv: CollectiveArray, options: RootedOptions = {}): CollectiveWork {
     const what = 'Communicator.broadcast';
-    checkOptions(options, ['stream', 'dtype', 'count', 'root'], what);
+    options = checkOptions(options, ['stream', 'dtype', 'count', 'root'], what);
     const root = this.#rank(options.root, 'root', what);
     if (send === null && root === this.rank) throw new CollectiveArgumentError(`${what}: this rank is the root: send must be the array to broadcast`);
     const r = this.#resolve(what, options, send ?? undefined, recv, { reducing: false, send: 1, recv: 1, reference: send === null ? 'recv' : 'send' });
@@ -245,7 +246,7 @@ export class Communicator implements Disposable {
   /** Reduces `send` of every rank into `recv` of rank `root` (ncclReduce); `recv` is written on the root only (null elsewhere). */
   reduce(send: CollectiveArray, recv: CollectiveArray | null, options: ReductionOptions & RootedOptions = {}): CollectiveWork {
     const what = 'Communicator.reduce';
-    checkOptions(options, ['stream', 'dtype', 'count', 'op', 'root'], what);
+    options = checkOptions(options, ['stream', 'dtype', 'count', 'op', 'root'], what);
     const op = reduceOp(options.op, what);
     const root = this.#rank(options.root, 'root', what);
     if (recv === null && root === this.rank) throw new CollectiveArgumentError(`${what}: this rank is the root: recv must be the array for the result`);
@@ -258,7 +259,7 @@ export class Communicator implements Disposable {
   /** Gathers `send` of every rank into `recv` (worldSize times as large), rank by rank (ncclAllGather). */
   allGather(send: CollectiveArray, recv: CollectiveArray, options: CollectiveOptions = {}): CollectiveWork {
     const what = 'Communicator.allGather';
-    checkOptions(options, ['stream', 'dtype', 'count'], what);
+    options = checkOptions(options, ['stream', 'dtype', 'count'], what);
     const r = this.#resolve(what, options, send, recv, { reducing: false, send: 1, recv: this.worldSize, reference: 'send' });
     this.#enter(r.stream);
     nccl.ncclAllGather(r.sendPtr as CUdeviceptr, r.recvPtr as CUdeviceptr, r.count, r.type, this.handle, r.stream as CUstream);
@@ -268,7 +269,7 @@ export class Communicator implements Disposable {
   /** Reduces `send` (worldSize blocks) of every rank, block `rank` of the result into `recv` of each (ncclReduceScatter). */
   reduceScatter(send: CollectiveArray, recv: CollectiveArray, options: ReductionOptions = {}): CollectiveWork {
     const what = 'Communicator.reduceScatter';
-    checkOptions(options, ['stream', 'dtype', 'count', 'op'], what);
+    options = checkOptions(options, ['stream', 'dtype', 'count', 'op'], what);
     const op = reduceOp(options.op, what);
     const r = this.#resolve(what, options, send, recv, { reducing: true, send: this.worldSize, recv: 1, reference: 'recv' });
     this.#enter(r.stream);
@@ -279,7 +280,7 @@ export class Communicator implements Disposable {
   /** Sends `data` to rank `peer`, which receives it with {@link recv} (ncclSend); pair them inside a {@link group}. */
   send(data: CollectiveArray, peer: number, options: CollectiveOptions = {}): CollectiveWork {
     const what = 'Communicator.send';
-    checkOptions(options, ['stream', 'dtype', 'count'], what);
+    options = checkOptions(options, ['stream', 'dtype', 'count'], what);
     const to = this.#rank(peer, 'peer', what);
     const r = this.#resolve(what, options, data, undefined, { reducing: false, send: 1, recv: 1, reference: 'send' });
     this.#enter(r.stream);
@@ -290,7 +291,7 @@ export class Communicator implements Disposable {
   /** Receives into `data` what rank `peer` sends with {@link send} (ncclRecv). */
   recv(data: CollectiveArray, peer: number, options: CollectiveOptions = {}): CollectiveWork {
     const what = 'Communicator.recv';
-    checkOptions(options, ['stream', 'dtype', 'count'], what);
+    options = checkOptions(options, ['stream', 'dtype', 'count'], what);
     const from = this.#rank(peer, 'peer', what);
     const r = this.#resolve(what, options, undefined, data, { reducing: false, send: 1, recv: 1, reference: 'recv' });
     this.#enter(r.stream);

@@ -165,7 +165,7 @@ const TILED_OPTIONS = { box: isAnything, elementStrides: isAnything, dataType: i
 
 export function planTiledTensorMap(view: StridedMemoryView, options: TensorMapTiledOptions, what: string): TiledTensorMapLayout {
   if (options === null || typeof options !== 'object') throw new TensorMapError(`${what}: options { box, ... } are required`);
-  checkCoreOptions(what, options, TILED_OPTIONS);
+  options = checkCoreOptions(what, options, TILED_OPTIONS) as TensorMapTiledOptions;
   const interleave = lookUpName(TENSOR_MAP_INTERLEAVES, options.interleave ?? 'none', `${what}: interleave`);
   const swizzle = lookUpName(TENSOR_MAP_SWIZZLES, options.swizzle ?? 'none', `${what}: swizzle`);
   const l2Promotion = lookUpName(TENSOR_MAP_L2_PROMOTIONS, options.l2Promotion ?? 'none', `${what}: l2Promotion`);

@@ -224,7 +224,7 @@ export interface FromManagedTensorOptions {
  * its deleter called, then {@link DLPackVersionError}.
  */
 export function fromManagedTensor(slot: object, options: FromManagedTensorOptions = {}): StridedMemoryView {
-  checkViewOptions('fromManagedTensor', options, FROM_MANAGED_TENSOR_OPTIONS);
+  options = checkViewOptions<FromManagedTensorOptions>('fromManagedTensor', options, FROM_MANAGED_TENSOR_OPTIONS);
   const a = load();
   const fields = a.importTensor(slot, options.legacy === true);
   if (fields === null) throw new ProtocolError('the External holds no DLPack tensor: its slot is empty (the tensor was taken already)');
@@ -262,7 +262,7 @@ export function currentWorkStream(objOrApi: object, deviceType: number, deviceId
  * stream waiter) unless it is the same stream or `-1`.
  */
 export function fromExchangeApi(obj: object, options: ViewOptions = {}): StridedMemoryView {
-  checkViewOptions('fromExchangeApi', options, VIEW_OPTIONS);
+  options = checkViewOptions<ViewOptions>('fromExchangeApi', options, VIEW_OPTIONS);
   const a = load();
   const api = apiOf(obj);
   // memory-view's own table would only call back into JS: view the object directly.
