@@ -268,6 +268,11 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     return { name: this.name, hash: () => this.#definitionHash(), definedAt: this.#definedAt };
   }
 
+  /** @internal Whether the kernel declares `signatures` (asked of every kernel a module makes when its kernels are collected; cheaper than {@link aotSource}, which hashes the definition). */
+  get declaresSignatures(): boolean {
+    return this.#declared.length > 0;
+  }
+
   /** @internal The kernel as building it ahead of time needs it (aot/build-kernel-artifact.ts), with the build's own signatures for it after the declared ones. */
   aotSource(buildSignatures: readonly KernelSignature[] = []): AotSource {
     const signatures: (readonly JitType[])[] = [];

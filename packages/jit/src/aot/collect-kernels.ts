@@ -39,7 +39,7 @@ export interface CollectKernelsOptions {
 
 /** Whether a build takes `kernel`: it declares signatures, or the build names it. */
 export function isBuilt(kernel: JitKernel, named: readonly string[]): boolean {
-  return named.includes(kernel.name) || kernel.aotSource().signatures.length > 0;
+  return kernel.declaresSignatures || named.includes(kernel.name);
 }
 
 /**
