@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,52 +28,130 @@ export interface NativeAddon {
   __nvJitLinkThreadIdForTests(async: true, delayMs?: number): Promise<{ job: number; caller: number }>;
 }
 
+const PACKAGE = '@cuda-js/bindings';
 const ADDON_NAME = 'cuda_js_bindings';
-const require = createRequire(import.meta.url);
-// src/ and dist/ both sit one folder below the package root.
-const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const sourceBuild = join(packageRoot, 'native', 'build', 'Release', `${ADDON_NAME}.node`);
-const prebuilds = join(packageRoot, 'prebuilds', `${process.platform}-${process.arch}`);
+const PLATFORM = `${process.platform}-${process.arch}`;
 
 /**
- * Where the addon is taken from: `CUDA_JS_BINDINGS_ADDON` if set; else a
- * source build (`native/build/Release`, as node-gyp-build prefers one); else
- * the prebuild that node-gyp-build picks for this platform, architecture, libc
- * and runtime from the package's `prebuilds/`.
+ * The file this code runs from: the package's `dist/index.js`, or the bundle
+ * that a bundler inlined it into. `import.meta.url` is undefined where a
+ * bundler made CommonJS of it; `__filename` then names the bundle.
  */
-function resolveAddon(): { path?: string; searched: string[] } {
-  const override = process.env['CUDA_JS_BINDINGS_ADDON'];
-  if (override) return { path: override, searched: [`${override} (CUDA_JS_BINDINGS_ADDON)`] };
-  const searched = [sourceBuild, `${prebuilds}/*.node (node-gyp-build)`];
-  if (existsSync(sourceBuild)) return { path: sourceBuild, searched };
+function ownFile(): string | undefined {
+  const url: unknown = import.meta.url;
+  if (typeof url === 'string' && url.startsWith('file:')) return fileURLToPath(url);
+  return typeof __filename === 'string' ? __filename : undefined;
+}
+
+/** Whether `dir` is the root of the bindings package (its package.json names it). */
+function isPackageRoot(dir: string): boolean {
   try {
-    const nodeGypBuild = require('node-gyp-build') as { path(dir: string): string };
-    return { path: nodeGypBuild.path(packageRoot), searched };
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === PACKAGE;
   } catch {
-    return { searched };
+    return false;
   }
 }
 
-const HOW_TO_BUILD =
-  'Prebuilt addons ship for linux-x64 and linux-arm64 (glibc); elsewhere, build it from source (python3, make and a C++17 compiler; no CUDA toolkit needed): ' +
-  `cd ${packageRoot} && npx node-gyp rebuild --directory native`;
+/**
+ * The installed bindings package that a bundle's app would import, looked up
+ * from the bundle's folder, the main script and the working directory: a
+ * bundle that inlined the bindings still finds their addon where the app
+ * ships node_modules beside it.
+ */
+function installedPackageRoot(from: readonly (string | undefined)[]): string | undefined {
+  for (const file of from) {
+    if (file === undefined) continue;
+    try {
+      return dirname(createRequire(file).resolve(`${PACKAGE}/package.json`));
+    } catch {
+      // not installed where this file is
+    }
+  }
+  return undefined;
+}
+
+/** The builds of the addon in a package root, in the order node-gyp-build prefers them: a source build, then the prebuild of this platform. */
+function buildsIn(root: string): string[] {
+  return [join(root, 'native', 'build', 'Release', `${ADDON_NAME}.node`), join(root, 'prebuilds', PLATFORM, `${ADDON_NAME}.node`)];
+}
+
+/** The prebuild that node-gyp-build picks for this platform, libc and runtime, where it can run (it cannot inside an ES-module bundle). */
+function nodeGypBuildPick(root: string, file: string): string | undefined {
+  try {
+    const nodeGypBuild = createRequire(file)('node-gyp-build') as { path(dir: string): string };
+    return nodeGypBuild.path(root);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the addon was looked for, and what was found. `bundledInto` is the bundle's file where the bindings run from one. */
+interface Resolution {
+  readonly path?: string;
+  /** The package root the builds were looked for in. */
+  readonly root?: string;
+  readonly searched: string[];
+  readonly bundledInto?: string;
+}
+
+/**
+ * Where the addon is taken from: `CUDA_JS_BINDINGS_ADDON` if set; else a
+ * source build (`native/build/Release`), else this platform's prebuild, of the
+ * package this code runs from; where a bundler inlined the bindings into an
+ * app's file, of the bindings package installed where the app runs.
+ */
+function resolveAddon(): Resolution {
+  const override = process.env['CUDA_JS_BINDINGS_ADDON'];
+  if (override) return { path: override, searched: [`${override} (CUDA_JS_BINDINGS_ADDON)`] };
+  const file = ownFile();
+  // src/ and dist/ both sit one folder below the package root
+  const ownRoot = file === undefined ? undefined : join(dirname(file), '..');
+  const bundledInto = ownRoot !== undefined && isPackageRoot(ownRoot) ? undefined : (file ?? '(a bundle)');
+  const root = bundledInto === undefined ? ownRoot : installedPackageRoot([file, process.argv[1], join(process.cwd(), 'index.js')]);
+  if (root === undefined) return { searched: [`${PACKAGE} installed beside ${bundledInto} (node_modules), the main script or the working directory`], ...(bundledInto ? { bundledInto } : {}) };
+  const searched = buildsIn(root);
+  const found = searched.find((path) => existsSync(path)) ?? (file === undefined ? undefined : nodeGypBuildPick(root, file));
+  return { ...(found === undefined ? {} : { path: found }), root, searched, ...(bundledInto ? { bundledInto } : {}) };
+}
+
+function howToFix(resolution: Resolution): string {
+  if (resolution.bundledInto !== undefined) {
+    return (
+      `${PACKAGE} was bundled into ${resolution.bundledInto}, away from its native addon: keep ${PACKAGE} an import of the bundle ` +
+      `(@cuda-js/unplugin does so by default; esbuild: external: ['${PACKAGE}']) and ship node_modules/${PACKAGE} with the app, or set CUDA_JS_BINDINGS_ADDON to the addon's file`
+    );
+  }
+  return (
+    'Prebuilt addons ship for linux-x64 and linux-arm64 (glibc); elsewhere, build it from source (python3, make and a C++17 compiler; no CUDA toolkit needed): ' +
+    `cd ${resolution.root ?? PACKAGE} && npx node-gyp rebuild --directory native`
+  );
+}
+
+/** Loads a `.node` file as Node's require would, without a require() that bundlers try to follow. */
+function loadNativeFile(path: string): NativeAddon {
+  const module = { exports: {} as NativeAddon };
+  process.dlopen(module, path);
+  return module.exports;
+}
 
 function loadAddon(): { addon: NativeAddon; path: string } | AddonLoadError {
-  const { path, searched } = resolveAddon();
+  const resolution = resolveAddon();
+  const { path, searched } = resolution;
   const where = `looked for: ${searched.join(', ')}`;
   if (path === undefined) {
     return new AddonNotFoundError(
-      `@cuda-js/bindings: no build of the native addon ${ADDON_NAME}.node fits ${process.platform}-${process.arch} (Node.js ${process.version}, N-API ${process.versions.napi}); ${where}. ${HOW_TO_BUILD}`,
+      `${PACKAGE}: no build of the native addon ${ADDON_NAME}.node fits ${PLATFORM} (Node.js ${process.version}, N-API ${process.versions.napi}); ${where}. ${howToFix(resolution)}`,
       searched,
       undefined,
     );
   }
   try {
-    return { addon: require(path) as NativeAddon, path };
+    return { addon: loadNativeFile(path), path };
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    const Kind = (error as { code?: string }).code === 'MODULE_NOT_FOUND' ? AddonNotFoundError : AddonLoadError;
-    return new Kind(`@cuda-js/bindings: the native addon ${path} did not load: ${reason}; ${where}. ${HOW_TO_BUILD}`, searched, path, error);
+    const missing = (error as { code?: string }).code === 'ERR_DLOPEN_FAILED' && !existsSync(path);
+    const Kind = missing ? AddonNotFoundError : AddonLoadError;
+    return new Kind(`${PACKAGE}: the native addon ${path} did not load: ${reason}; ${where}. ${howToFix(resolution)}`, searched, path, error);
   }
 }
 

@@ -201,6 +201,8 @@ function ensureContext(kernel: string): void {
   try {
     if (!Device.current()) Device.get(0).setCurrent();
   } catch (error) {
+    // a missing or broken native addon (a bundle that lost it, say) is not a machine without a GPU: its own error says what to do
+    if (error instanceof Error && (error.name === 'AddonNotFoundError' || error.name === 'AddonLoadError')) throw error;
     const reason = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
     throw new NoGpuError(`${kernel}: there is no GPU to run on (${reason}); ${SIMULATOR_HINT}`, undefined, { cause: error });
   }

@@ -15,6 +15,13 @@ const AOT_SUFFIX = '?cuda-js-aot';
 /** The local name of its `loaded` in the kernels module. */
 const AOT_LOADED = '__cudaJsAotLoaded';
 
+/** The package whose native addon must stay beside its JavaScript: kept an import of the bundle by default. */
+const NATIVE_PACKAGE = /^@cuda-js\/bindings(?:\/|$)/;
+
+/** Said once per build where the plugin kept the native package an import. */
+const KEPT_EXTERNAL =
+  "[cuda-js] @cuda-js/bindings stays an import of the bundle (its native addon cannot be bundled): ship node_modules/@cuda-js/bindings with the app (npm install --omit=dev where it runs), or set the plugin's native: 'bundle' option to decide yourself";
+
 /** The folder of a module's artifact in the assets: its path from the root, one name (`src_kernels`). */
 function artifactFolder(file: string, root: string): string {
   const rel = relative(root, file);
@@ -80,6 +87,14 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
   const built = new Set<string>();
   const named = new Set<string>();
   let transformed = false;
+  const keepNativeExternal = (options.native ?? 'external') === 'external';
+  let saidExternal = false;
+  const external = (source: string): { id: string; external: true } | undefined => {
+    if (!keepNativeExternal || !NATIVE_PACKAGE.test(source)) return undefined;
+    if (!saidExternal) console.info(KEPT_EXTERNAL);
+    saidExternal = true;
+    return { id: source, external: true };
+  };
   const include = options.include;
   const wanted = (id: string): boolean => {
     const path = id.replace(/[?#].*$/, '');
@@ -118,7 +133,19 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
       throw new PluginOptionError({ kind: 'invalid', where, key: 'signatures', value: aot?.signatures, expected: 'names of kernels of the build', message });
     },
     resolveId(source) {
-      return aot && source.endsWith(AOT_SUFFIX) ? source : undefined;
+      if (aot && source.endsWith(AOT_SUFFIX)) return source;
+      return external(source);
+    },
+    // unplugin's resolveId cannot make a module external in webpack and rspack: their own externals do
+    webpack(compiler) {
+      if (!keepNativeExternal) return;
+      new compiler.webpack.ExternalsPlugin(compiler.options.output.module ? 'module' : 'import', [NATIVE_PACKAGE]).apply(compiler);
+      console.info(KEPT_EXTERNAL);
+    },
+    rspack(compiler) {
+      if (!keepNativeExternal) return;
+      new compiler.webpack.ExternalsPlugin(compiler.options.output.module ? 'module' : 'import', [NATIVE_PACKAGE]).apply(compiler);
+      console.info(KEPT_EXTERNAL);
     },
     loadInclude: (id) => aot !== undefined && id.endsWith(AOT_SUFFIX),
     async load(id) {

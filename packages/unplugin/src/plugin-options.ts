@@ -13,6 +13,15 @@ export interface CudaJsPluginOptions {
   /** Called with each record as a module is transformed (ahead-of-time builds collect them here). */
   readonly onKernel?: (record: KernelRecord, moduleId: string) => void;
   /**
+   * What becomes of `@cuda-js/bindings`, the package with the native addon:
+   * `'external'` (the default) keeps it an import of the bundle, so that its
+   * addon loads from `node_modules/@cuda-js/bindings` where the app runs (ship
+   * that folder with the bundle); `'bundle'` lets the bundler inline its
+   * JavaScript, and the addon is then looked for in the `@cuda-js/bindings`
+   * installed beside the bundle, the main script or the working directory.
+   */
+  readonly native?: 'external' | 'bundle';
+  /**
    * Build the kernels whose signatures are declared in code
    * (`jit(fn, { signatures })`) ahead of time, at build time, and embed the
    * artifact in the bundle (loaded before the module's body runs): the app
@@ -71,7 +80,9 @@ const isSignatures: ValueCheck = (v) =>
     : "a plain object of kernel names and lists of signatures, { axpy: ['void(float32, float32[:], float32[:])'] }";
 const isAot: ValueCheck = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : "an object, { arch: ['sm_90'] }");
 
-const PLUGIN_OPTIONS: OptionTable = { modules: isStrings, include: isInclude, root: isString, onKernel: isFunction, aot: isAot };
+const isNative: ValueCheck = (v) => (v === 'external' || v === 'bundle' ? undefined : "'external' or 'bundle'");
+
+const PLUGIN_OPTIONS: OptionTable = { modules: isStrings, include: isInclude, root: isString, onKernel: isFunction, native: isNative, aot: isAot };
 const AOT_OPTIONS: OptionTable = { arch: isArchitectures, ptx: isPtx, ptxas: isString, assets: isAssets, signatures: isSignatures };
 
 /** `options` checked against the plugin's table (and `aot` against its own). */

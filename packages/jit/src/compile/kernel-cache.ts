@@ -11,13 +11,13 @@
 // cubin keyed by the NVVM IR, still serves a miss here whose IR is known.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { cacheKey, nvvmToolchain, ObjectCode, type CompileCache, type KeyPart } from '@cuda-js/program';
 import { deviceFunctionOf, type KernelConstant } from '../device-function.js';
 import { ExternalDeviceFunction, type LinkInput } from '../external-device-function.js';
 import { makerType } from '../types/signature.js';
 import { arrayType, isScalarName, pointerType, type ArrayType } from '../types/jit-types.js';
 import type { ArrayUse, KernelCollectives, KernelParam } from '../types/typed-ir.js';
+import { moduleFile } from '../module-file.js';
 
 /** Bumped when the entry's metadata changes shape. */
 const ENTRY_FORMAT = 1;
@@ -29,7 +29,7 @@ const ENTRY_FORMAT = 1;
  * nothing; the per-module build (dist/compile/) walks up.
  */
 function packageVersion(name: string): string {
-  const here = dirname(fileURLToPath(import.meta.url));
+  const here = dirname(moduleFile(import.meta.url));
   const shipped = versionIn(join(here, '..'), name);
   if (shipped !== undefined) return shipped;
   let dir = here;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Loc, SourceLocator, SourcePosition } from '../errors.js';
 import { mapThroughSourceMap } from './script-source-map.js';
 import { readSourceText } from './source-text.js';
+import { moduleFile } from '../module-file.js';
 
 /** Where `jit(fn)` was called: the user's file and position, from the stack. */
 export interface CallSite {
@@ -22,7 +23,7 @@ function packageDirectory(file: string): string {
   }
 }
 
-const OWN_FILE = fileURLToPath(import.meta.url);
+const OWN_FILE = moduleFile(import.meta.url);
 // This package's own frames are skipped: its sources while testing, its dist (bundled or not) once built.
 const OWN_DIRECTORY = packageDirectory(OWN_FILE);
 /**

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,24 +56,73 @@ interface Addon {
   readonly dlpackVersion: number;
 }
 
-// src/native/index.ts and dist/native/index.js both sit two folders below the package root.
-const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PACKAGE = '@cuda-js/memory-view';
+const HELPER_FILE = 'memory_view_dlpack.node';
+
+/** The file this code runs from: the package's `dist/native/index.js`, or a bundle that inlined it (CommonJS ones have no `import.meta.url`). */
+function ownFile(): string | undefined {
+  const url: unknown = import.meta.url;
+  if (typeof url === 'string' && url.startsWith('file:')) return fileURLToPath(url);
+  return typeof __filename === 'string' ? __filename : undefined;
+}
+
+/**
+ * The package root the helper is looked for in: the package this code runs
+ * from (src/native/ and dist/native/ sit two folders below it); where a
+ * bundler inlined memory-view into an app's file, the memory-view package
+ * installed where the app runs (beside the bundle, the main script or the
+ * working directory). `bundledInto` names the bundle then.
+ */
+function helperRoot(): { root?: string; bundledInto?: string } {
+  const file = ownFile();
+  const own = file === undefined ? undefined : join(dirname(file), '..', '..');
+  try {
+    if (own !== undefined && (JSON.parse(readFileSync(join(own, 'package.json'), 'utf8')) as { name?: unknown }).name === PACKAGE) return { root: own };
+  } catch {
+    // not inside its package: bundled
+  }
+  const bundledInto = file ?? '(a bundle)';
+  for (const from of [file, process.argv[1], join(process.cwd(), 'index.js')]) {
+    if (from === undefined) continue;
+    try {
+      return { root: dirname(createRequire(from).resolve(`${PACKAGE}/package.json`)), bundledInto };
+    } catch {
+      // not installed there
+    }
+  }
+  return { bundledInto };
+}
 
 /**
  * Where the addon is looked for: `CUDA_JS_MEMORY_VIEW_ADDON`; else a source
- * build in the package's `native/build/Release`; else the prebuild that
- * node-gyp-build picks from the package's `prebuilds/<platform>-<arch>/`.
+ * build in the package's `native/build/Release`; else this platform's
+ * prebuild in the package's `prebuilds/<platform>-<arch>/` (as node-gyp-build
+ * picks it); the package is the one this code runs from, or the installed one
+ * where a bundler inlined memory-view.
  */
 export function nativeHelperPath(): string {
   const override = process.env['CUDA_JS_MEMORY_VIEW_ADDON'];
   if (override) return override;
-  const sourceBuild = join(packageRoot, 'native', 'build', 'Release', 'memory_view_dlpack.node');
+  const { root, bundledInto } = helperRoot();
+  if (root === undefined) return join(dirname(bundledInto ?? '.'), 'node_modules', PACKAGE, 'prebuilds', `${process.platform}-${process.arch}`, HELPER_FILE);
+  const sourceBuild = join(root, 'native', 'build', 'Release', HELPER_FILE);
   if (existsSync(sourceBuild)) return sourceBuild;
+  const prebuild = join(root, 'prebuilds', `${process.platform}-${process.arch}`, HELPER_FILE);
+  if (existsSync(prebuild)) return prebuild;
   try {
-    return (createRequire(import.meta.url)('node-gyp-build') as { path(dir: string): string }).path(packageRoot);
+    return (createRequire(join(root, 'package.json'))('node-gyp-build') as { path(dir: string): string }).path(root);
   } catch {
-    return join(packageRoot, 'prebuilds', `${process.platform}-${process.arch}`, 'memory_view_dlpack.node');
+    return prebuild;
   }
+}
+
+/** What to do where the helper did not load: build it, or (in a bundle) keep memory-view an import of it. */
+function howToGetHelper(): string {
+  const { root, bundledInto } = helperRoot();
+  if (bundledInto !== undefined) {
+    return `${PACKAGE} was bundled into ${bundledInto}, away from its native helper: keep ${PACKAGE} an import of the bundle and ship node_modules/${PACKAGE} with the app, or set CUDA_JS_MEMORY_VIEW_ADDON to the helper's file`;
+  }
+  return `Prebuilt helpers ship for linux-x64 and linux-arm64 (glibc); elsewhere build it from source (a C++17 compiler; \`npm i -D node-addon-api\` first): cd ${root ?? PACKAGE} && npx node-gyp rebuild --directory native; or set CUDA_JS_MEMORY_VIEW_ADDON`;
 }
 
 let addon: Addon | undefined;
@@ -84,12 +133,12 @@ function load(): Addon {
   if (failure !== undefined) throw failure;
   const path = nativeHelperPath();
   try {
-    addon = named(createRequire(import.meta.url)(path) as Addon);
+    // process.dlopen is what require() does for a .node file, without a require() of a computed path that bundlers try to follow
+    const module = { exports: {} as Addon };
+    process.dlopen(module, path);
+    addon = named(module.exports);
   } catch (error) {
-    failure = new NativeHelperUnavailableError(
-      `the native DLPack helper did not load from ${path}: ${(error as Error).message.split('\n')[0]}. ` +
-        `Prebuilt helpers ship for linux-x64 and linux-arm64 (glibc); elsewhere build it from source (a C++17 compiler; \`npm i -D node-addon-api\` first): cd ${packageRoot} && npx node-gyp rebuild --directory native; or set CUDA_JS_MEMORY_VIEW_ADDON`,
-    );
+    failure = new NativeHelperUnavailableError(`the native DLPack helper did not load from ${path}: ${(error as Error).message.split('\n')[0]}. ` + howToGetHelper());
     throw failure;
   }
   addon.setCallbacks(describe, (fields) => viewFromFields(fields, undefined, undefined, false));
