@@ -54,17 +54,18 @@ function isPackageRoot(dir: string): boolean {
 
 /**
  * The installed bindings package that a bundle's app would import, looked up
- * from the bundle's folder, the main script and the working directory: a
- * bundle that inlined the bindings still finds their addon where the app
- * ships node_modules beside it.
+ * as Node.js resolves a package (each folder's node_modules, upwards) from
+ * the bundle's folder, the main script's and the working directory: a bundle
+ * that inlined the bindings still finds their addon where the app ships
+ * node_modules beside it.
  */
 function installedPackageRoot(from: readonly (string | undefined)[]): string | undefined {
-  for (const file of from) {
-    if (file === undefined) continue;
-    try {
-      return dirname(createRequire(file).resolve(`${PACKAGE}/package.json`));
-    } catch {
-      // not installed where this file is
+  for (const start of from) {
+    for (let dir = start; dir !== undefined; ) {
+      const candidate = join(dir, 'node_modules', ...PACKAGE.split('/'));
+      if (isPackageRoot(candidate)) return candidate;
+      const up = dirname(dir);
+      dir = up === dir ? undefined : up;
     }
   }
   return undefined;
@@ -75,10 +76,10 @@ function buildsIn(root: string): string[] {
   return [join(root, 'native', 'build', 'Release', `${ADDON_NAME}.node`), join(root, 'prebuilds', PLATFORM, `${ADDON_NAME}.node`)];
 }
 
-/** The prebuild that node-gyp-build picks for this platform, libc and runtime, where it can run (it cannot inside an ES-module bundle). */
-function nodeGypBuildPick(root: string, file: string): string | undefined {
+/** The prebuild that node-gyp-build picks for this platform, libc and runtime, where it can run (not inside a CommonJS bundle, which has no `import.meta.url`). */
+function nodeGypBuildPick(root: string): string | undefined {
   try {
-    const nodeGypBuild = createRequire(file)('node-gyp-build') as { path(dir: string): string };
+    const nodeGypBuild = createRequire(import.meta.url)('node-gyp-build') as { path(dir: string): string };
     return nodeGypBuild.path(root);
   } catch {
     return undefined;
@@ -107,10 +108,11 @@ function resolveAddon(): Resolution {
   // src/ and dist/ both sit one folder below the package root
   const ownRoot = file === undefined ? undefined : join(dirname(file), '..');
   const bundledInto = ownRoot !== undefined && isPackageRoot(ownRoot) ? undefined : (file ?? '(a bundle)');
-  const root = bundledInto === undefined ? ownRoot : installedPackageRoot([file, process.argv[1], join(process.cwd(), 'index.js')]);
+  const root =
+    bundledInto === undefined ? ownRoot : installedPackageRoot([file === undefined ? undefined : dirname(file), process.argv[1] === undefined ? undefined : dirname(process.argv[1]), process.cwd()]);
   if (root === undefined) return { searched: [`${PACKAGE} installed beside ${bundledInto} (node_modules), the main script or the working directory`], ...(bundledInto ? { bundledInto } : {}) };
   const searched = buildsIn(root);
-  const found = searched.find((path) => existsSync(path)) ?? (file === undefined ? undefined : nodeGypBuildPick(root, file));
+  const found = searched.find((path) => existsSync(path)) ?? nodeGypBuildPick(root);
   return { ...(found === undefined ? {} : { path: found }), root, searched, ...(bundledInto ? { bundledInto } : {}) };
 }
 

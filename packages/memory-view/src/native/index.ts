@@ -66,6 +66,15 @@ function ownFile(): string | undefined {
   return typeof __filename === 'string' ? __filename : undefined;
 }
 
+/** Whether `dir` is the root of the memory-view package (its package.json names it). */
+function isMemoryViewRoot(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === PACKAGE;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The package root the helper is looked for in: the package this code runs
  * from (src/native/ and dist/native/ sit two folders below it); where a
@@ -76,18 +85,15 @@ function ownFile(): string | undefined {
 function helperRoot(): { root?: string; bundledInto?: string } {
   const file = ownFile();
   const own = file === undefined ? undefined : join(dirname(file), '..', '..');
-  try {
-    if (own !== undefined && (JSON.parse(readFileSync(join(own, 'package.json'), 'utf8')) as { name?: unknown }).name === PACKAGE) return { root: own };
-  } catch {
-    // not inside its package: bundled
-  }
+  if (own !== undefined && isMemoryViewRoot(own)) return { root: own };
   const bundledInto = file ?? '(a bundle)';
-  for (const from of [file, process.argv[1], join(process.cwd(), 'index.js')]) {
-    if (from === undefined) continue;
-    try {
-      return { root: dirname(createRequire(from).resolve(`${PACKAGE}/package.json`)), bundledInto };
-    } catch {
-      // not installed there
+  // as Node.js resolves a package: each folder's node_modules, upwards
+  for (const start of [file, process.argv[1], join(process.cwd(), 'index.js')]) {
+    for (let dir = start === undefined ? undefined : dirname(start); dir !== undefined; ) {
+      const candidate = join(dir, 'node_modules', ...PACKAGE.split('/'));
+      if (isMemoryViewRoot(candidate)) return { root: candidate, bundledInto };
+      const up = dirname(dir);
+      dir = up === dir ? undefined : up;
     }
   }
   return { bundledInto };
@@ -110,7 +116,7 @@ export function nativeHelperPath(): string {
   const prebuild = join(root, 'prebuilds', `${process.platform}-${process.arch}`, HELPER_FILE);
   if (existsSync(prebuild)) return prebuild;
   try {
-    return (createRequire(join(root, 'package.json'))('node-gyp-build') as { path(dir: string): string }).path(root);
+    return (createRequire(import.meta.url)('node-gyp-build') as { path(dir: string): string }).path(root);
   } catch {
     return prebuild;
   }
