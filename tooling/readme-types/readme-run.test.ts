@@ -26,7 +26,14 @@ import { type Block, blockModule, blocks, repoDir } from './readme-blocks.js';
 
 const run = promisify(execFile);
 /** The documents whose examples call the driver or NVRTC themselves: skipped (with the reason) where the machine has neither a device nor the library. */
-const DRIVER_DOCUMENTS = new Set(['packages/bindings/README.md', 'packages/program/README.md', 'packages/core/README.md', 'packages/streams/README.md', 'packages/cuda-js/README.md', 'docs/bindings-api.md']);
+const DRIVER_DOCUMENTS = new Set([
+  'packages/bindings/README.md',
+  'packages/program/README.md',
+  'packages/core/README.md',
+  'packages/streams/README.md',
+  'packages/cuda-js/README.md',
+  'docs/bindings-api.md',
+]);
 /** The first line of an uncaught error that says what the machine lacks. */
 const NO_DEVICE = /^(?:LibraryNotFoundError: .*|CudaError: .*CUDA_ERROR_NO_DEVICE.*|DeviceNotFoundError: .*|ArchitectureRequiredError: .*|NoGpuError: .*)$/m;
 const runnable = blocks.filter((b) => !b.noRun);
@@ -45,12 +52,14 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('the README and guide examples run as shown (Node.js, the simulator)', () => {
-  it('there are blocks to run, and few are no-run', () => {
+  it('there are blocks to run, and few are no-run, each saying on its first line which file it is', () => {
     expect(runnable.length).toBeGreaterThan(10);
-    expect(blocks.length - runnable.length).toBeLessThanOrEqual(8);
+    const noRun = blocks.filter((b) => b.noRun);
+    expect(noRun.length).toBeLessThanOrEqual(8);
+    for (const b of noRun) expect(b.code, `${b.document}:${b.line}`).toMatch(/^\/\/ [\w.-]+\.(?:ts|mjs|js)\b/);
   });
 
-  it.for(runnable.map((b) => [`${b.document}:${b.line}`, b] as const))('%s', async ([, block], context) => {
+  it.for(runnable.map((block) => ({ where: `${block.document}:${block.line}`, block })))('$where', { timeout: 60_000 }, async ({ block }, context) => {
     const script = join(project.dir, 'out', blockModule(block)[0].replace(/\.ts$/, '.js'));
     expect(existsSync(script)).toBe(true);
     const result = await run(process.execPath, ['--enable-source-maps', script], {
@@ -69,7 +78,7 @@ describe('the README and guide examples run as shown (Node.js, the simulator)', 
     }
     expect(result.stderr, `${block.document}:${block.line} failed`).not.toMatch(/Uncaught|^\w*Error\b.*$/m);
     expect(result.code, result.stderr).toBe(0);
-  }, 60_000);
+  });
 
   it("the jit README's Errors sample is what the JIT reports for the block above it", () => {
     const readme = readFileSync(join(repoDir, 'packages/jit/README.md'), 'utf8');
@@ -80,8 +89,12 @@ describe('the README and guide examples run as shown (Node.js, the simulator)', 
     expect(block, 'the Errors section has a ```ts block that makes the error').toBeDefined();
     const printed = outputs.get(block as Block);
     expect(printed, 'the block ran').toBeDefined();
-    // the path differs (the user's file, this run's compiled one); the line and column are the kernel's own in the block
-    const withoutPath = (text: string) => text.trim().replace(/^\S+:(\d+):(\d+): /, ': ');
-    expect(withoutPath(printed!).replace(/^: /, ''), 'the message and snippet').toBe(withoutPath(sample).replace(/^: /, ''));
+    // the file differs (the README's kernels.ts, this run's module, at the README's own lines); the column and the rest do not
+    const where = /^\S+:(\d+):(\d+): /;
+    const [, shownLine, shownColumn] = where.exec(sample)!;
+    const [, line, column] = where.exec(printed!.trim()) ?? [];
+    expect(Number(line) - block!.line, 'the line in the block').toBe(Number(shownLine));
+    expect(column, 'the column').toBe(shownColumn);
+    expect(printed!.trim().replace(where, ''), 'the message and snippet').toBe(sample.trim().replace(where, ''));
   });
 });

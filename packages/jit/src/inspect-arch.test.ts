@@ -34,10 +34,13 @@ describeWhen([nvvmMissing], 'inspect(signature, { arch }) with libNVVM', () => {
     expect(axpy.inspect(signature, { arch: 'sm_90' }).ptx).toMatch(/^\.target sm_90\b/m);
   });
 
-  it('takes the kernel\'s own arch option otherwise', () => {
-    const k = jit((x: Float32Array) => {
-      x[cuda.grid(1)] = 1;
-    }, { target: 'simulator', arch: 'sm_86' });
+  it("takes the kernel's own arch option otherwise", () => {
+    const k = jit(
+      (x: Float32Array) => {
+        x[cuda.grid(1)] = 1;
+      },
+      { target: 'simulator', arch: 'sm_86' },
+    );
     expect(k.inspect([array(f32, 1)]).ptx).toMatch(/^\.target sm_86\b/m);
   });
 });

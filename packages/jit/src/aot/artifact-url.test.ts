@@ -73,8 +73,6 @@ describe('loadKernelArtifact with a file: URL', () => {
   it('refuses a URL of another scheme, saying which it takes', () => {
     const error = errorOf(() => loadKernelArtifact(new URL('https://example.com/kernels-aot/')));
     expect(error).toBeInstanceOf(KernelArtifactFormatError);
-    expect(error?.message).toBe(
-      'kernel artifact https://example.com/kernels-aot/: only a file: URL names a folder or manifest.json; load other URLs yourself and pass the artifact',
-    );
+    expect(error?.message).toBe('kernel artifact https://example.com/kernels-aot/: only a file: URL names a folder or manifest.json; load other URLs yourself and pass the artifact');
   });
 });
