@@ -47,6 +47,9 @@ export const FORALL_OPTIONS: OptionTable = { stream: isAnything };
 /** `kernel.maxCooperativeGridBlocks(block, options)`. */
 export const COOPERATIVE_GRID_OPTIONS: OptionTable = { signature: isArray, sharedMemory: isAnything };
 
+/** `kernel.inspect(signature, options)`. */
+export const INSPECT_OPTIONS: OptionTable = { arch: isNonEmptyString };
+
 /** `kernel.artifactCode(signature, options)`. */
 export const ARTIFACT_CODE_OPTIONS: OptionTable = { arch: isNonEmptyString };
 

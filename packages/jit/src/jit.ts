@@ -1,7 +1,7 @@
-import { ARTIFACT_CODE_OPTIONS, checkJitOptions, COOPERATIVE_GRID_OPTIONS, FORALL_OPTIONS, JIT_OPTIONS, LAUNCH_OPTIONS } from './jit-options.js';
+import { ARTIFACT_CODE_OPTIONS, checkJitOptions, COOPERATIVE_GRID_OPTIONS, FORALL_OPTIONS, INSPECT_OPTIONS, JIT_OPTIONS, LAUNCH_OPTIONS } from './jit-options.js';
 import { Device, LaunchConfig, type LaunchBatch, type LaunchConfigOptions } from '@cuda-js/core';
 import { snapshotConstants } from './constants-snapshot.js';
-import { nvvmIRVersion, ObjectCode, readDim3, type Dim3, type Kernel } from '@cuda-js/program';
+import { ArchitectureRequiredError, nvvmIRVersion, ObjectCode, readDim3, type Dim3, type Kernel } from '@cuda-js/program';
 import { artifactChoice, notBuiltError, nvvmUnavailable, type ArtifactChoice, type ArtifactLookup } from './aot/artifact-choice.js';
 import { noteKernel } from './aot/collect-kernels.js';
 import { kernelHash } from './aot/kernel-hash.js';
@@ -405,8 +405,16 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     return this.#captured.values.length === 0 ? args : [...args, ...this.#captured.values];
   }
 
-  /** The types, NVVM IR, PTX and simulator code of the kernel for `signature`, each made when first read (the PTX needs libNVVM, and `arch` where there is no device). */
-  inspect(signature: KernelSignature): KernelInspection {
+  /**
+   * The types, NVVM IR, PTX and simulator code of the kernel for `signature`,
+   * each made when first read. The PTX needs libNVVM, and an architecture:
+   * `options.arch` (`'sm_90'`), else the kernel's own `arch` option
+   * (`jit(fn, { arch: 'sm_90' })`), else the current device's; with none of
+   * them (no GPU, the simulator) reading `ptx` throws `ArchitectureRequiredError`.
+   */
+  inspect(signature: KernelSignature, options: { readonly arch?: string } = {}): KernelInspection {
+    checkJitOptions(`${this.name}.inspect`, options, INSPECT_OPTIONS);
+    const inspectArch = options.arch;
     const types = this.#withCapturedTypes(resolveSignature(signature));
     const typed = this.#type(types, this.#symbolFor(signatureKey(types)));
     const params: Record<string, string> = {};
@@ -417,8 +425,10 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     let nvvm: string | undefined;
     let ptx: string | undefined;
     let simulator: string | undefined;
-    const options = this.#compileOptions();
-    const fastMath = options.fastMath === true;
+    const baseOptions = this.#compileOptions();
+    const compileOptions = inspectArch === undefined ? baseOptions : { ...baseOptions, arch: inspectArch };
+    const name = this.name;
+    const fastMath = compileOptions.fastMath === true;
     const locator = this.#parse().locator;
     return {
       types: { params, locals },
@@ -426,7 +436,18 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
         return (nvvm ??= lowerKernel(typed, { irVersion: nvvmIRVersion(), fastMath }));
       },
       get ptx() {
-        return (ptx ??= compileToPtx(this.nvvm, options));
+        if (ptx !== undefined) return ptx;
+        const ir = this.nvvm;
+        try {
+          return (ptx = compileToPtx(ir, compileOptions));
+        } catch (error) {
+          // program's message says "pass arch"; say where a JIT user passes it
+          if (!(error instanceof ArchitectureRequiredError)) throw error;
+          throw new ArchitectureRequiredError(error.reason, {
+            cause: error.cause,
+            example: `jit(fn, { arch: 'sm_90' }), or ${name}.inspect(signature, { arch: 'sm_90' }) for this inspection`,
+          });
+        }
       },
       get simulator() {
         return (simulator ??= new SimulatedKernel(typed, locator).source);

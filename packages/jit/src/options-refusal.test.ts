@@ -54,6 +54,7 @@ const cases: readonly (readonly [where: string, call: () => unknown, key: string
   ['fill.forall', () => kernel.forall(4, { strem: 0n } as never), 'strem', 'stream'],
   ['fill.maxCooperativeGridBlocks', () => kernel.maxCooperativeGridBlocks(32, { sharedMemroy: 0 } as never), 'sharedMemroy', 'sharedMemory'],
   ['fill.artifactCode', () => kernel.artifactCode([f32], { arc: 'sm_90' } as never), 'arc', 'arch'],
+  ['fill.inspect', () => kernel.inspect([f32], { arc: 'sm_90' } as never), 'arc', 'arch'],
   ['vectorize()', () => vectorize(add, { fastmath: true } as never), 'fastmath', 'fastMath'],
   ['plus()', () => ufunc(host, host, { strem: 0n } as never), 'strem', 'stream'],
   ['guvectorize()', () => guvectorize(['void(f32[:], f32[:])'], '(n)->(n)', add, { targte: 'simulator' } as never), 'targte', 'target'],

@@ -111,8 +111,15 @@ export class UnsupportedArchitectureError extends ProgramError {
  */
 export class ArchitectureRequiredError extends ProgramError {
   override readonly name = 'ArchitectureRequiredError';
-  constructor(reason: string, options?: ErrorOptions) {
-    super(`no 'arch' option was given and the current device's architecture is not available (${reason}); pass arch explicitly, for example { arch: 'sm_90' }`, options);
+  /** Why the current device's architecture is not available (no driver, no device). */
+  readonly reason: string;
+  /** `options.example`: where the caller passes `arch` (a layer above names its own call, as the JIT's `jit(fn, { arch: 'sm_90' })`). */
+  constructor(reason: string, options?: ErrorOptions & { readonly example?: string }) {
+    super(
+      `no 'arch' option was given and the current device's architecture is not available (${reason}); pass arch explicitly, for example ${options?.example ?? "{ arch: 'sm_90' }"}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.reason = reason;
   }
 }
 

@@ -4,6 +4,7 @@
 // base64 (for apps that bundle: import it and a bundler embeds it).
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readRegularFile } from '@cuda-js/pathfinder';
 import { parseArchitecture } from '@cuda-js/program';
 import { decodeCollectives, decodeParams } from '../compile/kernel-cache.js';
@@ -244,13 +245,29 @@ function readArtifact(json: SerializedKernelArtifact | KernelArtifact, baseDir: 
 }
 
 /**
+ * The path of a `file:` URL naming an artifact's folder or manifest
+ * (`new URL('./kernels-aot/', import.meta.url)`: beside the module, wherever
+ * the process runs).
+ *
+ * @throws {KernelArtifactFormatError} for a URL of another scheme
+ */
+export function artifactPath(url: URL): string {
+  if (url.protocol !== 'file:') throw new KernelArtifactFormatError(`kernel artifact ${url.href}: only a file: URL names a folder or manifest.json; load other URLs yourself and pass the artifact`);
+  return fileURLToPath(url);
+}
+
+/**
  * Reads an artifact: a folder that `writeKernelArtifact` wrote, its
  * `manifest.json`, the object that its `kernels.js` exports, or an artifact
- * in memory (checked the same way, field by field).
+ * in memory (checked the same way, field by field). A path is resolved
+ * against the working directory (`process.cwd()`), as `fs` resolves one; a
+ * `file:` URL (`new URL('./kernels-aot/', import.meta.url)`) names the folder
+ * or manifest beside a module.
  *
  * @throws {KernelArtifactFormatError} where it is not an artifact of this format, or a code file is missing, outside its folder, of the wrong size or of the other kind
  */
-export function readKernelArtifact(source: string | SerializedKernelArtifact | KernelArtifact): KernelArtifact {
+export function readKernelArtifact(source: string | URL | SerializedKernelArtifact | KernelArtifact): KernelArtifact {
+  if (source instanceof URL) source = artifactPath(source);
   if (typeof source !== 'string') {
     try {
       return readArtifact(source, undefined, 'kernel artifact');

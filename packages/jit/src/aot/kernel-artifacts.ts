@@ -18,18 +18,22 @@ function inMemory(value: KernelArtifact): boolean {
  * of a kernel that the artifact names (by its name, checked against the
  * hash of its definition) loads the artifact's cubin for the device's
  * architecture, else its PTX, with no typing, lowering or libNVVM. Give
- * the artifact's folder (or its `manifest.json`), the default export of its
- * `kernels.js` (bundlers embed that), or an artifact in memory. Load it
+ * the artifact's folder (or its `manifest.json`), as a path (relative ones
+ * are resolved against the working directory, `process.cwd()`, not the
+ * calling module) or as a `file:` URL (`new URL('./kernels-aot/',
+ * import.meta.url)`: the folder beside the module, wherever the process
+ * runs), the default export of its `kernels.js` (bundlers embed that), or an
+ * artifact in memory. Load it
  * before the kernels' first launch; kernels it does not name compile as
  * always.
  *
  * @throws {KernelArtifactFormatError} where it is not an artifact of this format
  * @throws {StaleKernelArtifactError} where another version of `@cuda-js/jit` built it
  */
-export function loadKernelArtifact(source: string | SerializedKernelArtifact | KernelArtifact): KernelArtifact {
+export function loadKernelArtifact(source: string | URL | SerializedKernelArtifact | KernelArtifact): KernelArtifact {
   // every form is read by the one reader, field by field; one in memory is then kept as it was given
   const read = readKernelArtifact(source);
-  const artifact = typeof source !== 'string' && inMemory(source as KernelArtifact) ? (source as KernelArtifact) : read;
+  const artifact = typeof source !== 'string' && !(source instanceof URL) && inMemory(source as KernelArtifact) ? (source as KernelArtifact) : read;
   if (artifact.format !== KERNEL_ARTIFACT_FORMAT) throw new KernelArtifactFormatError(`kernel artifact: format ${String(artifact.format)}, this @cuda-js/jit reads format ${KERNEL_ARTIFACT_FORMAT}`);
   const here = jitVersion();
   if (artifact.jitVersion !== here) {
