@@ -25,6 +25,7 @@ import { hasOnlyLaunchKeys, KernelLauncher, withoutStream } from './launch/kerne
 import { lowerKernel } from './lower/lower-kernel.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
 import { explainRewrite } from './parse/rewritten-kernel.js';
+import { callSiteBinding } from './parse/call-site-binding.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
 import { SimulatedKernel } from './simulate/simulated-kernel.js';
 import { signatureKey, typeName, type JitType } from './types/jit-types.js';
@@ -212,7 +213,7 @@ function ensureContext(kernel: string): void {
  * arguments, or is given to {@link compile}.
  */
 export class JitKernel<Params extends readonly unknown[] = unknown[]> {
-  readonly name: string;
+  #name: string | undefined;
   readonly target: JitTarget;
   readonly #fn: (...args: never[]) => unknown;
   readonly #options: JitOptions;
@@ -246,9 +247,25 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     this.#captured = capturedArraysOf(options.constants);
     this.target = target;
     // parse now, so that syntax errors and free variables show at the definition
-    this.name = options.name ?? this.#parse().name;
+    this.#parse();
     this.#declared = (options.signatures ?? []).map((signature) => resolveSignature(signature));
     noteKernel(this);
+  }
+
+  /**
+   * The kernel's name, in messages, PTX symbols and ahead-of-time artifacts:
+   * the `name` option, else the function's own name (`function saxpy`),
+   * else the name the kernel is assigned to where it is made (`const saxpy
+   * = jit(...)`, `{ saxpy: jit(...) }`: the build plugin's record, or the
+   * line of the jit() call, read the first time the name is asked for),
+   * else `kernel`.
+   */
+  get name(): string {
+    if (this.#name === undefined) {
+      const parsed = this.#parse();
+      this.#name = this.#options.name ?? (parsed.named ? parsed.name : (callSiteBinding(this.#callSite) ?? parsed.name));
+    }
+    return this.#name;
   }
 
   /** Where the kernel was defined: the build plugin's record id (`src/app.ts:12:20`), else `file:line:column` of the jit() call, where that is known. */

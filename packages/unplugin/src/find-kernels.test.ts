@@ -43,6 +43,35 @@ describe('findKernels', () => {
     expect(scale.file).toBe('/app/src/main.ts');
   });
 
+  it('records the name each kernel is assigned to, which names it where no name option or function name does', () => {
+    const found = findKernels(APP, '/app/src/main.ts', { root: '/app' })!;
+    expect(found.records.map((r) => r.binding)).toEqual(['scale', undefined, 'twice', undefined, 'w']);
+    expect(found.kernelNames).toEqual(['scale', 'twice', 'w']);
+    const shapes = `import { jit } from 'cuda-js';
+import * as cj from '@cuda-js/jit';
+export let a = jit((x: Float32Array) => { x[0] = 1; });
+var b: unknown = (cj.jit((x: Float32Array) => { x[0] = 2; }) as unknown);
+let c;
+c = jit((x: Float32Array) => { x[0] = 3; });
+const kernels = { d: jit((x: Float32Array) => { x[0] = 4; }), 'e': jit(function own(x: Float32Array) { x[0] = 5; }) };
+exports.f = jit((x: Float32Array) => { x[0] = 6; }, { name: 'given' });
+const g = wrap(jit((x: Float32Array) => { x[0] = 7; }));
+const h = jit.withConstants({ N: 1 }, ({ N }) => (x: Float32Array) => { x[0] = N; });
+`;
+    const more = findKernels(shapes, '/app/src/k.ts', { root: '/app' })!;
+    expect(more.records.map((r) => [r.name, r.binding])).toEqual([
+      [undefined, 'a'],
+      [undefined, 'b'],
+      [undefined, 'c'],
+      [undefined, 'd'],
+      ['own', 'e'],
+      [undefined, 'f'],
+      [undefined, undefined],
+      [undefined, 'h'],
+    ]);
+    expect(more.kernelNames).toEqual(['a', 'b', 'c', 'd', 'own', 'given', 'kernel', 'h']);
+  });
+
   it('blanks the types out of the recorded text, keeping its layout', () => {
     const found = findKernels(APP, '/app/src/main.ts')!;
     const scale = found.records[0]!;

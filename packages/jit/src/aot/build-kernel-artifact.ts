@@ -105,7 +105,7 @@ export function buildKernelArtifact(kernels: Iterable<JitKernel>, given: BuildKe
     if (known === source.hash) continue;
     if (known !== undefined) {
       throw new KernelBuildError(
-        `buildKernelArtifact: two different kernels are named ${source.name} (${source.definedAt ?? 'unknown place'} is the second); give one another name with jit(fn, { name }) (an arrow function passed to jit() has no name of its own, so it is 'kernel')`,
+        `buildKernelArtifact: two different kernels are named ${source.name} (${source.definedAt ?? 'unknown place'} is the second); give one another name with jit(fn, { name }) (an arrow function passed to jit() has no name of its own: it is named after the const it is assigned to, else 'kernel')`,
       );
     }
     seen.set(source.name, source.hash);
