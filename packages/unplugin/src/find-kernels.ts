@@ -15,7 +15,7 @@ export const DEFAULT_MODULES: readonly string[] = ['cuda-js', '@cuda-js/jit'];
 export interface FindKernelsOptions {
   /** Module specifiers whose imports define kernels (default {@link DEFAULT_MODULES}). */
   readonly modules?: readonly string[];
-  /** The folder that record ids are relative to (default: the current directory). */
+  /** The folder that records' files and ids are relative to (default: the current directory): no absolute path of the build machine is recorded. */
   readonly root?: string;
   /**
    * The source map of `code` back to the file as written, where an earlier
@@ -290,11 +290,16 @@ function locate(fn: AstNode, file: string, inputMap: SourceMapPayload | undefine
   return { file: fileOf(original, file), line: first[1], column: first[2], positions };
 }
 
-/** The record's id: the file relative to `root` (with `/`), line and column. */
-function recordId(file: string, line: number, column: number, root: string): string {
-  const rel = relative(root, file);
-  const shown = rel.startsWith('..') || isAbsolute(rel) ? file : rel;
-  return `${shown.split(sep).join('/')}:${line}:${column}`;
+/**
+ * A file as records name it: relative to `root` (the build's root), with
+ * `/`, so that a bundle holds no path of the machine that built it and
+ * builds from two checkouts are the same (`src/app.ts`; `../lib/k.ts` for a
+ * file beside the root). An absolute path only where no relative one exists
+ * (another drive).
+ */
+export function recordFile(file: string, root: string): string {
+  const rel = relative(resolve(root), file);
+  return isAbsolute(rel) ? file : rel.split(sep).join('/');
 }
 
 /**
@@ -323,7 +328,8 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
   for (const d of found) {
     const written = code.slice(d.fn.start, d.fn.end);
     const source = blankTypes(code, d.fn);
-    const where = locate(d.fn, file, options.inputMap);
+    const located = locate(d.fn, file, options.inputMap);
+    const where = { ...located, file: recordFile(located.file, root) };
     const bound: Record<string, KernelImportBinding> = {};
     for (const name of freeNames(d.fn)) {
       const b = imports.get(name);
@@ -331,7 +337,7 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
     }
     const record: KernelRecord = {
       version: KERNEL_RECORD_VERSION,
-      id: recordId(where.file, where.line, where.column, root),
+      id: `${where.file}:${where.line}:${where.column}`,
       kind: d.kind,
       ...(d.name !== undefined ? { name: d.name } : {}),
       ...(d.binding !== undefined ? { binding: d.binding } : {}),

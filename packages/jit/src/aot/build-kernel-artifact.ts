@@ -1,6 +1,7 @@
 // Building kernels ahead of time: each declared signature through the JIT's
 // own pipeline (typed, lowered to NVVM IR, libNVVM to PTX per
 // architecture, ptxas to a cubin), into a KernelArtifact.
+import { isAbsolute, relative, sep } from 'node:path';
 import { describeValue, suggestName } from '@cuda-js/options';
 import { computeName, nvvmIRVersion, nvvmToolchain, parseArchitecture, smName } from '@cuda-js/program';
 import { compileToPtx } from '../compile/compile-kernel.js';
@@ -76,6 +77,20 @@ function capability(arch: string): number {
 }
 
 /**
+ * A kernel's `file:line:column` as an artifact keeps it: an absolute file
+ * (the jit() call's, where no build plugin recorded the kernel) relative to
+ * the working directory of the build, with `/`, so that the artifact holds no
+ * path of the machine that built it and builds from two checkouts are the
+ * same. The build plugin's record ids are relative already.
+ */
+export function portablePlace(definedAt: string): string {
+  const m = /^(.*):(\d+):(\d+)$/.exec(definedAt);
+  if (!m || !isAbsolute(m[1]!)) return definedAt;
+  const rel = relative(process.cwd(), m[1]!);
+  return isAbsolute(rel) || rel === '' ? definedAt : `${rel.split(sep).join('/')}:${m[2]}:${m[3]}`;
+}
+
+/**
  * Compiles each kernel's declared signatures (`jit(fn, { signatures })`)
  * for `options.arch` (cubins) and `options.ptx` (PTX), needing libNVVM and
  * ptxas but no GPU. Kernel names must be unique within an artifact (the
@@ -136,7 +151,7 @@ export function buildKernelArtifact(kernels: Iterable<JitKernel>, given: BuildKe
       for (const arch of ptxArchs) code.push({ kind: 'ptx', arch, data: encoder.encode(ptxFor(arch)) });
       return { signature: signatureKey(types), symbol, params: typed.params, collectives: typed.collectives, code };
     });
-    out.push({ name: source.name, hash: source.hash, ...(source.definedAt === undefined ? {} : { definedAt: source.definedAt }), specializations });
+    out.push({ name: source.name, hash: source.hash, ...(source.definedAt === undefined ? {} : { definedAt: portablePlace(source.definedAt) }), specializations });
   }
   const toolchain = [`libNVVM ${nvvmToolchain().version}`, ...(ptxas === undefined ? [] : [`ptxas ${ptxasVersion(ptxas)}`])].join(', ');
   return { format: KERNEL_ARTIFACT_FORMAT, jitVersion: jitVersion(), toolchain, kernels: out };

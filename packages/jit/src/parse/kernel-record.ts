@@ -60,7 +60,12 @@ export interface KernelRecord {
   readonly source: string;
   /** The text as written (with its types), where it differs from `source`; it has the same layout, for snippets. */
   readonly original?: string;
-  /** The original file (an absolute path at build time). */
+  /**
+   * The original file, relative to the build's root (the plugin's `root`,
+   * default the directory it ran in) with `/` (`src/app.ts`): messages name
+   * it so, and its lines are read (for snippets) relative to the working
+   * directory. Records of older plugins hold an absolute path.
+   */
   readonly file: string;
   /** 1-based line of `source[0]` in `file`. */
   readonly line: number;
