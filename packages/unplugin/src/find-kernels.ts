@@ -14,17 +14,17 @@ export const DEFAULT_MODULES: readonly string[] = ['cuda-js', '@cuda-js/jit'];
 
 export interface FindKernelsOptions {
   /** Module specifiers whose imports define kernels (default {@link DEFAULT_MODULES}). */
-  readonly modules?: readonly string[];
+  readonly modules?: readonly string[] | undefined;
   /** The folder that records' files and ids are relative to (default: the current directory): no absolute path of the build machine is recorded. */
-  readonly root?: string;
+  readonly root?: string | undefined;
   /**
    * The source map of `code` back to the file as written, where an earlier
    * step of the build compiled it (TypeScript stripped by another plugin):
    * records then carry positions in the original file.
    */
-  readonly inputMap?: SourceMapPayload;
+  readonly inputMap?: SourceMapPayload | undefined;
   /** Kernel names that the build gives signatures of its own (the `aot` option's `signatures`): a module with such a kernel is built too. */
-  readonly buildNames?: readonly string[];
+  readonly buildNames?: readonly string[] | undefined;
 }
 
 /** What {@link findKernels} found in a module, and the module with the records attached. */

@@ -26,16 +26,16 @@ export interface BuildKernelArtifactOptions {
    * the newest of `arch` (as nvcc keeps PTX of the virtual architecture it
    * compiled for), so devices newer than every cubin run it. `false`: no PTX.
    */
-  readonly ptx?: readonly string[] | false;
+  readonly ptx?: readonly string[] | false | undefined;
   /** The ptxas that makes the cubins (default: `CUDA_JS_PTXAS`, then the CUDA toolkit's, then PATH's). */
-  readonly ptxas?: string;
+  readonly ptxas?: string | undefined;
   /**
    * Signatures to build besides those the kernels declare, by kernel name:
    * `{ axpy: ['void(float32, float32[:], float32[:])'] }` or
    * `{ axpy: [[f32, array(f32, 1), array(f32, 1)]] }` (a build's
    * configuration, for kernels whose code declares none).
    */
-  readonly signatures?: Readonly<Record<string, readonly KernelSignature[]>>;
+  readonly signatures?: Readonly<Record<string, readonly KernelSignature[]>> | undefined;
 }
 
 /**
