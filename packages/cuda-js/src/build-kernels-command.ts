@@ -12,13 +12,13 @@ export interface BuildKernelsOptions {
   /** The real architectures to make cubins for (each `--arch`, or a comma list). */
   readonly arch: readonly string[];
   /** The virtual architectures to keep PTX for; default the newest of `arch`; `false` (`--no-ptx`): none. */
-  readonly ptx?: readonly string[] | false;
+  readonly ptx?: readonly string[] | false | undefined;
   /** Signatures to build besides the declared ones, each `name=text` in numba's text (`--signature 'axpy=void(float32, float32[:])'`). */
-  readonly signatures?: readonly string[];
+  readonly signatures?: readonly string[] | undefined;
   /** The folder to write the artifact into. */
   readonly out: string;
   /** Print the artifact's description as JSON. */
-  readonly json?: boolean;
+  readonly json?: boolean | undefined;
 }
 
 function list(values: readonly string[]): string[] {

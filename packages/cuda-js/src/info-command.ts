@@ -3,8 +3,8 @@ import { libraryReport } from './library-report.js';
 import { systemReport, type NvmlDeviceSummary, type NvmlReport } from './system-report.js';
 
 export interface InfoOptions {
-  readonly json?: boolean;
-  readonly verbose?: boolean;
+  readonly json?: boolean | undefined;
+  readonly verbose?: boolean | undefined;
 }
 
 function gib(bytes: number): string {

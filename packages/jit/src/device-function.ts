@@ -38,16 +38,16 @@ export interface DeviceFunctionOptions {
    * (`constants: () => ({ isOdd })`). A function calls itself by its own
    * name without naming itself here.
    */
-  readonly constants?: Readonly<Record<string, KernelConstant>> | (() => Readonly<Record<string, KernelConstant>>);
+  readonly constants?: (Readonly<Record<string, KernelConstant>> | (() => Readonly<Record<string, KernelConstant>>)) | undefined;
   /** Its name in messages (default: the function's name). */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /**
    * Its return type (a scalar maker such as `f64`, or its name), as numba's
    * signature `'f8(f8)'` declares it: every returned value is converted to
    * it. Needed only by a recursive function whose return type cannot be
    * inferred; otherwise the type is the join of the returned values'.
    */
-  readonly returns?: ((value: never) => unknown) | ScalarName;
+  readonly returns?: (((value: never) => unknown) | ScalarName) | undefined;
 }
 
 /**

@@ -44,7 +44,7 @@ export interface ExternalSignature {
 
 export interface DeclareDeviceOptions {
   /** The code that defines the function, linked into every kernel that calls it. */
-  readonly link?: LinkInput | readonly LinkInput[];
+  readonly link?: LinkInput | readonly LinkInput[] | undefined;
   /**
    * A JavaScript stand-in for the simulator, called at each call with the
    * arguments in order: bool as a boolean, i64 and u64 as bigints, other
@@ -54,7 +54,7 @@ export interface DeclareDeviceOptions {
    * from f64, a bigint as an integer, a boolean as 0 or 1). Without it the
    * simulator refuses the call when a thread reaches it.
    */
-  readonly simulate?: (...args: never[]) => unknown;
+  readonly simulate?: ((...args: never[]) => unknown) | undefined;
 }
 
 /**
@@ -124,7 +124,7 @@ export interface TypedExternalSignature<Args extends readonly TypeToken[], Retur
 
 /** {@link DeclareDeviceOptions} with `simulate`'s arguments typed by the signature (its result may be any number, bigint or boolean: it is converted to the declared type). */
 export interface TypedDeclareDeviceOptions<Args extends readonly TypeToken[]> extends DeclareDeviceOptions {
-  readonly simulate?: (...args: { -readonly [K in keyof Args]: SimulatedValueOfToken<Args[K]> }) => number | bigint | boolean;
+  readonly simulate?: ((...args: { -readonly [K in keyof Args]: SimulatedValueOfToken<Args[K]> }) => number | bigint | boolean) | undefined;
 }
 
 /**

@@ -25,6 +25,7 @@ import { hasOnlyLaunchKeys, KernelLauncher, withoutStream } from './launch/kerne
 import { lowerKernel } from './lower/lower-kernel.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
 import { explainRewrite } from './parse/rewritten-kernel.js';
+import { callSiteBinding } from './parse/call-site-binding.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
 import { SimulatedKernel } from './simulate/simulated-kernel.js';
 import { signatureKey, typeName, type JitType } from './types/jit-types.js';
@@ -37,15 +38,15 @@ export type JitTarget = 'gpu' | 'simulator';
 
 export interface JitOptions {
   /** `'gpu'` (default) or `'simulator'`; `CUDA_JS_SIMULATOR=1` in the environment makes the simulator the default. */
-  readonly target?: JitTarget;
+  readonly target?: JitTarget | undefined;
   /** Names the kernel reads that are not parameters, baked into its code: `{ N: 16 }`. */
-  readonly constants?: Readonly<Record<string, KernelConstant>>;
+  readonly constants?: Readonly<Record<string, KernelConstant>> | undefined;
   /** The kernel's name in messages and PTX (default: the function's name). */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /** Target architecture (`'sm_90'`); default: the current device's. */
-  readonly arch?: string;
+  readonly arch?: string | undefined;
   /** Contract multiply-adds into FMA (default true, as nvcc does). The simulator does not contract. */
-  readonly fma?: boolean;
+  readonly fma?: boolean | undefined;
   /**
    * numba's `fastmath=True`: f32 denormals flushed to zero, approximate f32
    * division and square root, FMA contraction (libNVVM's flags), and f32
@@ -54,19 +55,19 @@ export interface JitOptions {
    * The simulator computes the precise functions, which lie within the
    * documented error of the approximate ones.
    */
-  readonly fastMath?: boolean;
+  readonly fastMath?: boolean | undefined;
   /**
    * Keep the compiled code in the disk cache ({@link jitCache}) and take it
    * from there in later processes. Default: `CUDA_JS_JIT_CACHE=1` in the
    * environment turns it on.
    */
-  readonly cache?: boolean;
+  readonly cache?: boolean | undefined;
   /**
    * In the simulator, the loop iterations a launch may take, all threads
    * together, before it stops with a SimulatorError at the loop (default:
    * `CUDA_JS_SIMULATOR_BUDGET` in the environment, else 10^10). The GPU ignores it.
    */
-  readonly simulatorBudget?: number;
+  readonly simulatorBudget?: number | undefined;
   /**
    * The signatures to compile ahead of time (`cuda-js build-kernels`,
    * {@link buildKernelArtifact}): `[[f32, array(f32, 1), array(f32, 1)]]`,
@@ -75,7 +76,7 @@ export interface JitOptions {
    * artifact ({@link loadKernelArtifact}) where there is one; otherwise, and
    * for other signatures, the kernel compiles as always.
    */
-  readonly signatures?: readonly KernelSignature[];
+  readonly signatures?: readonly KernelSignature[] | undefined;
 }
 
 /**
@@ -116,13 +117,13 @@ export interface KernelCacheStats {
 
 /** `launch` options: a LaunchConfig's fields, and the stream to launch on (default: the legacy default stream). */
 export interface JitLaunchOptions extends LaunchConfigOptions {
-  readonly stream?: StreamArgument;
+  readonly stream?: StreamArgument | undefined;
   /**
    * A launch batch of core's `launchBatch(stream, (batch) => ...)`: the launch
    * is recorded into it (on its stream; leave `stream` out), device memory only.
    * The simulator runs it at once.
    */
-  readonly batch?: LaunchBatch;
+  readonly batch?: LaunchBatch | undefined;
 }
 
 /** What `inspect` gives: the types, the NVVM IR and the PTX of one specialization. */
@@ -156,9 +157,9 @@ export interface Specialization {
 /** Options of {@link JitKernel.maxCooperativeGridBlocks}. */
 export interface CooperativeGridOptions {
   /** The specialization to ask about (compiled now where it is not yet); default: the kernel's only one. */
-  readonly signature?: KernelSignature;
+  readonly signature?: KernelSignature | undefined;
   /** Dynamic shared memory per block, in bytes (default 0). */
-  readonly sharedMemory?: number;
+  readonly sharedMemory?: number | undefined;
 }
 
 /**
@@ -214,7 +215,7 @@ function ensureContext(kernel: string): void {
  * arguments, or is given to {@link compile}.
  */
 export class JitKernel<Params extends readonly unknown[] = unknown[]> {
-  readonly name: string;
+  #name: string | undefined;
   readonly target: JitTarget;
   readonly #fn: (...args: never[]) => unknown;
   readonly #options: JitOptions;
@@ -248,9 +249,25 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     this.#captured = capturedArraysOf(options.constants);
     this.target = target;
     // parse now, so that syntax errors and free variables show at the definition
-    this.name = options.name ?? this.#parse().name;
+    this.#parse();
     this.#declared = (options.signatures ?? []).map((signature) => resolveSignature(signature));
     noteKernel(this);
+  }
+
+  /**
+   * The kernel's name, in messages, PTX symbols and ahead-of-time artifacts:
+   * the `name` option, else the function's own name (`function saxpy`),
+   * else the name the kernel is assigned to where it is made (`const saxpy
+   * = jit(...)`, `{ saxpy: jit(...) }`: the build plugin's record, or the
+   * line of the jit() call, read the first time the name is asked for),
+   * else `kernel`.
+   */
+  get name(): string {
+    if (this.#name === undefined) {
+      const parsed = this.#parse();
+      this.#name = this.#options.name ?? (parsed.named ? parsed.name : (callSiteBinding(this.#callSite) ?? parsed.name));
+    }
+    return this.#name;
   }
 
   /** Where the kernel was defined: the build plugin's record id (`src/app.ts:12:20`), else `file:line:column` of the jit() call, where that is known. */
@@ -305,7 +322,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    * @throws {StaleKernelArtifactError} when an artifact names the kernel but was built from another definition of it
    * @throws {KernelNotBuiltError} when an artifact names the kernel but does not cover this launch and libNVVM is not there (the message lists what was built)
    */
-  artifactCode(signature: KernelSignature, options: { readonly arch?: string } = {}): ArtifactCodeChoice {
+  artifactCode(signature: KernelSignature, options: { readonly arch?: string | undefined } = {}): ArtifactCodeChoice {
     checkJitOptions(`${this.name}.artifactCode`, options, ARTIFACT_CODE_OPTIONS);
     const types = this.#withCapturedTypes(resolveSignature(signature));
     const arch = options.arch ?? Device.current()?.arch ?? Device.get(0).arch;
@@ -487,7 +504,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    * A launcher for `n` threads with a block size from the occupancy API
    * (numba's `forall`): `kernel.forall(n, { stream })(...args)`.
    */
-  forall(n: number, options: { readonly stream?: StreamArgument } = {}): (...args: LaunchArguments<Params>) => void {
+  forall(n: number, options: { readonly stream?: StreamArgument | undefined } = {}): (...args: LaunchArguments<Params>) => void {
     if (!Number.isSafeInteger(n) || n < 1) throw new KernelArgumentError(`${this.name}.forall: n must be a positive integer, got ${String(n)}`);
     checkJitOptions(`${this.name}.forall`, options, FORALL_OPTIONS);
     return (...args: readonly unknown[]) => {

@@ -33,6 +33,14 @@ describe.skipIf(skip !== undefined)(`a GPU launch without a GPU${skip ? ` (skipp
     expect(error).toBeInstanceOf(JitError);
     const e = error as NoGpuError;
     expect(e.message).toMatch(/^fill: there is no GPU to run on \((LibraryNotFoundError|DeviceNotFoundError|CudaError): /);
+    // an arrow function has no name of its own: the kernel is named after the const it is assigned to
+    const saxpy = jit(
+      (out: Float32Array) => {
+        out[cuda.grid(1)] = 2;
+      },
+      { target: 'gpu' },
+    );
+    expect(errorOf<Error>(() => saxpy.launch({ grid: 1, block: 1 }, new Float32Array(1))).message).toMatch(/^saxpy: there is no GPU to run on/);
     expect(e.message).toContain("jit(fn, { target: 'simulator' })");
     expect(e.message).toContain('CUDA_JS_SIMULATOR=1');
     expect(e.cause).toBeInstanceOf(Error);

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { COMPILER_VERSIONS, CONFIGS, tsc } from '@cuda-js/test-support/typescript-project';
 import { describe, expect, it } from 'vitest';
 import { runAll } from '../type-tests/kernels.js';
+import { withMaybeUndefined } from '../type-tests/optional-options.js';
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const fixtureDir = join(packageDir, 'type-tests');
@@ -51,5 +52,9 @@ describe('the fixture kernels run in the simulator', () => {
     expect(results.scaleAndShift).toEqual([3.5, 12.5, 27.5, 48.5]);
     // bins of [0.1, 0.3, 0.3, 0.9] (2 is out of range) and the ballot of the lanes that counted
     expect(results.histogram).toEqual([1, 2, 0, 1, 0b1111]);
+  });
+
+  it('take options whose values are undefined as absent (exactOptionalPropertyTypes users pass them)', () => {
+    expect(withMaybeUndefined(undefined, undefined, undefined)).toEqual([4, 8, 12, 16, 4, 4, 4, 4]);
   });
 });

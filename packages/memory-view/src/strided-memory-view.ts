@@ -376,7 +376,7 @@ export class StridedMemoryView {
    * must be contiguous (as numpy's `view`); a new shape needs a C-contiguous
    * view (one extent may be `-1`, inferred). Otherwise {@link InvalidLayoutError}.
    */
-  view(options: { readonly shape?: readonly number[]; readonly dtype?: DTypeLike }): StridedMemoryView {
+  view(options: { readonly shape?: readonly number[] | undefined; readonly dtype?: DTypeLike | undefined }): StridedMemoryView {
     // the values checked, each read once: later reads are of this copy
     options = checkViewOptions<typeof options>('view.view', options, REINTERPRET_OPTIONS);
     let shape: readonly number[] = this.shape;

@@ -18,27 +18,27 @@ import { NO_SYNC, resolveStream, type ConsumerStream } from './stream.js';
  */
 export interface StridedMemoryViewInit {
   /** Address of element 0 (`[0, 2^64)`); the whole layout must stay in that range. */
-  readonly ptr?: bigint;
+  readonly ptr?: bigint | undefined;
   /** The `ArrayBuffer` or `SharedArrayBuffer` that holds the elements; the whole layout must lie in it. */
-  readonly buffer?: ArrayBufferLike;
+  readonly buffer?: ArrayBufferLike | undefined;
   /** Bytes from the start of `buffer` to element 0 (default 0; only with `buffer`). */
-  readonly byteOffset?: number;
+  readonly byteOffset?: number | undefined;
   /** Extents, outermost first: at most 64 non-negative integers. */
   readonly shape: readonly number[];
   /** Strides in elements, one per dimension, negative allowed (default: compact row-major). */
-  readonly strides?: readonly number[];
+  readonly strides?: readonly number[] | undefined;
   /** The element type. */
   readonly dtype: DTypeLike;
   /** Where the memory lives (default: CPU for a buffer, CUDA device 0 for an address). A buffer is host memory: CPU, pinned or managed. */
-  readonly device?: Device;
+  readonly device?: Device | undefined;
   /** {@link DLPackFlags} bits: read-only, copied, sub-byte padded (default 0). */
-  readonly flags?: number;
+  readonly flags?: number | undefined;
   /** The object that owns the memory: kept alive while any view of it lives. */
   readonly exporter?: unknown;
   /** The stream on which the data is ready to use, if any (`-1`: none). */
-  readonly stream?: ConsumerStream;
+  readonly stream?: ConsumerStream | undefined;
   /** Called exactly once when the view and every view derived from it are closed or collected. */
-  readonly release?: () => void;
+  readonly release?: (() => void) | undefined;
 }
 
 /**

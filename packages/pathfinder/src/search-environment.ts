@@ -13,17 +13,17 @@ export interface SearchOptions {
   /** Environment variables to read (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** site-packages folders to search for NVIDIA pip wheels (default: `$VIRTUAL_ENV`'s, then python3's). */
-  readonly sitePackages?: readonly string[];
+  readonly sitePackages?: readonly string[] | undefined;
   /** The system loader's cache (default: `ldconfig -p`). */
-  readonly loaderCache?: readonly LoaderCacheEntry[];
+  readonly loaderCache?: readonly LoaderCacheEntry[] | undefined;
   /** The last toolkit root searched (default `/usr/local/cuda`). */
-  readonly defaultToolkitRoot?: string;
+  readonly defaultToolkitRoot?: string | undefined;
   /**
    * Whether distribution folders are searched (default true): `/usr/include` for
    * headers, and for libraries the system loader's default folders
    * (`/usr/lib/<multiarch triplet>`, `/usr/lib64`) after its cache.
    */
-  readonly systemDirectories?: boolean;
+  readonly systemDirectories?: boolean | undefined;
   /**
    * The CPU architecture whose folders are searched, as `process.arch` names it
    * (default `process.arch`): `x64` searches a toolkit's `targets/x86_64-linux`
@@ -31,15 +31,15 @@ export interface SearchOptions {
    * `targets/aarch64-linux`, Jetson's) and `/usr/lib/aarch64-linux-gnu`.
    * Files are still checked against this process's own architecture before use.
    */
-  readonly arch?: string;
+  readonly arch?: string | undefined;
   /** The folders the system loader searches after its cache (default: glibc's for `arch`, where `systemDirectories`). */
-  readonly loaderDefaultFolders?: readonly string[];
+  readonly loaderDefaultFolders?: readonly string[] | undefined;
   /**
    * The CUDA major that nvrtc, nvJitLink and nvvm should share. Default:
    * `CUDA_JS_CUDA_MAJOR`, else the major that most of the three are found in
    * (the newest on a tie).
    */
-  readonly preferredMajor?: CudaMajor;
+  readonly preferredMajor?: CudaMajor | undefined;
 }
 
 /** SearchOptions with the defaults filled in lazily (python3 and ldconfig run at most once). */

@@ -12,11 +12,11 @@ export interface CompileCacheOptions {
    * The disk layer: a folder, `true` for {@link CompileCache.defaultDirectory},
    * or `false` (the default) to keep entries in memory only.
    */
-  readonly directory?: string | boolean;
+  readonly directory?: string | boolean | undefined;
   /** Entries kept in memory, at most. Default 512. */
-  readonly maxMemoryEntries?: number;
+  readonly maxMemoryEntries?: number | undefined;
   /** Bytes of code kept in memory, at most. Default 256 MiB. */
-  readonly maxMemoryBytes?: number;
+  readonly maxMemoryBytes?: number | undefined;
 }
 
 /** Counters of a {@link CompileCache} since it was made (or since {@link CompileCache.resetStats}). */
@@ -171,7 +171,7 @@ export class CompileCache {
   }
 
   /** Empties the memory layer, and the disk folder unless `{ disk: false }`. */
-  clear(options: { readonly disk?: boolean } = {}): void {
+  clear(options: { readonly disk?: boolean | undefined } = {}): void {
     const { disk } = checkProgramOptions<{ disk?: boolean }>('CompileCache.clear', options, { disk: isBoolean });
     this.memory.clear();
     if (disk !== false) this.disk?.clear();

@@ -16,7 +16,7 @@ export interface ClusterLaunchConfig {
   /** Cluster shape; omit it to ask about the kernel's own (compile-time) cluster size. */
   readonly cluster?: Dim3 | undefined;
   /** Dynamic shared memory per block, in bytes. Default 0. */
-  readonly sharedMemory?: number;
+  readonly sharedMemory?: number | undefined;
 }
 
 function positive(name: string, value: unknown): number {

@@ -17,42 +17,42 @@ export type LinkTarget = 'cubin' | 'ptx';
  */
 export interface LinkerOptions {
   /** The backend to link with; default: nvJitLink where it is present, else the driver. */
-  readonly backend?: LinkerBackend;
+  readonly backend?: LinkerBackend | undefined;
   /** Name given to the linked ObjectCode. */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /** Target GPU (`'sm_90'`, `90`). Default: the current device's. */
-  readonly arch?: string | number;
+  readonly arch?: string | number | undefined;
   /** Register limit per thread (`-maxrregcount`). */
-  readonly maxRegisters?: number;
+  readonly maxRegisters?: number | undefined;
   /** Timing information in the info log (`-time`). nvJitLink only. */
-  readonly time?: boolean;
+  readonly time?: boolean | undefined;
   /** Verbose info log (`-verbose`). */
-  readonly verbose?: boolean;
+  readonly verbose?: boolean | undefined;
   /** Link-time optimization (`-lto`); on by itself when an input is LTO-IR. nvJitLink only. */
-  readonly linkTimeOptimization?: boolean;
+  readonly linkTimeOptimization?: boolean | undefined;
   /** Optimization level (`-O`): nvJitLink accepts 0 and 3, the driver 0 to 3 (its 4 is the default). */
-  readonly optimizationLevel?: 0 | 1 | 2 | 3;
+  readonly optimizationLevel?: 0 | 1 | 2 | 3 | undefined;
   /** Debug information (`-g`). */
-  readonly debug?: boolean;
+  readonly debug?: boolean | undefined;
   /** Line information (`-lineinfo`). */
-  readonly lineinfo?: boolean;
+  readonly lineinfo?: boolean | undefined;
   /** LTO math modes (`-ftz`, `-prec-div`, `-prec-sqrt`, `-fma`). nvJitLink only. */
-  readonly ftz?: boolean;
-  readonly precDiv?: boolean;
-  readonly precSqrt?: boolean;
-  readonly fma?: boolean;
+  readonly ftz?: boolean | undefined;
+  readonly precDiv?: boolean | undefined;
+  readonly precSqrt?: boolean | undefined;
+  readonly fma?: boolean | undefined;
   /** Kernels that are used; the others may be removed (`-kernels-used`). nvJitLink only. */
-  readonly kernelsUsed?: readonly string[];
+  readonly kernelsUsed?: readonly string[] | undefined;
   /** Variables that are used (`-variables-used`). nvJitLink only. */
-  readonly variablesUsed?: readonly string[];
+  readonly variablesUsed?: readonly string[] | undefined;
   /** Remove device variables that device code does not reference (`-optimize-unused-variables`). nvJitLink only. */
-  readonly optimizeUnusedVariables?: boolean;
+  readonly optimizeUnusedVariables?: boolean | undefined;
   /** Options passed to ptxas (`-Xptxas`). nvJitLink only. */
-  readonly ptxasOptions?: readonly string[];
+  readonly ptxasOptions?: readonly string[] | undefined;
   /** Threads for split compilation (`-split-compile`; 0: all processors). nvJitLink only. */
-  readonly splitCompile?: number;
+  readonly splitCompile?: number | undefined;
   /** Flags passed as they are to nvJitLink. nvJitLink only. */
-  readonly extraFlags?: readonly string[];
+  readonly extraFlags?: readonly string[] | undefined;
 }
 
 const BOTH: readonly LinkerBackend[] = ['nvJitLink', 'driver'];

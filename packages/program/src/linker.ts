@@ -16,11 +16,11 @@ import { driverCudaVersion } from './toolchain.js';
 /** Options of one {@link Linker.link} call. */
 export interface LinkCallOptions {
   /** Receives the linker's info log (a function or anything with `write`). */
-  readonly logs?: LogSink;
+  readonly logs?: LogSink | undefined;
   /** A compile cache to look the result up in, and store it to. */
-  readonly cache?: CompileCache;
+  readonly cache?: CompileCache | undefined;
   /** Warn (`CudaCompatibilityWarning`) when the driver cannot load the result. Default true. */
-  readonly checkCompatibility?: boolean;
+  readonly checkCompatibility?: boolean | undefined;
 }
 
 const LINK_CALL_SPECS: Readonly<Record<keyof LinkCallOptions, OptionSpec<'link'>>> = {

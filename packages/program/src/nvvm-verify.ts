@@ -12,9 +12,9 @@ export interface VerifyNvvmOptions {
    * well-formedness and NVVM's rules) hardly depends on it, and a code
    * generator may verify where there is no device.
    */
-  readonly arch?: string | number;
+  readonly arch?: string | number | undefined;
   /** The module's name in the log. Default `program.ll`. */
-  readonly name?: string;
+  readonly name?: string | undefined;
 }
 
 /**

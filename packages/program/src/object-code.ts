@@ -20,11 +20,11 @@ export type ObjectCodeSource = Uint8Array | ArrayBuffer | string | URL;
 /** Optional facts about code given to an ObjectCode factory. */
 export interface ObjectCodeInit {
   /** A name for messages and the linker. Default: the file name, else the code type. */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /** Name expression → lowered (mangled) name, for {@link ObjectCode.getKernel}. */
-  readonly symbolMapping?: Readonly<Record<string, string>> | ReadonlyMap<string, string>;
+  readonly symbolMapping?: Readonly<Record<string, string>> | ReadonlyMap<string, string> | undefined;
   /** What made the code, for compatibility messages. */
-  readonly producer?: Producer;
+  readonly producer?: Producer | undefined;
 }
 
 // the mapping and the producer are read by their own checks

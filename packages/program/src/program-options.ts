@@ -19,53 +19,53 @@ export type CxxStandard = 'c++03' | 'c++11' | 'c++14' | 'c++17' | 'c++20';
  */
 export interface ProgramOptions {
   /** The program's name: the file name that compile logs use. Default `program.cu` (`program.ll`, `program.ptx`). */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /**
    * Target GPU: `'sm_90'`, `'sm_90a'`, `'compute_90'` or `90`. The compile
    * target picks the real (`sm_`) or virtual (`compute_`) form. Default: the
    * current device's; required where there is no device.
    */
-  readonly arch?: string | number;
+  readonly arch?: string | number | undefined;
   /** C++ dialect (`--std`). c++ only. */
-  readonly std?: CxxStandard;
+  readonly std?: CxxStandard | undefined;
   /** Macros (`--define-macro`): `{ N: 256, USE_FAST: true }` or `['N=256', 'USE_FAST']`; `false` leaves one undefined. c++ only. */
-  readonly defines?: Readonly<Record<string, string | number | boolean>> | readonly string[];
+  readonly defines?: Readonly<Record<string, string | number | boolean>> | readonly string[] | undefined;
   /** Extra include folders (`--include-path`), searched before the CUDA headers. c++ only. */
-  readonly includePaths?: readonly string[];
+  readonly includePaths?: readonly string[] | undefined;
   /** Add the CUDA header folders that `@cuda-js/pathfinder` finds (cuda_runtime.h, CCCL) to the include path. Default true. c++ only. */
-  readonly defaultIncludePaths?: boolean;
+  readonly defaultIncludePaths?: boolean | undefined;
   /** In-memory headers, by include name: `{ 'params.h': '#define N 4' }`. c++ only. */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Full device debug information (`-G` for NVRTC, `-g` with `-opt=0` for libNVVM, `-g` for the linker). */
-  readonly debug?: boolean;
+  readonly debug?: boolean | undefined;
   /** Line information for profilers (`-lineinfo`). For nvvm, only on the link step to cubin (libNVVM takes line info from the IR's debug metadata). */
-  readonly lineinfo?: boolean;
+  readonly lineinfo?: boolean | undefined;
   /** Fast, less precise math (`--use_fast_math`; for libNVVM: ftz, approximate div and sqrt, fma, unless set one by one). */
-  readonly fastMath?: boolean;
+  readonly fastMath?: boolean | undefined;
   /** Contract multiplies and adds into FMA (`--fmad`, `-fma`). Default true. */
-  readonly fma?: boolean;
+  readonly fma?: boolean | undefined;
   /** Flush single-precision denormals to zero (`--ftz`, `-ftz`). Default false. */
-  readonly ftz?: boolean;
+  readonly ftz?: boolean | undefined;
   /** IEEE-rounded single-precision division (`--prec-div`, `-prec-div`). Default true. */
-  readonly precDiv?: boolean;
+  readonly precDiv?: boolean | undefined;
   /** IEEE-rounded single-precision square root (`--prec-sqrt`, `-prec-sqrt`). Default true. */
-  readonly precSqrt?: boolean;
+  readonly precSqrt?: boolean | undefined;
   /** Register limit per thread (`--maxrregcount`; for ptx and nvvm-to-cubin, the linker's `-maxrregcount`). */
-  readonly maxRegisters?: number;
+  readonly maxRegisters?: number | undefined;
   /** Relocatable device code (`-rdc=true`), for linking with other device code. c++ only. */
-  readonly relocatableDeviceCode?: boolean;
+  readonly relocatableDeviceCode?: boolean | undefined;
   /** Emit LTO-IR for link-time optimization (`-dlto`, `-gen-lto`). Implied by the `ltoir` target, refused by the others. */
-  readonly linkTimeOptimization?: boolean;
+  readonly linkTimeOptimization?: boolean | undefined;
   /** Optimization level: libNVVM `-opt=` (0 or 3), linker `-O`. nvvm and ptx. */
-  readonly optimizationLevel?: 0 | 1 | 2 | 3;
+  readonly optimizationLevel?: 0 | 1 | 2 | 3 | undefined;
   /** Link libdevice (the `__nv_*` math functions) into the NVVM program, lazily. nvvm only. */
-  readonly useLibdevice?: boolean;
+  readonly useLibdevice?: boolean | undefined;
   /** More NVVM IR modules (text or bitcode) linked into the program. nvvm only. */
-  readonly extraModules?: readonly (string | Uint8Array)[];
+  readonly extraModules?: readonly (string | Uint8Array)[] | undefined;
   /** Options passed to ptxas (`--ptxas-options`, linker `-Xptxas`). c++ and ptx. */
-  readonly ptxasOptions?: readonly string[];
+  readonly ptxasOptions?: readonly string[] | undefined;
   /** Flags passed as they are to the backend (NVRTC, libNVVM or the linker), after the mapped ones. */
-  readonly extraFlags?: readonly string[];
+  readonly extraFlags?: readonly string[] | undefined;
 }
 
 const ALL: readonly CodeType[] = ['c++', 'nvvm', 'ptx'];

@@ -25,13 +25,13 @@ export interface CompileOptions {
    * `'axpy<float>'` or `'&ns::f'`. Their lowered names are in the
    * ObjectCode's `symbolMapping`, and `getKernel` accepts them. c++ only.
    */
-  readonly nameExpressions?: readonly string[];
+  readonly nameExpressions?: readonly string[] | undefined;
   /** Receives the compile log, when there is one (a function or anything with `write`). Nothing is written on a cache hit. */
-  readonly logs?: LogSink;
+  readonly logs?: LogSink | undefined;
   /** A compile cache to look the result up in, and store it to. */
-  readonly cache?: CompileCache;
+  readonly cache?: CompileCache | undefined;
   /** Warn (`CudaCompatibilityWarning`) when the driver cannot load the result. Default true. */
-  readonly checkCompatibility?: boolean;
+  readonly checkCompatibility?: boolean | undefined;
 }
 
 const COMPILE_SPECS: Readonly<Record<keyof CompileOptions, OptionSpec<CodeType>>> = {

@@ -33,9 +33,9 @@ export interface ToolchainIdentity {
 /** Options of {@link toolchainIdentity}. */
 export interface ToolchainIdentityOptions {
   /** Include libdevice (for programs compiled with `useLibdevice`). Default true. */
-  readonly libdevice?: boolean;
+  readonly libdevice?: boolean | undefined;
   /** Include the linker (for programs compiled to cubin). Default false. */
-  readonly linker?: boolean;
+  readonly linker?: boolean | undefined;
 }
 
 /**

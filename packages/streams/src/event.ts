@@ -8,11 +8,11 @@ import { checkStreamOptions } from './stream-option-error.js';
 
 export interface EventOptions {
   /** Record timestamps, so that `elapsedTime` works (default false: cheaper, as in cuda.core). */
-  readonly timing?: boolean;
+  readonly timing?: boolean | undefined;
   /** The host thread sleeps in `synchronize()` instead of spinning (default false). */
-  readonly blockingSync?: boolean;
+  readonly blockingSync?: boolean | undefined;
   /** Shareable with other processes (needs `timing: false`). */
-  readonly interprocess?: boolean;
+  readonly interprocess?: boolean | undefined;
 }
 
 const EVENT_OPTIONS = { timing: isBoolean, blockingSync: isBoolean, interprocess: isBoolean };
@@ -67,7 +67,7 @@ export class Event implements Disposable {
   }
 
   /** Wraps a CUevent that something else owns; `close()` does not destroy it. */
-  static fromHandle(handle: bigint, options: { timing?: boolean } = {}): Event {
+  static fromHandle(handle: bigint, options: { timing?: boolean | undefined } = {}): Event {
     if (typeof handle !== 'bigint') throw new TypeError('Event.fromHandle: handle must be a bigint CUevent');
     const { timing } = checkStreamOptions<{ timing?: boolean }>('Event.fromHandle', options, { timing: isBoolean });
     return new Event(brandHandle<CUevent>(handle), Boolean(timing), false);

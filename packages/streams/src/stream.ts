@@ -19,9 +19,9 @@ import {
 
 export interface StreamOptions {
   /** Does not synchronize with the legacy default stream (default false). */
-  readonly nonBlocking?: boolean;
+  readonly nonBlocking?: boolean | undefined;
   /** Lower numbers run first; see `driver.cuCtxGetStreamPriorityRange()`. Default 0. */
-  readonly priority?: number;
+  readonly priority?: number | undefined;
 }
 
 const STREAM_OPTIONS = { nonBlocking: isBoolean, priority: isInteger };

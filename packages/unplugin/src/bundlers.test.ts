@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import terserPlugin from '@rollup/plugin-terser';
 import * as esbuild from 'esbuild';
@@ -175,8 +175,14 @@ beforeAll(async () => {
   mkdirSync(out, { recursive: true });
   const files: string[] = [];
   for (const b of [...WITH_PLUGIN, ...WITHOUT_PLUGIN]) files.push(await build(b));
-  // one process for every bundle: the simulator, and no GPU needed
-  const printed = execFileSync(process.execPath, [join(app, 'run-bundles.mjs'), ...files], { cwd: out, env: { ...process.env, CUDA_JS_SIMULATOR: '1' }, encoding: 'utf8', maxBuffer: 64 << 20 });
+  // one process for every bundle: the simulator, and no GPU needed; run from the root the bundles were built in, as an app is
+  // (records name their files relative to it, and an error's snippet is read from there)
+  const printed = execFileSync(process.execPath, [join(app, 'run-bundles.mjs'), ...files], {
+    cwd: process.cwd(),
+    env: { ...process.env, CUDA_JS_SIMULATOR: '1' },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   for (const line of printed.split('\n').filter((l) => l.startsWith('{'))) {
     const o = JSON.parse(line) as Outcome;
     outcomes.set(o.file.replace(/^.*[\\/]/, '').replace(/\.mjs$/, ''), o);
@@ -194,8 +200,11 @@ describe('the fixture app built with the plugin', () => {
       expect(o?.results?.[kernel]?.length, kernel).toBe(values.length);
       o?.results?.[kernel]?.forEach((v, i) => expect(v, `${kernel}[${i}]`).toBeCloseTo(values[i]!, 3));
     }
-    expect(o?.error).toMatchObject({ name: 'FreeVariableError', file: brokenFile, ...brokenAt() });
+    // the record names the file relative to the build's root (the plugin's default, the working directory): no path of the build machine
+    expect(o?.error).toMatchObject({ name: 'FreeVariableError', file: relative(process.cwd(), brokenFile).split(sep).join('/'), ...brokenAt() });
     expect(o?.error?.message).toContain('x[i] = x[i]! + offset;');
+    // nor is it anywhere in the bundle
+    expect(readFileSync(o!.file, 'utf8')).not.toContain(app);
   });
 });
 

@@ -40,7 +40,49 @@ describe('findKernels', () => {
     const scale = found.records[0]!;
     expect(scale.imports).toEqual({ gpu: { from: 'cuda-js', name: 'cuda' }, f32: { from: 'cuda-js', name: 'f32' } });
     expect(found.records[2]!.imports).toEqual({ helper: { from: './helper.js', name: 'helper' } });
-    expect(scale.file).toBe('/app/src/main.ts');
+    expect(scale.file).toBe('src/main.ts');
+  });
+
+  it('records the name each kernel is assigned to, which names it where no name option or function name does', () => {
+    const found = findKernels(APP, '/app/src/main.ts', { root: '/app' })!;
+    expect(found.records.map((r) => r.binding)).toEqual(['scale', undefined, 'twice', undefined, 'w']);
+    expect(found.kernelNames).toEqual(['scale', 'twice', 'w']);
+    const shapes = `import { jit } from 'cuda-js';
+import * as cj from '@cuda-js/jit';
+export let a = jit((x: Float32Array) => { x[0] = 1; });
+var b: unknown = (cj.jit((x: Float32Array) => { x[0] = 2; }) as unknown);
+let c;
+c = jit((x: Float32Array) => { x[0] = 3; });
+const kernels = { d: jit((x: Float32Array) => { x[0] = 4; }), 'e': jit(function own(x: Float32Array) { x[0] = 5; }) };
+exports.f = jit((x: Float32Array) => { x[0] = 6; }, { name: 'given' });
+const g = wrap(jit((x: Float32Array) => { x[0] = 7; }));
+const h = jit.withConstants({ N: 1 }, ({ N }) => (x: Float32Array) => { x[0] = N; });
+`;
+    const more = findKernels(shapes, '/app/src/k.ts', { root: '/app' })!;
+    expect(more.records.map((r) => [r.name, r.binding])).toEqual([
+      [undefined, 'a'],
+      [undefined, 'b'],
+      [undefined, 'c'],
+      [undefined, 'd'],
+      ['own', 'e'],
+      [undefined, 'f'],
+      [undefined, undefined],
+      [undefined, 'h'],
+    ]);
+    expect(more.kernelNames).toEqual(['a', 'b', 'c', 'd', 'own', 'given', 'kernel', 'h']);
+  });
+
+  it('records files relative to the root: no absolute path of the build machine is in a record or the code', () => {
+    for (const root of ['/home/builder/app', '/srv/ci/work/app/']) {
+      const found = findKernels(APP, `${root.replace(/\/$/, '')}/src/main.ts`, { root })!;
+      expect(found.records.map((r) => r.file)).toEqual(Array(5).fill('src/main.ts'));
+      expect(found.records.every((r) => r.id.startsWith('src/main.ts:'))).toBe(true);
+      expect(found.code).not.toContain(root.replace(/\/$/, ''));
+    }
+    // a file beside the root: a relative path still
+    const beside = findKernels(APP, '/work/lib/k.ts', { root: '/work/app' })!;
+    expect(beside.records[0]!.file).toBe('../lib/k.ts');
+    expect(beside.records[0]!.id).toBe('../lib/k.ts:5:26');
   });
 
   it('blanks the types out of the recorded text, keeping its layout', () => {
@@ -72,9 +114,10 @@ describe('findKernels', () => {
     const compiled = "import { jit, cuda } from 'cuda-js';\n\nexport const k = jit((a) => {\n  a[0] = 1;\n});\n";
     // line 3 of the output is line 7 of the original, columns as they are; line 4 is line 8 col 3
     const mappings = ';;AAIA,qBAAoB;AACpB,EAAE';
-    const found = findKernels(compiled, '/app/out.js', { inputMap: { version: 3, file: 'out.js', sources: ['/app/src/k.ts'], names: [], mappings, sourceRoot: '' } as never })!;
+    const found = findKernels(compiled, '/app/out.js', { root: '/app', inputMap: { version: 3, file: 'out.js', sources: ['/app/src/k.ts'], names: [], mappings, sourceRoot: '' } as never })!;
     const r = found.records[0]!;
-    expect(r.file).toBe('/app/src/k.ts');
+    expect(r.file).toBe('src/k.ts');
+    expect(r.id).toBe(`src/k.ts:${r.line}:${r.column}`);
     expect(r.positions!.length).toBeGreaterThan(0);
     expect(r.original).toBeUndefined();
   });

@@ -14,17 +14,17 @@ export const DEFAULT_MODULES: readonly string[] = ['cuda-js', '@cuda-js/jit'];
 
 export interface FindKernelsOptions {
   /** Module specifiers whose imports define kernels (default {@link DEFAULT_MODULES}). */
-  readonly modules?: readonly string[];
-  /** The folder that record ids are relative to (default: the current directory). */
-  readonly root?: string;
+  readonly modules?: readonly string[] | undefined;
+  /** The folder that records' files and ids are relative to (default: the current directory): no absolute path of the build machine is recorded. */
+  readonly root?: string | undefined;
   /**
    * The source map of `code` back to the file as written, where an earlier
    * step of the build compiled it (TypeScript stripped by another plugin):
    * records then carry positions in the original file.
    */
-  readonly inputMap?: SourceMapPayload;
+  readonly inputMap?: SourceMapPayload | undefined;
   /** Kernel names that the build gives signatures of its own (the `aot` option's `signatures`): a module with such a kernel is built too. */
-  readonly buildNames?: readonly string[];
+  readonly buildNames?: readonly string[] | undefined;
 }
 
 /** What {@link findKernels} found in a module, and the module with the records attached. */
@@ -37,7 +37,7 @@ export interface FoundKernels {
    * has kernels to build ahead of time.
    */
   readonly declaresSignaturesFrom?: string;
-  /** The names of the module's kernels, where its text says them (a `name` option written as a string, else the function's own name). */
+  /** The names of the module's kernels, where its text says them (a `name` option written as a string, else the function's own name, else the name the kernel is assigned to). */
   readonly kernelNames: readonly string[];
   readonly code: string;
   readonly map: MagicSourceMap;
@@ -50,6 +50,8 @@ interface Definition {
   /** The node the record is attached around: the function, or the name that refers to it. */
   readonly at: AstNode;
   readonly name: string | undefined;
+  /** The name the call that makes it is assigned to (`const saxpy = jit(...)`), where it is. */
+  readonly binding?: string;
 }
 
 const FUNCTION_TYPES = new Set(['ArrowFunctionExpression', 'FunctionExpression', 'FunctionDeclaration']);
@@ -178,14 +180,43 @@ function optionProperty(options: AstNode | undefined, name: string): AstNode | u
   });
 }
 
-/** The kernel's name as the JIT gives it, where the text says it: the `name` option written as a string, else the function's own name, else 'kernel'. */
+/** The kernel's name as the JIT gives it, where the text says it: the `name` option written as a string, else the function's own name, else the name it is assigned to, else 'kernel'. */
 function kernelName(options: AstNode | undefined, d: Definition | undefined): string | undefined {
   const option = optionProperty(options, 'name');
   if (option) {
     const value = unwrapTs(option['value'] as AstNode);
     return value.type === 'StringLiteral' ? (value['value'] as string) : undefined;
   }
-  return d?.name ?? (d ? 'kernel' : undefined);
+  return d?.name ?? d?.binding ?? (d ? 'kernel' : undefined);
+}
+
+/** The name of a property key that is written as a name or a string (`saxpy:`, `'saxpy':`). */
+function keyName(key: AstNode): string | undefined {
+  if (key.type === 'Identifier') return key['name'] as string;
+  return key.type === 'StringLiteral' && key['value'] !== '' ? (key['value'] as string) : undefined;
+}
+
+/**
+ * The calls that are assigned to a name, with the name: `const saxpy =
+ * jit(...)` (exported or not, `let`, `var`), `saxpy = jit(...)`,
+ * `exports.saxpy = jit(...)`, `{ saxpy: jit(...) }` (types and parentheses
+ * around the call are looked through).
+ */
+function bindings(program: AstNode): Map<AstNode, string> {
+  const out = new Map<AstNode, string>();
+  walk(program, (n) => {
+    if (n.type === 'VariableDeclarator' && (n['id'] as AstNode).type === 'Identifier' && isNode(n['init'])) out.set(unwrapTs(n['init']), (n['id'] as AstNode)['name'] as string);
+    else if (n.type === 'AssignmentExpression' && n['operator'] === '=') {
+      const left = n['left'] as AstNode;
+      const name = left.type === 'Identifier' ? (left['name'] as string) : left.type === 'MemberExpression' && left['computed'] !== true ? keyName(left['property'] as AstNode) : undefined;
+      if (name !== undefined) out.set(unwrapTs(n['right'] as AstNode), name);
+    } else if (n.type === 'ObjectProperty' && n['computed'] !== true && isNode(n['value'])) {
+      const name = keyName(n['key'] as AstNode);
+      if (name !== undefined) out.set(unwrapTs(n['value']), name);
+    }
+    return true;
+  });
+  return out;
 }
 
 function definitions(
@@ -195,6 +226,7 @@ function definitions(
   buildNames: readonly string[],
 ): { found: Definition[]; declaresSignaturesFrom: string | undefined; kernelNames: string[] } {
   const functions = moduleFunctions(program);
+  const bound = bindings(program);
   const found: Definition[] = [];
   const kernelNames: string[] = [];
   let declaresSignaturesFrom: string | undefined;
@@ -211,6 +243,8 @@ function definitions(
       const inner = factoryResult(unwrapTs(args[1]));
       if (inner) d = { kind: 'kernel', fn: inner, at: inner, name: isNode(inner['id']) ? (inner['id']['name'] as string) : undefined };
     }
+    const binding = bound.get(n);
+    if (d && binding !== undefined && (kind === 'jit' || kind === 'withConstants')) d = { ...d, binding };
     const options = kind === 'jit' ? args[1] : kind === 'withConstants' ? args[2] : undefined;
     if (kind === 'jit' || kind === 'withConstants') {
       const name = kernelName(options, d);
@@ -256,11 +290,16 @@ function locate(fn: AstNode, file: string, inputMap: SourceMapPayload | undefine
   return { file: fileOf(original, file), line: first[1], column: first[2], positions };
 }
 
-/** The record's id: the file relative to `root` (with `/`), line and column. */
-function recordId(file: string, line: number, column: number, root: string): string {
-  const rel = relative(root, file);
-  const shown = rel.startsWith('..') || isAbsolute(rel) ? file : rel;
-  return `${shown.split(sep).join('/')}:${line}:${column}`;
+/**
+ * A file as records name it: relative to `root` (the build's root), with
+ * `/`, so that a bundle holds no path of the machine that built it and
+ * builds from two checkouts are the same (`src/app.ts`; `../lib/k.ts` for a
+ * file beside the root). An absolute path only where no relative one exists
+ * (another drive).
+ */
+export function recordFile(file: string, root: string): string {
+  const rel = relative(resolve(root), file);
+  return isAbsolute(rel) ? file : rel.split(sep).join('/');
 }
 
 /**
@@ -289,7 +328,8 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
   for (const d of found) {
     const written = code.slice(d.fn.start, d.fn.end);
     const source = blankTypes(code, d.fn);
-    const where = locate(d.fn, file, options.inputMap);
+    const located = locate(d.fn, file, options.inputMap);
+    const where = { ...located, file: recordFile(located.file, root) };
     const bound: Record<string, KernelImportBinding> = {};
     for (const name of freeNames(d.fn)) {
       const b = imports.get(name);
@@ -297,9 +337,10 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
     }
     const record: KernelRecord = {
       version: KERNEL_RECORD_VERSION,
-      id: recordId(where.file, where.line, where.column, root),
+      id: `${where.file}:${where.line}:${where.column}`,
       kind: d.kind,
       ...(d.name !== undefined ? { name: d.name } : {}),
+      ...(d.binding !== undefined ? { binding: d.binding } : {}),
       source,
       ...(source !== written && !where.positions ? { original: written } : {}),
       ...where,

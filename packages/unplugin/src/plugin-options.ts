@@ -5,13 +5,13 @@ import type { KernelRecord } from '@cuda-js/jit';
 /** Options of the cuda-js build plugin. */
 export interface CudaJsPluginOptions {
   /** Module specifiers whose `jit`, `vectorize` and `reduce` define kernels (default `['cuda-js', '@cuda-js/jit']`). */
-  readonly modules?: readonly string[];
+  readonly modules?: readonly string[] | undefined;
   /** The modules to read (default: JavaScript and TypeScript files outside node_modules): a test of the module's id. */
-  readonly include?: RegExp | ((id: string) => boolean);
+  readonly include?: (RegExp | ((id: string) => boolean)) | undefined;
   /** The folder that record ids are relative to (default: the current directory). */
-  readonly root?: string;
+  readonly root?: string | undefined;
   /** Called with each record as a module is transformed (ahead-of-time builds collect them here). */
-  readonly onKernel?: (record: KernelRecord, moduleId: string) => void;
+  readonly onKernel?: ((record: KernelRecord, moduleId: string) => void) | undefined;
   /**
    * What becomes of `@cuda-js/bindings`, the package with the native addon:
    * `'external'` (the default) keeps it an import of the bundle, so that its
@@ -27,7 +27,7 @@ export interface CudaJsPluginOptions {
    * artifact in the bundle (loaded before the module's body runs): the app
    * then needs no libNVVM. Needs libNVVM, ptxas and esbuild on the build machine.
    */
-  readonly aot?: CudaJsAotOptions;
+  readonly aot?: CudaJsAotOptions | undefined;
 }
 
 /** The plugin's `aot` option: what to build the declared signatures for. */
@@ -35,16 +35,16 @@ export interface CudaJsAotOptions {
   /** The real architectures to make cubins for: `['sm_80', 'sm_90']`. */
   readonly arch: readonly string[];
   /** The virtual architectures to keep PTX for (`['compute_80']`); default the newest of `arch`; `false`: none. */
-  readonly ptx?: readonly string[] | false;
+  readonly ptx?: readonly string[] | false | undefined;
   /** The ptxas that makes the cubins (default: `CUDA_JS_PTXAS`, then the CUDA toolkit's, then PATH's). */
-  readonly ptxas?: string;
+  readonly ptxas?: string | undefined;
   /**
    * The folder of the build's output that each module's artifact is also
    * emitted into as files (`<assets>/<module>/manifest.json`, its cubins and
    * PTX, `kernels.js`), to ship or inspect; default `'kernels-aot'`; `false`:
    * embedded only. A relative folder inside the output (no `..`, not absolute).
    */
-  readonly assets?: string | false;
+  readonly assets?: string | false | undefined;
   /**
    * Signatures to build besides those the code declares, by kernel name,
    * in numba's text: `{ axpy: ['void(float32, float32[:], float32[:])'] }`
@@ -52,7 +52,7 @@ export interface CudaJsAotOptions {
    * its `jit()` calls names such a kernel: its `name` option written in the
    * call, else the function's own name.
    */
-  readonly signatures?: Readonly<Record<string, readonly string[]>>;
+  readonly signatures?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /** A wrong option of the build plugin (an unknown name, with the nearest known one; a value of the wrong type). */

@@ -180,7 +180,7 @@ export class Device {
   }
 
   /** Allocates device memory from the default pool, ordered on `stream` (default: the legacy default stream). */
-  allocate(size: number, options: { stream?: StreamArgument } = {}): Buffer {
+  allocate(size: number, options: { stream?: StreamArgument | undefined } = {}): Buffer {
     options = checkCoreOptions('Device.allocate', options, STREAM_OPTIONS);
     return this.memoryResource.allocate(size, options);
   }

@@ -7,25 +7,25 @@ import { checkCoreOptions } from '../core-options.js';
 /** What `debugDotPrint` writes besides the graph's shape (cuda.core's GraphDebugPrintOptions); each false by default. */
 export interface GraphDebugPrintOptions {
   /** Everything, as if every option were set. */
-  readonly verbose?: boolean;
+  readonly verbose?: boolean | undefined;
   /** CUDA runtime names for the structures. */
-  readonly runtimeTypes?: boolean;
-  readonly kernelNodeParams?: boolean;
-  readonly memcpyNodeParams?: boolean;
-  readonly memsetNodeParams?: boolean;
-  readonly hostNodeParams?: boolean;
-  readonly eventNodeParams?: boolean;
-  readonly extSemasSignalNodeParams?: boolean;
-  readonly extSemasWaitNodeParams?: boolean;
-  readonly kernelNodeAttributes?: boolean;
+  readonly runtimeTypes?: boolean | undefined;
+  readonly kernelNodeParams?: boolean | undefined;
+  readonly memcpyNodeParams?: boolean | undefined;
+  readonly memsetNodeParams?: boolean | undefined;
+  readonly hostNodeParams?: boolean | undefined;
+  readonly eventNodeParams?: boolean | undefined;
+  readonly extSemasSignalNodeParams?: boolean | undefined;
+  readonly extSemasWaitNodeParams?: boolean | undefined;
+  readonly kernelNodeAttributes?: boolean | undefined;
   /** Node and kernel function handles. */
-  readonly handles?: boolean;
-  readonly memAllocNodeParams?: boolean;
-  readonly memFreeNodeParams?: boolean;
-  readonly batchMemOpNodeParams?: boolean;
+  readonly handles?: boolean | undefined;
+  readonly memAllocNodeParams?: boolean | undefined;
+  readonly memFreeNodeParams?: boolean | undefined;
+  readonly batchMemOpNodeParams?: boolean | undefined;
   /** Edge numbering. */
-  readonly extraTopoInfo?: boolean;
-  readonly conditionalNodeParams?: boolean;
+  readonly extraTopoInfo?: boolean | undefined;
+  readonly conditionalNodeParams?: boolean | undefined;
 }
 
 const FLAG_NAMES: Readonly<Record<keyof GraphDebugPrintOptions, Extract<keyof DriverEnums['CUgraphDebugDot_flags'], string>>> = {

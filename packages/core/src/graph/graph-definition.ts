@@ -50,7 +50,7 @@ export function closeDefinitionRoot(root: DefinitionRoot): void {
 
 export interface GraphDefinitionOptions {
   /** The device whose context the nodes run in (default: the current context's). */
-  readonly device?: Device;
+  readonly device?: Device | undefined;
 }
 
 // The device is checked where it is used; the memset width and count below.

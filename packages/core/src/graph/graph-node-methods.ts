@@ -12,15 +12,15 @@ export type GraphMemory = Buffer | bigint;
 /** Options of a fill node. */
 export interface GraphMemsetOptions {
   /** Bytes per element of the pattern: 1 (default), 2 or 4. */
-  readonly width?: 1 | 2 | 4;
+  readonly width?: 1 | 2 | 4 | undefined;
   /** Elements to fill; default the whole Buffer. Required for an address. */
-  readonly count?: number;
+  readonly count?: number | undefined;
 }
 
 /** Options of an allocation node. */
 export interface GraphAllocateOptions {
   /** The ordinal of the device to allocate on (default: the graph's). */
-  readonly device?: number;
+  readonly device?: number | undefined;
 }
 
 /** @internal One node to add to a GraphDefinition, as its and GraphNode's methods describe it. */

@@ -10,13 +10,13 @@ import { checkCoreOptions } from '../core-options.js';
 /** How a graph is made executable (cuda.core's GraphCompleteOptions); each false or absent by default. */
 export interface GraphCompleteOptions {
   /** Frees memory that the graph's allocation nodes left allocated before each relaunch. */
-  readonly autoFreeOnLaunch?: boolean;
+  readonly autoFreeOnLaunch?: boolean | undefined;
   /** Uploads the executable graph on this stream at once (as `upload(stream)` would). */
-  readonly uploadStream?: StreamArgument;
+  readonly uploadStream?: StreamArgument | undefined;
   /** Makes the graph launchable from the device (needs unified addressing; not with autoFreeOnLaunch). */
-  readonly deviceLaunch?: boolean;
+  readonly deviceLaunch?: boolean | undefined;
   /** Runs kernel nodes at their own priority attributes rather than at the launch stream's priority. */
-  readonly useNodePriority?: boolean;
+  readonly useNodePriority?: boolean | undefined;
 }
 
 const COMPLETE_OPTIONS = { autoFreeOnLaunch: isBoolean, uploadStream: isAnything, deviceLaunch: isBoolean, useNodePriority: isBoolean };

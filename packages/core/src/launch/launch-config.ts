@@ -13,11 +13,11 @@ export interface LaunchConfigOptions {
   /** Threads per block. */
   readonly block: Dim3;
   /** Thread-block cluster size (compute capability 9.0 and newer). */
-  readonly cluster?: Dim3;
+  readonly cluster?: Dim3 | undefined;
   /** Dynamic shared memory per block, in bytes (default 0). */
-  readonly sharedMemory?: number;
+  readonly sharedMemory?: number | undefined;
   /** A cooperative launch: all blocks co-resident, grid-wide sync allowed. */
-  readonly cooperative?: boolean;
+  readonly cooperative?: boolean | undefined;
 }
 
 /** How many configs made from plain objects {@link LaunchConfig.from} remembers. */

@@ -153,7 +153,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * copy, and a stream of a device without access to the memory is a
    * `DeviceMismatchError`.
    */
-  copyTo(target: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
+  copyTo(target: Buffer | HostBytes, options: { stream?: StreamArgument | undefined } = {}): void {
     options = checkCoreOptions('Buffer.copyTo', options, STREAM_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     if (target instanceof Buffer) {
@@ -169,7 +169,7 @@ export class Buffer implements Disposable, DLPackExporter {
   }
 
   /** Copies `source` (a Buffer, or host memory) into this buffer, ordered on `stream`, as {@link copyTo} does. */
-  copyFrom(source: Buffer | HostBytes, options: { stream?: StreamArgument } = {}): void {
+  copyFrom(source: Buffer | HostBytes, options: { stream?: StreamArgument | undefined } = {}): void {
     options = checkCoreOptions('Buffer.copyFrom', options, STREAM_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     if (source instanceof Buffer) {
@@ -187,7 +187,7 @@ export class Buffer implements Disposable, DLPackExporter {
   }
 
   /** Fills the buffer with a byte (`width` 1), or a 32-bit pattern (`width` 4), ordered on `stream`. */
-  fill(value: number, options: { stream?: StreamArgument; width?: 1 | 4 } = {}): void {
+  fill(value: number, options: { stream?: StreamArgument | undefined; width?: 1 | 4 | undefined } = {}): void {
     options = checkCoreOptions('Buffer.fill', options, FILL_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     const width = options.width ?? 1;
@@ -222,7 +222,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * reachable, the buffer is closed at once and the memory goes back when the
    * last view has been collected (a release on the bindings' release thread).
    */
-  close(options: { stream?: StreamArgument } = {}): void {
+  close(options: { stream?: StreamArgument | undefined } = {}): void {
     options = checkCoreOptions('Buffer.close', options, STREAM_OPTIONS);
     if (this.closed) return;
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
@@ -260,7 +260,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * Safe to call twice, and after close(). While a host view is reachable it
    * settles at once, and the memory goes back once the views are collected.
    */
-  closeAsync(options: { stream?: StreamArgument } = {}): Promise<void> {
+  closeAsync(options: { stream?: StreamArgument | undefined } = {}): Promise<void> {
     options = checkCoreOptions('Buffer.closeAsync', options, STREAM_OPTIONS);
     if (this.closed) return Promise.resolve();
     try {
@@ -302,7 +302,7 @@ export class Buffer implements Disposable, DLPackExporter {
    * the import (cuMemFreeAsync), which must complete before the exporter
    * frees the memory.
    */
-  static fromIpcDescriptor(resource: DeviceMemoryResource, descriptor: IpcBufferDescriptor, options: { stream?: StreamArgument } = {}): Buffer {
+  static fromIpcDescriptor(resource: DeviceMemoryResource, descriptor: IpcBufferDescriptor, options: { stream?: StreamArgument | undefined } = {}): Buffer {
     options = checkCoreOptions('Buffer.fromIpcDescriptor', options, STREAM_OPTIONS);
     const imported = importIpcPointer(resource, descriptor, options.stream);
     return new Buffer(imported.ptr, imported.size, resource, imported.stream);

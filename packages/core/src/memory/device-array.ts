@@ -31,11 +31,11 @@ export type ArrayMemory = 'device' | 'pinned' | 'managed';
 
 export interface DeviceArrayOptions {
   /** The device (default: the current one, else device 0). Pinned memory belongs to no device. */
-  readonly device?: Device;
+  readonly device?: Device | undefined;
   /** The stream the allocation and copies are ordered on (default: the legacy default stream). */
-  readonly stream?: StreamArgument;
+  readonly stream?: StreamArgument | undefined;
   /** Default `'device'`. */
-  readonly memory?: ArrayMemory;
+  readonly memory?: ArrayMemory | undefined;
 }
 
 /** Host memory that {@link DeviceArray.copyToHost} and {@link DeviceArray.copyFromHost} take: a typed array or a host view of the same dtype and shape, or another array in host-accessible memory. */
@@ -220,7 +220,7 @@ export class DeviceArray implements Disposable {
    *
    * @throws {CopyError} for a target of another size, a strided array, or a closed one
    */
-  copyToHost(target?: HostArrayTarget | { readonly stream?: StreamArgument }, options: { readonly stream?: StreamArgument } = {}): AnyTypedArray | HostArrayTarget {
+  copyToHost(target?: HostArrayTarget | { readonly stream?: StreamArgument | undefined }, options: { readonly stream?: StreamArgument | undefined } = {}): AnyTypedArray | HostArrayTarget {
     if (target !== undefined && !(target instanceof DeviceArray) && !(target instanceof StridedMemoryView) && !ArrayBuffer.isView(target)) {
       options = target;
       target = undefined;
@@ -258,7 +258,7 @@ export class DeviceArray implements Disposable {
    * `source` may change once this returns), or from another array
    * (pinned memory: stream-ordered).
    */
-  copyFromHost(source: HostArrayTarget | unknown, options: { readonly stream?: StreamArgument } = {}): this {
+  copyFromHost(source: HostArrayTarget | unknown, options: { readonly stream?: StreamArgument | undefined } = {}): this {
     options = checkCoreOptions('DeviceArray.copyFromHost', options, STREAM_OPTIONS);
     if (this.buffer === undefined) {
       if (!this.view.isHostReadable) throw new CopyError('DeviceArray.copyFromHost: the array has no Buffer and is not host memory; copy into it on the device');
@@ -309,7 +309,7 @@ export class DeviceArray implements Disposable {
    * slices and reshapes too; on a slice or reshape it does nothing (the
    * array it came from owns the memory). Safe to call twice.
    */
-  close(options: { readonly stream?: StreamArgument } = {}): void {
+  close(options: { readonly stream?: StreamArgument | undefined } = {}): void {
     options = checkCoreOptions('DeviceArray.close', options, STREAM_OPTIONS);
     if (!this.#owns) return;
     if (!this.view.closed) this.view.close();

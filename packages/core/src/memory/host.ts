@@ -20,7 +20,7 @@ export class Host {
   readonly isNumaCurrent: boolean;
 
   /** @param current internal: use {@link Host.numaCurrent} */
-  constructor(options: { readonly numaId?: number } = {}, current?: symbol) {
+  constructor(options: { readonly numaId?: number | undefined } = {}, current?: symbol) {
     if (options === null || typeof options !== 'object') throw new TypeError('Host: options must be an object { numaId? }');
     options = checkCoreOptions('Host', options, HOST_OPTIONS);
     const numaId: unknown = options.numaId;

@@ -161,7 +161,7 @@ export class ManagedBuffer extends Buffer {
   }
 
   /** Migrates the memory to `location`, ordered on `stream` (default: the allocation's), with `cuMemPrefetchAsync`. */
-  prefetch(location: ManagedLocation, options: { stream?: StreamArgument } = {}): void {
+  prefetch(location: ManagedLocation, options: { stream?: StreamArgument | undefined } = {}): void {
     options = checkCoreOptions('ManagedBuffer.prefetch', options, STREAM_OPTIONS);
     const where = memLocationOf(location, 'prefetch', 'ManagedBuffer.prefetch');
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.allocationStream) : streamHandle(options.stream, 'ManagedBuffer.prefetch');
@@ -174,14 +174,14 @@ export class ManagedBuffer extends Buffer {
    * (`cuMemDiscardBatchAsync`, which needs a CUDA 13 driver: an older one is
    * the driver's `CudaError` CUDA_ERROR_NOT_FOUND, naming the version).
    */
-  discard(options: { stream?: StreamArgument } = {}): void {
+  discard(options: { stream?: StreamArgument | undefined } = {}): void {
     options = checkCoreOptions('ManagedBuffer.discard', options, STREAM_OPTIONS);
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.allocationStream) : streamHandle(options.stream, 'ManagedBuffer.discard');
     driver.cuMemDiscardBatchAsync([this.ptr], [managedRangeBytes(this)], 0, stream);
   }
 
   /** {@link discard}, then the pages are made resident at `location` without their old contents (`cuMemDiscardAndPrefetchBatchAsync`, CUDA 13). */
-  discardPrefetch(location: ManagedLocation, options: { stream?: StreamArgument } = {}): void {
+  discardPrefetch(location: ManagedLocation, options: { stream?: StreamArgument | undefined } = {}): void {
     options = checkCoreOptions('ManagedBuffer.discardPrefetch', options, STREAM_OPTIONS);
     const where = memLocationOf(location, 'prefetch', 'ManagedBuffer.discardPrefetch');
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.allocationStream) : streamHandle(options.stream, 'ManagedBuffer.discardPrefetch');

@@ -41,13 +41,13 @@ function checkSize(size: number, what: string): void {
 /** Options of a {@link DeviceMemoryResource}: an existing pool, or a pool of its own (`ipcEnabled`, `maxSize`). */
 export interface DeviceMemoryResourceOptions {
   /** A CUmemoryPool to allocate from; the resource does not own it (close() leaves it). */
-  readonly pool?: bigint;
+  readonly pool?: bigint | undefined;
   /** Make a pool of the resource's own that other processes can import ({@link DeviceMemoryResource.allocationHandle}; Linux). */
-  readonly ipcEnabled?: boolean;
+  readonly ipcEnabled?: boolean | undefined;
   /** The own pool's largest size in bytes (0: the system's limit); giving it makes a pool of the resource's own. */
-  readonly maxSize?: number;
+  readonly maxSize?: number | undefined;
   /** Devices (or ordinals) that may address the pool's memory: {@link DeviceMemoryResource.peerAccessibleBy}, set at construction. */
-  readonly peerAccessibleBy?: readonly (Device | number)[];
+  readonly peerAccessibleBy?: readonly (Device | number)[] | undefined;
 }
 
 /**
@@ -169,7 +169,7 @@ export class DeviceMemoryResource implements MemoryResource, Disposable {
     this.close();
   }
 
-  allocate(size: number, options: { stream?: StreamArgument } = {}): Buffer {
+  allocate(size: number, options: { stream?: StreamArgument | undefined } = {}): Buffer {
     options = checkCoreOptions('DeviceMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'DeviceMemoryResource.allocate');
     this.#owned?.checkCanAllocate('DeviceMemoryResource.allocate');
@@ -193,7 +193,7 @@ export class PinnedMemoryResource implements MemoryResource {
   readonly isHostAccessible = true;
   readonly device = undefined;
 
-  allocate(size: number, options?: { stream?: StreamArgument }): Buffer {
+  allocate(size: number, options?: { stream?: StreamArgument | undefined }): Buffer {
     // host memory: the stream orders nothing, but a misspelt key is still refused
     options = checkCoreOptions('PinnedMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'PinnedMemoryResource.allocate');
@@ -220,7 +220,7 @@ export class PinnedMemoryResource implements MemoryResource {
 
 /** Page-locked host memory the legacy way (cuMemAllocHost); freed as {@link PinnedMemoryResource}'s is. */
 export class LegacyPinnedMemoryResource extends PinnedMemoryResource {
-  override allocate(size: number, options?: { stream?: StreamArgument }): Buffer {
+  override allocate(size: number, options?: { stream?: StreamArgument | undefined }): Buffer {
     options = checkCoreOptions('LegacyPinnedMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'LegacyPinnedMemoryResource.allocate');
     return new Buffer(driver.cuMemAllocHost(Math.max(size, 1)), size, this, 0n);
@@ -238,7 +238,7 @@ export class ManagedMemoryResource implements MemoryResource {
 
   constructor(readonly device: Device) {}
 
-  allocate(size: number, options?: { stream?: StreamArgument }): ManagedBuffer {
+  allocate(size: number, options?: { stream?: StreamArgument | undefined }): ManagedBuffer {
     options = checkCoreOptions('ManagedMemoryResource.allocate', options, STREAM_OPTIONS);
     checkSize(size, 'ManagedMemoryResource.allocate');
     this.device.ensureCurrent();

@@ -20,23 +20,23 @@ export type CollectiveArray = object;
 /** Options of every collective and point-to-point call. */
 export interface CollectiveOptions {
   /** The stream the call is ordered on (default: the communicator's device's legacy default stream); a stream of the communicator's device. */
-  readonly stream?: StreamArgument;
+  readonly stream?: StreamArgument | undefined;
   /** The element type where no array says it (a Buffer's bytes: `'float32'`, ...); views must agree with it. */
-  readonly dtype?: DTypeLike;
+  readonly dtype?: DTypeLike | undefined;
   /** Elements per rank (default: all of the array, which must then have exactly the size the call needs); the arrays must hold at least that many. */
-  readonly count?: number;
+  readonly count?: number | undefined;
 }
 
 /** Options of the calls that reduce. */
 export interface ReductionOptions extends CollectiveOptions {
   /** The reduction (default `'sum'`). */
-  readonly op?: ReduceOp;
+  readonly op?: ReduceOp | undefined;
 }
 
 /** Options of the calls with a root rank. */
 export interface RootedOptions extends CollectiveOptions {
   /** The rank whose data is sent (broadcast) or that receives the result (reduce); default 0. */
-  readonly root?: number;
+  readonly root?: number | undefined;
 }
 
 /** Options of {@link Communicator.initRank}. */
@@ -48,7 +48,7 @@ export interface InitRankOptions {
   /** How many ranks join. */
   readonly worldSize: number;
   /** The device of this rank (a Device or an ordinal; default 0). */
-  readonly device?: Device | number;
+  readonly device?: Device | number | undefined;
 }
 
 /** The options checked, each key read once: use them, not the caller's object. */

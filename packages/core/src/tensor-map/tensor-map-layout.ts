@@ -27,17 +27,17 @@ export interface TensorMapTiledOptions {
   /** The tile (box) that one TMA copy moves: one extent per dimension, each 1 to 256 elements. */
   readonly box: readonly number[];
   /** The traversal step per dimension, each 1 to 8 (default all 1); TMA then moves `ceil(box[i] / elementStrides[i])` elements along `i`. */
-  readonly elementStrides?: readonly number[];
+  readonly elementStrides?: readonly number[] | undefined;
   /** The element type TMA moves (default: the array's dtype); its size must be the array's element size. */
-  readonly dataType?: TensorMapDataType;
+  readonly dataType?: TensorMapDataType | undefined;
   /** Default `'none'`. */
-  readonly interleave?: TensorMapInterleave;
+  readonly interleave?: TensorMapInterleave | undefined;
   /** Default `'none'`. */
-  readonly swizzle?: TensorMapSwizzle;
+  readonly swizzle?: TensorMapSwizzle | undefined;
   /** Default `'none'`. */
-  readonly l2Promotion?: TensorMapL2Promotion;
+  readonly l2Promotion?: TensorMapL2Promotion | undefined;
   /** Default `'none'` (zeros). */
-  readonly oobFill?: TensorMapOOBFill;
+  readonly oobFill?: TensorMapOOBFill | undefined;
 }
 
 /** @internal A tiled tensor map, checked against every rule of cuTensorMapEncodeTiled that needs no driver. */

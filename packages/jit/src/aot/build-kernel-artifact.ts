@@ -1,6 +1,7 @@
 // Building kernels ahead of time: each declared signature through the JIT's
 // own pipeline (typed, lowered to NVVM IR, libNVVM to PTX per
 // architecture, ptxas to a cubin), into a KernelArtifact.
+import { isAbsolute, relative, sep } from 'node:path';
 import { describeValue, suggestName } from '@cuda-js/options';
 import { computeName, nvvmIRVersion, nvvmToolchain, parseArchitecture, smName } from '@cuda-js/program';
 import { compileToPtx } from '../compile/compile-kernel.js';
@@ -25,16 +26,16 @@ export interface BuildKernelArtifactOptions {
    * the newest of `arch` (as nvcc keeps PTX of the virtual architecture it
    * compiled for), so devices newer than every cubin run it. `false`: no PTX.
    */
-  readonly ptx?: readonly string[] | false;
+  readonly ptx?: readonly string[] | false | undefined;
   /** The ptxas that makes the cubins (default: `CUDA_JS_PTXAS`, then the CUDA toolkit's, then PATH's). */
-  readonly ptxas?: string;
+  readonly ptxas?: string | undefined;
   /**
    * Signatures to build besides those the kernels declare, by kernel name:
    * `{ axpy: ['void(float32, float32[:], float32[:])'] }` or
    * `{ axpy: [[f32, array(f32, 1), array(f32, 1)]] }` (a build's
    * configuration, for kernels whose code declares none).
    */
-  readonly signatures?: Readonly<Record<string, readonly KernelSignature[]>>;
+  readonly signatures?: Readonly<Record<string, readonly KernelSignature[]>> | undefined;
 }
 
 /**
@@ -76,6 +77,20 @@ function capability(arch: string): number {
 }
 
 /**
+ * A kernel's `file:line:column` as an artifact keeps it: an absolute file
+ * (the jit() call's, where no build plugin recorded the kernel) relative to
+ * the working directory of the build, with `/`, so that the artifact holds no
+ * path of the machine that built it and builds from two checkouts are the
+ * same. The build plugin's record ids are relative already.
+ */
+export function portablePlace(definedAt: string): string {
+  const m = /^(.*):(\d+):(\d+)$/.exec(definedAt);
+  if (!m || !isAbsolute(m[1]!)) return definedAt;
+  const rel = relative(process.cwd(), m[1]!);
+  return isAbsolute(rel) || rel === '' ? definedAt : `${rel.split(sep).join('/')}:${m[2]}:${m[3]}`;
+}
+
+/**
  * Compiles each kernel's declared signatures (`jit(fn, { signatures })`)
  * for `options.arch` (cubins) and `options.ptx` (PTX), needing libNVVM and
  * ptxas but no GPU. Kernel names must be unique within an artifact (the
@@ -105,7 +120,7 @@ export function buildKernelArtifact(kernels: Iterable<JitKernel>, given: BuildKe
     if (known === source.hash) continue;
     if (known !== undefined) {
       throw new KernelBuildError(
-        `buildKernelArtifact: two different kernels are named ${source.name} (${source.definedAt ?? 'unknown place'} is the second); give one another name with jit(fn, { name }) (an arrow function passed to jit() has no name of its own, so it is 'kernel')`,
+        `buildKernelArtifact: two different kernels are named ${source.name} (${source.definedAt ?? 'unknown place'} is the second); give one another name with jit(fn, { name }) (an arrow function passed to jit() has no name of its own: it is named after the const it is assigned to, else 'kernel')`,
       );
     }
     seen.set(source.name, source.hash);
@@ -136,7 +151,7 @@ export function buildKernelArtifact(kernels: Iterable<JitKernel>, given: BuildKe
       for (const arch of ptxArchs) code.push({ kind: 'ptx', arch, data: encoder.encode(ptxFor(arch)) });
       return { signature: signatureKey(types), symbol, params: typed.params, collectives: typed.collectives, code };
     });
-    out.push({ name: source.name, hash: source.hash, ...(source.definedAt === undefined ? {} : { definedAt: source.definedAt }), specializations });
+    out.push({ name: source.name, hash: source.hash, ...(source.definedAt === undefined ? {} : { definedAt: portablePlace(source.definedAt) }), specializations });
   }
   const toolchain = [`libNVVM ${nvvmToolchain().version}`, ...(ptxas === undefined ? [] : [`ptxas ${ptxasVersion(ptxas)}`])].join(', ');
   return { format: KERNEL_ARTIFACT_FORMAT, jitVersion: jitVersion(), toolchain, kernels: out };

@@ -32,9 +32,9 @@ function isKernel(value: unknown): value is JitKernel {
 /** Options of {@link collectKernels}. */
 export interface CollectKernelsOptions {
   /** Kernel names to collect whatever they declare (the build gives them signatures: `buildKernelArtifact`'s `signatures`). */
-  readonly named?: readonly string[];
+  readonly named?: readonly string[] | undefined;
   /** Every kernel made, whatever it declares. */
-  readonly every?: boolean;
+  readonly every?: boolean | undefined;
 }
 
 /** Whether a build takes `kernel`: it declares signatures, or the build names it. */

@@ -79,6 +79,9 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
     expect(axpy!.hash).toMatch(/^[0-9a-f]{64}$/);
     // where jit() was called, as the locator finds it (this package's own support modules are skipped, so the frame is the importer's)
     expect(axpy!.definedAt).toMatch(/:\d+:\d+$/);
+    // relative to the build's working directory: no path of the build machine in the artifact
+    expect(axpy!.definedAt).not.toMatch(/^\//);
+    expect(JSON.stringify(artifact.kernels.map(({ specializations: _, ...k }) => k))).not.toContain(process.cwd());
     expect(axpy!.specializations.map((s) => [s.signature, s.symbol])).toEqual([
       [KEY, 'fixtureAxpy'],
       ["f64, array(f64, 1, 'C'), array(f64, 1, 'C')", 'fixtureAxpy_1'],
@@ -184,6 +187,33 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
     writeFileSync(join(dir, 'axpyTest.0.sm_90.cubin'), new Uint8Array(3));
     expect(() => loadKernelArtifact(dir)).toThrow(/has 3 bytes, the manifest says/);
     expect(() => loadKernelArtifact(join(dir, 'nothing-here'))).toThrow(KernelArtifactFormatError);
+  });
+
+  it('builds two kernels of arrow functions by the names they are assigned to', () => {
+    const axpy = jit(
+      (a: number, x: Float32Array, y: Float32Array) => {
+        const i = cuda.grid(1);
+        if (i < y.length) y[i] = a * x[i]! + y[i]!;
+      },
+      { signatures: [SIG] },
+    );
+    const scale = jit(
+      (a: number, x: Float32Array, y: Float32Array) => {
+        const i = cuda.grid(1);
+        if (i < y.length) y[i] = a * x[i]!;
+      },
+      { signatures: [SIG] },
+    );
+    const artifact = buildKernelArtifact([axpy, scale], { arch: ['sm_90'], ptx: false });
+    expect(artifact.kernels.map((k) => [k.name, k.specializations[0]!.symbol])).toEqual([
+      ['axpy', 'axpy'],
+      ['scale', 'scale'],
+    ]);
+    // where each was defined, relative to the build's working directory
+    expect(artifact.kernels.map((k) => k.definedAt)).toEqual([
+      expect.stringMatching(/^packages\/jit\/src\/aot\/kernel-artifact\.test\.ts:\d+:\d+$/),
+      expect.stringMatching(/^packages\/jit\/src\/aot\/kernel-artifact\.test\.ts:\d+:\d+$/),
+    ]);
   });
 
   it('refuses kernels it cannot build: no signatures, two kernels of one name', () => {

@@ -36,7 +36,7 @@ export interface ArtifactKernel {
   readonly name: string;
   /** The hash of the kernel's definition (its text, constants, device functions, math options); a kernel whose hash differs is refused as stale. */
   readonly hash: string;
-  /** Where the kernel was defined when it was built (`file:line:column`), for messages. */
+  /** Where the kernel was defined when it was built (`file:line:column`), for messages: the file relative to the working directory of the build (or the build plugin's root), never a path of the build machine. */
   readonly definedAt?: string;
   readonly specializations: readonly ArtifactSpecialization[];
 }

@@ -16,11 +16,11 @@ import { checkJitOptions, DEVICE_ARRAY_MAKER_OPTIONS } from '../jit-options.js';
 
 export interface DeviceArrayMakerOptions {
   /** The stream the allocation and copy are ordered on. */
-  readonly stream?: StreamArgument;
+  readonly stream?: StreamArgument | undefined;
   /** The device (default: the current one). */
-  readonly device?: Device;
+  readonly device?: Device | undefined;
   /** `'gpu'` (default; `CUDA_JS_SIMULATOR=1` makes it `'simulator'`): where the kernels that take the array run. In the simulator the array is host memory. */
-  readonly target?: JitTarget;
+  readonly target?: JitTarget | undefined;
 }
 
 /** An element type: a dtype name (`'float32'`) or DType, or a scalar maker (`f32`), as kernels name dtypes. */

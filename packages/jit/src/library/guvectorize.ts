@@ -38,14 +38,14 @@ const MAX_ELEMENTS = 2 ** 31 - 1;
 
 export interface GuvectorizeOptions {
   /** `'gpu'` (default) or `'simulator'` (as `jit`'s option; `CUDA_JS_SIMULATOR=1` makes the simulator the default). */
-  readonly target?: JitTarget;
+  readonly target?: JitTarget | undefined;
   /** The gufunc's name in messages and PTX (default: the function's name). */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /** What the function names besides its parameters (numbers, device functions, host arrays). */
-  readonly constants?: Readonly<Record<string, KernelConstant>>;
+  readonly constants?: Readonly<Record<string, KernelConstant>> | undefined;
   /** As `jit`'s options. */
-  readonly fastMath?: boolean;
-  readonly fma?: boolean;
+  readonly fastMath?: boolean | undefined;
+  readonly fma?: boolean | undefined;
 }
 
 /**

@@ -31,11 +31,11 @@ const DTYPE_TOKENS: Readonly<Record<ScalarName, (value: never) => Scalar>> = { b
 
 export interface ReduceOptions {
   /** Combined with the array's reduction last: `fn(init, reduced)`; the result of an empty array. */
-  readonly init?: number | bigint;
+  readonly init?: number | bigint | undefined;
   /** The stream to run on (GPU); the call waits for it before giving the value (with `res`, it does not wait). */
-  readonly stream?: StreamArgument;
+  readonly stream?: StreamArgument | undefined;
   /** How many elements to reduce, from the first (numba's `size`; default: all of them). */
-  readonly size?: number;
+  readonly size?: number | undefined;
   /**
    * Where the result goes, in its element 0 (numba's `res`): a 1-D array of
    * the input's dtype, normally device memory (a DeviceArray, a view). The
@@ -47,9 +47,9 @@ export interface ReduceOptions {
 
 export interface ReducerOptions {
   /** `'gpu'` (default) or `'simulator'` (as `jit`'s option; `CUDA_JS_SIMULATOR=1` makes the simulator the default). */
-  readonly target?: JitTarget;
+  readonly target?: JitTarget | undefined;
   /** The reducer's name in messages and PTX (default: the function's name). */
-  readonly name?: string;
+  readonly name?: string | undefined;
 }
 
 /** Reduces a 1-D array with a binary function, on the GPU or in the simulator, giving the value. */

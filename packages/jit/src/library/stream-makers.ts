@@ -46,18 +46,18 @@ export interface JitEvent extends Disposable {
 
 export interface StreamMakerOptions extends StreamOptions {
   /** `'gpu'` (default; `CUDA_JS_SIMULATOR=1` makes it `'simulator'`): a GPU Stream, or the simulator's. */
-  readonly target?: JitTarget;
+  readonly target?: JitTarget | undefined;
   /** The device of a GPU stream (default: the current one, else device 0). */
-  readonly device?: Device;
+  readonly device?: Device | undefined;
 }
 
 export interface EventMakerOptions {
   /** Record timestamps for `elapsedTimeSince` (default true, as numba's `cuda.event(timing=True)`). */
-  readonly timing?: boolean;
+  readonly timing?: boolean | undefined;
   /** `'gpu'` (default; `CUDA_JS_SIMULATOR=1` makes it `'simulator'`). */
-  readonly target?: JitTarget;
+  readonly target?: JitTarget | undefined;
   /** The device of a GPU event (default: the current one, else device 0). */
-  readonly device?: Device;
+  readonly device?: Device | undefined;
 }
 
 const STREAM_MAKER_OPTIONS = { target: isJitTarget, device: isAnything, nonBlocking: isBoolean, priority: isInteger };
@@ -83,7 +83,7 @@ export function stream(options: StreamMakerOptions = {}): JitStream {
 let simulatorDefault: SimulatorStream | undefined;
 
 /** The default stream (numba's `cuda.default_stream()`): the legacy default Stream on the GPU; in the simulator one SimulatorStream that `close()` leaves open. */
-export function defaultStream(options: { readonly target?: JitTarget } = {}): JitStream {
+export function defaultStream(options: { readonly target?: JitTarget | undefined } = {}): JitStream {
   checkJitOptions('defaultStream()', options, DEFAULT_STREAM_OPTIONS);
   if ((options.target ?? defaultTarget()) === 'simulator') return (simulatorDefault ??= new SimulatorStream(false));
   return Stream.legacyDefault as JitStream;

@@ -37,7 +37,7 @@ export interface UfuncCallOptions {
   /** Where the result goes (numba's `out=`); it must have the broadcast shape. Several for a guvectorize with several outputs. */
   readonly out?: unknown;
   /** The stream the work is ordered on (GPU); device results are then ready on it, host results are copied back before the call returns. */
-  readonly stream?: StreamArgument;
+  readonly stream?: StreamArgument | undefined;
 }
 
 /** What a ufunc gives: an array like its inputs (see vectorize's documentation). */

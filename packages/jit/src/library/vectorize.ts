@@ -36,16 +36,16 @@ const MAX_ELEMENTS = 2 ** 31 - 1;
 
 export interface VectorizeOptions {
   /** The types to compile for (numba's signature list): `['float32(float32, float32)']` or `[{ args: [f32, f32], returns: f32 }]`. Without them, the types come from each call's inputs (lazy typing). */
-  readonly signatures?: readonly UfuncSignatureSpec[];
+  readonly signatures?: readonly UfuncSignatureSpec[] | undefined;
   /** `'gpu'` (default) or `'simulator'` (as `jit`'s option; `CUDA_JS_SIMULATOR=1` makes the simulator the default). */
-  readonly target?: JitTarget;
+  readonly target?: JitTarget | undefined;
   /** The ufunc's name in messages and PTX (default: the function's name). */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /** What the scalar function names besides its parameters (numbers, device functions, host arrays). */
-  readonly constants?: Readonly<Record<string, KernelConstant>>;
+  readonly constants?: Readonly<Record<string, KernelConstant>> | undefined;
   /** As `jit`'s options. */
-  readonly fastMath?: boolean;
-  readonly fma?: boolean;
+  readonly fastMath?: boolean | undefined;
+  readonly fma?: boolean | undefined;
 }
 
 /**

@@ -187,7 +187,7 @@ import { checkJitOptions } from '../jit-options.js';
 
 export interface Xoroshiro128pStatesOptions {
   /** Jumps state 0 this many times 2^64 draws ahead first (numba's `subsequence_start`). Default 0. */
-  readonly subsequenceStart?: number;
+  readonly subsequenceStart?: number | undefined;
 }
 
 /**

@@ -49,11 +49,23 @@ export interface KernelRecord {
   readonly kind: KernelRecordKind;
   /** The function's own name as written (`function axpy`, `const axpy = ...`), where it has one. */
   readonly name?: string;
+  /**
+   * The name that the call making the kernel is assigned to, where it is
+   * (`const saxpy = jit(...)`, `export let saxpy = ...`, `saxpy = jit(...)`,
+   * `{ saxpy: jit(...) }`): the kernel's name where no `name` option and no
+   * function name of its own gives one.
+   */
+  readonly binding?: string;
   /** The function's JavaScript text, as the JIT parses it (TypeScript's types blanked out). */
   readonly source: string;
   /** The text as written (with its types), where it differs from `source`; it has the same layout, for snippets. */
   readonly original?: string;
-  /** The original file (an absolute path at build time). */
+  /**
+   * The original file, relative to the build's root (the plugin's `root`,
+   * default the directory it ran in) with `/` (`src/app.ts`): messages name
+   * it so, and its lines are read (for snippets) relative to the working
+   * directory. Records of older plugins hold an absolute path.
+   */
   readonly file: string;
   /** 1-based line of `source[0]` in `file`. */
   readonly line: number;
@@ -91,6 +103,7 @@ export function checkKernelRecord(value: unknown): KernelRecord {
   if (!isPlace(r.line) || !isPlace(r.column)) return fail(`has no line and column (1-based counts), but ${String(r.line)}:${String(r.column)}`);
   if (r.kind !== undefined && !RECORD_KINDS.has(r.kind)) return fail(`has kind ${String(r.kind)}, which is none of ${[...RECORD_KINDS].join(', ')}`);
   if (r.name !== undefined && typeof r.name !== 'string') return fail('has a name that is not a string');
+  if (r.binding !== undefined && typeof r.binding !== 'string') return fail('has a binding that is not a string');
   if (r.original !== undefined && (typeof r.original !== 'string' || r.original.length !== r.source.length)) return fail("has an 'original' text of another length than its source");
   if (r.positions !== undefined) {
     if (!Array.isArray(r.positions)) return fail("has 'positions' that are not a list");

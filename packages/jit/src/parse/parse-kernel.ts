@@ -11,8 +11,14 @@ import { checkSyntax } from './supported-syntax.js';
 
 /** A kernel function as text and syntax tree, with the way back to the user's file. */
 export interface ParsedKernel {
-  /** The function's name (`axpy`), or `kernel` for an anonymous one. */
+  /**
+   * The function's name (`axpy`): its own, else (from the build plugin's
+   * record) the name its kernel is assigned to; `kernel` where it has
+   * neither, and then `named` is false.
+   */
   readonly name: string;
+  /** Whether `name` is the function's or the record's, not the fallback `kernel`. */
+  readonly named: boolean;
   /** `fn.toString()`, or the text the build plugin recorded: every offset in the tree and in the typed IR is an offset in this text. */
   readonly source: string;
   /** What the build plugin recorded of the function (kernel-record.ts), where it did. */
@@ -78,7 +84,8 @@ function parseKernelUnbounded(fn: (...args: never[]) => unknown, callSite: CallS
   const record = kernelRecordOf(fn);
   const source = record ? record.source : Function.prototype.toString.call(fn);
   const locator: SourceLocator = record ? new RecordedLocator(record) : new SourceMapper(source, callSite, () => definitionSite(fn));
-  const name = record?.name ?? (fn.name || 'kernel');
+  const own = record ? (record.name ?? record.binding) : fn.name || undefined;
+  const name = own ?? 'kernel';
   if (/\{\s*\[native code\]\s*\}\s*$/.test(source)) {
     throw new UnsupportedSyntaxError(`jit: '${fn.name || 'function'}' is a native or bound function; pass the kernel function itself`);
   }
@@ -121,7 +128,7 @@ function parseKernelUnbounded(fn: (...args: never[]) => unknown, callSite: CallS
   } catch (error) {
     throw record ? error : explainRewrite(error, { source, params: node.params, body, locator, name });
   }
-  return { name, source, ...(record ? { record } : {}), params, paramNodes: node.params, body: body as ESTree.BlockStatement | ESTree.Expression, locator };
+  return { name, named: own !== undefined, source, ...(record ? { record } : {}), params, paramNodes: node.params, body: body as ESTree.BlockStatement | ESTree.Expression, locator };
 }
 
 /** Local name → the JIT's own name, for each import of the JIT's modules that the record says the kernel reads under another name. */

@@ -231,7 +231,7 @@ describe('votes, shuffles, match and lane masks', () => {
       [i32x1],
       constants,
     );
-    expect(flag.detail).toBe('cuda.shfl_sync takes a number, got a bool; convert it first: i32(x)');
+    expect(flag.detail).toBe('cuda.shfl_sync takes a number, got a bool; convert it first: cuda.i32(x)');
     here.expectAt(flag, 'C-bool', 'x[0]! > 0');
     expect(() =>
       typed(

@@ -34,7 +34,7 @@ const mask = (c: TyperContext, node: Node): Expr => integerArgument(c, node, 'u3
 /** A value that warp operations move or compare: 32- and 64-bit integers and floats; smaller integers become i32. */
 function warpValue(c: TyperContext, node: Node, what: string): Expr {
   const v = c.expression(node);
-  if (v.type === 'bool') c.typeError(node, `${what} takes a number, got a bool; convert it first: i32(x)`);
+  if (v.type === 'bool') c.typeError(node, `${what} takes a number, got a bool; convert it first: cuda.i32(x)`);
   const t = isLiteralType(v.type) ? defaultLiteralType(v.type, v.value) : arithmeticType(v.type);
   if (!SHUFFLE_TYPES.includes(t)) c.typeError(node, `${what} takes ${SHUFFLE_TYPES.join(', ')}, got ${t}`);
   return c.to(v, t, node);

@@ -33,7 +33,7 @@ interface Fp16Rule {
 function halfArgument(c: TyperContext, node: Node, name: string): Expr {
   const v = c.expression(node);
   if (!isLiteralType(v.type) && !isWidening(v.type, 'f16')) {
-    c.typeError(node, `cuda.fp16.${name} takes f16 values, got ${v.type}: convert it first, f16(x)`);
+    c.typeError(node, `cuda.fp16.${name} takes f16 values, got ${v.type}: convert it first, cuda.f16(x)`);
   }
   return c.to(v, 'f16', node);
 }

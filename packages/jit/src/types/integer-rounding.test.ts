@@ -121,7 +121,7 @@ describe('a plain number argument as an index', () => {
     });
     expect(error).toBeInstanceOf(KernelTypeError);
     expect((error as KernelTypeError).detail).toBe(
-      'an index must be an integer, got f64 (a plain JS number is f64: a number argument itself, +, - and * of numbers and integers, and Math.floor/trunc/ceil/round of an integer quotient are accepted as indices; else write i32(...) here)',
+      'an index must be an integer, got f64 (a plain JS number is f64: a number argument itself, +, - and * of numbers and integers, and Math.floor/trunc/ceil/round of an integer quotient are accepted as indices; else write cuda.i32(...) here)',
     );
   });
 });

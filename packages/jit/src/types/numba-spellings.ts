@@ -25,8 +25,8 @@ const CUDA_PATHS: Readonly<Record<string, string>> = Object.freeze({
 const PYTHON_FUNCTIONS: Readonly<Record<string, string>> = Object.freeze({
   len: 'x.length (1-D) or x.shape[k]',
   range: 'a for loop: for (let i = 0; i < n; i++)',
-  int: 'Math.trunc(x) or i32(x)',
-  float: 'f64(x) or Number(x)',
+  int: 'Math.trunc(x) or cuda.i32(x)',
+  float: 'cuda.f64(x) or Number(x)',
   abs: 'Math.abs(x)',
   min: 'Math.min(a, b)',
   max: 'Math.max(a, b)',

@@ -58,7 +58,7 @@ describe('cuda.printf', () => {
         },
         ['f64'],
       ),
-    ).toThrow(/printf: %d prints an integer, the argument is f64: write %f, or convert it: i32\(x\)/);
+    ).toThrow(/printf: %d prints an integer, the argument is f64: write %f, or convert it: cuda\.i32\(x\)/);
     expect(() =>
       typed(
         (n: number) => {
@@ -66,7 +66,7 @@ describe('cuda.printf', () => {
         },
         ['i32'],
       ),
-    ).toThrow(/printf: %f prints a float, the argument is i32: write %d, or convert it: f64\(x\)/);
+    ).toThrow(/printf: %f prints a float, the argument is i32: write %d, or convert it: cuda\.f64\(x\)/);
   });
 
   it('checks the format: a string literal, one argument per conversion, conversions printf has', () => {

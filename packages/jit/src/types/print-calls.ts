@@ -68,10 +68,10 @@ function printfArgument(c: TyperContext, conversion: Conversion, node: Node): Ex
   const where = `printf: ${conversion.text}`;
   if (conversion.kind === 'float') {
     if (isLiteralType(v.type) || isFloat(v.type)) return c.to(v, 'f64', node);
-    return c.typeError(node, `${where} prints a float, the argument is ${v.type}: write ${suggestion(v.type)}, or convert it: f64(x)`);
+    return c.typeError(node, `${where} prints a float, the argument is ${v.type}: write ${suggestion(v.type)}, or convert it: cuda.f64(x)`);
   }
   if (v.type === 'float-literal' || (!isLiteralType(v.type) && isFloat(v.type))) {
-    return c.typeError(node, `${where} prints an integer, the argument is ${v.type === 'float-literal' ? 'a float literal' : v.type}: write %f, or convert it: i32(x)`);
+    return c.typeError(node, `${where} prints an integer, the argument is ${v.type === 'float-literal' ? 'a float literal' : v.type}: write %f, or convert it: cuda.i32(x)`);
   }
   if (conversion.kind === 'int32') {
     if (v.type === 'int-literal') {

@@ -34,7 +34,7 @@ export function array<const Token extends TypeToken, const N extends 1 | 2 | 3>(
   dtype: Token,
   ndim: N,
   layout: Layout = 'C',
-  options: { readonly readonly?: boolean } = {},
+  options: { readonly readonly?: boolean | undefined } = {},
 ): ArrayTypeOf<ScalarOfToken<Token>, N> {
   const element = scalarOf(dtype, 'array(dtype, ...)');
   if (ndim !== 1 && ndim !== 2 && ndim !== 3) throw new KernelTypeError(`array(${element}, ${String(ndim)}): ndim must be 1, 2 or 3`);

@@ -67,7 +67,7 @@ export function integerOf(c: TyperContext, t: Typed, node: Node, target: ScalarN
   if (t.type === 'float-literal' || (!isLiteralType(t.type) && !isInteger(t.type))) {
     c.typeError(
       node,
-      `${what} must be an integer, got ${t.type === 'float-literal' ? 'a float literal' : t.type}${t.type === 'f64' ? ' (a plain JS number is f64: a number argument itself, +, - and * of numbers and integers, and Math.floor/trunc/ceil/round of an integer quotient are accepted as indices; else write i32(...) here)' : ''}`,
+      `${what} must be an integer, got ${t.type === 'float-literal' ? 'a float literal' : t.type}${t.type === 'f64' ? ' (a plain JS number is f64: a number argument itself, +, - and * of numbers and integers, and Math.floor/trunc/ceil/round of an integer quotient are accepted as indices; else write cuda.i32(...) here)' : ''}`,
     );
   }
   if (isLiteralType(t.type) && t.value !== undefined && !integerLiteralFits(t.value, target)) {

@@ -241,7 +241,7 @@ function viewFromFields(fields: ImportFields, exporter: unknown, stream: bigint 
 /** Options of {@link toManagedTensor}. */
 export interface ToManagedTensorOptions extends ViewOptions {
   /** Export the unversioned `DLManagedTensor` of DLPack before 1.0 (default: `DLManagedTensorVersioned`). */
-  readonly legacy?: boolean;
+  readonly legacy?: boolean | undefined;
 }
 
 /**
@@ -262,12 +262,12 @@ export function toManagedTensor(obj: unknown, options: ToManagedTensorOptions = 
 /** Options of {@link fromManagedTensor}. */
 export interface FromManagedTensorOptions {
   /** The slot holds an unversioned `DLManagedTensor*` (default: `DLManagedTensorVersioned*`). */
-  readonly legacy?: boolean;
+  readonly legacy?: boolean | undefined;
   /** The object to keep alive with the view. */
   readonly exporter?: unknown;
   /** The stream on which the data is ready, if known. */
-  readonly stream?: ViewOptions['stream'];
-  readonly writable?: boolean;
+  readonly stream?: ViewOptions['stream'] | undefined;
+  readonly writable?: boolean | undefined;
 }
 
 /**
