@@ -129,7 +129,7 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
       if (!transformed || unbuilt.length === 0) return;
       const where = "the cuda-js build plugin's aot option";
       const near = suggestName(unbuilt[0]!, [...new Set([...built, ...named])]);
-      const message = `${where}: signatures names ${unbuilt.map((n) => `'${n}'`).join(', ')}, which no kernel of the build is called${near === undefined ? '' : ` (did you mean '${near}'?)`}; the kernels built: ${[...built].join(', ') || '(none)'}. A kernel's name is its jit() call's name option, written as a string, else its function's own name`;
+      const message = `${where}: signatures names ${unbuilt.map((n) => `'${n}'`).join(', ')}, which no kernel of the build is called${near === undefined ? '' : ` (did you mean '${near}'?)`}; the kernels built: ${[...built].join(', ') || '(none)'}. A kernel's name is its jit() call's name option, written as a string, else its function's own name, else the name it is assigned to (const saxpy = jit(...))`;
       throw new PluginOptionError({ kind: 'invalid', where, key: 'signatures', value: aot?.signatures, expected: 'names of kernels of the build', message });
     },
     resolveId(source) {

@@ -1,4 +1,4 @@
-// The plugin declares Node.js 20 (engines), so nothing it installs may want a
+// The plugin declares Node.js ^20.19 || >=22.12 (engines: unplugin 3 needs those), so nothing it installs may want a
 // newer one: @babel/parser 8 wanted 22.18, and npm warned EBADENGINE on Node
 // 20 (or refused, under --engine-strict). Walks the installed dependencies.
 import { existsSync, readFileSync } from 'node:fs';
@@ -98,7 +98,7 @@ describe("the plugin's dependencies install on the Node.js versions it declares"
 
   it('no dependency wants a Node.js newer than 20 (its latest line, 20.19) or 22.12', () => {
     const own = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as Manifest;
-    expect(own.engines?.node).toBe('>=20');
+    expect(own.engines?.node).toBe('^20.19.0 || >=22.12.0');
     const refused = installed().flatMap((m) =>
       ['20.19.0', '22.12.0']
         .filter((node) => m.engines?.node !== undefined && !admits(m.engines.node, node))
