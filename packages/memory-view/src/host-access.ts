@@ -1,9 +1,8 @@
 import { InvalidLayoutError, OutOfBoundsError, UnknownDTypeError } from './errors.js';
 import { squeeze } from './derived-layout.js';
-import { viewFromAny } from './from-any.js';
 import { compactStrides } from './layout.js';
 import { copyStrided } from './strided-copy.js';
-import { StridedMemoryView } from './strided-memory-view.js';
+import type { StridedMemoryView } from './strided-memory-view.js';
 import { typedArrayFor, type AnyTypedArray } from './typed-arrays.js';
 
 /**
@@ -51,11 +50,11 @@ export function compactCopy(view: StridedMemoryView): AnyTypedArray {
   return out;
 }
 
-/** @internal `StridedMemoryView.copyFrom`: element by element, honoring both layouts, safe when they overlap. */
-export function copyInto(target: StridedMemoryView, source: unknown): void {
+/** @internal `StridedMemoryView.copyFrom` (`viewSource` views the source, after this view is checked): element by element, honoring both layouts, safe when they overlap. */
+export function copyInto(target: StridedMemoryView, viewSource: () => StridedMemoryView): void {
   const { buffer, byteOffset } = target._hostMemory('copy into this view');
   target.requireWritable('copy into this view');
-  const src = StridedMemoryView.isView(source) ? source : viewFromAny(source, undefined);
+  const src = viewSource();
   const { buffer: srcBuffer, byteOffset: srcByteOffset } = src._hostMemory('copy from it');
   if (src.dtype !== target.dtype) throw new InvalidLayoutError(`copyFrom: the source holds ${src.dtype.name}, this view ${target.dtype.name}; no conversion is made`);
   // Extents of 1 carry no order: [1, 3] fills [3], and [1] fills a 0-d view.
