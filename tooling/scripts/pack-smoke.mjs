@@ -280,6 +280,18 @@ console.log('native helper  -> loaded from', status.path.split('node_modules/').
   fullStack: `
 import * as cuda from 'cuda-js';
 console.log('import cuda-js:', Object.keys(cuda).length, 'exports');
+// The host adapters under the name that an install of cuda-js alone resolves (a scijs ndarray's fields, no ndarray package).
+const scijs = { data: new Float32Array(6), shape: [2, 3], stride: [3, 1], offset: 0, dtype: 'float32' };
+try {
+  cuda.StridedMemoryView.fromAny(scijs);
+  throw new Error('a scijs ndarray was viewed before its adapter was imported');
+} catch (error) {
+  if (!(error instanceof cuda.AdapterNotImportedError) || !error.message.includes("'cuda-js/adapters/ndarray'")) throw error;
+}
+await import('cuda-js/adapters/ndarray');
+await import('cuda-js/adapters');
+if (cuda.StridedMemoryView.fromAny(scijs).shape.join() !== '2,3') throw new Error('cuda-js/adapters/ndarray did not register the adapter');
+console.log('cuda-js/adapters/ndarray -> registered');
 `,
 };
 

@@ -1,4 +1,4 @@
-import { InvalidLayoutError, OutOfBoundsError, UnknownDTypeError } from './errors.js';
+import { InvalidLayoutError, OutOfBoundsError, ReadOnlyViewError, UnknownDTypeError } from './errors.js';
 import { squeeze } from './derived-layout.js';
 import { compactStrides } from './layout.js';
 import { copyStrided } from './strided-copy.js';
@@ -23,7 +23,11 @@ function checkCopySize(bytes: number, what: string): void {
 /** @internal `StridedMemoryView.typedArray`: an alias of a C-contiguous host view's memory. */
 export function aliasingTypedArray(view: StridedMemoryView, access: 'read' | 'write'): AnyTypedArray {
   const { buffer, byteOffset } = view._hostMemory('make a typed array');
-  if (access === 'write') view.requireWritable('write through a typed array of this view');
+  if (access === 'write' && view.readonly) {
+    throw new ReadOnlyViewError(
+      "typedArray(): the view is read-only, and typedArray() (access 'write') is for writing; typedArray('read') aliases its memory for reading, toTypedArray() makes a writable copy",
+    );
+  }
   if (!view.isCContiguous) throw new InvalidLayoutError(`typedArray: the view is not C-contiguous (strides [${view.strides.join(', ')}]); use toTypedArray() for a copy`);
   const kind = typedArrayFor(view.dtype);
   if (kind === undefined) throw new UnknownDTypeError(`typedArray: ${view.dtype.name} has no typed array (packed sub-byte type)`);
