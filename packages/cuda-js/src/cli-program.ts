@@ -53,7 +53,8 @@ export function cliProgram(version: string, commands: CliCommands): Command {
     .description('report the driver, the GPUs and the CUDA libraries, headers and libdevice found, and how (the default command)')
     .option('--json', 'print the report as JSON')
     .option('--verbose', 'for each missing item, list every place searched')
-    .action(async (options: { json?: boolean; verbose?: boolean }) => {
+    .option('--all', 'list every CUDA library pathfinder knows (cuBLAS, cuFFT, ...), not only those cuda-js uses')
+    .action(async (options: { json?: boolean; verbose?: boolean; all?: boolean }) => {
       process.exitCode = await commands.info(options);
     });
   program
