@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 
 /** The dynamic imports and requires in `text` whose module is not a string literal and that bundlers are not told to ignore. */
-export function expressionImports(text: string): string[] {
+function expressionImports(text: string): string[] {
   const code = text.replace(/^\s*(\/\/|\*|\/\*).*$/gm, '');
   return [...code.matchAll(/\b(import|require)\(\s*(?!['"]|`[^`$]*`)(?!\/\*\s*webpackIgnore:\s*true\s*\*\/)([^)]{0,60})/g)].map((m) => `${m[1]}(${m[2]}`);
 }
