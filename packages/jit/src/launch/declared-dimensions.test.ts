@@ -35,6 +35,9 @@ describe('a launch with an array of other dimensions than the declared signature
 
   it('leaves the error at the kernel line without declared signatures (the types come from the arguments)', () => {
     const k = jit(fill, { target: 'simulator' });
-    expect(errorOf(() => k.launch({ grid: [1, 1], block: [2, 2] }, new Float32Array(4) as never))).toBeInstanceOf(KernelTypeError);
+    const error = errorOf<KernelTypeError>(() => k.launch({ grid: [1, 1], block: [2, 2] }, new Float32Array(4) as never));
+    expect(error).toBeInstanceOf(KernelTypeError);
+    // and says which array is of how many dimensions
+    expect(error.detail).toBe('shape[k] needs a constant k from 0 to 0 (a is 1-D here)');
   });
 });
