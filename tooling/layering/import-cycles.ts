@@ -1,86 +1,67 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// Value-import cycles among the modules of one package's src/: a cycle makes
+// bundlers warn (rollup: "Circular dependency") and makes the order in which
+// the modules' top levels run depend on which one is imported first. Type-only
+// imports (`import type`, `export type ... from`) vanish from the emitted
+// JavaScript and do not count; under verbatimModuleSyntax an
+// `import { type A } from` stays in the output (as `import {} from`), so it counts.
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-/** The package's own modules: `.ts` under `dir`, tests and declarations left out. */
-function modules(dir: string): string[] {
+/** The relative modules that `file` imports for their values, as absolute `.ts` paths. */
+export function valueImports(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) {
-      if (entry !== 'node_modules' && entry !== 'dist' && entry !== 'generated') out.push(...modules(path));
-    } else if (entry.endsWith('.ts') && !entry.endsWith('.d.ts') && !/\.test(?:-support)?\.ts$/.test(entry)) out.push(path);
+  for (const statement of source.statements) {
+    let specifier: ts.Expression | undefined;
+    if (ts.isImportDeclaration(statement)) {
+      if (statement.importClause?.isTypeOnly) continue;
+      specifier = statement.moduleSpecifier;
+    } else if (ts.isExportDeclaration(statement)) {
+      if (statement.isTypeOnly || statement.moduleSpecifier === undefined) continue;
+      specifier = statement.moduleSpecifier;
+    }
+    if (specifier === undefined || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) continue;
+    out.push(resolve(dirname(file), specifier.text.replace(/\.js$/, '.ts')));
   }
   return out;
 }
 
-/**
- * The relative modules that `source` imports for their values when it loads:
- * static imports and re-exports, except those that are type-only
- * (`import type`, or every name marked `type`). Dynamic `import()` loads
- * later, and cannot close a cycle at load time.
- */
-export function valueImports(source: string, fileName = 'module.ts'): string[] {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const out: string[] = [];
-  for (const statement of file.statements) {
-    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const clause = statement.importClause;
-      const typeOnly =
-        clause !== undefined &&
-        (clause.isTypeOnly ||
-          (clause.name === undefined &&
-            clause.namedBindings !== undefined &&
-            ts.isNamedImports(clause.namedBindings) &&
-            clause.namedBindings.elements.length > 0 &&
-            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
-      if (!typeOnly) out.push(statement.moduleSpecifier.text);
-    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const clause = statement.exportClause;
-      const typeOnly = statement.isTypeOnly || (clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly));
-      if (!typeOnly) out.push(statement.moduleSpecifier.text);
-    }
-  }
-  return out.filter((s) => s.startsWith('.'));
-}
-
-/** `./x.js` from `file` as the `.ts` module it names, if it is one of the package's. */
-function moduleOf(file: string, specifier: string): string | undefined {
-  const target = resolve(dirname(file), specifier);
-  for (const candidate of [target.replace(/\.js$/, '.ts'), `${target}.ts`, join(target, 'index.ts')]) if (existsSync(candidate)) return candidate;
-  return undefined;
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !/\.test\.ts$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /**
- * The cycles of value imports among the modules under `srcDir`: each strongly
- * connected group of two or more modules (or one that imports itself), as
- * paths relative to `srcDir`, sorted. A cycle makes the order in which the
- * modules of a package load depend on which one is imported first, and
- * bundlers warn of each.
+ * Each value-import cycle among the non-test modules under `srcDir`, as the
+ * paths (relative to `srcDir`) around it, the first repeated at the end; one
+ * cycle per strongly connected group of modules (empty when there is none).
  */
 export function valueImportCycles(srcDir: string): string[][] {
-  const files = modules(srcDir);
-  const edges = new Map(files.map((f) => [f, valueImports(readFileSync(f, 'utf8'), f).flatMap((s) => moduleOf(f, s) ?? [])]));
-  // Tarjan's strongly connected components
-  let counter = 0;
-  const index = new Map<string, number>();
+  const files = sourceFiles(srcDir);
+  const known = new Set(files);
+  const edges = new Map(files.map((f) => [f, valueImports(f).filter((t) => known.has(t))]));
+  // Tarjan's strongly connected components, then one cycle through each non-trivial one.
+  let index = 0;
+  const indexOf = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
   const groups: string[][] = [];
   const visit = (v: string): void => {
-    index.set(v, counter);
-    low.set(v, counter);
-    counter++;
+    indexOf.set(v, index);
+    low.set(v, index);
+    index++;
     stack.push(v);
     onStack.add(v);
     for (const w of edges.get(v) ?? []) {
-      if (!index.has(w)) {
+      if (!indexOf.has(w)) {
         visit(w);
         low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indexOf.get(w)!));
     }
-    if (low.get(v) === index.get(v)) {
+    if (low.get(v) === indexOf.get(v)) {
       const group: string[] = [];
       let w: string;
       do {
@@ -88,9 +69,34 @@ export function valueImportCycles(srcDir: string): string[][] {
         onStack.delete(w);
         group.push(w);
       } while (w !== v);
-      if (group.length > 1 || (edges.get(v) ?? []).includes(v)) groups.push(group.map((f) => relative(srcDir, f)).sort());
+      if (group.length > 1 || (edges.get(v) ?? []).includes(v)) groups.push(group);
     }
   };
-  for (const f of files) if (!index.has(f)) visit(f);
-  return groups;
+  for (const f of files) if (!indexOf.has(f)) visit(f);
+  return groups.map((group) => {
+    const members = new Set(group);
+    const start = [...group].sort()[0]!;
+    // breadth-first from start back to start, inside the group
+    const previous = new Map<string, string>();
+    const queue = [start];
+    let last: string | undefined;
+    for (let i = 0; i < queue.length && last === undefined; i++) {
+      const v = queue[i]!;
+      for (const w of edges.get(v) ?? []) {
+        if (!members.has(w)) continue;
+        if (w === start) {
+          last = v;
+          break;
+        }
+        if (!previous.has(w)) {
+          previous.set(w, v);
+          queue.push(w);
+        }
+      }
+    }
+    const path = [start];
+    for (let v = last; v !== undefined && v !== start; v = previous.get(v)) path.splice(1, 0, v);
+    path.push(start);
+    return path.map((p) => relative(srcDir, p));
+  });
 }

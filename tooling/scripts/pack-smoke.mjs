@@ -26,6 +26,28 @@ import { fileURLToPath } from 'node:url';
 import { SHIPPED_PREBUILDS } from './native-prebuilds.mjs';
 import { manifestEntries, relativeImports, unreachableModules } from './unreachable-modules.mjs';
 
+const USAGE = `usage: node tooling/scripts/pack-smoke.mjs [--cold] [--keep]
+
+Packs every public package, checks each tarball (files, exports, prebuilds, publint,
+npm publish --dry-run), installs the tarballs into fresh folders with npm and pnpm
+for each user path (bindings alone; memory-view alone; the full stack) and runs a
+smoke script in each. Needs the workspace built (turbo run build) and the npm registry.
+
+  --cold   each install gets an empty package cache, as on a fresh machine
+  --keep   keep the work folder of packs and installs (under the system temp folder)
+  --help   print this and exit
+`;
+const known = new Set(['--cold', '--keep', '--help', '-h']);
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const unknown = process.argv.slice(2).filter((a) => !known.has(a));
+if (unknown.length > 0) {
+  process.stderr.write(`pack-smoke: unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.join(' ')}\n\n${USAGE}`);
+  process.exit(2);
+}
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const pnpmVersion = packageManager.split('@')[1];
@@ -280,6 +302,18 @@ console.log('native helper  -> loaded from', status.path.split('node_modules/').
   fullStack: `
 import * as cuda from 'cuda-js';
 console.log('import cuda-js:', Object.keys(cuda).length, 'exports');
+// The host adapters under the name that an install of cuda-js alone resolves (a scijs ndarray's fields, no ndarray package).
+const scijs = { data: new Float32Array(6), shape: [2, 3], stride: [3, 1], offset: 0, dtype: 'float32' };
+try {
+  cuda.StridedMemoryView.fromAny(scijs);
+  throw new Error('a scijs ndarray was viewed before its adapter was imported');
+} catch (error) {
+  if (!(error instanceof cuda.AdapterNotImportedError) || !error.message.includes("'cuda-js/adapters/ndarray'")) throw error;
+}
+await import('cuda-js/adapters/ndarray');
+await import('cuda-js/adapters');
+if (cuda.StridedMemoryView.fromAny(scijs).shape.join() !== '2,3') throw new Error('cuda-js/adapters/ndarray did not register the adapter');
+console.log('cuda-js/adapters/ndarray -> registered');
 `,
 };
 

@@ -36,6 +36,7 @@ describe('the cuda-js command line', () => {
     expect((await parse([])).calls).toEqual(['info {}']);
     expect((await parse(['--json'])).calls).toEqual(['info {"json":true}']);
     expect((await parse(['info', '--verbose'])).calls).toEqual(['info {"verbose":true}']);
+    expect((await parse(['--all'])).calls).toEqual(['info {"all":true}']);
     expect((await parse(['demo'])).calls).toEqual(['demo']);
     expect((await parse(['build-kernels', 'app.js', '--arch', 'sm_90'])).calls).toEqual(['build-kernels app.js sm_90']);
   });

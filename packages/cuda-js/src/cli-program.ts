@@ -50,10 +50,11 @@ export function cliProgram(version: string, commands: CliCommands): Command {
     });
   program
     .command('info')
-    .description('report the driver, the GPUs and the CUDA libraries, headers and libdevice found, and how (the default command)')
+    .description('report what works here (JIT compile, run), the driver, the GPUs and the CUDA libraries, headers and libdevice that cuda-js uses, found or not, and how (the default command)')
     .option('--json', 'print the report as JSON')
     .option('--verbose', 'for each missing item, list every place searched')
-    .action(async (options: { json?: boolean; verbose?: boolean }) => {
+    .option('--all', 'list every CUDA library pathfinder knows (cuBLAS, cuFFT, ...), not only those cuda-js uses')
+    .action(async (options: { json?: boolean; verbose?: boolean; all?: boolean }) => {
       process.exitCode = await commands.info(options);
     });
   program

@@ -17,9 +17,10 @@ function capture(run: (write: (text: string) => void) => number): string[] {
 
 describe('without the driver library', () => {
   it('cuda-js info says the driver is unavailable, and prints the whole error after the table', () => {
-    const lines = capture((write) => runInfo({}, write));
-    expect(lines[0]).toBe('CUDA driver: unavailable (see below)');
-    const header = lines.indexOf('cuda-js: CUDA libraries on this machine');
+    const lines = capture((write) => runInfo({ columns: 1000 }, write));
+    expect(lines[0]).toMatch(/; run: no driver, use CUDA_JS_SIMULATOR=1$/);
+    expect(lines[2]).toBe('CUDA driver: unavailable (see below)');
+    const header = lines.findIndex((l) => l.startsWith('cuda-js: CUDA libraries on this machine'));
     const whole = lines.indexOf("driver: LibraryNotFoundError: CUDA library 'cuda' was not found.");
     expect(whole).toBeGreaterThan(header);
     expect(lines[whole + 1]).toBe('Places tried, in order:');

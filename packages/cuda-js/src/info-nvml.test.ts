@@ -19,7 +19,7 @@ function capture(options: Parameters<typeof runInfo>[0]): string {
 
 describe.skipIf(skipReason !== undefined)('cuda-js info with NVML', () => {
   it('prints the driver and one line per GPU', () => {
-    const text = capture({});
+    const text = capture({ columns: 1000 });
     expect(text).toContain('NVIDIA driver: 580.65.06 (NVML 13.580.65.06, CUDA 13.0), 2 GPU(s)\n');
     expect(text).toContain(
       `gpu 0: Fake NVIDIA H200 (${FAKE_NVML.devices[0].uuid}, compute 9.0, 3.0 GiB of 140.4 GiB used, 37% busy, 41 °C, 123 W of 700 W, SM 1980/1980 MHz, PCI 00000000:1D:00.0, NVLink 4.0: 6 of 18 links active)\n`,

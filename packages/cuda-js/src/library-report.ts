@@ -24,8 +24,19 @@ function missing(kind: LibraryReportRow['kind'], name: string, error: unknown): 
   throw error;
 }
 
-/** Looks for every library, header set and libdevice that pathfinder knows. */
-export function libraryReport(): LibraryReport & { errors: Map<string, NotFoundError> } {
+/**
+ * The libraries that the stack loads (the driver; NVRTC and its builtins,
+ * nvJitLink and libNVVM for compiles; NVML for `system`; NCCL for collectives),
+ * in the order `cuda-js info` lists them. The catalog's others (cuBLAS,
+ * cuFFT, ...) are listed with `--all`.
+ */
+export const STACK_LIBRARIES: readonly string[] = Object.freeze(['cuda', 'nvrtc', 'nvrtc-builtins', 'nvJitLink', 'nvvm', 'nvml', 'nccl']);
+
+/** The header sets that the stack uses: program's default include paths (the runtime headers and CCCL). */
+export const STACK_HEADERS: readonly string[] = Object.freeze(['cudart', 'cccl']);
+
+/** Looks for the libraries, header sets and libdevice that the stack uses, or (`all`) every one that pathfinder knows. */
+export function libraryReport(options: { readonly all?: boolean } = {}): LibraryReport & { errors: Map<string, NotFoundError> } {
   const rows: LibraryReportRow[] = [];
   const errors = new Map<string, NotFoundError>();
   const attempt = (kind: LibraryReportRow['kind'], name: string, find: () => LibraryReportRow): void => {
@@ -36,13 +47,14 @@ export function libraryReport(): LibraryReport & { errors: Map<string, NotFoundE
       errors.set(name, error as NotFoundError);
     }
   };
-  for (const d of LIBRARY_CATALOG) {
-    attempt('library', d.name, () => {
-      const l = findLibrary(d.name);
+  const libraries = options.all ? LIBRARY_CATALOG.map((d) => d.name) : STACK_LIBRARIES;
+  for (const name of libraries) {
+    attempt('library', name, () => {
+      const l = findLibrary(name);
       return { kind: 'library', name: l.name, found: true, path: l.path, foundVia: l.foundVia, notes: l.notes, ...(l.version ? { version: l.version } : {}) };
     });
   }
-  for (const name of SUPPORTED_HEADERS) {
+  for (const name of options.all ? SUPPORTED_HEADERS : STACK_HEADERS) {
     attempt('headers', name, () => {
       const h = findHeaderDirectory(name);
       return { kind: 'headers', name, found: true, path: h.path, foundVia: h.foundVia, notes: [] };

@@ -95,11 +95,12 @@ export class SimulatorError extends JitError {
   override name = 'SimulatorError';
 }
 
-/** The simulator's spellings, for messages that point a user without a GPU at it. */
-export const SIMULATOR_HINT = "to run the kernel on the CPU instead, make it with jit(fn, { target: 'simulator' }), or set CUDA_JS_SIMULATOR=1 in the environment for every kernel";
+/** The simulator's spellings, for messages that point a user without a GPU at it (a launch's, an array maker's). */
+export const SIMULATOR_HINT =
+  "to run on the CPU instead, make the kernel with jit(fn, { target: 'simulator' }) and its arrays with toDevice(x, { target: 'simulator' }) (deviceArray and the other array makers likewise), or set CUDA_JS_SIMULATOR=1 in the environment for every kernel and array";
 
 /**
- * A GPU launch (or compile) found no GPU to use: no driver library, no
+ * A GPU launch (or compile, or an array maker: toDevice, deviceArray, ...) found no GPU to use: no driver library, no
  * device, or a driver that refuses. `cause` is the error that said so
  * (core's DeviceNotFoundError, pathfinder's LibraryNotFoundError with every
  * place it looked, the driver's CudaError); the message adds how to run in

@@ -13,7 +13,8 @@ import { kernelSourceKey, readCachedKernel, writeCachedKernel } from './compile/
 import type { KernelCompileOptions } from './compile/kernel-compile-options.js';
 import { linkInputsOf } from './compile/linked-kernel.js';
 import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from './device-function.js';
-import { KernelArgumentError, NoGpuError, SIMULATOR_HINT } from './errors.js';
+import { KernelArgumentError, KernelTypeError, NoGpuError, SIMULATOR_HINT } from './errors.js';
+import { argumentError } from './launch/argument-error.js';
 import { refuseBracketLaunch } from './launch-spelling.js';
 import { ArgumentKinds } from './launch/argument-kinds.js';
 import { fitDeclaredSignature } from './launch/declared-signature-fit.js';
@@ -28,7 +29,7 @@ import { explainRewrite } from './parse/rewritten-kernel.js';
 import { callSiteBinding } from './parse/call-site-binding.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
 import { SimulatedKernel } from './simulate/simulated-kernel.js';
-import { signatureKey, typeName, type JitType } from './types/jit-types.js';
+import { isArrayType, signatureKey, typeName, type ArrayType, type JitType } from './types/jit-types.js';
 import { resolveSignature, type KernelSignature } from './types/signature.js';
 import { typeKernel, type KernelConstant } from './types/type-kernel.js';
 import type { TypedKernel } from './types/typed-ir.js';
@@ -563,14 +564,28 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     if (last !== undefined && kinds.same(args)) return last;
     const { names, values } = this.#captured;
     let types = names.length === 0 ? argumentTypes(args, params, this.target) : argumentTypes([...args, ...values], [...params, ...names], this.target);
+    let unfitted = false;
     if (this.#declared.length > 0 && !this.#declared.some((declared) => sameTypes(declared, types.slice(0, declared.length)))) {
-      types = fitDeclaredSignature(types, args, this.#declared, params, this.target) ?? types;
+      const fitted = fitDeclaredSignature(types, args, this.#declared, params, this.target);
+      unfitted = fitted === undefined;
+      if (fitted !== undefined) types = fitted;
     }
     if (last && sameTypes(last.signature, types)) {
       kinds.remember(args);
       return last;
     }
-    const spec = this.#specialize(types);
+    let spec: AnySpecialization;
+    if (!unfitted) spec = this.#specialize(types);
+    else {
+      // arguments that fit no declared signature compile for their own types; where that fails to type, an
+      // array of other dimensions than every declared signature's is the cause, and is named at the launch
+      try {
+        spec = this.#specialize(types);
+      } catch (error) {
+        if (error instanceof KernelTypeError) throw declaredDimensionsError(types, this.#declared, params, error) ?? error;
+        throw error;
+      }
+    }
     this.#last = spec;
     kinds.remember(args);
     return spec;
@@ -695,6 +710,30 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     this.#specializations.set(key, spec);
     return spec;
   }
+}
+
+/**
+ * The error for an array argument whose dimensions differ from those of the
+ * parameter in every declared signature (a 1-D array for a declared 2-D
+ * parameter), when typing the kernel for the arguments' own types failed
+ * (`cause`): it names the argument, not the kernel line that typing stopped at.
+ */
+function declaredDimensionsError(types: readonly JitType[], declared: readonly (readonly JitType[])[], params: readonly string[], cause: KernelTypeError): KernelArgumentError | undefined {
+  for (let i = 0; i < params.length; i++) {
+    const got = types[i];
+    if (got === undefined || !isArrayType(got) || got.pointer) continue;
+    const wanted = declared.map((signature) => signature[i]);
+    if (!wanted.every((w) => w !== undefined && isArrayType(w) && !w.pointer && w.ndim !== got.ndim)) continue;
+    const names = [...new Set(wanted.map((w) => typeName(w!)))].join(' or ');
+    const ndims = [...new Set(wanted.map((w) => `${(w as ArrayType).ndim}-D`))].join(' or ');
+    return argumentError(
+      params,
+      i,
+      `a ${got.ndim}-D array (${typeName(got)}) where the declared signatures take a ${ndims} array (${names}); typing the kernel for a ${got.ndim}-D one failed: ${cause.detail}`,
+      cause,
+    );
+  }
+  return undefined;
 }
 
 function sameTypes(a: readonly JitType[], b: readonly JitType[]): boolean {

@@ -3,7 +3,8 @@
 import { errorOf } from '@cuda-js/test-support/errors';
 import { Device } from '@cuda-js/core';
 import { describe, expect, it } from 'vitest';
-import { cuda, JitError, jit, NoGpuError } from './index.js';
+import { SIMULATOR_HINT } from './errors.js';
+import { cuda, deviceArray, JitError, jit, NoGpuError, pinnedArray, toDevice } from './index.js';
 
 /** Why this test cannot run here: a usable device makes the error impossible. */
 function gpuPresent(): string | undefined {
@@ -55,5 +56,31 @@ describe.skipIf(skip !== undefined)(`a GPU launch without a GPU${skip ? ` (skipp
     const out = new Float32Array(1);
     simulated.launch({ grid: 1, block: 1 }, out);
     expect(out[0]).toBe(1);
+  });
+});
+
+describe.skipIf(skip !== undefined)(`the array makers without a GPU${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  it('toDevice and deviceArray throw NoGpuError that says how to make the array for the simulator, keeping the cause', () => {
+    for (const [what, make] of [
+      ['toDevice', () => toDevice(new Float32Array(4))],
+      ['deviceArray', () => deviceArray(4, 'float32')],
+      ['pinnedArray', () => pinnedArray([2, 2], 'int32')],
+    ] as const) {
+      const error = errorOf<unknown>(make);
+      expect(error).toBeInstanceOf(NoGpuError);
+      const e = error as NoGpuError;
+      expect(e.message).toMatch(new RegExp(`^${what}: there is no GPU to make the array on \\((LibraryNotFoundError|DeviceNotFoundError): `));
+      expect(e.message).toContain(SIMULATOR_HINT);
+      expect(e.message).toContain("toDevice(x, { target: 'simulator' })");
+      expect((e.cause as Error).name).toMatch(/LibraryNotFoundError|DeviceNotFoundError/);
+    }
+    // as the message says
+    const host = toDevice(new Float32Array([1, 2]), { target: 'simulator' });
+    expect(host.shape).toEqual([2]);
+    expect(deviceArray(3, 'float32', { target: 'simulator' }).shape).toEqual([3]);
+  });
+
+  it('a shape that is no shape is still refused as such, not as a missing GPU', () => {
+    expect(errorOf<unknown>(() => deviceArray([-1], 'float32'))).not.toBeInstanceOf(NoGpuError);
   });
 });

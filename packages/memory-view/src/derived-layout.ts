@@ -109,8 +109,8 @@ export function slicedLayout(shape: readonly number[], strides: readonly number[
     }
     const step = spec[2] ?? 1;
     if (!Number.isInteger(step) || step === 0) throw new InvalidLayoutError(`slice: step ${step} of dimension ${axis} must be a non-zero integer`);
-    const clamp = (v: number | undefined, fallback: number, lo: number, hi: number): number => {
-      if (v === undefined) return fallback;
+    const clamp = (v: number | null | undefined, fallback: number, lo: number, hi: number): number => {
+      if (v === undefined || v === null) return fallback;
       if (!Number.isInteger(v)) throw new InvalidLayoutError(`slice: ${v} is not an integer index (dimension ${axis})`);
       const abs = v < 0 ? v + extent : v;
       return Math.min(Math.max(abs, lo), hi);
@@ -123,7 +123,7 @@ export function slicedLayout(shape: readonly number[], strides: readonly number[
       count = stop > start ? Math.ceil((stop - start) / step) : 0;
     } else {
       start = clamp(spec[0], extent - 1, -1, extent - 1);
-      const stop = spec[1] === undefined ? -1 : clamp(spec[1], -1, -1, extent - 1);
+      const stop = spec[1] === undefined || spec[1] === null ? -1 : clamp(spec[1], -1, -1, extent - 1);
       count = start > stop ? Math.ceil((start - stop) / -step) : 0;
     }
     if (count > 0) shiftElements += start * stride;

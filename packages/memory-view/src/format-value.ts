@@ -41,7 +41,35 @@ export function formatValue(value: unknown, depth = 0): string {
     }
   }
   if (isArray) return 'an array';
-  return `an object (${Object.prototype.toString.call(value)})`;
+  return describeObject(value as object);
+}
+
+/** `a`/`an` before a word: by its first letter, as a reader says it (`an Int32Array`, `a Uint8Array`, `an Apache Arrow vector`). */
+export function withArticle(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) && !/^u(?:int|ni|s)/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+// An object by what it is, never by its own toString: a built-in by its tag
+// (`a Float32Array`, `a Map`), an instance by its class (`an instance of Matrix`),
+// a plain object by its first keys (`an object { not, shape }`); a Proxy whose
+// traps throw, or a getter of Symbol.toStringTag that throws, falls back to `an object`.
+function describeObject(value: object): string {
+  try {
+    const tag = Object.prototype.toString.call(value).slice(8, -1);
+    if (tag !== 'Object' && /^[\w$ .-]{1,40}$/.test(tag)) return withArticle(tag);
+    const proto = Object.getPrototypeOf(value) as object | null;
+    if (proto !== null && proto !== Object.prototype) {
+      const ctor = Object.getOwnPropertyDescriptor(proto, 'constructor')?.value as unknown;
+      const name = typeof ctor === 'function' ? Object.getOwnPropertyDescriptor(ctor, 'name')?.value : undefined;
+      if (typeof name === 'string' && /^[\w$]{1,40}$/.test(name)) return `an instance of ${name}`;
+    }
+    const keys = Object.keys(value);
+    if (keys.length === 0) return proto === null ? 'an empty object with no prototype' : 'an empty object';
+    const shown = keys.slice(0, 4).map((k) => (/^[\w$]{1,30}$/.test(k) ? k : formatValue(k.length > 30 ? `${k.slice(0, 27)}...` : k, 1)));
+    return `an object { ${shown.join(', ')}${keys.length > 4 ? ', ...' : ''} }`;
+  } catch {
+    return 'an object';
+  }
 }
 
 function escapeText(text: string): string {

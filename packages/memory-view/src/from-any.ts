@@ -1,3 +1,4 @@
+import { formatValue } from './format-value.js';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_EXCHANGE_API } from './protocol-keys.js';
 import { NotViewableError, ReadOnlyViewError } from './errors.js';
 import { isArrayBufferLike } from './host-buffer.js';
@@ -51,7 +52,7 @@ function viewFromHost(obj: object): StridedMemoryView {
   const adapted = viewWithHostAdapter(obj);
   if (adapted !== undefined) return adapted;
   throw new NotViewableError(
-    `${Object.prototype.toString.call(obj)} implements no array protocol (Symbol.for('dlpack'), Symbol.for('cuda.array_interface')) ` +
+    `${formatValue(obj)} implements no array protocol (Symbol.for('dlpack'), Symbol.for('cuda.array_interface')) ` +
       `and is no typed array, DataView, ArrayBuffer or SharedArrayBuffer, nor one of the host adapters' arrays: ${hostAdapterList()}`,
   );
 }
@@ -69,7 +70,7 @@ export function viewFromAny(obj: unknown, options: ViewOptions | undefined, viaE
   if (CUDA_ARRAY_INTERFACE in obj) return viewFromCudaArrayInterface(obj, options);
   if (viaExchangeApi && exchangeImporter !== undefined && DLPACK_EXCHANGE_API in obj) return exchangeImporter(obj, options);
   const view = viewFromHost(obj);
-  if (options?.writable === true && view.readonly) throw new ReadOnlyViewError(`cannot write through ${Object.prototype.toString.call(obj)}: its view is read-only`);
+  if (options?.writable === true && view.readonly) throw new ReadOnlyViewError(`cannot write through ${formatValue(obj)}: its view is read-only`);
   return view;
 }
 

@@ -28,7 +28,7 @@ export function viewFromBuffer(source: ArrayBufferLike | ArrayBufferView, option
     base = 0;
     limit = bufferByteLength(source);
   } else {
-    throw new TypeError(`fromBuffer takes an ArrayBuffer, a SharedArrayBuffer or a typed array; got ${Object.prototype.toString.call(source)}`);
+    throw new TypeError(`fromBuffer takes an ArrayBuffer, a SharedArrayBuffer or a typed array; got ${formatValue(source)}`);
   }
   if (isDetached(buffer)) throw new ExporterClosedError('fromBuffer: the buffer is detached');
   const o: BufferViewOptions = options ?? {};

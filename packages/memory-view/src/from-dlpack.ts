@@ -146,7 +146,7 @@ function buildView(tensor: DLPackTensor, deleter: unknown, exporter: unknown, st
     if (isDetached(data)) throw new ExporterClosedError("the DLPack tensor's buffer is detached");
     checkInBuffer(offset, bufferByteLength(data), shape, strides, itemsize, 'DLPack tensor');
   } else {
-    throw new ProtocolError(`the DLPack tensor's data is ${Object.prototype.toString.call(data)}; expected a bigint address, an ArrayBuffer or a SharedArrayBuffer`);
+    throw new ProtocolError(`the DLPack tensor's data is ${formatValue(data)}; expected a bigint address, an ArrayBuffer or a SharedArrayBuffer`);
   }
   const lease = typeof deleter === 'function' ? new Lease(() => deleter.call(tensor), releaseWhenCollected) : undefined;
   return new StridedMemoryView({ ptr, buffer, byteOffset: offset, shape, strides, dtype: t, device, flags, exporter, stream, source: tensor, lease }, CHECKED_VIEW_INIT);

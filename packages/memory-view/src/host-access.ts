@@ -1,9 +1,8 @@
-import { InvalidLayoutError, OutOfBoundsError, UnknownDTypeError } from './errors.js';
+import { InvalidLayoutError, OutOfBoundsError, ReadOnlyViewError, UnknownDTypeError } from './errors.js';
 import { squeeze } from './derived-layout.js';
-import { viewFromAny } from './from-any.js';
 import { compactStrides } from './layout.js';
 import { copyStrided } from './strided-copy.js';
-import { StridedMemoryView } from './strided-memory-view.js';
+import type { StridedMemoryView } from './strided-memory-view.js';
 import { typedArrayFor, type AnyTypedArray } from './typed-arrays.js';
 
 /**
@@ -24,7 +23,11 @@ function checkCopySize(bytes: number, what: string): void {
 /** @internal `StridedMemoryView.typedArray`: an alias of a C-contiguous host view's memory. */
 export function aliasingTypedArray(view: StridedMemoryView, access: 'read' | 'write'): AnyTypedArray {
   const { buffer, byteOffset } = view._hostMemory('make a typed array');
-  if (access === 'write') view.requireWritable('write through a typed array of this view');
+  if (access === 'write' && view.readonly) {
+    throw new ReadOnlyViewError(
+      "typedArray(): the view is read-only, and typedArray() (access 'write') is for writing; typedArray('read') aliases its memory for reading, toTypedArray() makes a writable copy",
+    );
+  }
   if (!view.isCContiguous) throw new InvalidLayoutError(`typedArray: the view is not C-contiguous (strides [${view.strides.join(', ')}]); use toTypedArray() for a copy`);
   const kind = typedArrayFor(view.dtype);
   if (kind === undefined) throw new UnknownDTypeError(`typedArray: ${view.dtype.name} has no typed array (packed sub-byte type)`);
@@ -51,11 +54,11 @@ export function compactCopy(view: StridedMemoryView): AnyTypedArray {
   return out;
 }
 
-/** @internal `StridedMemoryView.copyFrom`: element by element, honoring both layouts, safe when they overlap. */
-export function copyInto(target: StridedMemoryView, source: unknown): void {
+/** @internal `StridedMemoryView.copyFrom` (`viewSource` views the source, after this view is checked): element by element, honoring both layouts, safe when they overlap. */
+export function copyInto(target: StridedMemoryView, viewSource: () => StridedMemoryView): void {
   const { buffer, byteOffset } = target._hostMemory('copy into this view');
   target.requireWritable('copy into this view');
-  const src = StridedMemoryView.isView(source) ? source : viewFromAny(source, undefined);
+  const src = viewSource();
   const { buffer: srcBuffer, byteOffset: srcByteOffset } = src._hostMemory('copy from it');
   if (src.dtype !== target.dtype) throw new InvalidLayoutError(`copyFrom: the source holds ${src.dtype.name}, this view ${target.dtype.name}; no conversion is made`);
   // Extents of 1 carry no order: [1, 3] fills [3], and [1] fills a 0-d view.

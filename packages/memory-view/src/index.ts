@@ -1,3 +1,5 @@
+// Fills StridedMemoryView's static constructors (fromAny, ...): the class file imports none of the factories.
+import './install-view-constructors.js';
 export { DLPACK, DLPACK_DEVICE, CUDA_ARRAY_INTERFACE, DLPACK_EXCHANGE_API, CUDA_STREAM } from './protocol-keys.js';
 export {
   DLPackFlags,

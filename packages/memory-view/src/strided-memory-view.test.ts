@@ -95,6 +95,17 @@ describe('StridedMemoryView: derived views', () => {
     expect(v.slice(null, [-2]).shape).toEqual([3, 2]);
   });
 
+  it('takes null inside a slice tuple as undefined (Python slices take None)', () => {
+    const v = StridedMemoryView.fromBuffer(iota(12), { dtype: 'float32', shape: [3, 4] });
+    const rev = v.slice([null, null, -1], [null, 4, null]);
+    expect([rev.shape, rev.strides]).toEqual([
+      [3, 4],
+      [-4, 1],
+    ]);
+    expect(values(rev)).toEqual(values(v.slice([undefined, undefined, -1])));
+    expect(values(v.slice([1, null]))).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
   it('refuses slices that do not fit', () => {
     const v = StridedMemoryView.fromBuffer(iota(12), { dtype: 'float32', shape: [3, 4] });
     expect(() => v.slice(3)).toThrow(InvalidLayoutError);

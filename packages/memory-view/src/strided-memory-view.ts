@@ -16,13 +16,8 @@ import { reshapedLayout, retypedLayout, slicedLayout } from './derived-layout.js
 import { aliasingTypedArray, compactCopy, copyInto } from './host-access.js';
 import { cudaArrayInterfaceOf, exportDLPack } from './protocol-export.js';
 import { resolveDevice } from './resolve-device.js';
-import { viewFromDLPack } from './from-dlpack.js';
-import { viewFromCudaArrayInterface } from './from-cuda-array-interface.js';
-import { viewFromAny } from './from-any.js';
-import { viewFromBuffer } from './from-buffer.js';
-import { viewFromPointer } from './from-pointer.js';
-import { viewFromArrayBufferView } from './adapters/typed-array.js';
 import { viewWithAdapter } from './adapters/registry.js';
+import { viewConstructors } from './view-constructors.js';
 import type { ArrowVectorLike, NdarrayLike, StdlibNdarrayLike } from './adapters/host-arrays.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
@@ -134,7 +129,7 @@ export class StridedMemoryView {
    * synchronization. CUDA memory needs a stream ({@link StreamRequiredError}).
    */
   static fromDLPack(obj: unknown, options?: ViewOptions): StridedMemoryView {
-    return viewFromDLPack(obj, checkViewOptions<ViewOptions>('StridedMemoryView.fromDLPack', options, VIEW_OPTIONS));
+    return viewConstructors().fromDLPack(obj, checkViewOptions<ViewOptions>('StridedMemoryView.fromDLPack', options, VIEW_OPTIONS));
   }
 
   /**
@@ -144,7 +139,7 @@ export class StridedMemoryView {
    * {@link DriverHooks.waitStream}) unless the consumer passes `-1`.
    */
   static fromCudaArrayInterface(obj: unknown, options?: ViewOptions): StridedMemoryView {
-    return viewFromCudaArrayInterface(obj, checkViewOptions<ViewOptions>('StridedMemoryView.fromCudaArrayInterface', options, VIEW_OPTIONS));
+    return viewConstructors().fromCudaArrayInterface(obj, checkViewOptions<ViewOptions>('StridedMemoryView.fromCudaArrayInterface', options, VIEW_OPTIONS));
   }
 
   /**
@@ -157,7 +152,7 @@ export class StridedMemoryView {
    * {@link AdapterNotImportedError}).
    */
   static fromAny(obj: unknown, options?: ViewOptions): StridedMemoryView {
-    return viewFromAny(obj, options === undefined ? undefined : checkViewOptions<ViewOptions>('StridedMemoryView.fromAny', options, VIEW_OPTIONS));
+    return viewConstructors().fromAny(obj, options === undefined ? undefined : checkViewOptions<ViewOptions>('StridedMemoryView.fromAny', options, VIEW_OPTIONS));
   }
 
   /**
@@ -167,7 +162,7 @@ export class StridedMemoryView {
    * {@link OutOfBoundsError}.
    */
   static fromBuffer(source: ArrayBufferLike | ArrayBufferView, options: BufferViewOptions = {}): StridedMemoryView {
-    return viewFromBuffer(source, checkViewOptions<BufferViewOptions>('StridedMemoryView.fromBuffer', options, BUFFER_VIEW_OPTIONS, true));
+    return viewConstructors().fromBuffer(source, checkViewOptions<BufferViewOptions>('StridedMemoryView.fromBuffer', options, BUFFER_VIEW_OPTIONS, true));
   }
 
   /**
@@ -177,12 +172,12 @@ export class StridedMemoryView {
    * when the view family is closed or collected.
    */
   static fromPointer(ptr: bigint, options: PointerViewOptions): StridedMemoryView {
-    return viewFromPointer(ptr, options);
+    return viewConstructors().fromPointer(ptr, options);
   }
 
   /** A zero-copy view of a typed array, a DataView or a Node Buffer (a DataView is seen as bytes). */
   static fromTypedArray(array: ArrayBufferView): StridedMemoryView {
-    return viewFromArrayBufferView(array);
+    return viewConstructors().fromTypedArray(array);
   }
 
   /**
@@ -453,7 +448,7 @@ export class StridedMemoryView {
    * honoring both layouts. Refuses a read-only view ({@link ReadOnlyViewError}).
    */
   copyFrom(source: unknown): this {
-    copyInto(this, source);
+    copyInto(this, () => (StridedMemoryView.isView(source) ? source : viewConstructors().fromAny(source, undefined)));
     return this;
   }
 

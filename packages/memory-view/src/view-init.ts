@@ -120,7 +120,7 @@ export function checkViewInit(init: StridedMemoryViewInit, what: string): Checke
   let byteOffset = 0;
   if (buffer !== undefined) {
     if (ptr !== undefined) throw new InvalidLayoutError(`${what}: give the memory as ptr (an address) or as buffer (a JS buffer), not both`);
-    if (!isArrayBufferLike(buffer)) throw new InvalidLayoutError(`${what}: buffer must be an ArrayBuffer or a SharedArrayBuffer, got ${Object.prototype.toString.call(buffer)}`);
+    if (!isArrayBufferLike(buffer)) throw new InvalidLayoutError(`${what}: buffer must be an ArrayBuffer or a SharedArrayBuffer, got ${formatValue(buffer)}`);
     if (isDetached(buffer)) throw new ExporterClosedError(`${what}: the buffer is detached`);
     const offset: unknown = givenOffset ?? 0;
     if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw new InvalidLayoutError(`${what}: byteOffset must be a non-negative integer, got ${formatValue(offset)}`);

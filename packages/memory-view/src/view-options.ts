@@ -42,5 +42,5 @@ export interface PointerViewOptions {
   readonly release?: (() => void) | undefined;
 }
 
-/** One entry of {@link StridedMemoryView.slice}: an index (drops the dimension), `[start, stop, step]` (any part may be omitted or `undefined`), or `null` (the whole dimension). */
-export type SliceSpec = number | readonly [start?: number, stop?: number, step?: number] | null;
+/** One entry of {@link StridedMemoryView.slice}: an index (drops the dimension), `[start, stop, step]` (any part may be omitted, `undefined` or `null`, as Python's `None`: `[null, null, -1]` reverses), or `null` (the whole dimension). */
+export type SliceSpec = number | readonly [start?: number | null, stop?: number | null, step?: number | null] | null;

@@ -1,3 +1,4 @@
+import { formatValue } from './format-value.js';
 import { NotViewableError } from './errors.js';
 import { isViewable } from './from-any.js';
 import { adapterNotImportedFor } from './adapters/registry.js';
@@ -18,7 +19,7 @@ export class ViewableArgument {
     if (!isViewable(object)) {
       const needsAdapter = object !== null && typeof object === 'object' ? adapterNotImportedFor(object) : undefined;
       if (needsAdapter !== undefined) throw needsAdapter;
-      throw new NotViewableError(`${Object.prototype.toString.call(object)} cannot be viewed as strided memory: it implements no array protocol and is no known host array`);
+      throw new NotViewableError(`${formatValue(object)} cannot be viewed as strided memory: it implements no array protocol and is no known host array`);
     }
   }
 

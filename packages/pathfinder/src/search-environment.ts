@@ -12,7 +12,7 @@ import { discoverSitePackages } from './site-packages.js';
 export interface SearchOptions {
   /** Environment variables to read (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** site-packages folders to search for NVIDIA pip wheels (default: `$VIRTUAL_ENV`'s, then python3's). */
+  /** site-packages folders to search for NVIDIA pip wheels (default: `$VIRTUAL_ENV`'s, then those of the `python3` on `PATH`, found without running it; `CUDA_JS_PYTHON` names an interpreter to ask instead). */
   readonly sitePackages?: readonly string[] | undefined;
   /** The system loader's cache (default: `ldconfig -p`). */
   readonly loaderCache?: readonly LoaderCacheEntry[] | undefined;
@@ -42,7 +42,7 @@ export interface SearchOptions {
   readonly preferredMajor?: CudaMajor | undefined;
 }
 
-/** SearchOptions with the defaults filled in lazily (python3 and ldconfig run at most once). */
+/** SearchOptions with the defaults filled in lazily (site-packages found and ldconfig run at most once). */
 export class SearchEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly defaultToolkitRoot: string;

@@ -40,7 +40,8 @@ export async function importDeclaredKernels(entry: string | URL, options: Collec
   }
   const url = entry instanceof URL ? entry.href : /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : pathToFileURL(resolve(entry)).href;
   try {
-    return await collectKernels(() => import(url), options);
+    // the app's module, named at run time: bundlers that bundle this package leave the import to Node (webpack would warn of a "critical dependency")
+    return await collectKernels(() => import(/* webpackIgnore: true */ /* @vite-ignore */ url), options);
   } catch (error) {
     const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     throw new KernelBuildError(`importing ${String(entry)} failed: ${why}`, undefined, { cause: error });

@@ -3,10 +3,11 @@
 // For the simulator they make the same arrays over host memory, so that a
 // program written for the GPU runs there unchanged (numba's simulator does
 // the same with its fake device arrays).
-import { DeviceArray, type ArrayMemory, type Device } from '@cuda-js/core';
+import { DeviceArray, DeviceNotFoundError, type ArrayMemory, type Device } from '@cuda-js/core';
 import { readShape, dtype as toDType, StridedMemoryView, type DType, type DTypeLike } from '@cuda-js/memory-view';
 import type { StreamArgument } from '@cuda-js/streams';
-import { KernelArgumentError } from '../errors.js';
+import { LibraryNotFoundError } from '@cuda-js/pathfinder';
+import { KernelArgumentError, NoGpuError, SIMULATOR_HINT } from '../errors.js';
 import { defaultTarget, type JitTarget } from '../jit.js';
 import { dtypeOfScalar } from '../launch/kernel-dtype.js';
 import { makerType } from '../types/signature.js';
@@ -59,6 +60,21 @@ function hostArray(shape: readonly number[], t: DType, what: string): DeviceArra
   return new DeviceArray(StridedMemoryView.fromBuffer(memory, { dtype: t, shape: extents }));
 }
 
+/**
+ * `make()` on the GPU; where there is none (no driver library, no device), a
+ * NoGpuError that says how to make the array for the simulator instead, as a
+ * launch's does, its cause the error that found no GPU.
+ */
+function onGpu<T>(what: string, make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (!(error instanceof DeviceNotFoundError || error instanceof LibraryNotFoundError)) throw error;
+    const reason = `${error.name}: ${error.message.split('\n')[0]}`;
+    throw new NoGpuError(`${what}: there is no GPU to make the array on (${reason}); ${SIMULATOR_HINT}`, undefined, { cause: error });
+  }
+}
+
 function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: ArrayMemory, given: DeviceArrayMakerOptions, what: string): DeviceArray {
   const options = checkJitOptions<DeviceArrayMakerOptions>(`${what}()`, given, DEVICE_ARRAY_MAKER_OPTIONS);
   const t = dtypeOf(dtype, what);
@@ -67,7 +83,7 @@ function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: 
     checkSimulatorStream(options.stream, what);
     return hostArray(extents, t, what);
   }
-  return DeviceArray.allocate(extents, t, { memory, stream: options.stream, device: options.device });
+  return onGpu(what, () => DeviceArray.allocate(extents, t, { memory, stream: options.stream, device: options.device }));
 }
 
 /**
@@ -85,7 +101,7 @@ export function toDevice(host: unknown, given: DeviceArrayMakerOptions = {}): De
     array.copyFromHost(view);
     return array;
   }
-  return DeviceArray.fromHost(host, { stream: options.stream, device: options.device });
+  return onGpu('toDevice', () => DeviceArray.fromHost(host, { stream: options.stream, device: options.device }));
 }
 
 /** A new device array, elements not set (numba's `cuda.device_array(shape, dtype)`). */

@@ -1387,7 +1387,7 @@ class KernelTyper {
       if (base && !inner.computed && inner.property.type === 'Identifier' && inner.property.name === 'shape') {
         const k = this.#expression(node.property);
         const kv = k.type === 'int-literal' ? literalValue(k) : undefined;
-        if (kv === undefined || kv < 0 || kv >= base.ndim) this.#typeError(node.property, `shape[k] needs a constant k from 0 to ${base.ndim - 1}`);
+        if (kv === undefined || kv < 0 || kv >= base.ndim) this.#typeError(node.property, `shape[k] needs a constant k from 0 to ${base.ndim - 1} (${base.name} is ${base.ndim}-D here)`);
         return this.#extent(base, kv, node);
       }
     }
@@ -1452,7 +1452,7 @@ class KernelTyper {
         const method = callee.property.name;
         if (method === 'get') return this.#eachArray(view, node, (one) => typed({ op: 'load', type: one.dtype, ref: this.#elementRef(one, node.arguments, node), loc }));
         if (method === 'set') {
-          if (node.arguments.length !== view.ndim + 1) this.#typeError(node, `${view.name}.set takes ${view.ndim} index(es) and a value`);
+          if (node.arguments.length !== view.ndim + 1) this.#typeError(node, `${view.name}.set takes ${view.ndim} index(es) and a value (${view.name} is ${view.ndim}-D here)`);
           const value = node.arguments[view.ndim]!;
           return this.#storeElement(view, node.arguments.slice(0, view.ndim), node, node, () => this.#expression(value));
         }

@@ -2,6 +2,7 @@
 // the main entry knows each one's arrays by their fields (host-arrays.ts) and
 // the subpath to name, and views them once that subpath has been imported,
 // which registers the adapter here.
+import { formatValue, withArticle } from '../format-value.js';
 import { AdapterNotImportedError } from '../errors.js';
 import type { StridedMemoryView } from '../strided-memory-view.js';
 import { isArrowVector, isNdarray, isStdlibNdarray, type ArrowVectorLike, type NdarrayLike, type StdlibNdarrayLike } from './host-arrays.js';
@@ -28,6 +29,9 @@ interface HostAdapter {
 /** The subpath that registers every adapter. */
 export const ALL_ADAPTERS_SUBPATH = '@cuda-js/memory-view/adapters';
 
+/** The same modules under the `cuda-js` package (what an install of `cuda-js` alone resolves). */
+const CUDA_JS_ADAPTERS_SUBPATH = 'cuda-js/adapters';
+
 // In the order fromAny tries them.
 const ADAPTERS: readonly HostAdapter[] = [
   { name: 'stdlib-ndarray', arrays: 'stdlib ndarray', recognizes: isStdlibNdarray, view: undefined },
@@ -52,7 +56,10 @@ export function registerHostAdapter<N extends HostAdapterName>(name: N, view: (a
 
 function notImported(adapter: HostAdapter, what: string): AdapterNotImportedError {
   const subpath = adapterSubpath(adapter.name);
-  return new AdapterNotImportedError(subpath, `${what}: import '${subpath}' (or '${ALL_ADAPTERS_SUBPATH}' for every host adapter) once in the program to view it`);
+  return new AdapterNotImportedError(
+    subpath,
+    `${what}: import '${subpath}' (or '${ALL_ADAPTERS_SUBPATH}' for every host adapter; with the cuda-js package, '${CUDA_JS_ADAPTERS_SUBPATH}/${adapter.name}' or '${CUDA_JS_ADAPTERS_SUBPATH}') once in the program to view it`,
+  );
 }
 
 /** The first adapter that recognizes `obj` (the order fromAny tries them in). */
@@ -61,7 +68,7 @@ function recognizerOf(obj: object): HostAdapter | undefined {
 }
 
 function notLoadedFor(adapter: HostAdapter, obj: object): AdapterNotImportedError {
-  return notImported(adapter, `${Object.prototype.toString.call(obj)} looks like a ${adapter.arrays}, whose adapter is not loaded`);
+  return notImported(adapter, `${formatValue(obj)} looks like ${withArticle(adapter.arrays)}, whose adapter is not loaded`);
 }
 
 /**
@@ -90,11 +97,11 @@ export function adapterNotImportedFor(obj: object): AdapterNotImportedError | un
 /** @internal A view through the adapter `name` (its `from*` factory), or {@link AdapterNotImportedError} naming the module to import. */
 export function viewWithAdapter<N extends HostAdapterName>(name: N, array: HostAdapterArrays[N], factory: string): StridedMemoryView {
   const adapter = adapterNamed(name);
-  if (adapter.view === undefined) throw notImported(adapter, `StridedMemoryView.${factory} views a ${adapter.arrays} through its adapter, which is not loaded`);
+  if (adapter.view === undefined) throw notImported(adapter, `StridedMemoryView.${factory} views ${withArticle(adapter.arrays)} through its adapter, which is not loaded`);
   return adapter.view(array);
 }
 
 /** @internal The host arrays that the adapters view, and where each adapter is, for the message of an array that nothing views. */
 export function hostAdapterList(): string {
-  return ADAPTERS.map((a) => `${a.arrays}s (${a.view === undefined ? `import '${adapterSubpath(a.name)}'` : 'loaded'})`).join(', ');
+  return ADAPTERS.map((a) => `${a.arrays}s (${a.view === undefined ? `import '${adapterSubpath(a.name)}' or '${CUDA_JS_ADAPTERS_SUBPATH}/${a.name}'` : 'loaded'})`).join(', ');
 }

@@ -81,7 +81,7 @@ function viewFromStdlibNdarray(array: StdlibNdarrayLike): StridedMemoryView {
       bytesPerElement = data.BYTES_PER_ELEMENT;
     }
     if (!isArrayBufferLike(buffer) || typeof byteOffset !== 'number' || typeof length !== 'number') {
-      throw new NotViewableError(`this stdlib ndarray keeps its data in ${Object.prototype.toString.call(data)}, which has no buffer to view`);
+      throw new NotViewableError(`this stdlib ndarray keeps its data in ${formatValue(data)}, which has no buffer to view`);
     }
     if (typeof bytesPerElement === 'number' && bytesPerElement !== t.itemsize) {
       throw new NotViewableError(`this stdlib ndarray says dtype '${name}' (${t.itemsize} bytes) but its data has ${bytesPerElement}-byte elements`);

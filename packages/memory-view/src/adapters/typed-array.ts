@@ -1,3 +1,4 @@
+import { formatValue } from '../format-value.js';
 import { CPU_DEVICE } from '../device.js';
 import { dtype, type DType } from '../dtype.js';
 import { ExporterClosedError, NotViewableError } from '../errors.js';
@@ -20,7 +21,7 @@ function compactHostView(buffer: ArrayBufferLike, byteOffset: number, length: nu
 /** @internal A 1-d view of a typed array, a Node Buffer or a DataView (as bytes), measured by the engine's own getters. */
 export function viewFromArrayBufferView(array: ArrayBufferView): StridedMemoryView {
   const m = measureView(array);
-  if (m === undefined) throw new NotViewableError(`${Object.prototype.toString.call(array)} is not an ArrayBuffer view`);
+  if (m === undefined) throw new NotViewableError(`${formatValue(array)} is not an ArrayBuffer view`);
   if (m.length === 0 && isDetached(m.buffer)) throw new ExporterClosedError("the typed array's buffer was detached");
   if (m.kind === 'DataView') return compactHostView(m.buffer, m.byteOffset, m.byteLength, UINT8, array);
   const t = dtypeOfKind(m.kind);

@@ -19,6 +19,7 @@ import { bufferByteLength, isArrayBufferLike, isResizable } from '../host-buffer
 import { checkInBuffer } from '../layout.js';
 import { LEGACY_DEFAULT_STREAM, NO_SYNC, orderStreams, resolveStream } from '../stream.js';
 import { StridedMemoryView } from '../strided-memory-view.js';
+import '../install-view-constructors.js';
 import { checkViewOptions, FROM_MANAGED_TENSOR_OPTIONS, TO_MANAGED_TENSOR_OPTIONS, VIEW_OPTIONS } from '../view-option-error.js';
 import type { ViewOptions } from '../view-options.js';
 import { viewFromTensor } from '../from-dlpack.js';
