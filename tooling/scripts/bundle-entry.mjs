@@ -13,6 +13,10 @@
 // package.json `files` names the entries, the chunks and the declarations.
 // Run from a package folder after `tsc -b`.
 // Packages whose entries sit in subfolders (memory-view's ./native) are not bundled.
+// Comments are left out of the bundles (\`comments: false\`): the doc comments
+// live in the declarations, and V8 reads every byte of a module when it is
+// imported (about a fifth of each bundle was comments; ~10 ms of a cold
+// \`import 'cuda-js'\` on a 2-core container).
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { rolldown } from 'rolldown';
@@ -63,7 +67,7 @@ const bundle = await rolldown({
   transform: { define: { __CUDA_JS_PACKAGE_VERSION__: JSON.stringify(String(manifest.version)) } },
   logLevel: 'warn',
 });
-await bundle.write({ dir: output, format: 'esm', sourcemap: false, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
+await bundle.write({ dir: output, format: 'esm', sourcemap: false, comments: false, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
 await bundle.close();
 
 // An export under a renamed local (`cuda$1 as cuda`) is what the bundlers of
