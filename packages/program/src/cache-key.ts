@@ -1,5 +1,4 @@
-import type { Hash } from 'node:crypto';
-import { nodeCrypto } from './node-crypto.js';
+import { createHash, type Hash } from 'node:crypto';
 
 /** What a cache key is made of: JSON-like values, with bytes hashed by content. */
 export type KeyPart = string | number | boolean | null | undefined | Uint8Array | readonly KeyPart[] | { readonly [key: string]: KeyPart };
@@ -62,7 +61,7 @@ function feed(out: KeyWriter, part: KeyPart): void {
  * dropped, so `{ a: 1, b: undefined }` and `{ a: 1 }` give the same key.
  */
 export function cacheKey(parts: KeyPart): string {
-  const hash = nodeCrypto().createHash('sha256');
+  const hash = createHash('sha256');
   const out = new KeyWriter(hash);
   feed(out, parts);
   out.flush();

@@ -143,7 +143,6 @@ describe('DiskCache', () => {
     const sources = {
       'disk-cache': join(here, 'disk-cache.ts'),
       'object-code-type': join(here, 'object-code-type.ts'),
-      'node-crypto': join(here, 'node-crypto.ts'),
       'regular-file': join(here, '..', '..', 'pathfinder', 'src', 'regular-file.ts'),
     };
     for (const [name, path] of Object.entries(sources)) {

@@ -1,10 +1,10 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { readRegularFile, readRegularFileAsync } from '@cuda-js/pathfinder';
 import type { CacheEntry } from './cache-entry.js';
 import { CacheStorageError } from './errors.js';
-import { nodeCrypto } from './node-crypto.js';
 import { OBJECT_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
 
 // File layout: magic (8 bytes), format version (u32 LE), header length (u32
@@ -27,7 +27,7 @@ interface Header {
   readonly codeDigest: string;
 }
 
-const digestOf = (code: Uint8Array): string => nodeCrypto().createHash('sha256').update(code).digest('hex');
+const digestOf = (code: Uint8Array): string => createHash('sha256').update(code).digest('hex');
 
 const KEY_PATTERN = /^[0-9a-f]{16,128}$/;
 // A temporary file younger than this may belong to a writer that is still at work.
@@ -141,7 +141,7 @@ export class DiskCache {
   }
 
   private temporaryPath(path: string): string {
-    return `${path}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
+    return `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   }
 
   /** The entry of `key`, or undefined when there is none or the file is damaged (it is then removed). */
