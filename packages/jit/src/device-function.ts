@@ -5,6 +5,7 @@ import { snapshotConstants } from './constants-snapshot.js';
 import { JitError } from './errors.js';
 import type { ExternalDeviceFunction } from './external-device-function.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
+import { kernelRecordOf } from './parse/kernel-record.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
 import type { ScalarName } from './types/jit-types.js';
 import { scalarToken } from './types/signature.js';
@@ -63,29 +64,43 @@ export interface DeviceFunctionOptions {
 export class DeviceFunction {
   /** Its name: the option's, else the function's own; '' for an anonymous function (kernels then name it by the constant they call). */
   readonly name: string;
-  /** @internal The function's text and syntax tree, as the typer reads them. */
-  readonly parsed: ParsedKernel;
+  readonly #fn: (...args: never[]) => unknown;
+  readonly #callSite: CallSite | undefined;
+  #parsed: ParsedKernel | undefined;
   #constants: Readonly<Record<string, KernelConstant>> | undefined;
+  readonly #snapshot: Readonly<Record<string, KernelConstant>> | undefined;
   readonly #makeConstants: (() => unknown) | undefined;
   /** The declared return type (`returns`), if any. */
   readonly returns: ScalarName | undefined;
 
-  /** @internal use `jit.device`. */
-  constructor(fn: (...args: never[]) => unknown, options: DeviceFunctionOptions, callSite: CallSite | undefined) {
+  /**
+   * @internal use `jit.device`. `parseNow` false (the library's own device
+   * functions, made when the package is imported) parses the text when a
+   * kernel first reads it instead: an import parses nothing.
+   */
+  constructor(fn: (...args: never[]) => unknown, options: DeviceFunctionOptions, callSite: CallSite | undefined, parseNow = true) {
     if (typeof fn !== 'function') throw new TypeError(`jit.device: expected a function, got ${fn === null ? 'null' : typeof fn}`);
     checkJitOptions('jit.device()', options, DEVICE_FUNCTION_OPTIONS);
-    this.parsed = parseKernel(fn, callSite);
-    this.name = options.name ?? this.parsed.record?.name ?? fn.name;
+    this.#fn = fn;
+    this.#callSite = callSite;
+    if (parseNow) this.#parsed = parseKernel(fn, callSite);
+    this.name = options.name ?? kernelRecordOf(fn)?.name ?? fn.name;
     if (typeof options.constants === 'function') this.#makeConstants = options.constants;
-    else this.#constants = this.#withSelf(snapshotConstants(options.constants, 'jit.device'));
+    else this.#snapshot = snapshotConstants(options.constants, 'jit.device');
     this.returns = options.returns === undefined ? undefined : scalarToken(options.returns, 'jit.device(fn, { returns })');
+  }
+
+  /** @internal The function's text and syntax tree, as the typer reads them (parsed on first use where the constructor did not). */
+  get parsed(): ParsedKernel {
+    this.#parsed ??= parseKernel(this.#fn, this.#callSite);
+    return this.#parsed;
   }
 
   /** What the function names: its constants (read once; made by the `constants` function on first use), and itself by its own name. */
   get constants(): Readonly<Record<string, KernelConstant>> {
     if (this.#constants === undefined) {
-      const made = this.#makeConstants!();
-      this.#constants = this.#withSelf(snapshotConstants(made, `jit.device${this.name ? ` '${this.name}'` : ''}: the constants function's result`));
+      const made = this.#snapshot ?? snapshotConstants(this.#makeConstants!(), `jit.device${this.name ? ` '${this.name}'` : ''}: the constants function's result`);
+      this.#constants = this.#withSelf(made);
     }
     return this.#constants;
   }
@@ -123,7 +138,21 @@ export function deviceFunctionOf(value: unknown): DeviceFunction | undefined {
  * ```
  */
 export function device<F extends (...args: never[]) => unknown>(fn: F, options: DeviceFunctionOptions = {}): DeviceFunctionCallable<F> {
-  const definition = new DeviceFunction(fn, options, captureCallSite(device));
+  return callableOf<F>(new DeviceFunction(fn, options, captureCallSite(device)));
+}
+
+/**
+ * `jit.device` for the package's own device functions (library/random.ts),
+ * made at import: the text is parsed when a kernel first calls the function,
+ * and no call site is captured (a message about the function finds its
+ * definition by the function itself, definition-site.ts), so that an import
+ * neither parses nor reads a stack.
+ */
+export function libraryDevice<F extends (...args: never[]) => unknown>(fn: F, options: DeviceFunctionOptions): DeviceFunctionCallable<F> {
+  return callableOf<F>(new DeviceFunction(fn, options, undefined, false));
+}
+
+function callableOf<F extends (...args: never[]) => unknown>(definition: DeviceFunction): DeviceFunctionCallable<F> {
   const callable = (): never => {
     throw new JitError(`the device function${definition.name ? ` '${definition.name}'` : ''} runs only inside kernels compiled by jit(); name it in the kernel's constants`);
   };

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { childProcess } from './child-process.js';
 import { existsSync } from 'node:fs';
 
 /** One line of `ldconfig -p`: a soname and the file the system loader maps it to. */
@@ -39,7 +39,7 @@ export function parseLoaderCache(text: string): LoaderCacheEntry[] {
 export function readLoaderCache(): { entries: LoaderCacheEntry[]; problem?: string } {
   const ldconfig = LDCONFIG_CANDIDATES.find((p) => existsSync(p)) ?? 'ldconfig';
   try {
-    const text = execFileSync(ldconfig, ['-p'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
+    const text = childProcess().execFileSync(ldconfig, ['-p'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
     return { entries: parseLoaderCache(text) };
   } catch (error) {
     return { entries: [], problem: `could not run '${ldconfig} -p': ${(error as Error).message.split('\n')[0]}` };

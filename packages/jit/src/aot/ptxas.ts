@@ -2,11 +2,16 @@
 // libNVVM's PTX at build time (where nvJitLink is absent, as on a machine
 // with the toolkit's compilers only). Found by `CUDA_JS_PTXAS`, then in
 // `$CUDA_HOME/bin`, `$CUDA_PATH/bin`, `/usr/local/cuda/bin`, then on PATH.
-import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KernelBuildError } from '../errors.js';
+
+/** node:child_process, loaded on first use (building kernels), not when the JIT is imported. */
+function childProcess(): typeof import('node:child_process') {
+  return createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+}
 
 /** The variable that names the ptxas to use. */
 export const PTXAS_VARIABLE = 'CUDA_JS_PTXAS';
@@ -28,7 +33,7 @@ export function findPtxas(env: NodeJS.ProcessEnv = process.env): string | undefi
 
 /** ptxas's release (`13.0, V13.0.88`), from `ptxas --version`. */
 export function ptxasVersion(path: string): string {
-  const out = execFileSync(path, ['--version'], { encoding: 'utf8' });
+  const out = childProcess().execFileSync(path, ['--version'], { encoding: 'utf8' });
   return /release ([^\n]+)/.exec(out)?.[1]?.trim() ?? out.trim().split('\n').pop() ?? 'unknown';
 }
 
@@ -44,7 +49,7 @@ export function ptxasCubin(path: string, ptx: string, arch: string, name: string
     const output = join(dir, 'kernel.cubin');
     writeFileSync(input, ptx);
     try {
-      execFileSync(path, [`-arch=${arch}`, input, '-o', output], { encoding: 'utf8', stdio: 'pipe' });
+      childProcess().execFileSync(path, [`-arch=${arch}`, input, '-o', output], { encoding: 'utf8', stdio: 'pipe' });
     } catch (error) {
       const e = error as { stderr?: string; stdout?: string; message: string };
       throw new KernelBuildError(`${name}: ptxas (${path}) refused the PTX for ${arch}:\n${`${e.stderr ?? ''}${e.stdout ?? ''}`.trim() || e.message}`, undefined, { cause: error });

@@ -4,7 +4,7 @@
 // same generator step, the same conversion to [0, 1), the same Box-Muller
 // transform (with f32 uniform draws for both normal functions, as numba's).
 import { cuda } from '../cuda.js';
-import { device } from '../device-function.js';
+import { libraryDevice as device } from '../device-function.js';
 
 // The casts are cuda's (`cuda.f32(x)`), typed as the numbers (and bigints)
 // they give inside kernels. The device functions the kernels call are

@@ -1,4 +1,5 @@
-import { Session } from 'node:inspector';
+import type { Session } from 'node:inspector';
+import { createRequire } from 'node:module';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mapThroughSourceMap } from './script-source-map.js';
@@ -19,7 +20,9 @@ export function definitionSite(fn: (...args: never[]) => unknown): CallSite | un
   const slot = globalThis as Record<symbol, unknown>;
   let session: Session | undefined;
   try {
-    session = new Session();
+    // node:inspector is loaded here, when an error needs a position, not when the JIT is imported
+    const { Session: InspectorSession } = createRequire(import.meta.url)('node:inspector') as typeof import('node:inspector');
+    session = new InspectorSession();
     session.connect();
     const urls = new Map<string, string>();
     session.on('Debugger.scriptParsed', (message) => urls.set(message.params.scriptId, message.params.url));
