@@ -105,9 +105,9 @@ function resolveAddon(): Resolution {
   const override = process.env['CUDA_JS_BINDINGS_ADDON'];
   if (override) return { path: override, searched: [`${override} (CUDA_JS_BINDINGS_ADDON)`] };
   const file = ownFile();
-  // src/ and dist/ both sit one folder below the package root
-  const ownRoot = file === undefined ? undefined : join(dirname(file), '..');
-  const bundledInto = ownRoot !== undefined && isPackageRoot(ownRoot) ? undefined : (file ?? '(a bundle)');
+  // src/, dist/ and dist/chunks/ sit one or two folders below the package root; elsewhere the code was bundled into an app's file
+  const ownRoot = file === undefined ? undefined : [join(dirname(file), '..'), join(dirname(file), '..', '..')].find(isPackageRoot);
+  const bundledInto = ownRoot !== undefined ? undefined : (file ?? '(a bundle)');
   const root =
     bundledInto === undefined ? ownRoot : installedPackageRoot([file === undefined ? undefined : dirname(file), process.argv[1] === undefined ? undefined : dirname(process.argv[1]), process.cwd()]);
   if (root === undefined) return { searched: [`${PACKAGE} installed beside ${bundledInto} (node_modules), the main script or the working directory`], ...(bundledInto ? { bundledInto } : {}) };

@@ -85,8 +85,9 @@ function isMemoryViewRoot(dir: string): boolean {
  */
 function helperRoot(): { root?: string; bundledInto?: string } {
   const file = ownFile();
-  const own = file === undefined ? undefined : join(dirname(file), '..', '..');
-  if (own !== undefined && isMemoryViewRoot(own)) return { root: own };
+  // src/native/, dist/native/ and dist/chunks/ sit two folders below the package root, a bundled dist/index.js one
+  const own = file === undefined ? undefined : [join(dirname(file), '..', '..'), join(dirname(file), '..')].find(isMemoryViewRoot);
+  if (own !== undefined) return { root: own };
   const bundledInto = file ?? '(a bundle)';
   // as Node.js resolves a package: each folder's node_modules, upwards
   for (const start of [file, process.argv[1], join(process.cwd(), 'index.js')]) {
