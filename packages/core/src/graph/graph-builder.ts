@@ -13,7 +13,7 @@ import { GRAPH_SOURCE, isGraphSource, type GraphSource, type GraphSourceParts } 
 import type { KernelArgument } from '../launch/kernel-parameters.js';
 import type { LaunchConfig, LaunchConfigOptions } from '../launch/launch-config.js';
 import type { LaunchPlanCore } from '../launch/launch-plan.js';
-import { RECORD_LAUNCH, type LaunchRecorder } from '../launch/launch-recorder.js';
+import { RECORD_LAUNCH } from '../launch/launch-recorder.js';
 
 /**
  * How a capture restricts other CUDA calls while it runs (cuStreamBeginCapture's
@@ -80,7 +80,7 @@ const BUILDER_TOKEN: unique symbol = Symbol('GraphBuilder');
  * (copies, fills) uses memory the builder does not know of: pass it to
  * `retain()` to keep it with the graph.
  */
-export class GraphBuilder implements StreamLike, GraphSource, LaunchRecorder, Disposable {
+export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   readonly #stream: Stream;
   readonly #ownsStream: boolean;
   readonly #context: CUcontext;
