@@ -34,6 +34,25 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
+ * The value imports among the non-test modules under `srcDir`, as paths
+ * relative to `srcDir`: per module, the package's modules that it imports for
+ * their values, sorted.
+ */
+export function valueImportGraph(srcDir: string): Map<string, string[]> {
+  const files = sourceFiles(srcDir);
+  const known = new Set(files);
+  return new Map(
+    files.map((f) => [
+      relative(srcDir, f),
+      valueImports(f)
+        .filter((t) => known.has(t))
+        .map((t) => relative(srcDir, t))
+        .sort(),
+    ]),
+  );
+}
+
+/**
  * Each value-import cycle among the non-test modules under `srcDir`, as the
  * paths (relative to `srcDir`) around it, the first repeated at the end; one
  * cycle per strongly connected group of modules (empty when there is none).

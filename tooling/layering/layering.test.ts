@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALLOWED_DEPENDENCIES, TEST_ONLY_PACKAGES } from './allowed-dependencies.js';
 import { checkLayering, importSpecifiers, loadWorkspace } from './check-layering.js';
+import { valueImportGraph } from './import-cycles.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -92,5 +93,37 @@ describe('checkLayering', () => {
       [join('packages', 'user', 'src', 'index.test.ts'), "imports '/repo/packages/low/src/index.ts' by file path; import the package by its name"],
       [join('packages', 'user', 'src', 'index.ts'), 'imports @x/support, which only tests may use'],
     ]);
+  });
+});
+
+/**
+ * core's floors, from the bottom: each folder's modules import values only
+ * from the floors below it (and the shared modules beside the floors:
+ * errors, options, the generated tables). Types may go up. The folders of
+ * one feature each (tensor-map, nccl, system) stand on top of them all.
+ */
+const ON_TOP = ['tensor-map', 'nccl', 'system'];
+const CORE_FLOORS: readonly (readonly [floor: string, mayNotImport: readonly string[]])[] = [
+  ['context', ['memory', 'launch', 'graph', 'device', ...ON_TOP]],
+  ['memory', ['launch', 'graph', 'device', ...ON_TOP]],
+  ['launch', ['graph', 'device', ...ON_TOP]],
+  ['graph', ['device', ...ON_TOP]],
+  ['device', ON_TOP],
+];
+
+describe("@cuda-js/core's floors", () => {
+  const graph = valueImportGraph(join(root, 'packages', 'core', 'src'));
+  const floorOf = (module: string): string => module.split(sep)[0]!;
+
+  it.each(CORE_FLOORS)('%s/ imports no value from the floors above it', (floor, above) => {
+    const modules = [...graph.keys()].filter((m) => floorOf(m) === floor);
+    expect(modules.length).toBeGreaterThan(0);
+    const upward = modules.flatMap((m) =>
+      graph
+        .get(m)!
+        .filter((target) => above.includes(floorOf(target)))
+        .map((target) => `${m} imports ${target}`),
+    );
+    expect(upward).toEqual([]);
   });
 });

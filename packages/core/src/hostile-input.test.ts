@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { KernelParametersError, LaunchArgumentError, LaunchConfigError } from './errors.js';
 import { LaunchConfig } from './launch/launch-config.js';
-import { LaunchPlan } from './launch/launch-plan.js';
+import { LaunchPlan } from './device/launch-plan.js';
 
 vi.mock('@cuda-js/streams', async (importOriginal) => ({ ...(await importOriginal<typeof import('@cuda-js/streams')>()), orderStreams: vi.fn() }));
 

@@ -1,7 +1,7 @@
 export { Device } from './device/device.js';
-export { deviceCount, driverVersion } from './device/driver-init.js';
+export { deviceCount, driverVersion } from './context/driver-init.js';
 export { Buffer, type HostBytes } from './memory/buffer.js';
-export { DeviceArray, type ArrayMemory, type DeviceArrayOptions, type HostArrayTarget } from './memory/device-array.js';
+export { DeviceArray, type ArrayMemory, type DeviceArrayOptions, type HostArrayTarget } from './device/device-array.js';
 export {
   DeviceMemoryResource,
   PinnedMemoryResource,
@@ -10,8 +10,8 @@ export {
   type MemoryResource,
   type DeviceMemoryResourceOptions,
 } from './memory/memory-resources.js';
-export type { IpcAllocationHandle } from './ipc/ipc-allocation-handle.js';
-export type { IpcBufferDescriptor } from './ipc/ipc-buffer-descriptor.js';
+export type { IpcAllocationHandle } from './memory/ipc/ipc-allocation-handle.js';
+export type { IpcBufferDescriptor } from './memory/ipc/ipc-buffer-descriptor.js';
 // one class for IPC failures across the stack; interprocess events (Event.ipcDescriptor) are @cuda-js/streams'
 export { IpcError } from './errors.js';
 export { ManagedBuffer, AccessedBy } from './memory/managed-buffer.js';
@@ -22,7 +22,7 @@ export type { ManagedLocation } from './memory/managed-location.js';
 export { HostViewError } from '@cuda-js/bindings';
 export { LaunchConfig, isLaunchConfigKey, type LaunchConfigOptions, type Dim3 } from './launch/launch-config.js';
 export { launch } from './launch/launch.js';
-export { LaunchPlan } from './launch/launch-plan.js';
+export { LaunchPlan } from './device/launch-plan.js';
 export { launchBatch, LaunchBatch } from './launch/launch-batch.js';
 export type { ArgumentLayout, ArgumentSlot, ArraySlot, ScalarSlot } from './launch/argument-layout.js';
 export { readKernelParameters, type KernelArgument, type KernelParameter, type LaunchableKernel } from './launch/kernel-parameters.js';
@@ -34,8 +34,7 @@ export { DeviceMismatchError, PeerAccessError, CollectiveArgumentError, Communic
 export * from './nccl/index.js';
 // thrown by Communicator's calls where NCCL itself fails
 export { NcclError } from '@cuda-js/bindings';
-export { canAccessMemory } from './device/peer-access.js';
-export { deviceOfStream } from './device/multi-device.js';
+export { canAccessMemory, deviceOfStream } from './device/device-queries.js';
 export { TensorMapError } from './errors.js';
 export { ByValueArgument } from './launch/by-value-argument.js';
 export { TensorMapDescriptor } from './tensor-map/tensor-map-descriptor.js';
@@ -43,7 +42,7 @@ export type { TensorMapTiledOptions } from './tensor-map/tensor-map-layout.js';
 export type { TensorMapDataType, TensorMapInterleave, TensorMapSwizzle, TensorMapL2Promotion, TensorMapOOBFill } from './tensor-map/tensor-map-options.js';
 export { GraphStateError, GraphArgumentError, GraphInstantiateError, GraphUpdateError } from './errors.js';
 export { GraphBuilder, type GraphBuildMode } from './graph/graph-builder.js';
-export { DeviceStream } from './device/device-stream.js';
+export { DeviceStream } from './graph/device-stream.js';
 export { Graph, type GraphCompleteOptions } from './graph/graph.js';
 export { GraphDefinition, type GraphDefinitionOptions } from './graph/graph-definition.js';
 export { GraphNode, AllocNode, ConditionalNode } from './graph/graph-node.js';

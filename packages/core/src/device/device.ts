@@ -1,17 +1,16 @@
 import { driver, type CUcontext } from '@cuda-js/bindings';
-import { applyFastExit } from './fast-exit.js';
 import { checkBlockingWait, Event, type EventOptions, type StreamArgument, type StreamOptions } from '@cuda-js/streams';
 import type { Buffer } from '../memory/buffer.js';
-import { DeviceStream } from './device-stream.js';
-import { deviceCount, ensureDriver } from './driver-init.js';
-import { DeviceNotFoundError } from '../errors.js';
+import { DeviceStream } from '../graph/device-stream.js';
+import { deviceCount } from '../context/driver-init.js';
+import { checkDeviceOrdinal, currentDeviceOrdinal, deviceAttribute, deviceHandle, ensureCurrentDevice, primaryContext, setCurrentDevice } from '../context/device-context.js';
+import { brandDevice, DEVICE_OF_ORDINAL, toDeviceOrdinal } from '../context/device-identity.js';
+import { devicesCanAccess } from '../context/peer-access.js';
 import { checkCoreOptions, STREAM_OPTIONS } from '../core-options.js';
 import { GraphBuilder } from '../graph/graph-builder.js';
 import { DEVICE_ATTRIBUTES, FLAG_ATTRIBUTES, type DeviceAttributeName, type DeviceAttributeValues } from '../generated/device-attributes.js';
 import type { ManagedBuffer } from '../memory/managed-buffer.js';
 import { DeviceMemoryResource, ManagedMemoryResource } from '../memory/memory-resources.js';
-import { registerDeviceLookup } from './device-registry.js';
-import { devicesCanAccess, toDevice } from './peer-access.js';
 
 const devices = new Map<number, Device>();
 
@@ -23,18 +22,22 @@ function formatUuid(bytes: Uint8Array): string {
 /**
  * A CUDA device, by ordinal. One object per ordinal per process. Its primary
  * context is retained on first use and made current by `setCurrent()`.
+ *
+ * The facade on top of core's floors: the context floor below keeps the
+ * handle, the primary context and the attributes per ordinal, and the
+ * memory, launch and graph floors work by ordinal; a Device makes their
+ * resources for itself.
  */
 export class Device {
   /** The CUdevice handle (the driver's ordinal). */
   readonly handle: number;
-  #context: CUcontext | undefined;
   #attributes: DeviceAttributeValues | undefined;
   #memoryResource: DeviceMemoryResource | undefined;
   #managedMemoryResource: ManagedMemoryResource | undefined;
-  readonly #attributeCache = new Map<DeviceAttributeName, number>();
 
   private constructor(readonly ordinal: number) {
-    this.handle = driver.cuDeviceGet(ordinal);
+    this.handle = deviceHandle(ordinal);
+    brandDevice(this);
   }
 
   /** How many CUDA devices there are (0 where the driver reports none). */
@@ -47,9 +50,7 @@ export class Device {
     if (!Number.isInteger(ordinal) || ordinal < 0) throw new RangeError(`Device.get: ordinal must be a non-negative integer, got ${String(ordinal)}`);
     const known = devices.get(ordinal);
     if (known) return known;
-    ensureDriver();
-    const count = driver.cuDeviceGetCount();
-    if (ordinal >= count) throw new DeviceNotFoundError(`no CUDA device ${ordinal}: the driver reports ${count} device(s)`);
+    checkDeviceOrdinal(ordinal);
     const device = new Device(ordinal);
     devices.set(ordinal, device);
     return device;
@@ -62,9 +63,13 @@ export class Device {
 
   /** The device of the context current on this thread, if any. */
   static current(): Device | undefined {
-    ensureDriver();
-    if (driver.cuCtxGetCurrent() === 0n) return undefined;
-    return Device.get(driver.cuCtxGetDevice());
+    const ordinal = currentDeviceOrdinal();
+    return ordinal === undefined ? undefined : Device.get(ordinal);
+  }
+
+  /** @internal The Device of another ordinal (`Device.get`), for the floors below that hold this Device (a memory resource's) and answer with Devices. */
+  [DEVICE_OF_ORDINAL](ordinal: number): Device {
+    return Device.get(ordinal);
   }
 
   get name(): string {
@@ -97,14 +102,7 @@ export class Device {
 
   /** One device attribute, by name, as the driver reports it (a number). Cached: attributes do not change. */
   attribute(name: DeviceAttributeName): number {
-    let value = this.#attributeCache.get(name);
-    if (value === undefined) {
-      const id = DEVICE_ATTRIBUTES[name];
-      if (id === undefined) throw new RangeError(`unknown device attribute '${String(name)}'`);
-      value = driver.cuDeviceGetAttribute(id, this.handle) as number;
-      this.#attributeCache.set(name, value);
-    }
-    return value;
+    return deviceAttribute(this.ordinal, name);
   }
 
   /** Every device attribute as a typed property (flags as booleans), read on first access. */
@@ -124,16 +122,12 @@ export class Device {
 
   /** The primary context (retained on first use, for the life of the process). */
   get context(): CUcontext {
-    if (this.#context === undefined) {
-      this.#context = driver.cuDevicePrimaryCtxRetain(this.handle);
-      applyFastExit(); // again, after what the driver registered for the context
-    }
-    return this.#context;
+    return primaryContext(this.ordinal);
   }
 
   /** Makes this device's primary context current on this thread. */
   setCurrent(): this {
-    driver.cuCtxSetCurrent(this.context);
+    setCurrentDevice(this.ordinal);
     return this;
   }
 
@@ -143,13 +137,12 @@ export class Device {
    * needs. Always true for the device itself.
    */
   canAccessPeer(peer: Device | number): boolean {
-    return devicesCanAccess(this, toDevice(peer, 'Device.canAccessPeer'));
+    return devicesCanAccess(this.ordinal, toDeviceOrdinal(peer, 'Device.canAccessPeer'));
   }
 
   /** Makes this device current if no context of it is. */
   ensureCurrent(): void {
-    const current = driver.cuCtxGetCurrent();
-    if (current !== this.context) this.setCurrent();
+    ensureCurrentDevice(this.ordinal);
   }
 
   /** A new stream on this device: a Stream with `createGraphBuilder()` (see {@link DeviceStream}). */
@@ -211,5 +204,3 @@ export class Device {
     return `Device(${this.ordinal})`;
   }
 }
-
-registerDeviceLookup({ get: (ordinal) => Device.get(ordinal), all: () => Device.all(), is: (value): value is Device => value instanceof Device });

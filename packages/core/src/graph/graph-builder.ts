@@ -1,7 +1,7 @@
 import { CudaError, driver, OwnedHandle, type CUcontext, type CUgraph } from '@cuda-js/bindings';
 import { formatValue } from '@cuda-js/memory-view';
 import { Event, Stream, STREAM_PROTOCOL, streamHandle, type StreamArgument, type StreamLike, type StreamProtocolResult } from '@cuda-js/streams';
-import { ensureDriver } from '../device/driver-init.js';
+import { ensureDriver } from '../context/driver-init.js';
 import { GraphArgumentError, GraphStateError } from '../errors.js';
 import { Graph, type GraphCompleteOptions } from './graph.js';
 import { addConditionalNode, createCondition, unwrapConditions, type ConditionalKind, type GraphCondition } from './graph-conditional.js';
@@ -12,7 +12,8 @@ import { GraphResources } from './graph-resources.js';
 import { GRAPH_SOURCE, isGraphSource, type GraphSource, type GraphSourceParts } from './graph-source.js';
 import type { KernelArgument } from '../launch/kernel-parameters.js';
 import type { LaunchConfig, LaunchConfigOptions } from '../launch/launch-config.js';
-import type { LaunchPlan } from '../launch/launch-plan.js';
+import type { LaunchPlanCore } from '../launch/launch-plan.js';
+import { RECORD_LAUNCH } from '../launch/launch-recorder.js';
 
 /**
  * How a capture restricts other CUDA calls while it runs (cuStreamBeginCapture's
@@ -452,7 +453,7 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   }
 
   /** @internal `launch(builder, config, kernel, ...args)`: records the launch, and holds the kernel and the arguments. */
-  recordLaunch(plan: LaunchPlan, config: LaunchConfig | LaunchConfigOptions, kernel: KernelArgument, args: readonly unknown[]): void {
+  [RECORD_LAUNCH](plan: LaunchPlanCore, config: LaunchConfig | LaunchConfigOptions, kernel: KernelArgument, args: readonly unknown[]): void {
     if (this.#state !== 'building') this.#requireBuilding('launch');
     plan.run(config, this.#stream.handle, unwrapConditions(args));
     this.#resources.retain(kernel);

@@ -1,6 +1,6 @@
 import { driver, type CUcontext, type CUgraph, type CUgraphConditionalHandle, type CUgraphNode, type DriverTypes } from '@cuda-js/bindings';
 import { formatValue } from '@cuda-js/memory-view';
-import { driverVersion } from '../device/driver-init.js';
+import { driverVersion } from '../context/driver-init.js';
 import { GraphArgumentError, GraphStateError } from '../errors.js';
 
 /** The kinds of conditional node: `if` (one body, or two with `ifElse`), `while`, `switch` (one body per case). */

@@ -3,7 +3,7 @@ import { formatValue } from '@cuda-js/memory-view';
 import { Event, Stream } from '@cuda-js/streams';
 import { Buffer } from '../memory/buffer.js';
 import type { Device } from '../device/device.js';
-import { ensureDriver } from '../device/driver-init.js';
+import { ensureDriver } from '../context/driver-init.js';
 import { GraphArgumentError, GraphStateError } from '../errors.js';
 import { Graph, type GraphCompleteOptions } from './graph.js';
 import { addConditionalNode, createCondition, unwrapConditions, type GraphCondition } from './graph-conditional.js';

@@ -12,7 +12,7 @@ import {
 } from '@cuda-js/memory-view';
 import { orderStreams } from '@cuda-js/streams';
 import { LaunchArgumentError } from '../errors.js';
-import { peerCanAddress } from '../device/peer-access.js';
+import { peerCanAddress } from '../context/peer-access.js';
 
 /** An object that implements the CUDA array interface. */
 export type CudaArrayInterfaceObject = { [CUDA_ARRAY_INTERFACE](): CudaArrayInterface };

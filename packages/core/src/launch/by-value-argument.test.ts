@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByValueArgument } from './by-value-argument.js';
 import { LaunchArgumentError } from '../errors.js';
-import { LaunchPlan } from './launch-plan.js';
+import { LaunchPlan } from '../device/launch-plan.js';
 
 /** 128 bytes of a pattern, as a CUtensorMap parameter takes them. */
 class Pattern extends ByValueArgument {

@@ -1,7 +1,8 @@
 import { driver, type CUfunction, type CUkernel, type CUstream } from '@cuda-js/bindings';
 import { formatValue } from '@cuda-js/memory-view';
-import { Device } from '../device/device.js';
+import { deviceAttribute, deviceHandle } from '../context/device-context.js';
 import { LaunchConfigError } from '../errors.js';
+import type { DeviceAttributeName } from '../generated/device-attributes.js';
 import type { LaunchConfig } from './launch-config.js';
 
 /** Dynamic shared memory a kernel may use before it must opt in (cuFuncSetAttribute). */
@@ -14,7 +15,8 @@ const DEFAULT_SHARED_MEMORY_LIMIT = 48 * 1024;
  * device and an opt-in is per CUfunction, so nothing is shared across contexts.
  */
 export class KernelContextChecks {
-  readonly device: Device;
+  /** The ordinal of the context's device. */
+  readonly deviceOrdinal: number;
   #function: CUfunction | undefined;
   #kernelMaxThreads: number | undefined;
   #sharedMemoryAllowed = DEFAULT_SHARED_MEMORY_LIMIT;
@@ -31,7 +33,7 @@ export class KernelContextChecks {
     private readonly kind: 'kernel' | 'function',
     private readonly name: string,
   ) {
-    this.device = Device.get(driver.cuCtxGetDevice());
+    this.deviceOrdinal = driver.cuCtxGetDevice();
   }
 
   /** The CUfunction of the kernel in this context (for attributes and occupancy). */
@@ -71,30 +73,30 @@ export class KernelContextChecks {
       this.#lastConfig = config;
       return;
     }
-    const device = this.device;
-    const a = device.attributes;
+    const ordinal = this.deviceOrdinal;
+    const a = (name: DeviceAttributeName): number => deviceAttribute(ordinal, name);
     const [bx, by, bz] = config.block;
     const [gx, gy, gz] = config.grid;
-    if (bx > a.maxBlockDimX || by > a.maxBlockDimY || bz > a.maxBlockDimZ) {
-      throw new LaunchConfigError(`${this.name}: block ${config.block.join('x')} exceeds the device's ${a.maxBlockDimX}x${a.maxBlockDimY}x${a.maxBlockDimZ}`);
+    if (bx > a('maxBlockDimX') || by > a('maxBlockDimY') || bz > a('maxBlockDimZ')) {
+      throw new LaunchConfigError(`${this.name}: block ${config.block.join('x')} exceeds the device's ${a('maxBlockDimX')}x${a('maxBlockDimY')}x${a('maxBlockDimZ')}`);
     }
     const fn = this.function;
     const attribute = driver.CUfunction_attribute;
     this.#kernelMaxThreads ??= driver.cuFuncGetAttribute(attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
     const kernelMax = this.#kernelMaxThreads;
-    const limit = Math.min(a.maxThreadsPerBlock, kernelMax);
+    const limit = Math.min(a('maxThreadsPerBlock'), kernelMax);
     if (config.threadsPerBlock > limit) {
-      throw new LaunchConfigError(`${this.name}: block of ${config.threadsPerBlock} threads exceeds the limit of ${limit} (device ${a.maxThreadsPerBlock}, kernel ${kernelMax})`);
+      throw new LaunchConfigError(`${this.name}: block of ${config.threadsPerBlock} threads exceeds the limit of ${limit} (device ${a('maxThreadsPerBlock')}, kernel ${kernelMax})`);
     }
-    if (gx > a.maxGridDimX || gy > a.maxGridDimY || gz > a.maxGridDimZ) {
-      throw new LaunchConfigError(`${this.name}: grid ${config.grid.join('x')} exceeds the device's ${a.maxGridDimX}x${a.maxGridDimY}x${a.maxGridDimZ}`);
+    if (gx > a('maxGridDimX') || gy > a('maxGridDimY') || gz > a('maxGridDimZ')) {
+      throw new LaunchConfigError(`${this.name}: grid ${config.grid.join('x')} exceeds the device's ${a('maxGridDimX')}x${a('maxGridDimY')}x${a('maxGridDimZ')}`);
     }
     if (config.cluster) {
-      const { major, minor } = device.computeCapability;
-      if (major < 9) throw new LaunchConfigError(`${this.name}: thread-block clusters need compute capability 9.0 or newer; ${device.name} is ${major}.${minor}`);
+      const [major, minor] = [a('computeCapabilityMajor'), a('computeCapabilityMinor')];
+      if (major < 9) throw new LaunchConfigError(`${this.name}: thread-block clusters need compute capability 9.0 or newer; ${driver.cuDeviceGetName(deviceHandle(ordinal))} is ${major}.${minor}`);
     }
-    if (config.sharedMemory > a.maxSharedMemoryPerBlockOptin) {
-      throw new LaunchConfigError(`${this.name}: ${config.sharedMemory} bytes of shared memory exceed the device's ${a.maxSharedMemoryPerBlockOptin} per block`);
+    if (config.sharedMemory > a('maxSharedMemoryPerBlockOptin')) {
+      throw new LaunchConfigError(`${this.name}: ${config.sharedMemory} bytes of shared memory exceed the device's ${a('maxSharedMemoryPerBlockOptin')} per block`);
     }
     if (config.sharedMemory > this.#sharedMemoryAllowed) {
       // above 48 KiB a kernel must opt in; do it for the user, as the limit was checked above
@@ -103,9 +105,11 @@ export class KernelContextChecks {
     }
     if (config.cooperative) {
       const perSm = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(fn, config.threadsPerBlock, config.sharedMemory) as number;
-      const coResident = perSm * a.multiprocessorCount;
+      const coResident = perSm * a('multiprocessorCount');
       if (config.blocks > coResident) {
-        throw new LaunchConfigError(`${this.name}: a cooperative grid of ${config.blocks} blocks exceeds the ${coResident} that can be co-resident (${perSm} per SM x ${a.multiprocessorCount} SMs)`);
+        throw new LaunchConfigError(
+          `${this.name}: a cooperative grid of ${config.blocks} blocks exceeds the ${coResident} that can be co-resident (${perSm} per SM x ${a('multiprocessorCount')} SMs)`,
+        );
       }
     }
     this.#configs.add(config);

@@ -1,17 +1,17 @@
 import type { KernelArgument } from './kernel-parameters.js';
-import { LaunchPlan } from './launch-plan.js';
+import { LaunchPlanCore } from './launch-plan.js';
 
-const plans = new WeakMap<object, LaunchPlan>();
-const planByHandle = new Map<bigint, LaunchPlan>();
+const plans = new WeakMap<object, LaunchPlanCore>();
+const planByHandle = new Map<bigint, LaunchPlanCore>();
 
 /** The launch plan of `kernel`, made on its first launch (by `launch`, a graph builder or a graph definition) and reused. */
-export function planFor(kernel: KernelArgument): LaunchPlan {
+export function planFor(kernel: KernelArgument): LaunchPlanCore {
   if (typeof kernel === 'bigint') {
     let plan = planByHandle.get(kernel);
-    if (!plan) planByHandle.set(kernel, (plan = new LaunchPlan(kernel)));
+    if (!plan) planByHandle.set(kernel, (plan = new LaunchPlanCore(kernel)));
     return plan;
   }
   let plan = plans.get(kernel);
-  if (!plan) plans.set(kernel, (plan = new LaunchPlan(kernel)));
+  if (!plan) plans.set(kernel, (plan = new LaunchPlanCore(kernel)));
   return plan;
 }

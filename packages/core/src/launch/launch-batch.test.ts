@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LaunchBatchError } from '../errors.js';
 import { LaunchBatch } from './launch-batch.js';
 import { LaunchConfig, type LaunchConfigOptions } from './launch-config.js';
-import type { LaunchPlan } from './launch-plan.js';
+import type { LaunchPlan } from '../device/launch-plan.js';
 import { ParameterBuffer } from './parameter-buffer.js';
 
 const submitted = vi.hoisted(() => ({ calls: [] as { queue: Uint8Array; used: number; launches: unknown[] }[], fail: undefined as undefined | ((used: number) => never) }));

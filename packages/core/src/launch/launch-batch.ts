@@ -1,12 +1,13 @@
 import { driver, LAUNCH_QUEUE_RECORD, type LaunchFunction, type PackedLaunch } from '@cuda-js/bindings';
 import { deferStreamWork, Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
-import { ensureDriver } from '../device/driver-init.js';
+import { ensureDriver } from '../context/driver-init.js';
 import { LaunchBatchError, LaunchConfigError } from '../errors.js';
-import { GraphBuilder } from '../graph/graph-builder.js';
 import type { KernelArgument } from './kernel-parameters.js';
 import { planFor } from './kernel-plans.js';
 import type { LaunchConfig, LaunchConfigOptions } from './launch-config.js';
-import type { LaunchPlan } from './launch-plan.js';
+import { isLaunchRecorder } from './launch-recorder.js';
+import type { LaunchPlan } from '../device/launch-plan.js';
+import type { LaunchPlanCore } from './launch-plan.js';
 
 const INITIAL_QUEUE_BYTES = 4096;
 const PREFIX = LAUNCH_QUEUE_RECORD.body;
@@ -35,8 +36,8 @@ export class LaunchBatch {
   /** Launches of the batch enqueued so far. */
   #enqueued = 0;
   readonly #launches: (LaunchFunction | PackedLaunch)[] = [];
-  readonly #plans: LaunchPlan[] = [];
-  readonly #indexOf = new Map<LaunchPlan, number>();
+  readonly #plans: LaunchPlanCore[] = [];
+  readonly #indexOf = new Map<LaunchPlanCore, number>();
   #open = true;
 
   /** @internal made by {@link launchBatch} */
@@ -57,7 +58,7 @@ export class LaunchBatch {
 
   /** Records a launch of `kernel` with `config` and `args`, as {@link launch} takes them (on the batch's stream). */
   launch(config: LaunchConfig | LaunchConfigOptions, kernel: KernelArgument, ...args: unknown[]): void {
-    this.launchPlan(planFor(kernel), config, args);
+    this.#launchPlan(planFor(kernel), config, args);
   }
 
   /**
@@ -66,6 +67,10 @@ export class LaunchBatch {
    * what the batch holds.
    */
   launchPlan(plan: LaunchPlan, config: LaunchConfig | LaunchConfigOptions, args: readonly unknown[]): void {
+    this.#launchPlan(plan, config, args);
+  }
+
+  #launchPlan(plan: LaunchPlanCore, config: LaunchConfig | LaunchConfigOptions, args: readonly unknown[]): void {
     if (!this.#open) throw new LaunchConfigError('launchBatch: the batch has ended; record launches inside its scope');
     const record = plan.packRecord(config, this.stream, args, this.context);
     if (record === undefined) {
@@ -159,7 +164,7 @@ export class LaunchBatch {
  * @throws {LaunchBatchError} for a launch that failed at submission (by its index in the batch)
  */
 export function launchBatch(stream: StreamArgument, scope: (batch: LaunchBatch) => void): void {
-  if (stream instanceof GraphBuilder) throw new TypeError('launchBatch: a graph builder records its launches already; call launch() on it');
+  if (isLaunchRecorder(stream)) throw new TypeError('launchBatch: a graph builder records its launches already; call launch() on it');
   const handle = stream instanceof Stream ? stream.handle : streamHandle(stream, 'launchBatch: stream');
   ensureDriver();
   const context = driver.cuCtxGetCurrent() as bigint;

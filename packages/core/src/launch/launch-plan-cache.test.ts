@@ -9,7 +9,7 @@ import { orderStreams } from '@cuda-js/streams';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { LaunchArgumentError } from '../errors.js';
-import { LaunchPlan } from './launch-plan.js';
+import { LaunchPlan } from '../device/launch-plan.js';
 import { f64, i32 } from './scalar.js';
 
 // Ordering a stream after another needs the driver: record the calls instead.

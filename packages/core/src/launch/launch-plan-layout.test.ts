@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArgumentLayout } from './argument-layout.js';
 import { Buffer } from '../memory/buffer.js';
 import { LaunchArgumentError } from '../errors.js';
-import { LaunchPlan } from './launch-plan.js';
+import { LaunchPlan } from '../device/launch-plan.js';
 import type { MemoryResource } from '../memory/memory-resources.js';
 import { bool, f32, f64, i32, i64, u8 } from './scalar.js';
 

@@ -2,7 +2,7 @@ import { CUDA_ARRAY_INTERFACE, StridedMemoryView } from '@cuda-js/memory-view';
 import { orderStreams } from '@cuda-js/streams';
 import { describe, expect, it, vi } from 'vitest';
 import { LaunchArgumentError } from '../errors.js';
-import { LaunchPlan } from './launch-plan.js';
+import { LaunchPlan } from '../device/launch-plan.js';
 import { f32, f64, i32, i64, u8 } from './scalar.js';
 
 // Ordering a stream after another needs the driver: record the calls instead.

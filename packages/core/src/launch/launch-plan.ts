@@ -16,8 +16,7 @@ import {
 import { Buffer } from '../memory/buffer.js';
 import { deviceRangeProblem } from '../memory/device-range.js';
 import { ByValueArgument } from './by-value-argument.js';
-import type { Device } from '../device/device.js';
-import { ensureDriver } from '../device/driver-init.js';
+import { ensureDriver } from '../context/driver-init.js';
 import { LaunchArgumentError, LaunchConfigError } from '../errors.js';
 import { KernelContextChecks } from './kernel-context-checks.js';
 import { checkedKernelParameters, type KernelArgument, type KernelParameter } from './kernel-parameters.js';
@@ -41,25 +40,12 @@ type RememberedKind = typeof REMEMBERED_BIGINT | typeof REMEMBERED_VIEW | typeof
 type ArrayDescription = Pick<StridedMemoryView, 'shape' | 'strides' | 'dtype' | 'readonly' | 'isCContiguous' | 'isFContiguous'> & { readonly ptr: bigint | undefined };
 
 /**
- * Everything about launching one kernel that is worked out once: its handle,
- * its parameter layout, a reusable parameter buffer with the native packed
- * launch over it, and, per CUDA context, the configs and streams already
- * checked against that context's device.
- *
- * Made from a kernel alone, each JS argument is one kernel parameter, checked
- * by size (see {@link launch}). Made with an {@link ArgumentLayout}, each JS
- * argument fills the parameters its slot says: a typed scalar, or an array's
- * data pointer with its extents and strides (the ABI of `@cuda-js/jit`'s
- * kernels), so that one packer serves the whole stack.
- *
- * Per argument position, what is in the parameter buffer is remembered (the
- * bigint, Buffer, view or CUDA array interface layout it came from), so that
- * an unchanged argument costs a comparison and a changed one is checked in
- * full. The context of the last launch is assumed again and checked by the
- * native launch call itself, which launches only if it is still current;
- * when it is not, the arguments are checked again against the new context.
+ * @internal Everything of `LaunchPlan` but its `device`: the launch
+ * floor knows the device of a context by its ordinal (`deviceOrdinal`), and
+ * the Device facade, above it, makes that a Device. `launch`, launch batches
+ * and graphs make these (`planFor`); `LaunchPlan` is the public one.
  */
-export class LaunchPlan {
+export class LaunchPlanCore {
   readonly name: string;
   readonly handle: bigint;
   readonly parameters: readonly KernelParameter[];
@@ -117,9 +103,9 @@ export class LaunchPlan {
     return this.#slots?.length ?? this.parameters.length;
   }
 
-  /** The device of the context this plan last launched or prepared in (undefined before). */
-  get device(): Device | undefined {
-    return this.#current?.device;
+  /** @internal The ordinal of the device of the context this plan last launched or prepared in (undefined before); `LaunchPlan.device` gives its Device. */
+  get deviceOrdinal(): number | undefined {
+    return this.#current?.deviceOrdinal;
   }
 
   /**
@@ -266,7 +252,7 @@ export class LaunchPlan {
 
   /** The ordinal of the current context's device, -1 before the first launch (then only host memory is refused). */
   get #ordinal(): number {
-    return this.#current?.device.ordinal ?? -1;
+    return this.#current?.deviceOrdinal ?? -1;
   }
 
   /** One argument per parameter, each checked by size. */

@@ -1,8 +1,8 @@
 import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
-import { GraphBuilder } from '../graph/graph-builder.js';
 import type { KernelArgument } from './kernel-parameters.js';
 import { planFor } from './kernel-plans.js';
 import type { LaunchConfig, LaunchConfigOptions } from './launch-config.js';
+import { isLaunchRecorder, RECORD_LAUNCH } from './launch-recorder.js';
 
 /**
  * Launches `kernel` on `stream` with `config`. Arguments may be Buffers,
@@ -14,13 +14,13 @@ import type { LaunchConfig, LaunchConfigOptions } from './launch-config.js';
  * each config is checked once per CUDA context; each launch packs into a
  * reusable buffer and makes one native launch call.
  *
- * Given a {@link GraphBuilder} that is building, the launch is recorded into
+ * Given a GraphBuilder that is building, the launch is recorded into
  * its graph (a kernel node) instead of run, the graph holds the kernel and the
  * arguments, and a GraphCondition argument is passed as its handle.
  */
 export function launch(stream: StreamArgument, config: LaunchConfig | LaunchConfigOptions, kernel: KernelArgument, ...args: unknown[]): void {
   const plan = planFor(kernel);
-  if (stream instanceof GraphBuilder) return stream.recordLaunch(plan, config, kernel, args);
+  if (isLaunchRecorder(stream)) return stream[RECORD_LAUNCH](plan, config, kernel, args);
   const handle = stream instanceof Stream ? stream.handle : streamHandle(stream, 'launch: stream');
   plan.run(config, handle, args);
 }

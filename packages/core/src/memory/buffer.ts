@@ -16,10 +16,10 @@ import { checkBlockingWait, orderStreams, pendingHostFunctions, streamHandle, ty
 import type { Device } from '../device/device.js';
 import { checkCoreOptions, FILL_OPTIONS, STREAM_OPTIONS } from '../core-options.js';
 import { CopyError } from '../errors.js';
-import { exportIpcBuffer, importIpcPointer, type IpcBufferDescriptor } from '../ipc/ipc-buffer-descriptor.js';
+import { exportIpcBuffer, importIpcPointer, type IpcBufferDescriptor } from './ipc/ipc-buffer-descriptor.js';
 import type { DeviceMemoryResource, MemoryResource } from './memory-resources.js';
-import { enterBufferDevice } from '../device/multi-device.js';
-import { copyBetweenBuffers } from './peer-copy.js';
+import { HOST_VIEW } from '../context/driver-hooks.js';
+import { copyBetweenBuffers, enterBufferDevice } from './peer-copy.js';
 
 /** Host memory that a Buffer copies to or from. */
 export type HostBytes = ArrayBufferView | ArrayBuffer;
@@ -136,6 +136,21 @@ export class Buffer implements Disposable, DLPackExporter {
    */
   typedArray(dtype: DTypeLike = 'uint8'): AnyTypedArray {
     return StridedMemoryView.fromBuffer(this.asArrayBuffer(), { dtype, exporter: this }).typedArray();
+  }
+
+  /**
+   * @internal memory-view's host view of bytes of this buffer (a view of a
+   * view of it): the Buffer's own {@link asArrayBuffer}, so that close()
+   * waits for it. A closed Buffer is a ClosedResourceError, and bytes outside
+   * it a HostViewError: a view of its memory that the Buffer does not know of
+   * could outlive it.
+   */
+  [HOST_VIEW](ptr: bigint, byteLength: number): { buffer: ArrayBuffer; byteOffset: number } {
+    const base = this.ptr;
+    if (ptr < base || ptr + BigInt(byteLength) > base + BigInt(this.size)) {
+      throw new HostViewError('Buffer host view', `bytes [0x${ptr.toString(16)}, +${byteLength}) are outside the Buffer at 0x${base.toString(16)} (${this.size} bytes)`);
+    }
+    return { buffer: this.asArrayBuffer(), byteOffset: Number(ptr - base) };
   }
 
   /** Whether a host view of this buffer is reachable now (its memory then goes back only once it is collected). */

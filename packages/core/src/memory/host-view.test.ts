@@ -30,7 +30,7 @@ const { Buffer, HostViewError } = await import('../index.js');
 // The stand-in driver's streams are made-up handles: each is wrapped once, as a foreign stream must be before a bigint of it is taken.
 const { Stream: ForeignStream } = await import('@cuda-js/streams');
 for (const handle of [0x5n, 0x6n, 0x9n, 0x55n, 0x77n]) ForeignStream.from(handle);
-const { installDriverHooks } = await import('../device/driver-hooks.js');
+const { installDriverHooks } = await import('../context/driver-hooks.js');
 type MemoryResource = import('../index.js').MemoryResource;
 
 setFlagsFromString('--expose-gc');

@@ -74,11 +74,12 @@ const DEVICE = { type: 1, id: 0 };
 const DEVICE1 = { type: 1, id: 1 };
 const HOST = { type: 2, id: 0 };
 
+// As a ManagedMemoryResource, made for a Device: the locations that the driver reports are Devices that it gives.
 function resource(): MemoryResource {
   return {
     isDeviceAccessible: true,
     isHostAccessible: true,
-    device: undefined,
+    device: Device.get(0),
     allocate: () => {
       throw new Error('not used');
     },

@@ -2,12 +2,25 @@ import { brandHandle, driver, type CUstream } from '@cuda-js/bindings';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { Buffer } from './buffer.js';
 import { checkCoreOptions, STREAM_OPTIONS } from '../core-options.js';
-import { driverVersion } from '../device/driver-init.js';
+import type { Device } from '../device/device.js';
+import { DEVICE_OF_ORDINAL } from '../context/device-identity.js';
+import { driverVersion } from '../context/driver-init.js';
 import { locationFromMem, locationFromOrdinal, memLocationOf, sameLocation, type LocationUse, type ManagedLocation } from './managed-location.js';
 
 /** @internal Bytes of a managed buffer that the driver is asked about: a zero-byte buffer still has its one-byte allocation. */
 export function managedRangeBytes(buffer: Buffer): number {
   return Math.max(buffer.size, 1);
+}
+
+/**
+ * The Device of a device ordinal that the driver reported for `buffer`: given
+ * by the Device of the buffer's resource (a ManagedMemoryResource is made for
+ * one), which answers for every ordinal as `Device.get` does.
+ */
+function deviceOf(buffer: Buffer, ordinal: number): Device {
+  const device = buffer.memoryResource.device;
+  if (device === undefined) throw new TypeError(`${buffer}: its memory resource has no device to name device ${ordinal} by`);
+  return device[DEVICE_OF_ORDINAL](ordinal);
 }
 
 function intAttribute(buffer: ManagedBuffer, attribute: number): number {
@@ -23,8 +36,9 @@ function hasLocationTypeAttributes(): boolean {
 
 /** A location range attribute: by type and id from CUDA 13 on, else the legacy device ordinal (-1 the host, -2 none). */
 function locationAttribute(buffer: ManagedBuffer, legacy: number, type: number, id: number): ManagedLocation | undefined {
-  if (hasLocationTypeAttributes()) return locationFromMem(intAttribute(buffer, type), intAttribute(buffer, id));
-  return locationFromOrdinal(intAttribute(buffer, legacy));
+  const devices = (ordinal: number): Device => deviceOf(buffer, ordinal);
+  if (hasLocationTypeAttributes()) return locationFromMem(intAttribute(buffer, type), intAttribute(buffer, id), devices);
+  return locationFromOrdinal(intAttribute(buffer, legacy), devices);
 }
 
 /**
@@ -44,8 +58,9 @@ export class AccessedBy implements Iterable<ManagedLocation> {
     const out = new Int32Array(count);
     driver.cuMemRangeGetAttribute(out, count * 4, driver.CUmem_range_attribute.CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, this.buffer.ptr, managedRangeBytes(this.buffer));
     const locations: ManagedLocation[] = [];
+    const devices = (ordinal: number): Device => deviceOf(this.buffer, ordinal);
     for (const ordinal of out) {
-      const location = locationFromOrdinal(ordinal);
+      const location = locationFromOrdinal(ordinal, devices);
       if (location !== undefined) locations.push(location);
     }
     return locations;

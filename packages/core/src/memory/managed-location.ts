@@ -1,9 +1,13 @@
 import { driver, type DriverTypes } from '@cuda-js/bindings';
-import { Device } from '../device/device.js';
+import type { Device } from '../device/device.js';
+import { isDevice } from '../context/device-identity.js';
 import { Host } from './host.js';
 
 /** Where managed memory may live, be preferred, be accessed from or be prefetched to. */
 export type ManagedLocation = Device | Host;
+
+/** The Device of an ordinal, as the Device that made a managed resource gives it: locations that the driver reports are made with it. */
+export type DeviceOfOrdinal = (ordinal: number) => Device;
 
 /** What a location may be for an operation: cuda.core's rules (the driver's, checked before it is asked). */
 export type LocationUse = 'prefetch' | 'preferredLocation' | 'accessedBy';
@@ -20,7 +24,7 @@ function describe(value: unknown): string {
  * take every kind of location.
  */
 export function memLocationOf(location: unknown, use: LocationUse, what: string): DriverTypes.CUmemLocation_v1 {
-  if (location instanceof Device) return { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, id: location.ordinal };
+  if (isDevice(location)) return { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, id: location.ordinal };
   if (Host.isHost(location)) {
     if (use === 'accessedBy' && (location.numaId !== undefined || location.isNumaCurrent)) {
       throw new TypeError(`${what}: accessedBy takes a Device or new Host() (any host), not ${location.toString()}`);
@@ -31,11 +35,11 @@ export function memLocationOf(location: unknown, use: LocationUse, what: string)
 }
 
 /** The location of a `CUmemLocation` that the driver reported, or undefined for none (`CU_MEM_LOCATION_TYPE_INVALID`). */
-export function locationFromMem(type: number, id: number): ManagedLocation | undefined {
+export function locationFromMem(type: number, id: number, deviceOf: DeviceOfOrdinal): ManagedLocation | undefined {
   const types = driver.CUmemLocationType;
   switch (type) {
     case types.CU_MEM_LOCATION_TYPE_DEVICE:
-      return Device.get(id);
+      return deviceOf(id);
     case types.CU_MEM_LOCATION_TYPE_HOST:
       return new Host();
     case types.CU_MEM_LOCATION_TYPE_HOST_NUMA:
@@ -50,14 +54,14 @@ export function locationFromMem(type: number, id: number): ManagedLocation | und
 const { CU_DEVICE_CPU, CU_DEVICE_INVALID } = driver.constants;
 
 /** The location of a legacy (device ordinal) range attribute: `-1` the host, `-2` none. */
-export function locationFromOrdinal(ordinal: number): ManagedLocation | undefined {
+export function locationFromOrdinal(ordinal: number, deviceOf: DeviceOfOrdinal): ManagedLocation | undefined {
   if (ordinal === CU_DEVICE_INVALID) return undefined;
   if (ordinal === CU_DEVICE_CPU) return new Host();
-  return ordinal >= 0 ? Device.get(ordinal) : undefined;
+  return ordinal >= 0 ? deviceOf(ordinal) : undefined;
 }
 
 /** Whether two locations are the same place. */
 export function sameLocation(a: ManagedLocation, b: ManagedLocation): boolean {
-  if (a instanceof Device || b instanceof Device) return a === b;
+  if (isDevice(a) || isDevice(b)) return a === b;
   return a.equals(b);
 }

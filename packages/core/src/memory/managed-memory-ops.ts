@@ -1,6 +1,6 @@
 import { driver, type DriverTypes } from '@cuda-js/bindings';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
-import { driverVersion } from '../device/driver-init.js';
+import { driverVersion } from '../context/driver-init.js';
 import { ManagedBuffer, managedRangeBytes } from './managed-buffer.js';
 import { memLocationOf, type ManagedLocation } from './managed-location.js';
 

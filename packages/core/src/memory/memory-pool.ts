@@ -2,7 +2,7 @@ import { closeSync } from 'node:fs';
 import { driver, OwnedHandle, type CUmemoryPool } from '@cuda-js/bindings';
 import { IpcError } from '@cuda-js/streams';
 import type { Device } from '../device/device.js';
-import { exportPoolDescriptor, importPool, type IpcAllocationHandle } from '../ipc/ipc-allocation-handle.js';
+import { exportPoolDescriptor, importPool, type IpcAllocationHandle } from './ipc/ipc-allocation-handle.js';
 import { isAnything } from '@cuda-js/options';
 import { checkCoreOptions } from '../core-options.js';
 

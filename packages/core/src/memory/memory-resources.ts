@@ -3,12 +3,13 @@ import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { Buffer } from './buffer.js';
 import { checkCoreOptions, STREAM_OPTIONS } from '../core-options.js';
 import type { Device } from '../device/device.js';
-import type { IpcAllocationHandle } from '../ipc/ipc-allocation-handle.js';
+import type { IpcAllocationHandle } from './ipc/ipc-allocation-handle.js';
 import { ManagedBuffer } from './managed-buffer.js';
 import { brandDeviceMemoryResource } from './device-memory-resource-brand.js';
 import { notIpcEnabledError, OwnedMemoryPool } from './memory-pool.js';
-import { enterDeviceFor, hasSeveralDevices } from '../device/multi-device.js';
-import { poolAccessibleBy, poolGrantsAccess, setPoolAccessibleBy } from '../device/peer-access.js';
+import { DEVICE_OF_ORDINAL } from '../context/device-identity.js';
+import { enterDeviceFor, hasSeveralDevices } from '../context/multi-device.js';
+import { poolAccessibleBy, poolGrantsAccess, setPoolAccessibleBy } from '../context/peer-access.js';
 
 /** Where a buffer's memory comes from, and how it goes back. */
 export interface MemoryResource {
@@ -87,11 +88,12 @@ export class DeviceMemoryResource implements MemoryResource, Disposable {
    * `device.allocate()` uses.
    */
   get peerAccessibleBy(): Device[] {
-    return poolAccessibleBy(this.pool, this.device);
+    // the resource's own Device gives the Devices of the other ordinals (Device.get)
+    return poolAccessibleBy(this.pool, this.device.ordinal).map((ordinal) => this.device[DEVICE_OF_ORDINAL](ordinal));
   }
 
   set peerAccessibleBy(devices: readonly (Device | number)[]) {
-    setPoolAccessibleBy(this.pool, this.device, devices, 'DeviceMemoryResource.peerAccessibleBy');
+    setPoolAccessibleBy(this.pool, this.device.ordinal, devices, 'DeviceMemoryResource.peerAccessibleBy');
   }
 
   /**
@@ -175,7 +177,7 @@ export class DeviceMemoryResource implements MemoryResource, Disposable {
     this.#owned?.checkCanAllocate('DeviceMemoryResource.allocate');
     const stream = streamHandle(options.stream ?? 0n);
     // with several devices the allocation is ordered on the stream's device, which must reach the pool's memory
-    if (hasSeveralDevices()) enterDeviceFor('DeviceMemoryResource.allocate', stream, this.device, 0n, (d) => poolGrantsAccess(this.pool, this.device, d));
+    if (hasSeveralDevices()) enterDeviceFor('DeviceMemoryResource.allocate', stream, this.device.ordinal, 0n, (d) => poolGrantsAccess(this.pool, this.device.ordinal, d));
     else this.device.ensureCurrent();
     // a zero-byte request still gets a distinct allocation, as the driver needs size > 0
     const ptr = driver.cuMemAllocFromPoolAsync(Math.max(size, 1), this.pool, stream);

@@ -1,12 +1,26 @@
 import { driver, type CUstream } from '@cuda-js/bindings';
 import type { Buffer } from './buffer.js';
-import type { Device } from '../device/device.js';
 import { DeviceMismatchError } from '../errors.js';
-import { deviceOfStream, enterDeviceFor, hasSeveralDevices } from '../device/multi-device.js';
+import { deviceLabel, ensureCurrentDevice, primaryContext } from '../context/device-context.js';
+import { enterDeviceFor, hasSeveralDevices, streamDeviceOrdinal } from '../context/multi-device.js';
 
-/** The device whose memory only it and its peers address: set for device pools, unset for pinned and managed memory (every device addresses those). */
-function deviceBound(buffer: Buffer): Device | undefined {
-  return buffer.isHostAccessible ? undefined : buffer.device;
+/** The ordinal of the device whose memory only it and its peers address: set for device pools, unset for pinned and managed memory (every device addresses those). */
+function deviceBound(buffer: Buffer): number | undefined {
+  return buffer.isHostAccessible ? undefined : buffer.device?.ordinal;
+}
+
+/**
+ * {@link enterDeviceFor} for work on one Buffer (a copy from or to the host, a
+ * fill), where several devices are present: pinned and managed memory, which
+ * every device addresses, go to the stream's device (a default stream: the
+ * Buffer's).
+ */
+export function enterBufferDevice(what: string, stream: bigint, buffer: Buffer): void {
+  if (!hasSeveralDevices()) return;
+  const device = buffer.device;
+  if (device === undefined) return;
+  if (buffer.isHostAccessible) ensureCurrentDevice(streamDeviceOrdinal(stream) ?? device.ordinal);
+  else enterDeviceFor(what, stream, device.ordinal, buffer.ptr);
 }
 
 /**
@@ -30,7 +44,8 @@ export function copyBetweenBuffers(target: Buffer, source: Buffer, size: number,
   const from = deviceBound(source);
   if (to === undefined && from === undefined) {
     // pinned or managed memory on both sides: any device's stream may copy it
-    (deviceOfStream(stream) ?? issuer.device)?.ensureCurrent();
+    const device = streamDeviceOrdinal(stream) ?? issuer.device?.ordinal;
+    if (device !== undefined) ensureCurrentDevice(device);
     driver.cuMemcpyAsync(targetPtr, sourcePtr, size, stream);
     return;
   }
@@ -40,10 +55,10 @@ export function copyBetweenBuffers(target: Buffer, source: Buffer, size: number,
     driver.cuMemcpyAsync(targetPtr, sourcePtr, size, stream);
     return;
   }
-  const streamDevice = deviceOfStream(stream) ?? deviceBound(issuer) ?? from;
+  const streamDevice = streamDeviceOrdinal(stream) ?? deviceBound(issuer) ?? from;
   if (streamDevice !== to && streamDevice !== from) {
-    throw new DeviceMismatchError(`${what}: the copy is from ${from} to ${to}, but the stream belongs to ${streamDevice}; use a stream of either device`);
+    throw new DeviceMismatchError(`${what}: the copy is from ${deviceLabel(from)} to ${deviceLabel(to)}, but the stream belongs to ${deviceLabel(streamDevice)}; use a stream of either device`);
   }
-  streamDevice.ensureCurrent();
-  driver.cuMemcpyPeerAsync(targetPtr, to.context, sourcePtr, from.context, size, stream);
+  ensureCurrentDevice(streamDevice);
+  driver.cuMemcpyPeerAsync(targetPtr, primaryContext(to), sourcePtr, primaryContext(from), size, stream);
 }

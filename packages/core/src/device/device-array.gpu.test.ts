@@ -3,7 +3,7 @@
 import { CUDA_ARRAY_INTERFACE, DLDeviceType, DLPACK_DEVICE, StridedMemoryView } from '@cuda-js/memory-view';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { Device } from '../device/device.js';
+import { Device } from './device.js';
 import { CopyError } from '../errors.js';
 import { DeviceArray } from './device-array.js';
 

@@ -1,8 +1,8 @@
 import { closeSync } from 'node:fs';
 import { driver, duplicateFdFromProcess, type CUmemoryPool } from '@cuda-js/bindings';
 import { checkIpcRecord, describeValue } from '@cuda-js/streams';
-import type { Device } from '../device/device.js';
-import { IpcError } from '../errors.js';
+import type { Device } from '../../device/device.js';
+import { IpcError } from '../../errors.js';
 
 /**
  * A memory pool shared by another process, as that process's

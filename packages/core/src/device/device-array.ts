@@ -20,11 +20,11 @@ import {
   type SliceSpec,
 } from '@cuda-js/memory-view';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
-import { Device } from '../device/device.js';
+import { Device } from './device.js';
 import { CopyError } from '../errors.js';
 import { checkCoreOptions, DEVICE_ARRAY_OPTIONS, STREAM_OPTIONS } from '../core-options.js';
-import type { Buffer } from './buffer.js';
-import { PinnedMemoryResource } from './memory-resources.js';
+import type { Buffer } from '../memory/buffer.js';
+import { PinnedMemoryResource } from '../memory/memory-resources.js';
 
 /** Where {@link DeviceArray.allocate} puts the elements: device memory (the device's pool), pinned host memory mapped for the device, or managed memory. */
 export type ArrayMemory = 'device' | 'pinned' | 'managed';

@@ -1,5 +1,5 @@
 import { Stream, type StreamArgument, type StreamOptions } from '@cuda-js/streams';
-import { GraphBuilder } from '../graph/graph-builder.js';
+import { GraphBuilder } from './graph-builder.js';
 
 /**
  * The Stream that `device.createStream()` gives: a `@cuda-js/streams`

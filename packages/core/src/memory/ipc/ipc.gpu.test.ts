@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { ClosedResourceError, Event, IpcError } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { Buffer, type Device, DeviceMemoryResource, launch } from '../index.js';
-import { gpuTestKernels } from '../test-kernels.js';
+import { Buffer, type Device, DeviceMemoryResource, launch } from '../../index.js';
+import { gpuTestKernels } from '../../test-kernels.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void write_pattern(int* out, int n, int salt) {
@@ -28,7 +28,7 @@ extern "C" __global__ void spin(unsigned long long cycles) {
 `;
 
 const CHILD = fileURLToPath(new URL('./test-fixtures/ipc-child.mjs', import.meta.url));
-const BUILT_CORE = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+const BUILT_CORE = fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
 /** How long one step of the child may take (its start includes Node.js, the driver and NVRTC). */
 const STEP_MS = 15_000;
 const SPIN_MS = 300;

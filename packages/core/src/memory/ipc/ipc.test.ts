@@ -4,7 +4,7 @@
 // The GPU half (two processes) is ipc.gpu.test.ts.
 import { Buffer as NodeBuffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { Buffer, type Device, DeviceMemoryResource, IpcError, type MemoryResource } from '../index.js';
+import { Buffer, type Device, DeviceMemoryResource, IpcError, type MemoryResource } from '../../index.js';
 
 /** Thrown by the fake device: the call got past its checks. */
 class Reached extends Error {}

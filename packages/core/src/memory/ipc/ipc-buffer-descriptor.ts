@@ -1,9 +1,9 @@
 import { driver, type CUdeviceptr } from '@cuda-js/bindings';
 import { checkIpcRecord, decodeIpcPayload, describeValue, encodeIpcPayload, IpcError, streamHandle, type StreamArgument } from '@cuda-js/streams';
-import type { Buffer } from '../memory/buffer.js';
-import type { DeviceMemoryResource } from '../memory/memory-resources.js';
-import { isBrandedDeviceMemoryResource } from '../memory/device-memory-resource-brand.js';
-import { notIpcEnabledError } from '../memory/memory-pool.js';
+import type { Buffer } from '../buffer.js';
+import type { DeviceMemoryResource } from '../memory-resources.js';
+import { isBrandedDeviceMemoryResource } from '../device-memory-resource-brand.js';
+import { notIpcEnabledError } from '../memory-pool.js';
 
 /**
  * A Buffer of an IPC-enabled pool, as another process imports it

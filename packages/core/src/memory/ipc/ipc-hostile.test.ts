@@ -12,7 +12,7 @@ import { decodeIpcPayload, encodeIpcPayload, Event } from '@cuda-js/streams';
 import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Buffer, type Device, DeviceMemoryResource, IpcError, PinnedMemoryResource } from '../index.js';
+import { Buffer, type Device, DeviceMemoryResource, IpcError, PinnedMemoryResource } from '../../index.js';
 
 // The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED) runs every input it is given, with no time limit.
 const LONG = fuzzParameters(400);
