@@ -1,4 +1,5 @@
 import { JitError } from './errors.js';
+import { BIT_FUNCTIONS } from './intrinsics/bits.js';
 import type { ScalarName } from './types/jit-types.js';
 import type { KernelArray, NumberScalarName, ScalarOfToken, ScalarOfTypedArray } from './kernel-array.js';
 
@@ -32,13 +33,22 @@ function dims(name: string): Dim3Value {
   });
 }
 
+/** The TypeScript signature of a bit function by its row's `result`: a count (i32), or a value of the argument's type. */
+interface BitSignatures {
+  i32(x: number | bigint): number;
+  arg<T extends number | bigint>(x: T): T;
+}
+
+/** The bit functions of the `cuda` object (`cuda.popc(x)`, `cuda.brev(x)`, …): one per row of the bit-function table. */
+export type BitIntrinsics = { [K in keyof typeof BIT_FUNCTIONS]: BitSignatures[(typeof BIT_FUNCTIONS)[K]['result']] };
+
 /**
  * The intrinsics that kernels use (numba's `cuda` module): the thread's
  * position and the grid's shape. Kernels name it `cuda` (a bundler's
  * namespace object in front of it is fine); outside a kernel each member
  * throws, as it has no meaning on the CPU.
  */
-export interface CudaIntrinsics {
+export interface CudaIntrinsics extends BitIntrinsics {
   /** The absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` (and y, z for 2 and 3). */
   grid(ndim: 1): number;
   grid(ndim: 2): [number, number];
@@ -144,10 +154,6 @@ export interface CudaIntrinsics {
   readonly fp16: Fp16Functions;
 
   // ---- other intrinsics ----
-  popc(x: number | bigint): number;
-  clz(x: number | bigint): number;
-  ffs(x: number | bigint): number;
-  brev<T extends number | bigint>(x: T): T;
   cbrt(x: number): number;
   /** `test ? a : b`, evaluating both. */
   selp<T>(test: unknown, a: T, b: T): T;
@@ -293,10 +299,6 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'lanemask_ge',
       'lanemask_gt',
       'globaltimer',
-      'popc',
-      'clz',
-      'ffs',
-      'brev',
       'cbrt',
       'selp',
       'nanosleep',
@@ -318,4 +320,5 @@ export const cuda: CudaIntrinsics = Object.freeze({
     ] as const,
     '',
   ),
+  ...kernelOnly(Object.keys(BIT_FUNCTIONS) as (keyof typeof BIT_FUNCTIONS)[], ''),
 });

@@ -4,6 +4,9 @@ import { type Expr, type MemorySpace, SHUFFLE_TYPES, type SpecialRegister, type 
 import { unknownNode } from '../types/unknown-node.js';
 import { arrayVariables } from './array-variables.js';
 import { atomicSource } from './atomic-source.js';
+import { bitResultType, bitRow } from '../intrinsics/bits.js';
+import { INTEGERS, simulatorText } from '../intrinsics/forms.js';
+import { simulatorExpression } from './simulator-form.js';
 import { convertSource } from './conversion-source.js';
 import { type ArrayAccess, loadSource, storeSource } from './element-access-source.js';
 import type { CollectiveOp, InlineFrame } from './fault-sites.js';
@@ -280,27 +283,16 @@ export class ExpressionSource {
     }
   }
 
+  /** A bit function: its row's simulator form (intrinsics/bits.ts), 64-bit arguments as bigints. */
   #bits(e: Extract<Expr, { op: 'bits' }>): GeneratedValue {
     const t = e.argType;
-    if (t !== 'i32' && t !== 'u32' && t !== 'i64' && t !== 'u64') throw new Error(`simulator: the typed IR has '${e.fn}' of ${t}; bit functions take i32, u32, i64 and u64`);
-    const expected = e.fn === 'brev' ? t : 'i32';
+    const row = bitRow(e.fn);
+    const form = row && simulatorText(row.simulator, t);
+    if (!row || !row.argTypes.includes(t) || form === undefined) throw new Error(`simulator: the typed IR has '${e.fn}' of ${t}; bit functions take ${INTEGERS.join(', ')}`);
+    const expected = bitResultType(e.fn, t);
     if (e.type !== expected) throw new Error(`simulator: the typed IR's '${e.fn}' of ${t} is ${e.type}, not ${expected}`);
     const arg = this.generate(e.arg);
-    const wide = t === 'i64' || t === 'u64';
-    const x = wide ? bigintCode(arg) : arg.code;
-    switch (e.fn) {
-      case 'popc':
-        return { code: wide ? `popc64(${x})` : `popc32(${x})`, type: 'i32' };
-      case 'clz':
-        return { code: wide ? `clz64(${x})` : `Math.clz32(${x})`, type: 'i32' };
-      case 'ffs':
-        return { code: wide ? `ffs64(${x})` : `ffs32(${x})`, type: 'i32' };
-      case 'brev':
-        if (t === 'i32') return { code: `(brev32(${x}) | 0)`, type: t };
-        if (t === 'u32') return { code: `brev32(${x})`, type: t };
-        if (t === 'u64') return { code: `brev64(${x})`, type: t };
-        return { code: `BigInt.asIntN(64, brev64(${x}))`, type: t };
-    }
+    return { code: simulatorExpression(form, [t === 'i64' || t === 'u64' ? bigintCode(arg) : arg.code]), type: e.type };
   }
 
   /**

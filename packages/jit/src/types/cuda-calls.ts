@@ -14,7 +14,8 @@ import { isInteger, type ScalarName } from './jit-types.js';
 import { MEMORY_MAKERS } from './kernel-memories.js';
 import { printfCall } from './print-calls.js';
 import { arithmeticType, defaultLiteralType } from './promotion.js';
-import { SHUFFLE_TYPES, type BitFunction, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
+import { BIT_FUNCTIONS, bitResultType, type BitFunction } from '../intrinsics/bits.js';
+import { SHUFFLE_TYPES, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
 import { integerArgument, integerOf, isLiteralType, literalValue, typed, type Node, type Typed, type TyperContext } from './typer-context.js';
 import { nameTable } from './name-table.js';
 
@@ -98,7 +99,9 @@ function match(mode: 'any' | 'all'): IntrinsicRule {
   };
 }
 
+/** A bit function's rule, from its row: one integer argument (a literal as JavaScript would hold it), the row's result type. */
 function bits(fn: BitFunction): IntrinsicRule {
+  const row = BIT_FUNCTIONS[fn];
   return {
     usage: `${fn}(x)`,
     value: (c, [x], call) => {
@@ -107,7 +110,8 @@ function bits(fn: BitFunction): IntrinsicRule {
         c.typeError(x!, `cuda.${fn}(x) takes an integer, got ${v.type === 'float-literal' ? 'a float literal' : v.type}`);
       }
       const argType: ScalarName = isLiteralType(v.type) ? defaultLiteralType(v.type, v.value) : arithmeticType(v.type);
-      return typed({ op: 'bits', type: fn === 'brev' ? argType : 'i32', fn, argType, arg: c.to(v, argType, x!), loc: c.loc(call) });
+      if (!row.argTypes.includes(argType)) c.typeError(x!, `cuda.${fn}(x) takes ${row.argTypes.join(', ')}, got ${argType}`);
+      return typed({ op: 'bits', type: bitResultType(fn, argType), fn, argType, arg: c.to(v, argType, x!), loc: c.loc(call) });
     },
   };
 }
@@ -166,10 +170,7 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   },
   clock64: { usage: 'clock64()', value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which: 'clock64', loc: c.loc(call) }) },
   globaltimer: { usage: 'globaltimer()', value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which: 'globaltimer', loc: c.loc(call) }) },
-  popc: bits('popc'),
-  clz: bits('clz'),
-  ffs: bits('ffs'),
-  brev: bits('brev'),
+  ...Object.fromEntries(Object.keys(BIT_FUNCTIONS).map((fn) => [fn, bits(fn as BitFunction)])),
 
   // ---- memories (declared in `const` declarations; anywhere else an error) ----
   'shared.array': memoryMaker('shared.array', 'shared.array(shape, dtype)'),

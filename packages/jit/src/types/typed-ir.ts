@@ -33,6 +33,7 @@
  */
 import type { Loc } from '../errors.js';
 import type { LinkInput } from '../external-device-function.js';
+import type { BitFunction } from '../intrinsics/bits.js';
 import type { ArrayType, JitType, ScalarName } from './jit-types.js';
 
 // Source offsets live with the errors that read them (parse makes them and depends on nothing above it).
@@ -203,11 +204,12 @@ export type VoteMode = 'all' | 'any' | 'eq' | 'ballot' | 'count' | 'and' | 'or';
 export type LaneMask = 'activemask' | 'lt' | 'le' | 'eq' | 'ge' | 'gt';
 
 /**
- * Bit functions of integers (argType i32, u32, i64 or u64): `popc` (set bits, i32),
- * `clz` (leading zeros, i32), `ffs` (1-based position of the lowest set bit, 0 for 0; i32),
- * `brev` (bits reversed, of argType).
+ * Bit functions of integers, one row each in intrinsics/bits.ts (its
+ * argument types, result type, NVVM and simulator forms): `popc` (set bits,
+ * i32), `clz` (leading zeros, i32), `ffs` (1-based position of the lowest set
+ * bit, 0 for 0; i32), `brev` (bits reversed, of argType).
  */
-export type BitFunction = 'popc' | 'clz' | 'ffs' | 'brev';
+export type { BitFunction };
 
 /**
  * An argument of a call of linked code (see {@link ExternalCall}):
