@@ -1,4 +1,5 @@
 import { JitError } from './errors.js';
+import { ATOMIC_FUNCTIONS } from './intrinsics/atomics.js';
 import { BIT_FUNCTIONS } from './intrinsics/bits.js';
 import type { ScalarName } from './types/jit-types.js';
 import type { KernelArray, NumberScalarName, ScalarOfToken, ScalarOfTypedArray } from './kernel-array.js';
@@ -41,6 +42,15 @@ interface BitSignatures {
 
 /** The bit functions of the `cuda` object (`cuda.popc(x)`, `cuda.brev(x)`, …): one per row of the bit-function table. */
 export type BitIntrinsics = { [K in keyof typeof BIT_FUNCTIONS]: BitSignatures[(typeof BIT_FUNCTIONS)[K]['result']] };
+
+/** The TypeScript signature of an atomic by its row's `operands`: each gives the old value; `index` is a number, or [i, j, ...] for n-D arrays. */
+interface AtomicSignatures {
+  value<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+  compare<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, expected: T, value: T): T;
+}
+
+/** The atomics of `cuda.atomic` (`add`, `cas`, …): one per row of the atomics table. */
+export type AtomicIntrinsics = { [K in keyof typeof ATOMIC_FUNCTIONS]: AtomicSignatures[(typeof ATOMIC_FUNCTIONS)[K]['operands']] };
 
 /**
  * The intrinsics that kernels use (numba's `cuda` module): the thread's
@@ -109,20 +119,7 @@ export interface CudaIntrinsics extends BitIntrinsics {
   readonly cg: { thisGrid(): { sync(): void } };
 
   // ---- atomics: each gives the old value; `index` is a number, or [i, j, ...] for n-D arrays ----
-  readonly atomic: {
-    add<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    sub<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    min<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    max<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    and<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    or<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    xor<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    exch<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    inc<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    dec<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    /** Stores `value` where the element equals `expected`. */
-    cas<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, expected: T, value: T): T;
-  };
+  readonly atomic: AtomicIntrinsics;
 
   // ---- warp ----
   shfl_sync<T extends number | bigint>(mask: number, value: T, srcLane: number, width?: number): T;
@@ -271,7 +268,7 @@ export const cuda: CudaIntrinsics = Object.freeze({
   const: Object.freeze({ arrayLike: (): never => onlyInKernels('const.arrayLike()') }),
   cg: Object.freeze({ thisGrid: (): never => onlyInKernels('cg.thisGrid()') }),
   fp16: kernelOnly(FP16_NAMES, 'fp16.') as unknown as Fp16Functions,
-  atomic: kernelOnly(['add', 'sub', 'min', 'max', 'and', 'or', 'xor', 'exch', 'inc', 'dec', 'cas'], 'atomic.'),
+  atomic: kernelOnly(Object.keys(ATOMIC_FUNCTIONS) as (keyof typeof ATOMIC_FUNCTIONS)[], 'atomic.'),
   ...kernelOnly(
     [
       'syncthreads',

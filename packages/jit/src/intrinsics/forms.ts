@@ -32,8 +32,8 @@ export interface LlvmForm {
 
 /**
  * Inline PTX (`call <result> asm sideeffect "<ptx>", "<constraints>"(…)`):
- * `ptx` names its operands `$0`, `$1`, … (outputs first) and the family's
- * placeholders in `${…}` form are filled before (`${space}`, `${type}`);
+ * `ptx` names its operands `$0`, `$1`, … (outputs first), and the family's
+ * placeholders (`$space`, `$type`: a `$` and a name) are filled before;
  * `constraints` is LLVM's string (`=r` a 32-bit output, `=l` 64-bit, `=h`
  * 16-bit, `r`/`l`/`h` inputs, digits tie an output to an input, `~{memory}`
  * a clobber). `result` is the LLVM type of the output, absent for an

@@ -11,11 +11,11 @@ import { LoweringError } from './lowering-error.js';
 /** What the placeholders stand for: `0`, `1`, … the operands' refs, `t` a type, and a family's own names. */
 export type Placeholders = Readonly<Record<string, string>>;
 
-/** `$name` and `${name}` replaced by `values[name]` (only `${name}` where `bracedOnly`: inline PTX's `$0` are its operands). */
-export function fillPlaceholders(text: string, values: Placeholders, bracedOnly = false): string {
-  const pattern = bracedOnly ? /\$\{(\w+)\}/g : /\$\{(\w+)\}|\$(\d+|[A-Za-z]\w*)/g;
-  return text.replace(pattern, (whole, braced: string | undefined, bare: string | undefined) => {
-    const value = values[(braced ?? bare)!];
+/** `$name` (and `$0`, `$1`, … unless `namesOnly`: inline PTX's `$0` are its operands) replaced by `values[name]`. */
+export function fillPlaceholders(text: string, values: Placeholders, namesOnly = false): string {
+  const pattern = namesOnly ? /\$([A-Za-z]\w*)/g : /\$(\d+|[A-Za-z]\w*)/g;
+  return text.replace(pattern, (whole, name: string) => {
+    const value = values[name];
     if (value === undefined) throw new LoweringError(`intrinsic form '${text}' names ${whole}, which this use does not give`);
     return value;
   });

@@ -288,7 +288,7 @@ export class ExpressionSource {
     const t = e.argType;
     const row = bitRow(e.fn);
     const form = row && simulatorText(row.simulator, t);
-    if (!row || !row.argTypes.includes(t) || form === undefined) throw new Error(`simulator: the typed IR has '${e.fn}' of ${t}; bit functions take ${INTEGERS.join(', ')}`);
+    if (!row?.argTypes.includes(t) || form === undefined) throw new Error(`simulator: the typed IR has '${e.fn}' of ${t}; bit functions take ${INTEGERS.join(', ')}`);
     const expected = bitResultType(e.fn, t);
     if (e.type !== expected) throw new Error(`simulator: the typed IR's '${e.fn}' of ${t} is ${e.type}, not ${expected}`);
     const arg = this.generate(e.arg);

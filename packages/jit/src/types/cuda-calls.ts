@@ -8,7 +8,7 @@
  */
 import { numbaCudaHint } from './numba-spellings.js';
 import type { ESTree } from 'meriyah';
-import { atomicCall, ATOMIC_FUNCTIONS } from './atomic-calls.js';
+import { atomicCall, ATOMIC_NAMES, atomicUsage } from './atomic-calls.js';
 import { FP16_CALLS } from './fp16-calls.js';
 import { isInteger, type ScalarName } from './jit-types.js';
 import { MEMORY_MAKERS } from './kernel-memories.js';
@@ -216,12 +216,7 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   printf: { usage: 'printf(format, ...args)', statement: (c, args, call) => printfCall(c, args, call) },
 
   // ---- atomics ----
-  ...Object.fromEntries(
-    ATOMIC_FUNCTIONS.map((fn): [string, IntrinsicRule] => [
-      `atomic.${fn}`,
-      { usage: fn === 'cas' ? 'atomic.cas(array, index, expected, value)' : `atomic.${fn}(array, index, value)`, value: (c, args, call) => atomicCall(c, fn, args, call) },
-    ]),
-  ),
+  ...Object.fromEntries(ATOMIC_NAMES.map((fn): [string, IntrinsicRule] => [`atomic.${fn}`, { usage: atomicUsage(fn), value: (c, args, call) => atomicCall(c, fn, args, call) }])),
 
   // ---- numba's cuda.fp16 ----
   ...FP16_CALLS,

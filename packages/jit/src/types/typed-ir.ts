@@ -33,6 +33,7 @@
  */
 import type { Loc } from '../errors.js';
 import type { LinkInput } from '../external-device-function.js';
+import { ATOMIC_FUNCTIONS, type AtomicFunction } from '../intrinsics/atomics.js';
 import type { BitFunction } from '../intrinsics/bits.js';
 import type { ArrayType, JitType, ScalarName } from './jit-types.js';
 
@@ -151,8 +152,10 @@ export interface ElementRef {
 }
 
 /**
- * Atomic read-modify-write operations; each gives the element's old value.
- * With `old` the element and `v` the value (both of the element's type):
+ * Atomic read-modify-write operations, one row each in
+ * intrinsics/atomics.ts (its element types, its formula and its NVVM and
+ * simulator forms); each gives the element's old value. With `old` the
+ * element and `v` the value (both of the element's type):
  * - `add`, `sub`: `old + v`, `old - v` (wrapping for integers; floats round to the type).
  *   `add` also on f16 (PTX `atom.add.noftz.f16`, sm_70+) and bf16 (`atom.add.noftz.bf16`, sm_90+).
  * - `min`, `max`: by the `min`/`max` formulas of {@link MATH_FUNCTIONS}.
@@ -163,21 +166,12 @@ export interface ElementRef {
  * Types: {@link ATOMIC_TYPES}. The element is in a parameter array (global
  * memory) or a shared or local array, never a `const` one.
  */
-export type AtomicFunction = 'add' | 'sub' | 'min' | 'max' | 'and' | 'or' | 'xor' | 'exch' | 'inc' | 'dec' | 'cas';
+export type { AtomicFunction };
 
-export const ATOMIC_TYPES: Readonly<Record<AtomicFunction, readonly ScalarName[]>> = Object.freeze({
-  add: ['i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32', 'f64'],
-  sub: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
-  min: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
-  max: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
-  and: ['i32', 'u32', 'i64', 'u64'],
-  or: ['i32', 'u32', 'i64', 'u64'],
-  xor: ['i32', 'u32', 'i64', 'u64'],
-  exch: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
-  inc: ['u32', 'u64'],
-  dec: ['u32', 'u64'],
-  cas: ['i32', 'u32', 'i64', 'u64'],
-});
+/** The element types of each atomic (its row's `types`). */
+export const ATOMIC_TYPES: Readonly<Record<AtomicFunction, readonly ScalarName[]>> = Object.freeze(
+  Object.fromEntries(Object.entries(ATOMIC_FUNCTIONS).map(([fn, row]) => [fn, row.types])) as Record<AtomicFunction, readonly ScalarName[]>,
+);
 
 /**
  * Warp shuffles (`shfl.sync`): each lane of `mask` gives `value` and gets the
