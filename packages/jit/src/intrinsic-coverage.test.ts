@@ -51,7 +51,7 @@ interface Sample {
 const binaryFp16 = ['hadd', 'hsub', 'hmul', 'hdiv', 'hmax', 'hmin'];
 const compareFp16 = ['heq', 'hne', 'hgt', 'hge', 'hlt', 'hle'];
 const unaryFp16 = ['hneg', 'habs', 'hsin', 'hcos', 'hlog', 'hlog2', 'hlog10', 'hexp', 'hexp2', 'hexp10', 'hsqrt', 'hrsqrt', 'hceil', 'hfloor', 'hrcp', 'htrunc'];
-const atomics = ['add', 'sub', 'min', 'max', 'and', 'or', 'xor', 'exch', 'inc', 'dec'];
+const atomics = ['add', 'sub', 'min', 'max', 'nanmin', 'nanmax', 'and', 'or', 'xor', 'exch', 'inc', 'dec'];
 const casts = ['f64', 'f32', 'f16', 'bf16', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'bool'];
 
 const SAMPLES: Readonly<Record<string, Sample>> = {

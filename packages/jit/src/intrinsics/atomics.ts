@@ -77,6 +77,26 @@ const minMax = (fn: 'min' | 'max') =>
     ],
   }) as const satisfies AtomicRow;
 
+/** numba's nanmin/nanmax: a NaN counts as missing (`old < v || v != v ? old : v` for nanmin); on integers min/max. */
+const nanMinMax = (fn: 'min' | 'max') => {
+  const [less, js] = fn === 'min' ? ['olt', '<'] : ['ogt', '>'];
+  const floats = `(($o ${js} $v || $v !== $v) ? $o : $v)`;
+  return {
+    numba: `cuda.atomic.nan${fn}`,
+    types: NUMBERS,
+    operands: 'value',
+    update: {
+      nvvm: [{ types: INTEGERS, math: fn }, { llvm: [`%b = fcmp ${less} $t $old, $value`, '%n = fcmp uno $t $value, $value', '%w = or i1 %b, %n', '%r = select i1 %w, $t $old, $t $value'] }],
+      simulator: { i32: `${fn}Number($o, $v)`, u32: `${fn}Number($o, $v)`, i64: `${fn}Bigint($o, $v)`, u64: `${fn}Bigint($o, $v)`, f32: floats, f64: floats },
+    },
+    // floats: a compare-and-swap loop around the formula
+    nvvm: [
+      { types: SIGNED, llvm: [`%r = atomicrmw ${fn} $p $ptr, $t $value monotonic`] },
+      { types: UNSIGNED, llvm: [`%r = atomicrmw u${fn} $p $ptr, $t $value monotonic`] },
+    ],
+  } as const satisfies AtomicRow;
+};
+
 export const ATOMIC_FUNCTIONS = Object.freeze({
   /** `old + value` (wrapping for integers; floats round to the type; f16 from sm_70, bf16 from sm_90). */
   add: {
@@ -108,6 +128,10 @@ export const ATOMIC_FUNCTIONS = Object.freeze({
   min: minMax('min'),
   /** The larger, by the `max` formula of MATH_FUNCTIONS (a NaN wins). */
   max: minMax('max'),
+  /** The smaller, a NaN counting as missing: `nanmin(NaN, v) = v`, `nanmin(old, NaN) = old` (numba's `nanmin`); on integers `min`. */
+  nanmin: nanMinMax('min'),
+  /** The larger, a NaN counting as missing: `nanmax(NaN, v) = v`, `nanmax(old, NaN) = old` (numba's `nanmax`); on integers `max`. */
+  nanmax: nanMinMax('max'),
   /** Bitwise and. */
   and: bitwise('and', '&'),
   /** Bitwise or. */
