@@ -1,6 +1,9 @@
 import { JitError } from './errors.js';
 import { ATOMIC_FUNCTIONS } from './intrinsics/atomics.js';
 import { BIT_FUNCTIONS } from './intrinsics/bits.js';
+import { FENCES } from './intrinsics/fences.js';
+import { LANE_MASKS } from './intrinsics/lane-masks.js';
+import { TIMERS } from './intrinsics/timers.js';
 import type { ScalarName } from './types/jit-types.js';
 import type { KernelArray, NumberScalarName, ScalarOfToken, ScalarOfTypedArray } from './kernel-array.js';
 
@@ -52,13 +55,22 @@ interface AtomicSignatures {
 /** The atomics of `cuda.atomic` (`add`, `cas`, …): one per row of the atomics table. */
 export type AtomicIntrinsics = { [K in keyof typeof ATOMIC_FUNCTIONS]: AtomicSignatures[(typeof ATOMIC_FUNCTIONS)[K]['operands']] };
 
+/** The timers of the `cuda` object (`cuda.clock64()`, `cuda.globaltimer()`): one per row of the timers table, each a u64. */
+export type TimerIntrinsics = { [K in keyof typeof TIMERS]: () => bigint };
+
+/** The lane masks of the `cuda` object (`cuda.activemask()`, `cuda.lanemask_lt()`, …): one per row of the lane-mask table, each a u32. */
+export type LaneMaskIntrinsics = { [K in keyof typeof LANE_MASKS]: () => number };
+
+/** The memory fences of the `cuda` object (`cuda.threadfence()`, …): one per row of the fences table. */
+export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K]['cuda']]: () => void };
+
 /**
  * The intrinsics that kernels use (numba's `cuda` module): the thread's
  * position and the grid's shape. Kernels name it `cuda` (a bundler's
  * namespace object in front of it is fine); outside a kernel each member
  * throws, as it has no meaning on the CPU.
  */
-export interface CudaIntrinsics extends BitIntrinsics {
+export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics {
   /** The absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` (and y, z for 2 and 3). */
   grid(ndim: 1): number;
   grid(ndim: 2): [number, number];
@@ -112,9 +124,6 @@ export interface CudaIntrinsics extends BitIntrinsics {
   syncthreads_or(predicate: unknown): boolean;
   /** Waits for the lanes of `mask` (default all 32). */
   syncwarp(mask?: number): void;
-  threadfence(): void;
-  threadfence_block(): void;
-  threadfence_system(): void;
   /** Cooperative groups: `cuda.cg.thisGrid().sync()` waits for every thread of the grid (the launch becomes cooperative). */
   readonly cg: { thisGrid(): { sync(): void } };
 
@@ -134,13 +143,6 @@ export interface CudaIntrinsics extends BitIntrinsics {
   match_any_sync(mask: number, value: number | bigint): number;
   /** `mask` if every lane of `mask` has the same value, else 0. */
   match_all_sync(mask: number, value: number | bigint): number;
-  activemask(): number;
-  /** The lanes below this one (`%lanemask_lt`); `_le`, `_eq`, `_ge`, `_gt` likewise. */
-  lanemask_lt(): number;
-  lanemask_le(): number;
-  lanemask_eq(): number;
-  lanemask_ge(): number;
-  lanemask_gt(): number;
 
   /**
    * numba's `cuda.fp16`: f16 arithmetic (`hadd`, `hsub`, `hmul`, `hdiv`, `hfma`, `hneg`, `habs`),
@@ -155,9 +157,6 @@ export interface CudaIntrinsics extends BitIntrinsics {
   /** `test ? a : b`, evaluating both. */
   selp<T>(test: unknown, a: T, b: T): T;
   nanosleep(nanoseconds: number): void;
-  clock64(): bigint;
-  /** Nanoseconds of the GPU's global timer (`%globaltimer`). */
-  globaltimer(): bigint;
   /** C printf from the thread: `cuda.printf('%d %f\n', i, x)`; `console.log(...)` works too. */
   printf(format: string, ...args: unknown[]): void;
 }
@@ -276,9 +275,6 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'syncthreads_and',
       'syncthreads_or',
       'syncwarp',
-      'threadfence',
-      'threadfence_block',
-      'threadfence_system',
       'shfl_sync',
       'shfl_up_sync',
       'shfl_down_sync',
@@ -289,17 +285,9 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'ballot_sync',
       'match_any_sync',
       'match_all_sync',
-      'activemask',
-      'lanemask_lt',
-      'lanemask_le',
-      'lanemask_eq',
-      'lanemask_ge',
-      'lanemask_gt',
-      'globaltimer',
       'cbrt',
       'selp',
       'nanosleep',
-      'clock64',
       'printf',
       'f64',
       'f32',
@@ -318,4 +306,10 @@ export const cuda: CudaIntrinsics = Object.freeze({
     '',
   ),
   ...kernelOnly(Object.keys(BIT_FUNCTIONS) as (keyof typeof BIT_FUNCTIONS)[], ''),
+  ...kernelOnly(Object.keys(TIMERS) as (keyof typeof TIMERS)[], ''),
+  ...kernelOnly(Object.keys(LANE_MASKS) as (keyof typeof LANE_MASKS)[], ''),
+  ...kernelOnly(
+    Object.values(FENCES).map((row) => row.cuda),
+    '',
+  ),
 });

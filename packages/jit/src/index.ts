@@ -33,6 +33,9 @@ export {
   type AtomicIndex,
   type AtomicIntrinsics,
   type BitIntrinsics,
+  type TimerIntrinsics,
+  type LaneMaskIntrinsics,
+  type FenceIntrinsics,
   type KernelArrayMaker,
 } from './cuda.js';
 export type {

@@ -1,13 +1,13 @@
-// Warp votes, match and lane masks (typed-ir.ts), through NVVM's
-// `llvm.nvvm.vote.{all,any,uni,ballot}.sync`, `llvm.nvvm.match.{any,all}.sync.*`
-// and `llvm.nvvm.read.ptx.sreg.lanemask.*`; `activemask` is inline PTX
-// (NVVM has no intrinsic for it), volatile and convergent so that it is read where it is written.
+// Warp votes and match (typed-ir.ts), through NVVM's
+// `llvm.nvvm.vote.{all,any,uni,ballot}.sync` and `llvm.nvvm.match.{any,all}.sync.*`;
+// lane masks by their rows' NVVM forms (intrinsics/lane-masks.ts).
 import { bitsOf, isFloat } from '../types/jit-types.js';
-import type { LaneMask, VoteMode } from '../types/typed-ir.js';
-import { asmValue } from './inline-asm.js';
+import { type LaneMask, laneMaskRow } from '../intrinsics/lane-masks.js';
+import type { VoteMode } from '../types/typed-ir.js';
 import { registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
+import { lowerNvvmForm } from './nvvm-form.js';
 
 const WARP_VOTES: Partial<Record<VoteMode, string>> = { all: 'all', any: 'any', eq: 'uni' };
 
@@ -48,12 +48,11 @@ export function lowerMatch(ctx: LoweringContext, mode: 'any' | 'all', mask: Type
   return { ref: b.compute(`select i1 ${equal}, i32 ${lanes}, i32 0`), type: 'u32' };
 }
 
-const LANE_MASKS: ReadonlySet<LaneMask> = new Set<LaneMask>(['lt', 'le', 'eq', 'ge', 'gt']);
-
-/** A lane mask (u32): `activemask`, or `%lanemask_lt` and its kin. */
+/** A lane mask (u32), by its row of intrinsics/lane-masks.ts: `activemask`, or `%lanemask_lt` and its kin. */
 export function lowerLaneMask(ctx: LoweringContext, which: LaneMask): TypedValue {
-  if (which === 'activemask') return { ref: asmValue(ctx, 'i32', { template: 'activemask.b32 $0;', constraints: '=r', convergent: true }), type: 'u32' };
-  if (!LANE_MASKS.has(which)) throw new LoweringError(`unknown lane mask '${which}'`);
-  const fn = ctx.declarations.declare(`llvm.nvvm.read.ptx.sreg.lanemask.${which}`, 'i32', []);
-  return { ref: ctx.builder.compute(`call i32 ${fn}()`), type: 'u32' };
+  const row = laneMaskRow(which);
+  if (!row) throw new LoweringError(`unknown lane mask '${which}'`);
+  const ref = lowerNvvmForm(ctx, row.nvvm, {});
+  if (ref === undefined) throw new LoweringError(`lane mask '${which}' has an NVVM form that gives no value`);
+  return { ref, type: 'u32' };
 }

@@ -6,6 +6,8 @@ import { arrayVariables } from './array-variables.js';
 import { atomicSource } from './atomic-source.js';
 import { bitResultType, bitRow } from '../intrinsics/bits.js';
 import { INTEGERS, simulatorText } from '../intrinsics/forms.js';
+import { laneMaskRow } from '../intrinsics/lane-masks.js';
+import { timerRow } from '../intrinsics/timers.js';
 import { simulatorExpression } from './simulator-form.js';
 import { convertSource } from './conversion-source.js';
 import { type ArrayAccess, loadSource, storeSource } from './element-access-source.js';
@@ -186,8 +188,11 @@ export class ExpressionSource {
         return this.#laneMask(e);
       case 'bits':
         return this.#bits(e);
-      case 'timer':
-        return { code: 'timer()', type: 'u64' };
+      case 'timer': {
+        const row = timerRow(e.which);
+        if (!row || typeof row.simulator !== 'string') throw new Error(`simulator: the typed IR has timer '${e.which}', which has no simulator form`);
+        return { code: simulatorExpression(row.simulator, []), type: 'u64' };
+      }
       case 'inline':
         return this.#inline(e);
       case 'call':
@@ -266,21 +271,13 @@ export class ExpressionSource {
     return this.context.addFaultSite({ kind: 'print', loc, format });
   }
 
+  /** A lane mask by its row (intrinsics/lane-masks.ts): a collective one (`activemask`) asks the scheduler; the others are JS of the lane. */
   #laneMask(e: Extract<Expr, { op: 'lanemask' }>): GeneratedValue {
-    if (e.which === 'activemask') return this.#collective({ op: 'activemask' }, e.loc, 'c0', [], 'u32');
+    const row = laneMaskRow(e.which);
+    if (!row) throw new Error(`simulator: the typed IR has lane mask '${e.which}', which has no row`);
+    if (row.collective) return this.#collective({ op: 'activemask' }, e.loc, 'c0', [], 'u32');
     const lane = this.lockstep ? '(lin & 31)' : SPECIAL_REGISTERS.laneid;
-    switch (e.which) {
-      case 'lt':
-        return { code: `(((1 << ${lane}) - 1) >>> 0)`, type: 'u32' };
-      case 'le':
-        return { code: `(((2 << ${lane}) - 1) >>> 0)`, type: 'u32' };
-      case 'eq':
-        return { code: `((1 << ${lane}) >>> 0)`, type: 'u32' };
-      case 'ge':
-        return { code: `(~((1 << ${lane}) - 1) >>> 0)`, type: 'u32' };
-      case 'gt':
-        return { code: `(~((2 << ${lane}) - 1) >>> 0)`, type: 'u32' };
-    }
+    return { code: simulatorExpression(row.simulator, [], { lane }), type: 'u32' };
   }
 
   /** A bit function: its row's simulator form (intrinsics/bits.ts), 64-bit arguments as bigints. */

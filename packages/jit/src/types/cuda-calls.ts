@@ -15,6 +15,9 @@ import { MEMORY_MAKERS } from './kernel-memories.js';
 import { printfCall } from './print-calls.js';
 import { arithmeticType, defaultLiteralType } from './promotion.js';
 import { BIT_FUNCTIONS, bitResultType, type BitFunction } from '../intrinsics/bits.js';
+import { FENCES, type FenceScope } from '../intrinsics/fences.js';
+import { LANE_MASKS, type LaneMask, type LaneMaskRow } from '../intrinsics/lane-masks.js';
+import { TIMERS, type TimerName } from '../intrinsics/timers.js';
 import { SHUFFLE_TYPES, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
 import { integerArgument, integerOf, isLiteralType, literalValue, typed, type Node, type Typed, type TyperContext } from './typer-context.js';
 import { nameTable } from './name-table.js';
@@ -116,9 +119,25 @@ function bits(fn: BitFunction): IntrinsicRule {
   };
 }
 
-function fence(scope: 'block' | 'device' | 'system', name: string): IntrinsicRule {
-  return { usage: `${name}()`, statement: (c, _args, call) => ({ op: 'fence', scope, loc: c.loc(call) }) };
-}
+/** The rules of the fences, timers and lane masks, from their tables' rows: calls without arguments. */
+const TABLE_RULES: Record<string, IntrinsicRule> = {
+  ...Object.fromEntries(
+    (Object.keys(FENCES) as FenceScope[]).map((scope) => [FENCES[scope].cuda, { usage: `${FENCES[scope].cuda}()`, statement: (c, _args, call) => ({ op: 'fence', scope, loc: c.loc(call) }) }]),
+  ),
+  ...Object.fromEntries((Object.keys(TIMERS) as TimerName[]).map((which) => [which, { usage: `${which}()`, value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which, loc: c.loc(call) }) }])),
+  ...Object.fromEntries(
+    Object.entries(LANE_MASKS).map(([name, row]: [string, LaneMaskRow]) => [
+      name,
+      {
+        usage: `${name}()`,
+        value: (c, _args, call) => {
+          if (row.collective) c.useCollective('warp');
+          return typed({ op: 'lanemask', type: 'u32', which: row.which as LaneMask, loc: c.loc(call) });
+        },
+      },
+    ]),
+  ),
+} satisfies Record<string, IntrinsicRule>;
 
 /** The count that `cuda.grid(n)` and `cuda.gridsize(n)` take: a constant 1, 2 or 3. */
 export function dimensionCount(c: TyperContext, call: Call, what: string): 1 | 2 | 3 {
@@ -168,8 +187,6 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
     usage: 'selp(test, a, b)',
     value: (c, [test, a, b], call) => c.select(c.truthy(c.expression(test!), test!), c.expression(a!), c.expression(b!), call, a!, b!),
   },
-  clock64: { usage: 'clock64()', value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which: 'clock64', loc: c.loc(call) }) },
-  globaltimer: { usage: 'globaltimer()', value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which: 'globaltimer', loc: c.loc(call) }) },
   ...Object.fromEntries(Object.keys(BIT_FUNCTIONS).map((fn) => [fn, bits(fn as BitFunction)])),
 
   // ---- memories (declared in `const` declarations; anywhere else an error) ----
@@ -195,9 +212,6 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
       return { op: 'barrier', scope: 'warp', mask: m ? mask(c, m) : { ...FULL_MASK, loc: c.loc(call) }, loc: c.loc(call) };
     },
   },
-  threadfence: fence('device', 'threadfence'),
-  threadfence_block: fence('block', 'threadfence_block'),
-  threadfence_system: fence('system', 'threadfence_system'),
   'cg.thisGrid().sync': {
     usage: 'cg.thisGrid().sync()',
     statement: (c, _args, call) => {
@@ -232,18 +246,9 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   ballot_sync: warpVote('ballot'),
   match_any_sync: match('any'),
   match_all_sync: match('all'),
-  activemask: {
-    usage: 'activemask()',
-    value: (c, _args, call) => {
-      c.useCollective('warp');
-      return typed({ op: 'lanemask', type: 'u32', which: 'activemask', loc: c.loc(call) });
-    },
-  },
-  lanemask_lt: { usage: 'lanemask_lt()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'lt', loc: c.loc(call) }) },
-  lanemask_le: { usage: 'lanemask_le()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'le', loc: c.loc(call) }) },
-  lanemask_eq: { usage: 'lanemask_eq()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'eq', loc: c.loc(call) }) },
-  lanemask_ge: { usage: 'lanemask_ge()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'ge', loc: c.loc(call) }) },
-  lanemask_gt: { usage: 'lanemask_gt()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'gt', loc: c.loc(call) }) },
+
+  // ---- fences, timers and lane masks: their tables' rows ----
+  ...TABLE_RULES,
 } satisfies Record<string, IntrinsicRule>);
 
 // every memory maker has its rule

@@ -35,6 +35,9 @@ import type { Loc } from '../errors.js';
 import type { LinkInput } from '../external-device-function.js';
 import { ATOMIC_FUNCTIONS, type AtomicFunction } from '../intrinsics/atomics.js';
 import type { BitFunction } from '../intrinsics/bits.js';
+import type { FenceScope } from '../intrinsics/fences.js';
+import type { LaneMask } from '../intrinsics/lane-masks.js';
+import type { TimerName } from '../intrinsics/timers.js';
 import type { ArrayType, JitType, ScalarName } from './jit-types.js';
 
 // Source offsets live with the errors that read them (parse makes them and depends on nothing above it).
@@ -192,10 +195,10 @@ export const SHUFFLE_TYPES: readonly ScalarName[] = Object.freeze(['i32', 'u32',
 export type VoteMode = 'all' | 'any' | 'eq' | 'ballot' | 'count' | 'and' | 'or';
 
 /**
- * Lane masks (u32): `activemask` the lanes now executing together;
+ * Lane masks (u32), one row each in intrinsics/lane-masks.ts: `activemask` the lanes now executing together;
  * `lt`, `le`, `eq`, `ge`, `gt` the lanes below, up to, equal to, from, above this lane (`%lanemask_*`).
  */
-export type LaneMask = 'activemask' | 'lt' | 'le' | 'eq' | 'ge' | 'gt';
+export type { LaneMask };
 
 /**
  * Bit functions of integers, one row each in intrinsics/bits.ts (its
@@ -303,8 +306,8 @@ export type Expr =
   | { readonly op: 'lanemask'; readonly type: 'u32'; readonly which: LaneMask; readonly loc?: Loc }
   /** A bit function (see {@link BitFunction}) of `arg` (of `argType`). */
   | { readonly op: 'bits'; readonly type: ScalarName; readonly fn: BitFunction; readonly argType: ScalarName; readonly arg: Expr; readonly loc?: Loc }
-  /** A u64 counter: `clock64` (the SM's cycle counter; the simulator counts nanoseconds) or `globaltimer` (nanoseconds). */
-  | { readonly op: 'timer'; readonly type: 'u64'; readonly which: 'clock64' | 'globaltimer'; readonly loc?: Loc }
+  /** A u64 counter, a row of intrinsics/timers.ts: `clock64` (the SM's cycle counter; the simulator counts nanoseconds) or `globaltimer` (nanoseconds). */
+  | { readonly op: 'timer'; readonly type: 'u64'; readonly which: TimerName; readonly loc?: Loc }
   /**
    * A device function's call, inlined: runs `body`, in which the callee's
    * locals are locals of the kernel and its `return v` became
@@ -361,8 +364,8 @@ export type Stmt =
    * is then launched cooperatively.
    */
   | { readonly op: 'barrier'; readonly scope: 'block' | 'warp' | 'grid'; readonly mask?: Expr; readonly loc?: Loc }
-  /** A memory fence: `block` (`threadfence_block`), `device` (`threadfence`), `system` (`threadfence_system`). */
-  | { readonly op: 'fence'; readonly scope: 'block' | 'device' | 'system'; readonly loc?: Loc }
+  /** A memory fence, a row of intrinsics/fences.ts: `block` (`threadfence_block`), `device` (`threadfence`), `system` (`threadfence_system`). */
+  | { readonly op: 'fence'; readonly scope: FenceScope; readonly loc?: Loc }
   /** `cuda.nanosleep(ns)`: `nanoseconds` is u32. The simulator does not sleep. */
   | { readonly op: 'sleep'; readonly nanoseconds: Expr; readonly loc?: Loc }
   /**
