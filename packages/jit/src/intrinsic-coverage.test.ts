@@ -6,6 +6,10 @@
 // The samples are kernel text (parsed as jit parses a function's text), one
 // per member; the first test checks that the samples name exactly the
 // members of `cuda`, so that a stub added without a sample fails too.
+// The intrinsic tables (intrinsics/): every row of every table declares a
+// member of `cuda`, with a typing rule, an NVVM form and a simulator form for
+// each type it takes; every member of `cuda` is a row, or one of the
+// intrinsics listed below that have no table (yet).
 import { describe, expect, it } from 'vitest';
 import { cuda } from './cuda.js';
 import { lowerKernel } from './lower/lower-kernel.js';
@@ -14,10 +18,14 @@ import { SimulatedKernel } from './simulate/simulated-kernel.js';
 import { CUDA_CALLS } from './types/cuda-calls.js';
 import { CUDA_DIMENSIONS, CUDA_SCALARS, isCudaCast } from './types/intrinsics.js';
 import type { SourceLocator } from './errors.js';
-import type { JitType } from './types/jit-types.js';
+import type { JitType, ScalarName } from './types/jit-types.js';
 import { array } from './types/signature.js';
 import { typeKernel } from './types/type-kernel.js';
 import type { TypedKernel } from './types/typed-ir.js';
+import { INTRINSIC_ENTRIES, type IntrinsicEntry } from './intrinsics/tables.js';
+import { isAsmForm, type NvvmForm, type SimulatorForm, simulatorText } from './intrinsics/forms.js';
+import type { AtomicRow } from './intrinsics/atomics.js';
+import type { BitRow } from './intrinsics/bits.js';
 
 /** Each member of `cuda`: `call` for functions (`atomic.add`), `read` for values (`threadIdx.x`, `laneid`). */
 function members(object: object, prefix = ''): { readonly path: string; readonly kind: 'call' | 'read' }[] {
@@ -43,7 +51,7 @@ interface Sample {
   /** The kernel's body; its parameters are `o` (the output array) and `n` (an i32). */
   readonly body: string;
   /** The output array's dtype (default f64). */
-  readonly dtype?: 'f64' | 'f16' | 'i32' | 'u32' | 'i64' | 'u64';
+  readonly dtype?: ScalarName;
   /** A cooperative kernel (cuda.cg.thisGrid().sync()). */
   readonly grid?: boolean;
 }
@@ -135,6 +143,114 @@ describe('every intrinsic of the cuda object', () => {
     expect(typed.collectives.grid).toBe(sample.grid === true);
     const ir = lowerKernel(typed);
     expect(ir).toContain(`define void @${typed.symbol}(`);
+    expect(new SimulatedKernel(typed, locator).source.length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * The members of `cuda` that no table declares: the structural ones (the
+ * thread's position, memories, barriers, cooperative groups, casts, printf:
+ * nodes of their own with exhaustive switches), and those whose family has no
+ * table yet (warp shuffles, votes and match, fp16, fma/cbrt/selp, nanosleep).
+ */
+const WITHOUT_TABLE: ReadonlySet<string> = new Set([
+  'grid',
+  'gridsize',
+  ...['threadIdx', 'blockIdx', 'blockDim', 'gridDim'].flatMap((d) => ['x', 'y', 'z'].map((a) => `${d}.${a}`)),
+  'laneid',
+  'warpsize',
+  'shared.array',
+  'local.array',
+  'const.arrayLike',
+  'cg.thisGrid',
+  'syncthreads',
+  'syncthreads_count',
+  'syncthreads_and',
+  'syncthreads_or',
+  'syncwarp',
+  'printf',
+  ...casts,
+  'i64',
+  'u64',
+  // families not yet in tables
+  'shfl_sync',
+  'shfl_up_sync',
+  'shfl_down_sync',
+  'shfl_xor_sync',
+  'all_sync',
+  'any_sync',
+  'eq_sync',
+  'ballot_sync',
+  'match_any_sync',
+  'match_all_sync',
+  ...Object.keys(SAMPLES).filter((path) => path.startsWith('fp16.')),
+  'fma',
+  'cbrt',
+  'selp',
+  'nanosleep',
+]);
+
+/** Whether `form` is an NVVM form with something in it. */
+function isNvvmForm(form: unknown): form is NvvmForm {
+  if (form === null || typeof form !== 'object') return false;
+  const f = form as NvvmForm;
+  return isAsmForm(f) ? typeof f.ptx === 'string' && f.ptx !== '' && typeof f.constraints === 'string' : Array.isArray(f.llvm) && f.llvm.length > 0;
+}
+
+/** The types a row must have forms for (its argument or element types; none for rows that take no operand). */
+function typesOf(entry: IntrinsicEntry): readonly string[] {
+  if (entry.table === 'atomics') return (entry.row as unknown as AtomicRow).types;
+  if (entry.table === 'bits') return (entry.row as unknown as BitRow).argTypes;
+  return [];
+}
+
+describe('the intrinsic tables', () => {
+  it('declare each path once, each a member of cuda with a sample', () => {
+    const paths = INTRINSIC_ENTRIES.map((e) => e.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    const members = new Set(ALL.map((m) => m.path));
+    expect(paths.filter((p) => !members.has(p) || !SAMPLES[p])).toEqual([]);
+  });
+
+  it('leave no member of cuda without a row, except the structural ones and the families listed without a table', () => {
+    const rows = new Set(INTRINSIC_ENTRIES.map((e) => e.path));
+    expect(ALL.map((m) => m.path).filter((p) => !rows.has(p) && !WITHOUT_TABLE.has(p))).toEqual([]);
+    expect([...WITHOUT_TABLE].filter((p) => rows.has(p))).toEqual([]);
+  });
+
+  it.each(INTRINSIC_ENTRIES)('$table: cuda.$path has a typing rule, an NVVM form and a simulator form for each type it takes', (entry) => {
+    expect(Object.hasOwn(CUDA_CALLS, entry.path), `no typing rule for cuda.${entry.path}`).toBe(true);
+    const row = entry.row;
+    expect(typeof row.numba === 'string' || row.numba === undefined).toBe(true);
+    if (entry.table === 'atomics') {
+      const atomic = row as unknown as AtomicRow;
+      for (const type of atomic.types) {
+        const formula = atomic.update.nvvm.find((f) => f.types === undefined || f.types.includes(type as never));
+        expect(formula, `${entry.path} has no formula for ${type}`).toBeDefined();
+        expect(simulatorText(atomic.update.simulator, type as never), `${entry.path} has no simulator formula for ${type}`).toBeDefined();
+      }
+      for (const form of atomic.nvvm) expect(isNvvmForm(form), `${entry.path}: ${JSON.stringify(form)}`).toBe(true);
+      return;
+    }
+    expect(isNvvmForm(row.nvvm), `${entry.path} has no NVVM form`).toBe(true);
+    const simulator = row.simulator as SimulatorForm;
+    expect(typeof simulator === 'string' || (typeof simulator === 'object' && simulator !== null)).toBe(true);
+    for (const type of typesOf(entry)) expect(simulatorText(simulator, type as never), `${entry.path} has no simulator form for ${type}`).toBeDefined();
+  });
+
+  /** Each row on each type it takes: a kernel of that type types, lowers and becomes simulator code. */
+  const perType = INTRINSIC_ENTRIES.flatMap((entry) =>
+    typesOf(entry).map((type) => {
+      const t = type as ScalarName;
+      const compare = entry.table === 'atomics' && (entry.row as unknown as AtomicRow).operands === 'compare';
+      const body = entry.table === 'atomics' ? `o[1] = cuda.${entry.path}(o, 0, ${compare ? `${t}(n), ` : ''}${t}(n));` : `o[0] = cuda.${entry.path}(o[1]);`;
+      return { path: entry.path, type: t, sample: { body, dtype: t } satisfies Sample };
+    }),
+  );
+
+  it.each(perType)('cuda.$path on $type types, lowers to NVVM IR and has a simulator form', ({ path, type, sample }) => {
+    const { typed, locator } = typedSample(`${path}_${type}`, sample);
+    expect(lowerKernel(typed)).toContain(`define void @${typed.symbol}(`);
     expect(new SimulatedKernel(typed, locator).source.length).toBeGreaterThan(0);
   });
 });
