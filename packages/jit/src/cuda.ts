@@ -38,7 +38,7 @@ function dims(name: string): Dim3Value {
 }
 
 /** The TypeScript signature of a bit function by its row's `result`: a count (i32), or a value of the argument's type. */
-interface BitSignatures {
+export interface BitSignatures {
   i32(x: number | bigint): number;
   arg<T extends number | bigint>(x: T): T;
 }
@@ -47,7 +47,7 @@ interface BitSignatures {
 export type BitIntrinsics = { [K in keyof typeof BIT_FUNCTIONS]: BitSignatures[(typeof BIT_FUNCTIONS)[K]['result']] };
 
 /** The TypeScript signature of an atomic by its row's `operands`: each gives the old value; `index` is a number, or [i, j, ...] for n-D arrays. */
-interface AtomicSignatures {
+export interface AtomicSignatures {
   value<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
   compare<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, expected: T, value: T): T;
 }

@@ -33,6 +33,8 @@ export {
   type AtomicIndex,
   type AtomicIntrinsics,
   type BitIntrinsics,
+  type AtomicSignatures,
+  type BitSignatures,
   type TimerIntrinsics,
   type LaneMaskIntrinsics,
   type FenceIntrinsics,

@@ -200,6 +200,9 @@ export type VoteMode = 'all' | 'any' | 'eq' | 'ballot' | 'count' | 'and' | 'or';
  */
 export type { LaneMask };
 
+/** A timer (intrinsics/timers.ts) and a fence's scope (intrinsics/fences.ts), as the `timer` and `fence` nodes name them. */
+export type { TimerName, FenceScope };
+
 /**
  * Bit functions of integers, one row each in intrinsics/bits.ts (its
  * argument types, result type, NVVM and simulator forms): `popc` (set bits,
