@@ -4,6 +4,7 @@ import { BIT_FUNCTIONS } from './intrinsics/bits.js';
 import { FENCES } from './intrinsics/fences.js';
 import { LANE_MASKS } from './intrinsics/lane-masks.js';
 import { TIMERS } from './intrinsics/timers.js';
+import { WARP_VOTES } from './intrinsics/warp-votes.js';
 import type { ScalarName } from './types/jit-types.js';
 import type { KernelArray, NumberScalarName, ScalarOfToken, ScalarOfTypedArray } from './kernel-array.js';
 
@@ -61,6 +62,15 @@ export type TimerIntrinsics = { [K in keyof typeof TIMERS]: () => bigint };
 /** The lane masks of the `cuda` object (`cuda.activemask()`, `cuda.lanemask_lt()`, …): one per row of the lane-mask table, each a u32. */
 export type LaneMaskIntrinsics = { [K in keyof typeof LANE_MASKS]: () => number };
 
+/** The TypeScript signature of a warp vote by its row's `result`: a bool, or a u32 of lanes. */
+export interface WarpVoteSignatures {
+  bool(mask: number, predicate: unknown): boolean;
+  u32(mask: number, predicate: unknown): number;
+}
+
+/** The warp votes of the `cuda` object (`cuda.all_sync(mask, p)`, `cuda.ballot_sync(mask, p)`, …): one per row of the warp-vote table. */
+export type WarpVoteIntrinsics = { [K in keyof typeof WARP_VOTES]: WarpVoteSignatures[(typeof WARP_VOTES)[K]['result']] };
+
 /** The memory fences of the `cuda` object (`cuda.threadfence()`, …): one per row of the fences table. */
 export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K]['cuda']]: () => void };
 
@@ -70,7 +80,7 @@ export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K][
  * namespace object in front of it is fine); outside a kernel each member
  * throws, as it has no meaning on the CPU.
  */
-export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics {
+export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics, WarpVoteIntrinsics {
   /** The absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` (and y, z for 2 and 3). */
   grid(ndim: 1): number;
   grid(ndim: 2): [number, number];
@@ -135,11 +145,6 @@ export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMask
   shfl_up_sync<T extends number | bigint>(mask: number, value: T, delta: number, width?: number): T;
   shfl_down_sync<T extends number | bigint>(mask: number, value: T, delta: number, width?: number): T;
   shfl_xor_sync<T extends number | bigint>(mask: number, value: T, laneMask: number, width?: number): T;
-  all_sync(mask: number, predicate: unknown): boolean;
-  any_sync(mask: number, predicate: unknown): boolean;
-  /** Whether the predicate is the same in every lane of `mask`. */
-  eq_sync(mask: number, predicate: unknown): boolean;
-  ballot_sync(mask: number, predicate: unknown): number;
   match_any_sync(mask: number, value: number | bigint): number;
   /** `mask` if every lane of `mask` has the same value, else 0. */
   match_all_sync(mask: number, value: number | bigint): number;
@@ -279,10 +284,6 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'shfl_up_sync',
       'shfl_down_sync',
       'shfl_xor_sync',
-      'all_sync',
-      'any_sync',
-      'eq_sync',
-      'ballot_sync',
       'match_any_sync',
       'match_all_sync',
       'cbrt',
@@ -307,6 +308,7 @@ export const cuda: CudaIntrinsics = Object.freeze({
   ),
   ...kernelOnly(Object.keys(BIT_FUNCTIONS) as (keyof typeof BIT_FUNCTIONS)[], ''),
   ...kernelOnly(Object.keys(TIMERS) as (keyof typeof TIMERS)[], ''),
+  ...kernelOnly(Object.keys(WARP_VOTES) as (keyof typeof WARP_VOTES)[], ''),
   ...kernelOnly(Object.keys(LANE_MASKS) as (keyof typeof LANE_MASKS)[], ''),
   ...kernelOnly(
     Object.values(FENCES).map((row) => row.cuda),

@@ -38,6 +38,8 @@ export {
   type TimerIntrinsics,
   type LaneMaskIntrinsics,
   type FenceIntrinsics,
+  type WarpVoteIntrinsics,
+  type WarpVoteSignatures,
   type KernelArrayMaker,
 } from './cuda.js';
 export type {

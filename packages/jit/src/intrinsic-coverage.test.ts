@@ -151,7 +151,7 @@ describe('every intrinsic of the cuda object', () => {
  * The members of `cuda` that no table declares: the structural ones (the
  * thread's position, memories, barriers, cooperative groups, casts, printf:
  * nodes of their own with exhaustive switches), and those whose family has no
- * table yet (warp shuffles, votes and match, fp16, fma/cbrt/selp, nanosleep).
+ * table yet (warp shuffles and match, fp16, fma/cbrt/selp, nanosleep).
  */
 const WITHOUT_TABLE: ReadonlySet<string> = new Set([
   'grid',
@@ -177,10 +177,6 @@ const WITHOUT_TABLE: ReadonlySet<string> = new Set([
   'shfl_up_sync',
   'shfl_down_sync',
   'shfl_xor_sync',
-  'all_sync',
-  'any_sync',
-  'eq_sync',
-  'ballot_sync',
   'match_any_sync',
   'match_all_sync',
   ...Object.keys(SAMPLES).filter((path) => path.startsWith('fp16.')),

@@ -9,10 +9,11 @@ import { BIT_FUNCTIONS } from './bits.js';
 import { FENCES } from './fences.js';
 import { LANE_MASKS } from './lane-masks.js';
 import { TIMERS } from './timers.js';
+import { WARP_VOTES } from './warp-votes.js';
 
 /** One row of one table: its table's name, its key there, its path under `cuda` and the row itself. */
 export interface IntrinsicEntry {
-  readonly table: 'atomics' | 'bits' | 'fences' | 'lane masks' | 'timers';
+  readonly table: 'atomics' | 'bits' | 'fences' | 'lane masks' | 'timers' | 'warp votes';
   readonly key: string;
   readonly path: string;
   readonly row: Readonly<Record<string, unknown>>;
@@ -28,4 +29,5 @@ export const INTRINSIC_ENTRIES: readonly IntrinsicEntry[] = Object.freeze([
   ...entries('fences', FENCES, (_key, row) => row.cuda as string),
   ...entries('lane masks', LANE_MASKS, (key) => key),
   ...entries('timers', TIMERS, (key) => key),
+  ...entries('warp votes', WARP_VOTES, (key) => key),
 ]);

@@ -1,29 +1,23 @@
-// Warp votes and match (typed-ir.ts), through NVVM's
-// `llvm.nvvm.vote.{all,any,uni,ballot}.sync` and `llvm.nvvm.match.{any,all}.sync.*`;
-// lane masks by their rows' NVVM forms (intrinsics/lane-masks.ts).
+// Warp votes and lane masks by their rows' NVVM forms (intrinsics/warp-votes.ts,
+// lane-masks.ts); match (typed-ir.ts) through NVVM's `llvm.nvvm.match.{any,all}.sync.*`.
 import { bitsOf, isFloat } from '../types/jit-types.js';
 import { type LaneMask, laneMaskRow } from '../intrinsics/lane-masks.js';
+import { warpVoteRow } from '../intrinsics/warp-votes.js';
 import type { VoteMode } from '../types/typed-ir.js';
 import { registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
-import { lowerNvvmForm } from './nvvm-form.js';
+import { lowerLlvmForm, lowerNvvmForm } from './nvvm-form.js';
 
-const WARP_VOTES: Partial<Record<VoteMode, string>> = { all: 'all', any: 'any', eq: 'uni' };
-
-/** A warp vote over the lanes of `mask` (u32): all/any/eq give bool, ballot u32. */
+/** A warp vote over the lanes of `mask` (u32), by its row's NVVM form (intrinsics/warp-votes.ts): all/any/eq give bool, ballot u32. */
 export function lowerWarpVote(ctx: LoweringContext, mode: VoteMode, mask: TypedValue, predicate: TypedValue): TypedValue {
   if (mask.type !== 'u32') throw new LoweringError(`vote mask of type ${mask.type}`);
   if (predicate.type !== 'bool') throw new LoweringError(`vote predicate of type ${predicate.type}`);
-  const b = ctx.builder;
-  if (mode === 'ballot') {
-    const fn = ctx.declarations.declare('llvm.nvvm.vote.ballot.sync', 'i32', ['i32', 'i1']);
-    return { ref: b.compute(`call i32 ${fn}(i32 ${mask.ref}, i1 ${predicate.ref})`), type: 'u32' };
-  }
-  const vote = WARP_VOTES[mode];
-  if (!vote) throw new LoweringError(`vote '${mode}' has no warp scope`);
-  const fn = ctx.declarations.declare(`llvm.nvvm.vote.${vote}.sync`, 'i1', ['i32', 'i1']);
-  return { ref: b.compute(`call i1 ${fn}(i32 ${mask.ref}, i1 ${predicate.ref})`), type: 'bool' };
+  const row = warpVoteRow(mode);
+  if (!row) throw new LoweringError(`vote '${mode}' has no warp scope`);
+  const ref = lowerLlvmForm(ctx, row.nvvm, { mask: mask.ref, 0: predicate.ref });
+  if (ref === undefined) throw new LoweringError(`vote '${mode}' has an NVVM form that gives no value`);
+  return { ref, type: row.result };
 }
 
 const MATCH_TYPES = new Set(['i32', 'u32', 'i64', 'u64', 'f32', 'f64']);

@@ -8,6 +8,7 @@ import { bitResultType, bitRow } from '../intrinsics/bits.js';
 import { INTEGERS, simulatorText } from '../intrinsics/forms.js';
 import { laneMaskRow } from '../intrinsics/lane-masks.js';
 import { timerRow } from '../intrinsics/timers.js';
+import { warpVoteRow } from '../intrinsics/warp-votes.js';
 import { simulatorExpression } from './simulator-form.js';
 import { convertSource } from './conversion-source.js';
 import { type ArrayAccess, loadSource, storeSource } from './element-access-source.js';
@@ -172,7 +173,7 @@ export class ExpressionSource {
         return this.#collective({ op: 'shuffle', mode: e.mode }, e.loc, 'c4', args, e.type);
       }
       case 'vote': {
-        const expected = e.mode === 'ballot' ? 'u32' : e.mode === 'count' ? 'i32' : 'bool';
+        const expected = warpVoteRow(e.mode)?.result ?? (e.mode === 'count' ? 'i32' : 'bool');
         if (e.type !== expected) throw new Error(`simulator: the typed IR's '${e.mode}' vote is ${e.type}, not ${expected}`);
         const blockModes = e.mode === 'count' || e.mode === 'and' || e.mode === 'or';
         if ((e.scope === 'block') !== blockModes) throw new Error(`simulator: the typed IR has a '${e.mode}' vote of scope ${e.scope}`);

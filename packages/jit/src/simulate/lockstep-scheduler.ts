@@ -1,8 +1,24 @@
 import { SimulatorError, type SourceLocator } from '../errors.js';
+import { warpVoteRow } from '../intrinsics/warp-votes.js';
 import type { Loc } from '../types/typed-ir.js';
 import { type CollectiveOp, describeCalls, type FaultSites } from './fault-sites.js';
 import type { BlockClock } from './race-shadow.js';
+import { simulatorExpression } from './simulator-form.js';
 import { coordinates, threadCoordinates, threadName, threadRuns } from './thread-names.js';
+
+const warpVoteResults = new Map<string, (ballot: number, mask: number) => number | boolean>();
+
+/** A warp vote's result from the ballot of the lanes of `mask`: its row's simulator form (intrinsics/warp-votes.ts), made a function once. */
+function warpVoteResult(mode: string): (ballot: number, mask: number) => number | boolean {
+  let result = warpVoteResults.get(mode);
+  if (result === undefined) {
+    const row = warpVoteRow(mode);
+    if (!row) throw new Error(`simulator: a warp vote of mode '${mode}', which has no row`);
+    result = new Function('ballot', 'mask', `return ${simulatorExpression(row.simulator, [], { ballot: 'ballot', mask: 'mask' })};`) as (ballot: number, mask: number) => number | boolean;
+    warpVoteResults.set(mode, result);
+  }
+  return result;
+}
 
 /** A thread of the lockstep mode: the generated `function*`, which yields at each collective after recording its request with the group. */
 export type ThreadGenerator = Generator<undefined, void, unknown>;
@@ -399,8 +415,7 @@ export class LockstepGroup {
         const i = 31 - Math.clz32(r & -r);
         if (values[base + i]) ballot |= 1 << i;
       }
-      const mode = (op as { mode: string }).mode;
-      const result = mode === 'ballot' ? ballot >>> 0 : mode === 'all' ? ballot === m : mode === 'any' ? ballot !== 0 : ballot === 0 || ballot === m;
+      const result = warpVoteResult((op as { mode: string }).mode)(ballot, m);
       for (let r = m; r !== 0; r &= r - 1) n = this.#release(base + (31 - Math.clz32(r & -r)), result, n);
       return n;
     }

@@ -18,6 +18,7 @@ import { BIT_FUNCTIONS, bitResultType, type BitFunction } from '../intrinsics/bi
 import { FENCES, type FenceScope } from '../intrinsics/fences.js';
 import { LANE_MASKS, type LaneMask, type LaneMaskRow } from '../intrinsics/lane-masks.js';
 import { TIMERS, type TimerName } from '../intrinsics/timers.js';
+import { WARP_VOTES, type WarpVoteMode, type WarpVoteRow } from '../intrinsics/warp-votes.js';
 import { SHUFFLE_TYPES, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
 import { integerArgument, integerOf, isLiteralType, literalValue, typed, type Node, type Typed, type TyperContext } from './typer-context.js';
 import { nameTable } from './name-table.js';
@@ -67,14 +68,15 @@ function shuffle(mode: ShuffleMode, lane: string): IntrinsicRule {
   };
 }
 
-function warpVote(mode: 'all' | 'any' | 'eq' | 'ballot'): IntrinsicRule {
+/** A warp vote's rule, from its row: a mask and a predicate, the row's result type. */
+function warpVote(name: string, row: WarpVoteRow): IntrinsicRule {
   return {
-    usage: `${mode}_sync(mask, predicate)`,
+    usage: `${name}(mask, predicate)`,
     value: (c, [m, p], call) => {
       c.useCollective('warp');
       const m32 = mask(c, m!);
       const predicate = c.truthy(c.expression(p!), p!);
-      return typed({ op: 'vote', type: mode === 'ballot' ? 'u32' : 'bool', scope: 'warp', mode, mask: m32, predicate, loc: c.loc(call) });
+      return typed({ op: 'vote', type: row.result, scope: 'warp', mode: row.mode as WarpVoteMode, mask: m32, predicate, loc: c.loc(call) });
     },
   };
 }
@@ -240,10 +242,7 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   shfl_up_sync: shuffle('up', 'delta'),
   shfl_down_sync: shuffle('down', 'delta'),
   shfl_xor_sync: shuffle('xor', 'laneMask'),
-  all_sync: warpVote('all'),
-  any_sync: warpVote('any'),
-  eq_sync: warpVote('eq'),
-  ballot_sync: warpVote('ballot'),
+  ...Object.fromEntries(Object.entries(WARP_VOTES).map(([name, row]: [string, WarpVoteRow]) => [name, warpVote(name, row)])),
   match_any_sync: match('any'),
   match_all_sync: match('all'),
 

@@ -38,6 +38,7 @@ import type { BitFunction } from '../intrinsics/bits.js';
 import type { FenceScope } from '../intrinsics/fences.js';
 import type { LaneMask } from '../intrinsics/lane-masks.js';
 import type { TimerName } from '../intrinsics/timers.js';
+import type { WarpVoteMode } from '../intrinsics/warp-votes.js';
 import type { ArrayType, JitType, ScalarName } from './jit-types.js';
 
 // Source offsets live with the errors that read them (parse makes them and depends on nothing above it).
@@ -189,10 +190,10 @@ export const SHUFFLE_TYPES: readonly ScalarName[] = Object.freeze(['i32', 'u32',
 
 /**
  * Votes over a predicate (bool).
- * - scope `warp`, over the lanes of `mask`: `all`, `any`, `eq` (all equal) give bool; `ballot` gives u32 (bit k: lane k's predicate).
+ * - scope `warp`, over the lanes of `mask`, one row each in intrinsics/warp-votes.ts: `all`, `any`, `eq` (all equal) give bool; `ballot` gives u32 (bit k: lane k's predicate).
  * - scope `block` (`syncthreads_count/and/or`: also a block barrier): `count` gives i32, `and` and `or` give bool.
  */
-export type VoteMode = 'all' | 'any' | 'eq' | 'ballot' | 'count' | 'and' | 'or';
+export type VoteMode = WarpVoteMode | 'count' | 'and' | 'or';
 
 /**
  * Lane masks (u32), one row each in intrinsics/lane-masks.ts: `activemask` the lanes now executing together;
