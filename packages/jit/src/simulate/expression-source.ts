@@ -16,7 +16,7 @@ import type { CollectiveOp, InlineFrame } from './fault-sites.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';
 import type { I64NumberRanges } from './i64-number-ranges.js';
 import { collectivesIn } from './ir-traversal.js';
-import { bigintLiteral, numberLiteral } from './js-literal.js';
+import { bigintLiteral, isRepeatable, numberLiteral } from './js-literal.js';
 import { mathSource } from './math-source.js';
 import { MemoryPlan, memoryVariables } from './memory-plan.js';
 import { binarySource, compareSource, unarySource } from './operator-source.js';
@@ -290,7 +290,14 @@ export class ExpressionSource {
     const expected = bitResultType(e.fn, t);
     if (e.type !== expected) throw new Error(`simulator: the typed IR's '${e.fn}' of ${t} is ${e.type}, not ${expected}`);
     const arg = this.generate(e.arg);
-    return { code: simulatorExpression(form, [t === 'i64' || t === 'u64' ? bigintCode(arg) : arg.code]), type: e.type };
+    const wide = t === 'i64' || t === 'u64';
+    const code = wide ? bigintCode(arg) : arg.code;
+    // a form that names its operand twice reads it from a temporary, so that the operand is evaluated once
+    if ((form.match(/\$0(?!\d)/g)?.length ?? 0) > 1 && !isRepeatable(code)) {
+      const x = this.context.temporary(wide ? '0n' : '0');
+      return { code: `(${x} = ${code}, ${simulatorExpression(form, [x])})`, type: e.type };
+    }
+    return { code: simulatorExpression(form, [code]), type: e.type };
   }
 
   /**
