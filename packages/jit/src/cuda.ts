@@ -2,6 +2,7 @@ import { JitError } from './errors.js';
 import { ATOMIC_FUNCTIONS } from './intrinsics/atomics.js';
 import { BIT_FUNCTIONS } from './intrinsics/bits.js';
 import { FENCES } from './intrinsics/fences.js';
+import { FP16_FUNCTIONS } from './intrinsics/fp16.js';
 import { LANE_MASKS } from './intrinsics/lane-masks.js';
 import { TIMERS } from './intrinsics/timers.js';
 import { WARP_VOTES } from './intrinsics/warp-votes.js';
@@ -166,70 +167,19 @@ export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMask
   printf(format: string, ...args: unknown[]): void;
 }
 
-/** The functions of `cuda.fp16` (see {@link CudaIntrinsics.fp16}). */
-export interface Fp16Functions {
-  hadd(a: number, b: number): number;
-  hsub(a: number, b: number): number;
-  hmul(a: number, b: number): number;
-  hdiv(a: number, b: number): number;
-  hfma(a: number, b: number, c: number): number;
-  hneg(a: number): number;
-  habs(a: number): number;
-  heq(a: number, b: number): boolean;
-  hne(a: number, b: number): boolean;
-  hgt(a: number, b: number): boolean;
-  hge(a: number, b: number): boolean;
-  hlt(a: number, b: number): boolean;
-  hle(a: number, b: number): boolean;
-  hmax(a: number, b: number): number;
-  hmin(a: number, b: number): number;
-  hsin(x: number): number;
-  hcos(x: number): number;
-  hlog(x: number): number;
-  hlog2(x: number): number;
-  hlog10(x: number): number;
-  hexp(x: number): number;
-  hexp2(x: number): number;
-  hexp10(x: number): number;
-  hsqrt(x: number): number;
-  hrsqrt(x: number): number;
-  hceil(x: number): number;
-  hfloor(x: number): number;
-  hrcp(x: number): number;
-  htrunc(x: number): number;
+/** The TypeScript signature of a `cuda.fp16` function by its row's form: f16 values in, an f16 value (a bool for comparisons) out. */
+export interface Fp16Signatures {
+  unary(x: number): number;
+  binary(a: number, b: number): number;
+  ternary(a: number, b: number, c: number): number;
+  compare(a: number, b: number): boolean;
 }
 
-const FP16_NAMES = [
-  'hadd',
-  'hsub',
-  'hmul',
-  'hdiv',
-  'hfma',
-  'hneg',
-  'habs',
-  'heq',
-  'hne',
-  'hgt',
-  'hge',
-  'hlt',
-  'hle',
-  'hmax',
-  'hmin',
-  'hsin',
-  'hcos',
-  'hlog',
-  'hlog2',
-  'hlog10',
-  'hexp',
-  'hexp2',
-  'hexp10',
-  'hsqrt',
-  'hrsqrt',
-  'hceil',
-  'hfloor',
-  'hrcp',
-  'htrunc',
-] as const satisfies readonly (keyof Fp16Functions)[];
+/** The signature kind of a row's form. */
+type Fp16Kind<Form> = Form extends { compare: unknown } ? 'compare' : Form extends { arity: 3 } ? 'ternary' : Form extends { binary: unknown } | { extremum: unknown } ? 'binary' : 'unary';
+
+/** The functions of `cuda.fp16` (see {@link CudaIntrinsics.fp16}): one per row of the fp16 table. */
+export type Fp16Functions = { [K in keyof typeof FP16_FUNCTIONS]: Fp16Signatures[Fp16Kind<(typeof FP16_FUNCTIONS)[K]['form']>] };
 
 /** A scalar type token: the scalar makers `f32`, `i32`, ... (in a kernel, or passed in its constants). */
 export type DtypeToken = (value: never) => unknown;
@@ -271,7 +221,7 @@ export const cuda: CudaIntrinsics = Object.freeze({
   local: Object.freeze({ array: (): never => onlyInKernels('local.array()') }),
   const: Object.freeze({ arrayLike: (): never => onlyInKernels('const.arrayLike()') }),
   cg: Object.freeze({ thisGrid: (): never => onlyInKernels('cg.thisGrid()') }),
-  fp16: kernelOnly(FP16_NAMES, 'fp16.') as unknown as Fp16Functions,
+  fp16: kernelOnly(Object.keys(FP16_FUNCTIONS) as (keyof typeof FP16_FUNCTIONS)[], 'fp16.') as unknown as Fp16Functions,
   atomic: kernelOnly(Object.keys(ATOMIC_FUNCTIONS) as (keyof typeof ATOMIC_FUNCTIONS)[], 'atomic.'),
   ...kernelOnly(
     [

@@ -26,6 +26,7 @@ export {
   cuda,
   type CudaIntrinsics,
   type Fp16Functions,
+  type Fp16Signatures,
   type ConstScalar,
   type Dim3Value,
   type DtypeToken,

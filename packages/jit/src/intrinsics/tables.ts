@@ -7,13 +7,14 @@
 import { ATOMIC_FUNCTIONS } from './atomics.js';
 import { BIT_FUNCTIONS } from './bits.js';
 import { FENCES } from './fences.js';
+import { FP16_FUNCTIONS } from './fp16.js';
 import { LANE_MASKS } from './lane-masks.js';
 import { TIMERS } from './timers.js';
 import { WARP_VOTES } from './warp-votes.js';
 
 /** One row of one table: its table's name, its key there, its path under `cuda` and the row itself. */
 export interface IntrinsicEntry {
-  readonly table: 'atomics' | 'bits' | 'fences' | 'lane masks' | 'timers' | 'warp votes';
+  readonly table: 'atomics' | 'bits' | 'fences' | 'fp16' | 'lane masks' | 'timers' | 'warp votes';
   readonly key: string;
   readonly path: string;
   readonly row: Readonly<Record<string, unknown>>;
@@ -27,6 +28,7 @@ export const INTRINSIC_ENTRIES: readonly IntrinsicEntry[] = Object.freeze([
   ...entries('atomics', ATOMIC_FUNCTIONS, (key) => `atomic.${key}`),
   ...entries('bits', BIT_FUNCTIONS, (key) => key),
   ...entries('fences', FENCES, (_key, row) => row.cuda as string),
+  ...entries('fp16', FP16_FUNCTIONS, (key) => `fp16.${key}`),
   ...entries('lane masks', LANE_MASKS, (key) => key),
   ...entries('timers', TIMERS, (key) => key),
   ...entries('warp votes', WARP_VOTES, (key) => key),
