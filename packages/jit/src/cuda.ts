@@ -175,8 +175,8 @@ export interface Fp16Signatures {
   compare(a: number, b: number): boolean;
 }
 
-/** The signature kind of a row's form. */
-type Fp16Kind<Form> = Form extends { compare: unknown } ? 'compare' : Form extends { arity: 3 } ? 'ternary' : Form extends { binary: unknown } | { extremum: unknown } ? 'binary' : 'unary';
+/** The signature kind (a key of {@link Fp16Signatures}) of a `cuda.fp16` row's form. */
+export type Fp16Kind<Form> = Form extends { compare: unknown } ? 'compare' : Form extends { arity: 3 } ? 'ternary' : Form extends { binary: unknown } | { extremum: unknown } ? 'binary' : 'unary';
 
 /** The functions of `cuda.fp16` (see {@link CudaIntrinsics.fp16}): one per row of the fp16 table. */
 export type Fp16Functions = { [K in keyof typeof FP16_FUNCTIONS]: Fp16Signatures[Fp16Kind<(typeof FP16_FUNCTIONS)[K]['form']>] };

@@ -27,6 +27,7 @@ export {
   type CudaIntrinsics,
   type Fp16Functions,
   type Fp16Signatures,
+  type Fp16Kind,
   type ConstScalar,
   type Dim3Value,
   type DtypeToken,

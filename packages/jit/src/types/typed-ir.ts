@@ -195,6 +195,9 @@ export const SHUFFLE_TYPES: readonly ScalarName[] = Object.freeze(['i32', 'u32',
  */
 export type VoteMode = WarpVoteMode | 'count' | 'and' | 'or';
 
+/** The warp votes' modes (intrinsics/warp-votes.ts). */
+export type { WarpVoteMode };
+
 /**
  * Lane masks (u32), one row each in intrinsics/lane-masks.ts: `activemask` the lanes now executing together;
  * `lt`, `le`, `eq`, `ge`, `gt` the lanes below, up to, equal to, from, above this lane (`%lanemask_*`).
