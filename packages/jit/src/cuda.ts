@@ -3,10 +3,12 @@ import { ATOMIC_FUNCTIONS } from './intrinsics/atomics.js';
 import { BIT_FUNCTIONS } from './intrinsics/bits.js';
 import { FENCES } from './intrinsics/fences.js';
 import { FP16_FUNCTIONS } from './intrinsics/fp16.js';
+import { CUDA_MATH } from './intrinsics/math.js';
 import { LANE_MASKS } from './intrinsics/lane-masks.js';
 import { TIMERS } from './intrinsics/timers.js';
 import { WARP_VOTES } from './intrinsics/warp-votes.js';
 import type { ScalarName } from './types/jit-types.js';
+import type { MATH_FUNCTIONS } from './types/typed-ir.js';
 import type { KernelArray, NumberScalarName, ScalarOfToken, ScalarOfTypedArray } from './kernel-array.js';
 
 /** A thread's position along x, y and z. */
@@ -72,6 +74,16 @@ export interface WarpVoteSignatures {
 /** The warp votes of the `cuda` object (`cuda.all_sync(mask, p)`, `cuda.ballot_sync(mask, p)`, …): one per row of the warp-vote table. */
 export type WarpVoteIntrinsics = { [K in keyof typeof WARP_VOTES]: WarpVoteSignatures[(typeof WARP_VOTES)[K]['result']] };
 
+/** The TypeScript signature of a math function of the `cuda` object by its arity. */
+export interface MathSignatures {
+  1: (x: number) => number;
+  2: (a: number, b: number) => number;
+  3: (a: number, b: number, c: number) => number;
+}
+
+/** The math functions of the `cuda` object (`cuda.fma(a, b, c)`, `cuda.cbrt(x)`): one per row of the cuda-math table. */
+export type MathIntrinsics = { [K in keyof typeof CUDA_MATH]: MathSignatures[(typeof MATH_FUNCTIONS)[(typeof CUDA_MATH)[K]['fn']]['arity']] };
+
 /** The memory fences of the `cuda` object (`cuda.threadfence()`, …): one per row of the fences table. */
 export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K]['cuda']]: () => void };
 
@@ -81,7 +93,7 @@ export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K][
  * namespace object in front of it is fine); outside a kernel each member
  * throws, as it has no meaning on the CPU.
  */
-export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics, WarpVoteIntrinsics {
+export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics, WarpVoteIntrinsics, MathIntrinsics {
   /** The absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` (and y, z for 2 and 3). */
   grid(ndim: 1): number;
   grid(ndim: 2): [number, number];
@@ -98,8 +110,6 @@ export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMask
   readonly laneid: number;
   /** Threads per warp (32). */
   readonly warpsize: number;
-  /** `a * b + c` with one rounding. */
-  fma(a: number, b: number, c: number): number;
 
   // ---- casts: `cuda.f32(x)` is the kernel's `f32(x)`, typed as the number (bigint, boolean) it gives in the kernel ----
   f64(value: number | bigint | boolean): number;
@@ -159,7 +169,6 @@ export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMask
   readonly fp16: Fp16Functions;
 
   // ---- other intrinsics ----
-  cbrt(x: number): number;
   /** `test ? a : b`, evaluating both. */
   selp<T>(test: unknown, a: T, b: T): T;
   nanosleep(nanoseconds: number): void;
@@ -216,7 +225,6 @@ export const cuda: CudaIntrinsics = Object.freeze({
   get warpsize(): number {
     return onlyInKernels('warpsize');
   },
-  fma: (): never => onlyInKernels('fma()'),
   shared: Object.freeze({ array: (): never => onlyInKernels('shared.array()') }),
   local: Object.freeze({ array: (): never => onlyInKernels('local.array()') }),
   const: Object.freeze({ arrayLike: (): never => onlyInKernels('const.arrayLike()') }),
@@ -236,7 +244,6 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'shfl_xor_sync',
       'match_any_sync',
       'match_all_sync',
-      'cbrt',
       'selp',
       'nanosleep',
       'printf',
@@ -258,6 +265,7 @@ export const cuda: CudaIntrinsics = Object.freeze({
   ),
   ...kernelOnly(Object.keys(BIT_FUNCTIONS) as (keyof typeof BIT_FUNCTIONS)[], ''),
   ...kernelOnly(Object.keys(TIMERS) as (keyof typeof TIMERS)[], ''),
+  ...kernelOnly(Object.keys(CUDA_MATH) as (keyof typeof CUDA_MATH)[], ''),
   ...kernelOnly(Object.keys(WARP_VOTES) as (keyof typeof WARP_VOTES)[], ''),
   ...kernelOnly(Object.keys(LANE_MASKS) as (keyof typeof LANE_MASKS)[], ''),
   ...kernelOnly(

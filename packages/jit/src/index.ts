@@ -42,6 +42,8 @@ export {
   type FenceIntrinsics,
   type WarpVoteIntrinsics,
   type WarpVoteSignatures,
+  type MathIntrinsics,
+  type MathSignatures,
   type KernelArrayMaker,
 } from './cuda.js';
 export type {

@@ -21,12 +21,13 @@ import type { SourceLocator } from './errors.js';
 import type { JitType, ScalarName } from './types/jit-types.js';
 import { array } from './types/signature.js';
 import { typeKernel } from './types/type-kernel.js';
-import type { TypedKernel } from './types/typed-ir.js';
+import { MATH_FUNCTIONS, type TypedKernel } from './types/typed-ir.js';
 import { INTRINSIC_ENTRIES, type IntrinsicEntry } from './intrinsics/tables.js';
 import { isAsmForm, type NvvmForm, type SimulatorForm, simulatorText } from './intrinsics/forms.js';
 import type { AtomicRow } from './intrinsics/atomics.js';
 import type { BitRow } from './intrinsics/bits.js';
 import { fp16Arity, type Fp16Row } from './intrinsics/fp16.js';
+import type { CudaMathRow } from './intrinsics/math.js';
 
 /** Each member of `cuda`: `call` for functions (`atomic.add`), `read` for values (`threadIdx.x`, `laneid`). */
 function members(object: object, prefix = ''): { readonly path: string; readonly kind: 'call' | 'read' }[] {
@@ -152,7 +153,7 @@ describe('every intrinsic of the cuda object', () => {
  * The members of `cuda` that no table declares: the structural ones (the
  * thread's position, memories, barriers, cooperative groups, casts, printf:
  * nodes of their own with exhaustive switches), and those whose family has no
- * table yet (warp shuffles and match, fma/cbrt/selp, nanosleep).
+ * table yet (warp shuffles and match, selp, nanosleep).
  */
 const WITHOUT_TABLE: ReadonlySet<string> = new Set([
   'grid',
@@ -180,8 +181,6 @@ const WITHOUT_TABLE: ReadonlySet<string> = new Set([
   'shfl_xor_sync',
   'match_any_sync',
   'match_all_sync',
-  'fma',
-  'cbrt',
   'selp',
   'nanosleep',
 ]);
@@ -226,6 +225,11 @@ describe('the intrinsic tables', () => {
         expect(simulatorText(atomic.update.simulator, type as never), `${entry.path} has no simulator formula for ${type}`).toBeDefined();
       }
       for (const form of atomic.nvvm) expect(isNvvmForm(form), `${entry.path}: ${JSON.stringify(form)}`).toBe(true);
+      return;
+    }
+    if (entry.table === 'math') {
+      // a function of MATH_FUNCTIONS, whose row holds its NVVM form (libdevice or a formula) and its simulator form
+      expect(Object.hasOwn(MATH_FUNCTIONS, (entry.row as unknown as CudaMathRow).fn)).toBe(true);
       return;
     }
     if (entry.table === 'fp16') {

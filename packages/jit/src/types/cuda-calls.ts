@@ -16,10 +16,11 @@ import { printfCall } from './print-calls.js';
 import { arithmeticType, defaultLiteralType } from './promotion.js';
 import { BIT_FUNCTIONS, bitResultType, type BitFunction } from '../intrinsics/bits.js';
 import { FENCES, type FenceScope } from '../intrinsics/fences.js';
+import { CUDA_MATH, type CudaMathRow } from '../intrinsics/math.js';
 import { LANE_MASKS, type LaneMask, type LaneMaskRow } from '../intrinsics/lane-masks.js';
 import { TIMERS, type TimerName } from '../intrinsics/timers.js';
 import { WARP_VOTES, type WarpVoteMode, type WarpVoteRow } from '../intrinsics/warp-votes.js';
-import { SHUFFLE_TYPES, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
+import { MATH_FUNCTIONS, SHUFFLE_TYPES, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
 import { integerArgument, integerOf, isLiteralType, literalValue, typed, type Node, type Typed, type TyperContext } from './typer-context.js';
 import { nameTable } from './name-table.js';
 
@@ -31,6 +32,9 @@ interface IntrinsicRule {
   readonly statement?: (c: TyperContext, args: readonly Node[], call: Call) => Stmt;
   readonly value?: (c: TyperContext, args: readonly Node[], call: Call) => Typed;
 }
+
+/** The parameters of a math function of each arity, as its usage names them. */
+const MATH_PARAMETERS: Readonly<Record<number, string>> = { 1: 'x', 2: 'a, b', 3: 'a, b, c' };
 
 const FULL_MASK: Expr = { op: 'const', type: 'u32', value: 0xffffffff };
 
@@ -183,8 +187,12 @@ const memoryMaker = (path: string, usage: string): IntrinsicRule => ({
 export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   grid: gridRule('grid'),
   gridsize: gridRule('gridsize'),
-  fma: { usage: 'fma(a, b, c)', value: (c, args, call) => c.math('fma', args, call) },
-  cbrt: { usage: 'cbrt(x)', value: (c, args, call) => c.math('cbrt', args, call) },
+  ...Object.fromEntries(
+    Object.entries(CUDA_MATH).map(([name, row]: [string, CudaMathRow]) => [
+      name,
+      { usage: `${name}(${MATH_PARAMETERS[MATH_FUNCTIONS[row.fn].arity]})`, value: (c, args, call) => c.math(row.fn, args, call) },
+    ]),
+  ),
   selp: {
     usage: 'selp(test, a, b)',
     value: (c, [test, a, b], call) => c.select(c.truthy(c.expression(test!), test!), c.expression(a!), c.expression(b!), call, a!, b!),
