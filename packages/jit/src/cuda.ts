@@ -6,6 +6,7 @@ import { FP16_FUNCTIONS } from './intrinsics/fp16.js';
 import { CUDA_MATH } from './intrinsics/math.js';
 import { LANE_MASKS } from './intrinsics/lane-masks.js';
 import { TIMERS } from './intrinsics/timers.js';
+import { WARP_MATCHES } from './intrinsics/warp-matches.js';
 import { WARP_VOTES } from './intrinsics/warp-votes.js';
 import type { ScalarName } from './types/jit-types.js';
 import type { MATH_FUNCTIONS } from './types/typed-ir.js';
@@ -84,6 +85,9 @@ export interface MathSignatures {
 /** The math functions of the `cuda` object (`cuda.fma(a, b, c)`, `cuda.cbrt(x)`): one per row of the cuda-math table. */
 export type MathIntrinsics = { [K in keyof typeof CUDA_MATH]: MathSignatures[(typeof MATH_FUNCTIONS)[(typeof CUDA_MATH)[K]['fn']]['arity']] };
 
+/** The warp matches of the `cuda` object (`cuda.match_any_sync(mask, v)`, `cuda.match_all_sync(mask, v)`): one per row of the warp-match table, each a u32 of lanes. */
+export type WarpMatchIntrinsics = { [K in keyof typeof WARP_MATCHES]: (mask: number, value: number | bigint) => number };
+
 /** The memory fences of the `cuda` object (`cuda.threadfence()`, …): one per row of the fences table. */
 export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K]['cuda']]: () => void };
 
@@ -93,7 +97,7 @@ export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K][
  * namespace object in front of it is fine); outside a kernel each member
  * throws, as it has no meaning on the CPU.
  */
-export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics, WarpVoteIntrinsics, MathIntrinsics {
+export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics, WarpVoteIntrinsics, WarpMatchIntrinsics, MathIntrinsics {
   /** The absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` (and y, z for 2 and 3). */
   grid(ndim: 1): number;
   grid(ndim: 2): [number, number];
@@ -156,9 +160,6 @@ export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMask
   shfl_up_sync<T extends number | bigint>(mask: number, value: T, delta: number, width?: number): T;
   shfl_down_sync<T extends number | bigint>(mask: number, value: T, delta: number, width?: number): T;
   shfl_xor_sync<T extends number | bigint>(mask: number, value: T, laneMask: number, width?: number): T;
-  match_any_sync(mask: number, value: number | bigint): number;
-  /** `mask` if every lane of `mask` has the same value, else 0. */
-  match_all_sync(mask: number, value: number | bigint): number;
 
   /**
    * numba's `cuda.fp16`: f16 arithmetic (`hadd`, `hsub`, `hmul`, `hdiv`, `hfma`, `hneg`, `habs`),
@@ -242,8 +243,6 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'shfl_up_sync',
       'shfl_down_sync',
       'shfl_xor_sync',
-      'match_any_sync',
-      'match_all_sync',
       'selp',
       'nanosleep',
       'printf',
@@ -267,6 +266,7 @@ export const cuda: CudaIntrinsics = Object.freeze({
   ...kernelOnly(Object.keys(TIMERS) as (keyof typeof TIMERS)[], ''),
   ...kernelOnly(Object.keys(CUDA_MATH) as (keyof typeof CUDA_MATH)[], ''),
   ...kernelOnly(Object.keys(WARP_VOTES) as (keyof typeof WARP_VOTES)[], ''),
+  ...kernelOnly(Object.keys(WARP_MATCHES) as (keyof typeof WARP_MATCHES)[], ''),
   ...kernelOnly(Object.keys(LANE_MASKS) as (keyof typeof LANE_MASKS)[], ''),
   ...kernelOnly(
     Object.values(FENCES).map((row) => row.cuda),

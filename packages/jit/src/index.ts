@@ -42,6 +42,7 @@ export {
   type FenceIntrinsics,
   type WarpVoteIntrinsics,
   type WarpVoteSignatures,
+  type WarpMatchIntrinsics,
   type MathIntrinsics,
   type MathSignatures,
   type KernelArrayMaker,

@@ -28,6 +28,7 @@ import type { AtomicRow } from './intrinsics/atomics.js';
 import type { BitRow } from './intrinsics/bits.js';
 import { fp16Arity, type Fp16Row } from './intrinsics/fp16.js';
 import type { CudaMathRow } from './intrinsics/math.js';
+import type { WarpMatchRow } from './intrinsics/warp-matches.js';
 
 /** Each member of `cuda`: `call` for functions (`atomic.add`), `read` for values (`threadIdx.x`, `laneid`). */
 function members(object: object, prefix = ''): { readonly path: string; readonly kind: 'call' | 'read' }[] {
@@ -153,7 +154,7 @@ describe('every intrinsic of the cuda object', () => {
  * The members of `cuda` that no table declares: the structural ones (the
  * thread's position, memories, barriers, cooperative groups, casts, printf:
  * nodes of their own with exhaustive switches), and those whose family has no
- * table yet (warp shuffles and match, selp, nanosleep).
+ * table yet (warp shuffles, selp, nanosleep).
  */
 const WITHOUT_TABLE: ReadonlySet<string> = new Set([
   'grid',
@@ -179,8 +180,6 @@ const WITHOUT_TABLE: ReadonlySet<string> = new Set([
   'shfl_up_sync',
   'shfl_down_sync',
   'shfl_xor_sync',
-  'match_any_sync',
-  'match_all_sync',
   'selp',
   'nanosleep',
 ]);
@@ -225,6 +224,17 @@ describe('the intrinsic tables', () => {
         expect(simulatorText(atomic.update.simulator, type as never), `${entry.path} has no simulator formula for ${type}`).toBeDefined();
       }
       for (const form of atomic.nvvm) expect(isNvvmForm(form), `${entry.path}: ${JSON.stringify(form)}`).toBe(true);
+      return;
+    }
+    if (entry.table === 'warp matches') {
+      const match = row as unknown as WarpMatchRow;
+      for (const type of ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'])
+        expect(
+          match.nvvm.find((f) => f.types.includes(type as never)),
+          `${entry.path} on ${type}`,
+        ).toBeDefined();
+      for (const form of match.nvvm) expect(isNvvmForm(form)).toBe(true);
+      expect(typeof match.simulator).toBe('string');
       return;
     }
     if (entry.table === 'math') {

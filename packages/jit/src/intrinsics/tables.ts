@@ -11,11 +11,12 @@ import { FP16_FUNCTIONS } from './fp16.js';
 import { LANE_MASKS } from './lane-masks.js';
 import { CUDA_MATH } from './math.js';
 import { TIMERS } from './timers.js';
+import { WARP_MATCHES } from './warp-matches.js';
 import { WARP_VOTES } from './warp-votes.js';
 
 /** One row of one table: its table's name, its key there, its path under `cuda` and the row itself. */
 export interface IntrinsicEntry {
-  readonly table: 'atomics' | 'bits' | 'fences' | 'fp16' | 'lane masks' | 'math' | 'timers' | 'warp votes';
+  readonly table: 'atomics' | 'bits' | 'fences' | 'fp16' | 'lane masks' | 'math' | 'timers' | 'warp matches' | 'warp votes';
   readonly key: string;
   readonly path: string;
   readonly row: Readonly<Record<string, unknown>>;
@@ -33,5 +34,6 @@ export const INTRINSIC_ENTRIES: readonly IntrinsicEntry[] = Object.freeze([
   ...entries('lane masks', LANE_MASKS, (key) => key),
   ...entries('math', CUDA_MATH, (key) => key),
   ...entries('timers', TIMERS, (key) => key),
+  ...entries('warp matches', WARP_MATCHES, (key) => key),
   ...entries('warp votes', WARP_VOTES, (key) => key),
 ]);

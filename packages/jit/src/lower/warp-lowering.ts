@@ -1,7 +1,8 @@
-// Warp votes and lane masks by their rows' NVVM forms (intrinsics/warp-votes.ts,
-// lane-masks.ts); match (typed-ir.ts) through NVVM's `llvm.nvvm.match.{any,all}.sync.*`.
+// Warp votes, matches and lane masks by their rows' NVVM forms
+// (intrinsics/warp-votes.ts, warp-matches.ts, lane-masks.ts).
 import { bitsOf, isFloat } from '../types/jit-types.js';
 import { type LaneMask, laneMaskRow } from '../intrinsics/lane-masks.js';
+import { type WarpMatchMode, warpMatchRow } from '../intrinsics/warp-matches.js';
 import { warpVoteRow } from '../intrinsics/warp-votes.js';
 import type { VoteMode } from '../types/typed-ir.js';
 import { registerType } from './llvm-types.js';
@@ -22,24 +23,21 @@ export function lowerWarpVote(ctx: LoweringContext, mode: VoteMode, mask: TypedV
 
 const MATCH_TYPES = new Set(['i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
 
-/** `match.sync` of `value` over `mask`: `any` the lanes with this lane's value, `all` `mask` when all are equal, else 0 (u32). */
-export function lowerMatch(ctx: LoweringContext, mode: 'any' | 'all', mask: TypedValue, value: TypedValue): TypedValue {
+/** `match.sync` of `value` over `mask` by its row's NVVM form (intrinsics/warp-matches.ts): `any` the lanes with this lane's value, `all` `mask` when all are equal, else 0 (u32). */
+export function lowerMatch(ctx: LoweringContext, mode: WarpMatchMode, mask: TypedValue, value: TypedValue): TypedValue {
   if (mask.type !== 'u32') throw new LoweringError(`match mask of type ${mask.type}`);
   if (!MATCH_TYPES.has(value.type)) throw new LoweringError(`match of ${value.type}`);
+  const row = warpMatchRow(mode);
+  if (!row) throw new LoweringError(`unknown match mode '${mode as string}'`);
   const b = ctx.builder;
   const i = `i${bitsOf(value.type)}`;
   // Floats match by their bits.
   const bits = isFloat(value.type) ? b.compute(`bitcast ${registerType(value.type)} ${value.ref} to ${i}`) : value.ref;
-  if (mode === 'any') {
-    const fn = ctx.declarations.declare(`llvm.nvvm.match.any.sync.${i}`, 'i32', ['i32', i]);
-    return { ref: b.compute(`call i32 ${fn}(i32 ${mask.ref}, ${i} ${bits})`), type: 'u32' };
-  }
-  if (mode !== 'all') throw new LoweringError(`unknown match mode '${mode as string}'`);
-  const fn = ctx.declarations.declare(`llvm.nvvm.match.all.sync.${i}p`, '{ i32, i1 }', ['i32', i]);
-  const pair = b.compute(`call { i32, i1 } ${fn}(i32 ${mask.ref}, ${i} ${bits})`);
-  const lanes = b.compute(`extractvalue { i32, i1 } ${pair}, 0`);
-  const equal = b.compute(`extractvalue { i32, i1 } ${pair}, 1`);
-  return { ref: b.compute(`select i1 ${equal}, i32 ${lanes}, i32 0`), type: 'u32' };
+  const form = row.nvvm.find((f) => f.types.includes(value.type));
+  if (!form) throw new LoweringError(`match '${mode}' of ${value.type}`);
+  const ref = lowerLlvmForm(ctx, form, { mask: mask.ref, 0: bits });
+  if (ref === undefined) throw new LoweringError(`match '${mode}' has an NVVM form that gives no value`);
+  return { ref, type: 'u32' };
 }
 
 /** A lane mask (u32), by its row of intrinsics/lane-masks.ts: `activemask`, or `%lanemask_lt` and its kin. */

@@ -1,10 +1,26 @@
 import { SimulatorError, type SourceLocator } from '../errors.js';
+import { warpMatchRow } from '../intrinsics/warp-matches.js';
 import { warpVoteRow } from '../intrinsics/warp-votes.js';
 import type { Loc } from '../types/typed-ir.js';
 import { type CollectiveOp, describeCalls, type FaultSites } from './fault-sites.js';
 import type { BlockClock } from './race-shadow.js';
 import { simulatorExpression } from './simulator-form.js';
 import { coordinates, threadCoordinates, threadName, threadRuns } from './thread-names.js';
+
+const warpMatchResults = new Map<string, { result: (same: number, equal: boolean, mask: number) => number; perLane: boolean }>();
+
+/** A warp match's result for a lane: its row's simulator form (intrinsics/warp-matches.ts), made a function once; `perLane` where it names `$same`. */
+function warpMatchResult(mode: string): { result: (same: number, equal: boolean, mask: number) => number; perLane: boolean } {
+  let made = warpMatchResults.get(mode);
+  if (made === undefined) {
+    const row = warpMatchRow(mode);
+    if (!row) throw new Error(`simulator: a warp match of mode '${mode}', which has no row`);
+    const body = simulatorExpression(row.simulator, [], { same: 'same', equal: 'equal', mask: 'mask' });
+    made = { result: new Function('same', 'equal', 'mask', `return ${body};`) as (same: number, equal: boolean, mask: number) => number, perLane: /\$same\b/.test(row.simulator) };
+    warpMatchResults.set(mode, made);
+  }
+  return made;
+}
 
 const warpVoteResults = new Map<string, (ballot: number, mask: number) => number | boolean>();
 
@@ -428,15 +444,13 @@ export class LockstepGroup {
         lanes.push(i);
         keys.push(matchKey(values[base + i], valueType));
       }
-      if (mode === 'all') {
-        const result = keys.every((k) => k === keys[0]) ? given >>> 0 : 0;
-        for (const i of lanes) n = this.#release(base + i, result, n);
-        return n;
-      }
+      const { result, perLane } = warpMatchResult(mode);
+      const equal = keys.every((k) => k === keys[0]);
       for (let a = 0; a < lanes.length; a++) {
         let same = 0;
-        for (let c = 0; c < lanes.length; c++) if (keys[c] === keys[a]) same |= 1 << lanes[c]!;
-        n = this.#release(base + lanes[a]!, same >>> 0, n);
+        // the lanes with this lane's value, where the row's form names them
+        if (perLane) for (let c = 0; c < lanes.length; c++) if (keys[c] === keys[a]) same |= 1 << lanes[c]!;
+        n = this.#release(base + lanes[a]!, result(same, equal, given), n);
       }
       return n;
     }

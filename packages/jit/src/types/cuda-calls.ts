@@ -19,6 +19,7 @@ import { FENCES, type FenceScope } from '../intrinsics/fences.js';
 import { CUDA_MATH, type CudaMathRow } from '../intrinsics/math.js';
 import { LANE_MASKS, type LaneMask, type LaneMaskRow } from '../intrinsics/lane-masks.js';
 import { TIMERS, type TimerName } from '../intrinsics/timers.js';
+import { WARP_MATCHES, type WarpMatchMode, type WarpMatchRow } from '../intrinsics/warp-matches.js';
 import { WARP_VOTES, type WarpVoteMode, type WarpVoteRow } from '../intrinsics/warp-votes.js';
 import { MATH_FUNCTIONS, SHUFFLE_TYPES, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
 import { integerArgument, integerOf, isLiteralType, literalValue, typed, type Node, type Typed, type TyperContext } from './typer-context.js';
@@ -96,14 +97,15 @@ function blockVote(mode: 'count' | 'and' | 'or'): IntrinsicRule {
   };
 }
 
-function match(mode: 'any' | 'all'): IntrinsicRule {
+/** A warp match's rule, from its row: a mask and a 32- or 64-bit value, u32. */
+function match(name: string, row: WarpMatchRow): IntrinsicRule {
   return {
-    usage: `match_${mode}_sync(mask, value)`,
+    usage: `${name}(mask, value)`,
     value: (c, [m, v], call) => {
       c.useCollective('warp');
       const m32 = mask(c, m!);
-      const value = warpValue(c, v!, `cuda.match_${mode}_sync`);
-      return typed({ op: 'match', type: 'u32', mode, mask: m32, value, valueType: value.type, loc: c.loc(call) });
+      const value = warpValue(c, v!, `cuda.${name}`);
+      return typed({ op: 'match', type: 'u32', mode: row.mode as WarpMatchMode, mask: m32, value, valueType: value.type, loc: c.loc(call) });
     },
   };
 }
@@ -251,8 +253,7 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   shfl_down_sync: shuffle('down', 'delta'),
   shfl_xor_sync: shuffle('xor', 'laneMask'),
   ...Object.fromEntries(Object.entries(WARP_VOTES).map(([name, row]: [string, WarpVoteRow]) => [name, warpVote(name, row)])),
-  match_any_sync: match('any'),
-  match_all_sync: match('all'),
+  ...Object.fromEntries(Object.entries(WARP_MATCHES).map(([name, row]: [string, WarpMatchRow]) => [name, match(name, row)])),
 
   // ---- fences, timers and lane masks: their tables' rows ----
   ...TABLE_RULES,

@@ -38,6 +38,7 @@ import type { BitFunction } from '../intrinsics/bits.js';
 import type { FenceScope } from '../intrinsics/fences.js';
 import type { LaneMask } from '../intrinsics/lane-masks.js';
 import type { TimerName } from '../intrinsics/timers.js';
+import type { WarpMatchMode } from '../intrinsics/warp-matches.js';
 import type { WarpVoteMode } from '../intrinsics/warp-votes.js';
 import type { ArrayType, JitType, ScalarName } from './jit-types.js';
 
@@ -195,8 +196,8 @@ export const SHUFFLE_TYPES: readonly ScalarName[] = Object.freeze(['i32', 'u32',
  */
 export type VoteMode = WarpVoteMode | 'count' | 'and' | 'or';
 
-/** The warp votes' modes (intrinsics/warp-votes.ts). */
-export type { WarpVoteMode };
+/** The warp votes' and matches' modes (intrinsics/warp-votes.ts, warp-matches.ts). */
+export type { WarpVoteMode, WarpMatchMode };
 
 /**
  * Lane masks (u32), one row each in intrinsics/lane-masks.ts: `activemask` the lanes now executing together;
@@ -308,7 +309,7 @@ export type Expr =
    * `match.sync` over the lanes of `mask` (u32), comparing `value` (of `valueType`: 32/64-bit ints and floats, by bits):
    * `any` gives the lanes whose value equals this lane's; `all` gives `mask` if every lane's value is equal, else 0. Type u32.
    */
-  | { readonly op: 'match'; readonly type: 'u32'; readonly mode: 'any' | 'all'; readonly mask: Expr; readonly value: Expr; readonly valueType: ScalarName; readonly loc?: Loc }
+  | { readonly op: 'match'; readonly type: 'u32'; readonly mode: WarpMatchMode; readonly mask: Expr; readonly value: Expr; readonly valueType: ScalarName; readonly loc?: Loc }
   /** A lane mask (see {@link LaneMask}), u32. */
   | { readonly op: 'lanemask'; readonly type: 'u32'; readonly which: LaneMask; readonly loc?: Loc }
   /** A bit function (see {@link BitFunction}) of `arg` (of `argType`). */
