@@ -7,6 +7,7 @@ import { CUDA_MATH } from './intrinsics/math.js';
 import { LANE_MASKS } from './intrinsics/lane-masks.js';
 import { TIMERS } from './intrinsics/timers.js';
 import { WARP_MATCHES } from './intrinsics/warp-matches.js';
+import { WARP_SHUFFLES } from './intrinsics/warp-shuffles.js';
 import { WARP_VOTES } from './intrinsics/warp-votes.js';
 import type { ScalarName } from './types/jit-types.js';
 import type { MATH_FUNCTIONS } from './types/typed-ir.js';
@@ -88,6 +89,12 @@ export type MathIntrinsics = { [K in keyof typeof CUDA_MATH]: MathSignatures[(ty
 /** The warp matches of the `cuda` object (`cuda.match_any_sync(mask, v)`, `cuda.match_all_sync(mask, v)`): one per row of the warp-match table, each a u32 of lanes. */
 export type WarpMatchIntrinsics = { [K in keyof typeof WARP_MATCHES]: (mask: number, value: number | bigint) => number };
 
+/** The TypeScript signature of a warp shuffle: the value of another lane, of the value's type. */
+export type WarpShuffleSignature = <T extends number | bigint>(mask: number, value: T, lane: number, width?: number) => T;
+
+/** The warp shuffles of the `cuda` object (`cuda.shfl_sync(mask, v, srcLane, width?)`, `shfl_up_sync`, …): one per row of the warp-shuffle table. */
+export type WarpShuffleIntrinsics = { [K in keyof typeof WARP_SHUFFLES]: WarpShuffleSignature };
+
 /** The memory fences of the `cuda` object (`cuda.threadfence()`, …): one per row of the fences table. */
 export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K]['cuda']]: () => void };
 
@@ -97,7 +104,7 @@ export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K][
  * namespace object in front of it is fine); outside a kernel each member
  * throws, as it has no meaning on the CPU.
  */
-export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics, WarpVoteIntrinsics, WarpMatchIntrinsics, MathIntrinsics {
+export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics, WarpVoteIntrinsics, WarpMatchIntrinsics, WarpShuffleIntrinsics, MathIntrinsics {
   /** The absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` (and y, z for 2 and 3). */
   grid(ndim: 1): number;
   grid(ndim: 2): [number, number];
@@ -156,10 +163,6 @@ export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMask
   readonly atomic: AtomicIntrinsics;
 
   // ---- warp ----
-  shfl_sync<T extends number | bigint>(mask: number, value: T, srcLane: number, width?: number): T;
-  shfl_up_sync<T extends number | bigint>(mask: number, value: T, delta: number, width?: number): T;
-  shfl_down_sync<T extends number | bigint>(mask: number, value: T, delta: number, width?: number): T;
-  shfl_xor_sync<T extends number | bigint>(mask: number, value: T, laneMask: number, width?: number): T;
 
   /**
    * numba's `cuda.fp16`: f16 arithmetic (`hadd`, `hsub`, `hmul`, `hdiv`, `hfma`, `hneg`, `habs`),
@@ -239,10 +242,6 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'syncthreads_and',
       'syncthreads_or',
       'syncwarp',
-      'shfl_sync',
-      'shfl_up_sync',
-      'shfl_down_sync',
-      'shfl_xor_sync',
       'selp',
       'nanosleep',
       'printf',
@@ -267,6 +266,7 @@ export const cuda: CudaIntrinsics = Object.freeze({
   ...kernelOnly(Object.keys(CUDA_MATH) as (keyof typeof CUDA_MATH)[], ''),
   ...kernelOnly(Object.keys(WARP_VOTES) as (keyof typeof WARP_VOTES)[], ''),
   ...kernelOnly(Object.keys(WARP_MATCHES) as (keyof typeof WARP_MATCHES)[], ''),
+  ...kernelOnly(Object.keys(WARP_SHUFFLES) as (keyof typeof WARP_SHUFFLES)[], ''),
   ...kernelOnly(Object.keys(LANE_MASKS) as (keyof typeof LANE_MASKS)[], ''),
   ...kernelOnly(
     Object.values(FENCES).map((row) => row.cuda),

@@ -43,6 +43,8 @@ export {
   type WarpVoteIntrinsics,
   type WarpVoteSignatures,
   type WarpMatchIntrinsics,
+  type WarpShuffleIntrinsics,
+  type WarpShuffleSignature,
   type MathIntrinsics,
   type MathSignatures,
   type KernelArrayMaker,

@@ -29,6 +29,7 @@ import type { BitRow } from './intrinsics/bits.js';
 import { fp16Arity, type Fp16Row } from './intrinsics/fp16.js';
 import type { CudaMathRow } from './intrinsics/math.js';
 import type { WarpMatchRow } from './intrinsics/warp-matches.js';
+import type { WarpShuffleRow } from './intrinsics/warp-shuffles.js';
 
 /** Each member of `cuda`: `call` for functions (`atomic.add`), `read` for values (`threadIdx.x`, `laneid`). */
 function members(object: object, prefix = ''): { readonly path: string; readonly kind: 'call' | 'read' }[] {
@@ -154,7 +155,7 @@ describe('every intrinsic of the cuda object', () => {
  * The members of `cuda` that no table declares: the structural ones (the
  * thread's position, memories, barriers, cooperative groups, casts, printf:
  * nodes of their own with exhaustive switches), and those whose family has no
- * table yet (warp shuffles, selp, nanosleep).
+ * table yet (selp, nanosleep).
  */
 const WITHOUT_TABLE: ReadonlySet<string> = new Set([
   'grid',
@@ -176,10 +177,6 @@ const WITHOUT_TABLE: ReadonlySet<string> = new Set([
   'i64',
   'u64',
   // families not yet in tables
-  'shfl_sync',
-  'shfl_up_sync',
-  'shfl_down_sync',
-  'shfl_xor_sync',
   'selp',
   'nanosleep',
 ]);
@@ -235,6 +232,14 @@ describe('the intrinsic tables', () => {
         ).toBeDefined();
       for (const form of match.nvvm) expect(isNvvmForm(form)).toBe(true);
       expect(typeof match.simulator).toBe('string');
+      return;
+    }
+    if (entry.table === 'warp shuffles') {
+      // PTX's shfl.sync in its mode, else the source lane's LLVM; the scheduler's source lane
+      const shuffle = row as unknown as WarpShuffleRow;
+      expect(['idx', 'up', 'down', 'bfly']).toContain(shuffle.ptx);
+      expect(shuffle.direct === 'always' || typeof shuffle.source.llvm === 'string').toBe(true);
+      expect(typeof shuffle.source.simulator).toBe('string');
       return;
     }
     if (entry.table === 'math') {

@@ -12,11 +12,12 @@ import { LANE_MASKS } from './lane-masks.js';
 import { CUDA_MATH } from './math.js';
 import { TIMERS } from './timers.js';
 import { WARP_MATCHES } from './warp-matches.js';
+import { WARP_SHUFFLES } from './warp-shuffles.js';
 import { WARP_VOTES } from './warp-votes.js';
 
 /** One row of one table: its table's name, its key there, its path under `cuda` and the row itself. */
 export interface IntrinsicEntry {
-  readonly table: 'atomics' | 'bits' | 'fences' | 'fp16' | 'lane masks' | 'math' | 'timers' | 'warp matches' | 'warp votes';
+  readonly table: 'atomics' | 'bits' | 'fences' | 'fp16' | 'lane masks' | 'math' | 'timers' | 'warp matches' | 'warp shuffles' | 'warp votes';
   readonly key: string;
   readonly path: string;
   readonly row: Readonly<Record<string, unknown>>;
@@ -35,5 +36,6 @@ export const INTRINSIC_ENTRIES: readonly IntrinsicEntry[] = Object.freeze([
   ...entries('math', CUDA_MATH, (key) => key),
   ...entries('timers', TIMERS, (key) => key),
   ...entries('warp matches', WARP_MATCHES, (key) => key),
+  ...entries('warp shuffles', WARP_SHUFFLES, (key) => key),
   ...entries('warp votes', WARP_VOTES, (key) => key),
 ]);

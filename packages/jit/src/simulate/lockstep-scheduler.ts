@@ -1,11 +1,27 @@
 import { SimulatorError, type SourceLocator } from '../errors.js';
 import { warpMatchRow } from '../intrinsics/warp-matches.js';
+import { warpShuffleRow } from '../intrinsics/warp-shuffles.js';
 import { warpVoteRow } from '../intrinsics/warp-votes.js';
 import type { Loc } from '../types/typed-ir.js';
 import { type CollectiveOp, describeCalls, type FaultSites } from './fault-sites.js';
 import type { BlockClock } from './race-shadow.js';
 import { simulatorExpression } from './simulator-form.js';
 import { coordinates, threadCoordinates, threadName, threadRuns } from './thread-names.js';
+
+const shuffleSources = new Map<string, (i: number, lane: number, segment: number, width: number) => number>();
+
+/** A shuffle's source lane: its row's simulator form (intrinsics/warp-shuffles.ts) of this lane, the lane argument, the segment's first lane and the width, made a function once. */
+function shuffleSource(mode: string): (i: number, lane: number, segment: number, width: number) => number {
+  let made = shuffleSources.get(mode);
+  if (made === undefined) {
+    const row = warpShuffleRow(mode);
+    if (!row) throw new Error(`simulator: a shuffle of mode '${mode}', which has no row`);
+    const body = simulatorExpression(row.source.simulator, [], { i: 'i', lane: 'lane', segment: 'segment', width: 'width' });
+    made = new Function('i', 'lane', 'segment', 'width', `return ${body};`) as (i: number, lane: number, segment: number, width: number) => number;
+    shuffleSources.set(mode, made);
+  }
+  return made;
+}
 
 const warpMatchResults = new Map<string, { result: (same: number, equal: boolean, mask: number) => number; perLane: boolean }>();
 
@@ -402,7 +418,7 @@ export class LockstepGroup {
     const op = (this.context.sites.get(site) as { collective: CollectiveOp }).collective;
     let n = count;
     if (kind === SHUFFLE) {
-      const mode = (op as { mode: string }).mode;
+      const sourceOf = shuffleSource((op as { mode: string }).mode);
       const results: unknown[] = [];
       for (let r = m; r !== 0; r &= r - 1) {
         const i = 31 - Math.clz32(r & -r);
@@ -411,7 +427,7 @@ export class LockstepGroup {
         if (!(width >= 1 && width <= 32 && (width & (width - 1)) === 0)) throw this.#error(site, `${this.#where(s)}: the width ${width} is not a power of two from 1 to 32`);
         const lane = this.#lane[s]!;
         const segment = i & -width;
-        const j = mode === 'idx' ? segment + (lane & (width - 1)) : mode === 'up' ? i - lane : mode === 'down' ? i + lane : i ^ lane;
+        const j = sourceOf(i, lane, segment, width);
         if (j < segment || j >= segment + width) {
           results.push(values[s]); // a source outside the segment: the lane's own value
         } else if ((m & (1 << j)) === 0) {

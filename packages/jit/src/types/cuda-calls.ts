@@ -20,6 +20,7 @@ import { CUDA_MATH, type CudaMathRow } from '../intrinsics/math.js';
 import { LANE_MASKS, type LaneMask, type LaneMaskRow } from '../intrinsics/lane-masks.js';
 import { TIMERS, type TimerName } from '../intrinsics/timers.js';
 import { WARP_MATCHES, type WarpMatchMode, type WarpMatchRow } from '../intrinsics/warp-matches.js';
+import { WARP_SHUFFLES, type WarpShuffleRow } from '../intrinsics/warp-shuffles.js';
 import { WARP_VOTES, type WarpVoteMode, type WarpVoteRow } from '../intrinsics/warp-votes.js';
 import { MATH_FUNCTIONS, SHUFFLE_TYPES, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
 import { integerArgument, integerOf, isLiteralType, literalValue, typed, type Node, type Typed, type TyperContext } from './typer-context.js';
@@ -50,8 +51,10 @@ function warpValue(c: TyperContext, node: Node, what: string): Expr {
   return c.to(v, t, node);
 }
 
-function shuffle(mode: ShuffleMode, lane: string): IntrinsicRule {
-  const name = mode === 'idx' ? 'shfl_sync' : `shfl_${mode}_sync`;
+/** A shuffle's rule, from its row: a mask, a 32- or 64-bit value, a lane and an optional width. */
+function shuffle(name: string, row: WarpShuffleRow): IntrinsicRule {
+  const mode = row.mode as ShuffleMode;
+  const lane = row.lane;
   return {
     usage: `${name}(mask, value, ${lane}, width?)`,
     value: (c, [m, v, l, w], call) => {
@@ -248,10 +251,7 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   ...FP16_CALLS,
 
   // ---- warp ----
-  shfl_sync: shuffle('idx', 'srcLane'),
-  shfl_up_sync: shuffle('up', 'delta'),
-  shfl_down_sync: shuffle('down', 'delta'),
-  shfl_xor_sync: shuffle('xor', 'laneMask'),
+  ...Object.fromEntries(Object.entries(WARP_SHUFFLES).map(([name, row]: [string, WarpShuffleRow]) => [name, shuffle(name, row)])),
   ...Object.fromEntries(Object.entries(WARP_VOTES).map(([name, row]: [string, WarpVoteRow]) => [name, warpVote(name, row)])),
   ...Object.fromEntries(Object.entries(WARP_MATCHES).map(([name, row]: [string, WarpMatchRow]) => [name, match(name, row)])),
 

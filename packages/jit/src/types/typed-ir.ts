@@ -39,6 +39,7 @@ import type { FenceScope } from '../intrinsics/fences.js';
 import type { LaneMask } from '../intrinsics/lane-masks.js';
 import type { TimerName } from '../intrinsics/timers.js';
 import type { WarpMatchMode } from '../intrinsics/warp-matches.js';
+import type { WarpShuffleMode } from '../intrinsics/warp-shuffles.js';
 import type { WarpVoteMode } from '../intrinsics/warp-votes.js';
 import type { ArrayType, JitType, ScalarName } from './jit-types.js';
 
@@ -179,13 +180,13 @@ export const ATOMIC_TYPES: Readonly<Record<AtomicFunction, readonly ScalarName[]
 );
 
 /**
- * Warp shuffles (`shfl.sync`): each lane of `mask` gives `value` and gets the
+ * Warp shuffles (`shfl.sync`), one row each in intrinsics/warp-shuffles.ts: each lane of `mask` gives `value` and gets the
  * value of a source lane, within segments of `width` lanes (a power of two
  * up to 32): `idx` from lane `lane` of its segment, `up` from `laneid - lane`,
  * `down` from `laneid + lane`, `xor` from `laneid ^ lane`. A source outside
  * the segment gives the lane its own value. 64-bit values shuffle as two halves.
  */
-export type ShuffleMode = 'idx' | 'up' | 'down' | 'xor';
+export type ShuffleMode = WarpShuffleMode;
 /** 32- and 64-bit integers and floats. */
 export const SHUFFLE_TYPES: readonly ScalarName[] = Object.freeze(['i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
 
@@ -196,8 +197,8 @@ export const SHUFFLE_TYPES: readonly ScalarName[] = Object.freeze(['i32', 'u32',
  */
 export type VoteMode = WarpVoteMode | 'count' | 'and' | 'or';
 
-/** The warp votes' and matches' modes (intrinsics/warp-votes.ts, warp-matches.ts). */
-export type { WarpVoteMode, WarpMatchMode };
+/** The warp votes', matches' and shuffles' modes (intrinsics/warp-votes.ts, warp-matches.ts, warp-shuffles.ts). */
+export type { WarpVoteMode, WarpMatchMode, WarpShuffleMode };
 
 /**
  * Lane masks (u32), one row each in intrinsics/lane-masks.ts: `activemask` the lanes now executing together;
