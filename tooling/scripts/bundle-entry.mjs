@@ -67,7 +67,10 @@ const entriesImportUnbundled = {
   name: 'entries-import-unbundled',
   resolveId(source, importer) {
     if (importer === undefined || !source.startsWith('.')) return null;
-    return unbundledOf.get(resolve(dirname(importer), source)) ?? null;
+    const path = resolve(dirname(importer), source);
+    // the package's own modules keep their effects: its package.json `sideEffects` describes the files it ships
+    // (the bundles and chunks), for its users' bundlers, not the per-module files bundled here
+    return { id: unbundledOf.get(path) ?? path, moduleSideEffects: true };
   },
 };
 
