@@ -6,7 +6,7 @@ import { artifactChoice, notBuiltError, nvvmUnavailable, type ArtifactChoice, ty
 import { noteKernel } from './aot/collect-kernels.js';
 import { kernelHash } from './aot/kernel-hash.js';
 import type { StreamArgument } from '@cuda-js/streams';
-import { checkSimulatorStream } from './library/simulator-stream-check.js';
+import { checkSimulatorStream } from './simulate/simulator-stream-check.js';
 import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
 import { jitCache, wantsCache } from './compile/jit-cache.js';
 import { kernelSourceKey, readCachedKernel, writeCachedKernel } from './compile/kernel-cache.js';
