@@ -7,9 +7,8 @@ import { noteKernel } from './aot/collect-kernels.js';
 import { kernelHash } from './aot/kernel-hash.js';
 import type { StreamArgument } from '@cuda-js/streams';
 import { checkSimulatorStream } from './simulate/simulator-stream-check.js';
-import { jitCache, wantsCache } from './compile/jit-cache.js';
 import { inspectKernel, type KernelInspection } from './compile/kernel-inspection.js';
-import type { KernelCompileOptions } from './compile/kernel-compile-options.js';
+import { jitCompileOptions, type KernelCompileOptions } from './compile/kernel-compile-options.js';
 import { gpuSpecialization, type AnySpecialization, type GpuSpecialization, type SimulatorSpecialization, type Specialization, type SpecializationRequest } from './compile/specialization-sources.js';
 import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from './device-function.js';
 import { KernelArgumentError, KernelTypeError, NoGpuError, SIMULATOR_HINT } from './errors.js';
@@ -470,10 +469,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   }
 
   #compileOptions(): KernelCompileOptions {
-    const o = this.#options;
-    const cache = wantsCache(o.cache) ? jitCache() : undefined;
-    // With the cache, the cubin is made and kept too: a hit then loads machine code, with no PTX for the driver to compile.
-    return { arch: o.arch, fma: o.fma, fastMath: o.fastMath, name: this.name, ...(cache ? { cache, route: 'cubin' } : {}) };
+    return jitCompileOptions(this.#options, this.name);
   }
 
   /** How the disk cache served this kernel's compiles (all zero without `cache`). */
