@@ -19,7 +19,7 @@ import {
   launch,
   u64,
 } from './index.js';
-import { gpuTestKernels } from './test-kernels.js';
+import { gpuTestKernels } from './test-kernels.test-support.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void axpy(float a, const float* x, float* y, int n) {

@@ -9,7 +9,7 @@ import { Stream, UnknownStreamHandleError } from '@cuda-js/streams';
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 import { type Device, DeviceMemoryResource, GraphArgumentError, GraphDefinition, KernelParametersError, launch, LaunchPlan } from './index.js';
-import { gpuTestKernels } from './test-kernels.js';
+import { gpuTestKernels } from './test-kernels.test-support.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void store(unsigned long long* out, unsigned long long v) { *out = v; }

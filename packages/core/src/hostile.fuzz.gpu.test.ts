@@ -11,7 +11,7 @@ import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CollectiveArgumentError, Communicator, type Device, launch, LaunchConfigError } from './index.js';
-import { gpuTestKernels } from './test-kernels.js';
+import { gpuTestKernels } from './test-kernels.test-support.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void mark(int* out) { if (threadIdx.x == 0 && blockIdx.x == 0) out[0] = blockDim.x * blockDim.y * blockDim.z; }

@@ -13,12 +13,11 @@ export {
   type JitOptions,
   type JitLaunchOptions,
   type JitTarget,
-  type KernelInspection,
-  type Specialization,
   type CooperativeGridOptions,
-  type SpecializationOrigin,
   type ArtifactCodeChoice,
 } from './jit.js';
+export type { KernelInspection } from './compile/kernel-inspection.js';
+export type { Specialization, SpecializationOrigin } from './compile/specialization-sources.js';
 export { KERNEL_RECORD_KEY, KERNEL_RECORD_VERSION, kernelRecordOf, type KernelRecord, type KernelRecordKind, type KernelImportBinding } from './parse/kernel-record.js';
 export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
 export { setSimulatorPrintSink, type PrintSink } from './simulate/simulator-runtime.js';

@@ -1,35 +1,31 @@
 import { ARTIFACT_CODE_OPTIONS, checkJitOptions, COOPERATIVE_GRID_OPTIONS, FORALL_OPTIONS, INSPECT_OPTIONS, JIT_OPTIONS, LAUNCH_OPTIONS } from './jit-options.js';
 import { Device, LaunchConfig, type LaunchBatch, type LaunchConfigOptions } from '@cuda-js/core';
 import { snapshotConstants } from './constants-snapshot.js';
-import { ArchitectureRequiredError, nvvmIRVersion, ObjectCode, readDim3, type Dim3, type Kernel } from '@cuda-js/program';
-import { artifactChoice, notBuiltError, nvvmUnavailable, type ArtifactChoice, type ArtifactLookup } from './aot/artifact-choice.js';
+import { readDim3, type Dim3 } from '@cuda-js/program';
+import { launchArtifactChoice, type ArtifactLookup } from './aot/artifact-choice.js';
 import { noteKernel } from './aot/collect-kernels.js';
 import { kernelHash } from './aot/kernel-hash.js';
 import type { StreamArgument } from '@cuda-js/streams';
-import { checkSimulatorStream } from './library/simulator-stream-check.js';
-import { compileKernel, compileToPtx, type CompiledKernel } from './compile/compile-kernel.js';
-import { jitCache, wantsCache } from './compile/jit-cache.js';
-import { kernelSourceKey, readCachedKernel, writeCachedKernel } from './compile/kernel-cache.js';
-import type { KernelCompileOptions } from './compile/kernel-compile-options.js';
-import { linkInputsOf } from './compile/linked-kernel.js';
+import { checkSimulatorStream } from './simulate/simulator-stream-check.js';
+import { inspectKernel, type KernelInspection } from './compile/kernel-inspection.js';
+import { jitCompileOptions, type KernelCompileOptions } from './compile/kernel-compile-options.js';
+import { gpuSpecialization, type AnySpecialization, type GpuSpecialization, type SimulatorSpecialization, type Specialization, type SpecializationRequest } from './compile/specialization-sources.js';
 import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from './device-function.js';
 import { KernelArgumentError, KernelTypeError, NoGpuError, SIMULATOR_HINT } from './errors.js';
-import { argumentError } from './launch/argument-error.js';
 import { refuseBracketLaunch } from './launch-spelling.js';
 import { ArgumentKinds } from './launch/argument-kinds.js';
-import { fitDeclaredSignature } from './launch/declared-signature-fit.js';
+import { declaredDimensionsError, fitDeclaredSignature, sameTypes } from './launch/declared-signature-fit.js';
 import { argumentTypes } from './launch/argument-types.js';
 import { capturedArraysOf, type CapturedArrays } from './captured-arrays.js';
 import { forallConfig } from './launch/forall.js';
 import type { LaunchArguments } from './launch/launch-arguments.js';
-import { hasOnlyLaunchKeys, KernelLauncher, withoutStream } from './launch/kernel-launcher.js';
-import { lowerKernel } from './lower/lower-kernel.js';
+import { hasOnlyLaunchKeys, withoutStream } from './launch/kernel-launcher.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
 import { explainRewrite } from './parse/rewritten-kernel.js';
 import { callSiteBinding } from './parse/call-site-binding.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
 import { SimulatedKernel } from './simulate/simulated-kernel.js';
-import { isArrayType, signatureKey, typeName, type ArrayType, type JitType } from './types/jit-types.js';
+import { signatureKey, type JitType } from './types/jit-types.js';
 import { resolveSignature, type KernelSignature } from './types/signature.js';
 import { typeKernel, type KernelConstant } from './types/type-kernel.js';
 import type { TypedKernel } from './types/typed-ir.js';
@@ -81,14 +77,6 @@ export interface JitOptions {
 }
 
 /**
- * Where a specialization's code came from: compiled now (`'jit'`), the disk
- * cache (`'disk-cache'`), a kernel artifact's cubin or PTX
- * (`'artifact-cubin'`, `'artifact-ptx'`: no typing, lowering or libNVVM),
- * or none (`'simulator'`).
- */
-export type SpecializationOrigin = 'jit' | 'disk-cache' | 'artifact-cubin' | 'artifact-ptx' | 'simulator';
-
-/**
  * What the loaded kernel artifacts give a launch of one signature on one
  * architecture (see {@link JitKernel.artifactCode}): the `'cubin'` or
  * `'ptx'` of `arch` that it loads, or `'jit'` with the reason that the JIT
@@ -127,34 +115,6 @@ export interface JitLaunchOptions extends LaunchConfigOptions {
   readonly batch?: LaunchBatch | undefined;
 }
 
-/** What `inspect` gives: the types, the NVVM IR and the PTX of one specialization. */
-export interface KernelInspection {
-  /** `name: type` of each parameter and local variable. */
-  readonly types: { readonly params: Readonly<Record<string, string>>; readonly locals: Readonly<Record<string, string>> };
-  readonly nvvm: string;
-  readonly ptx: string;
-  /** The simulator's generated JavaScript. */
-  readonly simulator: string;
-}
-
-/** One kernel compiled for one signature. */
-export interface Specialization {
-  readonly signature: readonly JitType[];
-  readonly key: string;
-  readonly typed: TypedKernel;
-  readonly target: JitTarget;
-  /** Where the code came from (a kernel artifact, the disk cache, compiled now). */
-  readonly origin: SpecializationOrigin;
-  /**
-   * The compiled kernel on the GPU (undefined in the simulator), as numba's
-   * dispatcher gives each overload: `attributes()` has its registers
-   * (`numRegs`), static shared memory (`sharedSizeBytes`), local memory per
-   * thread (`localSizeBytes`) and `maxThreadsPerBlock`; `occupancy` the
-   * occupancy calculator.
-   */
-  readonly kernel?: Kernel;
-}
-
 /** Options of {@link JitKernel.maxCooperativeGridBlocks}. */
 export interface CooperativeGridOptions {
   /** The specialization to ask about (compiled now where it is not yet); default: the kernel's only one. */
@@ -170,19 +130,6 @@ export interface CooperativeGridOptions {
  * multiprocessor, so a grid sized by it is co-resident on any GPU.
  */
 const SIMULATOR_RESIDENT_THREADS = 1024;
-
-interface GpuSpecialization extends Specialization {
-  /** The loaded code (the kernel lives as long as it does). */
-  readonly objectCode: ObjectCode;
-  readonly launcher: KernelLauncher;
-  readonly kernel: Kernel;
-}
-
-interface SimulatorSpecialization extends Specialization {
-  readonly simulator: SimulatedKernel;
-}
-
-type AnySpecialization = GpuSpecialization | SimulatorSpecialization;
 
 /** @internal The target of kernels made without one: the simulator under `CUDA_JS_SIMULATOR=1`, else the GPU. */
 export function defaultTarget(): JitTarget {
@@ -327,61 +274,9 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     checkJitOptions(`${this.name}.artifactCode`, options, ARTIFACT_CODE_OPTIONS);
     const types = this.#withCapturedTypes(resolveSignature(signature));
     const arch = options.arch ?? Device.current()?.arch ?? Device.get(0).arch;
-    const choice = this.#artifactChoice(signatureKey(types), arch);
+    const choice = launchArtifactChoice(this.#artifactLookup(), signatureKey(types), arch);
     if (choice.kind === 'code') return { kind: choice.code.kind, arch: choice.code.arch, symbol: choice.specialization.symbol, bytes: choice.code.data.byteLength };
     return { kind: 'jit', reason: choice.kind === 'none' ? 'no loaded kernel artifact names the kernel' : `the loaded kernel artifact does not cover ${choice.reason}` };
-  }
-
-  /** The artifacts' answer for one launch; an uncovered one throws KernelNotBuiltError where libNVVM cannot take it. */
-  #artifactChoice(key: string, arch: string): ArtifactChoice {
-    const choice = artifactChoice(this.#artifactLookup(), key, arch);
-    if (choice.kind === 'uncovered') {
-      const why = nvvmUnavailable();
-      if (why !== undefined) throw notBuiltError(this.name, choice.reason, choice.entry, arch, why);
-    }
-    return choice;
-  }
-
-  /**
-   * Loads one signature from a loaded kernel artifact: its cubin for the
-   * device's architecture, else its PTX (compiled by the driver), with
-   * nothing typed (the typed kernel is made only if `typed` is read).
-   * Undefined where the JIT is to compile it instead.
-   */
-  #artifactSpecialization(types: readonly JitType[], key: string): GpuSpecialization | undefined {
-    const arch = (Device.current() ?? Device.get(0)).arch;
-    const choice = this.#artifactChoice(key, arch);
-    if (choice.kind !== 'code') return undefined;
-    const { code, specialization, entry } = choice;
-    let objectCode: ObjectCode | undefined;
-    let kernel: Kernel;
-    try {
-      const init = { name: `${this.name}.${code.arch}.${code.kind}` };
-      objectCode = code.kind === 'cubin' ? ObjectCode.fromCubin(code.data, init) : ObjectCode.fromPtx(code.data, init);
-      kernel = objectCode.getKernel(specialization.symbol);
-    } catch (error) {
-      objectCode?.close();
-      // PTX newer than the driver, say: the JIT may still compile it where libNVVM is
-      const why = nvvmUnavailable();
-      const first = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      if (why !== undefined) throw notBuiltError(this.name, `loading its ${code.kind} for ${code.arch} on this ${arch} (${first})`, entry, arch, why, error);
-      return undefined;
-    }
-    let typed: TypedKernel | undefined;
-    const typeNow = (): TypedKernel => (typed ??= this.#type(types, specialization.symbol));
-    const launcher = new KernelLauncher(kernel, specialization.params, this.name, { cooperative: specialization.collectives.grid });
-    return {
-      signature: [...types],
-      key,
-      target: 'gpu',
-      origin: code.kind === 'cubin' ? 'artifact-cubin' : 'artifact-ptx',
-      get typed() {
-        return typeNow();
-      },
-      objectCode,
-      launcher,
-      kernel,
-    };
   }
 
   /** The simulator budget option of the kernel, as run options (none: the environment's or the default). */
@@ -435,42 +330,9 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     const inspectArch = options.arch;
     const types = this.#withCapturedTypes(resolveSignature(signature));
     const typed = this.#type(types, this.#symbolFor(signatureKey(types)));
-    const params: Record<string, string> = {};
-    typed.params.forEach((p) => (params[p.name] = typeName(p.type)));
-    const locals: Record<string, string> = {};
-    typed.locals.forEach((l) => (locals[l.name] = l.type));
-    // each form is made when it is first read: the PTX needs libNVVM (and an arch without a device), the others do not
-    let nvvm: string | undefined;
-    let ptx: string | undefined;
-    let simulator: string | undefined;
     const baseOptions = this.#compileOptions();
     const compileOptions = inspectArch === undefined ? baseOptions : { ...baseOptions, arch: inspectArch };
-    const name = this.name;
-    const fastMath = compileOptions.fastMath === true;
-    const locator = this.#parse().locator;
-    return {
-      types: { params, locals },
-      get nvvm() {
-        return (nvvm ??= lowerKernel(typed, { irVersion: nvvmIRVersion(), fastMath }));
-      },
-      get ptx() {
-        if (ptx !== undefined) return ptx;
-        const ir = this.nvvm;
-        try {
-          return (ptx = compileToPtx(ir, compileOptions));
-        } catch (error) {
-          // program's message says "pass arch"; say where a JIT user passes it
-          if (!(error instanceof ArchitectureRequiredError)) throw error;
-          throw new ArchitectureRequiredError(error.reason, {
-            cause: error.cause,
-            example: `jit(fn, { arch: 'sm_90' }), or ${name}.inspect(signature, { arch: 'sm_90' }) for this inspection`,
-          });
-        }
-      },
-      get simulator() {
-        return (simulator ??= new SimulatedKernel(typed, locator).source);
-      },
-    };
+    return inspectKernel(typed, { name: this.name, compileOptions, locator: this.#parse().locator });
   }
 
   /**
@@ -607,10 +469,7 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   }
 
   #compileOptions(): KernelCompileOptions {
-    const o = this.#options;
-    const cache = wantsCache(o.cache) ? jitCache() : undefined;
-    // With the cache, the cubin is made and kept too: a hit then loads machine code, with no PTX for the driver to compile.
-    return { arch: o.arch, fma: o.fma, fastMath: o.fastMath, name: this.name, ...(cache ? { cache, route: 'cubin' } : {}) };
+    return jitCompileOptions(this.#options, this.name);
   }
 
   /** How the disk cache served this kernel's compiles (all zero without `cache`). */
@@ -618,80 +477,22 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     return { ...this.#cacheStats };
   }
 
-  /** Compiles with the disk cache's answers counted (a hit of program's entry for the IR skipped libNVVM). */
-  #compile(nvvm: string, symbol: string, options: KernelCompileOptions): CompiledKernel {
-    const before = options.cache?.stats();
-    const compiled = compileKernel(nvvm, symbol, options);
-    if (options.cache && before) {
-      // the PTX step's lookup is the kernel's: a hit there skipped libNVVM
-      const after = options.cache.stats();
-      if (after.hits > before.hits) this.#cacheStats.hits++;
-      else this.#cacheStats.misses++;
-    }
-    return compiled;
-  }
-
-  /**
-   * Compiles and loads one signature. With the disk cache, the kernel's
-   * first-level entry (see compile/kernel-cache.ts) is looked up before
-   * anything is typed: a hit loads its cubin, and the typed kernel is made
-   * only if `typed` is read.
-   */
-  #gpuSpecialization(types: readonly JitType[], key: string): GpuSpecialization {
-    const fromArtifact = this.#artifactSpecialization(types, key);
-    if (fromArtifact) return fromArtifact;
-    const symbol = this.#symbolFor(key);
-    const options = this.#compileOptions();
-    const signature = [...types];
-    const cache = options.cache;
-    const sourceKey = cache ? this.#sourceKey(key, symbol, options) : undefined;
-    const hit = cache && sourceKey ? readCachedKernel(cache, sourceKey) : undefined;
-    if (hit) {
-      const objectCode = ObjectCode.fromCubin(hit.code, { name: `${this.name}.cubin` });
-      let kernel: Kernel;
-      try {
-        kernel = objectCode.getKernel(hit.symbol);
-      } catch (error) {
-        objectCode.close();
-        throw error;
-      }
-      this.#cacheStats.hits++;
-      let typed: TypedKernel | undefined;
-      const typeNow = (): TypedKernel => (typed ??= this.#type(types, symbol));
-      const launcher = new KernelLauncher(kernel, hit.params, this.name, { cooperative: hit.collectives.grid });
-      return {
-        signature,
-        key,
-        target: 'gpu',
-        origin: 'disk-cache',
-        get typed() {
-          return typeNow();
-        },
-        objectCode,
-        launcher,
-        kernel,
-      };
-    }
-    const typed = this.#type(types, symbol);
-    const nvvm = lowerKernel(typed, { irVersion: nvvmIRVersion(), fastMath: this.#options.fastMath === true });
-    const compiled = this.#compile(nvvm, symbol, { ...options, link: linkInputsOf(typed) });
-    if (cache && sourceKey && compiled.route === 'cubin') {
-      writeCachedKernel(cache, sourceKey, { symbol, params: typed.params, collectives: typed.collectives, code: compiled.objectCode.code });
-    }
-    const launcher = new KernelLauncher(compiled.kernel, typed.params, this.name, { cooperative: typed.collectives.grid });
-    return { signature, key, typed, target: 'gpu', origin: 'jit', objectCode: compiled.objectCode, launcher, kernel: compiled.kernel };
-  }
-
-  /** The first-level cache key of one signature: the kernel as written, before typing. */
-  #sourceKey(signature: string, symbol: string, options: KernelCompileOptions): string {
-    const arch = options.arch ?? Device.current()?.arch;
-    return kernelSourceKey({
+  /** What the specialization sources (compile/specialization-sources.ts) ask of the kernel for one signature. */
+  #request(types: readonly JitType[], key: string): SpecializationRequest {
+    const options = this.#options;
+    return {
+      name: this.name,
+      types,
+      key,
+      artifact: this.#artifactLookup(),
       source: this.#parse().source,
-      constants: this.#options.constants ?? {},
-      signature,
-      symbol,
-      options: { arch: arch === undefined ? undefined : String(arch), fma: options.fma, fastMath: options.fastMath, route: options.route },
-    });
+      constants: options.constants ?? {},
+      fastMath: options.fastMath === true,
+      symbol: () => this.#symbolFor(key),
+      compileOptions: () => this.#compileOptions(),
+      type: (symbol) => this.#type(types, symbol),
+      cacheStats: this.#cacheStats,
+    };
   }
 
   #specialize(types: readonly JitType[]): AnySpecialization {
@@ -704,42 +505,12 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
       spec = { signature: [...types], key, typed, target: 'simulator', origin: 'simulator', simulator: new SimulatedKernel(typed, this.#parse().locator) };
     } else {
       ensureContext(this.name);
-      spec = this.#gpuSpecialization(types, key);
+      spec = gpuSpecialization(this.#request(types, key));
     }
     this.#compiles++;
     this.#specializations.set(key, spec);
     return spec;
   }
-}
-
-/**
- * The error for an array argument whose dimensions differ from those of the
- * parameter in every declared signature (a 1-D array for a declared 2-D
- * parameter), when typing the kernel for the arguments' own types failed
- * (`cause`): it names the argument, not the kernel line that typing stopped at.
- */
-function declaredDimensionsError(types: readonly JitType[], declared: readonly (readonly JitType[])[], params: readonly string[], cause: KernelTypeError): KernelArgumentError | undefined {
-  for (let i = 0; i < params.length; i++) {
-    const got = types[i];
-    if (got === undefined || !isArrayType(got) || got.pointer) continue;
-    const wanted = declared.map((signature) => signature[i]);
-    if (!wanted.every((w) => w !== undefined && isArrayType(w) && !w.pointer && w.ndim !== got.ndim)) continue;
-    const names = [...new Set(wanted.map((w) => typeName(w!)))].join(' or ');
-    const ndims = [...new Set(wanted.map((w) => `${(w as ArrayType).ndim}-D`))].join(' or ');
-    return argumentError(
-      params,
-      i,
-      `a ${got.ndim}-D array (${typeName(got)}) where the declared signatures take a ${ndims} array (${names}); typing the kernel for a ${got.ndim}-D one failed: ${cause.detail}`,
-      cause,
-    );
-  }
-  return undefined;
-}
-
-function sameTypes(a: readonly JitType[], b: readonly JitType[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 // numba's k[grid, block](...) gets an error naming kernel.launch (launch-spelling.ts); no cost on the launch path.

@@ -10,7 +10,7 @@ import { describeGpu, gpuAvailability } from '@cuda-js/test-support';
 import { missingLibrary } from '@cuda-js/test-support/driver-probe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Buffer, Communicator, Device, DeviceMemoryResource, DeviceMismatchError, DeviceNotFoundError, launch } from '../index.js';
-import { compileTestKernels } from '../test-kernels.js';
+import { compileTestKernels } from '../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void add_one(const float* src, float* dst, int n) {

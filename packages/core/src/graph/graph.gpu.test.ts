@@ -6,7 +6,7 @@ import { describeGpu } from '@cuda-js/test-support';
 import { ptxasPath } from '@cuda-js/test-support/toolchain';
 import { beforeAll, expect, it } from 'vitest';
 import { type Buffer, type Device, type Graph, GraphArgumentError, GraphBuilder, GraphDefinition, GraphStateError, GraphUpdateError, launch, LaunchConfig, u64 } from '../index.js';
-import { gpuTestKernels } from '../test-kernels.js';
+import { gpuTestKernels } from '../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void add_one(int* x, int n) {

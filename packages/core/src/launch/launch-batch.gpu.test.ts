@@ -8,7 +8,7 @@ import { Stream, STREAM_PROTOCOL } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { type Device, LaunchBatchError, LaunchConfig, launch, launchBatch, PinnedMemoryResource } from '../index.js';
-import { gpuTestKernels, readInts as ints } from '../test-kernels.js';
+import { gpuTestKernels, readInts as ints } from '../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
 // appends step to a log: p[0] is the count, p[1 + k] the k-th step

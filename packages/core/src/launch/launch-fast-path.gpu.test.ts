@@ -9,7 +9,7 @@ import { CUDA_ARRAY_INTERFACE } from '@cuda-js/memory-view';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { type Device, f64, LaunchArgumentError, LaunchConfig, LaunchConfigError, LaunchPlan, launch, type Buffer } from '../index.js';
-import { gpuTestKernels, readInts as ints } from '../test-kernels.js';
+import { gpuTestKernels, readInts as ints } from '../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void record_dims(unsigned int* out) {

@@ -6,7 +6,7 @@ import { Program } from '@cuda-js/program';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { type Device, LaunchArgumentError, LaunchConfig, LaunchPlan, launch, u64 } from '../index.js';
-import { gpuTestKernels, readInts as ints } from '../test-kernels.js';
+import { gpuTestKernels, readInts as ints } from '../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void saxpy_strided(float a, const float* x, long long n, long long sx, float* y) {

@@ -11,7 +11,7 @@ import { HostFunctionDeadlockError, HostFunctionError, launchHostFunction } from
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { type Device, discardBatch, discardPrefetchBatch, driverVersion, Host, launch, LegacyPinnedMemoryResource, ManagedBuffer, PinnedMemoryResource, prefetchBatch, u64 } from '../index.js';
-import { gpuTestKernels } from '../test-kernels.js';
+import { gpuTestKernels } from '../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void fill_index(int* out, int n) {

@@ -12,7 +12,7 @@ import type { Stream } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Buffer, Device, launch, LaunchArgumentError, TensorMapDescriptor, TensorMapError } from '../index.js';
-import { compileTestKernels } from '../test-kernels.js';
+import { compileTestKernels } from '../test-kernels.test-support.js';
 
 const ROWS = 128;
 const COLS = 64;

@@ -58,6 +58,22 @@ export function artifactChoice(kernel: ArtifactLookup, signature: string, arch: 
   return { kind: 'code', code, specialization, entry };
 }
 
+/**
+ * The artifacts' answer for one launch, as the JIT acts on it: an uncovered
+ * launch throws KernelNotBuiltError where libNVVM cannot compile it instead.
+ *
+ * @throws {StaleKernelArtifactError} as {@link artifactChoice}
+ * @throws {KernelNotBuiltError} for an uncovered launch without libNVVM
+ */
+export function launchArtifactChoice(kernel: ArtifactLookup, signature: string, arch: string): ArtifactChoice {
+  const choice = artifactChoice(kernel, signature, arch);
+  if (choice.kind === 'uncovered') {
+    const why = nvvmUnavailable();
+    if (why !== undefined) throw notBuiltError(kernel.name, choice.reason, choice.entry, arch, why);
+  }
+  return choice;
+}
+
 /** Why libNVVM cannot be used here, or undefined where it can (loading it, as the JIT would). */
 export function nvvmUnavailable(): string | undefined {
   try {

@@ -3,7 +3,7 @@
 // or the linker; a kernel that calls linked code is linked with it, see
 // linked-kernel.ts).
 import { Program, type Kernel, type ObjectCode } from '@cuda-js/program';
-import { checkRoute, resolveRoute } from './compile-route.js';
+import { checkRoute, compileRoute } from './compile-route.js';
 import { linkProgramOptions, nvvmProgramOptions, type KernelCompileOptions } from './kernel-compile-options.js';
 import { linkKernel, linkKernelAsync } from './linked-kernel.js';
 
@@ -59,33 +59,33 @@ export async function compileToPtxAsync(ir: string, options: KernelCompileOption
  * @throws `LinkError` when the kernel's linked code does not link (see linked-kernel.ts)
  */
 export function compileKernel(ir: string, symbol: string, options: KernelCompileOptions = {}): CompiledKernel {
-  const requested = checkRoute(options);
-  if (options.link !== undefined && options.link.length > 0) {
-    const linked = linkKernel(ir, options, options.link);
+  const planned = compileRoute(options);
+  if (planned === 'linked' || planned === 'linked-lto') {
+    const linked = linkKernel(ir, options, options.link ?? []);
     return loaded(linked.objectCode, symbol, linked.ptx, 'cubin');
   }
   const calls = { cache: options.cache, logs: options.logs };
   // The compatibility check is ours to act on (auto) or to leave to loading, which explains a refusal itself.
   const ptxCode = nvvmProgram(ir, options).compile('ptx', { ...calls, checkCompatibility: false });
-  const route = resolveRoute(requested, options, ptxCode.compatibility());
+  const route = planned === 'auto' ? compileRoute(options, ptxCode) : planned;
   const objectCode = route === 'ptx' ? ptxCode : linkProgram(ptxCode, options).compile('cubin', calls);
-  return loaded(objectCode, symbol, decoder.decode(ptxCode.code), route);
+  return loaded(objectCode, symbol, decoder.decode(ptxCode.code), route === 'ptx' ? 'ptx' : 'cubin');
 }
 
 /** {@link compileKernel} with libNVVM, the linker and the driver's loading off the event loop. */
 export async function compileKernelAsync(ir: string, symbol: string, options: KernelCompileOptions = {}): Promise<CompiledKernel> {
-  const requested = checkRoute(options);
-  if (options.link !== undefined && options.link.length > 0) {
-    const linked = await linkKernelAsync(ir, options, options.link);
+  const planned = compileRoute(options);
+  if (planned === 'linked' || planned === 'linked-lto') {
+    const linked = await linkKernelAsync(ir, options, options.link ?? []);
     await loadedAsync(linked.objectCode);
     return loaded(linked.objectCode, symbol, linked.ptx, 'cubin');
   }
   const calls = { cache: options.cache, logs: options.logs };
   const ptxCode = await nvvmProgram(ir, options).compileAsync('ptx', { ...calls, checkCompatibility: false });
-  const route = resolveRoute(requested, options, ptxCode.compatibility());
+  const route = planned === 'auto' ? compileRoute(options, ptxCode) : planned;
   const objectCode = route === 'ptx' ? ptxCode : await linkProgram(ptxCode, options).compileAsync('cubin', calls);
   await loadedAsync(objectCode);
-  return loaded(objectCode, symbol, decoder.decode(ptxCode.code), route);
+  return loaded(objectCode, symbol, decoder.decode(ptxCode.code), route === 'ptx' ? 'ptx' : 'cubin');
 }
 
 /** Loads `objectCode` off the event loop; closes it when that fails. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callsLibdevice, linkerOptions, linkProgramOptions, nvvmProgramOptions } from './kernel-compile-options.js';
+import { callsLibdevice, jitCompileOptions, linkerOptions, linkProgramOptions, nvvmProgramOptions } from './kernel-compile-options.js';
 
 describe('kernel compile options', () => {
   it('links libdevice where the IR is not known, names the module after the kernel, and passes on only what is given', () => {
@@ -46,5 +46,9 @@ describe('callsLibdevice', () => {
     expect(callsLibdevice('declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\ndefine void @k() {\n  ret void\n}')).toBe(false);
     expect(nvvmProgramOptions({}, 'define void @k() {\n  ret void\n}').useLibdevice).toBe(false);
     expect(nvvmProgramOptions({}).useLibdevice).toBe(true);
+  });
+
+  it("gives a JIT kernel's options, the route left to compileRoute unless the disk cache asks for the cubin it keeps", () => {
+    expect(jitCompileOptions({ arch: 'sm_90', fma: false, fastMath: true, cache: false }, 'axpy')).toEqual({ arch: 'sm_90', fma: false, fastMath: true, name: 'axpy' });
   });
 });

@@ -1,21 +1,9 @@
 import type { CompileCache, LinkerOptions, LogSink, ProgramOptions } from '@cuda-js/program';
+import { jitCache, wantsCache } from './jit-cache.js';
 import type { LinkInput } from '../external-device-function.js';
+import type { CompileRoute } from './compile-route.js';
 
-/**
- * How the compiled kernel is made loadable:
- * - `'ptx'`: libNVVM's PTX is loaded as it is; the driver compiles it to
- *   machine code when loading (and keeps the result in its own disk cache,
- *   `~/.nv/ComputeCache`). Needs no linker.
- * - `'cubin'`: the PTX is linked to a cubin first (nvJitLink, else the
- *   driver's linker); loading then compiles nothing. Needed for
- *   `maxRegisters` and `lineinfo`, and for a driver older than the PTX
- *   (CUDA minor-version compatibility: a 13.x cubin loads on a 13.0 driver,
- *   a 13.1 PTX does not).
- * - `'auto'` (default): `'ptx'`, unless the driver cannot load this PTX or an
- *   option needs the linker; then `'cubin'`.
- * A kernel with {@link KernelCompileOptions.link} inputs always takes `'cubin'`.
- */
-export type CompileRoute = 'auto' | 'ptx' | 'cubin';
+export type { CompileRoute } from './compile-route.js';
 
 /** Options of {@link compileToPtx} and {@link compileKernel}. */
 export interface KernelCompileOptions {
@@ -39,7 +27,7 @@ export interface KernelCompileOptions {
   readonly lineinfo?: boolean;
   /** The kernel's name, for compile logs (`<name>.ll`). */
   readonly name?: string;
-  /** See {@link CompileRoute}. Default `'auto'`. */
+  /** The route asked for (see {@link CompileRoute}; compile-route.ts decides the one taken). Default `'auto'`. */
   readonly route?: CompileRoute;
   /** A compile cache for the PTX (and the cubin). */
   readonly cache?: CompileCache;
@@ -52,6 +40,20 @@ export interface KernelCompileOptions {
    * the whole link one with link-time optimization, through nvJitLink.
    */
   readonly link?: readonly LinkInput[];
+}
+
+/**
+ * The compile options of a JIT kernel (of its `arch`, `fma`, `fastMath` and
+ * `cache` options). With the disk cache, the route asked for is `'cubin'`:
+ * the cubin is made and kept too, so that a hit loads machine code, with no
+ * PTX for the driver to compile (compile-route.ts decides the rest).
+ */
+export function jitCompileOptions(
+  options: { readonly arch?: string | undefined; readonly fma?: boolean | undefined; readonly fastMath?: boolean | undefined; readonly cache?: boolean | undefined },
+  name: string,
+): KernelCompileOptions {
+  const cache = wantsCache(options.cache) ? jitCache() : undefined;
+  return { arch: options.arch, fma: options.fma, fastMath: options.fastMath, name, ...(cache ? { cache, route: 'cubin' } : {}) };
 }
 
 /** Whether NVVM IR calls libdevice (`__nv_*`): linking it costs a few milliseconds, so kernels without math skip it. */

@@ -13,7 +13,8 @@ import { lowerKernel } from '../lower/lower-kernel.js';
 import { NVPTX64_DATA_LAYOUT, NVPTX64_TRIPLE } from '../lower/nvvm-module.js';
 import type { ExternalCall } from '../types/typed-ir.js';
 import { compileKernel, compileKernelAsync } from './compile-kernel.js';
-import { linkInputsOf, linkKernel, linkKernelAsync, linksLtoir } from './linked-kernel.js';
+import { linksLtoir } from './compile-route.js';
+import { linkInputsOf, linkKernel, linkKernelAsync } from './linked-kernel.js';
 import { describeWhen, itWhen, linkerMissing, nvJitLinkMissing, nvrtcMissing, nvvmMissing } from './toolchain-environment.test-support.js';
 
 const MUL: ExternalCall = { symbol: 'mul_f32', args: ['f32', 'f32'], returns: 'f32', link: [] };

@@ -8,9 +8,10 @@
 //   instead, and nvJitLink links everything with link-time optimization (the
 //   driver cannot), with the kernel's math modes.
 // Every step uses the compile cache it is given, the link too.
-import { Linker, LinkerUnavailableError, ObjectCode, Program, UnsupportedOptionError } from '@cuda-js/program';
+import { Linker, LinkerUnavailableError, ObjectCode, Program } from '@cuda-js/program';
 import type { LinkInput } from '../external-device-function.js';
 import type { TypedKernel } from '../types/typed-ir.js';
+import { compileRoute } from './compile-route.js';
 import { linkerOptions, nvvmProgramOptions, type KernelCompileOptions } from './kernel-compile-options.js';
 
 const decoder = new TextDecoder();
@@ -46,11 +47,6 @@ export function linkInputsOf(kernel: Pick<TypedKernel, 'externals'>): LinkInput[
   return out;
 }
 
-/** Whether linking `inputs` takes link-time optimization: one of them is LTO-IR. */
-export function linksLtoir(inputs: readonly LinkInput[]): boolean {
-  return inputs.some((input) => input instanceof ObjectCode && input.codeType === 'ltoir');
-}
-
 /** What is compiled for one link: the kernel's program, and each input as a program to compile or code as it is. */
 interface LinkPlan {
   readonly lto: boolean;
@@ -61,10 +57,8 @@ interface LinkPlan {
 
 function plan(ir: string, options: KernelCompileOptions, inputs: readonly LinkInput[]): LinkPlan {
   if (inputs.length === 0) throw new TypeError('a linked kernel needs at least one link input');
-  if (options.route === 'ptx') {
-    throw new UnsupportedOptionError('route', "route 'ptx' of a kernel that calls linked code", "the kernel is linked with that code into a cubin: use route 'cubin' or 'auto'");
-  }
-  const lto = linksLtoir(inputs);
+  // the route, decided where every compile's is: 'linked-lto' where an input is LTO-IR; route 'ptx' refused
+  const lto = compileRoute({ ...options, link: inputs }) === 'linked-lto';
   const base = options.name ?? 'kernel';
   const planned = inputs.map((input, k) => {
     if (input instanceof ObjectCode) return { code: input, owned: false };
@@ -102,7 +96,7 @@ function finish(p: LinkPlan, kernelCode: ObjectCode, objectCode: ObjectCode): Li
  * Compiles NVVM IR and links it with `inputs` into a cubin, blocking; the
  * intermediate code is closed, the inputs given as ObjectCodes are not.
  *
- * @throws {UnsupportedOptionError} for route `'ptx'`
+ * @throws {UnsupportedOptionError} for route `'ptx'` (compile-route.ts)
  * @throws `NvvmError`, `NvrtcError` when the kernel or a `{ cuda }` input does not compile
  * @throws {LinkError} when the link fails (an undefined or mistyped symbol); {@link LinkerUnavailableError} where no linker (for LTO-IR: no nvJitLink) is usable
  */

@@ -1,4 +1,5 @@
-import { isArrayType, isFloat, isInteger, type ArrayType, type JitType } from '../types/jit-types.js';
+import type { KernelArgumentError, KernelTypeError } from '../errors.js';
+import { isArrayType, isFloat, isInteger, typeName, type ArrayType, type JitType } from '../types/jit-types.js';
 import { argumentError } from './argument-error.js';
 import type { LaunchTarget } from './argument-types.js';
 
@@ -57,4 +58,35 @@ function fitsParameter(want: JitType, got: JitType, arg: unknown, i: number, par
 function fitsArray(want: ArrayType, got: ArrayType): boolean {
   const layoutFits = want.layout === 'A' || want.layout === got.layout;
   return !got.pointer && got.dtype === want.dtype && got.ndim === want.ndim && layoutFits && (want.readonly || !got.readonly);
+}
+
+/**
+ * The error for an array argument whose dimensions differ from those of the
+ * parameter in every declared signature (a 1-D array for a declared 2-D
+ * parameter), when typing the kernel for the arguments' own types failed
+ * (`cause`): it names the argument, not the kernel line that typing stopped at.
+ */
+export function declaredDimensionsError(types: readonly JitType[], declared: readonly (readonly JitType[])[], params: readonly string[], cause: KernelTypeError): KernelArgumentError | undefined {
+  for (let i = 0; i < params.length; i++) {
+    const got = types[i];
+    if (got === undefined || !isArrayType(got) || got.pointer) continue;
+    const wanted = declared.map((signature) => signature[i]);
+    if (!wanted.every((w) => w !== undefined && isArrayType(w) && !w.pointer && w.ndim !== got.ndim)) continue;
+    const names = [...new Set(wanted.map((w) => typeName(w!)))].join(' or ');
+    const ndims = [...new Set(wanted.map((w) => `${(w as ArrayType).ndim}-D`))].join(' or ');
+    return argumentError(
+      params,
+      i,
+      `a ${got.ndim}-D array (${typeName(got)}) where the declared signatures take a ${ndims} array (${names}); typing the kernel for a ${got.ndim}-D one failed: ${cause.detail}`,
+      cause,
+    );
+  }
+  return undefined;
+}
+
+/** Whether two signatures hold the same type objects, one by one. */
+export function sameTypes(a: readonly JitType[], b: readonly JitType[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -12,7 +12,7 @@ import { defaultTarget, type JitTarget } from '../jit.js';
 import { dtypeOfScalar } from '../launch/kernel-dtype.js';
 import { makerType } from '../types/signature.js';
 import { viewOfList } from './list-array.js';
-import { checkSimulatorStream } from './simulator-stream-check.js';
+import { checkSimulatorStream } from '../simulate/simulator-stream-check.js';
 import { checkJitOptions, DEVICE_ARRAY_MAKER_OPTIONS } from '../jit-options.js';
 
 export interface DeviceArrayMakerOptions {

@@ -2,7 +2,7 @@
 // simulator runs each launch and copy to its end when it is called, so an
 // event is complete once recorded, and its time is the host's clock then.
 import { ClosedResourceError, type StreamArgument } from '@cuda-js/streams';
-import { checkSimulatorStream } from './simulator-stream-check.js';
+import { checkSimulatorStream } from '../simulate/simulator-stream-check.js';
 
 /**
  * An event for programs that run in the simulator: `record(stream)`,

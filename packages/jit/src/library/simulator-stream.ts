@@ -3,7 +3,7 @@
 // program order and every wait is already satisfied.
 import { ClosedResourceError, HostFunctionError, STREAM_PROTOCOL, type StreamArgument, type StreamLike, type StreamProtocolResult } from '@cuda-js/streams';
 import { SimulatorEvent } from './simulator-event.js';
-import { checkSimulatorStream, SIMULATOR_STREAM } from './simulator-stream-check.js';
+import { checkSimulatorStream, SIMULATOR_STREAM } from '../simulate/simulator-stream-check.js';
 
 /**
  * A stream for programs that run in the simulator: it takes the place of a

@@ -14,7 +14,7 @@ import { ClosedResourceError, Event, IpcError } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { Buffer, type Device, DeviceMemoryResource, launch } from '../../index.js';
-import { gpuTestKernels } from '../../test-kernels.js';
+import { gpuTestKernels } from '../../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
 extern "C" __global__ void write_pattern(int* out, int n, int salt) {

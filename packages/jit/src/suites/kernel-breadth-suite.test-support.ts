@@ -6,7 +6,7 @@
  * in the same order as the kernels, so that f32 results are exact.
  */
 import { roundToBfloat16, roundToFloat16 } from '@cuda-js/core';
-import * as J from './index.js';
+import * as J from '../index.js';
 import { floats, halfArray, halfBits, halfValues, ints, k, nd, type Nd, type SuiteCase } from './kernel-suite.test-support.js';
 
 type Cast = (x: number | boolean | bigint) => number;

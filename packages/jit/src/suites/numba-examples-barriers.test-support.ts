@@ -4,8 +4,8 @@
 // plain-JS references. Both return early and then sync the grid: they run
 // on the GPU (measured on the H200) and must give the same answer in the
 // simulator. Shared by the unit (simulator) and GPU test files.
-import { cuda } from './cuda.js';
-import { jit, type JitOptions, type JitKernel } from './jit.js';
+import { cuda } from '../cuda.js';
+import { jit, type JitOptions, type JitKernel } from '../jit.js';
 
 /** numba's solve_heat_equation: one thread per point, ping-pong buffers chosen by the step, a grid barrier per step. */
 export function heatEquationKernel(options: JitOptions): JitKernel {

@@ -6,7 +6,7 @@ import { Device, f32, i32 } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, StridedMemoryView } from '@cuda-js/memory-view';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { array, cuda, jit, KernelArgumentError } from './index.js';
+import { array, cuda, jit, KernelArgumentError } from '../index.js';
 import { BREADTH_SUITE } from './kernel-breadth-suite.test-support.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, SUITE } from './kernel-suite.test-support.js';
 

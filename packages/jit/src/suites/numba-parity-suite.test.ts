@@ -3,13 +3,13 @@
 // -arch=sm_90 with the instructions each feature stands for in the PTX.
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
-import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from './compile/toolchain-environment.test-support.js';
-import { cuda as hostCuda, cuda } from './cuda.js';
-import { argumentTypes } from './launch/argument-types.js';
+import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from '../compile/toolchain-environment.test-support.js';
+import { cuda as hostCuda, cuda } from '../cuda.js';
+import { argumentTypes } from '../launch/argument-types.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, type SuiteCase } from './kernel-suite.test-support.js';
-import { array, f32, f64, i32, jit, type KernelArray, KernelTypeError } from './index.js';
+import { array, f32, f64, i32, jit, type KernelArray, KernelTypeError } from '../index.js';
 import { CAPTURED_HOST_ARRAYS_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE } from './numba-parity-suite.test-support.js';
-import { FP16_FUNCTION_NAMES } from './types/fp16-calls.js';
+import { FP16_FUNCTION_NAMES } from '../types/fp16-calls.js';
 
 const CASES: readonly SuiteCase[] = [FP16_CASE, CAPTURED_HOST_ARRAYS_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE];
 

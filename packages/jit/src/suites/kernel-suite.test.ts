@@ -2,8 +2,8 @@
 // libNVVM and accepted by ptxas -arch=sm_90, and run in the simulator
 // against its plain-JavaScript reference.
 import { describe, expect, it } from 'vitest';
-import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from './compile/toolchain-environment.test-support.js';
-import { argumentTypes } from './launch/argument-types.js';
+import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from '../compile/toolchain-environment.test-support.js';
+import { argumentTypes } from '../launch/argument-types.js';
 import { BREADTH_SUITE } from './kernel-breadth-suite.test-support.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, SUITE } from './kernel-suite.test-support.js';
 

@@ -6,11 +6,11 @@
 import { Device, f32 } from '@cuda-js/core';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { cuda } from './cuda.js';
-import { jit } from './jit.js';
-import { deviceArrayLike, toDevice } from './library/device-arrays.js';
-import { reduce } from './library/reduce.js';
-import { vectorize } from './library/vectorize.js';
+import { cuda } from '../cuda.js';
+import { jit } from '../jit.js';
+import { deviceArrayLike, toDevice } from '../library/device-arrays.js';
+import { reduce } from '../library/reduce.js';
+import { vectorize } from '../library/vectorize.js';
 import { DOC_EXAMPLES } from './numba-doc-examples.test-support.js';
 
 describeGpu("numba-cuda's documented examples on the GPU", () => {

@@ -3,9 +3,9 @@
 // live thread that never reaches the barrier is still a deadlock.
 import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, test } from 'vitest';
-import { cuda } from './cuda.js';
-import { SimulatorError } from './errors.js';
-import { jit } from './jit.js';
+import { cuda } from '../cuda.js';
+import { SimulatorError } from '../errors.js';
+import { jit } from '../jit.js';
 import { heatEquationData, heatEquationKernel, heatEquationReference, SESSION_EXPECTED, SESSION_IDS, SESSION_SECONDS, sessionizeKernel } from './numba-examples-barriers.test-support.js';
 
 describe("numba's grid-barrier examples in the simulator", () => {

@@ -12,20 +12,20 @@ import { type DeviceArray, f32, f64, i32, i64, u32, u8 } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView } from '@cuda-js/memory-view';
 import { errorOf } from '@cuda-js/test-support/errors';
 import { expect } from 'vitest';
-import { cuda } from './cuda.js';
-import type { DeviceFunctionCallable } from './device-function.js';
-import { RecursionTypeError } from './errors.js';
-import { declareDevice } from './external-device-function.js';
-import { jit, type JitTarget } from './jit.js';
-import type { KernelArray, KernelPointer } from './kernel-array.js';
-import { deviceArray, deviceArrayLike, toDevice } from './library/device-arrays.js';
-import { guvectorize } from './library/guvectorize.js';
-import { xoroshiro128p_uniform_float32 } from './library/random.js';
-import { reduce } from './library/reduce.js';
-import { vectorize } from './library/vectorize.js';
-import { event, stream } from './library/stream-makers.js';
-import { createXoroshiro128pStates } from './library/xoroshiro128p-states.js';
-import { array, pointer } from './types/signature.js';
+import { cuda } from '../cuda.js';
+import type { DeviceFunctionCallable } from '../device-function.js';
+import { RecursionTypeError } from '../errors.js';
+import { declareDevice } from '../external-device-function.js';
+import { jit, type JitTarget } from '../jit.js';
+import type { KernelArray, KernelPointer } from '../kernel-array.js';
+import { deviceArray, deviceArrayLike, toDevice } from '../library/device-arrays.js';
+import { guvectorize } from '../library/guvectorize.js';
+import { xoroshiro128p_uniform_float32 } from '../library/random.js';
+import { reduce } from '../library/reduce.js';
+import { vectorize } from '../library/vectorize.js';
+import { event, stream } from '../library/stream-makers.js';
+import { createXoroshiro128pStates } from '../library/xoroshiro128p-states.js';
+import { array, pointer } from '../types/signature.js';
 
 /** Where an example runs: the target, and whether at numba's own sizes (the GPU) or smaller ones (the simulator). */
 export interface ExampleEnv {

@@ -7,7 +7,7 @@
  * runs them on the device against the same reference.
  */
 import { float16Bits, float16FromBits, roundToFloat16 } from '@cuda-js/core';
-import * as J from './index.js';
+import * as J from '../index.js';
 import { floats, halfArray, halfBits, k, nd, type KernelSource, type Nd, type SuiteCase } from './kernel-suite.test-support.js';
 
 const { cuda } = J;

@@ -5,7 +5,7 @@ import { Device } from '@cuda-js/core';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { StridedMemoryView } from '@cuda-js/memory-view';
-import { cuda, jit, type KernelArray } from './index.js';
+import { cuda, jit, type KernelArray } from '../index.js';
 import { cloneArgs, firstDifference, kernelFor, outputData } from './kernel-suite.test-support.js';
 import { CAPTURED_HOST_ARRAYS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE } from './numba-parity-suite.test-support.js';
 

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { Device } from '@cuda-js/core';
 import { describeGpu } from '@cuda-js/test-support';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cuda, jit } from './index.js';
+import { cuda, jit } from '../index.js';
 
-const DIST = join(import.meta.dirname, '..', 'dist', 'index.js');
-const CORE_DIST = join(import.meta.dirname, '..', '..', 'core', 'dist', 'index.js');
+const DIST = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
+const CORE_DIST = join(import.meta.dirname, '..', '..', '..', 'core', 'dist', 'index.js');
 
 /** A child process that compiles a kernel calling a device function with `{ cache: true }` and prints its cache stats. */
 const cacheChild = (factor: number) => `

@@ -9,8 +9,8 @@ import { bfloat16Bits, bfloat16FromBits, float16Bits, float16FromBits } from '@c
 import { StridedMemoryView } from '@cuda-js/memory-view';
 // some cases pass scijs ndarrays, which memory-view views once their adapter is imported
 import '@cuda-js/memory-view/adapters';
-import * as J from './index.js';
-import { jit, type JitKernel, type JitOptions, type JitTarget } from './index.js';
+import * as J from '../index.js';
+import { jit, type JitKernel, type JitOptions, type JitTarget } from '../index.js';
 
 // Inside kernels the casts take and give numbers; these typed aliases only
 // satisfy TypeScript (the kernels' text names f32, i32, ... as the JIT expects).

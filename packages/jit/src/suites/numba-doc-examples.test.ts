@@ -6,13 +6,13 @@
 // lacks is skipped with the feature named.
 import { f32 } from '@cuda-js/core';
 import { describe, expect, it } from 'vitest';
-import { cuda } from './cuda.js';
-import { jit } from './jit.js';
-import { deviceArrayLike, toDevice } from './library/device-arrays.js';
-import { createXoroshiro128pStates } from './library/xoroshiro128p-states.js';
-import { xoroshiro128p_uniform_float32 } from './library/random.js';
-import { reduce } from './library/reduce.js';
-import { vectorize } from './library/vectorize.js';
+import { cuda } from '../cuda.js';
+import { jit } from '../jit.js';
+import { deviceArrayLike, toDevice } from '../library/device-arrays.js';
+import { createXoroshiro128pStates } from '../library/xoroshiro128p-states.js';
+import { xoroshiro128p_uniform_float32 } from '../library/random.js';
+import { reduce } from '../library/reduce.js';
+import { vectorize } from '../library/vectorize.js';
 import { DOC_EXAMPLES } from './numba-doc-examples.test-support.js';
 
 const target = 'simulator';
