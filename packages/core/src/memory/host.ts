@@ -1,9 +1,9 @@
 import { driver, type DriverTypes } from '@cuda-js/bindings';
-import { isAnything } from '@cuda-js/options';
+import { isAnything, type OptionTableOf } from '@cuda-js/options';
 import { checkCoreOptions } from '../core-options.js';
 
 // numaId's range is checked below.
-const HOST_OPTIONS = { numaId: isAnything };
+const HOST_OPTIONS = { numaId: isAnything } satisfies OptionTableOf<NonNullable<ConstructorParameters<typeof Host>[0]>>;
 
 /** Only this module can make the calling thread's NUMA node. */
 const NUMA_CURRENT: unique symbol = Symbol('Host.numaCurrent');

@@ -2,8 +2,9 @@ import { closeSync } from 'node:fs';
 import { driver, OwnedHandle, type CUmemoryPool } from '@cuda-js/bindings';
 import { IpcError } from '@cuda-js/streams';
 import type { Device } from '../device/device.js';
+import type { DeviceMemoryResourceOptions } from './memory-resources.js';
 import { exportPoolDescriptor, importPool, type IpcAllocationHandle } from './ipc/ipc-allocation-handle.js';
-import { isAnything } from '@cuda-js/options';
+import { isAnything, type OptionTableOf } from '@cuda-js/options';
 import { checkCoreOptions } from '../core-options.js';
 
 /** The options of a pool of a DeviceMemoryResource's own (checked by {@link OwnedMemoryPool.fromOptions}). */
@@ -15,7 +16,7 @@ interface OwnPoolOptions {
 
 // every option of DeviceMemoryResourceOptions (peerAccessibleBy is applied by the resource itself), so that a misspelt one is refused
 // Each value is checked below with its own message.
-const POOL_OPTIONS = { pool: isAnything, ipcEnabled: isAnything, maxSize: isAnything, peerAccessibleBy: isAnything };
+const POOL_OPTIONS = { pool: isAnything, ipcEnabled: isAnything, maxSize: isAnything, peerAccessibleBy: isAnything } satisfies OptionTableOf<DeviceMemoryResourceOptions>;
 
 /** Destroys the pool, and closes the descriptor that was exported for other processes. */
 function releasePool(pool: CUmemoryPool, exported: { fd: number | undefined }): void {
