@@ -1,5 +1,6 @@
 import { isBoolean } from '@cuda-js/options';
-import { brandHandle, driver, OwnedHandle, type CUevent } from '@cuda-js/bindings';
+import { driver, type CUevent } from '@cuda-js/bindings';
+import { brandHandle, OwnedHandle } from '@cuda-js/bindings/runtime';
 import { checkEventWait, hostFunctionMark, type HostFunctionMark } from './host-function.js';
 import { IpcError } from './ipc-error.js';
 import { exportIpcEvent, ipcEventHandleBytes, type IpcEventDescriptor } from './ipc-event-descriptor.js';

@@ -1,5 +1,6 @@
 import { isBoolean, isInteger, type OptionTableOf } from '@cuda-js/options';
-import { brandHandle, driver, OwnedHandle, type CUcontext, type CUstream } from '@cuda-js/bindings';
+import { driver, type CUcontext, type CUstream } from '@cuda-js/bindings';
+import { brandHandle, OwnedHandle } from '@cuda-js/bindings/runtime';
 import { deferredStreams, submitDeferredWork } from './deferred-work.js';
 import { Event } from './event.js';
 import { checkBlockingWait, launchHostFunction } from './host-function.js';

@@ -1,4 +1,5 @@
-import { brandHandle, driver, OwnedHandle, type CUcontext, type CUdeviceptr, type CUgraph, type CUgraphNode } from '@cuda-js/bindings';
+import { driver, type CUcontext, type CUdeviceptr, type CUgraph, type CUgraphNode } from '@cuda-js/bindings';
+import { brandHandle, OwnedHandle } from '@cuda-js/bindings/runtime';
 import { formatValue } from '@cuda-js/memory-view';
 import { Event, Stream } from '@cuda-js/streams';
 import { Buffer } from '../memory/buffer.js';

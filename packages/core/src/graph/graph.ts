@@ -1,4 +1,5 @@
-import { CudaError, driver, OwnedHandle, type CUgraph, type CUgraphExec } from '@cuda-js/bindings';
+import { CudaError, driver, type CUgraph, type CUgraphExec } from '@cuda-js/bindings';
+import { OwnedHandle } from '@cuda-js/bindings/runtime';
 import { formatValue } from '@cuda-js/memory-view';
 import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { GraphArgumentError, GraphInstantiateError, GraphUpdateError } from '../errors.js';

@@ -1,4 +1,5 @@
-import { brandHandle, driver, hostArrayBuffer, HostViewError, OwnedHandle, type CUdeviceptr, type CUstream } from '@cuda-js/bindings';
+import { driver, hostArrayBuffer, HostViewError, type CUdeviceptr, type CUstream } from '@cuda-js/bindings';
+import { brandHandle, OwnedHandle } from '@cuda-js/bindings/runtime';
 import {
   DLDeviceType,
   DLPACK,

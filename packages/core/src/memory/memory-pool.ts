@@ -1,5 +1,6 @@
 import { closeSync } from 'node:fs';
-import { driver, OwnedHandle, type CUmemoryPool } from '@cuda-js/bindings';
+import { driver, type CUmemoryPool } from '@cuda-js/bindings';
+import { OwnedHandle } from '@cuda-js/bindings/runtime';
 import { IpcError } from '@cuda-js/streams';
 import type { Device } from '../device/device.js';
 import type { DeviceMemoryResourceOptions } from './memory-resources.js';

@@ -1,4 +1,5 @@
-import { brandHandle, driver, releaseAsync, releaseInBackground, type CUdeviceptr, type CUmemoryPool, type CUstream } from '@cuda-js/bindings';
+import { driver, type CUdeviceptr, type CUmemoryPool, type CUstream } from '@cuda-js/bindings';
+import { brandHandle, releaseAsync, releaseInBackground } from '@cuda-js/bindings/runtime';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { Buffer } from './buffer.js';
 import { checkCoreOptions, STREAM_OPTIONS } from '../core-options.js';
