@@ -61,6 +61,7 @@ export {
 export {
   JitError,
   JitOptionError,
+  JitArgumentError,
   UnsupportedSyntaxError,
   RewrittenKernelError,
   FreeVariableError,
