@@ -175,7 +175,17 @@ for (const [name, t] of tarballs) {
   }
   for (const field of ['main', 'types']) if (manifest[field]) check(has(manifest[field]), `${name}: ${field} names ${manifest[field]}, not in the tarball`);
   for (const bin of Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {}))) check(has(bin), `${name}: bin ${bin} not in the tarball`);
-  if (Array.isArray(manifest.sideEffects)) for (const s of manifest.sideEffects) check(has(s), `${name}: sideEffects names ${s}, not in the tarball`);
+  // a pattern (./dist/chunks/*.js) must match some file of the tarball, a path be one
+  const matches = (pattern) => {
+    if (!pattern.includes('*')) return has(pattern);
+    const re = new RegExp(
+      `^${strip(pattern)
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '[^/]*')}$`,
+    );
+    return [...files.keys()].some((f) => re.test(f));
+  };
+  if (Array.isArray(manifest.sideEffects)) for (const s of manifest.sideEffects) check(matches(s), `${name}: sideEffects names ${s}, not in the tarball`);
   // Every relative import of a shipped module is shipped too: the tarballs hold the bundled entries, not
   // tsc's per-module files, so an entry that was not bundled (a `tsc -b` after the bundle) is caught here.
   // And every shipped module is loaded by some entry: no per-module file beside a bundle, no type-only module's `export {}`.

@@ -1,5 +1,16 @@
 import { JitError } from './errors.js';
+import { ATOMIC_FUNCTIONS } from './intrinsics/atomics.js';
+import { BIT_FUNCTIONS } from './intrinsics/bits.js';
+import { FENCES } from './intrinsics/fences.js';
+import { FP16_FUNCTIONS } from './intrinsics/fp16.js';
+import { CUDA_MATH } from './intrinsics/math.js';
+import { LANE_MASKS } from './intrinsics/lane-masks.js';
+import { TIMERS } from './intrinsics/timers.js';
+import { WARP_MATCHES } from './intrinsics/warp-matches.js';
+import { WARP_SHUFFLES } from './intrinsics/warp-shuffles.js';
+import { WARP_VOTES } from './intrinsics/warp-votes.js';
 import type { ScalarName } from './types/jit-types.js';
+import type { MATH_FUNCTIONS } from './types/typed-ir.js';
 import type { KernelArray, NumberScalarName, ScalarOfToken, ScalarOfTypedArray } from './kernel-array.js';
 
 /** A thread's position along x, y and z. */
@@ -32,13 +43,68 @@ function dims(name: string): Dim3Value {
   });
 }
 
+/** The TypeScript signature of a bit function by its row's `result`: a count (i32), or a value of the argument's type. */
+export interface BitSignatures {
+  i32(x: number | bigint): number;
+  arg<T extends number | bigint>(x: T): T;
+}
+
+/** The bit functions of the `cuda` object (`cuda.popc(x)`, `cuda.brev(x)`, …): one per row of the bit-function table. */
+export type BitIntrinsics = { [K in keyof typeof BIT_FUNCTIONS]: BitSignatures[(typeof BIT_FUNCTIONS)[K]['result']] };
+
+/** The TypeScript signature of an atomic by its row's `operands`: each gives the old value; `index` is a number, or [i, j, ...] for n-D arrays. */
+export interface AtomicSignatures {
+  value<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
+  compare<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, expected: T, value: T): T;
+}
+
+/** The atomics of `cuda.atomic` (`add`, `cas`, …): one per row of the atomics table. */
+export type AtomicIntrinsics = { [K in keyof typeof ATOMIC_FUNCTIONS]: AtomicSignatures[(typeof ATOMIC_FUNCTIONS)[K]['operands']] };
+
+/** The timers of the `cuda` object (`cuda.clock64()`, `cuda.globaltimer()`): one per row of the timers table, each a u64. */
+export type TimerIntrinsics = { [K in keyof typeof TIMERS]: () => bigint };
+
+/** The lane masks of the `cuda` object (`cuda.activemask()`, `cuda.lanemask_lt()`, …): one per row of the lane-mask table, each a u32. */
+export type LaneMaskIntrinsics = { [K in keyof typeof LANE_MASKS]: () => number };
+
+/** The TypeScript signature of a warp vote by its row's `result`: a bool, or a u32 of lanes. */
+export interface WarpVoteSignatures {
+  bool(mask: number, predicate: unknown): boolean;
+  u32(mask: number, predicate: unknown): number;
+}
+
+/** The warp votes of the `cuda` object (`cuda.all_sync(mask, p)`, `cuda.ballot_sync(mask, p)`, …): one per row of the warp-vote table. */
+export type WarpVoteIntrinsics = { [K in keyof typeof WARP_VOTES]: WarpVoteSignatures[(typeof WARP_VOTES)[K]['result']] };
+
+/** The TypeScript signature of a math function of the `cuda` object by its arity. */
+export interface MathSignatures {
+  1: (x: number) => number;
+  2: (a: number, b: number) => number;
+  3: (a: number, b: number, c: number) => number;
+}
+
+/** The math functions of the `cuda` object (`cuda.fma(a, b, c)`, `cuda.cbrt(x)`): one per row of the cuda-math table. */
+export type MathIntrinsics = { [K in keyof typeof CUDA_MATH]: MathSignatures[(typeof MATH_FUNCTIONS)[(typeof CUDA_MATH)[K]['fn']]['arity']] };
+
+/** The warp matches of the `cuda` object (`cuda.match_any_sync(mask, v)`, `cuda.match_all_sync(mask, v)`): one per row of the warp-match table, each a u32 of lanes. */
+export type WarpMatchIntrinsics = { [K in keyof typeof WARP_MATCHES]: (mask: number, value: number | bigint) => number };
+
+/** The TypeScript signature of a warp shuffle: the value of another lane, of the value's type. */
+export type WarpShuffleSignature = <T extends number | bigint>(mask: number, value: T, lane: number, width?: number) => T;
+
+/** The warp shuffles of the `cuda` object (`cuda.shfl_sync(mask, v, srcLane, width?)`, `shfl_up_sync`, …): one per row of the warp-shuffle table. */
+export type WarpShuffleIntrinsics = { [K in keyof typeof WARP_SHUFFLES]: WarpShuffleSignature };
+
+/** The memory fences of the `cuda` object (`cuda.threadfence()`, …): one per row of the fences table. */
+export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K]['cuda']]: () => void };
+
 /**
  * The intrinsics that kernels use (numba's `cuda` module): the thread's
  * position and the grid's shape. Kernels name it `cuda` (a bundler's
  * namespace object in front of it is fine); outside a kernel each member
  * throws, as it has no meaning on the CPU.
  */
-export interface CudaIntrinsics {
+export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics, WarpVoteIntrinsics, WarpMatchIntrinsics, WarpShuffleIntrinsics, MathIntrinsics {
   /** The absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` (and y, z for 2 and 3). */
   grid(ndim: 1): number;
   grid(ndim: 2): [number, number];
@@ -55,8 +121,6 @@ export interface CudaIntrinsics {
   readonly laneid: number;
   /** Threads per warp (32). */
   readonly warpsize: number;
-  /** `a * b + c` with one rounding. */
-  fma(a: number, b: number, c: number): number;
 
   // ---- casts: `cuda.f32(x)` is the kernel's `f32(x)`, typed as the number (bigint, boolean) it gives in the kernel ----
   f64(value: number | bigint | boolean): number;
@@ -92,48 +156,13 @@ export interface CudaIntrinsics {
   syncthreads_or(predicate: unknown): boolean;
   /** Waits for the lanes of `mask` (default all 32). */
   syncwarp(mask?: number): void;
-  threadfence(): void;
-  threadfence_block(): void;
-  threadfence_system(): void;
   /** Cooperative groups: `cuda.cg.thisGrid().sync()` waits for every thread of the grid (the launch becomes cooperative). */
   readonly cg: { thisGrid(): { sync(): void } };
 
   // ---- atomics: each gives the old value; `index` is a number, or [i, j, ...] for n-D arrays ----
-  readonly atomic: {
-    add<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    sub<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    min<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    max<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    and<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    or<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    xor<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    exch<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    inc<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    dec<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, value: T): T;
-    /** Stores `value` where the element equals `expected`. */
-    cas<T extends number | bigint>(array: AtomicTarget, index: AtomicIndex, expected: T, value: T): T;
-  };
+  readonly atomic: AtomicIntrinsics;
 
   // ---- warp ----
-  shfl_sync<T extends number | bigint>(mask: number, value: T, srcLane: number, width?: number): T;
-  shfl_up_sync<T extends number | bigint>(mask: number, value: T, delta: number, width?: number): T;
-  shfl_down_sync<T extends number | bigint>(mask: number, value: T, delta: number, width?: number): T;
-  shfl_xor_sync<T extends number | bigint>(mask: number, value: T, laneMask: number, width?: number): T;
-  all_sync(mask: number, predicate: unknown): boolean;
-  any_sync(mask: number, predicate: unknown): boolean;
-  /** Whether the predicate is the same in every lane of `mask`. */
-  eq_sync(mask: number, predicate: unknown): boolean;
-  ballot_sync(mask: number, predicate: unknown): number;
-  match_any_sync(mask: number, value: number | bigint): number;
-  /** `mask` if every lane of `mask` has the same value, else 0. */
-  match_all_sync(mask: number, value: number | bigint): number;
-  activemask(): number;
-  /** The lanes below this one (`%lanemask_lt`); `_le`, `_eq`, `_ge`, `_gt` likewise. */
-  lanemask_lt(): number;
-  lanemask_le(): number;
-  lanemask_eq(): number;
-  lanemask_ge(): number;
-  lanemask_gt(): number;
 
   /**
    * numba's `cuda.fp16`: f16 arithmetic (`hadd`, `hsub`, `hmul`, `hdiv`, `hfma`, `hneg`, `habs`),
@@ -144,85 +173,26 @@ export interface CudaIntrinsics {
   readonly fp16: Fp16Functions;
 
   // ---- other intrinsics ----
-  popc(x: number | bigint): number;
-  clz(x: number | bigint): number;
-  ffs(x: number | bigint): number;
-  brev<T extends number | bigint>(x: T): T;
-  cbrt(x: number): number;
   /** `test ? a : b`, evaluating both. */
   selp<T>(test: unknown, a: T, b: T): T;
   nanosleep(nanoseconds: number): void;
-  clock64(): bigint;
-  /** Nanoseconds of the GPU's global timer (`%globaltimer`). */
-  globaltimer(): bigint;
   /** C printf from the thread: `cuda.printf('%d %f\n', i, x)`; `console.log(...)` works too. */
   printf(format: string, ...args: unknown[]): void;
 }
 
-/** The functions of `cuda.fp16` (see {@link CudaIntrinsics.fp16}). */
-export interface Fp16Functions {
-  hadd(a: number, b: number): number;
-  hsub(a: number, b: number): number;
-  hmul(a: number, b: number): number;
-  hdiv(a: number, b: number): number;
-  hfma(a: number, b: number, c: number): number;
-  hneg(a: number): number;
-  habs(a: number): number;
-  heq(a: number, b: number): boolean;
-  hne(a: number, b: number): boolean;
-  hgt(a: number, b: number): boolean;
-  hge(a: number, b: number): boolean;
-  hlt(a: number, b: number): boolean;
-  hle(a: number, b: number): boolean;
-  hmax(a: number, b: number): number;
-  hmin(a: number, b: number): number;
-  hsin(x: number): number;
-  hcos(x: number): number;
-  hlog(x: number): number;
-  hlog2(x: number): number;
-  hlog10(x: number): number;
-  hexp(x: number): number;
-  hexp2(x: number): number;
-  hexp10(x: number): number;
-  hsqrt(x: number): number;
-  hrsqrt(x: number): number;
-  hceil(x: number): number;
-  hfloor(x: number): number;
-  hrcp(x: number): number;
-  htrunc(x: number): number;
+/** The TypeScript signature of a `cuda.fp16` function by its row's form: f16 values in, an f16 value (a bool for comparisons) out. */
+export interface Fp16Signatures {
+  unary(x: number): number;
+  binary(a: number, b: number): number;
+  ternary(a: number, b: number, c: number): number;
+  compare(a: number, b: number): boolean;
 }
 
-const FP16_NAMES = [
-  'hadd',
-  'hsub',
-  'hmul',
-  'hdiv',
-  'hfma',
-  'hneg',
-  'habs',
-  'heq',
-  'hne',
-  'hgt',
-  'hge',
-  'hlt',
-  'hle',
-  'hmax',
-  'hmin',
-  'hsin',
-  'hcos',
-  'hlog',
-  'hlog2',
-  'hlog10',
-  'hexp',
-  'hexp2',
-  'hexp10',
-  'hsqrt',
-  'hrsqrt',
-  'hceil',
-  'hfloor',
-  'hrcp',
-  'htrunc',
-] as const satisfies readonly (keyof Fp16Functions)[];
+/** The signature kind (a key of {@link Fp16Signatures}) of a `cuda.fp16` row's form. */
+export type Fp16Kind<Form> = Form extends { compare: unknown } ? 'compare' : Form extends { arity: 3 } ? 'ternary' : Form extends { binary: unknown } | { extremum: unknown } ? 'binary' : 'unary';
+
+/** The functions of `cuda.fp16` (see {@link CudaIntrinsics.fp16}): one per row of the fp16 table. */
+export type Fp16Functions = { [K in keyof typeof FP16_FUNCTIONS]: Fp16Signatures[Fp16Kind<(typeof FP16_FUNCTIONS)[K]['form']>] };
 
 /** A scalar type token: the scalar makers `f32`, `i32`, ... (in a kernel, or passed in its constants). */
 export type DtypeToken = (value: never) => unknown;
@@ -259,13 +229,12 @@ export const cuda: CudaIntrinsics = Object.freeze({
   get warpsize(): number {
     return onlyInKernels('warpsize');
   },
-  fma: (): never => onlyInKernels('fma()'),
   shared: Object.freeze({ array: (): never => onlyInKernels('shared.array()') }),
   local: Object.freeze({ array: (): never => onlyInKernels('local.array()') }),
   const: Object.freeze({ arrayLike: (): never => onlyInKernels('const.arrayLike()') }),
   cg: Object.freeze({ thisGrid: (): never => onlyInKernels('cg.thisGrid()') }),
-  fp16: kernelOnly(FP16_NAMES, 'fp16.') as unknown as Fp16Functions,
-  atomic: kernelOnly(['add', 'sub', 'min', 'max', 'and', 'or', 'xor', 'exch', 'inc', 'dec', 'cas'], 'atomic.'),
+  fp16: kernelOnly(Object.keys(FP16_FUNCTIONS) as (keyof typeof FP16_FUNCTIONS)[], 'fp16.') as unknown as Fp16Functions,
+  atomic: kernelOnly(Object.keys(ATOMIC_FUNCTIONS) as (keyof typeof ATOMIC_FUNCTIONS)[], 'atomic.'),
   ...kernelOnly(
     [
       'syncthreads',
@@ -273,34 +242,8 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'syncthreads_and',
       'syncthreads_or',
       'syncwarp',
-      'threadfence',
-      'threadfence_block',
-      'threadfence_system',
-      'shfl_sync',
-      'shfl_up_sync',
-      'shfl_down_sync',
-      'shfl_xor_sync',
-      'all_sync',
-      'any_sync',
-      'eq_sync',
-      'ballot_sync',
-      'match_any_sync',
-      'match_all_sync',
-      'activemask',
-      'lanemask_lt',
-      'lanemask_le',
-      'lanemask_eq',
-      'lanemask_ge',
-      'lanemask_gt',
-      'globaltimer',
-      'popc',
-      'clz',
-      'ffs',
-      'brev',
-      'cbrt',
       'selp',
       'nanosleep',
-      'clock64',
       'printf',
       'f64',
       'f32',
@@ -316,6 +259,17 @@ export const cuda: CudaIntrinsics = Object.freeze({
       'u64',
       'bool',
     ] as const,
+    '',
+  ),
+  ...kernelOnly(Object.keys(BIT_FUNCTIONS) as (keyof typeof BIT_FUNCTIONS)[], ''),
+  ...kernelOnly(Object.keys(TIMERS) as (keyof typeof TIMERS)[], ''),
+  ...kernelOnly(Object.keys(CUDA_MATH) as (keyof typeof CUDA_MATH)[], ''),
+  ...kernelOnly(Object.keys(WARP_VOTES) as (keyof typeof WARP_VOTES)[], ''),
+  ...kernelOnly(Object.keys(WARP_MATCHES) as (keyof typeof WARP_MATCHES)[], ''),
+  ...kernelOnly(Object.keys(WARP_SHUFFLES) as (keyof typeof WARP_SHUFFLES)[], ''),
+  ...kernelOnly(Object.keys(LANE_MASKS) as (keyof typeof LANE_MASKS)[], ''),
+  ...kernelOnly(
+    Object.values(FENCES).map((row) => row.cuda),
     '',
   ),
 });

@@ -22,7 +22,33 @@ export {
 export { KERNEL_RECORD_KEY, KERNEL_RECORD_VERSION, kernelRecordOf, type KernelRecord, type KernelRecordKind, type KernelImportBinding } from './parse/kernel-record.js';
 export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
 export { setSimulatorPrintSink, type PrintSink } from './simulate/simulator-runtime.js';
-export { cuda, type CudaIntrinsics, type Fp16Functions, type ConstScalar, type Dim3Value, type DtypeToken, type AtomicTarget, type AtomicIndex, type KernelArrayMaker } from './cuda.js';
+export {
+  cuda,
+  type CudaIntrinsics,
+  type Fp16Functions,
+  type Fp16Signatures,
+  type Fp16Kind,
+  type ConstScalar,
+  type Dim3Value,
+  type DtypeToken,
+  type AtomicTarget,
+  type AtomicIndex,
+  type AtomicIntrinsics,
+  type BitIntrinsics,
+  type AtomicSignatures,
+  type BitSignatures,
+  type TimerIntrinsics,
+  type LaneMaskIntrinsics,
+  type FenceIntrinsics,
+  type WarpVoteIntrinsics,
+  type WarpVoteSignatures,
+  type WarpMatchIntrinsics,
+  type WarpShuffleIntrinsics,
+  type WarpShuffleSignature,
+  type MathIntrinsics,
+  type MathSignatures,
+  type KernelArrayMaker,
+} from './cuda.js';
 export type {
   KernelArray,
   KernelPointer,

@@ -6,6 +6,10 @@
 // The samples are kernel text (parsed as jit parses a function's text), one
 // per member; the first test checks that the samples name exactly the
 // members of `cuda`, so that a stub added without a sample fails too.
+// The intrinsic tables (intrinsics/): every row of every table declares a
+// member of `cuda`, with a typing rule, an NVVM form and a simulator form for
+// each type it takes; every member of `cuda` is a row, or one of the
+// intrinsics listed below that have no table (yet).
 import { describe, expect, it } from 'vitest';
 import { cuda } from './cuda.js';
 import { lowerKernel } from './lower/lower-kernel.js';
@@ -14,10 +18,18 @@ import { SimulatedKernel } from './simulate/simulated-kernel.js';
 import { CUDA_CALLS } from './types/cuda-calls.js';
 import { CUDA_DIMENSIONS, CUDA_SCALARS, isCudaCast } from './types/intrinsics.js';
 import type { SourceLocator } from './errors.js';
-import type { JitType } from './types/jit-types.js';
+import type { JitType, ScalarName } from './types/jit-types.js';
 import { array } from './types/signature.js';
 import { typeKernel } from './types/type-kernel.js';
-import type { TypedKernel } from './types/typed-ir.js';
+import { MATH_FUNCTIONS, type TypedKernel } from './types/typed-ir.js';
+import { INTRINSIC_ENTRIES, type IntrinsicEntry } from './intrinsics/tables.js';
+import { isAsmForm, type NvvmForm, type SimulatorForm, simulatorText } from './intrinsics/forms.js';
+import type { AtomicRow } from './intrinsics/atomics.js';
+import type { BitRow } from './intrinsics/bits.js';
+import { fp16Arity, type Fp16Row } from './intrinsics/fp16.js';
+import type { CudaMathRow } from './intrinsics/math.js';
+import type { WarpMatchRow } from './intrinsics/warp-matches.js';
+import type { WarpShuffleRow } from './intrinsics/warp-shuffles.js';
 
 /** Each member of `cuda`: `call` for functions (`atomic.add`), `read` for values (`threadIdx.x`, `laneid`). */
 function members(object: object, prefix = ''): { readonly path: string; readonly kind: 'call' | 'read' }[] {
@@ -43,7 +55,7 @@ interface Sample {
   /** The kernel's body; its parameters are `o` (the output array) and `n` (an i32). */
   readonly body: string;
   /** The output array's dtype (default f64). */
-  readonly dtype?: 'f64' | 'f16' | 'i32' | 'u32' | 'i64' | 'u64';
+  readonly dtype?: ScalarName;
   /** A cooperative kernel (cuda.cg.thisGrid().sync()). */
   readonly grid?: boolean;
 }
@@ -51,7 +63,7 @@ interface Sample {
 const binaryFp16 = ['hadd', 'hsub', 'hmul', 'hdiv', 'hmax', 'hmin'];
 const compareFp16 = ['heq', 'hne', 'hgt', 'hge', 'hlt', 'hle'];
 const unaryFp16 = ['hneg', 'habs', 'hsin', 'hcos', 'hlog', 'hlog2', 'hlog10', 'hexp', 'hexp2', 'hexp10', 'hsqrt', 'hrsqrt', 'hceil', 'hfloor', 'hrcp', 'htrunc'];
-const atomics = ['add', 'sub', 'min', 'max', 'and', 'or', 'xor', 'exch', 'inc', 'dec'];
+const atomics = ['add', 'sub', 'min', 'max', 'nanmin', 'nanmax', 'and', 'or', 'xor', 'exch', 'inc', 'dec'];
 const casts = ['f64', 'f32', 'f16', 'bf16', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'bool'];
 
 const SAMPLES: Readonly<Record<string, Sample>> = {
@@ -135,6 +147,131 @@ describe('every intrinsic of the cuda object', () => {
     expect(typed.collectives.grid).toBe(sample.grid === true);
     const ir = lowerKernel(typed);
     expect(ir).toContain(`define void @${typed.symbol}(`);
+    expect(new SimulatedKernel(typed, locator).source.length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * The members of `cuda` that no table declares: the structural ones (the
+ * thread's position, memories, barriers, cooperative groups, casts, printf:
+ * nodes of their own with exhaustive switches), and those whose family has no
+ * table yet (selp, nanosleep).
+ */
+const WITHOUT_TABLE: ReadonlySet<string> = new Set([
+  'grid',
+  'gridsize',
+  ...['threadIdx', 'blockIdx', 'blockDim', 'gridDim'].flatMap((d) => ['x', 'y', 'z'].map((a) => `${d}.${a}`)),
+  'laneid',
+  'warpsize',
+  'shared.array',
+  'local.array',
+  'const.arrayLike',
+  'cg.thisGrid',
+  'syncthreads',
+  'syncthreads_count',
+  'syncthreads_and',
+  'syncthreads_or',
+  'syncwarp',
+  'printf',
+  ...casts,
+  'i64',
+  'u64',
+  // families not yet in tables
+  'selp',
+  'nanosleep',
+]);
+
+/** Whether `form` is an NVVM form with something in it. */
+function isNvvmForm(form: unknown): form is NvvmForm {
+  if (form === null || typeof form !== 'object') return false;
+  const f = form as NvvmForm;
+  return isAsmForm(f) ? typeof f.ptx === 'string' && f.ptx !== '' && typeof f.constraints === 'string' : Array.isArray(f.llvm) && f.llvm.length > 0;
+}
+
+/** The types a row must have forms for (its argument or element types; none for rows that take no operand). */
+function typesOf(entry: IntrinsicEntry): readonly string[] {
+  if (entry.table === 'atomics') return (entry.row as unknown as AtomicRow).types;
+  if (entry.table === 'bits') return (entry.row as unknown as BitRow).argTypes;
+  return [];
+}
+
+describe('the intrinsic tables', () => {
+  it('declare each path once, each a member of cuda with a sample', () => {
+    const paths = INTRINSIC_ENTRIES.map((e) => e.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    const members = new Set(ALL.map((m) => m.path));
+    expect(paths.filter((p) => !members.has(p) || !SAMPLES[p])).toEqual([]);
+  });
+
+  it('leave no member of cuda without a row, except the structural ones and the families listed without a table', () => {
+    const rows = new Set(INTRINSIC_ENTRIES.map((e) => e.path));
+    expect(ALL.map((m) => m.path).filter((p) => !rows.has(p) && !WITHOUT_TABLE.has(p))).toEqual([]);
+    expect([...WITHOUT_TABLE].filter((p) => rows.has(p))).toEqual([]);
+  });
+
+  it.each(INTRINSIC_ENTRIES)('$table: cuda.$path has a typing rule, an NVVM form and a simulator form for each type it takes', (entry) => {
+    expect(Object.hasOwn(CUDA_CALLS, entry.path), `no typing rule for cuda.${entry.path}`).toBe(true);
+    const row = entry.row;
+    expect(typeof row.numba === 'string' || row.numba === undefined).toBe(true);
+    if (entry.table === 'atomics') {
+      const atomic = row as unknown as AtomicRow;
+      for (const type of atomic.types) {
+        const formula = atomic.update.nvvm.find((f) => f.types === undefined || f.types.includes(type as never));
+        expect(formula, `${entry.path} has no formula for ${type}`).toBeDefined();
+        expect(simulatorText(atomic.update.simulator, type as never), `${entry.path} has no simulator formula for ${type}`).toBeDefined();
+      }
+      for (const form of atomic.nvvm) expect(isNvvmForm(form), `${entry.path}: ${JSON.stringify(form)}`).toBe(true);
+      return;
+    }
+    if (entry.table === 'warp matches') {
+      const match = row as unknown as WarpMatchRow;
+      for (const type of ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'])
+        expect(
+          match.nvvm.find((f) => f.types.includes(type as never)),
+          `${entry.path} on ${type}`,
+        ).toBeDefined();
+      for (const form of match.nvvm) expect(isNvvmForm(form)).toBe(true);
+      expect(typeof match.simulator).toBe('string');
+      return;
+    }
+    if (entry.table === 'warp shuffles') {
+      // PTX's shfl.sync in its mode, else the source lane's LLVM; the scheduler's source lane
+      const shuffle = row as unknown as WarpShuffleRow;
+      expect(['idx', 'up', 'down', 'bfly']).toContain(shuffle.ptx);
+      expect(shuffle.direct === 'always' || typeof shuffle.source.llvm === 'string').toBe(true);
+      expect(typeof shuffle.source.simulator).toBe('string');
+      return;
+    }
+    if (entry.table === 'math') {
+      // a function of MATH_FUNCTIONS, whose row holds its NVVM form (libdevice or a formula) and its simulator form
+      expect(Object.hasOwn(MATH_FUNCTIONS, (entry.row as unknown as CudaMathRow).fn)).toBe(true);
+      return;
+    }
+    if (entry.table === 'fp16') {
+      // an f16 operation of the kernel language: its NVVM and simulator forms are those of the node it makes (the sample lowers and simulates it)
+      const form = (entry.row as unknown as Fp16Row).form;
+      expect([1, 2, 3]).toContain(fp16Arity(form));
+      return;
+    }
+    expect(isNvvmForm(row.nvvm), `${entry.path} has no NVVM form`).toBe(true);
+    const simulator = row.simulator as SimulatorForm;
+    expect(typeof simulator === 'string' || (typeof simulator === 'object' && simulator !== null)).toBe(true);
+    for (const type of typesOf(entry)) expect(simulatorText(simulator, type as never), `${entry.path} has no simulator form for ${type}`).toBeDefined();
+  });
+
+  /** Each row on each type it takes: a kernel of that type types, lowers and becomes simulator code. */
+  const perType = INTRINSIC_ENTRIES.flatMap((entry) =>
+    typesOf(entry).map((type) => {
+      const t = type as ScalarName;
+      const compare = entry.table === 'atomics' && (entry.row as unknown as AtomicRow).operands === 'compare';
+      const body = entry.table === 'atomics' ? `o[1] = cuda.${entry.path}(o, 0, ${compare ? `${t}(n), ` : ''}${t}(n));` : `o[0] = cuda.${entry.path}(o[1]);`;
+      return { path: entry.path, type: t, sample: { body, dtype: t } satisfies Sample };
+    }),
+  );
+
+  it.each(perType)('cuda.$path on $type types, lowers to NVVM IR and has a simulator form', ({ path, type, sample }) => {
+    const { typed, locator } = typedSample(`${path}_${type}`, sample);
+    expect(lowerKernel(typed)).toContain(`define void @${typed.symbol}(`);
     expect(new SimulatedKernel(typed, locator).source.length).toBeGreaterThan(0);
   });
 });

@@ -226,6 +226,37 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
     },
   },
   {
+    name: 'atomic nanmin and nanmax: a NaN counts as missing, in the values and in the elements; on integers min and max',
+    kernel: k((x: Float64Array, rf: Float64Array, rs: Float32Array, ri: Int32Array) => {
+      const i = cuda.grid(1);
+      if (i < x.length) {
+        const v = x[i]!;
+        cuda.atomic.nanmin(rf, 0, v);
+        cuda.atomic.nanmax(rf, 1, v);
+        cuda.atomic.nanmin(rs, 0, f32(v));
+        cuda.atomic.nanmax(rs, 1, f32(v));
+        cuda.atomic.nanmin(ri, 0, i32(i));
+        cuda.atomic.nanmax(ri, 1, i32(i));
+      }
+    }),
+    args: () => [Float64Array.from({ length: 600 }, (_, i) => (i % 7 === 3 ? NaN : ((i * 37) % 601) - 300)), Float64Array.from([NaN, NaN]), Float32Array.from([NaN, 5]), Int32Array.from([1000, -1])],
+    grid: 5,
+    block: 128,
+    outputs: [1, 2, 3],
+    reference: ([x, rf, rs, ri]) => {
+      const values = [...(x as Float64Array)].filter((v) => !Number.isNaN(v));
+      const RF = rf as Float64Array;
+      const RS = rs as Float32Array;
+      const RI = ri as Int32Array;
+      RF[0] = Math.min(...values);
+      RF[1] = Math.max(...values);
+      RS[0] = Math.min(...values);
+      RS[1] = Math.max(5, ...values);
+      RI[0] = 0;
+      RI[1] = (x as Float64Array).length - 1;
+    },
+  },
+  {
     name: 'compare-and-swap loop: a lock-free counter, every thread adds its index',
     kernel: k((total: BigUint64Array) => {
       const mine = u64(cuda.grid(1));

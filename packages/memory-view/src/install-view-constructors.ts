@@ -2,7 +2,7 @@
 // (`view-constructors.ts`): this module imports the class and the factories,
 // the class imports neither this module nor the factories. Imported for its
 // effect by every entry that hands out the class (index.ts, native/index.ts);
-// package.json `sideEffects` names it and those entries, so that bundlers keep
+// package.json `sideEffects` names those entries and the chunks the build bundles it into, so that bundlers keep
 // it (webpack skips the body of a side-effect-free entry, its imports with it).
 import { viewFromArrayBufferView } from './adapters/typed-array.js';
 import { viewFromAny } from './from-any.js';

@@ -40,7 +40,9 @@ function expectedAtom(fn: AtomicFunction, type: ScalarName, space: 'global' | 's
       return `atom.${space}.add.${float ? 'f' : 'u'}${bits}`;
     case 'min':
     case 'max':
-      return float ? cas : `atom.${space}.${fn}.${type.startsWith('u') ? 'u' : 's'}${bits}`;
+    case 'nanmin':
+    case 'nanmax':
+      return float ? cas : `atom.${space}.${fn.replace('nan', '')}.${type.startsWith('u') ? 'u' : 's'}${bits}`;
     case 'and':
     case 'or':
     case 'xor':
@@ -83,6 +85,11 @@ it('loops on compare-and-swap of the bits for float min/max and u64 inc/dec, by 
     /(%t\d+) = phi i32 \[ %t\d+, %\w+ \], \[ (%seen\d+), %(atomic\.swap\.\d+) \]\n\s+(%t\d+) = bitcast i32 \1 to float\n\s+(%t\d+) = fcmp olt float \4, (%t\d+)\n\s+(%t\d+) = fcmp uno float \4, \4\n\s+(%t\d+) = or i1 \5, \7\n\s+(%t\d+) = select i1 \8, float \4, float \6\n\s+(%t\d+) = bitcast float \9 to i32\n\s+(%t\d+) = icmp eq i32 \10, \1\n\s+br i1 \11, label %(atomic\.done\.\d+), label %\3\n\3:\n\s+(%t\d+) = cmpxchg i32 addrspace\(1\)\* %t\d+, i32 \1, i32 \10 monotonic monotonic\n\s+\2 = extractvalue \{ i32, i1 \} \13, 0\n\s+(%t\d+) = extractvalue \{ i32, i1 \} \13, 1\n\s+br i1 \14, label %\12, label %atomic\.loop\.\d+/,
   );
   expect(lowerKernel(atomicKernel('max', 'shared', ['f64']))).toMatch(/fcmp ogt double/);
+  // nanmax: (old > v || v != v) ? old : v, a NaN value leaving the element as it is
+  expect(lowerKernel(atomicKernel('nanmax', 'global', ['f32']))).toMatch(
+    /(%t\d+) = fcmp ogt float (%t\d+), (%t\d+)\n\s+(%t\d+) = fcmp uno float \3, \3\n\s+(%t\d+) = or i1 \1, \4\n\s+%t\d+ = select i1 \5, float \2, float \3/,
+  );
+  expect(lowerKernel(atomicKernel('nanmin', 'shared', ['u64']))).toMatch(/atomicrmw umin i64 addrspace\(3\)\*/);
   // inc: old >= v ? 0 : old + 1
   expect(lowerKernel(atomicKernel('inc', 'global', ['u64']))).toMatch(/(%t\d+) = icmp uge i64 (%t\d+), (%t\d+)\n\s+(%t\d+) = add i64 \2, 1\n\s+%t\d+ = select i1 \1, i64 0, i64 \4/);
   // dec: old == 0 || old > v ? v : old - 1

@@ -1,101 +1,75 @@
-// Atomics (typed-ir.ts's AtomicFunction), each giving the element's old
-// value, relaxed (`monotonic`, CUDA's atomicAdd & co.) and device-scoped:
-// - integer add/sub/and/or/xor/exch/min/max: `atomicrmw` (min/max signed or
-//   unsigned by the type); cas: `cmpxchg`;
-// - f32/f64 add: `llvm.nvvm.atomic.load.add.f32/f64` (LLVM 7 has no
-//   `atomicrmw fadd`: libNVVM refuses it); sub: the same on the negated value
-//   (`old - v` is `old + -v` exactly in IEEE arithmetic);
-// - f16/bf16 add: PTX's `atom.add.noftz.f16` (sm_70) and `.bf16` (sm_90),
-//   inline, in the element's state space;
-// - f32/f64 exch: `atomicrmw xchg` on the bits;
-// - u32 inc/dec: `llvm.nvvm.atomic.load.inc/dec.32`, which are PTX's atom.inc
-//   and atom.dec, whose definitions are the contract's formulas;
-// - f32/f64 min/max, u64 inc/dec: a compare-and-swap loop on the bits around
-//   atomic-update.ts's formula.
-// A parameter's element is in global memory (the pointer is cast to
-// addrspace(1)), a shared array's in addrspace(3). A local array belongs to
-// one thread, so its atomics are a plain load, update and store.
-import { bitsOf, isFloat, isHalf, type ScalarName } from '../types/jit-types.js';
-import { ATOMIC_TYPES, type AtomicFunction } from '../types/typed-ir.js';
+// Atomics: the NVVM form of their row in intrinsics/atomics.ts, each giving
+// the element's old value, relaxed (`monotonic`, CUDA's atomicAdd & co.) and
+// device-scoped. On global and shared memory, the row's instruction for the
+// element's type (LLVM lines: `atomicrmw`, `cmpxchg`, an NVVM intrinsic; or
+// inline PTX on the element's address and the value's bits), else a
+// compare-and-swap loop on the bits around the row's formula
+// (atomic-update.ts). A parameter's element is in global memory (the pointer
+// is cast to addrspace(1)), a shared array's in addrspace(3). A local array
+// belongs to one thread, so its atomics are a plain load, the formula and a store.
+import { type AtomicFunction, type AtomicRow, atomicRow } from '../intrinsics/atomics.js';
+import { type AsmForm, isAsmForm } from '../intrinsics/forms.js';
+import { bitsOf, isFloat } from '../types/jit-types.js';
 import type { ElementPointer } from './array-addressing.js';
 import { atomicUpdate } from './atomic-update.js';
-import { asmValue } from './inline-asm.js';
 import { bitsType, floatLiteral, memoryBytes, memoryType, pointerType, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
-
-const RMW_OPERATIONS: Partial<Record<AtomicFunction, string>> = { add: 'add', sub: 'sub', and: 'and', or: 'or', xor: 'xor', exch: 'xchg' };
+import { lowerAsmForm, lowerLlvmForm } from './nvvm-form.js';
 
 /** The atomic `fn` on the element at `target`; `compare` for `cas` only. Returns the old value. */
 export function lowerAtomic(ctx: LoweringContext, fn: AtomicFunction, target: ElementPointer, value: TypedValue, compare?: TypedValue): TypedValue {
   const type = target.dtype;
-  const allowed = ATOMIC_TYPES[fn];
-  if (!allowed) throw new LoweringError(`unknown atomic function '${fn}'`);
-  if (!allowed.includes(type)) throw new LoweringError(`atomic '${fn}' on ${type}`);
+  const row = atomicRow(fn);
+  if (!row) throw new LoweringError(`unknown atomic function '${fn}'`);
+  if (!row.types.includes(type)) throw new LoweringError(`atomic '${fn}' on ${type}`);
   if (value.type !== type) throw new LoweringError(`atomic '${fn}' on ${type} given a ${value.type}`);
-  if ((fn === 'cas') !== (compare !== undefined)) throw new LoweringError(`atomic '${fn}' ${fn === 'cas' ? 'without' : 'with'} a compare value`);
-  if (compare && compare.type !== type) throw new LoweringError(`atomic 'cas' on ${type} given a ${compare.type} to compare`);
+  const compares = row.operands === 'compare';
+  if (compares !== (compare !== undefined)) throw new LoweringError(`atomic '${fn}' ${compares ? 'without' : 'with'} a compare value`);
+  if (compare && compare.type !== type) throw new LoweringError(`atomic '${fn}' on ${type} given a ${compare.type} to compare`);
   const result = (ref: string): TypedValue => ({ ref, type });
   if (target.memory === 'const') throw new LoweringError(`atomic '${fn}' on a const array`);
-  if (target.memory === 'local') return result(localAtomic(ctx, fn, target, value.ref, compare?.ref));
+  if (target.memory === 'local') return result(localAtomic(ctx, row, fn, target, value.ref, compare?.ref));
 
   const pointer = target.memory === 'global' ? toGlobal(ctx, target) : target;
-  const b = ctx.builder;
+  const instruction = row.nvvm.find((form) => form.types === undefined || form.types.includes(type));
+  if (instruction === undefined) return result(compareAndSwapLoop(ctx, pointer, (old) => atomicUpdate(ctx, row, fn, type, old, value.ref)));
+  if (isAsmForm(instruction)) return result(asmAtomic(ctx, instruction, pointer, value.ref));
   const t = registerType(type);
-  const float = isFloat(type);
-  if (isHalf(type) && fn === 'add') return result(halfAtomicAdd(ctx, pointer, value.ref));
-  if (fn === 'cas') {
-    const pair = b.compute(`cmpxchg ${pointer.type} ${pointer.ref}, ${t} ${compare!.ref}, ${t} ${value.ref} monotonic monotonic`);
-    return result(b.compute(`extractvalue { ${t}, i1 } ${pair}, 0`));
-  }
-  if (!float && (fn === 'min' || fn === 'max')) {
-    const operation = `${type.startsWith('u') ? 'u' : ''}${fn}`;
-    return result(b.compute(`atomicrmw ${operation} ${pointer.type} ${pointer.ref}, ${t} ${value.ref} monotonic`));
-  }
-  const rmw = RMW_OPERATIONS[fn];
-  if (!float && rmw) return result(b.compute(`atomicrmw ${rmw} ${pointer.type} ${pointer.ref}, ${t} ${value.ref} monotonic`));
-  if (float && (fn === 'add' || fn === 'sub')) {
-    const addend = fn === 'add' ? value.ref : b.compute(`fsub ${t} ${floatLiteral(-0, type as 'f32' | 'f64')}, ${value.ref}`);
-    const intrinsic = ctx.declarations.declare(`llvm.nvvm.atomic.load.add.${float32or64(type)}.${mangled(pointer)}`, t, [pointer.type, t]);
-    return result(b.compute(`call ${t} ${intrinsic}(${pointer.type} ${pointer.ref}, ${t} ${addend})`));
-  }
-  if (float && fn === 'exch') {
-    const bits = bitsPointer(ctx, pointer);
-    const i = bitsType(type);
-    const valueBits = b.compute(`bitcast ${t} ${value.ref} to ${i}`);
-    const oldBits = b.compute(`atomicrmw xchg ${bits.type} ${bits.ref}, ${i} ${valueBits} monotonic`);
-    return result(b.compute(`bitcast ${i} ${oldBits} to ${t}`));
-  }
-  if (type === 'u32' && (fn === 'inc' || fn === 'dec')) {
-    const intrinsic = ctx.declarations.declare(`llvm.nvvm.atomic.load.${fn}.32.${mangled(pointer)}`, 'i32', [pointer.type, 'i32']);
-    return result(b.compute(`call i32 ${intrinsic}(${pointer.type} ${pointer.ref}, i32 ${value.ref})`));
-  }
-  return result(compareAndSwapLoop(ctx, pointer, (old) => atomicUpdate(ctx, fn, type, old, value.ref)));
+  const old = lowerLlvmForm(ctx, instruction, {
+    t,
+    i: bitsType(type),
+    p: pointer.type,
+    ip: pointerType(bitsType(type), pointer.addressSpace),
+    ptr: pointer.ref,
+    type,
+    m: mangled(pointer),
+    value: value.ref,
+    ...(compare ? { compare: compare.ref } : {}),
+    ...(type === 'f32' || type === 'f64' ? { negzero: floatLiteral(-0, type) } : {}),
+  });
+  if (old === undefined) throw new LoweringError(`atomic '${fn}' on ${type} has an NVVM form that gives no value`);
+  return result(old);
 }
 
 /**
- * `atom.add.noftz.f16`/`.bf16` on the element (global, shared or generic), giving the old value; noftz: subnormals are kept,
- * as everywhere else. The operands are bits: libNVVM takes no `half` operand in inline assembly.
+ * An inline-PTX atomic on the element (global, shared or generic): its operands are the element's address (i64) and the
+ * value's bits, its output the old value's bits. libNVVM takes no `half` operand in inline assembly, hence the bits.
  */
-function halfAtomicAdd(ctx: LoweringContext, pointer: ElementPointer, value: string): string {
+function asmAtomic(ctx: LoweringContext, form: AsmForm, pointer: ElementPointer, value: string): string {
   const b = ctx.builder;
   const type = pointer.dtype;
+  const t = registerType(type);
+  const i = bitsType(type);
   const space = pointer.addressSpace === 1 ? '.global' : pointer.addressSpace === 3 ? '.shared' : '';
   const address = b.compute(`ptrtoint ${pointer.type} ${pointer.ref} to i64`);
-  const bits = type === 'f16' ? b.compute(`bitcast half ${value} to i16`) : value;
-  const old = asmValue(ctx, 'i16', {
-    template: `atom${space}.add.noftz.${type} $0, [$1], $2;`,
-    constraints: '=h,l,h,~{memory}',
-    operands: [
-      { type: 'i64', ref: address },
-      { type: 'i16', ref: bits },
-    ],
-  });
-  return type === 'f16' ? b.compute(`bitcast i16 ${old} to half`) : old;
-}
-
-function float32or64(type: ScalarName): string {
-  return type === 'f32' ? 'f32' : 'f64';
+  const bits = t === i ? value : b.compute(`bitcast ${t} ${value} to ${i}`);
+  const old = lowerAsmForm(ctx, form, { space, type }, [
+    { type: 'i64', ref: address },
+    { type: i, ref: bits },
+  ]);
+  if (old === undefined || form.result !== i) throw new LoweringError(`atomic on ${type}: its inline PTX gives ${form.result ?? 'nothing'}, not the element's bits (${i})`);
+  return t === i ? old : b.compute(`bitcast ${i} ${old} to ${t}`);
 }
 
 /** An intrinsic's suffix for its pointer operand: `p1f32`, `p3i32`. */
@@ -152,12 +126,12 @@ function compareAndSwapLoop(ctx: LoweringContext, pointer: ElementPointer, updat
 }
 
 /** An atomic on a thread's own (local) memory: nothing else can see it, so a load, the update and a store. */
-function localAtomic(ctx: LoweringContext, fn: AtomicFunction, target: ElementPointer, value: string, compare: string | undefined): string {
+function localAtomic(ctx: LoweringContext, row: AtomicRow, fn: AtomicFunction, target: ElementPointer, value: string, compare: string | undefined): string {
   const b = ctx.builder;
   const t = registerType(target.dtype);
   const align = memoryBytes(target.dtype);
   const old = b.compute(`load ${t}, ${target.type} ${target.ref}, align ${align}`);
-  const next = atomicUpdate(ctx, fn, target.dtype, old, value, compare);
+  const next = atomicUpdate(ctx, row, fn, target.dtype, old, value, compare);
   b.emit(`store ${t} ${next}, ${target.type} ${target.ref}, align ${align}`);
   return old;
 }

@@ -3,11 +3,13 @@
 // - block votes: `llvm.nvvm.barrier0.popc/and/or` (`bar.red.*`), barriers too;
 // - warp barrier: `llvm.nvvm.bar.warp.sync(mask)` (`bar.warp.sync`);
 // - grid barrier: grid-barrier.ts;
-// - fences: `llvm.nvvm.membar.cta/gl/sys` (`membar.*`, which sm_70 and later run as `fence.sc.*`).
+// - fences: their rows' NVVM forms (intrinsics/fences.ts: `llvm.nvvm.membar.cta/gl/sys`).
+import { type FenceScope, fenceRow } from '../intrinsics/fences.js';
 import type { Stmt, VoteMode } from '../types/typed-ir.js';
 import { lowerGridBarrier } from './grid-barrier.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
+import { lowerNvvmForm } from './nvvm-form.js';
 
 /** Every thread of the block waits here; memory written before is seen after by the block. */
 export function blockBarrier(ctx: LoweringContext): void {
@@ -46,11 +48,9 @@ export function lowerBlockVote(ctx: LoweringContext, mode: VoteMode, predicate: 
   return { ref: b.compute(`icmp ne i32 ${reduced}, 0`), type: 'bool' };
 }
 
-const FENCES: Readonly<Record<Extract<Stmt, { op: 'fence' }>['scope'], string>> = { block: 'cta', device: 'gl', system: 'sys' };
-
-/** `threadfence_block`, `threadfence`, `threadfence_system`. */
-export function lowerFence(ctx: LoweringContext, scope: Extract<Stmt, { op: 'fence' }>['scope']): void {
-  const level = FENCES[scope];
-  if (!level) throw new LoweringError(`unknown fence scope '${scope as string}'`);
-  ctx.builder.emit(`call void ${ctx.declarations.declare(`llvm.nvvm.membar.${level}`, 'void', [])}()`);
+/** `threadfence_block`, `threadfence`, `threadfence_system`: their rows' NVVM forms (intrinsics/fences.ts). */
+export function lowerFence(ctx: LoweringContext, scope: FenceScope): void {
+  const row = fenceRow(scope);
+  if (!row) throw new LoweringError(`unknown fence scope '${scope as string}'`);
+  lowerNvvmForm(ctx, row.nvvm, {});
 }

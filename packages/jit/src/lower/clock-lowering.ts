@@ -1,14 +1,19 @@
-// The timers and nanosleep, as inline PTX, volatile as CUDA's clock64() and
+// The timers (their rows' inline PTX, intrinsics/timers.ts) and nanosleep, volatile as CUDA's clock64() and
 // __nanosleep are: each read happens where it is written (the
 // `llvm.nvvm.read.ptx.sreg.clock64` intrinsic may be moved by the optimizer).
-import { asmStatement, asmValue } from './inline-asm.js';
+import { type TimerName, timerRow } from '../intrinsics/timers.js';
+import { asmStatement } from './inline-asm.js';
+import { lowerAsmForm } from './nvvm-form.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
 
-/** `clock64` (`%clock64`, the SM's cycle counter) or `globaltimer` (`%globaltimer`, nanoseconds), u64. */
-export function lowerTimer(ctx: LoweringContext, which: 'clock64' | 'globaltimer'): TypedValue {
-  if (which !== 'clock64' && which !== 'globaltimer') throw new LoweringError(`unknown timer '${which as string}'`);
-  return { ref: asmValue(ctx, 'i64', { template: `mov.u64 $0, %${which};`, constraints: '=l' }), type: 'u64' };
+/** A timer of intrinsics/timers.ts (`clock64`, `globaltimer`), u64. */
+export function lowerTimer(ctx: LoweringContext, which: TimerName): TypedValue {
+  const row = timerRow(which);
+  if (!row) throw new LoweringError(`unknown timer '${which as string}'`);
+  const ref = lowerAsmForm(ctx, row.nvvm, {});
+  if (ref === undefined || row.nvvm.result !== 'i64') throw new LoweringError(`timer '${which}' gives ${row.nvvm.result ?? 'nothing'}, not a u64`);
+  return { ref, type: 'u64' };
 }
 
 /** `nanosleep.u32` (sm_70 and later) for about `nanoseconds` (u32). */

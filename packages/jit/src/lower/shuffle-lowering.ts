@@ -1,4 +1,4 @@
-// Warp shuffles (typed-ir.ts's ShuffleMode) through `llvm.nvvm.shfl.sync.*`,
+// Warp shuffles (their rows in intrinsics/warp-shuffles.ts) through `llvm.nvvm.shfl.sync.*`,
 // PTX's shfl.sync. Its `c` operand packs the segment: `(32 - width) << 8` is
 // the segment mask, and the low five bits the clamp: 0x1f for idx, down and
 // bfly (the segment's last lane), 0 for up (its first).
@@ -12,12 +12,12 @@
 // outside the segment, and read with `idx` over the whole warp.
 // 64-bit values shuffle as two halves.
 import { bitsOf, isFloat, type ScalarName } from '../types/jit-types.js';
+import { warpShuffleRow } from '../intrinsics/warp-shuffles.js';
 import { SHUFFLE_TYPES, type ShuffleMode } from '../types/typed-ir.js';
 import { registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
-
-const PTX_MODES: Readonly<Record<ShuffleMode, string>> = { idx: 'idx', up: 'up', down: 'down', xor: 'bfly' };
+import { fillPlaceholders } from './nvvm-form.js';
 
 /** The shuffle of `value` (mask u32, lane and width i32, as typed-ir.ts says). */
 export function lowerShuffle(ctx: LoweringContext, mode: ShuffleMode, mask: TypedValue, value: TypedValue, lane: TypedValue, width: TypedValue): TypedValue {
@@ -53,34 +53,24 @@ function operands(ctx: LoweringContext, mode: ShuffleMode, lane: string, width: 
   const constantWidth = INTEGER.test(width) ? Number(width) : undefined;
   const constantLane = INTEGER.test(lane) ? Number(lane) : undefined;
   if (constantWidth !== undefined && !WIDTHS.has(constantWidth)) throw new LoweringError(`shuffle width ${constantWidth}; it is a power of two up to 32`);
-  if (mode === 'idx') {
-    const c = constantWidth === undefined ? b.compute(`or i32 ${b.compute(`shl i32 ${b.compute(`sub i32 32, ${width}`)}, 8`)}, 31`) : String(((32 - constantWidth) << 8) | 0x1f);
-    return { ptxMode: 'idx', b: lane, c };
+  const row = warpShuffleRow(mode);
+  if (!row) throw new LoweringError(`unknown shuffle mode '${mode as string}'`);
+  if (row.direct === 'always') {
+    const c = constantWidth === undefined ? b.compute(`or i32 ${b.compute(`shl i32 ${b.compute(`sub i32 32, ${width}`)}, 8`)}, ${row.clamp}`) : String(((32 - constantWidth) << 8) | row.clamp);
+    return { ptxMode: row.ptx, b: lane, c };
   }
-  const laneLimit = mode === 'xor' ? constantWidth : 32;
+  const laneLimit = row.direct === 'width' ? constantWidth : 32;
   if (constantWidth !== undefined && constantLane !== undefined && laneLimit !== undefined && constantLane >= 0 && constantLane < laneLimit) {
     const segment = (32 - constantWidth) << 8;
-    return { ptxMode: PTX_MODES[mode], b: lane, c: String(mode === 'up' ? segment : segment | 0x1f) };
+    return { ptxMode: row.ptx, b: lane, c: String(segment | row.clamp) };
   }
   // The general case: source = f(laneid, lane) in i32 (wrapping, which keeps every
   // out-of-range source out of range); inside the segment when it differs from laneid only below log2(width).
   const laneId = b.compute(`call i32 ${ctx.declarations.declare('llvm.nvvm.read.ptx.sreg.laneid', 'i32', [])}()`);
   const low = b.compute(`sub i32 ${width}, 1`);
   const high = b.compute(`xor i32 ${low}, -1`);
-  let source: string;
-  switch (mode) {
-    case 'up':
-      source = b.compute(`sub i32 ${laneId}, ${lane}`);
-      break;
-    case 'down':
-      source = b.compute(`add i32 ${laneId}, ${lane}`);
-      break;
-    case 'xor':
-      source = b.compute(`xor i32 ${laneId}, ${lane}`);
-      break;
-    default:
-      throw new LoweringError(`unknown shuffle mode '${mode as string}'`);
-  }
+  if (row.source.llvm === undefined) throw new LoweringError(`shuffle '${mode}' has no source lane for the general case`);
+  const source = b.compute(fillPlaceholders(row.source.llvm, { laneid: laneId, lane }));
   const outside = b.compute(`and i32 ${b.compute(`xor i32 ${source}, ${laneId}`)}, ${high}`);
   const inside = b.compute(`icmp eq i32 ${outside}, 0`);
   return { ptxMode: 'idx', b: b.compute(`select i1 ${inside}, i32 ${source}, i32 ${laneId}`), c: '31' };

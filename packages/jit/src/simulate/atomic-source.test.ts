@@ -42,6 +42,10 @@ function reference(fn: AtomicFunction, type: ScalarName, o: Value, v: Value, c: 
       return float ? (O < V || Number.isNaN(O) ? O : V) : o < v ? o : v;
     case 'max':
       return float ? (O > V || Number.isNaN(O) ? O : V) : o > v ? o : v;
+    case 'nanmin':
+      return float ? (O < V || Number.isNaN(V) ? O : V) : o < v ? o : v;
+    case 'nanmax':
+      return float ? (O > V || Number.isNaN(V) ? O : V) : o > v ? o : v;
     case 'and':
       return big ? (o as bigint) & (v as bigint) : wrap(type, O & V);
     case 'or':
@@ -192,6 +196,34 @@ describe('atomics: every function on every type it takes, with the old values', 
         expect([...o]).toEqual(pairs.map((p) => p[0]));
         const formula = fn === 'min' ? ([a, c]: [number, number]) => (a < c || a !== a ? a : c) : ([a, c]: [number, number]) => (a > c || a !== a ? a : c);
         expect([...host]).toEqual(pairs.map((p) => Math.fround(formula(p))));
+      }
+    }
+  });
+
+  test('float nanmin and nanmax take a NaN as missing: the other value wins', () => {
+    const pairs: [number, number][] = [
+      [NaN, 1],
+      [1, NaN],
+      [NaN, NaN],
+      [-Infinity, 3],
+      [2, 2.5],
+    ];
+    for (const type of ['f32', 'f64'] as const) {
+      for (const fn of ['nanmin', 'nanmax'] as const) {
+        const b = new KernelBuilder();
+        const target = b.array('target', type);
+        const vals = b.array('vals', type, 1, 'C', { readonly: true });
+        const olds = b.array('olds', type);
+        const t = special('tid.x');
+        const kernel = b.build([expr(store(olds, type, [t], atomic(fn, { array: target }, type, [t], load(vals, type, [t]))))]);
+        const ctor = ARRAYS[type]!;
+        const host = ctor === Float32Array ? Float32Array.from(pairs, (p) => p[0]) : Float64Array.from(pairs, (p) => p[0]);
+        const v = ctor === Float32Array ? Float32Array.from(pairs, (p) => p[1]) : Float64Array.from(pairs, (p) => p[1]);
+        const o = new ctor(pairs.length);
+        new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [pairs.length, 1, 1], [host, v, o]);
+        expect([...o]).toEqual(pairs.map((p) => p[0]));
+        const pick = fn === 'nanmin' ? Math.min : Math.max;
+        expect([...host]).toEqual(pairs.map(([a, c]) => (Number.isNaN(a) ? c : Number.isNaN(c) ? a : pick(a, c))));
       }
     }
   });

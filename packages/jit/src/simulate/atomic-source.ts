@@ -1,59 +1,37 @@
 import type { ScalarName } from '../types/jit-types.js';
-import { ATOMIC_TYPES, type AtomicFunction, type Loc } from '../types/typed-ir.js';
+import { type AtomicFunction, type AtomicRow, atomicRow } from '../intrinsics/atomics.js';
+import { simulatorText } from '../intrinsics/forms.js';
+import type { Loc } from '../types/typed-ir.js';
 import { type ArrayAccess, checkedElement, shadowCall } from './element-access-source.js';
 import { ELEMENT_TYPES } from './element-types.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';
 import { isRepeatable } from './js-literal.js';
+import { simulatorExpression } from './simulator-form.js';
 import type { SourceContext } from './source-context.js';
 
-/** The new value of an atomic from the old one (`o`), the value (`v`) and the compared value (`c`, cas only); typed-ir.ts's table. */
-function updated(fn: AtomicFunction, type: ScalarName, o: string, v: string, c: string): string {
-  const big = type === 'i64' || type === 'u64';
-  const wrap = (code: string): string => {
-    switch (type) {
-      case 'i32':
-        return `((${code}) | 0)`;
-      case 'u32':
-        return `((${code}) >>> 0)`;
-      case 'i64':
-        return `BigInt.asIntN(64, ${code})`;
-      case 'u64':
-        return `BigInt.asUintN(64, ${code})`;
-      case 'f32':
-        return `Math.fround(${code})`;
-      case 'f16':
-        return `roundToFloat16(${code})`;
-      case 'bf16':
-        return `roundToBfloat16(${code})`;
-      default:
-        return `(${code})`;
-    }
-  };
-  switch (fn) {
-    case 'add':
-      return wrap(`${o} + ${v}`);
-    case 'sub':
-      return wrap(`${o} - ${v}`);
-    case 'min':
-      return big ? `minBigint(${o}, ${v})` : `minNumber(${o}, ${v})`;
-    case 'max':
-      return big ? `maxBigint(${o}, ${v})` : `maxNumber(${o}, ${v})`;
-    // Bitwise results of two values in range are in range, except u32's sign.
-    case 'and':
-      return type === 'u32' ? `((${o} & ${v}) >>> 0)` : `(${o} & ${v})`;
-    case 'or':
-      return type === 'u32' ? `((${o} | ${v}) >>> 0)` : `(${o} | ${v})`;
-    case 'xor':
-      return type === 'u32' ? `((${o} ^ ${v}) >>> 0)` : `(${o} ^ ${v})`;
-    case 'exch':
-      return v;
-    // o + 1 <= v when o < v: no wrap.
-    case 'inc':
-      return big ? `(${o} >= ${v} ? 0n : ${o} + 1n)` : `(${o} >= ${v} ? 0 : ${o} + 1)`;
-    case 'dec':
-      return big ? `(${o} === 0n || ${o} > ${v} ? ${v} : ${o} - 1n)` : `(${o} === 0 || ${o} > ${v} ? ${v} : ${o} - 1)`;
-    case 'cas':
-      return `(${o} === ${c} ? ${v} : ${o})`;
+/** The new value of an atomic from the old one (`o`), the value (`v`) and the compared value (`c`, cas only): its row's simulator formula. */
+function updated(row: AtomicRow, fn: AtomicFunction, type: ScalarName, o: string, v: string, c: string): string {
+  const form = simulatorText(row.update.simulator, type);
+  if (form === undefined) throw new Error(`simulator: atomic '${fn}' has no formula for ${type}`);
+  const code = simulatorExpression(form, [], { o, v, c });
+  if (!row.update.round) return code;
+  switch (type) {
+    case 'i32':
+      return `((${code}) | 0)`;
+    case 'u32':
+      return `((${code}) >>> 0)`;
+    case 'i64':
+      return `BigInt.asIntN(64, ${code})`;
+    case 'u64':
+      return `BigInt.asUintN(64, ${code})`;
+    case 'f32':
+      return `Math.fround(${code})`;
+    case 'f16':
+      return `roundToFloat16(${code})`;
+    case 'bf16':
+      return `roundToBfloat16(${code})`;
+    default:
+      return `(${code})`;
   }
 }
 
@@ -75,8 +53,10 @@ export function atomicSource(
 ): GeneratedValue {
   const type = access.dtype;
   if (access.space === 'const') throw new Error(`simulator: the typed IR has an atomic on const array ${access.array}`);
-  if (!ATOMIC_TYPES[fn]?.includes(type)) throw new Error(`simulator: the typed IR has atomic '${fn}' on ${type}; it takes ${ATOMIC_TYPES[fn]?.join(', ') ?? 'nothing'}`);
-  if ((fn === 'cas') !== (compare !== undefined)) throw new Error(`simulator: atomic '${fn}' ${fn === 'cas' ? 'needs' : 'takes no'} compare value`);
+  const row = atomicRow(fn);
+  if (!row?.types.includes(type)) throw new Error(`simulator: the typed IR has atomic '${fn}' on ${type}; it takes ${row?.types.join(', ') ?? 'nothing'}`);
+  const compares = row.operands === 'compare';
+  if (compares !== (compare !== undefined)) throw new Error(`simulator: atomic '${fn}' ${compares ? 'needs' : 'takes no'} compare value`);
   const { guard, index, fail, site } = checkedElement(access, indices, loc, context, fn);
   const big = type === 'i64' || type === 'u64';
   const zero = big ? '0n' : '0';
@@ -99,7 +79,7 @@ export function atomicSource(
   const element = `${access.data}[${at}]`;
   // f16 and bf16 elements are their bits: read as values, written back as bits
   const bits = ELEMENT_TYPES[type].bits;
-  const next = updated(fn, type, o, v, c);
+  const next = updated(row, fn, type, o, v, c);
   steps.push(`${o} = ${bits ? `${bits.decode}(${element})` : element}`, `${element} = ${bits ? `${bits.encode}(${next})` : next}`, o);
   return { code: `(${guard} ? (${steps.join(', ')}) : ${fail})`, type };
 }

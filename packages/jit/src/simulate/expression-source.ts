@@ -4,13 +4,19 @@ import { type Expr, type MemorySpace, SHUFFLE_TYPES, type SpecialRegister, type 
 import { unknownNode } from '../types/unknown-node.js';
 import { arrayVariables } from './array-variables.js';
 import { atomicSource } from './atomic-source.js';
+import { bitResultType, bitRow } from '../intrinsics/bits.js';
+import { INTEGERS, simulatorText } from '../intrinsics/forms.js';
+import { laneMaskRow } from '../intrinsics/lane-masks.js';
+import { timerRow } from '../intrinsics/timers.js';
+import { warpVoteRow } from '../intrinsics/warp-votes.js';
+import { simulatorExpression } from './simulator-form.js';
 import { convertSource } from './conversion-source.js';
 import { type ArrayAccess, loadSource, storeSource } from './element-access-source.js';
 import type { CollectiveOp, InlineFrame } from './fault-sites.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';
 import type { I64NumberRanges } from './i64-number-ranges.js';
 import { collectivesIn } from './ir-traversal.js';
-import { bigintLiteral, numberLiteral } from './js-literal.js';
+import { bigintLiteral, isRepeatable, numberLiteral } from './js-literal.js';
 import { mathSource } from './math-source.js';
 import { MemoryPlan, memoryVariables } from './memory-plan.js';
 import { binarySource, compareSource, unarySource } from './operator-source.js';
@@ -167,7 +173,7 @@ export class ExpressionSource {
         return this.#collective({ op: 'shuffle', mode: e.mode }, e.loc, 'c4', args, e.type);
       }
       case 'vote': {
-        const expected = e.mode === 'ballot' ? 'u32' : e.mode === 'count' ? 'i32' : 'bool';
+        const expected = warpVoteRow(e.mode)?.result ?? (e.mode === 'count' ? 'i32' : 'bool');
         if (e.type !== expected) throw new Error(`simulator: the typed IR's '${e.mode}' vote is ${e.type}, not ${expected}`);
         const blockModes = e.mode === 'count' || e.mode === 'and' || e.mode === 'or';
         if ((e.scope === 'block') !== blockModes) throw new Error(`simulator: the typed IR has a '${e.mode}' vote of scope ${e.scope}`);
@@ -183,8 +189,11 @@ export class ExpressionSource {
         return this.#laneMask(e);
       case 'bits':
         return this.#bits(e);
-      case 'timer':
-        return { code: 'timer()', type: 'u64' };
+      case 'timer': {
+        const row = timerRow(e.which);
+        if (!row || typeof row.simulator !== 'string') throw new Error(`simulator: the typed IR has timer '${e.which}', which has no simulator form`);
+        return { code: simulatorExpression(row.simulator, []), type: 'u64' };
+      }
       case 'inline':
         return this.#inline(e);
       case 'call':
@@ -263,44 +272,32 @@ export class ExpressionSource {
     return this.context.addFaultSite({ kind: 'print', loc, format });
   }
 
+  /** A lane mask by its row (intrinsics/lane-masks.ts): a collective one (`activemask`) asks the scheduler; the others are JS of the lane. */
   #laneMask(e: Extract<Expr, { op: 'lanemask' }>): GeneratedValue {
-    if (e.which === 'activemask') return this.#collective({ op: 'activemask' }, e.loc, 'c0', [], 'u32');
+    const row = laneMaskRow(e.which);
+    if (!row) throw new Error(`simulator: the typed IR has lane mask '${e.which}', which has no row`);
+    if (row.collective) return this.#collective({ op: 'activemask' }, e.loc, 'c0', [], 'u32');
     const lane = this.lockstep ? '(lin & 31)' : SPECIAL_REGISTERS.laneid;
-    switch (e.which) {
-      case 'lt':
-        return { code: `(((1 << ${lane}) - 1) >>> 0)`, type: 'u32' };
-      case 'le':
-        return { code: `(((2 << ${lane}) - 1) >>> 0)`, type: 'u32' };
-      case 'eq':
-        return { code: `((1 << ${lane}) >>> 0)`, type: 'u32' };
-      case 'ge':
-        return { code: `(~((1 << ${lane}) - 1) >>> 0)`, type: 'u32' };
-      case 'gt':
-        return { code: `(~((2 << ${lane}) - 1) >>> 0)`, type: 'u32' };
-    }
+    return { code: simulatorExpression(row.simulator, [], { lane }), type: 'u32' };
   }
 
+  /** A bit function: its row's simulator form (intrinsics/bits.ts), 64-bit arguments as bigints. */
   #bits(e: Extract<Expr, { op: 'bits' }>): GeneratedValue {
     const t = e.argType;
-    if (t !== 'i32' && t !== 'u32' && t !== 'i64' && t !== 'u64') throw new Error(`simulator: the typed IR has '${e.fn}' of ${t}; bit functions take i32, u32, i64 and u64`);
-    const expected = e.fn === 'brev' ? t : 'i32';
+    const row = bitRow(e.fn);
+    const form = row && simulatorText(row.simulator, t);
+    if (!row?.argTypes.includes(t) || form === undefined) throw new Error(`simulator: the typed IR has '${e.fn}' of ${t}; bit functions take ${INTEGERS.join(', ')}`);
+    const expected = bitResultType(e.fn, t);
     if (e.type !== expected) throw new Error(`simulator: the typed IR's '${e.fn}' of ${t} is ${e.type}, not ${expected}`);
     const arg = this.generate(e.arg);
     const wide = t === 'i64' || t === 'u64';
-    const x = wide ? bigintCode(arg) : arg.code;
-    switch (e.fn) {
-      case 'popc':
-        return { code: wide ? `popc64(${x})` : `popc32(${x})`, type: 'i32' };
-      case 'clz':
-        return { code: wide ? `clz64(${x})` : `Math.clz32(${x})`, type: 'i32' };
-      case 'ffs':
-        return { code: wide ? `ffs64(${x})` : `ffs32(${x})`, type: 'i32' };
-      case 'brev':
-        if (t === 'i32') return { code: `(brev32(${x}) | 0)`, type: t };
-        if (t === 'u32') return { code: `brev32(${x})`, type: t };
-        if (t === 'u64') return { code: `brev64(${x})`, type: t };
-        return { code: `BigInt.asIntN(64, brev64(${x}))`, type: t };
+    const code = wide ? bigintCode(arg) : arg.code;
+    // a form that names its operand twice reads it from a temporary, so that the operand is evaluated once
+    if ((form.match(/\$0(?!\d)/g)?.length ?? 0) > 1 && !isRepeatable(code)) {
+      const x = this.context.temporary(wide ? '0n' : '0');
+      return { code: `(${x} = ${code}, ${simulatorExpression(form, [x])})`, type: e.type };
     }
+    return { code: simulatorExpression(form, [code]), type: e.type };
   }
 
   /**

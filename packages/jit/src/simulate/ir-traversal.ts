@@ -1,4 +1,5 @@
 import type { Expr, Stmt } from '../types/typed-ir.js';
+import { laneMaskRow } from '../intrinsics/lane-masks.js';
 import { unknownNode } from '../types/unknown-node.js';
 
 /** Calls `visit` on each direct sub-expression of `e` (for `inline`, the top-level expressions of its body). */
@@ -172,7 +173,7 @@ export function collectivesIn(statements: readonly Stmt[]): { block: boolean; wa
   });
   forEachDeepExpr(statements, (e) => {
     if (e.op === 'vote') found[e.scope] = true;
-    else if (e.op === 'shuffle' || e.op === 'match' || (e.op === 'lanemask' && e.which === 'activemask')) found.warp = true;
+    else if (e.op === 'shuffle' || e.op === 'match' || (e.op === 'lanemask' && laneMaskRow(e.which)?.collective)) found.warp = true;
   });
   return found;
 }

@@ -1,8 +1,56 @@
 import { SimulatorError, type SourceLocator } from '../errors.js';
+import { warpMatchRow } from '../intrinsics/warp-matches.js';
+import { warpShuffleRow } from '../intrinsics/warp-shuffles.js';
+import { warpVoteRow } from '../intrinsics/warp-votes.js';
 import type { Loc } from '../types/typed-ir.js';
 import { type CollectiveOp, describeCalls, type FaultSites } from './fault-sites.js';
 import type { BlockClock } from './race-shadow.js';
+import { simulatorExpression } from './simulator-form.js';
 import { coordinates, threadCoordinates, threadName, threadRuns } from './thread-names.js';
+
+const shuffleSources = new Map<string, (i: number, lane: number, segment: number, width: number) => number>();
+
+/** A shuffle's source lane: its row's simulator form (intrinsics/warp-shuffles.ts) of this lane, the lane argument, the segment's first lane and the width, made a function once. */
+function shuffleSource(mode: string): (i: number, lane: number, segment: number, width: number) => number {
+  let made = shuffleSources.get(mode);
+  if (made === undefined) {
+    const row = warpShuffleRow(mode);
+    if (!row) throw new Error(`simulator: a shuffle of mode '${mode}', which has no row`);
+    const body = simulatorExpression(row.source.simulator, [], { i: 'i', lane: 'lane', segment: 'segment', width: 'width' });
+    made = new Function('i', 'lane', 'segment', 'width', `return ${body};`) as (i: number, lane: number, segment: number, width: number) => number;
+    shuffleSources.set(mode, made);
+  }
+  return made;
+}
+
+const warpMatchResults = new Map<string, { result: (same: number, equal: boolean, mask: number) => number; perLane: boolean }>();
+
+/** A warp match's result for a lane: its row's simulator form (intrinsics/warp-matches.ts), made a function once; `perLane` where it names `$same`. */
+function warpMatchResult(mode: string): { result: (same: number, equal: boolean, mask: number) => number; perLane: boolean } {
+  let made = warpMatchResults.get(mode);
+  if (made === undefined) {
+    const row = warpMatchRow(mode);
+    if (!row) throw new Error(`simulator: a warp match of mode '${mode}', which has no row`);
+    const body = simulatorExpression(row.simulator, [], { same: 'same', equal: 'equal', mask: 'mask' });
+    made = { result: new Function('same', 'equal', 'mask', `return ${body};`) as (same: number, equal: boolean, mask: number) => number, perLane: /\$same\b/.test(row.simulator) };
+    warpMatchResults.set(mode, made);
+  }
+  return made;
+}
+
+const warpVoteResults = new Map<string, (ballot: number, mask: number) => number | boolean>();
+
+/** A warp vote's result from the ballot of the lanes of `mask`: its row's simulator form (intrinsics/warp-votes.ts), made a function once. */
+function warpVoteResult(mode: string): (ballot: number, mask: number) => number | boolean {
+  let result = warpVoteResults.get(mode);
+  if (result === undefined) {
+    const row = warpVoteRow(mode);
+    if (!row) throw new Error(`simulator: a warp vote of mode '${mode}', which has no row`);
+    result = new Function('ballot', 'mask', `return ${simulatorExpression(row.simulator, [], { ballot: 'ballot', mask: 'mask' })};`) as (ballot: number, mask: number) => number | boolean;
+    warpVoteResults.set(mode, result);
+  }
+  return result;
+}
 
 /** A thread of the lockstep mode: the generated `function*`, which yields at each collective after recording its request with the group. */
 export type ThreadGenerator = Generator<undefined, void, unknown>;
@@ -370,7 +418,7 @@ export class LockstepGroup {
     const op = (this.context.sites.get(site) as { collective: CollectiveOp }).collective;
     let n = count;
     if (kind === SHUFFLE) {
-      const mode = (op as { mode: string }).mode;
+      const sourceOf = shuffleSource((op as { mode: string }).mode);
       const results: unknown[] = [];
       for (let r = m; r !== 0; r &= r - 1) {
         const i = 31 - Math.clz32(r & -r);
@@ -379,7 +427,7 @@ export class LockstepGroup {
         if (!(width >= 1 && width <= 32 && (width & (width - 1)) === 0)) throw this.#error(site, `${this.#where(s)}: the width ${width} is not a power of two from 1 to 32`);
         const lane = this.#lane[s]!;
         const segment = i & -width;
-        const j = mode === 'idx' ? segment + (lane & (width - 1)) : mode === 'up' ? i - lane : mode === 'down' ? i + lane : i ^ lane;
+        const j = sourceOf(i, lane, segment, width);
         if (j < segment || j >= segment + width) {
           results.push(values[s]); // a source outside the segment: the lane's own value
         } else if ((m & (1 << j)) === 0) {
@@ -399,8 +447,7 @@ export class LockstepGroup {
         const i = 31 - Math.clz32(r & -r);
         if (values[base + i]) ballot |= 1 << i;
       }
-      const mode = (op as { mode: string }).mode;
-      const result = mode === 'ballot' ? ballot >>> 0 : mode === 'all' ? ballot === m : mode === 'any' ? ballot !== 0 : ballot === 0 || ballot === m;
+      const result = warpVoteResult((op as { mode: string }).mode)(ballot, m);
       for (let r = m; r !== 0; r &= r - 1) n = this.#release(base + (31 - Math.clz32(r & -r)), result, n);
       return n;
     }
@@ -413,15 +460,13 @@ export class LockstepGroup {
         lanes.push(i);
         keys.push(matchKey(values[base + i], valueType));
       }
-      if (mode === 'all') {
-        const result = keys.every((k) => k === keys[0]) ? given >>> 0 : 0;
-        for (const i of lanes) n = this.#release(base + i, result, n);
-        return n;
-      }
+      const { result, perLane } = warpMatchResult(mode);
+      const equal = keys.every((k) => k === keys[0]);
       for (let a = 0; a < lanes.length; a++) {
         let same = 0;
-        for (let c = 0; c < lanes.length; c++) if (keys[c] === keys[a]) same |= 1 << lanes[c]!;
-        n = this.#release(base + lanes[a]!, same >>> 0, n);
+        // the lanes with this lane's value, where the row's form names them
+        if (perLane) for (let c = 0; c < lanes.length; c++) if (keys[c] === keys[a]) same |= 1 << lanes[c]!;
+        n = this.#release(base + lanes[a]!, result(same, equal, given), n);
       }
       return n;
     }

@@ -1,3 +1,4 @@
+import { fenceRow } from '../intrinsics/fences.js';
 import type { Expr, Stmt } from '../types/typed-ir.js';
 import { unknownNode } from '../types/unknown-node.js';
 import type { ExpressionSource, InlineBodySource } from './expression-source.js';
@@ -89,10 +90,13 @@ export class StatementSource implements InlineBodySource {
         }
         return;
       }
-      case 'fence':
-        // The simulator's threads see each other's writes at once: nothing to wait for.
-        lines.push(`${indent}// fence (${s.scope})`);
+      case 'fence': {
+        // The simulator's threads see each other's writes at once: nothing to wait for (the row's form is a comment).
+        const row = fenceRow(s.scope);
+        if (!row) throw new Error(`simulator: the typed IR has a fence of scope '${s.scope}', which has no row`);
+        lines.push(`${indent}${row.simulator}`);
         return;
+      }
       case 'sleep':
         // The simulator does not sleep; the operand is still evaluated.
         lines.push(`${indent}void ${this.#expr(s.nanoseconds)};`);

@@ -6,10 +6,17 @@
  */
 import type { ESTree } from 'meriyah';
 import type { ArrayView } from './array-bindings.js';
-import { ATOMIC_TYPES, type AtomicFunction } from './typed-ir.js';
+import type { ScalarName } from './jit-types.js';
+import { ATOMIC_FUNCTIONS, type AtomicFunction } from '../intrinsics/atomics.js';
 import { typed, type Node, type Typed, type TyperContext } from './typer-context.js';
 
-export const ATOMIC_FUNCTIONS = Object.freeze(Object.keys(ATOMIC_TYPES) as AtomicFunction[]);
+/** The atomics' names, the rows of intrinsics/atomics.ts. */
+export const ATOMIC_NAMES = Object.freeze(Object.keys(ATOMIC_FUNCTIONS) as AtomicFunction[]);
+
+/** How a call of atomic `fn` is written, for messages and argument counts. */
+export function atomicUsage(fn: AtomicFunction): string {
+  return ATOMIC_FUNCTIONS[fn].operands === 'compare' ? `atomic.${fn}(array, index, expected, value)` : `atomic.${fn}(array, index, value)`;
+}
 
 /** The index nodes of an atomic's `index` argument: `i`, or the elements of `[i, j]`. */
 function indexNodes(c: TyperContext, node: Node): Node[] {
@@ -30,7 +37,7 @@ function atomicOn(c: TyperContext, fn: AtomicFunction, view: ArrayView, args: re
   const name = `cuda.atomic.${fn}`;
   if (view.space === 'const') c.typeError(arrayNode, `'${view.name}' is constant memory (cuda.const.arrayLike): atomics need memory they can write`);
   if (view.readOnly) c.typeError(arrayNode, view.readOnly);
-  const allowed = ATOMIC_TYPES[fn];
+  const allowed: readonly ScalarName[] = ATOMIC_FUNCTIONS[fn].types;
   if (!allowed.includes(view.dtype)) c.typeError(arrayNode, `${name} works on arrays of ${allowed.join(', ')}; '${view.name}' is ${view.description}`);
   const indices = indexNodes(c, indexNode);
   if (indices.length !== view.ndim) {
@@ -41,7 +48,7 @@ function atomicOn(c: TyperContext, fn: AtomicFunction, view: ArrayView, args: re
   c.markWritten(view);
   const operand = (node: Node) => c.to(c.expression(node), view.dtype, node);
   const loc = c.loc(call);
-  if (fn === 'cas') {
+  if (ATOMIC_FUNCTIONS[fn].operands === 'compare') {
     const compare = operand(args[2]!);
     return typed({ op: 'atomic', type: view.dtype, fn, ref, value: operand(args[3]!), compare, loc });
   }

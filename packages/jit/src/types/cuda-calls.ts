@@ -8,13 +8,21 @@
  */
 import { numbaCudaHint } from './numba-spellings.js';
 import type { ESTree } from 'meriyah';
-import { atomicCall, ATOMIC_FUNCTIONS } from './atomic-calls.js';
+import { atomicCall, ATOMIC_NAMES, atomicUsage } from './atomic-calls.js';
 import { FP16_CALLS } from './fp16-calls.js';
 import { isInteger, type ScalarName } from './jit-types.js';
 import { MEMORY_MAKERS } from './kernel-memories.js';
 import { printfCall } from './print-calls.js';
 import { arithmeticType, defaultLiteralType } from './promotion.js';
-import { SHUFFLE_TYPES, type BitFunction, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
+import { BIT_FUNCTIONS, bitResultType, type BitFunction } from '../intrinsics/bits.js';
+import { FENCES, type FenceScope } from '../intrinsics/fences.js';
+import { CUDA_MATH, type CudaMathRow } from '../intrinsics/math.js';
+import { LANE_MASKS, type LaneMask, type LaneMaskRow } from '../intrinsics/lane-masks.js';
+import { TIMERS, type TimerName } from '../intrinsics/timers.js';
+import { WARP_MATCHES, type WarpMatchMode, type WarpMatchRow } from '../intrinsics/warp-matches.js';
+import { WARP_SHUFFLES, type WarpShuffleRow } from '../intrinsics/warp-shuffles.js';
+import { WARP_VOTES, type WarpVoteMode, type WarpVoteRow } from '../intrinsics/warp-votes.js';
+import { MATH_FUNCTIONS, SHUFFLE_TYPES, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
 import { integerArgument, integerOf, isLiteralType, literalValue, typed, type Node, type Typed, type TyperContext } from './typer-context.js';
 import { nameTable } from './name-table.js';
 
@@ -26,6 +34,9 @@ interface IntrinsicRule {
   readonly statement?: (c: TyperContext, args: readonly Node[], call: Call) => Stmt;
   readonly value?: (c: TyperContext, args: readonly Node[], call: Call) => Typed;
 }
+
+/** The parameters of a math function of each arity, as its usage names them. */
+const MATH_PARAMETERS: Readonly<Record<number, string>> = { 1: 'x', 2: 'a, b', 3: 'a, b, c' };
 
 const FULL_MASK: Expr = { op: 'const', type: 'u32', value: 0xffffffff };
 
@@ -40,8 +51,10 @@ function warpValue(c: TyperContext, node: Node, what: string): Expr {
   return c.to(v, t, node);
 }
 
-function shuffle(mode: ShuffleMode, lane: string): IntrinsicRule {
-  const name = mode === 'idx' ? 'shfl_sync' : `shfl_${mode}_sync`;
+/** A shuffle's rule, from its row: a mask, a 32- or 64-bit value, a lane and an optional width. */
+function shuffle(name: string, row: WarpShuffleRow): IntrinsicRule {
+  const mode = row.mode as ShuffleMode;
+  const lane = row.lane;
   return {
     usage: `${name}(mask, value, ${lane}, width?)`,
     value: (c, [m, v, l, w], call) => {
@@ -63,14 +76,15 @@ function shuffle(mode: ShuffleMode, lane: string): IntrinsicRule {
   };
 }
 
-function warpVote(mode: 'all' | 'any' | 'eq' | 'ballot'): IntrinsicRule {
+/** A warp vote's rule, from its row: a mask and a predicate, the row's result type. */
+function warpVote(name: string, row: WarpVoteRow): IntrinsicRule {
   return {
-    usage: `${mode}_sync(mask, predicate)`,
+    usage: `${name}(mask, predicate)`,
     value: (c, [m, p], call) => {
       c.useCollective('warp');
       const m32 = mask(c, m!);
       const predicate = c.truthy(c.expression(p!), p!);
-      return typed({ op: 'vote', type: mode === 'ballot' ? 'u32' : 'bool', scope: 'warp', mode, mask: m32, predicate, loc: c.loc(call) });
+      return typed({ op: 'vote', type: row.result, scope: 'warp', mode: row.mode as WarpVoteMode, mask: m32, predicate, loc: c.loc(call) });
     },
   };
 }
@@ -86,19 +100,22 @@ function blockVote(mode: 'count' | 'and' | 'or'): IntrinsicRule {
   };
 }
 
-function match(mode: 'any' | 'all'): IntrinsicRule {
+/** A warp match's rule, from its row: a mask and a 32- or 64-bit value, u32. */
+function match(name: string, row: WarpMatchRow): IntrinsicRule {
   return {
-    usage: `match_${mode}_sync(mask, value)`,
+    usage: `${name}(mask, value)`,
     value: (c, [m, v], call) => {
       c.useCollective('warp');
       const m32 = mask(c, m!);
-      const value = warpValue(c, v!, `cuda.match_${mode}_sync`);
-      return typed({ op: 'match', type: 'u32', mode, mask: m32, value, valueType: value.type, loc: c.loc(call) });
+      const value = warpValue(c, v!, `cuda.${name}`);
+      return typed({ op: 'match', type: 'u32', mode: row.mode as WarpMatchMode, mask: m32, value, valueType: value.type, loc: c.loc(call) });
     },
   };
 }
 
+/** A bit function's rule, from its row: one integer argument (a literal as JavaScript would hold it), the row's result type. */
 function bits(fn: BitFunction): IntrinsicRule {
+  const row = BIT_FUNCTIONS[fn];
   return {
     usage: `${fn}(x)`,
     value: (c, [x], call) => {
@@ -107,14 +124,31 @@ function bits(fn: BitFunction): IntrinsicRule {
         c.typeError(x!, `cuda.${fn}(x) takes an integer, got ${v.type === 'float-literal' ? 'a float literal' : v.type}`);
       }
       const argType: ScalarName = isLiteralType(v.type) ? defaultLiteralType(v.type, v.value) : arithmeticType(v.type);
-      return typed({ op: 'bits', type: fn === 'brev' ? argType : 'i32', fn, argType, arg: c.to(v, argType, x!), loc: c.loc(call) });
+      if (!row.argTypes.includes(argType)) c.typeError(x!, `cuda.${fn}(x) takes ${row.argTypes.join(', ')}, got ${argType}`);
+      return typed({ op: 'bits', type: bitResultType(fn, argType), fn, argType, arg: c.to(v, argType, x!), loc: c.loc(call) });
     },
   };
 }
 
-function fence(scope: 'block' | 'device' | 'system', name: string): IntrinsicRule {
-  return { usage: `${name}()`, statement: (c, _args, call) => ({ op: 'fence', scope, loc: c.loc(call) }) };
-}
+/** The rules of the fences, timers and lane masks, from their tables' rows: calls without arguments. */
+const TABLE_RULES: Record<string, IntrinsicRule> = {
+  ...Object.fromEntries(
+    (Object.keys(FENCES) as FenceScope[]).map((scope) => [FENCES[scope].cuda, { usage: `${FENCES[scope].cuda}()`, statement: (c, _args, call) => ({ op: 'fence', scope, loc: c.loc(call) }) }]),
+  ),
+  ...Object.fromEntries((Object.keys(TIMERS) as TimerName[]).map((which) => [which, { usage: `${which}()`, value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which, loc: c.loc(call) }) }])),
+  ...Object.fromEntries(
+    Object.entries(LANE_MASKS).map(([name, row]: [string, LaneMaskRow]) => [
+      name,
+      {
+        usage: `${name}()`,
+        value: (c, _args, call) => {
+          if (row.collective) c.useCollective('warp');
+          return typed({ op: 'lanemask', type: 'u32', which: row.which as LaneMask, loc: c.loc(call) });
+        },
+      },
+    ]),
+  ),
+} satisfies Record<string, IntrinsicRule>;
 
 /** The count that `cuda.grid(n)` and `cuda.gridsize(n)` take: a constant 1, 2 or 3. */
 export function dimensionCount(c: TyperContext, call: Call, what: string): 1 | 2 | 3 {
@@ -158,18 +192,17 @@ const memoryMaker = (path: string, usage: string): IntrinsicRule => ({
 export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   grid: gridRule('grid'),
   gridsize: gridRule('gridsize'),
-  fma: { usage: 'fma(a, b, c)', value: (c, args, call) => c.math('fma', args, call) },
-  cbrt: { usage: 'cbrt(x)', value: (c, args, call) => c.math('cbrt', args, call) },
+  ...Object.fromEntries(
+    Object.entries(CUDA_MATH).map(([name, row]: [string, CudaMathRow]) => [
+      name,
+      { usage: `${name}(${MATH_PARAMETERS[MATH_FUNCTIONS[row.fn].arity]})`, value: (c, args, call) => c.math(row.fn, args, call) },
+    ]),
+  ),
   selp: {
     usage: 'selp(test, a, b)',
     value: (c, [test, a, b], call) => c.select(c.truthy(c.expression(test!), test!), c.expression(a!), c.expression(b!), call, a!, b!),
   },
-  clock64: { usage: 'clock64()', value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which: 'clock64', loc: c.loc(call) }) },
-  globaltimer: { usage: 'globaltimer()', value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which: 'globaltimer', loc: c.loc(call) }) },
-  popc: bits('popc'),
-  clz: bits('clz'),
-  ffs: bits('ffs'),
-  brev: bits('brev'),
+  ...Object.fromEntries(Object.keys(BIT_FUNCTIONS).map((fn) => [fn, bits(fn as BitFunction)])),
 
   // ---- memories (declared in `const` declarations; anywhere else an error) ----
   'shared.array': memoryMaker('shared.array', 'shared.array(shape, dtype)'),
@@ -194,9 +227,6 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
       return { op: 'barrier', scope: 'warp', mask: m ? mask(c, m) : { ...FULL_MASK, loc: c.loc(call) }, loc: c.loc(call) };
     },
   },
-  threadfence: fence('device', 'threadfence'),
-  threadfence_block: fence('block', 'threadfence_block'),
-  threadfence_system: fence('system', 'threadfence_system'),
   'cg.thisGrid().sync': {
     usage: 'cg.thisGrid().sync()',
     statement: (c, _args, call) => {
@@ -215,39 +245,18 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   printf: { usage: 'printf(format, ...args)', statement: (c, args, call) => printfCall(c, args, call) },
 
   // ---- atomics ----
-  ...Object.fromEntries(
-    ATOMIC_FUNCTIONS.map((fn): [string, IntrinsicRule] => [
-      `atomic.${fn}`,
-      { usage: fn === 'cas' ? 'atomic.cas(array, index, expected, value)' : `atomic.${fn}(array, index, value)`, value: (c, args, call) => atomicCall(c, fn, args, call) },
-    ]),
-  ),
+  ...Object.fromEntries(ATOMIC_NAMES.map((fn): [string, IntrinsicRule] => [`atomic.${fn}`, { usage: atomicUsage(fn), value: (c, args, call) => atomicCall(c, fn, args, call) }])),
 
   // ---- numba's cuda.fp16 ----
   ...FP16_CALLS,
 
   // ---- warp ----
-  shfl_sync: shuffle('idx', 'srcLane'),
-  shfl_up_sync: shuffle('up', 'delta'),
-  shfl_down_sync: shuffle('down', 'delta'),
-  shfl_xor_sync: shuffle('xor', 'laneMask'),
-  all_sync: warpVote('all'),
-  any_sync: warpVote('any'),
-  eq_sync: warpVote('eq'),
-  ballot_sync: warpVote('ballot'),
-  match_any_sync: match('any'),
-  match_all_sync: match('all'),
-  activemask: {
-    usage: 'activemask()',
-    value: (c, _args, call) => {
-      c.useCollective('warp');
-      return typed({ op: 'lanemask', type: 'u32', which: 'activemask', loc: c.loc(call) });
-    },
-  },
-  lanemask_lt: { usage: 'lanemask_lt()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'lt', loc: c.loc(call) }) },
-  lanemask_le: { usage: 'lanemask_le()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'le', loc: c.loc(call) }) },
-  lanemask_eq: { usage: 'lanemask_eq()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'eq', loc: c.loc(call) }) },
-  lanemask_ge: { usage: 'lanemask_ge()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'ge', loc: c.loc(call) }) },
-  lanemask_gt: { usage: 'lanemask_gt()', value: (c, _args, call) => typed({ op: 'lanemask', type: 'u32', which: 'gt', loc: c.loc(call) }) },
+  ...Object.fromEntries(Object.entries(WARP_SHUFFLES).map(([name, row]: [string, WarpShuffleRow]) => [name, shuffle(name, row)])),
+  ...Object.fromEntries(Object.entries(WARP_VOTES).map(([name, row]: [string, WarpVoteRow]) => [name, warpVote(name, row)])),
+  ...Object.fromEntries(Object.entries(WARP_MATCHES).map(([name, row]: [string, WarpMatchRow]) => [name, match(name, row)])),
+
+  // ---- fences, timers and lane masks: their tables' rows ----
+  ...TABLE_RULES,
 } satisfies Record<string, IntrinsicRule>);
 
 // every memory maker has its rule

@@ -16,6 +16,7 @@
  *   computed in f32 and rounded to f16 once.
  */
 import type { ESTree } from 'meriyah';
+import { FP16_FUNCTIONS, type Fp16Form, type Fp16Row } from '../intrinsics/fp16.js';
 import type { ScalarName } from './jit-types.js';
 import { isWidening } from './promotion.js';
 import type { CompareOperator, Expr, MathFunction } from './typed-ir.js';
@@ -102,47 +103,37 @@ function extremum(name: string, operator: 'gt' | 'lt'): Fp16Rule {
   };
 }
 
-/** The rules by path under `cuda` (`fp16.hadd`), for cuda-calls.ts's table. */
+/** The f32 formula of an `inF32` row, of the widened argument. */
+function f32Formula(which: 'exp10' | 'rsqrt' | 'rcp', x: Expr, loc: ReturnType<TyperContext['loc']>): Expr {
+  switch (which) {
+    case 'exp10':
+      return { op: 'math', type: 'f32', fn: 'pow', argType: 'f32', args: [f32Const(10), x], loc };
+    case 'rsqrt':
+      return { op: 'binary', type: 'f32', operator: 'div', left: f32Const(1), right: { op: 'math', type: 'f32', fn: 'sqrt', argType: 'f32', args: [x], loc }, loc };
+    case 'rcp':
+      return { op: 'binary', type: 'f32', operator: 'div', left: f32Const(1), right: x, loc };
+  }
+}
+
+/** The rule of a row of intrinsics/fp16.ts. */
+function ruleOf(name: string, form: Fp16Form): Fp16Rule {
+  if ('binary' in form) return binary(name, form.binary);
+  if ('compare' in form) return comparison(name, form.compare);
+  if ('extremum' in form) return extremum(name, form.extremum);
+  if ('inF32' in form) return inF32(name, (x, loc) => f32Formula(form.inF32, x, loc));
+  if ('unary' in form) {
+    return { usage: `fp16.${name}(a)`, value: (c, [a], call) => typed({ op: 'unary', type: 'f16', operator: form.unary, operand: halfArgument(c, a!, name), loc: c.loc(call) }) };
+  }
+  if (form.arity === 1) return mathRule(name, form.math);
+  return {
+    usage: `fp16.${name}(a, b, c)`,
+    value: (c, args, call) => typed({ op: 'math', type: 'f16', fn: form.math, argType: 'f16', args: halves(c, args, name), loc: c.loc(call) }),
+  };
+}
+
+/** The rules by path under `cuda` (`fp16.hadd`), for cuda-calls.ts's table: one per row of intrinsics/fp16.ts. */
 export const FP16_CALLS: Readonly<Record<string, Fp16Rule>> = nameTable(
-  Object.fromEntries(
-    Object.entries(<Record<string, Fp16Rule>>{
-      hadd: binary('hadd', 'add'),
-      hsub: binary('hsub', 'sub'),
-      hmul: binary('hmul', 'mul'),
-      hdiv: binary('hdiv', 'div'),
-      hfma: {
-        usage: 'fp16.hfma(a, b, c)',
-        value: (c, args, call) => typed({ op: 'math', type: 'f16', fn: 'fma', argType: 'f16', args: halves(c, args, 'hfma'), loc: c.loc(call) }),
-      },
-      hneg: {
-        usage: 'fp16.hneg(a)',
-        value: (c, [a], call) => typed({ op: 'unary', type: 'f16', operator: 'neg', operand: halfArgument(c, a!, 'hneg'), loc: c.loc(call) }),
-      },
-      habs: mathRule('habs', 'abs'),
-      heq: comparison('heq', 'eq'),
-      hne: comparison('hne', 'ne'),
-      hgt: comparison('hgt', 'gt'),
-      hge: comparison('hge', 'ge'),
-      hlt: comparison('hlt', 'lt'),
-      hle: comparison('hle', 'le'),
-      hmax: extremum('hmax', 'gt'),
-      hmin: extremum('hmin', 'lt'),
-      hsin: mathRule('hsin', 'sin'),
-      hcos: mathRule('hcos', 'cos'),
-      hlog: mathRule('hlog', 'log'),
-      hlog2: mathRule('hlog2', 'log2'),
-      hlog10: mathRule('hlog10', 'log10'),
-      hexp: mathRule('hexp', 'exp'),
-      hexp2: mathRule('hexp2', 'exp2'),
-      hsqrt: mathRule('hsqrt', 'sqrt'),
-      hceil: mathRule('hceil', 'ceil'),
-      hfloor: mathRule('hfloor', 'floor'),
-      htrunc: mathRule('htrunc', 'trunc'),
-      hexp10: inF32('hexp10', (x, loc) => ({ op: 'math', type: 'f32', fn: 'pow', argType: 'f32', args: [f32Const(10), x], loc })),
-      hrsqrt: inF32('hrsqrt', (x, loc) => ({ op: 'binary', type: 'f32', operator: 'div', left: f32Const(1), right: { op: 'math', type: 'f32', fn: 'sqrt', argType: 'f32', args: [x], loc }, loc })),
-      hrcp: inF32('hrcp', (x, loc) => ({ op: 'binary', type: 'f32', operator: 'div', left: f32Const(1), right: x, loc })),
-    }).map(([name, rule]) => [`fp16.${name}`, rule]),
-  ),
+  Object.fromEntries(Object.entries(FP16_FUNCTIONS).map(([name, row]: [string, Fp16Row]) => [`fp16.${name}`, ruleOf(name, row.form)])),
 );
 
 /** The names of the `cuda.fp16` functions (for the host-side `cuda.fp16` object). */

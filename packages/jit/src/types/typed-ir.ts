@@ -33,6 +33,14 @@
  */
 import type { Loc } from '../errors.js';
 import type { LinkInput } from '../external-device-function.js';
+import { ATOMIC_FUNCTIONS, type AtomicFunction } from '../intrinsics/atomics.js';
+import type { BitFunction } from '../intrinsics/bits.js';
+import type { FenceScope } from '../intrinsics/fences.js';
+import type { LaneMask } from '../intrinsics/lane-masks.js';
+import type { TimerName } from '../intrinsics/timers.js';
+import type { WarpMatchMode } from '../intrinsics/warp-matches.js';
+import type { WarpShuffleMode } from '../intrinsics/warp-shuffles.js';
+import type { WarpVoteMode } from '../intrinsics/warp-votes.js';
 import type { ArrayType, JitType, ScalarName } from './jit-types.js';
 
 // Source offsets live with the errors that read them (parse makes them and depends on nothing above it).
@@ -150,8 +158,10 @@ export interface ElementRef {
 }
 
 /**
- * Atomic read-modify-write operations; each gives the element's old value.
- * With `old` the element and `v` the value (both of the element's type):
+ * Atomic read-modify-write operations, one row each in
+ * intrinsics/atomics.ts (its element types, its formula and its NVVM and
+ * simulator forms); each gives the element's old value. With `old` the
+ * element and `v` the value (both of the element's type):
  * - `add`, `sub`: `old + v`, `old - v` (wrapping for integers; floats round to the type).
  *   `add` also on f16 (PTX `atom.add.noftz.f16`, sm_70+) and bf16 (`atom.add.noftz.bf16`, sm_90+).
  * - `min`, `max`: by the `min`/`max` formulas of {@link MATH_FUNCTIONS}.
@@ -162,52 +172,50 @@ export interface ElementRef {
  * Types: {@link ATOMIC_TYPES}. The element is in a parameter array (global
  * memory) or a shared or local array, never a `const` one.
  */
-export type AtomicFunction = 'add' | 'sub' | 'min' | 'max' | 'and' | 'or' | 'xor' | 'exch' | 'inc' | 'dec' | 'cas';
+export type { AtomicFunction };
 
-export const ATOMIC_TYPES: Readonly<Record<AtomicFunction, readonly ScalarName[]>> = Object.freeze({
-  add: ['i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32', 'f64'],
-  sub: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
-  min: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
-  max: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
-  and: ['i32', 'u32', 'i64', 'u64'],
-  or: ['i32', 'u32', 'i64', 'u64'],
-  xor: ['i32', 'u32', 'i64', 'u64'],
-  exch: ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'],
-  inc: ['u32', 'u64'],
-  dec: ['u32', 'u64'],
-  cas: ['i32', 'u32', 'i64', 'u64'],
-});
+/** The element types of each atomic (its row's `types`). */
+export const ATOMIC_TYPES: Readonly<Record<AtomicFunction, readonly ScalarName[]>> = Object.freeze(
+  Object.fromEntries(Object.entries(ATOMIC_FUNCTIONS).map(([fn, row]) => [fn, row.types])) as Record<AtomicFunction, readonly ScalarName[]>,
+);
 
 /**
- * Warp shuffles (`shfl.sync`): each lane of `mask` gives `value` and gets the
+ * Warp shuffles (`shfl.sync`), one row each in intrinsics/warp-shuffles.ts: each lane of `mask` gives `value` and gets the
  * value of a source lane, within segments of `width` lanes (a power of two
  * up to 32): `idx` from lane `lane` of its segment, `up` from `laneid - lane`,
  * `down` from `laneid + lane`, `xor` from `laneid ^ lane`. A source outside
  * the segment gives the lane its own value. 64-bit values shuffle as two halves.
  */
-export type ShuffleMode = 'idx' | 'up' | 'down' | 'xor';
+export type ShuffleMode = WarpShuffleMode;
 /** 32- and 64-bit integers and floats. */
 export const SHUFFLE_TYPES: readonly ScalarName[] = Object.freeze(['i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
 
 /**
  * Votes over a predicate (bool).
- * - scope `warp`, over the lanes of `mask`: `all`, `any`, `eq` (all equal) give bool; `ballot` gives u32 (bit k: lane k's predicate).
+ * - scope `warp`, over the lanes of `mask`, one row each in intrinsics/warp-votes.ts: `all`, `any`, `eq` (all equal) give bool; `ballot` gives u32 (bit k: lane k's predicate).
  * - scope `block` (`syncthreads_count/and/or`: also a block barrier): `count` gives i32, `and` and `or` give bool.
  */
-export type VoteMode = 'all' | 'any' | 'eq' | 'ballot' | 'count' | 'and' | 'or';
+export type VoteMode = WarpVoteMode | 'count' | 'and' | 'or';
+
+/** The warp votes', matches' and shuffles' modes (intrinsics/warp-votes.ts, warp-matches.ts, warp-shuffles.ts). */
+export type { WarpVoteMode, WarpMatchMode, WarpShuffleMode };
 
 /**
- * Lane masks (u32): `activemask` the lanes now executing together;
+ * Lane masks (u32), one row each in intrinsics/lane-masks.ts: `activemask` the lanes now executing together;
  * `lt`, `le`, `eq`, `ge`, `gt` the lanes below, up to, equal to, from, above this lane (`%lanemask_*`).
  */
-export type LaneMask = 'activemask' | 'lt' | 'le' | 'eq' | 'ge' | 'gt';
+export type { LaneMask };
+
+/** A timer (intrinsics/timers.ts) and a fence's scope (intrinsics/fences.ts), as the `timer` and `fence` nodes name them. */
+export type { TimerName, FenceScope };
 
 /**
- * Bit functions of integers (argType i32, u32, i64 or u64): `popc` (set bits, i32),
- * `clz` (leading zeros, i32), `ffs` (1-based position of the lowest set bit, 0 for 0; i32),
- * `brev` (bits reversed, of argType).
+ * Bit functions of integers, one row each in intrinsics/bits.ts (its
+ * argument types, result type, NVVM and simulator forms): `popc` (set bits,
+ * i32), `clz` (leading zeros, i32), `ffs` (1-based position of the lowest set
+ * bit, 0 for 0; i32), `brev` (bits reversed, of argType).
  */
-export type BitFunction = 'popc' | 'clz' | 'ffs' | 'brev';
+export type { BitFunction };
 
 /**
  * An argument of a call of linked code (see {@link ExternalCall}):
@@ -302,13 +310,13 @@ export type Expr =
    * `match.sync` over the lanes of `mask` (u32), comparing `value` (of `valueType`: 32/64-bit ints and floats, by bits):
    * `any` gives the lanes whose value equals this lane's; `all` gives `mask` if every lane's value is equal, else 0. Type u32.
    */
-  | { readonly op: 'match'; readonly type: 'u32'; readonly mode: 'any' | 'all'; readonly mask: Expr; readonly value: Expr; readonly valueType: ScalarName; readonly loc?: Loc }
+  | { readonly op: 'match'; readonly type: 'u32'; readonly mode: WarpMatchMode; readonly mask: Expr; readonly value: Expr; readonly valueType: ScalarName; readonly loc?: Loc }
   /** A lane mask (see {@link LaneMask}), u32. */
   | { readonly op: 'lanemask'; readonly type: 'u32'; readonly which: LaneMask; readonly loc?: Loc }
   /** A bit function (see {@link BitFunction}) of `arg` (of `argType`). */
   | { readonly op: 'bits'; readonly type: ScalarName; readonly fn: BitFunction; readonly argType: ScalarName; readonly arg: Expr; readonly loc?: Loc }
-  /** A u64 counter: `clock64` (the SM's cycle counter; the simulator counts nanoseconds) or `globaltimer` (nanoseconds). */
-  | { readonly op: 'timer'; readonly type: 'u64'; readonly which: 'clock64' | 'globaltimer'; readonly loc?: Loc }
+  /** A u64 counter, a row of intrinsics/timers.ts: `clock64` (the SM's cycle counter; the simulator counts nanoseconds) or `globaltimer` (nanoseconds). */
+  | { readonly op: 'timer'; readonly type: 'u64'; readonly which: TimerName; readonly loc?: Loc }
   /**
    * A device function's call, inlined: runs `body`, in which the callee's
    * locals are locals of the kernel and its `return v` became
@@ -365,8 +373,8 @@ export type Stmt =
    * is then launched cooperatively.
    */
   | { readonly op: 'barrier'; readonly scope: 'block' | 'warp' | 'grid'; readonly mask?: Expr; readonly loc?: Loc }
-  /** A memory fence: `block` (`threadfence_block`), `device` (`threadfence`), `system` (`threadfence_system`). */
-  | { readonly op: 'fence'; readonly scope: 'block' | 'device' | 'system'; readonly loc?: Loc }
+  /** A memory fence, a row of intrinsics/fences.ts: `block` (`threadfence_block`), `device` (`threadfence`), `system` (`threadfence_system`). */
+  | { readonly op: 'fence'; readonly scope: FenceScope; readonly loc?: Loc }
   /** `cuda.nanosleep(ns)`: `nanoseconds` is u32. The simulator does not sleep. */
   | { readonly op: 'sleep'; readonly nanoseconds: Expr; readonly loc?: Loc }
   /**
