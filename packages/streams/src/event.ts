@@ -1,4 +1,4 @@
-import { isBoolean } from '@cuda-js/options';
+import { isBoolean, type OptionTableOf } from '@cuda-js/options';
 import { driver, type CUevent } from '@cuda-js/bindings';
 import { brandHandle, OwnedHandle } from '@cuda-js/bindings/runtime';
 import { checkEventWait, hostFunctionMark, type HostFunctionMark } from './host-function.js';
@@ -16,7 +16,7 @@ export interface EventOptions {
   readonly interprocess?: boolean | undefined;
 }
 
-const EVENT_OPTIONS = { timing: isBoolean, blockingSync: isBoolean, interprocess: isBoolean };
+const EVENT_OPTIONS = { timing: isBoolean, blockingSync: isBoolean, interprocess: isBoolean } satisfies OptionTableOf<EventOptions>;
 
 /** The flags of Event.create's options, checked (an unknown key or a wrong value is a StreamOptionError, not ignored, by create). */
 function eventFlags(options: Readonly<EventOptions>): number {
