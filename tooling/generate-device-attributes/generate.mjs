@@ -1,16 +1,23 @@
 #!/usr/bin/env node
 // Generates packages/core/src/generated/device-attributes.ts from the
 // CUdevice_attribute enum of cuda.h, so that every device attribute is a typed
-// property of `Device.attributes`. Run: node tooling/generate-device-attributes/generate.mjs [path/to/cuda.h]
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// property of `Device.attributes`. Run from anywhere:
+//   node tooling/generate-device-attributes/generate.mjs [--cuda /usr/local/cuda | path/to/cuda.h] [--check]
+// --check compares with the committed file instead of writing it (exit 1 when stale);
+// tooling/generate-device-attributes/generate.test.ts runs it.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-const header = process.argv[2] ?? '/usr/local/cuda/include/cuda.h';
-const text = readFileSync(header, 'utf8');
-const enumBody = /typedef enum CUdevice_attribute_enum\s*\{([\s\S]*?)\}\s*CUdevice_attribute;/.exec(text)?.[1];
+const args = process.argv.slice(2);
+const CHECK = args.includes('--check');
+const cudaArg = args.indexOf('--cuda');
+const cudaRoot = cudaArg >= 0 ? args[cudaArg + 1] : (process.env.CUDA_HOME ?? '/usr/local/cuda');
+const headerArg = args.find((a, i) => !a.startsWith('--') && (cudaArg < 0 || i !== cudaArg + 1));
+const header = headerArg ?? join(cudaRoot, 'include', 'cuda.h');
+const source = readFileSync(header, 'utf8');
+const enumBody = /typedef enum CUdevice_attribute_enum\s*\{([\s\S]*?)\}\s*CUdevice_attribute;/.exec(source)?.[1];
 if (!enumBody) throw new Error(`no CUdevice_attribute enum in ${header}`);
-const version = /#define\s+CUDA_VERSION\s+(\d+)/.exec(text)?.[1];
+const version = /#define\s+CUDA_VERSION\s+(\d+)/.exec(source)?.[1];
 
 const entries = [];
 for (const line of enumBody.split('\n')) {
@@ -48,6 +55,17 @@ const out = [
   '}',
   '',
 ];
-const target = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages', 'core', 'src', 'generated', 'device-attributes.ts');
-writeFileSync(target, out.join('\n'));
-console.log(`wrote ${entries.length} attributes to ${target}`);
+const root = join(import.meta.dirname, '..', '..');
+const target = join(root, 'packages', 'core', 'src', 'generated', 'device-attributes.ts');
+const text = out.join('\n');
+if (CHECK) {
+  const relative = target.slice(root.length + 1);
+  if (!existsSync(target) || readFileSync(target, 'utf8') !== text) {
+    console.error(`stale generated file (run node tooling/generate-device-attributes/generate.mjs): ${relative}`);
+    process.exit(1);
+  }
+  console.log(`${entries.length} attributes; generated file is current: ${relative}`);
+} else {
+  writeFileSync(target, text);
+  console.log(`wrote ${entries.length} attributes to ${target}`);
+}

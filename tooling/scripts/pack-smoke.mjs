@@ -259,6 +259,9 @@ const internalClosure = (names) => {
 const SMOKE = {
   bindings: `
 import { driver, AddonLoadError, CudaError, LibraryNotFoundError } from '@cuda-js/bindings';
+import { OwnedHandle, PACKED_LAUNCH_HEADER } from '@cuda-js/bindings/runtime';
+if (typeof OwnedHandle !== 'function' || PACKED_LAUNCH_HEADER.bytes !== 48) throw new Error('@cuda-js/bindings/runtime: not the runtime of the layers above');
+console.log('@cuda-js/bindings/runtime: OwnedHandle, a packed launch header of', PACKED_LAUNCH_HEADER.bytes, 'bytes');
 try {
   const v = driver.cuDriverGetVersion();
   console.log('cuDriverGetVersion() =', v, '(CUDA ' + Math.floor(v / 1000) + '.' + (v % 1000) / 10 + ')');

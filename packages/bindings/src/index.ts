@@ -1,14 +1,14 @@
 /**
  * @cuda-js/bindings: the CUDA driver API, NVRTC, nvJitLink, libNVVM, NVML and
  * NCCL from JS, one call per C function under its C name. Each library is opened on the
- * first call into it, at the path that @cuda-js/pathfinder finds.
+ * first call into it, at the path that @cuda-js/pathfinder finds. What the
+ * layers above are built on (OwnedHandle, the background releases, the packed
+ * launch's layout) is the subpath `@cuda-js/bindings/runtime`.
  *
  * @packageDocumentation
  */
 export {
   driver,
-  PACKED_LAUNCH_HEADER,
-  LAUNCH_QUEUE_RECORD,
   type Driver,
   type DriverEnums,
   type DriverConstants,
@@ -40,11 +40,8 @@ export {
 } from './errors.js';
 export { AddonLoadError, AddonNotFoundError } from './addon-errors.js';
 export { loadedLibraries, perThreadDefaultStream } from './loaded-libraries-report.js';
-export { backgroundReleaseFailures, releaseAsync, releaseInBackground, type BackgroundRelease } from './release.js';
 export { hostArrayBuffer } from './host-array-buffer.js';
-export { skipDriverTeardownAtExit } from './fast-exit.js';
-export { ClosedResourceError, OwnedHandle, type HandleRelease } from './owned-handle.js';
-export { brandHandle } from './brand-handle.js';
+export { ClosedResourceError } from './owned-handle.js';
 export { launchBlockingHostFunc } from './blocking-host-function.js';
 export { duplicateFdFromProcess } from './process-fd.js';
 export type { LoadedLibrary } from './loaded-libraries.js';

@@ -5,7 +5,8 @@
 // as asking the driver for the current context.
 import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
-import { driver, LAUNCH_QUEUE_RECORD, PACKED_LAUNCH_HEADER, type CUfunction, type LaunchFunction } from './index.js';
+import { driver, type CUfunction, type LaunchFunction } from './index.js';
+import { LAUNCH_QUEUE_RECORD, PACKED_LAUNCH_HEADER } from './runtime.js';
 
 const F = 0x1234n as CUfunction;
 const HEADER = PACKED_LAUNCH_HEADER.bytes;

@@ -6,7 +6,8 @@
 // attached before it calls the driver. None of this needs a device. (The property test of the layouts it accepts
 // is core's parameter-buffer.test.ts, where fast-check is.)
 import { describe, expect, it } from 'vitest';
-import { CudaError, driver, LibraryNotFoundError, PACKED_LAUNCH_HEADER, type CUfunction } from './index.js';
+import { CudaError, driver, LibraryNotFoundError, type CUfunction } from './index.js';
+import { PACKED_LAUNCH_HEADER } from './runtime.js';
 
 const F = 0x1234n as CUfunction;
 

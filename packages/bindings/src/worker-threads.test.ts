@@ -116,7 +116,8 @@ describe("the addon's own threads for GPU waits", () => {
 describe('the release thread', () => {
   it('runs releases in order off the JS thread; a refused one is counted, or rejects the Promise form with its CudaError', async () => {
     const { native } = await import('./native.js');
-    const { backgroundReleaseFailures, CudaError, driver, LibraryNotFoundError, releaseAsync, releaseInBackground } = await import('./index.js');
+    const { CudaError, driver, LibraryNotFoundError } = await import('./index.js');
+    const { backgroundReleaseFailures, releaseAsync, releaseInBackground } = await import('./runtime.js');
     let driverPresent = true;
     try {
       driver.cuDriverGetVersion();

@@ -1,5 +1,8 @@
-import { checkOptions, isAnything, isOneOf, type OptionTable } from '@cuda-js/options';
+import { checkOptions, isAnything, isOneOf, type OptionTable, type OptionTableOf } from '@cuda-js/options';
+import type { DeviceArrayOptions } from './device/device-array.js';
 import { CoreOptionError } from './errors.js';
+import type { GraphAllocateOptions } from './graph/graph-node-methods.js';
+import type { Buffer } from './memory/buffer.js';
 
 /**
  * Checks `options` against `table` with the stack's options checker, failing
@@ -12,16 +15,20 @@ export function checkCoreOptions<T extends object>(where: string, options: unkno
   return checkOptions<T>(options, table, { where, fail: (problem) => new CoreOptionError(problem), plainOnly, snapshot: true });
 }
 
+// Each table is written `satisfies OptionTableOf<TheOptions>`: the options'
+// interface (or parameter type) is their one declaration, and a key without a
+// row, or a row without a key, fails to compile.
+
 // The stream and device values are checked where they are used (streamHandle, ...), with their own messages.
 
 /** `{ stream }`: the options of allocate, the copies, close and the managed-memory hints. */
-export const STREAM_OPTIONS: OptionTable = { stream: isAnything };
+export const STREAM_OPTIONS = { stream: isAnything } satisfies OptionTableOf<NonNullable<Parameters<Buffer['copyTo']>[1]>>;
 
 /** `Buffer.fill(value, { stream, width })`. */
-export const FILL_OPTIONS: OptionTable = { stream: isAnything, width: isOneOf([1, 4]) };
+export const FILL_OPTIONS = { stream: isAnything, width: isOneOf([1, 4]) } satisfies OptionTableOf<NonNullable<Parameters<Buffer['fill']>[1]>>;
 
 /** `DeviceArray.allocate`, `allocateLike`, `fromHost` (DeviceArrayOptions). */
-export const DEVICE_ARRAY_OPTIONS: OptionTable = { device: isAnything, stream: isAnything, memory: isAnything };
+export const DEVICE_ARRAY_OPTIONS = { device: isAnything, stream: isAnything, memory: isAnything } satisfies OptionTableOf<DeviceArrayOptions>;
 
 /** The graph's allocation node (GraphAllocateOptions). */
-export const GRAPH_ALLOCATE_OPTIONS: OptionTable = { device: isAnything };
+export const GRAPH_ALLOCATE_OPTIONS = { device: isAnything } satisfies OptionTableOf<GraphAllocateOptions>;

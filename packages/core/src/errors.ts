@@ -83,6 +83,16 @@ export class CopyError extends CoreError {
   override readonly name = 'CopyError';
 }
 
+/**
+ * A memory argument that cannot be used: a managed-memory location that is
+ * no Device or Host (or a NUMA node where any host is meant), buffers that are
+ * not managed, a fill value out of range, a size that is no byte count, pool
+ * options that contradict each other.
+ */
+export class MemoryArgumentError extends CoreError {
+  override readonly name = 'MemoryArgumentError';
+}
+
 /** A graph builder, graph definition or graph used in a state that does not allow it: the message says which state was expected. */
 export class GraphStateError extends CoreError {
   override readonly name = 'GraphStateError';

@@ -12,7 +12,8 @@ import { expect, it } from 'vitest';
 const PRELUDE = `
   import { readFile } from 'node:fs/promises';
   import { Device, LegacyPinnedMemoryResource, launch, u64 } from '@cuda-js/core';
-  import { backgroundReleaseFailures, driver, nvrtc } from '@cuda-js/bindings';
+  import { driver, nvrtc } from '@cuda-js/bindings';
+import { backgroundReleaseFailures } from '@cuda-js/bindings/runtime';
   const device = Device.get(0).setCurrent();
   const p = nvrtc.nvrtcCreateProgram('extern "C" __global__ void spin(unsigned long long cycles) { long long s = clock64(); while ((unsigned long long)(clock64() - s) < cycles) {} }', 'spin.cu', [], []);
   nvrtc.nvrtcCompileProgram(p, ['--gpu-architecture=' + device.arch]);

@@ -4,7 +4,8 @@
 // graph builders and conditional counts, and the NCCL overlap rule. Each input is accepted
 // exactly when a model of the rule accepts it, else refused with the named error. Seeded
 // and bounded (CUDA_JS_FUZZ_RUNS and CUDA_JS_FUZZ_SEED for the long, nightly mode).
-import { driver, PACKED_LAUNCH_HEADER, type CUfunction } from '@cuda-js/bindings';
+import { driver, type CUfunction } from '@cuda-js/bindings';
+import { PACKED_LAUNCH_HEADER } from '@cuda-js/bindings/runtime';
 import { fuzzParameters, fuzzTimeout } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

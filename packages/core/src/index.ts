@@ -28,7 +28,7 @@ export type { ArgumentLayout, ArgumentSlot, ArraySlot, ScalarSlot } from './laun
 export { readKernelParameters, type KernelArgument, type KernelParameter, type LaunchableKernel } from './launch/kernel-parameters.js';
 export { Scalar, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, bool, isScalarType, dtypeOfScalarType, type ScalarType } from './launch/scalar.js';
 export { roundToFloat16, roundToBfloat16, float16Bits, float16FromBits, bfloat16Bits, bfloat16FromBits } from './launch/half-floats.js';
-export { CoreError, CoreOptionError, DeviceNotFoundError, LaunchConfigError, LaunchArgumentError, LaunchBatchError, KernelParametersError, CopyError } from './errors.js';
+export { CoreError, CoreOptionError, DeviceNotFoundError, LaunchConfigError, LaunchArgumentError, LaunchBatchError, KernelParametersError, CopyError, MemoryArgumentError } from './errors.js';
 export { ClosedResourceError } from '@cuda-js/bindings';
 export { DeviceMismatchError, PeerAccessError, CollectiveArgumentError, CommunicatorStateError } from './errors.js';
 export * from './nccl/index.js';

@@ -1,4 +1,5 @@
-import { brandHandle, type CUgraph } from '@cuda-js/bindings';
+import type { CUgraph } from '@cuda-js/bindings';
+import { brandHandle } from '@cuda-js/bindings/runtime';
 import { dtype, StridedMemoryView } from '@cuda-js/memory-view';
 import { errorOf } from '@cuda-js/test-support/errors';
 import { expectMisspeltOption } from '@cuda-js/test-support/option-refusal';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { kernelSourceKey } from './compile/kernel-cache.js';
 import { snapshotConstants } from './constants-snapshot.js';
-import { JitError } from './errors.js';
+import { JitError, JitOptionError } from './errors.js';
 import { jit } from './index.js';
 
 const keyOf = (constants: Readonly<Record<string, never>>) => kernelSourceKey({ source: 'k', constants, signature: 's', symbol: 'k', options: {} });
@@ -38,8 +38,9 @@ describe('one snapshot of the constants', () => {
     const fn = (a: Float32Array) => {
       a[0] = 1;
     };
-    expect(() => jit(fn, null as never)).toThrow(/jit: options must be an object, got null/);
-    expect(() => jit(fn, { name: 5 } as never)).toThrow(/jit: name must be a string, got number/);
+    expect(() => jit(fn, null as never)).toThrow(JitOptionError);
+    expect(() => jit(fn, null as never)).toThrow(/jit\(\): the options must be a plain object; got null/);
+    expect(() => jit(fn, { name: 5 } as never)).toThrow(/jit\(\): option 'name' must be a string; got 5/);
     expect(() => jit(fn, { constants: 7 } as never)).toThrow(/jit: constants must be an object/);
   });
 });

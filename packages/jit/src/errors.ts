@@ -90,6 +90,14 @@ export class KernelArgumentError extends JitError {
   override name = 'KernelArgumentError';
 }
 
+/**
+ * An argument of a function of the JIT's library, outside a launch, that it
+ * cannot take: a count, a seed (`createXoroshiro128pStates(-1, seed)`).
+ */
+export class JitArgumentError extends JitError {
+  override name = 'JitArgumentError';
+}
+
 /** An error raised while a kernel runs in the simulator (an index out of bounds, an integer division by zero). */
 export class SimulatorError extends JitError {
   override name = 'SimulatorError';

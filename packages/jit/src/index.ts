@@ -86,6 +86,7 @@ export {
 export {
   JitError,
   JitOptionError,
+  JitArgumentError,
   UnsupportedSyntaxError,
   RewrittenKernelError,
   FreeVariableError,

@@ -39,6 +39,13 @@ describe('the JIT refuses unknown options with a suggestion', () => {
     expect(optionError(() => jit(kernel, { target: 'cpu' } as never)).problem).toMatchObject({ kind: 'invalid', key: 'target', expected: 'one of "gpu", "simulator"' });
   });
 
+  it('refuses a wrong name, target or options object as a JitOptionError too, as it does fma (not a TypeError)', () => {
+    expect(optionError(() => jit(kernel, { name: 5 } as never)).message).toBe("jit(): option 'name' must be a string; got 5");
+    expect(optionError(() => jit(kernel, { target: 1 } as never)).problem).toMatchObject({ kind: 'invalid', key: 'target' });
+    expect(optionError(() => jit(kernel, null as never)).problem).toMatchObject({ kind: 'not-an-object' });
+    expect(optionError(() => jit(kernel, 'simulator' as never)).problem).toMatchObject({ kind: 'not-an-object' });
+  });
+
   it('accepts every known option', () => {
     const k = jit(kernel, { target: 'simulator', constants: {}, name: 'k', arch: 'sm_90', fma: false, fastMath: true, cache: false });
     expect(k.name).toBe('k');

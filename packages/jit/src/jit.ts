@@ -184,12 +184,9 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   /** @internal use {@link jit}. */
   constructor(fn: (...args: never[]) => unknown, options: JitOptions, callSite: CallSite | undefined) {
     if (typeof fn !== 'function') throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
-    if (options === null || typeof options !== 'object') throw new TypeError(`jit: options must be an object, got ${options === null ? 'null' : typeof options}`);
-    if (options.name !== undefined && typeof options.name !== 'string') throw new TypeError(`jit: name must be a string, got ${typeof options.name}`);
     // the values checked, each read once: later reads are of this copy
     options = checkJitOptions<JitOptions>('jit()', options, JIT_OPTIONS) as JitOptions;
     const target = options.target ?? defaultTarget();
-    if (target !== 'gpu' && target !== 'simulator') throw new TypeError(`jit: target must be 'gpu' or 'simulator', got ${String(target)}`);
     this.#fn = fn;
     // one snapshot of the constants: what the compile reads is what the cache keys on
     this.#options = { ...options, constants: snapshotConstants(options.constants, 'jit') };

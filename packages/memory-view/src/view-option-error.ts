@@ -1,4 +1,6 @@
-import { checkOptions, isAnything, isBoolean, isFunction, type OptionProblem, type OptionTable } from '@cuda-js/options';
+import { checkOptions, isAnything, isBoolean, isFunction, type OptionProblem, type OptionTable, type OptionTableOf } from '@cuda-js/options';
+import type { FromManagedTensorOptions, ToManagedTensorOptions } from './native/index.js';
+import type { BufferViewOptions, PointerViewOptions, ViewOptions } from './view-options.js';
 import { MemoryViewError } from './errors.js';
 
 /** An options object of @cuda-js/memory-view with an unknown key (named with the nearest known one) or a wrong value. */
@@ -25,16 +27,23 @@ export function checkViewOptions<T extends object>(where: string, options: unkno
 // The values that the layout and stream readers check with their own messages are taken as they are here.
 
 /** `fromAny`, `fromDLPack`, `fromCudaArrayInterface`, `fromExchangeApi` (ViewOptions). */
-export const VIEW_OPTIONS: OptionTable = { stream: isAnything, writable: isBoolean };
+export const VIEW_OPTIONS = { stream: isAnything, writable: isBoolean } satisfies OptionTableOf<ViewOptions>;
 
 /** `Viewable.view(stream, options)`: the stream is its own argument. */
 export const VIEWABLE_VIEW_OPTIONS: OptionTable = { writable: isBoolean };
 
 /** `fromBuffer` (BufferViewOptions). */
-export const BUFFER_VIEW_OPTIONS: OptionTable = { dtype: isAnything, shape: isAnything, strides: isAnything, byteOffset: isAnything, readonly: isBoolean, exporter: isAnything };
+export const BUFFER_VIEW_OPTIONS = {
+  dtype: isAnything,
+  shape: isAnything,
+  strides: isAnything,
+  byteOffset: isAnything,
+  readonly: isBoolean,
+  exporter: isAnything,
+} satisfies OptionTableOf<BufferViewOptions>;
 
 /** `fromPointer` (PointerViewOptions). */
-export const POINTER_VIEW_OPTIONS: OptionTable = {
+export const POINTER_VIEW_OPTIONS = {
   dtype: isAnything,
   shape: isAnything,
   strides: isAnything,
@@ -43,13 +52,13 @@ export const POINTER_VIEW_OPTIONS: OptionTable = {
   exporter: isAnything,
   stream: isAnything,
   release: isFunction,
-};
+} satisfies OptionTableOf<PointerViewOptions>;
 
 /** `view.view({ dtype, shape })`. */
 export const REINTERPRET_OPTIONS: OptionTable = { dtype: isAnything, shape: isAnything };
 
 /** `toManagedTensor` (ToManagedTensorOptions). */
-export const TO_MANAGED_TENSOR_OPTIONS: OptionTable = { ...VIEW_OPTIONS, legacy: isBoolean };
+export const TO_MANAGED_TENSOR_OPTIONS = { ...VIEW_OPTIONS, legacy: isBoolean } satisfies OptionTableOf<ToManagedTensorOptions>;
 
 /** `fromManagedTensor` (FromManagedTensorOptions). */
-export const FROM_MANAGED_TENSOR_OPTIONS: OptionTable = { legacy: isBoolean, exporter: isAnything, stream: isAnything, writable: isBoolean };
+export const FROM_MANAGED_TENSOR_OPTIONS = { legacy: isBoolean, exporter: isAnything, stream: isAnything, writable: isBoolean } satisfies OptionTableOf<FromManagedTensorOptions>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOptions, type OptionProblem } from './index.js';
+import { checkOptions, type OptionProblem, type OptionTableOf } from './index.js';
 import { isBoolean, isIntegerIn, isOneOf } from './value-checks.js';
 
 class TestOptionError extends Error {
@@ -96,5 +96,23 @@ describe('checkOptions', () => {
 
   it('does not take a key from the prototype chain as known', () => {
     expect(problemOf(() => checkOptions({ toString: 1 }, table, { where: 'jit()', fail }))).toMatchObject({ kind: 'unknown', key: 'toString' });
+  });
+});
+
+describe('OptionTableOf', () => {
+  interface Settings {
+    readonly fast?: boolean | undefined;
+    readonly level?: number | undefined;
+  }
+
+  it('takes a table of exactly the keys of the options interface (checked by tsc)', () => {
+    const table = { fast: isBoolean, level: isIntegerIn(0, 3) } satisfies OptionTableOf<Settings>;
+    // @ts-expect-error a key of the interface without its row
+    const missing = { fast: isBoolean } satisfies OptionTableOf<Settings>;
+    // @ts-expect-error a row without a key of the interface
+    const extra = { fast: isBoolean, level: isBoolean, speed: isBoolean } satisfies OptionTableOf<Settings>;
+    expect(checkOptions<Settings>({ level: 2 }, table, { where: 'settings', fail })).toEqual({ level: 2 });
+    expect(Object.keys(missing)).toEqual(['fast']);
+    expect(Object.keys(extra)).toHaveLength(3);
   });
 });

@@ -14,6 +14,14 @@ export interface OptionRule<Context extends string = string> {
 /** An options object's names and their checks (a bare check is a rule for every context). */
 export type OptionTable<Context extends string = string> = Readonly<Record<string, ValueCheck | OptionRule<Context>>>;
 
+/**
+ * The table of an options interface `T`: one rule per key of `T`, no more, no
+ * fewer. Write a table as `{ ... } satisfies OptionTableOf<T>`, so that the
+ * interface is the one declaration of the options: a key added to `T` without
+ * a row, or a row without a key of `T`, fails to compile.
+ */
+export type OptionTableOf<T, Context extends string = string> = { readonly [K in keyof T]-?: ValueCheck | OptionRule<Context> };
+
 export interface CheckOptionsSettings<Context extends string = string> {
   /** Who takes the options, as users call it: `LaunchConfig`, `jit()`, `Stream.create`. */
   readonly where: string;

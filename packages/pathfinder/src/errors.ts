@@ -71,6 +71,25 @@ export class UnknownNameError extends Error {
 }
 
 /**
+ * An environment variable that pathfinder reads holds a value it cannot use
+ * (`CUDA_JS_CUDA_MAJOR=twelve`): the message names the variable, its value and
+ * what it takes.
+ */
+export class EnvironmentValueError extends Error {
+  override readonly name = 'EnvironmentValueError';
+  constructor(
+    /** The variable: `CUDA_JS_CUDA_MAJOR`. */
+    readonly variable: string,
+    /** Its value. */
+    readonly value: string,
+    /** What it takes, in words: `11, 12 or 13`. */
+    readonly expected: string,
+  ) {
+    super(`${variable} must be ${expected}, not ${formatValue(value)}`);
+  }
+}
+
+/**
  * A short description of any value for an error message, that never throws
  * (no `JSON.stringify` of objects, which throws on bigints and cycles). The
  * one formatter of this package.

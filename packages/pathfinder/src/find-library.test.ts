@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { endianness, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { clearCache, findLibrary, LibraryNotFoundError, SUPPORTED_LIBRARIES, UnknownNameError, type SearchOptions } from './index.js';
+import { clearCache, EnvironmentValueError, findLibrary, LibraryNotFoundError, SUPPORTED_LIBRARIES, UnknownNameError, type SearchOptions } from './index.js';
 
 const base = mkdtempSync(join(tmpdir(), 'pathfinder-lib-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -301,6 +301,7 @@ describe('findLibrary: one CUDA major across the compilers', () => {
     expect(findLibrary('nvrtc', only(r)).cudaMajor).toBe(13);
     expect(findLibrary('nvrtc', only(r, { env: { CUDA_JS_CUDA_MAJOR: '12' } })).cudaMajor).toBe(12);
     expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_CUDA_MAJOR: 'twelve' } }))).toThrow(/CUDA_JS_CUDA_MAJOR must be 11, 12 or 13/);
+    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_CUDA_MAJOR: 'twelve' } }))).toThrow(EnvironmentValueError);
   });
 });
 

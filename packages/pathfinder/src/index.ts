@@ -14,6 +14,7 @@ export {
   HeaderNotFoundError,
   LibdeviceNotFoundError,
   UnknownNameError,
+  EnvironmentValueError,
   type SearchAttempt,
 } from './errors.js';
 export { findLibrary, type LibraryLocation, type FoundVia } from './find-library.js';

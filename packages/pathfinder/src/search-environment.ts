@@ -1,6 +1,6 @@
 import { foldersForArchitecture, loaderDefaultFolders } from './architecture.js';
 import type { CudaMajor } from './catalog.js';
-import { formatValue } from './errors.js';
+import { EnvironmentValueError } from './errors.js';
 import { checkSearchOptions } from './search-option-error.js';
 import { readLoaderCache, type LoaderCacheEntry } from './loader-cache.js';
 import { discoverSitePackages } from './site-packages.js';
@@ -111,5 +111,5 @@ function parseMajor(text: string | undefined): CudaMajor | undefined {
   if (text === undefined || text === '') return undefined;
   const n = Number(text);
   if (n === 11 || n === 12 || n === 13) return n;
-  throw new RangeError(`CUDA_JS_CUDA_MAJOR must be 11, 12 or 13, not ${formatValue(text)}`);
+  throw new EnvironmentValueError('CUDA_JS_CUDA_MAJOR', text, '11, 12 or 13');
 }

@@ -1,4 +1,5 @@
-import { checkOptions, isArray, isBoolean, isOneOf, isString, type OptionProblem, type OptionTable } from '@cuda-js/options';
+import { checkOptions, isArray, isBoolean, isOneOf, isString, type OptionProblem, type OptionTableOf } from '@cuda-js/options';
+import type { SearchOptions } from './search-environment.js';
 
 /** A SearchOptions object with an unknown key (named with the nearest known one) or a wrong value. */
 export class SearchOptionError extends Error {
@@ -11,7 +12,7 @@ export class SearchOptionError extends Error {
   }
 }
 
-const SEARCH_OPTIONS: OptionTable = {
+const SEARCH_OPTIONS = {
   env: (value) => (typeof value === 'object' && value !== null ? undefined : 'an object of environment variables (process.env)'),
   sitePackages: isArray,
   loaderCache: isArray,
@@ -20,7 +21,7 @@ const SEARCH_OPTIONS: OptionTable = {
   arch: isString,
   loaderDefaultFolders: isArray,
   preferredMajor: isOneOf([11, 12, 13]),
-};
+} satisfies OptionTableOf<SearchOptions>;
 
 /**
  * `options` of findLibrary, findHeaderDirectory and findLibdevice, checked

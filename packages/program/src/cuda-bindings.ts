@@ -1,10 +1,11 @@
 // The part of @cuda-js/bindings (docs/bindings-api.md) that this package
 // calls, in one place: every other file reaches the C APIs through `cuda`.
 import * as bindings from '@cuda-js/bindings';
+import { releaseAsync, releaseInBackground } from '@cuda-js/bindings/runtime';
 import type { CUcontext, CUdeviceptr, CUfunction, CUkernel, CUlibrary, CUlinkState, DriverEnums, NvJitLink, nvJitLinkHandle, nvrtcProgram, nvvmProgram } from '@cuda-js/bindings';
 
 export type { CUcontext, CUfunction, CUkernel, CUlibrary, nvJitLinkHandle, nvrtcProgram, nvvmProgram };
-export { OwnedHandle, type HandleRelease } from '@cuda-js/bindings';
+export { OwnedHandle, type HandleRelease } from '@cuda-js/bindings/runtime';
 
 /** The names of a generated enum's members (its C constants), without the reverse-lookup keys. */
 export type EnumMemberName<E> = Extract<keyof E, string>;
@@ -127,10 +128,20 @@ export interface BindingsApi {
 }
 
 /**
- * The bindings, seen through the subset above. Assigned without a cast, so
- * that the compiler checks this subset against the bindings' own types.
+ * The bindings (the C API of the main entry, the releases of
+ * `@cuda-js/bindings/runtime`), seen through the subset above. Assigned
+ * without a cast, so that the compiler checks this subset against the
+ * bindings' own types.
  */
-export const cuda: BindingsApi = bindings;
+export const cuda: BindingsApi = {
+  driver: bindings.driver,
+  nvrtc: bindings.nvrtc,
+  nvvm: bindings.nvvm,
+  nvjitlink: bindings.nvjitlink,
+  loadedLibraries: bindings.loadedLibraries,
+  releaseInBackground,
+  releaseAsync,
+};
 
 /** The C error name a bindings error carries (`CUDA_ERROR_NO_DEVICE`), if it is one. */
 export function errorCodeName(error: unknown): string | undefined {

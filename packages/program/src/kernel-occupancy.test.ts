@@ -1,4 +1,5 @@
-import { brandHandle, type CUkernel } from '@cuda-js/bindings';
+import type { CUkernel } from '@cuda-js/bindings';
+import { brandHandle } from '@cuda-js/bindings/runtime';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, Kernel } from './index.js';
 

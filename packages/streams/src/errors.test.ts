@@ -1,4 +1,5 @@
 import * as bindings from '@cuda-js/bindings';
+import * as runtime from '@cuda-js/bindings/runtime';
 import { describe, expect, it } from 'vitest';
 import { ClosedResourceError, Event, HostFunctionDeadlockError, HostFunctionError, IpcError, OwnedHandle, StreamsError } from './index.js';
 
@@ -17,7 +18,7 @@ describe('the errors of @cuda-js/streams', () => {
 
   it('re-exports the bindings’ ClosedResourceError and OwnedHandle (one class each for the whole stack)', () => {
     expect(ClosedResourceError).toBe(bindings.ClosedResourceError);
-    expect(OwnedHandle).toBe(bindings.OwnedHandle);
+    expect(OwnedHandle).toBe(runtime.OwnedHandle);
     const wrapped = Event.fromHandle(0x1234n);
     wrapped.close();
     expect(() => wrapped.handle).toThrow(new ClosedResourceError('Event'));

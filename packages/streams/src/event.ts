@@ -1,5 +1,6 @@
-import { isBoolean } from '@cuda-js/options';
-import { brandHandle, driver, OwnedHandle, type CUevent } from '@cuda-js/bindings';
+import { isBoolean, type OptionTableOf } from '@cuda-js/options';
+import { driver, type CUevent } from '@cuda-js/bindings';
+import { brandHandle, OwnedHandle } from '@cuda-js/bindings/runtime';
 import { checkEventWait, hostFunctionMark, type HostFunctionMark } from './host-function.js';
 import { IpcError } from './ipc-error.js';
 import { exportIpcEvent, ipcEventHandleBytes, type IpcEventDescriptor } from './ipc-event-descriptor.js';
@@ -15,7 +16,7 @@ export interface EventOptions {
   readonly interprocess?: boolean | undefined;
 }
 
-const EVENT_OPTIONS = { timing: isBoolean, blockingSync: isBoolean, interprocess: isBoolean };
+const EVENT_OPTIONS = { timing: isBoolean, blockingSync: isBoolean, interprocess: isBoolean } satisfies OptionTableOf<EventOptions>;
 
 /** The flags of Event.create's options, checked (an unknown key or a wrong value is a StreamOptionError, not ignored, by create). */
 function eventFlags(options: Readonly<EventOptions>): number {

@@ -1,4 +1,5 @@
-import { brandHandle, driver, type CUstream } from '@cuda-js/bindings';
+import { driver, type CUstream } from '@cuda-js/bindings';
+import { brandHandle } from '@cuda-js/bindings/runtime';
 
 /**
  * Makes work submitted to `consumer` from now on wait for the work already

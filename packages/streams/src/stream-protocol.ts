@@ -1,7 +1,8 @@
 // The stream protocol's key, its types and the reader of a stream argument
 // live in @cuda-js/memory-view (which depends on nothing); this package gives
 // them the names it has always exported, and brands the handle it reads.
-import { brandHandle, driver, type CUstream } from '@cuda-js/bindings';
+import { driver, type CUstream } from '@cuda-js/bindings';
+import { brandHandle } from '@cuda-js/bindings/runtime';
 import { deferredStreams, submitDeferredWork } from './deferred-work.js';
 import { UnknownStreamHandleError } from './errors.js';
 import { CUDA_STREAM, readStreamHandle, type CudaStreamInfo, type CudaStreamLike, type StreamArgument } from '@cuda-js/memory-view';

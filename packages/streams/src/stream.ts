@@ -1,5 +1,6 @@
-import { isBoolean, isInteger } from '@cuda-js/options';
-import { brandHandle, driver, OwnedHandle, type CUcontext, type CUstream } from '@cuda-js/bindings';
+import { isBoolean, isInteger, type OptionTableOf } from '@cuda-js/options';
+import { driver, type CUcontext, type CUstream } from '@cuda-js/bindings';
+import { brandHandle, OwnedHandle } from '@cuda-js/bindings/runtime';
 import { deferredStreams, submitDeferredWork } from './deferred-work.js';
 import { Event } from './event.js';
 import { checkBlockingWait, launchHostFunction } from './host-function.js';
@@ -24,7 +25,7 @@ export interface StreamOptions {
   readonly priority?: number | undefined;
 }
 
-const STREAM_OPTIONS = { nonBlocking: isBoolean, priority: isInteger };
+const STREAM_OPTIONS = { nonBlocking: isBoolean, priority: isInteger } satisfies OptionTableOf<StreamOptions>;
 
 /**
  * A CUDA stream: an ordered queue of GPU work. Implements the stream protocol,

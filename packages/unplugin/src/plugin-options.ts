@@ -1,5 +1,5 @@
 import { isAbsolute, win32 } from 'node:path';
-import { checkOptions, isAnything, isFunction, isPlainObject, isString, type OptionProblem, type OptionTable, type ValueCheck } from '@cuda-js/options';
+import { checkOptions, isAnything, isFunction, isPlainObject, isString, type OptionProblem, type OptionTableOf, type ValueCheck } from '@cuda-js/options';
 import type { KernelRecord } from '@cuda-js/jit';
 
 /** Options of the cuda-js build plugin. */
@@ -82,8 +82,8 @@ const isAot: ValueCheck = (v) => (v !== null && typeof v === 'object' && !Array.
 
 const isNative: ValueCheck = (v) => (v === 'external' || v === 'bundle' ? undefined : "'external' or 'bundle'");
 
-const PLUGIN_OPTIONS: OptionTable = { modules: isStrings, include: isInclude, root: isString, onKernel: isFunction, native: isNative, aot: isAot };
-const AOT_OPTIONS: OptionTable = { arch: isArchitectures, ptx: isPtx, ptxas: isString, assets: isAssets, signatures: isSignatures };
+const PLUGIN_OPTIONS = { modules: isStrings, include: isInclude, root: isString, onKernel: isFunction, native: isNative, aot: isAot } satisfies OptionTableOf<CudaJsPluginOptions>;
+const AOT_OPTIONS = { arch: isArchitectures, ptx: isPtx, ptxas: isString, assets: isAssets, signatures: isSignatures } satisfies OptionTableOf<CudaJsAotOptions>;
 
 /** `options` checked against the plugin's table (and `aot` against its own). */
 export function checkPluginOptions(options: unknown): CudaJsPluginOptions {

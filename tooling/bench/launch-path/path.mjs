@@ -18,7 +18,8 @@
 // where a form does not apply to the kernel).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { driver, PACKED_LAUNCH_HEADER } from '@cuda-js/bindings';
+import { driver } from '@cuda-js/bindings';
+import { PACKED_LAUNCH_HEADER } from '@cuda-js/bindings/runtime';
 import { cuda, Device, f64, i32, jit, LaunchBatch, LaunchConfig, LaunchPlan, launch, launchBatch, StridedMemoryView } from 'cuda-js';
 import { COLUMNS, MIXED_SCALARS } from '../launch/kernels.mjs';
 

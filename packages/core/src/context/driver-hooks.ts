@@ -1,4 +1,5 @@
-import { brandHandle, driver, hostArrayBuffer, type CUdeviceptr } from '@cuda-js/bindings';
+import { driver, hostArrayBuffer, type CUdeviceptr } from '@cuda-js/bindings';
+import { brandHandle } from '@cuda-js/bindings/runtime';
 import { DLDeviceType, setDriverHooks } from '@cuda-js/memory-view';
 import { orderStreams } from '@cuda-js/streams';
 

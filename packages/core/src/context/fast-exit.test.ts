@@ -14,7 +14,7 @@ describe('applyFastExit', () => {
 
   it('ends a process that registered it with its own exit status and its output flushed', () => {
     const script = `
-      import { skipDriverTeardownAtExit } from '@cuda-js/bindings';
+      import { skipDriverTeardownAtExit } from '@cuda-js/bindings/runtime';
       const registered = skipDriverTeardownAtExit();
       process.on('exit', () => process.stdout.write('exit handler ran\\n'));
       console.log(registered ? 'registered' : 'not registered');

@@ -1,4 +1,4 @@
-import { skipDriverTeardownAtExit } from '@cuda-js/bindings';
+import { skipDriverTeardownAtExit } from '@cuda-js/bindings/runtime';
 
 /** The environment variable that skips the driver's teardown at exit (`1`): see bindings' `skipDriverTeardownAtExit`. */
 export const FAST_EXIT_VARIABLE = 'CUDA_JS_FAST_EXIT';

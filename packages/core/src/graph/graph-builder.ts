@@ -1,4 +1,5 @@
-import { CudaError, driver, OwnedHandle, type CUcontext, type CUgraph } from '@cuda-js/bindings';
+import { CudaError, driver, type CUcontext, type CUgraph } from '@cuda-js/bindings';
+import { OwnedHandle } from '@cuda-js/bindings/runtime';
 import { formatValue } from '@cuda-js/memory-view';
 import { Event, Stream, STREAM_PROTOCOL, streamHandle, type StreamArgument, type StreamLike, type StreamProtocolResult } from '@cuda-js/streams';
 import { ensureDriver } from '../context/driver-init.js';

@@ -1,4 +1,5 @@
-import { brandHandle, driver, OwnedHandle, type CUcontext, type CUdeviceptr, type CUgraph, type CUgraphNode } from '@cuda-js/bindings';
+import { driver, type CUcontext, type CUdeviceptr, type CUgraph, type CUgraphNode } from '@cuda-js/bindings';
+import { brandHandle, OwnedHandle } from '@cuda-js/bindings/runtime';
 import { formatValue } from '@cuda-js/memory-view';
 import { Event, Stream } from '@cuda-js/streams';
 import { Buffer } from '../memory/buffer.js';
@@ -9,13 +10,13 @@ import { Graph, type GraphCompleteOptions } from './graph.js';
 import { addConditionalNode, createCondition, unwrapConditions, type GraphCondition } from './graph-conditional.js';
 import { withContext } from './graph-context.js';
 import { debugDotPrint, type GraphDebugPrintOptions } from './graph-debug-print.js';
-import { ADD_NODE, GraphNodeMethods, type GraphMemory, type NodeSpec } from './graph-node-methods.js';
+import { ADD_NODE, GraphNodeMethods, type GraphMemory, type GraphMemsetOptions, type NodeSpec } from './graph-node-methods.js';
 import { AllocNode, ConditionalNode, GraphNode } from './graph-node.js';
 import { GraphResources } from './graph-resources.js';
 import { GRAPH_SOURCE, isGraphSource, type GraphSource, type GraphSourceParts } from './graph-source.js';
 import { planFor } from '../launch/kernel-plans.js';
 import { deviceRangeProblem } from '../memory/device-range.js';
-import { isAnything } from '@cuda-js/options';
+import { isAnything, type OptionTableOf } from '@cuda-js/options';
 import { checkCoreOptions, GRAPH_ALLOCATE_OPTIONS } from '../core-options.js';
 
 /** @internal What the definitions of one graph hierarchy (a root, and the bodies of its conditional nodes) share. */
@@ -54,8 +55,8 @@ export interface GraphDefinitionOptions {
 }
 
 // The device is checked where it is used; the memset width and count below.
-const DEFINITION_OPTIONS = { device: isAnything };
-const MEMSET_OPTIONS = { width: isAnything, count: isAnything };
+const DEFINITION_OPTIONS = { device: isAnything } satisfies OptionTableOf<GraphDefinitionOptions>;
+const MEMSET_OPTIONS = { width: isAnything, count: isAnything } satisfies OptionTableOf<GraphMemsetOptions>;
 const MAX_UINT64 = (1n << 64n) - 1n;
 
 let pendingView: { readonly graph: CUgraph; readonly root: DefinitionRoot; readonly body: boolean } | undefined;

@@ -1,4 +1,5 @@
-import { brandHandle, CudaError, driver, LibraryNotFoundError, type CUcontext, type CUgraph } from '@cuda-js/bindings';
+import { CudaError, driver, LibraryNotFoundError, type CUcontext, type CUgraph } from '@cuda-js/bindings';
+import { brandHandle } from '@cuda-js/bindings/runtime';
 import { Stream, UnknownStreamHandleError } from '@cuda-js/streams';
 import { probeDriver } from '@cuda-js/test-support/driver-probe';
 import { describe, expect, it } from 'vitest';

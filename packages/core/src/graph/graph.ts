@@ -1,10 +1,11 @@
-import { CudaError, driver, OwnedHandle, type CUgraph, type CUgraphExec } from '@cuda-js/bindings';
+import { CudaError, driver, type CUgraph, type CUgraphExec } from '@cuda-js/bindings';
+import { OwnedHandle } from '@cuda-js/bindings/runtime';
 import { formatValue } from '@cuda-js/memory-view';
 import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { GraphArgumentError, GraphInstantiateError, GraphUpdateError } from '../errors.js';
 import type { GraphResources } from './graph-resources.js';
 import { GRAPH_SOURCE, isGraphSource, type GraphSource } from './graph-source.js';
-import { isAnything, isBoolean } from '@cuda-js/options';
+import { isAnything, isBoolean, type OptionTableOf } from '@cuda-js/options';
 import { checkCoreOptions } from '../core-options.js';
 
 /** How a graph is made executable (cuda.core's GraphCompleteOptions); each false or absent by default. */
@@ -19,7 +20,7 @@ export interface GraphCompleteOptions {
   readonly useNodePriority?: boolean | undefined;
 }
 
-const COMPLETE_OPTIONS = { autoFreeOnLaunch: isBoolean, uploadStream: isAnything, deviceLaunch: isBoolean, useNodePriority: isBoolean };
+const COMPLETE_OPTIONS = { autoFreeOnLaunch: isBoolean, uploadStream: isAnything, deviceLaunch: isBoolean, useNodePriority: isBoolean } satisfies OptionTableOf<GraphCompleteOptions>;
 
 function instantiateFlags(options: GraphCompleteOptions, what: string): number {
   if (options === null || typeof options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);

@@ -1,4 +1,5 @@
-import { brandHandle, CudaError, driver, LibraryNotFoundError, type CUfunction, type CUkernel } from '@cuda-js/bindings';
+import { CudaError, driver, LibraryNotFoundError, type CUfunction, type CUkernel } from '@cuda-js/bindings';
+import { brandHandle } from '@cuda-js/bindings/runtime';
 import { KernelParametersError } from '../errors.js';
 import { Kernel, type KernelParameter } from '@cuda-js/program';
 

@@ -4,7 +4,8 @@
 // index in the batch. Plans here are stand-ins over real parameter buffers
 // (the native launch functions, with a kernel handle that nothing launches):
 // the checks a real plan makes against the device are the GPU tests'.
-import { LAUNCH_QUEUE_RECORD, type CUfunction, type LaunchFunction } from '@cuda-js/bindings';
+import type { CUfunction, LaunchFunction } from '@cuda-js/bindings';
+import { LAUNCH_QUEUE_RECORD } from '@cuda-js/bindings/runtime';
 import { errorOf } from '@cuda-js/test-support/errors';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';

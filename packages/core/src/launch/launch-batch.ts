@@ -1,4 +1,5 @@
-import { driver, LAUNCH_QUEUE_RECORD, type LaunchFunction, type PackedLaunch } from '@cuda-js/bindings';
+import { driver, type LaunchFunction, type PackedLaunch } from '@cuda-js/bindings';
+import { LAUNCH_QUEUE_RECORD } from '@cuda-js/bindings/runtime';
 import { deferStreamWork, Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { ensureDriver } from '../context/driver-init.js';
 import { LaunchBatchError, LaunchConfigError } from '../errors.js';

@@ -2,7 +2,7 @@ import { formatValue } from '@cuda-js/memory-view';
 import { readDim3, type Dim3 } from '@cuda-js/program';
 import { LaunchConfigError } from '../errors.js';
 import { configKey, hasOnlyConfigKeys, matchesConfig, type ConfigKey } from './launch-config-match.js';
-import { isAnything } from '@cuda-js/options';
+import { isAnything, type OptionTableOf } from '@cuda-js/options';
 import { checkCoreOptions } from '../core-options.js';
 
 export type { Dim3 };
@@ -24,7 +24,7 @@ export interface LaunchConfigOptions {
 export const RECENT_CONFIGS = 16;
 
 // The values are checked below, each with its own LaunchConfigError.
-const LAUNCH_CONFIG_OPTIONS = { grid: isAnything, block: isAnything, cluster: isAnything, sharedMemory: isAnything, cooperative: isAnything };
+const LAUNCH_CONFIG_OPTIONS = { grid: isAnything, block: isAnything, cluster: isAnything, sharedMemory: isAnything, cooperative: isAnything } satisfies OptionTableOf<LaunchConfigOptions>;
 
 /** Whether `key` is one of {@link LaunchConfigOptions}' keys (for layers that add their own keys to a config, such as the JIT's `stream`). */
 export function isLaunchConfigKey(key: string): boolean {

@@ -2,7 +2,8 @@
 // ParameterBuffer is made over): it accepts exactly the layouts whose
 // parameters and header lie in the buffer, and refuses any other with an
 // error naming the parameter, before anything is made. No device needed.
-import { driver, PACKED_LAUNCH_HEADER, type CUfunction } from '@cuda-js/bindings';
+import { driver, type CUfunction } from '@cuda-js/bindings';
+import { PACKED_LAUNCH_HEADER } from '@cuda-js/bindings/runtime';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParameterBuffer } from './parameter-buffer.js';

@@ -1,4 +1,5 @@
-import { driver, PACKED_LAUNCH_HEADER, type CUfunction, type KernelParams, type LaunchFunction, type PackedLaunch } from '@cuda-js/bindings';
+import { driver, type CUfunction, type KernelParams, type LaunchFunction, type PackedLaunch } from '@cuda-js/bindings';
+import { PACKED_LAUNCH_HEADER } from '@cuda-js/bindings/runtime';
 import type { KernelParameter } from './kernel-parameters.js';
 import type { LaunchConfig } from './launch-config.js';
 

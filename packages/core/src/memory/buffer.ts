@@ -1,4 +1,5 @@
-import { brandHandle, driver, hostArrayBuffer, HostViewError, OwnedHandle, type CUdeviceptr, type CUstream } from '@cuda-js/bindings';
+import { driver, hostArrayBuffer, HostViewError, type CUdeviceptr, type CUstream } from '@cuda-js/bindings';
+import { brandHandle, OwnedHandle } from '@cuda-js/bindings/runtime';
 import {
   DLDeviceType,
   DLPACK,
@@ -15,7 +16,7 @@ import {
 import { checkBlockingWait, orderStreams, pendingHostFunctions, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import type { Device } from '../device/device.js';
 import { checkCoreOptions, FILL_OPTIONS, STREAM_OPTIONS } from '../core-options.js';
-import { CopyError } from '../errors.js';
+import { CopyError, MemoryArgumentError } from '../errors.js';
 import { exportIpcBuffer, importIpcPointer, type IpcBufferDescriptor } from './ipc/ipc-buffer-descriptor.js';
 import type { DeviceMemoryResource, MemoryResource } from './memory-resources.js';
 import { HOST_VIEW } from '../context/driver-hooks.js';
@@ -207,13 +208,13 @@ export class Buffer implements Disposable, DLPackExporter {
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     const width = options.width ?? 1;
     if (width === 1) {
-      if (!Number.isInteger(value) || value < 0 || value > 255) throw new RangeError(`Buffer.fill: a byte is 0..255, got ${value}`);
+      if (!Number.isInteger(value) || value < 0 || value > 255) throw new MemoryArgumentError(`Buffer.fill: a byte is 0..255, got ${value}`);
       enterBufferDevice('Buffer.fill', stream, this);
       driver.cuMemsetD8Async(this.ptr, value, this.size, stream);
     } else {
       // width 4: the options check refused any other
-      if (this.size % 4 !== 0) throw new RangeError(`Buffer.fill: size ${this.size} is not a multiple of 4`);
-      if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`Buffer.fill: a 32-bit pattern is 0..2^32-1, got ${value}`);
+      if (this.size % 4 !== 0) throw new MemoryArgumentError(`Buffer.fill: size ${this.size} is not a multiple of 4`);
+      if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new MemoryArgumentError(`Buffer.fill: a 32-bit pattern is 0..2^32-1, got ${value}`);
       enterBufferDevice('Buffer.fill', stream, this);
       driver.cuMemsetD32Async(this.ptr, value, this.size / 4, stream);
     }

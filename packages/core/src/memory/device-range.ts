@@ -1,4 +1,5 @@
-import { brandHandle, CudaError, driver, type CUdeviceptr } from '@cuda-js/bindings';
+import { CudaError, driver, type CUdeviceptr } from '@cuda-js/bindings';
+import { brandHandle } from '@cuda-js/bindings/runtime';
 
 /**
  * Why `[ptr, ptr + bytes)` is not memory that the driver knows as one

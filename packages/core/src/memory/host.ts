@@ -1,9 +1,10 @@
 import { driver, type DriverTypes } from '@cuda-js/bindings';
-import { isAnything } from '@cuda-js/options';
+import type { OptionTableOf } from '@cuda-js/options';
 import { checkCoreOptions } from '../core-options.js';
 
-// numaId's range is checked below.
-const HOST_OPTIONS = { numaId: isAnything };
+const HOST_OPTIONS = { numaId: (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0x7fffffff ? undefined : 'a non-negative 32-bit integer') } satisfies OptionTableOf<
+  NonNullable<ConstructorParameters<typeof Host>[0]>
+>;
 
 /** Only this module can make the calling thread's NUMA node. */
 const NUMA_CURRENT: unique symbol = Symbol('Host.numaCurrent');
@@ -21,13 +22,9 @@ export class Host {
 
   /** @param current internal: use {@link Host.numaCurrent} */
   constructor(options: { readonly numaId?: number | undefined } = {}, current?: symbol) {
-    if (options === null || typeof options !== 'object') throw new TypeError('Host: options must be an object { numaId? }');
+    // a numaId outside a non-negative int32 is refused by the table
     options = checkCoreOptions('Host', options, HOST_OPTIONS);
-    const numaId: unknown = options.numaId;
-    if (numaId !== undefined && (typeof numaId !== 'number' || !Number.isInteger(numaId) || numaId < 0 || numaId > 0x7fffffff)) {
-      throw new RangeError(`Host: numaId must be a non-negative 32-bit integer, got ${String(numaId)}`);
-    }
-    this.numaId = numaId;
+    this.numaId = options.numaId;
     this.isNumaCurrent = current === NUMA_CURRENT;
     Object.freeze(this);
   }

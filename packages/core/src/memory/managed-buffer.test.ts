@@ -64,7 +64,7 @@ vi.mock('@cuda-js/bindings', async (importOriginal) => {
   };
 });
 
-const { Device, Host, ManagedBuffer, Buffer, prefetchBatch, discardBatch, discardPrefetchBatch } = await import('../index.js');
+const { CoreOptionError, Device, Host, ManagedBuffer, MemoryArgumentError, Buffer, prefetchBatch, discardBatch, discardPrefetchBatch } = await import('../index.js');
 // The stand-in driver's streams are made-up handles: each is wrapped once, as a foreign stream must be before a bigint of it is taken.
 const { Stream: ForeignStream } = await import('@cuda-js/streams');
 for (const handle of [0x5n, 0x6n, 0x9n, 0x55n, 0x77n]) ForeignStream.from(handle);
@@ -111,7 +111,7 @@ describe('ManagedBuffer advice', () => {
     ]);
     expect(() => {
       b.readMostly = 1 as never;
-    }).toThrow(TypeError);
+    }).toThrow(MemoryArgumentError);
   });
 
   it('preferredLocation round-trips Devices and Hosts (NUMA nodes on CUDA 13), and undefined withdraws it', () => {
@@ -168,18 +168,19 @@ describe('ManagedBuffer advice', () => {
   it('refuses what the driver would: a NUMA host for accessedBy, anything but a Device or a Host, checked before any advice', () => {
     const b = managed();
     expect(() => b.accessedBy.add(new Host({ numaId: 0 }))).toThrow(/accessedBy takes a Device or new Host\(\)/);
-    expect(() => b.accessedBy.add('gpu0' as never)).toThrow(TypeError);
+    expect(() => b.accessedBy.add('gpu0' as never)).toThrow(MemoryArgumentError);
     expect(() => {
       b.accessedBy = [Device.get(0), { ordinal: 1 } as never];
     }).toThrow(/a location is a Device or a Host, got Object/);
     expect(() => {
       b.accessedBy = 5 as never;
-    }).toThrow(TypeError);
+    }).toThrow(MemoryArgumentError);
     expect(calls.filter((c) => c[0] === 'cuMemAdvise')).toEqual([]);
     expect(() => {
       b.preferredLocation = 0 as never;
-    }).toThrow(TypeError);
-    expect(() => new Host({ numaId: -1 })).toThrow(RangeError);
+    }).toThrow(MemoryArgumentError);
+    expect(() => new Host({ numaId: -1 })).toThrow(CoreOptionError);
+    expect(() => new Host({ numaId: -1 })).toThrow("Host: option 'numaId' must be a non-negative 32-bit integer; got -1");
     expect(() => new Host({ numa: 1 } as never)).toThrow("Host: unknown option 'numa'; known options: numaId");
     expect(() => new Host({ numaid: 1 } as never)).toThrow("Host: unknown option 'numaid' (did you mean 'numaId'?)");
   });
@@ -196,7 +197,7 @@ describe('ManagedBuffer prefetch and discard', () => {
       ['cuMemPrefetchAsync', 0x1000n, 64, DEVICE, 0, 0x55n],
       ['cuMemPrefetchAsync', 0x1000n, 64, HOST, 0, 0x77n],
     ]);
-    expect(() => b.prefetch(undefined as never)).toThrow(TypeError);
+    expect(() => b.prefetch(undefined as never)).toThrow(MemoryArgumentError);
   });
 
   it('discards and discard-prefetches one buffer through the batched calls', () => {
@@ -236,11 +237,12 @@ describe('ManagedBuffer prefetch and discard', () => {
     ]);
     calls.length = 0;
     const plain = new Buffer(0x4000n, 16, resource(), 0n);
+    expect(() => prefetchBatch(0x5n, [a, plain as never], new Host())).toThrow(MemoryArgumentError);
     expect(() => prefetchBatch(0x5n, [a, plain as never], new Host())).toThrow(/buffers\[1\] is not a ManagedBuffer/);
     expect(() => prefetchBatch(0x5n, a as never, new Host())).toThrow(/for one buffer use its own method/);
-    expect(() => discardBatch(0x5n, [])).toThrow(RangeError);
+    expect(() => discardBatch(0x5n, [])).toThrow(MemoryArgumentError);
     expect(() => prefetchBatch(0x5n, [a, b], [new Host()])).toThrow(/1 locations for 2 buffers/);
-    expect(() => discardPrefetchBatch(0x5n, [a], ['host' as never])).toThrow(TypeError);
+    expect(() => discardPrefetchBatch(0x5n, [a], ['host' as never])).toThrow(MemoryArgumentError);
     expect(() => prefetchBatch('stream' as never, [a], new Host())).toThrow(TypeError);
     a.close();
     expect(() => prefetchBatch(0x5n, [a], new Host())).toThrow(/Buffer is closed/);

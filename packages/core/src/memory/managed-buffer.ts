@@ -1,10 +1,12 @@
-import { brandHandle, driver, type CUstream } from '@cuda-js/bindings';
+import { driver, type CUstream } from '@cuda-js/bindings';
+import { brandHandle } from '@cuda-js/bindings/runtime';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { Buffer } from './buffer.js';
 import { checkCoreOptions, STREAM_OPTIONS } from '../core-options.js';
 import type { Device } from '../device/device.js';
 import { DEVICE_OF_ORDINAL } from '../context/device-identity.js';
 import { driverVersion } from '../context/driver-init.js';
+import { MemoryArgumentError } from '../errors.js';
 import { locationFromMem, locationFromOrdinal, memLocationOf, sameLocation, type LocationUse, type ManagedLocation } from './managed-location.js';
 
 /** @internal Bytes of a managed buffer that the driver is asked about: a zero-byte buffer still has its one-byte allocation. */
@@ -124,7 +126,7 @@ export class ManagedBuffer extends Buffer {
   }
 
   set readMostly(value: boolean) {
-    if (typeof value !== 'boolean') throw new TypeError(`ManagedBuffer.readMostly: a boolean, got ${typeof value}`);
+    if (typeof value !== 'boolean') throw new MemoryArgumentError(`ManagedBuffer.readMostly: a boolean, got ${typeof value}`);
     const advice = driver.CUmem_advise;
     this.advise(value ? advice.CU_MEM_ADVISE_SET_READ_MOSTLY : advice.CU_MEM_ADVISE_UNSET_READ_MOSTLY, undefined, 'preferredLocation', 'ManagedBuffer.readMostly');
   }
@@ -148,7 +150,7 @@ export class ManagedBuffer extends Buffer {
 
   set accessedBy(locations: Iterable<ManagedLocation>) {
     if (locations === null || typeof (locations as { [Symbol.iterator]?: unknown })?.[Symbol.iterator] !== 'function') {
-      throw new TypeError('ManagedBuffer.accessedBy: assign an iterable of Devices and Hosts');
+      throw new MemoryArgumentError('ManagedBuffer.accessedBy: assign an iterable of Devices and Hosts');
     }
     // every entry is checked before any advice is given, so that a bad one changes nothing
     const wanted = [...locations];

@@ -1,6 +1,7 @@
 import { driver, type DriverTypes } from '@cuda-js/bindings';
 import type { Device } from '../device/device.js';
 import { isDevice } from '../context/device-identity.js';
+import { MemoryArgumentError } from '../errors.js';
 import { Host } from './host.js';
 
 /** Where managed memory may live, be preferred, be accessed from or be prefetched to. */
@@ -27,11 +28,11 @@ export function memLocationOf(location: unknown, use: LocationUse, what: string)
   if (isDevice(location)) return { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, id: location.ordinal };
   if (Host.isHost(location)) {
     if (use === 'accessedBy' && (location.numaId !== undefined || location.isNumaCurrent)) {
-      throw new TypeError(`${what}: accessedBy takes a Device or new Host() (any host), not ${location.toString()}`);
+      throw new MemoryArgumentError(`${what}: accessedBy takes a Device or new Host() (any host), not ${location.toString()}`);
     }
     return location.toMemLocation();
   }
-  throw new TypeError(`${what}: a location is a Device or a Host, got ${describe(location)}`);
+  throw new MemoryArgumentError(`${what}: a location is a Device or a Host, got ${describe(location)}`);
 }
 
 /** The location of a `CUmemLocation` that the driver reported, or undefined for none (`CU_MEM_LOCATION_TYPE_INVALID`). */

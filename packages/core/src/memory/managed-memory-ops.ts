@@ -1,6 +1,7 @@
 import { driver, type DriverTypes } from '@cuda-js/bindings';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { driverVersion } from '../context/driver-init.js';
+import { MemoryArgumentError } from '../errors.js';
 import { ManagedBuffer, managedRangeBytes } from './managed-buffer.js';
 import { memLocationOf, type ManagedLocation } from './managed-location.js';
 
@@ -13,11 +14,11 @@ import { memLocationOf, type ManagedLocation } from './managed-location.js';
  */
 
 function buffersOf(buffers: unknown, what: string): ManagedBuffer[] {
-  if (buffers instanceof ManagedBuffer) throw new TypeError(`${what}: pass an array of ManagedBuffers; for one buffer use its own method`);
-  if (!Array.isArray(buffers)) throw new TypeError(`${what}: buffers must be an array of ManagedBuffers`);
-  if (buffers.length === 0) throw new RangeError(`${what}: no buffers`);
+  if (buffers instanceof ManagedBuffer) throw new MemoryArgumentError(`${what}: pass an array of ManagedBuffers; for one buffer use its own method`);
+  if (!Array.isArray(buffers)) throw new MemoryArgumentError(`${what}: buffers must be an array of ManagedBuffers`);
+  if (buffers.length === 0) throw new MemoryArgumentError(`${what}: no buffers`);
   return buffers.map((b, i) => {
-    if (!(b instanceof ManagedBuffer)) throw new TypeError(`${what}: buffers[${i}] is not a ManagedBuffer (managed memory: ManagedMemoryResource, device.allocateManaged)`);
+    if (!(b instanceof ManagedBuffer)) throw new MemoryArgumentError(`${what}: buffers[${i}] is not a ManagedBuffer (managed memory: ManagedMemoryResource, device.allocateManaged)`);
     return b;
   });
 }
@@ -25,7 +26,7 @@ function buffersOf(buffers: unknown, what: string): ManagedBuffer[] {
 /** One location for every buffer, or one per buffer. */
 function locationsOf(locations: ManagedLocation | readonly ManagedLocation[], count: number, what: string): DriverTypes.CUmemLocation_v1[] {
   if (Array.isArray(locations)) {
-    if (locations.length !== count) throw new RangeError(`${what}: ${locations.length} locations for ${count} buffers`);
+    if (locations.length !== count) throw new MemoryArgumentError(`${what}: ${locations.length} locations for ${count} buffers`);
     return locations.map((l: ManagedLocation) => memLocationOf(l, 'prefetch', what));
   }
   const one = memLocationOf(locations, 'prefetch', what);

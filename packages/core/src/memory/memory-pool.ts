@@ -1,10 +1,13 @@
 import { closeSync } from 'node:fs';
-import { driver, OwnedHandle, type CUmemoryPool } from '@cuda-js/bindings';
+import { driver, type CUmemoryPool } from '@cuda-js/bindings';
+import { OwnedHandle } from '@cuda-js/bindings/runtime';
 import { IpcError } from '@cuda-js/streams';
 import type { Device } from '../device/device.js';
+import type { DeviceMemoryResourceOptions } from './memory-resources.js';
 import { exportPoolDescriptor, importPool, type IpcAllocationHandle } from './ipc/ipc-allocation-handle.js';
-import { isAnything } from '@cuda-js/options';
+import { isAnything, isBoolean, type OptionTableOf } from '@cuda-js/options';
 import { checkCoreOptions } from '../core-options.js';
+import { MemoryArgumentError } from '../errors.js';
 
 /** The options of a pool of a DeviceMemoryResource's own (checked by {@link OwnedMemoryPool.fromOptions}). */
 interface OwnPoolOptions {
@@ -14,8 +17,13 @@ interface OwnPoolOptions {
 }
 
 // every option of DeviceMemoryResourceOptions (peerAccessibleBy is applied by the resource itself), so that a misspelt one is refused
-// Each value is checked below with its own message.
-const POOL_OPTIONS = { pool: isAnything, ipcEnabled: isAnything, maxSize: isAnything, peerAccessibleBy: isAnything };
+// peerAccessibleBy is checked by the resource, with its own messages.
+const POOL_OPTIONS = {
+  pool: (v: unknown) => (typeof v === 'bigint' ? undefined : 'a CUmemoryPool (a bigint)'),
+  ipcEnabled: isBoolean,
+  maxSize: (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : "a non-negative safe integer (bytes; 0 for the system's limit)"),
+  peerAccessibleBy: isAnything,
+} satisfies OptionTableOf<DeviceMemoryResourceOptions>;
 
 /** Destroys the pool, and closes the descriptor that was exported for other processes. */
 function releasePool(pool: CUmemoryPool, exported: { fd: number | undefined }): void {
@@ -62,17 +70,11 @@ export class OwnedMemoryPool {
    */
   static fromOptions(device: Device, options: OwnPoolOptions): OwnedMemoryPool | undefined {
     const what = 'DeviceMemoryResource';
-    if (typeof options !== 'object' || options === null) throw new TypeError(`${what}: options must be an object, got ${String(options)}`);
-    options = checkCoreOptions(what, options, POOL_OPTIONS);
-    const { pool, ipcEnabled, maxSize } = options;
-    if (pool !== undefined && typeof pool !== 'bigint') throw new TypeError(`${what}: pool must be a CUmemoryPool (a bigint), got ${typeof pool}`);
-    if (ipcEnabled !== undefined && typeof ipcEnabled !== 'boolean') throw new TypeError(`${what}: ipcEnabled must be a boolean, got ${typeof ipcEnabled}`);
-    if (maxSize !== undefined && (typeof maxSize !== 'number' || !Number.isSafeInteger(maxSize) || maxSize < 0)) {
-      throw new RangeError(`${what}: maxSize must be a non-negative safe integer (bytes; 0 for the system's limit), got ${String(maxSize)}`);
-    }
+    // every value is checked by the table (a CoreOptionError)
+    const { pool, ipcEnabled, maxSize } = checkCoreOptions<DeviceMemoryResourceOptions>(what, options, POOL_OPTIONS);
     const own = ipcEnabled === true || maxSize !== undefined;
     if (!own) return undefined;
-    if (pool !== undefined) throw new TypeError(`${what}: pool names an existing pool, ipcEnabled and maxSize make a new one: give one or the other`);
+    if (pool !== undefined) throw new MemoryArgumentError(`${what}: pool names an existing pool, ipcEnabled and maxSize make a new one: give one or the other`);
     const types = driver.CUmemAllocationHandleType;
     device.ensureCurrent();
     const created = driver.cuMemPoolCreate({

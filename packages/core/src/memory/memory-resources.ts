@@ -1,4 +1,5 @@
-import { brandHandle, driver, releaseAsync, releaseInBackground, type CUdeviceptr, type CUmemoryPool, type CUstream } from '@cuda-js/bindings';
+import { driver, type CUdeviceptr, type CUmemoryPool, type CUstream } from '@cuda-js/bindings';
+import { brandHandle, releaseAsync, releaseInBackground } from '@cuda-js/bindings/runtime';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { Buffer } from './buffer.js';
 import { checkCoreOptions, STREAM_OPTIONS } from '../core-options.js';
@@ -8,6 +9,7 @@ import { ManagedBuffer } from './managed-buffer.js';
 import { brandDeviceMemoryResource } from './device-memory-resource-brand.js';
 import { notIpcEnabledError, OwnedMemoryPool } from './memory-pool.js';
 import { DEVICE_OF_ORDINAL } from '../context/device-identity.js';
+import { MemoryArgumentError } from '../errors.js';
 import { enterDeviceFor, hasSeveralDevices } from '../context/multi-device.js';
 import { poolAccessibleBy, poolGrantsAccess, setPoolAccessibleBy } from '../context/peer-access.js';
 
@@ -36,7 +38,7 @@ export interface MemoryResource {
 }
 
 function checkSize(size: number, what: string): void {
-  if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`${what}: size must be a non-negative safe integer, got ${String(size)}`);
+  if (!Number.isSafeInteger(size) || size < 0) throw new MemoryArgumentError(`${what}: size must be a non-negative safe integer, got ${String(size)}`);
 }
 
 /** Options of a {@link DeviceMemoryResource}: an existing pool, or a pool of its own (`ipcEnabled`, `maxSize`). */

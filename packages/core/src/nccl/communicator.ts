@@ -1,4 +1,5 @@
-import { ClosedResourceError, driver, nccl, NcclError, OwnedHandle, type CUdeviceptr, type CUstream, type ncclComm_t } from '@cuda-js/bindings';
+import { ClosedResourceError, driver, nccl, NcclError, type CUdeviceptr, type CUstream, type ncclComm_t } from '@cuda-js/bindings';
+import { OwnedHandle } from '@cuda-js/bindings/runtime';
 import { formatValue, type DTypeLike } from '@cuda-js/memory-view';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { Device } from '../device/device.js';

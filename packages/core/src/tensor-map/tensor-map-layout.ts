@@ -1,6 +1,6 @@
 import type { DriverTypes } from '@cuda-js/bindings';
 import { DLDeviceType, formatValue, StridedMemoryView, type DType } from '@cuda-js/memory-view';
-import { isAnything } from '@cuda-js/options';
+import { isAnything, type OptionTableOf } from '@cuda-js/options';
 import { checkCoreOptions } from '../core-options.js';
 import { Buffer } from '../memory/buffer.js';
 import { TensorMapError } from '../errors.js';
@@ -161,7 +161,15 @@ function span(globalDim: readonly number[], globalStrides: readonly number[], it
  * the driver's arguments. Throws TensorMapError naming the first rule broken.
  */
 // Each value is looked up or checked below, with its own TensorMapError.
-const TILED_OPTIONS = { box: isAnything, elementStrides: isAnything, dataType: isAnything, interleave: isAnything, swizzle: isAnything, l2Promotion: isAnything, oobFill: isAnything };
+const TILED_OPTIONS = {
+  box: isAnything,
+  elementStrides: isAnything,
+  dataType: isAnything,
+  interleave: isAnything,
+  swizzle: isAnything,
+  l2Promotion: isAnything,
+  oobFill: isAnything,
+} satisfies OptionTableOf<TensorMapTiledOptions>;
 
 export function planTiledTensorMap(view: StridedMemoryView, options: TensorMapTiledOptions, what: string): TiledTensorMapLayout {
   if (options === null || typeof options !== 'object') throw new TensorMapError(`${what}: options { box, ... } are required`);

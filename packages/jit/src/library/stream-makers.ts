@@ -4,7 +4,7 @@
 // events runs unchanged in the simulator (CUDA_JS_SIMULATOR=1).
 import { Device } from '@cuda-js/core';
 import { Event, Stream, type StreamArgument, type StreamLike, type StreamOptions } from '@cuda-js/streams';
-import { isAnything, isBoolean, isInteger } from '@cuda-js/options';
+import { isAnything, isBoolean, isInteger, type OptionTableOf } from '@cuda-js/options';
 import { defaultTarget, type JitTarget } from '../jit.js';
 import { checkJitOptions, isJitTarget } from '../jit-options.js';
 import { SimulatorEvent } from './simulator-event.js';
@@ -60,8 +60,8 @@ export interface EventMakerOptions {
   readonly device?: Device | undefined;
 }
 
-const STREAM_MAKER_OPTIONS = { target: isJitTarget, device: isAnything, nonBlocking: isBoolean, priority: isInteger };
-const EVENT_MAKER_OPTIONS = { target: isJitTarget, device: isAnything, timing: isBoolean };
+const STREAM_MAKER_OPTIONS = { target: isJitTarget, device: isAnything, nonBlocking: isBoolean, priority: isInteger } satisfies OptionTableOf<StreamMakerOptions>;
+const EVENT_MAKER_OPTIONS = { target: isJitTarget, device: isAnything, timing: isBoolean } satisfies OptionTableOf<EventMakerOptions>;
 const DEFAULT_STREAM_OPTIONS = { target: isJitTarget };
 
 function deviceOf(device: Device | undefined): Device {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { JitArgumentError, JitOptionError } from '../errors.js';
 import { createXoroshiro128pStates } from './xoroshiro128p-states.js';
 
 // An independent reference on BigInt, straight from the algorithm's definition.
@@ -69,11 +70,12 @@ describe('createXoroshiro128pStates', () => {
     expect([states[2], states[3], states[4], states[5]]).toEqual([...jumped]);
   });
 
-  it('refuses bad counts, seeds and starts with a RangeError, and makes nothing for n = 0', () => {
+  it('refuses bad counts and seeds with a JitArgumentError, a bad start with a JitOptionError, and makes nothing for n = 0', () => {
     expect(createXoroshiro128pStates(0, 1)).toHaveLength(0);
-    for (const n of [-1, 1.5, Number.NaN, 2 ** 60]) expect(() => createXoroshiro128pStates(n, 1)).toThrow(RangeError);
-    for (const seed of [-1, 0.5, 2 ** 64, -1n, 1n << 64n]) expect(() => createXoroshiro128pStates(1, seed)).toThrow(RangeError);
-    expect(() => createXoroshiro128pStates(1, 1, { subsequenceStart: -1 })).toThrow(RangeError);
+    for (const n of [-1, 1.5, Number.NaN, 2 ** 60]) expect(() => createXoroshiro128pStates(n, 1)).toThrow(JitArgumentError);
+    for (const seed of [-1, 0.5, 2 ** 64, -1n, 1n << 64n]) expect(() => createXoroshiro128pStates(1, seed)).toThrow(JitArgumentError);
+    expect(() => createXoroshiro128pStates(1, 1, { subsequenceStart: -1 })).toThrow(JitOptionError);
+    expect(() => createXoroshiro128pStates(1, 1, { subsequenceStart: 0.5 })).toThrow("createXoroshiro128pStates(): option 'subsequenceStart' must be a non-negative integer; got 0.5");
   });
 });
 
@@ -96,6 +98,7 @@ describe('createXoroshiro128pStates given hostile sizes (hostile input)', () => 
   });
 
   it('names an n too large to allocate (was an engine RangeError)', () => {
+    expect(() => createXoroshiro128pStates(2 ** 40, 1)).toThrow(JitArgumentError);
     expect(() => createXoroshiro128pStates(2 ** 40, 1)).toThrow(/createXoroshiro128pStates: 1099511627776 states are .* bytes, which cannot be allocated/);
   });
 });

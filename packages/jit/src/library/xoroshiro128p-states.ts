@@ -182,13 +182,18 @@ function seeded(seed: bigint): State {
   return [lo, hi, lo, hi];
 }
 
-import { isAnything } from '@cuda-js/options';
+import type { OptionTableOf } from '@cuda-js/options';
+import { JitArgumentError } from '../errors.js';
 import { checkJitOptions } from '../jit-options.js';
 
 export interface Xoroshiro128pStatesOptions {
   /** Jumps state 0 this many times 2^64 draws ahead first (numba's `subsequence_start`). Default 0. */
   readonly subsequenceStart?: number | undefined;
 }
+
+const XOROSHIRO_OPTIONS = {
+  subsequenceStart: (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : 'a non-negative integer'),
+} satisfies OptionTableOf<Xoroshiro128pStatesOptions>;
 
 /**
  * `n` independent xoroshiro128+ generator states for kernels, as numba's
@@ -197,20 +202,19 @@ export interface Xoroshiro128pStatesOptions {
  * `xoroshiro128p_dtype` layout. Copy it to the device, or pass it to a
  * kernel as it is (a host array is copied for the launch).
  *
- * @throws {RangeError} for a negative or fractional `n` (or one too large to allocate), a seed outside u64, or a bad `subsequenceStart`
+ * @throws {JitArgumentError} for a negative or fractional `n` (or one too large to allocate), or a seed outside u64
+ * @throws {JitOptionError} for an unknown option or a bad `subsequenceStart`
  */
 export function createXoroshiro128pStates(n: number, seed: number | bigint, options: Xoroshiro128pStatesOptions = {}): BigUint64Array {
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`createXoroshiro128pStates: n must be a non-negative integer, got ${String(n)}`);
+  if (!Number.isSafeInteger(n) || n < 0) throw new JitArgumentError(`createXoroshiro128pStates: n must be a non-negative integer, got ${String(n)}`);
   const seed64 = typeof seed === 'bigint' ? seed : Number.isSafeInteger(seed) ? BigInt(seed) : undefined;
-  if (seed64 === undefined || seed64 < 0n || seed64 >= 1n << 64n) throw new RangeError(`createXoroshiro128pStates: the seed must be an integer from 0 to 2^64 - 1, got ${String(seed)}`);
-  checkJitOptions('createXoroshiro128pStates()', options, { subsequenceStart: isAnything });
-  const start = options.subsequenceStart ?? 0;
-  if (!Number.isSafeInteger(start) || start < 0) throw new RangeError(`createXoroshiro128pStates: subsequenceStart must be a non-negative integer, got ${String(start)}`);
+  if (seed64 === undefined || seed64 < 0n || seed64 >= 1n << 64n) throw new JitArgumentError(`createXoroshiro128pStates: the seed must be an integer from 0 to 2^64 - 1, got ${String(seed)}`);
+  const start = checkJitOptions<Xoroshiro128pStatesOptions>('createXoroshiro128pStates()', options, XOROSHIRO_OPTIONS).subsequenceStart ?? 0;
   let out: BigUint64Array;
   try {
     out = new BigUint64Array(2 * n);
   } catch (error) {
-    throw new RangeError(`createXoroshiro128pStates: ${n} states are ${16 * n} bytes, which cannot be allocated (${(error as Error).message})`, { cause: error });
+    throw new JitArgumentError(`createXoroshiro128pStates: ${n} states are ${16 * n} bytes, which cannot be allocated (${(error as Error).message})`, undefined, { cause: error });
   }
   if (n === 0) return out;
   const words = new Uint32Array(out.buffer);

@@ -4,7 +4,7 @@
 // The GPU half (two processes) is ipc.gpu.test.ts.
 import { Buffer as NodeBuffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { Buffer, type Device, DeviceMemoryResource, IpcError, type MemoryResource } from '../../index.js';
+import { Buffer, CoreOptionError, type Device, DeviceMemoryResource, IpcError, MemoryArgumentError, type MemoryResource } from '../../index.js';
 
 /** Thrown by the fake device: the call got past its checks. */
 class Reached extends Error {}
@@ -117,10 +117,11 @@ describe('DeviceMemoryResource options and sharing', () => {
   it('checks the options before it touches the device', () => {
     expect(() => new DeviceMemoryResource(unreachableDevice, { ipc: true } as never)).toThrow("DeviceMemoryResource: unknown option 'ipc'; known options: pool, ipcEnabled, maxSize, peerAccessibleBy");
     expect(() => new DeviceMemoryResource(unreachableDevice, { maxsize: 1 } as never)).toThrow("DeviceMemoryResource: unknown option 'maxsize' (did you mean 'maxSize'?)");
-    expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: 'yes' } as never)).toThrow(/ipcEnabled must be a boolean, got string/);
-    expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: true, maxSize: -1 })).toThrow(RangeError);
-    expect(() => new DeviceMemoryResource(unreachableDevice, { maxSize: 2 ** 53 })).toThrow(/maxSize must be a non-negative safe integer/);
-    expect(() => new DeviceMemoryResource(unreachableDevice, { pool: 5 } as never)).toThrow(/pool must be a CUmemoryPool \(a bigint\), got number/);
+    expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: 'yes' } as never)).toThrow(`DeviceMemoryResource: option 'ipcEnabled' must be true or false; got "yes"`);
+    expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: true, maxSize: -1 })).toThrow(CoreOptionError);
+    expect(() => new DeviceMemoryResource(unreachableDevice, { maxSize: 2 ** 53 })).toThrow(/option 'maxSize' must be a non-negative safe integer/);
+    expect(() => new DeviceMemoryResource(unreachableDevice, { pool: 5 } as never)).toThrow(/option 'pool' must be a CUmemoryPool \(a bigint\); got 5/);
+    expect(() => new DeviceMemoryResource(unreachableDevice, { pool: 5n, ipcEnabled: true })).toThrow(MemoryArgumentError);
     expect(() => new DeviceMemoryResource(unreachableDevice, { pool: 5n, ipcEnabled: true })).toThrow(/give one or the other/);
     // well-formed options for an own pool get to the device (cuMemPoolCreate needs its context)
     expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: true })).toThrow(Reached);
