@@ -99,9 +99,9 @@ function runApps(apps, { gpu }) {
 }
 
 if (args.run) {
-  const work = resolve(args.run);
-  rmSync(join(work, 'apps'), { recursive: true, force: true });
-  const r = run('tar', ['-xJf', join(work, 'apps.tar.xz'), '-C', work]);
+  // unpacked outside the checkout: node_modules of the workspace above the apps would serve the app shipped alone
+  const work = mkdtempSync(join(tmpdir(), 'cuda-js-shipped-'));
+  const r = run('tar', ['-xJf', join(resolve(args.run), 'apps.tar.xz'), '-C', work]);
   if (r.status !== 0) throw new Error(r.out);
   // the node_modules of each kind of app are shipped once and copied into each app's folder here
   for (const name of readdirSync(join(work, 'apps'))) {
@@ -110,6 +110,7 @@ if (args.run) {
     cpSync(join(work, 'modules', kind, 'node_modules'), join(work, 'apps', name, 'node_modules'), { recursive: true });
   }
   const failures = runApps(join(work, 'apps'), { gpu: true });
+  rmSync(work, { recursive: true, force: true });
   console.log(failures.length === 0 ? '\nbundled apps: every app ran on the GPU' : `\nbundled apps: ${failures.length} failed: ${failures.join(', ')}`);
   process.exit(failures.length === 0 ? 0 : 1);
 }

@@ -85,6 +85,9 @@ export function memoryAccessible(accessor: number, ptr: bigint, owner: number): 
  */
 export function peerCanAddress(ptr: bigint, ownerOrdinal: number, accessorOrdinal: number): boolean {
   try {
+    // a device that does not exist addresses nothing, and owns nothing (a view may claim any ordinal)
+    const count = deviceCount();
+    if (ownerOrdinal < 0 || ownerOrdinal >= count || accessorOrdinal < 0 || accessorOrdinal >= count) return false;
     return memoryAccessible(accessorOrdinal, ptr, ownerOrdinal);
   } catch {
     return false;
