@@ -10,7 +10,7 @@
  * lowering and the simulator.
  */
 import { INTEGERS, type LlvmForm, type SimulatorForm } from './forms.js';
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 
 export interface BitRow {
   /** numba's spelling. */

@@ -1,5 +1,5 @@
 import { KernelArgumentError, SimulatorError, type SourceLocator } from '../errors.js';
-import type { TypedKernel } from '../types/typed-ir.js';
+import type { TypedKernel } from '../typing/typed-ir.js';
 import { bigintToFloat32 } from './bigint-to-float32.js';
 import { brev32, brev64, clz64, ffs32, ffs64, popc32, popc64 } from './bit-functions.js';
 import { fmaFloat32, fmaFloat64 } from './exact-fma.js';
