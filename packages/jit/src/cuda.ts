@@ -9,8 +9,8 @@ import { TIMERS } from './intrinsics/timers.js';
 import { WARP_MATCHES } from './intrinsics/warp-matches.js';
 import { WARP_SHUFFLES } from './intrinsics/warp-shuffles.js';
 import { WARP_VOTES } from './intrinsics/warp-votes.js';
-import type { ScalarName } from './types/jit-types.js';
-import type { MATH_FUNCTIONS } from './types/typed-ir.js';
+import type { ScalarName } from './typing/jit-types.js';
+import type { MATH_FUNCTIONS } from './typing/typed-ir.js';
 import type { KernelArray, NumberScalarName, ScalarOfToken, ScalarOfTypedArray } from './kernel-array.js';
 
 /** A thread's position along x, y and z. */

@@ -7,8 +7,8 @@ import type { ExternalDeviceFunction } from './external-device-function.js';
 import { parseKernel, type ParsedKernel } from './parse/parse-kernel.js';
 import { kernelRecordOf } from './parse/kernel-record.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
-import type { ScalarName } from './types/jit-types.js';
-import { scalarToken } from './types/signature.js';
+import type { ScalarName } from './typing/jit-types.js';
+import { scalarToken } from './typing/signature.js';
 
 /**
  * A value a kernel may name without receiving it as an argument

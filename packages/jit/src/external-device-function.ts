@@ -6,8 +6,8 @@ const DECLARE_DEVICE_OPTIONS = { link: isAnything, simulate: isFunction };
 import { ObjectCode } from '@cuda-js/program';
 import { JitError } from './errors.js';
 import type { ArrayRank, KernelArray, KernelElement, ScalarOfToken, TypedArrayScalars } from './kernel-array.js';
-import { isArrayType, isScalarName, type ArrayType, type JitType, type ScalarName } from './types/jit-types.js';
-import { resolveSignature, type TypeToken } from './types/signature.js';
+import { isArrayType, isScalarName, type ArrayType, type JitType, type ScalarName } from './typing/jit-types.js';
+import { resolveSignature, type TypeToken } from './typing/signature.js';
 
 /**
  * Device code to link into a kernel that calls an external function:

@@ -64,8 +64,8 @@ export type {
   ScalarOfTypedArray,
   TypedArrayScalars,
 } from './kernel-array.js';
-export { array, pointer, type KernelSignature, type TypeToken, type ArrayTypeOf, type PointerTypeOf } from './types/signature.js';
-export type { ArrayType, JitType, Layout, ScalarName } from './types/jit-types.js';
+export { array, pointer, type KernelSignature, type TypeToken, type ArrayTypeOf, type PointerTypeOf } from './typing/signature.js';
+export type { ArrayType, JitType, Layout, ScalarName } from './typing/jit-types.js';
 export { DeviceFunction, deviceFunctionOf, type DeviceFunctionCallable, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
 export {
   declareDevice,

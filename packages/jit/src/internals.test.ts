@@ -6,7 +6,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const srcDir = dirname(fileURLToPath(import.meta.url));
-const TYPED_IR = 'types/typed-ir.ts';
+const TYPED_IR = 'typing/typed-ir.ts';
 
 /** Each name an entry exports (types included), with the files (relative to src/) that declare what it names. */
 function exportsOf(entry: string): Map<string, string[]> {

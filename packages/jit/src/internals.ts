@@ -7,5 +7,5 @@
  * @packageDocumentation
  */
 // Every type of the typed IR (a node kind added there is documented here without a second list), and its tables.
-export type * from './types/typed-ir.js';
-export { MATH_FUNCTIONS, ATOMIC_TYPES, SHUFFLE_TYPES } from './types/typed-ir.js';
+export type * from './typing/typed-ir.js';
+export { MATH_FUNCTIONS, ATOMIC_TYPES, SHUFFLE_TYPES } from './typing/typed-ir.js';

@@ -1,6 +1,6 @@
 // The stage contract of the intrinsics: every member of the `cuda` object
-// that kernels call or read has a typing rule (types/cuda-calls.ts, the casts
-// and the special registers of types/intrinsics.ts), and a kernel that uses
+// that kernels call or read has a typing rule (typing/cuda-calls.ts, the casts
+// and the special registers of typing/intrinsics.ts), and a kernel that uses
 // it types, lowers to NVVM IR and becomes simulator code. A new `cuda.*` stub
 // without a rule, a lowering or a simulator form fails here, with its name.
 // The samples are kernel text (parsed as jit parses a function's text), one
@@ -15,13 +15,13 @@ import { cuda } from './cuda.js';
 import { lowerKernel } from './lower/lower-kernel.js';
 import { parseKernel } from './parse/parse-kernel.js';
 import { SimulatedKernel } from './simulate/simulated-kernel.js';
-import { CUDA_CALLS } from './types/cuda-calls.js';
-import { CUDA_DIMENSIONS, CUDA_SCALARS, isCudaCast } from './types/intrinsics.js';
+import { CUDA_CALLS } from './typing/cuda-calls.js';
+import { CUDA_DIMENSIONS, CUDA_SCALARS, isCudaCast } from './typing/intrinsics.js';
 import type { SourceLocator } from './errors.js';
-import type { JitType, ScalarName } from './types/jit-types.js';
-import { array } from './types/signature.js';
-import { typeKernel } from './types/type-kernel.js';
-import { MATH_FUNCTIONS, type TypedKernel } from './types/typed-ir.js';
+import type { JitType, ScalarName } from './typing/jit-types.js';
+import { array } from './typing/signature.js';
+import { typeKernel } from './typing/type-kernel.js';
+import { MATH_FUNCTIONS, type TypedKernel } from './typing/typed-ir.js';
 import { INTRINSIC_ENTRIES, type IntrinsicEntry } from './intrinsics/tables.js';
 import { isAsmForm, type NvvmForm, type SimulatorForm, simulatorText } from './intrinsics/forms.js';
 import type { AtomicRow } from './intrinsics/atomics.js';

@@ -7,7 +7,7 @@ import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { cuda } from './cuda.js';
 import { jit } from './jit.js';
-import { array } from './types/signature.js';
+import { array } from './typing/signature.js';
 
 describeGpu('JitKernel dispatcher pieces on the GPU', () => {
   let device: Device;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cuda } from './cuda.js';
 import { KernelArgumentError } from './errors.js';
 import { jit } from './jit.js';
-import { array } from './types/signature.js';
+import { array } from './typing/signature.js';
 
 describe('JitKernel host-side pieces in the simulator', () => {
   const gridSum = (x: Float32Array, out: Float32Array) => {

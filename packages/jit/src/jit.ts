@@ -25,10 +25,10 @@ import { explainRewrite } from './parse/rewritten-kernel.js';
 import { callSiteBinding } from './parse/call-site-binding.js';
 import { captureCallSite, type CallSite } from './parse/source-locator.js';
 import { SimulatedKernel } from './simulate/simulated-kernel.js';
-import { signatureKey, type JitType } from './types/jit-types.js';
-import { resolveSignature, type KernelSignature } from './types/signature.js';
-import { typeKernel, type KernelConstant } from './types/type-kernel.js';
-import type { TypedKernel } from './types/typed-ir.js';
+import { signatureKey, type JitType } from './typing/jit-types.js';
+import { resolveSignature, type KernelSignature } from './typing/signature.js';
+import { typeKernel, type KernelConstant } from './typing/type-kernel.js';
+import type { TypedKernel } from './typing/typed-ir.js';
 
 /** Where a kernel runs: the GPU, or the CPU simulator. */
 export type JitTarget = 'gpu' | 'simulator';

@@ -1,5 +1,5 @@
 import type { Scalar, ScalarType } from '@cuda-js/core';
-import type { ScalarName } from './types/jit-types.js';
+import type { ScalarName } from './typing/jit-types.js';
 
 /**
  * The TypeScript types of arrays inside kernels: parameters, shared, local

@@ -3,8 +3,8 @@ import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedSyntaxError } from './errors.js';
 import { parseKernel } from './parse/parse-kernel.js';
-import { typeKernel } from './types/type-kernel.js';
-import { array } from './types/signature.js';
+import { typeKernel } from './typing/type-kernel.js';
+import { array } from './typing/signature.js';
 
 /** `(a) => { a[0] = x + x + ... + x; }` of `depth` terms: a left-nested tree `depth` deep, which V8 itself compiles (made at run time: the source is the hostile input). */
 function nested(depth: number): (a: Float32Array) => void {

@@ -19,7 +19,7 @@ const server = await sourceServer();
 let result;
 try {
   const { SimulatedKernel } = await server.ssrLoadModule('/packages/jit/src/simulate/simulated-kernel.ts');
-  const { arrayType } = await server.ssrLoadModule('/packages/jit/src/types/jit-types.ts');
+  const { arrayType } = await server.ssrLoadModule('/packages/jit/src/typing/jit-types.ts');
 
   // params: a (f32, local 0), n (i32, local 1), x, y; local 2 is i, local 3 the typer's i64 index temporary.
   const local = (id, type) => ({ op: 'local', type, id });

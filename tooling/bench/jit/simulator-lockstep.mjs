@@ -20,7 +20,7 @@ const server = await sourceServer();
 let result;
 try {
   const { SimulatedKernel } = await server.ssrLoadModule('/packages/jit/src/simulate/simulated-kernel.ts');
-  const { arrayType } = await server.ssrLoadModule('/packages/jit/src/types/jit-types.ts');
+  const { arrayType } = await server.ssrLoadModule('/packages/jit/src/typing/jit-types.ts');
 
   const local = (id, type) => ({ op: 'local', type, id });
   const special = (register) => ({ op: 'special', type: 'i32', register });

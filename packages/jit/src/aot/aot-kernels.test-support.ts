@@ -2,7 +2,7 @@
 // signatures, and one without (which is not built).
 import { cuda } from '../cuda.js';
 import { f32, f64, i32, jit } from '../index.js';
-import { array } from '../types/signature.js';
+import { array } from '../typing/signature.js';
 
 export const fixtureAxpy = jit(
   (a: number, x: Float32Array, y: Float32Array) => {

@@ -9,7 +9,7 @@ import { readRegularFile } from '@cuda-js/pathfinder';
 import { parseArchitecture } from '@cuda-js/program';
 import { decodeCollectives, decodeParams } from '../compile/kernel-cache.js';
 import { KernelArtifactFormatError } from '../errors.js';
-import { signatureKey } from '../types/jit-types.js';
+import { signatureKey } from '../typing/jit-types.js';
 import { KERNEL_ARTIFACT_FORMAT, type ArtifactCode, type ArtifactKernel, type ArtifactSpecialization, type KernelArtifact } from './kernel-artifact.js';
 
 /** One piece of code in a written manifest: in a file beside it, or inline as base64. */

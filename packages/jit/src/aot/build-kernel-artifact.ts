@@ -9,10 +9,10 @@ import { jitVersion } from '../compile/kernel-cache.js';
 import { linkInputsOf } from '../compile/linked-kernel.js';
 import { KernelBuildError } from '../errors.js';
 import { BUILD_KERNEL_ARTIFACT_OPTIONS, checkJitOptions } from '../jit-options.js';
-import type { KernelSignature } from '../types/signature.js';
+import type { KernelSignature } from '../typing/signature.js';
 import type { JitKernel } from '../jit.js';
 import { lowerKernel } from '../lower/lower-kernel.js';
-import { signatureKey } from '../types/jit-types.js';
+import { signatureKey } from '../typing/jit-types.js';
 import { KERNEL_ARTIFACT_FORMAT, type ArtifactCode, type ArtifactKernel, type ArtifactSpecialization, type KernelArtifact } from './kernel-artifact.js';
 import { findPtxas, ptxasCandidates, ptxasCubin, ptxasVersion } from './ptxas.js';
 

@@ -14,7 +14,7 @@ import { cuda } from '../cuda.js';
 import { KernelArtifactFormatError, KernelBuildError, KernelTypeError, StaleKernelArtifactError } from '../errors.js';
 import { f32, i32, jit } from '../index.js';
 import { pipelineCounts } from '../pipeline-counts.js';
-import { array } from '../types/signature.js';
+import { array } from '../typing/signature.js';
 import { readKernelArtifact, writeKernelArtifact, type SerializedKernelArtifact } from './artifact-files.js';
 import { buildKernelArtifact } from './build-kernel-artifact.js';
 import { buildModuleKernels } from './build-module-kernels.js';

@@ -5,7 +5,7 @@
 // as the typed kernel laid them out, and the collectives it uses) and the
 // code: a cubin per listed architecture and PTX for newer ones. At run time
 // this is all a launch needs: no parsing of types, no lowering, no libNVVM.
-import type { KernelCollectives, KernelParam } from '../types/typed-ir.js';
+import type { KernelCollectives, KernelParam } from '../typing/typed-ir.js';
 
 /** The format of {@link KernelArtifact}; bumped when its shape changes. */
 export const KERNEL_ARTIFACT_FORMAT = 1;

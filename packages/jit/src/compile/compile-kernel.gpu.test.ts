@@ -9,8 +9,8 @@ import { describeGpu } from '@cuda-js/test-support';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { KernelBuilder, binary, breakTo, compare, continueTo, convert, exprStmt, f64, i32, i64, ifStmt, logical, loop, math, select, special } from '../lower/ir-builders.test-support.js';
 import { lowerKernel } from '../lower/lower-kernel.js';
-import type { ScalarName } from '../types/jit-types.js';
-import type { TypedKernel } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { TypedKernel } from '../typing/typed-ir.js';
 import { compileKernel, compileKernelAsync, type CompiledKernel } from './compile-kernel.js';
 import type { KernelCompileOptions } from './kernel-compile-options.js';
 

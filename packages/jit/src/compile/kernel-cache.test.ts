@@ -5,8 +5,8 @@ import { CompileCache, nvvmToolchain, ObjectCode } from '@cuda-js/program';
 import { afterAll, describe, expect, it } from 'vitest';
 import { device } from '../device-function.js';
 import { declareDevice } from '../external-device-function.js';
-import { arrayType } from '../types/jit-types.js';
-import type { KernelParam } from '../types/typed-ir.js';
+import { arrayType } from '../typing/jit-types.js';
+import type { KernelParam } from '../typing/typed-ir.js';
 import { kernelSourceKey, readCachedKernel, writeCachedKernel, type KernelSourceKeyInput } from './kernel-cache.js';
 import { itWhen, nvvmMissing } from './toolchain-environment.test-support.js';
 

@@ -14,9 +14,9 @@ import { dirname, join } from 'node:path';
 import { cacheKey, nvvmToolchain, ObjectCode, type CompileCache, type KeyPart } from '@cuda-js/program';
 import { deviceFunctionOf, type KernelConstant } from '../device-function.js';
 import { ExternalDeviceFunction, type LinkInput } from '../external-device-function.js';
-import { makerType } from '../types/signature.js';
-import { arrayType, isScalarName, pointerType, type ArrayType } from '../types/jit-types.js';
-import type { ArrayUse, KernelCollectives, KernelParam } from '../types/typed-ir.js';
+import { makerType } from '../typing/signature.js';
+import { arrayType, isScalarName, pointerType, type ArrayType } from '../typing/jit-types.js';
+import type { ArrayUse, KernelCollectives, KernelParam } from '../typing/typed-ir.js';
 import { moduleFile } from '../module-file.js';
 
 /** Bumped when the entry's metadata changes shape. */

@@ -4,8 +4,8 @@ import { ArchitectureRequiredError, nvvmIRVersion } from '@cuda-js/program';
 import { lowerKernel } from '../lower/lower-kernel.js';
 import type { SourceLocator } from '../errors.js';
 import { SimulatedKernel } from '../simulate/simulated-kernel.js';
-import { typeName } from '../types/jit-types.js';
-import type { TypedKernel } from '../types/typed-ir.js';
+import { typeName } from '../typing/jit-types.js';
+import type { TypedKernel } from '../typing/typed-ir.js';
 import { compileToPtx } from './compile-kernel.js';
 import type { KernelCompileOptions } from './kernel-compile-options.js';
 

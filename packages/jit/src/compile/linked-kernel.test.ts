@@ -11,7 +11,7 @@ import { MUL_F32_CUDA, MUL_F32_PTX } from '../linked-code-fixtures.test-support.
 import { KernelBuilder, call, exprStmt, f32, i64, valueArg } from '../lower/ir-builders.test-support.js';
 import { lowerKernel } from '../lower/lower-kernel.js';
 import { NVPTX64_DATA_LAYOUT, NVPTX64_TRIPLE } from '../lower/nvvm-module.js';
-import type { ExternalCall } from '../types/typed-ir.js';
+import type { ExternalCall } from '../typing/typed-ir.js';
 import { compileKernel, compileKernelAsync } from './compile-kernel.js';
 import { linksLtoir } from './compile-route.js';
 import { linkInputsOf, linkKernel, linkKernelAsync } from './linked-kernel.js';

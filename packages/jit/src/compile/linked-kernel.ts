@@ -10,7 +10,7 @@
 // Every step uses the compile cache it is given, the link too.
 import { Linker, LinkerUnavailableError, ObjectCode, Program } from '@cuda-js/program';
 import type { LinkInput } from '../external-device-function.js';
-import type { TypedKernel } from '../types/typed-ir.js';
+import type { TypedKernel } from '../typing/typed-ir.js';
 import { compileRoute } from './compile-route.js';
 import { linkerOptions, nvvmProgramOptions, type KernelCompileOptions } from './kernel-compile-options.js';
 

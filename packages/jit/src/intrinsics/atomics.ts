@@ -26,7 +26,7 @@
  *   `$space` is the element's state space (`.global`, `.shared`) and `$type` its type's name.
  *   Relaxed order and device scope, as CUDA's atomicAdd & co.
  */
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import { type AsmForm, INTEGERS, type LlvmForm, type SimulatorForm } from './forms.js';
 
 const FLOATS: readonly ScalarName[] = Object.freeze(['f32', 'f64']);

@@ -4,13 +4,13 @@
  * (a count) or `arg` (the argument's type). The NVVM form's `$t` is the
  * argument's LLVM type and its value is of that type (truncated to i32 where
  * the result is `i32`); the simulator form takes 32-bit integers as numbers
- * and 64-bit ones as bigints, and its helpers are `simulate/bit-functions.ts`'s.
+ * and 64-bit ones as bigints, and its helpers are `simulate/bits-runtime.ts`'s.
  * One row declares a function for every stage: the `cuda` stub and its
  * TypeScript type (its doc comment is the row's), the typing rule, the
  * lowering and the simulator.
  */
 import { INTEGERS, type LlvmForm, type SimulatorForm } from './forms.js';
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 
 export interface BitRow {
   /** numba's spelling. */

@@ -11,7 +11,7 @@
  * placeholders) and its simulator form (a JavaScript expression, as text
  * with placeholders).
  */
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 
 /** The 32- and 64-bit integers: what bit functions and integer atomics take. */
 export const INTEGERS: readonly ScalarName[] = Object.freeze(['i32', 'u32', 'i64', 'u64']);

@@ -15,7 +15,7 @@
  * type (its doc comment is the row's), the typing rule, the lowering and the
  * simulator.
  */
-import type { BinaryOperator, CompareOperator, MathFunction } from '../types/typed-ir.js';
+import type { BinaryOperator, CompareOperator, MathFunction } from '../typing/typed-ir.js';
 
 export type Fp16Form =
   | { readonly binary: Extract<BinaryOperator, 'add' | 'sub' | 'mul' | 'div'> }

@@ -7,7 +7,7 @@
  * a `cuda` member for every stage: the stub and its type (its doc comment is
  * the row's), the typing rule, the lowering and the simulator.
  */
-import type { MathFunction } from '../types/typed-ir.js';
+import type { MathFunction } from '../typing/typed-ir.js';
 
 export interface CudaMathRow {
   readonly numba: string;

@@ -10,7 +10,7 @@
  * stage: the `cuda` stub and its type (its doc comment is the row's), the
  * typing rule, the lowering and the simulator.
  */
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import type { LlvmForm } from './forms.js';
 
 export interface WarpMatchRow {

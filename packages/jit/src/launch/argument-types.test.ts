@@ -4,7 +4,7 @@ import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, type Cu
 import '@cuda-js/memory-view/adapters';
 import { describe, expect, it } from 'vitest';
 import { KernelArgumentError } from '../errors.js';
-import { arrayType, typeName, type JitType } from '../types/jit-types.js';
+import { arrayType, typeName, type JitType } from '../typing/jit-types.js';
 import { argumentTypes, type LaunchTarget } from './argument-types.js';
 
 const names = (n: number) => Array.from({ length: n }, (_, i) => `a${i}`);

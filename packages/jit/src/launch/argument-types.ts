@@ -1,6 +1,6 @@
 import { Buffer, DeviceArray, Scalar } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, deviceTypeName, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
-import { arrayType, type ArrayType, type JitType, type Layout, type ScalarName } from '../types/jit-types.js';
+import { arrayType, type ArrayType, type JitType, type Layout, type ScalarName } from '../typing/jit-types.js';
 import { argumentCountError, argumentError } from './argument-error.js';
 import { KERNEL_DTYPE_NAMES, kernelScalarOf } from './kernel-dtype.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KernelArgumentError } from '../errors.js';
 import { f32, u8 } from '../index.js';
 import { jit } from '../jit.js';
-import { pointer } from '../types/signature.js';
+import { pointer } from '../typing/signature.js';
 
 function pointerKernel(target: 'gpu' | 'simulator') {
   return jit(

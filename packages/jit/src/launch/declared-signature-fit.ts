@@ -1,5 +1,5 @@
 import type { KernelArgumentError, KernelTypeError } from '../errors.js';
-import { isArrayType, isFloat, isInteger, typeName, type ArrayType, type JitType } from '../types/jit-types.js';
+import { isArrayType, isFloat, isInteger, typeName, type ArrayType, type JitType } from '../typing/jit-types.js';
 import { argumentError } from './argument-error.js';
 import type { LaunchTarget } from './argument-types.js';
 

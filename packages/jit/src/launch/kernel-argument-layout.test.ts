@@ -1,8 +1,8 @@
 import { LaunchPlan, type KernelParameter } from '@cuda-js/core';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
-import { arrayType } from '../types/jit-types.js';
-import type { KernelParam } from '../types/typed-ir.js';
+import { arrayType } from '../typing/jit-types.js';
+import type { KernelParam } from '../typing/typed-ir.js';
 import { kernelArgumentLayout } from './kernel-argument-layout.js';
 
 const PARAMS: readonly KernelParam[] = [

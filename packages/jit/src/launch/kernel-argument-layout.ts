@@ -1,5 +1,5 @@
 import type { ArgumentLayout, ArgumentSlot } from '@cuda-js/core';
-import type { KernelParam } from '../types/typed-ir.js';
+import type { KernelParam } from '../typing/typed-ir.js';
 
 /**
  * The argument layout of a typed kernel for core's LaunchPlan: the ABI of

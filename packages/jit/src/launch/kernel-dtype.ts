@@ -1,6 +1,6 @@
 import { dtypeOfScalarType } from '@cuda-js/core';
 import type { DType } from '@cuda-js/memory-view';
-import { SCALAR_NAMES, type ScalarName } from '../types/jit-types.js';
+import { SCALAR_NAMES, type ScalarName } from '../typing/jit-types.js';
 
 // core's table of scalar types and their dtypes, for the scalar types the kernel language has
 const SCALAR_OF = new Map<DType, ScalarName>(SCALAR_NAMES.map((scalar) => [dtypeOfScalarType(scalar), scalar]));

@@ -11,8 +11,8 @@ import type { Stream } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { afterAll, afterEach, beforeAll, expect, it, vi, type MockInstance } from 'vitest';
 import { KernelArgumentError } from '../errors.js';
-import { arrayType, typeName, type Layout, type ScalarName } from '../types/jit-types.js';
-import type { ArrayUse, KernelParam } from '../types/typed-ir.js';
+import { arrayType, typeName, type Layout, type ScalarName } from '../typing/jit-types.js';
+import type { ArrayUse, KernelParam } from '../typing/typed-ir.js';
 import { argumentTypes } from './argument-types.js';
 import { KernelLauncher } from './kernel-launcher.js';
 

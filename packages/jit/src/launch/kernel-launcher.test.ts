@@ -1,8 +1,8 @@
 import type { Kernel } from '@cuda-js/program';
 import { describe, expect, it } from 'vitest';
 import { JitError, KernelArgumentError } from '../errors.js';
-import { arrayType } from '../types/jit-types.js';
-import type { KernelParam } from '../types/typed-ir.js';
+import { arrayType } from '../typing/jit-types.js';
+import type { KernelParam } from '../typing/typed-ir.js';
 import { KernelLauncher } from './kernel-launcher.js';
 
 // What runs without a device: the ABI check at construction and the count check before any driver call.

@@ -3,7 +3,7 @@ import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, isCudaAccessible, StridedM
 import type { Kernel } from '@cuda-js/program';
 import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
 import { JitError, KernelArgumentError } from '../errors.js';
-import type { KernelParam } from '../types/typed-ir.js';
+import type { KernelParam } from '../typing/typed-ir.js';
 import { argumentCountError, argumentError } from './argument-error.js';
 import { forallConfig } from './forall.js';
 import { HostArrayStaging } from './host-array-staging.js';

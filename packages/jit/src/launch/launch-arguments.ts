@@ -1,7 +1,7 @@
 import type { Scalar } from '@cuda-js/core';
 import type { CUDA_ARRAY_INTERFACE, DLPACK, NdarrayLike, StdlibNdarrayLike, StridedMemoryView } from '@cuda-js/memory-view';
 import type { ArrayRank, BigIntScalarName, KERNEL_ARRAY_ELEMENT, KERNEL_POINTER_ELEMENT, NumberScalarName, ScalarOfTypedArray, TypedArrayScalars } from '../kernel-array.js';
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 
 /**
  * The types a launch takes, derived from the kernel function's own

@@ -10,7 +10,7 @@ import { LibraryNotFoundError } from '@cuda-js/pathfinder';
 import { KernelArgumentError, NoGpuError, SIMULATOR_HINT } from '../errors.js';
 import { defaultTarget, type JitTarget } from '../jit.js';
 import { dtypeOfScalar } from '../launch/kernel-dtype.js';
-import { makerType } from '../types/signature.js';
+import { makerType } from '../typing/signature.js';
 import { viewOfList } from './list-array.js';
 import { checkSimulatorStream } from '../simulate/simulator-stream-check.js';
 import { checkJitOptions, DEVICE_ARRAY_MAKER_OPTIONS } from '../jit-options.js';

@@ -14,7 +14,7 @@ import { device, deviceFunctionOf, type KernelConstant } from '../device-functio
 import { JitError, KernelArgumentError } from '../errors.js';
 import { checkJitOptions, isJitTarget, isObject } from '../jit-options.js';
 import { JitKernel, type JitTarget } from '../jit.js';
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import { broadcastShape, broadcastStrides, coalesce } from './broadcast.js';
 import { coreExtents, parseGufuncLayout, type GufuncLayout } from './gufunc-layout.js';
 import {

@@ -19,7 +19,7 @@ import { argumentTypes } from '../launch/argument-types.js';
 import { dtypeOfScalar } from '../launch/kernel-dtype.js';
 import { typedScalar } from './ufunc-operands.js';
 import { ELEMENT_TYPES, type ElementArray } from '../simulate/element-types.js';
-import { isArrayType, SCALARS, type ScalarName } from '../types/jit-types.js';
+import { isArrayType, SCALARS, type ScalarName } from '../typing/jit-types.js';
 
 /** Threads per block of both passes (a power of two). */
 const BLOCK = 256;

@@ -11,7 +11,7 @@ import { KernelArgumentError } from '../errors.js';
 import { dtypeOfScalar, kernelScalarOf, KERNEL_DTYPE_NAMES } from '../launch/kernel-dtype.js';
 import { mayOverlapItself, memorySpan } from '../launch/memory-span.js';
 import { ELEMENT_TYPES, type ElementArray } from '../simulate/element-types.js';
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import type { JitTarget } from '../jit.js';
 
 /** A scalar argument: its value and the type it has (a JS number is f64, a bigint i64, a boolean bool). */

@@ -4,9 +4,9 @@
 import { Scalar } from '@cuda-js/core';
 import { JitError, KernelArgumentError } from '../errors.js';
 import type { Operand } from './ufunc-operands.js';
-import { isArrayType, SCALARS, type ScalarName } from '../types/jit-types.js';
-import { parseNumbaSignature } from '../types/numba-signature.js';
-import { resolveSignature, type TypeToken } from '../types/signature.js';
+import { isArrayType, SCALARS, type ScalarName } from '../typing/jit-types.js';
+import { parseNumbaSignature } from '../typing/numba-signature.js';
+import { resolveSignature, type TypeToken } from '../typing/signature.js';
 
 /** A signature as the ufunc builders take it: numba's text, or the types as tokens (`f32`, `'f32'`). */
 export type UfuncSignatureSpec = string | { readonly args: readonly TypeToken[]; readonly returns?: TypeToken };

@@ -11,7 +11,7 @@ import type { StridedMemoryView } from '@cuda-js/memory-view';
 import { device, deviceFunctionOf, type KernelConstant } from '../device-function.js';
 import { JitError, KernelArgumentError } from '../errors.js';
 import { JitKernel, type JitTarget } from '../jit.js';
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import { broadcastShape, broadcastStrides, coalesce } from './broadcast.js';
 import { reduce, type ReduceOptions, type Reducer } from './reduce.js';
 import {

@@ -2,8 +2,8 @@
 // follows typed-ir.ts's rules, and libNVVM and ptxas accept it.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import type { ScalarName } from '../types/jit-types.js';
-import type { BinaryOperator, CompareOperator, Expr, Stmt, UnaryOperator } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { BinaryOperator, CompareOperator, Expr, Stmt, UnaryOperator } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, binary, compare, exprStmt, i64, unary } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

@@ -3,8 +3,8 @@
 // shift amounts are taken modulo the width, float compares are ordered
 // except `ne`. f16 computes as `half` (`rem` in f32), bf16 in f32 rounded
 // back after each operation (half-float-lowering.ts).
-import { bitsOf, isFloat, isSigned, type ScalarName } from '../types/jit-types.js';
-import type { BinaryOperator, CompareOperator, UnaryOperator } from '../types/typed-ir.js';
+import { bitsOf, isFloat, isSigned, type ScalarName } from '../typing/jit-types.js';
+import type { BinaryOperator, CompareOperator, UnaryOperator } from '../typing/typed-ir.js';
 import { narrowFromFloat, widenToFloat } from './half-float-lowering.js';
 import { floatLiteral, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';

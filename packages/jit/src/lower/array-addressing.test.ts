@@ -3,8 +3,8 @@
 // accept every combination.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import type { Layout, ScalarName } from '../types/jit-types.js';
-import type { Expr } from '../types/typed-ir.js';
+import type { Layout, ScalarName } from '../typing/jit-types.js';
+import type { Expr } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, binary, convert, exprStmt, globalIndex, i64, special } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

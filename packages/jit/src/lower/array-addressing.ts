@@ -5,8 +5,8 @@
 // Array parameters and the kernel's own memories (shared, local, const:
 // compact C-order, see memory-lowering.ts) share this one path, through
 // {@link ArrayAccess}.
-import type { Layout, ScalarName } from '../types/jit-types.js';
-import type { MemorySpace } from '../types/typed-ir.js';
+import type { Layout, ScalarName } from '../typing/jit-types.js';
+import type { MemorySpace } from '../typing/typed-ir.js';
 import type { ArrayBinding } from './kernel-abi.js';
 import { type AddressSpace, memoryType, pointerType } from './llvm-types.js';
 import type { LoweringContext } from './lowering-context.js';

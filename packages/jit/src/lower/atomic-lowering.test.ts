@@ -4,8 +4,8 @@
 // thread's own memory), the formulas of the loops, and the refusals.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import { bitsOf, isFloat, isHalf, type ScalarName } from '../types/jit-types.js';
-import { ATOMIC_TYPES, type AtomicFunction, type ElementRef, type Expr } from '../types/typed-ir.js';
+import { bitsOf, isFloat, isHalf, type ScalarName } from '../typing/jit-types.js';
+import { ATOMIC_TYPES, type AtomicFunction, type ElementRef, type Expr } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, atomic, constant, convert, exprStmt, i64, special } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

@@ -9,7 +9,7 @@
 // belongs to one thread, so its atomics are a plain load, the formula and a store.
 import { type AtomicFunction, type AtomicRow, atomicRow } from '../intrinsics/atomics.js';
 import { type AsmForm, isAsmForm } from '../intrinsics/forms.js';
-import { bitsOf, isFloat } from '../types/jit-types.js';
+import { bitsOf, isFloat } from '../typing/jit-types.js';
 import type { ElementPointer } from './array-addressing.js';
 import { atomicUpdate } from './atomic-update.js';
 import { bitsType, floatLiteral, memoryBytes, memoryType, pointerType, registerType } from './llvm-types.js';

@@ -3,7 +3,7 @@
 // (selects, no branches): what a compare-and-swap loop stores, and what a
 // thread's own local memory gets without any atomic instruction.
 import type { AtomicFunction, AtomicRow } from '../intrinsics/atomics.js';
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import { lowerBinary } from './arithmetic-lowering.js';
 import { registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';

@@ -3,7 +3,7 @@
 // bar.red, bar.warp.sync, membar, the grid barrier's release/acquire).
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import type { Expr } from '../types/typed-ir.js';
+import type { Expr } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, barrier, binary, blockVote, compare, convert, exprStmt, fence, i32, i64, special, u32 } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

@@ -5,7 +5,7 @@
 // - grid barrier: grid-barrier.ts;
 // - fences: their rows' NVVM forms (intrinsics/fences.ts: `llvm.nvvm.membar.cta/gl/sys`).
 import { type FenceScope, fenceRow } from '../intrinsics/fences.js';
-import type { Stmt, VoteMode } from '../types/typed-ir.js';
+import type { Stmt, VoteMode } from '../typing/typed-ir.js';
 import { lowerGridBarrier } from './grid-barrier.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';

@@ -2,8 +2,8 @@
 // the ffs formula, the result types, and PTX's popc/clz/brev.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import type { ScalarName } from '../types/jit-types.js';
-import type { BitFunction, Expr } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { BitFunction, Expr } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, bits, convert, exprStmt, f32, i64, special } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

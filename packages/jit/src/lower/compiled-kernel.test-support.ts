@@ -7,7 +7,7 @@ import { compileToPtx } from '../compile/compile-kernel.js';
 import type { KernelCompileOptions } from '../compile/kernel-compile-options.js';
 import { ptxasRelocatableRejects } from '../compile/device-link.test-support.js';
 import { nvvmMissing, ptxasMissing, ptxasRejects } from '../compile/toolchain-environment.test-support.js';
-import type { TypedKernel } from '../types/typed-ir.js';
+import type { TypedKernel } from '../typing/typed-ir.js';
 import { lowerKernel } from './lower-kernel.js';
 
 /** What the compiling tests need: libNVVM with libdevice, and ptxas. */

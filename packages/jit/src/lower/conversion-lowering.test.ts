@@ -2,7 +2,7 @@
 // rules, and libNVVM and ptxas accept it, with float→int saturating.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import { SCALAR_NAMES, type ScalarName } from '../types/jit-types.js';
+import { SCALAR_NAMES, type ScalarName } from '../typing/jit-types.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, convert, exprStmt, i64 } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

@@ -5,7 +5,7 @@
 // through f32 (half-float-lowering.ts): f16 and bf16 widen to it exactly;
 // f16 is LLVM's own `half`, which every type converts to in one rounding;
 // bf16 is rounded from f32, reached exactly or rounded to odd.
-import { bitsOf, isFloat, isHalf, isSigned, type ScalarName } from '../types/jit-types.js';
+import { bitsOf, isFloat, isHalf, isSigned, type ScalarName } from '../typing/jit-types.js';
 import { floatRoundedToOdd, narrowFromFloat, widenToFloat } from './half-float-lowering.js';
 import { floatLiteral, integerLiteral, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';

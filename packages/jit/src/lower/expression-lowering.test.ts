@@ -2,8 +2,8 @@
 // and accepted by libNVVM and ptxas.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import { SCALAR_NAMES } from '../types/jit-types.js';
-import type { Expr, SpecialRegister } from '../types/typed-ir.js';
+import { SCALAR_NAMES } from '../typing/jit-types.js';
+import type { Expr, SpecialRegister } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import {
   KernelBuilder,

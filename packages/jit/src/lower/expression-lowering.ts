@@ -3,8 +3,8 @@
 // `logical` and `select` branch so that the side not taken is not evaluated.
 // The memory, atomic, warp, barrier, bit, timer and linked-call nodes are
 // lowered by their own files, to which this one hands the operands' values.
-import type { ScalarName } from '../types/jit-types.js';
-import type { ElementRef, Expr, SpecialRegister, TypedFunction } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { ElementRef, Expr, SpecialRegister, TypedFunction } from '../typing/typed-ir.js';
 import { lowerBinary, lowerCompare, lowerUnary } from './arithmetic-lowering.js';
 import { arrayAccess, arrayDimension, type ElementPointer, elementPointer } from './array-addressing.js';
 import { lowerAtomic } from './atomic-lowering.js';
@@ -15,7 +15,7 @@ import { lowerConversion, truthy } from './conversion-lowering.js';
 import { type LoweredArgument, lowerExternalCall } from './external-call-lowering.js';
 import { constantLiteral, memoryBytes, memoryType, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
-import { unknownNode } from '../types/unknown-node.js';
+import { unknownNode } from '../typing/unknown-node.js';
 import { LoweringError } from './lowering-error.js';
 import { lowerMath } from './math-lowering.js';
 import { lowerShuffle } from './shuffle-lowering.js';

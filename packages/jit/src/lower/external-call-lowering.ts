@@ -10,8 +10,8 @@
 //   bool), cast from its address space where it is not generic (shared,
 //   const).
 // The same attributes are written at the call, as LLVM wants them to match.
-import { isArrayType, type JitType, type ScalarName } from '../types/jit-types.js';
-import type { Expr, ExternalCall } from '../types/typed-ir.js';
+import { isArrayType, type JitType, type ScalarName } from '../typing/jit-types.js';
+import type { Expr, ExternalCall } from '../typing/typed-ir.js';
 import type { ArrayAccess } from './array-addressing.js';
 import { memoryType, pointerType, registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';

@@ -5,8 +5,8 @@
 import { expect, it } from 'vitest';
 import { compileToPtx } from '../compile/compile-kernel.js';
 import { describeWhen, ptxasRejects } from '../compile/toolchain-environment.test-support.js';
-import type { ScalarName } from '../types/jit-types.js';
-import type { BinaryOperator, MathFunction } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { BinaryOperator, MathFunction } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, binary, compare, constant, convert, exprStmt, i64, math, select, unary } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

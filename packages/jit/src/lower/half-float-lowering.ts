@@ -13,7 +13,7 @@
 //   when anything was dropped), so that rounding that to bf16 is the one
 //   rounding of the exact value (as cvt.rn.bf16.f64, which needs sm_90, does).
 // Math functions other than fma compute in f32 and round back (math-lowering.ts).
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import { asmValue } from './inline-asm.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';

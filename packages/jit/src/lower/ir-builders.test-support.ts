@@ -1,8 +1,8 @@
 // Builders for typed-IR trees in the lowering tests: the shared constructors
-// (../types/ir-builders.test-support.ts) and a kernel builder that hands out
+// (../typing/ir-builders.test-support.ts) and a kernel builder that hands out
 // handles. Not part of the package.
-import { dim, get, index as toIndex } from '../types/ir-builders.test-support.js';
-import { arrayType, type ArrayType, type Layout, type ScalarName } from '../types/jit-types.js';
+import { dim, get, index as toIndex } from '../typing/ir-builders.test-support.js';
+import { arrayType, type ArrayType, type Layout, type ScalarName } from '../typing/jit-types.js';
 import {
   NO_COLLECTIVES,
   type ArrayUse,
@@ -18,9 +18,9 @@ import {
   type Stmt,
   type TypedKernel,
   type VoteMode,
-} from '../types/typed-ir.js';
+} from '../typing/typed-ir.js';
 
-export * from '../types/ir-builders.test-support.js';
+export * from '../typing/ir-builders.test-support.js';
 
 /** A local variable as the kernel builder hands it out: read it, assign it. */
 export interface LocalHandle {

@@ -1,8 +1,8 @@
 // The kernel's parameter list in NVVM IR, as TypedKernel's ABI says: a
 // scalar is one value (bool as i8); an array is its data pointer, then ndim
 // i64 extents if `use.shape`, then ndim i64 strides if `use.strides`.
-import type { ArrayType, ScalarName } from '../types/jit-types.js';
-import type { ArrayUse, TypedKernel } from '../types/typed-ir.js';
+import type { ArrayType, ScalarName } from '../typing/jit-types.js';
+import type { ArrayUse, TypedKernel } from '../typing/typed-ir.js';
 import { identifierPart, memoryType } from './llvm-types.js';
 
 /** One parameter of the IR function. */

@@ -1,4 +1,4 @@
-import { isFloat, isHalf, type ScalarName } from '../types/jit-types.js';
+import { isFloat, isHalf, type ScalarName } from '../typing/jit-types.js';
 import { registerType } from './llvm-types.js';
 import type { LoweringContext } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';

@@ -1,7 +1,7 @@
 // How the kernel language's scalar types are spelled in NVVM IR (LLVM 7
 // text), and how their constants are written.
 import { bfloat16Bits, float16Bits } from '@cuda-js/core';
-import { bitsOf, isFloat, type ScalarName } from '../types/jit-types.js';
+import { bitsOf, isFloat, type ScalarName } from '../typing/jit-types.js';
 import { LoweringError } from './lowering-error.js';
 
 const REGISTER_TYPES: Readonly<Record<ScalarName, string>> = {

@@ -6,7 +6,7 @@ import { KernelBuilder, binary, breakTo, bool, compare, continueTo, exprStmt, f3
 import { lowerKernel } from './lower-kernel.js';
 import { LoweringError } from './lowering-error.js';
 import { NVPTX64_DATA_LAYOUT } from './nvvm-module.js';
-import type { TypedKernel } from '../types/typed-ir.js';
+import type { TypedKernel } from '../typing/typed-ir.js';
 
 function axpy(): TypedKernel {
   const k = new KernelBuilder('axpy');

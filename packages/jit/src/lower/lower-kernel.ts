@@ -1,7 +1,7 @@
 import { countStage } from '../pipeline-counts.js';
 import { withNestingBound } from '../errors.js';
 // The `lower` stage: a TypedKernel to the text of an NVVM IR module.
-import type { TypedFunction, TypedKernel } from '../types/typed-ir.js';
+import type { TypedFunction, TypedKernel } from '../typing/typed-ir.js';
 import { FunctionBuilder } from './function-builder.js';
 import { kernelAbi } from './kernel-abi.js';
 import { identifierPart, memoryBytes, registerType, zeroLiteral } from './llvm-types.js';

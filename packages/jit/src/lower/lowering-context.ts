@@ -1,5 +1,5 @@
-import type { ScalarName } from '../types/jit-types.js';
-import type { TypedKernel } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { TypedKernel } from '../typing/typed-ir.js';
 import type { ArrayAccess } from './array-addressing.js';
 import type { FunctionBuilder } from './function-builder.js';
 import type { KernelAbi } from './kernel-abi.js';

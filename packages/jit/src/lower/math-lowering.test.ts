@@ -3,8 +3,8 @@
 // formulas for the rest, and libNVVM and ptxas accept the result.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import type { ScalarName } from '../types/jit-types.js';
-import { MATH_FUNCTIONS, type MathFunction } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import { MATH_FUNCTIONS, type MathFunction } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, exprStmt, i64, math } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

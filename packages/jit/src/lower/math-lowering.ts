@@ -4,8 +4,8 @@
 // so that the GPU and the simulator agree bit for bit where they can.
 // On f16 and bf16: fma is PTX's own (fma.rn.f16, fma.rn.bf16: one
 // rounding); every other function is the f32 one rounded back to the type.
-import { isFloat, isHalf, isSigned, type ScalarName } from '../types/jit-types.js';
-import { MATH_FUNCTIONS, type MathFunction } from '../types/typed-ir.js';
+import { isFloat, isHalf, isSigned, type ScalarName } from '../typing/jit-types.js';
+import { MATH_FUNCTIONS, type MathFunction } from '../typing/typed-ir.js';
 import { compareRefs } from './arithmetic-lowering.js';
 import { narrowFromFloat, widenToFloat } from './half-float-lowering.js';
 import { asmValue } from './inline-asm.js';

@@ -3,7 +3,7 @@
 // their shapes and strides; libNVVM and ptxas accept each.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import type { Expr } from '../types/typed-ir.js';
+import type { Expr } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, barrier, binary, convert, exprStmt, f32, i64, special } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

@@ -7,7 +7,7 @@
 // - local: an alloca `[N x T]` in the entry block (one per thread);
 // - const: `internal addrspace(4) constant [N x T] [...]`, the data in C order.
 // Contents of shared and local memory are undefined until written, as in CUDA.
-import type { KernelMemory } from '../types/typed-ir.js';
+import type { KernelMemory } from '../typing/typed-ir.js';
 import type { ArrayAccess } from './array-addressing.js';
 import type { FunctionBuilder } from './function-builder.js';
 import { asmValue } from './inline-asm.js';

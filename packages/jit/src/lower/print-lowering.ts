@@ -2,7 +2,7 @@
 // string of the module (addrspace(4), cast to a generic i8*), the arguments
 // a struct in a per-thread alloca, each field at its natural alignment
 // (i32 at 4 bytes, i64 and f64 at 8), which is the layout vprintf reads.
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import { registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';

@@ -3,8 +3,8 @@
 // `c` operand from the width, and 64-bit values as two halves.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import type { ScalarName } from '../types/jit-types.js';
-import type { Expr, ShuffleMode } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { Expr, ShuffleMode } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, convert, exprStmt, i32, i64, shuffle, special, u32 } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

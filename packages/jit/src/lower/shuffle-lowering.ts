@@ -11,9 +11,9 @@
 // lane is computed as the contract says, replaced by the lane itself when
 // outside the segment, and read with `idx` over the whole warp.
 // 64-bit values shuffle as two halves.
-import { bitsOf, isFloat, type ScalarName } from '../types/jit-types.js';
+import { bitsOf, isFloat, type ScalarName } from '../typing/jit-types.js';
 import { warpShuffleRow } from '../intrinsics/warp-shuffles.js';
-import { SHUFFLE_TYPES, type ShuffleMode } from '../types/typed-ir.js';
+import { SHUFFLE_TYPES, type ShuffleMode } from '../typing/typed-ir.js';
 import { registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';

@@ -3,7 +3,7 @@
 // a jump; libNVVM and ptxas accept each.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import type { Stmt } from '../types/typed-ir.js';
+import type { Stmt } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, binary, block, breakTo, compare, continueTo, exprStmt, i32, ifStmt, loop, returnStmt } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

@@ -7,13 +7,13 @@
 //   exit:
 //
 // Barriers, fences and sleep are barrier-lowering.ts's and clock-lowering.ts's, print print-lowering.ts's.
-import type { Stmt } from '../types/typed-ir.js';
+import type { Stmt } from '../typing/typed-ir.js';
 import { lowerBarrier, lowerFence } from './barrier-lowering.js';
 import { lowerSleep } from './clock-lowering.js';
 import { truthy } from './conversion-lowering.js';
 import { lowerExpression } from './expression-lowering.js';
 import type { LoweringContext } from './lowering-context.js';
-import { unknownNode } from '../types/unknown-node.js';
+import { unknownNode } from '../typing/unknown-node.js';
 import { LoweringError } from './lowering-error.js';
 import { lowerPrint } from './print-lowering.js';
 

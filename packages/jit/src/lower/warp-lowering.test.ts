@@ -2,8 +2,8 @@
 // PTX) each is, and the PTX instruction libNVVM makes of it.
 import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
-import type { ScalarName } from '../types/jit-types.js';
-import type { Expr, LaneMask } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { Expr, LaneMask } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
 import { KernelBuilder, compare, convert, exprStmt, i32, i64, lanemask, match, special, u32, warpVote } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';

@@ -1,10 +1,10 @@
 // Warp votes, matches and lane masks by their rows' NVVM forms
 // (intrinsics/warp-votes.ts, warp-matches.ts, lane-masks.ts).
-import { bitsOf, isFloat } from '../types/jit-types.js';
+import { bitsOf, isFloat } from '../typing/jit-types.js';
 import { type LaneMask, laneMaskRow } from '../intrinsics/lane-masks.js';
 import { type WarpMatchMode, warpMatchRow } from '../intrinsics/warp-matches.js';
 import { warpVoteRow } from '../intrinsics/warp-votes.js';
-import type { VoteMode } from '../types/typed-ir.js';
+import type { VoteMode } from '../typing/typed-ir.js';
 import { registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';

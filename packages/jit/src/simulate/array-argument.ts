@@ -1,7 +1,7 @@
 import { deviceTypeName, StridedMemoryView } from '@cuda-js/memory-view';
 import { KernelArgumentError } from '../errors.js';
-import type { ArrayType } from '../types/jit-types.js';
-import type { KernelParam } from '../types/typed-ir.js';
+import type { ArrayType } from '../typing/jit-types.js';
+import type { KernelParam } from '../typing/typed-ir.js';
 import { ELEMENT_TYPES } from './element-types.js';
 import { MAX_EXTENT } from './i64-number-ranges.js';
 import type { ArrayArgument } from './kernel-source.js';

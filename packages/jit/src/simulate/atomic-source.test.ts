@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { isHalf, type ScalarName } from '../types/jit-types.js';
-import { ATOMIC_TYPES, type AtomicFunction, type Expr, type MemorySpace, type Stmt } from '../types/typed-ir.js';
+import { isHalf, type ScalarName } from '../typing/jit-types.js';
+import { ATOMIC_TYPES, type AtomicFunction, type Expr, type MemorySpace, type Stmt } from '../typing/typed-ir.js';
 import { KernelBuilder, NO_POSITIONS, atomic, compare, expr, get, i32, load, mload, mstore, set, special, store, syncthreads, when } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 

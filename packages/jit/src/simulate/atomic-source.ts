@@ -1,7 +1,7 @@
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import { type AtomicFunction, type AtomicRow, atomicRow } from '../intrinsics/atomics.js';
 import { simulatorText } from '../intrinsics/forms.js';
-import type { Loc } from '../types/typed-ir.js';
+import type { Loc } from '../typing/typed-ir.js';
 import { type ArrayAccess, checkedElement, shadowCall } from './element-access-source.js';
 import { ELEMENT_TYPES } from './element-types.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';

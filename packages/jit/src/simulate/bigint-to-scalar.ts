@@ -1,4 +1,4 @@
-import { bitsOf, isSigned, type ScalarName } from '../types/jit-types.js';
+import { bitsOf, isSigned, type ScalarName } from '../typing/jit-types.js';
 import { bigintToFloat32 } from './bigint-to-float32.js';
 import { bigintToBfloat16, bigintToFloat16 } from './half-float-runtime.js';
 

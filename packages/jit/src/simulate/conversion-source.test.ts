@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { ScalarName } from '../types/jit-types.js';
-import type { Expr } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { Expr } from '../typing/typed-ir.js';
 import { binary, bool, c, convert, evaluate, evaluateMany, f32, f64, i32, i64, u32, u64 } from './ir-builders.test-support.js';
 
 /** Converts the scalar argument `value` of type `from` to `to` in the generated code (an argument, so nothing is constant). */

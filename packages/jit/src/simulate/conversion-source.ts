@@ -1,4 +1,4 @@
-import { bitsOf, isFloat, isSigned, type ScalarName } from '../types/jit-types.js';
+import { bitsOf, isFloat, isSigned, type ScalarName } from '../typing/jit-types.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';
 
 /** Ranges of the integer types held as numbers. */

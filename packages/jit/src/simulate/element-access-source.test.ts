@@ -4,8 +4,8 @@ import { StridedMemoryView } from '@cuda-js/memory-view';
 import '@cuda-js/memory-view/adapters';
 import { describe, expect, test } from 'vitest';
 import { SimulatorError } from '../errors.js';
-import type { Layout, ScalarName } from '../types/jit-types.js';
-import type { Expr, Stmt } from '../types/typed-ir.js';
+import type { Layout, ScalarName } from '../typing/jit-types.js';
+import type { Expr, Stmt } from '../typing/typed-ir.js';
 import {
   KernelBuilder,
   NO_POSITIONS,

@@ -1,5 +1,5 @@
-import type { Layout, ScalarName } from '../types/jit-types.js';
-import type { AtomicFunction, Loc, MemorySpace } from '../types/typed-ir.js';
+import type { Layout, ScalarName } from '../typing/jit-types.js';
+import type { AtomicFunction, Loc, MemorySpace } from '../typing/typed-ir.js';
 import { ELEMENT_TYPES } from './element-types.js';
 import { bigintCode, numberCode, type GeneratedValue } from './generated-value.js';
 import { isRepeatable } from './js-literal.js';

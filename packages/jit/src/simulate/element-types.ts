@@ -1,4 +1,4 @@
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 
 /** The typed array that holds one scalar type's elements in host memory. */
 export type ElementArrayConstructor =

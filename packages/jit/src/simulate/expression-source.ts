@@ -1,7 +1,7 @@
-import { type ArrayType, isFloat, type ScalarName } from '../types/jit-types.js';
-import { roundToFloat } from '../types/literals.js';
-import { type Expr, type MemorySpace, SHUFFLE_TYPES, type SpecialRegister, type Stmt, type TypedKernel } from '../types/typed-ir.js';
-import { unknownNode } from '../types/unknown-node.js';
+import { type ArrayType, isFloat, type ScalarName } from '../typing/jit-types.js';
+import { roundToFloat } from '../typing/literals.js';
+import { type Expr, type MemorySpace, SHUFFLE_TYPES, type SpecialRegister, type Stmt, type TypedKernel } from '../typing/typed-ir.js';
+import { unknownNode } from '../typing/unknown-node.js';
 import { arrayVariables } from './array-variables.js';
 import { atomicSource } from './atomic-source.js';
 import { bitResultType, bitRow } from '../intrinsics/bits.js';

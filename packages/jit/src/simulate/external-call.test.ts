@@ -1,8 +1,8 @@
 import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, test } from 'vitest';
 import { SimulatorError } from '../errors.js';
-import { arrayType, type JitType, type ScalarName } from '../types/jit-types.js';
-import type { Expr, ExternalCall } from '../types/typed-ir.js';
+import { arrayType, type JitType, type ScalarName } from '../typing/jit-types.js';
+import type { Expr, ExternalCall } from '../typing/typed-ir.js';
 import { externalResult } from './external-result.js';
 import {
   KernelBuilder,

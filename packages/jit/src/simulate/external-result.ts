@@ -1,5 +1,5 @@
-import type { ScalarName } from '../types/jit-types.js';
-import { roundToFloat } from '../types/literals.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import { roundToFloat } from '../typing/literals.js';
 import { bigintToScalar } from './bigint-to-scalar.js';
 import { INT_RANGES } from './conversion-source.js';
 import { floatToI64, floatToInt, floatToU64 } from './float-to-integer.js';

@@ -1,5 +1,5 @@
 import type { SourceLocator } from '../errors.js';
-import type { AtomicFunction, Loc, MemorySpace, ShuffleMode, VoteMode } from '../types/typed-ir.js';
+import type { AtomicFunction, Loc, MemorySpace, ShuffleMode, VoteMode } from '../typing/typed-ir.js';
 
 /** The collective operations, as the lockstep scheduler tells them apart. */
 export type CollectiveOp =

@@ -1,4 +1,4 @@
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 
 /**
  * A piece of generated JavaScript and how it holds its value. bool is a JS

@@ -7,7 +7,7 @@ import { bf16 as bf16Scalar, bfloat16Bits, bfloat16FromBits, f16 as f16Scalar, f
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BinaryOperator, Expr, MathFunction } from '../types/typed-ir.js';
+import type { BinaryOperator, Expr, MathFunction } from '../typing/typed-ir.js';
 import {
   KernelBuilder,
   NO_POSITIONS,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Expr } from '../types/typed-ir.js';
+import type { Expr } from '../typing/typed-ir.js';
 import { KernelBuilder, NO_POSITIONS, binary, compare, convert, dim, expr, get, globalIndexX, i32, i64, load, loop, select, sequence, set, store, u64, when } from './ir-builders.test-support.js';
 import { I64NumberRanges } from './i64-number-ranges.js';
 import { SimulatedKernel } from './simulated-kernel.js';

@@ -1,5 +1,5 @@
-import type { ScalarName } from '../types/jit-types.js';
-import type { Expr, TypedKernel } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { Expr, TypedKernel } from '../typing/typed-ir.js';
 import { forEachChild, forEachExpr } from './ir-traversal.js';
 
 /** Below this magnitude every integer is exact as a JS number. */

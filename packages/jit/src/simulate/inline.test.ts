@@ -1,7 +1,7 @@
 import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, test } from 'vitest';
 import { SimulatorError } from '../errors.js';
-import type { Expr, Stmt } from '../types/typed-ir.js';
+import type { Expr, Stmt } from '../typing/typed-ir.js';
 import {
   KernelBuilder,
   NO_POSITIONS,

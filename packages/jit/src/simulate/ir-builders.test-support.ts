@@ -7,8 +7,8 @@
 import { bfloat16Bits, float16Bits } from '@cuda-js/core';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { SimulatorError, type SourceLocator, type SourcePosition } from '../errors.js';
-import { compare, convert, exprStmt as expr, get, globalIndexX, i32, index, ifStmt as when, load, set, store } from '../types/ir-builders.test-support.js';
-import { arrayType, type Layout, type ScalarName } from '../types/jit-types.js';
+import { compare, convert, exprStmt as expr, get, globalIndexX, i32, index, ifStmt as when, load, set, store } from '../typing/ir-builders.test-support.js';
+import { arrayType, type Layout, type ScalarName } from '../typing/jit-types.js';
 import {
   NO_COLLECTIVES,
   type AtomicFunction,
@@ -23,13 +23,13 @@ import {
   type Stmt,
   type TypedKernel,
   type VoteMode,
-} from '../types/typed-ir.js';
+} from '../typing/typed-ir.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
-// The shared constructors (../types/ir-builders.test-support.ts), with the
+// The shared constructors (../typing/ir-builders.test-support.ts), with the
 // short names these tests use for some of them.
-export * from '../types/ir-builders.test-support.js';
-export { constant as c, exprStmt as expr, ifStmt as when, returnStmt as ret } from '../types/ir-builders.test-support.js';
+export * from '../typing/ir-builders.test-support.js';
+export { constant as c, exprStmt as expr, ifStmt as when, returnStmt as ret } from '../typing/ir-builders.test-support.js';
 
 // ---- kernels ---------------------------------------------------------------
 

@@ -1,6 +1,6 @@
-import type { Expr, Stmt } from '../types/typed-ir.js';
+import type { Expr, Stmt } from '../typing/typed-ir.js';
 import { laneMaskRow } from '../intrinsics/lane-masks.js';
-import { unknownNode } from '../types/unknown-node.js';
+import { unknownNode } from '../typing/unknown-node.js';
 
 /** Calls `visit` on each direct sub-expression of `e` (for `inline`, the top-level expressions of its body). */
 export function forEachChild(e: Expr, visit: (child: Expr) => void): void {

@@ -1,6 +1,6 @@
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, test } from 'vitest';
-import type { SpecialRegister } from '../types/typed-ir.js';
+import type { SpecialRegister } from '../typing/typed-ir.js';
 import { FaultSites } from './fault-sites.js';
 import { KernelBuilder, NO_POSITIONS, binary, compare, expr, get, globalIndexX, i32, load, set, special, store, when } from './ir-builders.test-support.js';
 import { generateKernelSource } from './kernel-source.js';

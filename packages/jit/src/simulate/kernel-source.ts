@@ -1,7 +1,7 @@
 import { withNestingBound } from '../errors.js';
-import { NO_COLLECTIVES, type TypedKernel } from '../types/typed-ir.js';
+import { NO_COLLECTIVES, type TypedKernel } from '../typing/typed-ir.js';
 import { arrayVariables as v } from './array-variables.js';
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import { ExpressionSource, functionName, localName } from './expression-source.js';
 import type { FaultSites } from './fault-sites.js';
 import { I64NumberRanges } from './i64-number-ranges.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Expr, Loc, Stmt } from '../types/typed-ir.js';
+import type { Expr, Loc, Stmt } from '../typing/typed-ir.js';
 import {
   KernelBuilder,
   NO_POSITIONS,

@@ -2,7 +2,7 @@ import { SimulatorError, type SourceLocator } from '../errors.js';
 import { warpMatchRow } from '../intrinsics/warp-matches.js';
 import { warpShuffleRow } from '../intrinsics/warp-shuffles.js';
 import { warpVoteRow } from '../intrinsics/warp-votes.js';
-import type { Loc } from '../types/typed-ir.js';
+import type { Loc } from '../typing/typed-ir.js';
 import { type CollectiveOp, describeCalls, type FaultSites } from './fault-sites.js';
 import type { BlockClock } from './race-shadow.js';
 import { simulatorExpression } from './simulator-form.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MATH_FUNCTIONS, type MathFunction } from '../types/typed-ir.js';
+import { MATH_FUNCTIONS, type MathFunction } from '../typing/typed-ir.js';
 import { convert, evaluate, f32, f64, i32, i64, math, u32, u64 } from './ir-builders.test-support.js';
 
 // the functions JavaScript's Math computes under the same name, by their arity

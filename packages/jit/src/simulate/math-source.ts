@@ -1,5 +1,5 @@
-import type { ScalarName } from '../types/jit-types.js';
-import { MATH_FUNCTIONS, type MathFunction } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import { MATH_FUNCTIONS, type MathFunction } from '../typing/typed-ir.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';
 
 /** fma of each float type, in one rounding. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { KernelArgumentError } from '../errors.js';
-import type { Expr, Stmt } from '../types/typed-ir.js';
+import type { Expr, Stmt } from '../typing/typed-ir.js';
 import {
   KernelBuilder,
   NO_POSITIONS,

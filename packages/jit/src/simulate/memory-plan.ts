@@ -1,5 +1,5 @@
 import { bfloat16Bits, float16Bits } from '@cuda-js/core';
-import type { KernelMemory } from '../types/typed-ir.js';
+import type { KernelMemory } from '../typing/typed-ir.js';
 import { ELEMENT_TYPES, type ElementArray, type ElementArrayConstructor } from './element-types.js';
 import { type BlockClock, type RaceReporter, SharedShadow } from './race-shadow.js';
 

@@ -2,8 +2,8 @@ import { errorOf } from '@cuda-js/test-support/errors';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { SimulatorError } from '../errors.js';
-import type { ScalarName } from '../types/jit-types.js';
-import type { BinaryOperator, CompareOperator, Expr } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { BinaryOperator, CompareOperator, Expr } from '../typing/typed-ir.js';
 import { KernelBuilder, TextLocator, binary, bool, c, compare, convert, evaluate, evaluateMany, expr, f32, f64, get, i32, i64, set, store, u32, u64, unary } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 

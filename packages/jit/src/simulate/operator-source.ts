@@ -1,5 +1,5 @@
-import type { ScalarName } from '../types/jit-types.js';
-import type { BinaryOperator, CompareOperator, Loc, UnaryOperator } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { BinaryOperator, CompareOperator, Loc, UnaryOperator } from '../typing/typed-ir.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';
 import type { SourceContext } from './source-context.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Expr, Stmt, TypedKernel } from '../types/typed-ir.js';
+import type { Expr, Stmt, TypedKernel } from '../typing/typed-ir.js';
 import {
   KernelBuilder,
   NO_POSITIONS,

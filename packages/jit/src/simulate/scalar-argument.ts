@@ -1,8 +1,8 @@
 import { Scalar } from '@cuda-js/core';
 import { KernelArgumentError } from '../errors.js';
-import { bitsOf, isSigned, type ScalarName } from '../types/jit-types.js';
-import { roundToFloat } from '../types/literals.js';
-import type { KernelParam } from '../types/typed-ir.js';
+import { bitsOf, isSigned, type ScalarName } from '../typing/jit-types.js';
+import { roundToFloat } from '../typing/literals.js';
+import type { KernelParam } from '../typing/typed-ir.js';
 import { bigintToScalar } from './bigint-to-scalar.js';
 
 type ScalarParam = Extract<KernelParam, { kind: 'scalar' }>;

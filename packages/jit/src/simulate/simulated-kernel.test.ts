@@ -3,7 +3,7 @@ import { bool as boolScalar, f32 as f32Scalar, f64 as f64Scalar, i32 as i32Scala
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, test } from 'vitest';
 import { KernelArgumentError, SimulatorError } from '../errors.js';
-import type { ScalarName } from '../types/jit-types.js';
+import type { ScalarName } from '../typing/jit-types.js';
 import { KernelBuilder, NO_POSITIONS, convert, expr, f64, get, i32, store } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 

@@ -1,5 +1,5 @@
 import { KernelArgumentError, SimulatorError, type SourceLocator } from '../errors.js';
-import type { TypedKernel } from '../types/typed-ir.js';
+import type { TypedKernel } from '../typing/typed-ir.js';
 import { bindArrayArgument } from './array-argument.js';
 import { FaultSites } from './fault-sites.js';
 import { checkSimulatedLaunch, simulatedForallBlockSize } from './launch-limits.js';

@@ -1,7 +1,7 @@
 import { KernelArgumentError, SimulatorError, type SourceLocator } from '../errors.js';
-import type { TypedKernel } from '../types/typed-ir.js';
+import type { TypedKernel } from '../typing/typed-ir.js';
 import { bigintToFloat32 } from './bigint-to-float32.js';
-import { brev32, brev64, clz64, ffs32, ffs64, popc32, popc64 } from './bit-functions.js';
+import { brev32, brev64, clz64, ffs32, ffs64, popc32, popc64 } from './bits-runtime.js';
 import { fmaFloat32, fmaFloat64 } from './exact-fma.js';
 import { HALF_FLOAT_NAMES, HALF_FLOAT_RUNTIME, type HalfFloatRuntime } from './half-float-runtime.js';
 import { externalResult } from './external-result.js';
@@ -10,7 +10,7 @@ import { floatToI64, floatToInt, floatToU64 } from './float-to-integer.js';
 import { LockstepGroup, type ThreadGenerator } from './lockstep-scheduler.js';
 import { absI32, absI64, maxBigint, maxNumber, minBigint, minNumber, roundHalfUp, signBigint, signNumber } from './math-formulas.js';
 import { type BlockMemory, MemoryPlan } from './memory-plan.js';
-import { formatPrintf } from './printf-format.js';
+import { formatPrintf } from './print-runtime.js';
 import { AccessKind, BlockClock, RaceClock, type RaceReporter } from './race-shadow.js';
 import { SimulatorFault } from './simulator-fault.js';
 import { threadName } from './thread-names.js';

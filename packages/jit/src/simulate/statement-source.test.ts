@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Expr, Stmt } from '../types/typed-ir.js';
+import type { Expr, Stmt } from '../typing/typed-ir.js';
 import { KernelBuilder, NO_POSITIONS, binary, block, breakTo, compare, continueTo, expr, get, i32, load, loop, ret, set, special, store, when } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 

@@ -1,6 +1,6 @@
 import { fenceRow } from '../intrinsics/fences.js';
-import type { Expr, Stmt } from '../types/typed-ir.js';
-import { unknownNode } from '../types/unknown-node.js';
+import type { Expr, Stmt } from '../typing/typed-ir.js';
+import { unknownNode } from '../typing/unknown-node.js';
 import type { ExpressionSource, InlineBodySource } from './expression-source.js';
 
 /** The label of the innermost thread loop: `return` continues it with the next thread. */

@@ -25,7 +25,7 @@ import { reduce } from '../library/reduce.js';
 import { vectorize } from '../library/vectorize.js';
 import { event, stream } from '../library/stream-makers.js';
 import { createXoroshiro128pStates } from '../library/xoroshiro128p-states.js';
-import { array, pointer } from '../types/signature.js';
+import { array, pointer } from '../typing/signature.js';
 
 /** Where an example runs: the target, and whether at numba's own sizes (the GPU) or smaller ones (the simulator). */
 export interface ExampleEnv {

@@ -9,7 +9,7 @@ import { argumentTypes } from '../launch/argument-types.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, type SuiteCase } from './kernel-suite.test-support.js';
 import { array, f32, f64, i32, jit, type KernelArray, KernelTypeError } from '../index.js';
 import { CAPTURED_HOST_ARRAYS_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE } from './numba-parity-suite.test-support.js';
-import { FP16_FUNCTION_NAMES } from '../types/fp16-calls.js';
+import { FP16_FUNCTION_NAMES } from '../typing/fp16-calls.js';
 
 const CASES: readonly SuiteCase[] = [FP16_CASE, CAPTURED_HOST_ARRAYS_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE];
 

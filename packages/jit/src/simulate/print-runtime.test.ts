@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { KernelBuilder, NO_POSITIONS, binary, compare, convert, expr, f64, get, i32, i64, print, set, special, syncthreads, u32, u64, when } from './ir-builders.test-support.js';
-import { formatPrintf } from './printf-format.js';
+import { formatPrintf } from './print-runtime.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 import { setSimulatorPrintSink } from './simulator-runtime.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { ScalarName } from '../types/jit-types.js';
-import type { BitFunction } from '../types/typed-ir.js';
+import type { ScalarName } from '../typing/jit-types.js';
+import type { BitFunction } from '../typing/typed-ir.js';
 import { KernelBuilder, NO_POSITIONS, binary, bits, evaluate, evaluateMany, expr, fence, get, i32, set, sleep, store, timer, u32 } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
