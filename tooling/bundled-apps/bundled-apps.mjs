@@ -25,7 +25,9 @@ import { parseArgs } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const { values: args } = parseArgs({ options: { keep: { type: 'string' }, run: { type: 'string' }, help: { type: 'boolean' } } });
+const { values: args } = parseArgs({
+  options: { keep: { type: 'string' }, run: { type: 'string' }, help: { type: 'boolean' } },
+});
 if (args.help) {
   console.log(
     readFileSync(fileURLToPath(import.meta.url), 'utf8')
@@ -36,7 +38,12 @@ if (args.help) {
   );
   process.exit(0);
 }
-const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+const env = {
+  ...process.env,
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+};
 delete env.CUDA_JS_SIMULATOR;
 
 function run(command, argv, options = {}) {
@@ -69,7 +76,8 @@ function runApps(apps, { gpu }) {
     const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
     const report = line === undefined ? undefined : JSON.parse(line);
     const problems = [];
-    if (r.status !== 0 || report === undefined) problems.push(`exit ${r.status}: ${r.out.trim().split('\n').slice(-3).join(' | ')}`);
+    if (r.status !== 0 || report === undefined)
+      problems.push(`exit ${r.status}: ${r.out.trim().split('\n').slice(-3).join(' | ')}`);
     else {
       // the addon loaded and reached the driver: cuInit answered (no device here, a device on a GPU host)
       const lostSaid = /^AddonNotFoundError: .*was bundled into .*away from its native addon/;
@@ -77,14 +85,19 @@ function runApps(apps, { gpu }) {
         ? lostSaid.test(report.cuInit)
         : gpu
           ? report.cuInit === 'CUDA_SUCCESS'
-          : ['CUDA_SUCCESS', 'CUDA_ERROR_NO_DEVICE', 'CUDA_ERROR_NOT_INITIALIZED'].includes(report.cuInit) || /^LibraryNotFoundError/.test(report.cuInit);
+          : ['CUDA_SUCCESS', 'CUDA_ERROR_NO_DEVICE', 'CUDA_ERROR_NOT_INITIALIZED'].includes(report.cuInit) ||
+            /^LibraryNotFoundError/.test(report.cuInit);
       if (!reached) problems.push(`cuInit: ${report.cuInit}`);
       if (lost && gpu) {
         if (!lostSaid.test(report.error ?? '')) problems.push(`the launch said ${report.error}`);
       } else if (report.error) problems.push(report.error);
       for (const [kernel, values] of Object.entries(lost && gpu ? {} : want)) {
         const got = report.results?.[kernel];
-        if (!got || got.length !== values.length || got.some((v, i) => Math.abs(v - values[i]) > 1e-3 * Math.max(1, Math.abs(values[i]))))
+        if (
+          !got ||
+          got.length !== values.length ||
+          got.some((v, i) => Math.abs(v - values[i]) > 1e-3 * Math.max(1, Math.abs(values[i])))
+        )
           problems.push(`${kernel}: wrong result ${JSON.stringify(got?.slice(0, 8))}`);
       }
     }
@@ -111,7 +124,11 @@ if (args.run) {
   }
   const failures = runApps(join(work, 'apps'), { gpu: true });
   rmSync(work, { recursive: true, force: true });
-  console.log(failures.length === 0 ? '\nbundled apps: every app ran on the GPU' : `\nbundled apps: ${failures.length} failed: ${failures.join(', ')}`);
+  console.log(
+    failures.length === 0
+      ? '\nbundled apps: every app ran on the GPU'
+      : `\nbundled apps: ${failures.length} failed: ${failures.join(', ')}`,
+  );
   process.exit(failures.length === 0 ? 0 : 1);
 }
 
@@ -124,7 +141,19 @@ console.log(`bundled-apps: working in ${work}`);
 const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const tarballDir = join(work, 'tarballs');
 mkdirSync(tarballDir);
-const packed = run('npm', ['exec', '--yes', `--package=${packageManager}`, '--', 'pnpm', '-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballDir]);
+const packed = run('npm', [
+  'exec',
+  '--yes',
+  `--package=${packageManager}`,
+  '--',
+  'pnpm',
+  '-r',
+  '--filter',
+  './packages/*',
+  'pack',
+  '--pack-destination',
+  tarballDir,
+]);
 if (packed.status !== 0) throw new Error(`pnpm pack failed:\n${packed.out}`);
 const tarballs = new Map();
 for (const file of readdirSync(tarballDir).filter((f) => f.endsWith('.tgz'))) {
@@ -135,9 +164,18 @@ for (const file of readdirSync(tarballDir).filter((f) => f.endsWith('.tgz'))) {
 /** A folder with `package.json` depending on `names`, installed with npm from the tarballs (our packages' dependencies on each other too). */
 function install(dir, names) {
   mkdirSync(dir, { recursive: true });
-  const pinned = Object.fromEntries([...tarballs].filter(([n]) => n.startsWith('@cuda-js/') || n === 'cuda-js').map(([n, p]) => [n, `file:${p}`]));
+  const pinned = Object.fromEntries(
+    [...tarballs].filter(([n]) => n.startsWith('@cuda-js/') || n === 'cuda-js').map(([n, p]) => [n, `file:${p}`]),
+  );
   const dependencies = Object.fromEntries(names.map((n) => [n, pinned[n]]));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'shipped-app', version: '1.0.0', private: true, type: 'module', dependencies, overrides: pinned }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      { name: 'shipped-app', version: '1.0.0', private: true, type: 'module', dependencies, overrides: pinned },
+      null,
+      2,
+    ),
+  );
   const r = run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
   if (r.status !== 0) throw new Error(`npm install ${names.join(' ')} failed:\n${r.out}`);
 }
@@ -196,7 +234,12 @@ const BUILDS = {
       logLevel: 'error',
       plugins: [cudaJs.vite()],
       ssr: inside ? { noExternal: true } : {},
-      build: { ssr: entry, outDir, emptyOutDir: true, rolldownOptions: { output: { entryFileNames: 'main.mjs', format: 'esm' } } },
+      build: {
+        ssr: entry,
+        outDir,
+        emptyOutDir: true,
+        rolldownOptions: { output: { entryFileNames: 'main.mjs', format: 'esm' } },
+      },
     });
   },
   async rollup(outDir, inside) {
@@ -204,7 +247,11 @@ const BUILDS = {
       input: entry,
       logLevel: 'silent',
       external: inside ? (id) => id.startsWith('node:') : (id) => id.startsWith('node:') || STACK.test(id),
-      plugins: [cudaJs.rollup(), typescriptForRollup, nodeResolve({ extensions: ['.ts', '.mjs', '.js'], exportConditions: ['node'], preferBuiltins: true })],
+      plugins: [
+        cudaJs.rollup(),
+        typescriptForRollup,
+        nodeResolve({ extensions: ['.ts', '.mjs', '.js'], exportConditions: ['node'], preferBuiltins: true }),
+      ],
     });
     await bundle.write({ file: join(outDir, 'main.mjs'), format: 'esm', inlineDynamicImports: true });
     await bundle.close();
@@ -220,11 +267,23 @@ const BUILDS = {
       externalsType: 'module',
       externals: inside ? [] : [STACK],
       resolve: { extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } },
-      module: { rules: [{ test: /\.ts$/, loader: join(root, 'packages', 'unplugin', 'fixtures', 'typescript-loader.cjs'), type: 'javascript/auto' }] },
+      module: {
+        rules: [
+          {
+            test: /\.ts$/,
+            loader: join(root, 'packages', 'unplugin', 'fixtures', 'typescript-loader.cjs'),
+            type: 'javascript/auto',
+          },
+        ],
+      },
       optimization: { minimize: false },
       plugins: [cudaJs.webpack()],
     };
-    await new Promise((done, failed) => webpack(config, (error, stats) => (error ? failed(error) : stats?.hasErrors() ? failed(new Error(stats.toString())) : done())));
+    await new Promise((done, failed) =>
+      webpack(config, (error, stats) =>
+        error ? failed(error) : stats?.hasErrors() ? failed(new Error(stats.toString())) : done(),
+      ),
+    );
   },
 };
 
@@ -232,7 +291,8 @@ const apps = join(work, 'apps');
 /** Ships a build: the bundle (and anything the build emitted beside it), none of the project around it, and the node_modules of `kind`. */
 function ship(name, outDir, kind) {
   cpSync(outDir, join(apps, name), { recursive: true });
-  if (kind !== undefined) cpSync(join(modules, kind, 'node_modules'), join(apps, name, 'node_modules'), { recursive: true });
+  if (kind !== undefined)
+    cpSync(join(modules, kind, 'node_modules'), join(apps, name, 'node_modules'), { recursive: true });
 }
 for (const [bundler, build] of Object.entries(BUILDS)) {
   for (const inside of [true, false]) {
@@ -260,5 +320,9 @@ if (args.keep) {
   console.log(`kept the shipped apps in ${join(keep, 'apps.tar.xz')}`);
 }
 rmSync(work, { recursive: true, force: true });
-console.log(failures.length === 0 ? '\nbundled apps: every app loaded its addon and ran' : `\nbundled apps: ${failures.length} failed: ${failures.join(', ')}`);
+console.log(
+  failures.length === 0
+    ? '\nbundled apps: every app loaded its addon and ran'
+    : `\nbundled apps: ${failures.length} failed: ${failures.join(', ')}`,
+);
 process.exit(failures.length === 0 ? 0 : 1);

@@ -9,10 +9,14 @@ const STUBS = join(import.meta.dirname, 'stubs');
 
 /** The header's declarations after the C preprocessor, with system headers replaced by empty stubs. */
 export function preprocess(headerPath, defines = []) {
-  return execFileSync('gcc', ['-E', '-P', '-nostdinc', '-I', STUBS, ...defines.map((d) => `-D${d}`), '-x', 'c', headerPath], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
+  return execFileSync(
+    'gcc',
+    ['-E', '-P', '-nostdinc', '-I', STUBS, ...defines.map((d) => `-D${d}`), '-x', 'c', headerPath],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    },
+  );
 }
 
 /** Removes `__attribute__((...))` groups, which carry nothing the bindings need. */
@@ -84,7 +88,18 @@ class Cursor {
 }
 
 const QUALIFIERS = new Set(['const', 'volatile', 'extern', 'static', 'inline', '__inline', 'restrict', '__restrict']);
-const BUILTIN_WORDS = new Set(['unsigned', 'signed', 'int', 'char', 'short', 'long', 'float', 'double', 'void', '_Bool']);
+const BUILTIN_WORDS = new Set([
+  'unsigned',
+  'signed',
+  'int',
+  'char',
+  'short',
+  'long',
+  'float',
+  'double',
+  'void',
+  '_Bool',
+]);
 
 /**
  * Reads a type specifier: `const unsigned long long`, `struct CUctx_st`,
@@ -248,7 +263,12 @@ function parseParams(c, ctx) {
 function makeType(spec, d, ctx) {
   return {
     name: d.name,
-    base: spec.aggregate && !spec.aggregate.ref ? registerAnonymous(spec.aggregate, ctx) : spec.aggregate?.ref ? `${spec.aggregate.kind} ${spec.aggregate.tag}` : spec.name,
+    base:
+      spec.aggregate && !spec.aggregate.ref
+        ? registerAnonymous(spec.aggregate, ctx)
+        : spec.aggregate?.ref
+          ? `${spec.aggregate.kind} ${spec.aggregate.tag}`
+          : spec.name,
     isConst: spec.isConst,
     pointers: d.pointers,
     dims: d.dims ?? [],
@@ -326,12 +346,20 @@ export function parseDeclarations(text) {
       const before = c.i;
       const d = parseDeclarator(c, ctx);
       if (c.i === before && !c.is(';') && !c.is(',')) throw new Error(`cannot parse declaration near: ${c.context()}`);
-      const type = makeType({ ...spec, aggregate: baseKey ? { ref: true, kind: '', tag: '' } : spec.aggregate }, d, ctx);
+      const type = makeType(
+        { ...spec, aggregate: baseKey ? { ref: true, kind: '', tag: '' } : spec.aggregate },
+        d,
+        ctx,
+      );
       if (baseKey) type.base = baseKey;
       if (isTypedef) {
         ctx.typedefs.set(d.name, type);
       } else if (d.params) {
-        ctx.functions.push({ name: d.name, returns: { base: type.base, isConst: type.isConst, pointers: type.pointers }, params: d.params });
+        ctx.functions.push({
+          name: d.name,
+          returns: { base: type.base, isConst: type.isConst, pointers: type.pointers },
+          params: d.params,
+        });
       }
       if (c.is(',')) {
         c.next();
@@ -347,7 +375,8 @@ export function parseDeclarations(text) {
 /** The object-like `#define`s of a raw (not preprocessed) header, comments removed: `[name, body]` in the header's order. */
 function* objectLikeDefines(rawHeader) {
   const text = rawHeader.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/gm, '');
-  for (const m of text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*?)[ \t]*$/gm)) if (m[2]) yield [m[1], m[2]];
+  for (const m of text.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*?)[ \t]*$/gm))
+    if (m[2]) yield [m[1], m[2]];
 }
 
 /**
@@ -360,7 +389,8 @@ export function headerDefines(rawHeader) {
   const integers = integerDefines(rawHeader);
   const constants = new Map([...integers].map(([name, { value }]) => [name, value]));
   const renames = new Map();
-  for (const [name, body] of objectLikeDefines(rawHeader)) if (!integers.has(name) && /^[A-Za-z_]\w*$/.test(body)) renames.set(name, body);
+  for (const [name, body] of objectLikeDefines(rawHeader))
+    if (!integers.has(name) && /^[A-Za-z_]\w*$/.test(body)) renames.set(name, body);
   return { constants, renames };
 }
 
@@ -416,13 +446,15 @@ export function integerDefines(rawHeader, { names = /^/, known = {}, castKind = 
       continue; // not an integer expression: not a constant
     }
     if (typeof value !== 'bigint') continue;
-    if (unsigned && value < 0n) throw new Error(`#define ${name} ${body}: a negative value from an unsigned literal of unknown width`);
+    if (unsigned && value < 0n)
+      throw new Error(`#define ${name} ${body}: a negative value from an unsigned literal of unknown width`);
     const safe = value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER);
     const big = cast ? cast.kind === 'bigint' : !safe;
     if (!big && !safe) throw new Error(`#define ${name} ${body}: past the safe integers for a ${cast.type}`);
     const entry = { value: big ? value : Number(value), cast: cast?.type, body };
     const before = defines.get(name);
-    if (before && before.value !== entry.value) throw new Error(`#define ${name} has two values: ${before.body} and ${body}`);
+    if (before && before.value !== entry.value)
+      throw new Error(`#define ${name} has two values: ${before.body} and ${body}`);
     defines.set(name, entry);
   }
   return defines;
@@ -435,7 +467,13 @@ function wholeCast(tokens, castKind) {
   if (inner[0]?.v !== '(') return undefined;
   const close = closingParen(inner, 0);
   const typeTokens = inner.slice(1, close);
-  if (close < 0 || close === inner.length - 1 || !typeTokens.length || typeTokens.some((t) => t.k !== 'id' && t.v !== '*')) return undefined;
+  if (
+    close < 0 ||
+    close === inner.length - 1 ||
+    !typeTokens.length ||
+    typeTokens.some((t) => t.k !== 'id' && t.v !== '*')
+  )
+    return undefined;
   const type = typeTokens
     .map((t) => t.v)
     .join(' ')

@@ -77,18 +77,36 @@ export const STRUCT_HOST_BUFFERS = new Map([
  */
 export const HOST_POINTER_RULES = new Map([
   // attribute values: the attribute says the size (int for the reuse flags, cuuint64_t for the byte counts)
-  ['cuMemPoolGetAttribute.value', { bytes: '(attr <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES ? sizeof(int) : sizeof(cuuint64_t))' }],
-  ['cuMemPoolSetAttribute.value', { bytes: '(attr <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES ? sizeof(int) : sizeof(cuuint64_t))' }],
+  [
+    'cuMemPoolGetAttribute.value',
+    { bytes: '(attr <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES ? sizeof(int) : sizeof(cuuint64_t))' },
+  ],
+  [
+    'cuMemPoolSetAttribute.value',
+    { bytes: '(attr <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES ? sizeof(int) : sizeof(cuuint64_t))' },
+  ],
   ['cuDeviceGetGraphMemAttribute.value', { bytes: 'sizeof(cuuint64_t)' }],
   ['cuDeviceSetGraphMemAttribute.value', { bytes: 'sizeof(cuuint64_t)' }],
   ['cuPointerSetAttribute.value', { bytes: 'sizeof(unsigned int)' }], // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, the one it sets
   // bool flags, an int of generation flags; a path is at least its NUL. `size` is "the size of the
   // memory region value points to" (the driver's documentation): the JS buffer's, not 0, so that a
   // path (CU_COREDUMP_FILE, CU_COREDUMP_PIPE) is read or written within the buffer
-  ['cuCoredumpGetAttribute.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' }],
-  ['cuCoredumpGetAttributeGlobal.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' }],
-  ['cuCoredumpSetAttribute.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' }],
-  ['cuCoredumpSetAttributeGlobal.value', { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' }],
+  [
+    'cuCoredumpGetAttribute.value',
+    { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' },
+  ],
+  [
+    'cuCoredumpGetAttributeGlobal.value',
+    { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' },
+  ],
+  [
+    'cuCoredumpSetAttribute.value',
+    { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' },
+  ],
+  [
+    'cuCoredumpSetAttributeGlobal.value',
+    { bytes: '(attrib == CU_COREDUMP_GENERATION_FLAGS ? sizeof(int) : sizeof(bool))', regionSize: 'size' },
+  ],
   // shareable handles: an fd, a Windows handle, or a 64-byte fabric handle, by handle type
   ['cuMemExportToShareableHandle.shareableHandle', { bytes: 'shareableHandleBytes(handleType)' }],
   ['cuMemImportFromShareableHandle.osHandle', { bytes: 'shareableHandleBytes(shHandleType)' }],
@@ -192,12 +210,18 @@ export class TypeModel {
     this.decls = decls;
     this.aggregateNames = new Map(); // aggregate key -> typedef name
     for (const [name, t] of decls.typedefs) {
-      if (t.pointers === 0 && !t.functionPointer && (t.base.startsWith('struct') || t.base.startsWith('union')) && !this.aggregateNames.has(t.base)) {
+      if (
+        t.pointers === 0 &&
+        !t.functionPointer &&
+        (t.base.startsWith('struct') || t.base.startsWith('union')) &&
+        !this.aggregateNames.has(t.base)
+      ) {
         this.aggregateNames.set(t.base, name);
       }
     }
     this.enumNames = new Map();
-    for (const [name, t] of decls.typedefs) if (t.base.startsWith('enum') && t.pointers === 0) this.enumNames.set(name, t.base);
+    for (const [name, t] of decls.typedefs)
+      if (t.base.startsWith('enum') && t.pointers === 0) this.enumNames.set(name, t.base);
   }
 
   /** What `name` is, following typedefs; `pointers` counts the typedefs' own pointer levels. */
@@ -223,9 +247,11 @@ export class TypeModel {
       if (!t) throw new Error(`unknown type ${current}`);
       if (t.functionPointer) return { cat: 'fnptr', pointers, brand: name };
       brand ??= current;
-      if (t.base.startsWith('enum') && pointers === 0 && t.pointers === 0) return { cat: 'enum', pointers, brand: current, enumKey: t.base };
+      if (t.base.startsWith('enum') && pointers === 0 && t.pointers === 0)
+        return { cat: 'enum', pointers, brand: current, enumKey: t.base };
       pointers += t.pointers;
-      if (t.pointers > 0 && (t.base.startsWith('struct') || t.base === 'void')) return { cat: 'handle', brand: current, pointers: pointers - 1 };
+      if (t.pointers > 0 && (t.base.startsWith('struct') || t.base === 'void'))
+        return { cat: 'handle', brand: current, pointers: pointers - 1 };
       current = t.base;
     }
     throw new Error(`typedef chain too deep for ${name}`);
@@ -278,8 +304,15 @@ export function classifyFunction(fn, jsName, model, siblings) {
     c.kind = 'count';
     c.arrays = group.map((g) => g.index);
     for (const g of group) {
-      if (!g.isConst && g.total === 1 && anyConst && g.r.cat !== 'struct') Object.assign(g, { role: 'out', kind: 'out-array-sized', countIndex: c.index });
-      else Object.assign(g, { role: 'in', kind: g.total === 2 && isCharBase(g) ? 'string-array' : 'array', countIndex: c.index, optional: true });
+      if (!g.isConst && g.total === 1 && anyConst && g.r.cat !== 'struct')
+        Object.assign(g, { role: 'out', kind: 'out-array-sized', countIndex: c.index });
+      else
+        Object.assign(g, {
+          role: 'in',
+          kind: g.total === 2 && isCharBase(g) ? 'string-array' : 'array',
+          countIndex: c.index,
+          optional: true,
+        });
     }
   };
 
@@ -301,7 +334,12 @@ export function classifyFunction(fn, jsName, model, siblings) {
       const backward = [];
       const forward = [];
       for (let i = c.index - 1; i >= 0 && !ps[i].role && arrayCapable(ps[i]); i--) backward.unshift(ps[i]);
-      for (let i = c.index + 1; i < ps.length && !ps[i].role && arrayCapable(ps[i]) && /(s|Array|List|[Vv]alues|^data)$/.test(ps[i].name ?? ''); i++) forward.push(ps[i]);
+      for (
+        let i = c.index + 1;
+        i < ps.length && !ps[i].role && arrayCapable(ps[i]) && /(s|Array|List|[Vv]alues|^data)$/.test(ps[i].name ?? '');
+        i++
+      )
+        forward.push(ps[i]);
       // numOptions counts `options`: a name match decides the direction, else the arrays before the count.
       const named = (g) => g.length > 0 && c.name.toLowerCase().includes((g[0].name ?? '#').toLowerCase());
       group.push(...(named(forward) && !named(backward) ? forward : backward.length ? backward : forward));
@@ -315,7 +353,12 @@ export function classifyFunction(fn, jsName, model, siblings) {
       countArrays(c, group);
     } else if (c.total === 1 && !c.isConst) {
       // `T *items, size_t *numItems`: ask for the count, then fill.
-      for (let i = c.index - 1; i >= 0 && !ps[i].role && ps[i].total === 1 && !ps[i].isConst && arrayCapable(ps[i]); i--) group.unshift(ps[i]);
+      for (
+        let i = c.index - 1;
+        i >= 0 && !ps[i].role && ps[i].total === 1 && !ps[i].isConst && arrayCapable(ps[i]);
+        i--
+      )
+        group.unshift(ps[i]);
       if (group.length === 0) continue;
       c.role = 'count';
       c.kind = 'query-count';
@@ -366,11 +409,22 @@ export function classifyFunction(fn, jsName, model, siblings) {
       } else Object.assign(p, { role: 'in', kind: 'hostptr', writable: !p.isConst });
     } else if (p.total === 1 && p.r.cat === 'struct') {
       if (p.isConst) Object.assign(p, { role: 'in', kind: 'struct-ptr' });
-      else if (/Get|Encode|Export/.test(jsName) || /_out$|^p[A-Z]/.test(p.name ?? '')) Object.assign(p, { role: 'out', kind: 'out-struct' });
+      else if (/Get|Encode|Export/.test(jsName) || /_out$|^p[A-Z]/.test(p.name ?? ''))
+        Object.assign(p, { role: 'out', kind: 'out-struct' });
       else Object.assign(p, { role: 'in', kind: 'struct-ptr' });
-    } else if (p.total === 1 && scalarKind(p.r) && !p.isConst && /Get(?!Num)/.test(jsName) && siblings?.get(jsName.replace(/Get/, 'GetNum'))) {
+    } else if (
+      p.total === 1 &&
+      scalarKind(p.r) &&
+      !p.isConst &&
+      /Get(?!Num)/.test(jsName) &&
+      siblings?.get(jsName.replace(/Get/, 'GetNum'))
+    ) {
       // nvrtcGetSupportedArchs(int*) sized by nvrtcGetNumSupportedArchs(int*)
-      Object.assign(p, { role: 'out', kind: 'out-array-counted', countFn: siblings.get(jsName.replace(/Get/, 'GetNum')) });
+      Object.assign(p, {
+        role: 'out',
+        kind: 'out-array-counted',
+        countFn: siblings.get(jsName.replace(/Get/, 'GetNum')),
+      });
     } else if (p.total === 1 && scalarKind(p.r)) {
       if (p.isConst) Object.assign(p, { role: 'in', kind: 'array-nocount' });
       else Object.assign(p, { role: 'out', kind: `out-${scalarKind(p.r)}` });
@@ -378,7 +432,14 @@ export function classifyFunction(fn, jsName, model, siblings) {
       Object.assign(p, { role: 'in', kind: 'raw' });
     } else if (p.total === 2 && isCharBase(p) && p.isConst) {
       Object.assign(p, { role: 'out', kind: 'out-cstring' });
-    } else if (p.total === 2 && p.r.cat === 'void' && !p.isConst && next?.total === 1 && next.r.cat === 'u64' && /size/i.test(next.name ?? '')) {
+    } else if (
+      p.total === 2 &&
+      p.r.cat === 'void' &&
+      !p.isConst &&
+      next?.total === 1 &&
+      next.r.cat === 'u64' &&
+      /size/i.test(next.name ?? '')
+    ) {
       Object.assign(p, { role: 'out', kind: 'out-blob' });
       Object.assign(next, { role: 'size-of', kind: 'blob-size', of: p.index });
     } else if (p.total === 2 && !p.isConst) {

@@ -8,8 +8,25 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync as writeFileNow } from 'node:fs';
 import { join } from 'node:path';
-import { headerDefines, integerDefines, parseDeclarations, preprocess, procVersions, signatureKey, versionedNames } from './c-declarations.mjs';
-import { CHARBUF_SIZES, HANDWRITTEN, HOST_POINTER_RULES, RAW_MIN_BYTES, STRUCT_HOST_BUFFERS, STRUCT_VERSIONS, TypeModel, classifyFunction } from './classify.mjs';
+import {
+  headerDefines,
+  integerDefines,
+  parseDeclarations,
+  preprocess,
+  procVersions,
+  signatureKey,
+  versionedNames,
+} from './c-declarations.mjs';
+import {
+  CHARBUF_SIZES,
+  HANDWRITTEN,
+  HOST_POINTER_RULES,
+  RAW_MIN_BYTES,
+  STRUCT_HOST_BUFFERS,
+  STRUCT_VERSIONS,
+  TypeModel,
+  classifyFunction,
+} from './classify.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const cudaArg = process.argv.indexOf('--cuda');
@@ -43,7 +60,14 @@ const LIBS = [
     // integer `#define CU_*`/`CUDA_*` flags and sizes become one frozen object, `driver.constants` (CUDA_VERSION is coverage.json's)
     constantNames: /^CU(DA)?_(?!VERSION$)/,
   },
-  { ns: 'nvrtc', library: 'nvrtc', header: join(import.meta.dirname, 'declarations', 'nvrtc.h'), result: 'nvrtcResult', check: 'checkNvrtc', logHandle: 'nvrtcProgram' },
+  {
+    ns: 'nvrtc',
+    library: 'nvrtc',
+    header: join(import.meta.dirname, 'declarations', 'nvrtc.h'),
+    result: 'nvrtcResult',
+    check: 'checkNvrtc',
+    logHandle: 'nvrtcProgram',
+  },
   {
     ns: 'nvjitlink',
     library: 'nvJitLink',
@@ -53,7 +77,14 @@ const LIBS = [
     logHandle: 'nvJitLinkHandle',
     ownThread: true,
   },
-  { ns: 'nvvm', library: 'nvvm', header: join(include, 'nvvm.h'), result: 'nvvmResult', check: 'checkNvvm', logHandle: 'nvvmProgram' },
+  {
+    ns: 'nvvm',
+    library: 'nvvm',
+    header: join(include, 'nvvm.h'),
+    result: 'nvvmResult',
+    check: 'checkNvvm',
+    logHandle: 'nvvmProgram',
+  },
   {
     ns: 'nvml',
     library: 'nvml',
@@ -79,7 +110,14 @@ const LIBS = [
     defines: true,
   },
 ];
-const LIB_ENUM = { cuda: 'Lib::Cuda', nvrtc: 'Lib::Nvrtc', nvJitLink: 'Lib::NvJitLink', nvvm: 'Lib::Nvvm', nvml: 'Lib::Nvml', nccl: 'Lib::Nccl' };
+const LIB_ENUM = {
+  cuda: 'Lib::Cuda',
+  nvrtc: 'Lib::Nvrtc',
+  nvJitLink: 'Lib::NvJitLink',
+  nvvm: 'Lib::Nvvm',
+  nvml: 'Lib::Nvml',
+  nccl: 'Lib::Nccl',
+};
 
 /** Tracked handles that a function takes but never dereferences (NCCL: "comm is currently unused and can be set to NULL"). */
 const UNCHECKED_HANDLES = new Set(['ncclGetLastError.comm']);
@@ -95,7 +133,12 @@ for (const lib of LIBS) {
   lib.model = new TypeModel(lib.decls);
   const raw = lib.defines || lib.constantNames ? readFileSync(lib.header, 'utf8') : '';
   lib.defines = lib.defines ? headerDefines(raw) : { constants: new Map(), renames: new Map() };
-  if (lib.constantNames) lib.constantsObject = integerDefines(raw, { names: lib.constantNames, known: lib.decls.constants, castKind: (type) => castKind(lib, type) });
+  if (lib.constantNames)
+    lib.constantsObject = integerDefines(raw, {
+      names: lib.constantNames,
+      known: lib.decls.constants,
+      castKind: (type) => castKind(lib, type),
+    });
 }
 
 /** What a cast's type holds, for a #define like `((CUstream)0x1)`: 'bigint' (pointers, handles, 64-bit integers), 'number', or undefined for no type of `lib`. */
@@ -115,7 +158,10 @@ function constantsObjectTs(lib) {
   const header = lib.header.slice(lib.header.lastIndexOf('/') + 1);
   const members = [...lib.constantsObject].map(([name, { value, cast, body }]) => {
     const r = cast && typeof value === 'bigint' ? lib.model.resolve(cast.replace(/\*/g, '').trim()) : undefined;
-    const literal = typeof value === 'bigint' ? `${value}n${r?.cat === 'handle' && !cast.includes('*') ? ` as H.${r.brand}` : ''}` : String(value);
+    const literal =
+      typeof value === 'bigint'
+        ? `${value}n${r?.cat === 'handle' && !cast.includes('*') ? ` as H.${r.brand}` : ''}`
+        : String(value);
     return `  /** \`#define ${name} ${body}\` */\n  ${name}: ${literal},`;
   });
   return `/**\n * The integer \`#define\`s of ${header} (flags, sizes, and the special handles\n * such as \`CU_STREAM_LEGACY\`), each under its C name, with the value that the\n * header gives it: a number, or a bigint for a pointer or handle (branded as its\n * handle type). Generated from the header with its enums; reached as \`${lib.ns}.constants\`.\n */\nexport const constants = Object.freeze({\n${members.join('\n')}\n} as const);\n\n`;
@@ -144,7 +190,8 @@ const EXTERNAL_BRANDS = new Set();
 // ---------------------------------------------------------------- C++ declarations
 {
   let h = `// ${BANNER.replace(/\n/g, '\n// ')}\n//\n// The C declarations of the CUDA driver API, libNVVM, NVRTC, nvJitLink, NVML and NCCL,\n// as the C preprocessor leaves them, so that the addon builds with no CUDA toolkit.\n#pragma once\n#include <cstddef>\n#include <cstdint>\n#define _Alignas(x) alignas(x)\nextern "C" {\n`;
-  for (const lib of LIBS) h += `\n// ---- ${lib.ns} (${lib.header.replace(cudaRoot, '<cuda>').replace(root, '<repo>')})\n${lib.text.replace(/__attribute__\(\(deprecated\)\)\s*/g, '')}\n`;
+  for (const lib of LIBS)
+    h += `\n// ---- ${lib.ns} (${lib.header.replace(cudaRoot, '<cuda>').replace(root, '<repo>')})\n${lib.text.replace(/__attribute__\(\(deprecated\)\)\s*/g, '')}\n`;
   h += '}\n#undef _Alignas\n';
   writeFileSync(join(nativeOut, 'c_declarations.h'), h);
 }
@@ -158,7 +205,8 @@ for (const lib of LIBS) {
   let ts = '';
   const seenKeys = new Set();
   const typedefOfKey = new Map();
-  for (const [name, t] of lib.decls.typedefs) if (t.base.startsWith('enum') && t.pointers === 0 && !typedefOfKey.has(t.base)) typedefOfKey.set(t.base, name);
+  for (const [name, t] of lib.decls.typedefs)
+    if (t.base.startsWith('enum') && t.pointers === 0 && !typedefOfKey.has(t.base)) typedefOfKey.set(t.base, name);
   for (const [key, e] of lib.decls.enums) {
     if (seenKeys.has(key)) continue;
     seenKeys.add(key);
@@ -173,7 +221,9 @@ for (const lib of LIBS) {
     const forward = e.members.map((m) => `  ${m.name}: ${m.value},`).join('\n');
     const reverse = [];
     const seenValues = new Set();
-    for (const m of e.members) if (!seenValues.has(m.value)) seenValues.add(m.value), reverse.push(`  ${JSON.stringify(String(m.value))}: '${m.name}',`);
+    for (const m of e.members)
+      if (!seenValues.has(m.value))
+        seenValues.add(m.value), reverse.push(`  ${JSON.stringify(String(m.value))}: '${m.name}',`);
     ts += `/** The C enum \`${name}\` (named constants, and the name of each value by reverse lookup). */\nexport const ${name} = Object.freeze({\n${forward}\n${reverse.join('\n')}\n} as const) as EnumObject<{\n${e.members.map((m) => `  readonly ${m.name}: ${m.value};`).join('\n')}\n}>;\n/** A value of the C enum \`${name}\`. */\nexport type ${name} = number;\n\n`;
     if (name === lib.result) {
       resultNameTables.push(
@@ -198,11 +248,13 @@ function isTextField(lib, f) {
 function tsFieldType(lib, f, cppParent) {
   const r = lib.model.resolve(f.base);
   const total = f.pointers + r.pointers;
-  if (r.cat === 'handle' && isExternal(lib, r.brand)) throw new Error(`${f.name}: a struct field of External handle type ${r.brand} has no conversion`);
+  if (r.cat === 'handle' && isExternal(lib, r.brand))
+    throw new Error(`${f.name}: a struct field of External handle type ${r.brand} has no conversion`);
   if (isTextField(lib, f)) return 'string';
   let t;
   if (total > 0) t = 'bigint | ArrayBuffer | ArrayBufferView | null';
-  else if (r.cat === 'struct') t = structTsType(lib, r.key, cppParent ? `decltype(${cppParent}::${f.name})` : undefined);
+  else if (r.cat === 'struct')
+    t = structTsType(lib, r.key, cppParent ? `decltype(${cppParent}::${f.name})` : undefined);
   else if (r.cat === 'u64' || r.cat === 'handle') t = 'bigint | number';
   else if (r.cat === 'fnptr') t = 'bigint | null';
   else t = 'number';
@@ -255,7 +307,8 @@ function ensureCodec(lib, key, cppType, tsNameOverride) {
   const tsFields = [];
   for (const f of fields) {
     const r = lib.model.resolve(f.base);
-    if (r.cat === 'struct' && f.pointers + r.pointers === 0) structTsType(lib, r.key, `decltype(${cppType}::${f.name})`);
+    if (r.cat === 'struct' && f.pointers + r.pointers === 0)
+      structTsType(lib, r.key, `decltype(${cppType}::${f.name})`);
     tsFields.push(`  ${f.name}?: ${tsFieldType(lib, f, cppType)};`);
   }
   const isUnion = agg.kind === 'union';
@@ -266,8 +319,10 @@ function ensureCodec(lib, key, cppType, tsNameOverride) {
       if (hostBuffers?.fields.includes(f.name)) {
         return `    if (has(o, "${f.name}")) { ${f.name}Value = o.Get("${f.name}"); std::remove_cv_t<decltype(out.${f.name})> v{}; valueFrom(call, ${f.name}Value, v, path, "${f.name}"); out.${f.name} = v; }`;
       }
-      if (isTextField(lib, f)) return `    if (has(o, "${f.name}")) textFrom(call, o.Get("${f.name}"), out.${f.name}, path, "${f.name}");`;
-      if (f.dims.length) return `    if (has(o, "${f.name}")) valueFrom(call, o.Get("${f.name}"), out.${f.name}, path, "${f.name}");`;
+      if (isTextField(lib, f))
+        return `    if (has(o, "${f.name}")) textFrom(call, o.Get("${f.name}"), out.${f.name}, path, "${f.name}");`;
+      if (f.dims.length)
+        return `    if (has(o, "${f.name}")) valueFrom(call, o.Get("${f.name}"), out.${f.name}, path, "${f.name}");`;
       return `    if (has(o, "${f.name}")) { std::remove_cv_t<decltype(out.${f.name})> v{}; valueFrom(call, o.Get("${f.name}"), v, path, "${f.name}"); out.${f.name} = v; }`;
     })
     .join('\n');
@@ -330,7 +385,8 @@ function elementTs(lib, p) {
   const r = p.r;
   if (p.total === 2 && r.cat === 'void') return 'bigint | number';
   if (r.cat === 'struct') return structTsType(lib, r.key);
-  if (r.cat === 'handle' && isExternal(lib, r.brand)) throw new Error(`an array of External handles (${r.brand}) has no conversion`);
+  if (r.cat === 'handle' && isExternal(lib, r.brand))
+    throw new Error(`an array of External handles (${r.brand}) has no conversion`);
   return tsScalar(r, true);
 }
 
@@ -358,7 +414,8 @@ function outTs(lib, p) {
     case 'out-array-query':
     case 'out-array-sized':
     case 'out-array-counted':
-      if (p.r.cat === 'handle' && isExternal(lib, p.r.brand)) throw new Error(`an array of External handles (${p.r.brand}) has no conversion`);
+      if (p.r.cat === 'handle' && isExternal(lib, p.r.brand))
+        throw new Error(`an array of External handles (${p.r.brand}) has no conversion`);
       return p.r.cat === 'struct' ? `${structTsType(lib, p.r.key)}[]` : `${tsScalar(p.r, false)}[]`;
     default:
       throw new Error(`no TS type for ${p.kind}`);
@@ -370,7 +427,11 @@ function outTs(lib, p) {
  * for NULL), and in NVRTC, libNVVM and nvJitLink only where their headers say
  * so (a program's or a module's name).
  */
-const NULLABLE_STRINGS = new Set(['nvrtcCreateProgram.name', 'nvvmAddModuleToProgram.name', 'nvvmLazyAddModuleToProgram.name']);
+const NULLABLE_STRINGS = new Set([
+  'nvrtcCreateProgram.name',
+  'nvvmAddModuleToProgram.name',
+  'nvvmLazyAddModuleToProgram.name',
+]);
 function nullableString(lib, fn, p) {
   return lib.ns === 'driver' || NULLABLE_STRINGS.has(`${fn.name}.${p.name}`);
 }
@@ -419,7 +480,9 @@ function emitFunction(lib, fn) {
     coverage.handwritten[jsName] = 'native/src';
     return;
   }
-  const siblings = new Map(lib.decls.functions.map((f) => [lib.ns === 'driver' ? (cudaNames.get(f.name) ?? f.name) : f.name, f]));
+  const siblings = new Map(
+    lib.decls.functions.map((f) => [lib.ns === 'driver' ? (cudaNames.get(f.name) ?? f.name) : f.name, f]),
+  );
   const ps = classifyFunction(fn, jsName, lib.model, siblings);
   const cppName = `js_${jsName}`;
   const lines = [];
@@ -468,7 +531,8 @@ function emitFunction(lib, fn) {
         args.push(v);
         break;
       case 'handle-ref':
-        if (isExternal(lib, p.r.brand)) throw new Error(`${jsName}: a handle by reference of External type ${p.r.brand} has no emitter`);
+        if (isExternal(lib, p.r.brand))
+          throw new Error(`${jsName}: a handle by reference of External type ${p.r.brand} has no emitter`);
         lines.push(`  std::remove_pointer_t<${T}> ${v} = inHandle<std::remove_pointer_t<${T}>>(call, ${j}, ${name});`);
         // destroy: a second destroy, or one of a handle in use, is refused before the library frees anything
         if (isProgramHandle(lib, p)) lines.push(`  untrackProgram(call, ${v}, ${name});`);
@@ -481,30 +545,47 @@ function emitFunction(lib, fn) {
       case 'string':
         // the compilers and the linker copy their strings into std::string: NULL aborts the process there
         p.nullable = nullableString(lib, fn, p);
-        lines.push(p.nullable ? `  ${T} ${v} = inString(call, ${j}, ${name});` : `  ${T} ${v} = inStringRequired(call, ${j}, ${name});`);
+        lines.push(
+          p.nullable
+            ? `  ${T} ${v} = inString(call, ${j}, ${name});`
+            : `  ${T} ${v} = inStringRequired(call, ${j}, ${name});`,
+        );
         args.push(v);
         break;
       case 'hostptr':
         if (byteCountOf(ps, p)) {
           lines.push(`  size_t hb${p.index} = 0;`);
-          lines.push(`  ${T} ${v} = static_cast<${T}>(inHostPtrSized(call, ${j}, ${name}, ${!p.writable}, hb${p.index}));`);
+          lines.push(
+            `  ${T} ${v} = static_cast<${T}>(inHostPtrSized(call, ${j}, ${name}, ${!p.writable}, hb${p.index}));`,
+          );
           const q = byteCountOf(ps, p);
           // the byte count that the C function reads or writes must fit the JS buffer
-          countLines.push(`  checkHostBytes(call, ${name}, hb${p.index}, static_cast<uint64_t>(a${q.index}), ${JSON.stringify(q.name)});`);
+          countLines.push(
+            `  checkHostBytes(call, ${name}, hb${p.index}, static_cast<uint64_t>(a${q.index}), ${JSON.stringify(q.name)});`,
+          );
         } else {
           const rule = HOST_POINTER_RULES.get(`${jsName}.${p.name}`);
-          if (rule === undefined) throw new Error(`${jsName}.${p.name}: a host pointer without a size; give it a sizing rule in HOST_POINTER_RULES (classify.mjs)`);
+          if (rule === undefined)
+            throw new Error(
+              `${jsName}.${p.name}: a host pointer without a size; give it a sizing rule in HOST_POINTER_RULES (classify.mjs)`,
+            );
           if (rule.bytes !== undefined) {
             lines.push(`  size_t hb${p.index} = 0;`);
-            lines.push(`  ${T} ${v} = static_cast<${T}>(inHostPtrSized(call, ${j}, ${name}, ${!p.writable}, hb${p.index}));`);
+            lines.push(
+              `  ${T} ${v} = static_cast<${T}>(inHostPtrSized(call, ${j}, ${name}, ${!p.writable}, hb${p.index}));`,
+            );
             // the bytes the C function reads or writes through it, by HOST_POINTER_RULES
             const bytes = rule.bytes.replace(/\b[A-Za-z_][A-Za-z0-9_]*\b/g, (word) => {
               const q = ps.find((x) => x.name === word && x !== p);
               return q ? `a${q.index}` : word;
             });
-            countLines.push(`  checkHostBytes(call, ${name}, hb${p.index}, static_cast<uint64_t>(${bytes}), "the bytes it takes");`);
+            countLines.push(
+              `  checkHostBytes(call, ${name}, hb${p.index}, static_cast<uint64_t>(${bytes}), "the bytes it takes");`,
+            );
           } else {
-            lines.push(`  ${T} ${v} = static_cast<${T}>(inHostPtr(call, ${j}, ${name}, ${!p.writable})); // ${rule.unread}`);
+            lines.push(
+              `  ${T} ${v} = static_cast<${T}>(inHostPtr(call, ${j}, ${name}, ${!p.writable})); // ${rule.unread}`,
+            );
           }
         }
         args.push(v);
@@ -546,7 +627,9 @@ function emitFunction(lib, fn) {
       case 'array':
       case 'array-nocount':
         lines.push(`  size_t n${p.index} = 0;`);
-        lines.push(`  ${T} ${v} = inArray<std::remove_cv_t<std::remove_pointer_t<${T}>>>(call, ${j}, ${name}, n${p.index});`);
+        lines.push(
+          `  ${T} ${v} = inArray<std::remove_cv_t<std::remove_pointer_t<${T}>>>(call, ${j}, ${name}, n${p.index});`,
+        );
         args.push(v);
         break;
       case 'string-array':
@@ -558,7 +641,9 @@ function emitFunction(lib, fn) {
         // emitted after every array it counts (some counts come first in C order)
         const arrays = p.arrays.filter((i) => ps[i].role === 'in');
         const outArrays = p.arrays.filter((i) => ps[i].role === 'out');
-        countLines.push(`  size_t c${p.index} = sharedCount(call, {${arrays.map((i) => `{n${i}, ${JSON.stringify(ps[i].name)}}`).join(', ')}});`);
+        countLines.push(
+          `  size_t c${p.index} = sharedCount(call, {${arrays.map((i) => `{n${i}, ${JSON.stringify(ps[i].name)}}`).join(', ')}});`,
+        );
         countLines.push(`  ${T} ${v} = static_cast<${T}>(c${p.index});`);
         for (const i of outArrays) {
           countLines.push(`  std::vector<std::remove_pointer_t<P<F, ${i}>>> o${i}(c${p.index});`);
@@ -585,8 +670,14 @@ function emitFunction(lib, fn) {
       case 'out-cstring':
       case 'out-address': {
         // a size_t * that says a host pointer's region size (HOST_POINTER_RULES regionSize) starts as the JS buffer's
-        const region = ps.find((q) => q.kind === 'hostptr' && HOST_POINTER_RULES.get(`${jsName}.${q.name}`)?.regionSize === p.name);
-        lines.push(region ? `  std::remove_pointer_t<${T}> o${p.index} = hb${region.index};  // the size of the region ${region.name} points to` : `  std::remove_pointer_t<${T}> o${p.index}{};`);
+        const region = ps.find(
+          (q) => q.kind === 'hostptr' && HOST_POINTER_RULES.get(`${jsName}.${q.name}`)?.regionSize === p.name,
+        );
+        lines.push(
+          region
+            ? `  std::remove_pointer_t<${T}> o${p.index} = hb${region.index};  // the size of the region ${region.name} points to`
+            : `  std::remove_pointer_t<${T}> o${p.index}{};`,
+        );
         args.push(`&o${p.index}`);
         outs.push({
           p,
@@ -605,7 +696,9 @@ function emitFunction(lib, fn) {
       case 'out-charbuf': {
         // the size that the header guarantees to be enough, where it names one
         const sizeName = CHARBUF_SIZES.get(`${fn.name}.${p.name}`);
-        lines.push(`  char o${p.index}[${sizeName ? defineValue(lib, sizeName) : 1024}] = {0};${sizeName ? `  // ${sizeName}` : ''}`);
+        lines.push(
+          `  char o${p.index}[${sizeName ? defineValue(lib, sizeName) : 1024}] = {0};${sizeName ? `  // ${sizeName}` : ''}`,
+        );
         args.push(`o${p.index}`);
         outs.push({ p, expr: `textTo(env, o${p.index})` });
         break;
@@ -619,18 +712,25 @@ function emitFunction(lib, fn) {
         const sizeArgs = args.slice(); // every parameter before the buffer, as the Size function takes them
         lines.push(`  using FS = decltype(&${p.sizeFn.name});`);
         lines.push(`  static std::atomic<FS> sizeFnSlot{nullptr};`);
-        lines.push(`  FS sizeFn = resolved(sizeFnSlot, [&] { return librarySymbol(call, ${LIB_ENUM[lib.library]}, "${p.sizeFn.name}"); });`);
+        lines.push(
+          `  FS sizeFn = resolved(sizeFnSlot, [&] { return librarySymbol(call, ${LIB_ENUM[lib.library]}, "${p.sizeFn.name}"); });`,
+        );
         lines.push(`  size_t s${p.index} = 0;`);
         lines.push(checkedCall(lib, `sizeFn(${[...sizeArgs, `&s${p.index}`].join(', ')})`, ps));
         lines.push(`  std::vector<char> o${p.index}(s${p.index} + 1, 0);`);
         args.push(`reinterpret_cast<${T}>(o${p.index}.data())`);
-        outs.push({ p, expr: p.text ? `outText(env, o${p.index}, s${p.index})` : `outBytes(env, o${p.index}.data(), s${p.index})` });
+        outs.push({
+          p,
+          expr: p.text ? `outText(env, o${p.index}, s${p.index})` : `outBytes(env, o${p.index}.data(), s${p.index})`,
+        });
         break;
       }
       case 'out-array-counted':
         lines.push(`  using FN = decltype(&${p.countFn.name});`);
         lines.push(`  static std::atomic<FN> countFnSlot{nullptr};`);
-        lines.push(`  FN countFn = resolved(countFnSlot, [&] { return librarySymbol(call, ${LIB_ENUM[lib.library]}, "${p.countFn.name}"); });`);
+        lines.push(
+          `  FN countFn = resolved(countFnSlot, [&] { return librarySymbol(call, ${LIB_ENUM[lib.library]}, "${p.countFn.name}"); });`,
+        );
         lines.push(`  std::remove_pointer_t<${T}> k${p.index} = 0;`);
         lines.push(checkedCall(lib, `countFn(&k${p.index})`, ps));
         lines.push(`  std::vector<std::remove_pointer_t<${T}>> o${p.index}(static_cast<size_t>(k${p.index}));`);
@@ -663,13 +763,18 @@ function emitFunction(lib, fn) {
   lines.push(`  static std::atomic<F> fpSlot{nullptr};`);
   if (lib.ns === 'driver') {
     const pv = driverVersionOf(fn, jsName);
-    lines.push(`  F fp = resolved(fpSlot, [&] { return driverEntryPoint(call, "${pv.procName}", ${pv.version}, ${pv.perThreadVersion}); });`);
+    lines.push(
+      `  F fp = resolved(fpSlot, [&] { return driverEntryPoint(call, "${pv.procName}", ${pv.version}, ${pv.perThreadVersion}); });`,
+    );
   } else {
-    lines.push(`  F fp = resolved(fpSlot, [&] { return librarySymbol(call, ${LIB_ENUM[lib.library]}, "${fn.name}"); });`);
+    lines.push(
+      `  F fp = resolved(fpSlot, [&] { return librarySymbol(call, ${LIB_ENUM[lib.library]}, "${fn.name}"); });`,
+    );
   }
   const queryCount = ps.find((p) => p.kind === 'query-count');
   const isQuery = jsName === 'cuStreamQuery' || jsName === 'cuEventQuery';
-  if (isQuery && lib.ownThread) throw new Error(`${jsName}: a query form has no emitter for a library with its own thread`);
+  if (isQuery && lib.ownThread)
+    throw new Error(`${jsName}: a query form has no emitter for a library with its own thread`);
   const returnsString = fn.returns.base === 'char' && fn.returns.pointers === 1;
   if (queryCount) {
     const nullArgs = args.map((a) => (a.startsWith('o') && a.endsWith('.data()') ? 'nullptr' : a));
@@ -678,7 +783,11 @@ function emitFunction(lib, fn) {
   }
   const env = `  Napi::Env env = call.env;`;
   if (returnsString) {
-    lines.push(lib.ownThread ? `  const char* s = onNvJitLinkThread(call, [&] { return fp(${args.join(', ')}); });` : `  const char* s = fp(${args.join(', ')});`);
+    lines.push(
+      lib.ownThread
+        ? `  const char* s = onNvJitLinkThread(call, [&] { return fp(${args.join(', ')}); });`
+        : `  const char* s = fp(${args.join(', ')});`,
+    );
     lines.push(`  return s ? Napi::String::New(call.env, s) : call.env.Null();`);
   } else if (isQuery) {
     lines.push(`  CUresult r = fp(${args.join(', ')});`);
@@ -688,8 +797,11 @@ function emitFunction(lib, fn) {
   } else {
     lines.push(checkedCall(lib, `fp(${args.join(', ')})`, ps));
     // a compiler's, linker's or communicator's new handle: usable until destroyed
-    for (const p of ps) if (p.kind === 'out-handle' && isProgramHandle(lib, p)) lines.push(`  trackProgram(o${p.index});`);
-    for (const p of ps) if (p.kind === 'out-array-sized' && isProgramHandle(lib, p)) lines.push(`  for (auto h : o${p.index}) trackProgram(h);`);
+    for (const p of ps)
+      if (p.kind === 'out-handle' && isProgramHandle(lib, p)) lines.push(`  trackProgram(o${p.index});`);
+    for (const p of ps)
+      if (p.kind === 'out-array-sized' && isProgramHandle(lib, p))
+        lines.push(`  for (auto h : o${p.index}) trackProgram(h);`);
     lines.push(env);
     if (outs.length === 0) lines.push(`  return env.Undefined();`);
     else if (outs.length === 1) lines.push(`  return ${outs[0].expr};`);
@@ -706,7 +818,9 @@ function emitFunction(lib, fn) {
   for (const brand of externalOuts) EXTERNAL_KINDS.set(brand, [...(EXTERNAL_KINDS.get(brand) ?? []), fn.name]);
 
   // TypeScript signature
-  const tsParams = inputs.map((p, i) => `${safeTsName(p.name ?? `arg${p.index}`)}${i >= required ? '?' : ''}: ${inTs(lib, p)}`);
+  const tsParams = inputs.map(
+    (p, i) => `${safeTsName(p.name ?? `arg${p.index}`)}${i >= required ? '?' : ''}: ${inTs(lib, p)}`,
+  );
   let ret;
   if (returnsString) ret = 'string | null';
   else if (isQuery) ret = 'boolean';
@@ -728,7 +842,10 @@ function driverVersionOf(fn, jsName) {
   if (!list) throw new Error(`no PFN typedef for ${jsName} in cudaTypedefs.h`);
   const key = signatureKey(fn.params.map((p) => `${p.isConst ? 'const ' : ''}${p.base} ${'*'.repeat(p.pointers)}`));
   const matching = list.filter((v) => v.key === key);
-  if (matching.length === 0) throw new Error(`no PFN typedef of ${procName} matches (${key}); have ${list.map((v) => `${v.version}:(${v.key})`).join(' ')}`);
+  if (matching.length === 0)
+    throw new Error(
+      `no PFN typedef of ${procName} matches (${key}); have ${list.map((v) => `${v.version}:(${v.key})`).join(' ')}`,
+    );
   const version = Math.max(...matching.filter((v) => !v.perThread).map((v) => v.version), 0);
   const perThreadVersion = Math.max(...matching.filter((v) => v.perThread).map((v) => v.version), 0);
   if (!version) throw new Error(`only per-thread PFN typedefs for ${jsName}`);
@@ -743,7 +860,12 @@ function isProgramHandle(lib, p) {
 
 /** The input that gives how many bytes of host buffer `p` the C function reads or writes, if there is one. */
 function byteCountOf(ps, p) {
-  return ps.find((q) => q !== p && (q.kind === 'u64' || q.kind === 'num') && /^(ByteCount|bytesize|numbytes|dataSize)$/.test(q.name ?? ''));
+  return ps.find(
+    (q) =>
+      q !== p &&
+      (q.kind === 'u64' || q.kind === 'num') &&
+      /^(ByteCount|bytesize|numbytes|dataSize)$/.test(q.name ?? ''),
+  );
 }
 
 function reorderCounts(lines, ps) {
@@ -766,7 +888,8 @@ function reorderCounts(lines, ps) {
  * waits there and throws the error itself.
  */
 function checkedCall(lib, expr, ps) {
-  if (lib.ownThread) return `  ${lib.check}(call, onNvJitLinkThread(call, [&] { return nvJitLinkOutcome(${expr}${logArg(lib, ps)}); }));`;
+  if (lib.ownThread)
+    return `  ${lib.check}(call, onNvJitLinkThread(call, [&] { return nvJitLinkOutcome(${expr}${logArg(lib, ps)}); }));`;
   return `  ${lib.check}(call, ${expr}${logArg(lib, ps)});`;
 }
 
@@ -779,7 +902,22 @@ function logArg(lib, ps) {
 }
 
 function safeTsName(n) {
-  return ['function', 'default', 'new', 'delete', 'in', 'var', 'class', 'enum', 'export', 'import', 'with', 'yield'].includes(n) ? `${n}_` : n;
+  return [
+    'function',
+    'default',
+    'new',
+    'delete',
+    'in',
+    'var',
+    'class',
+    'enum',
+    'export',
+    'import',
+    'with',
+    'yield',
+  ].includes(n)
+    ? `${n}_`
+    : n;
 }
 
 for (const lib of LIBS) {
@@ -801,7 +939,14 @@ for (const m of rawCuda.matchAll(/^\s*#define\s+(cu\w+)\s+(cu\w+)\s*$/gm)) {
   if (!row || functionTables.some(([ns, n]) => ns === 'driver' && n === alias)) continue;
   functionTables.push(['driver', alias, row[2]]);
   const sig = (tsFunctions.get('driver') ?? []).find((l) => l.includes(`  ${target}(`));
-  if (sig) tsFunctions.get('driver').push(sig.replace(`\`${target}\``, `\`${target}\` (cuda.h's \`${alias}\` macro)`).replace(`  ${target}(`, `  ${alias}(`));
+  if (sig)
+    tsFunctions
+      .get('driver')
+      .push(
+        sig
+          .replace(`\`${target}\``, `\`${target}\` (cuda.h's \`${alias}\` macro)`)
+          .replace(`  ${target}(`, `  ${alias}(`),
+      );
   coverage.generated[alias] = 'driver';
 }
 
@@ -813,7 +958,14 @@ for (const lib of LIBS) {
     if (functionTables.some(([ns, n]) => ns === lib.ns && n === alias)) continue;
     functionTables.push([lib.ns, alias, row[2]]);
     const sig = (tsFunctions.get(lib.ns) ?? []).find((l) => l.includes(`  ${target}(`));
-    if (sig) tsFunctions.get(lib.ns).push(sig.replace(`\`${target}\``, `\`${target}\` (under its unversioned name \`${alias}\`)`).replace(`  ${target}(`, `  ${alias}(`));
+    if (sig)
+      tsFunctions
+        .get(lib.ns)
+        .push(
+          sig
+            .replace(`\`${target}\``, `\`${target}\` (under its unversioned name \`${alias}\`)`)
+            .replace(`  ${target}(`, `  ${alias}(`),
+        );
     coverage.generated[alias] = lib.ns;
   }
 }
@@ -844,7 +996,10 @@ writeFileSync(
   join(nativeOut, 'enums.inc'),
   `// ${BANNER.replace(/\n/g, '\n// ')}\n// Which values each C enum allows, and the names of the result codes.\n\n${cppEnumChecks.join('\n\n')}\n\n${resultNameTables.join('\n\n')}\n`,
 );
-writeFileSync(join(nativeOut, 'structs.inc'), `// ${BANNER.replace(/\n/g, '\n// ')}\n// Conversions between JS objects and the C structs (and unions), field by field.\n\n${codecs.join('\n\n')}\n`);
+writeFileSync(
+  join(nativeOut, 'structs.inc'),
+  `// ${BANNER.replace(/\n/g, '\n// ')}\n// Conversions between JS objects and the C structs (and unions), field by field.\n\n${codecs.join('\n\n')}\n`,
+);
 writeFileSync(
   join(nativeOut, 'functions.inc'),
   `// ${BANNER.replace(/\n/g, '\n// ')}\n// One JS function per C function: arguments in, out-parameters back as the return value.\n\n${externalKindsCpp()}${cppFunctions.join('\n\n')}\n\n// [namespace, JS name, C++ function]\nstatic const GeneratedFunction kGeneratedFunctions[] = {\n${functionTables.map(([ns, n, c]) => `    {"${ns}", "${n}", ${c}},`).join('\n')}\n};\n`,
@@ -864,7 +1019,9 @@ for (const lib of LIBS) {
   }
   tsStructs.set(ns, (tsStructs.get(ns) ?? '') + aliases + '\n');
   const uuid = ns === 'driver' ? '/** `CUuuid`: its 16 bytes. */\nexport type CUuuid = Uint8Array;\n\n' : '';
-  const constants = [...lib.defines.constants].map(([name, value]) => `/** \`#define ${name}\` of the ${ns} declarations. */\nexport const ${name} = ${value};\n`).join('');
+  const constants = [...lib.defines.constants]
+    .map(([name, value]) => `/** \`#define ${name}\` of the ${ns} declarations. */\nexport const ${name} = ${value};\n`)
+    .join('');
   const head = `${tsHeader}import type { EnumObject, HostMemory, NullHandle, RawPointer } from '../types.js';\nimport type * as H from './handles.js';\n// Handles are referenced through H so that a name never clashes with a struct.\n\n${uuid}${constants ? `${constants}\n` : ''}`;
   // the constants object qualifies its own brands (its doc comments quote the header's casts as written)
   const constantsObject = lib.constantsObject ? constantsObjectTs(lib) : '';
@@ -874,12 +1031,15 @@ for (const lib of LIBS) {
 function qualifyHandles(text) {
   // Handle brands live in handles.ts; qualify them where they appear as types.
   let out = text;
-  for (const brand of HANDLE_BRANDS) out = out.replace(new RegExp(`(?<=[:(|<,] ?)${brand}(?=[ ;,)\\[|>])`, 'g'), `H.${brand}`);
+  for (const brand of HANDLE_BRANDS)
+    out = out.replace(new RegExp(`(?<=[:(|<,] ?)${brand}(?=[ ;,)\\[|>])`, 'g'), `H.${brand}`);
   return out;
 }
 writeFileSync(
   join(tsOut, 'handles.ts'),
-  `${tsHeader}import type { ${EXTERNAL_BRANDS.size ? 'ExternalHandle, ' : ''}Handle } from '../types.js';\n\n${[...HANDLE_BRANDS]
+  `${tsHeader}import type { ${EXTERNAL_BRANDS.size ? 'ExternalHandle, ' : ''}Handle } from '../types.js';\n\n${[
+    ...HANDLE_BRANDS,
+  ]
     .sort()
     .map((b) =>
       EXTERNAL_BRANDS.has(b)
@@ -891,11 +1051,19 @@ writeFileSync(
 
 // The header's functions, for the coverage test where the header is absent.
 const headerFunctions = {};
-for (const lib of LIBS) headerFunctions[lib.ns] = lib.decls.functions.map((f) => (lib.ns === 'driver' ? (cudaNames.get(f.name) ?? f.name) : f.name)).sort();
-writeFileSync(join(tsOut, 'coverage.json'), JSON.stringify({ cudaVersion: CUDA_VERSION, headerFunctions, skipped: coverage.skipped }, null, 2) + '\n');
+for (const lib of LIBS)
+  headerFunctions[lib.ns] = lib.decls.functions
+    .map((f) => (lib.ns === 'driver' ? (cudaNames.get(f.name) ?? f.name) : f.name))
+    .sort();
+writeFileSync(
+  join(tsOut, 'coverage.json'),
+  JSON.stringify({ cudaVersion: CUDA_VERSION, headerFunctions, skipped: coverage.skipped }, null, 2) + '\n',
+);
 
 const total = Object.values(headerFunctions).reduce((a, b) => a + b.length, 0);
-console.log(`generated ${Object.keys(coverage.generated).length} functions, ${Object.keys(coverage.handwritten).length} hand-written, ${Object.keys(coverage.skipped).length} skipped of ${total}`);
+console.log(
+  `generated ${Object.keys(coverage.generated).length} functions, ${Object.keys(coverage.handwritten).length} hand-written, ${Object.keys(coverage.skipped).length} skipped of ${total}`,
+);
 for (const [n, why] of Object.entries(coverage.skipped)) console.log(`  skipped ${n}: ${why}`);
 if (CHECK) {
   if (stale.length) {

@@ -8,7 +8,10 @@ const cudaHeader = join(process.env['CUDA_HOME'] ?? '/usr/local/cuda', 'include'
 
 describe.skipIf(!existsSync(cudaHeader) || !haveGcc)('the bindings generator', () => {
   it('reproduces the committed generated files from the CUDA headers', () => {
-    const r = spawnSync(process.execPath, [join(import.meta.dirname, 'generate.mjs'), '--check'], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, 'generate.mjs'), '--check'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
     // 546: the 502 functions of cuda.h, NVRTC, nvJitLink and libNVVM, NVML's 22 and NCCL's 22
     expect(r.stdout).toMatch(/generated 5\d\d functions, \d+ hand-written, 0 skipped of 546/);
@@ -30,7 +33,9 @@ describe('the generated nvJitLink functions', () => {
       const calls = body.split('\n').filter((l) => /\b(fp|sizeFn|countFn)\(/.test(l));
       expect(calls.length, name).toBeGreaterThan(0);
       for (const line of calls) {
-        expect(line, name).toMatch(/^ {2}checkNvJitLink\(call, onNvJitLinkThread\(call, \[&\] \{ return nvJitLinkOutcome\((fp|sizeFn|countFn)\(.*\), (a\d+|nullptr)\); \}\)\);$/);
+        expect(line, name).toMatch(
+          /^ {2}checkNvJitLink\(call, onNvJitLinkThread\(call, \[&\] \{ return nvJitLinkOutcome\((fp|sizeFn|countFn)\(.*\), (a\d+|nullptr)\); \}\)\);$/,
+        );
       }
     }
   });
@@ -46,7 +51,12 @@ describe('the generated nvJitLink functions', () => {
 // region value points to"; it was 0, so a path attribute was read or written with no bound the driver knew.
 describe('the generated coredump attribute functions', () => {
   it('tell the driver the size of the JS buffer that value is, after checking it against the attribute', () => {
-    for (const name of ['cuCoredumpGetAttribute', 'cuCoredumpGetAttributeGlobal', 'cuCoredumpSetAttribute', 'cuCoredumpSetAttributeGlobal']) {
+    for (const name of [
+      'cuCoredumpGetAttribute',
+      'cuCoredumpGetAttributeGlobal',
+      'cuCoredumpSetAttribute',
+      'cuCoredumpSetAttributeGlobal',
+    ]) {
       const body = generatedBody(name);
       expect(body, name).toMatch(/inHostPtrSized\(call, 1, "value", (true|false), hb1\)/);
       expect(body, name).toMatch(/^ {2}std::remove_pointer_t<P<F, 2>> o2 = hb1;/m);

@@ -16,7 +16,11 @@ let bodies: ReadonlyMap<string, string> | undefined;
 /** Each generated function's body in functions.inc, by its C++ name (`js_cuInit`); read once. */
 export function generatedBodies(): ReadonlyMap<string, string> {
   bodies ??= new Map(
-    [...readFileSync(join(generatedNative, 'functions.inc'), 'utf8').matchAll(/^static Napi::Value (js_\w+)\(const Napi::CallbackInfo& info\) \{\n([\s\S]*?)\n\}$/gm)].map((m) => [m[1]!, m[2]!]),
+    [
+      ...readFileSync(join(generatedNative, 'functions.inc'), 'utf8').matchAll(
+        /^static Napi::Value (js_\w+)\(const Napi::CallbackInfo& info\) \{\n([\s\S]*?)\n\}$/gm,
+      ),
+    ].map((m) => [m[1]!, m[2]!]),
   );
   return bodies;
 }

@@ -49,7 +49,15 @@ const FUNCTIONS = [
   'ncclGroupStart',
   'ncclGroupEnd',
 ];
-const COLLECTIVES = ['ncclReduce', 'ncclBroadcast', 'ncclAllReduce', 'ncclReduceScatter', 'ncclAllGather', 'ncclSend', 'ncclRecv'];
+const COLLECTIVES = [
+  'ncclReduce',
+  'ncclBroadcast',
+  'ncclAllReduce',
+  'ncclReduceScatter',
+  'ncclAllGather',
+  'ncclSend',
+  'ncclRecv',
+];
 
 describe('the NCCL declarations', () => {
   it('state the size of a unique id', () => {
@@ -65,7 +73,8 @@ describe('the NCCL declarations', () => {
     expect(d.typedefs.get('CUdeviceptr')).toMatchObject({ base: 'unsigned long long', pointers: 0 });
     const id = d.aggregates.get(d.typedefs.get('ncclUniqueId')!.base)!;
     expect(id.fields.map((f) => `${f.base} ${f.name}[${f.dims.join('][')}]`)).toEqual(['char internal[128]']);
-    const members = (typedef: string) => Object.fromEntries(d.enums.get(d.typedefs.get(typedef)!.base)!.members.map((m) => [m.name, m.value]));
+    const members = (typedef: string) =>
+      Object.fromEntries(d.enums.get(d.typedefs.get(typedef)!.base)!.members.map((m) => [m.name, m.value]));
     expect(members('ncclResult_t')).toEqual({
       ncclSuccess: 0,
       ncclUnhandledCudaError: 1,
@@ -77,7 +86,15 @@ describe('the NCCL declarations', () => {
       ncclInProgress: 7,
       ncclNumResults: 8,
     });
-    expect(members('ncclRedOp_t')).toEqual({ ncclSum: 0, ncclProd: 1, ncclMax: 2, ncclMin: 3, ncclAvg: 4, ncclNumOps: 5, ncclMaxRedOp: 0x7fffffff });
+    expect(members('ncclRedOp_t')).toEqual({
+      ncclSum: 0,
+      ncclProd: 1,
+      ncclMax: 2,
+      ncclMin: 3,
+      ncclAvg: 4,
+      ncclNumOps: 5,
+      ncclMaxRedOp: 0x7fffffff,
+    });
     expect(members('ncclDataType_t')).toMatchObject({
       ncclInt8: 0,
       ncclUint8: 1,
@@ -90,27 +107,61 @@ describe('the NCCL declarations', () => {
       ncclFloat64: 8,
       ncclBfloat16: 9,
     });
-    const sig = (name: string) => d.functions.find((f) => f.name === name)!.params.map((p) => `${p.base}${'*'.repeat(p.pointers)} ${p.name}`);
-    expect(sig('ncclAllReduce')).toEqual(['CUdeviceptr sendbuff', 'CUdeviceptr recvbuff', 'size_t count', 'ncclDataType_t datatype', 'ncclRedOp_t op', 'ncclComm_t comm', 'CUstream stream']);
-    expect(sig('ncclReduce')).toEqual(['CUdeviceptr sendbuff', 'CUdeviceptr recvbuff', 'size_t count', 'ncclDataType_t datatype', 'ncclRedOp_t op', 'int root', 'ncclComm_t comm', 'CUstream stream']);
-    expect(sig('ncclSend')).toEqual(['CUdeviceptr sendbuff', 'size_t count', 'ncclDataType_t datatype', 'int peer', 'ncclComm_t comm', 'CUstream stream']);
+    const sig = (name: string) =>
+      d.functions.find((f) => f.name === name)!.params.map((p) => `${p.base}${'*'.repeat(p.pointers)} ${p.name}`);
+    expect(sig('ncclAllReduce')).toEqual([
+      'CUdeviceptr sendbuff',
+      'CUdeviceptr recvbuff',
+      'size_t count',
+      'ncclDataType_t datatype',
+      'ncclRedOp_t op',
+      'ncclComm_t comm',
+      'CUstream stream',
+    ]);
+    expect(sig('ncclReduce')).toEqual([
+      'CUdeviceptr sendbuff',
+      'CUdeviceptr recvbuff',
+      'size_t count',
+      'ncclDataType_t datatype',
+      'ncclRedOp_t op',
+      'int root',
+      'ncclComm_t comm',
+      'CUstream stream',
+    ]);
+    expect(sig('ncclSend')).toEqual([
+      'CUdeviceptr sendbuff',
+      'size_t count',
+      'ncclDataType_t datatype',
+      'int peer',
+      'ncclComm_t comm',
+      'CUstream stream',
+    ]);
     expect(sig('ncclCommInitRank')).toEqual(['ncclComm_t* comm', 'int nranks', 'ncclUniqueId commId', 'int rank']);
     expect(sig('ncclCommInitAll')).toEqual(['ncclComm_t* comm', 'int ndev', 'int* devlist']);
   });
 
-  it.skipIf(!haveGcc)('ncclCommInitAll: ndev counts both arrays (communicators out, device ordinals in), never one handle', () => {
-    const d = parseDeclarations(preprocess(header)) as Decls;
-    const fn = d.functions.find((f) => f.name === 'ncclCommInitAll')!;
-    const ps = classifyFunction(fn, fn.name, new TypeModel(d), new Map()) as Param[];
-    expect(ps.map((p) => `${p.name}:${p.role}/${p.kind}`)).toEqual(['comm:out/out-array-sized', 'ndev:count/count', 'devlist:in/array']);
-  });
+  it.skipIf(!haveGcc)(
+    'ncclCommInitAll: ndev counts both arrays (communicators out, device ordinals in), never one handle',
+    () => {
+      const d = parseDeclarations(preprocess(header)) as Decls;
+      const fn = d.functions.find((f) => f.name === 'ncclCommInitAll')!;
+      const ps = classifyFunction(fn, fn.name, new TypeModel(d), new Map()) as Param[];
+      expect(ps.map((p) => `${p.name}:${p.role}/${p.kind}`)).toEqual([
+        'comm:out/out-array-sized',
+        'ndev:count/count',
+        'devlist:in/array',
+      ]);
+    },
+  );
 });
 
 describe('what the generator makes of them', () => {
   it('an nccl namespace of every declared function', () => {
     const table = readFileSync(join(generatedNative, 'functions.inc'), 'utf8');
     for (const name of FUNCTIONS) expect(table).toContain(`{"nccl", "${name}", js_${name}},`);
-    const coverage = JSON.parse(readFileSync(join(generatedTs, 'coverage.json'), 'utf8')) as { headerFunctions: { nccl: string[] } };
+    const coverage = JSON.parse(readFileSync(join(generatedTs, 'coverage.json'), 'utf8')) as {
+      headerFunctions: { nccl: string[] };
+    };
     expect(coverage.headerFunctions.nccl).toEqual([...FUNCTIONS].sort());
   });
 
@@ -121,7 +172,9 @@ describe('what the generator makes of them', () => {
       if (name === 'ncclGetErrorString' || name === 'ncclGetLastError') expect(b).toContain('const char* s = fp(a0);');
       else expect(b, name).toMatch(/^ {2}checkNccl\(call, fp\(.*\)\);$/m);
     }
-    expect(readFileSync(join(generatedNative, 'enums.inc'), 'utf8')).toMatch(/inline const char\* ncclResult_tName\(long long v\) \{[\s\S]*?case 7: return "ncclInProgress";/);
+    expect(readFileSync(join(generatedNative, 'enums.inc'), 'utf8')).toMatch(
+      /inline const char\* ncclResult_tName\(long long v\) \{[\s\S]*?case 7: return "ncclInProgress";/,
+    );
   });
 
   it('communicators are tracked: made by the init functions, held by every call, untracked before destroy and abort', () => {
@@ -133,7 +186,14 @@ describe('what the generator makes of them', () => {
       expect(body(name), name).toContain('untrackProgram(call, a0, "comm");');
       expect(body(name), name).not.toContain('useProgram');
     }
-    for (const name of [...COLLECTIVES, 'ncclCommFinalize', 'ncclCommCount', 'ncclCommCuDevice', 'ncclCommUserRank', 'ncclCommGetAsyncError']) {
+    for (const name of [
+      ...COLLECTIVES,
+      'ncclCommFinalize',
+      'ncclCommCount',
+      'ncclCommCuDevice',
+      'ncclCommUserRank',
+      'ncclCommGetAsyncError',
+    ]) {
       expect(body(name), name).toMatch(/ProgramUse u\d = useProgram\(call, a\d, "comm"\);/);
     }
     // NCCL ignores ncclGetLastError's comm (NULL is allowed): it is not checked
@@ -153,6 +213,8 @@ describe('what the generator makes of them', () => {
     expect(ts).toContain('ncclCommInitAll(devlist?: readonly (number)[] | ArrayBufferView | null): H.ncclComm_t[];');
     expect(ts).toContain('ncclGetUniqueId(): ncclUniqueId;');
     expect(ts).toContain('export const NCCL_UNIQUE_ID_BYTES = 128;');
-    expect(readFileSync(join(generatedTs, 'handles.ts'), 'utf8')).toContain("export type ncclComm_t = Handle<'ncclComm_t'>;");
+    expect(readFileSync(join(generatedTs, 'handles.ts'), 'utf8')).toContain(
+      "export type ncclComm_t = Handle<'ncclComm_t'>;",
+    );
   });
 });

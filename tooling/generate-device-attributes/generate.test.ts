@@ -33,7 +33,9 @@ describe('the device attributes generator --check', () => {
     const before = readFileSync(committed, 'utf8');
     const r = generate(header, '--check');
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('stale generated file (run node tooling/generate-device-attributes/generate.mjs): packages/core/src/generated/device-attributes.ts');
+    expect(r.stderr).toContain(
+      'stale generated file (run node tooling/generate-device-attributes/generate.mjs): packages/core/src/generated/device-attributes.ts',
+    );
     expect(readFileSync(committed, 'utf8')).toBe(before);
   });
 });

@@ -36,12 +36,20 @@ function sourceFiles(dir: string): string[] {
 /** Module specifiers of static imports, re-exports, dynamic imports and require calls. */
 export function importSpecifiers(source: string): string[] {
   const specifiers: string[] = [];
-  const patterns = [/\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   for (const pattern of patterns) for (const m of source.matchAll(pattern)) specifiers.push(m[1]!);
   return specifiers;
 }
 
-function packageOfSpecifier(specifier: string, names: readonly string[]): { name: string; subpath: string } | undefined {
+function packageOfSpecifier(
+  specifier: string,
+  names: readonly string[],
+): { name: string; subpath: string } | undefined {
   for (const name of names) {
     if (specifier === name) return { name, subpath: '.' };
     if (specifier.startsWith(`${name}/`)) return { name, subpath: `./${specifier.slice(name.length + 1)}` };
@@ -58,7 +66,10 @@ export function loadWorkspace(root: string): WorkspacePackage[] {
     .map((entry) => join(packagesDir, entry))
     .concat(TOOLING_PACKAGES.map((dir) => join(root, dir)).filter((dir) => existsSync(join(dir, 'package.json'))))
     .filter((dir) => statSync(dir).isDirectory())
-    .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as WorkspacePackage['manifest'] }))
+    .map((dir) => ({
+      dir,
+      manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as WorkspacePackage['manifest'],
+    }))
     .map(({ dir, manifest }) => ({ name: manifest.name, dir, manifest }));
 }
 
@@ -67,7 +78,11 @@ export function loadWorkspace(root: string): WorkspacePackage[] {
  * in source files (tests too), and that imports go through another package's
  * `exports`, never into its files.
  */
-export function checkLayering(root: string, allowed: Readonly<Record<string, readonly string[]>>, testOnly: readonly string[] = []): LayeringViolation[] {
+export function checkLayering(
+  root: string,
+  allowed: Readonly<Record<string, readonly string[]>>,
+  testOnly: readonly string[] = [],
+): LayeringViolation[] {
   const workspace = loadWorkspace(root);
   const names = workspace.map((p) => p.name);
   const violations: LayeringViolation[] = [];
@@ -76,7 +91,11 @@ export function checkLayering(root: string, allowed: Readonly<Record<string, rea
     // test-only packages (the shared test helpers) may serve any package's tests, never its code
     const permitted = ownAllowed && !testOnly.includes(pkg.name) ? [...ownAllowed, ...testOnly] : ownAllowed;
     if (!ownAllowed || !permitted) {
-      violations.push({ packageName: pkg.name, file: 'package.json', message: `${pkg.name} is not a package of the design` });
+      violations.push({
+        packageName: pkg.name,
+        file: 'package.json',
+        message: `${pkg.name} is not a package of the design`,
+      });
       continue;
     }
     const declared = {
@@ -87,7 +106,11 @@ export function checkLayering(root: string, allowed: Readonly<Record<string, rea
     };
     for (const dep of Object.keys(declared)) {
       if (names.includes(dep) && !permitted.includes(dep)) {
-        violations.push({ packageName: pkg.name, file: 'package.json', message: `depends on ${dep}, which its layer may not use` });
+        violations.push({
+          packageName: pkg.name,
+          file: 'package.json',
+          message: `depends on ${dep}, which its layer may not use`,
+        });
       }
     }
     for (const file of sourceFiles(pkg.dir)) {
@@ -96,26 +119,50 @@ export function checkLayering(root: string, allowed: Readonly<Record<string, rea
         if (specifier.startsWith('.')) {
           const target = resolve(dirname(file), specifier);
           if (!(target + sep).startsWith(pkg.dir + sep)) {
-            violations.push({ packageName: pkg.name, file: rel, message: `relative import '${specifier}' leaves the package` });
+            violations.push({
+              packageName: pkg.name,
+              file: rel,
+              message: `relative import '${specifier}' leaves the package`,
+            });
           }
           continue;
         }
         if (/(?:^|[/\\])packages[/\\]/.test(specifier)) {
-          violations.push({ packageName: pkg.name, file: rel, message: `imports '${specifier}' by file path; import the package by its name` });
+          violations.push({
+            packageName: pkg.name,
+            file: rel,
+            message: `imports '${specifier}' by file path; import the package by its name`,
+          });
           continue;
         }
         const hit = packageOfSpecifier(specifier, names);
         if (!hit || hit.name === pkg.name) continue;
         if (testOnly.includes(hit.name) && !/(?:\.test(?:-support)?\.ts|[/\\]test-[\w-]+\.ts)$/.test(file)) {
-          violations.push({ packageName: pkg.name, file: rel, message: `imports ${hit.name}, which only tests may use` });
+          violations.push({
+            packageName: pkg.name,
+            file: rel,
+            message: `imports ${hit.name}, which only tests may use`,
+          });
         } else if (!permitted.includes(hit.name)) {
-          violations.push({ packageName: pkg.name, file: rel, message: `imports ${hit.name}, which its layer may not use` });
+          violations.push({
+            packageName: pkg.name,
+            file: rel,
+            message: `imports ${hit.name}, which its layer may not use`,
+          });
         } else if (!(hit.name in declared)) {
-          violations.push({ packageName: pkg.name, file: rel, message: `imports ${hit.name} without declaring it in package.json` });
+          violations.push({
+            packageName: pkg.name,
+            file: rel,
+            message: `imports ${hit.name} without declaring it in package.json`,
+          });
         }
         const exportsMap = workspace.find((p) => p.name === hit.name)?.manifest.exports ?? {};
         if (!(hit.subpath in exportsMap)) {
-          violations.push({ packageName: pkg.name, file: rel, message: `imports '${specifier}', which is not in the exports of ${hit.name}` });
+          violations.push({
+            packageName: pkg.name,
+            file: rel,
+            message: `imports '${specifier}', which is not in the exports of ${hit.name}`,
+          });
         }
       }
     }

@@ -11,7 +11,9 @@ const root = join(import.meta.dirname, '..', '..');
 /** The dynamic imports and requires in `text` whose module is not a string literal and that bundlers are not told to ignore. */
 function expressionImports(text: string): string[] {
   const code = text.replace(/^\s*(\/\/|\*|\/\*).*$/gm, '');
-  return [...code.matchAll(/\b(import|require)\(\s*(?!['"]|`[^`$]*`)(?!\/\*\s*webpackIgnore:\s*true\s*\*\/)([^)]{0,60})/g)].map((m) => `${m[1]}(${m[2]}`);
+  return [
+    ...code.matchAll(/\b(import|require)\(\s*(?!['"]|`[^`$]*`)(?!\/\*\s*webpackIgnore:\s*true\s*\*\/)([^)]{0,60})/g),
+  ].map((m) => `${m[1]}(${m[2]}`);
 }
 
 describe('dynamic imports that bundlers cannot resolve', () => {
@@ -28,8 +30,10 @@ describe('dynamic imports that bundlers cannot resolve', () => {
         continue;
       }
       for (const f of files) {
-        if (!f.endsWith('.ts') || f.endsWith('.d.ts') || /\.test(-support)?\.ts$/.test(f) || f.includes('test-support')) continue;
-        for (const hit of expressionImports(readFileSync(join(src, f), 'utf8'))) found.push(`${relative(root, join(src, f))}: ${hit}`);
+        if (!f.endsWith('.ts') || f.endsWith('.d.ts') || /\.test(-support)?\.ts$/.test(f) || f.includes('test-support'))
+          continue;
+        for (const hit of expressionImports(readFileSync(join(src, f), 'utf8')))
+          found.push(`${relative(root, join(src, f))}: ${hit}`);
       }
     }
     expect(found).toEqual([]);

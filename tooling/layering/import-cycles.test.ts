@@ -49,7 +49,8 @@ describe('valueImportCycles', () => {
 
   it('gives the value imports of each module, relative and sorted, leaving out type-only ones and tests', () => {
     const d = write({
-      'a.ts': "import type { B } from './b.js';\nimport { c } from './sub/c.js';\nexport type A = B;\nexport const a = c;",
+      'a.ts':
+        "import type { B } from './b.js';\nimport { c } from './sub/c.js';\nexport type A = B;\nexport const a = c;",
       'b.ts': "import { a } from './a.js';\nexport type B = typeof a;",
       'sub/c.ts': "export type { B } from '../b.js';\nexport const c = 1;",
       'a.test.ts': "import { b } from './b.js';",
@@ -74,6 +75,11 @@ describe('valueImportCycles', () => {
   });
 
   it('counts `import { type X }` (emitted as `import {}` under verbatimModuleSyntax) and bare imports', () => {
-    expect(valueImports('/p/a.ts', "import { type X } from './x.js';\nimport './y.js';\nimport type { Z } from './z.js';\nimport { w } from 'w';")).toEqual(['/p/x.ts', '/p/y.ts']);
+    expect(
+      valueImports(
+        '/p/a.ts',
+        "import { type X } from './x.js';\nimport './y.js';\nimport type { Z } from './z.js';\nimport { w } from 'w';",
+      ),
+    ).toEqual(['/p/x.ts', '/p/y.ts']);
   });
 });

@@ -60,21 +60,32 @@ describe('checkLayering', () => {
   });
 
   it("finds imports into another package's files, by name or by relative path", () => {
-    writeFileSync(join(fixture, 'packages/high/src/deep.ts'), "import '@x/low/src/index.js';\nimport '../../low/src/index.js';\nconst m = await import('@x/low');");
+    writeFileSync(
+      join(fixture, 'packages/high/src/deep.ts'),
+      "import '@x/low/src/index.js';\nimport '../../low/src/index.js';\nconst m = await import('@x/low');",
+    );
     const messages = checkLayering(fixture, { '@x/low': [], '@x/high': ['@x/low'] }).map((v) => v.message);
-    expect(messages).toEqual(["imports '@x/low/src/index.js', which is not in the exports of @x/low", "relative import '../../low/src/index.js' leaves the package"]);
+    expect(messages).toEqual([
+      "imports '@x/low/src/index.js', which is not in the exports of @x/low",
+      "relative import '../../low/src/index.js' leaves the package",
+    ]);
     rmSync(join(fixture, 'packages/high/src/deep.ts'));
   });
 
   it('finds an import that package.json does not declare', () => {
-    pkg('undeclared', { name: '@x/undeclared', exports: { '.': './src/index.ts' } }, { 'index.ts': "export * from '@x/low';" });
+    pkg(
+      'undeclared',
+      { name: '@x/undeclared', exports: { '.': './src/index.ts' } },
+      { 'index.ts': "export * from '@x/low';" },
+    );
     const violations = checkLayering(fixture, { '@x/low': [], '@x/high': ['@x/low'], '@x/undeclared': ['@x/low'] });
     expect(violations.map((v) => v.message)).toEqual(['imports @x/low without declaring it in package.json']);
     rmSync(join(fixture, 'packages/undeclared'), { recursive: true });
   });
 
   it('reads every import form', () => {
-    const text = "import a from 'a';\nimport { b } from \"b\";\nexport * from 'c';\nimport 'd';\nawait import('e');\nrequire('f');\nimport type { G } from 'g';";
+    const text =
+      "import a from 'a';\nimport { b } from \"b\";\nexport * from 'c';\nimport 'd';\nawait import('e');\nrequire('f');\nimport type { G } from 'g';";
     expect(importSpecifiers(text).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
   });
 
@@ -90,7 +101,10 @@ describe('checkLayering', () => {
     );
     const allowed = { '@x/low': [], '@x/high': ['@x/low'], '@x/support': [], '@x/user': [] };
     expect(checkLayering(fixture, allowed, ['@x/support']).map((v) => [v.file, v.message])).toEqual([
-      [join('packages', 'user', 'src', 'index.test.ts'), "imports '/repo/packages/low/src/index.ts' by file path; import the package by its name"],
+      [
+        join('packages', 'user', 'src', 'index.test.ts'),
+        "imports '/repo/packages/low/src/index.ts' by file path; import the package by its name",
+      ],
       [join('packages', 'user', 'src', 'index.ts'), 'imports @x/support, which only tests may use'],
     ]);
   });

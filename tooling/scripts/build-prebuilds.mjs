@@ -36,7 +36,8 @@ if (process.argv.includes('--optional') && spawnSync(cxx, ['--version'], { stdio
 }
 
 // The host's stamp keeps the name it had before cross prebuilds existed.
-const stampOf = (folder) => join(nativeDir, 'build', folder === hostFolder ? 'prebuild-source-hash.txt' : `prebuild-source-hash-${folder}.txt`);
+const stampOf = (folder) =>
+  join(nativeDir, 'build', folder === hostFolder ? 'prebuild-source-hash.txt' : `prebuild-source-hash-${folder}.txt`);
 const prebuildOf = (folder) => join(pkg, 'prebuilds', folder, `${name}.node`);
 
 function sourceHash() {
@@ -54,13 +55,16 @@ function sourceHash() {
 }
 
 const wanted = sourceHash();
-const upToDate = (folder) => existsSync(prebuildOf(folder)) && existsSync(stampOf(folder)) && readFileSync(stampOf(folder), 'utf8') === wanted;
+const upToDate = (folder) =>
+  existsSync(prebuildOf(folder)) && existsSync(stampOf(folder)) && readFileSync(stampOf(folder), 'utf8') === wanted;
 const targets = prebuildTargets().filter((target) => {
   if (target.skipped) {
     // One built from other sources must not ship as if it were current.
     const stale = existsSync(prebuildOf(target.folder)) && !upToDate(target.folder);
     if (stale) rmSync(dirname(prebuildOf(target.folder)), { recursive: true, force: true });
-    console.warn(`${label}: prebuilds/${target.folder} not built${stale ? ' (the one from older sources was removed)' : ''}: ${target.skipped}`);
+    console.warn(
+      `${label}: prebuilds/${target.folder} not built${stale ? ' (the one from older sources was removed)' : ''}: ${target.skipped}`,
+    );
   }
   return !target.skipped && !(process.argv.includes('--if-needed') && upToDate(target.folder));
 });
@@ -74,7 +78,9 @@ if (targets.some((target) => target.folder === hostFolder)) {
 for (const target of targets) {
   const started = Date.now();
   const prebuild = await buildPrebuild({ pkg, name, target }).catch((error) => {
-    console.error(`${label}: building the native addon ${name} for ${target.folder} failed (prebuildify, node-gyp in native/): ${error.message}`);
+    console.error(
+      `${label}: building the native addon ${name} for ${target.folder} failed (prebuildify, node-gyp in native/): ${error.message}`,
+    );
     process.exit(1);
   });
   if (!existsSync(prebuild)) {
@@ -83,5 +89,7 @@ for (const target of targets) {
   }
   mkdirSync(dirname(stampOf(target.folder)), { recursive: true });
   writeFileSync(stampOf(target.folder), wanted);
-  console.log(`${label}: built ${relative(pkg, prebuild)} (${(statSync(prebuild).size / 1024).toFixed(0)} KiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${label}: built ${relative(pkg, prebuild)} (${(statSync(prebuild).size / 1024).toFixed(0)} KiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }

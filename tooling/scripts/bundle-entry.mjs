@@ -32,7 +32,9 @@ for (const [key, value] of Object.entries(manifest.exports ?? {})) {
   const target = typeof value === 'string' ? value : value?.default;
   const m = /^\.\/dist\/((?:[\w-]+\/)*[\w-]+)\.js$/.exec(target ?? '');
   if (!m) {
-    console.error(`bundle-entry: ${manifest.name} exports ${key} as ${JSON.stringify(target)}; only dist/NAME.js and dist/FOLDER/NAME.js entries are bundled`);
+    console.error(
+      `bundle-entry: ${manifest.name} exports ${key} as ${JSON.stringify(target)}; only dist/NAME.js and dist/FOLDER/NAME.js entries are bundled`,
+    );
     process.exit(2);
   }
   entries.push(m[1]);
@@ -52,7 +54,9 @@ for (const name of entries) {
   const emittedByTsc = /^(?:import|export) (?:[^;]*from )?'\.\.?\//m.test(readFileSync(entry, 'utf8'));
   if (emittedByTsc) copyFileSync(entry, unbundled);
   else if (!existsSync(unbundled)) {
-    console.error(`bundle-entry: ${entry} is neither tsc's entry nor has its ${unbundled}; remove dist/ and build again`);
+    console.error(
+      `bundle-entry: ${entry} is neither tsc's entry nor has its ${unbundled}; remove dist/ and build again`,
+    );
     process.exit(1);
   }
   input[name] = unbundled;
@@ -86,15 +90,31 @@ const bundle = await rolldown({
   plugins: [entriesImportUnbundled],
   logLevel: 'warn',
 });
-await bundle.write({ dir: output, format: 'esm', sourcemap: false, comments: { legal: true, annotation: true, jsdoc: false }, entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
+await bundle.write({
+  dir: output,
+  format: 'esm',
+  sourcemap: false,
+  comments: { legal: true, annotation: true, jsdoc: false },
+  entryFileNames: '[name].js',
+  chunkFileNames: 'chunks/[name]-[hash].js',
+});
 await bundle.close();
 
 // An export under a renamed local (`cuda$1 as cuda`) is what the bundlers of
 // the package's users hoist into their code: a kernel's text would then read
 // `cuda$1.grid(1)`. The bundler renames a module's binding where another
 // module declares the same name or reads it as a global (a `declare const`).
-const written = [...entries.map((name) => join(output, `${name}.js`)), ...(existsSync(join(output, 'chunks')) ? readdirSync(join(output, 'chunks')).map((f) => join(output, 'chunks', f)) : [])];
-const renamed = written.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/^export \{([^}]*)\}/gm)].flatMap((m) => [...m[1].matchAll(/\b([\w$]+)\$\d+ as \1\b/g)].map((r) => r[1])));
+const written = [
+  ...entries.map((name) => join(output, `${name}.js`)),
+  ...(existsSync(join(output, 'chunks'))
+    ? readdirSync(join(output, 'chunks')).map((f) => join(output, 'chunks', f))
+    : []),
+];
+const renamed = written.flatMap((file) =>
+  [...readFileSync(file, 'utf8').matchAll(/^export \{([^}]*)\}/gm)].flatMap((m) =>
+    [...m[1].matchAll(/\b([\w$]+)\$\d+ as \1\b/g)].map((r) => r[1]),
+  ),
+);
 if (renamed.length > 0) {
   rmSync(output, { recursive: true, force: true });
   console.error(

@@ -39,7 +39,9 @@ function sources(dir, out = []) {
 
 const binary = process.env.CLANG_FORMAT || shippedBinary();
 if (binary === undefined) {
-  console.log(`clang-format check skipped: the npm clang-format package ships no binary for ${process.platform}-${process.arch} (set CLANG_FORMAT to a clang-format 15)`);
+  console.log(
+    `clang-format check skipped: the npm clang-format package ships no binary for ${process.platform}-${process.arch} (set CLANG_FORMAT to a clang-format 15)`,
+  );
   process.exit(0);
 }
 const files = readdirSync(join(root, 'packages'))
@@ -48,7 +50,10 @@ const files = readdirSync(join(root, 'packages'))
   .flatMap((dir) => sources(dir))
   .sort();
 const args = write ? ['-i', ...files] : ['--dry-run', '--Werror', ...files];
-const result = spawnSync(binary, [`--style=file:${join(root, '.clang-format')}`, ...args], { cwd: root, stdio: 'inherit' });
+const result = spawnSync(binary, [`--style=file:${join(root, '.clang-format')}`, ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (result.error) {
   console.log(`clang-format check skipped: ${binary} did not run (${result.error.message})`);
   process.exit(0);
@@ -57,4 +62,6 @@ if (result.status !== 0) {
   console.error(`clang-format: ${write ? 'failed' : 'the native code is not formatted; run `npm run format`'}`);
   process.exit(result.status ?? 1);
 }
-console.log(`clang-format: ${files.length} native files ${write ? 'formatted' : 'checked'} under ${[...new Set(files.map((f) => relative(root, f).split('/').slice(0, 3).join('/')))].join(', ')}`);
+console.log(
+  `clang-format: ${files.length} native files ${write ? 'formatted' : 'checked'} under ${[...new Set(files.map((f) => relative(root, f).split('/').slice(0, 3).join('/')))].join(', ')}`,
+);

@@ -40,7 +40,10 @@ export function prebuildTargets() {
     const triplet = GNU_TRIPLETS[arch];
     const cxx = `${triplet}-g++`;
     if (!works(cxx) || !works(`${triplet}-gcc`) || !works(`${triplet}-strip`)) {
-      targets.push({ folder, skipped: `no ${triplet} cross toolchain (${cxx}; on Debian: apt-get install ${DEBIAN_CROSS_PACKAGES[arch]})` });
+      targets.push({
+        folder,
+        skipped: `no ${triplet} cross toolchain (${cxx}; on Debian: apt-get install ${DEBIAN_CROSS_PACKAGES[arch]})`,
+      });
       continue;
     }
     // node-gyp's Makefile takes the compilers (and the linker, CXX) from these.
@@ -70,7 +73,8 @@ export async function buildPrebuild({ pkg, name, target, quiet = false }) {
   // node-gyp reads its options from npm_config_* variables, and the compilers from CC and CXX.
   const env = { ...target.env };
   const beside = join(dirname(process.execPath), '..');
-  if (!process.env.npm_config_nodedir && existsSync(join(beside, 'include', 'node', 'node_api.h'))) env.npm_config_nodedir = beside;
+  if (!process.env.npm_config_nodedir && existsSync(join(beside, 'include', 'node', 'node_api.h')))
+    env.npm_config_nodedir = beside;
   env.npm_config_loglevel = process.env.npm_config_loglevel ?? 'warn';
   env.JOBS = process.env.JOBS ?? String(Math.max(1, Math.min(4, availableParallelism())));
   // prebuildify copies process.env into the build's environment when it is called, so it is set just for the call.
@@ -80,7 +84,19 @@ export async function buildPrebuild({ pkg, name, target, quiet = false }) {
   try {
     done = new Promise((resolve, reject) => {
       prebuildify(
-        { cwd: workDir, out: pkg, name, napi: true, targets: [process.versions.node], arch: target.arch, platform: process.platform, strip: true, stripBin: target.stripBin, nodeGyp, quiet },
+        {
+          cwd: workDir,
+          out: pkg,
+          name,
+          napi: true,
+          targets: [process.versions.node],
+          arch: target.arch,
+          platform: process.platform,
+          strip: true,
+          stripBin: target.stripBin,
+          nodeGyp,
+          quiet,
+        },
         (error) => (error ? reject(error) : resolve()),
       );
     });

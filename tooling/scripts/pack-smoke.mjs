@@ -19,7 +19,17 @@
 // Needs the workspace built (`turbo run build`) and the npm registry.
 //   node tooling/scripts/pack-smoke.mjs [--cold] [--keep]
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync, copyFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+  copyFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +66,13 @@ const keep = process.argv.includes('--keep');
 // for its metadata cache), as on a fresh machine.
 const cold = process.argv.includes('--cold');
 const platformDir = `${process.platform}-${process.arch}`;
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+const env = {
+  ...process.env,
+  TURBO_TELEMETRY_DISABLED: '1',
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+};
 
 const failures = [];
 const fail = (message) => {
@@ -80,7 +96,10 @@ const pnpmOnPath = (() => {
   const probe = spawnSync('pnpm', ['--version'], { encoding: 'utf8' });
   return probe.status === 0 && probe.stdout.trim() === pnpmVersion;
 })();
-const pnpm = (args, options) => (pnpmOnPath ? run('pnpm', args, options) : run('npm', ['exec', '--yes', `--package=pnpm@${pnpmVersion}`, '--', 'pnpm', ...args], options));
+const pnpm = (args, options) =>
+  pnpmOnPath
+    ? run('pnpm', args, options)
+    : run('npm', ['exec', '--yes', `--package=pnpm@${pnpmVersion}`, '--', 'pnpm', ...args], options);
 
 const indent = (text) =>
   text
@@ -98,10 +117,14 @@ mkdirSync(tarballDir);
 console.log(`pack-smoke: working in ${work}`);
 
 const packages = readdirSync(join(root, 'packages'))
-  .map((dir) => ({ dir: join(root, 'packages', dir), manifest: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) }))
+  .map((dir) => ({
+    dir: join(root, 'packages', dir),
+    manifest: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')),
+  }))
   .filter((p) => !p.manifest.private);
 for (const p of packages) {
-  if (!existsSync(join(p.dir, 'dist'))) throw new Error(`${p.manifest.name} has no dist/: build the workspace first (turbo run build)`);
+  if (!existsSync(join(p.dir, 'dist')))
+    throw new Error(`${p.manifest.name} has no dist/: build the workspace first (turbo run build)`);
 }
 
 // 1. pack -------------------------------------------------------------------
@@ -146,35 +169,52 @@ const FORBIDDEN = [
 function exportTargets(value, conditions = []) {
   if (typeof value === 'string') return [{ target: value, conditions }];
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, v]) => exportTargets(v, key.startsWith('.') ? conditions : [...conditions, key]));
+  return Object.entries(value).flatMap(([key, v]) =>
+    exportTargets(v, key.startsWith('.') ? conditions : [...conditions, key]),
+  );
 }
 const strip = (p) => posix.normalize(p.replace(/^\.\//, ''));
 // ELF e_machine of each shipped prebuild folder (EM_X86_64, EM_AARCH64), read from a 64-bit little-endian ELF shared object.
 const ELF_MACHINE_OF = { 'linux-x64': 62, 'linux-arm64': 183 };
-const elfMachine = (bytes) => (bytes.length >= 20 && bytes.readUInt32BE(0) === 0x7f454c46 && bytes.readUInt16LE(16) === 3 ? bytes.readUInt16LE(18) : undefined);
+const elfMachine = (bytes) =>
+  bytes.length >= 20 && bytes.readUInt32BE(0) === 0x7f454c46 && bytes.readUInt16LE(16) === 3
+    ? bytes.readUInt16LE(18)
+    : undefined;
 for (const [name, t] of tarballs) {
   const { manifest, files } = t;
   const has = (p) => files.has(strip(p));
   const before = failures.length;
-  check(has('LICENSE') && run('tar', ['-xzOf', t.path, 'package/LICENSE']).stdout === license, `${name}: LICENSE missing or not the Apache-2.0 text of the repository`);
+  check(
+    has('LICENSE') && run('tar', ['-xzOf', t.path, 'package/LICENSE']).stdout === license,
+    `${name}: LICENSE missing or not the Apache-2.0 text of the repository`,
+  );
   check(manifest.license === 'Apache-2.0', `${name}: license field is ${manifest.license}`);
   check(has('README.md'), `${name}: README.md missing`);
-  for (const [file] of files) for (const [pattern, what] of FORBIDDEN) if (pattern.test(file)) fail(`${name}: ships ${what}: ${file}`);
+  for (const [file] of files)
+    for (const [pattern, what] of FORBIDDEN) if (pattern.test(file)) fail(`${name}: ships ${what}: ${file}`);
   if (has('README.md')) {
     const readme = run('tar', ['-xzOf', t.path, 'package/README.md']).stdout;
     for (const m of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
       const link = m[1];
       if (/^(https?:|mailto:|#)/.test(link)) continue;
       const target = strip(link.split('#')[0]);
-      check(has(target) || [...files.keys()].some((f) => f.startsWith(`${target}/`)), `${name}: README links to ${link}, which the tarball does not hold`);
+      check(
+        has(target) || [...files.keys()].some((f) => f.startsWith(`${target}/`)),
+        `${name}: README links to ${link}, which the tarball does not hold`,
+      );
     }
   }
   for (const { target, conditions } of exportTargets(manifest.exports ?? {})) {
-    check(!conditions.some((c) => c.startsWith('@cuda-js/')), `${name}: export condition ${conditions.join('.')} (a workspace-only condition)`);
+    check(
+      !conditions.some((c) => c.startsWith('@cuda-js/')),
+      `${name}: export condition ${conditions.join('.')} (a workspace-only condition)`,
+    );
     check(has(target), `${name}: exports names ${target}, which the tarball does not hold`);
   }
-  for (const field of ['main', 'types']) if (manifest[field]) check(has(manifest[field]), `${name}: ${field} names ${manifest[field]}, not in the tarball`);
-  for (const bin of Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {}))) check(has(bin), `${name}: bin ${bin} not in the tarball`);
+  for (const field of ['main', 'types'])
+    if (manifest[field]) check(has(manifest[field]), `${name}: ${field} names ${manifest[field]}, not in the tarball`);
+  for (const bin of Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {})))
+    check(has(bin), `${name}: bin ${bin} not in the tarball`);
   // a pattern (./dist/chunks/*.js) must match some file of the tarball, a path be one
   const matches = (pattern) => {
     if (!pattern.includes('*')) return has(pattern);
@@ -185,37 +225,66 @@ for (const [name, t] of tarballs) {
     );
     return [...files.keys()].some((f) => re.test(f));
   };
-  if (Array.isArray(manifest.sideEffects)) for (const s of manifest.sideEffects) check(matches(s), `${name}: sideEffects names ${s}, not in the tarball`);
+  if (Array.isArray(manifest.sideEffects))
+    for (const s of manifest.sideEffects) check(matches(s), `${name}: sideEffects names ${s}, not in the tarball`);
   // Every relative import of a shipped module is shipped too: the tarballs hold the bundled entries, not
   // tsc's per-module files, so an entry that was not bundled (a `tsc -b` after the bundle) is caught here.
   // And every shipped module is loaded by some entry: no per-module file beside a bundle, no type-only module's `export {}`.
-  const modules = new Map([...files.keys()].filter((f) => /\.[cm]?js$/.test(f)).map((file) => [file, run('tar', ['-xzOf', t.path, `package/${file}`]).stdout]));
+  const modules = new Map(
+    [...files.keys()]
+      .filter((f) => /\.[cm]?js$/.test(f))
+      .map((file) => [file, run('tar', ['-xzOf', t.path, `package/${file}`]).stdout]),
+  );
   for (const [file, text] of modules) {
     for (const specifier of relativeImports(text)) {
       const target = posix.normalize(posix.join(posix.dirname(file), specifier));
-      check(files.has(target), `${name}: ${file} imports ${specifier}, which the tarball does not hold (an entry left unbundled? build the package again)`);
+      check(
+        files.has(target),
+        `${name}: ${file} imports ${specifier}, which the tarball does not hold (an entry left unbundled? build the package again)`,
+      );
     }
   }
-  for (const file of unreachableModules(modules, manifestEntries(manifest))) fail(`${name}: ships ${file}, which no entry (exports, main, bin) loads`);
-  for (const script of ['preinstall', 'install', 'postinstall']) check(!manifest.scripts?.[script], `${name}: has a ${script} script`);
+  for (const file of unreachableModules(modules, manifestEntries(manifest)))
+    fail(`${name}: ships ${file}, which no entry (exports, main, bin) loads`);
+  for (const script of ['preinstall', 'install', 'postinstall'])
+    check(!manifest.scripts?.[script], `${name}: has a ${script} script`);
   check(manifest.gypfile !== true, `${name}: gypfile: true (npm would compile on install)`);
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
-    for (const [dep, range] of Object.entries(manifest[field] ?? {})) check(!String(range).startsWith('workspace:'), `${name}: ${field}.${dep} is ${range}`);
+    for (const [dep, range] of Object.entries(manifest[field] ?? {}))
+      check(!String(range).startsWith('workspace:'), `${name}: ${field}.${dep} is ${range}`);
   }
   if (name === '@cuda-js/bindings' || name === '@cuda-js/memory-view') {
     // Every shipped platform's prebuild, each an ELF shared object for its machine.
     for (const folder of SHIPPED_PREBUILDS) {
       const prebuilds = [...files.keys()].filter((f) => f.startsWith(`prebuilds/${folder}/`) && f.endsWith('.node'));
-      const how = folder === platformDir ? '' : ` (the workspace build cross-compiles it where the ${folder} GNU toolchain is installed: see tooling/scripts/native-prebuilds.mjs)`;
-      if (!check(prebuilds.length === 1, `${name}: expected one prebuilt addon in prebuilds/${folder}/, found ${prebuilds.length}${how}`)) continue;
-      const machine = elfMachine(spawnSync('tar', ['-xzOf', t.path, `package/${prebuilds[0]}`], { maxBuffer: 64 * 1024 * 1024 }).stdout);
-      check(machine === ELF_MACHINE_OF[folder], `${name}: ${prebuilds[0]} is not a shared object for ${folder} (ELF e_machine ${machine}, expected ${ELF_MACHINE_OF[folder]})`);
+      const how =
+        folder === platformDir
+          ? ''
+          : ` (the workspace build cross-compiles it where the ${folder} GNU toolchain is installed: see tooling/scripts/native-prebuilds.mjs)`;
+      if (
+        !check(
+          prebuilds.length === 1,
+          `${name}: expected one prebuilt addon in prebuilds/${folder}/, found ${prebuilds.length}${how}`,
+        )
+      )
+        continue;
+      const machine = elfMachine(
+        spawnSync('tar', ['-xzOf', t.path, `package/${prebuilds[0]}`], { maxBuffer: 64 * 1024 * 1024 }).stdout,
+      );
+      check(
+        machine === ELF_MACHINE_OF[folder],
+        `${name}: ${prebuilds[0]} is not a shared object for ${folder} (ELF e_machine ${machine}, expected ${ELF_MACHINE_OF[folder]})`,
+      );
     }
     check(has('native/binding.gyp'), `${name}: native/binding.gyp (the source-build fallback) missing`);
   }
-  if (name === '@cuda-js/bindings') check(manifest.sideEffects !== false, `${name}: sideEffects: false, yet it loads its addon at import`);
-  if (name === '@cuda-js/memory-view') check(has('docs/protocols.md'), `${name}: docs/protocols.md (the protocol spec) missing`);
-  console.log(`  ${failures.length === before ? 'ok  ' : 'FAIL'} ${name}@${t.version}: ${files.size} files, ${kib(t.packedBytes)} packed, ${kib(t.unpacked)} unpacked`);
+  if (name === '@cuda-js/bindings')
+    check(manifest.sideEffects !== false, `${name}: sideEffects: false, yet it loads its addon at import`);
+  if (name === '@cuda-js/memory-view')
+    check(has('docs/protocols.md'), `${name}: docs/protocols.md (the protocol spec) missing`);
+  console.log(
+    `  ${failures.length === before ? 'ok  ' : 'FAIL'} ${name}@${t.version}: ${files.size} files, ${kib(t.packedBytes)} packed, ${kib(t.unpacked)} unpacked`,
+  );
 }
 
 // 3. publint, npm publish --dry-run, pnpm publish -r --dry-run -------------------
@@ -232,7 +301,10 @@ for (const [name, t] of tarballs) {
     (!name.startsWith('@') || dry.out.includes('public access')) &&
     [...t.files.keys()].every((f) => f === 'package.json' || dry.out.includes(f));
   if (!check(ok, `${name}: npm publish --dry-run did not list the tarball as expected`)) console.log(indent(dry.out));
-  else console.log(`  ok   ${name}: publint clean; npm publish --dry-run: + ${name}@${t.version}${name.startsWith('@') ? ', public access' : ''}`);
+  else
+    console.log(
+      `  ok   ${name}: publint clean; npm publish --dry-run: + ${name}@${t.version}${name.startsWith('@') ? ', public access' : ''}`,
+    );
 }
 console.log('\n== pnpm publish -r --dry-run (what `changeset publish` runs)');
 const pnpmDry = pnpm(['publish', '-r', '--dry-run', '--no-git-checks']);
@@ -332,16 +404,28 @@ console.log('cuda-js/adapters/ndarray -> registered');
 
 const PATHS = [
   { id: 'bindings', title: 'bindings alone', deps: { '@cuda-js/bindings': null }, smoke: 'bindings' },
-  { id: 'memory-view', title: 'memory-view alone, with ndarray and apache-arrow', deps: { '@cuda-js/memory-view': null, ndarray: '^1.0.19', 'apache-arrow': '^21.0.0' }, smoke: 'memoryView' },
+  {
+    id: 'memory-view',
+    title: 'memory-view alone, with ndarray and apache-arrow',
+    deps: { '@cuda-js/memory-view': null, ndarray: '^1.0.19', 'apache-arrow': '^21.0.0' },
+    smoke: 'memoryView',
+  },
   { id: 'full-stack', title: 'the full stack (cuda-js)', deps: { 'cuda-js': null }, smoke: 'fullStack', cli: true },
 ];
 const installs = [];
 
 function setUp(dir, path, manager) {
   mkdirSync(dir, { recursive: true });
-  const dependencies = Object.fromEntries(Object.entries(path.deps).map(([n, spec]) => [n, spec ?? `file:${tarballs.get(n).path}`]));
+  const dependencies = Object.fromEntries(
+    Object.entries(path.deps).map(([n, spec]) => [n, spec ?? `file:${tarballs.get(n).path}`]),
+  );
   // Our packages are not on the registry yet: their dependencies on each other come from the tarballs.
-  const pinned = Object.fromEntries(internalClosure(Object.keys(path.deps).filter((n) => tarballs.has(n))).map((n) => [n, `file:${tarballs.get(n).path}`]));
+  const pinned = Object.fromEntries(
+    internalClosure(Object.keys(path.deps).filter((n) => tarballs.has(n))).map((n) => [
+      n,
+      `file:${tarballs.get(n).path}`,
+    ]),
+  );
   const manifest = { name: `smoke-${path.id}`, version: '1.0.0', private: true, type: 'module', dependencies };
   if (manager === 'npm') manifest.overrides = pinned;
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
@@ -358,7 +442,9 @@ function setUp(dir, path, manager) {
 function coldCache(dir, manager) {
   if (!cold) return [];
   const cache = join(dirname(dir), `${relative(work, dir)}-cache`);
-  return manager === 'npm' ? [`--cache=${cache}`] : [`--store-dir=${join(cache, 'store')}`, `--state-dir=${join(cache, 'state')}`];
+  return manager === 'npm'
+    ? [`--cache=${cache}`]
+    : [`--store-dir=${join(cache, 'store')}`, `--state-dir=${join(cache, 'state')}`];
 }
 
 function smoke(dir, name, label) {
@@ -388,17 +474,24 @@ for (const path of PATHS) {
     const r =
       manager === 'npm'
         ? run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...coldCache(dir, 'npm')], { cwd: dir })
-        : pnpm(['install', '--reporter=append-only', ...coldCache(dir, 'pnpm')], { cwd: dir, env: cold ? { ...env, XDG_CACHE_HOME: join(dirname(dir), `${relative(work, dir)}-cache`, 'xdg') } : env });
+        : pnpm(['install', '--reporter=append-only', ...coldCache(dir, 'pnpm')], {
+            cwd: dir,
+            env: cold ? { ...env, XDG_CACHE_HOME: join(dirname(dir), `${relative(work, dir)}-cache`, 'xdg') } : env,
+          });
     installs.push({ path: path.title, manager, seconds: r.seconds, ok: r.status === 0 });
     if (!check(r.status === 0, `${label}: install failed`)) {
       console.log(indent(r.out));
       continue;
     }
-    check(!/IGNORED_BUILDS|Ignored build scripts|approve-builds/.test(r.out), `${label}: the package manager held back a build`);
+    check(
+      !/IGNORED_BUILDS|Ignored build scripts|approve-builds/.test(r.out),
+      `${label}: the package manager held back a build`,
+    );
     console.log(`  installed in ${r.seconds.toFixed(1)} s`);
     for (const native of ['bindings', 'memory-view']) {
       const pkg = join(dir, 'node_modules', '@cuda-js', native);
-      if (existsSync(pkg)) check(!existsSync(join(pkg, 'native', 'build')), `${label}: @cuda-js/${native} was compiled on install`);
+      if (existsSync(pkg))
+        check(!existsSync(join(pkg, 'native', 'build')), `${label}: @cuda-js/${native} was compiled on install`);
     }
     if (path.smoke) smoke(dir, path.smoke, label);
     if (path.id === 'bindings' && manager === 'npm') {
@@ -407,19 +500,29 @@ for (const path of PATHS) {
     }
     if (path.cli) {
       const version = run('npx', ['cuda-js', '--version'], { cwd: dir });
-      check(version.status === 0 && version.stdout.trim() === tarballs.get('cuda-js').version, `${label}: npx cuda-js --version printed ${version.out.trim()}`);
+      check(
+        version.status === 0 && version.stdout.trim() === tarballs.get('cuda-js').version,
+        `${label}: npx cuda-js --version printed ${version.out.trim()}`,
+      );
       console.log(`  npx cuda-js --version: ${version.out.trim()}`);
       const info = run('npx', ['cuda-js', 'info'], { cwd: dir });
-      check(info.status === 0 && info.out.includes('cuda-js: CUDA libraries on this machine'), `${label}: npx cuda-js info failed`);
+      check(
+        info.status === 0 && info.out.includes('cuda-js: CUDA libraries on this machine'),
+        `${label}: npx cuda-js info failed`,
+      );
       console.log(`  npx cuda-js info:\n${indent(info.out.split('\n').slice(0, 6).join('\n'))}\n    ...`);
       if (manager === 'npm') {
         const missing = withoutAddon(dir, () => run('npx', ['cuda-js', 'info'], { cwd: dir }));
         const shown = missing.out.split('\n').find((l) => l.includes('AddonNotFoundError'));
         check(
-          missing.status === 0 && shown !== undefined && missing.out.includes('cuda-js: CUDA libraries on this machine'),
+          missing.status === 0 &&
+            shown !== undefined &&
+            missing.out.includes('cuda-js: CUDA libraries on this machine'),
           `${label}: npx cuda-js info without the addon did not print AddonNotFoundError`,
         );
-        console.log(`  npx cuda-js info without the prebuilt addon (exit ${missing.status}):\n${indent(shown ?? missing.out)}`);
+        console.log(
+          `  npx cuda-js info without the prebuilt addon (exit ${missing.status}):\n${indent(shown ?? missing.out)}`,
+        );
       }
     }
   }
@@ -430,9 +533,14 @@ for (const path of PATHS) {
   const dir = join(work, 'bindings-npm-ignore-scripts');
   console.log('\n== install bindings alone with npm --ignore-scripts');
   setUp(dir, path, 'npm');
-  const r = run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...coldCache(dir, 'npm')], { cwd: dir });
+  const r = run(
+    'npm',
+    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...coldCache(dir, 'npm')],
+    { cwd: dir },
+  );
   installs.push({ path: `${path.title}, --ignore-scripts`, manager: 'npm', seconds: r.seconds, ok: r.status === 0 });
-  if (check(r.status === 0, 'bindings (npm --ignore-scripts): install failed')) smoke(dir, 'bindings', 'bindings (npm --ignore-scripts)');
+  if (check(r.status === 0, 'bindings (npm --ignore-scripts): install failed'))
+    smoke(dir, 'bindings', 'bindings (npm --ignore-scripts)');
   else console.log(indent(r.out));
 }
 
@@ -446,14 +554,24 @@ for (const path of PATHS) {
   const typescriptVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies.typescript;
   const path = {
     id: 'typescript-user',
-    deps: { 'cuda-js': null, '@cuda-js/jit': null, '@cuda-js/core': null, '@cuda-js/memory-view': null, typescript: typescriptVersion, '@types/node': '^20.19.0' },
+    deps: {
+      'cuda-js': null,
+      '@cuda-js/jit': null,
+      '@cuda-js/core': null,
+      '@cuda-js/memory-view': null,
+      typescript: typescriptVersion,
+      '@types/node': '^20.19.0',
+    },
   };
   setUp(dir, path, 'npm');
   const fixture = join(root, 'packages', 'jit', 'type-tests');
   copyFileSync(join(fixture, 'kernels.ts'), join(dir, 'kernels.ts'));
   copyFileSync(join(root, 'tooling', 'test-support', 'tsconfig.user.json'), join(dir, 'tsconfig.user.json'));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: './tsconfig.user.json', include: ['*.ts'] }));
-  writeFileSync(join(dir, 'tsconfig.emit.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: false, outDir: 'out' } }));
+  writeFileSync(
+    join(dir, 'tsconfig.emit.json'),
+    JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: false, outDir: 'out' } }),
+  );
   writeFileSync(
     join(dir, 'run.mjs'),
     `import { runAll } from './out/kernels.js';
@@ -463,12 +581,20 @@ for (const [k, v] of Object.entries(want)) if (JSON.stringify(r[k]) !== JSON.str
 console.log('kernels ran in the simulator, results checked:', Object.keys(r).join(', '));
 `,
   );
-  const r = run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...coldCache(dir, 'npm')], { cwd: dir });
-  installs.push({ path: 'a TypeScript project (cuda-js + typescript)', manager: 'npm', seconds: r.seconds, ok: r.status === 0 });
+  const r = run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...coldCache(dir, 'npm')], {
+    cwd: dir,
+  });
+  installs.push({
+    path: 'a TypeScript project (cuda-js + typescript)',
+    manager: 'npm',
+    seconds: r.seconds,
+    ok: r.status === 0,
+  });
   if (check(r.status === 0, 'typescript user (npm): install failed')) {
     const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
     const typecheck = run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir });
-    if (check(typecheck.status === 0, `typescript user: tsc ${typescriptVersion} refused the fixture kernels`)) console.log(`  tsc ${typescriptVersion} (strict, tsc --init settings): no errors`);
+    if (check(typecheck.status === 0, `typescript user: tsc ${typescriptVersion} refused the fixture kernels`))
+      console.log(`  tsc ${typescriptVersion} (strict, tsc --init settings): no errors`);
     else console.log(indent(typecheck.out));
     const emit = run(process.execPath, [tsc, '-p', 'tsconfig.emit.json'], { cwd: dir });
     if (check(emit.status === 0, 'typescript user: tsc could not emit the fixture')) {
@@ -483,11 +609,16 @@ console.log('kernels ran in the simulator, results checked:', Object.keys(r).joi
 console.log('\n== tarballs');
 console.log('  package                  packed       unpacked     files');
 for (const [name, t] of [...tarballs].sort())
-  console.log(`  ${`${name}@${t.version}`.padEnd(24)} ${kib(t.packedBytes).padStart(11)}  ${kib(t.unpacked).padStart(11)}  ${String(t.files.size).padStart(5)}`);
+  console.log(
+    `  ${`${name}@${t.version}`.padEnd(24)} ${kib(t.packedBytes).padStart(11)}  ${kib(t.unpacked).padStart(11)}  ${String(t.files.size).padStart(5)}`,
+  );
 const total = [...tarballs.values()].reduce((a, t) => a + t.packedBytes, 0);
 console.log(`  ${'all'.padEnd(24)} ${kib(total).padStart(11)}`);
-console.log(`\n== installs from the tarballs (${cold ? 'each with an empty package cache: registry downloads included' : 'package caches as they were'})`);
-for (const i of installs) console.log(`  ${i.manager.padEnd(5)} ${i.path.padEnd(52)} ${i.ok ? `${i.seconds.toFixed(1)} s` : 'FAILED'}`);
+console.log(
+  `\n== installs from the tarballs (${cold ? 'each with an empty package cache: registry downloads included' : 'package caches as they were'})`,
+);
+for (const i of installs)
+  console.log(`  ${i.manager.padEnd(5)} ${i.path.padEnd(52)} ${i.ok ? `${i.seconds.toFixed(1)} s` : 'FAILED'}`);
 
 if (!keep) rmSync(work, { recursive: true, force: true });
 else console.log(`\nkept ${work}`);

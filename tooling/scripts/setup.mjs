@@ -26,7 +26,8 @@ function havePinnedPnpm() {
 }
 
 const usePath = havePinnedPnpm();
-const pnpm = (...args) => (usePath ? run('pnpm', args) : run('npm', ['exec', '--yes', `--package=${pnpmSpec}`, '--', 'pnpm', ...args]));
+const pnpm = (...args) =>
+  usePath ? run('pnpm', args) : run('npm', ['exec', '--yes', `--package=${pnpmSpec}`, '--', 'pnpm', ...args]);
 
 const mode = process.argv[2];
 const extra = process.argv.slice(3);

@@ -24,7 +24,10 @@ export function sourceAliases() {
       const match = /^\.\/dist\/(.+)\.js$/.exec(file ?? '');
       if (!match) throw new Error(`${manifest.name}: export ${subpath} (${file}) does not name a file in dist/`);
       const specifier = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
-      aliases.push({ find: new RegExp(`^${escapeRegExp(specifier)}$`), replacement: join(root, 'packages', dir, 'src', `${match[1]}.ts`) });
+      aliases.push({
+        find: new RegExp(`^${escapeRegExp(specifier)}$`),
+        replacement: join(root, 'packages', dir, 'src', `${match[1]}.ts`),
+      });
     }
   }
   return aliases;

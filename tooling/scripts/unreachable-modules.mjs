@@ -26,9 +26,16 @@ export function relativeImports(text) {
  */
 export function manifestEntries(manifest) {
   /** @param {unknown} value @returns {string[]} */
-  const targets = (value) => (typeof value === 'string' ? [value] : value !== null && typeof value === 'object' ? Object.values(value).flatMap(targets) : []);
+  const targets = (value) =>
+    typeof value === 'string'
+      ? [value]
+      : value !== null && typeof value === 'object'
+        ? Object.values(value).flatMap(targets)
+        : [];
   const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {});
-  return [...targets(manifest.exports ?? {}), ...(manifest.main ? [manifest.main] : []), ...bins].map((p) => posix.normalize(p.replace(/^\.\//, '')));
+  return [...targets(manifest.exports ?? {}), ...(manifest.main ? [manifest.main] : []), ...bins].map((p) =>
+    posix.normalize(p.replace(/^\.\//, '')),
+  );
 }
 
 /**

@@ -20,11 +20,22 @@ describe('relativeImports', () => {
 describe('manifestEntries', () => {
   it('names the targets of exports (every condition), main and bin, inside the package', () => {
     const manifest = {
-      exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './native': { default: './dist/native/index.js' }, './package.json': './package.json' },
+      exports: {
+        '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+        './native': { default: './dist/native/index.js' },
+        './package.json': './package.json',
+      },
       main: './dist/index.js',
       bin: { tool: './dist/cli.js' },
     };
-    expect(manifestEntries(manifest)).toEqual(['dist/index.d.ts', 'dist/index.js', 'dist/native/index.js', 'package.json', 'dist/index.js', 'dist/cli.js']);
+    expect(manifestEntries(manifest)).toEqual([
+      'dist/index.d.ts',
+      'dist/index.js',
+      'dist/native/index.js',
+      'package.json',
+      'dist/index.js',
+      'dist/cli.js',
+    ]);
     expect(manifestEntries({ bin: 'dist/cli.js' })).toEqual(['dist/cli.js']);
   });
 });
@@ -42,7 +53,10 @@ describe('unreachableModules', () => {
       ['dist/jit.js', "import './types.js';"],
       ['dist/view-options.js', 'export {};'],
     ]);
-    expect(unreachableModules(files, ['dist/index.js', 'dist/cli.js', 'package.json'])).toEqual(['dist/jit.js', 'dist/view-options.js']);
+    expect(unreachableModules(files, ['dist/index.js', 'dist/cli.js', 'package.json'])).toEqual([
+      'dist/jit.js',
+      'dist/view-options.js',
+    ]);
   });
 
   it('finds none where every module is loaded, and every module where no entry is shipped', () => {

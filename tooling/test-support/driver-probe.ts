@@ -7,7 +7,10 @@ export type DriverState = 'absent' | 'no device' | 'device';
  * error (`isLibraryMissing`), `no device` where it throws anything else, else
  * `device`.
  */
-export function probeDriver(driver: { cuInit(flags: number): unknown }, isLibraryMissing: (error: unknown) => boolean): DriverState {
+export function probeDriver(
+  driver: { cuInit(flags: number): unknown },
+  isLibraryMissing: (error: unknown) => boolean,
+): DriverState {
   try {
     driver.cuInit(0);
     return 'device';

@@ -30,5 +30,7 @@ export async function rejectionOf<T = Error>(run: () => Promise<unknown>): Promi
 export function errorOfType<T extends Error>(type: abstract new (...args: never[]) => T, run: () => unknown): T {
   const error = errorOf<unknown>(run);
   if (error instanceof type) return error;
-  throw new Error(`expected a ${type.name}, got ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  throw new Error(
+    `expected a ${type.name}, got ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+  );
 }

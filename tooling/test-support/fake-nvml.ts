@@ -89,7 +89,9 @@ export function fakeNvml(): { path: string } | { reason: string } {
   } catch (error) {
     const e = error as { stderr?: Buffer; message: string };
     rmSync(join(dir, `libnvidia-ml.so.1.${process.pid}.partial`), { force: true });
-    built = { reason: `the fake NVML library could not be built with gcc: ${(e.stderr?.toString() || e.message).split('\n')[0]}` };
+    built = {
+      reason: `the fake NVML library could not be built with gcc: ${(e.stderr?.toString() || e.message).split('\n')[0]}`,
+    };
   }
   return built;
 }

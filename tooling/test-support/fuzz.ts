@@ -39,6 +39,7 @@ export function fuzzTimeout(runs: number, ms = 30_000, env: NodeJS.ProcessEnv = 
 function readPositiveInteger(text: string | undefined, name: string): number | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(text)}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`${name} must be a positive integer, got ${JSON.stringify(text)}`);
   return value;
 }

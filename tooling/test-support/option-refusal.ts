@@ -6,7 +6,13 @@ import { expect } from 'vitest';
 import { errorOf } from './error-of.js';
 
 /** Asserts that `call` refuses the misspelt `key` at `where` with `errorClass`, suggesting `suggestion`. */
-export function expectMisspeltOption(errorClass: abstract new (...args: never[]) => Error, call: () => unknown, where: string, key: string, suggestion: string): void {
+export function expectMisspeltOption(
+  errorClass: abstract new (...args: never[]) => Error,
+  call: () => unknown,
+  where: string,
+  key: string,
+  suggestion: string,
+): void {
   const error = errorOf<Error & { problem?: unknown }>(call);
   expect(error).toBeInstanceOf(errorClass);
   expect(error.problem).toMatchObject({ kind: 'unknown', where, key, suggestion });
@@ -18,7 +24,12 @@ export function expectMisspeltOption(errorClass: abstract new (...args: never[])
  * other: a checker that reads the key twice would check one value and use the
  * other. `reads()` says how often the getter ran.
  */
-export function answersTwice(key: string, first: unknown, later: unknown, rest: Record<string, unknown> = {}): { readonly options: object; reads(): number } {
+export function answersTwice(
+  key: string,
+  first: unknown,
+  later: unknown,
+  rest: Record<string, unknown> = {},
+): { readonly options: object; reads(): number } {
   let reads = 0;
   const options = { ...rest };
   Object.defineProperty(options, key, {
@@ -32,7 +43,10 @@ export function answersTwice(key: string, first: unknown, later: unknown, rest: 
 }
 
 /** A Proxy of `target` that counts its get trap's calls per key. */
-export function countingProxy(target: Record<string, unknown>): { readonly proxy: object; readonly gets: Map<PropertyKey, number> } {
+export function countingProxy(target: Record<string, unknown>): {
+  readonly proxy: object;
+  readonly gets: Map<PropertyKey, number>;
+} {
   const gets = new Map<PropertyKey, number>();
   const proxy = new Proxy(target, {
     get(object, key, receiver) {
@@ -54,7 +68,9 @@ class OptionsInstance {
  * class instance with them as own keys, an object that inherits them. Each is refused by a checker
  * that takes plain objects only.
  */
-export function nonPlainOptions(settings: Record<string, unknown>): readonly (readonly [what: string, make: () => object])[] {
+export function nonPlainOptions(
+  settings: Record<string, unknown>,
+): readonly (readonly [what: string, make: () => object])[] {
   return [
     ['a Map', () => new Map(Object.entries(settings))],
     ['a class instance', () => new OptionsInstance(settings)],

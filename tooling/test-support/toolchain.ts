@@ -22,7 +22,10 @@ export const ptxasPath: string | undefined = (() => {
  * that do not exist): a child process run with it finds neither, and every
  * JIT compile fails, as on a machine without the CUDA toolkit.
  */
-export const HIDE_NVVM: Readonly<Record<string, string>> = { CUDA_JS_LIB_NVVM: '/nonexistent/cuda-js-hidden/libnvvm.so', CUDA_JS_LIBDEVICE_DIR: '/nonexistent/cuda-js-hidden' };
+export const HIDE_NVVM: Readonly<Record<string, string>> = {
+  CUDA_JS_LIB_NVVM: '/nonexistent/cuda-js-hidden/libnvvm.so',
+  CUDA_JS_LIBDEVICE_DIR: '/nonexistent/cuda-js-hidden',
+};
 
 /** Why ptxas cannot judge PTX here, or undefined. */
 export const ptxasMissing: string | undefined = ptxasPath ? undefined : 'no ptxas (CUDA toolkit) on this machine';
@@ -32,7 +35,10 @@ export function ptxasRejects(ptx: string | Uint8Array, arch = 'sm_90'): string |
   const dir = mkdtempSync(join(tmpdir(), 'cuda-js-ptxas-'));
   try {
     writeFileSync(join(dir, 'in.ptx'), ptx);
-    execFileSync(ptxasPath!, [`-arch=${arch}`, join(dir, 'in.ptx'), '-o', join(dir, 'out.cubin')], { encoding: 'utf8', stdio: 'pipe' });
+    execFileSync(ptxasPath!, [`-arch=${arch}`, join(dir, 'in.ptx'), '-o', join(dir, 'out.cubin')], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
     return undefined;
   } catch (error) {
     const e = error as { stderr?: string; stdout?: string; message: string };
@@ -50,7 +56,12 @@ export function describeWhen(reasons: readonly (string | undefined)[], name: str
 }
 
 /** An it that runs only when every requirement is met; else skipped, with the first reason in its name. */
-export function itWhen(reasons: readonly (string | undefined)[], name: string, body: (context: TestContext) => unknown, timeout?: number): void {
+export function itWhen(
+  reasons: readonly (string | undefined)[],
+  name: string,
+  body: (context: TestContext) => unknown,
+  timeout?: number,
+): void {
   const reason = reasons.find((r) => r !== undefined);
   if (reason === undefined) it(name, body, timeout);
   else it.skip(`${name} (skipped: ${reason})`, body, timeout);

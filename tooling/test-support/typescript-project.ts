@@ -46,12 +46,17 @@ export interface UserProject {
   [Symbol.dispose](): void;
 }
 
-export function userProject(files: ReadonlyMap<string, string>, tools: ReadonlyMap<string, string> = new Map()): UserProject {
+export function userProject(
+  files: ReadonlyMap<string, string>,
+  tools: ReadonlyMap<string, string> = new Map(),
+): UserProject {
   const dir = mkdtempSync(join(tmpdir(), 'cuda-js-user-project-'));
   const modules = join(dir, 'node_modules');
   const links = new Map(tools);
   for (const folder of readdirSync(join(repoDir, 'packages'))) {
-    const { name } = JSON.parse(readFileSync(join(repoDir, 'packages', folder, 'package.json'), 'utf8')) as { name: string };
+    const { name } = JSON.parse(readFileSync(join(repoDir, 'packages', folder, 'package.json'), 'utf8')) as {
+      name: string;
+    };
     links.set(name, join(repoDir, 'packages', folder));
   }
   links.set('@types', join(repoDir, 'node_modules', '@types'));
@@ -60,8 +65,17 @@ export function userProject(files: ReadonlyMap<string, string>, tools: ReadonlyM
     symlinkSync(target, join(modules, name));
   }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: join(supportDir, 'tsconfig.user.json'), include: ['*.ts'] }));
-  writeFileSync(join(dir, 'tsconfig.bundler.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module: 'preserve', moduleResolution: 'bundler' } }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ extends: join(supportDir, 'tsconfig.user.json'), include: ['*.ts'] }),
+  );
+  writeFileSync(
+    join(dir, 'tsconfig.bundler.json'),
+    JSON.stringify({
+      extends: './tsconfig.json',
+      compilerOptions: { module: 'preserve', moduleResolution: 'bundler' },
+    }),
+  );
   for (const [name, text] of files) writeFileSync(join(dir, name), text);
   return { dir, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -8,7 +8,14 @@ import { basename } from 'node:path';
 import { Application, ReflectionKind } from 'typedoc';
 
 /** The kinds that get a page of their own (TypeDoc's default router). */
-const PAGE = ReflectionKind.Class | ReflectionKind.Interface | ReflectionKind.Enum | ReflectionKind.Function | ReflectionKind.TypeAlias | ReflectionKind.Variable | ReflectionKind.SomeModule;
+const PAGE =
+  ReflectionKind.Class |
+  ReflectionKind.Interface |
+  ReflectionKind.Enum |
+  ReflectionKind.Function |
+  ReflectionKind.TypeAlias |
+  ReflectionKind.Variable |
+  ReflectionKind.SomeModule;
 
 /** The package that re-exports the layers, whose own pages must be names no other package has. */
 export const UMBRELLA = 'cuda-js';
@@ -42,16 +49,27 @@ export function duplicatePages(project) {
       if (same.length < 2) continue;
       const kinds = same.map((r) => ReflectionKind.singularString(r.kind)).join(', ');
       const files = [...new Set(same.flatMap((r) => (r.sources ?? []).map((source) => source.fileName)))].join(', ');
-      problems.push({ message: `${container.getFullName()} has ${same.length} pages named ${name} (${kinds}; ${files})`, declarations: declarationsOf(same) });
+      problems.push({
+        message: `${container.getFullName()} has ${same.length} pages named ${name} (${kinds}; ${files})`,
+        declarations: declarationsOf(same),
+      });
     }
   }
   const packages = project.children?.filter((child) => child.kindOf(ReflectionKind.Module)) ?? [];
   const umbrella = packages.find((module) => module.name === UMBRELLA);
   if (umbrella) {
-    const elsewhere = new Map(packages.filter((module) => module !== umbrella).flatMap((module) => [...pagesBelow(module)].map((r) => [r.name, module.name])));
+    const elsewhere = new Map(
+      packages
+        .filter((module) => module !== umbrella)
+        .flatMap((module) => [...pagesBelow(module)].map((r) => [r.name, module.name])),
+    );
     for (const page of pagesBelow(umbrella)) {
       const other = elsewhere.get(page.name);
-      if (other !== undefined) problems.push({ message: `${UMBRELLA} documents ${page.name}, which ${other} documents too`, declarations: `${UMBRELLA}:${page.name}` });
+      if (other !== undefined)
+        problems.push({
+          message: `${UMBRELLA} documents ${page.name}, which ${other} documents too`,
+          declarations: `${UMBRELLA}:${page.name}`,
+        });
     }
   }
   return problems;
@@ -59,12 +77,16 @@ export function duplicatePages(project) {
 
 /** Where reflections are declared, as one string: `name file:line` each (the file's base name: the merged project's paths are relative to another directory). */
 function declarationsOf(/** @type {import('typedoc').DeclarationReflection[]} */ reflections) {
-  return reflections.map((r) => `${r.name} ${r.sources?.[0] ? `${basename(r.sources[0].fileName)}:${r.sources[0].line}` : ''}`).join(' ');
+  return reflections
+    .map((r) => `${r.name} ${r.sources?.[0] ? `${basename(r.sources[0].fileName)}:${r.sources[0].line}` : ''}`)
+    .join(' ');
 }
 
 /** @param {import('typedoc').Reflection} container */
 function pages(container) {
-  return /** @type {import('typedoc').ContainerReflection} */ (container.children ?? []).filter((child) => child.kindOf(PAGE));
+  return /** @type {import('typedoc').ContainerReflection} */ (container.children ?? []).filter((child) =>
+    child.kindOf(PAGE),
+  );
 }
 
 /** The pages of a module and of its namespaces and submodules, not the module's own. */

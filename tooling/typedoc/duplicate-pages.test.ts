@@ -1,7 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Application, type DeclarationReflection, type ProjectReflection, ReferenceType, ReflectionKind } from 'typedoc';
+import {
+  Application,
+  type DeclarationReflection,
+  type ProjectReflection,
+  ReferenceType,
+  ReflectionKind,
+} from 'typedoc';
 import { afterAll, describe, expect, it } from 'vitest';
 import { duplicatePages } from './duplicate-pages.mjs';
 
@@ -14,7 +20,13 @@ const fixture = mkdtempSync(join(tmpdir(), 'typedoc-pages-'));
 afterAll(() => rmSync(fixture, { recursive: true, force: true }));
 // A config of its own: TypeDoc would otherwise read the repository's typedoc.json (packages mode) from the working directory.
 writeFileSync(join(fixture, 'typedoc.json'), '{}');
-writeFileSync(join(fixture, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', types: [], skipLibCheck: true }, include: ['*.ts'] }));
+writeFileSync(
+  join(fixture, 'tsconfig.json'),
+  JSON.stringify({
+    compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', types: [], skipLibCheck: true },
+    include: ['*.ts'],
+  }),
+);
 writeFileSync(
   join(fixture, 'pairs.ts'),
   `/** The modes (named constants). */
@@ -33,14 +45,20 @@ export interface Shape {
 export const Shape: Shape = { sides: 3 };
 `,
 );
-writeFileSync(join(fixture, 'core.ts'), `/**\n * @module core\n */\n/** The core's version. */\nexport const version = 2;\n/** Core only. */\nexport const coreOnly = 1;\n`);
+writeFileSync(
+  join(fixture, 'core.ts'),
+  `/**\n * @module core\n */\n/** The core's version. */\nexport const version = 2;\n/** Core only. */\nexport const coreOnly = 1;\n`,
+);
 writeFileSync(
   join(fixture, 'umbrella.ts'),
   `/**\n * @module cuda-js\n */\n/** The umbrella's copy of the version. */\nexport const version = 2;\n/** The umbrella's own. */\nexport const report = 'ok';\n`,
 );
 
 /** Converts the fixture's entry points with the plugins and validates the project, as the `typedoc` command does. */
-async function convert(entryPoints: string[], plugin: string[]): Promise<{ project: ProjectReflection; errors: number }> {
+async function convert(
+  entryPoints: string[],
+  plugin: string[],
+): Promise<{ project: ProjectReflection; errors: number }> {
   const app = await Application.bootstrapWithPlugins({
     entryPoints: entryPoints.map((file) => join(fixture, file)),
     options: join(fixture, 'typedoc.json'),
@@ -75,7 +93,10 @@ describe('value-type-pairs.mjs', () => {
 
   it('leaves an interface beside a const as it is (its members are its page)', async () => {
     const { project } = await convert(['pairs.ts'], [VALUE_TYPE_PAIRS]);
-    expect(named(project, 'Shape').map((r) => ReflectionKind.singularString(r.kind))).toEqual(['Interface', 'Variable']);
+    expect(named(project, 'Shape').map((r) => ReflectionKind.singularString(r.kind))).toEqual([
+      'Interface',
+      'Variable',
+    ]);
   });
 });
 
@@ -86,19 +107,26 @@ describe('duplicate-pages.mjs', () => {
       duplicatePages(project)
         .map((p) => p.message)
         .sort(),
-    ).toEqual(['fixture has 2 pages named Mode (Type Alias, Variable; pairs.ts)', 'fixture has 2 pages named Shape (Interface, Variable; pairs.ts)']);
+    ).toEqual([
+      'fixture has 2 pages named Mode (Type Alias, Variable; pairs.ts)',
+      'fixture has 2 pages named Shape (Interface, Variable; pairs.ts)',
+    ]);
     expect(errors).toBe(2);
   });
 
   it('fails on what value-type-pairs.mjs leaves: the interface beside a const', async () => {
     const { project, errors } = await convert(['pairs.ts'], [VALUE_TYPE_PAIRS, DUPLICATE_PAGES]);
-    expect(duplicatePages(project).map((p) => p.message)).toEqual(['fixture has 2 pages named Shape (Interface, Variable; pairs.ts)']);
+    expect(duplicatePages(project).map((p) => p.message)).toEqual([
+      'fixture has 2 pages named Shape (Interface, Variable; pairs.ts)',
+    ]);
     expect(errors).toBe(1);
   });
 
   it('fails on a name of the umbrella cuda-js that another package documents too', async () => {
     const { project, errors } = await convert(['core.ts', 'umbrella.ts'], [DUPLICATE_PAGES]);
-    expect(duplicatePages(project).map((p) => p.message)).toEqual(['cuda-js documents version, which core documents too']);
+    expect(duplicatePages(project).map((p) => p.message)).toEqual([
+      'cuda-js documents version, which core documents too',
+    ]);
     expect(errors).toBe(1);
   });
 
@@ -110,6 +138,10 @@ describe('duplicate-pages.mjs', () => {
 
   it("runs in the repository's docs build, after the plugins that fold and drop pages", () => {
     const config = JSON.parse(readFileSync(join(root, 'typedoc.json'), 'utf8')) as { plugin: string[] };
-    expect(config.plugin).toEqual(['./tooling/typedoc/layer-reexports.mjs', './tooling/typedoc/value-type-pairs.mjs', './tooling/typedoc/duplicate-pages.mjs']);
+    expect(config.plugin).toEqual([
+      './tooling/typedoc/layer-reexports.mjs',
+      './tooling/typedoc/value-type-pairs.mjs',
+      './tooling/typedoc/duplicate-pages.mjs',
+    ]);
   });
 });

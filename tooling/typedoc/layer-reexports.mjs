@@ -12,7 +12,8 @@ import { Converter, ReflectionKind } from 'typedoc';
 import ts from 'typescript';
 
 /** `packages/NAME/dist/...d.ts` or `node_modules/@cuda-js/NAME/...`: a declaration of another workspace package. */
-const FOREIGN = /[\\/](?:packages[\\/][^\\/]+[\\/]dist|node_modules[\\/](?:@cuda-js[\\/][^\\/]+|cuda-js))[\\/].*\.d\.[cm]?ts$/;
+const FOREIGN =
+  /[\\/](?:packages[\\/][^\\/]+[\\/]dist|node_modules[\\/](?:@cuda-js[\\/][^\\/]+|cuda-js))[\\/].*\.d\.[cm]?ts$/;
 
 /** @param {import('typedoc').Application} app */
 export function load(app) {

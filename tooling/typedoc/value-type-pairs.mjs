@@ -45,9 +45,11 @@ function foldTypeAlias(alias, value) {
     { kind: 'text', text: '.' },
   ];
   const aliasComment = alias.comment;
-  if (aliasComment && aliasComment.summary.length > 0) paragraph.push({ kind: 'text', text: ' ' }, ...Comment.cloneDisplayParts(aliasComment.summary));
+  if (aliasComment && aliasComment.summary.length > 0)
+    paragraph.push({ kind: 'text', text: ' ' }, ...Comment.cloneDisplayParts(aliasComment.summary));
   value.comment ??= new Comment();
   value.comment.summary.push(...paragraph);
-  for (const tag of aliasComment?.blockTags ?? []) if (!value.comment.getTag(tag.tag)) value.comment.blockTags.push(tag.clone());
+  for (const tag of aliasComment?.blockTags ?? [])
+    if (!value.comment.getTag(tag.tag)) value.comment.blockTags.push(tag.clone());
   for (const modifier of aliasComment?.modifierTags ?? []) value.comment.modifierTags.add(modifier);
 }

@@ -7,5 +7,7 @@ import { probeGpu } from './gpu-probe.js';
 export default async function setup(project: TestProject): Promise<void> {
   const gpu = await probeGpu();
   project.provide('gpu', gpu);
-  console.log(gpu.available ? `[gpu] running GPU tests: ${gpu.reason}` : `[gpu] SKIPPING every GPU test: ${gpu.reason}`);
+  console.log(
+    gpu.available ? `[gpu] running GPU tests: ${gpu.reason}` : `[gpu] SKIPPING every GPU test: ${gpu.reason}`,
+  );
 }

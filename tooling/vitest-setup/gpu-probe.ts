@@ -36,12 +36,15 @@ export async function probeGpu(): Promise<GpuAvailability> {
     try {
       driver.cuInit(0);
       const count = driver.cuDeviceGetCount();
-      return count > 0 ? { available: true, reason: `${count} CUDA device(s)` } : { available: false, reason: 'the driver reports no CUDA device' };
+      return count > 0
+        ? { available: true, reason: `${count} CUDA device(s)` }
+        : { available: false, reason: 'the driver reports no CUDA device' };
     } catch (error) {
       return { available: false, reason: `no usable CUDA device: ${(error as Error).message.split('\n')[0]}` };
     }
   }
   const gpus = procDevices();
-  if (gpus.length > 0 && existsSync('/dev/nvidiactl')) return { available: true, reason: `${gpus.length} NVIDIA GPU(s) in /proc/driver/nvidia/gpus` };
+  if (gpus.length > 0 && existsSync('/dev/nvidiactl'))
+    return { available: true, reason: `${gpus.length} NVIDIA GPU(s) in /proc/driver/nvidia/gpus` };
   return { available: false, reason: 'no NVIDIA GPU: /proc/driver/nvidia/gpus is empty or absent' };
 }

@@ -25,15 +25,19 @@ const callable = (ns: object, name: string) => typeof (ns as Record<string, unkn
 describe('coverage of the C APIs', () => {
   const header = cudaHeader();
   const headerText = header ? readFileSync(header, 'utf8') : '';
-  const sameRelease = header !== undefined && new RegExp(`#define\\s+CUDA_VERSION\\s+${committed.cudaVersion}\\b`).test(headerText);
+  const sameRelease =
+    header !== undefined && new RegExp(`#define\\s+CUDA_VERSION\\s+${committed.cudaVersion}\\b`).test(headerText);
 
-  it.skipIf(!sameRelease)(`counts cuda.h ${committed.cudaVersion}'s functions from the header and finds at least 95% callable`, () => {
-    const names = cudaHeaderFunctions(header!);
-    expect(names.length).toBeGreaterThan(400);
-    const missing = names.filter((n) => !callable(driver, n));
-    const share = (names.length - missing.length) / names.length;
-    expect(share, `not callable: ${missing.join(', ')}`).toBeGreaterThanOrEqual(0.95);
-  });
+  it.skipIf(!sameRelease)(
+    `counts cuda.h ${committed.cudaVersion}'s functions from the header and finds at least 95% callable`,
+    () => {
+      const names = cudaHeaderFunctions(header!);
+      expect(names.length).toBeGreaterThan(400);
+      const missing = names.filter((n) => !callable(driver, n));
+      const share = (names.length - missing.length) / names.length;
+      expect(share, `not callable: ${missing.join(', ')}`).toBeGreaterThanOrEqual(0.95);
+    },
+  );
 
   it('finds every function of the header list committed with the generated code callable', () => {
     const missing = committed.headerFunctions.driver.filter((n) => !callable(driver, n));

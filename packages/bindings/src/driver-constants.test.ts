@@ -4,7 +4,9 @@ import { findHeaderDirectory } from '@cuda-js/pathfinder';
 import { describe, expect, it } from 'vitest';
 import { driver } from './index.js';
 
-const committed = JSON.parse(readFileSync(join(import.meta.dirname, 'generated', 'coverage.json'), 'utf8')) as { cudaVersion: number };
+const committed = JSON.parse(readFileSync(join(import.meta.dirname, 'generated', 'coverage.json'), 'utf8')) as {
+  cudaVersion: number;
+};
 
 function cudaHeaderText(): string | undefined {
   try {
@@ -35,7 +37,9 @@ function enumMember(name: string): number | undefined {
 function headerConstants(text: string): Map<string, number | bigint> {
   const out = new Map<string, number | bigint>();
   const code = text.replace(/\/\*[\s\S]*?\*\//g, ' ');
-  for (const [, name, body] of code.matchAll(/^[ \t]*#define[ \t]+(CU(?:DA)?_\w+)[ \t]+(.+?)[ \t]*$/gm) as IterableIterator<[string, string, string]>) {
+  for (const [, name, body] of code.matchAll(
+    /^[ \t]*#define[ \t]+(CU(?:DA)?_\w+)[ \t]+(.+?)[ \t]*$/gm,
+  ) as IterableIterator<[string, string, string]>) {
     if (name === 'CUDA_VERSION') continue;
     const literal = /^(0x[0-9a-fA-F]+|\d+)$/.exec(body);
     const cast = /^\(\((\w+\*?)\)(-?)(0x[0-9a-fA-F]+|\d+|CU\w+)\)$/.exec(body);
@@ -62,19 +66,32 @@ describe('driver.constants', () => {
   });
 
   const text = cudaHeaderText();
-  const sameRelease = text !== undefined && new RegExp(`#define\\s+CUDA_VERSION\\s+${committed.cudaVersion}\\b`).test(text);
+  const sameRelease =
+    text !== undefined && new RegExp(`#define\\s+CUDA_VERSION\\s+${committed.cudaVersion}\\b`).test(text);
   if (!sameRelease) {
-    console.info(`driver.constants: skipping the comparison with cuda.h (${text === undefined ? 'no cuda.h found' : `cuda.h is not the CUDA ${committed.cudaVersion} header`})`);
+    console.info(
+      `driver.constants: skipping the comparison with cuda.h (${text === undefined ? 'no cuda.h found' : `cuda.h is not the CUDA ${committed.cudaVersion} header`})`,
+    );
   }
 
   it.skipIf(!sameRelease)(`has cuda.h ${committed.cudaVersion}'s integer #defines with the header's values`, () => {
     const expected = headerConstants(text!);
     // the flags and handles that the layers above use are among them
-    for (const name of ['CU_MEMHOSTALLOC_PORTABLE', 'CU_MEMHOSTALLOC_DEVICEMAP', 'CU_GRAPH_COND_ASSIGN_DEFAULT', 'CU_DEVICE_CPU', 'CU_DEVICE_INVALID', 'CU_STREAM_LEGACY', 'CU_IPC_HANDLE_SIZE']) {
+    for (const name of [
+      'CU_MEMHOSTALLOC_PORTABLE',
+      'CU_MEMHOSTALLOC_DEVICEMAP',
+      'CU_GRAPH_COND_ASSIGN_DEFAULT',
+      'CU_DEVICE_CPU',
+      'CU_DEVICE_INVALID',
+      'CU_STREAM_LEGACY',
+      'CU_IPC_HANDLE_SIZE',
+    ]) {
       expect(expected.has(name), name).toBe(true);
     }
     expect(typeof expected.get('CU_STREAM_PER_THREAD')).toBe('bigint');
-    expect(Object.fromEntries(Object.entries(constants).filter(([name]) => expected.has(name)))).toEqual(Object.fromEntries(expected));
+    expect(Object.fromEntries(Object.entries(constants).filter(([name]) => expected.has(name)))).toEqual(
+      Object.fromEntries(expected),
+    );
   });
 
   it.skipIf(!sameRelease)('holds no name that cuda.h does not #define', () => {

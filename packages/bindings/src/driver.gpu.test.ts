@@ -56,9 +56,13 @@ describeGpu('driver on a GPU', () => {
       driver.cuMemsetD32(p, 0x3f800000, n); // 1.0f
       driver.cuMemcpyDtoH(back, p, bytes);
       expect(back.every((v) => v === 1)).toBe(true);
-      expect(driver.cuPointerGetAttribute(driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p)).toBe(driver.CUmemorytype.CU_MEMORYTYPE_DEVICE);
+      expect(driver.cuPointerGetAttribute(driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p)).toBe(
+        driver.CUmemorytype.CU_MEMORYTYPE_DEVICE,
+      );
       expect(driver.cuPointerGetAttribute(driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_CONTEXT, p)).toBe(ctx);
-      expect(driver.cuPointerGetAttribute(driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_RANGE_SIZE, p)).toBeGreaterThanOrEqual(BigInt(bytes));
+      expect(
+        driver.cuPointerGetAttribute(driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_RANGE_SIZE, p),
+      ).toBeGreaterThanOrEqual(BigInt(bytes));
       expect(driver.cuPointerGetAttribute(driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, p)).toBe(dev);
     } finally {
       driver.cuMemFree(p);
@@ -111,7 +115,9 @@ describeGpu('driver on a GPU', () => {
       const kernel = driver.cuLibraryGetKernel(lib, 'saxpy');
       const f = driver.cuKernelGetFunction(kernel);
       expect(driver.cuKernelGetParamInfo(kernel, 1)).toEqual({ paramOffset: 8n, paramSize: 8n });
-      expect(driver.cuFuncGetAttribute(driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f)).toBeGreaterThan(0);
+      expect(
+        driver.cuFuncGetAttribute(driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f),
+      ).toBeGreaterThan(0);
       // saxpy(float a, const float* x, const float* y, float* out, unsigned n): offsets 0, 8, 16, 24, 32
       const buffer = new ArrayBuffer(40);
       const view = new DataView(buffer);
@@ -160,8 +166,12 @@ describeGpu('driver on a GPU', () => {
     const stream = driver.cuStreamCreate(0);
     try {
       const order: string[] = [];
-      const hostFn = new Promise<void>((resolve) => driver.cuLaunchHostFunc(stream, () => (order.push('host'), resolve())));
-      const callback = new Promise<[bigint, number]>((resolve) => driver.cuStreamAddCallback(stream, (s, status) => (order.push('callback'), resolve([s, status]))));
+      const hostFn = new Promise<void>((resolve) =>
+        driver.cuLaunchHostFunc(stream, () => (order.push('host'), resolve())),
+      );
+      const callback = new Promise<[bigint, number]>((resolve) =>
+        driver.cuStreamAddCallback(stream, (s, status) => (order.push('callback'), resolve([s, status]))),
+      );
       await hostFn;
       expect(await callback).toEqual([stream, 0]);
       await driver.cuStreamSynchronizeAsync(stream);

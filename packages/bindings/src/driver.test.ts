@@ -21,20 +21,28 @@ describe('driver enums', () => {
 describe('bad input is refused before any library is used', () => {
   it('names the function and the parameter for a wrong type', () => {
     expect(() => driver.cuMemAlloc('12' as never)).toThrow(TypeError);
-    expect(() => driver.cuMemAlloc('12' as never)).toThrow(/cuMemAlloc: parameter 'bytesize' must be a bigint or a safe-integer number, got a string/);
+    expect(() => driver.cuMemAlloc('12' as never)).toThrow(
+      /cuMemAlloc: parameter 'bytesize' must be a bigint or a safe-integer number, got a string/,
+    );
   });
   it('refuses a number where a handle or address is needed', () => {
-    expect(() => driver.cuStreamSynchronize(0 as never)).toThrow(/cuStreamSynchronize: parameter 'hStream' must be a bigint/);
+    expect(() => driver.cuStreamSynchronize(0 as never)).toThrow(
+      /cuStreamSynchronize: parameter 'hStream' must be a bigint/,
+    );
     expect(() => driver.cuMemFree(4096 as never)).toThrow(TypeError);
   });
   it('refuses a bigint wider than 64 bits instead of truncating it', () => {
     expect(() => driver.cuMemFree((1n << 64n) as never)).toThrow(RangeError);
-    expect(() => driver.cuMemFree(-1n as never)).toThrow(/cuMemFree: parameter 'dptr' must be a bigint in \[0, 2\^64\)/);
+    expect(() => driver.cuMemFree(-1n as never)).toThrow(
+      /cuMemFree: parameter 'dptr' must be a bigint in \[0, 2\^64\)/,
+    );
     expect(() => driver.cuMemAlloc(2 ** 60)).toThrow(/safe integer/);
   });
   it('refuses a value outside the C enum', () => {
     expect(() => driver.cuDeviceGetAttribute(123456, 0)).toThrow(RangeError);
-    expect(() => driver.cuDeviceGetAttribute(123456, 0)).toThrow(/cuDeviceGetAttribute: parameter 'attrib' must be a value of its C enum/);
+    expect(() => driver.cuDeviceGetAttribute(123456, 0)).toThrow(
+      /cuDeviceGetAttribute: parameter 'attrib' must be a value of its C enum/,
+    );
   });
   it('refuses out-of-range and fractional integers', () => {
     expect(() => driver.cuInit(-1)).toThrow(/cuInit: parameter 'Flags' must fit a 32-bit unsigned integer/);
@@ -45,7 +53,9 @@ describe('bad input is refused before any library is used', () => {
     expect(() => (driver.cuInit as (...a: unknown[]) => unknown)(0, 1)).toThrow(TypeError);
   });
   it('checks struct fields by name', () => {
-    expect(() => driver.cuMemcpy3D({ srcMemoryType: 'host' as never })).toThrow(/cuMemcpy3D: parameter 'pCopy'\.srcMemoryType must be a number/);
+    expect(() => driver.cuMemcpy3D({ srcMemoryType: 'host' as never })).toThrow(
+      /cuMemcpy3D: parameter 'pCopy'\.srcMemoryType must be a number/,
+    );
   });
 });
 
@@ -53,13 +63,19 @@ describe('launch fast path (no device needed for its checks)', () => {
   it('builds parameters over a buffer and checks the offsets', () => {
     const buffer = new ArrayBuffer(16);
     expect(driver.createKernelParams(buffer, [0, 8], [8, 8])).toBeTypeOf('object');
-    expect(() => driver.createKernelParams(buffer, [0, 16], [8, 1])).toThrow(/offsets'\[1\] = 16 is past the end of the buffer \(16 bytes\)/);
+    expect(() => driver.createKernelParams(buffer, [0, 16], [8, 1])).toThrow(
+      /offsets'\[1\] = 16 is past the end of the buffer \(16 bytes\)/,
+    );
     expect(() => driver.createKernelParams({} as never, [], [])).toThrow(TypeError);
   });
   it('refuses a kernelParams that is not from createKernelParams', () => {
-    expect(() => driver.cuLaunchKernel(1n as never, 1, 1, 1, 1, 1, 1, 0, 0n, {} as never)).toThrow(/kernelParams' must be the result of createKernelParams/);
+    expect(() => driver.cuLaunchKernel(1n as never, 1, 1, 1, 1, 1, 1, 0, 0n, {} as never)).toThrow(
+      /kernelParams' must be the result of createKernelParams/,
+    );
     expect(() => driver.cuLaunchKernel(1n as never, -1, 1, 1, 1, 1, 1, 0, 0n, null)).toThrow(/gridDimX/);
-    expect(() => driver.cuLaunchKernel(1 as never, 1, 1, 1, 1, 1, 1, 0, 0n, null)).toThrow(/parameter 'f' must be a bigint/);
+    expect(() => driver.cuLaunchKernel(1 as never, 1, 1, 1, 1, 1, 1, 0, 0n, null)).toThrow(
+      /parameter 'f' must be a bigint/,
+    );
   });
 });
 

@@ -1,6 +1,22 @@
 import * as generated from './generated/driver.js';
-import type { CUgraphEdgeData, CUgraphNodeParams, CUlaunchAttributeValue, GeneratedDriverFunctions } from './generated/driver.js';
-import type { CUcontext, CUdeviceptr, CUevent, CUfunction, CUgraph, CUgraphNode, CUlibrary, CUlinkState, CUmodule, CUstream } from './generated/handles.js';
+import type {
+  CUgraphEdgeData,
+  CUgraphNodeParams,
+  CUlaunchAttributeValue,
+  GeneratedDriverFunctions,
+} from './generated/driver.js';
+import type {
+  CUcontext,
+  CUdeviceptr,
+  CUevent,
+  CUfunction,
+  CUgraph,
+  CUgraphNode,
+  CUlibrary,
+  CUlinkState,
+  CUmodule,
+  CUstream,
+} from './generated/handles.js';
 import { namespaceFallback, native } from './native.js';
 import { enumsOf, type EnumsOf } from './enums-of.js';
 import type { HostMemory, NullHandle } from './types.js';
@@ -108,7 +124,11 @@ export interface HandwrittenDriverFunctions {
    * cuKernelGetParamInfo). Write argument values into `buffer` before each
    * launch; the result keeps `buffer` alive.
    */
-  createKernelParams(buffer: ArrayBuffer | ArrayBufferView, offsets: readonly number[], sizes: readonly number[]): KernelParams;
+  createKernelParams(
+    buffer: ArrayBuffer | ArrayBufferView,
+    offsets: readonly number[],
+    sizes: readonly number[],
+  ): KernelParams;
   /**
    * {@link createKernelParams} with a launch header: `f` (a CUfunction, or a
    * CUkernel) is fixed, and the dimensions, shared memory, stream and the
@@ -117,7 +137,13 @@ export interface HandwrittenDriverFunctions {
    * aligned, overlapping no parameter's bytes). Write the header and the
    * arguments into `buffer`, then call {@link cuLaunchKernelPacked}.
    */
-  createPackedLaunch(f: CUfunction, buffer: ArrayBuffer | ArrayBufferView, offsets: readonly number[], sizes: readonly number[], headerOffset: number): PackedLaunch;
+  createPackedLaunch(
+    f: CUfunction,
+    buffer: ArrayBuffer | ArrayBufferView,
+    offsets: readonly number[],
+    sizes: readonly number[],
+    headerOffset: number,
+  ): PackedLaunch;
   /**
    * `cuLaunchKernel` of a packed launch, one native call of one argument.
    * Launches only when the current context is the header's `context`, and
@@ -133,7 +159,13 @@ export interface HandwrittenDriverFunctions {
    * Null where the JS engine allows no ArrayBuffer over native memory (a V8
    * sandbox); use createPackedLaunch there.
    */
-  createLaunchFunction(f: CUfunction, byteLength: number, offsets: readonly number[], sizes: readonly number[], headerOffset: number): LaunchFunction | null;
+  createLaunchFunction(
+    f: CUfunction,
+    byteLength: number,
+    offsets: readonly number[],
+    sizes: readonly number[],
+    headerOffset: number,
+  ): LaunchFunction | null;
   /**
    * Launches every record of a launch queue ({@link LAUNCH_QUEUE_RECORD}) in
    * `queue`'s first `byteLength` bytes, in order, in one native call: each
@@ -145,7 +177,11 @@ export interface HandwrittenDriverFunctions {
    * throws with `launchIndex` set to its index, the launches before it being
    * enqueued. Returns how many launches were enqueued.
    */
-  cuLaunchKernelQueue(queue: ArrayBuffer | ArrayBufferView, byteLength: number, launches: readonly (LaunchFunction | PackedLaunch)[]): number;
+  cuLaunchKernelQueue(
+    queue: ArrayBuffer | ArrayBufferView,
+    byteLength: number,
+    launches: readonly (LaunchFunction | PackedLaunch)[],
+  ): number;
   /**
    * Does nothing, natively: the cost of one call into the addon, for
    * benchmarks. Given a packed launch, it also does what
@@ -173,7 +209,11 @@ export interface HandwrittenDriverFunctions {
    */
   cuLaunchHostFunc(hStream: CUstream | NullHandle, callback: () => void): void;
   /** `cuStreamAddCallback`: `callback(stream, status)` runs on the JS thread that called, as for {@link cuLaunchHostFunc}. */
-  cuStreamAddCallback(hStream: CUstream | NullHandle, callback: (stream: CUstream, status: number) => void, flags?: number): void;
+  cuStreamAddCallback(
+    hStream: CUstream | NullHandle,
+    callback: (stream: CUstream, status: number) => void,
+    flags?: number,
+  ): void;
   /**
    * `cuGraphAddHostNode` with a JS function: `callback` runs on the JS thread
    * that called each time a launch of the graph reaches the node (the driver thread
@@ -182,7 +222,11 @@ export interface HandwrittenDriverFunctions {
    * its clones and its executable graphs are destroyed. `cuLaunchHostFunc` on
    * a stream that is being captured makes the same kind of host function.
    */
-  cuGraphAddHostNode(hGraph: CUgraph | NullHandle, dependencies: readonly (CUgraphNode | NullHandle)[] | ArrayBufferView | null, callback: () => void): CUgraphNode;
+  cuGraphAddHostNode(
+    hGraph: CUgraph | NullHandle,
+    dependencies: readonly (CUgraphNode | NullHandle)[] | ArrayBufferView | null,
+    callback: () => void,
+  ): CUgraphNode;
   /** `cuStreamGetCaptureInfo_v3`, with the capture's current dependencies (and their edge data, null when all are default) copied out. */
   cuStreamGetCaptureInfo(hStream: CUstream | NullHandle): {
     captureStatus_out: number;
@@ -210,7 +254,10 @@ export interface HandwrittenDriverFunctions {
    * `cuLinkCreate_v2` (array counts come from the arrays). The option arrays are kept until
    * `cuLinkDestroy`, since the driver writes the filled log sizes into `optionValues` at `cuLinkComplete`.
    */
-  cuLinkCreate(options?: readonly number[] | ArrayBufferView | null, optionValues?: readonly (bigint | number)[] | ArrayBufferView | null): CUlinkState;
+  cuLinkCreate(
+    options?: readonly number[] | ArrayBufferView | null,
+    optionValues?: readonly (bigint | number)[] | ArrayBufferView | null,
+  ): CUlinkState;
   /** `cuLinkDestroy`: also frees the option arrays kept for the link state. */
   cuLinkDestroy(state: CUlinkState | NullHandle): void;
   /** `cuPointerGetAttribute`: the attribute's value, typed by attribute (bigint for addresses, handles and 64-bit values). */
@@ -244,7 +291,9 @@ export type DriverEnums = Omit<EnumsOf<typeof generated>, 'constants'>;
 export type DriverConstants = typeof generated.constants;
 
 /** The CUDA driver API: every function of cuda.h under its C name, its enums, and its `#define` constants as `constants`. */
-export type Driver = GeneratedDriverFunctions & HandwrittenDriverFunctions & DriverEnums & { readonly constants: DriverConstants };
+export type Driver = GeneratedDriverFunctions &
+  HandwrittenDriverFunctions &
+  DriverEnums & { readonly constants: DriverConstants };
 
 /**
  * The CUDA driver API (libcuda, opened on the first call). Functions take
@@ -252,5 +301,7 @@ export type Driver = GeneratedDriverFunctions & HandwrittenDriverFunctions & Dri
  * (taken from the arrays). Failures throw {@link CudaError}.
  */
 export const driver: Driver = Object.freeze(
-  Object.assign(Object.create(namespaceFallback.driver) as object, native.driver, enumsOf(generated), { constants: generated.constants }),
+  Object.assign(Object.create(namespaceFallback.driver) as object, native.driver, enumsOf(generated), {
+    constants: generated.constants,
+  }),
 ) as unknown as Driver;

@@ -6,7 +6,16 @@ import * as main from '@cuda-js/bindings';
 import * as runtime from '@cuda-js/bindings/runtime';
 import { describe, expect, it } from 'vitest';
 
-const RUNTIME = ['OwnedHandle', 'releaseInBackground', 'releaseAsync', 'backgroundReleaseFailures', 'brandHandle', 'skipDriverTeardownAtExit', 'PACKED_LAUNCH_HEADER', 'LAUNCH_QUEUE_RECORD'];
+const RUNTIME = [
+  'OwnedHandle',
+  'releaseInBackground',
+  'releaseAsync',
+  'backgroundReleaseFailures',
+  'brandHandle',
+  'skipDriverTeardownAtExit',
+  'PACKED_LAUNCH_HEADER',
+  'LAUNCH_QUEUE_RECORD',
+];
 
 describe('the entries of @cuda-js/bindings', () => {
   it('the runtime subpath holds the helpers of the layers above, and the main entry none of them', () => {

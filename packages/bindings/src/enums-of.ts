@@ -1,5 +1,7 @@
 /** The enum objects among a generated module's exports (the rest are types only). */
-export type EnumsOf<M> = { readonly [K in keyof M as M[K] extends Readonly<Record<string, unknown>> ? K : never]: M[K] };
+export type EnumsOf<M> = {
+  readonly [K in keyof M as M[K] extends Readonly<Record<string, unknown>> ? K : never]: M[K];
+};
 
 /** The numeric constants among a generated module's exports (its header's integer `#define`s). */
 export type ConstantsOf<M> = { readonly [K in keyof M as M[K] extends number ? K : never]: M[K] };
@@ -11,5 +13,7 @@ export function constantsOf<M extends object>(module: M): ConstantsOf<M> {
 
 /** Picks the enum objects out of a generated module. */
 export function enumsOf<M extends object>(module: M): EnumsOf<M> {
-  return Object.fromEntries(Object.entries(module).filter(([, v]) => typeof v === 'object' && v !== null)) as EnumsOf<M>;
+  return Object.fromEntries(
+    Object.entries(module).filter(([, v]) => typeof v === 'object' && v !== null),
+  ) as EnumsOf<M>;
 }

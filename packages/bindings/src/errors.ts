@@ -103,7 +103,14 @@ export class HostViewError extends Error {
 }
 
 /** Builds the error that the native addon throws for a failed call. */
-export function makeLibraryError(kind: string, code: number, codeName: string, functionName: string, message: string, log?: string): Error {
+export function makeLibraryError(
+  kind: string,
+  code: number,
+  codeName: string,
+  functionName: string,
+  message: string,
+  log?: string,
+): Error {
   switch (kind) {
     case 'cuda':
       return new CudaError(code, codeName, functionName, message, log);

@@ -22,5 +22,9 @@ import { addonFunction } from './native.js';
  * A zero `byteLength` gives an empty ArrayBuffer (the address is still checked).
  */
 export function hostArrayBuffer(ptr: CUdeviceptr | bigint, byteLength: number | bigint, owner: object): ArrayBuffer {
-  return addonFunction<(ptr: bigint, byteLength: number | bigint, owner: object) => ArrayBuffer>('hostArrayBuffer')(ptr, byteLength, owner);
+  return addonFunction<(ptr: bigint, byteLength: number | bigint, owner: object) => ArrayBuffer>('hostArrayBuffer')(
+    ptr,
+    byteLength,
+    owner,
+  );
 }

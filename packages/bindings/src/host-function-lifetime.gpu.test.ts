@@ -32,6 +32,8 @@ describeGpu('JS host functions that outlive their Worker', () => {
     }
     expect(report.main).toEqual({ hostFunc: 'ran', callback: [true, 0], graphCalls: 2 });
     // every record freed: the Workers' one-shot calls by the driver's thread, their graphs' host functions by the user objects' destructors
-    expect(report.recordsAfter, 'host-call records left (a leak), or released by the driver later than 10 s').toBe(report.recordsBefore);
+    expect(report.recordsAfter, 'host-call records left (a leak), or released by the driver later than 10 s').toBe(
+      report.recordsBefore,
+    );
   });
 });

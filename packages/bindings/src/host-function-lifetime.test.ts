@@ -44,7 +44,12 @@ function outcome(name: string): Outcome {
 
 /** The main thread's own calls of each form ran afterwards, with their arguments, in their async contexts, and left nothing behind. */
 function expectMainThreadWorks(r: Outcome): void {
-  expect(r.main).toEqual([['hostFunc context'], ['streamCallback context', String(0x5eed), 0], ['blocking context'], ['graph context', 3]]);
+  expect(r.main).toEqual([
+    ['hostFunc context'],
+    ['streamCallback context', String(0x5eed), 0],
+    ['blocking context'],
+    ['graph context', 3],
+  ]);
   expect(r.end.live).toBe(r.before.live);
   expect(r.end.waiting).toBe(0);
 }
@@ -99,7 +104,23 @@ describe('host functions that outlive the Worker that made them', { timeout: TES
   });
 });
 
-const NOT_FUNCTIONS: unknown[] = [undefined, null, 0, -1, Number.NaN, 1.5, '', 'f', {}, [], Symbol('s'), 2n ** 64n, 0n, true, new Uint8Array(4)];
+const NOT_FUNCTIONS: unknown[] = [
+  undefined,
+  null,
+  0,
+  -1,
+  Number.NaN,
+  1.5,
+  '',
+  'f',
+  {},
+  [],
+  Symbol('s'),
+  2n ** 64n,
+  0n,
+  true,
+  new Uint8Array(4),
+];
 const NOT_UINT32: unknown[] = [-1, 2 ** 32, 1.5, Number.NaN, Number.POSITIVE_INFINITY];
 
 describe('the stream host functions check their input before the driver', () => {
@@ -111,30 +132,47 @@ describe('the stream host functions check their input before the driver', () => 
     ];
     for (const [name, enqueue] of forms) {
       for (const value of NOT_FUNCTIONS) {
-        expect(() => enqueue(0x1234n, value), `${name}(stream, ${String(value)})`).toThrow(new RegExp(`${name}: parameter 'callback' must be a function`));
+        expect(() => enqueue(0x1234n, value), `${name}(stream, ${String(value)})`).toThrow(
+          new RegExp(`${name}: parameter 'callback' must be a function`),
+        );
       }
-      for (const value of [1, '1', null, undefined, {}]) expect(() => enqueue(value, () => undefined), name).toThrow(TypeError);
+      for (const value of [1, '1', null, undefined, {}])
+        expect(() => enqueue(value, () => undefined), name).toThrow(TypeError);
       expect(() => enqueue(2n ** 64n, () => undefined), name).toThrow(RangeError);
       expect(() => enqueue(-1n, () => undefined), name).toThrow(RangeError);
     }
-    for (const flags of NOT_UINT32) expect(() => driver.cuStreamAddCallback(0x1234n as never, () => undefined, flags as never), String(flags)).toThrow(RangeError);
+    for (const flags of NOT_UINT32)
+      expect(
+        () => driver.cuStreamAddCallback(0x1234n as never, () => undefined, flags as never),
+        String(flags),
+      ).toThrow(RangeError);
     expect(() => driver.cuStreamAddCallback(0x1234n as never, () => undefined, '0' as never)).toThrow(TypeError);
   });
 
   it("the addon's test entry names bad forms, delays and launch counts", async () => {
     const { native } = await import('./native.js');
     const hostCall = (native as unknown as { __hostCallForTests(...a: unknown[]): void }).__hostCallForTests;
-    for (const form of [undefined, null, 1, {}]) expect(() => hostCall(form, () => undefined, 0)).toThrow(/parameter 'form'/);
+    for (const form of [undefined, null, 1, {}])
+      expect(() => hostCall(form, () => undefined, 0)).toThrow(/parameter 'form'/);
     expect(() => hostCall('cuLaunchHostFunc', () => undefined, 0)).toThrow(RangeError);
-    for (const value of NOT_FUNCTIONS) expect(() => hostCall('graph', value, 0)).toThrow(/parameter 'callback' must be a function/);
-    for (const delay of [-1, Number.NaN, 60_001, '1']) expect(() => hostCall('hostFunc', () => undefined, delay)).toThrow(/parameter 'delayMs'/);
-    for (const launches of [-1, 1001, 1.5]) expect(() => hostCall('graph', () => undefined, 0, launches)).toThrow(/parameter 'launches'/);
+    for (const value of NOT_FUNCTIONS)
+      expect(() => hostCall('graph', value, 0)).toThrow(/parameter 'callback' must be a function/);
+    for (const delay of [-1, Number.NaN, 60_001, '1'])
+      expect(() => hostCall('hostFunc', () => undefined, delay)).toThrow(/parameter 'delayMs'/);
+    for (const launches of [-1, 1001, 1.5])
+      expect(() => hostCall('graph', () => undefined, 0, launches)).toThrow(/parameter 'launches'/);
   });
 
   it('cuStreamAddCallback names a callback that is not a function, and bad flags', () => {
-    expect(() => driver.cuStreamAddCallback(0x1234n as never, 5 as never)).toThrow(/cuStreamAddCallback: parameter 'callback' must be a function, got the number 5/);
+    expect(() => driver.cuStreamAddCallback(0x1234n as never, 5 as never)).toThrow(
+      /cuStreamAddCallback: parameter 'callback' must be a function, got the number 5/,
+    );
     expect(() => driver.cuStreamAddCallback(0x1234n as never, () => undefined, -1)).toThrow(RangeError);
-    expect(() => driver.cuStreamAddCallback(1 as never, () => undefined)).toThrow(/cuStreamAddCallback: parameter 'hStream' must be a bigint/);
-    expect(() => (driver.cuStreamAddCallback as (...a: unknown[]) => unknown)(0n, () => undefined, 0, 1)).toThrow(/expected 2 to 3 arguments/);
+    expect(() => driver.cuStreamAddCallback(1 as never, () => undefined)).toThrow(
+      /cuStreamAddCallback: parameter 'hStream' must be a bigint/,
+    );
+    expect(() => (driver.cuStreamAddCallback as (...a: unknown[]) => unknown)(0n, () => undefined, 0, 1)).toThrow(
+      /expected 2 to 3 arguments/,
+    );
   });
 });

@@ -13,7 +13,10 @@ function driverError(f: () => unknown): boolean {
   try {
     f();
   } catch (e) {
-    return DRIVER_ERRORS.some((kind) => e instanceof kind) || (e instanceof HostViewError && /not memory that the CUDA driver/.test(e.message));
+    return (
+      DRIVER_ERRORS.some((kind) => e instanceof kind) ||
+      (e instanceof HostViewError && /not memory that the CUDA driver/.test(e.message))
+    );
   }
   return false;
 }
@@ -22,7 +25,9 @@ describe('hostArrayBuffer', () => {
   it('checks its arguments before the driver', () => {
     expect(() => hostArrayBuffer(0x1000 as never, 8, {})).toThrow(TypeError);
     expect(() => hostArrayBuffer(0x1000n, 8, null as never)).toThrow(TypeError);
-    expect(() => hostArrayBuffer(0x1000n, 8, 'owner' as never)).toThrow(/parameter 'owner' must be an object or a function/);
+    expect(() => hostArrayBuffer(0x1000n, 8, 'owner' as never)).toThrow(
+      /parameter 'owner' must be an object or a function/,
+    );
     expect(() => hostArrayBuffer(0x1000n, -8, {})).toThrow(RangeError);
     expect(() => hostArrayBuffer(0x1000n, 0.5, {})).toThrow(RangeError);
     expect(() => hostArrayBuffer(0x1000n, 2 ** 33, {})).toThrow(/more than one view may hold \(4294967296 bytes/);

@@ -11,7 +11,9 @@ function present(probe: () => unknown, name: string): boolean {
     return true;
   } catch (e) {
     if (e instanceof LibraryNotFoundError) {
-      console.log(`hostile-input.test.ts: ${name} is not installed here, its tests are skipped (${e.message.split('\n')[0]})`);
+      console.log(
+        `hostile-input.test.ts: ${name} is not installed here, its tests are skipped (${e.message.split('\n')[0]})`,
+      );
       return false;
     }
     throw e;
@@ -34,7 +36,9 @@ describe.skipIf(!haveNvrtc)('NVRTC programs after destroy', () => {
     const p = nvrtc.nvrtcCreateProgram('extern "C" __global__ void k() {}', 'k.cu', [], []);
     nvrtc.nvrtcDestroyProgram(p);
     expect(() => nvrtc.nvrtcDestroyProgram(p)).toThrow(NvrtcError);
-    expect(() => nvrtc.nvrtcDestroyProgram(p)).toThrow(/nvrtcDestroyProgram.*parameter 'prog' \(0x[0-9a-f]+\) is not a live nvrtcProgram: it was destroyed already/);
+    expect(() => nvrtc.nvrtcDestroyProgram(p)).toThrow(
+      /nvrtcDestroyProgram.*parameter 'prog' \(0x[0-9a-f]+\) is not a live nvrtcProgram: it was destroyed already/,
+    );
     expect(codeNameOf(() => nvrtc.nvrtcDestroyProgram(p))).toBe('NVRTC_ERROR_INVALID_PROGRAM');
   });
 
@@ -60,7 +64,9 @@ describe.skipIf(!haveNvrtc)('NVRTC programs after destroy', () => {
     expect(codeNameOf(() => nvrtc.nvrtcGetPTX(0x1234n as never))).toBe('NVRTC_ERROR_INVALID_PROGRAM');
     const p = nvrtc.nvrtcCreateProgram('int x;', null, [], []);
     try {
-      expect(() => nvrtc.nvrtcAddNameExpression(p, null as never)).toThrow(/parameter 'name_expression' must be a string, got null/);
+      expect(() => nvrtc.nvrtcAddNameExpression(p, null as never)).toThrow(
+        /parameter 'name_expression' must be a string, got null/,
+      );
       expect(() => nvrtc.nvrtcGetLoweredName(p, null as never)).toThrow(TypeError);
     } finally {
       nvrtc.nvrtcDestroyProgram(p);
@@ -97,17 +103,26 @@ describe('byte counts against the JS buffer', () => {
     ['cuMemcpyDtoH', () => driver.cuMemcpyDtoH(new Uint8Array(4), 0n as never, 16)],
     ['cuMemcpyHtoD', () => driver.cuMemcpyHtoD(0n as never, new Uint8Array(4), 16n)],
     ['cuMemcpyDtoHAsync', () => driver.cuMemcpyDtoHAsync(new Float32Array(2), 0n as never, 9, 0n as never)],
-    ['cuMemcpyHtoDAsync', () => driver.cuMemcpyHtoDAsync(0n as never, new DataView(new ArrayBuffer(8), 4), 5, 0n as never)],
+    [
+      'cuMemcpyHtoDAsync',
+      () => driver.cuMemcpyHtoDAsync(0n as never, new DataView(new ArrayBuffer(8), 4), 5, 0n as never),
+    ],
     ['cuMemcpyHtoA', () => driver.cuMemcpyHtoA(1n as never, 0, new ArrayBuffer(3), 4)],
     ['cuMemcpyAtoH', () => driver.cuMemcpyAtoH(new Uint8Array(3), 1n as never, 0, 4)],
     ['cuMemHostRegister', () => driver.cuMemHostRegister(new Uint8Array(4096), 8192, 0)],
   ])('%s refuses a count past the end of the buffer', (name, call) => {
     expect(call).toThrow(RangeError);
-    expect(call).toThrow(new RegExp(`^${name}: parameter '(ByteCount|bytesize)' = \\d+ bytes is more than parameter '\\w+' holds \\(\\d+ bytes\\)`));
+    expect(call).toThrow(
+      new RegExp(
+        `^${name}: parameter '(ByteCount|bytesize)' = \\d+ bytes is more than parameter '\\w+' holds \\(\\d+ bytes\\)`,
+      ),
+    );
   });
 
   it('an out-buffer that the function fills with more than one element must hold all of it (cuDeviceGetLuid writes 8 bytes)', () => {
-    expect(() => driver.cuDeviceGetLuid(new Uint8Array(4), 0)).toThrow(/^cuDeviceGetLuid: parameter 'luid' holds 4 bytes; the function writes at least 8/);
+    expect(() => driver.cuDeviceGetLuid(new Uint8Array(4), 0)).toThrow(
+      /^cuDeviceGetLuid: parameter 'luid' holds 4 bytes; the function writes at least 8/,
+    );
     let error: unknown;
     try {
       driver.cuDeviceGetLuid(new Uint8Array(8), 0);

@@ -36,12 +36,22 @@ describe('createLaunchFunction', () => {
   });
 
   it('refuses what createPackedLaunch refuses: parameters outside the bytes, over the header or each other, a bad header, 0n', () => {
-    expect(() => driver.createLaunchFunction(F, 64, [0], [8], 24)).toThrow(/'headerOffset' = 24: the 48-byte header does not fit in the buffer \(64 bytes\)/);
+    expect(() => driver.createLaunchFunction(F, 64, [0], [8], 24)).toThrow(
+      /'headerOffset' = 24: the 48-byte header does not fit in the buffer \(64 bytes\)/,
+    );
     expect(() => driver.createLaunchFunction(F, 64, [0], [4], 4)).toThrow(/'headerOffset' = 4 is not a multiple of 8/);
-    expect(() => driver.createLaunchFunction(F, 64, [0, 48], [8, 16], 8)).toThrow(/'offsets'\[1\] = 48 with size 16 reaches into the header at 8/);
-    expect(() => driver.createLaunchFunction(F, 64, [0, 4], [8, 8], 16)).toThrow(/'offsets'\[1\] = 4 overlaps parameter 0/);
-    expect(() => driver.createLaunchFunction(F, 64, [64], [1], 0)).toThrow(/'offsets'\[0\] = 64 is past the end of the buffer/);
-    expect(() => driver.createLaunchFunction(0n as CUfunction, 64, [], [], 0)).toThrow(/'f' must be a CUfunction or CUkernel, not 0n/);
+    expect(() => driver.createLaunchFunction(F, 64, [0, 48], [8, 16], 8)).toThrow(
+      /'offsets'\[1\] = 48 with size 16 reaches into the header at 8/,
+    );
+    expect(() => driver.createLaunchFunction(F, 64, [0, 4], [8, 8], 16)).toThrow(
+      /'offsets'\[1\] = 4 overlaps parameter 0/,
+    );
+    expect(() => driver.createLaunchFunction(F, 64, [64], [1], 0)).toThrow(
+      /'offsets'\[0\] = 64 is past the end of the buffer/,
+    );
+    expect(() => driver.createLaunchFunction(0n as CUfunction, 64, [], [], 0)).toThrow(
+      /'f' must be a CUfunction or CUkernel, not 0n/,
+    );
     expect(() => driver.createLaunchFunction(F, 0, [], [], 0)).toThrow(/'byteLength' = 0: a launch takes 1 to/);
     expect(() => driver.createLaunchFunction(F, 1 << 20, [], [], 0)).toThrow(RangeError);
     expect(() => driver.createLaunchFunction(F, -1, [], [], 0)).toThrow(RangeError);
@@ -56,7 +66,10 @@ describe('createLaunchFunction', () => {
 });
 
 /** A queue of records for `launch` (index 0): each record the prefix, then `body` bytes. */
-function queueOf(records: { which?: number; bytes?: number }[], body = 16 + HEADER): { queue: ArrayBuffer; used: number } {
+function queueOf(
+  records: { which?: number; bytes?: number }[],
+  body = 16 + HEADER,
+): { queue: ArrayBuffer; used: number } {
   const size = LAUNCH_QUEUE_RECORD.body + body;
   const queue = new ArrayBuffer(records.length * size + 8);
   const view = new DataView(queue);
@@ -92,7 +105,11 @@ describe('cuLaunchKernelQueue', () => {
       expect((error as { launchIndex?: number }).launchIndex).toBe(index);
     };
     expectAt([{}, { which: 1 }], 1, /queued launch 1 names packed launch 1 of 1/);
-    expectAt([{}, {}, { bytes: 12 }], 2, /queued launch 2 has a size of 12 bytes, not a multiple of 8 holding its 64 bytes/);
+    expectAt(
+      [{}, {}, { bytes: 12 }],
+      2,
+      /queued launch 2 has a size of 12 bytes, not a multiple of 8 holding its 64 bytes/,
+    );
     expectAt([{ bytes: 16 }], 0, /queued launch 0 has a size of 16 bytes/);
     expectAt([{ bytes: 8 + 64 + 8 }], 0, /has a size of 80 bytes/); // past the queue's used bytes
     const cut = queueOf([{}]);
@@ -104,19 +121,31 @@ describe('cuLaunchKernelQueue', () => {
   });
 
   it('refuses a byte length past the queue and launches that are not launches', () => {
-    expect(() => driver.cuLaunchKernelQueue(new ArrayBuffer(8), 16, [])).toThrow(/'byteLength' = 16 is past the end of the queue \(8 bytes\)/);
-    expect(() => driver.cuLaunchKernelQueue(new ArrayBuffer(8), 0, [{} as never])).toThrow(/'launches'\[0\] must be the result of createLaunchFunction or createPackedLaunch/);
+    expect(() => driver.cuLaunchKernelQueue(new ArrayBuffer(8), 16, [])).toThrow(
+      /'byteLength' = 16 is past the end of the queue \(8 bytes\)/,
+    );
+    expect(() => driver.cuLaunchKernelQueue(new ArrayBuffer(8), 0, [{} as never])).toThrow(
+      /'launches'\[0\] must be the result of createLaunchFunction or createPackedLaunch/,
+    );
     expect(() => driver.cuLaunchKernelQueue(new ArrayBuffer(8), 0, [(() => undefined) as never])).toThrow(TypeError);
-    expect(() => driver.cuLaunchKernelQueue(new ArrayBuffer(8), 0, [driver.createKernelParams(new ArrayBuffer(8), [0], [8]) as never])).toThrow(TypeError);
+    expect(() =>
+      driver.cuLaunchKernelQueue(new ArrayBuffer(8), 0, [
+        driver.createKernelParams(new ArrayBuffer(8), [0], [8]) as never,
+      ]),
+    ).toThrow(TypeError);
     expect(() => driver.cuLaunchKernelQueue('queue' as never, 0, [])).toThrow(/'queue' must be an ArrayBuffer/);
     expect(() => driver.cuLaunchKernelQueue(new ArrayBuffer(8), 0, 'launches' as never)).toThrow(TypeError);
-    expect(() => (driver.cuLaunchKernelQueue as (...a: unknown[]) => number)(new ArrayBuffer(8), 0)).toThrow(/expected 3 arguments, got 2/);
+    expect(() => (driver.cuLaunchKernelQueue as (...a: unknown[]) => number)(new ArrayBuffer(8), 0)).toThrow(
+      /expected 3 arguments, got 2/,
+    );
   });
 });
 
 describe('launchCrossingProbe', () => {
   it('does nothing, with or without a packed launch', () => {
     expect(driver.launchCrossingProbe()).toBeUndefined();
-    expect(driver.launchCrossingProbe(driver.createPackedLaunch(F, new ArrayBuffer(HEADER), [], [], 0))).toBeUndefined();
+    expect(
+      driver.launchCrossingProbe(driver.createPackedLaunch(F, new ArrayBuffer(HEADER), [], [], 0)),
+    ).toBeUndefined();
   });
 });

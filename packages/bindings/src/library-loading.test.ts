@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 const DIST = join(import.meta.dirname, '..', 'dist', 'index.js');
 
 function runChild(code: string, env: Record<string, string>): { out: string; status: number | null } {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { out: `${r.stdout}${r.stderr}`, status: r.status };
 }
 

@@ -73,7 +73,10 @@ function installedPackageRoot(from: readonly (string | undefined)[]): string | u
 
 /** The builds of the addon in a package root, in the order node-gyp-build prefers them: a source build, then the prebuild of this platform. */
 function buildsIn(root: string): string[] {
-  return [join(root, 'native', 'build', 'Release', `${ADDON_NAME}.node`), join(root, 'prebuilds', PLATFORM, `${ADDON_NAME}.node`)];
+  return [
+    join(root, 'native', 'build', 'Release', `${ADDON_NAME}.node`),
+    join(root, 'prebuilds', PLATFORM, `${ADDON_NAME}.node`),
+  ];
 }
 
 /** The prebuild that node-gyp-build picks for this platform, libc and runtime, where it can run (not inside a CommonJS bundle, which has no `import.meta.url`). */
@@ -106,11 +109,22 @@ function resolveAddon(): Resolution {
   if (override) return { path: override, searched: [`${override} (CUDA_JS_BINDINGS_ADDON)`] };
   const file = ownFile();
   // src/, dist/ and dist/chunks/ sit one or two folders below the package root; elsewhere the code was bundled into an app's file
-  const ownRoot = file === undefined ? undefined : [join(dirname(file), '..'), join(dirname(file), '..', '..')].find(isPackageRoot);
+  const ownRoot =
+    file === undefined ? undefined : [join(dirname(file), '..'), join(dirname(file), '..', '..')].find(isPackageRoot);
   const bundledInto = ownRoot !== undefined ? undefined : (file ?? '(a bundle)');
   const root =
-    bundledInto === undefined ? ownRoot : installedPackageRoot([file === undefined ? undefined : dirname(file), process.argv[1] === undefined ? undefined : dirname(process.argv[1]), process.cwd()]);
-  if (root === undefined) return { searched: [`${PACKAGE} installed beside ${bundledInto} (node_modules), the main script or the working directory`], ...(bundledInto ? { bundledInto } : {}) };
+    bundledInto === undefined
+      ? ownRoot
+      : installedPackageRoot([
+          file === undefined ? undefined : dirname(file),
+          process.argv[1] === undefined ? undefined : dirname(process.argv[1]),
+          process.cwd(),
+        ]);
+  if (root === undefined)
+    return {
+      searched: [`${PACKAGE} installed beside ${bundledInto} (node_modules), the main script or the working directory`],
+      ...(bundledInto ? { bundledInto } : {}),
+    };
   const searched = buildsIn(root);
   const found = searched.find((path) => existsSync(path)) ?? nodeGypBuildPick(root);
   return { ...(found === undefined ? {} : { path: found }), root, searched, ...(bundledInto ? { bundledInto } : {}) };
@@ -153,7 +167,12 @@ function loadAddon(): { addon: NativeAddon; path: string } | AddonLoadError {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     const missing = (error as { code?: string }).code === 'ERR_DLOPEN_FAILED' && !existsSync(path);
     const Kind = missing ? AddonNotFoundError : AddonLoadError;
-    return new Kind(`${PACKAGE}: the native addon ${path} did not load: ${reason}; ${where}. ${howToFix(resolution)}`, searched, path, error);
+    return new Kind(
+      `${PACKAGE}: the native addon ${path} did not load: ${reason}; ${where}. ${howToFix(resolution)}`,
+      searched,
+      path,
+      error,
+    );
   }
 }
 
@@ -175,7 +194,8 @@ function unavailable(error: AddonLoadError, prefix: RegExp): object {
 const loaded = loadAddon();
 
 /** Where the addon was loaded from, or the error that says why it was not. */
-export const addon: { readonly path: string } | { readonly error: AddonLoadError } = loaded instanceof AddonLoadError ? { error: loaded } : { path: loaded.path };
+export const addon: { readonly path: string } | { readonly error: AddonLoadError } =
+  loaded instanceof AddonLoadError ? { error: loaded } : { path: loaded.path };
 
 /** The prototype for each namespace: null with the addon, else functions that throw why it is missing. */
 export const namespaceFallback: {
@@ -188,7 +208,10 @@ export const namespaceFallback: {
 } =
   loaded instanceof AddonLoadError
     ? {
-        driver: unavailable(loaded, /^(cu[A-Z]|createKernelParams$|createPackedLaunch$|createLaunchFunction$|launchCrossingProbe$)/),
+        driver: unavailable(
+          loaded,
+          /^(cu[A-Z]|createKernelParams$|createPackedLaunch$|createLaunchFunction$|launchCrossingProbe$)/,
+        ),
         nvrtc: unavailable(loaded, /^nvrtc[A-Z]/),
         nvjitlink: unavailable(loaded, /^nvJitLink[A-Z]/),
         nvvm: unavailable(loaded, /^nvvm[A-Z]/),
@@ -201,7 +224,18 @@ function failing(error: AddonLoadError): NativeAddon {
   const fail = (): never => {
     throw error;
   };
-  return { driver: {}, nvrtc: {}, nvjitlink: {}, nvvm: {}, nvml: {}, nccl: {}, setup: () => undefined, loadedLibraries: fail, perThreadDefaultStream: fail, __nvJitLinkThreadIdForTests: fail };
+  return {
+    driver: {},
+    nvrtc: {},
+    nvjitlink: {},
+    nvvm: {},
+    nvml: {},
+    nccl: {},
+    setup: () => undefined,
+    loadedLibraries: fail,
+    perThreadDefaultStream: fail,
+    __nvJitLinkThreadIdForTests: fail,
+  };
 }
 
 export const native: NativeAddon = loaded instanceof AddonLoadError ? failing(loaded) : loaded.addon;
@@ -213,7 +247,8 @@ export const native: NativeAddon = loaded instanceof AddonLoadError ? failing(lo
  */
 export function addonFunction<F extends (...args: never[]) => unknown>(name: string): F {
   const f = (native as unknown as Readonly<Record<string, F | undefined>>)[name];
-  if (f === undefined) throw 'error' in addon ? addon.error : new Error(`@cuda-js/bindings: the native addon has no ${name}`);
+  if (f === undefined)
+    throw 'error' in addon ? addon.error : new Error(`@cuda-js/bindings: the native addon has no ${name}`);
   return f;
 }
 

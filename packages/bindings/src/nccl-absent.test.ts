@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { LibraryNotFoundError, loadedLibraries, NcclError, nccl, type CUdeviceptr, type CUstream, type ncclComm_t } from './index.js';
+import {
+  LibraryNotFoundError,
+  loadedLibraries,
+  NcclError,
+  nccl,
+  type CUdeviceptr,
+  type CUstream,
+  type ncclComm_t,
+} from './index.js';
 import { errorOf } from '@cuda-js/test-support/errors';
 
 // Where NCCL is absent, every call that gets past its argument checks is a
@@ -62,23 +70,42 @@ describe('nccl where libnccl cannot be found', () => {
       () => nccl.ncclCommCuDevice(made),
       () => nccl.ncclCommUserRank(made),
       () => nccl.ncclCommGetAsyncError(made),
-      () => nccl.ncclAllReduce(ptr(0x1000n), ptr(0x1000n), 1, nccl.ncclDataType_t.ncclFloat32, nccl.ncclRedOp_t.ncclSum, made, stream(0n)),
+      () =>
+        nccl.ncclAllReduce(
+          ptr(0x1000n),
+          ptr(0x1000n),
+          1,
+          nccl.ncclDataType_t.ncclFloat32,
+          nccl.ncclRedOp_t.ncclSum,
+          made,
+          stream(0n),
+        ),
       () => nccl.ncclSend(ptr(0x1000n), 1, nccl.ncclDataType_t.ncclInt32, 0, made, stream(0n)),
     ]) {
       const e = errorOf<NcclFailure>(call);
       expect(e).toBeInstanceOf(NcclError);
       expect(e).toMatchObject({ name: 'NcclError', code: 4, codeName: 'ncclInvalidArgument' });
-      expect(e.message).toMatch(/parameter 'comm' \(0x7f00deadb000\) is not a live ncclComm_t: it was destroyed already, or never created/);
+      expect(e.message).toMatch(
+        /parameter 'comm' \(0x7f00deadb000\) is not a live ncclComm_t: it was destroyed already, or never created/,
+      );
     }
-    expect(errorOf<NcclFailure>(() => nccl.ncclCommDestroy(comm(0n))).message).toMatch(/parameter 'comm' is NULL \(0n\), which is no ncclComm_t/);
+    expect(errorOf<NcclFailure>(() => nccl.ncclCommDestroy(comm(0n))).message).toMatch(
+      /parameter 'comm' is NULL \(0n\), which is no ncclComm_t/,
+    );
   });
 
   it('checks argument types and enum values before the library: TypeError and RangeError name the parameter', () => {
     expect(() => nccl.ncclCommDestroy(1 as never)).toThrow(/parameter 'comm' must be a bigint/);
-    expect(() => nccl.ncclCommInitRank(1, { internal: new Uint8Array(129) }, 0)).toThrow(/holds at most 128 bytes, got 129/);
+    expect(() => nccl.ncclCommInitRank(1, { internal: new Uint8Array(129) }, 0)).toThrow(
+      /holds at most 128 bytes, got 129/,
+    );
     expect(() => nccl.ncclCommInitRank(1.5, id, 0)).toThrow(RangeError);
     expect(() => nccl.ncclCommInitAll(['0' as never])).toThrow(TypeError);
-    expect(() => nccl.ncclAllGather(ptr(1n), ptr(1n), 1, 99, comm(0n), stream(0n))).toThrow(/parameter 'datatype' must be a value of its C enum, got the number 99/);
-    expect(() => nccl.ncclReduce(ptr(1n), ptr(1n), -1, 0, 0, 0, comm(0n), stream(0n))).toThrow(/parameter 'count' must not be negative/);
+    expect(() => nccl.ncclAllGather(ptr(1n), ptr(1n), 1, 99, comm(0n), stream(0n))).toThrow(
+      /parameter 'datatype' must be a value of its C enum, got the number 99/,
+    );
+    expect(() => nccl.ncclReduce(ptr(1n), ptr(1n), -1, 0, 0, 0, comm(0n), stream(0n))).toThrow(
+      /parameter 'count' must not be negative/,
+    );
   });
 });

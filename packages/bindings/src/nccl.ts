@@ -22,4 +22,11 @@ export type Nccl = GeneratedNcclFunctions & EnumsOf<typeof generated> & Constant
  * or aborted reaches NCCL (another is an `NcclError` `ncclInvalidArgument`).
  * `@cuda-js/core`'s `Communicator` is the layer over these calls.
  */
-export const nccl: Nccl = Object.freeze(Object.assign(Object.create(namespaceFallback.nccl) as object, native.nccl, enumsOf(generated), constantsOf(generated))) as unknown as Nccl;
+export const nccl: Nccl = Object.freeze(
+  Object.assign(
+    Object.create(namespaceFallback.nccl) as object,
+    native.nccl,
+    enumsOf(generated),
+    constantsOf(generated),
+  ),
+) as unknown as Nccl;

@@ -9,7 +9,10 @@ import { addon, native } from './native.js';
 // thread through its test-only entry, which takes the same two paths as the
 // nvJitLink functions (blocking, and a Promise like nvJitLinkCompleteAsync).
 // nvjitlink.gpu.test.ts runs the real linker on it.
-const ADDON = 'path' in addon ? addon.path : join(import.meta.dirname, '..', 'prebuilds', `${process.platform}-${process.arch}`, 'cuda_js_bindings.node');
+const ADDON =
+  'path' in addon
+    ? addon.path
+    : join(import.meta.dirname, '..', 'prebuilds', `${process.platform}-${process.arch}`, 'cuda_js_bindings.node');
 const DIST = join(import.meta.dirname, '..', 'dist', 'index.js');
 const linux = process.platform === 'linux';
 
@@ -19,7 +22,11 @@ interface ThreadIds {
 }
 const threadIds = native.__nvJitLinkThreadIdForTests;
 
-function runChild(code: string, env: Record<string, string> = {}, module = false): { out: string; status: number | null; signal: string | null } {
+function runChild(
+  code: string,
+  env: Record<string, string> = {},
+  module = false,
+): { out: string; status: number | null; signal: string | null } {
   const args = module ? ['--input-type=module', '-e', code] : ['-e', code];
   const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
   return { out: `${r.stdout}${r.stderr}`, status: r.status, signal: r.signal };
@@ -68,7 +75,9 @@ describe('the nvJitLink thread', () => {
   });
 
   it('names bad arguments of the test entry', () => {
-    expect(() => threadIds(1 as unknown as false)).toThrow(/__nvJitLinkThreadIdForTests: parameter 'async' must be a boolean/);
+    expect(() => threadIds(1 as unknown as false)).toThrow(
+      /__nvJitLinkThreadIdForTests: parameter 'async' must be a boolean/,
+    );
     expect(() => threadIds(false, -1)).toThrow(RangeError);
     expect(() => threadIds(false, Number.NaN)).toThrow(/parameter 'delayMs' must be in \[0, 60000\]/);
   });
@@ -97,7 +106,12 @@ describe('the nvJitLink thread across JS threads and at exit', () => {
     `);
     expect(signal, out).toBeNull();
     expect(status, out).toBe(0);
-    const r = JSON.parse(out.trim().split('\n').pop()!) as { main: ThreadIds; worker: { sync: ThreadIds; async: ThreadIds }; after: ThreadIds; again: ThreadIds };
+    const r = JSON.parse(out.trim().split('\n').pop()!) as {
+      main: ThreadIds;
+      worker: { sync: ThreadIds; async: ThreadIds };
+      after: ThreadIds;
+      again: ThreadIds;
+    };
     expect(r.worker.sync.job).toBe(r.main.job);
     expect(r.worker.async.job).toBe(r.main.job);
     expect(r.worker.sync.caller).not.toBe(r.main.caller); // the worker's own JS thread
@@ -160,7 +174,11 @@ describe.runIf(linux)('loading nvJitLink', () => {
     expect(status, out).toBe(0);
     expect(out).toContain('before=false');
     // "ELF file version does not match" is dlerror's text, which is per thread: it was read where dlopen ran
-    expect(out).toMatch(new RegExp(`error=LibraryLoadError: nvJitLinkVersion: could not load nvJitLink from ${notElf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*ELF file version`));
+    expect(out).toMatch(
+      new RegExp(
+        `error=LibraryLoadError: nvJitLinkVersion: could not load nvJitLink from ${notElf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*ELF file version`,
+      ),
+    );
     expect(out).toContain('after=true');
   });
 

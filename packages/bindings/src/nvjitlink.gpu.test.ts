@@ -159,7 +159,10 @@ describeGpu('nvJitLink on a GPU', () => {
 
   it('survives nvJitLinkCompleteAsync followed by Destroy and a new Create (the H200 crash), in a child process', () => {
     expect(existsSync(DIST), `${DIST} is missing: build first`).toBe(true);
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', CRASH_SEQUENCE], { encoding: 'utf8', timeout: 110_000 });
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', CRASH_SEQUENCE], {
+      encoding: 'utf8',
+      timeout: 110_000,
+    });
     const out = `${r.stdout}${r.stderr}`;
     expect(r.signal, `the child died of ${r.signal}:\n${out}`).toBeNull();
     expect(r.status, out).toBe(0);

@@ -20,4 +20,6 @@ export type NvJitLink = GeneratedNvjitlinkFunctions & HandwrittenNvJitLinkFuncti
  * nvJitLink, the JIT linker (opened on the first call). Failures throw {@link NvJitLinkError}.
  * Every call runs on one native thread of the addon, since nvJitLink keeps per-thread state.
  */
-export const nvjitlink: NvJitLink = Object.freeze(Object.assign(Object.create(namespaceFallback.nvjitlink) as object, native.nvjitlink, enumsOf(generated))) as unknown as NvJitLink;
+export const nvjitlink: NvJitLink = Object.freeze(
+  Object.assign(Object.create(namespaceFallback.nvjitlink) as object, native.nvjitlink, enumsOf(generated)),
+) as unknown as NvJitLink;

@@ -35,7 +35,9 @@ describe('nvml where libnvidia-ml cannot be found', () => {
 
   it('device functions check their arguments first: a bad handle is a TypeError, not a library lookup', () => {
     expect(() => nvml.nvmlDeviceGetName(0n as unknown as nvmlDevice_t)).toThrow(TypeError);
-    expect(() => nvml.nvmlDeviceGetUUID(null as unknown as nvmlDevice_t)).toThrow(/parameter 'device' must be an nvmlDevice_t/);
+    expect(() => nvml.nvmlDeviceGetUUID(null as unknown as nvmlDevice_t)).toThrow(
+      /parameter 'device' must be an nvmlDevice_t/,
+    );
   });
 
   // Without the override, on a machine with no NVIDIA driver (this one, CI), the message says what to install.
@@ -45,9 +47,12 @@ describe('nvml where libnvidia-ml cannot be found', () => {
   } catch (e) {
     absentHere = e instanceof LibraryNotFoundError;
   }
-  it.skipIf(!absentHere)('on a machine without the driver, pathfinder looked in the system loader for libnvidia-ml.so.1', () => {
-    const e = errorOf(() => findLibrary('nvml', { env: {} }));
-    expect(e.message).toMatch(/ldconfig -p: no entry for libnvidia-ml\.so\.1/);
-    expect(e.message).toMatch(/install the NVIDIA driver, or set CUDA_JS_LIB_NVML/);
-  });
+  it.skipIf(!absentHere)(
+    'on a machine without the driver, pathfinder looked in the system loader for libnvidia-ml.so.1',
+    () => {
+      const e = errorOf(() => findLibrary('nvml', { env: {} }));
+      expect(e.message).toMatch(/ldconfig -p: no entry for libnvidia-ml\.so\.1/);
+      expect(e.message).toMatch(/install the NVIDIA driver, or set CUDA_JS_LIB_NVML/);
+    },
+  );
 });

@@ -19,4 +19,11 @@ export type Nvml = GeneratedNvmlFunctions & EnumsOf<typeof generated> & Constant
  * Device handles (`nvmlDevice_t`) are type-tagged Externals: only the ones
  * that `nvmlDeviceGetHandleByIndex_v2` returned are accepted.
  */
-export const nvml: Nvml = Object.freeze(Object.assign(Object.create(namespaceFallback.nvml) as object, native.nvml, enumsOf(generated), constantsOf(generated))) as unknown as Nvml;
+export const nvml: Nvml = Object.freeze(
+  Object.assign(
+    Object.create(namespaceFallback.nvml) as object,
+    native.nvml,
+    enumsOf(generated),
+    constantsOf(generated),
+  ),
+) as unknown as Nvml;

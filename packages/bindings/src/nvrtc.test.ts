@@ -42,7 +42,12 @@ describe.skipIf(!haveLibrary('nvrtc'))('NVRTC of this machine', () => {
   });
 
   it('passes headers by name', () => {
-    const prog = nvrtc.nvrtcCreateProgram('#include "scale.h"\nextern "C" __global__ void k(float* p) { p[0] = SCALE; }', 'k.cu', ['#define SCALE 3.5f\n'], ['scale.h']);
+    const prog = nvrtc.nvrtcCreateProgram(
+      '#include "scale.h"\nextern "C" __global__ void k(float* p) { p[0] = SCALE; }',
+      'k.cu',
+      ['#define SCALE 3.5f\n'],
+      ['scale.h'],
+    );
     nvrtc.nvrtcCompileProgram(prog, ['-arch=compute_80']);
     expect(nvrtc.nvrtcGetPTX(prog)).toMatch(/0f40600000|1080033280/); // 3.5f, as a float literal or its bits
     nvrtc.nvrtcDestroyProgram(prog);
@@ -80,7 +85,11 @@ describe.skipIf(!haveLibrary('nvrtc'))('NVRTC of this machine', () => {
 
   it('rejects the async compile with the log', async () => {
     const prog = nvrtc.nvrtcCreateProgram(BROKEN_CU, 'broken.cu', [], []);
-    await expect(nvrtc.nvrtcCompileProgramAsync(prog, [])).rejects.toMatchObject({ name: 'NvrtcError', codeName: 'NVRTC_ERROR_COMPILATION', log: expect.stringMatching(/undeclared_name/) });
+    await expect(nvrtc.nvrtcCompileProgramAsync(prog, [])).rejects.toMatchObject({
+      name: 'NvrtcError',
+      codeName: 'NVRTC_ERROR_COMPILATION',
+      log: expect.stringMatching(/undeclared_name/),
+    });
     nvrtc.nvrtcDestroyProgram(prog);
   });
 

@@ -14,4 +14,6 @@ export interface HandwrittenNvrtcFunctions {
 export type Nvrtc = GeneratedNvrtcFunctions & HandwrittenNvrtcFunctions & EnumsOf<typeof generated>;
 
 /** NVRTC, the runtime C++ compiler (opened on the first call). Failures throw {@link NvrtcError}. */
-export const nvrtc: Nvrtc = Object.freeze(Object.assign(Object.create(namespaceFallback.nvrtc) as object, native.nvrtc, enumsOf(generated))) as unknown as Nvrtc;
+export const nvrtc: Nvrtc = Object.freeze(
+  Object.assign(Object.create(namespaceFallback.nvrtc) as object, native.nvrtc, enumsOf(generated)),
+) as unknown as Nvrtc;

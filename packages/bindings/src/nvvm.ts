@@ -14,4 +14,6 @@ export interface HandwrittenNvvmFunctions {
 export type Nvvm = GeneratedNvvmFunctions & HandwrittenNvvmFunctions & EnumsOf<typeof generated>;
 
 /** libNVVM, the NVVM IR compiler (opened on the first call). Failures throw {@link NvvmError}. */
-export const nvvm: Nvvm = Object.freeze(Object.assign(Object.create(namespaceFallback.nvvm) as object, native.nvvm, enumsOf(generated))) as unknown as Nvvm;
+export const nvvm: Nvvm = Object.freeze(
+  Object.assign(Object.create(namespaceFallback.nvvm) as object, native.nvvm, enumsOf(generated)),
+) as unknown as Nvvm;

@@ -33,7 +33,12 @@ describe('OwnedHandle', () => {
 
   it('take() hands the handle to the caller without releasing it, once', () => {
     const released: string[] = [];
-    const owned = new OwnedHandle(event, {}, { atClose: () => void released.push('close'), whenCollected: () => void released.push('collected') }, 'Buffer');
+    const owned = new OwnedHandle(
+      event,
+      {},
+      { atClose: () => void released.push('close'), whenCollected: () => void released.push('collected') },
+      'Buffer',
+    );
     expect(owned.take()).toBe(0x42n);
     expect(owned.take()).toBeUndefined();
     owned.close();
@@ -43,7 +48,10 @@ describe('OwnedHandle', () => {
 
   it('a forgotten owner is released by whenCollected, not atClose; a closed one is not released again', async () => {
     const released: string[] = [];
-    const release = { atClose: () => void released.push('close'), whenCollected: (h: CUevent) => void released.push(`collected 0x${h.toString(16)}`) };
+    const release = {
+      atClose: () => void released.push('close'),
+      whenCollected: (h: CUevent) => void released.push(`collected 0x${h.toString(16)}`),
+    };
     const kept = { owned: undefined as OwnedHandle<CUevent> | undefined };
     (() => {
       const forgotten = {};

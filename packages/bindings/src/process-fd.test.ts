@@ -34,7 +34,8 @@ function probe(): { ok: true } | { ok: false; reason: string } {
     closeSync(duplicateFdFromProcess(process.pid, fd));
     return { ok: true };
   } catch (error) {
-    if (error instanceof FdDuplicationError && (error.code === 'ENOSYS' || error.code === 'EPERM')) return { ok: false, reason: error.message };
+    if (error instanceof FdDuplicationError && (error.code === 'ENOSYS' || error.code === 'EPERM'))
+      return { ok: false, reason: error.message };
     throw error;
   } finally {
     closeSync(fd);
@@ -44,45 +45,58 @@ const available = probe();
 const skipReason = available.ok ? '' : ` (skipped: ${available.reason})`;
 
 describe('duplicateFdFromProcess', () => {
-  it.skipIf(!available.ok)(`copies a descriptor of this process: the copy reads the file after the original is closed${skipReason}`, () => {
-    const fd = openSync(fileWith('read through the copy'), 'r');
-    const copy = duplicateFdFromProcess(process.pid, fd);
-    try {
-      expect(Number.isInteger(copy) && copy >= 0).toBe(true);
-      expect(copy).not.toBe(fd);
-      closeSync(fd);
-      expect(readAll(copy, 64)).toBe('read through the copy');
-    } finally {
-      closeSync(copy);
-    }
-  });
-
-  it.skipIf(!available.ok)(`copies a descriptor of a child process (a parent may always take its children's)${skipReason}`, async () => {
-    const path = fileWith('opened by the child');
-    // The child opens the file, says which descriptor it got, and waits until it is killed.
-    const child = spawn(process.execPath, ['-e', `const fd = require('node:fs').openSync(${JSON.stringify(path)}, 'r'); console.log(fd); setInterval(() => {}, 1000);`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    try {
-      const childFd = await new Promise<number>((resolve, reject) => {
-        // bounded well inside the unit timeout, not by how fast a loaded machine starts a process
-        const timer = setTimeout(() => reject(new Error('the child did not report its descriptor in 50 s')), 50_000);
-        child.once('error', reject);
-        child.stdout.once('data', (chunk: Buffer) => {
-          clearTimeout(timer);
-          resolve(Number.parseInt(chunk.toString(), 10));
-        });
-      });
-      const copy = duplicateFdFromProcess(child.pid!, childFd);
+  it.skipIf(!available.ok)(
+    `copies a descriptor of this process: the copy reads the file after the original is closed${skipReason}`,
+    () => {
+      const fd = openSync(fileWith('read through the copy'), 'r');
+      const copy = duplicateFdFromProcess(process.pid, fd);
       try {
-        expect(readAll(copy, 64)).toBe('opened by the child');
+        expect(Number.isInteger(copy) && copy >= 0).toBe(true);
+        expect(copy).not.toBe(fd);
+        closeSync(fd);
+        expect(readAll(copy, 64)).toBe('read through the copy');
       } finally {
         closeSync(copy);
       }
-    } finally {
-      child.kill('SIGKILL');
-    }
-  });
+    },
+  );
+
+  it.skipIf(!available.ok)(
+    `copies a descriptor of a child process (a parent may always take its children's)${skipReason}`,
+    async () => {
+      const path = fileWith('opened by the child');
+      // The child opens the file, says which descriptor it got, and waits until it is killed.
+      const child = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const fd = require('node:fs').openSync(${JSON.stringify(path)}, 'r'); console.log(fd); setInterval(() => {}, 1000);`,
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      try {
+        const childFd = await new Promise<number>((resolve, reject) => {
+          // bounded well inside the unit timeout, not by how fast a loaded machine starts a process
+          const timer = setTimeout(() => reject(new Error('the child did not report its descriptor in 50 s')), 50_000);
+          child.once('error', reject);
+          child.stdout.once('data', (chunk: Buffer) => {
+            clearTimeout(timer);
+            resolve(Number.parseInt(chunk.toString(), 10));
+          });
+        });
+        const copy = duplicateFdFromProcess(child.pid!, childFd);
+        try {
+          expect(readAll(copy, 64)).toBe('opened by the child');
+        } finally {
+          closeSync(copy);
+        }
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+  );
 
   it('a descriptor that the process does not have is an FdDuplicationError with EBADF and what to check', () => {
     // far above any descriptor table (a just-closed number would be reused by pidfd_open itself)
@@ -125,6 +139,8 @@ describe('duplicateFdFromProcess', () => {
     expect(() => duplicateFdFromProcess(process.pid, -1)).toThrow(/parameter 'fd' must be at least 0, got -1/);
     expect(() => duplicateFdFromProcess(process.pid, Number.NaN)).toThrow(RangeError);
     expect(() => duplicateFdFromProcess(process.pid, undefined as never)).toThrow(TypeError);
-    expect(() => (duplicateFdFromProcess as (pid: number) => number)(process.pid)).toThrow(/parameter 'fd' must be a number, got undefined/);
+    expect(() => (duplicateFdFromProcess as (pid: number) => number)(process.pid)).toThrow(
+      /parameter 'fd' must be a number, got undefined/,
+    );
   });
 });

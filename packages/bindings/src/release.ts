@@ -5,7 +5,12 @@ import { native } from './native.js';
  * frees pinned or non-pool memory, unregisters host memory or unloads code),
  * and so run off the JS thread here.
  */
-export type BackgroundRelease = 'cuMemFreeHost' | 'cuMemFree' | 'cuMemHostUnregister' | 'cuLibraryUnload' | 'cuModuleUnload';
+export type BackgroundRelease =
+  | 'cuMemFreeHost'
+  | 'cuMemFree'
+  | 'cuMemHostUnregister'
+  | 'cuLibraryUnload'
+  | 'cuModuleUnload';
 
 interface ReleaseFunctions {
   releaseInBackground?(fn: BackgroundRelease, handle: bigint): void;

@@ -12,8 +12,15 @@ import { describe, expect, it } from 'vitest';
 // and LibraryNotFoundError where a library is absent (a fresh machine).
 const NATIVE = JSON.stringify(join(import.meta.dirname, '..', 'dist', 'native.js'));
 
-function runChild(code: string, env: Record<string, string> = {}): { out: string; status: number | null; signal: string | null } {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+function runChild(
+  code: string,
+  env: Record<string, string> = {},
+): { out: string; status: number | null; signal: string | null } {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { out: `${r.stdout}${r.stderr}`, status: r.status, signal: r.signal };
 }
 
@@ -43,7 +50,14 @@ describe('the bindings under worker_threads', () => {
     const { out, status, signal } = scenario('concurrent');
     expect(signal, out).toBeNull();
     expect(status, out).toBe(0);
-    const r = lastJson<{ expected: string; mainRounds: number; mainSame: boolean; kept: { first: string; rounds: number; same: boolean }[]; after: string; late: string }>(out);
+    const r = lastJson<{
+      expected: string;
+      mainRounds: number;
+      mainSame: boolean;
+      kept: { first: string; rounds: number; same: boolean }[];
+      after: string;
+      late: string;
+    }>(out);
     expect(r.mainSame).toBe(true);
     expect(r.mainRounds).toBeGreaterThan(0);
     expect(r.kept).toHaveLength(2);
@@ -107,7 +121,9 @@ describe("the addon's own threads for GPU waits", () => {
     const { native } = await import('./native.js');
     const n = native as unknown as Record<string, (...a: unknown[]) => unknown>;
     expect(() => n['__waitThreadSleepForTests']!(-1)).toThrow(RangeError);
-    expect(() => n['releaseAsync']!('free', 1n)).toThrow(/releaseAsync: parameter 'fn' must be one of cuMemFreeHost, cuMemFree, cuMemHostUnregister, cuLibraryUnload, cuModuleUnload/);
+    expect(() => n['releaseAsync']!('free', 1n)).toThrow(
+      /releaseAsync: parameter 'fn' must be one of cuMemFreeHost, cuMemFree, cuMemHostUnregister, cuLibraryUnload, cuModuleUnload/,
+    );
     expect(() => n['releaseInBackground']!(1, 1n)).toThrow(TypeError);
     expect(() => (native.driver['cuStreamSynchronizeAsync'] as (s: unknown) => unknown)(1)).toThrow(TypeError);
   });
@@ -134,7 +150,9 @@ describe('the release thread', () => {
     const before = backgroundReleaseFailures();
     releaseInBackground('cuMemFreeHost', 0x1000n);
     releaseInBackground('cuLibraryUnload', 0x1000n);
-    await (native as unknown as { __releaseThreadSleepForTests(ms: number): Promise<void> }).__releaseThreadSleepForTests(0); // queued after them
+    await (
+      native as unknown as { __releaseThreadSleepForTests(ms: number): Promise<void> }
+    ).__releaseThreadSleepForTests(0); // queued after them
     expect(backgroundReleaseFailures()).toBe(before + 2);
     const error = await releaseAsync('cuMemFree', 0x1000n).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CudaError);

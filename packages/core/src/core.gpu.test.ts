@@ -98,7 +98,16 @@ describeGpu('core on a GPU', () => {
     const viewOfY = StridedMemoryView.fromAny(dy, { stream: stream.handle });
     launch(stream, { grid: n / 128, block: 128 }, gpu.kernel('axpy'), f32(1), dx, viewOfY, i32(n));
     // a foreign array: any object implementing the CUDA array interface
-    const foreign = { [Symbol.for('cuda.array_interface')]: () => ({ shape: [n], typestr: '<f4', data: [dy.ptr, false], strides: null, version: 3, stream: null }) };
+    const foreign = {
+      [Symbol.for('cuda.array_interface')]: () => ({
+        shape: [n],
+        typestr: '<f4',
+        data: [dy.ptr, false],
+        strides: null,
+        version: 3,
+        stream: null,
+      }),
+    };
     launch(stream, config, gpu.kernel('axpy'), f32(1), dx, foreign, n);
     const out = new Float32Array(n);
     dy.copyTo(out, { stream });
@@ -151,8 +160,12 @@ describeGpu('core on a GPU', () => {
     const fill = gpu.kernel('fill_index');
     expect(() => launch(stream, { grid: 1, block: 2048 }, fill, out, 1)).toThrow(LaunchConfigError);
     expect(() => launch(stream, { grid: 1, block: [1, 1, 128] }, fill, out, 1)).toThrow(/block 1x1x128 exceeds/);
-    expect(() => launch(stream, { grid: 1, block: 1, sharedMemory: 1 << 30 }, fill, out, 1)).toThrow(/shared memory exceed/);
-    expect(() => launch(stream, { grid: 1_000_000, block: 1024, cooperative: true }, fill, out, 1)).toThrow(/co-resident/);
+    expect(() => launch(stream, { grid: 1, block: 1, sharedMemory: 1 << 30 }, fill, out, 1)).toThrow(
+      /shared memory exceed/,
+    );
+    expect(() => launch(stream, { grid: 1_000_000, block: 1024, cooperative: true }, fill, out, 1)).toThrow(
+      /co-resident/,
+    );
     launch(stream, { grid: 1, block: 1, cooperative: true }, fill, out, 1);
     stream.synchronize();
   });
@@ -164,7 +177,9 @@ describeGpu('core on a GPU', () => {
     expect(() => launch(stream, { grid: 1, block: 1 }, fill, buf)).toThrow(/takes 2 argument\(s\), 1 were given/);
     expect(() => launch(stream, { grid: 1, block: 1 }, fill, 12345, 1)).toThrow(LaunchArgumentError);
     expect(() => launch(stream, { grid: 1, block: 1 }, fill, buf, 1.5)).toThrow(/say f32\(1\.5\)/);
-    expect(() => launch(stream, { grid: 1, block: 1 }, fill, new Float32Array(4), 1)).toThrow(/host memory the GPU cannot address/);
+    expect(() => launch(stream, { grid: 1, block: 1 }, fill, new Float32Array(4), 1)).toThrow(
+      /host memory the GPU cannot address/,
+    );
     buf.close();
     buf.close();
     expect(() => launch(stream, { grid: 1, block: 1 }, fill, buf, 1)).toThrow(/closed/);
@@ -186,14 +201,20 @@ describeGpu('core on a GPU', () => {
     device.setCurrent();
     try {
       using out = device.allocate(4);
-      expect(() => launch(foreignStream, { grid: 1, block: 1 }, gpu.kernel('fill_index'), out, 1)).toThrow(/belongs to context .* not to the current context/);
+      expect(() => launch(foreignStream, { grid: 1, block: 1 }, gpu.kernel('fill_index'), out, 1)).toThrow(
+        /belongs to context .* not to the current context/,
+      );
     } finally {
       driver.cuCtxDestroy(other);
     }
   });
 
   it('allocates pinned, legacy pinned and managed memory', () => {
-    for (const resource of [new PinnedMemoryResource(), new LegacyPinnedMemoryResource(), new ManagedMemoryResource(device)]) {
+    for (const resource of [
+      new PinnedMemoryResource(),
+      new LegacyPinnedMemoryResource(),
+      new ManagedMemoryResource(device),
+    ]) {
       using b = resource.allocate(256);
       expect(b.isHostAccessible).toBe(true);
       const data = Uint8Array.from({ length: 256 }, (_, i) => i);

@@ -47,7 +47,10 @@ export class LaunchArgumentError extends CoreError {
     /** `cause`: the error that says more (a protocol error of memory-view, say). */
     options?: ErrorOptions,
   ) {
-    super(`${kernelName}: argument ${argumentIndex}${argumentName === undefined ? '' : ` ('${argumentName}')`}: ${message}`, options);
+    super(
+      `${kernelName}: argument ${argumentIndex}${argumentName === undefined ? '' : ` ('${argumentName}')`}: ${message}`,
+      options,
+    );
   }
 }
 
@@ -69,7 +72,10 @@ export class LaunchBatchError extends CoreError {
     /** `cause`: the driver's error (a CudaError), where it was one. */
     options?: ErrorOptions,
   ) {
-    super(`launchBatch: launch ${launchIndex} (${kernelName}) failed: ${message}; it and the launches recorded after it were not enqueued (${enqueued} of the batch's launches were)`, options);
+    super(
+      `launchBatch: launch ${launchIndex} (${kernelName}) failed: ${message}; it and the launches recorded after it were not enqueued (${enqueued} of the batch's launches were)`,
+      options,
+    );
   }
 }
 

@@ -8,7 +8,15 @@ import { describeGpu } from '@cuda-js/test-support';
 import { Stream, UnknownStreamHandleError } from '@cuda-js/streams';
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
-import { type Device, DeviceMemoryResource, GraphArgumentError, GraphDefinition, KernelParametersError, launch, LaunchPlan } from './index.js';
+import {
+  type Device,
+  DeviceMemoryResource,
+  GraphArgumentError,
+  GraphDefinition,
+  KernelParametersError,
+  launch,
+  LaunchPlan,
+} from './index.js';
 import { gpuTestKernels } from './test-kernels.test-support.js';
 
 const SOURCE = String.raw`
@@ -31,7 +39,9 @@ describeGpu('hostile input on a device (issue 20)', () => {
     using def = new GraphDefinition({ device });
     using real = device.allocate(64);
     expect(() => def.memcpy(0x1000n, real, 16)).toThrow(GraphArgumentError);
-    expect(() => def.memcpy(0x1000n, real, 16)).toThrow(/the destination address: 0x1000 is no memory that the driver knows/);
+    expect(() => def.memcpy(0x1000n, real, 16)).toThrow(
+      /the destination address: 0x1000 is no memory that the driver knows/,
+    );
     expect(() => def.memcpy(real, 0x1000n, 16)).toThrow(/the source address/);
     expect(() => def.memset(0x1000n, 0, { count: 4 })).toThrow(GraphArgumentError);
     // past the end of a real allocation
@@ -95,7 +105,9 @@ describeGpu('hostile input on a device (issue 20)', () => {
           ],
         }),
     ).toThrow(KernelParametersError);
-    expect(() => new LaunchPlan({ handle: store.handle, name: 'store', parameters: [{ offset: 0, size: 8 }] })).toThrow(/is not the driver's \[0:8, 8:8\]/);
+    expect(() => new LaunchPlan({ handle: store.handle, name: 'store', parameters: [{ offset: 0, size: 8 }] })).toThrow(
+      /is not the driver's \[0:8, 8:8\]/,
+    );
     const plan = new LaunchPlan({
       handle: store.handle,
       name: 'store',

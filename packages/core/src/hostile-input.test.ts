@@ -10,20 +10,39 @@ import { KernelParametersError, LaunchArgumentError, LaunchConfigError } from '.
 import { LaunchConfig } from './launch/launch-config.js';
 import { LaunchPlan } from './device/launch-plan.js';
 
-vi.mock('@cuda-js/streams', async (importOriginal) => ({ ...(await importOriginal<typeof import('@cuda-js/streams')>()), orderStreams: vi.fn() }));
+vi.mock('@cuda-js/streams', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@cuda-js/streams')>()),
+  orderStreams: vi.fn(),
+}));
 
 // The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED) runs every input it is given, with no time limit.
 const LONG = fuzzParameters(300);
-const FUZZ = LONG.long ? { seed: LONG.seed, numRuns: LONG.numRuns } : ({ seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const);
+const FUZZ = LONG.long
+  ? { seed: LONG.seed, numRuns: LONG.numRuns }
+  : ({ seed: 42, numRuns: 300, interruptAfterTimeLimit: 8000 } as const);
 
-const hostileNumber = fc.oneof(fc.integer({ min: -4, max: 8 }), fc.constantFrom(NaN, Infinity, -Infinity, -0, 0.5, 2 ** 31, 2 ** 32, 2 ** 32 - 1, 2 ** 53, -(2 ** 53), 1e300), fc.double());
-const hostileAddress = fc.oneof(fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }), fc.constantFrom(-1n, 0n, (1n << 64n) - 1n, 1n << 64n), hostileNumber);
-const hostileValue = fc.oneof(hostileNumber, hostileAddress, fc.constantFrom<unknown>('no', 'true', undefined, null, {}, [], 1, 0, true, false));
+const hostileNumber = fc.oneof(
+  fc.integer({ min: -4, max: 8 }),
+  fc.constantFrom(NaN, Infinity, -Infinity, -0, 0.5, 2 ** 31, 2 ** 32, 2 ** 32 - 1, 2 ** 53, -(2 ** 53), 1e300),
+  fc.double(),
+);
+const hostileAddress = fc.oneof(
+  fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }),
+  fc.constantFrom(-1n, 0n, (1n << 64n) - 1n, 1n << 64n),
+  hostileNumber,
+);
+const hostileValue = fc.oneof(
+  hostileNumber,
+  hostileAddress,
+  fc.constantFrom<unknown>('no', 'true', undefined, null, {}, [], 1, 0, true, false),
+);
 
 /** A plan of one array slot (pointer, 2 extents, 2 strides) and one pointer parameter. */
 function plans() {
   const parameters = Array.from({ length: 5 }, (_, i) => ({ offset: i * 8, size: 8 }));
-  const layout = new LaunchPlan({ handle: 0x1234n, name: 'k', parameters }, [{ kind: 'array', ndim: 2, shape: true, strides: true }]);
+  const layout = new LaunchPlan({ handle: 0x1234n, name: 'k', parameters }, [
+    { kind: 'array', ndim: 2, shape: true, strides: true },
+  ]);
   const raw = new LaunchPlan({ handle: 0x1234n, name: 'k', parameters: [{ offset: 0, size: 8 }] });
   return { layout, raw };
 }
@@ -54,15 +73,25 @@ const hostileArray = fc.oneof(
     })
     .map((t) => ({
       [DLPACK_DEVICE]: () => [t.device.type, t.device.id],
-      [DLPACK]: () => ({ version: { major: 1, minor: 3 }, dtype: { code: 2, bits: 32, lanes: 1 }, byteOffset: 0, ...t }),
+      [DLPACK]: () => ({
+        version: { major: 1, minor: 3 },
+        dtype: { code: 2, bits: 32, lanes: 1 },
+        byteOffset: 0,
+        ...t,
+      }),
     })),
-  fc.tuple(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 2, maxLength: 2 })).map(([ptr, shape]) => {
-    try {
-      return StridedMemoryView.fromPointer(ptr, { dtype: 'float32', shape });
-    } catch {
-      return {};
-    }
-  }),
+  fc
+    .tuple(
+      fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+      fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 2, maxLength: 2 }),
+    )
+    .map(([ptr, shape]) => {
+      try {
+        return StridedMemoryView.fromPointer(ptr, { dtype: 'float32', shape });
+      } catch {
+        return {};
+      }
+    }),
   fc.constant(Object.create(StridedMemoryView.prototype) as object),
 );
 
@@ -92,7 +121,9 @@ describe('hostile input: argument packing', () => {
 
   it('refuses a negative or overflowing CUDA array interface address instead of wrapping it', () => {
     const { raw } = plans();
-    const cai = (address: bigint) => ({ [CUDA_ARRAY_INTERFACE]: () => ({ version: 3, shape: [1], typestr: '<f4', data: [address, false] }) });
+    const cai = (address: bigint) => ({
+      [CUDA_ARRAY_INTERFACE]: () => ({ version: 3, shape: [1], typestr: '<f4', data: [address, false] }),
+    });
     expect(() => raw.pack([cai(-8n)], 1n)).toThrow(LaunchArgumentError);
     expect(() => raw.pack([cai(1n << 64n)], 1n)).toThrow(LaunchArgumentError);
     raw.pack([cai((1n << 64n) - 4n)], 1n);
@@ -120,10 +151,13 @@ describe('hostile input: LaunchConfig', () => {
             expect(error).toBeInstanceOf(LaunchConfigError);
             return;
           }
-          for (const d of [...config.grid, ...config.block]) expect(Number.isInteger(d) && d >= 1 && d <= 2 ** 32 - 1).toBe(true);
+          for (const d of [...config.grid, ...config.block])
+            expect(Number.isInteger(d) && d >= 1 && d <= 2 ** 32 - 1).toBe(true);
           expect(config.threadsPerBlock).toBeLessThanOrEqual(2 ** 31 - 1);
           expect(typeof config.cooperative).toBe('boolean');
-          expect(Number.isInteger(config.sharedMemory) && config.sharedMemory >= 0 && config.sharedMemory <= 2 ** 32 - 1).toBe(true);
+          expect(
+            Number.isInteger(config.sharedMemory) && config.sharedMemory >= 0 && config.sharedMemory <= 2 ** 32 - 1,
+          ).toBe(true);
         },
       ),
       FUZZ,
@@ -138,7 +172,8 @@ describe('hostile input: LaunchConfig', () => {
 
 // Issue 20: a parameters table is checked before a plan is made over it (it was taken as given, and 'x' or -8 gave engine errors).
 describe('a kernel parameters table that describes no kernel', () => {
-  const plan = (parameters: unknown) => () => new LaunchPlan({ handle: 0x1234n, name: 'k', parameters: parameters as never });
+  const plan = (parameters: unknown) => () =>
+    new LaunchPlan({ handle: 0x1234n, name: 'k', parameters: parameters as never });
   it('is a KernelParametersError naming what is wrong', () => {
     expect(plan('x')).toThrow(/k: the kernel's parameters table must be an array of \{ offset, size \}/);
     expect(plan([{ offset: 0, size: -8 }])).toThrow(/entry 0 must be \{ offset, size \} of integers with size > 0/);
@@ -154,7 +189,9 @@ describe('a kernel parameters table that describes no kernel', () => {
         { offset: 0, size: 8 },
       ]),
     ).toThrow(KernelParametersError);
-    expect(plan(Array.from({ length: 100_000 }, (_, i) => ({ offset: i * 8, size: 8 })))).toThrow(/has 100000 entries; a kernel takes at most 32764 bytes/);
+    expect(plan(Array.from({ length: 100_000 }, (_, i) => ({ offset: i * 8, size: 8 })))).toThrow(
+      /has 100000 entries; a kernel takes at most 32764 bytes/,
+    );
     expect(plan([{ offset: 32760, size: 8 }])).toThrow(/reaches byte 32768/);
     expect(plan([null])).toThrow(KernelParametersError);
     expect(
@@ -166,12 +203,20 @@ describe('a kernel parameters table that describes no kernel', () => {
   });
 
   it('accepts exactly the sorted, apart tables of positive sizes (fast-check)', () => {
-    const entry = fc.record({ offset: fc.oneof(fc.integer({ min: 0, max: 64 }), hostileNumber), size: fc.oneof(fc.constantFrom(1, 4, 8), hostileNumber) });
+    const entry = fc.record({
+      offset: fc.oneof(fc.integer({ min: 0, max: 64 }), hostileNumber),
+      size: fc.oneof(fc.constantFrom(1, 4, 8), hostileNumber),
+    });
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 5 }), (table) => {
         let end = 0;
         const sound = table.every(({ offset, size }) => {
-          const ok = Number.isSafeInteger(offset) && Number.isSafeInteger(size) && size > 0 && offset >= end && offset + size <= 32764;
+          const ok =
+            Number.isSafeInteger(offset) &&
+            Number.isSafeInteger(size) &&
+            size > 0 &&
+            offset >= end &&
+            offset + size <= 32764;
           end = offset + size;
           return ok;
         });

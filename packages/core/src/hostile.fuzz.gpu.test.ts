@@ -43,18 +43,33 @@ describeGpu('fuzz on a device (issue 20)', () => {
     const mark = fixture.kernel('mark');
     const a = device.attributes;
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2048 }), fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 70 }), fc.boolean(), (x, y, z, clustered) => {
-        const config = { grid: 2, block: [x, y, z] as [number, number, number], ...(clustered ? { cluster: 2, cooperative: true } : {}) };
-        const runs = !clustered && x <= a.maxBlockDimX && y <= a.maxBlockDimY && z <= a.maxBlockDimZ && x * y * z <= a.maxThreadsPerBlock;
-        if (!runs) {
-          expect(() => launch(stream, config, mark, out)).toThrow(LaunchConfigError);
-          return;
-        }
-        launch(stream, config, mark, out);
-        const got = new Int32Array(1);
-        out.copyTo(got, { stream });
-        expect(got[0]).toBe(x * y * z);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2048 }),
+        fc.integer({ min: 1, max: 70 }),
+        fc.integer({ min: 1, max: 70 }),
+        fc.boolean(),
+        (x, y, z, clustered) => {
+          const config = {
+            grid: 2,
+            block: [x, y, z] as [number, number, number],
+            ...(clustered ? { cluster: 2, cooperative: true } : {}),
+          };
+          const runs =
+            !clustered &&
+            x <= a.maxBlockDimX &&
+            y <= a.maxBlockDimY &&
+            z <= a.maxBlockDimZ &&
+            x * y * z <= a.maxThreadsPerBlock;
+          if (!runs) {
+            expect(() => launch(stream, config, mark, out)).toThrow(LaunchConfigError);
+            return;
+          }
+          launch(stream, config, mark, out);
+          const got = new Int32Array(1);
+          out.copyTo(got, { stream });
+          expect(got[0]).toBe(x * y * z);
+        },
+      ),
       { ...params, numRuns: Math.min(params.numRuns, 200) },
     );
   });
@@ -72,27 +87,32 @@ describeGpu('fuzz on a device (issue 20)', () => {
     src.fill(0x5a, { stream });
     stream.synchronize();
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 16 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: -2, max: 2 }), (width, rows, slack) => {
-        const pitch = 16;
-        const needed = (rows - 1) * pitch + width;
-        const dst = new Uint8Array(Math.max(1, needed + slack)).fill(1); // ends in a non-zero byte
-        const copy = {
-          srcMemoryType: driver.CUmemorytype.CU_MEMORYTYPE_DEVICE,
-          srcDevice: src.ptr,
-          srcPitch: pitch,
-          dstMemoryType: driver.CUmemorytype.CU_MEMORYTYPE_HOST,
-          dstHost: dst,
-          dstPitch: pitch,
-          WidthInBytes: width,
-          Height: rows,
-        };
-        if (dst.byteLength < needed) {
-          expect(() => driver.cuMemcpy2D(copy as never)).toThrow(RangeError);
-          return;
-        }
-        driver.cuMemcpy2D(copy as never);
-        for (let r = 0; r < rows; r++) for (let c = 0; c < width; c++) expect(dst[r * pitch + c]).toBe(0x5a);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 16 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: -2, max: 2 }),
+        (width, rows, slack) => {
+          const pitch = 16;
+          const needed = (rows - 1) * pitch + width;
+          const dst = new Uint8Array(Math.max(1, needed + slack)).fill(1); // ends in a non-zero byte
+          const copy = {
+            srcMemoryType: driver.CUmemorytype.CU_MEMORYTYPE_DEVICE,
+            srcDevice: src.ptr,
+            srcPitch: pitch,
+            dstMemoryType: driver.CUmemorytype.CU_MEMORYTYPE_HOST,
+            dstHost: dst,
+            dstPitch: pitch,
+            WidthInBytes: width,
+            Height: rows,
+          };
+          if (dst.byteLength < needed) {
+            expect(() => driver.cuMemcpy2D(copy as never)).toThrow(RangeError);
+            return;
+          }
+          driver.cuMemcpy2D(copy as never);
+          for (let r = 0; r < rows; r++) for (let c = 0; c < width; c++) expect(dst[r * pitch + c]).toBe(0x5a);
+        },
+      ),
       params,
     );
   });
@@ -104,7 +124,12 @@ describeGpu('fuzz on a device (issue 20)', () => {
     });
     afterAll(() => comm?.close());
 
-    const viewAt = (ptr: bigint, elements: number, dtype = 'float32') => StridedMemoryView.fromPointer(ptr, { dtype, shape: [elements], device: { type: DLDeviceType.CUDA, id: device.ordinal } });
+    const viewAt = (ptr: bigint, elements: number, dtype = 'float32') =>
+      StridedMemoryView.fromPointer(ptr, {
+        dtype,
+        shape: [elements],
+        device: { type: DLDeviceType.CUDA, id: device.ordinal },
+      });
 
     it('refuses dtypes it cannot reduce and a view of a closed Buffer, before NCCL', () => {
       using data = device.allocate(64, { stream });
@@ -131,7 +156,11 @@ describeGpu('fuzz on a device (issue 20)', () => {
     it('reduces send and recv that are the same memory or apart, and names any other overlap', async () => {
       using memory = device.allocate(1024, { stream });
       memory.fill(0, { stream });
-      const arbitrary = fc.tuple(fc.integer({ min: 0, max: 64 }), fc.integer({ min: 0, max: 64 }), fc.integer({ min: 1, max: 64 }));
+      const arbitrary = fc.tuple(
+        fc.integer({ min: 0, max: 64 }),
+        fc.integer({ min: 0, max: 64 }),
+        fc.integer({ min: 1, max: 64 }),
+      );
       for (const [sendAt, recvAt, elements] of fc.sample(arbitrary, { numRuns: params.numRuns, seed: params.seed })) {
         const send = viewAt(memory.ptr + BigInt(sendAt * 4), elements);
         const recv = viewAt(memory.ptr + BigInt(recvAt * 4), elements);

@@ -10,7 +10,14 @@ import { fuzzParameters, fuzzTimeout } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conditionalBodyCount } from './graph/graph-conditional.js';
-import { CollectiveArgumentError, CoreOptionError, GraphArgumentError, GraphBuilder, LaunchConfig, LaunchConfigError } from './index.js';
+import {
+  CollectiveArgumentError,
+  CoreOptionError,
+  GraphArgumentError,
+  GraphBuilder,
+  LaunchConfig,
+  LaunchConfigError,
+} from './index.js';
 import { checkCollectiveOverlap } from './nccl/collective-memory.js';
 
 const RUNS = 200;
@@ -48,33 +55,44 @@ describe('fuzz: launch configs (issue 20)', () => {
     'are made exactly when every CUDA device could run them, else refused by name before any device is asked',
     () => {
       fc.assert(
-        fc.property(dim, dim, fc.option(dim, { nil: undefined }), fc.constantFrom<unknown>(undefined, true, false), (grid, block, cluster, cooperative) => {
-          const options = { grid, block, ...(cluster === undefined ? {} : { cluster }), ...(cooperative === undefined ? {} : { cooperative }) };
-          let made: LaunchConfig | undefined;
-          try {
-            made = new LaunchConfig(options as never);
-          } catch (error) {
-            expect(error instanceof LaunchConfigError || error instanceof CoreOptionError, String(error)).toBe(true);
-          }
-          const g = modelDim(grid);
-          const b = modelDim(block);
-          const c = cluster === undefined ? undefined : modelDim(cluster);
-          const sound =
-            g !== undefined &&
-            b !== undefined &&
-            (cluster === undefined || c !== undefined) &&
-            b[0] <= 1024 &&
-            b[1] <= 1024 &&
-            b[2] <= 64 &&
-            b[0] * b[1] * b[2] <= 1024 &&
-            g[0] <= 2 ** 31 - 1 &&
-            g[1] <= 65535 &&
-            g[2] <= 65535 &&
-            !(cooperative === true && cluster !== undefined) &&
-            (c === undefined || (c[0] * c[1] * c[2] <= 2 ** 31 - 1 && g.every((n, i) => n % c[i]! === 0)));
-          expect(made !== undefined, JSON.stringify(options)).toBe(sound);
-          if (made) expect([made.grid, made.block]).toEqual([g, b]);
-        }),
+        fc.property(
+          dim,
+          dim,
+          fc.option(dim, { nil: undefined }),
+          fc.constantFrom<unknown>(undefined, true, false),
+          (grid, block, cluster, cooperative) => {
+            const options = {
+              grid,
+              block,
+              ...(cluster === undefined ? {} : { cluster }),
+              ...(cooperative === undefined ? {} : { cooperative }),
+            };
+            let made: LaunchConfig | undefined;
+            try {
+              made = new LaunchConfig(options as never);
+            } catch (error) {
+              expect(error instanceof LaunchConfigError || error instanceof CoreOptionError, String(error)).toBe(true);
+            }
+            const g = modelDim(grid);
+            const b = modelDim(block);
+            const c = cluster === undefined ? undefined : modelDim(cluster);
+            const sound =
+              g !== undefined &&
+              b !== undefined &&
+              (cluster === undefined || c !== undefined) &&
+              b[0] <= 1024 &&
+              b[1] <= 1024 &&
+              b[2] <= 64 &&
+              b[0] * b[1] * b[2] <= 1024 &&
+              g[0] <= 2 ** 31 - 1 &&
+              g[1] <= 65535 &&
+              g[2] <= 65535 &&
+              !(cooperative === true && cluster !== undefined) &&
+              (c === undefined || (c[0] * c[1] * c[2] <= 2 ** 31 - 1 && g.every((n, i) => n % c[i]! === 0)));
+            expect(made !== undefined, JSON.stringify(options)).toBe(sound);
+            if (made) expect([made.grid, made.block]).toEqual([g, b]);
+          },
+        ),
         params,
       );
     },
@@ -84,7 +102,11 @@ describe('fuzz: launch configs (issue 20)', () => {
 
 describe('fuzz: the native packing of launch parameters (issue 20)', () => {
   const offset = fc.oneof(fc.integer({ min: 0, max: 80 }), fc.constantFrom(-8, 2 ** 32, 1.5, NaN));
-  const size = fc.oneof(fc.constantFrom(1, 2, 4, 8, 16), fc.integer({ min: 1, max: 40 }), fc.constantFrom(0, -8, 2 ** 31, 0.5));
+  const size = fc.oneof(
+    fc.constantFrom(1, 2, 4, 8, 16),
+    fc.integer({ min: 1, max: 40 }),
+    fc.constantFrom(0, -8, 2 ** 31, 0.5),
+  );
   const table = fc.array(fc.tuple(offset, size), { maxLength: 6 });
 
   it(
@@ -103,8 +125,9 @@ describe('fuzz: the native packing of launch parameters (issue 20)', () => {
           }
           const ranges = entries.map(([o, s]) => [o, o + s] as const);
           const sound =
-            entries.every(([o, s]) => Number.isInteger(o) && Number.isInteger(s) && o >= 0 && s > 0 && o + s <= bytes) &&
-            ranges.every(([a, b], i) => ranges.every(([c, d], j) => i === j || b <= c || d <= a));
+            entries.every(
+              ([o, s]) => Number.isInteger(o) && Number.isInteger(s) && o >= 0 && s > 0 && o + s <= bytes,
+            ) && ranges.every(([a, b], i) => ranges.every(([c, d], j) => i === j || b <= c || d <= a));
           expect(made, JSON.stringify({ bytes, entries })).toBe(sound);
         }),
         params,
@@ -118,29 +141,42 @@ describe('fuzz: the native packing of launch parameters (issue 20)', () => {
     () => {
       const F = 0x1234n as CUfunction;
       fc.assert(
-        fc.property(fc.constantFrom(48, 64, 96, 128), fc.constantFrom(0, 8, 16, 20, 32, 48, 80), table, (bytes, header, entries) => {
-          let made = true;
-          try {
-            driver.createPackedLaunch(
-              F,
-              new ArrayBuffer(bytes),
-              entries.map(([o]) => o),
-              entries.map(([, s]) => s),
-              header,
-            );
-          } catch (error) {
-            expect(error instanceof RangeError || error instanceof TypeError, String(error)).toBe(true);
-            made = false;
-          }
-          const headerEnd = header + PACKED_LAUNCH_HEADER.bytes;
-          const ranges = entries.map(([o, s]) => [o, o + s] as const);
-          const sound =
-            header % 8 === 0 &&
-            headerEnd <= bytes &&
-            entries.every(([o, s]) => Number.isInteger(o) && Number.isInteger(s) && o >= 0 && s > 0 && o + s <= bytes && (o + s <= header || o >= headerEnd)) &&
-            ranges.every(([a, b], i) => ranges.every(([c, d], j) => i === j || b <= c || d <= a));
-          expect(made, JSON.stringify({ bytes, header, entries })).toBe(sound);
-        }),
+        fc.property(
+          fc.constantFrom(48, 64, 96, 128),
+          fc.constantFrom(0, 8, 16, 20, 32, 48, 80),
+          table,
+          (bytes, header, entries) => {
+            let made = true;
+            try {
+              driver.createPackedLaunch(
+                F,
+                new ArrayBuffer(bytes),
+                entries.map(([o]) => o),
+                entries.map(([, s]) => s),
+                header,
+              );
+            } catch (error) {
+              expect(error instanceof RangeError || error instanceof TypeError, String(error)).toBe(true);
+              made = false;
+            }
+            const headerEnd = header + PACKED_LAUNCH_HEADER.bytes;
+            const ranges = entries.map(([o, s]) => [o, o + s] as const);
+            const sound =
+              header % 8 === 0 &&
+              headerEnd <= bytes &&
+              entries.every(
+                ([o, s]) =>
+                  Number.isInteger(o) &&
+                  Number.isInteger(s) &&
+                  o >= 0 &&
+                  s > 0 &&
+                  o + s <= bytes &&
+                  (o + s <= header || o >= headerEnd),
+              ) &&
+              ranges.every(([a, b], i) => ranges.every(([c, d], j) => i === j || b <= c || d <= a));
+            expect(made, JSON.stringify({ bytes, header, entries })).toBe(sound);
+          },
+        ),
         params,
       );
     },
@@ -154,12 +190,22 @@ describe('fuzz: graphs (issue 20)', () => {
     () => {
       const NewBuilder = GraphBuilder as unknown as new (...args: unknown[]) => unknown;
       fc.assert(
-        fc.property(fc.array(fc.anything(), { maxLength: 3 }), fc.oneof(fc.integer({ min: -2, max: 1030 }), fc.constantFrom<unknown>(1e6, 2 ** 32, 0.5, NaN, '3', undefined)), (args, count) => {
-          expect(() => new NewBuilder(...args)).toThrow(GraphArgumentError);
-          const sound = typeof count === 'number' && Number.isInteger(count) && count >= 1 && count <= 1024;
-          if (sound) expect(conditionalBodyCount('switch', count, 'GraphBuilder.switch')).toBe(count);
-          else expect(() => conditionalBodyCount('switch', count as never, 'GraphBuilder.switch')).toThrow(GraphArgumentError);
-        }),
+        fc.property(
+          fc.array(fc.anything(), { maxLength: 3 }),
+          fc.oneof(
+            fc.integer({ min: -2, max: 1030 }),
+            fc.constantFrom<unknown>(1e6, 2 ** 32, 0.5, NaN, '3', undefined),
+          ),
+          (args, count) => {
+            expect(() => new NewBuilder(...args)).toThrow(GraphArgumentError);
+            const sound = typeof count === 'number' && Number.isInteger(count) && count >= 1 && count <= 1024;
+            if (sound) expect(conditionalBodyCount('switch', count, 'GraphBuilder.switch')).toBe(count);
+            else
+              expect(() => conditionalBodyCount('switch', count as never, 'GraphBuilder.switch')).toThrow(
+                GraphArgumentError,
+              );
+          },
+        ),
         params,
       );
     },
@@ -174,13 +220,30 @@ describe('fuzz: the memory of a collective (issue 20)', () => {
       const at = fc.bigInt({ min: 0x1000n, max: 0x1100n });
       const bytes = fc.integer({ min: 0, max: 128 });
       fc.assert(
-        fc.property(at, bytes, at, bytes, fc.oneof(at, fc.constant(undefined)), (send, sendBytes, recv, recvBytes, inPlace) => {
-          const inPlaceSend = inPlace ?? recv;
-          const overlap = sendBytes > 0 && recvBytes > 0 && send < recv + BigInt(recvBytes) && recv < send + BigInt(sendBytes);
-          const call = () => checkCollectiveOverlap(send, sendBytes, recv, recvBytes, inPlaceSend, 'in place', 'Communicator.allReduce');
-          if (overlap && send !== inPlaceSend) expect(call).toThrow(CollectiveArgumentError);
-          else expect(call).not.toThrow();
-        }),
+        fc.property(
+          at,
+          bytes,
+          at,
+          bytes,
+          fc.oneof(at, fc.constant(undefined)),
+          (send, sendBytes, recv, recvBytes, inPlace) => {
+            const inPlaceSend = inPlace ?? recv;
+            const overlap =
+              sendBytes > 0 && recvBytes > 0 && send < recv + BigInt(recvBytes) && recv < send + BigInt(sendBytes);
+            const call = () =>
+              checkCollectiveOverlap(
+                send,
+                sendBytes,
+                recv,
+                recvBytes,
+                inPlaceSend,
+                'in place',
+                'Communicator.allReduce',
+              );
+            if (overlap && send !== inPlaceSend) expect(call).toThrow(CollectiveArgumentError);
+            else expect(call).not.toThrow();
+          },
+        ),
         params,
       );
     },

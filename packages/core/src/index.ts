@@ -25,10 +25,50 @@ export { launch } from './launch/launch.js';
 export { LaunchPlan } from './device/launch-plan.js';
 export { launchBatch, LaunchBatch } from './launch/launch-batch.js';
 export type { ArgumentLayout, ArgumentSlot, ArraySlot, ScalarSlot } from './launch/argument-layout.js';
-export { readKernelParameters, type KernelArgument, type KernelParameter, type LaunchableKernel } from './launch/kernel-parameters.js';
-export { Scalar, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, bool, isScalarType, dtypeOfScalarType, type ScalarType } from './launch/scalar.js';
-export { roundToFloat16, roundToBfloat16, float16Bits, float16FromBits, bfloat16Bits, bfloat16FromBits } from './launch/half-floats.js';
-export { CoreError, CoreOptionError, DeviceNotFoundError, LaunchConfigError, LaunchArgumentError, LaunchBatchError, KernelParametersError, CopyError, MemoryArgumentError } from './errors.js';
+export {
+  readKernelParameters,
+  type KernelArgument,
+  type KernelParameter,
+  type LaunchableKernel,
+} from './launch/kernel-parameters.js';
+export {
+  Scalar,
+  i8,
+  u8,
+  i16,
+  u16,
+  i32,
+  u32,
+  i64,
+  u64,
+  f16,
+  bf16,
+  f32,
+  f64,
+  bool,
+  isScalarType,
+  dtypeOfScalarType,
+  type ScalarType,
+} from './launch/scalar.js';
+export {
+  roundToFloat16,
+  roundToBfloat16,
+  float16Bits,
+  float16FromBits,
+  bfloat16Bits,
+  bfloat16FromBits,
+} from './launch/half-floats.js';
+export {
+  CoreError,
+  CoreOptionError,
+  DeviceNotFoundError,
+  LaunchConfigError,
+  LaunchArgumentError,
+  LaunchBatchError,
+  KernelParametersError,
+  CopyError,
+  MemoryArgumentError,
+} from './errors.js';
 export { ClosedResourceError } from '@cuda-js/bindings';
 export { DeviceMismatchError, PeerAccessError, CollectiveArgumentError, CommunicatorStateError } from './errors.js';
 export * from './nccl/index.js';
@@ -39,16 +79,31 @@ export { TensorMapError } from './errors.js';
 export { ByValueArgument } from './launch/by-value-argument.js';
 export { TensorMapDescriptor } from './tensor-map/tensor-map-descriptor.js';
 export type { TensorMapTiledOptions } from './tensor-map/tensor-map-layout.js';
-export type { TensorMapDataType, TensorMapInterleave, TensorMapSwizzle, TensorMapL2Promotion, TensorMapOOBFill } from './tensor-map/tensor-map-options.js';
+export type {
+  TensorMapDataType,
+  TensorMapInterleave,
+  TensorMapSwizzle,
+  TensorMapL2Promotion,
+  TensorMapOOBFill,
+} from './tensor-map/tensor-map-options.js';
 export { GraphStateError, GraphArgumentError, GraphInstantiateError, GraphUpdateError } from './errors.js';
 export { GraphBuilder, type GraphBuildMode } from './graph/graph-builder.js';
 export { DeviceStream } from './graph/device-stream.js';
 export { Graph, type GraphCompleteOptions } from './graph/graph.js';
 export { GraphDefinition, type GraphDefinitionOptions } from './graph/graph-definition.js';
 export { GraphNode, AllocNode, ConditionalNode } from './graph/graph-node.js';
-export { GraphNodeMethods, type GraphMemory, type GraphMemsetOptions, type GraphAllocateOptions } from './graph/graph-node-methods.js';
+export {
+  GraphNodeMethods,
+  type GraphMemory,
+  type GraphMemsetOptions,
+  type GraphAllocateOptions,
+} from './graph/graph-node-methods.js';
 export { GraphCondition, type ConditionalKind } from './graph/graph-conditional.js';
 export type { GraphDebugPrintOptions } from './graph/graph-debug-print.js';
 export type { GraphSource } from './graph/graph-source.js';
-export { DEVICE_ATTRIBUTES, type DeviceAttributeName, type DeviceAttributeValues } from './generated/device-attributes.js';
+export {
+  DEVICE_ATTRIBUTES,
+  type DeviceAttributeName,
+  type DeviceAttributeValues,
+} from './generated/device-attributes.js';
 export * from './system/index.js';

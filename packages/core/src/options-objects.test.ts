@@ -6,21 +6,33 @@
 import { answersTwice, countingProxy, nonPlainOptions } from '@cuda-js/test-support/option-refusal';
 import { describe, expect, it } from 'vitest';
 import { debugDotFlags } from './graph/graph-debug-print.js';
-import { Buffer, Communicator, CoreOptionError, Device, DeviceArray, Host, LaunchConfig, LaunchConfigError } from './index.js';
+import {
+  Buffer,
+  Communicator,
+  CoreOptionError,
+  Device,
+  DeviceArray,
+  Host,
+  LaunchConfig,
+  LaunchConfigError,
+} from './index.js';
 
 const bare = <T extends object>(type: { prototype: T }): T => Object.create(type.prototype) as T;
 
 describe('options that are no plain object', () => {
-  it.each(nonPlainOptions({ stream: 0n }))('%s is a CoreOptionError at every entry point that takes an options bag', (_what, make) => {
-    expect(() => new Host(make() as never)).toThrow(CoreOptionError);
-    expect(() => new Host(make() as never)).toThrow('Host: the options must be a plain object');
-    expect(() => bare(Device).allocate(8, make() as never)).toThrow(CoreOptionError);
-    expect(() => bare(Buffer).fill(0, make() as never)).toThrow(CoreOptionError);
-    expect(() => bare(Buffer).copyTo(new Uint8Array(1), make() as never)).toThrow(CoreOptionError);
-    expect(() => DeviceArray.allocate([1], 'float32', make() as never)).toThrow(CoreOptionError);
-    expect(() => debugDotFlags(make() as never, 'Graph.debugDotPrint')).toThrow(CoreOptionError);
-    expect(() => Communicator.initRank(make() as never)).toThrow(CoreOptionError);
-  });
+  it.each(nonPlainOptions({ stream: 0n }))(
+    '%s is a CoreOptionError at every entry point that takes an options bag',
+    (_what, make) => {
+      expect(() => new Host(make() as never)).toThrow(CoreOptionError);
+      expect(() => new Host(make() as never)).toThrow('Host: the options must be a plain object');
+      expect(() => bare(Device).allocate(8, make() as never)).toThrow(CoreOptionError);
+      expect(() => bare(Buffer).fill(0, make() as never)).toThrow(CoreOptionError);
+      expect(() => bare(Buffer).copyTo(new Uint8Array(1), make() as never)).toThrow(CoreOptionError);
+      expect(() => DeviceArray.allocate([1], 'float32', make() as never)).toThrow(CoreOptionError);
+      expect(() => debugDotFlags(make() as never, 'Graph.debugDotPrint')).toThrow(CoreOptionError);
+      expect(() => Communicator.initRank(make() as never)).toThrow(CoreOptionError);
+    },
+  );
 
   it("a LaunchConfig is a LaunchConfig's options (not plain only), read by its own keys", () => {
     const config = new LaunchConfig({ grid: [2, 3], block: 32, sharedMemory: 16 });
@@ -47,16 +59,26 @@ describe('options whose getters answer twice are read once: the value checked is
 
   it('the graph debug-print flags', () => {
     const { options, reads } = answersTwice('verbose', true, 'banana');
-    expect(debugDotFlags(options as never, 'Graph.debugDotPrint')).toBe(debugDotFlags({ verbose: true }, 'Graph.debugDotPrint'));
+    expect(debugDotFlags(options as never, 'Graph.debugDotPrint')).toBe(
+      debugDotFlags({ verbose: true }, 'Graph.debugDotPrint'),
+    );
     expect(reads()).toBe(1);
   });
 });
 
 describe("a Proxy's get trap runs once per key", () => {
   it.each([
-    ['LaunchConfig', (options: object) => new LaunchConfig(options as never), { grid: 2, block: 64, cooperative: false }],
+    [
+      'LaunchConfig',
+      (options: object) => new LaunchConfig(options as never),
+      { grid: 2, block: 64, cooperative: false },
+    ],
     ['Host', (options: object) => new Host(options as never), { numaId: 0 }],
-    ['the graph debug-print flags', (options: object) => debugDotFlags(options as never, 'Graph.debugDotPrint'), { verbose: true, runtimeTypes: false }],
+    [
+      'the graph debug-print flags',
+      (options: object) => debugDotFlags(options as never, 'Graph.debugDotPrint'),
+      { verbose: true, runtimeTypes: false },
+    ],
   ] as const)('%s', (_where, call, settings) => {
     const { proxy, gets } = countingProxy({ ...settings });
     call(proxy);

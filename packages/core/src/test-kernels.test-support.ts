@@ -5,7 +5,11 @@ import { Device } from './device/device.js';
 import type { Buffer } from './memory/buffer.js';
 
 /** @internal For tests: compiles CUDA C++ with NVRTC to a cubin for `arch` and loads it as a library. */
-export function compileTestKernels(source: string, names: readonly string[], arch: string): { kernels: Record<string, { handle: bigint; name: string }>; unload: () => void } {
+export function compileTestKernels(
+  source: string,
+  names: readonly string[],
+  arch: string,
+): { kernels: Record<string, { handle: bigint; name: string }>; unload: () => void } {
   const program = nvrtc.nvrtcCreateProgram(source, 'test.cu', [], []);
   try {
     for (const name of names) nvrtc.nvrtcAddNameExpression(program, name);

@@ -34,8 +34,17 @@ export const scale = jit(function scale(x, k) {
 });
 `;
 
-function run(dir: string, args: readonly string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, args, { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
+function run(
+  dir: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, args, {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -50,19 +59,57 @@ describeWhen([distMissing, nvvmMissing, ptxasMissing], 'cuda-js build-kernels', 
   it('builds sm_90 cubins and compute_90 PTX of the declared signatures into --out', () => {
     const r = run(dir, [CLI, 'build-kernels', 'kernels.mjs', '--arch', 'sm_90', '--out', 'dist-kernels', '--json']);
     expect(r.status, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { kernels: { name: string; signatures: { signature: string; code: string[] }[] }[]; toolchain: string };
-    expect(report.kernels).toEqual([expect.objectContaining({ name: 'saxpy', signatures: [{ signature: "f32, array(f32, 1, 'C'), array(f32, 1, 'C')", code: ['cubin sm_90', 'ptx compute_90'] }] })]);
-    for (const f of ['manifest.json', 'kernels.js', 'kernels.d.ts', 'saxpy.0.sm_90.cubin', 'saxpy.0.compute_90.ptx']) expect(existsSync(join(dir, 'dist-kernels', f)), f).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, 'dist-kernels', 'manifest.json'), 'utf8'))).toMatchObject({ format: 1, kernels: [{ name: 'saxpy' }] });
+    const report = JSON.parse(r.stdout) as {
+      kernels: { name: string; signatures: { signature: string; code: string[] }[] }[];
+      toolchain: string;
+    };
+    expect(report.kernels).toEqual([
+      expect.objectContaining({
+        name: 'saxpy',
+        signatures: [
+          { signature: "f32, array(f32, 1, 'C'), array(f32, 1, 'C')", code: ['cubin sm_90', 'ptx compute_90'] },
+        ],
+      }),
+    ]);
+    for (const f of ['manifest.json', 'kernels.js', 'kernels.d.ts', 'saxpy.0.sm_90.cubin', 'saxpy.0.compute_90.ptx'])
+      expect(existsSync(join(dir, 'dist-kernels', f)), f).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'dist-kernels', 'manifest.json'), 'utf8'))).toMatchObject({
+      format: 1,
+      kernels: [{ name: 'saxpy' }],
+    });
   });
 
   it('takes several architectures (repeated or a comma list), --ptx and --no-ptx, and says what it wrote', () => {
-    const r = run(dir, [CLI, 'build-kernels', 'kernels.mjs', '--arch', 'sm_80,sm_90', '--arch', 'sm_86', '--ptx', 'compute_80', '--out', 'k2']);
+    const r = run(dir, [
+      CLI,
+      'build-kernels',
+      'kernels.mjs',
+      '--arch',
+      'sm_80,sm_90',
+      '--arch',
+      'sm_86',
+      '--ptx',
+      'compute_80',
+      '--out',
+      'k2',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^built 1 kernel\(s\), 1 signature\(s\) in \d+ ms \(libNVVM [\d.]+, ptxas /);
-    expect(r.stdout).toMatch(/saxpy\(f32, .*\): cubin sm_80 \(\d+ B\), cubin sm_90 \(\d+ B\), cubin sm_86 \(\d+ B\), ptx compute_80 \(\d+ B\)/);
+    expect(r.stdout).toMatch(
+      /saxpy\(f32, .*\): cubin sm_80 \(\d+ B\), cubin sm_90 \(\d+ B\), cubin sm_86 \(\d+ B\), ptx compute_80 \(\d+ B\)/,
+    );
     expect(r.stdout).toContain('loadKernelArtifact("k2")');
-    const none = run(dir, [CLI, 'build-kernels', 'kernels.mjs', '--arch', 'sm_90', '--no-ptx', '--out', 'k3', '--json']);
+    const none = run(dir, [
+      CLI,
+      'build-kernels',
+      'kernels.mjs',
+      '--arch',
+      'sm_90',
+      '--no-ptx',
+      '--out',
+      'k3',
+      '--json',
+    ]);
     expect(none.status, none.stderr).toBe(0);
     expect(JSON.parse(none.stdout).kernels[0].signatures[0].code).toEqual(['cubin sm_90']);
   });
@@ -76,9 +123,15 @@ loadKernelArtifact('./k4');
 const { saxpy } = await import('./kernels.mjs');
 console.log(JSON.stringify({ choice: saxpy.artifactCode([f32, array(f32, 1), array(f32, 1)], { arch: 'sm_90' }), counts: pipelineCounts() }));`,
     );
-    const r = run(dir, ['load.mjs'], { CUDA_JS_LIB_NVVM: '/nonexistent/cuda-js-hidden/libnvvm.so', CUDA_JS_LIBDEVICE_DIR: '/nonexistent/cuda-js-hidden' });
+    const r = run(dir, ['load.mjs'], {
+      CUDA_JS_LIB_NVVM: '/nonexistent/cuda-js-hidden/libnvvm.so',
+      CUDA_JS_LIBDEVICE_DIR: '/nonexistent/cuda-js-hidden',
+    });
     expect(r.status, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { choice: { kind: string; arch: string }; counts: { typed: number; lowered: number } };
+    const out = JSON.parse(r.stdout) as {
+      choice: { kind: string; arch: string };
+      counts: { typed: number; lowered: number };
+    };
     expect(out.choice).toMatchObject({ kind: 'cubin', arch: 'sm_90' });
     expect([out.counts.typed, out.counts.lowered]).toEqual([0, 0]);
   });
@@ -104,13 +157,41 @@ console.log(JSON.stringify({ choice: saxpy.artifactCode([f32, array(f32, 1), arr
       ['saxpy', ["f32, array(f32, 1, 'C'), array(f32, 1, 'C')", "f64, array(f64, 1, 'C'), array(f64, 1, 'C')"]],
       ['scale', ["array(f32, 1, 'C'), f32"]],
     ]);
-    const noName = run(dir, [CLI, 'build-kernels', 'kernels.mjs', '--arch', 'sm_90', '--signature', 'void(float32[:])']);
+    const noName = run(dir, [
+      CLI,
+      'build-kernels',
+      'kernels.mjs',
+      '--arch',
+      'sm_90',
+      '--signature',
+      'void(float32[:])',
+    ]);
     expect(noName.status).toBe(1);
-    expect(noName.stderr).toContain("--signature takes a kernel's name and a signature, 'axpy=void(float32, float32[:], float32[:])'; got 'void(float32[:])'");
-    const misspelt = run(dir, [CLI, 'build-kernels', 'kernels.mjs', '--arch', 'sm_90', '--signature', 'scal=void(float32[:], float32)']);
+    expect(noName.stderr).toContain(
+      "--signature takes a kernel's name and a signature, 'axpy=void(float32, float32[:], float32[:])'; got 'void(float32[:])'",
+    );
+    const misspelt = run(dir, [
+      CLI,
+      'build-kernels',
+      'kernels.mjs',
+      '--arch',
+      'sm_90',
+      '--signature',
+      'scal=void(float32[:], float32)',
+    ]);
     expect(misspelt.status).toBe(1);
-    expect(misspelt.stderr).toContain("signatures names 'scal', which no kernel of the build is called (did you mean 'scale'?)");
-    const bad = run(dir, [CLI, 'build-kernels', 'kernels.mjs', '--arch', 'sm_90', '--signature', 'scale=void(quux[:], float32)']);
+    expect(misspelt.stderr).toContain(
+      "signatures names 'scal', which no kernel of the build is called (did you mean 'scale'?)",
+    );
+    const bad = run(dir, [
+      CLI,
+      'build-kernels',
+      'kernels.mjs',
+      '--arch',
+      'sm_90',
+      '--signature',
+      'scale=void(quux[:], float32)',
+    ]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain("unknown type 'quux'");
   });

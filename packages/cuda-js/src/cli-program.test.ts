@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cliArguments, cliProgram, type CliCommands } from './cli-program.js';
 
 /** Parses `args` as the command line would, with commands that record their calls; returns the calls, the output and the error. */
-async function parse(args: readonly string[]): Promise<{ calls: string[]; out: string; err: string; error?: CommanderError }> {
+async function parse(
+  args: readonly string[],
+): Promise<{ calls: string[]; out: string; err: string; error?: CommanderError }> {
   const calls: string[] = [];
   const commands: CliCommands = {
     info: async (options) => (calls.push(`info ${JSON.stringify(options)}`), 0),
@@ -74,7 +76,9 @@ describe('cuda-js --version, run as a process', () => {
     )}`;
     const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hook)});`)}`;
     for (const flag of ['--version', '-v']) {
-      const r = spawnSync(process.execPath, ['--no-warnings', '--import', register, builtCli, flag], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, ['--no-warnings', '--import', register, builtCli, flag], {
+        encoding: 'utf8',
+      });
       expect(r.stderr).toBe('');
       expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
       expect(r.status).toBe(0);

@@ -44,13 +44,17 @@ export function cliProgram(version: string, commands: CliCommands): Command {
       outputError: (text, write) =>
         write(
           text.replace(/^error: unknown command '([^']*)'\n$/, (line, word: string) =>
-            Object.hasOwn(OPTION_WORDS, word) ? `error: unknown command '${word}'\n(Did you mean cuda-js ${OPTION_WORDS[word]}?)\n` : line,
+            Object.hasOwn(OPTION_WORDS, word)
+              ? `error: unknown command '${word}'\n(Did you mean cuda-js ${OPTION_WORDS[word]}?)\n`
+              : line,
           ),
         ),
     });
   program
     .command('info')
-    .description('report what works here (JIT compile, run), the driver, the GPUs and the CUDA libraries, headers and libdevice that cuda-js uses, found or not, and how (the default command)')
+    .description(
+      'report what works here (JIT compile, run), the driver, the GPUs and the CUDA libraries, headers and libdevice that cuda-js uses, found or not, and how (the default command)',
+    )
     .option('--json', 'print the report as JSON')
     .option('--verbose', 'for each missing item, list every place searched')
     .option('--all', 'list every CUDA library pathfinder knows (cuBLAS, cuFFT, ...), not only those cuda-js uses')
@@ -59,23 +63,44 @@ export function cliProgram(version: string, commands: CliCommands): Command {
     });
   program
     .command('demo')
-    .description('the demo of `npm start`: JIT kernels on the GPU (or in the simulator without one), checked against plain JS')
+    .description(
+      'the demo of `npm start`: JIT kernels on the GPU (or in the simulator without one), checked against plain JS',
+    )
     .action(async () => {
       process.exitCode = await commands.demo();
     });
   program
     .command('build-kernels')
-    .description('compile the kernels that <entry> declares signatures for (jit(fn, { signatures }), or --signature) ahead of time, into an artifact that loads without libNVVM')
+    .description(
+      'compile the kernels that <entry> declares signatures for (jit(fn, { signatures }), or --signature) ahead of time, into an artifact that loads without libNVVM',
+    )
     .argument('<entry>', 'the module that makes the kernels (imported: keep the app from running when it is)')
     .option('--arch <archs...>', 'the architectures to build cubins for: sm_90 (repeat it, or a comma list)')
-    .option('--ptx <archs...>', 'the virtual architectures to keep PTX for (default: the newest --arch), which newer devices compile when loading')
+    .option(
+      '--ptx <archs...>',
+      'the virtual architectures to keep PTX for (default: the newest --arch), which newer devices compile when loading',
+    )
     .option('--no-ptx', 'keep no PTX')
-    .option('--signature <name=signature...>', "a signature to build for a kernel, in numba's text: 'axpy=void(float32, float32[:], float32[:])' (repeat it)")
+    .option(
+      '--signature <name=signature...>',
+      "a signature to build for a kernel, in numba's text: 'axpy=void(float32, float32[:], float32[:])' (repeat it)",
+    )
     .option('--out <dir>', 'the folder to write manifest.json, the code files and kernels.js into', 'kernels')
     .option('--json', 'print what was built as JSON')
-    .action(async (entry: string, options: { arch?: string[]; ptx?: string[] | boolean; signature?: string[]; out: string; json?: boolean }) => {
-      const ptx = options.ptx === false ? false : Array.isArray(options.ptx) ? options.ptx : undefined;
-      process.exitCode = await commands.buildKernels(entry, { arch: options.arch ?? [], ptx, signatures: options.signature ?? [], out: options.out, json: options.json });
-    });
+    .action(
+      async (
+        entry: string,
+        options: { arch?: string[]; ptx?: string[] | boolean; signature?: string[]; out: string; json?: boolean },
+      ) => {
+        const ptx = options.ptx === false ? false : Array.isArray(options.ptx) ? options.ptx : undefined;
+        process.exitCode = await commands.buildKernels(entry, {
+          arch: options.arch ?? [],
+          ptx,
+          signatures: options.signature ?? [],
+          out: options.out,
+          json: options.json,
+        });
+      },
+    );
   return program;
 }

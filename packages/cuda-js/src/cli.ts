@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { cliArguments, cliProgram } from './cli-program.js';
 
 // src/cli.ts and dist/cli.js both sit one folder below the package's package.json.
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 const program = cliProgram(version, {
   info: async (options) => (await import('./info-command.js')).runInfo(options),

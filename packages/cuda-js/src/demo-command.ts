@@ -80,7 +80,12 @@ function noGpuReason(): string | undefined {
 }
 
 /** Device memory holding `host`, and a view of it as a typed kernel argument. */
-function onDevice(device: Device, host: Float32Array | Int32Array, shape: number[], dtype: 'float32' | 'int32'): { buffer: Buffer; view: StridedMemoryView } {
+function onDevice(
+  device: Device,
+  host: Float32Array | Int32Array,
+  shape: number[],
+  dtype: 'float32' | 'int32',
+): { buffer: Buffer; view: StridedMemoryView } {
   const buffer = device.allocate(host.byteLength);
   buffer.copyFrom(host);
   return { buffer, view: StridedMemoryView.fromPointer(buffer.ptr, { dtype, shape, exporter: buffer }) };
@@ -134,9 +139,14 @@ export function runDemo(write: Write = (t) => process.stdout.write(t)): number {
     axpy.launch({ grid: Math.ceil(n / 256), block: 256 }, f32(a), x, result);
   }
   const axpyRun = ms(start);
-  const axpyWrong = result.reduce((count, v, i) => count + (Math.abs(v - expected[i]!) > 1e-5 * Math.max(1, Math.abs(expected[i]!)) ? 1 : 0), 0);
+  const axpyWrong = result.reduce(
+    (count, v, i) => count + (Math.abs(v - expected[i]!) > 1e-5 * Math.max(1, Math.abs(expected[i]!)) ? 1 : 0),
+    0,
+  );
   failures += axpyWrong ? 1 : 0;
-  write(`  axpy        n = ${n}: compile ${axpyCompile}, run ${axpyRun} (${target}), ${axpyWrong === 0 ? 'matches plain JS' : `${axpyWrong} elements differ from plain JS`}\n`);
+  write(
+    `  axpy        n = ${n}: compile ${axpyCompile}, run ${axpyRun} (${target}), ${axpyWrong === 0 ? 'matches plain JS' : `${axpyWrong} elements differ from plain JS`}\n`,
+  );
 
   // mandelbrot
   const [h, w] = target === 'gpu' ? [768, 1024] : [192, 256];
@@ -161,6 +171,8 @@ export function runDemo(write: Write = (t) => process.stdout.write(t)): number {
   const mandelRun = ms(start);
   const differ = pixels.reduce((count, v, i) => count + (v === reference[i] ? 0 : 1), 0);
   failures += differ ? 1 : 0;
-  write(`  mandelbrot  ${w}×${h}: compile ${mandelCompile}, run ${mandelRun} (${target}), ${differ === 0 ? 'matches plain JS' : `${differ} pixels differ from plain JS`}\n`);
+  write(
+    `  mandelbrot  ${w}×${h}: compile ${mandelCompile}, run ${mandelRun} (${target}), ${differ === 0 ? 'matches plain JS' : `${differ} pixels differ from plain JS`}\n`,
+  );
   return failures === 0 ? 0 : 1;
 }

@@ -42,4 +42,10 @@ export type { Device as DLDevice } from '@cuda-js/memory-view';
 export type { KernelParameter, Dim3 } from '@cuda-js/core';
 export type { StreamArgument } from '@cuda-js/streams';
 export { libraryReport, type LibraryReport, type LibraryReportRow } from './library-report.js';
-export { systemReport, type SystemReport, type DeviceSummary, type NvmlReport, type NvmlDeviceSummary } from './system-report.js';
+export {
+  systemReport,
+  type SystemReport,
+  type DeviceSummary,
+  type NvmlReport,
+  type NvmlDeviceSummary,
+} from './system-report.js';

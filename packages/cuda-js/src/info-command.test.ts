@@ -11,7 +11,11 @@ function capture(options: Parameters<typeof runInfo>[0]): string {
 
 describe('cuda-js info', () => {
   it('reports every catalog entry with --all, found or missing, as JSON', () => {
-    const rows = (JSON.parse(capture({ json: true, all: true })) as { libraries: { kind: string; name: string; found: boolean; path?: string; foundVia?: string }[] }).libraries;
+    const rows = (
+      JSON.parse(capture({ json: true, all: true })) as {
+        libraries: { kind: string; name: string; found: boolean; path?: string; foundVia?: string }[];
+      }
+    ).libraries;
     expect(rows.filter((r) => r.kind === 'library').map((r) => r.name)).toEqual([...SUPPORTED_LIBRARIES]);
     expect(rows.filter((r) => r.kind === 'headers').map((r) => r.name)).toEqual([...SUPPORTED_HEADERS]);
     for (const row of rows) expect(row.found ? typeof row.path : row.foundVia).toBe(row.found ? 'string' : undefined);
@@ -38,9 +42,14 @@ describe('cuda-js info', () => {
   });
 
   it('says first, in one line, what works here: the JIT compile and a run (or the simulator)', () => {
-    const report = JSON.parse(capture({ json: true })) as { ready: { jitCompile: boolean; run: boolean }; devices: unknown[] };
+    const report = JSON.parse(capture({ json: true })) as {
+      ready: { jitCompile: boolean; run: boolean };
+      devices: unknown[];
+    };
     const first = capture({ columns: 80 }).split('\n')[0]!;
-    expect(first).toMatch(/^JIT compile: (yes \(libNVVM[^)]*\)|no \((libNVVM|libdevice) not found\)); run: (yes \(\d+ devices?\)|no (driver|device), use CUDA_JS_SIMULATOR=1)$/);
+    expect(first).toMatch(
+      /^JIT compile: (yes \(libNVVM[^)]*\)|no \((libNVVM|libdevice) not found\)); run: (yes \(\d+ devices?\)|no (driver|device), use CUDA_JS_SIMULATOR=1)$/,
+    );
     expect(first.startsWith(`JIT compile: ${report.ready.jitCompile ? 'yes' : 'no'}`)).toBe(true);
     expect(first).toContain(`run: ${report.ready.run ? 'yes' : 'no'}`);
     expect(report.ready.run).toBe(report.devices.length > 0);
@@ -51,10 +60,14 @@ describe('cuda-js info', () => {
     const text = capture({ verbose: true, all: true, columns: 1000 });
     expect(text).toContain('cuda-js: CUDA libraries on this machine');
     for (const name of SUPPORTED_LIBRARIES) expect(text).toContain(name);
-    const rows = (JSON.parse(capture({ json: true, all: true })) as { libraries: { kind: string; name: string; found: boolean }[] }).libraries;
+    const rows = (
+      JSON.parse(capture({ json: true, all: true })) as { libraries: { kind: string; name: string; found: boolean }[] }
+    ).libraries;
     const missing = rows.filter((r) => !r.found);
     if (missing.length) {
-      expect(text).toContain(`missing: ${missing.map((r) => (r.kind === 'library' ? r.name : `${r.kind} ${r.name}`)).join(', ')}`);
+      expect(text).toContain(
+        `missing: ${missing.map((r) => (r.kind === 'library' ? r.name : `${r.kind} ${r.name}`)).join(', ')}`,
+      );
       expect(text).toContain('was not found.\nPlaces tried, in order:\n');
     } else {
       expect(text).toContain('everything in the catalog was found');
@@ -64,7 +77,11 @@ describe('cuda-js info', () => {
 
 describe('cuda-js info: the driver and the devices', () => {
   it('prints the driver version and each device, or says why not', () => {
-    const report = JSON.parse(capture({ json: true })) as { driverVersion?: string; devices: { name: string; arch: string }[]; problems: string[] };
+    const report = JSON.parse(capture({ json: true })) as {
+      driverVersion?: string;
+      devices: { name: string; arch: string }[];
+      problems: string[];
+    };
     const text = capture({ columns: 1000 });
     expect(text).toContain(`CUDA driver: ${report.driverVersion ?? 'unavailable'}`);
     if (report.driverVersion) expect(report.driverVersion).toMatch(/^\d+\.\d+$/);
@@ -96,28 +113,48 @@ describe('cuda-js info: peer access', () => {
         [true, true, false],
         [false, false, true],
       ]),
-    ).toEqual(["peer access (cuDeviceCanAccessPeer: can the row device address the column device's memory?):", '       0   1   2', '   0   - yes  no', '   1 yes   -  no', '   2  no  no   -']);
+    ).toEqual([
+      "peer access (cuDeviceCanAccessPeer: can the row device address the column device's memory?):",
+      '       0   1   2',
+      '   0   - yes  no',
+      '   1 yes   -  no',
+      '   2  no  no   -',
+    ]);
   });
 });
 
 describe('cuda-js info: NVML', () => {
   it("prints NVML's driver and GPUs, or one line that says why NVML could not be asked", () => {
-    const report = JSON.parse(capture({ json: true })) as { nvml: { available: boolean; reason?: string; driverVersion?: string; devices?: { name: string }[] } };
+    const report = JSON.parse(capture({ json: true })) as {
+      nvml: { available: boolean; reason?: string; driverVersion?: string; devices?: { name: string }[] };
+    };
     const text = capture({ columns: 1000 });
     if (report.nvml.available) {
       expect(text).toContain(`NVIDIA driver: ${report.nvml.driverVersion} (NVML `);
       for (const d of report.nvml.devices!) expect(text).toContain(`: ${d.name} (`);
     } else {
       expect(report.nvml.reason).toBeTypeOf('string');
-      expect(text).toContain(`NVML: unavailable (no GPU figures from the NVIDIA Management Library): ${headline(report.nvml.reason!)} (see below)`);
+      expect(text).toContain(
+        `NVML: unavailable (no GPU figures from the NVIDIA Management Library): ${headline(report.nvml.reason!)} (see below)`,
+      );
     }
   });
 });
 
 describe('cuda-js info: the readiness line, the wrapping and the table', () => {
-  const row = (kind: 'library' | 'libdevice', name: string, found: boolean, version?: string) => ({ kind, name, found, notes: [], ...(version ? { version } : {}) });
+  const row = (kind: 'library' | 'libdevice', name: string, found: boolean, version?: string) => ({
+    kind,
+    name,
+    found,
+    notes: [],
+    ...(version ? { version } : {}),
+  });
   it('says what works from the rows and the devices', () => {
-    const found = [row('library', 'nvvm', true, '13.0'), row('libdevice', 'libdevice', true), row('library', 'nvrtc', true, '13')];
+    const found = [
+      row('library', 'nvvm', true, '13.0'),
+      row('libdevice', 'libdevice', true),
+      row('library', 'nvrtc', true, '13'),
+    ];
     expect(readiness(found, { driverVersion: '13.0', devices: [] })).toMatchObject({
       jitCompile: true,
       cxxCompile: true,
@@ -125,13 +162,21 @@ describe('cuda-js info: the readiness line, the wrapping and the table', () => {
       summary: 'JIT compile: yes (libNVVM 13.0); run: no device, use CUDA_JS_SIMULATOR=1',
       cxxSummary: 'C++ compile (NVRTC): yes (CUDA 13)',
     });
-    expect(readiness([row('library', 'nvvm', false)], { devices: [] }).summary).toBe('JIT compile: no (libNVVM not found); run: no driver, use CUDA_JS_SIMULATOR=1');
-    expect(readiness([row('library', 'nvvm', true)], { driverVersion: '13.0', devices: [{}, {}] as never }).summary).toBe('JIT compile: no (libdevice not found); run: yes (2 devices)');
+    expect(readiness([row('library', 'nvvm', false)], { devices: [] }).summary).toBe(
+      'JIT compile: no (libNVVM not found); run: no driver, use CUDA_JS_SIMULATOR=1',
+    );
+    expect(
+      readiness([row('library', 'nvvm', true)], { driverVersion: '13.0', devices: [{}, {}] as never }).summary,
+    ).toBe('JIT compile: no (libdevice not found); run: yes (2 devices)');
   });
 
   it('wraps at spaces, a long path after a slash, and indents what follows', () => {
     expect(wrapText('one two three four', 9, '  ')).toEqual(['one two', '  three', '  four']);
-    expect(wrapText('/usr/local/cuda-13.0/lib/libnvvm.so.4', 16)).toEqual(['/usr/local/', 'cuda-13.0/lib/', 'libnvvm.so.4']);
+    expect(wrapText('/usr/local/cuda-13.0/lib/libnvvm.so.4', 16)).toEqual([
+      '/usr/local/',
+      'cuda-13.0/lib/',
+      'libnvvm.so.4',
+    ]);
     expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
     expect(wrapText('kept\n  1. indented', 80)).toEqual(['kept', '  1. indented']);
   });

@@ -22,7 +22,10 @@ export interface Readiness {
 }
 
 /** What works here, from the report: the line that `cuda-js info` prints first. */
-export function readiness(rows: readonly LibraryReportRow[], system: Pick<SystemReport, 'driverVersion' | 'devices'>): Readiness {
+export function readiness(
+  rows: readonly LibraryReportRow[],
+  system: Pick<SystemReport, 'driverVersion' | 'devices'>,
+): Readiness {
   const row = (kind: LibraryReportRow['kind'], name: string) => rows.find((r) => r.kind === kind && r.name === name);
   const nvvm = row('library', 'nvvm');
   const libdevice = row('libdevice', 'libdevice');
@@ -33,8 +36,16 @@ export function readiness(rows: readonly LibraryReportRow[], system: Pick<System
   const version = (r: LibraryReportRow | undefined) => (r?.version ? ` ${r.version}` : '');
   const jit = jitCompile ? `yes (libNVVM${version(nvvm)})` : `no (${nvvm?.found ? 'libdevice' : 'libNVVM'} not found)`;
   const cxx = cxxCompile ? `yes${version(nvrtc) ? ` (CUDA${version(nvrtc)})` : ''}` : 'no (NVRTC not found)';
-  const runs = run ? `yes (${system.devices.length} device${system.devices.length === 1 ? '' : 's'})` : `no ${system.driverVersion === undefined ? 'driver' : 'device'}, use CUDA_JS_SIMULATOR=1`;
-  return { jitCompile, cxxCompile, run, summary: `JIT compile: ${jit}; run: ${runs}`, cxxSummary: `C++ compile (NVRTC): ${cxx}` };
+  const runs = run
+    ? `yes (${system.devices.length} device${system.devices.length === 1 ? '' : 's'})`
+    : `no ${system.driverVersion === undefined ? 'driver' : 'device'}, use CUDA_JS_SIMULATOR=1`;
+  return {
+    jitCompile,
+    cxxCompile,
+    run,
+    summary: `JIT compile: ${jit}; run: ${runs}`,
+    cxxSummary: `C++ compile (NVRTC): ${cxx}`,
+  };
 }
 
 /**
@@ -81,13 +92,23 @@ function gib(bytes: number): string {
 
 /** One line per GPU as NVML reports it: what it is, how full, how warm, how much power, where, and its NvLink. */
 function nvmlDeviceLine(d: NvmlDeviceSummary): string {
-  const parts = [d.uuid, `compute ${d.computeCapability}`, `${gib(d.memory.usedBytes)} of ${gib(d.memory.totalBytes)} used`];
+  const parts = [
+    d.uuid,
+    `compute ${d.computeCapability}`,
+    `${gib(d.memory.usedBytes)} of ${gib(d.memory.totalBytes)} used`,
+  ];
   if (d.utilization) parts.push(`${d.utilization.gpu}% busy`);
   if (d.temperatureC !== null) parts.push(`${d.temperatureC} °C`);
-  if (d.power.usageW !== null) parts.push(`${d.power.usageW.toFixed(0)} W${d.power.limitW === null ? '' : ` of ${d.power.limitW.toFixed(0)} W`}`);
-  if (d.clocksMHz.sm !== null) parts.push(`SM ${d.clocksMHz.sm}${d.clocksMHz.maxSm === null ? '' : `/${d.clocksMHz.maxSm}`} MHz`);
+  if (d.power.usageW !== null)
+    parts.push(`${d.power.usageW.toFixed(0)} W${d.power.limitW === null ? '' : ` of ${d.power.limitW.toFixed(0)} W`}`);
+  if (d.clocksMHz.sm !== null)
+    parts.push(`SM ${d.clocksMHz.sm}${d.clocksMHz.maxSm === null ? '' : `/${d.clocksMHz.maxSm}`} MHz`);
   parts.push(`PCI ${d.pciBusId}`);
-  parts.push(d.nvlink.links ? `NVLink${d.nvlink.version ? ` ${d.nvlink.version}` : ''}: ${d.nvlink.active} of ${d.nvlink.links} links active` : 'no NVLink');
+  parts.push(
+    d.nvlink.links
+      ? `NVLink${d.nvlink.version ? ` ${d.nvlink.version}` : ''}: ${d.nvlink.active} of ${d.nvlink.links} links active`
+      : 'no NVLink',
+  );
   return `gpu ${d.index}: ${d.name} (${parts.join(', ')})`;
 }
 
@@ -99,8 +120,14 @@ export function headline(reason: string): string {
 
 /** The NVML lines of `cuda-js info`: the driver and each GPU, or one short line that says why NVML could not be asked (the whole reason is among the problems, printed last). */
 export function nvmlLines(nvml: NvmlReport): string[] {
-  if (!nvml.available) return [`NVML: unavailable (no GPU figures from the NVIDIA Management Library): ${headline(nvml.reason)} (see below)`];
-  return [`NVIDIA driver: ${nvml.driverVersion} (NVML ${nvml.nvmlVersion}, CUDA ${nvml.cudaDriverVersion}), ${nvml.devices.length} GPU(s)`, ...nvml.devices.map(nvmlDeviceLine)];
+  if (!nvml.available)
+    return [
+      `NVML: unavailable (no GPU figures from the NVIDIA Management Library): ${headline(nvml.reason)} (see below)`,
+    ];
+  return [
+    `NVIDIA driver: ${nvml.driverVersion} (NVML ${nvml.nvmlVersion}, CUDA ${nvml.cudaDriverVersion}), ${nvml.devices.length} GPU(s)`,
+    ...nvml.devices.map(nvmlDeviceLine),
+  ];
 }
 
 /** The peer-access lines of `cuda-js info`: a matrix of which device (row) can address which device's memory (column). */
@@ -111,7 +138,9 @@ export function peerAccessLines(matrix: readonly (readonly boolean[])[]): string
   const cell = (text: string) => text.padStart(width + 1);
   const lines = ["peer access (cuDeviceCanAccessPeer: can the row device address the column device's memory?):"];
   lines.push(`${cell('')}${matrix.map((_, j) => cell(String(j))).join('')}`);
-  matrix.forEach((row, i) => lines.push(`${cell(String(i))}${row.map((ok, j) => cell(i === j ? '-' : ok ? 'yes' : 'no')).join('')}`));
+  matrix.forEach((row, i) =>
+    lines.push(`${cell(String(i))}${row.map((ok, j) => cell(i === j ? '-' : ok ? 'yes' : 'no')).join('')}`),
+  );
   return lines;
 }
 
@@ -121,7 +150,8 @@ function libraryTable(rows: readonly LibraryReportRow[], columns: number): strin
   const versions = rows.map((r) => r.version ?? (r.found && r.kind === 'library' ? '?' : ''));
   const via = rows.map((r) => r.foundVia ?? 'MISSING');
   // each column: its content, one space each side, and a border (5 borders for 4 columns)
-  const widthOf = (texts: readonly string[], head: string, most: number) => Math.min(most, Math.max(head.length, ...texts.map((t) => t.length))) + 2;
+  const widthOf = (texts: readonly string[], head: string, most: number) =>
+    Math.min(most, Math.max(head.length, ...texts.map((t) => t.length))) + 2;
   const widths = [widthOf(names, 'name', 16), widthOf(versions, 'version', 8), widthOf(via, 'found via', 16)];
   // a narrow terminal: the widest of the first columns gives way until the paths have 16 columns
   const sum = () => widths.reduce((a, b) => a + b, 0);
@@ -147,12 +177,14 @@ function libraryTable(rows: readonly LibraryReportRow[], columns: number): strin
  * them (whose load cost a sixth of `cuda-js info`'s time).
  */
 export function boxTable(rows: readonly (readonly string[])[], widths: readonly number[]): string {
-  const rule = (left: string, middle: string, right: string) => `${left}${widths.map((w) => '─'.repeat(w)).join(middle)}${right}`;
+  const rule = (left: string, middle: string, right: string) =>
+    `${left}${widths.map((w) => '─'.repeat(w)).join(middle)}${right}`;
   const out = [rule('┌', '┬', '┐')];
   rows.forEach((cells, r) => {
     const lines = cells.map((c) => c.split('\n'));
     const height = Math.max(1, ...lines.map((l) => l.length));
-    for (let i = 0; i < height; i++) out.push(`│${widths.map((w, c) => ` ${(lines[c]?.[i] ?? '').padEnd(w - 2)} `).join('│')}│`);
+    for (let i = 0; i < height; i++)
+      out.push(`│${widths.map((w, c) => ` ${(lines[c]?.[i] ?? '').padEnd(w - 2)} `).join('│')}│`);
     out.push(r === rows.length - 1 ? rule('└', '┴', '┘') : rule('├', '┼', '┤'));
   });
   return out.join('\n');
@@ -175,7 +207,15 @@ function writeInfo(options: InfoOptions, write: (text: string) => void): number 
   const system = systemReport();
   const ready = readiness(rows, system);
   if (options.json) {
-    const libraries = rows.map(({ kind, name, found, path, version, foundVia, notes }) => ({ kind, name, found, path, version, foundVia, notes }));
+    const libraries = rows.map(({ kind, name, found, path, version, foundVia, notes }) => ({
+      kind,
+      name,
+      found,
+      path,
+      version,
+      foundVia,
+      notes,
+    }));
     const { jitCompile, cxxCompile, run } = ready;
     write(JSON.stringify({ ready: { jitCompile, cxxCompile, run }, libraries, ...system }, null, 2) + '\n');
     return 0;
@@ -187,13 +227,22 @@ function writeInfo(options: InfoOptions, write: (text: string) => void): number 
   line(ready.summary);
   line(ready.cxxSummary);
   line(`CUDA driver: ${system.driverVersion ?? 'unavailable (see below)'}`);
-  for (const d of system.devices) line(`device ${d.ordinal}: ${d.name} (${d.arch}, ${d.totalMemoryGiB.toFixed(1)} GiB, ${d.uuid}, PCI ${d.pciBusId})`);
+  for (const d of system.devices)
+    line(
+      `device ${d.ordinal}: ${d.name} (${d.arch}, ${d.totalMemoryGiB.toFixed(1)} GiB, ${d.uuid}, PCI ${d.pciBusId})`,
+    );
   for (const l of peerAccessLines(system.peerAccess)) line(l);
   for (const l of nvmlLines(system.nvml)) line(l);
   line(`cuda-js: CUDA libraries on this machine${options.all ? '' : ' (those cuda-js uses; --all: every one)'}`);
   write(`${libraryTable(rows, columns)}\n`);
   const missing = rows.filter((r) => !r.found).map((r) => (r.kind === 'library' ? r.name : `${r.kind} ${r.name}`));
-  line(missing.length ? `missing: ${missing.join(', ')}` : options.all ? 'everything in the catalog was found' : 'everything that cuda-js uses was found');
+  line(
+    missing.length
+      ? `missing: ${missing.join(', ')}`
+      : options.all
+        ? 'everything in the catalog was found'
+        : 'everything that cuda-js uses was found',
+  );
   // last, and whole: why the driver, the devices or NVML could not be read (a missing library's message lists every place tried)
   for (const p of system.problems) {
     write('\n');

@@ -17,13 +17,17 @@ describe('cuda-js info without NVML', () => {
     const text = capture({ columns: 1000 });
     const lines = text.split('\n');
     const line = lines.find((l) => l.startsWith('NVML: unavailable'));
-    expect(line).toBe("NVML: unavailable (no GPU figures from the NVIDIA Management Library): LibraryNotFoundError: CUDA library 'nvml' was not found (see below)");
+    expect(line).toBe(
+      "NVML: unavailable (no GPU figures from the NVIDIA Management Library): LibraryNotFoundError: CUDA library 'nvml' was not found (see below)",
+    );
     const header = lines.findIndex((l) => l.startsWith('cuda-js: CUDA libraries on this machine'));
     expect(header).toBeGreaterThan(lines.indexOf(line!));
     const whole = lines.indexOf("nvml: LibraryNotFoundError: CUDA library 'nvml' was not found.");
     expect(whole).toBeGreaterThan(header);
     expect(lines[whole + 1]).toBe('Places tried, in order:');
-    expect(lines[whole + 2]).toMatch(/^ {2}1\. \[override\] CUDA_JS_LIB_NVML=\/nonexistent\/cuda-js-test\/libnvidia-ml\.so\.1: /);
+    expect(lines[whole + 2]).toMatch(
+      /^ {2}1\. \[override\] CUDA_JS_LIB_NVML=\/nonexistent\/cuda-js-test\/libnvidia-ml\.so\.1: /,
+    );
   });
 
   it('reports it as JSON with the reason', () => {

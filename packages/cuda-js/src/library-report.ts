@@ -1,4 +1,11 @@
-import { LIBRARY_CATALOG, NotFoundError, findHeaderDirectory, findLibdevice, findLibrary, SUPPORTED_HEADERS } from '@cuda-js/pathfinder';
+import {
+  LIBRARY_CATALOG,
+  NotFoundError,
+  findHeaderDirectory,
+  findLibdevice,
+  findLibrary,
+  SUPPORTED_HEADERS,
+} from '@cuda-js/pathfinder';
 
 /** One row of the library report: a catalog entry, found or not. */
 export interface LibraryReportRow {
@@ -19,7 +26,13 @@ export interface LibraryReport {
 function missing(kind: LibraryReportRow['kind'], name: string, error: unknown): LibraryReportRow {
   if (error instanceof NotFoundError) {
     const tried = error.attempts.length;
-    return { kind, name, found: false, notes: [`not found (${tried} places tried; see \`cuda-js info --verbose\`)`], ...{ error } };
+    return {
+      kind,
+      name,
+      found: false,
+      notes: [`not found (${tried} places tried; see \`cuda-js info --verbose\`)`],
+      ...{ error },
+    };
   }
   throw error;
 }
@@ -30,13 +43,23 @@ function missing(kind: LibraryReportRow['kind'], name: string, error: unknown): 
  * in the order `cuda-js info` lists them. The catalog's others (cuBLAS,
  * cuFFT, ...) are listed with `--all`.
  */
-export const STACK_LIBRARIES: readonly string[] = Object.freeze(['cuda', 'nvrtc', 'nvrtc-builtins', 'nvJitLink', 'nvvm', 'nvml', 'nccl']);
+export const STACK_LIBRARIES: readonly string[] = Object.freeze([
+  'cuda',
+  'nvrtc',
+  'nvrtc-builtins',
+  'nvJitLink',
+  'nvvm',
+  'nvml',
+  'nccl',
+]);
 
 /** The header sets that the stack uses: program's default include paths (the runtime headers and CCCL). */
 export const STACK_HEADERS: readonly string[] = Object.freeze(['cudart', 'cccl']);
 
 /** Looks for the libraries, header sets and libdevice that the stack uses, or (`all`) every one that pathfinder knows. */
-export function libraryReport(options: { readonly all?: boolean } = {}): LibraryReport & { errors: Map<string, NotFoundError> } {
+export function libraryReport(
+  options: { readonly all?: boolean } = {},
+): LibraryReport & { errors: Map<string, NotFoundError> } {
   const rows: LibraryReportRow[] = [];
   const errors = new Map<string, NotFoundError>();
   const attempt = (kind: LibraryReportRow['kind'], name: string, find: () => LibraryReportRow): void => {
@@ -51,7 +74,15 @@ export function libraryReport(options: { readonly all?: boolean } = {}): Library
   for (const name of libraries) {
     attempt('library', name, () => {
       const l = findLibrary(name);
-      return { kind: 'library', name: l.name, found: true, path: l.path, foundVia: l.foundVia, notes: l.notes, ...(l.version ? { version: l.version } : {}) };
+      return {
+        kind: 'library',
+        name: l.name,
+        found: true,
+        path: l.path,
+        foundVia: l.foundVia,
+        notes: l.notes,
+        ...(l.version ? { version: l.version } : {}),
+      };
     });
   }
   for (const name of options.all ? SUPPORTED_HEADERS : STACK_HEADERS) {

@@ -17,7 +17,13 @@ export interface NvmlDeviceSummary {
   readonly uuid: string;
   readonly memory: { readonly totalBytes: number; readonly freeBytes: number; readonly usedBytes: number };
   readonly utilization: { readonly gpu: number; readonly memory: number } | null;
-  readonly clocksMHz: { readonly graphics: number | null; readonly sm: number | null; readonly memory: number | null; readonly maxSm: number | null; readonly maxMemory: number | null };
+  readonly clocksMHz: {
+    readonly graphics: number | null;
+    readonly sm: number | null;
+    readonly memory: number | null;
+    readonly maxSm: number | null;
+    readonly maxMemory: number | null;
+  };
   readonly temperatureC: number | null;
   readonly power: { readonly usageW: number | null; readonly limitW: number | null };
   readonly pciBusId: string;
@@ -62,7 +68,13 @@ function nvmlDevice(d: SystemDeviceInfo): NvmlDeviceSummary {
     uuid: d.uuid,
     memory: { totalBytes: Number(d.memory.total), freeBytes: Number(d.memory.free), usedBytes: Number(d.memory.used) },
     utilization: orNull(d.utilization),
-    clocksMHz: { graphics: orNull(d.clocks.graphics), sm: orNull(d.clocks.sm), memory: orNull(d.clocks.memory), maxSm: orNull(d.clocks.max.sm), maxMemory: orNull(d.clocks.max.memory) },
+    clocksMHz: {
+      graphics: orNull(d.clocks.graphics),
+      sm: orNull(d.clocks.sm),
+      memory: orNull(d.clocks.memory),
+      maxSm: orNull(d.clocks.max.sm),
+      maxMemory: orNull(d.clocks.max.memory),
+    },
     temperatureC: orNull(d.temperature),
     power: { usageW: orNull(d.power.usage), limitW: orNull(d.power.limit) },
     pciBusId: d.pci.busId,
@@ -111,7 +123,14 @@ export function systemReport(): SystemReport {
     if (count === 0) problems.push('devices: the driver reports no CUDA device');
     for (let i = 0; i < count; i++) {
       const d = Device.get(i);
-      devices.push({ ordinal: i, name: d.name, arch: d.arch, totalMemoryGiB: Number(d.totalMemory) / 2 ** 30, uuid: d.uuid, pciBusId: d.pciBusId });
+      devices.push({
+        ordinal: i,
+        name: d.name,
+        arch: d.arch,
+        totalMemoryGiB: Number(d.totalMemory) / 2 ** 30,
+        uuid: d.uuid,
+        pciBusId: d.pciBusId,
+      });
     }
   } catch (error) {
     problems.push(`devices: ${message(error)}`);

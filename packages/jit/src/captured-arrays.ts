@@ -15,7 +15,11 @@ import { Buffer } from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, StridedMemoryView } from '@cuda-js/memory-view';
 
 /** A device array as a constant: a Buffer, a StridedMemoryView, or an object with DLPack or the CUDA array interface. */
-export type CapturedArrayConstant = Buffer | StridedMemoryView | { readonly [DLPACK]: unknown } | { readonly [CUDA_ARRAY_INTERFACE]: unknown };
+export type CapturedArrayConstant =
+  | Buffer
+  | StridedMemoryView
+  | { readonly [DLPACK]: unknown }
+  | { readonly [CUDA_ARRAY_INTERFACE]: unknown };
 
 /** The constants that are device arrays, in the order of the constants: their names and the objects. */
 export interface CapturedArrays {
@@ -26,7 +30,9 @@ export interface CapturedArrays {
 /** Whether a constant is an array captured by reference (see the module's comment). */
 export function isCapturedArray(value: unknown): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) return false;
-  return value instanceof StridedMemoryView || value instanceof Buffer || DLPACK in value || CUDA_ARRAY_INTERFACE in value;
+  return (
+    value instanceof StridedMemoryView || value instanceof Buffer || DLPACK in value || CUDA_ARRAY_INTERFACE in value
+  );
 }
 
 export function capturedArraysOf(constants: Readonly<Record<string, unknown>> | undefined): CapturedArrays {

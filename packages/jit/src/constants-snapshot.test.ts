@@ -6,7 +6,8 @@ import { snapshotConstants } from './constants-snapshot.js';
 import { JitError, JitOptionError } from './errors.js';
 import { jit } from './index.js';
 
-const keyOf = (constants: Readonly<Record<string, never>>) => kernelSourceKey({ source: 'k', constants, signature: 's', symbol: 'k', options: {} });
+const keyOf = (constants: Readonly<Record<string, never>>) =>
+  kernelSourceKey({ source: 'k', constants, signature: 's', symbol: 'k', options: {} });
 
 describe('one snapshot of the constants', () => {
   it('reads non-enumerable properties and getters once, and keys on exactly what it read', () => {

@@ -11,7 +11,10 @@ import { JitError } from './errors.js';
  */
 export function snapshotConstants(constants: unknown, what: string): Readonly<Record<string, KernelConstant>> {
   if (constants === undefined) return Object.freeze({});
-  if (constants === null || typeof constants !== 'object') throw new JitError(`${what}: constants must be an object of named values, got ${constants === null ? 'null' : typeof constants}`);
+  if (constants === null || typeof constants !== 'object')
+    throw new JitError(
+      `${what}: constants must be an object of named values, got ${constants === null ? 'null' : typeof constants}`,
+    );
   const snapshot: Record<string, KernelConstant> = {};
   for (const name of Object.getOwnPropertyNames(constants)) {
     snapshot[name] = snapshotArray((constants as Record<string, KernelConstant>)[name]!);
@@ -31,7 +34,8 @@ const MAX_SNAPSHOT_ELEMENTS = 1 << 16;
 function snapshotArray(value: KernelConstant): KernelConstant {
   if (!Array.isArray(value)) return value;
   const length: unknown = value.length;
-  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0 || length > MAX_SNAPSHOT_ELEMENTS) return value;
+  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0 || length > MAX_SNAPSHOT_ELEMENTS)
+    return value;
   const copy: unknown[] = new Array(length);
   for (let i = 0; i < length; i++) if (Object.hasOwn(value, i)) copy[i] = value[i];
   return Object.freeze(copy) as KernelConstant;

@@ -21,12 +21,16 @@ export interface Dim3Value {
 }
 
 function onlyInKernels(what: string): never {
-  throw new JitError(`cuda.${what} is only available inside a kernel compiled by jit(); it has no value in plain JavaScript`);
+  throw new JitError(
+    `cuda.${what} is only available inside a kernel compiled by jit(); it has no value in plain JavaScript`,
+  );
 }
 
 /** Functions named `names` that throw outside kernels. */
 function kernelOnly<K extends string>(names: readonly K[], prefix: string): Readonly<Record<K, () => never>> {
-  return Object.freeze(Object.fromEntries(names.map((n) => [n, (): never => onlyInKernels(`${prefix}${n}()`)])) as Record<K, () => never>);
+  return Object.freeze(
+    Object.fromEntries(names.map((n) => [n, (): never => onlyInKernels(`${prefix}${n}()`)])) as Record<K, () => never>,
+  );
 }
 
 function dims(name: string): Dim3Value {
@@ -59,7 +63,9 @@ export interface AtomicSignatures {
 }
 
 /** The atomics of `cuda.atomic` (`add`, `cas`, …): one per row of the atomics table. */
-export type AtomicIntrinsics = { [K in keyof typeof ATOMIC_FUNCTIONS]: AtomicSignatures[(typeof ATOMIC_FUNCTIONS)[K]['operands']] };
+export type AtomicIntrinsics = {
+  [K in keyof typeof ATOMIC_FUNCTIONS]: AtomicSignatures[(typeof ATOMIC_FUNCTIONS)[K]['operands']];
+};
 
 /** The timers of the `cuda` object (`cuda.clock64()`, `cuda.globaltimer()`): one per row of the timers table, each a u64. */
 export type TimerIntrinsics = { [K in keyof typeof TIMERS]: () => bigint };
@@ -74,7 +80,9 @@ export interface WarpVoteSignatures {
 }
 
 /** The warp votes of the `cuda` object (`cuda.all_sync(mask, p)`, `cuda.ballot_sync(mask, p)`, …): one per row of the warp-vote table. */
-export type WarpVoteIntrinsics = { [K in keyof typeof WARP_VOTES]: WarpVoteSignatures[(typeof WARP_VOTES)[K]['result']] };
+export type WarpVoteIntrinsics = {
+  [K in keyof typeof WARP_VOTES]: WarpVoteSignatures[(typeof WARP_VOTES)[K]['result']];
+};
 
 /** The TypeScript signature of a math function of the `cuda` object by its arity. */
 export interface MathSignatures {
@@ -84,13 +92,22 @@ export interface MathSignatures {
 }
 
 /** The math functions of the `cuda` object (`cuda.fma(a, b, c)`, `cuda.cbrt(x)`): one per row of the cuda-math table. */
-export type MathIntrinsics = { [K in keyof typeof CUDA_MATH]: MathSignatures[(typeof MATH_FUNCTIONS)[(typeof CUDA_MATH)[K]['fn']]['arity']] };
+export type MathIntrinsics = {
+  [K in keyof typeof CUDA_MATH]: MathSignatures[(typeof MATH_FUNCTIONS)[(typeof CUDA_MATH)[K]['fn']]['arity']];
+};
 
 /** The warp matches of the `cuda` object (`cuda.match_any_sync(mask, v)`, `cuda.match_all_sync(mask, v)`): one per row of the warp-match table, each a u32 of lanes. */
-export type WarpMatchIntrinsics = { [K in keyof typeof WARP_MATCHES]: (mask: number, value: number | bigint) => number };
+export type WarpMatchIntrinsics = {
+  [K in keyof typeof WARP_MATCHES]: (mask: number, value: number | bigint) => number;
+};
 
 /** The TypeScript signature of a warp shuffle: the value of another lane, of the value's type. */
-export type WarpShuffleSignature = <T extends number | bigint>(mask: number, value: T, lane: number, width?: number) => T;
+export type WarpShuffleSignature = <T extends number | bigint>(
+  mask: number,
+  value: T,
+  lane: number,
+  width?: number,
+) => T;
 
 /** The warp shuffles of the `cuda` object (`cuda.shfl_sync(mask, v, srcLane, width?)`, `shfl_up_sync`, …): one per row of the warp-shuffle table. */
 export type WarpShuffleIntrinsics = { [K in keyof typeof WARP_SHUFFLES]: WarpShuffleSignature };
@@ -104,7 +121,15 @@ export type FenceIntrinsics = { [K in keyof typeof FENCES as (typeof FENCES)[K][
  * namespace object in front of it is fine); outside a kernel each member
  * throws, as it has no meaning on the CPU.
  */
-export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMaskIntrinsics, FenceIntrinsics, WarpVoteIntrinsics, WarpMatchIntrinsics, WarpShuffleIntrinsics, MathIntrinsics {
+export interface CudaIntrinsics
+  extends BitIntrinsics,
+    TimerIntrinsics,
+    LaneMaskIntrinsics,
+    FenceIntrinsics,
+    WarpVoteIntrinsics,
+    WarpMatchIntrinsics,
+    WarpShuffleIntrinsics,
+    MathIntrinsics {
   /** The absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` (and y, z for 2 and 3). */
   grid(ndim: 1): number;
   grid(ndim: 2): [number, number];
@@ -143,7 +168,9 @@ export interface CudaIntrinsics extends BitIntrinsics, TimerIntrinsics, LaneMask
   /** Per-thread arrays: `cuda.local.array(8, f64)`. */
   readonly local: KernelArrayMaker;
   /** Constant memory filled at compile time from a host array passed in `constants`: `cuda.const.arrayLike(TABLE)`. */
-  readonly const: { arrayLike<Host extends ArrayLike<number | bigint>>(hostArray: Host): KernelArray<ConstScalar<Host>, 1> };
+  readonly const: {
+    arrayLike<Host extends ArrayLike<number | bigint>>(hostArray: Host): KernelArray<ConstScalar<Host>, 1>;
+  };
 
   // ---- synchronization ----
   /** Waits until every thread of the block has reached it (`__syncthreads`). */
@@ -189,10 +216,18 @@ export interface Fp16Signatures {
 }
 
 /** The signature kind (a key of {@link Fp16Signatures}) of a `cuda.fp16` row's form. */
-export type Fp16Kind<Form> = Form extends { compare: unknown } ? 'compare' : Form extends { arity: 3 } ? 'ternary' : Form extends { binary: unknown } | { extremum: unknown } ? 'binary' : 'unary';
+export type Fp16Kind<Form> = Form extends { compare: unknown }
+  ? 'compare'
+  : Form extends { arity: 3 }
+    ? 'ternary'
+    : Form extends { binary: unknown } | { extremum: unknown }
+      ? 'binary'
+      : 'unary';
 
 /** The functions of `cuda.fp16` (see {@link CudaIntrinsics.fp16}): one per row of the fp16 table. */
-export type Fp16Functions = { [K in keyof typeof FP16_FUNCTIONS]: Fp16Signatures[Fp16Kind<(typeof FP16_FUNCTIONS)[K]['form']>] };
+export type Fp16Functions = {
+  [K in keyof typeof FP16_FUNCTIONS]: Fp16Signatures[Fp16Kind<(typeof FP16_FUNCTIONS)[K]['form']>];
+};
 
 /** A scalar type token: the scalar makers `f32`, `i32`, ... (in a kernel, or passed in its constants). */
 export type DtypeToken = (value: never) => unknown;
@@ -203,17 +238,31 @@ export type DtypeToken = (value: never) => unknown;
  * one dimension per entry of the shape (a number is 1-D).
  */
 export interface KernelArrayMaker {
-  array<Token extends DtypeToken>(shape: number | readonly [number], dtype: Token): KernelArray<ScalarOfToken<Token>, 1>;
+  array<Token extends DtypeToken>(
+    shape: number | readonly [number],
+    dtype: Token,
+  ): KernelArray<ScalarOfToken<Token>, 1>;
   array<Token extends DtypeToken>(shape: readonly [number, number], dtype: Token): KernelArray<ScalarOfToken<Token>, 2>;
-  array<Token extends DtypeToken>(shape: readonly [number, number, number], dtype: Token): KernelArray<ScalarOfToken<Token>, 3>;
+  array<Token extends DtypeToken>(
+    shape: readonly [number, number, number],
+    dtype: Token,
+  ): KernelArray<ScalarOfToken<Token>, 3>;
   array<Token extends DtypeToken>(shape: readonly number[], dtype: Token): KernelArray<ScalarOfToken<Token>>;
 }
 
 /** The element type of a constant array: its typed array's, else a number type (a JS array of numbers) or i64 (of bigints). */
-export type ConstScalar<Host> = [ScalarOfTypedArray<Host>] extends [never] ? (Host extends ArrayLike<bigint> ? 'i64' : NumberScalarName) : ScalarOfTypedArray<Host>;
+export type ConstScalar<Host> = [ScalarOfTypedArray<Host>] extends [never]
+  ? Host extends ArrayLike<bigint>
+    ? 'i64'
+    : NumberScalarName
+  : ScalarOfTypedArray<Host>;
 
 /** What atomics work on: an array parameter or a shared or local array. */
-export type AtomicTarget = ArrayLike<number | bigint> | KernelArray<ScalarName, 1> | KernelArray<ScalarName, 2> | KernelArray<ScalarName, 3>;
+export type AtomicTarget =
+  | ArrayLike<number | bigint>
+  | KernelArray<ScalarName, 1>
+  | KernelArray<ScalarName, 2>
+  | KernelArray<ScalarName, 3>;
 export type AtomicIndex = number | readonly number[];
 
 export const cuda: CudaIntrinsics = Object.freeze({

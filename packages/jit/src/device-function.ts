@@ -39,7 +39,9 @@ export interface DeviceFunctionOptions {
    * (`constants: () => ({ isOdd })`). A function calls itself by its own
    * name without naming itself here.
    */
-  readonly constants?: (Readonly<Record<string, KernelConstant>> | (() => Readonly<Record<string, KernelConstant>>)) | undefined;
+  readonly constants?:
+    | (Readonly<Record<string, KernelConstant>> | (() => Readonly<Record<string, KernelConstant>>))
+    | undefined;
   /** Its name in messages (default: the function's name). */
   readonly name?: string | undefined;
   /**
@@ -78,8 +80,14 @@ export class DeviceFunction {
    * functions, made when the package is imported) parses the text when a
    * kernel first reads it instead: an import parses nothing.
    */
-  constructor(fn: (...args: never[]) => unknown, options: DeviceFunctionOptions, callSite: CallSite | undefined, parseNow = true) {
-    if (typeof fn !== 'function') throw new TypeError(`jit.device: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+  constructor(
+    fn: (...args: never[]) => unknown,
+    options: DeviceFunctionOptions,
+    callSite: CallSite | undefined,
+    parseNow = true,
+  ) {
+    if (typeof fn !== 'function')
+      throw new TypeError(`jit.device: expected a function, got ${fn === null ? 'null' : typeof fn}`);
     checkJitOptions('jit.device()', options, DEVICE_FUNCTION_OPTIONS);
     this.#fn = fn;
     this.#callSite = callSite;
@@ -87,7 +95,8 @@ export class DeviceFunction {
     this.name = options.name ?? kernelRecordOf(fn)?.name ?? fn.name;
     if (typeof options.constants === 'function') this.#makeConstants = options.constants;
     else this.#snapshot = snapshotConstants(options.constants, 'jit.device');
-    this.returns = options.returns === undefined ? undefined : scalarToken(options.returns, 'jit.device(fn, { returns })');
+    this.returns =
+      options.returns === undefined ? undefined : scalarToken(options.returns, 'jit.device(fn, { returns })');
   }
 
   /** @internal The function's text and syntax tree, as the typer reads them (parsed on first use where the constructor did not). */
@@ -99,7 +108,12 @@ export class DeviceFunction {
   /** What the function names: its constants (read once; made by the `constants` function on first use), and itself by its own name. */
   get constants(): Readonly<Record<string, KernelConstant>> {
     if (this.#constants === undefined) {
-      const made = this.#snapshot ?? snapshotConstants(this.#makeConstants!(), `jit.device${this.name ? ` '${this.name}'` : ''}: the constants function's result`);
+      const made =
+        this.#snapshot ??
+        snapshotConstants(
+          this.#makeConstants!(),
+          `jit.device${this.name ? ` '${this.name}'` : ''}: the constants function's result`,
+        );
       this.#constants = this.#withSelf(made);
     }
     return this.#constants;
@@ -108,7 +122,12 @@ export class DeviceFunction {
   /** The constants, with the function itself under its own name where its text calls that name and no constant has it (numba resolves a recursive call by the global name). */
   #withSelf(constants: Readonly<Record<string, KernelConstant>>): Readonly<Record<string, KernelConstant>> {
     const name = this.name;
-    if (!/^[A-Za-z_$][\w$]*$/.test(name) || Object.hasOwn(constants, name) || !new RegExp(`(^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\s*\\(`).test(this.parsed.source.slice(1))) return constants;
+    if (
+      !/^[A-Za-z_$][\w$]*$/.test(name) ||
+      Object.hasOwn(constants, name) ||
+      !new RegExp(`(^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\s*\\(`).test(this.parsed.source.slice(1))
+    )
+      return constants;
     return Object.freeze({ ...constants, [name]: this });
   }
 }
@@ -116,7 +135,9 @@ export class DeviceFunction {
 const DEFINITION = Symbol('cuda-js.deviceFunction');
 
 /** What `jit.device(fn)` gives: callable in kernels with `fn`'s types (outside kernels it throws), and its definition. */
-export type DeviceFunctionCallable<F extends (...args: never[]) => unknown> = F & { readonly [DEFINITION]: DeviceFunction };
+export type DeviceFunctionCallable<F extends (...args: never[]) => unknown> = F & {
+  readonly [DEFINITION]: DeviceFunction;
+};
 
 /** The device function that `value` is (a `jit.device` result, or a DeviceFunction), or undefined. */
 export function deviceFunctionOf(value: unknown): DeviceFunction | undefined {
@@ -137,7 +158,10 @@ export function deviceFunctionOf(value: unknown): DeviceFunction | undefined {
  * const k = jit((a: Float32Array) => { const i = cuda.grid(1); a[i] = square(a[i]); }, { constants: { square } });
  * ```
  */
-export function device<F extends (...args: never[]) => unknown>(fn: F, options: DeviceFunctionOptions = {}): DeviceFunctionCallable<F> {
+export function device<F extends (...args: never[]) => unknown>(
+  fn: F,
+  options: DeviceFunctionOptions = {},
+): DeviceFunctionCallable<F> {
   return callableOf<F>(new DeviceFunction(fn, options, captureCallSite(device)));
 }
 
@@ -148,13 +172,18 @@ export function device<F extends (...args: never[]) => unknown>(fn: F, options: 
  * definition by the function itself, definition-site.ts), so that an import
  * neither parses nor reads a stack.
  */
-export function libraryDevice<F extends (...args: never[]) => unknown>(fn: F, options: DeviceFunctionOptions): DeviceFunctionCallable<F> {
+export function libraryDevice<F extends (...args: never[]) => unknown>(
+  fn: F,
+  options: DeviceFunctionOptions,
+): DeviceFunctionCallable<F> {
   return callableOf<F>(new DeviceFunction(fn, options, undefined, false));
 }
 
 function callableOf<F extends (...args: never[]) => unknown>(definition: DeviceFunction): DeviceFunctionCallable<F> {
   const callable = (): never => {
-    throw new JitError(`the device function${definition.name ? ` '${definition.name}'` : ''} runs only inside kernels compiled by jit(); name it in the kernel's constants`);
+    throw new JitError(
+      `the device function${definition.name ? ` '${definition.name}'` : ''} runs only inside kernels compiled by jit(); name it in the kernel's constants`,
+    );
   };
   Object.defineProperty(callable, 'name', { value: definition.name });
   Object.defineProperty(callable, DEFINITION, { value: definition });

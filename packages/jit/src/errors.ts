@@ -45,7 +45,10 @@ export class JitError extends Error {
 
   constructor(detail: string, at?: { locator: SourceLocator; loc: Loc | undefined }, options?: ErrorOptions) {
     const position = at?.loc ? at.locator.position(at.loc) : undefined;
-    super(position ? `${position.file}:${position.line}:${position.column}: ${detail}\n${position.snippet}` : detail, options);
+    super(
+      position ? `${position.file}:${position.line}:${position.column}: ${detail}\n${position.snippet}` : detail,
+      options,
+    );
     this.detail = detail;
     this.file = position?.file;
     this.line = position?.line;
@@ -128,7 +131,11 @@ export function withNestingBound<T>(stage: string, run: () => T): T {
     return run();
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
-      throw new UnsupportedSyntaxError(`${stage}: the kernel nests expressions or blocks too deeply (the call stack ran out); split it into smaller expressions`, undefined, { cause: error });
+      throw new UnsupportedSyntaxError(
+        `${stage}: the kernel nests expressions or blocks too deeply (the call stack ran out); split it into smaller expressions`,
+        undefined,
+        { cause: error },
+      );
     }
     throw error;
   }

@@ -5,19 +5,36 @@
 import { errorOf } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
 import { describeWhen, nvvmMissing } from './compile/toolchain-environment.test-support.js';
-import { array, cuda, declareDevice, ExternalDeviceFunction, f32, f64, i32, jit, type JitError, SimulatorError } from './index.js';
+import {
+  array,
+  cuda,
+  declareDevice,
+  ExternalDeviceFunction,
+  f32,
+  f64,
+  i32,
+  jit,
+  type JitError,
+  SimulatorError,
+} from './index.js';
 import { MUL_F32_CUDA, MUL_F32_PTX } from './linked-code-fixtures.test-support.js';
 
 const sim = { target: 'simulator' } as const;
 
-const mulDecl = declareDevice('mul_f32', { args: [f32, f32], returns: f32 }, { link: { ptx: MUL_F32_PTX }, simulate: (a: number, b: number) => a * b });
+const mulDecl = declareDevice(
+  'mul_f32',
+  { args: [f32, f32], returns: f32 },
+  { link: { ptx: MUL_F32_PTX }, simulate: (a: number, b: number) => a * b },
+);
 // the declarations are callable with their declared types: kernels call them with no cast
 const mul = mulDecl;
 const dotDecl = declareDevice(
   'dot_f32',
   { args: [array(f32, 1), array(f32, 1), i32], returns: f64 },
   {
-    link: { cuda: 'extern "C" __device__ double dot_f32(float* a, float* b, int n) { double s = 0; for (int i = 0; i < n; i++) s += a[i] * b[i]; return s; }' },
+    link: {
+      cuda: 'extern "C" __device__ double dot_f32(float* a, float* b, int n) { double s = 0; for (int i = 0; i < n; i++) s += a[i] * b[i]; return s; }',
+    },
     simulate: (a: Float32Array, b: Float32Array, n: number) => {
       let s = 0;
       for (let i = 0; i < n; i++) s += a[i]! * b[i]!;
@@ -30,19 +47,38 @@ const dot = dotDecl;
 describe('declareDevice', () => {
   it('checks its symbol, signature, link inputs and stand-in', () => {
     expect(mulDecl).toBeInstanceOf(ExternalDeviceFunction);
-    expect({ ...mulDecl }).toMatchObject({ symbol: 'mul_f32', args: ['f32', 'f32'], returns: 'f32', link: [{ ptx: MUL_F32_PTX }] });
+    expect({ ...mulDecl }).toMatchObject({
+      symbol: 'mul_f32',
+      args: ['f32', 'f32'],
+      returns: 'f32',
+      link: [{ ptx: MUL_F32_PTX }],
+    });
     // a function for TypeScript's sake, which says so if called on the host
     expect(typeof mulDecl).toBe('function');
-    expect(() => mulDecl(1, 2)).toThrow(/'mul_f32' is linked device code \(declareDevice\): it runs only inside kernels/);
+    expect(() => mulDecl(1, 2)).toThrow(
+      /'mul_f32' is linked device code \(declareDevice\): it runs only inside kernels/,
+    );
     expect(() => declareDevice('not a name', { args: [], returns: f32 })).toThrow(/the symbol must be a C identifier/);
     expect(() => declareDevice('f', { args: [], returns: array(f32, 1) })).toThrow(/'f' must return a scalar type/);
-    expect(() => declareDevice('f', { args: [], returns: f32 }, { link: [{ text: 'x' } as never] })).toThrow(/each link input is \{ cuda: source \}, \{ ptx: text \} or an ObjectCode/);
-    expect(() => declareDevice('f', { args: [], returns: f32 }, { simulate: 3 as never })).toThrow(/option 'simulate' must be a function/);
-    expect(() => declareDevice('f', { args: [], returns: f32 }, { link: { cuda: '', includePaths: '/inc' as never } })).toThrow(/includePaths is a list of folder names/);
-    expect(() => declareDevice('f', { args: [], returns: f32 }, { link: { cuda: '', headers: { 'a.h': 1 } as never } })).toThrow(/headers is a record of header texts/);
-    expect(declareDevice('f', { args: [], returns: f32 }, { link: { cuda: '', includePaths: ['/inc'], headers: { 'a.h': '' } } }).link).toEqual([
-      { cuda: '', includePaths: ['/inc'], headers: { 'a.h': '' } },
-    ]);
+    expect(() => declareDevice('f', { args: [], returns: f32 }, { link: [{ text: 'x' } as never] })).toThrow(
+      /each link input is \{ cuda: source \}, \{ ptx: text \} or an ObjectCode/,
+    );
+    expect(() => declareDevice('f', { args: [], returns: f32 }, { simulate: 3 as never })).toThrow(
+      /option 'simulate' must be a function/,
+    );
+    expect(() =>
+      declareDevice('f', { args: [], returns: f32 }, { link: { cuda: '', includePaths: '/inc' as never } }),
+    ).toThrow(/includePaths is a list of folder names/);
+    expect(() =>
+      declareDevice('f', { args: [], returns: f32 }, { link: { cuda: '', headers: { 'a.h': 1 } as never } }),
+    ).toThrow(/headers is a record of header texts/);
+    expect(
+      declareDevice(
+        'f',
+        { args: [], returns: f32 },
+        { link: { cuda: '', includePaths: ['/inc'], headers: { 'a.h': '' } } },
+      ).link,
+    ).toEqual([{ cuda: '', includePaths: ['/inc'], headers: { 'a.h': '' } }]);
   });
 });
 
@@ -78,7 +114,9 @@ describe('kernels that call linked code, in the simulator', () => {
       kernel.launch({ grid: 1, block: 1 }, new Float32Array(1));
     });
     expect(error).toBeInstanceOf(SimulatorError);
-    expect((error as JitError).detail).toMatch(/^'mul_f32' is linked device code; give declareDevice a \{ simulate \} function to run it in the simulator/);
+    expect((error as JitError).detail).toMatch(
+      /^'mul_f32' is linked device code; give declareDevice a \{ simulate \} function to run it in the simulator/,
+    );
     expect((error as JitError).file).toMatch(/external-device-function\.test\.ts$/);
   });
 });

@@ -32,7 +32,19 @@ export interface CudaLinkInput {
 }
 
 /** The scalar types of C's ABI that a linked function takes and returns (see lower/external-call-lowering.ts). */
-const C_SCALARS: ReadonlySet<string> = new Set(['bool', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
+const C_SCALARS: ReadonlySet<string> = new Set([
+  'bool',
+  'i8',
+  'u8',
+  'i16',
+  'u16',
+  'i32',
+  'u32',
+  'i64',
+  'u64',
+  'f32',
+  'f64',
+]);
 
 /** The signature of an external device function: its argument types and its result type. */
 export interface ExternalSignature {
@@ -77,54 +89,83 @@ export class ExternalDeviceFunction {
 
   /** @internal use {@link declareDevice}. */
   constructor(symbol: string, signature: ExternalSignature, options: DeclareDeviceOptions) {
-    if (typeof symbol !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(symbol)) throw new JitError(`declareDevice: the symbol must be a C identifier, got ${JSON.stringify(symbol)}`);
-    if (signature === null || typeof signature !== 'object' || !Array.isArray(signature.args)) throw new JitError('declareDevice: the signature is { args: [...types], returns: type }');
+    if (typeof symbol !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(symbol))
+      throw new JitError(`declareDevice: the symbol must be a C identifier, got ${JSON.stringify(symbol)}`);
+    if (signature === null || typeof signature !== 'object' || !Array.isArray(signature.args))
+      throw new JitError('declareDevice: the signature is { args: [...types], returns: type }');
     checkJitOptions('declareDevice()', options, DECLARE_DEVICE_OPTIONS);
     this.symbol = symbol;
     this.args = Object.freeze(resolveSignature(signature.args));
     const [returns] = resolveSignature([signature.returns]);
-    if (returns === undefined || isArrayType(returns) || !isScalarName(returns)) throw new JitError(`declareDevice: '${symbol}' must return a scalar type`);
+    if (returns === undefined || isArrayType(returns) || !isScalarName(returns))
+      throw new JitError(`declareDevice: '${symbol}' must return a scalar type`);
     this.returns = returns;
     for (const t of [...this.args, returns]) {
-      if (!isArrayType(t) && !C_SCALARS.has(t)) throw new JitError(`declareDevice: '${symbol}': linked functions take and return ${[...C_SCALARS].join(', ')} and arrays; not ${t}`);
+      if (!isArrayType(t) && !C_SCALARS.has(t))
+        throw new JitError(
+          `declareDevice: '${symbol}': linked functions take and return ${[...C_SCALARS].join(', ')} and arrays; not ${t}`,
+        );
     }
-    const link = options.link === undefined ? [] : Array.isArray(options.link) ? options.link : [options.link as LinkInput];
+    const link =
+      options.link === undefined ? [] : Array.isArray(options.link) ? options.link : [options.link as LinkInput];
     for (const input of link) {
       const ok =
         input instanceof ObjectCode ||
-        (input !== null && typeof input === 'object' && (typeof (input as { cuda?: unknown }).cuda === 'string' || typeof (input as { ptx?: unknown }).ptx === 'string'));
-      if (!ok) throw new JitError(`declareDevice: '${symbol}': each link input is { cuda: source }, { ptx: text } or an ObjectCode`);
+        (input !== null &&
+          typeof input === 'object' &&
+          (typeof (input as { cuda?: unknown }).cuda === 'string' ||
+            typeof (input as { ptx?: unknown }).ptx === 'string'));
+      if (!ok)
+        throw new JitError(
+          `declareDevice: '${symbol}': each link input is { cuda: source }, { ptx: text } or an ObjectCode`,
+        );
       if (!(input instanceof ObjectCode) && 'cuda' in input) checkCudaInput(symbol, input);
     }
     this.link = Object.freeze([...link]);
-    if (options.simulate !== undefined && typeof options.simulate !== 'function') throw new JitError(`declareDevice: '${symbol}': simulate must be a function`);
+    if (options.simulate !== undefined && typeof options.simulate !== 'function')
+      throw new JitError(`declareDevice: '${symbol}': simulate must be a function`);
     this.simulate = options.simulate;
     Object.freeze(this);
   }
 }
 
 /** The value a kernel passes for a token of a declared signature: a number, bigint or boolean for a scalar, an array for an array type. */
-export type KernelValueOfToken<T> = T extends ArrayType ? ArrayTokenValue<T['dtype'], T['ndim']> : KernelElement<ScalarOfToken<T>>;
+export type KernelValueOfToken<T> = T extends ArrayType
+  ? ArrayTokenValue<T['dtype'], T['ndim']>
+  : KernelElement<ScalarOfToken<T>>;
 
 /** What a kernel may pass for an array argument of a declared function: its parameter array, a typed array of the dtype, or a shared/local array. */
-export type ArrayTokenValue<S extends ScalarName, N extends ArrayRank> = KernelArray<S, N> | (N extends 1 ? TypedArrayScalarsOf<S> : never);
+export type ArrayTokenValue<S extends ScalarName, N extends ArrayRank> =
+  | KernelArray<S, N>
+  | (N extends 1 ? TypedArrayScalarsOf<S> : never);
 
-export type TypedArrayScalarsOf<S extends ScalarName> = S extends keyof TypedArrayScalars ? TypedArrayScalars[S] : never;
+export type TypedArrayScalarsOf<S extends ScalarName> = S extends keyof TypedArrayScalars
+  ? TypedArrayScalars[S]
+  : never;
 
 /** The JavaScript value the simulator's stand-in gets for a token: as in the kernel for scalars, the typed array of the elements for arrays (Uint16Array for f16/bf16, Uint8Array for bool). */
-export type SimulatedValueOfToken<T> = T extends ArrayType ? SimulatedArrayOf<T['dtype']> : KernelElement<ScalarOfToken<T>>;
+export type SimulatedValueOfToken<T> = T extends ArrayType
+  ? SimulatedArrayOf<T['dtype']>
+  : KernelElement<ScalarOfToken<T>>;
 
-export type SimulatedArrayOf<S extends ScalarName> = S extends 'f16' | 'bf16' ? Uint16Array : S extends 'bool' ? Uint8Array : TypedArrayScalarsOf<S>;
+export type SimulatedArrayOf<S extends ScalarName> = S extends 'f16' | 'bf16'
+  ? Uint16Array
+  : S extends 'bool'
+    ? Uint8Array
+    : TypedArrayScalarsOf<S>;
 
 /** A declared signature, typed by its tokens. */
-export interface TypedExternalSignature<Args extends readonly TypeToken[], Returns extends TypeToken> extends ExternalSignature {
+export interface TypedExternalSignature<Args extends readonly TypeToken[], Returns extends TypeToken>
+  extends ExternalSignature {
   readonly args: Args;
   readonly returns: Returns;
 }
 
 /** {@link DeclareDeviceOptions} with `simulate`'s arguments typed by the signature (its result may be any number, bigint or boolean: it is converted to the declared type). */
 export interface TypedDeclareDeviceOptions<Args extends readonly TypeToken[]> extends DeclareDeviceOptions {
-  readonly simulate?: ((...args: { -readonly [K in keyof Args]: SimulatedValueOfToken<Args[K]> }) => number | bigint | boolean) | undefined;
+  readonly simulate?:
+    | ((...args: { -readonly [K in keyof Args]: SimulatedValueOfToken<Args[K]> }) => number | bigint | boolean)
+    | undefined;
 }
 
 /**
@@ -133,7 +174,10 @@ export interface TypedDeclareDeviceOptions<Args extends readonly TypeToken[]> ex
  * `returns: f32`). Outside kernels a call throws: the code exists only on
  * the GPU (and as `simulate` in the simulator).
  */
-export type DeclaredDeviceFunction<Args extends readonly TypeToken[] = readonly TypeToken[], Returns extends TypeToken = TypeToken> = ExternalDeviceFunction &
+export type DeclaredDeviceFunction<
+  Args extends readonly TypeToken[] = readonly TypeToken[],
+  Returns extends TypeToken = TypeToken,
+> = ExternalDeviceFunction &
   ((...args: { -readonly [K in keyof Args]: KernelValueOfToken<Args[K]> }) => KernelValueOfToken<Returns>);
 
 /**
@@ -157,7 +201,9 @@ export function declareDevice<const Args extends readonly TypeToken[], const Ret
 ): DeclaredDeviceFunction<Args, Returns> {
   const definition = new ExternalDeviceFunction(symbol, signature, options as DeclareDeviceOptions);
   const callable = function declaredDeviceFunction(): never {
-    throw new JitError(`'${definition.symbol}' is linked device code (declareDevice): it runs only inside kernels compiled by jit(); name it in the kernel's constants`);
+    throw new JitError(
+      `'${definition.symbol}' is linked device code (declareDevice): it runs only inside kernels compiled by jit(); name it in the kernel's constants`,
+    );
   };
   // the declaration's own fields, on a function whose prototype is the class's: instanceof and the fields hold, and it is callable
   Object.defineProperties(callable, Object.getOwnPropertyDescriptors(definition));
@@ -173,7 +219,15 @@ function checkCudaInput(symbol: string, input: CudaLinkInput): void {
     throw new JitError(`declareDevice: '${symbol}': includePaths is a list of folder names (strings)`);
   }
   const headers = input.headers;
-  if (headers !== undefined && (headers === null || typeof headers !== 'object' || Array.isArray(headers) || !Object.values(headers).every((h) => typeof h === 'string'))) {
-    throw new JitError(`declareDevice: '${symbol}': headers is a record of header texts by include name ({ 'params.h': '#define N 4' })`);
+  if (
+    headers !== undefined &&
+    (headers === null ||
+      typeof headers !== 'object' ||
+      Array.isArray(headers) ||
+      !Object.values(headers).every((h) => typeof h === 'string'))
+  ) {
+    throw new JitError(
+      `declareDevice: '${symbol}': headers is a record of header texts by include name ({ 'params.h': '#define N 4' })`,
+    );
   }
 }

@@ -17,12 +17,16 @@ describe('jit(fn, { simulatorBudget })', () => {
     );
     const out = new Float64Array(1);
     expect(() => spin.launch({ grid: 1, block: 1 }, out)).toThrow(SimulatorError);
-    expect(() => spin.launch({ grid: 1, block: 1 }, out)).toThrow(/ran out of its simulator budget of 100 loop iterations/);
+    expect(() => spin.launch({ grid: 1, block: 1 }, out)).toThrow(
+      /ran out of its simulator budget of 100 loop iterations/,
+    );
     expect(() => spin.forall(1)(out)).toThrow(/simulator budget of 100 loop iterations/);
     for (const bad of [0, -1, 1.5, '100', 2 ** 60]) {
       expect(() => jit((o: Float64Array) => void o, { ...sim, simulatorBudget: bad as never })).toThrow(JitOptionError);
     }
-    expect(() => jit((o: Float64Array) => void o, { ...sim, simulatorBudget: 0 })).toThrow(/simulatorBudget.*a positive whole number of loop iterations/);
+    expect(() => jit((o: Float64Array) => void o, { ...sim, simulatorBudget: 0 })).toThrow(
+      /simulatorBudget.*a positive whole number of loop iterations/,
+    );
   });
 
   it('gives a kernel without the option the environment budget', () => {
@@ -32,7 +36,9 @@ describe('jit(fn, { simulatorBudget })', () => {
       const spin = jit((out: Float64Array) => {
         while (out[0]! >= 0) out[0] = out[0]! + 1;
       }, sim);
-      expect(() => spin.launch({ grid: 1, block: 1 }, new Float64Array(1))).toThrow(/simulator budget of 50 loop iterations/);
+      expect(() => spin.launch({ grid: 1, block: 1 }, new Float64Array(1))).toThrow(
+        /simulator budget of 50 loop iterations/,
+      );
     } finally {
       if (before === undefined) delete process.env['CUDA_JS_SIMULATOR_BUDGET'];
       else process.env['CUDA_JS_SIMULATOR_BUDGET'] = before;
@@ -64,7 +70,9 @@ describe('a simulated launch launched again from its own callback', () => {
     const x = new Float32Array(2);
     again = () => kernel.launch({ grid: 1, block: 2 }, new Float32Array(2));
     expect(() => kernel.launch({ grid: 1, block: 2 }, x)).toThrow(SimulatorError);
-    expect(() => kernel.launch({ grid: 1, block: 2 }, x)).toThrow(/^reentered was launched again while its simulated launch runs/);
+    expect(() => kernel.launch({ grid: 1, block: 2 }, x)).toThrow(
+      /^reentered was launched again while its simulated launch runs/,
+    );
     again = undefined;
     const y = new Float32Array(2);
     kernel.launch({ grid: 1, block: 2 }, y);
@@ -80,9 +88,13 @@ describe('dynamic shared memory that no block has', () => {
       x[0] = s[0]!;
     }, sim);
     for (const bytes of [2 ** 31 - 1, 2 ** 30, 228 * 1024]) {
-      expect(() => kernel.launch({ grid: 1, block: 1, sharedMemory: bytes }, new Float32Array(1))).toThrow(LaunchConfigError);
+      expect(() => kernel.launch({ grid: 1, block: 1, sharedMemory: bytes }, new Float32Array(1))).toThrow(
+        LaunchConfigError,
+      );
     }
-    expect(() => kernel.launch({ grid: 1, block: 1, sharedMemory: 2 ** 31 - 1 }, new Float32Array(1))).toThrow(/2147483647 bytes of dynamic shared memory exceed the device's/);
+    expect(() => kernel.launch({ grid: 1, block: 1, sharedMemory: 2 ** 31 - 1 }, new Float32Array(1))).toThrow(
+      /2147483647 bytes of dynamic shared memory exceed the device's/,
+    );
   });
 });
 
@@ -95,7 +107,8 @@ describe('an array detached by a callback of its own simulated launch', () => {
       {
         link: { ptx: '' },
         simulate: (a: number) => {
-          if (victim !== undefined && victim.byteLength > 0) structuredClone(victim.buffer, { transfer: [victim.buffer as ArrayBuffer] });
+          if (victim !== undefined && victim.byteLength > 0)
+            structuredClone(victim.buffer, { transfer: [victim.buffer as ArrayBuffer] });
           return a;
         },
       },
@@ -107,7 +120,9 @@ describe('an array detached by a callback of its own simulated launch', () => {
       { ...sim, name: 'detached', constants: { detach } },
     );
     victim = new Float32Array(4);
-    expect(() => kernel.launch({ grid: 1, block: 4 }, victim!)).toThrow(/^detached: argument 1 \('x'\) was detached or shrunk while the launch ran/);
+    expect(() => kernel.launch({ grid: 1, block: 4 }, victim!)).toThrow(
+      /^detached: argument 1 \('x'\) was detached or shrunk while the launch ran/,
+    );
     victim = undefined;
     const kept = new Float32Array(4);
     kernel.launch({ grid: 1, block: 4 }, kept);

@@ -18,7 +18,14 @@ export {
 } from './jit.js';
 export type { KernelInspection } from './compile/kernel-inspection.js';
 export type { Specialization, SpecializationOrigin } from './compile/specialization-sources.js';
-export { KERNEL_RECORD_KEY, KERNEL_RECORD_VERSION, kernelRecordOf, type KernelRecord, type KernelRecordKind, type KernelImportBinding } from './parse/kernel-record.js';
+export {
+  KERNEL_RECORD_KEY,
+  KERNEL_RECORD_VERSION,
+  kernelRecordOf,
+  type KernelRecord,
+  type KernelRecordKind,
+  type KernelImportBinding,
+} from './parse/kernel-record.js';
 export { jitCache, JIT_CACHE_VARIABLE } from './compile/jit-cache.js';
 export { setSimulatorPrintSink, type PrintSink } from './simulate/simulator-runtime.js';
 export {
@@ -64,9 +71,22 @@ export type {
   ScalarOfTypedArray,
   TypedArrayScalars,
 } from './kernel-array.js';
-export { array, pointer, type KernelSignature, type TypeToken, type ArrayTypeOf, type PointerTypeOf } from './typing/signature.js';
+export {
+  array,
+  pointer,
+  type KernelSignature,
+  type TypeToken,
+  type ArrayTypeOf,
+  type PointerTypeOf,
+} from './typing/signature.js';
 export type { ArrayType, JitType, Layout, ScalarName } from './typing/jit-types.js';
-export { DeviceFunction, deviceFunctionOf, type DeviceFunctionCallable, type DeviceFunctionOptions, type KernelConstant } from './device-function.js';
+export {
+  DeviceFunction,
+  deviceFunctionOf,
+  type DeviceFunctionCallable,
+  type DeviceFunctionOptions,
+  type KernelConstant,
+} from './device-function.js';
 export {
   declareDevice,
   ExternalDeviceFunction,
@@ -112,10 +132,28 @@ export { guvectorize, type Gufunc, type GuvectorizeOptions } from './library/guv
 export type { GufuncLayout } from './library/gufunc-layout.js';
 export type { UfuncCallOptions, UfuncResult } from './library/ufunc-operands.js';
 export type { UfuncSignature, UfuncSignatureSpec } from './library/ufunc-signature.js';
-export { stream, defaultStream, event, eventElapsedTime, type JitStream, type JitEvent, type StreamMakerOptions, type EventMakerOptions } from './library/stream-makers.js';
+export {
+  stream,
+  defaultStream,
+  event,
+  eventElapsedTime,
+  type JitStream,
+  type JitEvent,
+  type StreamMakerOptions,
+  type EventMakerOptions,
+} from './library/stream-makers.js';
 export { SimulatorStream } from './library/simulator-stream.js';
 export { SimulatorEvent } from './library/simulator-event.js';
-export { toDevice, deviceArray, deviceArrayLike, pinnedArray, mappedArray, managedArray, type DeviceArrayMakerOptions, type ArrayDtype } from './library/device-arrays.js';
+export {
+  toDevice,
+  deviceArray,
+  deviceArrayLike,
+  pinnedArray,
+  mappedArray,
+  managedArray,
+  type DeviceArrayMakerOptions,
+  type ArrayDtype,
+} from './library/device-arrays.js';
 export { DeviceArray } from '@cuda-js/core';
 export { createXoroshiro128pStates, type Xoroshiro128pStatesOptions } from './library/xoroshiro128p-states.js';
 export {
@@ -141,7 +179,12 @@ export type {
 // Kernels compiled ahead of time (cuda-js build-kernels): built from declared signatures, loaded with no libNVVM.
 export { buildKernelArtifact, type BuildKernelArtifactOptions } from './aot/build-kernel-artifact.js';
 export { collectKernels, type CollectKernelsOptions } from './aot/collect-kernels.js';
-export { buildModuleKernels, importDeclaredKernels, type BuildModuleKernelsOptions, type BuiltModuleKernels } from './aot/build-module-kernels.js';
+export {
+  buildModuleKernels,
+  importDeclaredKernels,
+  type BuildModuleKernelsOptions,
+  type BuiltModuleKernels,
+} from './aot/build-module-kernels.js';
 export { loadKernelArtifact, unloadKernelArtifact, loadedKernelArtifacts } from './aot/kernel-artifacts.js';
 export {
   readKernelArtifact,
@@ -153,6 +196,12 @@ export {
   type SerializedArtifactCode,
   type WrittenKernelArtifact,
 } from './aot/artifact-files.js';
-export { KERNEL_ARTIFACT_FORMAT, type KernelArtifact, type ArtifactKernel, type ArtifactSpecialization, type ArtifactCode } from './aot/kernel-artifact.js';
+export {
+  KERNEL_ARTIFACT_FORMAT,
+  type KernelArtifact,
+  type ArtifactKernel,
+  type ArtifactSpecialization,
+  type ArtifactCode,
+} from './aot/kernel-artifact.js';
 export { PTXAS_VARIABLE } from './aot/ptxas.js';
 export { pipelineCounts, type PipelineCounts } from './pipeline-counts.js';

@@ -24,7 +24,11 @@ describe('inspect options', () => {
   });
 
   it('types without an architecture: only the PTX needs one', () => {
-    expect(axpy.inspect(signature).types.params).toEqual({ a: 'f32', x: "array(f32, 1, 'C')", y: "array(f32, 1, 'C')" });
+    expect(axpy.inspect(signature).types.params).toEqual({
+      a: 'f32',
+      x: "array(f32, 1, 'C')",
+      y: "array(f32, 1, 'C')",
+    });
   });
 });
 
@@ -45,12 +49,16 @@ describeWhen([nvvmMissing], 'inspect(signature, { arch }) with libNVVM', () => {
   });
 });
 
-describeWhen([nvvmMissing, deviceMissing === undefined ? 'a device is present: its architecture is used' : undefined], 'inspect without arch and without a device', () => {
-  it('throws ArchitectureRequiredError naming jit(fn, { arch }) and inspect(signature, { arch })', () => {
-    const error = errorOf(() => axpy.inspect(signature).ptx);
-    expect(error).toBeInstanceOf(ArchitectureRequiredError);
-    expect(error?.message).toContain("pass arch explicitly, for example jit(fn, { arch: 'sm_90' }), or ");
-    expect(error?.message).toContain(".inspect(signature, { arch: 'sm_90' })");
-    expect((error as ArchitectureRequiredError).reason).not.toBe('');
-  });
-});
+describeWhen(
+  [nvvmMissing, deviceMissing === undefined ? 'a device is present: its architecture is used' : undefined],
+  'inspect without arch and without a device',
+  () => {
+    it('throws ArchitectureRequiredError naming jit(fn, { arch }) and inspect(signature, { arch })', () => {
+      const error = errorOf(() => axpy.inspect(signature).ptx);
+      expect(error).toBeInstanceOf(ArchitectureRequiredError);
+      expect(error?.message).toContain("pass arch explicitly, for example jit(fn, { arch: 'sm_90' }), or ");
+      expect(error?.message).toContain(".inspect(signature, { arch: 'sm_90' })");
+      expect((error as ArchitectureRequiredError).reason).not.toBe('');
+    });
+  },
+);

@@ -39,7 +39,17 @@ describe('@cuda-js/jit/internals', () => {
   it("holds the compiler's IR types, and the main entry exports none of them (types included)", () => {
     const main = exportsOf('index.ts');
     const ir = exportsOf('internals.ts');
-    for (const name of ['Stmt', 'Expr', 'BinaryOperator', 'UnaryOperator', 'CompareOperator', 'TypedKernel', 'TypedFunction', 'ElementRef', 'KernelParam']) {
+    for (const name of [
+      'Stmt',
+      'Expr',
+      'BinaryOperator',
+      'UnaryOperator',
+      'CompareOperator',
+      'TypedKernel',
+      'TypedFunction',
+      'ElementRef',
+      'KernelParam',
+    ]) {
       expect(ir.get(name), name).toEqual([TYPED_IR]);
       expect(main.has(name), name).toBe(false);
     }

@@ -46,9 +46,15 @@ function members(object: object, prefix = ''): { readonly path: string; readonly
 function hasTypingRule(path: string, kind: 'call' | 'read'): boolean {
   if (kind === 'read') {
     const [head, axis] = path.split('.');
-    return axis === undefined ? Object.hasOwn(CUDA_SCALARS, head!) : Object.hasOwn(CUDA_DIMENSIONS, head!) && ['x', 'y', 'z'].includes(axis);
+    return axis === undefined
+      ? Object.hasOwn(CUDA_SCALARS, head!)
+      : Object.hasOwn(CUDA_DIMENSIONS, head!) && ['x', 'y', 'z'].includes(axis);
   }
-  return Object.hasOwn(CUDA_CALLS, path) || isCudaCast(path) || (path === 'cg.thisGrid' && Object.hasOwn(CUDA_CALLS, 'cg.thisGrid().sync'));
+  return (
+    Object.hasOwn(CUDA_CALLS, path) ||
+    isCudaCast(path) ||
+    (path === 'cg.thisGrid' && Object.hasOwn(CUDA_CALLS, 'cg.thisGrid().sync'))
+  );
 }
 
 interface Sample {
@@ -62,14 +68,35 @@ interface Sample {
 
 const binaryFp16 = ['hadd', 'hsub', 'hmul', 'hdiv', 'hmax', 'hmin'];
 const compareFp16 = ['heq', 'hne', 'hgt', 'hge', 'hlt', 'hle'];
-const unaryFp16 = ['hneg', 'habs', 'hsin', 'hcos', 'hlog', 'hlog2', 'hlog10', 'hexp', 'hexp2', 'hexp10', 'hsqrt', 'hrsqrt', 'hceil', 'hfloor', 'hrcp', 'htrunc'];
+const unaryFp16 = [
+  'hneg',
+  'habs',
+  'hsin',
+  'hcos',
+  'hlog',
+  'hlog2',
+  'hlog10',
+  'hexp',
+  'hexp2',
+  'hexp10',
+  'hsqrt',
+  'hrsqrt',
+  'hceil',
+  'hfloor',
+  'hrcp',
+  'htrunc',
+];
 const atomics = ['add', 'sub', 'min', 'max', 'nanmin', 'nanmax', 'and', 'or', 'xor', 'exch', 'inc', 'dec'];
 const casts = ['f64', 'f32', 'f16', 'bf16', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'bool'];
 
 const SAMPLES: Readonly<Record<string, Sample>> = {
   grid: { body: 'o[cuda.grid(1)] = 1;' },
   gridsize: { body: 'o[0] = cuda.gridsize(1);' },
-  ...Object.fromEntries(['threadIdx', 'blockIdx', 'blockDim', 'gridDim'].flatMap((d) => ['x', 'y', 'z'].map((a) => [`${d}.${a}`, { body: `o[0] = cuda.${d}.${a};` }]))),
+  ...Object.fromEntries(
+    ['threadIdx', 'blockIdx', 'blockDim', 'gridDim'].flatMap((d) =>
+      ['x', 'y', 'z'].map((a) => [`${d}.${a}`, { body: `o[0] = cuda.${d}.${a};` }]),
+    ),
+  ),
   laneid: { body: 'o[0] = cuda.laneid;' },
   warpsize: { body: 'o[0] = cuda.warpsize;' },
   fma: { body: 'o[0] = cuda.fma(o[1], o[2], o[3]);' },
@@ -77,11 +104,17 @@ const SAMPLES: Readonly<Record<string, Sample>> = {
   'local.array': { body: 'const s = cuda.local.array(4, f64); s[n % 4] = o[1]; o[0] = s[0];' },
   'const.arrayLike': { body: 'const t = cuda.const.arrayLike(TABLE); o[0] = t[n % 3];' },
   'cg.thisGrid': { body: 'o[cuda.grid(1)] = 1; cuda.cg.thisGrid().sync(); o[0] = o[1];', grid: true },
-  ...Object.fromEntries(binaryFp16.map((f) => [`fp16.${f}`, { body: `o[0] = cuda.fp16.${f}(o[1], o[2]);`, dtype: 'f16' }])),
-  ...Object.fromEntries(compareFp16.map((f) => [`fp16.${f}`, { body: `if (cuda.fp16.${f}(o[1], o[2])) o[0] = o[1];`, dtype: 'f16' }])),
+  ...Object.fromEntries(
+    binaryFp16.map((f) => [`fp16.${f}`, { body: `o[0] = cuda.fp16.${f}(o[1], o[2]);`, dtype: 'f16' }]),
+  ),
+  ...Object.fromEntries(
+    compareFp16.map((f) => [`fp16.${f}`, { body: `if (cuda.fp16.${f}(o[1], o[2])) o[0] = o[1];`, dtype: 'f16' }]),
+  ),
   ...Object.fromEntries(unaryFp16.map((f) => [`fp16.${f}`, { body: `o[0] = cuda.fp16.${f}(o[1]);`, dtype: 'f16' }])),
   'fp16.hfma': { body: 'o[0] = cuda.fp16.hfma(o[1], o[2], o[3]);', dtype: 'f16' },
-  ...Object.fromEntries(atomics.map((f) => [`atomic.${f}`, { body: `o[1] = cuda.atomic.${f}(o, 0, u32(n));`, dtype: 'u32' }])),
+  ...Object.fromEntries(
+    atomics.map((f) => [`atomic.${f}`, { body: `o[1] = cuda.atomic.${f}(o, 0, u32(n));`, dtype: 'u32' }]),
+  ),
   'atomic.cas': { body: 'o[1] = cuda.atomic.cas(o, 0, u32(n), u32(1));', dtype: 'u32' },
   syncthreads: { body: 'o[0] = 1; cuda.syncthreads();' },
   syncthreads_count: { body: 'o[0] = cuda.syncthreads_count(n > 0);' },
@@ -102,7 +135,9 @@ const SAMPLES: Readonly<Record<string, Sample>> = {
   match_any_sync: { body: 'o[0] = cuda.match_any_sync(0xffffffff, n);' },
   match_all_sync: { body: 'o[0] = cuda.match_all_sync(0xffffffff, n);' },
   activemask: { body: 'o[0] = cuda.activemask();' },
-  ...Object.fromEntries(['lt', 'le', 'eq', 'ge', 'gt'].map((m) => [`lanemask_${m}`, { body: `o[0] = cuda.lanemask_${m}();` }])),
+  ...Object.fromEntries(
+    ['lt', 'le', 'eq', 'ge', 'gt'].map((m) => [`lanemask_${m}`, { body: `o[0] = cuda.lanemask_${m}();` }]),
+  ),
   globaltimer: { body: 'o[0] = cuda.globaltimer();', dtype: 'u64' },
   clock64: { body: 'o[0] = cuda.clock64();', dtype: 'u64' },
   popc: { body: 'o[0] = cuda.popc(n);' },
@@ -185,7 +220,9 @@ const WITHOUT_TABLE: ReadonlySet<string> = new Set([
 function isNvvmForm(form: unknown): form is NvvmForm {
   if (form === null || typeof form !== 'object') return false;
   const f = form as NvvmForm;
-  return isAsmForm(f) ? typeof f.ptx === 'string' && f.ptx !== '' && typeof f.constraints === 'string' : Array.isArray(f.llvm) && f.llvm.length > 0;
+  return isAsmForm(f)
+    ? typeof f.ptx === 'string' && f.ptx !== '' && typeof f.constraints === 'string'
+    : Array.isArray(f.llvm) && f.llvm.length > 0;
 }
 
 /** The types a row must have forms for (its argument or element types; none for rows that take no operand). */
@@ -209,69 +246,85 @@ describe('the intrinsic tables', () => {
     expect([...WITHOUT_TABLE].filter((p) => rows.has(p))).toEqual([]);
   });
 
-  it.each(INTRINSIC_ENTRIES)('$table: cuda.$path has a typing rule, an NVVM form and a simulator form for each type it takes', (entry) => {
-    expect(Object.hasOwn(CUDA_CALLS, entry.path), `no typing rule for cuda.${entry.path}`).toBe(true);
-    const row = entry.row;
-    expect(typeof row.numba === 'string' || row.numba === undefined).toBe(true);
-    if (entry.table === 'atomics') {
-      const atomic = row as unknown as AtomicRow;
-      for (const type of atomic.types) {
-        const formula = atomic.update.nvvm.find((f) => f.types === undefined || f.types.includes(type as never));
-        expect(formula, `${entry.path} has no formula for ${type}`).toBeDefined();
-        expect(simulatorText(atomic.update.simulator, type as never), `${entry.path} has no simulator formula for ${type}`).toBeDefined();
+  it.each(INTRINSIC_ENTRIES)(
+    '$table: cuda.$path has a typing rule, an NVVM form and a simulator form for each type it takes',
+    (entry) => {
+      expect(Object.hasOwn(CUDA_CALLS, entry.path), `no typing rule for cuda.${entry.path}`).toBe(true);
+      const row = entry.row;
+      expect(typeof row.numba === 'string' || row.numba === undefined).toBe(true);
+      if (entry.table === 'atomics') {
+        const atomic = row as unknown as AtomicRow;
+        for (const type of atomic.types) {
+          const formula = atomic.update.nvvm.find((f) => f.types === undefined || f.types.includes(type as never));
+          expect(formula, `${entry.path} has no formula for ${type}`).toBeDefined();
+          expect(
+            simulatorText(atomic.update.simulator, type as never),
+            `${entry.path} has no simulator formula for ${type}`,
+          ).toBeDefined();
+        }
+        for (const form of atomic.nvvm) expect(isNvvmForm(form), `${entry.path}: ${JSON.stringify(form)}`).toBe(true);
+        return;
       }
-      for (const form of atomic.nvvm) expect(isNvvmForm(form), `${entry.path}: ${JSON.stringify(form)}`).toBe(true);
-      return;
-    }
-    if (entry.table === 'warp matches') {
-      const match = row as unknown as WarpMatchRow;
-      for (const type of ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'])
+      if (entry.table === 'warp matches') {
+        const match = row as unknown as WarpMatchRow;
+        for (const type of ['i32', 'u32', 'i64', 'u64', 'f32', 'f64'])
+          expect(
+            match.nvvm.find((f) => f.types.includes(type as never)),
+            `${entry.path} on ${type}`,
+          ).toBeDefined();
+        for (const form of match.nvvm) expect(isNvvmForm(form)).toBe(true);
+        expect(typeof match.simulator).toBe('string');
+        return;
+      }
+      if (entry.table === 'warp shuffles') {
+        // PTX's shfl.sync in its mode, else the source lane's LLVM; the scheduler's source lane
+        const shuffle = row as unknown as WarpShuffleRow;
+        expect(['idx', 'up', 'down', 'bfly']).toContain(shuffle.ptx);
+        expect(shuffle.direct === 'always' || typeof shuffle.source.llvm === 'string').toBe(true);
+        expect(typeof shuffle.source.simulator).toBe('string');
+        return;
+      }
+      if (entry.table === 'math') {
+        // a function of MATH_FUNCTIONS, whose row holds its NVVM form (libdevice or a formula) and its simulator form
+        expect(Object.hasOwn(MATH_FUNCTIONS, (entry.row as unknown as CudaMathRow).fn)).toBe(true);
+        return;
+      }
+      if (entry.table === 'fp16') {
+        // an f16 operation of the kernel language: its NVVM and simulator forms are those of the node it makes (the sample lowers and simulates it)
+        const form = (entry.row as unknown as Fp16Row).form;
+        expect([1, 2, 3]).toContain(fp16Arity(form));
+        return;
+      }
+      expect(isNvvmForm(row.nvvm), `${entry.path} has no NVVM form`).toBe(true);
+      const simulator = row.simulator as SimulatorForm;
+      expect(typeof simulator === 'string' || (typeof simulator === 'object' && simulator !== null)).toBe(true);
+      for (const type of typesOf(entry))
         expect(
-          match.nvvm.find((f) => f.types.includes(type as never)),
-          `${entry.path} on ${type}`,
+          simulatorText(simulator, type as never),
+          `${entry.path} has no simulator form for ${type}`,
         ).toBeDefined();
-      for (const form of match.nvvm) expect(isNvvmForm(form)).toBe(true);
-      expect(typeof match.simulator).toBe('string');
-      return;
-    }
-    if (entry.table === 'warp shuffles') {
-      // PTX's shfl.sync in its mode, else the source lane's LLVM; the scheduler's source lane
-      const shuffle = row as unknown as WarpShuffleRow;
-      expect(['idx', 'up', 'down', 'bfly']).toContain(shuffle.ptx);
-      expect(shuffle.direct === 'always' || typeof shuffle.source.llvm === 'string').toBe(true);
-      expect(typeof shuffle.source.simulator).toBe('string');
-      return;
-    }
-    if (entry.table === 'math') {
-      // a function of MATH_FUNCTIONS, whose row holds its NVVM form (libdevice or a formula) and its simulator form
-      expect(Object.hasOwn(MATH_FUNCTIONS, (entry.row as unknown as CudaMathRow).fn)).toBe(true);
-      return;
-    }
-    if (entry.table === 'fp16') {
-      // an f16 operation of the kernel language: its NVVM and simulator forms are those of the node it makes (the sample lowers and simulates it)
-      const form = (entry.row as unknown as Fp16Row).form;
-      expect([1, 2, 3]).toContain(fp16Arity(form));
-      return;
-    }
-    expect(isNvvmForm(row.nvvm), `${entry.path} has no NVVM form`).toBe(true);
-    const simulator = row.simulator as SimulatorForm;
-    expect(typeof simulator === 'string' || (typeof simulator === 'object' && simulator !== null)).toBe(true);
-    for (const type of typesOf(entry)) expect(simulatorText(simulator, type as never), `${entry.path} has no simulator form for ${type}`).toBeDefined();
-  });
+    },
+  );
 
   /** Each row on each type it takes: a kernel of that type types, lowers and becomes simulator code. */
   const perType = INTRINSIC_ENTRIES.flatMap((entry) =>
     typesOf(entry).map((type) => {
       const t = type as ScalarName;
       const compare = entry.table === 'atomics' && (entry.row as unknown as AtomicRow).operands === 'compare';
-      const body = entry.table === 'atomics' ? `o[1] = cuda.${entry.path}(o, 0, ${compare ? `${t}(n), ` : ''}${t}(n));` : `o[0] = cuda.${entry.path}(o[1]);`;
+      const body =
+        entry.table === 'atomics'
+          ? `o[1] = cuda.${entry.path}(o, 0, ${compare ? `${t}(n), ` : ''}${t}(n));`
+          : `o[0] = cuda.${entry.path}(o[1]);`;
       return { path: entry.path, type: t, sample: { body, dtype: t } satisfies Sample };
     }),
   );
 
-  it.each(perType)('cuda.$path on $type types, lowers to NVVM IR and has a simulator form', ({ path, type, sample }) => {
-    const { typed, locator } = typedSample(`${path}_${type}`, sample);
-    expect(lowerKernel(typed)).toContain(`define void @${typed.symbol}(`);
-    expect(new SimulatedKernel(typed, locator).source.length).toBeGreaterThan(0);
-  });
+  it.each(perType)(
+    'cuda.$path on $type types, lowers to NVVM IR and has a simulator form',
+    ({ path, type, sample }) => {
+      const { typed, locator } = typedSample(`${path}_${type}`, sample);
+      expect(lowerKernel(typed)).toContain(`define void @${typed.symbol}(`);
+      expect(new SimulatedKernel(typed, locator).source.length).toBeGreaterThan(0);
+    },
+  );
 });

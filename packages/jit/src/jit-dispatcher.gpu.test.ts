@@ -43,7 +43,9 @@ describeGpu('JitKernel dispatcher pieces on the GPU', () => {
     });
     const spec = count.compile([array('i32', 1)]);
     const blocks = count.maxCooperativeGridBlocks(128);
-    expect(blocks).toBe(spec.kernel!.occupancy.maxActiveBlocksPerMultiprocessor(128) * device.attributes.multiprocessorCount);
+    expect(blocks).toBe(
+      spec.kernel!.occupancy.maxActiveBlocksPerMultiprocessor(128) * device.attributes.multiprocessorCount,
+    );
     using buffer = device.allocate(8);
     buffer.fill(0);
     const out = StridedMemoryView.fromAny(buffer, { stream: 0n }).view({ dtype: 'int32' });

@@ -7,7 +7,19 @@ import { fileURLToPath } from 'node:url';
 import { CUDA_ARRAY_INTERFACE } from '@cuda-js/memory-view';
 import { errorOfType } from '@cuda-js/test-support/errors';
 import { describe, expect, it } from 'vitest';
-import { array, cuda, f32, FreeVariableError, i32, jit, JitError, KernelArgumentError, KernelTypeError, SimulatorError, UnsupportedSyntaxError } from './index.js';
+import {
+  array,
+  cuda,
+  f32,
+  FreeVariableError,
+  i32,
+  jit,
+  JitError,
+  KernelArgumentError,
+  KernelTypeError,
+  SimulatorError,
+  UnsupportedSyntaxError,
+} from './index.js';
 
 const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
 const thisFile = fileURLToPath(import.meta.url);
@@ -94,7 +106,9 @@ describe("JIT errors point at the user's own line and column", () => {
     }, sim);
     // @ts-expect-error: likewise
     const other = errorOfType(JitError, () => reads.launch({ grid: 1, block: 1 }, f32(1), new Float32Array(1)));
-    expect(other.detail).toBe("'x' (argument 1 of 2) is used as an array here, but the launch passed a f32 scalar for it; pass an array as argument 1 (are two arguments swapped?)");
+    expect(other.detail).toBe(
+      "'x' (argument 1 of 2) is used as an array here, but the launch passed a f32 scalar for it; pass an array as argument 1 (are two arguments swapped?)",
+    );
     expectAt(other, 'E-swapped-array', 'x.length');
   });
 
@@ -106,7 +120,10 @@ describe("JIT errors point at the user's own line and column", () => {
     const out = new Int32Array(4);
     kernel.launch({ grid: 1, block: 2 }, new Float32Array([1.5, 3.7]), out);
     expect([...out]).toEqual([0, 4, 0, 8]);
-    expect(kernel.inspect([array(f32, 1), array(i32, 1)]).types.params).toEqual({ x: "array(f32, 1, 'C')", out: "array(i32, 1, 'C')" });
+    expect(kernel.inspect([array(f32, 1), array(i32, 1)]).types.params).toEqual({
+      x: "array(f32, 1, 'C')",
+      out: "array(i32, 1, 'C')",
+    });
     expect(() => cuda.f32(2)).toThrow(/cuda\.f32\(\) is only available inside a kernel/);
   });
 
@@ -158,7 +175,16 @@ describe("JIT errors point at the user's own line and column", () => {
     expect(() => kernel.launch({ grid: 1, block: 1 }, 1)).toThrow(KernelArgumentError);
     // @ts-expect-error: likewise a string for an array
     expect(() => kernel.launch({ grid: 1, block: 1 }, 1, 'x')).toThrow(KernelArgumentError);
-    const onDevice = { [CUDA_ARRAY_INTERFACE]: () => Object.freeze({ shape: [4], typestr: '<f4', data: Object.freeze([0x7f0000000000n, false]), version: 3, strides: null }) };
+    const onDevice = {
+      [CUDA_ARRAY_INTERFACE]: () =>
+        Object.freeze({
+          shape: [4],
+          typestr: '<f4',
+          data: Object.freeze([0x7f0000000000n, false]),
+          version: 3,
+          strides: null,
+        }),
+    };
     expect(() => kernel.launch({ grid: 1, block: 1 }, 1, onDevice)).toThrow(/host memory|simulator/);
   });
 });

@@ -45,10 +45,14 @@ describe('fuzz: kernel constants (issue 20)', () => {
                 .map((v, i) => [i + 1, v])
                 .reduce((o, [i, v]) => Object.assign(o, { [i!]: v }), {}),
             );
-          else if (form === 'lying-length') constant = new Proxy([...values], { get: (t, k, r) => (k === 'length' ? 1e9 : Reflect.get(t, k, r)) });
+          else if (form === 'lying-length')
+            constant = new Proxy([...values], { get: (t, k, r) => (k === 'length' ? 1e9 : Reflect.get(t, k, r)) });
           else if (form === 'getter') {
             let reads = 0;
-            constant = Object.defineProperty([...values], 0, { get: () => (reads++ === 0 ? values[0] : 999_999), enumerable: true });
+            constant = Object.defineProperty([...values], 0, {
+              get: () => (reads++ === 0 ? values[0] : 999_999),
+              enumerable: true,
+            });
           } else constant = new Proxy([...values], { ownKeys: () => [] });
           const out = new Float64Array(1);
           let kernel: { launch(o: typeof one, a: Float64Array): void };
@@ -71,7 +75,20 @@ describe('fuzz: kernel constants (issue 20)', () => {
 });
 
 describe('fuzz: integer literals (issue 20)', () => {
-  const literal = fc.oneof(fc.integer({ min: 0, max: 7 }).map(String), fc.constantFrom('2**64', '18446744073709551616', '1e300', '9223372036854775808', '4294967296', '-1', '0x10', '1.5', '2**53'));
+  const literal = fc.oneof(
+    fc.integer({ min: 0, max: 7 }).map(String),
+    fc.constantFrom(
+      '2**64',
+      '18446744073709551616',
+      '1e300',
+      '9223372036854775808',
+      '4294967296',
+      '-1',
+      '0x10',
+      '1.5',
+      '2**53',
+    ),
+  );
 
   it(
     'an index inside the array writes that element; any other is a named error, never a write to another element',
@@ -136,7 +153,13 @@ describe('fuzz: disk-cache entries damaged in any way (issue 20)', () => {
   const folder = mkdtempSync(join(tmpdir(), 'cuda-js-fuzz-cache-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
   const KEY = 'ab'.repeat(16);
-  const entry: CacheEntry = { codeType: 'ptx', name: 'k', code: new TextEncoder().encode('.version 8.0\n'), symbolMapping: { k: 'k' }, metadata: { abi: '1' } };
+  const entry: CacheEntry = {
+    codeType: 'ptx',
+    name: 'k',
+    code: new TextEncoder().encode('.version 8.0\n'),
+    symbolMapping: { k: 'k' },
+    metadata: { abi: '1' },
+  };
   new CompileCache({ directory: folder }).set(KEY, entry);
   const file = join(folder, KEY.slice(0, 2), readdirSync(join(folder, KEY.slice(0, 2)))[0]!);
 
@@ -162,8 +185,17 @@ describe('fuzz: disk-cache entries damaged in any way (issue 20)', () => {
   );
   const damage = fc.oneof(
     fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
-    fc.tuple(header, fc.uint8Array({ minLength: 0, maxLength: 16 })).map(([h, code]) => framed({ ...h, codeDigest: createHash('sha256').update(code).digest('hex') }, code)),
-    fc.integer({ min: 0, max: 200 }).map((n) => framed({ key: KEY, codeType: 'ptx', name: 'k', symbolMapping: {}, codeLength: 13, codeDigest: 'x' }, entry.code).subarray(0, n)),
+    fc
+      .tuple(header, fc.uint8Array({ minLength: 0, maxLength: 16 }))
+      .map(([h, code]) => framed({ ...h, codeDigest: createHash('sha256').update(code).digest('hex') }, code)),
+    fc
+      .integer({ min: 0, max: 200 })
+      .map((n) =>
+        framed(
+          { key: KEY, codeType: 'ptx', name: 'k', symbolMapping: {}, codeLength: 13, codeDigest: 'x' },
+          entry.code,
+        ).subarray(0, n),
+      ),
   );
 
   it(
@@ -177,7 +209,11 @@ describe('fuzz: disk-cache entries damaged in any way (issue 20)', () => {
           expect(['ptx', 'cubin', 'ltoir', 'fatbin', 'object', 'library', 'nvvm']).toContain(got.codeType);
           expect(got.code.byteLength).toBeGreaterThan(0);
           expect(typeof got.name).toBe('string');
-          const strings = (record: unknown) => record !== null && typeof record === 'object' && !Array.isArray(record) && Object.values(record).every((v) => typeof v === 'string');
+          const strings = (record: unknown) =>
+            record !== null &&
+            typeof record === 'object' &&
+            !Array.isArray(record) &&
+            Object.values(record).every((v) => typeof v === 'string');
           expect(strings(got.symbolMapping), JSON.stringify(got.symbolMapping)).toBe(true);
           if (got.metadata !== undefined) expect(strings(got.metadata), JSON.stringify(got.metadata)).toBe(true);
         }),
@@ -195,22 +231,31 @@ describe('fuzz: the simulator budget (issue 20)', () => {
       const kernels = new Map<number, { launch(o: typeof one, out: Float64Array): void }>();
       const counting = jit(kernelOf('let n = 0; for (let i = 0; i < out[1]; i++) n += 1; out[0] = n;'), sim);
       fc.assert(
-        fc.property(fc.integer({ min: 0, max: 2000 }), fc.constantFrom(1, 10, 100, 1000, 1500), (iterations, budget) => {
-          const out = Float64Array.of(0, iterations);
-          const bounded = kernels.get(budget) ?? jit(kernelOf('let n = 0; for (let i = 0; i < out[1]; i++) n += 1; out[0] = n;'), { ...sim, simulatorBudget: budget });
-          kernels.set(budget, bounded);
-          try {
-            bounded.launch(one, out);
-          } catch (error) {
-            expect(error).toBeInstanceOf(SimulatorError);
-            expect(iterations).toBeGreaterThan(budget / 2);
-            return;
-          }
-          expect(iterations).toBeLessThanOrEqual(budget);
-          expect(out[0]).toBe(iterations);
-          counting.launch(one, out);
-          expect(out[0]).toBe(iterations);
-        }),
+        fc.property(
+          fc.integer({ min: 0, max: 2000 }),
+          fc.constantFrom(1, 10, 100, 1000, 1500),
+          (iterations, budget) => {
+            const out = Float64Array.of(0, iterations);
+            const bounded =
+              kernels.get(budget) ??
+              jit(kernelOf('let n = 0; for (let i = 0; i < out[1]; i++) n += 1; out[0] = n;'), {
+                ...sim,
+                simulatorBudget: budget,
+              });
+            kernels.set(budget, bounded);
+            try {
+              bounded.launch(one, out);
+            } catch (error) {
+              expect(error).toBeInstanceOf(SimulatorError);
+              expect(iterations).toBeGreaterThan(budget / 2);
+              return;
+            }
+            expect(iterations).toBeLessThanOrEqual(budget);
+            expect(out[0]).toBe(iterations);
+            counting.launch(one, out);
+            expect(out[0]).toBe(iterations);
+          },
+        ),
         params,
       );
     },

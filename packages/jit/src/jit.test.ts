@@ -33,7 +33,11 @@ describe('JitKernel host-side pieces in the simulator', () => {
     expect(kernel.maxCooperativeGridBlocks(64, { signature: [array(f32, 1), array(f32, 1)] })).toBe(16);
     kernel.compile([array(i32, 1), array(i32, 1)]);
     expect(() => kernel.maxCooperativeGridBlocks(64)).toThrow(KernelArgumentError);
-    expect(() => kernel.maxCooperativeGridBlocks(0, { signature: [array(f32, 1), array(f32, 1)] })).toThrow(/the block must be a positive extent/);
-    expect(() => kernel.maxCooperativeGridBlocks(32, { signature: [array(f32, 1), array(f32, 1)], sharedMemory: -1 })).toThrow(/sharedMemory/);
+    expect(() => kernel.maxCooperativeGridBlocks(0, { signature: [array(f32, 1), array(f32, 1)] })).toThrow(
+      /the block must be a positive extent/,
+    );
+    expect(() =>
+      kernel.maxCooperativeGridBlocks(32, { signature: [array(f32, 1), array(f32, 1)], sharedMemory: -1 }),
+    ).toThrow(/sharedMemory/);
   });
 });

@@ -1,4 +1,12 @@
-import { ARTIFACT_CODE_OPTIONS, checkJitOptions, COOPERATIVE_GRID_OPTIONS, FORALL_OPTIONS, INSPECT_OPTIONS, JIT_OPTIONS, LAUNCH_OPTIONS } from './jit-options.js';
+import {
+  ARTIFACT_CODE_OPTIONS,
+  checkJitOptions,
+  COOPERATIVE_GRID_OPTIONS,
+  FORALL_OPTIONS,
+  INSPECT_OPTIONS,
+  JIT_OPTIONS,
+  LAUNCH_OPTIONS,
+} from './jit-options.js';
 import { Device, LaunchConfig, type LaunchBatch, type LaunchConfigOptions } from '@cuda-js/core';
 import { snapshotConstants } from './constants-snapshot.js';
 import { readDim3, type Dim3 } from '@cuda-js/program';
@@ -9,7 +17,14 @@ import type { StreamArgument } from '@cuda-js/streams';
 import { checkSimulatorStream } from './simulate/simulator-stream-check.js';
 import { inspectKernel, type KernelInspection } from './compile/kernel-inspection.js';
 import { jitCompileOptions, type KernelCompileOptions } from './compile/kernel-compile-options.js';
-import { gpuSpecialization, type AnySpecialization, type GpuSpecialization, type SimulatorSpecialization, type Specialization, type SpecializationRequest } from './compile/specialization-sources.js';
+import {
+  gpuSpecialization,
+  type AnySpecialization,
+  type GpuSpecialization,
+  type SimulatorSpecialization,
+  type Specialization,
+  type SpecializationRequest,
+} from './compile/specialization-sources.js';
 import { device, type DeviceFunctionCallable, type DeviceFunctionOptions } from './device-function.js';
 import { KernelArgumentError, KernelTypeError, NoGpuError, SIMULATOR_HINT } from './errors.js';
 import { refuseBracketLaunch } from './launch-spelling.js';
@@ -82,7 +97,9 @@ export interface JitOptions {
  * `'ptx'` of `arch` that it loads, or `'jit'` with the reason that the JIT
  * compiles it (no artifact names the kernel, or one does but not for this).
  */
-export type ArtifactCodeChoice = { readonly kind: 'cubin' | 'ptx'; readonly arch: string; readonly symbol: string; readonly bytes: number } | { readonly kind: 'jit'; readonly reason: string };
+export type ArtifactCodeChoice =
+  | { readonly kind: 'cubin' | 'ptx'; readonly arch: string; readonly symbol: string; readonly bytes: number }
+  | { readonly kind: 'jit'; readonly reason: string };
 
 /** @internal What building a kernel ahead of time needs of it (aot/build-kernel-artifact.ts). */
 export interface AotSource {
@@ -153,7 +170,9 @@ function ensureContext(kernel: string): void {
     // a missing or broken native addon (a bundle that lost it, say) is not a machine without a GPU: its own error says what to do
     if (error instanceof Error && (error.name === 'AddonNotFoundError' || error.name === 'AddonLoadError')) throw error;
     const reason = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
-    throw new NoGpuError(`${kernel}: there is no GPU to run on (${reason}); ${SIMULATOR_HINT}`, undefined, { cause: error });
+    throw new NoGpuError(`${kernel}: there is no GPU to run on (${reason}); ${SIMULATOR_HINT}`, undefined, {
+      cause: error,
+    });
   }
 }
 
@@ -183,7 +202,8 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
 
   /** @internal use {@link jit}. */
   constructor(fn: (...args: never[]) => unknown, options: JitOptions, callSite: CallSite | undefined) {
-    if (typeof fn !== 'function') throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+    if (typeof fn !== 'function')
+      throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
     // the values checked, each read once: later reads are of this copy
     options = checkJitOptions<JitOptions>('jit()', options, JIT_OPTIONS) as JitOptions;
     const target = options.target ?? defaultTarget();
@@ -210,7 +230,8 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   get name(): string {
     if (this.#name === undefined) {
       const parsed = this.#parse();
-      this.#name = this.#options.name ?? (parsed.named ? parsed.name : (callSiteBinding(this.#callSite) ?? parsed.name));
+      this.#name =
+        this.#options.name ?? (parsed.named ? parsed.name : (callSiteBinding(this.#callSite) ?? parsed.name));
     }
     return this.#name;
   }
@@ -225,7 +246,12 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
 
   /** The hash of the kernel's definition that an artifact's entry must have (aot/kernel-hash.ts). */
   #definitionHash(): string {
-    return (this.#hash ??= kernelHash({ source: this.#parse().source, constants: this.#options.constants ?? {}, fma: this.#options.fma, fastMath: this.#options.fastMath }));
+    return (this.#hash ??= kernelHash({
+      source: this.#parse().source,
+      constants: this.#options.constants ?? {},
+      fma: this.#options.fma,
+      fastMath: this.#options.fastMath,
+    }));
   }
 
   #artifactLookup(): ArtifactLookup {
@@ -242,7 +268,8 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     const signatures: (readonly JitType[])[] = [];
     for (const types of [...this.#declared, ...buildSignatures.map((signature) => resolveSignature(signature))]) {
       const withCaptured = this.#withCapturedTypes(types);
-      if (!signatures.some((known) => signatureKey(known) === signatureKey(withCaptured))) signatures.push(withCaptured);
+      if (!signatures.some((known) => signatureKey(known) === signatureKey(withCaptured)))
+        signatures.push(withCaptured);
     }
     return {
       name: this.name,
@@ -272,8 +299,20 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     const types = this.#withCapturedTypes(resolveSignature(signature));
     const arch = options.arch ?? Device.current()?.arch ?? Device.get(0).arch;
     const choice = launchArtifactChoice(this.#artifactLookup(), signatureKey(types), arch);
-    if (choice.kind === 'code') return { kind: choice.code.kind, arch: choice.code.arch, symbol: choice.specialization.symbol, bytes: choice.code.data.byteLength };
-    return { kind: 'jit', reason: choice.kind === 'none' ? 'no loaded kernel artifact names the kernel' : `the loaded kernel artifact does not cover ${choice.reason}` };
+    if (choice.kind === 'code')
+      return {
+        kind: choice.code.kind,
+        arch: choice.code.arch,
+        symbol: choice.specialization.symbol,
+        bytes: choice.code.data.byteLength,
+      };
+    return {
+      kind: 'jit',
+      reason:
+        choice.kind === 'none'
+          ? 'no loaded kernel artifact names the kernel'
+          : `the loaded kernel artifact does not cover ${choice.reason}`,
+    };
   }
 
   /** The simulator budget option of the kernel, as run options (none: the environment's or the default). */
@@ -340,7 +379,10 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    */
   launch(options: JitLaunchOptions, ...args: LaunchArguments<Params>): void;
   launch(options: JitLaunchOptions, ...args: unknown[]): void {
-    if (options === null || typeof options !== 'object') throw new KernelArgumentError(`${this.name}.launch: the first argument is the launch options { grid, block, stream }`);
+    if (options === null || typeof options !== 'object')
+      throw new KernelArgumentError(
+        `${this.name}.launch: the first argument is the launch options { grid, block, stream }`,
+      );
     // the launch path's own key test (no allocation); the checker names a key it does not know, with the nearest known one
     if (!hasOnlyLaunchKeys(options)) checkJitOptions(`${this.name}.launch`, options, LAUNCH_OPTIONS);
     const spec = this.#specializationFor(args);
@@ -348,12 +390,18 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     if (spec.target === 'simulator') {
       checkSimulatorStream(options.stream, `${this.name}.launch`);
       const config = LaunchConfig.from(withoutStream(options));
-      (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, all, { sharedMemory: config.sharedMemory, ...this.#budget() });
+      (spec as SimulatorSpecialization).simulator.run(config.grid, config.block, all, {
+        sharedMemory: config.sharedMemory,
+        ...this.#budget(),
+      });
       return;
     }
     const batch = options.batch;
     if (batch !== undefined) {
-      if (options.stream !== undefined) throw new KernelArgumentError(`${this.name}.launch: a launch in a batch runs on the batch's stream; leave 'stream' out`);
+      if (options.stream !== undefined)
+        throw new KernelArgumentError(
+          `${this.name}.launch: a launch in a batch runs on the batch's stream; leave 'stream' out`,
+        );
       (spec as GpuSpecialization).launcher.launchIn(batch, options, all);
       return;
     }
@@ -364,8 +412,12 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
    * A launcher for `n` threads with a block size from the occupancy API
    * (numba's `forall`): `kernel.forall(n, { stream })(...args)`.
    */
-  forall(n: number, options: { readonly stream?: StreamArgument | undefined } = {}): (...args: LaunchArguments<Params>) => void {
-    if (!Number.isSafeInteger(n) || n < 1) throw new KernelArgumentError(`${this.name}.forall: n must be a positive integer, got ${String(n)}`);
+  forall(
+    n: number,
+    options: { readonly stream?: StreamArgument | undefined } = {},
+  ): (...args: LaunchArguments<Params>) => void {
+    if (!Number.isSafeInteger(n) || n < 1)
+      throw new KernelArgumentError(`${this.name}.forall: n must be a positive integer, got ${String(n)}`);
     checkJitOptions(`${this.name}.forall`, options, FORALL_OPTIONS);
     return (...args: readonly unknown[]) => {
       const spec = this.#specializationFor(args);
@@ -397,16 +449,23 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   maxCooperativeGridBlocks(block: Dim3, options: CooperativeGridOptions = {}): number {
     checkJitOptions(`${this.name}.maxCooperativeGridBlocks`, options, COOPERATIVE_GRID_OPTIONS);
     const dims = readDim3(block);
-    if (typeof dims === 'string') throw new KernelArgumentError(`${this.name}.maxCooperativeGridBlocks: the block must be a positive extent, [x, y, z] or { x, y, z }; got ${String(block)}`);
+    if (typeof dims === 'string')
+      throw new KernelArgumentError(
+        `${this.name}.maxCooperativeGridBlocks: the block must be a positive extent, [x, y, z] or { x, y, z }; got ${String(block)}`,
+      );
     const threads = dims[0] * dims[1] * dims[2];
     const sharedMemory = options.sharedMemory ?? 0;
     if (!Number.isSafeInteger(sharedMemory) || sharedMemory < 0)
-      throw new KernelArgumentError(`${this.name}.maxCooperativeGridBlocks: sharedMemory must be a non-negative integer, got ${String(sharedMemory)}`);
+      throw new KernelArgumentError(
+        `${this.name}.maxCooperativeGridBlocks: sharedMemory must be a non-negative integer, got ${String(sharedMemory)}`,
+      );
     let spec: Specialization;
     if (options.signature !== undefined) spec = this.compile(options.signature);
     else if (this.#specializations.size === 1) spec = this.#specializations.values().next().value!;
     else {
-      throw new KernelArgumentError(`${this.name}.maxCooperativeGridBlocks: the kernel has ${this.#specializations.size} specializations; name one with { signature } (compiled now if it is not yet)`);
+      throw new KernelArgumentError(
+        `${this.name}.maxCooperativeGridBlocks: the kernel has ${this.#specializations.size} specializations; name one with { signature } (compiled now if it is not yet)`,
+      );
     }
     if (spec.kernel === undefined) return Math.floor(SIMULATOR_RESIDENT_THREADS / threads);
     const perMultiprocessor = spec.kernel.occupancy.maxActiveBlocksPerMultiprocessor(threads, sharedMemory);
@@ -416,15 +475,23 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
   #specializationFor(args: readonly unknown[]): AnySpecialization {
     const params = this.#parse().params;
     if (args.length !== params.length) {
-      throw new KernelArgumentError(`${this.name} takes ${params.length} argument(s) (${params.join(', ')}), ${args.length} were given`);
+      throw new KernelArgumentError(
+        `${this.name} takes ${params.length} argument(s) (${params.join(', ')}), ${args.length} were given`,
+      );
     }
     const last = this.#last;
     const kinds = this.#lastKinds;
     if (last !== undefined && kinds.same(args)) return last;
     const { names, values } = this.#captured;
-    let types = names.length === 0 ? argumentTypes(args, params, this.target) : argumentTypes([...args, ...values], [...params, ...names], this.target);
+    let types =
+      names.length === 0
+        ? argumentTypes(args, params, this.target)
+        : argumentTypes([...args, ...values], [...params, ...names], this.target);
     let unfitted = false;
-    if (this.#declared.length > 0 && !this.#declared.some((declared) => sameTypes(declared, types.slice(0, declared.length)))) {
+    if (
+      this.#declared.length > 0 &&
+      !this.#declared.some((declared) => sameTypes(declared, types.slice(0, declared.length)))
+    ) {
       const fitted = fitDeclaredSignature(types, args, this.#declared, params, this.target);
       unfitted = fitted === undefined;
       if (fitted !== undefined) types = fitted;
@@ -441,7 +508,8 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
       try {
         spec = this.#specialize(types);
       } catch (error) {
-        if (error instanceof KernelTypeError) throw declaredDimensionsError(types, this.#declared, params, error) ?? error;
+        if (error instanceof KernelTypeError)
+          throw declaredDimensionsError(types, this.#declared, params, error) ?? error;
         throw error;
       }
     }
@@ -461,7 +529,15 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
       return typeKernel(parsed, types, { symbol, constants: this.#options.constants, captured: this.#captured.names });
     } catch (error) {
       // a text that a bundler or minifier rewrote gets an error that says so (and names the build plugin)
-      throw parsed.record ? error : explainRewrite(error, { source: parsed.source, params: parsed.paramNodes, body: parsed.body, locator: parsed.locator, name: this.name });
+      throw parsed.record
+        ? error
+        : explainRewrite(error, {
+            source: parsed.source,
+            params: parsed.paramNodes,
+            body: parsed.body,
+            locator: parsed.locator,
+            name: this.name,
+          });
     }
   }
 
@@ -499,7 +575,14 @@ export class JitKernel<Params extends readonly unknown[] = unknown[]> {
     let spec: AnySpecialization;
     if (this.target === 'simulator') {
       const typed = this.#type(types, this.#symbolFor(key));
-      spec = { signature: [...types], key, typed, target: 'simulator', origin: 'simulator', simulator: new SimulatedKernel(typed, this.#parse().locator) };
+      spec = {
+        signature: [...types],
+        key,
+        typed,
+        target: 'simulator',
+        origin: 'simulator',
+        simulator: new SimulatedKernel(typed, this.#parse().locator),
+      };
     } else {
       ensureContext(this.name);
       spec = gpuSpecialization(this.#request(types, key));
@@ -544,7 +627,10 @@ export interface Jit {
  * axpy.launch({ grid: 4096, block: 256, stream }, f32(2), xs, ys);
  * ```
  */
-function makeKernel<F extends (...args: never[]) => unknown>(fn: F, options: JitOptions = {}): JitKernel<Parameters<F>> {
+function makeKernel<F extends (...args: never[]) => unknown>(
+  fn: F,
+  options: JitOptions = {},
+): JitKernel<Parameters<F>> {
   return new JitKernel<Parameters<F>>(fn, options, captureCallSite(makeKernel));
 }
 
@@ -553,14 +639,20 @@ export const jit: Jit = Object.assign(makeKernel, {
   withConstants,
 });
 
-function withConstants<const C extends Readonly<Record<string, KernelConstant>>, F extends (...args: never[]) => unknown>(
-  constants: C,
-  kernel: (constants: C) => F,
-  options: Omit<JitOptions, 'constants'> = {},
-): JitKernel<Parameters<F>> {
-  if (constants === null || typeof constants !== 'object') throw new TypeError('jit.withConstants: the first argument is the constants, { NAME: value, ... }');
-  if (typeof kernel !== 'function') throw new TypeError('jit.withConstants: the second argument is a function of the constants that gives the kernel, ({ N }) => (x) => { ... }');
+function withConstants<
+  const C extends Readonly<Record<string, KernelConstant>>,
+  F extends (...args: never[]) => unknown,
+>(constants: C, kernel: (constants: C) => F, options: Omit<JitOptions, 'constants'> = {}): JitKernel<Parameters<F>> {
+  if (constants === null || typeof constants !== 'object')
+    throw new TypeError('jit.withConstants: the first argument is the constants, { NAME: value, ... }');
+  if (typeof kernel !== 'function')
+    throw new TypeError(
+      'jit.withConstants: the second argument is a function of the constants that gives the kernel, ({ N }) => (x) => { ... }',
+    );
   const fn = kernel(constants);
-  if (typeof fn !== 'function') throw new TypeError(`jit.withConstants: the factory gave ${fn === null ? 'null' : typeof fn}, not the kernel function`);
+  if (typeof fn !== 'function')
+    throw new TypeError(
+      `jit.withConstants: the factory gave ${fn === null ? 'null' : typeof fn}, not the kernel function`,
+    );
   return new JitKernel<Parameters<F>>(fn, { ...options, constants }, captureCallSite(withConstants));
 }

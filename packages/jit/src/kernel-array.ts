@@ -18,7 +18,11 @@ export type BigIntScalarName = 'i64' | 'u64';
 export type NumberScalarName = Exclude<ScalarName, BigIntScalarName | 'bool'>;
 
 /** The value of one element of type `S` in kernel code: a bigint for i64/u64, a boolean for bool, else a number. */
-export type KernelElement<S extends ScalarName> = [S] extends [BigIntScalarName] ? bigint : [S] extends ['bool'] ? boolean : number;
+export type KernelElement<S extends ScalarName> = [S] extends [BigIntScalarName]
+  ? bigint
+  : [S] extends ['bool']
+    ? boolean
+    : number;
 
 /** `[number]`, `[number, number]` or `[number, number, number]`: one index or extent per dimension. */
 export type Indices<N extends ArrayRank> = ArrayRank extends N
@@ -85,7 +89,10 @@ export interface OneDimensional<S extends ScalarName> {
  * Without arguments it is any array of numbers, of any rank (as the
  * typer decides the rank at launch, TypeScript then takes any index form).
  */
-export type KernelArray<S extends ScalarName = NumberScalarName, N extends ArrayRank = ArrayRank> = KernelArrayMembers<S, N> &
+export type KernelArray<S extends ScalarName = NumberScalarName, N extends ArrayRank = ArrayRank> = KernelArrayMembers<
+  S,
+  N
+> &
   (ArrayRank extends N ? OneDimensional<S> : N extends 1 ? OneDimensional<S> : unknown);
 
 /** A type-only key (no such value exists) that carries a kernel pointer's element type, for the typed launch to read. */
@@ -127,4 +134,8 @@ export type ScalarOfTypedArray<A> = {
  * `Scalar<'f32'>`), a scalar name (`'f32'`), else any number type (a
  * constant whose maker TypeScript does not know).
  */
-export type ScalarOfToken<T> = T extends (value: never) => Scalar<infer S extends ScalarType> ? S : T extends ScalarName ? T : NumberScalarName;
+export type ScalarOfToken<T> = T extends (value: never) => Scalar<infer S extends ScalarType>
+  ? S
+  : T extends ScalarName
+    ? T
+    : NumberScalarName;

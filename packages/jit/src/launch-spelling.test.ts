@@ -24,9 +24,15 @@ describe("numba's k[grid, block](...) in JavaScript", () => {
     // k[grid, block](x): the key is the comma expression's last operand (TypeScript refuses the spelling itself)
     const one = errorOf(() => (k as unknown as Record<string, (a: Float32Array) => void>)[comma(grid, block)]!(x));
     expect(one).toBeInstanceOf(JitError);
-    expect(one.message).toMatch(/^kernel\[256\] is numba's launch spelling k\[grid, block\]\(\.\.\.args\).*write kernel\.launch\(\{ grid, block \}, \.\.\.args\)/);
-    expect(errorOf(() => (k as unknown as Record<string, unknown>)[comma(grid, [16, 16])]).message).toMatch(/^kernel\[16,16\] is numba's launch spelling/);
-    expect(errorOf(() => (k as unknown as Record<string, unknown>)[comma(grid, block, stream)]).message).toMatch(/^kernel\[\[object Object\]\] is numba's launch spelling/);
+    expect(one.message).toMatch(
+      /^kernel\[256\] is numba's launch spelling k\[grid, block\]\(\.\.\.args\).*write kernel\.launch\(\{ grid, block \}, \.\.\.args\)/,
+    );
+    expect(errorOf(() => (k as unknown as Record<string, unknown>)[comma(grid, [16, 16])]).message).toMatch(
+      /^kernel\[16,16\] is numba's launch spelling/,
+    );
+    expect(errorOf(() => (k as unknown as Record<string, unknown>)[comma(grid, block, stream)]).message).toMatch(
+      /^kernel\[\[object Object\]\] is numba's launch spelling/,
+    );
   });
 
   test('members, missing names, symbols and awaiting are as before', () => {

@@ -8,7 +8,9 @@ import { array } from './typing/signature.js';
 
 /** `(a) => { a[0] = x + x + ... + x; }` of `depth` terms: a left-nested tree `depth` deep, which V8 itself compiles (made at run time: the source is the hostile input). */
 function nested(depth: number): (a: Float32Array) => void {
-  return new Function('a', `a[0] = ${Array.from({ length: depth }, () => 'a[1]').join(' + ')};`) as (a: Float32Array) => void;
+  return new Function('a', `a[0] = ${Array.from({ length: depth }, () => 'a[1]').join(' + ')};`) as (
+    a: Float32Array,
+  ) => void;
 }
 
 describe('deeply nested kernels', () => {

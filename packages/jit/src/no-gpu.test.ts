@@ -33,7 +33,9 @@ describe.skipIf(skip !== undefined)(`a GPU launch without a GPU${skip ? ` (skipp
     expect(error).toBeInstanceOf(NoGpuError);
     expect(error).toBeInstanceOf(JitError);
     const e = error as NoGpuError;
-    expect(e.message).toMatch(/^fill: there is no GPU to run on \((LibraryNotFoundError|DeviceNotFoundError|CudaError): /);
+    expect(e.message).toMatch(
+      /^fill: there is no GPU to run on \((LibraryNotFoundError|DeviceNotFoundError|CudaError): /,
+    );
     // an arrow function has no name of its own: the kernel is named after the const it is assigned to
     const saxpy = jit(
       (out: Float32Array) => {
@@ -41,7 +43,9 @@ describe.skipIf(skip !== undefined)(`a GPU launch without a GPU${skip ? ` (skipp
       },
       { target: 'gpu' },
     );
-    expect(errorOf<Error>(() => saxpy.launch({ grid: 1, block: 1 }, new Float32Array(1))).message).toMatch(/^saxpy: there is no GPU to run on/);
+    expect(errorOf<Error>(() => saxpy.launch({ grid: 1, block: 1 }, new Float32Array(1))).message).toMatch(
+      /^saxpy: there is no GPU to run on/,
+    );
     expect(e.message).toContain("jit(fn, { target: 'simulator' })");
     expect(e.message).toContain('CUDA_JS_SIMULATOR=1');
     expect(e.cause).toBeInstanceOf(Error);
@@ -69,7 +73,9 @@ describe.skipIf(skip !== undefined)(`the array makers without a GPU${skip ? ` (s
       const error = errorOf<unknown>(make);
       expect(error).toBeInstanceOf(NoGpuError);
       const e = error as NoGpuError;
-      expect(e.message).toMatch(new RegExp(`^${what}: there is no GPU to make the array on \\((LibraryNotFoundError|DeviceNotFoundError): `));
+      expect(e.message).toMatch(
+        new RegExp(`^${what}: there is no GPU to make the array on \\((LibraryNotFoundError|DeviceNotFoundError): `),
+      );
       expect(e.message).toContain(SIMULATOR_HINT);
       expect(e.message).toContain("toDevice(x, { target: 'simulator' })");
       expect((e.cause as Error).name).toMatch(/LibraryNotFoundError|DeviceNotFoundError/);

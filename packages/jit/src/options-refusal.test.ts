@@ -52,17 +52,37 @@ const cases: readonly (readonly [where: string, call: () => unknown, key: string
   ['fill.launch', () => kernel.launch({ grid: 1, blok: 1 } as never, host), 'blok', 'block'],
   ['fill.launch', () => kernel.launch({ grid: 1, block: 1, strem: 0n } as never, host), 'strem', 'stream'],
   ['fill.forall', () => kernel.forall(4, { strem: 0n } as never), 'strem', 'stream'],
-  ['fill.maxCooperativeGridBlocks', () => kernel.maxCooperativeGridBlocks(32, { sharedMemroy: 0 } as never), 'sharedMemroy', 'sharedMemory'],
+  [
+    'fill.maxCooperativeGridBlocks',
+    () => kernel.maxCooperativeGridBlocks(32, { sharedMemroy: 0 } as never),
+    'sharedMemroy',
+    'sharedMemory',
+  ],
   ['fill.artifactCode', () => kernel.artifactCode([f32], { arc: 'sm_90' } as never), 'arc', 'arch'],
   ['fill.inspect', () => kernel.inspect([f32], { arc: 'sm_90' } as never), 'arc', 'arch'],
   ['vectorize()', () => vectorize(add, { fastmath: true } as never), 'fastmath', 'fastMath'],
   ['plus()', () => ufunc(host, host, { strem: 0n } as never), 'strem', 'stream'],
-  ['guvectorize()', () => guvectorize(['void(f32[:], f32[:])'], '(n)->(n)', add, { targte: 'simulator' } as never), 'targte', 'target'],
+  [
+    'guvectorize()',
+    () => guvectorize(['void(f32[:], f32[:])'], '(n)->(n)', add, { targte: 'simulator' } as never),
+    'targte',
+    'target',
+  ],
   ['copy()', () => gufunc(host, { outt: host } as never), 'outt', 'out'],
   ['reduce()', () => reduce(add, { nam: 'sum' } as never), 'nam', 'name'],
   ['sum()', () => sum(host, { initt: 0 } as never), 'initt', 'init'],
-  ['declareDevice()', () => declareDevice('twice', { args: ['f32'], returns: 'f32' }, { simulte: (x: number) => 2 * x } as never), 'simulte', 'simulate'],
-  ['createXoroshiro128pStates()', () => createXoroshiro128pStates(4, 1, { subsequencestart: 2 } as never), 'subsequencestart', 'subsequenceStart'],
+  [
+    'declareDevice()',
+    () => declareDevice('twice', { args: ['f32'], returns: 'f32' }, { simulte: (x: number) => 2 * x } as never),
+    'simulte',
+    'simulate',
+  ],
+  [
+    'createXoroshiro128pStates()',
+    () => createXoroshiro128pStates(4, 1, { subsequencestart: 2 } as never),
+    'subsequencestart',
+    'subsequenceStart',
+  ],
   ['stream()', () => stream({ nonBlockng: true } as never), 'nonBlockng', 'nonBlocking'],
   ['defaultStream()', () => defaultStream({ targt: 'simulator' } as never), 'targt', 'target'],
   ['event()', () => event({ timng: true } as never), 'timng', 'timing'],
@@ -81,9 +101,16 @@ describe('the options of the JIT', () => {
   });
 
   it('buildModuleKernels() refuses a misspelt key before importing the entry', async () => {
-    const error = await buildModuleKernels('./no-such-entry.js', { arch: [], outt: 'kernels' } as never).catch((e: unknown) => e);
+    const error = await buildModuleKernels('./no-such-entry.js', { arch: [], outt: 'kernels' } as never).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(JitOptionError);
-    expect((error as JitOptionError).problem).toMatchObject({ kind: 'unknown', where: 'buildModuleKernels()', key: 'outt', suggestion: 'out' });
+    expect((error as JitOptionError).problem).toMatchObject({
+      kind: 'unknown',
+      where: 'buildModuleKernels()',
+      key: 'outt',
+      suggestion: 'out',
+    });
   });
 
   it('a launch with only known keys, and a ufunc whose last operand is an array, go on as before', () => {

@@ -20,7 +20,10 @@ const fixtureDir = join(packageDir, 'type-tests');
 
 describe('kernels type-check as ordinary TypeScript under strict settings', () => {
   it('the declarations are built (npm test builds first)', () => {
-    expect(existsSync(join(packageDir, 'dist', 'index.d.ts')), 'packages/jit/dist is missing: build first (npx turbo run build)').toBe(true);
+    expect(
+      existsSync(join(packageDir, 'dist', 'index.d.ts')),
+      'packages/jit/dist is missing: build first (npx turbo run build)',
+    ).toBe(true);
   });
 
   for (const version of COMPILER_VERSIONS) {
@@ -44,7 +47,9 @@ describe('the fixture kernels run in the simulator', () => {
     for (let i = 0; i < rows; i++) {
       for (let j = 0; j < cols; j++) {
         const border = i === 0 || j === 0 || i === rows - 1 || j === cols - 1;
-        stencil.push(border ? at(i, j) : Math.fround(0.25 * (at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1))));
+        stencil.push(
+          border ? at(i, j) : Math.fround(0.25 * (at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1))),
+        );
       }
     }
     expect(results.stencil).toEqual(stencil);

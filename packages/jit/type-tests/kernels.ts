@@ -87,7 +87,13 @@ export const histogram = jit((values: Float32Array, bins: Int32Array, inRange: U
 }, simulator);
 
 /** Runs every kernel above in the simulator and gives what each computed. */
-export function runAll(): { axpy: number[]; stencil: number[]; blockSum: number; scaleAndShift: number[]; histogram: number[] } {
+export function runAll(): {
+  axpy: number[];
+  stencil: number[];
+  blockSum: number;
+  scaleAndShift: number[];
+  histogram: number[];
+} {
   const x = Float32Array.from([1, 2, 3, 4]);
   const y = Float32Array.from([10, 20, 30, 40]);
   axpy.launch({ grid: 1, block: 32 }, f32(2), x, y);
@@ -110,5 +116,11 @@ export function runAll(): { axpy: number[]; stencil: number[]; blockSum: number;
   const bins = new Int32Array(4);
   const inRange = new Uint32Array(1);
   histogram.launch({ grid: 1, block: 32 }, Float32Array.from([0.1, 0.3, 0.3, 0.9, 2]), bins, inRange);
-  return { axpy: [...y], stencil: [...out], blockSum: total[0]!, scaleAndShift: [...scaled], histogram: [...bins, inRange[0]!] };
+  return {
+    axpy: [...y],
+    stencil: [...out],
+    blockSum: total[0]!,
+    scaleAndShift: [...scaled],
+    histogram: [...bins, inRange[0]!],
+  };
 }

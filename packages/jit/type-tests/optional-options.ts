@@ -17,7 +17,11 @@ const scale = jit(
 );
 
 /** Every launch and maker given options of possibly-undefined values; `maybeStream` undefined runs on the default stream. */
-export function withMaybeUndefined(maybeStream: Stream | undefined, maybeShared: number | undefined, maybeTarget: JitTarget | undefined): number[] {
+export function withMaybeUndefined(
+  maybeStream: Stream | undefined,
+  maybeShared: number | undefined,
+  maybeTarget: JitTarget | undefined,
+): number[] {
   const x = Float32Array.from([1, 2, 3, 4]);
   scale.launch({ grid: 1, block: 4, stream: maybeStream, sharedMemory: maybeShared, cluster: undefined }, 2, x);
   scale.forall(4, { stream: maybeStream })(2, x);
@@ -25,6 +29,9 @@ export function withMaybeUndefined(maybeStream: Stream | undefined, maybeShared:
   const target = maybeTarget ?? 'simulator';
   const onDevice = toDevice(x, { stream: maybeStream, target });
   const zeros = deviceArray(4, 'float32', { stream: maybeStream, target, device: undefined });
-  const view = StridedMemoryView.fromAny(x, { stream: undefined, writable: undefined }).view({ shape: undefined, dtype: undefined });
+  const view = StridedMemoryView.fromAny(x, { stream: undefined, writable: undefined }).view({
+    shape: undefined,
+    dtype: undefined,
+  });
   return [...x, config.block[0], onDevice.shape[0]!, zeros.shape[0]!, view.shape[0]!];
 }

@@ -3,7 +3,15 @@
 // named error for a bad one, and the same layout object while nothing changed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CudaArrayInterfaceReader, type CudaArrayInterfaceLayout, dtype, InvalidLayoutError, OutOfBoundsError, ProtocolError, UnknownDTypeError } from './index.js';
+import {
+  CudaArrayInterfaceReader,
+  type CudaArrayInterfaceLayout,
+  dtype,
+  InvalidLayoutError,
+  OutOfBoundsError,
+  ProtocolError,
+  UnknownDTypeError,
+} from './index.js';
 
 const FUZZ = { seed: 7, numRuns: 400, interruptAfterTimeLimit: 8000 } as const;
 
@@ -31,12 +39,28 @@ function outcome(read: () => CudaArrayInterfaceLayout): Outcome {
 
 const fresh = (answer: unknown) => outcome(() => new CudaArrayInterfaceReader().read(answer));
 
-const base = { shape: [4, 2], typestr: '<f4', data: [0x1000n, false] as [bigint, boolean], strides: null, version: 3, stream: null };
+const base = {
+  shape: [4, 2],
+  typestr: '<f4',
+  data: [0x1000n, false] as [bigint, boolean],
+  strides: null,
+  version: 3,
+  stream: null,
+};
 
 describe('CudaArrayInterfaceReader', () => {
   it('reads an answer as its fields say', () => {
     const l = new CudaArrayInterfaceReader().read({ ...base, strides: [4, 16], data: [4096, true], stream: 7 });
-    expect([l.ptr, l.readonly, l.dtype, l.shape, l.strides, l.isCContiguous, l.isFContiguous, l.producerStream]).toEqual([4096n, true, dtype('float32'), [4, 2], [1, 4], false, true, 7n]);
+    expect([
+      l.ptr,
+      l.readonly,
+      l.dtype,
+      l.shape,
+      l.strides,
+      l.isCContiguous,
+      l.isFContiguous,
+      l.producerStream,
+    ]).toEqual([4096n, true, dtype('float32'), [4, 2], [1, 4], false, true, 7n]);
   });
 
   it('returns the same layout while the answers say the same, and a new one when the address or stream moves', () => {
@@ -80,7 +104,11 @@ describe('CudaArrayInterfaceReader', () => {
     shallow.data[0] = 0x6000n; // frozen, but its data array is not
     expect(reader.read(shallow).ptr).toBe(0x6000n);
 
-    const immutable = Object.freeze({ ...base, shape: Object.freeze([4, 2]), data: Object.freeze([0x7000n, false] as const) });
+    const immutable = Object.freeze({
+      ...base,
+      shape: Object.freeze([4, 2]),
+      data: Object.freeze([0x7000n, false] as const),
+    });
     const once = reader.read(immutable);
     expect(reader.read(immutable)).toBe(once);
     expect(reader.read(immutable)).toBe(once);
@@ -103,13 +131,19 @@ describe('CudaArrayInterfaceReader', () => {
 
   it('agrees with a fresh reading of each answer, whatever came before (fast-check)', () => {
     const extent = fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constantFrom(-1, 1.5, NaN, 2 ** 53));
-    const address = fc.oneof(fc.constantFrom<unknown>(0x1000n, 0x2000n, 0n, (1n << 64n) - 4n, 1n << 64n, -1n, 4096, -4096, 1.5, 'x'), fc.bigInt({ min: 0n, max: 1n << 20n }));
+    const address = fc.oneof(
+      fc.constantFrom<unknown>(0x1000n, 0x2000n, 0n, (1n << 64n) - 4n, 1n << 64n, -1n, 4096, -4096, 1.5, 'x'),
+      fc.bigInt({ min: 0n, max: 1n << 20n }),
+    );
     const answer = fc.record(
       {
         shape: fc.oneof(fc.constantFrom<unknown>([4, 2], [4]), fc.array(extent, { maxLength: 3 })),
         typestr: fc.constantFrom<unknown>('<f4', '<f8', '|u1', '<x1', 5),
         data: fc.oneof(fc.tuple(address, fc.boolean()), fc.constantFrom<unknown>([0x1000n], null, 'data')),
-        strides: fc.oneof(fc.constantFrom<unknown>(null, undefined, [8, 4], [4], [16, 4]), fc.array(fc.integer({ min: -16, max: 16 }), { maxLength: 3 })),
+        strides: fc.oneof(
+          fc.constantFrom<unknown>(null, undefined, [8, 4], [4], [16, 4]),
+          fc.array(fc.integer({ min: -16, max: 16 }), { maxLength: 3 }),
+        ),
         version: fc.constantFrom<unknown>(3, 3, 4, 2, '3'),
         stream: fc.constantFrom<unknown>(null, undefined, 1, 2n, 0, 0n, -1, 7n, 2 ** 53),
         mask: fc.constantFrom<unknown>(undefined, null, {}),
@@ -119,7 +153,10 @@ describe('CudaArrayInterfaceReader', () => {
     const step = fc.oneof(
       answer.map((a) => ({ answer: a })),
       fc.constant({ again: true as const }), // the previous answer object again, perhaps mutated
-      fc.record({ mutate: fc.constantFrom('ptr', 'shape', 'stream'), value: fc.constantFrom<unknown>(0x3000n, 6, 9n, 0) }),
+      fc.record({
+        mutate: fc.constantFrom('ptr', 'shape', 'stream'),
+        value: fc.constantFrom<unknown>(0x3000n, 6, 9n, 0),
+      }),
     );
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {

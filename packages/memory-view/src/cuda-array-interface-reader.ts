@@ -2,7 +2,15 @@ import type { CudaArrayInterface } from './protocols.js';
 import { dtypeFromTypestr, type DType } from './dtype.js';
 import { InvalidLayoutError, OutOfBoundsError, ProtocolError } from './errors.js';
 import { formatValue } from './format-value.js';
-import { byteExtent, checkAddress, compactStrides, isCContiguous, isFContiguous, readShape, readStrides } from './layout.js';
+import {
+  byteExtent,
+  checkAddress,
+  compactStrides,
+  isCContiguous,
+  isFContiguous,
+  readShape,
+  readStrides,
+} from './layout.js';
 
 /**
  * What one CUDA array interface answer says, every field validated as
@@ -72,14 +80,18 @@ class InterfaceLayout implements CudaArrayInterfaceLayout {
 }
 
 function readLayout(cai: CudaArrayInterface): InterfaceLayout {
-  if (cai === null || typeof cai !== 'object') throw new ProtocolError(`Symbol.for('cuda.array_interface') returned ${formatValue(cai)}; expected an object`);
+  if (cai === null || typeof cai !== 'object')
+    throw new ProtocolError(`Symbol.for('cuda.array_interface') returned ${formatValue(cai)}; expected an object`);
   // Every field is read once and copied as validated primitives.
   const version: unknown = cai.version;
   if (typeof version !== 'number' || !(version >= 3)) {
-    throw new ProtocolError(`CUDA array interface version ${formatValue(version)} is not supported; version 3 or later is required`);
+    throw new ProtocolError(
+      `CUDA array interface version ${formatValue(version)} is not supported; version 3 or later is required`,
+    );
   }
   const mask: unknown = cai.mask;
-  if (mask !== undefined && mask !== null) throw new ProtocolError('the CUDA array interface has a mask; masked arrays are not supported');
+  if (mask !== undefined && mask !== null)
+    throw new ProtocolError('the CUDA array interface has a mask; masked arrays are not supported');
   const typestr: unknown = cai.typestr;
   const t = dtypeFromTypestr(typestr as string);
   const shape = readShape(cai.shape, 'CUDA array interface');
@@ -90,11 +102,15 @@ function readLayout(cai: CudaArrayInterface): InterfaceLayout {
   } catch {
     // a revoked proxy
   }
-  if (!isArray || (data as unknown[]).length !== 2) throw new ProtocolError('the CUDA array interface data must be [address, readOnly]');
+  if (!isArray || (data as unknown[]).length !== 2)
+    throw new ProtocolError('the CUDA array interface data must be [address, readOnly]');
   const address: unknown = (data as unknown[])[0];
   const readOnly: unknown = (data as unknown[])[1];
   const ptr = addressOf(address);
-  if (ptr === undefined) throw new ProtocolError(`the CUDA array interface address is ${formatValue(address)}; expected a bigint (or a safe integer)`);
+  if (ptr === undefined)
+    throw new ProtocolError(
+      `the CUDA array interface address is ${formatValue(address)}; expected a bigint (or a safe integer)`,
+    );
   const givenStrides: unknown = cai.strides;
   let strides: readonly number[];
   let byteStrides: readonly number[] | undefined;
@@ -106,13 +122,16 @@ function readLayout(cai: CudaArrayInterface): InterfaceLayout {
     strides = Object.freeze(
       byteStrides.map((b, i) => {
         if (b % itemsize !== 0) {
-          throw new InvalidLayoutError(`CUDA array interface: stride ${b} bytes of dimension ${i} is not a whole number of ${t.name} elements (${itemsize} bytes)`);
+          throw new InvalidLayoutError(
+            `CUDA array interface: stride ${b} bytes of dimension ${i} is not a whole number of ${t.name} elements (${itemsize} bytes)`,
+          );
         }
         return b / itemsize;
       }),
     );
   }
-  if (ptr < 0n || ptr >= ADDRESS_LIMIT) throw new OutOfBoundsError(`the CUDA array interface address ${formatValue(ptr)} is outside [0, 2^64)`);
+  if (ptr < 0n || ptr >= ADDRESS_LIMIT)
+    throw new OutOfBoundsError(`the CUDA array interface address ${formatValue(ptr)} is outside [0, 2^64)`);
   checkAddress(ptr, shape, strides, t.itemsize, 'CUDA array interface');
   const [first, end] = byteExtent(shape, strides, t.itemsize, 'CUDA array interface');
   const producerStream = readProducerStream(cai.stream);
@@ -142,10 +161,15 @@ function addressOf(address: unknown): bigint | undefined {
 
 function readProducerStream(s: unknown): bigint | undefined {
   if (s === undefined || s === null) return undefined;
-  if (s === 0 || s === 0n) throw new ProtocolError('the CUDA array interface stream is 0, which version 3 forbids (1 is the legacy default stream, 2 the per-thread one)');
+  if (s === 0 || s === 0n)
+    throw new ProtocolError(
+      'the CUDA array interface stream is 0, which version 3 forbids (1 is the legacy default stream, 2 the per-thread one)',
+    );
   if (typeof s === 'bigint' && s > 0n && s < ADDRESS_LIMIT) return s;
   if (typeof s === 'number' && Number.isSafeInteger(s) && s > 0) return BigInt(s);
-  throw new ProtocolError(`the CUDA array interface stream is ${formatValue(s)}; expected a positive integer, null or undefined`);
+  throw new ProtocolError(
+    `the CUDA array interface stream is ${formatValue(s)}; expected a positive integer, null or undefined`,
+  );
 }
 
 function sameNumbers(given: unknown, known: readonly number[]): boolean {
@@ -167,17 +191,28 @@ function rereadLayout(cai: CudaArrayInterface, last: InterfaceLayout): Interface
   const version: unknown = cai.version;
   if (typeof version !== 'number' || !(version >= 3)) return undefined;
   const mask: unknown = cai.mask;
-  if ((mask !== undefined && mask !== null) || cai.typestr !== last.typestr || !sameNumbers(cai.shape, last.extents)) return undefined;
+  if ((mask !== undefined && mask !== null) || cai.typestr !== last.typestr || !sameNumbers(cai.shape, last.extents))
+    return undefined;
   const data: unknown = cai.data;
   if (!Array.isArray(data) || data.length !== 2) return undefined;
   const ptr = addressOf(data[0]);
   const readOnly = Boolean(data[1]);
   if (ptr === undefined) return undefined;
   const strides: unknown = cai.strides;
-  if (strides === null || strides === undefined ? last.byteStrides !== undefined : last.byteStrides === undefined || !sameNumbers(strides, last.byteStrides)) return undefined;
+  if (
+    strides === null || strides === undefined
+      ? last.byteStrides !== undefined
+      : last.byteStrides === undefined || !sameNumbers(strides, last.byteStrides)
+  )
+    return undefined;
   const producerStream = readProducerStream(cai.stream);
   if (ptr === last.ptr && readOnly === last.readonly && producerStream === last.producerStream) return last;
-  if (ptr < 0n || ptr >= ADDRESS_LIMIT || (last.end !== 0n && (ptr + last.first < 0n || ptr + last.end > ADDRESS_LIMIT))) return undefined;
+  if (
+    ptr < 0n ||
+    ptr >= ADDRESS_LIMIT ||
+    (last.end !== 0n && (ptr + last.first < 0n || ptr + last.end > ADDRESS_LIMIT))
+  )
+    return undefined;
   return last.moved(ptr, readOnly, producerStream);
 }
 
@@ -221,7 +256,8 @@ function immutableCopy(cai: unknown): CudaArrayInterface | undefined {
   const data = frozenArray(fields['data']);
   const strides = fields['strides'];
   const stridesCopy = strides === null || strides === undefined ? strides : frozenArray(strides);
-  if (shape === undefined || data === undefined || (stridesCopy === undefined && strides !== undefined)) return undefined;
+  if (shape === undefined || data === undefined || (stridesCopy === undefined && strides !== undefined))
+    return undefined;
   return { ...fields, shape, data, strides: stridesCopy } as unknown as CudaArrayInterface;
 }
 

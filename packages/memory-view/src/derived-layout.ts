@@ -22,22 +22,33 @@ export interface StoredType {
  * every other stride must be a whole number of new elements. Otherwise
  * {@link InvalidLayoutError}.
  */
-export function retypedLayout(shape: readonly number[], strides: readonly number[], from: StoredType, to: StoredType): [number[], number[]] {
+export function retypedLayout(
+  shape: readonly number[],
+  strides: readonly number[],
+  from: StoredType,
+  to: StoredType,
+): [number[], number[]] {
   const oldSize = from.itemsize;
   const newSize = to.itemsize;
   const newShape = [...shape];
   const newStrides = [...strides];
   if (oldSize === newSize) return [newShape, newStrides];
   const what = `view: ${from.name} (${oldSize} bytes) as ${to.name} (${newSize} bytes)`;
-  if (!Number.isInteger(oldSize) || !Number.isInteger(newSize)) throw new InvalidLayoutError(`${what}: sub-byte types change size only through DLPack`);
+  if (!Number.isInteger(oldSize) || !Number.isInteger(newSize))
+    throw new InvalidLayoutError(`${what}: sub-byte types change size only through DLPack`);
   const last = newShape.length - 1;
   if (last < 0) throw new InvalidLayoutError(`${what}: a 0-d view cannot change its item size`);
-  if (newShape[last] !== 1 && newStrides[last] !== 1) throw new InvalidLayoutError(`${what}: the last dimension must be contiguous (its stride is ${newStrides[last]})`);
+  if (newShape[last] !== 1 && newStrides[last] !== 1)
+    throw new InvalidLayoutError(`${what}: the last dimension must be contiguous (its stride is ${newStrides[last]})`);
   const lastBytes = newShape[last]! * oldSize;
-  if (lastBytes % newSize !== 0) throw new InvalidLayoutError(`${what}: the last dimension holds ${lastBytes} bytes, not a multiple of ${newSize}`);
+  if (lastBytes % newSize !== 0)
+    throw new InvalidLayoutError(`${what}: the last dimension holds ${lastBytes} bytes, not a multiple of ${newSize}`);
   for (let i = 0; i < last; i++) {
     const bytes = newStrides[i]! * oldSize;
-    if (bytes % newSize !== 0) throw new InvalidLayoutError(`${what}: the stride of dimension ${i} (${bytes} bytes) is not a multiple of ${newSize}`);
+    if (bytes % newSize !== 0)
+      throw new InvalidLayoutError(
+        `${what}: the stride of dimension ${i} (${bytes} bytes) is not a multiple of ${newSize}`,
+      );
     newStrides[i] = bytes / newSize;
   }
   newShape[last] = lastBytes / newSize;
@@ -53,7 +64,8 @@ function readShapeLength(shape: unknown): number {
     // a revoked proxy
   }
   const n: unknown = isArray ? (shape as unknown[]).length : undefined;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 64) throw new InvalidLayoutError(`view: shape must be an array of up to 64 integers, got ${formatValue(shape)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 64)
+    throw new InvalidLayoutError(`view: shape must be an array of up to 64 integers, got ${formatValue(shape)}`);
   return n;
 }
 
@@ -61,7 +73,11 @@ function readShapeLength(shape: unknown): number {
  * The compact layout of a C-contiguous view under a new shape of the same
  * size (one extent may be `-1`, inferred). Otherwise {@link InvalidLayoutError}.
  */
-export function reshapedLayout(shape: readonly number[], strides: readonly number[], givenShape: unknown): [readonly number[], readonly number[]] {
+export function reshapedLayout(
+  shape: readonly number[],
+  strides: readonly number[],
+  givenShape: unknown,
+): [readonly number[], readonly number[]] {
   const n = readShapeLength(givenShape);
   const wanted: number[] = [];
   for (let i = 0; i < n; i++) wanted.push((givenShape as unknown[])[i] as number);
@@ -70,15 +86,20 @@ export function reshapedLayout(shape: readonly number[], strides: readonly numbe
   if (free !== -1) {
     if (wanted.indexOf(-1, free + 1) !== -1) throw new InvalidLayoutError('view: only one extent may be -1');
     const rest = sizeOf(wanted.filter((_, i) => i !== free));
-    if (rest === 0 || size % rest !== 0) throw new InvalidLayoutError(`view: cannot infer the -1 extent of [${wanted.join(', ')}] for ${size} elements`);
+    if (rest === 0 || size % rest !== 0)
+      throw new InvalidLayoutError(`view: cannot infer the -1 extent of [${wanted.join(', ')}] for ${size} elements`);
     wanted[free] = size / rest;
   }
   readShape(wanted, 'view');
   if (sizeOf(wanted) !== size) {
-    throw new InvalidLayoutError(`view: shape [${wanted.join(', ')}] holds ${sizeOf(wanted)} elements, the view has ${size}`);
+    throw new InvalidLayoutError(
+      `view: shape [${wanted.join(', ')}] holds ${sizeOf(wanted)} elements, the view has ${size}`,
+    );
   }
   if (!isCContiguous(shape, strides)) {
-    throw new InvalidLayoutError(`view: a new shape needs a C-contiguous view (strides [${strides.join(', ')}] for shape [${shape.join(', ')}]); copy it first`);
+    throw new InvalidLayoutError(
+      `view: a new shape needs a C-contiguous view (strides [${strides.join(', ')}] for shape [${shape.join(', ')}]); copy it first`,
+    );
   }
   return [wanted, compactStrides(wanted)];
 }
@@ -88,8 +109,13 @@ export function reshapedLayout(shape: readonly number[], strides: readonly numbe
  * per leading dimension (an index drops it; `[start, stop, step]` keeps it,
  * clamped as Python slices are; `null` keeps it whole).
  */
-export function slicedLayout(shape: readonly number[], strides: readonly number[], specs: readonly SliceSpec[]): DerivedLayout {
-  if (specs.length > shape.length) throw new InvalidLayoutError(`slice: ${specs.length} specs for a ${shape.length}-d view`);
+export function slicedLayout(
+  shape: readonly number[],
+  strides: readonly number[],
+  specs: readonly SliceSpec[],
+): DerivedLayout {
+  if (specs.length > shape.length)
+    throw new InvalidLayoutError(`slice: ${specs.length} specs for a ${shape.length}-d view`);
   let shiftElements = 0;
   const newShape: number[] = [];
   const newStrides: number[] = [];
@@ -98,7 +124,8 @@ export function slicedLayout(shape: readonly number[], strides: readonly number[
     const stride = strides[axis]!;
     const spec = specs[axis] ?? null;
     if (typeof spec === 'number') {
-      if (!Number.isInteger(spec) || spec < -extent || spec >= extent) throw new InvalidLayoutError(`slice: index ${spec} is out of range for dimension ${axis} of extent ${extent}`);
+      if (!Number.isInteger(spec) || spec < -extent || spec >= extent)
+        throw new InvalidLayoutError(`slice: index ${spec} is out of range for dimension ${axis} of extent ${extent}`);
       shiftElements += (spec < 0 ? spec + extent : spec) * stride;
       continue;
     }
@@ -108,7 +135,8 @@ export function slicedLayout(shape: readonly number[], strides: readonly number[
       continue;
     }
     const step = spec[2] ?? 1;
-    if (!Number.isInteger(step) || step === 0) throw new InvalidLayoutError(`slice: step ${step} of dimension ${axis} must be a non-zero integer`);
+    if (!Number.isInteger(step) || step === 0)
+      throw new InvalidLayoutError(`slice: step ${step} of dimension ${axis} must be a non-zero integer`);
     const clamp = (v: number | null | undefined, fallback: number, lo: number, hi: number): number => {
       if (v === undefined || v === null) return fallback;
       if (!Number.isInteger(v)) throw new InvalidLayoutError(`slice: ${v} is not an integer index (dimension ${axis})`);

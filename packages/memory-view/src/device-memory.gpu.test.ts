@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeGpu } from '@cuda-js/test-support';
-import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, setDriverHooks, StridedMemoryView, type DLPackRequest } from './index.js';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  DLPACK_DEVICE,
+  setDriverHooks,
+  StridedMemoryView,
+  type DLPackRequest,
+} from './index.js';
 import { fromExchangeApi, nativeHelperStatus, toManagedTensor } from './native/index.js';
 import { cudaLibraryBuild, deviceTensorClass, loadCudaLibrary, type CudaLibrary } from '../test/cuda-library.js';
 import { collectUntil } from '../test/gc.js';
@@ -38,14 +45,18 @@ describeGpu('memory-view with device memory of a real GPU', () => {
 
   beforeAll(() => {
     // On a GPU host these must be there (built with the unit tests and carried): fail, do not skip.
-    if (cudaLibraryBuild.path === undefined) throw new Error(`the CUDA library fixture is not built: ${cudaLibraryBuild.reason}`);
+    if (cudaLibraryBuild.path === undefined)
+      throw new Error(`the CUDA library fixture is not built: ${cudaLibraryBuild.reason}`);
     const helper = nativeHelperStatus();
     if (!helper.available) throw new Error(helper.reason);
     lib = loadCudaLibrary();
     device = lib.init();
     consumer = lib.streamCreate();
     producer = lib.streamCreate();
-    setDriverHooks({ waitStream: (p, c) => lib.waitStream(p, c), pointerDevice: (ptr) => ({ type: 2, id: lib.pointerDevice(ptr) }) });
+    setDriverHooks({
+      waitStream: (p, c) => lib.waitStream(p, c),
+      pointerDevice: (ptr) => ({ type: 2, id: lib.pointerDevice(ptr) }),
+    });
   });
 
   afterAll(() => {
@@ -78,7 +89,12 @@ describeGpu('memory-view with device memory of a real GPU', () => {
       },
     };
     let view: StridedMemoryView | undefined = StridedMemoryView.fromAny(array, { stream: consumer });
-    expect([view.ptr, view.device, view.stream, requests[0]?.stream]).toEqual([ptr, { type: 2, id: device }, consumer, consumer]);
+    expect([view.ptr, view.device, view.stream, requests[0]?.stream]).toEqual([
+      ptr,
+      { type: 2, id: device },
+      consumer,
+      consumer,
+    ]);
     expect(lib.pointerDevice(view.ptr!)).toBe(device); // a real allocation of that device
     // memory-view's exported DLManagedTensorVersioned, read by the library with cuMemcpyDtoH
     expect(lib.sumSlot(toManagedTensor(view))).toBe(iotaSum(0, N));
@@ -92,7 +108,10 @@ describeGpu('memory-view with device memory of a real GPU', () => {
 
   it('orders the consumer stream after a CUDA array interface producer’s stream (and not with stream -1)', async () => {
     const ptr = deviceIota();
-    const cai = { [CUDA_ARRAY_INTERFACE]: () => Object.freeze({ shape: [N], typestr: '<f4', data: [ptr, false] as const, version: 3, stream: producer }) };
+    const cai = {
+      [CUDA_ARRAY_INTERFACE]: () =>
+        Object.freeze({ shape: [N], typestr: '<f4', data: [ptr, false] as const, version: 3, stream: producer }),
+    };
     const gate = lib.blockStream(producer); // the producer's stream is busy until the gate opens
     try {
       const view = StridedMemoryView.fromCudaArrayInterface(cai, { stream: consumer });
@@ -148,10 +167,20 @@ describeGpu('memory-view with device memory of a real GPU', () => {
 
   it('exports a device view through the CUDA array interface that another consumer reads back', () => {
     const ptr = deviceIota();
-    const view = StridedMemoryView.fromPointer(ptr, { dtype: 'float32', shape: [32, 32], device: { type: 2, id: device }, stream: consumer }).slice([0, 32, 2]);
+    const view = StridedMemoryView.fromPointer(ptr, {
+      dtype: 'float32',
+      shape: [32, 32],
+      device: { type: 2, id: device },
+      stream: consumer,
+    }).slice([0, 32, 2]);
     const cai = view[CUDA_ARRAY_INTERFACE]();
     expect([cai.data[0], cai.strides, cai.stream]).toEqual([ptr, [256, 4], consumer]);
     const again = StridedMemoryView.fromCudaArrayInterface(view, { stream: consumer });
-    expect([again.ptr, again.shape, again.strides, again.device]).toEqual([ptr, [16, 32], [64, 1], { type: 2, id: device }]);
+    expect([again.ptr, again.shape, again.strides, again.device]).toEqual([
+      ptr,
+      [16, 32],
+      [64, 1],
+      { type: 2, id: device },
+    ]);
   });
 });

@@ -46,7 +46,12 @@ export function isCudaAccessible(type: number): boolean {
 
 /** Whether the host can read memory of this device type through a plain address. */
 export function isHostAccessible(type: number): boolean {
-  return type === DLDeviceType.CPU || type === DLDeviceType.CUDAHost || type === DLDeviceType.CUDAManaged || type === DLDeviceType.ROCMHost;
+  return (
+    type === DLDeviceType.CPU ||
+    type === DLDeviceType.CUDAHost ||
+    type === DLDeviceType.CUDAManaged ||
+    type === DLDeviceType.ROCMHost
+  );
 }
 
 /**

@@ -37,7 +37,14 @@ describe('dtypes: every DLPack 1.3 type code', () => {
   it.each(table)('code %i with %i bits is %s', (code, bits, name, itemsize, typestr) => {
     const t = dtypeOf(code, bits);
     expect(t).toBeInstanceOf(DType);
-    expect({ code: t.code, bits: t.bits, lanes: t.lanes, name: t.name, itemsize: t.itemsize, typestr: t.typestr }).toEqual({
+    expect({
+      code: t.code,
+      bits: t.bits,
+      lanes: t.lanes,
+      name: t.name,
+      itemsize: t.itemsize,
+      typestr: t.typestr,
+    }).toEqual({
       code,
       bits,
       lanes: 1,

@@ -156,7 +156,10 @@ function isUint(value: unknown, max: number): value is number {
 
 function unknown(code: number, bits: number, lanes: number): never {
   const known = BASE_TYPES.filter((b) => b.code === code).map((b) => b.bits);
-  const detail = known.length === 0 ? `type code ${code} is not a DLPack 1.3 code` : `code ${code} takes bits ${known.join('/')}, not ${bits}`;
+  const detail =
+    known.length === 0
+      ? `type code ${code} is not a DLPack 1.3 code`
+      : `code ${code} takes bits ${known.join('/')}, not ${bits}`;
   throw new UnknownDTypeError(`unknown DLPack dtype (code ${code}, bits ${bits}, lanes ${lanes}): ${detail}`);
 }
 
@@ -197,7 +200,9 @@ export function dtype(spec: DTypeLike): DType {
     const vector = /^(.+)x(\d+)$/.exec(spec);
     const base = vector ? BY_NAME.get(vector[1]!) : undefined;
     if (base && vector) return dtypeOf(base.code, base.bits, Number(vector[2]));
-    throw new UnknownDTypeError(`unknown dtype name ${formatValue(spec)}; known names: ${[...BY_NAME.keys()].join(', ')} (and <name>x<lanes> for vectors)`);
+    throw new UnknownDTypeError(
+      `unknown dtype name ${formatValue(spec)}; known names: ${[...BY_NAME.keys()].join(', ')} (and <name>x<lanes> for vectors)`,
+    );
   }
   if (spec !== null && typeof spec === 'object') {
     // Each field is read once: a getter or a Proxy cannot answer twice.
@@ -221,7 +226,11 @@ export function dtypeFromTypestr(typestr: string): DType {
     throw new UnknownDTypeError(`typestr '${typestr}' is big-endian; only little-endian data can be viewed`);
   }
   if (typeof typestr === 'string' && /^[<>|=]V\d+$/.test(typestr)) {
-    throw new UnknownDTypeError(`typestr '${typestr}' is opaque bytes: the element type cannot be known from it; use DLPack for bfloat16, float8 and vector types`);
+    throw new UnknownDTypeError(
+      `typestr '${typestr}' is opaque bytes: the element type cannot be known from it; use DLPack for bfloat16, float8 and vector types`,
+    );
   }
-  throw new UnknownDTypeError(`unknown typestr ${formatValue(typestr)}; known: ${[...new Set([...BY_TYPESTR.values()].map((d) => d.typestr))].join(', ')}`);
+  throw new UnknownDTypeError(
+    `unknown typestr ${formatValue(typestr)}; known: ${[...new Set([...BY_TYPESTR.values()].map((d) => d.typestr))].join(', ')}`,
+  );
 }

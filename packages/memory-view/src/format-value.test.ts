@@ -38,7 +38,11 @@ describe('formatValue', () => {
   });
 
   it('puts the article a reader says', () => {
-    expect(['Apache Arrow vector', 'scijs ndarray', 'Int8Array', 'Uint16Array', 'ArrayBuffer', 'stdlib ndarray'].map(withArticle)).toEqual([
+    expect(
+      ['Apache Arrow vector', 'scijs ndarray', 'Int8Array', 'Uint16Array', 'ArrayBuffer', 'stdlib ndarray'].map(
+        withArticle,
+      ),
+    ).toEqual([
       'an Apache Arrow vector',
       'a scijs ndarray',
       'an Int8Array',

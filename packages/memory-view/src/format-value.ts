@@ -65,7 +65,9 @@ function describeObject(value: object): string {
     }
     const keys = Object.keys(value);
     if (keys.length === 0) return proto === null ? 'an empty object with no prototype' : 'an empty object';
-    const shown = keys.slice(0, 4).map((k) => (/^[\w$]{1,30}$/.test(k) ? k : formatValue(k.length > 30 ? `${k.slice(0, 27)}...` : k, 1)));
+    const shown = keys
+      .slice(0, 4)
+      .map((k) => (/^[\w$]{1,30}$/.test(k) ? k : formatValue(k.length > 30 ? `${k.slice(0, 27)}...` : k, 1)));
     return `an object { ${shown.join(', ')}${keys.length > 4 ? ', ...' : ''} }`;
   } catch {
     return 'an object';
@@ -74,5 +76,7 @@ function describeObject(value: object): string {
 
 function escapeText(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this escapes
-  return text.replace(/[\u0000-\u001f'\\]/g, (c) => (c === "'" ? "\\'" : c === '\\' ? '\\\\' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return text.replace(/[\u0000-\u001f'\\]/g, (c) =>
+    c === "'" ? "\\'" : c === '\\' ? '\\\\' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }

@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CUDA_ARRAY_INTERFACE, DLPACK, dtype, isViewable, NotViewableError, ReadOnlyViewError, setDriverHooks, StridedMemoryView, ExporterClosedError } from './index.js';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  dtype,
+  isViewable,
+  NotViewableError,
+  ReadOnlyViewError,
+  setDriverHooks,
+  StridedMemoryView,
+  ExporterClosedError,
+} from './index.js';
 import { CaiArray, DeviceArray, HostArray } from '../test/exporters.js';
 
 afterEach(() => setDriverHooks({}));
@@ -24,7 +34,10 @@ describe('fromAny', () => {
   it('tries the protocols before the host adapters', () => {
     const data = new Float32Array([1, 2, 3, 4]);
     const producer = new HostArray(data.buffer, [2, 2]);
-    const typedWithDLPack = Object.assign(new Uint8Array(4), { [DLPACK]: producer[DLPACK].bind(producer), [Symbol.for('dlpack.device')]: () => [1, 0] });
+    const typedWithDLPack = Object.assign(new Uint8Array(4), {
+      [DLPACK]: producer[DLPACK].bind(producer),
+      [Symbol.for('dlpack.device')]: () => [1, 0],
+    });
     expect(StridedMemoryView.fromAny(typedWithDLPack).shape).toEqual([2, 2]);
   });
 

@@ -25,7 +25,8 @@ function reuseView(view: StridedMemoryView, options: ViewOptions | undefined): S
   if (options === undefined) return view;
   if (options.writable === true) view.requireWritable('write through it');
   const consumer = resolveStream(options.stream);
-  if (consumer === undefined || consumer === NO_SYNC || view.stream === undefined || consumer === view.stream) return view;
+  if (consumer === undefined || consumer === NO_SYNC || view.stream === undefined || consumer === view.stream)
+    return view;
   orderStreams(view.stream, consumer, 'the view');
   return new StridedMemoryView(
     {
@@ -68,9 +69,11 @@ export function viewFromAny(obj: unknown, options: ViewOptions | undefined, viaE
   }
   if (DLPACK in obj) return viewFromDLPack(obj, options);
   if (CUDA_ARRAY_INTERFACE in obj) return viewFromCudaArrayInterface(obj, options);
-  if (viaExchangeApi && exchangeImporter !== undefined && DLPACK_EXCHANGE_API in obj) return exchangeImporter(obj, options);
+  if (viaExchangeApi && exchangeImporter !== undefined && DLPACK_EXCHANGE_API in obj)
+    return exchangeImporter(obj, options);
   const view = viewFromHost(obj);
-  if (options?.writable === true && view.readonly) throw new ReadOnlyViewError(`cannot write through ${formatValue(obj)}: its view is read-only`);
+  if (options?.writable === true && view.readonly)
+    throw new ReadOnlyViewError(`cannot write through ${formatValue(obj)}: its view is read-only`);
   return view;
 }
 

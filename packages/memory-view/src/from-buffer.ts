@@ -13,7 +13,10 @@ import type { BufferViewOptions } from './view-options.js';
  * @internal `StridedMemoryView.fromBuffer`. A typed array or DataView bounds
  * the view by its own region of the buffer, not by the whole buffer.
  */
-export function viewFromBuffer(source: ArrayBufferLike | ArrayBufferView, options: BufferViewOptions = {}): StridedMemoryView {
+export function viewFromBuffer(
+  source: ArrayBufferLike | ArrayBufferView,
+  options: BufferViewOptions = {},
+): StridedMemoryView {
   // Measured by the engine's own getters: own properties that lie change nothing.
   const measured = measureView(source);
   let buffer: ArrayBufferLike;
@@ -28,19 +31,24 @@ export function viewFromBuffer(source: ArrayBufferLike | ArrayBufferView, option
     base = 0;
     limit = bufferByteLength(source);
   } else {
-    throw new TypeError(`fromBuffer takes an ArrayBuffer, a SharedArrayBuffer or a typed array; got ${formatValue(source)}`);
+    throw new TypeError(
+      `fromBuffer takes an ArrayBuffer, a SharedArrayBuffer or a typed array; got ${formatValue(source)}`,
+    );
   }
   if (isDetached(buffer)) throw new ExporterClosedError('fromBuffer: the buffer is detached');
   const o: BufferViewOptions = options ?? {};
   const t = toDType(o.dtype ?? 'uint8');
   const offset: unknown = o.byteOffset ?? 0;
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw new InvalidLayoutError(`fromBuffer: byteOffset must be a non-negative integer, got ${formatValue(offset)}`);
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0)
+    throw new InvalidLayoutError(`fromBuffer: byteOffset must be a non-negative integer, got ${formatValue(offset)}`);
   const givenShape = o.shape;
   let shape: readonly number[];
   if (givenShape === undefined) {
     const count = (limit - offset) / t.itemsize;
     if (!Number.isInteger(count) || count < 0) {
-      throw new InvalidLayoutError(`fromBuffer: ${limit - offset} bytes are not a whole number of ${t.name} elements; give a shape`);
+      throw new InvalidLayoutError(
+        `fromBuffer: ${limit - offset} bytes are not a whole number of ${t.name} elements; give a shape`,
+      );
     }
     shape = [count];
   } else {
@@ -51,7 +59,20 @@ export function viewFromBuffer(source: ArrayBufferLike | ArrayBufferView, option
   checkInBuffer(offset, limit, shape, strides, t.itemsize, 'fromBuffer');
   const flags = o.readonly ? DLPackFlags.READ_ONLY : 0;
   return new StridedMemoryView(
-    { ptr: undefined, buffer, byteOffset: base + offset, shape, strides, dtype: t, device: CPU_DEVICE, flags, exporter: o.exporter ?? source, stream: undefined, source: undefined, lease: undefined },
+    {
+      ptr: undefined,
+      buffer,
+      byteOffset: base + offset,
+      shape,
+      strides,
+      dtype: t,
+      device: CPU_DEVICE,
+      flags,
+      exporter: o.exporter ?? source,
+      stream: undefined,
+      source: undefined,
+      lease: undefined,
+    },
     CHECKED_VIEW_INIT,
   );
 }

@@ -19,14 +19,29 @@ afterEach(() => setDriverHooks({}));
 
 describe('fromCudaArrayInterface', () => {
   it('reads shape, typestr, byte strides (as elements) and the address as a bigint', () => {
-    const v = StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x7000n, false], shape: [3, 2], typestr: '<f8', strides: [48, 8] }), { stream: -1 });
-    expect([v.ptr, v.shape, v.strides, v.dtype, v.readonly, v.buffer]).toEqual([0x7000n, [3, 2], [6, 1], dtype('float64'), false, undefined]);
-    const compact = StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [4096, true], shape: [2, 2], typestr: '|u1' }));
+    const v = StridedMemoryView.fromCudaArrayInterface(
+      new CaiArray({ data: [0x7000n, false], shape: [3, 2], typestr: '<f8', strides: [48, 8] }),
+      { stream: -1 },
+    );
+    expect([v.ptr, v.shape, v.strides, v.dtype, v.readonly, v.buffer]).toEqual([
+      0x7000n,
+      [3, 2],
+      [6, 1],
+      dtype('float64'),
+      false,
+      undefined,
+    ]);
+    const compact = StridedMemoryView.fromCudaArrayInterface(
+      new CaiArray({ data: [4096, true], shape: [2, 2], typestr: '|u1' }),
+    );
     expect([compact.ptr, compact.strides, compact.readonly]).toEqual([4096n, [2, 1], true]);
   });
 
   it('refuses what version 3 forbids or this package cannot view, with named errors', () => {
-    const view = (fields: Record<string, unknown>) => () => StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, false], ...fields } as never), { stream: -1 });
+    const view = (fields: Record<string, unknown>) => () =>
+      StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, false], ...fields } as never), {
+        stream: -1,
+      });
     expect(view({ version: 2 })).toThrow(/version 3 or later/);
     expect(view({ mask: {} })).toThrow(/masked arrays/);
     expect(view({ typestr: '>f4' })).toThrow(UnknownDTypeError);
@@ -42,17 +57,27 @@ describe('fromCudaArrayInterface', () => {
   });
 
   it('refuses read-only memory to a caller that writes', () => {
-    expect(() => StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, true] }), { writable: true })).toThrow(ReadOnlyViewError);
+    expect(() =>
+      StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, true] }), { writable: true }),
+    ).toThrow(ReadOnlyViewError);
   });
 
   it('reads an answer that can never change once, any other on every call', () => {
-    const answer = Object.freeze({ shape: Object.freeze([4]), typestr: '<f4', data: Object.freeze([0x1000n, false] as const), strides: null, version: 3 });
+    const answer = Object.freeze({
+      shape: Object.freeze([4]),
+      typestr: '<f4',
+      data: Object.freeze([0x1000n, false] as const),
+      strides: null,
+      version: 3,
+    });
     const frozen = { [CUDA_ARRAY_INTERFACE]: () => answer };
     const a = StridedMemoryView.fromCudaArrayInterface(frozen);
     const b = StridedMemoryView.fromCudaArrayInterface(frozen);
     expect(a.strides).toBe(b.strides); // the same parsed layout
     const live = new CaiArray({ data: [0x1000n, false] }, false);
-    expect(StridedMemoryView.fromCudaArrayInterface(live).strides).not.toBe(StridedMemoryView.fromCudaArrayInterface(live).strides);
+    expect(StridedMemoryView.fromCudaArrayInterface(live).strides).not.toBe(
+      StridedMemoryView.fromCudaArrayInterface(live).strides,
+    );
   });
 
   it('reads a frozen answer again when its arrays or getters can still change', () => {
@@ -100,14 +125,20 @@ describe('fromCudaArrayInterface: the consumer waits on the producer stream', ()
   });
 
   it('needs no stream when the producer names none, and a stream when it does', () => {
-    expect(StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, false], stream: null })).stream).toBeUndefined();
-    expect(() => StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, false], stream: 7 }))).toThrow(StreamRequiredError);
+    expect(
+      StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, false], stream: null })).stream,
+    ).toBeUndefined();
+    expect(() => StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, false], stream: 7 }))).toThrow(
+      StreamRequiredError,
+    );
   });
 
   it('without a waiter, refuses to pretend that two streams are ordered', () => {
     const producer = new CaiArray({ data: [0x1000n, false], stream: 0xa0n });
     expect(() => StridedMemoryView.fromCudaArrayInterface(producer, { stream: 0xb0n })).toThrow(StreamOrderError);
-    expect(() => StridedMemoryView.fromCudaArrayInterface(producer, { stream: 0xb0n })).toThrow(/import @cuda-js\/core/);
+    expect(() => StridedMemoryView.fromCudaArrayInterface(producer, { stream: 0xb0n })).toThrow(
+      /import @cuda-js\/core/,
+    );
     expect(StridedMemoryView.fromCudaArrayInterface(producer, { stream: -1 }).stream).toBeUndefined();
   });
 });
@@ -118,15 +149,26 @@ describe('fromCudaArrayInterface: the device', () => {
     expect(() => plain.device).toThrow(UnsupportedDeviceError);
     expect(plain.isDeviceAccessible).toBe(true);
     setDriverHooks({ pointerDevice: (ptr) => ({ type: 2, id: ptr === 0x1000n ? 5 : 0 }) });
-    expect(StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, false] })).device).toEqual({ type: 2, id: 5 });
-    const withDevice = Object.assign(new CaiArray({ data: [0x2000n, false] }), { [DLPACK_DEVICE]: () => [13, 0] as const });
+    expect(StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x1000n, false] })).device).toEqual({
+      type: 2,
+      id: 5,
+    });
+    const withDevice = Object.assign(new CaiArray({ data: [0x2000n, false] }), {
+      [DLPACK_DEVICE]: () => [13, 0] as const,
+    });
     expect(StridedMemoryView.fromCudaArrayInterface(withDevice).device).toEqual({ type: 13, id: 0 });
   });
 
   it('round-trips through a view’s own CUDA array interface', () => {
     setDriverHooks({ pointerDevice: () => ({ type: 2, id: 0 }) });
-    const first = StridedMemoryView.fromCudaArrayInterface(new CaiArray({ data: [0x5000n, false], shape: [4, 4], typestr: '<i4', stream: 3 }), { stream: 3n });
-    const second = StridedMemoryView.fromCudaArrayInterface({ [CUDA_ARRAY_INTERFACE]: () => first.slice([0, 4, 2])[CUDA_ARRAY_INTERFACE]() }, { stream: 3n });
+    const first = StridedMemoryView.fromCudaArrayInterface(
+      new CaiArray({ data: [0x5000n, false], shape: [4, 4], typestr: '<i4', stream: 3 }),
+      { stream: 3n },
+    );
+    const second = StridedMemoryView.fromCudaArrayInterface(
+      { [CUDA_ARRAY_INTERFACE]: () => first.slice([0, 4, 2])[CUDA_ARRAY_INTERFACE]() },
+      { stream: 3n },
+    );
     expect([second.ptr, second.shape, second.strides, second.dtype.name]).toEqual([0x5000n, [2, 4], [8, 1], 'int32']);
   });
 });

@@ -17,7 +17,9 @@ export function viewFromCudaArrayInterface(obj: unknown, options: ViewOptions | 
   const cai = (exporter[CUDA_ARRAY_INTERFACE] as () => CudaArrayInterface)();
   const layout = layoutOfAnswer(cai);
   if (layout.producerStream !== undefined && consumer === undefined) {
-    throw new StreamRequiredError('the CUDA array interface names a producer stream, so the consumer stream is needed to wait on it: pass { stream }, or { stream: -1 } for no synchronization');
+    throw new StreamRequiredError(
+      'the CUDA array interface names a producer stream, so the consumer stream is needed to wait on it: pass { stream }, or { stream: -1 } for no synchronization',
+    );
   }
   if (options?.writable === true && layout.readonly) {
     throw new ReadOnlyViewError('the CUDA array interface exports read-only memory and the caller asked to write');

@@ -27,7 +27,14 @@ describe('fromDLPack: host memory', () => {
     const data = new Float32Array(12).map((_, i) => i);
     const producer = new HostArray(data.buffer, [3, 2], undefined, [4, 2], 4);
     const v = StridedMemoryView.fromDLPack(producer);
-    expect([v.buffer, v.byteOffset, v.shape, v.strides, v.dtype, v.exporter]).toEqual([data.buffer, 4, [3, 2], [4, 2], dtype('float32'), producer]);
+    expect([v.buffer, v.byteOffset, v.shape, v.strides, v.dtype, v.exporter]).toEqual([
+      data.buffer,
+      4,
+      [3, 2],
+      [4, 2],
+      dtype('float32'),
+      producer,
+    ]);
     expect(values(v)).toEqual([1, 3, 5, 7, 9, 11]);
     data[5] = 50; // written by the producer, read through the view
     expect(v.toTypedArray()[2]).toBe(50);
@@ -96,13 +103,25 @@ describe('fromDLPack: host memory', () => {
   });
 
   it('refuses an object that is not a DLPack exporter, or a malformed tensor', () => {
-    expect(() => StridedMemoryView.fromDLPack({ [DLPACK]: () => ({}) })).toThrow(/both Symbol.for\('dlpack'\) and Symbol.for\('dlpack.device'\)/);
+    expect(() => StridedMemoryView.fromDLPack({ [DLPACK]: () => ({}) })).toThrow(
+      /both Symbol.for\('dlpack'\) and Symbol.for\('dlpack.device'\)/,
+    );
     const bad = (tensor: unknown) => ({ [DLPACK]: () => tensor, [DLPACK_DEVICE]: () => [1, 0] });
     expect(() => StridedMemoryView.fromDLPack(bad(null))).toThrow(ProtocolError);
-    expect(() => StridedMemoryView.fromDLPack(bad({ version: { major: 1, minor: 0 }, device: { type: 1, id: 0 }, dtype: { code: 2, bits: 32, lanes: 1 }, shape: [1], data: 'x' }))).toThrow(
-      /expected a bigint address/,
+    expect(() =>
+      StridedMemoryView.fromDLPack(
+        bad({
+          version: { major: 1, minor: 0 },
+          device: { type: 1, id: 0 },
+          dtype: { code: 2, bits: 32, lanes: 1 },
+          shape: [1],
+          data: 'x',
+        }),
+      ),
+    ).toThrow(/expected a bigint address/);
+    expect(() => StridedMemoryView.fromDLPack({ [DLPACK]: () => null, [DLPACK_DEVICE]: () => 'cpu' })).toThrow(
+      /expected \[deviceType, deviceId\]/,
     );
-    expect(() => StridedMemoryView.fromDLPack({ [DLPACK]: () => null, [DLPACK_DEVICE]: () => 'cpu' })).toThrow(/expected \[deviceType, deviceId\]/);
   });
 
   it('sees a detached producer buffer as a closed exporter', () => {
@@ -122,10 +141,20 @@ describe('fromDLPack: host memory', () => {
   });
 
   it('reads a padded sub-byte tensor as one byte per element', () => {
-    const t = { version: { major: 1, minor: 3 }, flags: 4, device: { type: 1, id: 0 }, data: new ArrayBuffer(4), dtype: { code: 17, bits: 4, lanes: 1 }, shape: [4] };
+    const t = {
+      version: { major: 1, minor: 3 },
+      flags: 4,
+      device: { type: 1, id: 0 },
+      data: new ArrayBuffer(4),
+      dtype: { code: 17, bits: 4, lanes: 1 },
+      shape: [4],
+    };
     const v = StridedMemoryView.fromDLPack({ [DLPACK]: () => t, [DLPACK_DEVICE]: () => [1, 0] });
     expect([v.dtype.name, v.itemsize, v.nbytes]).toEqual(['float4_e2m1fn', 1, 4]);
-    const packed = StridedMemoryView.fromDLPack({ [DLPACK]: () => ({ ...t, flags: 0 }), [DLPACK_DEVICE]: () => [1, 0] });
+    const packed = StridedMemoryView.fromDLPack({
+      [DLPACK]: () => ({ ...t, flags: 0 }),
+      [DLPACK_DEVICE]: () => [1, 0],
+    });
     expect([packed.itemsize, packed.nbytes]).toEqual([0.5, 2]);
   });
 });
@@ -134,9 +163,24 @@ describe('fromDLPack: device memory and streams', () => {
   it('keeps the pointer a bigint, with byte offset added, on the producer’s device', () => {
     const producer = new DeviceArray(0x7f00_0000_0000n, [2, 3], 1);
     const v = StridedMemoryView.fromDLPack(producer, { stream: 0x99n });
-    expect([v.ptr, v.device, v.shape, v.strides, v.buffer]).toEqual([0x7f00_0000_0000n, { type: 2, id: 1 }, [2, 3], [3, 1], undefined]);
-    const t = { version: { major: 1, minor: 3 }, device: { type: 2, id: 0 }, data: 0x1000n, byteOffset: 256, dtype: { code: 0, bits: 8, lanes: 1 }, shape: [1] };
-    expect(StridedMemoryView.fromDLPack({ [DLPACK]: () => t, [DLPACK_DEVICE]: () => [2, 0] }, { stream: -1 }).ptr).toBe(0x1100n);
+    expect([v.ptr, v.device, v.shape, v.strides, v.buffer]).toEqual([
+      0x7f00_0000_0000n,
+      { type: 2, id: 1 },
+      [2, 3],
+      [3, 1],
+      undefined,
+    ]);
+    const t = {
+      version: { major: 1, minor: 3 },
+      device: { type: 2, id: 0 },
+      data: 0x1000n,
+      byteOffset: 256,
+      dtype: { code: 0, bits: 8, lanes: 1 },
+      shape: [1],
+    };
+    expect(StridedMemoryView.fromDLPack({ [DLPACK]: () => t, [DLPACK_DEVICE]: () => [2, 0] }, { stream: -1 }).ptr).toBe(
+      0x1100n,
+    );
   });
 
   it('passes the consumer stream to the producer as DLPack says', () => {

@@ -6,7 +6,9 @@ import { cudaLibraryBuild, loadCudaLibrary } from '../test/cuda-library.js';
 // GPU host without a compiler or Node.js headers receives it ready (build-test/).
 describe('the CUDA library fixture of the GPU tests', () => {
   it.skipIf(cudaLibraryBuild.path === undefined)(
-    cudaLibraryBuild.path === undefined ? `builds and loads (skipped: ${cudaLibraryBuild.reason})` : 'builds and loads, and asks the real driver for a device',
+    cudaLibraryBuild.path === undefined
+      ? `builds and loads (skipped: ${cudaLibraryBuild.reason})`
+      : 'builds and loads, and asks the real driver for a device',
     () => {
       const lib = loadCudaLibrary();
       let device: number | undefined;

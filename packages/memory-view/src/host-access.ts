@@ -28,11 +28,17 @@ export function aliasingTypedArray(view: StridedMemoryView, access: 'read' | 'wr
       "typedArray(): the view is read-only, and typedArray() (access 'write') is for writing; typedArray('read') aliases its memory for reading, toTypedArray() makes a writable copy",
     );
   }
-  if (!view.isCContiguous) throw new InvalidLayoutError(`typedArray: the view is not C-contiguous (strides [${view.strides.join(', ')}]); use toTypedArray() for a copy`);
+  if (!view.isCContiguous)
+    throw new InvalidLayoutError(
+      `typedArray: the view is not C-contiguous (strides [${view.strides.join(', ')}]); use toTypedArray() for a copy`,
+    );
   const kind = typedArrayFor(view.dtype);
-  if (kind === undefined) throw new UnknownDTypeError(`typedArray: ${view.dtype.name} has no typed array (packed sub-byte type)`);
+  if (kind === undefined)
+    throw new UnknownDTypeError(`typedArray: ${view.dtype.name} has no typed array (packed sub-byte type)`);
   if (byteOffset % kind.ctor.BYTES_PER_ELEMENT !== 0) {
-    throw new InvalidLayoutError(`typedArray: byte offset ${byteOffset} is not aligned to ${kind.ctor.BYTES_PER_ELEMENT} bytes; use toTypedArray() for a copy`);
+    throw new InvalidLayoutError(
+      `typedArray: byte offset ${byteOffset} is not aligned to ${kind.ctor.BYTES_PER_ELEMENT} bytes; use toTypedArray() for a copy`,
+    );
   }
   return new kind.ctor(buffer, byteOffset, view.size * kind.perElement);
 }
@@ -41,7 +47,8 @@ export function aliasingTypedArray(view: StridedMemoryView, access: 'read' | 'wr
 export function compactCopy(view: StridedMemoryView): AnyTypedArray {
   const { buffer, byteOffset } = view._hostMemory('copy to a typed array');
   const kind = typedArrayFor(view.dtype);
-  if (kind === undefined) throw new UnknownDTypeError(`toTypedArray: ${view.dtype.name} has no typed array (packed sub-byte type)`);
+  if (kind === undefined)
+    throw new UnknownDTypeError(`toTypedArray: ${view.dtype.name} has no typed array (packed sub-byte type)`);
   const itemsize = view.itemsize;
   checkCopySize(view.size * itemsize, 'toTypedArray');
   const out = new kind.ctor(view.size * kind.perElement);
@@ -60,7 +67,10 @@ export function copyInto(target: StridedMemoryView, viewSource: () => StridedMem
   target.requireWritable('copy into this view');
   const src = viewSource();
   const { buffer: srcBuffer, byteOffset: srcByteOffset } = src._hostMemory('copy from it');
-  if (src.dtype !== target.dtype) throw new InvalidLayoutError(`copyFrom: the source holds ${src.dtype.name}, this view ${target.dtype.name}; no conversion is made`);
+  if (src.dtype !== target.dtype)
+    throw new InvalidLayoutError(
+      `copyFrom: the source holds ${src.dtype.name}, this view ${target.dtype.name}; no conversion is made`,
+    );
   // Extents of 1 carry no order: [1, 3] fills [3], and [1] fills a 0-d view.
   const [dstShape, dstStrides] = squeeze(target.shape, target.strides);
   const [srcShape, srcStrides] = squeeze(src.shape, src.strides);
@@ -68,7 +78,8 @@ export function copyInto(target: StridedMemoryView, viewSource: () => StridedMem
     throw new InvalidLayoutError(`copyFrom: shape [${src.shape.join(', ')}] differs from [${target.shape.join(', ')}]`);
   }
   const itemsize = target.itemsize;
-  if (!Number.isInteger(itemsize)) throw new UnknownDTypeError(`copyFrom: ${target.dtype.name} is a packed sub-byte type`);
+  if (!Number.isInteger(itemsize))
+    throw new UnknownDTypeError(`copyFrom: ${target.dtype.name} is a packed sub-byte type`);
   let from = { buffer: srcBuffer, byteOffset: srcByteOffset, byteStrides: srcStrides.map((s) => s * itemsize) };
   if (srcBuffer === buffer || target.buffer === undefined || src.buffer === undefined) {
     // The same memory (one buffer, or two buffers over pinned or managed memory that may overlap):

@@ -25,7 +25,8 @@ const dvByteOffset = getter(DataView.prototype, 'byteOffset');
 const dvByteLength = getter(DataView.prototype, 'byteLength');
 const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
 const abResizable = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'resizable')?.get as Getter | undefined;
-const sabByteLength = typeof SharedArrayBuffer === 'undefined' ? undefined : getter(SharedArrayBuffer.prototype, 'byteLength');
+const sabByteLength =
+  typeof SharedArrayBuffer === 'undefined' ? undefined : getter(SharedArrayBuffer.prototype, 'byteLength');
 
 /** A typed array or DataView as the engine sees it. */
 export interface MeasuredView {

@@ -4,7 +4,17 @@
 // answer out, and that its memory stays alive while a typed array of it does.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DLPACK, DLPACK_DEVICE, DLDeviceType, MemoryViewError, ProtocolError, setDriverHooks, StridedMemoryView, UnsupportedDeviceError, type DriverHooks } from './index.js';
+import {
+  DLPACK,
+  DLPACK_DEVICE,
+  DLDeviceType,
+  MemoryViewError,
+  ProtocolError,
+  setDriverHooks,
+  StridedMemoryView,
+  UnsupportedDeviceError,
+  type DriverHooks,
+} from './index.js';
 import { collectUntil } from '../test/gc.js';
 
 const BASE = 0x7f00_0000_0000n;
@@ -14,7 +24,10 @@ const MANAGED = { type: DLDeviceType.CUDAManaged, id: 0 } as const;
 afterEach(() => setDriverHooks({}));
 
 /** A hook over `memory` placed at BASE, which records what it was asked. */
-function fakeHost(memory: ArrayBuffer): { asked: { ptr: bigint; byteLength: number; exporter: unknown; keepAlive: object }[]; hooks: DriverHooks } {
+function fakeHost(memory: ArrayBuffer): {
+  asked: { ptr: bigint; byteLength: number; exporter: unknown; keepAlive: object }[];
+  hooks: DriverHooks;
+} {
   const asked: { ptr: bigint; byteLength: number; exporter: unknown; keepAlive: object }[] = [];
   const hostBuffer: DriverHooks['hostBuffer'] = (ptr, byteLength, exporter, keepAlive) => {
     asked.push({ ptr, byteLength, exporter, keepAlive });
@@ -32,7 +45,9 @@ describe('views of pinned and managed memory at an address', () => {
     expect(v.isHostReadable).toBe(false);
     expect(() => v.typedArray()).toThrow(UnsupportedDeviceError);
     expect(() => v.typedArray()).toThrow(/pinned memory \(CUDAHost:0\) at an address.*import @cuda-js\/core/);
-    expect(() => StridedMemoryView.fromPointer(BASE, { dtype: 'uint8', shape: [4], device: MANAGED }).toTypedArray()).toThrow(/managed memory \(CUDAManaged:0\)/);
+    expect(() =>
+      StridedMemoryView.fromPointer(BASE, { dtype: 'uint8', shape: [4], device: MANAGED }).toTypedArray(),
+    ).toThrow(/managed memory \(CUDAManaged:0\)/);
   });
 
   it('reads and writes zero-copy through the hook, asking once per view for exactly its bytes', () => {
@@ -91,7 +106,15 @@ describe('views of pinned and managed memory at an address', () => {
     setDriverHooks(fakeHost(memory).hooks);
     const producer = {
       [DLPACK_DEVICE]: () => [DLDeviceType.CUDAHost, 0] as const,
-      [DLPACK]: () => ({ version: { major: 1, minor: 3 }, device: PINNED, data: BASE, dtype: { code: 1, bits: 8, lanes: 1 }, shape: [4], strides: [1], flags: 0 }),
+      [DLPACK]: () => ({
+        version: { major: 1, minor: 3 },
+        device: PINNED,
+        data: BASE,
+        dtype: { code: 1, bits: 8, lanes: 1 },
+        shape: [4],
+        strides: [1],
+        flags: 0,
+      }),
     };
     const v = StridedMemoryView.fromDLPack(producer);
     expect(Array.from(v.typedArray('read') as Uint8Array)).toEqual([1, 2, 3, 4]);
@@ -102,7 +125,9 @@ describe('views of pinned and managed memory at an address', () => {
 
   it('refuses device memory even with a hook, and a hook that answers with less than asked', () => {
     setDriverHooks(fakeHost(new ArrayBuffer(8)).hooks);
-    expect(() => StridedMemoryView.fromPointer(BASE, { dtype: 'uint8', shape: [4] }).typedArray()).toThrow(UnsupportedDeviceError);
+    expect(() => StridedMemoryView.fromPointer(BASE, { dtype: 'uint8', shape: [4] }).typedArray()).toThrow(
+      UnsupportedDeviceError,
+    );
     for (const answer of [
       { buffer: new ArrayBuffer(2), byteOffset: 0 },
       { buffer: new ArrayBuffer(8), byteOffset: -1 },
@@ -111,19 +136,34 @@ describe('views of pinned and managed memory at an address', () => {
       { buffer: new ArrayBuffer(8), byteOffset: 5 },
     ]) {
       setDriverHooks({ hostBuffer: () => answer as never });
-      expect(() => StridedMemoryView.fromPointer(BASE, { dtype: 'uint8', shape: [4], device: PINNED }).typedArray(), JSON.stringify(answer)).toThrow(ProtocolError);
+      expect(
+        () => StridedMemoryView.fromPointer(BASE, { dtype: 'uint8', shape: [4], device: PINNED }).typedArray(),
+        JSON.stringify(answer),
+      ).toThrow(ProtocolError);
     }
     // the hook's own refusal reaches the caller as is
     setDriverHooks(fakeHost(new ArrayBuffer(8)).hooks);
-    expect(() => StridedMemoryView.fromPointer(BASE + 6n, { dtype: 'uint8', shape: [4], device: PINNED }).typedArray()).toThrow('not host memory');
+    expect(() =>
+      StridedMemoryView.fromPointer(BASE + 6n, { dtype: 'uint8', shape: [4], device: PINNED }).typedArray(),
+    ).toThrow('not host memory');
   });
 
   it('a closed view refuses new typed arrays; its deleter waits until the typed arrays are collected', async () => {
     // one ArrayBuffer per view, as the native hook makes (the shared one of fakeHost would never be collected)
     setDriverHooks({ hostBuffer: (_ptr, byteLength) => ({ buffer: new ArrayBuffer(byteLength), byteOffset: 0 }) });
     let released = 0;
-    let typed: Uint8Array | undefined = StridedMemoryView.fromPointer(BASE, { dtype: 'uint8', shape: [16], device: PINNED, release: () => released++ }).typedArray() as Uint8Array;
-    const view = StridedMemoryView.fromPointer(BASE, { dtype: 'uint8', shape: [8], device: PINNED, release: () => released++ });
+    let typed: Uint8Array | undefined = StridedMemoryView.fromPointer(BASE, {
+      dtype: 'uint8',
+      shape: [16],
+      device: PINNED,
+      release: () => released++,
+    }).typedArray() as Uint8Array;
+    const view = StridedMemoryView.fromPointer(BASE, {
+      dtype: 'uint8',
+      shape: [8],
+      device: PINNED,
+      release: () => released++,
+    });
     let kept: Uint8Array | undefined = view.typedArray() as Uint8Array;
     view.close();
     expect(view.closed).toBe(true);
@@ -155,10 +195,19 @@ describe('views of pinned and managed memory at an address', () => {
           asked.length = 0;
           try {
             const ptr = BASE + BigInt(offset);
-            values = Array.from(StridedMemoryView.fromPointer(ptr, { dtype: 'uint8', shape, strides, device: PINNED }).toTypedArray() as Uint8Array);
+            values = Array.from(
+              StridedMemoryView.fromPointer(ptr, {
+                dtype: 'uint8',
+                shape,
+                strides,
+                device: PINNED,
+              }).toTypedArray() as Uint8Array,
+            );
           } catch (error) {
             // the layout's own checks, or the hook's refusal of bytes outside its memory
-            expect(error instanceof MemoryViewError || (error instanceof RangeError && error.message === 'not host memory')).toBe(true);
+            expect(
+              error instanceof MemoryViewError || (error instanceof RangeError && error.message === 'not host memory'),
+            ).toBe(true);
             return;
           }
           // each element read is the byte at its own address, and lies in what the hook was asked for
@@ -175,7 +224,8 @@ describe('views of pinned and managed memory at an address', () => {
           expect(values).toEqual(expected.map((a) => a & 0xff));
           if (expected.length > 0) {
             const { ptr, byteLength } = asked[0]!;
-            for (const a of expected) expect(BigInt(a) >= ptr - BASE && BigInt(a) < ptr - BASE + BigInt(byteLength)).toBe(true);
+            for (const a of expected)
+              expect(BigInt(a) >= ptr - BASE && BigInt(a) < ptr - BASE + BigInt(byteLength)).toBe(true);
           }
         },
       ),

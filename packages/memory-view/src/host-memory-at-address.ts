@@ -60,7 +60,10 @@ export function hostMemoryAtAddress(
   action: string,
 ): HostMemoryAtAddress {
   const where = `${deviceTypeName(deviceType)}:${deviceId}`;
-  if (!isHostMemoryAtAddress(deviceType)) throw new UnsupportedDeviceError(`cannot ${action}: the memory is on ${where}, not in a JS buffer; copy it to the host first`);
+  if (!isHostMemoryAtAddress(deviceType))
+    throw new UnsupportedDeviceError(
+      `cannot ${action}: the memory is on ${where}, not in a JS buffer; copy it to the host first`,
+    );
   const hook = driverHooks().hostBuffer;
   if (hook === undefined) {
     throw new UnsupportedDeviceError(
@@ -74,8 +77,16 @@ export function hostMemoryAtAddress(
   const answer = hook(ptr + BigInt(first), byteLength, exporter, keepAlive);
   const buffer: unknown = answer !== null && typeof answer === 'object' ? answer.buffer : undefined;
   const offset: unknown = answer !== null && typeof answer === 'object' ? answer.byteOffset : undefined;
-  if (!isArrayBuffer(buffer) || typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0 || offset + byteLength > bufferByteLength(buffer)) {
-    throw new ProtocolError(`the hostBuffer driver hook answered ${formatValue(answer)} for ${byteLength} bytes at 0x${ptr.toString(16)}; expected { buffer: ArrayBuffer, byteOffset } holding them`);
+  if (
+    !isArrayBuffer(buffer) ||
+    typeof offset !== 'number' ||
+    !Number.isSafeInteger(offset) ||
+    offset < 0 ||
+    offset + byteLength > bufferByteLength(buffer)
+  ) {
+    throw new ProtocolError(
+      `the hostBuffer driver hook answered ${formatValue(answer)} for ${byteLength} bytes at 0x${ptr.toString(16)}; expected { buffer: ArrayBuffer, byteOffset } holding them`,
+    );
   }
   lease.retain();
   retained.register(buffer, lease);

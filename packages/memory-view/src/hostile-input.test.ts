@@ -3,8 +3,29 @@
 // memory, with integer non-negative extents, integer strides and a valid pointer.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, dtype, dtypeFromTypestr, dtypeOf, InvalidLayoutError, MemoryViewError, OutOfBoundsError, StridedMemoryView, UnknownDTypeError } from './index.js';
-import { FUZZ, hostileDType, hostileExtents, hostileNumber, hostileValue, lyingArray, namedOrSound, twoFacedArray } from '../test/hostile.js';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  DLPACK_DEVICE,
+  dtype,
+  dtypeFromTypestr,
+  dtypeOf,
+  InvalidLayoutError,
+  MemoryViewError,
+  OutOfBoundsError,
+  StridedMemoryView,
+  UnknownDTypeError,
+} from './index.js';
+import {
+  FUZZ,
+  hostileDType,
+  hostileExtents,
+  hostileNumber,
+  hostileValue,
+  lyingArray,
+  namedOrSound,
+  twoFacedArray,
+} from '../test/hostile.js';
 // The hostile ndarrays and Arrow vectors below reach their adapters, not AdapterNotImportedError.
 import './adapters/index.js';
 
@@ -18,10 +39,14 @@ describe('hostile input: fromBuffer', () => {
     fc.assert(
       fc.property(
         fc.oneof(hostBuffer, lyingArray),
-        fc.record({ dtype: hostileDType, shape: hostileExtents, strides: hostileExtents, byteOffset: hostileValue }, { requiredKeys: [] }),
+        fc.record(
+          { dtype: hostileDType, shape: hostileExtents, strides: hostileExtents, byteOffset: hostileValue },
+          { requiredKeys: [] },
+        ),
         (source, options) => {
           const view = namedOrSound(() => StridedMemoryView.fromBuffer(source as ArrayBuffer, options as never));
-          if (view !== undefined && view.size <= 1 << 16) namedOrSound(() => StridedMemoryView.fromAny(view.toTypedArray()));
+          if (view !== undefined && view.size <= 1 << 16)
+            namedOrSound(() => StridedMemoryView.fromAny(view.toTypedArray()));
         },
       ),
       FUZZ,
@@ -49,7 +74,10 @@ describe('hostile input: fromPointer', () => {
   it('refuses addresses below 0, at or past 2^64, and layouts that wrap', () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }), fc.constantFrom(0n, (1n << 64n) - 1n, 1n << 64n, -1n)),
+        fc.oneof(
+          fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }),
+          fc.constantFrom(0n, (1n << 64n) - 1n, 1n << 64n, -1n),
+        ),
         fc.record({
           dtype: hostileDType,
           shape: hostileExtents,
@@ -63,7 +91,9 @@ describe('hostile input: fromPointer', () => {
       FUZZ,
     );
     expect(() => StridedMemoryView.fromPointer(-1n, { dtype: 'uint8', shape: [1] })).toThrow(OutOfBoundsError);
-    expect(() => StridedMemoryView.fromPointer((1n << 64n) - 2n, { dtype: 'float32', shape: [1] })).toThrow(OutOfBoundsError);
+    expect(() => StridedMemoryView.fromPointer((1n << 64n) - 2n, { dtype: 'float32', shape: [1] })).toThrow(
+      OutOfBoundsError,
+    );
   });
 });
 
@@ -77,7 +107,10 @@ describe('hostile input: fromDLPack', () => {
       fc.property(
         fc.oneof(fc.constant([1, 0]), fc.tuple(hostileValue, hostileValue)),
         fc.record({
-          version: fc.oneof(fc.constant({ major: 1, minor: 3 }), fc.record({ major: hostileValue, minor: hostileValue })),
+          version: fc.oneof(
+            fc.constant({ major: 1, minor: 3 }),
+            fc.record({ major: hostileValue, minor: hostileValue }),
+          ),
           flags: fc.option(hostileValue, { nil: undefined }),
           device: fc.oneof(fc.constant({ type: 1, id: 0 }), fc.record({ type: hostileValue, id: hostileValue })),
           data: fc.oneof(hostBuffer, fc.bigInt({ min: -(1n << 65n), max: 1n << 65n })),
@@ -89,7 +122,9 @@ describe('hostile input: fromDLPack', () => {
         (deviceAnswer, fields) => {
           let deleted = 0;
           const tensor = { ...fields, deleter: () => deleted++ };
-          const view = namedOrSound(() => StridedMemoryView.fromDLPack(dlpackExporter(deviceAnswer, tensor), { stream: -1 }));
+          const view = namedOrSound(() =>
+            StridedMemoryView.fromDLPack(dlpackExporter(deviceAnswer, tensor), { stream: -1 }),
+          );
           if (view === undefined) return;
           // The producer's arrays change after the view was made: the view does not.
           const before = [[...view.shape], [...view.strides]];
@@ -105,7 +140,14 @@ describe('hostile input: fromDLPack', () => {
   });
 
   it('reads a Proxy shape once: 4 then NaN is a shape of 4', () => {
-    const tensor = { version: { major: 1, minor: 3 }, device: { type: 1, id: 0 }, data: new ArrayBuffer(16), dtype: { code: 2, bits: 32, lanes: 1 }, shape: twoFacedArray([4], NaN), strides: null };
+    const tensor = {
+      version: { major: 1, minor: 3 },
+      device: { type: 1, id: 0 },
+      data: new ArrayBuffer(16),
+      dtype: { code: 2, bits: 32, lanes: 1 },
+      shape: twoFacedArray([4], NaN),
+      strides: null,
+    };
     const view = StridedMemoryView.fromDLPack(dlpackExporter([1, 0], tensor));
     expect(view.shape).toEqual([4]);
     const negative = { ...tensor, shape: [4], byteOffset: -4 };
@@ -122,11 +164,16 @@ describe('hostile input: fromCudaArrayInterface', () => {
           typestr: fc.oneof(fc.constantFrom('<f4', '|u1', '<f8', '<c8', '>f4', '|V2'), hostileValue),
           shape: hostileExtents,
           strides: fc.option(hostileExtents, { nil: null }),
-          data: fc.oneof(fc.tuple(fc.oneof(fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }), hostileNumber), fc.boolean()), hostileValue),
+          data: fc.oneof(
+            fc.tuple(fc.oneof(fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }), hostileNumber), fc.boolean()),
+            hostileValue,
+          ),
           stream: fc.option(hostileValue, { nil: undefined }),
         }),
         (cai) => {
-          namedOrSound(() => StridedMemoryView.fromCudaArrayInterface({ [CUDA_ARRAY_INTERFACE]: () => cai }, { stream: -1 }));
+          namedOrSound(() =>
+            StridedMemoryView.fromCudaArrayInterface({ [CUDA_ARRAY_INTERFACE]: () => cai }, { stream: -1 }),
+          );
         },
       ),
       FUZZ,
@@ -137,9 +184,22 @@ describe('hostile input: fromCudaArrayInterface', () => {
 describe('hostile input: fromAny', () => {
   const hostileObject = fc.oneof(
     lyingArray,
-    fc.record({ data: fc.oneof(lyingArray, hostileValue), shape: hostileExtents, stride: hostileExtents, offset: hostileValue }),
     fc.record({
-      data: fc.oneof(lyingArray, fc.record({ buffer: hostBuffer, byteOffset: hostileValue, length: hostileValue, BYTES_PER_ELEMENT: hostileValue })),
+      data: fc.oneof(lyingArray, hostileValue),
+      shape: hostileExtents,
+      stride: hostileExtents,
+      offset: hostileValue,
+    }),
+    fc.record({
+      data: fc.oneof(
+        lyingArray,
+        fc.record({
+          buffer: hostBuffer,
+          byteOffset: hostileValue,
+          length: hostileValue,
+          BYTES_PER_ELEMENT: hostileValue,
+        }),
+      ),
       dtype: fc.constantFrom<unknown>('float32', 'float64', 'complex64', 'uint8', 'int16', 'generic'),
       shape: hostileExtents,
       strides: hostileExtents,
@@ -147,8 +207,17 @@ describe('hostile input: fromAny', () => {
       order: fc.constant('row-major'),
     }),
     fc.record({
-      type: fc.record({ typeId: fc.constantFrom(2, 3, 6, 16), bitWidth: hostileValue, isSigned: fc.boolean(), precision: hostileValue, listSize: hostileValue }),
-      data: fc.array(fc.record({ offset: hostileValue, length: hostileValue, nullCount: fc.constant(0), values: lyingArray }), { maxLength: 3 }),
+      type: fc.record({
+        typeId: fc.constantFrom(2, 3, 6, 16),
+        bitWidth: hostileValue,
+        isSigned: fc.boolean(),
+        precision: hostileValue,
+        listSize: hostileValue,
+      }),
+      data: fc.array(
+        fc.record({ offset: hostileValue, length: hostileValue, nullCount: fc.constant(0), values: lyingArray }),
+        { maxLength: 3 },
+      ),
       length: hostileValue,
     }),
     fc.constant(Object.create(StridedMemoryView.prototype) as object),
@@ -203,8 +272,14 @@ describe('hostile input: dtypes', () => {
   });
 
   it('refuses to copy a broadcast larger than the host copy limit, before allocating', () => {
-    const broadcast = StridedMemoryView.fromBuffer(new ArrayBuffer(4), { dtype: 'float32', shape: [2 ** 31, 4], strides: [0, 0] });
+    const broadcast = StridedMemoryView.fromBuffer(new ArrayBuffer(4), {
+      dtype: 'float32',
+      shape: [2 ** 31, 4],
+      strides: [0, 0],
+    });
     expect(() => broadcast.toTypedArray()).toThrow(OutOfBoundsError);
-    expect(() => StridedMemoryView.fromBuffer(new ArrayBuffer(4), { shape: [2 ** 40, 2 ** 20], strides: [0, 0] })).toThrow(InvalidLayoutError);
+    expect(() =>
+      StridedMemoryView.fromBuffer(new ArrayBuffer(4), { shape: [2 ** 40, 2 ** 20], strides: [0, 0] }),
+    ).toThrow(InvalidLayoutError);
   });
 });

@@ -15,8 +15,25 @@ export {
   type CudaStreamLike,
   type DLPackExchangeApiExporter,
 } from './protocols.js';
-export { DLDeviceType, CPU_DEVICE, deviceTypeName, isCudaAccessible, isHostAccessible, type Device, type DLDeviceTypeCode } from './device.js';
-export { DType, DLDataTypeCode, ALL_DTYPES, dtype, dtypeOf, dtypeFromTypestr, type DTypeLike, type DLDataTypeCodeValue } from './dtype.js';
+export {
+  DLDeviceType,
+  CPU_DEVICE,
+  deviceTypeName,
+  isCudaAccessible,
+  isHostAccessible,
+  type Device,
+  type DLDeviceTypeCode,
+} from './device.js';
+export {
+  DType,
+  DLDataTypeCode,
+  ALL_DTYPES,
+  dtype,
+  dtypeOf,
+  dtypeFromTypestr,
+  type DTypeLike,
+  type DLDataTypeCodeValue,
+} from './dtype.js';
 export {
   MemoryViewError,
   UnknownDTypeError,
@@ -58,4 +75,10 @@ export { formatValue } from './format-value.js';
 export { readShape } from './layout.js';
 export { viewable, ViewableArgument, type ViewableParameters } from './viewable.js';
 export type { AnyTypedArray, TypedArrayConstructor } from './typed-arrays.js';
-export type { NdarrayLike, StdlibNdarrayLike, ArrowVectorLike, ArrowDataLike, ArrowTypeLike } from './adapters/host-arrays.js';
+export type {
+  NdarrayLike,
+  StdlibNdarrayLike,
+  ArrowVectorLike,
+  ArrowDataLike,
+  ArrowTypeLike,
+} from './adapters/host-arrays.js';

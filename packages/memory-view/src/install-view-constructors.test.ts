@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { sideEffects: string[] };
+const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+  sideEffects: string[];
+};
 
 describe("StridedMemoryView's static constructors, installed by the entries", () => {
   it('are installed by every entry that hands out the class, each declared a side effect so that bundlers keep it', () => {
@@ -12,7 +14,9 @@ describe("StridedMemoryView's static constructors, installed by the entries", ()
       ['./dist/native/index.js', 'native/index.ts'],
     ] as const) {
       expect(manifest.sideEffects).toContain(entry);
-      expect(readFileSync(join(import.meta.dirname, source), 'utf8')).toMatch(/^import '\.\.?\/install-view-constructors\.js';$/m);
+      expect(readFileSync(join(import.meta.dirname, source), 'utf8')).toMatch(
+        /^import '\.\.?\/install-view-constructors\.js';$/m,
+      );
     }
     // the build bundles this module into a shared chunk of the entries
     expect(manifest.sideEffects).toContain('./dist/chunks/*.js');

@@ -74,7 +74,9 @@ function readLength(value: unknown, what: string, name: string, kind: string): n
   if (!isArray) throw new InvalidLayoutError(`${what}: ${name} must be an array of ${kind}, got ${formatValue(value)}`);
   const n: unknown = (value as unknown[]).length;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_NDIM) {
-    throw new InvalidLayoutError(`${what}: ${name} has ${formatValue(n)} entries; a view has 0 to ${MAX_NDIM} dimensions`);
+    throw new InvalidLayoutError(
+      `${what}: ${name} has ${formatValue(n)} entries; a view has 0 to ${MAX_NDIM} dimensions`,
+    );
   }
   return n;
 }
@@ -97,7 +99,8 @@ export function readShape(shape: unknown, what: string): readonly number[] {
     out[i] = e;
     size *= e;
   }
-  if (!Number.isSafeInteger(size)) throw new InvalidLayoutError(`${what}: shape [${out.join(', ')}] holds more than 2^53 elements`);
+  if (!Number.isSafeInteger(size))
+    throw new InvalidLayoutError(`${what}: shape [${out.join(', ')}] holds more than 2^53 elements`);
   return Object.freeze(out);
 }
 
@@ -108,12 +111,15 @@ export function readShape(shape: unknown, what: string): readonly number[] {
 export function readStrides(strides: unknown, shape: readonly number[], what: string): readonly number[] {
   const n = readLength(strides, what, 'strides', 'integers');
   if (n !== shape.length) {
-    throw new InvalidLayoutError(`${what}: strides has ${n} entries but shape has ${shape.length} (shape [${shape.join(', ')}], strides ${formatValue(strides)})`);
+    throw new InvalidLayoutError(
+      `${what}: strides has ${n} entries but shape has ${shape.length} (shape [${shape.join(', ')}], strides ${formatValue(strides)})`,
+    );
   }
   const out = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     const s: unknown = (strides as unknown[])[i];
-    if (typeof s !== 'number' || !Number.isSafeInteger(s)) throw new InvalidLayoutError(`${what}: strides[${i}] is ${formatValue(s)}; strides must be integers`);
+    if (typeof s !== 'number' || !Number.isSafeInteger(s))
+      throw new InvalidLayoutError(`${what}: strides[${i}] is ${formatValue(s)}; strides must be integers`);
     out[i] = s === 0 ? 0 : s; // no -0
   }
   return Object.freeze(out);
@@ -125,7 +131,11 @@ export function checkShape(shape: unknown, what: string): asserts shape is reado
 }
 
 /** Throws {@link InvalidLayoutError} unless `strides` is an array of safe integers as long as `shape` (see {@link readStrides}). */
-export function checkStrides(strides: unknown, shape: readonly number[], what: string): asserts strides is readonly number[] {
+export function checkStrides(
+  strides: unknown,
+  shape: readonly number[],
+  what: string,
+): asserts strides is readonly number[] {
   readStrides(strides, shape, what);
 }
 
@@ -134,12 +144,24 @@ export function checkStrides(strides: unknown, shape: readonly number[], what: s
  * (`[0, 0]` for no element). Throws {@link InvalidLayoutError} when it is not
  * a range of safe integers (a huge stride or extent).
  */
-export function byteExtent(shape: readonly number[], strides: readonly number[], itemsize: number, what: string): [number, number] {
+export function byteExtent(
+  shape: readonly number[],
+  strides: readonly number[],
+  itemsize: number,
+  what: string,
+): [number, number] {
   const [lo, hi] = elementExtent(shape, strides);
   const first = Math.floor(lo * itemsize);
   const end = Math.ceil(hi * itemsize);
-  if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || !Number.isSafeInteger(first) || !Number.isSafeInteger(end)) {
-    throw new InvalidLayoutError(`${what}: shape [${shape.join(', ')}] with strides [${strides.join(', ')}] reaches farther than 2^53 bytes`);
+  if (
+    !Number.isSafeInteger(lo) ||
+    !Number.isSafeInteger(hi) ||
+    !Number.isSafeInteger(first) ||
+    !Number.isSafeInteger(end)
+  ) {
+    throw new InvalidLayoutError(
+      `${what}: shape [${shape.join(', ')}] with strides [${strides.join(', ')}] reaches farther than 2^53 bytes`,
+    );
   }
   return [first, end];
 }
@@ -148,13 +170,23 @@ export function byteExtent(shape: readonly number[], strides: readonly number[],
  * Throws {@link OutOfBoundsError} unless every element of a layout at the
  * address `ptr` lies in `[0, 2^64)`: the memory that an address can name.
  */
-export function checkAddress(ptr: unknown, shape: readonly number[], strides: readonly number[], itemsize: number, what: string): asserts ptr is bigint {
-  if (typeof ptr !== 'bigint') throw new OutOfBoundsError(`${what}: the address is ${formatValue(ptr)}; expected a bigint`);
-  if (ptr < 0n || ptr >= ADDRESS_LIMIT) throw new OutOfBoundsError(`${what}: address 0x${ptr.toString(16)} is outside [0, 2^64)`);
+export function checkAddress(
+  ptr: unknown,
+  shape: readonly number[],
+  strides: readonly number[],
+  itemsize: number,
+  what: string,
+): asserts ptr is bigint {
+  if (typeof ptr !== 'bigint')
+    throw new OutOfBoundsError(`${what}: the address is ${formatValue(ptr)}; expected a bigint`);
+  if (ptr < 0n || ptr >= ADDRESS_LIMIT)
+    throw new OutOfBoundsError(`${what}: address 0x${ptr.toString(16)} is outside [0, 2^64)`);
   const [first, end] = byteExtent(shape, strides, itemsize, what);
   if (first === 0 && end === 0) return;
   if (ptr + BigInt(first) < 0n || ptr + BigInt(end) > ADDRESS_LIMIT) {
-    throw new OutOfBoundsError(`${what}: the view at 0x${ptr.toString(16)} reaches bytes [${first}, ${end}) from it, outside [0, 2^64)`);
+    throw new OutOfBoundsError(
+      `${what}: the view at 0x${ptr.toString(16)} reaches bytes [${first}, ${end}) from it, outside [0, 2^64)`,
+    );
   }
 }
 
@@ -179,13 +211,23 @@ export function elementExtent(shape: readonly number[], strides: readonly number
  * Throws {@link OutOfBoundsError} unless every element of the layout lies in
  * `[0, byteLength)` of its buffer.
  */
-export function checkInBuffer(byteOffset: number, byteLength: number, shape: readonly number[], strides: readonly number[], itemsize: number, what: string): void {
+export function checkInBuffer(
+  byteOffset: number,
+  byteLength: number,
+  shape: readonly number[],
+  strides: readonly number[],
+  itemsize: number,
+  what: string,
+): void {
   if (!Number.isSafeInteger(byteOffset) || !Number.isSafeInteger(byteLength) || !(itemsize > 0)) {
-    throw new OutOfBoundsError(`${what}: byte offset ${formatValue(byteOffset)} in a buffer of ${formatValue(byteLength)} bytes (${formatValue(itemsize)} bytes per element) is not a layout`);
+    throw new OutOfBoundsError(
+      `${what}: byte offset ${formatValue(byteOffset)} in a buffer of ${formatValue(byteLength)} bytes (${formatValue(itemsize)} bytes per element) is not a layout`,
+    );
   }
   const [lo, hi] = byteExtent(shape, strides, itemsize, what);
   if (lo === 0 && hi === 0) {
-    if (!(byteOffset >= 0 && byteOffset <= byteLength)) throw new OutOfBoundsError(`${what}: byte offset ${byteOffset} lies outside its ${byteLength}-byte buffer`);
+    if (!(byteOffset >= 0 && byteOffset <= byteLength))
+      throw new OutOfBoundsError(`${what}: byte offset ${byteOffset} lies outside its ${byteLength}-byte buffer`);
     return;
   }
   const first = byteOffset + lo;

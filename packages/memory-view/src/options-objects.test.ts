@@ -12,7 +12,9 @@ const view = StridedMemoryView.fromBuffer(bytes.buffer);
 describe('options that are no plain object', () => {
   it.each(nonPlainOptions({ writable: true }))('%s is a ViewOptionError at every entry point', (_what, make) => {
     expect(() => StridedMemoryView.fromAny(bytes, make() as never)).toThrow(ViewOptionError);
-    expect(() => StridedMemoryView.fromAny(bytes, make() as never)).toThrow('StridedMemoryView.fromAny: the options must be a plain object');
+    expect(() => StridedMemoryView.fromAny(bytes, make() as never)).toThrow(
+      'StridedMemoryView.fromAny: the options must be a plain object',
+    );
     expect(() => StridedMemoryView.fromBuffer(bytes, make() as never)).toThrow(ViewOptionError);
     expect(() => StridedMemoryView.fromPointer(0x1000n, make() as never)).toThrow(ViewOptionError);
     expect(() => view.view(make() as never)).toThrow(ViewOptionError);
@@ -45,8 +47,16 @@ describe('options whose getters answer twice are read once: the value checked is
 
 describe("a Proxy's get trap runs once per key", () => {
   it.each([
-    ['StridedMemoryView.fromBuffer', (options: object) => StridedMemoryView.fromBuffer(bytes, options as never), { dtype: 'uint16', shape: [4], readonly: true }],
-    ['StridedMemoryView.fromAny', (options: object) => StridedMemoryView.fromAny(bytes, options as never), { writable: false }],
+    [
+      'StridedMemoryView.fromBuffer',
+      (options: object) => StridedMemoryView.fromBuffer(bytes, options as never),
+      { dtype: 'uint16', shape: [4], readonly: true },
+    ],
+    [
+      'StridedMemoryView.fromAny',
+      (options: object) => StridedMemoryView.fromAny(bytes, options as never),
+      { writable: false },
+    ],
     ['view.view', (options: object) => view.view(options as never), { dtype: 'uint32', shape: [2] }],
   ] as const)('%s', (_where, call, settings) => {
     const { proxy, gets } = countingProxy({ ...settings });

@@ -1,4 +1,10 @@
-import { DLPACK_VERSION, DLPackFlags, type CudaArrayInterface, type DLPackRequest, type DLPackTensor } from './protocols.js';
+import {
+  DLPACK_VERSION,
+  DLPackFlags,
+  type CudaArrayInterface,
+  type DLPackRequest,
+  type DLPackTensor,
+} from './protocols.js';
 import { CPU_DEVICE, DLDeviceType, deviceTypeName, isCudaAccessible } from './device.js';
 import { UnknownDTypeError, UnsupportedDeviceError, UnsupportedExportError } from './errors.js';
 import { compactStrides } from './layout.js';
@@ -31,14 +37,21 @@ export function exportDLPack(view: StridedMemoryView, request: DLPackRequest | u
   const device = view.device;
   if (request !== undefined) {
     if (request.maxVersion !== undefined && request.maxVersion.major < 1) {
-      throw new UnsupportedExportError(`the consumer reads DLPack ${request.maxVersion.major}.${request.maxVersion.minor}; this view exports DLPack 1.x only`);
+      throw new UnsupportedExportError(
+        `the consumer reads DLPack ${request.maxVersion.major}.${request.maxVersion.minor}; this view exports DLPack 1.x only`,
+      );
     }
     const want = request.dlDevice;
     const elsewhere = want !== undefined && (want[0] !== device.type || want[1] !== device.id);
     if (request.copy === true || elsewhere) {
-      if (request.copy === false) throw new UnsupportedExportError(`the consumer wants the data on device [${want!.join(', ')}] without a copy; it is on [${device.type}, ${device.id}]`);
+      if (request.copy === false)
+        throw new UnsupportedExportError(
+          `the consumer wants the data on device [${want!.join(', ')}] without a copy; it is on [${device.type}, ${device.id}]`,
+        );
       if (elsewhere && (want![0] !== DLDeviceType.CPU || !view.isHostReadable)) {
-        throw new UnsupportedExportError(`cannot copy from ${deviceTypeName(device.type)}:${device.id} to device [${want!.join(', ')}]: memory-view copies host memory only`);
+        throw new UnsupportedExportError(
+          `cannot copy from ${deviceTypeName(device.type)}:${device.id} to device [${want!.join(', ')}]: memory-view copies host memory only`,
+        );
       }
       return copiedTensor(view);
     }
@@ -75,10 +88,15 @@ export function cudaArrayInterfaceOf(view: StridedMemoryView): CudaArrayInterfac
   const device = view.device;
   const ptr = view.ptr;
   if (ptr === undefined || !isCudaAccessible(device.type)) {
-    throw new UnsupportedDeviceError(`the CUDA array interface describes CUDA-accessible memory; this view is on ${deviceTypeName(device.type)}:${device.id}`);
+    throw new UnsupportedDeviceError(
+      `the CUDA array interface describes CUDA-accessible memory; this view is on ${deviceTypeName(device.type)}:${device.id}`,
+    );
   }
   const typestr = view.dtype.typestr;
-  if (typestr === undefined) throw new UnknownDTypeError(`${view.dtype.name} has no CUDA-array-interface typestr (packed sub-byte type); use DLPack`);
+  if (typestr === undefined)
+    throw new UnknownDTypeError(
+      `${view.dtype.name} has no CUDA-array-interface typestr (packed sub-byte type); use DLPack`,
+    );
   const itemsize = view.itemsize;
   return Object.freeze({
     shape: Object.freeze([...view.shape]),

@@ -11,10 +11,19 @@ const dir = join(import.meta.dirname, '..', 'test', '.examples');
 
 type Modules = {
   HostArray: new (n: number) => { values: Float32Array; exportsOut: number; close(): void };
-  DeviceArray: new (ptr: bigint, n: number, device: number, stream: bigint, driver: { waitStream(p: bigint, c: bigint): void }) => object;
+  DeviceArray: new (
+    ptr: bigint,
+    n: number,
+    device: number,
+    stream: bigint,
+    driver: { waitStream(p: bigint, c: bigint): void },
+  ) => object;
   sum(array: unknown): number;
   fill(array: unknown, value: number): void;
-  kernelArgument(array: unknown, stream: unknown): { ptr: bigint; shape: readonly number[]; strides: readonly number[]; dtype: string };
+  kernelArgument(
+    array: unknown,
+    stream: unknown,
+  ): { ptr: bigint; shape: readonly number[]; strides: readonly number[]; dtype: string };
 };
 let m: Modules;
 
@@ -24,7 +33,10 @@ beforeAll(async () => {
   for (const [name, code] of examples) {
     const file = join(dir, `${name}.mjs`);
     // The consumer imports the package by name; here it is this package's source.
-    writeFileSync(file, code.replace("from '@cuda-js/memory-view'", `from ${JSON.stringify(join(import.meta.dirname, 'index.ts'))}`));
+    writeFileSync(
+      file,
+      code.replace("from '@cuda-js/memory-view'", `from ${JSON.stringify(join(import.meta.dirname, 'index.ts'))}`),
+    );
     Object.assign(loaded, await import(file));
   }
   m = loaded as Modules;
@@ -53,9 +65,14 @@ describe('docs/protocols.md: the complete examples', () => {
 
   it('the consumer takes plain typed arrays and strided views too, and refuses read-only ones for writing', () => {
     expect(m.sum(new Int16Array([1, -2, 3]))).toBe(2);
-    const strided = StridedMemoryView.fromBuffer(new Float32Array([1, 2, 3, 4, 5, 6]), { dtype: 'float32', shape: [2, 3] }).slice(null, [0, 3, 2]);
+    const strided = StridedMemoryView.fromBuffer(new Float32Array([1, 2, 3, 4, 5, 6]), {
+      dtype: 'float32',
+      shape: [2, 3],
+    }).slice(null, [0, 3, 2]);
     expect(m.sum(strided)).toBe(1 + 3 + 4 + 6);
-    expect(() => m.fill(StridedMemoryView.fromBuffer(new Float32Array(2), { dtype: 'float32', readonly: true }), 1)).toThrow(ReadOnlyViewError);
+    expect(() =>
+      m.fill(StridedMemoryView.fromBuffer(new Float32Array(2), { dtype: 'float32', readonly: true }), 1),
+    ).toThrow(ReadOnlyViewError);
   });
 
   it('DeviceArray orders its data on the consumer stream (DLPack) or asks the consumer to (CUDA array interface)', () => {
@@ -65,7 +82,10 @@ describe('docs/protocols.md: the complete examples', () => {
     const arg = m.kernelArgument(array, 0x20n);
     expect(arg).toMatchObject({ ptr: 0x7f00n, shape: [256], strides: [1], dtype: 'float32' });
     expect(waits).toEqual([[0x10n, 0x20n]]); // the producer waited (DLPack rule)
-    const viaCai = { [Symbol.for('cuda.array_interface')]: () => (array as Record<symbol, () => unknown>)[Symbol.for('cuda.array_interface')]!() };
+    const viaCai = {
+      [Symbol.for('cuda.array_interface')]: () =>
+        (array as Record<symbol, () => unknown>)[Symbol.for('cuda.array_interface')]!(),
+    };
     expect(() => m.kernelArgument(viaCai, 0x20n)).toThrow(StreamOrderError); // no waiter installed
     setDriverHooks({ waitStream: (p, c) => waits.push([p, c, 0n]) });
     expect(m.kernelArgument(viaCai, 0x20n).ptr).toBe(0x7f00n);

@@ -38,9 +38,19 @@ const hostData = fc.oneof(
 const tensor = fc
   .record(
     {
-      version: fc.oneof(fc.constant({ major: 1, minor: 3 }), fc.record({ major: hostileValue, minor: hostileValue }), fc.constantFrom<unknown>(undefined, 1, null)),
+      version: fc.oneof(
+        fc.constant({ major: 1, minor: 3 }),
+        fc.record({ major: hostileValue, minor: hostileValue }),
+        fc.constantFrom<unknown>(undefined, 1, null),
+      ),
       flags: fc.oneof(fc.constantFrom(0, 1, 2, 4), hostileValue),
-      device: fc.oneof(fc.record({ type: fc.constantFrom<unknown>(1, 2, 3, 13, 0, -1, 1.5, '1'), id: fc.constantFrom<unknown>(0, 1, -1, 2 ** 40, null) }), hostileValue),
+      device: fc.oneof(
+        fc.record({
+          type: fc.constantFrom<unknown>(1, 2, 3, 13, 0, -1, 1.5, '1'),
+          id: fc.constantFrom<unknown>(0, 1, -1, 2 ** 40, null),
+        }),
+        hostileValue,
+      ),
       data: hostData,
       byteOffset: fc.oneof(fc.constantFrom(0, 4, 8), hostileValue),
       dtype: hostileDType,
@@ -54,14 +64,21 @@ const tensor = fc
     return { fields: { ...fields, deleter: () => calls.deleter++ }, calls };
   });
 
-const deviceAnswer = fc.oneof(fc.tuple(fc.constantFrom(1, 2, 3), fc.constantFrom(0, 1)), fc.array(hostileValue, { maxLength: 3 }), hostileValue);
+const deviceAnswer = fc.oneof(
+  fc.tuple(fc.constantFrom(1, 2, 3), fc.constantFrom(0, 1)),
+  fc.array(hostileValue, { maxLength: 3 }),
+  hostileValue,
+);
 
 const interfaceAnswer = fc.oneof(
   fc.record(
     {
       shape: hostileExtents,
       typestr: fc.constantFrom<unknown>('<f4', '|u1', '<i8', '>f8', 'f4', '<c8', '', 5),
-      data: fc.oneof(fc.tuple(fc.constantFrom<unknown>(0x7000_0000n, 0n, -1n, 1n << 64n, 4096), fc.boolean()), hostileValue),
+      data: fc.oneof(
+        fc.tuple(fc.constantFrom<unknown>(0x7000_0000n, 0n, -1n, 1n << 64n, 4096), fc.boolean()),
+        hostileValue,
+      ),
       strides: fc.oneof(fc.constant(null), hostileExtents),
       version: fc.constantFrom<unknown>(3, 2, 0, '3', undefined),
       stream: fc.constantFrom<unknown>(undefined, null, 1, 2, 0, -1, 2 ** 64),
@@ -86,27 +103,32 @@ describe('fuzz: objects that implement the array protocols badly (issue 20)', ()
     'DLPack exporters: a sound view or a named error, and the deleter called at most once',
     () => {
       fc.assert(
-        fc.property(member(tensor), member(deviceAnswer), fc.constantFrom<unknown>(-1, 1, 2, undefined), (dlpack, device, stream) => {
-          let made: { calls: { deleter: number } } | undefined;
-          let exports = 0;
-          const exporter: Record<symbol, unknown> = {};
-          if (typeof dlpack === 'function') {
-            exporter[DLPACK] = () => {
-              const answer = (dlpack as () => unknown)();
-              if (answer !== null && typeof answer === 'object' && 'fields' in answer) {
-                made = answer as unknown as { calls: { deleter: number } };
-                exports++;
-                return (answer as { fields: object }).fields;
-              }
-              return answer;
-            };
-          } else exporter[DLPACK] = dlpack;
-          exporter[DLPACK_DEVICE] = device;
-          viewOf(() => StridedMemoryView.fromAny(exporter, { stream: stream as never }));
-          viewOf(() => StridedMemoryView.fromDLPack(exporter, { stream: stream as never }));
-          // each export's deleter at most once (the same tensor object answers every export here)
-          if (made !== undefined) expect(made.calls.deleter).toBeLessThanOrEqual(exports);
-        }),
+        fc.property(
+          member(tensor),
+          member(deviceAnswer),
+          fc.constantFrom<unknown>(-1, 1, 2, undefined),
+          (dlpack, device, stream) => {
+            let made: { calls: { deleter: number } } | undefined;
+            let exports = 0;
+            const exporter: Record<symbol, unknown> = {};
+            if (typeof dlpack === 'function') {
+              exporter[DLPACK] = () => {
+                const answer = (dlpack as () => unknown)();
+                if (answer !== null && typeof answer === 'object' && 'fields' in answer) {
+                  made = answer as unknown as { calls: { deleter: number } };
+                  exports++;
+                  return (answer as { fields: object }).fields;
+                }
+                return answer;
+              };
+            } else exporter[DLPACK] = dlpack;
+            exporter[DLPACK_DEVICE] = device;
+            viewOf(() => StridedMemoryView.fromAny(exporter, { stream: stream as never }));
+            viewOf(() => StridedMemoryView.fromDLPack(exporter, { stream: stream as never }));
+            // each export's deleter at most once (the same tensor object answers every export here)
+            if (made !== undefined) expect(made.calls.deleter).toBeLessThanOrEqual(exports);
+          },
+        ),
         params,
       );
     },
@@ -119,7 +141,11 @@ describe('fuzz: objects that implement the array protocols badly (issue 20)', ()
       fc.assert(
         fc.property(member(interfaceAnswer), fc.constantFrom<unknown>(-1, 1, 2, undefined), (cai, stream) => {
           viewOf(() => StridedMemoryView.fromAny({ [CUDA_ARRAY_INTERFACE]: cai }, { stream: stream as never }));
-          viewOf(() => StridedMemoryView.fromCudaArrayInterface({ [CUDA_ARRAY_INTERFACE]: cai } as never, { stream: stream as never }));
+          viewOf(() =>
+            StridedMemoryView.fromCudaArrayInterface({ [CUDA_ARRAY_INTERFACE]: cai } as never, {
+              stream: stream as never,
+            }),
+          );
         }),
         params,
       );

@@ -16,7 +16,10 @@ export function resolveDevice(exporter: unknown, ptr: bigint | undefined): Devic
     const type: unknown = answer !== null && typeof answer === 'object' ? (answer as unknown[])[0] : undefined;
     const id: unknown = answer !== null && typeof answer === 'object' ? (answer as unknown[])[1] : undefined;
     const device = checkedDevice(type, id);
-    if (device === undefined) throw new ProtocolError(`Symbol.for('dlpack.device') returned ${formatValue(answer)}; expected [deviceType, deviceId] of integers`);
+    if (device === undefined)
+      throw new ProtocolError(
+        `Symbol.for('dlpack.device') returned ${formatValue(answer)}; expected [deviceType, deviceId] of integers`,
+      );
     return device;
   }
   const pointerDevice = driverHooks().pointerDevice;

@@ -17,7 +17,8 @@ describe('readStreamHandle', () => {
   });
 
   it('gives a fault, never a handle, for what names no stream', () => {
-    for (const value of [undefined, null, -1, 3, 'stream', {}, []]) expect(readStreamHandle(value)).toEqual({ fault: 'not-a-stream' });
+    for (const value of [undefined, null, -1, 3, 'stream', {}, []])
+      expect(readStreamHandle(value)).toEqual({ fault: 'not-a-stream' });
     for (const answer of [null, 7n, { version: 1, handle: 1n }, { version: 0, handle: 1 }, { handle: 1n }]) {
       expect(readStreamHandle({ [CUDA_STREAM]: () => answer })).toEqual({ fault: 'bad-answer', answer });
     }

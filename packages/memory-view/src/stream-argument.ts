@@ -15,7 +15,9 @@ export type StreamArgument = CudaStreamLike | bigint;
  * something other than `{ version: 0, handle: bigint }` (`'bad-answer'`, with
  * that `answer`). Each caller words the error its API documents.
  */
-export type StreamHandleFault = { readonly fault: 'not-a-stream' } | { readonly fault: 'bad-answer'; readonly answer: unknown };
+export type StreamHandleFault =
+  | { readonly fault: 'not-a-stream' }
+  | { readonly fault: 'bad-answer'; readonly answer: unknown };
 
 const NOT_A_STREAM: StreamHandleFault = Object.freeze({ fault: 'not-a-stream' });
 

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CUDA_STREAM, driverHooks, InvalidStreamError, ProtocolError, resolveStream, setDriverHooks, setStreamWaiter } from './index.js';
+import {
+  CUDA_STREAM,
+  driverHooks,
+  InvalidStreamError,
+  ProtocolError,
+  resolveStream,
+  setDriverHooks,
+  setStreamWaiter,
+} from './index.js';
 
 afterEach(() => setDriverHooks({}));
 
@@ -17,7 +25,9 @@ describe('the stream argument', () => {
   it('refuses anything else with a clear error', () => {
     expect(() => resolveStream(5 as never)).toThrow(TypeError);
     expect(() => resolveStream({} as never)).toThrow(TypeError);
-    expect(() => resolveStream({ [CUDA_STREAM]: () => ({ version: 1, handle: 1n }) } as never)).toThrow(/version 1 is not supported/);
+    expect(() => resolveStream({ [CUDA_STREAM]: () => ({ version: 1, handle: 1n }) } as never)).toThrow(
+      /version 1 is not supported/,
+    );
     expect(() => resolveStream({ [CUDA_STREAM]: () => ({ version: 0, handle: 1 }) } as never)).toThrow(ProtocolError);
   });
 
@@ -25,7 +35,9 @@ describe('the stream argument', () => {
   it('refuses a handle outside [0, 2^64) other than -1', () => {
     for (const bad of [1n << 64n, -5n, -2n, (1n << 70n) + 3n]) {
       expect(() => resolveStream(bad)).toThrow(InvalidStreamError);
-      expect(() => resolveStream({ [CUDA_STREAM]: () => ({ version: 0, handle: bad }) })).toThrow(/must be a CUstream handle in \[0, 2\^64\)/);
+      expect(() => resolveStream({ [CUDA_STREAM]: () => ({ version: 0, handle: bad }) })).toThrow(
+        /must be a CUstream handle in \[0, 2\^64\)/,
+      );
     }
     expect(resolveStream((1n << 64n) - 1n)).toBe((1n << 64n) - 1n);
   });

@@ -20,12 +20,15 @@ export const PER_THREAD_DEFAULT_STREAM = 2n;
 
 // `CUstream` 0 is the per-thread default stream when the stack runs in that mode
 // (see docs/bindings-api.md); read once, not on each call.
-const DEFAULT_STREAM = process.env['CUDA_JS_PER_THREAD_DEFAULT_STREAM'] === '1' ? PER_THREAD_DEFAULT_STREAM : LEGACY_DEFAULT_STREAM;
+const DEFAULT_STREAM =
+  process.env['CUDA_JS_PER_THREAD_DEFAULT_STREAM'] === '1' ? PER_THREAD_DEFAULT_STREAM : LEGACY_DEFAULT_STREAM;
 
 /** A CUstream handle is a pointer: in [1, 2^64) (or -1n, no synchronization, as DLPack spells it); 2^64 and -5n were taken. */
 function checkedHandle(handle: bigint, what: string): bigint {
   if (handle === NO_SYNC || (handle > 0n && handle < 1n << 64n)) return handle;
-  throw new InvalidStreamError(`${what} must be a CUstream handle in [0, 2^64) or -1 for no synchronization, got ${handle}n`);
+  throw new InvalidStreamError(
+    `${what} must be a CUstream handle in [0, 2^64) or -1 for no synchronization, got ${handle}n`,
+  );
 }
 
 /**
@@ -38,15 +41,22 @@ export function resolveStream(stream: ConsumerStream): bigint | undefined {
   if (stream === undefined) return undefined;
   if (stream === -1) return NO_SYNC;
   const handle = readStreamHandle(stream);
-  if (typeof handle === 'bigint') return handle === 0n ? DEFAULT_STREAM : checkedHandle(handle, "Symbol.for('cuda.stream')'s handle");
+  if (typeof handle === 'bigint')
+    return handle === 0n ? DEFAULT_STREAM : checkedHandle(handle, "Symbol.for('cuda.stream')'s handle");
   if (handle.fault === 'not-a-stream') {
-    throw new TypeError(`stream must be an object with Symbol.for('cuda.stream'), a bigint handle, -1 or undefined; got ${typeof stream === 'number' ? stream : typeof stream}`);
+    throw new TypeError(
+      `stream must be an object with Symbol.for('cuda.stream'), a bigint handle, -1 or undefined; got ${typeof stream === 'number' ? stream : typeof stream}`,
+    );
   }
   const answer = handle.answer as { version?: unknown } | null;
   if (answer !== null && typeof answer === 'object' && answer.version !== 0) {
-    throw new ProtocolError(`Symbol.for('cuda.stream') version ${formatValue(answer.version)} is not supported (expected 0)`);
+    throw new ProtocolError(
+      `Symbol.for('cuda.stream') version ${formatValue(answer.version)} is not supported (expected 0)`,
+    );
   }
-  throw new ProtocolError(`Symbol.for('cuda.stream') returned ${formatValue(handle.answer)}; expected { version: 0, handle: bigint }`);
+  throw new ProtocolError(
+    `Symbol.for('cuda.stream') returned ${formatValue(handle.answer)}; expected { version: 0, handle: bigint }`,
+  );
 }
 
 /**
@@ -75,7 +85,12 @@ export interface DriverHooks {
    * (core gives its Buffers' own views, whose lifetime the Buffer manages).
    * Called once per view; the view holds the buffer weakly.
    */
-  hostBuffer?(ptr: bigint, byteLength: number, exporter: unknown, keepAlive: object): { readonly buffer: ArrayBuffer; readonly byteOffset: number };
+  hostBuffer?(
+    ptr: bigint,
+    byteLength: number,
+    exporter: unknown,
+    keepAlive: object,
+  ): { readonly buffer: ArrayBuffer; readonly byteOffset: number };
 }
 
 let hooks: DriverHooks = {};
@@ -98,7 +113,11 @@ export function setStreamWaiter(waitStream: DriverHooks['waitStream']): void {
 }
 
 function hex(s: bigint): string {
-  return s === LEGACY_DEFAULT_STREAM ? 'the legacy default stream' : s === PER_THREAD_DEFAULT_STREAM ? 'the per-thread default stream' : `0x${s.toString(16)}`;
+  return s === LEGACY_DEFAULT_STREAM
+    ? 'the legacy default stream'
+    : s === PER_THREAD_DEFAULT_STREAM
+      ? 'the per-thread default stream'
+      : `0x${s.toString(16)}`;
 }
 
 /**

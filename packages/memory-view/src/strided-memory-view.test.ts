@@ -37,7 +37,9 @@ describe('StridedMemoryView: properties', () => {
 
   it('knows F-contiguity, and that extents of 1 and empty views ignore strides', () => {
     const buf = new ArrayBuffer(48);
-    expect(StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [3, 4], strides: [1, 3] }).isFContiguous).toBe(true);
+    expect(StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [3, 4], strides: [1, 3] }).isFContiguous).toBe(
+      true,
+    );
     const column = StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [3, 1], strides: [1, 99] });
     expect([column.isCContiguous, column.isFContiguous]).toEqual([true, true]);
     const empty = StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [0, 5], strides: [7, 3] });
@@ -46,9 +48,21 @@ describe('StridedMemoryView: properties', () => {
 
   it('takes a device pointer as a bigint, with a device and an owner', () => {
     const owner = { name: 'allocation' };
-    const v = StridedMemoryView.fromPointer(0x7f0000001000n, { dtype: 'int32', shape: [2, 2], device: { type: DLDeviceType.CUDA, id: 3 }, exporter: owner, stream: 0x55n });
+    const v = StridedMemoryView.fromPointer(0x7f0000001000n, {
+      dtype: 'int32',
+      shape: [2, 2],
+      device: { type: DLDeviceType.CUDA, id: 3 },
+      exporter: owner,
+      stream: 0x55n,
+    });
     expect(typeof v.ptr).toBe('bigint');
-    expect([v.ptr, v.buffer, v.device, v.exporter, v.stream]).toEqual([0x7f0000001000n, undefined, { type: 2, id: 3 }, owner, 0x55n]);
+    expect([v.ptr, v.buffer, v.device, v.exporter, v.stream]).toEqual([
+      0x7f0000001000n,
+      undefined,
+      { type: 2, id: 3 },
+      owner,
+      0x55n,
+    ]);
     expect(v.isDeviceAccessible).toBe(true);
     expect(v.isHostAccessible).toBe(false);
   });
@@ -57,12 +71,20 @@ describe('StridedMemoryView: properties', () => {
     const buf = new ArrayBuffer(16);
     expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [5] })).toThrow(OutOfBoundsError);
     expect(StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [2], strides: [3] }).size).toBe(2); // elements at bytes 0 and 12
-    expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [2], strides: [4] })).toThrow(OutOfBoundsError);
-    expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [2], strides: [-1] })).toThrow(OutOfBoundsError);
-    expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [2, 2], strides: [2] })).toThrow(InvalidLayoutError);
+    expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [2], strides: [4] })).toThrow(
+      OutOfBoundsError,
+    );
+    expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [2], strides: [-1] })).toThrow(
+      OutOfBoundsError,
+    );
+    expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [2, 2], strides: [2] })).toThrow(
+      InvalidLayoutError,
+    );
     expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [2, -1] })).toThrow(InvalidLayoutError);
     expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [1.5] })).toThrow(InvalidLayoutError);
-    expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', byteOffset: 2 })).toThrow(/not a whole number of float32/);
+    expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float32', byteOffset: 2 })).toThrow(
+      /not a whole number of float32/,
+    );
     // a negative stride that stays inside: starts at the last element
     const back = StridedMemoryView.fromBuffer(buf, { dtype: 'float32', shape: [4], strides: [-1], byteOffset: 12 });
     expect(back.toTypedArray()).toEqual(new Float32Array(4));
@@ -141,7 +163,9 @@ describe('StridedMemoryView: derived views', () => {
     expect(c64.shape).toEqual([2]);
     expect(() => u8.slice(null, [0, 7]).view({ dtype: 'int32' })).toThrow(/7 bytes, not a multiple of 4/);
     expect(() => u8.slice(null, [0, 8, 2]).view({ dtype: 'int16' })).toThrow(/must be contiguous/);
-    expect(() => StridedMemoryView.fromBuffer(new ArrayBuffer(4), { shape: [] }).view({ dtype: 'int16' })).toThrow(/0-d/);
+    expect(() => StridedMemoryView.fromBuffer(new ArrayBuffer(4), { shape: [] }).view({ dtype: 'int16' })).toThrow(
+      /0-d/,
+    );
   });
 
   it('shares the exporter and the family: closing one closes all', () => {
@@ -169,13 +193,21 @@ describe('StridedMemoryView: host access', () => {
 
   it('gives complex, vector, bfloat16 and bool elements as their parts or bits', () => {
     const buf = new ArrayBuffer(32);
-    expect(StridedMemoryView.fromBuffer(buf, { dtype: 'complex64', shape: [4] }).typedArray()).toBeInstanceOf(Float32Array);
+    expect(StridedMemoryView.fromBuffer(buf, { dtype: 'complex64', shape: [4] }).typedArray()).toBeInstanceOf(
+      Float32Array,
+    );
     expect(StridedMemoryView.fromBuffer(buf, { dtype: 'complex64', shape: [4] }).typedArray().length).toBe(8);
     expect(StridedMemoryView.fromBuffer(buf, { dtype: 'float32x4', shape: [2] }).typedArray().length).toBe(8);
-    expect(StridedMemoryView.fromBuffer(buf, { dtype: 'bfloat16', shape: [16] }).typedArray()).toBeInstanceOf(Uint16Array);
+    expect(StridedMemoryView.fromBuffer(buf, { dtype: 'bfloat16', shape: [16] }).typedArray()).toBeInstanceOf(
+      Uint16Array,
+    );
     expect(StridedMemoryView.fromBuffer(buf, { dtype: 'bool', shape: [32] }).typedArray()).toBeInstanceOf(Uint8Array);
-    expect(StridedMemoryView.fromBuffer(buf, { dtype: 'int64', shape: [4] }).typedArray()).toBeInstanceOf(BigInt64Array);
-    expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float4_e2m1fn', shape: [64] }).typedArray()).toThrow(UnknownDTypeError);
+    expect(StridedMemoryView.fromBuffer(buf, { dtype: 'int64', shape: [4] }).typedArray()).toBeInstanceOf(
+      BigInt64Array,
+    );
+    expect(() => StridedMemoryView.fromBuffer(buf, { dtype: 'float4_e2m1fn', shape: [64] }).typedArray()).toThrow(
+      UnknownDTypeError,
+    );
   });
 
   it('refuses typedArray() of strided or misaligned views, and points to toTypedArray()', () => {
@@ -202,7 +234,9 @@ describe('StridedMemoryView: host access', () => {
     expect(values(line)).toEqual([0, 0, 1, 2, 3, 4]);
     // odd byte offsets go byte by byte
     const bytes = new Uint8Array(9);
-    StridedMemoryView.fromBuffer(bytes, { dtype: 'int16', shape: [4], byteOffset: 1 }).copyFrom(new Int16Array([1, 2, 3, 4]));
+    StridedMemoryView.fromBuffer(bytes, { dtype: 'int16', shape: [4], byteOffset: 1 }).copyFrom(
+      new Int16Array([1, 2, 3, 4]),
+    );
     expect(Array.from(bytes)).toEqual([0, 1, 0, 2, 0, 3, 0, 4, 0]);
   });
 
@@ -211,7 +245,9 @@ describe('StridedMemoryView: host access', () => {
     const ro = StridedMemoryView.fromBuffer(data, { dtype: 'float32', readonly: true });
     expect(() => ro.typedArray()).toThrow(ReadOnlyViewError);
     expect(() => ro.copyFrom(iota(4))).toThrow(ReadOnlyViewError);
-    expect(() => ro.requireWritable('launch a kernel that writes it')).toThrow(/cannot launch a kernel that writes it: the view is read-only/);
+    expect(() => ro.requireWritable('launch a kernel that writes it')).toThrow(
+      /cannot launch a kernel that writes it: the view is read-only/,
+    );
     expect(() => StridedMemoryView.fromAny(ro, { writable: true })).toThrow(ReadOnlyViewError);
     expect(Array.from(ro.typedArray('read') as Float32Array)).toEqual([0, 1, 2, 3]);
     expect(ro.slice([0, 2]).readonly).toBe(true);
@@ -225,7 +261,10 @@ describe('StridedMemoryView: host access', () => {
 
   it('refuses host access once a resizable buffer has shrunk under the view', () => {
     // Resizable buffers are ES2024; the compile target's lib is ES2023.
-    const Resizable = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer & { resize(n: number): void };
+    const Resizable = ArrayBuffer as unknown as new (
+      n: number,
+      o: { maxByteLength: number },
+    ) => ArrayBuffer & { resize(n: number): void };
     const buffer = new Resizable(16, { maxByteLength: 32 });
     const v = StridedMemoryView.fromBuffer(buffer, { dtype: 'float32' });
     buffer.resize(8);
@@ -249,14 +288,25 @@ describe('StridedMemoryView: the protocols, so that a view passes on', () => {
     const v = StridedMemoryView.fromBuffer(data, { dtype: 'float32', shape: [3, 4] }).slice(null, [1, 3]);
     expect(v[DLPACK_DEVICE]()).toEqual([1, 0]);
     const again = StridedMemoryView.fromDLPack(v);
-    expect([again.buffer, again.byteOffset, again.shape, again.strides, again.dtype]).toEqual([data.buffer, 4, [3, 2], [4, 1], dtype('float32')]);
+    expect([again.buffer, again.byteOffset, again.shape, again.strides, again.dtype]).toEqual([
+      data.buffer,
+      4,
+      [3, 2],
+      [4, 1],
+      dtype('float32'),
+    ]);
     expect(again.exporter).toBe(v);
     (again.toTypedArray() as Float32Array).forEach((x, i) => expect(x).toBe([1, 2, 5, 6, 9, 10][i]));
   });
 
   it('keeps the memory while exports are out: close() waits for the last deleter', () => {
     let released = 0;
-    const v = StridedMemoryView.fromPointer(0x2000n, { dtype: 'uint8', shape: [16], device: { type: 2, id: 0 }, release: () => released++ });
+    const v = StridedMemoryView.fromPointer(0x2000n, {
+      dtype: 'uint8',
+      shape: [16],
+      device: { type: 2, id: 0 },
+      release: () => released++,
+    });
     const t1 = v[DLPACK]({ stream: -1n });
     const t2 = v.slice([0, 8])[DLPACK]({ stream: -1n });
     expect(t1.data).toBe(0x2000n);
@@ -295,14 +345,28 @@ describe('StridedMemoryView: the protocols, so that a view passes on', () => {
   });
 
   it('exports device memory through the CUDA array interface (one frozen object), host memory not', () => {
-    const v = StridedMemoryView.fromPointer(0xabc000n, { dtype: 'float64', shape: [3, 4], stream: 0x77n }).slice(null, [0, 4, 2]);
+    const v = StridedMemoryView.fromPointer(0xabc000n, { dtype: 'float64', shape: [3, 4], stream: 0x77n }).slice(
+      null,
+      [0, 4, 2],
+    );
     const cai = v[CUDA_ARRAY_INTERFACE]();
-    expect(cai).toEqual({ shape: [3, 2], typestr: '<f8', data: [0xabc000n, false], strides: [32, 16], version: 3, stream: 0x77n });
+    expect(cai).toEqual({
+      shape: [3, 2],
+      typestr: '<f8',
+      data: [0xabc000n, false],
+      strides: [32, 16],
+      version: 3,
+      stream: 0x77n,
+    });
     expect(v[CUDA_ARRAY_INTERFACE]()).toBe(cai);
     expect(Object.isFrozen(cai)).toBe(true);
     const c = StridedMemoryView.fromPointer(0x10n, { dtype: 'int8', shape: [4] })[CUDA_ARRAY_INTERFACE]();
     expect([c.strides, c.stream, c.typestr]).toEqual([null, undefined, '|i1']);
-    expect(() => StridedMemoryView.fromBuffer(new ArrayBuffer(4))[CUDA_ARRAY_INTERFACE]()).toThrow(UnsupportedDeviceError);
-    expect(() => StridedMemoryView.fromPointer(0x10n, { dtype: 'float4_e2m1fn', shape: [4] })[CUDA_ARRAY_INTERFACE]()).toThrow(/no CUDA-array-interface typestr/);
+    expect(() => StridedMemoryView.fromBuffer(new ArrayBuffer(4))[CUDA_ARRAY_INTERFACE]()).toThrow(
+      UnsupportedDeviceError,
+    );
+    expect(() =>
+      StridedMemoryView.fromPointer(0x10n, { dtype: 'float4_e2m1fn', shape: [4] })[CUDA_ARRAY_INTERFACE](),
+    ).toThrow(/no CUDA-array-interface typestr/);
   });
 });

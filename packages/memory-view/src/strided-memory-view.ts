@@ -9,7 +9,13 @@ import { NO_SYNC } from './stream.js';
 import type { AnyTypedArray } from './typed-arrays.js';
 import { bufferByteLength, isDetached } from './host-buffer.js';
 import { canViewHostMemoryAtAddress, hostMemoryAtAddress } from './host-memory-at-address.js';
-import { CHECKED_VIEW_INIT, checkViewInit, storedItemsize, type CheckedViewInit, type StridedMemoryViewInit } from './view-init.js';
+import {
+  CHECKED_VIEW_INIT,
+  checkViewInit,
+  storedItemsize,
+  type CheckedViewInit,
+  type StridedMemoryViewInit,
+} from './view-init.js';
 import { BUFFER_VIEW_OPTIONS, checkViewOptions, REINTERPRET_OPTIONS, VIEW_OPTIONS } from './view-option-error.js';
 import type { BufferViewOptions, PointerViewOptions, SliceSpec, ViewOptions } from './view-options.js';
 import { reshapedLayout, retypedLayout, slicedLayout } from './derived-layout.js';
@@ -96,7 +102,10 @@ export class StridedMemoryView {
   /** @internal this package's own factories, whose init is checked already. */
   constructor(init: CheckedViewInit, checked: typeof CHECKED_VIEW_INIT);
   constructor(init: StridedMemoryViewInit | CheckedViewInit, checked?: typeof CHECKED_VIEW_INIT) {
-    const i = checked === CHECKED_VIEW_INIT ? (init as CheckedViewInit) : checkViewInit(init as StridedMemoryViewInit, 'new StridedMemoryView');
+    const i =
+      checked === CHECKED_VIEW_INIT
+        ? (init as CheckedViewInit)
+        : checkViewInit(init as StridedMemoryViewInit, 'new StridedMemoryView');
     this.#made = true;
     this.ptr = i.ptr;
     this.buffer = i.buffer;
@@ -129,7 +138,10 @@ export class StridedMemoryView {
    * synchronization. CUDA memory needs a stream ({@link StreamRequiredError}).
    */
   static fromDLPack(obj: unknown, options?: ViewOptions): StridedMemoryView {
-    return viewConstructors().fromDLPack(obj, checkViewOptions<ViewOptions>('StridedMemoryView.fromDLPack', options, VIEW_OPTIONS));
+    return viewConstructors().fromDLPack(
+      obj,
+      checkViewOptions<ViewOptions>('StridedMemoryView.fromDLPack', options, VIEW_OPTIONS),
+    );
   }
 
   /**
@@ -139,7 +151,10 @@ export class StridedMemoryView {
    * {@link DriverHooks.waitStream}) unless the consumer passes `-1`.
    */
   static fromCudaArrayInterface(obj: unknown, options?: ViewOptions): StridedMemoryView {
-    return viewConstructors().fromCudaArrayInterface(obj, checkViewOptions<ViewOptions>('StridedMemoryView.fromCudaArrayInterface', options, VIEW_OPTIONS));
+    return viewConstructors().fromCudaArrayInterface(
+      obj,
+      checkViewOptions<ViewOptions>('StridedMemoryView.fromCudaArrayInterface', options, VIEW_OPTIONS),
+    );
   }
 
   /**
@@ -152,7 +167,12 @@ export class StridedMemoryView {
    * {@link AdapterNotImportedError}).
    */
   static fromAny(obj: unknown, options?: ViewOptions): StridedMemoryView {
-    return viewConstructors().fromAny(obj, options === undefined ? undefined : checkViewOptions<ViewOptions>('StridedMemoryView.fromAny', options, VIEW_OPTIONS));
+    return viewConstructors().fromAny(
+      obj,
+      options === undefined
+        ? undefined
+        : checkViewOptions<ViewOptions>('StridedMemoryView.fromAny', options, VIEW_OPTIONS),
+    );
   }
 
   /**
@@ -162,7 +182,10 @@ export class StridedMemoryView {
    * {@link OutOfBoundsError}.
    */
   static fromBuffer(source: ArrayBufferLike | ArrayBufferView, options: BufferViewOptions = {}): StridedMemoryView {
-    return viewConstructors().fromBuffer(source, checkViewOptions<BufferViewOptions>('StridedMemoryView.fromBuffer', options, BUFFER_VIEW_OPTIONS, true));
+    return viewConstructors().fromBuffer(
+      source,
+      checkViewOptions<BufferViewOptions>('StridedMemoryView.fromBuffer', options, BUFFER_VIEW_OPTIONS, true),
+    );
   }
 
   /**
@@ -322,7 +345,8 @@ export class StridedMemoryView {
   /** @internal throws {@link ExporterClosedError} once the family is closed or the buffer detached. */
   _checkOpen(action: string): void {
     if (this._lease?.closed) throw new ExporterClosedError(`cannot ${action}: the view was closed`);
-    if (this.buffer !== undefined && this.size > 0 && isDetached(this.buffer)) throw new ExporterClosedError(`cannot ${action}: its buffer was detached`);
+    if (this.buffer !== undefined && this.size > 0 && isDetached(this.buffer))
+      throw new ExporterClosedError(`cannot ${action}: its buffer was detached`);
   }
 
   /**
@@ -336,12 +360,18 @@ export class StridedMemoryView {
 
   // ---- derived views ---------------------------------------------------------
 
-  private derive(ptrShiftBytes: number, shape: readonly number[], strides: readonly number[], t: DType): StridedMemoryView {
+  private derive(
+    ptrShiftBytes: number,
+    shape: readonly number[],
+    strides: readonly number[],
+    t: DType,
+  ): StridedMemoryView {
     this._checkOpen('derive a view');
     const lease = this._family();
     const ptr = this.ptr === undefined ? undefined : ptrShiftBytes === 0 ? this.ptr : this.ptr + BigInt(ptrShiftBytes);
     const byteOffset = this.buffer === undefined ? 0 : this.byteOffset + ptrShiftBytes;
-    if (this.buffer !== undefined) checkInBuffer(byteOffset, bufferByteLength(this.buffer), shape, strides, this.itemsizeFor(t), 'view');
+    if (this.buffer !== undefined)
+      checkInBuffer(byteOffset, bufferByteLength(this.buffer), shape, strides, this.itemsizeFor(t), 'view');
     return new StridedMemoryView(
       {
         ptr,
@@ -371,7 +401,10 @@ export class StridedMemoryView {
    * must be contiguous (as numpy's `view`); a new shape needs a C-contiguous
    * view (one extent may be `-1`, inferred). Otherwise {@link InvalidLayoutError}.
    */
-  view(options: { readonly shape?: readonly number[] | undefined; readonly dtype?: DTypeLike | undefined }): StridedMemoryView {
+  view(options: {
+    readonly shape?: readonly number[] | undefined;
+    readonly dtype?: DTypeLike | undefined;
+  }): StridedMemoryView {
     // the values checked, each read once: later reads are of this copy
     options = checkViewOptions<typeof options>('view.view', options, REINTERPRET_OPTIONS);
     let shape: readonly number[] = this.shape;
@@ -381,7 +414,12 @@ export class StridedMemoryView {
     if (givenDType !== undefined) {
       const next = toDType(givenDType);
       if (next !== t) {
-        [shape, strides] = retypedLayout(shape, strides, { name: t.name, itemsize: this.itemsize }, { name: next.name, itemsize: this.itemsizeFor(next) });
+        [shape, strides] = retypedLayout(
+          shape,
+          strides,
+          { name: t.name, itemsize: this.itemsize },
+          { name: next.name, itemsize: this.itemsizeFor(next) },
+        );
         t = next;
       }
     }
@@ -400,7 +438,10 @@ export class StridedMemoryView {
   slice(...specs: SliceSpec[]): StridedMemoryView {
     const { shiftElements, shape, strides } = slicedLayout(this.shape, this.strides, specs);
     const shiftBytes = shiftElements * this.itemsize;
-    if (!Number.isInteger(shiftBytes)) throw new InvalidLayoutError('slice: the first element would not start on a byte boundary (packed sub-byte type)');
+    if (!Number.isInteger(shiftBytes))
+      throw new InvalidLayoutError(
+        'slice: the first element would not start on a byte boundary (packed sub-byte type)',
+      );
     return this.derive(shiftBytes, shape, strides, this.dtype);
   }
 
@@ -417,10 +458,24 @@ export class StridedMemoryView {
     }
     const ptr = this.ptr;
     const device = this.device;
-    if (ptr === undefined) throw new UnsupportedDeviceError(`cannot ${action}: the memory is on ${deviceTypeName(device.type)}:${device.id}, not in a JS buffer; copy it to the host first`);
+    if (ptr === undefined)
+      throw new UnsupportedDeviceError(
+        `cannot ${action}: the memory is on ${deviceTypeName(device.type)}:${device.id}, not in a JS buffer; copy it to the host first`,
+      );
     const known = this.#hostBuffer?.deref();
     if (known !== undefined) return { buffer: known, byteOffset: this.#hostOffset };
-    const host = hostMemoryAtAddress(ptr, device.type, device.id, this.shape, this.strides, this.itemsize, this.exporter, this, this._family(), action);
+    const host = hostMemoryAtAddress(
+      ptr,
+      device.type,
+      device.id,
+      this.shape,
+      this.strides,
+      this.itemsize,
+      this.exporter,
+      this,
+      this._family(),
+      action,
+    );
     this.#hostBuffer = new WeakRef(host.buffer);
     this.#hostOffset = host.byteOffset;
     return host;

@@ -2,7 +2,18 @@ import { type DType, dtype as toDType, DLDataTypeCode } from './dtype.js';
 import { measureView } from './host-buffer.js';
 
 /** Any of JS's typed arrays. */
-export type AnyTypedArray = Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
+export type AnyTypedArray =
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array;
 
 /** A typed array constructor. */
 export type TypedArrayConstructor = {
@@ -58,11 +69,15 @@ export function typedArrayFor(t: DType): { ctor: TypedArrayConstructor; perEleme
   let parts = 1;
   switch (t.code) {
     case DLDataTypeCode.Int:
-      ctor = ({ 8: Int8Array, 16: Int16Array, 32: Int32Array, 64: BigInt64Array } as Record<number, TypedArrayConstructor>)[t.bits];
+      ctor = (
+        { 8: Int8Array, 16: Int16Array, 32: Int32Array, 64: BigInt64Array } as Record<number, TypedArrayConstructor>
+      )[t.bits];
       break;
     case DLDataTypeCode.UInt:
     case DLDataTypeCode.OpaqueHandle:
-      ctor = ({ 8: Uint8Array, 16: Uint16Array, 32: Uint32Array, 64: BigUint64Array } as Record<number, TypedArrayConstructor>)[t.bits];
+      ctor = (
+        { 8: Uint8Array, 16: Uint16Array, 32: Uint32Array, 64: BigUint64Array } as Record<number, TypedArrayConstructor>
+      )[t.bits];
       break;
     case DLDataTypeCode.Float:
       ctor = t.bits === 16 ? (Float16ArrayCtor ?? Uint16Array) : t.bits === 32 ? Float32Array : Float64Array;

@@ -26,6 +26,9 @@ export function installViewConstructors(constructors: ViewConstructors): void {
 
 /** @internal the factories; every entry of the package installs them before it hands out the class. */
 export function viewConstructors(): ViewConstructors {
-  if (installed === undefined) throw new Error('@cuda-js/memory-view: the view factories are not installed (import the package through its entry, not a file of it)');
+  if (installed === undefined)
+    throw new Error(
+      '@cuda-js/memory-view: the view factories are not installed (import the package through its entry, not a file of it)',
+    );
   return installed;
 }

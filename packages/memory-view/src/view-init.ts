@@ -85,7 +85,9 @@ function readDevice(given: unknown, fallback: Device, what: string): Device {
   const id: unknown = given === null || typeof given !== 'object' ? undefined : (given as { id?: unknown }).id;
   const checked = checkedDevice(type, id);
   if (checked === undefined) {
-    throw new UnsupportedDeviceError(`${what}: device { type: ${formatValue(type)}, id: ${formatValue(id)} } is not a DLPack device (a positive type code and a non-negative integer id)`);
+    throw new UnsupportedDeviceError(
+      `${what}: device { type: ${formatValue(type)}, id: ${formatValue(id)} } is not a DLPack device (a positive type code and a non-negative integer id)`,
+    );
   }
   return checked;
 }
@@ -93,7 +95,13 @@ function readDevice(given: unknown, fallback: Device, what: string): Device {
 function readFlags(given: unknown, what: string): number {
   if (given === undefined) return 0;
   // Compared before any bit operation: `&` would wrap values past 2^31 into valid-looking bits.
-  if (typeof given !== 'number' || !Number.isInteger(given) || given < 0 || given > KNOWN_FLAGS || (given & ~KNOWN_FLAGS) !== 0) {
+  if (
+    typeof given !== 'number' ||
+    !Number.isInteger(given) ||
+    given < 0 ||
+    given > KNOWN_FLAGS ||
+    (given & ~KNOWN_FLAGS) !== 0
+  ) {
     throw new InvalidLayoutError(
       `${what}: flags ${formatValue(given)} are not DLPackFlags bits (READ_ONLY ${DLPackFlags.READ_ONLY}, IS_COPIED ${DLPackFlags.IS_COPIED}, IS_SUBBYTE_TYPE_PADDED ${DLPackFlags.IS_SUBBYTE_TYPE_PADDED})`,
     );
@@ -109,33 +117,64 @@ function readFlags(given: unknown, what: string): number {
  * memory. `what` starts each message.
  */
 export function checkViewInit(init: StridedMemoryViewInit, what: string): CheckedViewInit {
-  if (init === null || typeof init !== 'object') throw new TypeError(`${what}: the init object { ptr or buffer, shape, dtype, ... } is required, got ${formatValue(init)}`);
-  const { ptr, buffer, byteOffset: givenOffset, shape: givenShape, strides: givenStrides, dtype: givenDType, device: givenDevice, flags: givenFlags, exporter, stream: givenStream, release } = init;
+  if (init === null || typeof init !== 'object')
+    throw new TypeError(
+      `${what}: the init object { ptr or buffer, shape, dtype, ... } is required, got ${formatValue(init)}`,
+    );
+  const {
+    ptr,
+    buffer,
+    byteOffset: givenOffset,
+    shape: givenShape,
+    strides: givenStrides,
+    dtype: givenDType,
+    device: givenDevice,
+    flags: givenFlags,
+    exporter,
+    stream: givenStream,
+    release,
+  } = init;
   const t = toDType(givenDType);
   const shape = readShape(givenShape, what);
-  const strides = givenStrides === undefined ? Object.freeze(compactStrides(shape)) : readStrides(givenStrides, shape, what);
+  const strides =
+    givenStrides === undefined ? Object.freeze(compactStrides(shape)) : readStrides(givenStrides, shape, what);
   const flags = readFlags(givenFlags, what);
   const itemsize = storedItemsize(t, flags);
   let device: Device;
   let byteOffset = 0;
   if (buffer !== undefined) {
-    if (ptr !== undefined) throw new InvalidLayoutError(`${what}: give the memory as ptr (an address) or as buffer (a JS buffer), not both`);
-    if (!isArrayBufferLike(buffer)) throw new InvalidLayoutError(`${what}: buffer must be an ArrayBuffer or a SharedArrayBuffer, got ${formatValue(buffer)}`);
+    if (ptr !== undefined)
+      throw new InvalidLayoutError(`${what}: give the memory as ptr (an address) or as buffer (a JS buffer), not both`);
+    if (!isArrayBufferLike(buffer))
+      throw new InvalidLayoutError(
+        `${what}: buffer must be an ArrayBuffer or a SharedArrayBuffer, got ${formatValue(buffer)}`,
+      );
     if (isDetached(buffer)) throw new ExporterClosedError(`${what}: the buffer is detached`);
     const offset: unknown = givenOffset ?? 0;
-    if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw new InvalidLayoutError(`${what}: byteOffset must be a non-negative integer, got ${formatValue(offset)}`);
+    if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0)
+      throw new InvalidLayoutError(`${what}: byteOffset must be a non-negative integer, got ${formatValue(offset)}`);
     byteOffset = offset;
     checkInBuffer(byteOffset, bufferByteLength(buffer), shape, strides, itemsize, what);
     device = readDevice(givenDevice, CPU_DEVICE, what);
-    if (!isHostAccessible(device.type)) throw new UnsupportedDeviceError(`${what}: a JS buffer is host memory, not memory of ${deviceTypeName(device.type)}:${device.id}; give device memory as ptr`);
+    if (!isHostAccessible(device.type))
+      throw new UnsupportedDeviceError(
+        `${what}: a JS buffer is host memory, not memory of ${deviceTypeName(device.type)}:${device.id}; give device memory as ptr`,
+      );
   } else {
-    if (ptr === undefined) throw new InvalidLayoutError(`${what}: the memory is missing: give ptr (a bigint address) or buffer (an ArrayBuffer or SharedArrayBuffer)`);
-    if (givenOffset !== undefined && givenOffset !== 0) throw new InvalidLayoutError(`${what}: byteOffset ${formatValue(givenOffset)} is for a buffer; add it to ptr instead`);
+    if (ptr === undefined)
+      throw new InvalidLayoutError(
+        `${what}: the memory is missing: give ptr (a bigint address) or buffer (an ArrayBuffer or SharedArrayBuffer)`,
+      );
+    if (givenOffset !== undefined && givenOffset !== 0)
+      throw new InvalidLayoutError(
+        `${what}: byteOffset ${formatValue(givenOffset)} is for a buffer; add it to ptr instead`,
+      );
     checkAddress(ptr, shape, strides, itemsize, what);
     device = readDevice(givenDevice, CUDA_DEVICE_0, what);
   }
   const stream = resolveStream(givenStream);
-  if (release !== undefined && typeof release !== 'function') throw new TypeError(`${what}: release must be a function`);
+  if (release !== undefined && typeof release !== 'function')
+    throw new TypeError(`${what}: release must be a function`);
   return {
     ptr: buffer === undefined ? ptr : undefined,
     buffer,

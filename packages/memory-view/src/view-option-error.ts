@@ -1,4 +1,12 @@
-import { checkOptions, isAnything, isBoolean, isFunction, type OptionProblem, type OptionTable, type OptionTableOf } from '@cuda-js/options';
+import {
+  checkOptions,
+  isAnything,
+  isBoolean,
+  isFunction,
+  type OptionProblem,
+  type OptionTable,
+  type OptionTableOf,
+} from '@cuda-js/options';
 import type { FromManagedTensorOptions, ToManagedTensorOptions } from './native/index.js';
 import type { BufferViewOptions, PointerViewOptions, ViewOptions } from './view-options.js';
 import { MemoryViewError } from './errors.js';
@@ -20,8 +28,19 @@ export class ViewOptionError extends MemoryViewError {
  * settings are no own keys, and would be read unchecked, or not at all), each
  * key read once. Use what it returns: the values it checked.
  */
-export function checkViewOptions<T extends object>(where: string, options: unknown, table: OptionTable, nullIsAbsent = false): Readonly<Partial<T>> {
-  return checkOptions<T>(options, table, { where, fail: (problem) => new ViewOptionError(problem), nullIsAbsent, plainOnly: true, snapshot: true });
+export function checkViewOptions<T extends object>(
+  where: string,
+  options: unknown,
+  table: OptionTable,
+  nullIsAbsent = false,
+): Readonly<Partial<T>> {
+  return checkOptions<T>(options, table, {
+    where,
+    fail: (problem) => new ViewOptionError(problem),
+    nullIsAbsent,
+    plainOnly: true,
+    snapshot: true,
+  });
 }
 
 // The values that the layout and stream readers check with their own messages are taken as they are here.
@@ -58,7 +77,15 @@ export const POINTER_VIEW_OPTIONS = {
 export const REINTERPRET_OPTIONS: OptionTable = { dtype: isAnything, shape: isAnything };
 
 /** `toManagedTensor` (ToManagedTensorOptions). */
-export const TO_MANAGED_TENSOR_OPTIONS = { ...VIEW_OPTIONS, legacy: isBoolean } satisfies OptionTableOf<ToManagedTensorOptions>;
+export const TO_MANAGED_TENSOR_OPTIONS = {
+  ...VIEW_OPTIONS,
+  legacy: isBoolean,
+} satisfies OptionTableOf<ToManagedTensorOptions>;
 
 /** `fromManagedTensor` (FromManagedTensorOptions). */
-export const FROM_MANAGED_TENSOR_OPTIONS = { legacy: isBoolean, exporter: isAnything, stream: isAnything, writable: isBoolean } satisfies OptionTableOf<FromManagedTensorOptions>;
+export const FROM_MANAGED_TENSOR_OPTIONS = {
+  legacy: isBoolean,
+  exporter: isAnything,
+  stream: isAnything,
+  writable: isBoolean,
+} satisfies OptionTableOf<FromManagedTensorOptions>;

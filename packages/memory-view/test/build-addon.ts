@@ -12,7 +12,9 @@ const packageRoot = join(import.meta.dirname, '..');
 const outDir = join(packageRoot, 'build-test');
 
 /** Either the built addon's path, or why it could not be built (for a skip message). */
-export type AddonBuild = { readonly path: string; readonly reason?: undefined } | { readonly path?: undefined; readonly reason: string };
+export type AddonBuild =
+  | { readonly path: string; readonly reason?: undefined }
+  | { readonly path?: undefined; readonly reason: string };
 
 function nodeHeaders(): string | undefined {
   const candidates = [
@@ -29,7 +31,15 @@ export function buildTestAddon(name: string, extraFlags: readonly string[] = [])
   const source = join(packageRoot, 'test', 'addons', `${name}.cc`);
   const header = join(packageRoot, 'native', 'dlpack.h');
   const nodeBinding = join(packageRoot, 'native', 'dlpack_node.h');
-  const flags = ['-std=c++17', '-O1', '-shared', '-fPIC', '-DNAPI_VERSION=8', `-DNODE_GYP_MODULE_NAME=${name}`, ...extraFlags];
+  const flags = [
+    '-std=c++17',
+    '-O1',
+    '-shared',
+    '-fPIC',
+    '-DNAPI_VERSION=8',
+    `-DNODE_GYP_MODULE_NAME=${name}`,
+    ...extraFlags,
+  ];
   const hash = createHash('sha256')
     .update(readFileSync(source))
     .update(readFileSync(header))
@@ -41,14 +51,19 @@ export function buildTestAddon(name: string, extraFlags: readonly string[] = [])
   const output = join(outDir, `${name}-${hash}.node`);
   if (existsSync(output)) return { path: output };
   const headers = nodeHeaders();
-  if (headers === undefined) return { reason: `no Node.js headers (node_api.h) beside ${process.execPath} nor in the node-gyp cache; set CUDA_JS_NODE_HEADERS` };
+  if (headers === undefined)
+    return {
+      reason: `no Node.js headers (node_api.h) beside ${process.execPath} nor in the node-gyp cache; set CUDA_JS_NODE_HEADERS`,
+    };
   const cxx = process.env['CXX'] ?? 'c++';
   mkdirSync(outDir, { recursive: true });
   const partial = `${output}.${process.pid}.tmp`;
   // Libraries (-l...) go after the source, as the linker wants them.
   const libs = flags.filter((f) => f.startsWith('-l'));
   const rest = flags.filter((f) => !f.startsWith('-l'));
-  const result = spawnSync(cxx, [...rest, `-I${headers}`, `-I${dirname(header)}`, source, ...libs, '-o', partial], { encoding: 'utf8' });
+  const result = spawnSync(cxx, [...rest, `-I${headers}`, `-I${dirname(header)}`, source, ...libs, '-o', partial], {
+    encoding: 'utf8',
+  });
   if (result.error) return { reason: `no C++ compiler (${cxx}): ${result.error.message}` };
   if (result.status !== 0) throw new Error(`building the test addon ${name} failed:\n${result.stderr}`);
   renameSync(partial, output);

@@ -1,6 +1,14 @@
 // Minimal third-party array classes that implement the protocols exactly as
 // docs/protocols.md tells an author to, with counters that the tests read.
-import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, type CudaArrayInterface, type DLDataType, type DLPackRequest, type DLPackTensor } from '../src/index.js';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  DLPACK_DEVICE,
+  type CudaArrayInterface,
+  type DLDataType,
+  type DLPackRequest,
+  type DLPackTensor,
+} from '../src/index.js';
 
 /** A host array that exports through DLPack (a JS-owned ArrayBuffer). */
 export class HostArray {

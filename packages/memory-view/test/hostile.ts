@@ -37,13 +37,38 @@ export function twoFacedArray(values: readonly number[], then: unknown): unknown
 export const hostileExtents: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 3 }) },
   { weight: 3, arbitrary: fc.array(hostileNumber, { maxLength: 4 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 3 }), hostileValue).map(([v, t]) => twoFacedArray(v, t)) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(undefined, null, 'abc', { length: 2, 0: 1, 1: 1 }, [1n], new Array(100).fill(1)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 3 }), hostileValue)
+      .map(([v, t]) => twoFacedArray(v, t)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      undefined,
+      null,
+      'abc',
+      { length: 2, 0: 1, 1: 1 },
+      [1n],
+      new Array(100).fill(1),
+    ),
+  },
 );
 
 /** dtype specs: names, DLPack triples with hostile fields, look-alikes. */
 export const hostileDType: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom<unknown>('uint8', 'float32', 'float64', 'int16', 'float32x2', 'complex64', 'float4_e2m1fn', 'bool', 'nope'),
+  fc.constantFrom<unknown>(
+    'uint8',
+    'float32',
+    'float64',
+    'int16',
+    'float32x2',
+    'complex64',
+    'float4_e2m1fn',
+    'bool',
+    'nope',
+  ),
   fc.record({
     code: fc.oneof(fc.integer({ min: 0, max: 300 }), hostileValue),
     bits: fc.oneof(fc.constantFrom(8, 16, 32, 64, 31), hostileValue),
@@ -74,7 +99,9 @@ export const lyingArray: fc.Arbitrary<ArrayBufferView> = fc
 /** Whether an error is one that memory-view names (or one of its documented argument TypeErrors). */
 export function isNamed(error: unknown): boolean {
   if (error instanceof MemoryViewError) return true;
-  return error instanceof TypeError && /^(fromBuffer|fromPointer|new StridedMemoryView|stream must be)/.test(error.message);
+  return (
+    error instanceof TypeError && /^(fromBuffer|fromPointer|new StridedMemoryView|stream must be)/.test(error.message)
+  );
 }
 
 /** Runs `make`; a named error passes, any other error fails the property, a view must be sound. */
@@ -92,7 +119,8 @@ export function namedOrSound(make: () => unknown): StridedMemoryView | undefined
   return view;
 }
 
-const isSafeNonNegative = (n: unknown): boolean => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && !Object.is(n, -0);
+const isSafeNonNegative = (n: unknown): boolean =>
+  typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && !Object.is(n, -0);
 
 /** The invariant: integer non-negative shape, integer strides, a valid pointer, every element inside the memory. */
 export function assertSound(view: StridedMemoryView): void {

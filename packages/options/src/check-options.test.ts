@@ -19,7 +19,12 @@ function problemOf(run: () => unknown): OptionProblem {
   throw new Error('expected the options to be refused');
 }
 
-const table = { fastMath: isBoolean, cache: isBoolean, maxRegisters: isIntegerIn(1, 255), name: { check: isOneOf(['a', 'b']), appliesTo: ['nvvm'] as const } };
+const table = {
+  fastMath: isBoolean,
+  cache: isBoolean,
+  maxRegisters: isIntegerIn(1, 255),
+  name: { check: isOneOf(['a', 'b']), appliesTo: ['nvvm'] as const },
+};
 
 describe('checkOptions', () => {
   it('accepts known keys with acceptable values, undefined entries and absent options, and returns the same object', () => {
@@ -27,7 +32,10 @@ describe('checkOptions', () => {
     expect(checkOptions(options, table, { where: 'jit()', fail })).toBe(options);
     expect(checkOptions(undefined, table, { where: 'jit()', fail })).toEqual({});
     expect(checkOptions(null, table, { where: 'jit()', fail, nullIsAbsent: true })).toEqual({});
-    expect(problemOf(() => checkOptions(null, table, { where: 'jit()', fail }))).toMatchObject({ kind: 'not-an-object', message: 'jit(): the options must be an object; got null' });
+    expect(problemOf(() => checkOptions(null, table, { where: 'jit()', fail }))).toMatchObject({
+      kind: 'not-an-object',
+      message: 'jit(): the options must be an object; got null',
+    });
   });
 
   it.each([
@@ -39,12 +47,19 @@ describe('checkOptions', () => {
   ])('refuses the unknown key %s and suggests %s', (key, suggestion) => {
     const p = problemOf(() => checkOptions({ [key]: 1 }, table, { where: 'jit()', fail }));
     expect(p).toMatchObject({ kind: 'unknown', where: 'jit()', key, suggestion, known: Object.keys(table) });
-    expect(p.message).toBe(`jit(): unknown option '${key}' (did you mean '${suggestion}'?); known options: fastMath, cache, maxRegisters, name`);
+    expect(p.message).toBe(
+      `jit(): unknown option '${key}' (did you mean '${suggestion}'?); known options: fastMath, cache, maxRegisters, name`,
+    );
   });
 
   it('suggests nothing for a key far from every known one, and uses aliases of other libraries', () => {
-    expect(problemOf(() => checkOptions({ blocksize: 1 }, table, { where: 'jit()', fail }))).toMatchObject({ kind: 'unknown', suggestion: undefined });
-    const aliased = problemOf(() => checkOptions({ use_fast: 1 }, table, { where: 'jit()', fail, aliases: { use_fast: 'fastMath' } }));
+    expect(problemOf(() => checkOptions({ blocksize: 1 }, table, { where: 'jit()', fail }))).toMatchObject({
+      kind: 'unknown',
+      suggestion: undefined,
+    });
+    const aliased = problemOf(() =>
+      checkOptions({ use_fast: 1 }, table, { where: 'jit()', fail, aliases: { use_fast: 'fastMath' } }),
+    );
     expect(aliased).toMatchObject({ kind: 'unknown', suggestion: 'fastMath' });
   });
 
@@ -56,16 +71,24 @@ describe('checkOptions', () => {
       expected: 'true or false',
       message: `jit(): option 'fastMath' must be true or false; got "no"`,
     });
-    expect(problemOf(() => checkOptions({ maxRegisters: 300 }, table, { where: 'jit()', fail }))).toMatchObject({ kind: 'invalid', expected: 'an integer from 1 to 255' });
+    expect(problemOf(() => checkOptions({ maxRegisters: 300 }, table, { where: 'jit()', fail }))).toMatchObject({
+      kind: 'invalid',
+      expected: 'an integer from 1 to 255',
+    });
   });
 
   it('refuses a non-object, and class instances when asked for plain objects only', () => {
-    expect(problemOf(() => checkOptions(3, table, { where: 'jit()', fail }))).toMatchObject({ kind: 'not-an-object', value: 3 });
+    expect(problemOf(() => checkOptions(3, table, { where: 'jit()', fail }))).toMatchObject({
+      kind: 'not-an-object',
+      value: 3,
+    });
     expect(problemOf(() => checkOptions([], table, { where: 'jit()', fail }))).toMatchObject({ kind: 'not-an-object' });
     class Options {
       cache = true;
     }
-    expect(problemOf(() => checkOptions(new Options(), table, { where: 'jit()', fail, plainOnly: true }))).toMatchObject({
+    expect(
+      problemOf(() => checkOptions(new Options(), table, { where: 'jit()', fail, plainOnly: true })),
+    ).toMatchObject({
       kind: 'not-an-object',
       message: 'jit(): the options must be a plain object; got a Options',
     });
@@ -74,8 +97,15 @@ describe('checkOptions', () => {
 
   it('refuses a rule outside its contexts with why', () => {
     const settings = { where: 'Program', fail, context: { id: 'c++', name: 'C++ (NVRTC)' } };
-    expect(problemOf(() => checkOptions({ name: 'a' }, table, settings))).toMatchObject({ kind: 'unsupported', key: 'name', context: 'C++ (NVRTC)', reason: 'it applies only to nvvm' });
-    expect(checkOptions({ name: 'a' }, table, { ...settings, context: { id: 'nvvm', name: 'NVVM' } })).toEqual({ name: 'a' });
+    expect(problemOf(() => checkOptions({ name: 'a' }, table, settings))).toMatchObject({
+      kind: 'unsupported',
+      key: 'name',
+      context: 'C++ (NVRTC)',
+      reason: 'it applies only to nvvm',
+    });
+    expect(checkOptions({ name: 'a' }, table, { ...settings, context: { id: 'nvvm', name: 'NVVM' } })).toEqual({
+      name: 'a',
+    });
   });
 
   it('with snapshot, gives a new object of the values it read, each key read once', () => {
@@ -95,7 +125,10 @@ describe('checkOptions', () => {
   });
 
   it('does not take a key from the prototype chain as known', () => {
-    expect(problemOf(() => checkOptions({ toString: 1 }, table, { where: 'jit()', fail }))).toMatchObject({ kind: 'unknown', key: 'toString' });
+    expect(problemOf(() => checkOptions({ toString: 1 }, table, { where: 'jit()', fail }))).toMatchObject({
+      kind: 'unknown',
+      key: 'toString',
+    });
   });
 });
 

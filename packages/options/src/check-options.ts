@@ -20,7 +20,9 @@ export type OptionTable<Context extends string = string> = Readonly<Record<strin
  * interface is the one declaration of the options: a key added to `T` without
  * a row, or a row without a key of `T`, fails to compile.
  */
-export type OptionTableOf<T, Context extends string = string> = { readonly [K in keyof T]-?: ValueCheck | OptionRule<Context> };
+export type OptionTableOf<T, Context extends string = string> = {
+  readonly [K in keyof T]-?: ValueCheck | OptionRule<Context>;
+};
 
 export interface CheckOptionsSettings<Context extends string = string> {
   /** Who takes the options, as users call it: `LaunchConfig`, `jit()`, `Stream.create`. */
@@ -53,11 +55,25 @@ export interface CheckOptionsSettings<Context extends string = string> {
  * typed; it copies nothing (symbol-keyed protocol objects stay whole),
  * unless `snapshot` asks for the values read, in a new object.
  */
-export function checkOptions<T extends object, Context extends string = string>(options: unknown, table: OptionTable<Context>, settings: CheckOptionsSettings<Context>): Readonly<Partial<T>> {
+export function checkOptions<T extends object, Context extends string = string>(
+  options: unknown,
+  table: OptionTable<Context>,
+  settings: CheckOptionsSettings<Context>,
+): Readonly<Partial<T>> {
   const { where, fail } = settings;
   if (options === undefined || (options === null && settings.nullIsAbsent)) return {} as Readonly<Partial<T>>;
-  if (options === null || typeof options !== 'object' || Array.isArray(options) || (settings.plainOnly && !isPlainObject(options))) {
-    throw fail({ kind: 'not-an-object', where, value: options, message: `${where}: the options must be ${settings.plainOnly ? 'a plain object' : 'an object'}; got ${describeValue(options)}` });
+  if (
+    options === null ||
+    typeof options !== 'object' ||
+    Array.isArray(options) ||
+    (settings.plainOnly && !isPlainObject(options))
+  ) {
+    throw fail({
+      kind: 'not-an-object',
+      where,
+      value: options,
+      message: `${where}: the options must be ${settings.plainOnly ? 'a plain object' : 'an object'}; got ${describeValue(options)}`,
+    });
   }
   const known = Object.keys(table);
   const snapshot: Record<string, unknown> | undefined = settings.snapshot ? {} : undefined;
@@ -65,19 +81,40 @@ export function checkOptions<T extends object, Context extends string = string>(
     const entry = Object.hasOwn(table, key) ? table[key] : undefined;
     if (entry === undefined) {
       const suggestion = suggestName(key, known, settings.aliases);
-      throw fail({ kind: 'unknown', where, key, known, suggestion, message: unknownOptionMessage(where, key, known, suggestion) });
+      throw fail({
+        kind: 'unknown',
+        where,
+        key,
+        known,
+        suggestion,
+        message: unknownOptionMessage(where, key, known, suggestion),
+      });
     }
     const value = (options as Record<string, unknown>)[key];
     if (value === undefined) continue;
     const rule: OptionRule<Context> = typeof entry === 'function' ? { check: entry } : entry;
     const expected = rule.check(value);
     if (expected !== undefined) {
-      throw fail({ kind: 'invalid', where, key, value, expected, message: `${where}: option '${key}' must be ${expected}; got ${describeValue(value)}` });
+      throw fail({
+        kind: 'invalid',
+        where,
+        key,
+        value,
+        expected,
+        message: `${where}: option '${key}' must be ${expected}; got ${describeValue(value)}`,
+      });
     }
     const context = settings.context;
     if (context !== undefined && rule.appliesTo !== undefined && !rule.appliesTo.includes(context.id)) {
       const reason = rule.notApplicable ?? `it applies only to ${rule.appliesTo.join(', ')}`;
-      throw fail({ kind: 'unsupported', where, key, context: context.name, reason, message: `${where}: option '${key}' is not supported for ${context.name}: ${reason}` });
+      throw fail({
+        kind: 'unsupported',
+        where,
+        key,
+        context: context.name,
+        reason,
+        message: `${where}: option '${key}' is not supported for ${context.name}: ${reason}`,
+      });
     }
     if (snapshot !== undefined) snapshot[key] = value;
   }

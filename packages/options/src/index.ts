@@ -1,4 +1,10 @@
-export { type CheckOptionsSettings, checkOptions, type OptionRule, type OptionTable, type OptionTableOf } from './check-options.js';
+export {
+  type CheckOptionsSettings,
+  checkOptions,
+  type OptionRule,
+  type OptionTable,
+  type OptionTableOf,
+} from './check-options.js';
 export { describeValue, type OptionProblem } from './option-problem.js';
 export { editDistance, suggestName } from './suggest-name.js';
 export {

@@ -11,8 +11,22 @@ export type OptionProblem =
       readonly suggestion: string | undefined;
       readonly message: string;
     }
-  | { readonly kind: 'invalid'; readonly where: string; readonly key: string; readonly value: unknown; readonly expected: string; readonly message: string }
-  | { readonly kind: 'unsupported'; readonly where: string; readonly key: string; readonly context: string; readonly reason: string; readonly message: string };
+  | {
+      readonly kind: 'invalid';
+      readonly where: string;
+      readonly key: string;
+      readonly value: unknown;
+      readonly expected: string;
+      readonly message: string;
+    }
+  | {
+      readonly kind: 'unsupported';
+      readonly where: string;
+      readonly key: string;
+      readonly context: string;
+      readonly reason: string;
+      readonly message: string;
+    };
 
 /** A value in an error message: short, and never a thrown conversion. */
 export function describeValue(value: unknown): string {
@@ -28,6 +42,11 @@ export function describeValue(value: unknown): string {
   return String(value);
 }
 
-export function unknownOptionMessage(where: string, key: string, known: readonly string[], suggestion: string | undefined): string {
+export function unknownOptionMessage(
+  where: string,
+  key: string,
+  known: readonly string[],
+  suggestion: string | undefined,
+): string {
   return `${where}: unknown option '${key}'${suggestion === undefined ? '' : ` (did you mean '${suggestion}'?)`}; known options: ${known.length === 0 ? '(none)' : known.join(', ')}`;
 }

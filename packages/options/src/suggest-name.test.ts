@@ -17,7 +17,9 @@ describe('suggestName', () => {
     expect(suggestName('zz', ['fastMath', 'cache'])).toBeUndefined();
   });
   it('prefers an alias when it names a known option', () => {
-    expect(suggestName('rdc', ['relocatableDeviceCode'], { rdc: 'relocatableDeviceCode' })).toBe('relocatableDeviceCode');
+    expect(suggestName('rdc', ['relocatableDeviceCode'], { rdc: 'relocatableDeviceCode' })).toBe(
+      'relocatableDeviceCode',
+    );
     expect(suggestName('rdc', ['cache'], { rdc: 'relocatableDeviceCode' })).toBeUndefined();
   });
 });

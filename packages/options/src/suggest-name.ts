@@ -3,7 +3,9 @@
  * swaps of two neighbours each cost one, so `cahce` is one edit from `cache`.
  */
 export function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -23,8 +25,16 @@ const simplified = (s: string): string => s.toLowerCase().replace(/[_-]/g, '');
  * slip (at most one edit in three characters), else undefined. `aliases` maps
  * other libraries' spellings (cuda.core's `use_fast_math`) to known names.
  */
-export function suggestName(name: string, known: readonly string[], aliases: Readonly<Record<string, string>> = {}): string | undefined {
-  const alias = Object.hasOwn(aliases, name) ? aliases[name] : Object.hasOwn(aliases, name.toLowerCase()) ? aliases[name.toLowerCase()] : undefined;
+export function suggestName(
+  name: string,
+  known: readonly string[],
+  aliases: Readonly<Record<string, string>> = {},
+): string | undefined {
+  const alias = Object.hasOwn(aliases, name)
+    ? aliases[name]
+    : Object.hasOwn(aliases, name.toLowerCase())
+      ? aliases[name.toLowerCase()]
+      : undefined;
   if (alias !== undefined && known.includes(alias)) return alias;
   const wanted = simplified(name);
   let best: string | undefined;

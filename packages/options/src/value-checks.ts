@@ -8,13 +8,15 @@ export const isBoolean: ValueCheck = (v) => (typeof v === 'boolean' ? undefined 
 
 export const isString: ValueCheck = (v) => (typeof v === 'string' ? undefined : 'a string');
 
-export const isNonEmptyString: ValueCheck = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'a non-empty string');
+export const isNonEmptyString: ValueCheck = (v) =>
+  typeof v === 'string' && v.length > 0 ? undefined : 'a non-empty string';
 
 export const isArray: ValueCheck = (v) => (Array.isArray(v) ? undefined : 'an array');
 
 export const isFunction: ValueCheck = (v) => (typeof v === 'function' ? undefined : 'a function');
 
-export const isFiniteNumber: ValueCheck = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : 'a finite number');
+export const isFiniteNumber: ValueCheck = (v) =>
+  typeof v === 'number' && Number.isFinite(v) ? undefined : 'a finite number';
 
 /** Any value: the option's own code checks it further (a stream, a device, a view). */
 export const isAnything: ValueCheck = () => undefined;
@@ -22,11 +24,17 @@ export const isAnything: ValueCheck = () => undefined;
 export const isInteger: ValueCheck = (v) => (typeof v === 'number' && Number.isInteger(v) ? undefined : 'an integer');
 
 export function isIntegerIn(min: number, max: number): ValueCheck {
-  return (v) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? undefined : `an integer from ${min} to ${max}`);
+  return (v) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max
+      ? undefined
+      : `an integer from ${min} to ${max}`;
 }
 
 export function isOneOf(values: readonly unknown[]): ValueCheck {
-  return (v) => (values.includes(v) ? undefined : `one of ${values.map((x) => (typeof x === 'bigint' ? `${x}n` : JSON.stringify(x))).join(', ')}`);
+  return (v) =>
+    values.includes(v)
+      ? undefined
+      : `one of ${values.map((x) => (typeof x === 'bigint' ? `${x}n` : JSON.stringify(x))).join(', ')}`;
 }
 
 /** Accepts what any of `checks` accepts; the expectation joins theirs with "or". */

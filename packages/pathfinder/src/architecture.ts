@@ -20,7 +20,11 @@ export interface ArchitectureLayout {
 export const ARCHITECTURE_LAYOUTS: Readonly<Record<string, ArchitectureLayout>> = {
   x64: { toolkitTargets: ['x86_64-linux'], multiarchTriplet: 'x86_64-linux-gnu', driverDirectories: [] },
   // sbsa-linux: Arm servers (Grace Hopper, Grace Blackwell); aarch64-linux: Jetson, whose L4T driver lives in tegra/.
-  arm64: { toolkitTargets: ['sbsa-linux', 'aarch64-linux'], multiarchTriplet: 'aarch64-linux-gnu', driverDirectories: ['/usr/lib/aarch64-linux-gnu/tegra'] },
+  arm64: {
+    toolkitTargets: ['sbsa-linux', 'aarch64-linux'],
+    multiarchTriplet: 'aarch64-linux-gnu',
+    driverDirectories: ['/usr/lib/aarch64-linux-gnu/tegra'],
+  },
   ppc64: { toolkitTargets: ['ppc64le-linux'], multiarchTriplet: 'powerpc64le-linux-gnu', driverDirectories: [] },
 };
 
@@ -37,7 +41,9 @@ export function architectureLayout(arch: string): ArchitectureLayout {
 /** `folders` with {@link TOOLKIT_TARGET} replaced by each target folder of `arch`, in order (dropped where it has none). */
 export function foldersForArchitecture(folders: readonly string[], arch: string): string[] {
   const targets = architectureLayout(arch).toolkitTargets;
-  return folders.flatMap((folder) => (folder.includes(TOOLKIT_TARGET) ? targets.map((target) => folder.replace(TOOLKIT_TARGET, target)) : [folder]));
+  return folders.flatMap((folder) =>
+    folder.includes(TOOLKIT_TARGET) ? targets.map((target) => folder.replace(TOOLKIT_TARGET, target)) : [folder],
+  );
 }
 
 /**
@@ -48,7 +54,12 @@ export function foldersForArchitecture(folders: readonly string[], arch: string)
 export function loaderDefaultFolders(arch: string): string[] {
   const layout = architectureLayout(arch);
   const triplet = layout.multiarchTriplet;
-  const folders = [...(triplet ? [join('/lib', triplet), join('/usr/lib', triplet)] : []), '/lib64', '/usr/lib64', ...layout.driverDirectories];
+  const folders = [
+    ...(triplet ? [join('/lib', triplet), join('/usr/lib', triplet)] : []),
+    '/lib64',
+    '/usr/lib64',
+    ...layout.driverDirectories,
+  ];
   const seen = new Set<string>();
   return folders.filter((folder) => {
     const real = resolvedPath(folder);

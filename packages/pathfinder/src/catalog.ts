@@ -50,7 +50,12 @@ function wheels(cu12Component: string, extra12: readonly string[] = []): Partial
   };
 }
 
-function toolkitLibrary(name: string, description: string, versions: Partial<Record<CudaMajor, string>>, cu12Component: string): LibraryDescriptor {
+function toolkitLibrary(
+  name: string,
+  description: string,
+  versions: Partial<Record<CudaMajor, string>>,
+  cu12Component: string,
+): LibraryDescriptor {
   return {
     name,
     description,
@@ -81,7 +86,11 @@ export const LIBRARY_CATALOG: readonly LibraryDescriptor[] = [
   {
     name: 'nvrtc',
     description: 'NVRTC, the runtime C++ compiler',
-    sonames: { 13: ['libnvrtc.so.13'], 12: ['libnvrtc.so.12'], 11: ['libnvrtc.so.11.2', 'libnvrtc.so.11.1', 'libnvrtc.so.11.0'] },
+    sonames: {
+      13: ['libnvrtc.so.13'],
+      12: ['libnvrtc.so.12'],
+      11: ['libnvrtc.so.11.2', 'libnvrtc.so.11.1', 'libnvrtc.so.11.0'],
+    },
     systemOnly: false,
     pipDirectories: wheels('cuda_nvrtc'),
     toolkitDirectories: LIB_DIRS,
@@ -89,7 +98,11 @@ export const LIBRARY_CATALOG: readonly LibraryDescriptor[] = [
   {
     name: 'nvrtc-builtins',
     description: 'NVRTC built-in headers, loaded by NVRTC itself',
-    sonames: { 13: ['libnvrtc-builtins.so.13.*'], 12: ['libnvrtc-builtins.so.12.*'], 11: ['libnvrtc-builtins.so.11.*'] },
+    sonames: {
+      13: ['libnvrtc-builtins.so.13.*'],
+      12: ['libnvrtc-builtins.so.12.*'],
+      11: ['libnvrtc-builtins.so.11.*'],
+    },
     systemOnly: false,
     pipDirectories: wheels('cuda_nvrtc'),
     toolkitDirectories: LIB_DIRS,
@@ -198,6 +211,9 @@ export const SUPPORTED_HEADERS: readonly string[] = HEADER_CATALOG.map((d) => d.
 
 export const LIBDEVICE_FILE = 'libdevice.10.bc';
 export const LIBDEVICE_TOOLKIT_DIRECTORIES: readonly string[] = ['nvvm/libdevice'];
-export const LIBDEVICE_PIP_DIRECTORIES: readonly string[] = ['nvidia/cu13/nvvm/libdevice', 'nvidia/cuda_nvcc/nvvm/libdevice'];
+export const LIBDEVICE_PIP_DIRECTORIES: readonly string[] = [
+  'nvidia/cu13/nvvm/libdevice',
+  'nvidia/cuda_nvcc/nvvm/libdevice',
+];
 /** Debian's nvidia-cuda-toolkit. */
 export const LIBDEVICE_SYSTEM_DIRECTORIES: readonly string[] = ['/usr/lib/nvidia-cuda-toolkit/libdevice'];

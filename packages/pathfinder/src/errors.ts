@@ -26,7 +26,9 @@ export class NotFoundError extends Error {
     hint?: string,
   ) {
     // the first line is a whole sentence (what callers that show one line keep); the places follow under their own heading
-    super(`${kind} '${target}' was not found.\nPlaces tried, in order:\n${formatAttempts(attempts)}${hint ? `\n${hint}` : ''}`);
+    super(
+      `${kind} '${target}' was not found.\nPlaces tried, in order:\n${formatAttempts(attempts)}${hint ? `\n${hint}` : ''}`,
+    );
   }
 }
 

@@ -26,10 +26,17 @@ export function findHeaderDirectory(name: string, options?: SearchOptions): Head
     const hit = cache.get(name);
     if (hit) return hit;
   }
-  const environment = options ? new SearchEnvironment(options, 'findHeaderDirectory') : defaultLibraryFinder().environment;
+  const environment = options
+    ? new SearchEnvironment(options, 'findHeaderDirectory')
+    : defaultLibraryFinder().environment;
   const overrideVariable = `CUDA_JS_INCLUDE_${name.toUpperCase()}`;
   const { found, attempts } = findFolder({ ...d, overrideVariable }, environment);
-  if (!found) throw new HeaderNotFoundError(name, attempts, `Install the CUDA headers, or set ${overrideVariable} to the folder that holds ${d.marker}.`);
+  if (!found)
+    throw new HeaderNotFoundError(
+      name,
+      attempts,
+      `Install the CUDA headers, or set ${overrideVariable} to the folder that holds ${d.marker}.`,
+    );
   const result = { name, ...found };
   if (!options) cache.set(name, result);
   return result;

@@ -25,7 +25,10 @@ export interface FolderLocation {
  * that holds `layout.marker`: override, site-packages, conda, the toolkit
  * roots, then distribution folders.
  */
-export function findFolder(layout: FileLayout, environment: SearchEnvironment): { found?: FolderLocation; attempts: SearchAttempt[] } {
+export function findFolder(
+  layout: FileLayout,
+  environment: SearchEnvironment,
+): { found?: FolderLocation; attempts: SearchAttempt[] } {
   const attempts: SearchAttempt[] = [];
   const check = (source: string, dir: string): FolderLocation | undefined => {
     if (isFile(join(dir, layout.marker))) return { path: dir, foundVia: source };
@@ -49,7 +52,8 @@ export function findFolder(layout: FileLayout, environment: SearchEnvironment): 
       if (hit) return { found: hit, attempts };
     }
   }
-  if (sp.directories.length) attempts.push({ source: 'site-packages', location: sp.directories.join(', '), reason: 'no NVIDIA wheel with it' });
+  if (sp.directories.length)
+    attempts.push({ source: 'site-packages', location: sp.directories.join(', '), reason: 'no NVIDIA wheel with it' });
 
   const roots: { source: string; root: string }[] = [];
   const conda = environment.condaPrefix();

@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import { LIBDEVICE_FILE, LIBDEVICE_PIP_DIRECTORIES, LIBDEVICE_SYSTEM_DIRECTORIES, LIBDEVICE_TOOLKIT_DIRECTORIES } from './catalog.js';
+import {
+  LIBDEVICE_FILE,
+  LIBDEVICE_PIP_DIRECTORIES,
+  LIBDEVICE_SYSTEM_DIRECTORIES,
+  LIBDEVICE_TOOLKIT_DIRECTORIES,
+} from './catalog.js';
 import { LibdeviceNotFoundError } from './errors.js';
 import { findFolder } from './find-in-layout.js';
 import { defaultLibraryFinder } from './find-library.js';
@@ -32,7 +37,8 @@ export function findLibdevice(options?: SearchOptions): LibdeviceLocation {
     },
     environment,
   );
-  if (!found) throw new LibdeviceNotFoundError(attempts, 'Install the CUDA toolkit (nvvm), or set CUDA_JS_LIBDEVICE_DIR.');
+  if (!found)
+    throw new LibdeviceNotFoundError(attempts, 'Install the CUDA toolkit (nvvm), or set CUDA_JS_LIBDEVICE_DIR.');
   const result = { path: join(found.path, LIBDEVICE_FILE), foundVia: found.foundVia };
   if (!options) cached = result;
   return result;

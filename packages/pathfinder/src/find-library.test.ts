@@ -4,13 +4,30 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { endianness, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { clearCache, EnvironmentValueError, findLibrary, LibraryNotFoundError, SUPPORTED_LIBRARIES, UnknownNameError, type SearchOptions } from './index.js';
+import {
+  clearCache,
+  EnvironmentValueError,
+  findLibrary,
+  LibraryNotFoundError,
+  SUPPORTED_LIBRARIES,
+  UnknownNameError,
+  type SearchOptions,
+} from './index.js';
 
 const base = mkdtempSync(join(tmpdir(), 'pathfinder-lib-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 let counter = 0;
 
-const MACHINES: Record<string, number> = { x64: 62, ia32: 3, arm64: 183, arm: 40, ppc64: 21, s390x: 22, riscv64: 243, loong64: 258 };
+const MACHINES: Record<string, number> = {
+  x64: 62,
+  ia32: 3,
+  arm64: 183,
+  arm: 40,
+  ppc64: 21,
+  s390x: 22,
+  riscv64: 243,
+  loong64: 258,
+};
 const IS_64 = ['x64', 'arm64', 'ppc64', 's390x', 'riscv64', 'loong64'].includes(process.arch);
 
 /** The ELF header of an (empty) shared object of this machine: what pathfinder checks before dlopen. */
@@ -95,8 +112,15 @@ describe('findLibrary: search order', () => {
   });
 
   it('finds nvrtc-builtins by a minor-version pattern, and libNVVM under nvvm/lib64', () => {
-    const r = fakeTree(['usr/local/cuda/lib64/libnvrtc-builtins.so.13.0', 'usr/local/cuda/nvvm/lib64/libnvvm.so.4', 'usr/local/cuda/version.json']);
-    writeFileSync(join(r, 'usr/local/cuda/version.json'), JSON.stringify({ cuda: { name: 'CUDA SDK', version: '13.0.2' } }));
+    const r = fakeTree([
+      'usr/local/cuda/lib64/libnvrtc-builtins.so.13.0',
+      'usr/local/cuda/nvvm/lib64/libnvvm.so.4',
+      'usr/local/cuda/version.json',
+    ]);
+    writeFileSync(
+      join(r, 'usr/local/cuda/version.json'),
+      JSON.stringify({ cuda: { name: 'CUDA SDK', version: '13.0.2' } }),
+    );
     expect(findLibrary('nvrtc-builtins', only(r)).path).toBe(join(r, 'usr/local/cuda/lib64/libnvrtc-builtins.so.13.0'));
     const nvvm = findLibrary('nvvm', only(r));
     expect(nvvm.path).toBe(join(r, 'usr/local/cuda/nvvm/lib64/libnvvm.so.4'));
@@ -112,10 +136,18 @@ describe('findLibrary: search order', () => {
   });
 
   it('looks for the driver and NVML only in the system loader, never in a toolkit', () => {
-    const r = fakeTree(['usr/local/cuda/lib64/libcuda.so.1', 'usr/local/cuda/lib64/stubs/libcuda.so', 'ld/libcuda.so.1', 'lib/libnvidia-ml.so.1']);
+    const r = fakeTree([
+      'usr/local/cuda/lib64/libcuda.so.1',
+      'usr/local/cuda/lib64/stubs/libcuda.so',
+      'ld/libcuda.so.1',
+      'lib/libnvidia-ml.so.1',
+    ]);
     expect(() => findLibrary('cuda', only(r))).toThrow(LibraryNotFoundError);
     expect(findLibrary('cuda', only(r, { env: { LD_LIBRARY_PATH: join(r, 'ld') } })).foundVia).toBe('LD_LIBRARY_PATH');
-    const viaCache = findLibrary('nvml', only(r, { loaderCache: [{ soname: 'libnvidia-ml.so.1', path: join(r, 'lib/libnvidia-ml.so.1') }] }));
+    const viaCache = findLibrary(
+      'nvml',
+      only(r, { loaderCache: [{ soname: 'libnvidia-ml.so.1', path: join(r, 'lib/libnvidia-ml.so.1') }] }),
+    );
     expect(viaCache).toMatchObject({ foundVia: 'ldconfig', path: join(r, 'lib/libnvidia-ml.so.1') });
   });
 });
@@ -126,9 +158,15 @@ describe('findLibrary: the folders of the architecture searched', () => {
 
   it("takes the toolkit's targets/x86_64-linux on x64 and targets/sbsa-linux on arm64, never the other", () => {
     const r = fakeTree(toolkit);
-    expect(findLibrary('nvrtc', only(r, { arch: 'x64' })).path).toBe(join(r, 'usr/local/cuda/targets/x86_64-linux/lib/libnvrtc.so.13'));
-    expect(findLibrary('nvrtc', only(r, { arch: 'arm64' })).path).toBe(join(r, 'usr/local/cuda/targets/sbsa-linux/lib/libnvrtc.so.13'));
-    expect(findLibrary('nvrtc', only(r)).path).toContain(process.arch === 'arm64' ? 'targets/sbsa-linux/' : 'targets/x86_64-linux/');
+    expect(findLibrary('nvrtc', only(r, { arch: 'x64' })).path).toBe(
+      join(r, 'usr/local/cuda/targets/x86_64-linux/lib/libnvrtc.so.13'),
+    );
+    expect(findLibrary('nvrtc', only(r, { arch: 'arm64' })).path).toBe(
+      join(r, 'usr/local/cuda/targets/sbsa-linux/lib/libnvrtc.so.13'),
+    );
+    expect(findLibrary('nvrtc', only(r)).path).toContain(
+      process.arch === 'arm64' ? 'targets/sbsa-linux/' : 'targets/x86_64-linux/',
+    );
   });
 
   it("takes a Jetson toolkit's targets/aarch64-linux on arm64 only, and says where it looked", () => {
@@ -155,10 +193,17 @@ describe('findLibrary: the folders of the architecture searched', () => {
   it("finds the driver in the loader's default folders after its cache, where ldconfig was not run", () => {
     const r = fakeTree(['usr/lib/aarch64-linux-gnu/libcuda.so.1', 'usr/lib64/libnvidia-ml.so.1', 'cache/libcuda.so.1']);
     const folders = [join(r, 'usr/lib64'), join(r, 'usr/lib/aarch64-linux-gnu')];
-    expect(findLibrary('cuda', only(r, { loaderDefaultFolders: folders }))).toMatchObject({ foundVia: 'system', path: join(r, 'usr/lib/aarch64-linux-gnu/libcuda.so.1') });
+    expect(findLibrary('cuda', only(r, { loaderDefaultFolders: folders }))).toMatchObject({
+      foundVia: 'system',
+      path: join(r, 'usr/lib/aarch64-linux-gnu/libcuda.so.1'),
+    });
     const cached = [{ soname: 'libcuda.so.1', path: join(r, 'cache/libcuda.so.1') }];
-    expect(findLibrary('cuda', only(r, { loaderDefaultFolders: folders, loaderCache: cached })).foundVia).toBe('ldconfig');
-    expect(() => findLibrary('cuda', only(r, { loaderDefaultFolders: [join(r, 'usr/lib64')] }))).toThrow(/\[system\] .*usr\/lib64: none of libcuda\.so\.1 here/);
+    expect(findLibrary('cuda', only(r, { loaderDefaultFolders: folders, loaderCache: cached })).foundVia).toBe(
+      'ldconfig',
+    );
+    expect(() => findLibrary('cuda', only(r, { loaderDefaultFolders: [join(r, 'usr/lib64')] }))).toThrow(
+      /\[system\] .*usr\/lib64: none of libcuda\.so\.1 here/,
+    );
   });
 });
 
@@ -187,7 +232,8 @@ describe('findLibrary: only loadable shared objects reach dlopen', () => {
     const le = endianness() === 'LE';
     const w16 = (v: number, o: number) => (le ? file.writeUInt16LE(v, o) : file.writeUInt16BE(v, o));
     const w32 = (v: number, o: number) => (le ? file.writeUInt32LE(v, o) : file.writeUInt32BE(v, o));
-    const wWord = (v: number, o: number) => (wide ? (le ? file.writeBigUInt64LE(BigInt(v), o) : file.writeBigUInt64BE(BigInt(v), o)) : w32(v, o));
+    const wWord = (v: number, o: number) =>
+      wide ? (le ? file.writeBigUInt64LE(BigInt(v), o) : file.writeBigUInt64BE(BigInt(v), o)) : w32(v, o);
     wWord(wide ? 64 : 52, wide ? 32 : 28);
     w16(wide ? 56 : 32, wide ? 54 : 42);
     w16(1, wide ? 56 : 44);
@@ -196,7 +242,9 @@ describe('findLibrary: only loadable shared objects reach dlopen', () => {
     wWord(0, ph + (wide ? 8 : 4));
     wWord(1 << 20, ph + (wide ? 32 : 16));
     writeFileSync(truncated, file);
-    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_LIB_NVRTC: truncated } }))).toThrow(/truncated ELF file/);
+    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_LIB_NVRTC: truncated } }))).toThrow(
+      /truncated ELF file/,
+    );
     const text = join(r, 'text.so');
     writeFileSync(text, 'not really an ELF file');
     expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_LIB_NVRTC: text } }))).toThrow(/not an ELF file/);
@@ -204,7 +252,9 @@ describe('findLibrary: only loadable shared objects reach dlopen', () => {
     const otherHeader = elfHeader();
     otherHeader[4] = IS_64 ? 1 : 2;
     writeFileSync(other, otherHeader);
-    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_LIB_NVRTC: other } }))).toThrow(/-bit ELF file; this process is/);
+    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_LIB_NVRTC: other } }))).toThrow(
+      /-bit ELF file; this process is/,
+    );
   });
 
   it('formats what it cannot name without throwing', () => {
@@ -215,7 +265,10 @@ describe('findLibrary: only loadable shared objects reach dlopen', () => {
   });
 
   it('finds CUDA 12 wheels in their per-component folders', () => {
-    const r = fakeTree(['site-packages/nvidia/nvjitlink/lib/libnvJitLink.so.12', 'site-packages/nvidia/cuda_nvcc/nvvm/lib64/libnvvm.so.4']);
+    const r = fakeTree([
+      'site-packages/nvidia/nvjitlink/lib/libnvJitLink.so.12',
+      'site-packages/nvidia/cuda_nvcc/nvvm/lib64/libnvvm.so.4',
+    ]);
     expect(findLibrary('nvJitLink', only(r))).toMatchObject({ foundVia: 'site-packages', cudaMajor: 12 });
     expect(findLibrary('nvvm', only(r)).foundVia).toBe('site-packages');
   });
@@ -225,15 +278,25 @@ describe('findLibrary: NCCL', () => {
   it('finds libnccl.so.2 in the nvidia-nccl-cu13 wheel, with no CUDA major claimed', () => {
     const r = fakeTree(['site-packages/nvidia/nccl/lib/libnccl.so.2', 'usr/local/cuda/lib64/libnccl.so.2']);
     const nccl = findLibrary('nccl', only(r));
-    expect(nccl).toMatchObject({ foundVia: 'site-packages', path: join(r, 'site-packages/nvidia/nccl/lib/libnccl.so.2'), cudaMajor: undefined });
+    expect(nccl).toMatchObject({
+      foundVia: 'site-packages',
+      path: join(r, 'site-packages/nvidia/nccl/lib/libnccl.so.2'),
+      cudaMajor: undefined,
+    });
     expect(nccl.notes).toEqual([]);
   });
 
   it("finds a system NCCL through the loader cache, then a toolkit's lib64", () => {
     const r = fakeTree(['lib/libnccl.so.2', 'usr/local/cuda/lib64/libnccl.so.2']);
-    const viaCache = findLibrary('nccl', only(r, { loaderCache: [{ soname: 'libnccl.so.2', path: join(r, 'lib/libnccl.so.2') }] }));
+    const viaCache = findLibrary(
+      'nccl',
+      only(r, { loaderCache: [{ soname: 'libnccl.so.2', path: join(r, 'lib/libnccl.so.2') }] }),
+    );
     expect(viaCache).toMatchObject({ foundVia: 'ldconfig', path: join(r, 'lib/libnccl.so.2') });
-    expect(findLibrary('nccl', only(r))).toMatchObject({ foundVia: 'default toolkit', path: join(r, 'usr/local/cuda/lib64/libnccl.so.2') });
+    expect(findLibrary('nccl', only(r))).toMatchObject({
+      foundVia: 'default toolkit',
+      path: join(r, 'usr/local/cuda/lib64/libnccl.so.2'),
+    });
     expect(findLibrary('nccl', only(r, { env: { CUDA_JS_LIB_NCCL: join(r, 'lib') } })).foundVia).toBe('override');
   });
 
@@ -285,7 +348,9 @@ describe('findLibrary: one CUDA major across the compilers', () => {
     writeFileSync(join(r, 'usr/local/cuda/version.json'), JSON.stringify({ cuda: { version: '13.0.1' } }));
     const nvrtc = findLibrary('nvrtc', only(r));
     expect(nvrtc).toMatchObject({ foundVia: 'default toolkit', cudaMajor: 13 });
-    expect(nvrtc.notes.join('\n')).toMatch(/preferred CUDA 13 \(the major in which nvrtc, nvJitLink, nvvm are found\) over CUDA 12 at .*libnvrtc\.so\.12/);
+    expect(nvrtc.notes.join('\n')).toMatch(
+      /preferred CUDA 13 \(the major in which nvrtc, nvJitLink, nvvm are found\) over CUDA 12 at .*libnvrtc\.so\.12/,
+    );
   });
 
   it('says so when the majors cannot agree', () => {
@@ -293,15 +358,21 @@ describe('findLibrary: one CUDA major across the compilers', () => {
     writeFileSync(join(r, 'usr/local/cuda/version.json'), JSON.stringify({ cuda: { version: '13.0.1' } }));
     const nvrtc = findLibrary('nvrtc', only(r, { env: { LD_LIBRARY_PATH: join(r, 'ld') }, preferredMajor: 13 }));
     expect(nvrtc.cudaMajor).toBe(11);
-    expect(nvrtc.notes).toEqual(['no CUDA 13 build found (asked for explicitly); using CUDA 11, which mixes CUDA majors']);
+    expect(nvrtc.notes).toEqual([
+      'no CUDA 13 build found (asked for explicitly); using CUDA 11, which mixes CUDA majors',
+    ]);
   });
 
   it('takes the newest major on a tie, and CUDA_JS_CUDA_MAJOR over everything', () => {
     const r = fakeTree(['usr/local/cuda/lib64/libnvrtc.so.12', 'usr/local/cuda/lib64/libnvrtc.so.13']);
     expect(findLibrary('nvrtc', only(r)).cudaMajor).toBe(13);
     expect(findLibrary('nvrtc', only(r, { env: { CUDA_JS_CUDA_MAJOR: '12' } })).cudaMajor).toBe(12);
-    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_CUDA_MAJOR: 'twelve' } }))).toThrow(/CUDA_JS_CUDA_MAJOR must be 11, 12 or 13/);
-    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_CUDA_MAJOR: 'twelve' } }))).toThrow(EnvironmentValueError);
+    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_CUDA_MAJOR: 'twelve' } }))).toThrow(
+      /CUDA_JS_CUDA_MAJOR must be 11, 12 or 13/,
+    );
+    expect(() => findLibrary('nvrtc', only(r, { env: { CUDA_JS_CUDA_MAJOR: 'twelve' } }))).toThrow(
+      EnvironmentValueError,
+    );
   });
 });
 
@@ -313,9 +384,19 @@ describe('findLibrary: errors', () => {
     });
     expect(error).toBeInstanceOf(LibraryNotFoundError);
     expect(error!.libraryName).toBe('nvJitLink');
-    expect(error!.attempts.map((a) => a.source)).toEqual(['override', 'site-packages', 'conda', 'LD_LIBRARY_PATH', 'ldconfig', 'CUDA_HOME', 'default toolkit']);
+    expect(error!.attempts.map((a) => a.source)).toEqual([
+      'override',
+      'site-packages',
+      'conda',
+      'LD_LIBRARY_PATH',
+      'ldconfig',
+      'CUDA_HOME',
+      'default toolkit',
+    ]);
     expect(error!.message).toContain("CUDA library 'nvJitLink' was not found.\nPlaces tried, in order:\n");
-    expect(error!.message).toContain(`[site-packages] ${join(r, 'site-packages/nvidia/cu13/lib')}: none of libnvJitLink.so.13 here`);
+    expect(error!.message).toContain(
+      `[site-packages] ${join(r, 'site-packages/nvidia/cu13/lib')}: none of libnvJitLink.so.13 here`,
+    );
     expect(error!.message).toContain(`[LD_LIBRARY_PATH] ${join(r, 'nope')}: no such folder`);
     expect(error!.message).toContain('[ldconfig] ldconfig -p: no entry for libnvJitLink.so.13, libnvJitLink.so.12');
     expect(error!.message).toContain('or point CUDA_JS_LIB_NVJITLINK at the file');
@@ -323,11 +404,30 @@ describe('findLibrary: errors', () => {
 
   it('names an unknown library and lists the known ones', () => {
     expect(() => findLibrary('nvrtcc')).toThrow(UnknownNameError);
-    expect(() => findLibrary('nvrtcc')).toThrow(`unknown library "nvrtcc"; known names: ${SUPPORTED_LIBRARIES.join(', ')}`);
+    expect(() => findLibrary('nvrtcc')).toThrow(
+      `unknown library "nvrtcc"; known names: ${SUPPORTED_LIBRARIES.join(', ')}`,
+    );
   });
 
   it('knows at least the libraries of the issue', () => {
-    for (const name of ['cuda', 'nvrtc', 'nvrtc-builtins', 'nvJitLink', 'nvvm', 'cudart', 'nvfatbin', 'nvml', 'cupti', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusparse', 'cusolver', 'nccl']) {
+    for (const name of [
+      'cuda',
+      'nvrtc',
+      'nvrtc-builtins',
+      'nvJitLink',
+      'nvvm',
+      'cudart',
+      'nvfatbin',
+      'nvml',
+      'cupti',
+      'cublas',
+      'cublasLt',
+      'cufft',
+      'curand',
+      'cusparse',
+      'cusolver',
+      'nccl',
+    ]) {
       expect(SUPPORTED_LIBRARIES).toContain(name);
     }
   });

@@ -1,12 +1,28 @@
 import { basename, join } from 'node:path';
-import { COMPILER_LIBRARIES, CUDA_MAJORS, SUPPORTED_LIBRARIES, libraryDescriptor, type CudaMajor, type LibraryDescriptor } from './catalog.js';
+import {
+  COMPILER_LIBRARIES,
+  CUDA_MAJORS,
+  SUPPORTED_LIBRARIES,
+  libraryDescriptor,
+  type CudaMajor,
+  type LibraryDescriptor,
+} from './catalog.js';
 import { LibraryNotFoundError, UnknownNameError, type SearchAttempt } from './errors.js';
 import { findFilesIn, isDirectory, isFile, matchesAny, sharedObjectProblem } from './file-search.js';
 import { SearchEnvironment, type SearchOptions } from './search-environment.js';
 import { pathVersion, resolvedPath, toolkitRootVersion } from './toolkit-version.js';
 
 /** How a library was found: the search source that gave it. */
-export type FoundVia = 'override' | 'site-packages' | 'conda' | 'LD_LIBRARY_PATH' | 'ldconfig' | 'system' | 'CUDA_PATH' | 'CUDA_HOME' | 'default toolkit';
+export type FoundVia =
+  | 'override'
+  | 'site-packages'
+  | 'conda'
+  | 'LD_LIBRARY_PATH'
+  | 'ldconfig'
+  | 'system'
+  | 'CUDA_PATH'
+  | 'CUDA_HOME'
+  | 'default toolkit';
 
 /** A library that was found. */
 export interface LibraryLocation {
@@ -48,16 +64,29 @@ function majorsOfFile(d: LibraryDescriptor, file: string): CudaMajor[] {
   return CUDA_MAJORS.filter((m) => matchesAny(file, d.sonames[m] ?? []));
 }
 
-function makeCandidate(d: LibraryDescriptor, path: string, foundVia: FoundVia, root?: string, wheelMajor?: CudaMajor): Candidate {
+function makeCandidate(
+  d: LibraryDescriptor,
+  path: string,
+  foundVia: FoundVia,
+  root?: string,
+  wheelMajor?: CudaMajor,
+): Candidate {
   const majors = majorsOfFile(d, basename(path));
-  const evidence = pathVersion(path) ?? pathVersion(resolvedPath(path)) ?? (root ? toolkitRootVersion(root) : undefined);
+  const evidence =
+    pathVersion(path) ?? pathVersion(resolvedPath(path)) ?? (root ? toolkitRootVersion(root) : undefined);
   let cudaMajor: CudaMajor | undefined = majors.length === 1 ? majors[0] : undefined;
-  if (cudaMajor === undefined && wheelMajor !== undefined && majors.includes(wheelMajor) && majors.length === 1) cudaMajor = wheelMajor;
+  if (cudaMajor === undefined && wheelMajor !== undefined && majors.includes(wheelMajor) && majors.length === 1)
+    cudaMajor = wheelMajor;
   if (cudaMajor === undefined) {
     const fromEvidence = asMajor(evidence?.major);
     if (fromEvidence !== undefined && (majors.length === 0 || majors.includes(fromEvidence))) cudaMajor = fromEvidence;
   }
-  const version = evidence && evidence.major === cudaMajor ? evidence.version : cudaMajor !== undefined ? String(cudaMajor) : undefined;
+  const version =
+    evidence && evidence.major === cudaMajor
+      ? evidence.version
+      : cudaMajor !== undefined
+        ? String(cudaMajor)
+        : undefined;
   return { path, foundVia, cudaMajor, version };
 }
 
@@ -72,7 +101,13 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
   const wanted = sonames.join(', ');
   const toolkitDirectories = environment.toolkitDirectories(d.toolkitDirectories);
 
-  const searchDirectory = (source: FoundVia, dir: string, patterns: readonly string[], root?: string, wheelMajor?: CudaMajor): void => {
+  const searchDirectory = (
+    source: FoundVia,
+    dir: string,
+    patterns: readonly string[],
+    root?: string,
+    wheelMajor?: CudaMajor,
+  ): void => {
     if (!isDirectory(dir)) {
       attempts.push({ source, location: dir, reason: 'no such folder' });
       return;
@@ -93,19 +128,28 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
         candidates.push(makeCandidate(d, override, 'override'));
         return { candidates, attempts };
       }
-      attempts.push({ source: 'override', location: `${variable}=${override}`, reason: `${problem}; expected a shared library (${wanted})` });
+      attempts.push({
+        source: 'override',
+        location: `${variable}=${override}`,
+        reason: `${problem}; expected a shared library (${wanted})`,
+      });
       throw new LibraryNotFoundError(d.name, attempts, `Fix or unset ${variable}.`);
     }
     if (isDirectory(override)) {
       const hit = findFilesIn(override, sonames)[0];
       const problem = hit === undefined ? undefined : sharedObjectProblem(hit);
-      if (hit !== undefined && problem === undefined) return { candidates: [makeCandidate(d, hit, 'override')], attempts };
+      if (hit !== undefined && problem === undefined)
+        return { candidates: [makeCandidate(d, hit, 'override')], attempts };
       if (hit !== undefined) {
         attempts.push({ source: 'override', location: `${variable}=${override}`, reason: `${hit}: ${problem}` });
         throw new LibraryNotFoundError(d.name, attempts, `Fix or unset ${variable}.`);
       }
     }
-    attempts.push({ source: 'override', location: `${variable}=${override}`, reason: `neither a file nor a folder holding ${wanted}` });
+    attempts.push({
+      source: 'override',
+      location: `${variable}=${override}`,
+      reason: `neither a file nor a folder holding ${wanted}`,
+    });
     throw new LibraryNotFoundError(d.name, attempts, `Fix or unset ${variable}.`);
   }
   attempts.push({ source: 'override', location: variable, reason: 'not set' });
@@ -114,7 +158,8 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
     // 2. NVIDIA pip wheels.
     const sp = environment.sitePackages;
     for (const problem of sp.problems) attempts.push({ source: 'site-packages', location: 'python', reason: problem });
-    if (sp.directories.length === 0) attempts.push({ source: 'site-packages', location: '(none)', reason: 'no site-packages folder known' });
+    if (sp.directories.length === 0)
+      attempts.push({ source: 'site-packages', location: '(none)', reason: 'no site-packages folder known' });
     for (const site of sp.directories) {
       for (const major of CUDA_MAJORS) {
         const patterns = d.sonames[major];
@@ -127,11 +172,16 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
       }
     }
     if (!attempts.some((a) => a.source === 'site-packages') && !candidates.length) {
-      attempts.push({ source: 'site-packages', location: sp.directories.join(', '), reason: 'no NVIDIA wheel for this library' });
+      attempts.push({
+        source: 'site-packages',
+        location: sp.directories.join(', '),
+        reason: 'no NVIDIA wheel for this library',
+      });
     }
     // 3. A conda environment.
     const conda = environment.condaPrefix();
-    if (conda) for (const sub of ['lib', ...toolkitDirectories]) searchDirectory('conda', join(conda, sub), sonames, conda);
+    if (conda)
+      for (const sub of ['lib', ...toolkitDirectories]) searchDirectory('conda', join(conda, sub), sonames, conda);
     else attempts.push({ source: 'conda', location: 'CONDA_PREFIX', reason: 'not set' });
   }
 
@@ -141,14 +191,19 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
   for (const dir of ldPath) searchDirectory('LD_LIBRARY_PATH', dir, sonames);
   const cache = environment.loaderCache;
   const cached = cache.entries.filter((e) => matchesAny(e.soname, sonames));
-  cached.sort((a, b) => sonames.findIndex((s) => matchesAny(a.soname, [s])) - sonames.findIndex((s) => matchesAny(b.soname, [s])));
+  cached.sort(
+    (a, b) => sonames.findIndex((s) => matchesAny(a.soname, [s])) - sonames.findIndex((s) => matchesAny(b.soname, [s])),
+  );
   for (const entry of cached) candidates.push(makeCandidate(d, entry.path, 'ldconfig'));
-  if (cached.length === 0) attempts.push({ source: 'ldconfig', location: 'ldconfig -p', reason: cache.problem ?? `no entry for ${wanted}` });
+  if (cached.length === 0)
+    attempts.push({ source: 'ldconfig', location: 'ldconfig -p', reason: cache.problem ?? `no entry for ${wanted}` });
   // The loader's default folders, which it searches after its cache (a library copied there without a run of ldconfig).
   const defaults = environment.loaderDefaultFolders().filter(isDirectory);
   const before = candidates.length;
-  for (const dir of defaults) for (const hit of findFilesIn(dir, sonames)) candidates.push(makeCandidate(d, hit, 'system'));
-  if (defaults.length > 0 && candidates.length === before) attempts.push({ source: 'system', location: defaults.join(', '), reason: `none of ${wanted} here` });
+  for (const dir of defaults)
+    for (const hit of findFilesIn(dir, sonames)) candidates.push(makeCandidate(d, hit, 'system'));
+  if (defaults.length > 0 && candidates.length === before)
+    attempts.push({ source: 'system', location: defaults.join(', '), reason: `none of ${wanted} here` });
 
   // 5. Toolkit roots.
   if (!d.systemOnly) {
@@ -161,7 +216,8 @@ function searchCandidates(d: LibraryDescriptor, environment: SearchEnvironment):
         const dir = join(root, sub);
         if (isDirectory(dir)) searchDirectory(source as FoundVia, dir, sonames, root);
       }
-      if (!candidates.some((c) => c.foundVia === source)) attempts.push({ source, location: root, reason: `none of ${wanted} under ${toolkitDirectories.join(', ')}` });
+      if (!candidates.some((c) => c.foundVia === source))
+        attempts.push({ source, location: root, reason: `none of ${wanted} under ${toolkitDirectories.join(', ')}` });
     }
   }
   // Every place found must hold a loadable shared object: a stale ldconfig entry (the file
@@ -220,10 +276,14 @@ export class LibraryFinder {
       }
     }
     let best: CudaMajor | undefined;
-    for (const m of CUDA_MAJORS) if (counts.has(m) && (best === undefined || counts.get(m)!.length > counts.get(best)!.length)) best = m;
+    for (const m of CUDA_MAJORS)
+      if (counts.has(m) && (best === undefined || counts.get(m)!.length > counts.get(best)!.length)) best = m;
     this.#preferred = {
       major: best,
-      why: best === undefined ? 'no compiler library found' : `the major in which ${counts.get(best)!.join(', ')} ${counts.get(best)!.length === 1 ? 'is' : 'are'} found`,
+      why:
+        best === undefined
+          ? 'no compiler library found'
+          : `the major in which ${counts.get(best)!.join(', ')} ${counts.get(best)!.length === 1 ? 'is' : 'are'} found`,
     };
     return this.#preferred;
   }
@@ -249,13 +309,24 @@ export class LibraryFinder {
         const match = candidates.find((c) => c.cudaMajor === major);
         if (match && match !== first) {
           chosen = match;
-          notes.push(`preferred ${describeMajor(major)} (${why}) over ${describeMajor(first.cudaMajor)} at ${first.path}`);
+          notes.push(
+            `preferred ${describeMajor(major)} (${why}) over ${describeMajor(first.cudaMajor)} at ${first.path}`,
+          );
         } else if (!match && first.cudaMajor !== undefined && first.cudaMajor !== major) {
-          notes.push(`no ${describeMajor(major)} build found (${why}); using ${describeMajor(first.cudaMajor)}, which mixes CUDA majors`);
+          notes.push(
+            `no ${describeMajor(major)} build found (${why}); using ${describeMajor(first.cudaMajor)}, which mixes CUDA majors`,
+          );
         }
       }
     }
-    const location: LibraryLocation = { name: d.name, path: chosen.path, foundVia: chosen.foundVia, version: chosen.version, cudaMajor: chosen.cudaMajor, notes };
+    const location: LibraryLocation = {
+      name: d.name,
+      path: chosen.path,
+      foundVia: chosen.foundVia,
+      version: chosen.version,
+      cudaMajor: chosen.cudaMajor,
+      notes,
+    };
     this.#results.set(name, location);
     return location;
   }

@@ -39,7 +39,11 @@ export function parseLoaderCache(text: string): LoaderCacheEntry[] {
 export function readLoaderCache(): { entries: LoaderCacheEntry[]; problem?: string } {
   const ldconfig = LDCONFIG_CANDIDATES.find((p) => existsSync(p)) ?? 'ldconfig';
   try {
-    const text = childProcess().execFileSync(ldconfig, ['-p'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
+    const text = childProcess().execFileSync(ldconfig, ['-p'], {
+      encoding: 'utf8',
+      timeout: 5000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return { entries: parseLoaderCache(text) };
   } catch (error) {
     return { entries: [], problem: `could not run '${ldconfig} -p': ${(error as Error).message.split('\n')[0]}` };

@@ -7,12 +7,15 @@ import { findHeaderDirectory, findLibdevice, findLibrary, SearchOptionError } fr
 import { SearchEnvironment } from './search-environment.js';
 
 describe('options that are no plain object', () => {
-  it.each(nonPlainOptions({ systemDirectories: false }))('%s is a SearchOptionError at every entry point', (_what, make) => {
-    expect(() => findLibrary('nvrtc', make() as never)).toThrow(SearchOptionError);
-    expect(() => findLibrary('nvrtc', make() as never)).toThrow('findLibrary: the options must be a plain object');
-    expect(() => findHeaderDirectory('cuda', make() as never)).toThrow(SearchOptionError);
-    expect(() => findLibdevice(make() as never)).toThrow(SearchOptionError);
-  });
+  it.each(nonPlainOptions({ systemDirectories: false }))(
+    '%s is a SearchOptionError at every entry point',
+    (_what, make) => {
+      expect(() => findLibrary('nvrtc', make() as never)).toThrow(SearchOptionError);
+      expect(() => findLibrary('nvrtc', make() as never)).toThrow('findLibrary: the options must be a plain object');
+      expect(() => findHeaderDirectory('cuda', make() as never)).toThrow(SearchOptionError);
+      expect(() => findLibdevice(make() as never)).toThrow(SearchOptionError);
+    },
+  );
 });
 
 describe('options whose getters answer twice are read once: the value checked is the value used', () => {

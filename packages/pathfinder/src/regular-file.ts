@@ -13,14 +13,23 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * `maxBytes`, a whole file of exactly `exactBytes` (the size a manifest
  * says), or its first `firstBytes` (less where the file is shorter).
  */
-export type RegularFileLimit = { readonly maxBytes: number } | { readonly exactBytes: number } | { readonly firstBytes: number };
+export type RegularFileLimit =
+  | { readonly maxBytes: number }
+  | { readonly exactBytes: number }
+  | { readonly firstBytes: number };
 
 /** The bytes to read of a file of `stat`, or the problem that refuses it. */
 function plannedBytes(path: string, stat: Stats, limit: RegularFileLimit): number | string {
-  if (!stat.isFile()) return `${path} is not a regular file (${stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a FIFO' : 'a device or socket'})`;
+  if (!stat.isFile())
+    return `${path} is not a regular file (${stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a FIFO' : 'a device or socket'})`;
   if ('firstBytes' in limit) return Math.min(stat.size, limit.firstBytes);
-  if ('exactBytes' in limit) return stat.size === limit.exactBytes ? stat.size : `${path} has ${stat.size} bytes, the manifest says ${limit.exactBytes}`;
-  return stat.size <= limit.maxBytes ? stat.size : `${path} has ${stat.size} bytes, more than the ${limit.maxBytes} read`;
+  if ('exactBytes' in limit)
+    return stat.size === limit.exactBytes
+      ? stat.size
+      : `${path} has ${stat.size} bytes, the manifest says ${limit.exactBytes}`;
+  return stat.size <= limit.maxBytes
+    ? stat.size
+    : `${path} has ${stat.size} bytes, more than the ${limit.maxBytes} read`;
 }
 
 /** The bytes read, or the problem where a whole file shrank while it was read (a prefix is what there is). */
@@ -52,14 +61,19 @@ export function readRegularFile(path: string, limit: RegularFileLimit, refuse: (
 }
 
 /** {@link readRegularFile} without blocking the event loop. */
-export async function readRegularFileAsync(path: string, limit: RegularFileLimit, refuse: (problem: string) => Error): Promise<Buffer> {
+export async function readRegularFileAsync(
+  path: string,
+  limit: RegularFileLimit,
+  refuse: (problem: string) => Error,
+): Promise<Buffer> {
   const handle = await open(path, READ_FLAGS);
   try {
     const planned = plannedBytes(path, await handle.stat(), limit);
     if (typeof planned === 'string') throw refuse(planned);
     const bytes = Buffer.allocUnsafe(planned);
     let at = 0;
-    for (let got = -1; at < bytes.length && got !== 0; at += got) got = (await handle.read(bytes, at, bytes.length - at, at)).bytesRead;
+    for (let got = -1; at < bytes.length && got !== 0; at += got)
+      got = (await handle.read(bytes, at, bytes.length - at, at)).bytesRead;
     const outcome = readOutcome(path, bytes, at, limit);
     if (typeof outcome === 'string') throw refuse(outcome);
     return outcome;

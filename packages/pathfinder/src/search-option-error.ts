@@ -1,4 +1,12 @@
-import { checkOptions, isArray, isBoolean, isOneOf, isString, type OptionProblem, type OptionTableOf } from '@cuda-js/options';
+import {
+  checkOptions,
+  isArray,
+  isBoolean,
+  isOneOf,
+  isString,
+  type OptionProblem,
+  type OptionTableOf,
+} from '@cuda-js/options';
 import type { SearchOptions } from './search-environment.js';
 
 /** A SearchOptions object with an unknown key (named with the nearest known one) or a wrong value. */
@@ -13,7 +21,8 @@ export class SearchOptionError extends Error {
 }
 
 const SEARCH_OPTIONS = {
-  env: (value) => (typeof value === 'object' && value !== null ? undefined : 'an object of environment variables (process.env)'),
+  env: (value) =>
+    typeof value === 'object' && value !== null ? undefined : 'an object of environment variables (process.env)',
   sitePackages: isArray,
   loaderCache: isArray,
   defaultToolkitRoot: isString,
@@ -29,5 +38,10 @@ const SEARCH_OPTIONS = {
  * Use what it returns: the values it checked.
  */
 export function checkSearchOptions<T extends object>(where: string, options: unknown): Readonly<Partial<T>> {
-  return checkOptions<T>(options, SEARCH_OPTIONS, { where, fail: (problem) => new SearchOptionError(problem), plainOnly: true, snapshot: true });
+  return checkOptions<T>(options, SEARCH_OPTIONS, {
+    where,
+    fail: (problem) => new SearchOptionError(problem),
+    plainOnly: true,
+    snapshot: true,
+  });
 }

@@ -6,8 +6,18 @@ import { findHeaderDirectory, findLibdevice, findLibrary, SearchOptionError } fr
 
 describe('SearchOptions', () => {
   it.each([
-    ['findLibrary', () => findLibrary('nvrtc', { sytemDirectories: false } as never), "'sytemDirectories'", 'systemDirectories'],
-    ['findHeaderDirectory', () => findHeaderDirectory('cuda', { defaultToolkitRot: '/opt/cuda' } as never), "'defaultToolkitRot'", 'defaultToolkitRoot'],
+    [
+      'findLibrary',
+      () => findLibrary('nvrtc', { sytemDirectories: false } as never),
+      "'sytemDirectories'",
+      'systemDirectories',
+    ],
+    [
+      'findHeaderDirectory',
+      () => findHeaderDirectory('cuda', { defaultToolkitRot: '/opt/cuda' } as never),
+      "'defaultToolkitRot'",
+      'defaultToolkitRoot',
+    ],
     ['findLibdevice', () => findLibdevice({ sitePackage: [] } as never), "'sitePackage'", 'sitePackages'],
   ])('%s refuses an unknown key with the nearest known one', (where, call, key, suggestion) => {
     const error = errorOf(call);

@@ -18,7 +18,8 @@ describe('on this machine', () => {
     expect(existsSync(`${findHeaderDirectory('cuda').path}/cuda.h`)).toBe(true);
   });
 
-  const debianNvrtc = existsSync('/lib/x86_64-linux-gnu/libnvrtc.so.11.2') || existsSync('/usr/lib/x86_64-linux-gnu/libnvrtc.so.11.2');
+  const debianNvrtc =
+    existsSync('/lib/x86_64-linux-gnu/libnvrtc.so.11.2') || existsSync('/usr/lib/x86_64-linux-gnu/libnvrtc.so.11.2');
   it.skipIf(!debianNvrtc)("finds Debian's NVRTC 11 through the loader cache", () => {
     const nvrtc = findLibrary('nvrtc');
     if (nvrtc.foundVia === 'site-packages') return; // a GPU host with wheels has a newer one first
@@ -26,13 +27,25 @@ describe('on this machine', () => {
     expect(nvrtc.path).toMatch(/libnvrtc\.so\.11\.2$/);
   });
 
-  it.skipIf(!debianNvrtc)("finds Debian's NVRTC 11 in the loader's default folders where its cache does not list it", () => {
-    const nvrtc = findLibrary('nvrtc', { env: {}, sitePackages: [], loaderCache: [], defaultToolkitRoot: '/nonexistent' });
-    expect(nvrtc).toMatchObject({ foundVia: 'system', cudaMajor: 11 });
-    expect(nvrtc.path).toMatch(/\/x86_64-linux-gnu\/libnvrtc\.so\.11\.2$/);
-  });
+  it.skipIf(!debianNvrtc)(
+    "finds Debian's NVRTC 11 in the loader's default folders where its cache does not list it",
+    () => {
+      const nvrtc = findLibrary('nvrtc', {
+        env: {},
+        sitePackages: [],
+        loaderCache: [],
+        defaultToolkitRoot: '/nonexistent',
+      });
+      expect(nvrtc).toMatchObject({ foundVia: 'system', cudaMajor: 11 });
+      expect(nvrtc.path).toMatch(/\/x86_64-linux-gnu\/libnvrtc\.so\.11\.2$/);
+    },
+  );
 
-  const driver = ['/lib/x86_64-linux-gnu/libcuda.so.1', '/usr/lib/x86_64-linux-gnu/libcuda.so.1', '/usr/lib64/libcuda.so.1'].some(existsSync);
+  const driver = [
+    '/lib/x86_64-linux-gnu/libcuda.so.1',
+    '/usr/lib/x86_64-linux-gnu/libcuda.so.1',
+    '/usr/lib64/libcuda.so.1',
+  ].some(existsSync);
   it.skipIf(!driver)('finds the driver library through the system loader', () => {
     const cuda = findLibrary('cuda');
     expect(['ldconfig', 'LD_LIBRARY_PATH']).toContain(cuda.foundVia);

@@ -19,7 +19,9 @@ export interface CudaVersionInfo {
  */
 export function toolkitRootVersion(root: string): CudaVersionInfo | undefined {
   try {
-    const json = JSON.parse(filePrefix(join(root, 'version.json'), MAX_VERSION_JSON_BYTES) ?? '') as { cuda?: { version?: string } };
+    const json = JSON.parse(filePrefix(join(root, 'version.json'), MAX_VERSION_JSON_BYTES) ?? '') as {
+      cuda?: { version?: string };
+    };
     const version = json.cuda?.version;
     if (version) return { major: Number(version.split('.')[0]), version };
   } catch {

@@ -31,7 +31,10 @@ export function parseArchitecture(value: unknown): Architecture {
     const dotted = /^(\d{1,2})\.(\d)$/.exec(value);
     if (dotted) return { major: Number(dotted[1]), minor: Number(dotted[2]), suffix: '' };
   }
-  throw new UnsupportedArchitectureError(value, `invalid architecture ${formatValue(value)}: write it as 'sm_90', 'sm_90a', 'compute_90' or 90`);
+  throw new UnsupportedArchitectureError(
+    value,
+    `invalid architecture ${formatValue(value)}: write it as 'sm_90', 'sm_90a', 'compute_90' or 90`,
+  );
 }
 
 /** The compute capability as one number: 90 for sm_90. */

@@ -39,7 +39,19 @@ describe('cacheKey', () => {
 
   it('hashes the byte stream of one update per piece, lone surrogates as each piece alone encodes them (keys of earlier entries stay)', () => {
     const text = 'é\uD800';
-    const pieces: (string | Uint8Array)[] = ['o2:', 's1:', 'a', `s${Buffer.byteLength(text)}:`, text, 's1:', 'b', 'a2:', 'd1;', 'b1:', new Uint8Array([7])];
+    const pieces: (string | Uint8Array)[] = [
+      'o2:',
+      's1:',
+      'a',
+      `s${Buffer.byteLength(text)}:`,
+      text,
+      's1:',
+      'b',
+      'a2:',
+      'd1;',
+      'b1:',
+      new Uint8Array([7]),
+    ];
     const expected = createHash('sha256');
     for (const piece of pieces) expected.update(piece);
     expect(cacheKey({ b: [1, new Uint8Array([7])], a: text })).toBe(expected.digest('hex'));

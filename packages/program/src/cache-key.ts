@@ -1,7 +1,15 @@
 import { createHash, type Hash } from 'node:crypto';
 
 /** What a cache key is made of: JSON-like values, with bytes hashed by content. */
-export type KeyPart = string | number | boolean | null | undefined | Uint8Array | readonly KeyPart[] | { readonly [key: string]: KeyPart };
+export type KeyPart =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | Uint8Array
+  | readonly KeyPart[]
+  | { readonly [key: string]: KeyPart };
 
 // Every value is written with a type tag and, where it has one, a length, so
 // that different structures can never encode to the same byte stream. The

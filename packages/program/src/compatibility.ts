@@ -106,7 +106,12 @@ export interface CompatibilityReport {
  * cubin are judged; other kinds go through a linker first and are reported
  * loadable here.
  */
-export function checkCompatibility(code: string | Uint8Array, codeType: string, producer: Producer, driverVersion: number): CompatibilityReport {
+export function checkCompatibility(
+  code: string | Uint8Array,
+  codeType: string,
+  producer: Producer,
+  driverVersion: number,
+): CompatibilityReport {
   const driver = cudaVersionFromInteger(driverVersion);
   const base = { codeType, producer, driverCudaVersion: driver };
   const by = `${producer.name}${producer.cudaVersion ? ` (CUDA ${formatCudaVersion(producer.cudaVersion)})` : ''}`;
@@ -114,7 +119,8 @@ export function checkCompatibility(code: string | Uint8Array, codeType: string, 
     const isa = ptxIsaVersion(code);
     if (!isa) return { ...base, loadable: true, message: '' };
     const required = minimumCudaForPtxIsa(isa);
-    if (compare(required, driver) <= 0) return { ...base, loadable: true, ptxIsa: isa, requiredCudaVersion: required, message: '' };
+    if (compare(required, driver) <= 0)
+      return { ...base, loadable: true, ptxIsa: isa, requiredCudaVersion: required, message: '' };
     const message =
       `PTX ISA ${isa.major}.${isa.minor} from ${by} needs a driver of CUDA ${formatCudaVersion(required)} or newer${required.estimated ? ' (estimated)' : ''}, ` +
       `but the driver supports CUDA ${formatCudaVersion(driver)}, so it cannot load this PTX. ` +

@@ -10,7 +10,12 @@ import { InvalidOptionError, UnknownOptionError } from './errors.js';
 const root = mkdtempSync(join(tmpdir(), 'program-compile-cache-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const entry = (text: string): CacheEntry => ({ codeType: 'ptx', name: 'p', code: new TextEncoder().encode(text), symbolMapping: { 'k<int>': '_Z1kIiEvv' } });
+const entry = (text: string): CacheEntry => ({
+  codeType: 'ptx',
+  name: 'p',
+  code: new TextEncoder().encode(text),
+  symbolMapping: { 'k<int>': '_Z1kIiEvv' },
+});
 
 describe('CompileCache', () => {
   it('counts misses, writes and memory hits', () => {
@@ -20,7 +25,15 @@ describe('CompileCache', () => {
     cache.set(key, entry('.version 7.8'));
     expect(cache.get(key)).toEqual(entry('.version 7.8'));
     expect(cache.get(key)).toEqual(entry('.version 7.8'));
-    expect(cache.stats()).toMatchObject({ hits: 2, memoryHits: 2, diskHits: 0, misses: 1, writes: 1, diskErrors: 0, memoryEntries: 1 });
+    expect(cache.stats()).toMatchObject({
+      hits: 2,
+      memoryHits: 2,
+      diskHits: 0,
+      misses: 1,
+      writes: 1,
+      diskErrors: 0,
+      memoryEntries: 1,
+    });
     expect(cache.directory).toBeUndefined();
     cache.resetStats();
     expect(cache.stats()).toMatchObject({ hits: 0, misses: 0, writes: 0, memoryEntries: 1 });

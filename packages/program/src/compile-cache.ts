@@ -36,7 +36,10 @@ export interface CompileCacheStats {
   readonly memoryBytes: number;
 }
 
-const isDirectoryOption = (v: unknown): string | undefined => (typeof v === 'boolean' || (typeof v === 'string' && v.length > 0) ? undefined : 'a folder path, true (the default folder) or false');
+const isDirectoryOption = (v: unknown): string | undefined =>
+  typeof v === 'boolean' || (typeof v === 'string' && v.length > 0)
+    ? undefined
+    : 'a folder path, true (the default folder) or false';
 
 const SPECS: Readonly<Record<keyof CompileCacheOptions, OptionSpec<'cache'>>> = {
   directory: { check: isDirectoryOption, appliesTo: ['cache'] },
@@ -49,11 +52,17 @@ let warnedAboutDisk = false;
 const KEY = /^[0-9a-f]{16,128}$/;
 
 function checkKey(key: unknown): asserts key is string {
-  if (typeof key !== 'string' || !KEY.test(key)) throw new InvalidOptionError('key', key, 'a lowercase hex digest (see cacheKey)');
+  if (typeof key !== 'string' || !KEY.test(key))
+    throw new InvalidOptionError('key', key, 'a lowercase hex digest (see cacheKey)');
 }
 
 function copyEntry(entry: CacheEntry): CacheEntry {
-  return { ...entry, code: entry.code.slice(), symbolMapping: { ...entry.symbolMapping }, ...(entry.metadata ? { metadata: { ...entry.metadata } } : {}) };
+  return {
+    ...entry,
+    code: entry.code.slice(),
+    symbolMapping: { ...entry.symbolMapping },
+    ...(entry.metadata ? { metadata: { ...entry.metadata } } : {}),
+  };
 }
 
 /** Option check: undefined for a {@link CompileCache}, else what is expected. */
@@ -80,11 +89,26 @@ export class CompileCache {
    * @throws {UnknownOptionError} {@link InvalidOptionError} for bad options
    */
   constructor(options?: CompileCacheOptions) {
-    const o = validateOptions<'cache', CompileCacheOptions>('CompileCacheOptions', options, SPECS, 'cache', 'a compile cache');
-    const directory = o.directory === true ? CompileCache.defaultDirectory() : typeof o.directory === 'string' ? o.directory : undefined;
+    const o = validateOptions<'cache', CompileCacheOptions>(
+      'CompileCacheOptions',
+      options,
+      SPECS,
+      'cache',
+      'a compile cache',
+    );
+    const directory =
+      o.directory === true
+        ? CompileCache.defaultDirectory()
+        : typeof o.directory === 'string'
+          ? o.directory
+          : undefined;
     this.directory = directory;
     this.disk = directory ? new DiskCache(directory) : undefined;
-    this.memory = new MemoryLru<CacheEntry>(o.maxMemoryEntries ?? 512, o.maxMemoryBytes ?? 256 * 1024 * 1024, entrySize);
+    this.memory = new MemoryLru<CacheEntry>(
+      o.maxMemoryEntries ?? 512,
+      o.maxMemoryBytes ?? 256 * 1024 * 1024,
+      entrySize,
+    );
   }
 
   /**
@@ -182,7 +206,8 @@ export class CompileCache {
    * `maxBytes`; returns how many were removed (0 for a memory-only cache).
    */
   pruneDisk(maxBytes: number): number {
-    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new InvalidOptionError('maxBytes', maxBytes, 'a non-negative integer');
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0)
+      throw new InvalidOptionError('maxBytes', maxBytes, 'a non-negative integer');
     return this.disk?.prune(maxBytes) ?? 0;
   }
 
@@ -224,9 +249,12 @@ export class CompileCache {
     this.counters.diskErrors++;
     if (warnedAboutDisk) return;
     warnedAboutDisk = true;
-    process.emitWarning(`the compile cache folder ${this.directory} is not usable (${(error as Error).message}); compiled code is kept in memory only`, {
-      type: 'CudaCacheWarning',
-      code: 'CUDA_JS_CACHE_DISK',
-    });
+    process.emitWarning(
+      `the compile cache folder ${this.directory} is not usable (${(error as Error).message}); compiled code is kept in memory only`,
+      {
+        type: 'CudaCacheWarning',
+        code: 'CUDA_JS_CACHE_DISK',
+      },
+    );
   }
 }

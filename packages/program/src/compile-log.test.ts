@@ -12,13 +12,27 @@ describe('parseDiagnostics', () => {
       '1 error detected in the compilation of "kernel.cu".',
     ].join('\n');
     expect(parseDiagnostics(log)).toEqual([
-      { file: 'kernel.cu', line: 3, column: undefined, severity: 'error', message: 'identifier "undefined_thing" is undefined' },
-      { file: 'kernel.cu', line: 7, column: undefined, severity: 'warning', message: 'variable "unused" was declared but never referenced' },
+      {
+        file: 'kernel.cu',
+        line: 3,
+        column: undefined,
+        severity: 'error',
+        message: 'identifier "undefined_thing" is undefined',
+      },
+      {
+        file: 'kernel.cu',
+        line: 7,
+        column: undefined,
+        severity: 'warning',
+        message: 'variable "unused" was declared but never referenced',
+      },
     ]);
   });
 
   it("reads libNVVM's parser messages with line and column", () => {
-    expect(parseDiagnostics('program.ll (4, 17): parse expected type\n')).toEqual([{ file: 'program.ll', line: 4, column: 17, severity: 'error', message: 'parse expected type' }]);
+    expect(parseDiagnostics('program.ll (4, 17): parse expected type\n')).toEqual([
+      { file: 'program.ll', line: 4, column: 17, severity: 'error', message: 'parse expected type' },
+    ]);
   });
 
   it('reads LLVM-style messages with a column', () => {

@@ -6,7 +6,8 @@ export type LogSink = ((text: string) => void) | { write(text: string): unknown 
 
 /** Option check: undefined for a usable {@link LogSink}, else what is expected. */
 export function isLogSink(value: unknown): string | undefined {
-  const writable = value !== null && typeof value === 'object' && typeof (value as { write?: unknown }).write === 'function';
+  const writable =
+    value !== null && typeof value === 'object' && typeof (value as { write?: unknown }).write === 'function';
   return typeof value === 'function' || writable ? undefined : 'a function or an object with a write method';
 }
 
@@ -45,16 +46,35 @@ export function parseDiagnostics(log: string): Diagnostic[] {
     const line = raw.trimEnd();
     const nvrtc = NVRTC_LINE.exec(line);
     if (nvrtc) {
-      out.push({ file: nvrtc[1]!, line: Number(nvrtc[2]), column: undefined, severity: nvrtc[3] as Diagnostic['severity'], message: nvrtc[4]! });
+      out.push({
+        file: nvrtc[1]!,
+        line: Number(nvrtc[2]),
+        column: undefined,
+        severity: nvrtc[3] as Diagnostic['severity'],
+        message: nvrtc[4]!,
+      });
       continue;
     }
     const llvm = LLVM_LINE.exec(line);
     if (llvm) {
-      out.push({ file: llvm[1]!, line: Number(llvm[2]), column: Number(llvm[3]), severity: llvm[4] as Diagnostic['severity'], message: llvm[5]! });
+      out.push({
+        file: llvm[1]!,
+        line: Number(llvm[2]),
+        column: Number(llvm[3]),
+        severity: llvm[4] as Diagnostic['severity'],
+        message: llvm[5]!,
+      });
       continue;
     }
     const nvvm = NVVM_LINE.exec(line);
-    if (nvvm) out.push({ file: nvvm[1]!, line: Number(nvvm[2]), column: Number(nvvm[3]), severity: 'error', message: nvvm[4]! });
+    if (nvvm)
+      out.push({
+        file: nvvm[1]!,
+        line: Number(nvvm[2]),
+        column: Number(nvvm[3]),
+        severity: 'error',
+        message: nvvm[4]!,
+      });
   }
   return out;
 }

@@ -2,7 +2,19 @@
 // calls, in one place: every other file reaches the C APIs through `cuda`.
 import * as bindings from '@cuda-js/bindings';
 import { releaseAsync, releaseInBackground } from '@cuda-js/bindings/runtime';
-import type { CUcontext, CUdeviceptr, CUfunction, CUkernel, CUlibrary, CUlinkState, DriverEnums, NvJitLink, nvJitLinkHandle, nvrtcProgram, nvvmProgram } from '@cuda-js/bindings';
+import type {
+  CUcontext,
+  CUdeviceptr,
+  CUfunction,
+  CUkernel,
+  CUlibrary,
+  CUlinkState,
+  DriverEnums,
+  NvJitLink,
+  nvJitLinkHandle,
+  nvrtcProgram,
+  nvvmProgram,
+} from '@cuda-js/bindings';
 
 export type { CUcontext, CUfunction, CUkernel, CUlibrary, nvJitLinkHandle, nvrtcProgram, nvvmProgram };
 export { OwnedHandle, type HandleRelease } from '@cuda-js/bindings/runtime';
@@ -45,7 +57,12 @@ export interface DriverApi {
   cuKernelSetAttribute(attrib: number, value: number, kernel: CUkernel, dev: number): void;
   cuKernelGetParamInfo(kernel: CUkernel, index: number): { paramOffset: Size; paramSize: Size };
   cuOccupancyMaxActiveBlocksPerMultiprocessor(f: CUfunction, blockSize: number, dynamicSmemSize: number): number;
-  cuOccupancyMaxPotentialBlockSize(f: CUfunction, blockSizeToDynamicSmemSize: null, dynamicSmemSize: number, blockSizeLimit: number): { minGridSize: number; blockSize: number };
+  cuOccupancyMaxPotentialBlockSize(
+    f: CUfunction,
+    blockSizeToDynamicSmemSize: null,
+    dynamicSmemSize: number,
+    blockSizeLimit: number,
+  ): { minGridSize: number; blockSize: number };
   cuOccupancyAvailableDynamicSMemPerBlock(f: CUfunction, numBlocks: number, blockSize: number): Size;
   cuOccupancyMaxPotentialClusterSize(f: CUfunction, config: object): number;
   cuOccupancyMaxActiveClusters(f: CUfunction, config: object): number;

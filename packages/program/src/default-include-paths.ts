@@ -11,7 +11,13 @@ let cached: IncludeDirectory[] | undefined;
 
 function headerMajor(dir: string): number | undefined {
   try {
-    const m = /#define\s+CUDART_VERSION\s+(\d+)/.exec(readRegularFile(join(dir, 'cuda_runtime_api.h'), { firstBytes: 1 << 20 }, (problem) => new Error(problem)).toString('utf8'));
+    const m = /#define\s+CUDART_VERSION\s+(\d+)/.exec(
+      readRegularFile(
+        join(dir, 'cuda_runtime_api.h'),
+        { firstBytes: 1 << 20 },
+        (problem) => new Error(problem),
+      ).toString('utf8'),
+    );
     return m ? Math.floor(Number(m[1]) / 1000) : undefined;
   } catch {
     return undefined;

@@ -17,7 +17,9 @@ describe('resolveArchitecture without the driver library', () => {
       "no 'arch' option was given and the current device's architecture is not available (CUDA library 'cuda' was not found: error.cause lists the places tried); pass arch explicitly, for example { arch: 'sm_90' }",
     );
     expect(error.cause).toBeInstanceOf(LibraryNotFoundError);
-    expect((error.cause as Error).message).toContain('\nPlaces tried, in order:\n  1. [override] CUDA_JS_LIB_CUDA=/nonexistent/cuda-js-test/libcuda.so.1: ');
+    expect((error.cause as Error).message).toContain(
+      '\nPlaces tried, in order:\n  1. [override] CUDA_JS_LIB_CUDA=/nonexistent/cuda-js-test/libcuda.so.1: ',
+    );
   });
 
   it('takes a given arch without asking the driver', () => {

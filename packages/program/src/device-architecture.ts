@@ -19,8 +19,14 @@ export function currentDevice(): number {
 /** The architecture of a `CUdevice` (sm_90 for an H100 or H200). */
 export function deviceArchitecture(device: number): Architecture {
   const driver = cuda.driver;
-  const major = driver.cuDeviceGetAttribute(driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
-  const minor = driver.cuDeviceGetAttribute(driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+  const major = driver.cuDeviceGetAttribute(
+    driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+    device,
+  );
+  const minor = driver.cuDeviceGetAttribute(
+    driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+    device,
+  );
   return { major, minor, suffix: '' };
 }
 
@@ -37,6 +43,9 @@ export function resolveArchitecture(arch: string | number | undefined): Architec
   } catch (error) {
     // the first line says what is missing (a whole sentence); a library error's places tried stay in the cause
     const first = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/\.$/, '');
-    throw new ArchitectureRequiredError(error instanceof NotFoundError ? `${first}: error.cause lists the places tried` : first, { cause: error });
+    throw new ArchitectureRequiredError(
+      error instanceof NotFoundError ? `${first}: error.cause lists the places tried` : first,
+      { cause: error },
+    );
   }
 }

@@ -20,7 +20,8 @@ describe('readDim3', () => {
       { x: 1, length: 3 },
     ])
       expect(readDim3(value)).toBe('form');
-    for (const value of [0, -1, 1.5, 2 ** 32, Number.NaN, [8, undefined], [1, 0], { x: 0 }, { y: 2 }, { x: 1, z: '2' }]) expect(readDim3(value)).toBe('extent');
+    for (const value of [0, -1, 1.5, 2 ** 32, Number.NaN, [8, undefined], [1, 0], { x: 0 }, { y: 2 }, { x: 1, z: '2' }])
+      expect(readDim3(value)).toBe('extent');
   });
 
   it('reads each element once, so a getter cannot answer twice', () => {

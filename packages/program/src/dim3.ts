@@ -3,7 +3,12 @@
  * `{ x, y, z }`; a dimension left out is 1. The occupancy queries here and
  * `@cuda-js/core`'s `LaunchConfig` take the same forms.
  */
-export type Dim3 = number | readonly [number] | readonly [number, number] | readonly [number, number, number] | { readonly x: number; readonly y?: number; readonly z?: number };
+export type Dim3 =
+  | number
+  | readonly [number]
+  | readonly [number, number]
+  | readonly [number, number, number]
+  | { readonly x: number; readonly y?: number; readonly z?: number };
 
 /**
  * Why a value is no {@link Dim3} (see {@link readDim3}): not one of its forms

@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  copyFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,7 +131,10 @@ describe('DiskCache', () => {
     // Once an entry exists, a reader must always find a whole one: never a torn file, never none.
     cache.write(key, written[0]!);
     const reads: (CacheEntry | undefined)[] = [];
-    await Promise.all([...written.map((e) => cache.writeAsync(key, e)), ...Array.from({ length: 48 }, async () => reads.push(await cache.readAsync(key)))]);
+    await Promise.all([
+      ...written.map((e) => cache.writeAsync(key, e)),
+      ...Array.from({ length: 48 }, async () => reads.push(await cache.readAsync(key))),
+    ]);
     expect(reads.filter((r) => r === undefined)).toHaveLength(0);
     for (const r of reads) expect(written).toContainEqual(r);
     expect(written).toContainEqual(cache.read(key));
@@ -147,7 +159,9 @@ describe('DiskCache', () => {
     };
     for (const [name, path] of Object.entries(sources)) {
       const source = readFileSync(path, 'utf8').replace(`from '@cuda-js/pathfinder'`, `from './regular-file.js'`);
-      const out = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } });
+      const out = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+      });
       writeFileSync(join(js, `${name}.js`), out.outputText);
     }
     // errors.ts imports the bindings, which the plain writers cannot load; the writers never see a storage error
@@ -183,13 +197,19 @@ console.log(JSON.stringify({ torn, hits }));
         { length: 4 },
         (_, id) =>
           new Promise<{ torn: number; hits: number }>((resolve, reject) => {
-            const p = spawn(process.execPath, [child, cache.directory, String(id)], { stdio: ['ignore', 'pipe', 'pipe'] });
+            const p = spawn(process.execPath, [child, cache.directory, String(id)], {
+              stdio: ['ignore', 'pipe', 'pipe'],
+            });
             let out = '';
             let err = '';
             p.stdout.on('data', (d: Buffer) => (out += d.toString()));
             p.stderr.on('data', (d: Buffer) => (err += d.toString()));
             p.on('error', reject);
-            p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { torn: number; hits: number }) : reject(new Error(`writer ${id} exited ${code}: ${err}`))));
+            p.on('exit', (code) =>
+              code === 0
+                ? resolve(JSON.parse(out) as { torn: number; hits: number })
+                : reject(new Error(`writer ${id} exited ${code}: ${err}`)),
+            );
           }),
       ),
     );
@@ -199,7 +219,8 @@ console.log(JSON.stringify({ torn, hits }));
     }
     const usage = cache.usage();
     expect(usage.entries).toBe(3);
-    for (const shard of readdirSync(cache.directory)) expect(readdirSync(join(cache.directory, shard)).every((f) => f.endsWith('.bin'))).toBe(true);
+    for (const shard of readdirSync(cache.directory))
+      expect(readdirSync(join(cache.directory, shard)).every((f) => f.endsWith('.bin'))).toBe(true);
   }, 60_000);
 
   it('reports its usage, prunes the oldest entries and clears', async () => {

@@ -65,13 +65,25 @@ function decode(key: string, file: Buffer): CacheEntry | undefined {
   }
   const codeStart = PREFIX_BYTES + headerLength;
   // An entry without code is no entry: served, it failed every later compile of its kernel.
-  if (header.key !== key || !OBJECT_CODE_TYPES.includes(header.codeType) || header.codeLength !== file.length - codeStart || header.codeLength === 0) return undefined;
+  if (
+    header.key !== key ||
+    !OBJECT_CODE_TYPES.includes(header.codeType) ||
+    header.codeLength !== file.length - codeStart ||
+    header.codeLength === 0
+  )
+    return undefined;
   // A copy that owns its memory: `file` may be a slice of Node's shared buffer pool.
   const code = new Uint8Array(header.codeLength);
   code.set(file.subarray(codeStart));
   if (header.codeDigest !== digestOf(code)) return undefined;
   const metadata = header.metadata !== null && typeof header.metadata === 'object' ? { metadata: header.metadata } : {};
-  return { codeType: header.codeType, name: String(header.name), code, symbolMapping: header.symbolMapping ?? {}, ...metadata };
+  return {
+    codeType: header.codeType,
+    name: String(header.name),
+    code,
+    symbolMapping: header.symbolMapping ?? {},
+    ...metadata,
+  };
 }
 
 function isMissing(error: unknown): boolean {
@@ -95,7 +107,10 @@ function notAnEntry(path: string, problem: string): CacheStorageError {
 }
 
 // statfs f_type of file systems that hold no files of their own (proc, sysfs, devpts, debugfs, tracefs, securityfs, cgroup, cgroup2, bpf, configfs, pstore).
-const PSEUDO_FILE_SYSTEMS = new Set([0x9fa0, 0x62656572, 0x1cd1, 0x64626720, 0x74726163, 0x73636673, 0x27e0eb, 0x63677270, 0xcafe4a11, 0x62656570, 0x6165676c]);
+const PSEUDO_FILE_SYSTEMS = new Set([
+  0x9fa0, 0x62656572, 0x1cd1, 0x64626720, 0x74726163, 0x73636673, 0x27e0eb, 0x63677270, 0xcafe4a11, 0x62656570,
+  0x6165676c,
+]);
 
 /**
  * Refuses a cache folder on a pseudo file system (its nearest existing
@@ -116,7 +131,9 @@ function checkCacheFolder(directory: string): void {
       return; // the mkdir below says what is wrong
     }
     if (PSEUDO_FILE_SYSTEMS.has(type)) {
-      throw new CacheStorageError(`the cache folder ${directory} is on a pseudo file system (${at}, statfs type 0x${type.toString(16)}), which holds no files; choose another (CUDA_JS_CACHE_DIR)`);
+      throw new CacheStorageError(
+        `the cache folder ${directory} is on a pseudo file system (${at}, statfs type 0x${type.toString(16)}), which holds no files; choose another (CUDA_JS_CACHE_DIR)`,
+      );
     }
     return;
   }
@@ -136,7 +153,8 @@ export class DiskCache {
 
   /** Where the entry of `key` lives: `<directory>/<first two hex digits>/<key>.bin`. */
   pathOf(key: string): string {
-    if (!KEY_PATTERN.test(key)) throw new TypeError(`cache key must be a lowercase hex string; got ${JSON.stringify(key)}`);
+    if (!KEY_PATTERN.test(key))
+      throw new TypeError(`cache key must be a lowercase hex string; got ${JSON.stringify(key)}`);
     return join(this.directory, key.slice(0, 2), `${key}${SUFFIX}`);
   }
 

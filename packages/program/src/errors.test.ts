@@ -1,12 +1,24 @@
 import { ClosedResourceError as BindingsClosedResourceError } from '@cuda-js/bindings';
 import { describe, expect, it } from 'vitest';
-import { ClosedError, ClosedResourceError, InvalidArgumentError, InvalidOptionError, ObjectCode, OptionError, ProgramError, resolveLinkerOptions, UnknownOptionError } from './index.js';
+import {
+  ClosedError,
+  ClosedResourceError,
+  InvalidArgumentError,
+  InvalidOptionError,
+  ObjectCode,
+  OptionError,
+  ProgramError,
+  resolveLinkerOptions,
+  UnknownOptionError,
+} from './index.js';
 
 describe('the errors of @cuda-js/program', () => {
   it('bad input is a named ProgramError (no longer a TypeError), before any library call', () => {
     expect(() => ObjectCode.fromPtxText(42 as never)).toThrow(InvalidArgumentError);
     expect(() => ObjectCode.fromPtxText(42 as never)).toThrow(ProgramError);
-    expect(() => resolveLinkerOptions({ arch: 'sm_90', maxRegisters: 'many' }, 'nvJitLink')).toThrow(InvalidOptionError);
+    expect(() => resolveLinkerOptions({ arch: 'sm_90', maxRegisters: 'many' }, 'nvJitLink')).toThrow(
+      InvalidOptionError,
+    );
     expect(() => resolveLinkerOptions({ arch: 'sm_90', maxRegistres: 8 }, 'nvJitLink')).toThrow(UnknownOptionError);
     expect(() => resolveLinkerOptions({ arch: 'sm_90', maxRegistres: 8 }, 'nvJitLink')).toThrow(OptionError);
     expect(() => resolveLinkerOptions({ arch: 'sm_90', maxRegistres: 8 }, 'nvJitLink')).toThrow(ProgramError);

@@ -42,7 +42,10 @@ export class UnknownOptionError extends OptionError {
     /** The closest known name, when one is close. */
     readonly suggestion: string | undefined,
   ) {
-    super(option, `unknown ${where} option '${option}'${suggestion ? ` (did you mean '${suggestion}'?)` : ''}; known options: ${list(known)}`);
+    super(
+      option,
+      `unknown ${where} option '${option}'${suggestion ? ` (did you mean '${suggestion}'?)` : ''}; known options: ${list(known)}`,
+    );
   }
 }
 
@@ -83,7 +86,9 @@ export class UnsupportedTargetError extends ProgramError {
     readonly supported: readonly string[],
     hint?: string,
   ) {
-    super(`${source} cannot be compiled to ${describe(target)}; supported targets: ${list(supported)}${hint ? `. ${hint}` : ''}`);
+    super(
+      `${source} cannot be compiled to ${describe(target)}; supported targets: ${list(supported)}${hint ? `. ${hint}` : ''}`,
+    );
   }
 }
 
@@ -134,7 +139,9 @@ export class LinkerUnavailableError extends ProgramError {
     super(
       `no linker is available:\n${Object.entries(reasons)
         .map(([backend, reason]) => `  - ${backend}: ${reason}`)
-        .join('\n')}\nInstall nvJitLink (the nvidia-nvjitlink pip wheel or the CUDA toolkit), or run where a CUDA device and its driver are present.`,
+        .join(
+          '\n',
+        )}\nInstall nvJitLink (the nvidia-nvjitlink pip wheel or the CUDA toolkit), or run where a CUDA device and its driver are present.`,
       options,
     );
   }
@@ -153,7 +160,10 @@ export class LinkError extends ProgramError {
     options?: ErrorOptions,
   ) {
     const cause = options?.cause instanceof Error ? options.cause.message.split('\n')[0] : 'link failed';
-    super(`${backend} link failed: ${cause}${errorLog ? `\nerror log:\n${errorLog.trimEnd()}` : ''}${infoLog ? `\ninfo log:\n${infoLog.trimEnd()}` : ''}`, options);
+    super(
+      `${backend} link failed: ${cause}${errorLog ? `\nerror log:\n${errorLog.trimEnd()}` : ''}${infoLog ? `\ninfo log:\n${infoLog.trimEnd()}` : ''}`,
+      options,
+    );
   }
 }
 
@@ -161,7 +171,9 @@ export class LinkError extends ProgramError {
 export class NotLoadableError extends ProgramError {
   override readonly name = 'NotLoadableError';
   constructor(readonly codeType: string) {
-    super(`ObjectCode of type '${codeType}' cannot be loaded by the driver; link it first (new Linker([...], { arch }).link('cubin'))`);
+    super(
+      `ObjectCode of type '${codeType}' cannot be loaded by the driver; link it first (new Linker([...], { arch }).link('cubin'))`,
+    );
   }
 }
 
@@ -190,7 +202,10 @@ export class KernelNotFoundError extends ProgramError {
   ) {
     const looked = symbol === kernelName ? `'${kernelName}'` : `'${kernelName}' (symbol '${symbol}')`;
     const hint = available ? `; kernels in this module: ${list(available)}` : '';
-    const mangled = symbol === kernelName && /[<(:]/.test(kernelName) ? '. For a template or C++ name, pass it in compile(..., { nameExpressions }) first' : '';
+    const mangled =
+      symbol === kernelName && /[<(:]/.test(kernelName)
+        ? '. For a template or C++ name, pass it in compile(..., { nameExpressions }) first'
+        : '';
     super(`no kernel ${looked}${hint}${mangled}`, options);
   }
 }
@@ -208,7 +223,9 @@ export type ClosedError = ClosedResourceError;
 export class NoCurrentContextError extends ProgramError {
   override readonly name = 'NoCurrentContextError';
   constructor(operation: string) {
-    super(`${operation} needs a current CUDA context and there is none; make a device's context current first (cuCtxSetCurrent, or Device.setCurrent() in @cuda-js/core)`);
+    super(
+      `${operation} needs a current CUDA context and there is none; make a device's context current first (cuCtxSetCurrent, or Device.setCurrent() in @cuda-js/core)`,
+    );
   }
 }
 

@@ -28,7 +28,12 @@ export { OBJECT_CODE_TYPES, LOADABLE_CODE_TYPES, type ObjectCodeType } from './o
 export { Kernel, type KernelParameter } from './kernel.js';
 export { KernelOccupancy, type ClusterLaunchConfig } from './kernel-occupancy.js';
 export { readDim3, type Dim3, type Dim3Fault } from './dim3.js';
-export { KERNEL_ATTRIBUTES, SETTABLE_KERNEL_ATTRIBUTES, type KernelAttributeName, type KernelAttributes } from './kernel-attributes.js';
+export {
+  KERNEL_ATTRIBUTES,
+  SETTABLE_KERNEL_ATTRIBUTES,
+  type KernelAttributeName,
+  type KernelAttributes,
+} from './kernel-attributes.js';
 export { CompileCache, type CompileCacheOptions, type CompileCacheStats } from './compile-cache.js';
 export type { CacheEntry } from './cache-entry.js';
 export { cacheKey, type KeyPart } from './cache-key.js';

@@ -9,8 +9,12 @@ const occupancy = Kernel.fromHandle(brandHandle<CUkernel>(0x1234n), 'k').occupan
 
 describe('KernelOccupancy: the cluster queries take a LaunchConfig-shaped argument', () => {
   it('reads sharedMemory, the field of LaunchConfig, and checks it before the driver', () => {
-    expect(() => occupancy.maxActiveClusters({ grid: 8, block: 128, cluster: 2, sharedMemory: -1 })).toThrow(InvalidArgumentError);
-    expect(() => occupancy.maxPotentialClusterSize({ grid: 8, block: 128, sharedMemory: 0.5 })).toThrow(/'sharedMemory' must be a non-negative integer/);
+    expect(() => occupancy.maxActiveClusters({ grid: 8, block: 128, cluster: 2, sharedMemory: -1 })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(() => occupancy.maxPotentialClusterSize({ grid: 8, block: 128, sharedMemory: 0.5 })).toThrow(
+      /'sharedMemory' must be a non-negative integer/,
+    );
   });
 
   it('refuses the former name sharedMemoryBytes instead of reading it as 0', () => {
@@ -20,8 +24,12 @@ describe('KernelOccupancy: the cluster queries take a LaunchConfig-shaped argume
   });
 
   it('takes the Dim3 forms of LaunchConfig, and refuses others by name', () => {
-    expect(() => occupancy.maxActiveClusters({ grid: [8, 1, 1], block: { x: 0 }, cluster: 2 })).toThrow(/'block' must be made of positive integers/);
-    expect(() => occupancy.maxActiveClusters({ grid: [8, 1, 1, 1] as never, block: 1 })).toThrow(/'grid' must be a number, an array of one to three numbers or \{ x, y, z \}/);
+    expect(() => occupancy.maxActiveClusters({ grid: [8, 1, 1], block: { x: 0 }, cluster: 2 })).toThrow(
+      /'block' must be made of positive integers/,
+    );
+    expect(() => occupancy.maxActiveClusters({ grid: [8, 1, 1, 1] as never, block: 1 })).toThrow(
+      /'grid' must be a number, an array of one to three numbers or \{ x, y, z \}/,
+    );
     expect(() => occupancy.maxActiveClusters({ grid: 8, block: 1, cluster: 2 ** 32 })).toThrow(InvalidArgumentError);
     expect(() => occupancy.maxActiveClusters(null as never)).toThrow(InvalidArgumentError);
   });

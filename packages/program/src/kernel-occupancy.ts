@@ -20,12 +20,14 @@ export interface ClusterLaunchConfig {
 }
 
 function positive(name: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new InvalidArgumentError(name, value, 'a positive integer');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw new InvalidArgumentError(name, value, 'a positive integer');
   return value;
 }
 
 function nonNegative(name: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new InvalidArgumentError(name, value, 'a non-negative integer');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw new InvalidArgumentError(name, value, 'a non-negative integer');
   return value;
 }
 
@@ -33,7 +35,13 @@ function nonNegative(name: string, value: unknown): number {
 function toDim3(name: string, value: Dim3): [number, number, number] {
   const dims = readDim3(value);
   if (typeof dims !== 'string') return dims;
-  throw new InvalidArgumentError(name, value, dims === 'form' ? 'a number, an array of one to three numbers or { x, y, z }' : 'made of positive integers (each at most 2^32-1)');
+  throw new InvalidArgumentError(
+    name,
+    value,
+    dims === 'form'
+      ? 'a number, an array of one to three numbers or { x, y, z }'
+      : 'made of positive integers (each at most 2^32-1)',
+  );
 }
 
 /**
@@ -45,14 +53,21 @@ export class KernelOccupancy {
 
   /** Blocks of `blockSize` threads that fit on one multiprocessor at once. */
   maxActiveBlocksPerMultiprocessor(blockSize: number, dynamicSharedMemoryBytes = 0): number {
-    return cuda.driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(this.kernel.getFunction(), positive('blockSize', blockSize), nonNegative('dynamicSharedMemoryBytes', dynamicSharedMemoryBytes));
+    return cuda.driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+      this.kernel.getFunction(),
+      positive('blockSize', blockSize),
+      nonNegative('dynamicSharedMemoryBytes', dynamicSharedMemoryBytes),
+    );
   }
 
   /**
    * The block size that reaches the highest occupancy, and the smallest grid
    * that fills the device with it. `blockSizeLimit` 0 means no limit.
    */
-  maxPotentialBlockSize(dynamicSharedMemoryBytes = 0, blockSizeLimit = 0): { readonly minGridSize: number; readonly blockSize: number } {
+  maxPotentialBlockSize(
+    dynamicSharedMemoryBytes = 0,
+    blockSizeLimit = 0,
+  ): { readonly minGridSize: number; readonly blockSize: number } {
     const r = cuda.driver.cuOccupancyMaxPotentialBlockSize(
       this.kernel.getFunction(),
       null,
@@ -64,7 +79,11 @@ export class KernelOccupancy {
 
   /** Dynamic shared memory per block available when `numBlocks` blocks of `blockSize` share a multiprocessor. */
   availableDynamicSharedMemoryPerBlock(numBlocks: number, blockSize: number): number {
-    const bytes = cuda.driver.cuOccupancyAvailableDynamicSMemPerBlock(this.kernel.getFunction(), positive('numBlocks', numBlocks), positive('blockSize', blockSize));
+    const bytes = cuda.driver.cuOccupancyAvailableDynamicSMemPerBlock(
+      this.kernel.getFunction(),
+      positive('numBlocks', numBlocks),
+      positive('blockSize', blockSize),
+    );
     return Number(bytes);
   }
 
@@ -82,9 +101,15 @@ export class KernelOccupancy {
 
   /** The `CUlaunchConfig` the cluster queries take; every field checked before the driver is asked anything. */
   private launchConfig(config: ClusterLaunchConfig): object {
-    if (config === null || typeof config !== 'object') throw new InvalidArgumentError('config', config, '{ grid, block, cluster?, sharedMemory? } or a LaunchConfig');
+    if (config === null || typeof config !== 'object')
+      throw new InvalidArgumentError('config', config, '{ grid, block, cluster?, sharedMemory? } or a LaunchConfig');
     // the name this query took before it took LaunchConfig's: refused, so that it is never read as 0
-    if ('sharedMemoryBytes' in config) throw new InvalidArgumentError('config.sharedMemoryBytes', config.sharedMemoryBytes, 'given as sharedMemory (the field of LaunchConfig)');
+    if ('sharedMemoryBytes' in config)
+      throw new InvalidArgumentError(
+        'config.sharedMemoryBytes',
+        config.sharedMemoryBytes,
+        'given as sharedMemory (the field of LaunchConfig)',
+      );
     const [gx, gy, gz] = toDim3('grid', config.grid);
     const [bx, by, bz] = toDim3('block', config.block);
     const cluster = config.cluster === undefined ? undefined : toDim3('cluster', config.cluster);

@@ -1,7 +1,12 @@
 import { cuda, errorCodeName, type CUcontext, type CUfunction, type CUkernel } from './cuda-bindings.js';
 import { currentDevice } from './device-architecture.js';
 import { ClosedResourceError, InvalidArgumentError, NoCurrentContextError } from './errors.js';
-import { KERNEL_ATTRIBUTES, SETTABLE_KERNEL_ATTRIBUTES, type KernelAttributeName, type KernelAttributes } from './kernel-attributes.js';
+import {
+  KERNEL_ATTRIBUTES,
+  SETTABLE_KERNEL_ATTRIBUTES,
+  type KernelAttributeName,
+  type KernelAttributes,
+} from './kernel-attributes.js';
 import { KernelOccupancy } from './kernel-occupancy.js';
 import type { ObjectCode } from './object-code.js';
 
@@ -59,8 +64,12 @@ export class Kernel {
    * A Kernel for a `CUkernel` obtained elsewhere (another library). The
    * caller keeps its library loaded while the Kernel is used.
    */
-  static fromHandle(handle: CUkernel, name = `kernel@0x${typeof handle === 'bigint' ? handle.toString(16) : '?'}`): Kernel {
-    if (typeof handle !== 'bigint' || handle === 0n) throw new InvalidArgumentError('handle', handle, 'a non-null CUkernel (bigint)');
+  static fromHandle(
+    handle: CUkernel,
+    name = `kernel@0x${typeof handle === 'bigint' ? handle.toString(16) : '?'}`,
+  ): Kernel {
+    if (typeof handle !== 'bigint' || handle === 0n)
+      throw new InvalidArgumentError('handle', handle, 'a non-null CUkernel (bigint)');
     return new Kernel(handle, name, undefined);
   }
 
@@ -88,7 +97,8 @@ export class Kernel {
    */
   getAttribute(name: KernelAttributeName, device?: number): number {
     this.checkOpen();
-    if (!Object.hasOwn(KERNEL_ATTRIBUTES, name)) throw new InvalidArgumentError('name', name, `one of ${Object.keys(KERNEL_ATTRIBUTES).join(', ')}`);
+    if (!Object.hasOwn(KERNEL_ATTRIBUTES, name))
+      throw new InvalidArgumentError('name', name, `one of ${Object.keys(KERNEL_ATTRIBUTES).join(', ')}`);
     return this.readAttribute(name, this.device(device));
   }
 
@@ -97,7 +107,8 @@ export class Kernel {
     this.checkOpen();
     const dev = this.device(device);
     const out: Record<string, number> = {};
-    for (const name of Object.keys(KERNEL_ATTRIBUTES) as KernelAttributeName[]) out[name] = this.readAttribute(name, dev);
+    for (const name of Object.keys(KERNEL_ATTRIBUTES) as KernelAttributeName[])
+      out[name] = this.readAttribute(name, dev);
     return out as KernelAttributes;
   }
 
@@ -112,10 +123,16 @@ export class Kernel {
    */
   setAttribute(name: KernelAttributeName, value: number, device?: number): void {
     this.checkOpen();
-    if (!SETTABLE_KERNEL_ATTRIBUTES.includes(name)) throw new InvalidArgumentError('name', name, `a settable attribute: ${SETTABLE_KERNEL_ATTRIBUTES.join(', ')}`);
+    if (!SETTABLE_KERNEL_ATTRIBUTES.includes(name))
+      throw new InvalidArgumentError('name', name, `a settable attribute: ${SETTABLE_KERNEL_ATTRIBUTES.join(', ')}`);
     if (!Number.isInteger(value)) throw new InvalidArgumentError('value', value, 'an integer');
     const driver = cuda.driver;
-    driver.cuKernelSetAttribute(driver.CUfunction_attribute[KERNEL_ATTRIBUTES[name]], value, this.handle, this.device(device));
+    driver.cuKernelSetAttribute(
+      driver.CUfunction_attribute[KERNEL_ATTRIBUTES[name]],
+      value,
+      this.handle,
+      this.device(device),
+    );
   }
 
   /** Occupancy queries, for the current context's device. */
@@ -165,12 +182,14 @@ export class Kernel {
 
   /** @throws {ClosedResourceError} when its ObjectCode was closed */
   checkOpen(): void {
-    if (this.objectCode?.isClosed) throw new ClosedResourceError(`kernel '${this.name}' (its ObjectCode '${this.objectCode.name}')`);
+    if (this.objectCode?.isClosed)
+      throw new ClosedResourceError(`kernel '${this.name}' (its ObjectCode '${this.objectCode.name}')`);
   }
 
   private device(device: number | undefined): number {
     if (device === undefined) return currentDevice();
-    if (!Number.isInteger(device) || device < 0) throw new InvalidArgumentError('device', device, 'a device ordinal (0, 1, ...)');
+    if (!Number.isInteger(device) || device < 0)
+      throw new InvalidArgumentError('device', device, 'a device ordinal (0, 1, ...)');
     cuda.driver.cuInit(0);
     return cuda.driver.cuDeviceGet(device);
   }

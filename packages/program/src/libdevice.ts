@@ -14,7 +14,11 @@ let cached: { readonly path: string; readonly bytes: Uint8Array } | undefined;
 export function libdevice(): { readonly path: string; readonly bytes: Uint8Array } {
   if (!cached) {
     const { path } = findLibdevice();
-    const file = readRegularFile(path, { maxBytes: MAX_LIBDEVICE_BYTES }, (problem) => new ProgramError(`libdevice cannot be read: ${problem}`));
+    const file = readRegularFile(
+      path,
+      { maxBytes: MAX_LIBDEVICE_BYTES },
+      (problem) => new ProgramError(`libdevice cannot be read: ${problem}`),
+    );
     cached = { path, bytes: new Uint8Array(file.buffer, file.byteOffset, file.byteLength) };
   }
   return cached;

@@ -25,7 +25,9 @@ function probeJitLink(): { toolchain: Toolchain } | { reason: string } {
     try {
       jitLink = { toolchain: nvJitLinkToolchain() };
     } catch (error) {
-      jitLink = { reason: (error as Error).name === 'LibraryNotFoundError' ? `not found (${firstLine(error)})` : firstLine(error) };
+      jitLink = {
+        reason: (error as Error).name === 'LibraryNotFoundError' ? `not found (${firstLine(error)})` : firstLine(error),
+      };
     }
   }
   return jitLink;
@@ -38,7 +40,15 @@ function probeDriver(): { toolchain: Toolchain } | { reason: string; cause: unkn
       const version = cuda.driver.cuDriverGetVersion();
       const major = Math.floor(version / 1000);
       const minor = Math.floor((version % 1000) / 10);
-      driverLinker = { toolchain: { name: 'driver linker', version: `${major}.${minor}`, details: '', path: undefined, cudaVersion: { major, minor } } };
+      driverLinker = {
+        toolchain: {
+          name: 'driver linker',
+          version: `${major}.${minor}`,
+          details: '',
+          path: undefined,
+          cudaVersion: { major, minor },
+        },
+      };
     } catch (error) {
       driverLinker = { reason: `cuInit failed: ${firstLine(error)}`, cause: error };
     }
@@ -60,7 +70,9 @@ export function chooseLinker(preferred?: LinkerBackend): LinkerChoice {
   if (preferred === 'nvJitLink') throw new LinkerUnavailableError({ nvJitLink: (j as { reason: string }).reason });
   const d = probeDriver();
   if ('reason' in d) {
-    const reasons: Record<string, string> = j ? { nvJitLink: (j as { reason: string }).reason, driver: d.reason } : { driver: d.reason };
+    const reasons: Record<string, string> = j
+      ? { nvJitLink: (j as { reason: string }).reason, driver: d.reason }
+      : { driver: d.reason };
     throw new LinkerUnavailableError(reasons, { cause: d.cause });
   }
   const fallbackReason = j ? (j as { reason: string }).reason : undefined;

@@ -26,7 +26,11 @@ describe('resolveLinkerOptions', () => {
       expect(e.message).toContain('the driver linker (cuLink*)');
     }
     expect(() => resolveLinkerOptions({ linkTimeOptimization: true }, 'driver')).toThrow(/needs nvJitLink/);
-    expect(resolveLinkerOptions({ arch: 'sm_90', maxRegisters: 32, debug: true }, 'driver')).toEqual({ arch: 'sm_90', maxRegisters: 32, debug: true });
+    expect(resolveLinkerOptions({ arch: 'sm_90', maxRegisters: 32, debug: true }, 'driver')).toEqual({
+      arch: 'sm_90',
+      maxRegisters: 32,
+      debug: true,
+    });
   });
 });
 
@@ -88,7 +92,9 @@ describe('nvJitLinkFlags', () => {
 
 describe('driverJitOptions', () => {
   it('names the CUjit_option of each option the driver honours', () => {
-    expect(driverJitOptions({ maxRegisters: 32, optimizationLevel: 2, debug: true, lineinfo: true, verbose: true }, sm90)).toEqual([
+    expect(
+      driverJitOptions({ maxRegisters: 32, optimizationLevel: 2, debug: true, lineinfo: true, verbose: true }, sm90),
+    ).toEqual([
       { option: 'CU_JIT_TARGET', value: 90 },
       { option: 'CU_JIT_MAX_REGISTERS', value: 32 },
       { option: 'CU_JIT_OPTIMIZATION_LEVEL', value: 2 },

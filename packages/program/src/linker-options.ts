@@ -1,7 +1,15 @@
 import { driver, type DriverEnums } from '@cuda-js/bindings';
 import { computeCapability, computeName, parseArchitecture, smName, type Architecture } from './architecture.js';
 import { UnsupportedOptionError, UnsupportedTargetError } from './errors.js';
-import { isBoolean, isIntegerIn, isNonEmptyString, isOneOf, isStringArray, validateOptions, type OptionSpec } from './option-validation.js';
+import {
+  isBoolean,
+  isIntegerIn,
+  isNonEmptyString,
+  isOneOf,
+  isStringArray,
+  validateOptions,
+  type OptionSpec,
+} from './option-validation.js';
 
 /** The linker library that does the work. */
 export type LinkerBackend = 'nvJitLink' | 'driver';
@@ -76,7 +84,11 @@ export const LINKER_OPTION_SPECS: Readonly<Record<keyof LinkerOptions, OptionSpe
   maxRegisters: { check: isIntegerIn(1, 255), appliesTo: BOTH },
   time: { check: isBoolean, appliesTo: JITLINK, notApplicable: JITLINK_ONLY },
   verbose: { check: isBoolean, appliesTo: BOTH },
-  linkTimeOptimization: { check: isBoolean, appliesTo: JITLINK, notApplicable: 'link-time optimization needs nvJitLink' },
+  linkTimeOptimization: {
+    check: isBoolean,
+    appliesTo: JITLINK,
+    notApplicable: 'link-time optimization needs nvJitLink',
+  },
   optimizationLevel: { check: isIntegerIn(0, 3), appliesTo: BOTH },
   debug: { check: isBoolean, appliesTo: BOTH },
   lineinfo: { check: isBoolean, appliesTo: BOTH },
@@ -111,12 +123,23 @@ const bit = (value: boolean): string => (value ? '1' : '0');
  * @throws {UnsupportedTargetError} for `ptx` without LTO
  * @throws {UnsupportedOptionError} for optimization levels 1 and 2
  */
-export function nvJitLinkFlags(options: Readonly<LinkerOptions>, arch: Architecture, target: LinkTarget, lto: boolean): string[] {
+export function nvJitLinkFlags(
+  options: Readonly<LinkerOptions>,
+  arch: Architecture,
+  target: LinkTarget,
+  lto: boolean,
+): string[] {
   if (target === 'ptx' && !lto) {
-    throw new UnsupportedTargetError('a link without LTO-IR inputs', target, ['cubin'], 'nvJitLink emits PTX only from link-time optimization: link LTO-IR inputs, or set linkTimeOptimization');
+    throw new UnsupportedTargetError(
+      'a link without LTO-IR inputs',
+      target,
+      ['cubin'],
+      'nvJitLink emits PTX only from link-time optimization: link LTO-IR inputs, or set linkTimeOptimization',
+    );
   }
   const level = options.optimizationLevel;
-  if (level === 1 || level === 2) throw new UnsupportedOptionError('optimizationLevel', 'nvJitLink', 'it accepts 0 or 3');
+  if (level === 1 || level === 2)
+    throw new UnsupportedOptionError('optimizationLevel', 'nvJitLink', 'it accepts 0 or 3');
   const flags = [`-arch=${target === 'ptx' ? computeName(arch) : smName(arch)}`];
   if (lto) flags.push('-lto');
   if (target === 'ptx') flags.push('-ptx');
@@ -146,7 +169,10 @@ export interface DriverJitOption {
 }
 
 // CUjit_target values: the compute capability, plus these bases for the `a` and `f` variants.
-const { CU_COMPUTE_ACCELERATED_TARGET_BASE: ACCELERATED_TARGET_BASE, CU_COMPUTE_FAMILY_TARGET_BASE: FAMILY_TARGET_BASE } = driver.constants;
+const {
+  CU_COMPUTE_ACCELERATED_TARGET_BASE: ACCELERATED_TARGET_BASE,
+  CU_COMPUTE_FAMILY_TARGET_BASE: FAMILY_TARGET_BASE,
+} = driver.constants;
 
 /** The `CUjit_target` value of an architecture (`CU_TARGET_COMPUTE_90A` for sm_90a). */
 export function jitTarget(arch: Architecture): number {
@@ -161,7 +187,8 @@ export function jitTarget(arch: Architecture): number {
 export function driverJitOptions(options: Readonly<LinkerOptions>, arch: Architecture): DriverJitOption[] {
   const out: DriverJitOption[] = [{ option: 'CU_JIT_TARGET', value: jitTarget(arch) }];
   if (options.maxRegisters !== undefined) out.push({ option: 'CU_JIT_MAX_REGISTERS', value: options.maxRegisters });
-  if (options.optimizationLevel !== undefined) out.push({ option: 'CU_JIT_OPTIMIZATION_LEVEL', value: options.optimizationLevel });
+  if (options.optimizationLevel !== undefined)
+    out.push({ option: 'CU_JIT_OPTIMIZATION_LEVEL', value: options.optimizationLevel });
   if (options.debug) out.push({ option: 'CU_JIT_GENERATE_DEBUG_INFO', value: 1 });
   if (options.lineinfo) out.push({ option: 'CU_JIT_GENERATE_LINE_INFO', value: 1 });
   if (options.verbose) out.push({ option: 'CU_JIT_LOG_VERBOSE', value: 1 });

@@ -39,7 +39,10 @@ describe('Linker: argument checks', () => {
 });
 
 describeWhen(
-  [nvJitLinkMissing === undefined ? 'nvJitLink is present here' : undefined, deviceMissing === undefined ? 'a CUDA device is present here' : undefined],
+  [
+    nvJitLinkMissing === undefined ? 'nvJitLink is present here' : undefined,
+    deviceMissing === undefined ? 'a CUDA device is present here' : undefined,
+  ],
   'Linker with neither nvJitLink nor a device',
   () => {
     it('fails with LinkerUnavailableError giving the reason for each backend', () => {
@@ -49,7 +52,9 @@ describeWhen(
       expect(error).toBeInstanceOf(LinkerUnavailableError);
       expect(error!.reasons['nvJitLink']).toMatch(/not found/);
       // No device, or no driver library at all: either way cuInit fails.
-      expect(error!.reasons['driver']).toMatch(/cuInit failed: .*(CUDA_ERROR_NO_DEVICE|CUDA library 'cuda' was not found)/);
+      expect(error!.reasons['driver']).toMatch(
+        /cuInit failed: .*(CUDA_ERROR_NO_DEVICE|CUDA library 'cuda' was not found)/,
+      );
       expect(error!.message).toContain('Install nvJitLink');
     });
 
@@ -65,7 +70,9 @@ describeWhen(
 
     it('fails the same way for a PTX program and for linkAsync', async () => {
       expect(() => new Program(PTX, 'ptx', { arch: 'sm_90' }).compile('cubin')).toThrow(LinkerUnavailableError);
-      await expect(new Linker([ObjectCode.fromPtxText(PTX)], { arch: 'sm_90' }).linkAsync()).rejects.toThrow(LinkerUnavailableError);
+      await expect(new Linker([ObjectCode.fromPtxText(PTX)], { arch: 'sm_90' }).linkAsync()).rejects.toThrow(
+        LinkerUnavailableError,
+      );
       expect(() => new Linker([ObjectCode.fromPtxText(PTX)]).backend).toThrow(LinkerUnavailableError);
     });
   },

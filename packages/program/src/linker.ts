@@ -5,9 +5,23 @@ import { isLogSink, writeLog, type LogSink } from './compile-log.js';
 import { checkCompatibility, warnIfIncompatible } from './compatibility.js';
 import { cuda, type DriverApi, type EnumMemberName, type NvJitLinkApi, type nvJitLinkHandle } from './cuda-bindings.js';
 import { resolveArchitecture } from './device-architecture.js';
-import { ClosedResourceError, InvalidArgumentError, LinkError, NoCurrentContextError, UnsupportedInputError, UnsupportedTargetError } from './errors.js';
+import {
+  ClosedResourceError,
+  InvalidArgumentError,
+  LinkError,
+  NoCurrentContextError,
+  UnsupportedInputError,
+  UnsupportedTargetError,
+} from './errors.js';
 import { chooseLinker, type LinkerChoice } from './linker-backend.js';
-import { driverJitOptions, nvJitLinkFlags, resolveLinkerOptions, type DriverJitOption, type LinkerOptions, type LinkTarget } from './linker-options.js';
+import {
+  driverJitOptions,
+  nvJitLinkFlags,
+  resolveLinkerOptions,
+  type DriverJitOption,
+  type LinkerOptions,
+  type LinkTarget,
+} from './linker-options.js';
 import { ObjectCode } from './object-code.js';
 import type { ObjectCodeType } from './object-code-type.js';
 import { isBoolean, validateOptions, type OptionSpec } from './option-validation.js';
@@ -154,7 +168,11 @@ export class Linker {
   private finish(target: LinkTarget, code: Uint8Array, choice: LinkerChoice, call: LinkCallOptions): ObjectCode {
     const symbolMapping = new Map<string, string>();
     for (const o of this.objects) for (const [k, v] of o.symbolMapping) symbolMapping.set(k, v);
-    const out = ObjectCode.from(target, code, { name: this.rawOptions.name ?? 'linked', symbolMapping, producer: choice.toolchain });
+    const out = ObjectCode.from(target, code, {
+      name: this.rawOptions.name ?? 'linked',
+      symbolMapping,
+      producer: choice.toolchain,
+    });
     if (call.checkCompatibility !== false) {
       const driver = driverCudaVersion();
       if (driver !== undefined) warnIfIncompatible(checkCompatibility(out.code, target, choice.toolchain, driver));
@@ -164,7 +182,8 @@ export class Linker {
 
   private plan(target: LinkTarget): LinkPlan {
     if (this.closed) throw new ClosedResourceError('Linker');
-    if (target !== 'cubin' && target !== 'ptx') throw new UnsupportedTargetError('the linker', target, ['cubin', 'ptx']);
+    if (target !== 'cubin' && target !== 'ptx')
+      throw new UnsupportedTargetError('the linker', target, ['cubin', 'ptx']);
     for (const o of this.objects) o.checkOpen();
     const choice = chooseLinker(this.rawOptions.backend);
     const options = resolveLinkerOptions(this.rawOptions, choice.backend);
@@ -179,10 +198,18 @@ export class Linker {
       options: optionsKey({ ...options, name: undefined, arch: undefined, backend: undefined }),
       inputs,
     };
-    return choice.backend === 'nvJitLink' ? this.nvJitLinkPlan(choice, options, arch, target, keyParts) : this.driverPlan(choice, options, arch, target, keyParts);
+    return choice.backend === 'nvJitLink'
+      ? this.nvJitLinkPlan(choice, options, arch, target, keyParts)
+      : this.driverPlan(choice, options, arch, target, keyParts);
   }
 
-  private nvJitLinkPlan(choice: LinkerChoice, options: Readonly<LinkerOptions>, arch: Architecture, target: LinkTarget, keyParts: { readonly [key: string]: KeyPart }): LinkPlan {
+  private nvJitLinkPlan(
+    choice: LinkerChoice,
+    options: Readonly<LinkerOptions>,
+    arch: Architecture,
+    target: LinkTarget,
+    keyParts: { readonly [key: string]: KeyPart },
+  ): LinkPlan {
     const lto = options.linkTimeOptimization === true || this.objects.some((o) => o.codeType === 'ltoir');
     const flags = nvJitLinkFlags(options, arch, target, lto);
     const api = cuda.nvjitlink;
@@ -190,7 +217,8 @@ export class Linker {
     const start = (): nvJitLinkHandle => {
       const handle = api.nvJitLinkCreate(flags);
       try {
-        for (const o of objects) api.nvJitLinkAddData(handle, api.nvJitLinkInputType[JITLINK_INPUT[o.codeType]], o.code, o.name);
+        for (const o of objects)
+          api.nvJitLinkAddData(handle, api.nvJitLinkInputType[JITLINK_INPUT[o.codeType]], o.code, o.name);
       } catch (error) {
         throw failure(handle, error);
       }
@@ -210,7 +238,10 @@ export class Linker {
     };
     const collect = (handle: nvJitLinkHandle): { code: Uint8Array; infoLog: string } => {
       try {
-        const code = target === 'cubin' ? api.nvJitLinkGetLinkedCubin(handle) : encoder.encode(api.nvJitLinkGetLinkedPtx(handle).replace(/\0+$/, ''));
+        const code =
+          target === 'cubin'
+            ? api.nvJitLinkGetLinkedCubin(handle)
+            : encoder.encode(api.nvJitLinkGetLinkedPtx(handle).replace(/\0+$/, ''));
         return { code, infoLog: api.nvJitLinkGetInfoLog(handle) };
       } finally {
         api.nvJitLinkDestroy(handle);
@@ -240,12 +271,28 @@ export class Linker {
     };
   }
 
-  private driverPlan(choice: LinkerChoice, options: Readonly<LinkerOptions>, arch: Architecture, target: LinkTarget, keyParts: { readonly [key: string]: KeyPart }): LinkPlan {
+  private driverPlan(
+    choice: LinkerChoice,
+    options: Readonly<LinkerOptions>,
+    arch: Architecture,
+    target: LinkTarget,
+    keyParts: { readonly [key: string]: KeyPart },
+  ): LinkPlan {
     if (target !== 'cubin') {
-      throw new UnsupportedTargetError('the driver linker (cuLink*)', target, ['cubin'], 'PTX output needs nvJitLink with link-time optimization');
+      throw new UnsupportedTargetError(
+        'the driver linker (cuLink*)',
+        target,
+        ['cubin'],
+        'PTX output needs nvJitLink with link-time optimization',
+      );
     }
     for (const o of this.objects) {
-      if (!DRIVER_INPUT[o.codeType]) throw new UnsupportedInputError(o.codeType, 'driver (cuLink*)', 'LTO-IR needs nvJitLink (pip install nvidia-nvjitlink, or the CUDA toolkit)');
+      if (!DRIVER_INPUT[o.codeType])
+        throw new UnsupportedInputError(
+          o.codeType,
+          'driver (cuLink*)',
+          'LTO-IR needs nvJitLink (pip install nvidia-nvjitlink, or the CUDA toolkit)',
+        );
     }
     const driver = cuda.driver;
     const jit = driverJitOptions(options, arch);
@@ -275,7 +322,13 @@ export class Linker {
           all.map((j) => j.value),
         );
         try {
-          for (const o of objects) driver.cuLinkAddData(state, driver.CUjitInputType[DRIVER_INPUT[o.codeType]!], o.codeType === 'ptx' ? decoder.decode(o.code) : o.code, o.name);
+          for (const o of objects)
+            driver.cuLinkAddData(
+              state,
+              driver.CUjitInputType[DRIVER_INPUT[o.codeType]!],
+              o.codeType === 'ptx' ? decoder.decode(o.code) : o.code,
+              o.name,
+            );
           // cuLinkComplete's image belongs to the link state: copy it before the state is destroyed.
           const code = driver.cuLinkComplete(state).slice();
           return { code, infoLog: readLog(infoBuffer) };

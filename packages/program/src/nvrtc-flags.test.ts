@@ -58,7 +58,9 @@ describe('nvrtcFlags', () => {
   it('accepts the assembler options (register limit, ptxas options) for the cubin target only', () => {
     expect(nvrtcFlags({ maxRegisters: 32 }, 'cubin', sm90, [])).toContain('--maxrregcount=32');
     expect(() => nvrtcFlags({ maxRegisters: 32 }, 'ptx', sm90, [])).toThrow(UnsupportedOptionError);
-    expect(() => nvrtcFlags({ ptxasOptions: ['-v'] }, 'ltoir', sm90, [])).toThrow(/ptxas runs only for compile\('cubin'\)/);
+    expect(() => nvrtcFlags({ ptxasOptions: ['-v'] }, 'ltoir', sm90, [])).toThrow(
+      /ptxas runs only for compile\('cubin'\)/,
+    );
   });
 
   it('accepts linkTimeOptimization for the ltoir target only', () => {

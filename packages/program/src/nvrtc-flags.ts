@@ -12,17 +12,34 @@ const onOff = (value: boolean): string => (value ? 'true' : 'false');
  * @throws {UnsupportedOptionError} for `linkTimeOptimization` with a target
  *   other than `ltoir`, and for `maxRegisters` or `ptxasOptions` with a target other than `cubin`
  */
-export function nvrtcFlags(options: Readonly<ProgramOptions>, target: CompileTarget, arch: Architecture, includeDirectories: readonly string[]): string[] {
+export function nvrtcFlags(
+  options: Readonly<ProgramOptions>,
+  target: CompileTarget,
+  arch: Architecture,
+  includeDirectories: readonly string[],
+): string[] {
   if (options.linkTimeOptimization && target !== 'ltoir') {
-    throw new UnsupportedOptionError('linkTimeOptimization', `target '${target}'`, "it makes NVRTC emit LTO-IR; compile('ltoir') instead");
+    throw new UnsupportedOptionError(
+      'linkTimeOptimization',
+      `target '${target}'`,
+      "it makes NVRTC emit LTO-IR; compile('ltoir') instead",
+    );
   }
   // Both act when NVRTC assembles PTX into SASS, which only the cubin target does.
   if (target !== 'cubin') {
     if (options.maxRegisters !== undefined) {
-      throw new UnsupportedOptionError('maxRegisters', `target '${target}'`, "the register limit applies when PTX is assembled: compile('cubin'), or give it to the Linker");
+      throw new UnsupportedOptionError(
+        'maxRegisters',
+        `target '${target}'`,
+        "the register limit applies when PTX is assembled: compile('cubin'), or give it to the Linker",
+      );
     }
     if (options.ptxasOptions?.length) {
-      throw new UnsupportedOptionError('ptxasOptions', `target '${target}'`, "ptxas runs only for compile('cubin'); give them to the Linker otherwise");
+      throw new UnsupportedOptionError(
+        'ptxasOptions',
+        `target '${target}'`,
+        "ptxas runs only for compile('cubin'); give them to the Linker otherwise",
+      );
     }
   }
   const flags = [`--gpu-architecture=${target === 'cubin' ? smName(arch) : computeName(arch)}`];

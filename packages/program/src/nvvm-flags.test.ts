@@ -21,8 +21,20 @@ describe('nvvmFlags', () => {
   });
 
   it('spells fastMath as the four math modes, each overridable', () => {
-    expect(nvvmFlags({ fastMath: true }, 'ptx', sm90)).toEqual(['-arch=compute_90', '-ftz=1', '-prec-sqrt=0', '-prec-div=0', '-fma=1']);
-    expect(nvvmFlags({ fastMath: true, ftz: false, precDiv: true }, 'ptx', sm90)).toEqual(['-arch=compute_90', '-ftz=0', '-prec-sqrt=0', '-prec-div=1', '-fma=1']);
+    expect(nvvmFlags({ fastMath: true }, 'ptx', sm90)).toEqual([
+      '-arch=compute_90',
+      '-ftz=1',
+      '-prec-sqrt=0',
+      '-prec-div=0',
+      '-fma=1',
+    ]);
+    expect(nvvmFlags({ fastMath: true, ftz: false, precDiv: true }, 'ptx', sm90)).toEqual([
+      '-arch=compute_90',
+      '-ftz=0',
+      '-prec-sqrt=0',
+      '-prec-div=1',
+      '-fma=1',
+    ]);
     expect(nvvmFlags({ fma: false }, 'ptx', sm90)).toEqual(['-arch=compute_90', '-fma=0']);
   });
 
@@ -34,6 +46,9 @@ describe('nvvmFlags', () => {
   });
 
   it('appends extra flags as they are', () => {
-    expect(nvvmFlags({ extraFlags: ['-jump-table-density=50'] }, 'ptx', sm90)).toEqual(['-arch=compute_90', '-jump-table-density=50']);
+    expect(nvvmFlags({ extraFlags: ['-jump-table-density=50'] }, 'ptx', sm90)).toEqual([
+      '-arch=compute_90',
+      '-jump-table-density=50',
+    ]);
   });
 });

@@ -13,22 +13,42 @@ const bit = (value: boolean): string => (value ? '1' : '0');
  */
 export function nvvmFlags(options: Readonly<ProgramOptions>, target: CompileTarget, arch: Architecture): string[] {
   if (options.linkTimeOptimization && target !== 'ltoir') {
-    throw new UnsupportedOptionError('linkTimeOptimization', `target '${target}'`, "it makes libNVVM emit LTO-IR; compile('ltoir') instead");
+    throw new UnsupportedOptionError(
+      'linkTimeOptimization',
+      `target '${target}'`,
+      "it makes libNVVM emit LTO-IR; compile('ltoir') instead",
+    );
   }
   if (target !== 'cubin') {
     if (options.maxRegisters !== undefined) {
-      throw new UnsupportedOptionError('maxRegisters', `nvvm to '${target}'`, "libNVVM has no register limit; it applies when linking, so compile('cubin')");
+      throw new UnsupportedOptionError(
+        'maxRegisters',
+        `nvvm to '${target}'`,
+        "libNVVM has no register limit; it applies when linking, so compile('cubin')",
+      );
     }
     if (options.lineinfo) {
-      throw new UnsupportedOptionError('lineinfo', `nvvm to '${target}'`, "libNVVM takes line information from the IR's debug metadata; the flag applies when linking, so compile('cubin')");
+      throw new UnsupportedOptionError(
+        'lineinfo',
+        `nvvm to '${target}'`,
+        "libNVVM takes line information from the IR's debug metadata; the flag applies when linking, so compile('cubin')",
+      );
     }
   }
   const level = options.optimizationLevel;
   if (level === 1 || level === 2) {
-    throw new UnsupportedOptionError('optimizationLevel', 'libNVVM', 'it accepts 0 (no optimization) or 3 (the default)');
+    throw new UnsupportedOptionError(
+      'optimizationLevel',
+      'libNVVM',
+      'it accepts 0 (no optimization) or 3 (the default)',
+    );
   }
   if (options.debug && level !== undefined && level !== 0) {
-    throw new UnsupportedOptionError('debug', `libNVVM with optimizationLevel ${level}`, 'full debug information needs optimizationLevel 0');
+    throw new UnsupportedOptionError(
+      'debug',
+      `libNVVM with optimizationLevel ${level}`,
+      'full debug information needs optimizationLevel 0',
+    );
   }
   const flags = [`-arch=${computeName(arch)}`];
   if (options.debug) flags.push('-g', '-opt=0');

@@ -29,7 +29,8 @@ export interface VerifyNvvmOptions {
  */
 export function verifyNvvm(ir: string | Uint8Array, options: VerifyNvvmOptions = {}): string {
   options = checkProgramOptions<VerifyNvvmOptions>('verifyNvvm', options, { arch: isAnything, name: isString });
-  if (typeof ir !== 'string' && !(ir instanceof Uint8Array)) throw new InvalidCodeError('NVVM IR must be a string or a Uint8Array');
+  if (typeof ir !== 'string' && !(ir instanceof Uint8Array))
+    throw new InvalidCodeError('NVVM IR must be a string or a Uint8Array');
   if ((typeof ir === 'string' ? ir.length : ir.byteLength) === 0) throw new InvalidCodeError('nvvm code is empty');
   const flags = options.arch === undefined ? [] : [`-arch=${computeName(parseArchitecture(options.arch))}`];
   const api = cuda.nvvm;

@@ -45,19 +45,28 @@ describe('ObjectCode factories', () => {
   });
 
   // Issue 20's rule for file-system input: a FIFO blocked readFileSync for ever, /dev/zero grew memory without end.
-  it.runIf(process.platform === 'linux')('reads only regular files, without blocking: a FIFO, a device or a folder is named', () => {
-    const fifo = join(root, 'fifo.cubin');
-    execFileSync('mkfifo', [fifo]);
-    expect(() => ObjectCode.fromCubin(fifo)).toThrow(InvalidArgumentError);
-    expect(() => ObjectCode.fromCubin(fifo)).toThrow(/a path of a regular file of code \(.*fifo\.cubin is not a regular file \(a FIFO\)\)/);
-    const zero = join(root, 'zero.cubin');
-    symlinkSync('/dev/zero', zero);
-    expect(() => ObjectCode.fromPtx(zero)).toThrow(/zero\.cubin is not a regular file \(a device or socket\)/);
-    expect(() => ObjectCode.fromFatbin(root)).toThrow(/is not a regular file \(a folder\)/);
-  });
+  it.runIf(process.platform === 'linux')(
+    'reads only regular files, without blocking: a FIFO, a device or a folder is named',
+    () => {
+      const fifo = join(root, 'fifo.cubin');
+      execFileSync('mkfifo', [fifo]);
+      expect(() => ObjectCode.fromCubin(fifo)).toThrow(InvalidArgumentError);
+      expect(() => ObjectCode.fromCubin(fifo)).toThrow(
+        /a path of a regular file of code \(.*fifo\.cubin is not a regular file \(a FIFO\)\)/,
+      );
+      const zero = join(root, 'zero.cubin');
+      symlinkSync('/dev/zero', zero);
+      expect(() => ObjectCode.fromPtx(zero)).toThrow(/zero\.cubin is not a regular file \(a device or socket\)/);
+      expect(() => ObjectCode.fromFatbin(root)).toThrow(/is not a regular file \(a folder\)/);
+    },
+  );
 
   it('refuses to load LTO-IR, objects and libraries, pointing to the Linker', () => {
-    for (const o of [ObjectCode.fromLtoir(new Uint8Array([1])), ObjectCode.fromObject(new Uint8Array([1])), ObjectCode.fromLibrary(new Uint8Array([1]))]) {
+    for (const o of [
+      ObjectCode.fromLtoir(new Uint8Array([1])),
+      ObjectCode.fromObject(new Uint8Array([1])),
+      ObjectCode.fromLibrary(new Uint8Array([1])),
+    ]) {
       expect(() => o.load()).toThrow(NotLoadableError);
       expect(() => o.getKernel('k')).toThrow(/link it first/);
     }
@@ -74,17 +83,21 @@ describe('ObjectCode factories', () => {
   });
 });
 
-describeWhen([nvrtcMissing, deviceMissing === undefined ? 'a CUDA device is present here' : undefined], 'ObjectCode loading without a device', () => {
-  it('fails with ObjectCodeLoadError that says there is no device', async () => {
-    const cubin = new Program('extern "C" __global__ void k() {}', 'c++', { arch: 'sm_90' }).compile('cubin');
-    const error = errorOf<ObjectCodeLoadError>(() => {
-      cubin.getKernel('k');
+describeWhen(
+  [nvrtcMissing, deviceMissing === undefined ? 'a CUDA device is present here' : undefined],
+  'ObjectCode loading without a device',
+  () => {
+    it('fails with ObjectCodeLoadError that says there is no device', async () => {
+      const cubin = new Program('extern "C" __global__ void k() {}', 'c++', { arch: 'sm_90' }).compile('cubin');
+      const error = errorOf<ObjectCodeLoadError>(() => {
+        cubin.getKernel('k');
+      });
+      expect(error).toBeInstanceOf(ObjectCodeLoadError);
+      expect(error!.message).toContain('CUDA_ERROR_NO_DEVICE');
+      expect(error!.message).toContain('There is no CUDA device on this machine');
+      expect((error!.cause as { codeName?: string }).codeName).toBe('CUDA_ERROR_NO_DEVICE');
+      expect(cubin.isLoaded).toBe(false);
+      await expect(cubin.loadAsync()).rejects.toThrow(ObjectCodeLoadError);
     });
-    expect(error).toBeInstanceOf(ObjectCodeLoadError);
-    expect(error!.message).toContain('CUDA_ERROR_NO_DEVICE');
-    expect(error!.message).toContain('There is no CUDA device on this machine');
-    expect((error!.cause as { codeName?: string }).codeName).toBe('CUDA_ERROR_NO_DEVICE');
-    expect(cubin.isLoaded).toBe(false);
-    await expect(cubin.loadAsync()).rejects.toThrow(ObjectCodeLoadError);
-  });
-});
+  },
+);

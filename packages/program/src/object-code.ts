@@ -2,11 +2,24 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CacheEntry } from './cache-entry.js';
 import { checkCompatibility, type CompatibilityReport, type Producer } from './compatibility.js';
-import { cuda, errorCodeName, OwnedHandle, type CUkernel, type CUlibrary, type HandleRelease } from './cuda-bindings.js';
+import {
+  cuda,
+  errorCodeName,
+  OwnedHandle,
+  type CUkernel,
+  type CUlibrary,
+  type HandleRelease,
+} from './cuda-bindings.js';
 import { isAnything, isString } from '@cuda-js/options';
 import { readRegularFile } from '@cuda-js/pathfinder';
 import { checkProgramOptions } from './option-validation.js';
-import { ClosedResourceError, InvalidArgumentError, KernelNotFoundError, NotLoadableError, ObjectCodeLoadError } from './errors.js';
+import {
+  ClosedResourceError,
+  InvalidArgumentError,
+  KernelNotFoundError,
+  NotLoadableError,
+  ObjectCodeLoadError,
+} from './errors.js';
 import { Kernel } from './kernel.js';
 import { LOADABLE_CODE_TYPES, OBJECT_CODE_TYPES, type ObjectCodeType } from './object-code-type.js';
 import { driverCudaVersion } from './toolchain.js';
@@ -54,7 +67,11 @@ function readSource(source: ObjectCodeSource): { bytes: Uint8Array; fileName: st
   if (typeof source === 'string' || source instanceof URL) {
     const path = source instanceof URL ? fileURLToPath(source) : source;
     if (path.length === 0) throw new InvalidArgumentError('source', source, 'a non-empty file path');
-    const file = readRegularFile(path, { maxBytes: MAX_CODE_FILE_BYTES }, (problem) => new InvalidArgumentError('source', source, `a path of a regular file of code (${problem})`));
+    const file = readRegularFile(
+      path,
+      { maxBytes: MAX_CODE_FILE_BYTES },
+      (problem) => new InvalidArgumentError('source', source, `a path of a regular file of code (${problem})`),
+    );
     return { bytes: new Uint8Array(file.buffer, file.byteOffset, file.byteLength), fileName: basename(path) };
   }
   throw new InvalidArgumentError('source', source, 'a Uint8Array, an ArrayBuffer, a file path or a file: URL');
@@ -87,7 +104,8 @@ export class ObjectCode {
   private readonly kernels = new Map<string, Kernel>();
 
   private constructor(codeType: ObjectCodeType, code: Uint8Array, init: ObjectCodeInit, fileName: string | undefined) {
-    if (!OBJECT_CODE_TYPES.includes(codeType)) throw new InvalidArgumentError('codeType', codeType, `one of ${OBJECT_CODE_TYPES.join(', ')}`);
+    if (!OBJECT_CODE_TYPES.includes(codeType))
+      throw new InvalidArgumentError('codeType', codeType, `one of ${OBJECT_CODE_TYPES.join(', ')}`);
     if (code.byteLength === 0) throw new InvalidArgumentError('code', code, `non-empty ${codeType} bytes`);
     this.codeType = codeType;
     this.code = codeType === 'ptx' && code[code.byteLength - 1] === 0 ? code.subarray(0, code.byteLength - 1) : code;
@@ -118,7 +136,12 @@ export class ObjectCode {
   /** PTX given as text (a string here is the PTX itself, not a path). */
   static fromPtxText(ptx: string, init?: ObjectCodeInit): ObjectCode {
     if (typeof ptx !== 'string') throw new InvalidArgumentError('ptx', ptx, 'PTX text');
-    return new ObjectCode('ptx', encoder.encode(ptx), checkProgramOptions<ObjectCodeInit>('ObjectCode', init, OBJECT_CODE_INIT), undefined);
+    return new ObjectCode(
+      'ptx',
+      encoder.encode(ptx),
+      checkProgramOptions<ObjectCodeInit>('ObjectCode', init, OBJECT_CODE_INIT),
+      undefined,
+    );
   }
 
   /** LTO-IR (from `compile('ltoir')`, nvcc `-dlto`); link it to load it. */
@@ -143,12 +166,22 @@ export class ObjectCode {
 
   /** @internal An ObjectCode for a compile-cache entry. */
   static fromCacheEntry(entry: CacheEntry, producer: Producer | undefined): ObjectCode {
-    return new ObjectCode(entry.codeType, entry.code, { name: entry.name, symbolMapping: entry.symbolMapping, producer }, undefined);
+    return new ObjectCode(
+      entry.codeType,
+      entry.code,
+      { name: entry.name, symbolMapping: entry.symbolMapping, producer },
+      undefined,
+    );
   }
 
   /** @internal This code as a compile-cache entry. */
   toCacheEntry(): CacheEntry {
-    return { codeType: this.codeType, name: this.name, code: this.code, symbolMapping: Object.fromEntries(this.symbolMapping) };
+    return {
+      codeType: this.codeType,
+      name: this.name,
+      code: this.code,
+      symbolMapping: Object.fromEntries(this.symbolMapping),
+    };
   }
 
   /** Whether the driver holds this code now. */
@@ -223,7 +256,8 @@ export class ObjectCode {
     try {
       handle = cuda.driver.cuLibraryGetKernel(library, symbol);
     } catch (error) {
-      if (errorCodeName(error) === 'CUDA_ERROR_NOT_FOUND') throw new KernelNotFoundError(name, symbol, this.kernelSymbols(library), { cause: error });
+      if (errorCodeName(error) === 'CUDA_ERROR_NOT_FOUND')
+        throw new KernelNotFoundError(name, symbol, this.kernelSymbols(library), { cause: error });
       throw error;
     }
     const kernel = Kernel.fromObjectCode(handle, name, this);
@@ -238,7 +272,12 @@ export class ObjectCode {
   compatibility(): CompatibilityReport | undefined {
     const driver = driverCudaVersion();
     if (driver === undefined) return undefined;
-    return checkCompatibility(this.code, this.codeType, this.producer ?? { name: this.name, cudaVersion: undefined }, driver);
+    return checkCompatibility(
+      this.code,
+      this.codeType,
+      this.producer ?? { name: this.name, cudaVersion: undefined },
+      driver,
+    );
   }
 
   /**
@@ -312,11 +351,16 @@ export class ObjectCode {
     if (code && COMPATIBILITY_ERRORS.has(code)) {
       const report = this.compatibility();
       if (report && !report.loadable) hint = ` ${report.message}`;
-      else if (code === 'CUDA_ERROR_NO_BINARY_FOR_GPU') hint = ' The code was built for another GPU architecture: compile for this device (leave arch unset to use the current device).';
+      else if (code === 'CUDA_ERROR_NO_BINARY_FOR_GPU')
+        hint =
+          ' The code was built for another GPU architecture: compile for this device (leave arch unset to use the current device).';
     } else if (code === 'CUDA_ERROR_NO_DEVICE') {
-      hint = ' There is no CUDA device on this machine: the code can be compiled here but loaded only where a GPU is present.';
+      hint =
+        ' There is no CUDA device on this machine: the code can be compiled here but loaded only where a GPU is present.';
     }
-    return new ObjectCodeLoadError(this.codeType, `cannot load ${this.codeType} '${this.name}': ${first}.${hint}`, { cause: error });
+    return new ObjectCodeLoadError(this.codeType, `cannot load ${this.codeType} '${this.name}': ${first}.${hint}`, {
+      cause: error,
+    });
   }
 
   private kernelSymbols(library: CUlibrary): string[] | undefined {

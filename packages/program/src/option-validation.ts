@@ -1,4 +1,11 @@
-import { checkOptions, isPlainObject, type OptionProblem, type OptionRule, type OptionTable, suggestName } from '@cuda-js/options';
+import {
+  checkOptions,
+  isPlainObject,
+  type OptionProblem,
+  type OptionRule,
+  type OptionTable,
+  suggestName,
+} from '@cuda-js/options';
 import { InvalidOptionError, UnknownOptionError, UnsupportedOptionError } from './errors.js';
 
 /** How one option is checked: its value, and the contexts (code types, backends) that accept it. */
@@ -85,13 +92,25 @@ export function validateOptions<Context extends string, T extends object>(
  * errors as the compile options: a plain object only, each key read once.
  * Use what it returns: the values it checked.
  */
-export function checkProgramOptions<T extends object>(where: string, options: unknown, table: OptionTable): Readonly<Partial<T>> {
-  return checkOptions<T>(options, table, { where, fail: programOptionError, aliases: CUDA_CORE_NAMES, nullIsAbsent: true, plainOnly: true, snapshot: true });
+export function checkProgramOptions<T extends object>(
+  where: string,
+  options: unknown,
+  table: OptionTable,
+): Readonly<Partial<T>> {
+  return checkOptions<T>(options, table, {
+    where,
+    fail: programOptionError,
+    aliases: CUDA_CORE_NAMES,
+    nullIsAbsent: true,
+    plainOnly: true,
+    snapshot: true,
+  });
 }
 
 function freezeDeep(value: unknown): unknown {
   if (Array.isArray(value)) return Object.freeze(value.map(freezeDeep));
-  if (isPlainObject(value)) return Object.freeze(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, freezeDeep(v)])));
+  if (isPlainObject(value))
+    return Object.freeze(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, freezeDeep(v)])));
   return value;
 }
 
@@ -102,7 +121,11 @@ export { isBoolean, isIntegerIn, isNonEmptyString, isOneOf } from '@cuda-js/opti
 const isCString = (s: unknown): s is string => typeof s === 'string' && !s.includes('\0');
 
 export const isStringArray = (v: unknown): string | undefined =>
-  Array.isArray(v) && v.every((s) => isCString(s) && s.length > 0) ? undefined : 'an array of non-empty strings without NUL characters';
+  Array.isArray(v) && v.every((s) => isCString(s) && s.length > 0)
+    ? undefined
+    : 'an array of non-empty strings without NUL characters';
 
 export const isStringRecord = (v: unknown): string | undefined =>
-  isPlainObject(v) && Object.entries(v).every(([k, s]) => isCString(k) && isCString(s)) ? undefined : 'an object of strings without NUL characters ({ "name.h": "source" })';
+  isPlainObject(v) && Object.entries(v).every(([k, s]) => isCString(k) && isCString(s))
+    ? undefined
+    : 'an object of strings without NUL characters ({ "name.h": "source" })';

@@ -50,8 +50,16 @@ describe('options whose getters answer twice are read once: the value checked is
 
 describe("a Proxy's get trap runs once per key", () => {
   it.each([
-    ['ObjectCode', (options: object) => ObjectCode.fromPtxText('.version 8.0', options as never), { name: 'k', symbolMapping: { k: 'k' } }],
-    ['Program', (options: object) => new Program('__global__ void k() {}', 'c++', options as never), { name: 'k.cu', arch: 'sm_90', fastMath: true }],
+    [
+      'ObjectCode',
+      (options: object) => ObjectCode.fromPtxText('.version 8.0', options as never),
+      { name: 'k', symbolMapping: { k: 'k' } },
+    ],
+    [
+      'Program',
+      (options: object) => new Program('__global__ void k() {}', 'c++', options as never),
+      { name: 'k.cu', arch: 'sm_90', fastMath: true },
+    ],
     ['CompileCache', (options: object) => new CompileCache(options as never), { maxMemoryEntries: 4 }],
   ] as const)('%s', (_where, call, settings) => {
     const { proxy, gets } = countingProxy({ ...settings });

@@ -9,9 +9,25 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CompileCache } from './compile-cache.js';
 import { parseDiagnostics } from './compile-log.js';
 import { minimumCudaForPtxIsa, ptxIsaVersion } from './compatibility.js';
-import { ArchitectureRequiredError, InvalidCodeError, UnknownOptionError, UnsupportedArchitectureError, UnsupportedOptionError, UnsupportedTargetError } from './errors.js';
+import {
+  ArchitectureRequiredError,
+  InvalidCodeError,
+  UnknownOptionError,
+  UnsupportedArchitectureError,
+  UnsupportedOptionError,
+  UnsupportedTargetError,
+} from './errors.js';
 import { Program } from './program.js';
-import { describeWhen, deviceMissing, itWhen, nvrtcMajor, nvrtcMissing, ptxasCannotRead, ptxasPath, ptxasRejects } from './test-environment.js';
+import {
+  describeWhen,
+  deviceMissing,
+  itWhen,
+  nvrtcMajor,
+  nvrtcMissing,
+  ptxasCannotRead,
+  ptxasPath,
+  ptxasRejects,
+} from './test-environment.js';
 
 const SOURCE = `
 template <typename T>
@@ -41,7 +57,9 @@ describe('Program: argument checks (no compiler needed)', () => {
   it('refuses a target the code type cannot produce, before compiling', () => {
     const ptx = new Program('.version 7.8\n.target sm_90\n.address_size 64\n', 'ptx', { arch: 'sm_90' });
     expect(() => ptx.compile('ltoir')).toThrow(UnsupportedTargetError);
-    expect(() => new Program(SOURCE, 'c++', { arch: 'sm_90' }).compile('fatbin' as never)).toThrow(/supported targets: ptx, cubin, ltoir/);
+    expect(() => new Program(SOURCE, 'c++', { arch: 'sm_90' }).compile('fatbin' as never)).toThrow(
+      /supported targets: ptx, cubin, ltoir/,
+    );
   });
 
   it('refuses compile options it does not know and name expressions outside C++', () => {
@@ -72,7 +90,9 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
   });
 
   it('instantiates name expressions and reports their lowered names', () => {
-    const out = new Program(SOURCE, 'c++', { arch: 'sm_90' }).compile('ptx', { nameExpressions: ['axpy<float>', 'axpy<double>'] });
+    const out = new Program(SOURCE, 'c++', { arch: 'sm_90' }).compile('ptx', {
+      nameExpressions: ['axpy<float>', 'axpy<double>'],
+    });
     const f = out.symbolMapping.get('axpy<float>');
     const d = out.symbolMapping.get('axpy<double>');
     expect(f).toMatch(/^_Z4axpyIf/);
@@ -92,12 +112,16 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
     expect(Buffer.from(out.code).includes(Buffer.from(lowered))).toBe(true);
   });
 
-  itWhen([ptxasPath ? undefined : 'no ptxas (CUDA toolkit) on this machine'], 'makes PTX that the toolkit ptxas accepts for sm_90', (context) => {
-    const out = new Program(SOURCE, 'c++', { arch: 'sm_90' }).compile('ptx', { nameExpressions: ['axpy<float>'] });
-    const cannot = ptxasCannotRead(out.code);
-    if (cannot) context.skip(cannot);
-    expect(ptxasRejects(out.code)).toBeUndefined();
-  });
+  itWhen(
+    [ptxasPath ? undefined : 'no ptxas (CUDA toolkit) on this machine'],
+    'makes PTX that the toolkit ptxas accepts for sm_90',
+    (context) => {
+      const out = new Program(SOURCE, 'c++', { arch: 'sm_90' }).compile('ptx', { nameExpressions: ['axpy<float>'] });
+      const cannot = ptxasCannotRead(out.code);
+      if (cannot) context.skip(cannot);
+      expect(ptxasRejects(out.code)).toBeUndefined();
+    },
+  );
 
   it('throws NvrtcError with the log, whose first error names the line', () => {
     const logs: string[] = [];
@@ -116,13 +140,23 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
   it('hands warnings to the logs sink of a successful compile', () => {
     const logs: string[] = [];
     const src = '__global__ void k(float* y) { int unused = 3; y[0] = 1.0f; }\n';
-    new Program(src, 'c++', { arch: 'sm_90', name: 'warn.cu' }).compile('ptx', { logs: { write: (t: string) => logs.push(t) } });
-    expect(parseDiagnostics(logs.join('')).some((d) => d.severity === 'warning' && d.file === 'warn.cu' && d.line === 1)).toBe(true);
+    new Program(src, 'c++', { arch: 'sm_90', name: 'warn.cu' }).compile('ptx', {
+      logs: { write: (t: string) => logs.push(t) },
+    });
+    expect(
+      parseDiagnostics(logs.join('')).some((d) => d.severity === 'warning' && d.file === 'warn.cu' && d.line === 1),
+    ).toBe(true);
   });
 
   it('passes the options on: macros, in-memory headers, the C++ dialect', () => {
-    const src = '#include "params.h"\n#if N != 4\n#error N is not 4\n#endif\nstatic_assert(__cplusplus >= 201703L, "C++17");\n__global__ void k(float* y) { y[0] = SCALE; }\n';
-    const options = { arch: 'sm_90', std: 'c++17' as const, defines: { N: 4 }, headers: { 'params.h': '#define SCALE 2.5f\n' } };
+    const src =
+      '#include "params.h"\n#if N != 4\n#error N is not 4\n#endif\nstatic_assert(__cplusplus >= 201703L, "C++17");\n__global__ void k(float* y) { y[0] = SCALE; }\n';
+    const options = {
+      arch: 'sm_90',
+      std: 'c++17' as const,
+      defines: { N: 4 },
+      headers: { 'params.h': '#define SCALE 2.5f\n' },
+    };
     // SCALE from the in-memory header is stored as the bits of 2.5f.
     const scaleBits = new Uint32Array(new Float32Array([2.5]).buffer)[0]!;
     expect(text(new Program(src, 'c++', options).compile('ptx').code)).toMatch(new RegExp(`\\b${scaleBits}\\b`));
@@ -131,7 +165,8 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
   });
 
   it('passes the code-generation options on: line info, fast math, register limit', () => {
-    const compile = (options: object): string => text(new Program(SOURCE, 'c++', { arch: 'sm_90', ...options }).compile('ptx').code);
+    const compile = (options: object): string =>
+      text(new Program(SOURCE, 'c++', { arch: 'sm_90', ...options }).compile('ptx').code);
     expect(compile({ lineinfo: true })).toMatch(/\.loc\s/);
     expect(compile({})).not.toMatch(/\.loc\s/);
     expect(compile({ fastMath: true })).toContain('sqrt.approx');
@@ -144,9 +179,12 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
       for (int r = 0; r < 8; r++) for (int i = 0; i < 24; i++) s += v[i] * v[(i + r) % 24];
       p[threadIdx.x] = s;
     }`;
-    const cubin = (options: object): Uint8Array => new Program(hungry, 'c++', { arch: 'sm_90', ...options }).compile('cubin').code;
+    const cubin = (options: object): Uint8Array =>
+      new Program(hungry, 'c++', { arch: 'sm_90', ...options }).compile('cubin').code;
     expect(cubin({ maxRegisters: 16 })).not.toEqual(cubin({}));
-    expect(() => new Program(hungry, 'c++', { arch: 'sm_90', maxRegisters: 16 }).compile('ptx')).toThrow(UnsupportedOptionError);
+    expect(() => new Program(hungry, 'c++', { arch: 'sm_90', maxRegisters: 16 }).compile('ptx')).toThrow(
+      UnsupportedOptionError,
+    );
   });
 
   it('refuses an architecture this NVRTC does not know, listing those it does', () => {
@@ -159,7 +197,9 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
   });
 
   itWhen([nvrtcMajor >= 12 ? `NVRTC ${nvrtcMajor} makes LTO-IR` : undefined], 'says that LTO-IR needs NVRTC 12', () => {
-    expect(() => new Program(SOURCE, 'c++', { arch: 'sm_90' }).compile('ltoir')).toThrow(/LTO-IR output needs NVRTC 12/);
+    expect(() => new Program(SOURCE, 'c++', { arch: 'sm_90' }).compile('ltoir')).toThrow(
+      /LTO-IR output needs NVRTC 12/,
+    );
   });
 
   itWhen([nvrtcMajor < 12 ? `NVRTC ${nvrtcMajor} cannot make LTO-IR` : undefined], 'compiles to LTO-IR', () => {
@@ -193,7 +233,10 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
     expect(second.symbolMapping).toEqual(first.symbolMapping);
     expect(logs).toEqual([]);
     // A different option, target or name expression is a different entry.
-    new Program(SOURCE, 'c++', { arch: 'sm_90', fastMath: true }).compile('ptx', { cache, nameExpressions: ['axpy<float>'] });
+    new Program(SOURCE, 'c++', { arch: 'sm_90', fastMath: true }).compile('ptx', {
+      cache,
+      nameExpressions: ['axpy<float>'],
+    });
     program.compile('ptx', { cache });
     program.compile('cubin', { cache, nameExpressions: ['axpy<float>'] });
     expect(cache.stats()).toMatchObject({ hits: 1, misses: 4, writes: 4 });
@@ -211,12 +254,16 @@ describeWhen([nvrtcMissing], 'Program c++ through NVRTC', () => {
     expect(cached.code).toEqual(compiled.code);
   });
 
-  itWhen([deviceMissing === undefined ? 'a CUDA device is present here' : undefined], 'asks for arch where there is no device', () => {
-    const error = errorOf<ArchitectureRequiredError>(() => {
-      new Program(SOURCE, 'c++').compile('ptx');
-    });
-    expect(error).toBeInstanceOf(ArchitectureRequiredError);
-    expect(error!.message).toContain("pass arch explicitly, for example { arch: 'sm_90' }");
-    expect(error!.message).not.toMatch(/in order:\)/); // a whole sentence, the places in the cause
-  });
+  itWhen(
+    [deviceMissing === undefined ? 'a CUDA device is present here' : undefined],
+    'asks for arch where there is no device',
+    () => {
+      const error = errorOf<ArchitectureRequiredError>(() => {
+        new Program(SOURCE, 'c++').compile('ptx');
+      });
+      expect(error).toBeInstanceOf(ArchitectureRequiredError);
+      expect(error!.message).toContain("pass arch explicitly, for example { arch: 'sm_90' }");
+      expect(error!.message).not.toMatch(/in order:\)/); // a whole sentence, the places in the cause
+    },
+  );
 });

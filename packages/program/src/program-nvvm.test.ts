@@ -13,7 +13,16 @@ import { cudaVersionFromInteger, minimumCudaForPtxIsa, ptxIsaVersion } from './c
 import { cuda } from './cuda-bindings.js';
 import { LinkerUnavailableError, UnsupportedOptionError } from './errors.js';
 import { Program } from './program.js';
-import { describeWhen, deviceMissing, itWhen, nvJitLinkMissing, nvvmMissing, ptxasCannotRead, ptxasPath, ptxasRejects } from './test-environment.js';
+import {
+  describeWhen,
+  deviceMissing,
+  itWhen,
+  nvJitLinkMissing,
+  nvvmMissing,
+  ptxasCannotRead,
+  ptxasPath,
+  ptxasRejects,
+} from './test-environment.js';
 
 /** An NVVM IR kernel: out[i] = <fn>(in[i]) for one libdevice function. */
 function mathKernel(fn: string, kernel = 'mathkernel'): string {
@@ -47,7 +56,9 @@ const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
 describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
   it('compiles NVVM IR text to PTX with libdevice math linked in', () => {
-    const out = new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true }).compile('ptx', { checkCompatibility: false });
+    const out = new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true }).compile('ptx', {
+      checkCompatibility: false,
+    });
     expect(out.codeType).toBe('ptx');
     const ptx = text(out.code);
     expect(ptx).toContain('.entry mathkernel(');
@@ -56,17 +67,32 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
     expect(ptx).not.toContain('__nv_sinf');
   });
 
-  itWhen([ptxasPath ? undefined : 'no ptxas (CUDA toolkit) on this machine'], 'makes PTX that ptxas -arch=sm_90 accepts, and that needs libdevice to be accepted', (context) => {
-    const linked = new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true }).compile('ptx', { checkCompatibility: false });
-    const cannot = ptxasCannotRead(linked.code);
-    if (cannot) context.skip(cannot);
-    expect(ptxasRejects(linked.code, 'sm_90')).toBeUndefined();
-    const unlinked = new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90' }).compile('ptx', { checkCompatibility: false });
-    expect(ptxasRejects(unlinked.code, 'sm_90')).toMatch(/Unresolved extern function '__nv_sinf'/);
-  });
+  itWhen(
+    [ptxasPath ? undefined : 'no ptxas (CUDA toolkit) on this machine'],
+    'makes PTX that ptxas -arch=sm_90 accepts, and that needs libdevice to be accepted',
+    (context) => {
+      const linked = new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true }).compile(
+        'ptx',
+        { checkCompatibility: false },
+      );
+      const cannot = ptxasCannotRead(linked.code);
+      if (cannot) context.skip(cannot);
+      expect(ptxasRejects(linked.code, 'sm_90')).toBeUndefined();
+      const unlinked = new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90' }).compile('ptx', {
+        checkCompatibility: false,
+      });
+      expect(ptxasRejects(unlinked.code, 'sm_90')).toMatch(/Unresolved extern function '__nv_sinf'/);
+    },
+  );
 
   it('passes math modes on to libdevice: fast math gives the approximate square root', () => {
-    const sqrt = (options: object): string => text(new Program(mathKernel('__nv_sqrtf'), 'nvvm', { arch: 'sm_90', useLibdevice: true, ...options }).compile('ptx', { checkCompatibility: false }).code);
+    const sqrt = (options: object): string =>
+      text(
+        new Program(mathKernel('__nv_sqrtf'), 'nvvm', { arch: 'sm_90', useLibdevice: true, ...options }).compile(
+          'ptx',
+          { checkCompatibility: false },
+        ).code,
+      );
     expect(sqrt({ fastMath: true })).toContain('sqrt.approx.ftz.f32');
     expect(sqrt({})).toContain('sqrt.rn.f32');
     expect(sqrt({ precSqrt: false })).toMatch(/sqrt\.approx\.f32/);
@@ -74,7 +100,10 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
 
   it('takes bitcode as the main module and IR text as an extra module', () => {
     const bitcode = new Uint8Array(readFileSync(findLibdevice().path));
-    const out = new Program(bitcode, 'nvvm', { arch: 'sm_90', extraModules: [mathKernel('__nv_expf', 'expkernel')] }).compile('ptx', { checkCompatibility: false });
+    const out = new Program(bitcode, 'nvvm', {
+      arch: 'sm_90',
+      extraModules: [mathKernel('__nv_expf', 'expkernel')],
+    }).compile('ptx', { checkCompatibility: false });
     const ptx = text(out.code);
     expect(ptx).toContain('.entry expkernel(');
     expect(ptx).not.toMatch(/\.extern .*__nv_expf/);
@@ -101,13 +130,18 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
   });
 
   it('refuses options that libNVVM cannot honour for the target', () => {
-    expect(() => new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', maxRegisters: 32 }).compile('ptx')).toThrow(UnsupportedOptionError);
+    expect(() =>
+      new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', maxRegisters: 32 }).compile('ptx'),
+    ).toThrow(UnsupportedOptionError);
   });
 
   it('hits the compile cache for the same IR, options and libdevice', () => {
     const cache = new CompileCache();
     const compile = (options: object): Uint8Array =>
-      new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true, ...options }).compile('ptx', { cache, checkCompatibility: false }).code;
+      new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true, ...options }).compile('ptx', {
+        cache,
+        checkCompatibility: false,
+      }).code;
     const first = compile({});
     expect(compile({})).toEqual(first);
     expect(compile({ fastMath: true })).not.toEqual(first);
@@ -119,11 +153,19 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
     const folder = mkdtempSync(join(tmpdir(), 'program-cache-kind-'));
     try {
       const program = () => new Program(mathKernel('__nv_sinf'), 'nvvm', { arch: 'sm_90', useLibdevice: true });
-      const first = program().compile('ptx', { cache: new CompileCache({ directory: folder }), checkCompatibility: false });
+      const first = program().compile('ptx', {
+        cache: new CompileCache({ directory: folder }),
+        checkCompatibility: false,
+      });
       const shard = readdirSync(folder).find((name) => /^[0-9a-f]{2}$/.test(name))!;
       const key = readdirSync(join(folder, shard))[0]!.replace(/\.bin$/, '');
       const poisoned = new CompileCache({ directory: folder });
-      poisoned.set(key, { codeType: 'cubin', name: 'x', code: new Uint8Array([0x7f, 0x45, 0x4c, 0x46]), symbolMapping: {} });
+      poisoned.set(key, {
+        codeType: 'cubin',
+        name: 'x',
+        code: new Uint8Array([0x7f, 0x45, 0x4c, 0x46]),
+        symbolMapping: {},
+      });
       const cache = new CompileCache({ directory: folder });
       const again = program().compile('ptx', { cache, checkCompatibility: false });
       expect(again.codeType).toBe('ptx');
@@ -135,7 +177,10 @@ describeWhen([nvvmMissing], 'Program nvvm through libNVVM', () => {
   });
 
   itWhen(
-    [nvJitLinkMissing === undefined ? 'nvJitLink is present here' : undefined, deviceMissing === undefined ? 'a CUDA device is present here' : undefined],
+    [
+      nvJitLinkMissing === undefined ? 'nvJitLink is present here' : undefined,
+      deviceMissing === undefined ? 'a CUDA device is present here' : undefined,
+    ],
     'says clearly that no linker can make the cubin',
     () => {
       const error = errorOf<LinkerUnavailableError>(() => {

@@ -36,12 +36,16 @@ describe('resolveProgramOptions', () => {
       prec_sqrt: 'precSqrt',
     };
     for (const [given, expected] of Object.entries(cases)) {
-      expect((errorOf(() => resolveProgramOptions({ [given]: true }, 'c++')) as UnknownOptionError).suggestion).toBe(expected);
+      expect((errorOf(() => resolveProgramOptions({ [given]: true }, 'c++')) as UnknownOptionError).suggestion).toBe(
+        expected,
+      );
     }
   });
 
   it('gives no suggestion for a name unlike any option', () => {
-    expect((errorOf(() => resolveProgramOptions({ banana: 1 }, 'c++')) as UnknownOptionError).suggestion).toBeUndefined();
+    expect(
+      (errorOf(() => resolveProgramOptions({ banana: 1 }, 'c++')) as UnknownOptionError).suggestion,
+    ).toBeUndefined();
   });
 
   it('refuses values of the wrong type, naming what is expected', () => {
@@ -86,7 +90,10 @@ describe('resolveProgramOptions', () => {
   });
 
   it('accepts NVVM modules as text or bitcode bytes, not empty ones', () => {
-    expect(resolveProgramOptions({ extraModules: ['define void @f() { ret void }', new Uint8Array([0x42, 0x43])] }, 'nvvm').extraModules).toHaveLength(2);
+    expect(
+      resolveProgramOptions({ extraModules: ['define void @f() { ret void }', new Uint8Array([0x42, 0x43])] }, 'nvvm')
+        .extraModules,
+    ).toHaveLength(2);
     expect(() => resolveProgramOptions({ extraModules: [new Uint8Array(0)] }, 'nvvm')).toThrow(InvalidOptionError);
   });
 });

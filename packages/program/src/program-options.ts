@@ -1,5 +1,14 @@
 import { parseArchitecture } from './architecture.js';
-import { isBoolean, isIntegerIn, isNonEmptyString, isOneOf, isStringArray, isStringRecord, validateOptions, type OptionSpec } from './option-validation.js';
+import {
+  isBoolean,
+  isIntegerIn,
+  isNonEmptyString,
+  isOneOf,
+  isStringArray,
+  isStringRecord,
+  validateOptions,
+  type OptionSpec,
+} from './option-validation.js';
 
 /** The kinds of source a {@link Program} compiles. */
 export type CodeType = 'c++' | 'nvvm' | 'ptx';
@@ -85,13 +94,17 @@ const MACRO_NAME = /^[A-Za-z_]\w*$/;
 
 const isDefines = (v: unknown): string | undefined => {
   const expected = "an object of macro values ({ N: 256, DEBUG: true }) or an array of 'NAME' / 'NAME=VALUE' strings";
-  if (Array.isArray(v)) return v.every((d) => typeof d === 'string' && MACRO_NAME.test(d.split('=')[0]!)) ? undefined : expected;
+  if (Array.isArray(v))
+    return v.every((d) => typeof d === 'string' && MACRO_NAME.test(d.split('=')[0]!)) ? undefined : expected;
   if (v === null || typeof v !== 'object') return expected;
-  return Object.entries(v).every(([k, x]) => MACRO_NAME.test(k) && ['string', 'number', 'boolean'].includes(typeof x)) ? undefined : expected;
+  return Object.entries(v).every(([k, x]) => MACRO_NAME.test(k) && ['string', 'number', 'boolean'].includes(typeof x))
+    ? undefined
+    : expected;
 };
 
 const isModules = (v: unknown): string | undefined =>
-  Array.isArray(v) && v.every((m) => (typeof m === 'string' && m.length > 0) || (m instanceof Uint8Array && m.byteLength > 0))
+  Array.isArray(v) &&
+  v.every((m) => (typeof m === 'string' && m.length > 0) || (m instanceof Uint8Array && m.byteLength > 0))
     ? undefined
     : 'an array of NVVM IR modules (non-empty text strings or bitcode Uint8Arrays)';
 
@@ -99,25 +112,61 @@ const isModules = (v: unknown): string | undefined =>
 export const PROGRAM_OPTION_SPECS: Readonly<Record<keyof ProgramOptions, OptionSpec<CodeType>>> = {
   name: { check: isNonEmptyString, appliesTo: ALL },
   arch: { check: isArch, appliesTo: ALL },
-  std: { check: isOneOf(['c++03', 'c++11', 'c++14', 'c++17', 'c++20']), appliesTo: CXX, notApplicable: 'it selects a C++ dialect' },
+  std: {
+    check: isOneOf(['c++03', 'c++11', 'c++14', 'c++17', 'c++20']),
+    appliesTo: CXX,
+    notApplicable: 'it selects a C++ dialect',
+  },
   defines: { check: isDefines, appliesTo: CXX, notApplicable: 'macros exist only in C++ source' },
   includePaths: { check: isStringArray, appliesTo: CXX, notApplicable: 'only C++ source has #include' },
   defaultIncludePaths: { check: isBoolean, appliesTo: CXX, notApplicable: 'only C++ source has #include' },
   headers: { check: isStringRecord, appliesTo: CXX, notApplicable: 'only C++ source has #include' },
   debug: { check: isBoolean, appliesTo: ALL },
   lineinfo: { check: isBoolean, appliesTo: ALL },
-  fastMath: { check: isBoolean, appliesTo: CXX_NVVM, notApplicable: 'PTX is already compiled; math modes are chosen when it is generated' },
-  fma: { check: isBoolean, appliesTo: CXX_NVVM, notApplicable: 'PTX is already compiled; math modes are chosen when it is generated' },
-  ftz: { check: isBoolean, appliesTo: CXX_NVVM, notApplicable: 'PTX is already compiled; math modes are chosen when it is generated' },
-  precDiv: { check: isBoolean, appliesTo: CXX_NVVM, notApplicable: 'PTX is already compiled; math modes are chosen when it is generated' },
-  precSqrt: { check: isBoolean, appliesTo: CXX_NVVM, notApplicable: 'PTX is already compiled; math modes are chosen when it is generated' },
+  fastMath: {
+    check: isBoolean,
+    appliesTo: CXX_NVVM,
+    notApplicable: 'PTX is already compiled; math modes are chosen when it is generated',
+  },
+  fma: {
+    check: isBoolean,
+    appliesTo: CXX_NVVM,
+    notApplicable: 'PTX is already compiled; math modes are chosen when it is generated',
+  },
+  ftz: {
+    check: isBoolean,
+    appliesTo: CXX_NVVM,
+    notApplicable: 'PTX is already compiled; math modes are chosen when it is generated',
+  },
+  precDiv: {
+    check: isBoolean,
+    appliesTo: CXX_NVVM,
+    notApplicable: 'PTX is already compiled; math modes are chosen when it is generated',
+  },
+  precSqrt: {
+    check: isBoolean,
+    appliesTo: CXX_NVVM,
+    notApplicable: 'PTX is already compiled; math modes are chosen when it is generated',
+  },
   maxRegisters: { check: isIntegerIn(1, 255), appliesTo: ALL },
-  relocatableDeviceCode: { check: isBoolean, appliesTo: CXX, notApplicable: 'libNVVM and the linker have no relocatable-device-code mode' },
+  relocatableDeviceCode: {
+    check: isBoolean,
+    appliesTo: CXX,
+    notApplicable: 'libNVVM and the linker have no relocatable-device-code mode',
+  },
   linkTimeOptimization: { check: isBoolean, appliesTo: CXX_NVVM, notApplicable: 'PTX cannot be turned into LTO-IR' },
-  optimizationLevel: { check: isIntegerIn(0, 3), appliesTo: ['nvvm', 'ptx'], notApplicable: 'NVRTC has no optimization level; use extraFlags for its -dopt' },
+  optimizationLevel: {
+    check: isIntegerIn(0, 3),
+    appliesTo: ['nvvm', 'ptx'],
+    notApplicable: 'NVRTC has no optimization level; use extraFlags for its -dopt',
+  },
   useLibdevice: { check: isBoolean, appliesTo: ['nvvm'], notApplicable: 'libdevice is NVVM IR, linked by libNVVM' },
   extraModules: { check: isModules, appliesTo: ['nvvm'], notApplicable: 'extra modules are NVVM IR' },
-  ptxasOptions: { check: isStringArray, appliesTo: ['c++', 'ptx'], notApplicable: 'libNVVM stops at PTX; ptxas options belong to the link step' },
+  ptxasOptions: {
+    check: isStringArray,
+    appliesTo: ['c++', 'ptx'],
+    notApplicable: 'libNVVM stops at PTX; ptxas options belong to the link step',
+  },
   extraFlags: { check: isStringArray, appliesTo: ALL },
 };
 
@@ -131,7 +180,13 @@ export const CODE_TYPES: readonly CodeType[] = ALL;
  * @throws {UnknownOptionError} {@link InvalidOptionError} {@link UnsupportedOptionError}
  */
 export function resolveProgramOptions(options: unknown, codeType: CodeType): Readonly<ProgramOptions> {
-  return validateOptions<CodeType, ProgramOptions>('ProgramOptions', options, PROGRAM_OPTION_SPECS, codeType, `code type '${codeType}'`);
+  return validateOptions<CodeType, ProgramOptions>(
+    'ProgramOptions',
+    options,
+    PROGRAM_OPTION_SPECS,
+    codeType,
+    `code type '${codeType}'`,
+  );
 }
 
 /** `defines` as `NAME` / `NAME=VALUE` strings, in the order given. */

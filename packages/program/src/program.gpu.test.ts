@@ -160,7 +160,10 @@ const allocations: CUdeviceptr[] = [];
 const root = mkdtempSync(join(tmpdir(), 'program-gpu-'));
 
 function attribute(name: string): number {
-  return driver.cuDeviceGetAttribute(driver.CUdevice_attribute[name as keyof typeof driver.CUdevice_attribute] as number, device);
+  return driver.cuDeviceGetAttribute(
+    driver.CUdevice_attribute[name as keyof typeof driver.CUdevice_attribute] as number,
+    device,
+  );
 }
 
 function toDevice(values: Float32Array): CUdeviceptr {
@@ -233,7 +236,9 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
   });
 
   it("reports each parameter's offset and size as the C++ ABI lays them out", () => {
-    const kernel = new Program(AXPY, 'c++').compile('cubin', { nameExpressions: ['axpy<double>'] }).getKernel('axpy<double>');
+    const kernel = new Program(AXPY, 'c++')
+      .compile('cubin', { nameExpressions: ['axpy<double>'] })
+      .getKernel('axpy<double>');
     expect(kernel.parameters.map((p) => [p.index, p.offset, p.size])).toEqual([
       [0, 0, 8],
       [1, 8, 8],
@@ -274,7 +279,9 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
   it('gives attributes and occupancy that agree with the device limits', () => {
     const kernel = new Program(AXPY, 'c++').compile('cubin').getKernel('tiled');
     const a = kernel.attributes();
-    const cc = attribute('CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR') * 10 + attribute('CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR');
+    const cc =
+      attribute('CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR') * 10 +
+      attribute('CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR');
     expect(a.sharedSizeBytes).toBe(256 * 4);
     expect(a.binaryVersion).toBe(cc);
     expect(a.numRegs).toBeGreaterThan(0);
@@ -283,14 +290,18 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
     expect(a.maxThreadsPerBlock).toBeLessThanOrEqual(attribute('CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK'));
     expect(a.localSizeBytes).toBe(0);
     expect(kernel.getAttribute('numRegs', 0)).toBe(a.numRegs);
-    const limited = new Program(AXPY, 'c++', { maxRegisters: 16 }).compile('cubin', { nameExpressions: ['axpy<double>'] }).getKernel('axpy<double>');
+    const limited = new Program(AXPY, 'c++', { maxRegisters: 16 })
+      .compile('cubin', { nameExpressions: ['axpy<double>'] })
+      .getKernel('axpy<double>');
     expect(limited.getAttribute('numRegs')).toBeLessThanOrEqual(16);
 
     const sms = attribute('CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT');
     const blocks = kernel.occupancy.maxActiveBlocksPerMultiprocessor(256);
     expect(blocks).toBeGreaterThanOrEqual(1);
     expect(blocks * 256).toBeLessThanOrEqual(attribute('CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR'));
-    expect(blocks * a.sharedSizeBytes).toBeLessThanOrEqual(attribute('CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR'));
+    expect(blocks * a.sharedSizeBytes).toBeLessThanOrEqual(
+      attribute('CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR'),
+    );
     expect(blocks).toBeLessThanOrEqual(attribute('CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR'));
 
     const best = kernel.occupancy.maxPotentialBlockSize();
@@ -301,7 +312,9 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
 
     const dynamic = kernel.occupancy.availableDynamicSharedMemoryPerBlock(1, 256);
     expect(dynamic).toBeGreaterThan(0);
-    expect(dynamic + a.sharedSizeBytes).toBeLessThanOrEqual(attribute('CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN'));
+    expect(dynamic + a.sharedSizeBytes).toBeLessThanOrEqual(
+      attribute('CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN'),
+    );
 
     const optIn = attribute('CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN') - a.sharedSizeBytes;
     kernel.setAttribute('maxDynamicSharedSizeBytes', optIn);
@@ -319,7 +332,13 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
     expect(clusters * 2).toBeLessThanOrEqual(sms * kernel.occupancy.maxActiveBlocksPerMultiprocessor(256));
     // Dynamic shared memory (LaunchConfig's sharedMemory) limits the blocks that share a multiprocessor, so the resident clusters too.
     const shared = 40 * 1024;
-    const launchConfigShaped = { grid: sms * 8, block: { x: 256 }, cluster: [2, 1, 1] as const, sharedMemory: shared, cooperative: false };
+    const launchConfigShaped = {
+      grid: sms * 8,
+      block: { x: 256 },
+      cluster: [2, 1, 1] as const,
+      sharedMemory: shared,
+      cooperative: false,
+    };
     const fewer = kernel.occupancy.maxActiveClusters(launchConfigShaped);
     expect(fewer).toBeGreaterThanOrEqual(1);
     expect(fewer).toBeLessThan(clusters);
@@ -346,7 +365,8 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
 
   it('runs a cubin that came from the disk cache', () => {
     const directory = join(root, 'cache');
-    const compile = (cache: CompileCache): ObjectCode => new Program(AXPY, 'c++').compile('cubin', { cache, nameExpressions: ['axpy<float>'] });
+    const compile = (cache: CompileCache): ObjectCode =>
+      new Program(AXPY, 'c++').compile('cubin', { cache, nameExpressions: ['axpy<float>'] });
     compile(new CompileCache({ directory }));
     const later = new CompileCache({ directory });
     const cached = compile(later);
@@ -389,7 +409,9 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
     const nvvm = new Program(SCALE_IR, 'nvvm').compile('ltoir');
     expect([cxx.codeType, nvvm.codeType]).toEqual(['ltoir', 'ltoir']);
     const info: string[] = [];
-    const cubin = await new Linker([cxx, nvvm], { arch, verbose: true }).linkAsync('cubin', { logs: (t) => info.push(t) });
+    const cubin = await new Linker([cxx, nvvm], { arch, verbose: true }).linkAsync('cubin', {
+      logs: (t) => info.push(t),
+    });
     const n = 300;
     const data = ramp(n, 0.125);
     const p = toDevice(data);
@@ -401,18 +423,30 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
   });
 
   // Issue 20: an entry of another kind under a link's key (a cubin for link('ptx')) was served as it was.
-  itWhen([nvJitLinkMissing], 'serves a cached link only of the kind asked for, and writes over one of another kind', () => {
-    const directory = join(root, 'link-cache-kind');
-    const inputs = () => [new Program(APPLY_CXX, 'c++', { relocatableDeviceCode: true }).compile('ltoir'), new Program(SCALE_IR, 'nvvm').compile('ltoir')];
-    const first = new Linker(inputs(), { arch }).link('ptx', { cache: new CompileCache({ directory }) });
-    const shard = readdirSync(directory).find((name) => /^[0-9a-f]{2}$/.test(name))!;
-    const key = readdirSync(join(directory, shard))[0]!.replace(/\.bin$/, '');
-    new CompileCache({ directory }).set(key, { codeType: 'cubin', name: 'x', code: new Uint8Array([0x7f, 0x45, 0x4c, 0x46]), symbolMapping: {} });
-    const again = new Linker(inputs(), { arch }).link('ptx', { cache: new CompileCache({ directory }) });
-    expect(again.codeType).toBe('ptx');
-    expect(again.code).toEqual(first.code);
-    expect(new CompileCache({ directory }).get(key)?.codeType).toBe('ptx'); // written over
-  });
+  itWhen(
+    [nvJitLinkMissing],
+    'serves a cached link only of the kind asked for, and writes over one of another kind',
+    () => {
+      const directory = join(root, 'link-cache-kind');
+      const inputs = () => [
+        new Program(APPLY_CXX, 'c++', { relocatableDeviceCode: true }).compile('ltoir'),
+        new Program(SCALE_IR, 'nvvm').compile('ltoir'),
+      ];
+      const first = new Linker(inputs(), { arch }).link('ptx', { cache: new CompileCache({ directory }) });
+      const shard = readdirSync(directory).find((name) => /^[0-9a-f]{2}$/.test(name))!;
+      const key = readdirSync(join(directory, shard))[0]!.replace(/\.bin$/, '');
+      new CompileCache({ directory }).set(key, {
+        codeType: 'cubin',
+        name: 'x',
+        code: new Uint8Array([0x7f, 0x45, 0x4c, 0x46]),
+        symbolMapping: {},
+      });
+      const again = new Linker(inputs(), { arch }).link('ptx', { cache: new CompileCache({ directory }) });
+      expect(again.codeType).toBe('ptx');
+      expect(again.code).toEqual(first.code);
+      expect(new CompileCache({ directory }).get(key)?.codeType).toBe('ptx'); // written over
+    },
+  );
 
   itWhen([nvJitLinkMissing], 'compiles a PTX program through the linker and runs it', () => {
     const ptx = new TextDecoder().decode(new Program(AXPY, 'c++').compile('ptx').code);
@@ -448,9 +482,13 @@ describeGpu('Program, Linker, ObjectCode and Kernel on the GPU', () => {
   });
 
   itWhen([nvJitLinkMissing], 'throws LinkError with the error log for an unresolved function', () => {
-    const cxx = new Program('extern "C" __device__ float missing_fn(float);\nextern "C" __global__ void k(float* p) { p[0] = missing_fn(p[0]); }', 'c++', {
-      relocatableDeviceCode: true,
-    }).compile('ltoir');
+    const cxx = new Program(
+      'extern "C" __device__ float missing_fn(float);\nextern "C" __global__ void k(float* p) { p[0] = missing_fn(p[0]); }',
+      'c++',
+      {
+        relocatableDeviceCode: true,
+      },
+    ).compile('ltoir');
     const error = errorOf<LinkError>(() => {
       new Linker([cxx], { arch }).link('cubin');
     });

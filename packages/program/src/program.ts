@@ -6,7 +6,13 @@ import { checkCompatibility, warnIfIncompatible, type Producer } from './compati
 import { cuda, type nvrtcProgram, type nvvmProgram } from './cuda-bindings.js';
 import { defaultIncludeDirectories } from './default-include-paths.js';
 import { resolveArchitecture } from './device-architecture.js';
-import { ClosedResourceError, formatValue, InvalidCodeError, UnsupportedArchitectureError, UnsupportedTargetError } from './errors.js';
+import {
+  ClosedResourceError,
+  formatValue,
+  InvalidCodeError,
+  UnsupportedArchitectureError,
+  UnsupportedTargetError,
+} from './errors.js';
 import { libdevice } from './libdevice.js';
 import { Linker } from './linker.js';
 import type { LinkerOptions } from './linker-options.js';
@@ -14,7 +20,13 @@ import { nvrtcFlags } from './nvrtc-flags.js';
 import { nvvmFlags } from './nvvm-flags.js';
 import { ObjectCode } from './object-code.js';
 import { isBoolean, isStringArray, validateOptions, type OptionSpec } from './option-validation.js';
-import { CODE_TYPES, resolveProgramOptions, type CodeType, type CompileTarget, type ProgramOptions } from './program-options.js';
+import {
+  CODE_TYPES,
+  resolveProgramOptions,
+  type CodeType,
+  type CompileTarget,
+  type ProgramOptions,
+} from './program-options.js';
 import { driverCudaVersion, nvrtcSupportedArchitectures, nvrtcToolchain, nvvmToolchain } from './toolchain.js';
 import { libdeviceDigest, linkerIdentity } from './toolchain-identity.js';
 
@@ -35,7 +47,11 @@ export interface CompileOptions {
 }
 
 const COMPILE_SPECS: Readonly<Record<keyof CompileOptions, OptionSpec<CodeType>>> = {
-  nameExpressions: { check: isStringArray, appliesTo: ['c++'], notApplicable: 'name expressions are C++ names; NVVM IR and PTX names are used as they are' },
+  nameExpressions: {
+    check: isStringArray,
+    appliesTo: ['c++'],
+    notApplicable: 'name expressions are C++ names; NVVM IR and PTX names are used as they are',
+  },
   logs: { check: isLogSink, appliesTo: CODE_TYPES },
   cache: { check: isCompileCache, appliesTo: CODE_TYPES },
   checkCompatibility: { check: isBoolean, appliesTo: CODE_TYPES },
@@ -48,7 +64,11 @@ export const SUPPORTED_TARGETS: Readonly<Record<CodeType, readonly CompileTarget
   ptx: ['cubin'],
 };
 
-const DEFAULT_NAMES: Readonly<Record<CodeType, string>> = { 'c++': 'program.cu', nvvm: 'program.ll', ptx: 'program.ptx' };
+const DEFAULT_NAMES: Readonly<Record<CodeType, string>> = {
+  'c++': 'program.cu',
+  nvvm: 'program.ll',
+  ptx: 'program.ptx',
+};
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -105,16 +125,21 @@ export class Program {
    * @throws {UnknownOptionError} {@link InvalidOptionError} {@link UnsupportedOptionError} for bad options
    */
   constructor(code: string | Uint8Array, codeType: CodeType, options: ProgramOptions = {}) {
-    if (!CODE_TYPES.includes(codeType)) throw new InvalidCodeError(`code type must be one of ${CODE_TYPES.join(', ')}; got ${formatValue(codeType)}`);
+    if (!CODE_TYPES.includes(codeType))
+      throw new InvalidCodeError(`code type must be one of ${CODE_TYPES.join(', ')}; got ${formatValue(codeType)}`);
     const isText = typeof code === 'string';
-    if (!isText && !(code instanceof Uint8Array)) throw new InvalidCodeError(`${codeType} code must be a string${codeType === 'c++' ? '' : ' or a Uint8Array'}`);
+    if (!isText && !(code instanceof Uint8Array))
+      throw new InvalidCodeError(`${codeType} code must be a string${codeType === 'c++' ? '' : ' or a Uint8Array'}`);
     if (codeType === 'c++' && !isText) throw new InvalidCodeError('C++ code must be a string');
     if ((isText ? code.length : code.byteLength) === 0) throw new InvalidCodeError(`${codeType} code is empty`);
     const source = codeType === 'ptx' && !isText ? decoder.decode(code).replace(/\0+$/, '') : code;
     // The compilers read source text as a C string: a NUL would silently drop the rest.
     if (typeof source === 'string') {
       const nul = source.indexOf('\0');
-      if (nul !== -1) throw new InvalidCodeError(`${codeType} source text holds a NUL character at offset ${nul}; the compiler would ignore everything after it`);
+      if (nul !== -1)
+        throw new InvalidCodeError(
+          `${codeType} source text holds a NUL character at offset ${nul}; the compiler would ignore everything after it`,
+        );
     }
     this.codeType = codeType;
     this.options = resolveProgramOptions(options, codeType);
@@ -182,7 +207,13 @@ export class Program {
 
   private callOptions(options: CompileOptions): Readonly<CompileOptions> {
     if (this.closed) throw new ClosedResourceError(`Program '${this.options.name ?? DEFAULT_NAMES[this.codeType]}'`);
-    return validateOptions<CodeType, CompileOptions>('compile options', options, COMPILE_SPECS, this.codeType, `code type '${this.codeType}'`);
+    return validateOptions<CodeType, CompileOptions>(
+      'compile options',
+      options,
+      COMPILE_SPECS,
+      this.codeType,
+      `code type '${this.codeType}'`,
+    );
   }
 
   private logged(call: CompileOptions, run: () => CompileResult): CompileResult {
@@ -212,7 +243,8 @@ export class Program {
 
   private plan(target: CompileTarget, call: CompileOptions): CompilePlan {
     const supported = SUPPORTED_TARGETS[this.codeType];
-    if (!supported.includes(target)) throw new UnsupportedTargetError(`code type '${this.codeType}'`, target, supported);
+    if (!supported.includes(target))
+      throw new UnsupportedTargetError(`code type '${this.codeType}'`, target, supported);
     const arch = resolveArchitecture(this.options.arch);
     if (this.codeType === 'c++') return this.nvrtcPlan(target, arch, call.nameExpressions ?? []);
     if (this.codeType === 'nvvm') return this.nvvmPlan(target, arch);
@@ -225,10 +257,19 @@ export class Program {
     const supportedArchs = nvrtcSupportedArchitectures();
     if (!supportedArchs.includes(computeCapability(arch))) {
       const names = supportedArchs.map((a) => `sm_${a}`);
-      throw new UnsupportedArchitectureError(this.options.arch ?? smName(arch), `NVRTC ${toolchain.version} does not support ${smName(arch)}; it supports ${names.join(', ')}`, names);
+      throw new UnsupportedArchitectureError(
+        this.options.arch ?? smName(arch),
+        `NVRTC ${toolchain.version} does not support ${smName(arch)}; it supports ${names.join(', ')}`,
+        names,
+      );
     }
     if (target === 'ltoir' && nvrtcMajor < 12) {
-      throw new UnsupportedTargetError(`code type 'c++' with NVRTC ${toolchain.version}`, target, ['ptx', 'cubin'], 'LTO-IR output needs NVRTC 12 or newer');
+      throw new UnsupportedTargetError(
+        `code type 'c++' with NVRTC ${toolchain.version}`,
+        target,
+        ['ptx', 'cubin'],
+        'LTO-IR output needs NVRTC 12 or newer',
+      );
     }
     const includes = this.options.defaultIncludePaths === false ? [] : defaultIncludeDirectories(nvrtcMajor);
     const flags = nvrtcFlags(this.options, target, arch, includes);
@@ -253,13 +294,27 @@ export class Program {
     };
     const collect = (prog: nvrtcProgram): CompileResult => {
       const log = api.nvrtcGetProgramLog(prog);
-      const code = target === 'ptx' ? ptxBytes(api.nvrtcGetPTX(prog)) : target === 'cubin' ? api.nvrtcGetCUBIN(prog) : api.nvrtcGetLTOIR(prog);
+      const code =
+        target === 'ptx'
+          ? ptxBytes(api.nvrtcGetPTX(prog))
+          : target === 'cubin'
+            ? api.nvrtcGetCUBIN(prog)
+            : api.nvrtcGetLTOIR(prog);
       const symbolMapping: Record<string, string> = {};
       for (const expression of nameExpressions) symbolMapping[expression] = api.nvrtcGetLoweredName(prog, expression);
       return { code, codeType: target, symbolMapping, log, producer: toolchain };
     };
     return {
-      keyParts: { kind: 'nvrtc', toolchain: { version: toolchain.version, path: toolchain.path }, name, source, headers: this.options.headers ?? {}, flags, target, nameExpressions },
+      keyParts: {
+        kind: 'nvrtc',
+        toolchain: { version: toolchain.version, path: toolchain.path },
+        name,
+        source,
+        headers: this.options.headers ?? {},
+        flags,
+        target,
+        nameExpressions,
+      },
       producer: toolchain,
       run() {
         const prog = start();
@@ -286,7 +341,10 @@ export class Program {
     const toolchain = nvvmToolchain();
     const flags = nvvmFlags(this.options, target, arch);
     const name = this.options.name ?? DEFAULT_NAMES.nvvm;
-    const modules: { name: string; code: string | Uint8Array }[] = [{ name, code: this.source }, ...(this.options.extraModules ?? []).map((code, i) => ({ name: `module-${i + 1}`, code }))];
+    const modules: { name: string; code: string | Uint8Array }[] = [
+      { name, code: this.source },
+      ...(this.options.extraModules ?? []).map((code, i) => ({ name: `module-${i + 1}`, code })),
+    ];
     const lib = this.options.useLibdevice ? libdevice() : undefined;
     const linkOptions = target === 'cubin' ? this.linkStepOptions(arch) : undefined;
     const api = cuda.nvvm;
@@ -316,7 +374,8 @@ export class Program {
       log: compiled.log,
       producer: toolchain,
     });
-    const linkPtx = (compiled: CompileResult): Linker => new Linker([ObjectCode.from('ptx', compiled.code, { name, producer: toolchain })], linkOptions);
+    const linkPtx = (compiled: CompileResult): Linker =>
+      new Linker([ObjectCode.from('ptx', compiled.code, { name, producer: toolchain })], linkOptions);
     return {
       keyParts: {
         kind: 'nvvm',
@@ -367,11 +426,23 @@ export class Program {
       producer: { name: 'linker', cudaVersion: undefined },
       run() {
         const linked = linker.link('cubin', { checkCompatibility: false });
-        return { code: linked.code, codeType: 'cubin', symbolMapping: {}, log: '', producer: linked.producer ?? { name: 'linker', cudaVersion: undefined } };
+        return {
+          code: linked.code,
+          codeType: 'cubin',
+          symbolMapping: {},
+          log: '',
+          producer: linked.producer ?? { name: 'linker', cudaVersion: undefined },
+        };
       },
       async runAsync() {
         const linked = await linker.linkAsync('cubin', { checkCompatibility: false });
-        return { code: linked.code, codeType: 'cubin', symbolMapping: {}, log: '', producer: linked.producer ?? { name: 'linker', cudaVersion: undefined } };
+        return {
+          code: linked.code,
+          codeType: 'cubin',
+          symbolMapping: {},
+          log: '',
+          producer: linked.producer ?? { name: 'linker', cudaVersion: undefined },
+        };
       },
     };
   }

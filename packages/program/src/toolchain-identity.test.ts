@@ -8,7 +8,11 @@ import { nvvmToolchain } from './toolchain.js';
 describeWhen([nvvmMissing], 'toolchainIdentity', () => {
   it('names libNVVM and libdevice, and keys them in one stable string', () => {
     const identity = toolchainIdentity();
-    expect(identity.nvvm).toEqual({ version: nvvmToolchain().version, details: nvvmToolchain().details, path: nvvmToolchain().path ?? null });
+    expect(identity.nvvm).toEqual({
+      version: nvvmToolchain().version,
+      details: nvvmToolchain().details,
+      path: nvvmToolchain().path ?? null,
+    });
     expect(identity.libdevice).toMatch(/^[0-9a-f]{64}$/);
     expect(identity.linker).toBeNull();
     expect(identity.key).toMatch(/^[0-9a-f]{64}$/);

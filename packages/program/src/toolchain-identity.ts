@@ -47,7 +47,10 @@ export interface ToolchainIdentityOptions {
  * @throws LibraryNotFoundError where there is no libNVVM (or, when asked for, no libdevice)
  */
 export function toolchainIdentity(options: ToolchainIdentityOptions = {}): ToolchainIdentity {
-  options = checkProgramOptions<ToolchainIdentityOptions>('toolchainIdentity', options, { libdevice: isBoolean, linker: isBoolean });
+  options = checkProgramOptions<ToolchainIdentityOptions>('toolchainIdentity', options, {
+    libdevice: isBoolean,
+    linker: isBoolean,
+  });
   const nvvm = nvvmToolchain();
   const nvvmPart = { version: nvvm.version, details: nvvm.details, path: nvvm.path ?? null };
   const lib = options.libdevice === false ? null : libdeviceDigest();

@@ -30,7 +30,13 @@ let nvJitLinkCached: Toolchain | undefined;
 export function nvrtcToolchain(): Toolchain {
   if (!nvrtcCached) {
     const { major, minor } = cuda.nvrtc.nvrtcVersion();
-    nvrtcCached = { name: 'NVRTC', version: `${major}.${minor}`, details: '', path: loaded('nvrtc')?.path, cudaVersion: { major, minor } };
+    nvrtcCached = {
+      name: 'NVRTC',
+      version: `${major}.${minor}`,
+      details: '',
+      path: loaded('nvrtc')?.path,
+      cudaVersion: { major, minor },
+    };
   }
   return nvrtcCached;
 }
@@ -63,7 +69,12 @@ let nvvmIRCached: NvvmIRVersion | undefined;
 export function nvvmIRVersion(): NvvmIRVersion {
   if (!nvvmIRCached) {
     const ir = cuda.nvvm.nvvmIRVersion();
-    nvvmIRCached = Object.freeze({ major: ir.majorIR, minor: ir.minorIR, debugMajor: ir.majorDbg, debugMinor: ir.minorDbg });
+    nvvmIRCached = Object.freeze({
+      major: ir.majorIR,
+      minor: ir.minorIR,
+      debugMajor: ir.majorDbg,
+      debugMinor: ir.minorDbg,
+    });
   }
   return nvvmIRCached;
 }
@@ -89,7 +100,13 @@ export function nvvmToolchain(): Toolchain {
 export function nvJitLinkToolchain(): Toolchain {
   if (!nvJitLinkCached) {
     const { major, minor } = cuda.nvjitlink.nvJitLinkVersion();
-    nvJitLinkCached = { name: 'nvJitLink', version: `${major}.${minor}`, details: '', path: loaded('nvJitLink')?.path, cudaVersion: { major, minor } };
+    nvJitLinkCached = {
+      name: 'nvJitLink',
+      version: `${major}.${minor}`,
+      details: '',
+      path: loaded('nvJitLink')?.path,
+      cudaVersion: { major, minor },
+    };
   }
   return nvJitLinkCached;
 }

@@ -20,7 +20,8 @@ export let deferredStreams = 0;
  * @throws {Error} when work is already held back from that stream (one batch per stream at a time)
  */
 export function deferStreamWork(handle: bigint, submit: () => void): () => void {
-  if (deferred.has(handle)) throw new Error(`stream 0x${handle.toString(16)} already holds back work (a launch batch is open on it)`);
+  if (deferred.has(handle))
+    throw new Error(`stream 0x${handle.toString(16)} already holds back work (a launch batch is open on it)`);
   deferred.set(handle, submit);
   deferredStreams = deferred.size;
   return () => {

@@ -1,11 +1,23 @@
 import * as bindings from '@cuda-js/bindings';
 import * as runtime from '@cuda-js/bindings/runtime';
 import { describe, expect, it } from 'vitest';
-import { ClosedResourceError, Event, HostFunctionDeadlockError, HostFunctionError, IpcError, OwnedHandle, StreamsError } from './index.js';
+import {
+  ClosedResourceError,
+  Event,
+  HostFunctionDeadlockError,
+  HostFunctionError,
+  IpcError,
+  OwnedHandle,
+  StreamsError,
+} from './index.js';
 
 describe('the errors of @cuda-js/streams', () => {
   it('derive from StreamsError, and keep their own names', () => {
-    for (const error of [new IpcError('m'), new HostFunctionError(0x10n, new Error('inner')), new HostFunctionDeadlockError('m')]) {
+    for (const error of [
+      new IpcError('m'),
+      new HostFunctionError(0x10n, new Error('inner')),
+      new HostFunctionDeadlockError('m'),
+    ]) {
       expect(error).toBeInstanceOf(StreamsError);
       expect(error.name).not.toBe('StreamsError');
     }

@@ -16,12 +16,18 @@ export interface EventOptions {
   readonly interprocess?: boolean | undefined;
 }
 
-const EVENT_OPTIONS = { timing: isBoolean, blockingSync: isBoolean, interprocess: isBoolean } satisfies OptionTableOf<EventOptions>;
+const EVENT_OPTIONS = {
+  timing: isBoolean,
+  blockingSync: isBoolean,
+  interprocess: isBoolean,
+} satisfies OptionTableOf<EventOptions>;
 
 /** The flags of Event.create's options, checked (an unknown key or a wrong value is a StreamOptionError, not ignored, by create). */
 function eventFlags(options: Readonly<EventOptions>): number {
-  if (options.interprocess && options.timing) throw new RangeError('Event.create: an interprocess event cannot record timing (set timing: false)');
-  const { CU_EVENT_DEFAULT, CU_EVENT_DISABLE_TIMING, CU_EVENT_BLOCKING_SYNC, CU_EVENT_INTERPROCESS } = driver.CUevent_flags;
+  if (options.interprocess && options.timing)
+    throw new RangeError('Event.create: an interprocess event cannot record timing (set timing: false)');
+  const { CU_EVENT_DEFAULT, CU_EVENT_DISABLE_TIMING, CU_EVENT_BLOCKING_SYNC, CU_EVENT_INTERPROCESS } =
+    driver.CUevent_flags;
   let flags: number = CU_EVENT_DEFAULT;
   if (!options.timing) flags |= CU_EVENT_DISABLE_TIMING;
   if (options.blockingSync) flags |= CU_EVENT_BLOCKING_SYNC;
@@ -86,7 +92,10 @@ export class Event implements Disposable {
    * `IpcError` otherwise).
    */
   ipcDescriptor(): IpcEventDescriptor {
-    if (!this.isInterprocess) throw new IpcError('Event.ipcDescriptor: the event was not made with { interprocess: true }, so other processes cannot open it');
+    if (!this.isInterprocess)
+      throw new IpcError(
+        'Event.ipcDescriptor: the event was not made with { interprocess: true }, so other processes cannot open it',
+      );
     return exportIpcEvent(this.handle);
   }
 
@@ -130,7 +139,8 @@ export class Event implements Disposable {
 
   /** Milliseconds between two timing events. */
   static elapsedTime(start: Event, end: Event): number {
-    if (!start.timing || !end.timing) throw new RangeError('Event.elapsedTime: both events must be created with { timing: true }');
+    if (!start.timing || !end.timing)
+      throw new RangeError('Event.elapsedTime: both events must be created with { timing: true }');
     return driver.cuEventElapsedTime(start.handle, end.handle);
   }
 

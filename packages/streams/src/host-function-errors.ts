@@ -11,7 +11,10 @@ export class HostFunctionError extends StreamsError {
     readonly stream: bigint,
     cause: unknown,
   ) {
-    super(`a host function launched on stream 0x${stream.toString(16)} threw: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`, { cause });
+    super(
+      `a host function launched on stream 0x${stream.toString(16)} threw: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`,
+      { cause },
+    );
   }
 }
 

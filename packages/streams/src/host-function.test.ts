@@ -13,7 +13,8 @@ vi.mock('@cuda-js/bindings', async (importOriginal) => {
     ...original,
     perThreadDefaultStream: () => false,
     launchBlockingHostFunc: (stream: bigint, run: () => void) => {
-      if (stream === 0xdeadn) throw new original.CudaError(400, 'CUDA_ERROR_INVALID_HANDLE', 'cuLaunchHostFunc', 'invalid resource handle');
+      if (stream === 0xdeadn)
+        throw new original.CudaError(400, 'CUDA_ERROR_INVALID_HANDLE', 'cuLaunchHostFunc', 'invalid resource handle');
       queued.push({ stream, run });
     },
     driver: {
@@ -25,10 +26,33 @@ vi.mock('@cuda-js/bindings', async (importOriginal) => {
   };
 });
 
-const { Event, HostFunctionDeadlockError, HostFunctionError, Stream, checkBlockingWait, launchHostFunction, pendingHostFunctions } = await import('./index.js');
+const {
+  Event,
+  HostFunctionDeadlockError,
+  HostFunctionError,
+  Stream,
+  checkBlockingWait,
+  launchHostFunction,
+  pendingHostFunctions,
+} = await import('./index.js');
 
 // The stand-in driver's streams are made-up handles: each is wrapped once, as a foreign stream must be before a bigint of it is taken.
-for (const handle of [0x11n, 0x12n, 0x100n, 0x200n, 0x300n, 0x400n, 0x500n, 0x501n, 0x600n, 0x700n, 0x800n, 0x900n, 0xdeadn]) Stream.from(handle);
+for (const handle of [
+  0x11n,
+  0x12n,
+  0x100n,
+  0x200n,
+  0x300n,
+  0x400n,
+  0x500n,
+  0x501n,
+  0x600n,
+  0x700n,
+  0x800n,
+  0x900n,
+  0xdeadn,
+])
+  Stream.from(handle);
 
 /** The stream reaches its next host function: runs it as the driver's thread would (it never sees an exception). */
 function reachNext(): void {
@@ -111,7 +135,9 @@ describe('blocking waits while a host function is pending', () => {
     const other = Stream.from(0x501n);
     void s.launchHostFunction(() => undefined);
     expect(() => s.synchronize()).toThrow(HostFunctionDeadlockError);
-    expect(() => s.synchronize()).toThrow(/Stream\.synchronize would never return: 1 host function\(s\) are pending on stream 0x500.*Await instead/);
+    expect(() => s.synchronize()).toThrow(
+      /Stream\.synchronize would never return: 1 host function\(s\) are pending on stream 0x500.*Await instead/,
+    );
     other.synchronize();
     expect(calls).toEqual(['cuStreamSynchronize 1281']);
     reachNext();
@@ -124,7 +150,9 @@ describe('blocking waits while a host function is pending', () => {
     void s.launchHostFunction(() => undefined);
     expect(() => checkBlockingWait(0n, 'wait')).toThrow(/legacy default stream waits for every blocking stream/);
     expect(() => Stream.legacyDefault.synchronize()).toThrow(HostFunctionDeadlockError);
-    expect(() => checkBlockingWait('context', 'Device.synchronize')).toThrow(/Device\.synchronize would never return: 1 host function/);
+    expect(() => checkBlockingWait('context', 'Device.synchronize')).toThrow(
+      /Device\.synchronize would never return: 1 host function/,
+    );
     reachNext();
     void launchHostFunction(0n, () => undefined);
     expect(pendingHostFunctions(Stream.legacyDefault)).toBe(1);
@@ -141,10 +169,15 @@ describe('blocking waits while a host function is pending', () => {
     const after = Event.fromHandle(0x12n).record(s);
     before.synchronize();
     expect(() => after.synchronize()).toThrow(HostFunctionDeadlockError);
-    expect(() => after.synchronize()).toThrow(/recorded after 1 host function\(s\) that are still pending on stream 0x800/);
+    expect(() => after.synchronize()).toThrow(
+      /recorded after 1 host function\(s\) that are still pending on stream 0x800/,
+    );
     reachNext();
     after.synchronize();
-    expect(calls.filter((c) => c.startsWith('cuEventSynchronize'))).toEqual(['cuEventSynchronize 17', 'cuEventSynchronize 18']);
+    expect(calls.filter((c) => c.startsWith('cuEventSynchronize'))).toEqual([
+      'cuEventSynchronize 17',
+      'cuEventSynchronize 18',
+    ]);
   });
 
   it('a host function that blocks on its own stream is refused, and the refusal is its reported error', async () => {

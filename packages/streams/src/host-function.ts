@@ -1,6 +1,11 @@
 import { launchBlockingHostFunc, perThreadDefaultStream } from '@cuda-js/bindings';
 import { HostFunctionDeadlockError, HostFunctionError } from './host-function-errors.js';
-import { LEGACY_DEFAULT_STREAM_HANDLE, PER_THREAD_DEFAULT_STREAM_HANDLE, streamHandle, type StreamArgument } from './stream-protocol.js';
+import {
+  LEGACY_DEFAULT_STREAM_HANDLE,
+  PER_THREAD_DEFAULT_STREAM_HANDLE,
+  streamHandle,
+  type StreamArgument,
+} from './stream-protocol.js';
 
 /**
  * JS functions run in stream order (cuda.core's `host_launch`), and the
@@ -36,7 +41,11 @@ function pendingOn(key: bigint): number {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**
@@ -58,7 +67,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * `fn` may enqueue more work but must not block on its own stream either.
  */
 export function launchHostFunction<T>(stream: StreamArgument, fn: () => T): Promise<Awaited<T>> {
-  if (typeof fn !== 'function') throw new TypeError(`launchHostFunction: fn must be a function, got ${fn === null ? 'null' : typeof fn}`);
+  if (typeof fn !== 'function')
+    throw new TypeError(`launchHostFunction: fn must be a function, got ${fn === null ? 'null' : typeof fn}`);
   const handle = streamHandle(stream, 'launchHostFunction');
   const ledger = ledgerOf(keyOf(handle));
   let resolve!: (value: Awaited<T>) => void;
@@ -80,7 +90,9 @@ export function launchHostFunction<T>(stream: StreamArgument, fn: () => T): Prom
     ledger.completed++;
     pendingTotal--;
     if (isThenable(result)) {
-      Promise.resolve(result).then(resolve as (value: unknown) => void, (error: unknown) => reject(new HostFunctionError(handle, error)));
+      Promise.resolve(result).then(resolve as (value: unknown) => void, (error: unknown) =>
+        reject(new HostFunctionError(handle, error)),
+      );
     } else {
       resolve(result as Awaited<T>);
     }
@@ -99,7 +111,9 @@ export function pendingHostFunctions(stream?: StreamArgument): number {
 }
 
 function refuse(what: string, detail: string): never {
-  throw new HostFunctionDeadlockError(`${what} would never return: ${detail}, which runs on this JS thread once it is free. Await instead (stream.synchronized(), event.completed(), closeAsync())`);
+  throw new HostFunctionDeadlockError(
+    `${what} would never return: ${detail}, which runs on this JS thread once it is free. Await instead (stream.synchronized(), event.completed(), closeAsync())`,
+  );
 }
 
 /**
@@ -113,9 +127,14 @@ function refuse(what: string, detail: string): never {
  */
 export function checkBlockingWait(stream: StreamArgument | 'context', what: string): void {
   if (pendingTotal === 0) return;
-  if (stream === 'context') refuse(what, `${pendingTotal} host function(s) launched from this thread are still pending`);
+  if (stream === 'context')
+    refuse(what, `${pendingTotal} host function(s) launched from this thread are still pending`);
   const key = keyOf(streamHandle(stream, what));
-  if (key === LEGACY_DEFAULT_STREAM_HANDLE) refuse(what, `the legacy default stream waits for every blocking stream, and ${pendingTotal} host function(s) are pending`);
+  if (key === LEGACY_DEFAULT_STREAM_HANDLE)
+    refuse(
+      what,
+      `the legacy default stream waits for every blocking stream, and ${pendingTotal} host function(s) are pending`,
+    );
   const own = pendingOn(key);
   if (own > 0) refuse(what, `${own} host function(s) are pending on stream 0x${key.toString(16)}`);
   const legacy = pendingOn(LEGACY_DEFAULT_STREAM_HANDLE);
@@ -140,5 +159,8 @@ export function checkEventWait(mark: HostFunctionMark | undefined, what: string)
   if (mark === undefined) return;
   const ledger = ledgers.get(mark.stream)!;
   if (ledger.completed < mark.launched)
-    refuse(what, `the event was recorded after ${mark.launched - ledger.completed} host function(s) that are still pending on stream 0x${mark.stream.toString(16)}`);
+    refuse(
+      what,
+      `the event was recorded after ${mark.launched - ledger.completed} host function(s) that are still pending on stream 0x${mark.stream.toString(16)}`,
+    );
 }

@@ -55,7 +55,9 @@ describe('the IPC payload codec', () => {
     expect(encodeIpcPayload(bytes, 'test')).toBe(data);
     expect(encodeIpcPayload([...bytes], 'test')).toBe(data);
     expect([...decodeIpcPayload(data, 'test')]).toEqual([...bytes]);
-    expect(() => encodeIpcPayload(bytes.subarray(1), 'Event.ipcDescriptor')).toThrow('Event.ipcDescriptor: the driver gave 63 bytes, not 64');
+    expect(() => encodeIpcPayload(bytes.subarray(1), 'Event.ipcDescriptor')).toThrow(
+      'Event.ipcDescriptor: the driver gave 63 bytes, not 64',
+    );
     expect(() => encodeIpcPayload(undefined, 'x')).toThrow(IpcError);
   });
 

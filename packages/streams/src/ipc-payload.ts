@@ -14,7 +14,8 @@ const BASE64_OF_64_BYTES = /^[A-Za-z0-9+/]{86}==$/;
  * @internal
  */
 export function encodeIpcPayload(bytes: Uint8Array | readonly number[] | undefined, what: string): string {
-  if (bytes === undefined || bytes.length !== IPC_PAYLOAD_BYTES) throw new IpcError(`${what}: the driver gave ${bytes?.length ?? 0} bytes, not ${IPC_PAYLOAD_BYTES}`);
+  if (bytes === undefined || bytes.length !== IPC_PAYLOAD_BYTES)
+    throw new IpcError(`${what}: the driver gave ${bytes?.length ?? 0} bytes, not ${IPC_PAYLOAD_BYTES}`);
   return NodeBuffer.from(bytes).toString('base64');
 }
 
@@ -25,10 +26,13 @@ export function encodeIpcPayload(bytes: Uint8Array | readonly number[] | undefin
  * @internal
  */
 export function decodeIpcPayload(value: unknown, what: string): Uint8Array {
-  if (typeof value !== 'string') throw new IpcError(`${what} must be a string of base64 (${IPC_PAYLOAD_BYTES} bytes), got ${describeValue(value)}`);
+  if (typeof value !== 'string')
+    throw new IpcError(`${what} must be a string of base64 (${IPC_PAYLOAD_BYTES} bytes), got ${describeValue(value)}`);
   const bytes = BASE64_OF_64_BYTES.test(value) ? NodeBuffer.from(value, 'base64') : undefined;
   if (bytes === undefined || bytes.length !== IPC_PAYLOAD_BYTES || bytes.toString('base64') !== value) {
-    throw new IpcError(`${what} must be the canonical base64 of ${IPC_PAYLOAD_BYTES} bytes (88 characters ending in '=='), got ${describeValue(value)}`);
+    throw new IpcError(
+      `${what} must be the canonical base64 of ${IPC_PAYLOAD_BYTES} bytes (88 characters ending in '=='), got ${describeValue(value)}`,
+    );
   }
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -41,11 +45,19 @@ export function decodeIpcPayload(value: unknown, what: string): Uint8Array {
  * runs no code of the sender.
  * @internal
  */
-export function checkIpcRecord(value: unknown, what: string, required: readonly string[], optional: readonly string[] = []): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new IpcError(`${what} must be a plain object, got ${describeValue(value)}`);
+export function checkIpcRecord(
+  value: unknown,
+  what: string,
+  required: readonly string[],
+  optional: readonly string[] = [],
+): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new IpcError(`${what} must be a plain object, got ${describeValue(value)}`);
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null)
-    throw new IpcError(`${what} must be a plain object (as JSON or a structured clone makes it), got an instance of ${String(prototype?.constructor?.name)}`);
+    throw new IpcError(
+      `${what} must be a plain object (as JSON or a structured clone makes it), got an instance of ${String(prototype?.constructor?.name)}`,
+    );
   const fields: Record<string, unknown> = {};
   for (const key of Reflect.ownKeys(value)) {
     const name = typeof key === 'string' ? key : key.toString();
@@ -53,7 +65,8 @@ export function checkIpcRecord(value: unknown, what: string, required: readonly 
       throw new IpcError(`${what} has an unknown field '${name}' (known: ${[...required, ...optional].join(', ')})`);
     }
     const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
-    if (!('value' in descriptor)) throw new IpcError(`${what}: field '${key}' must be a data property, not an accessor`);
+    if (!('value' in descriptor))
+      throw new IpcError(`${what}: field '${key}' must be a data property, not an accessor`);
     fields[key] = descriptor.value;
   }
   for (const key of required) if (fields[key] === undefined) throw new IpcError(`${what} lacks the field '${key}'`);
@@ -65,7 +78,8 @@ export function checkIpcRecord(value: unknown, what: string, required: readonly 
  * @internal
  */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return value.length > 24 ? `a string of ${value.length} characters` : `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'string')
+    return value.length > 24 ? `a string of ${value.length} characters` : `the string ${JSON.stringify(value)}`;
   if (typeof value === 'bigint') return `the bigint ${value}n`;
   if (typeof value === 'number' || typeof value === 'boolean') return `the ${typeof value} ${String(value)}`;
   if (value === null) return 'null';

@@ -13,12 +13,15 @@ const hasDevice = driverState === 'device';
 const driverAbsent = driverState === 'absent';
 
 describe.skipIf(hasDevice)('streams without a device', () => {
-  it.skipIf(!driverAbsent)('Stream.create and Event.create throw LibraryNotFoundError naming libcuda without the driver library', () => {
-    for (const call of [() => Stream.create(), () => Event.create({ timing: true })]) {
-      expect(call).toThrow(LibraryNotFoundError);
-      expect(call).toThrow(/CUDA library 'cuda' was not found\.\nPlaces tried, in order:\n[\s\S]*libcuda\.so\.1/);
-    }
-  });
+  it.skipIf(!driverAbsent)(
+    'Stream.create and Event.create throw LibraryNotFoundError naming libcuda without the driver library',
+    () => {
+      for (const call of [() => Stream.create(), () => Event.create({ timing: true })]) {
+        expect(call).toThrow(LibraryNotFoundError);
+        expect(call).toThrow(/CUDA library 'cuda' was not found\.\nPlaces tried, in order:\n[\s\S]*libcuda\.so\.1/);
+      }
+    },
+  );
 
   it.skipIf(driverAbsent)('Stream.create and Event.create throw a CudaError naming the failure', () => {
     expect(() => Stream.create()).toThrow(CudaError);
@@ -34,21 +37,35 @@ describe.skipIf(hasDevice)('streams without a device', () => {
   it("launchHostFunction checks fn first, then throws the driver's error at once (no Promise), counting nothing", () => {
     expect(() => launchHostFunction(0n, undefined as never)).toThrow(/fn must be a function/);
     expect(() => launchHostFunction(0n, () => 1)).toThrow(driverAbsent ? LibraryNotFoundError : CudaError);
-    expect(() => Stream.legacyDefault.launchHostFunction(() => 1)).toThrow(driverAbsent ? LibraryNotFoundError : CudaError);
+    expect(() => Stream.legacyDefault.launchHostFunction(() => 1)).toThrow(
+      driverAbsent ? LibraryNotFoundError : CudaError,
+    );
     expect(pendingHostFunctions()).toBe(0);
   });
 
   it('checks options before touching the driver', () => {
-    expect(new StreamOptionError({ kind: 'not-an-object', where: 'x', value: 1, message: 'x' })).toBeInstanceOf(StreamsError);
-    expect(() => Stream.create({ nonblocking: true } as never)).toThrow("Stream.create: unknown option 'nonblocking' (did you mean 'nonBlocking'?); known options: nonBlocking, priority");
+    expect(new StreamOptionError({ kind: 'not-an-object', where: 'x', value: 1, message: 'x' })).toBeInstanceOf(
+      StreamsError,
+    );
+    expect(() => Stream.create({ nonblocking: true } as never)).toThrow(
+      "Stream.create: unknown option 'nonblocking' (did you mean 'nonBlocking'?); known options: nonBlocking, priority",
+    );
     expect(() => Stream.create({ priority: 0.5 })).toThrow(StreamOptionError);
-    expect(() => Stream.create({ priority: 0.5 })).toThrow("Stream.create: option 'priority' must be an integer; got 0.5");
+    expect(() => Stream.create({ priority: 0.5 })).toThrow(
+      "Stream.create: option 'priority' must be an integer; got 0.5",
+    );
     expect(() => Stream.create({ nonBlocking: 'yes' } as never)).toThrow("option 'nonBlocking' must be true or false");
     expect(() => Event.create({ timing: true, interprocess: true })).toThrow(RangeError);
     expect(() => Event.create({ timed: true } as never)).toThrow(StreamOptionError);
-    expect(() => Event.create({ timed: true } as never)).toThrow("Event.create: unknown option 'timed'; known options: timing, blockingSync, interprocess");
-    expect(() => Event.create({ timng: true } as never)).toThrow("Event.create: unknown option 'timng' (did you mean 'timing'?)");
-    expect(() => Event.create({ blockingSync: 1 } as never)).toThrow("Event.create: option 'blockingSync' must be true or false; got 1");
+    expect(() => Event.create({ timed: true } as never)).toThrow(
+      "Event.create: unknown option 'timed'; known options: timing, blockingSync, interprocess",
+    );
+    expect(() => Event.create({ timng: true } as never)).toThrow(
+      "Event.create: unknown option 'timng' (did you mean 'timing'?)",
+    );
+    expect(() => Event.create({ blockingSync: 1 } as never)).toThrow(
+      "Event.create: option 'blockingSync' must be true or false; got 1",
+    );
   });
 });
 
@@ -56,6 +73,11 @@ describe('Event.fromHandle options', () => {
   it('refuses a misspelt key with the nearest known one, before the handle is wrapped', () => {
     const error = errorOf<StreamOptionError>(() => Event.fromHandle(1n, { timng: true } as never));
     expect(error).toBeInstanceOf(StreamOptionError);
-    expect(error.problem).toMatchObject({ kind: 'unknown', where: 'Event.fromHandle', key: 'timng', suggestion: 'timing' });
+    expect(error.problem).toMatchObject({
+      kind: 'unknown',
+      where: 'Event.fromHandle',
+      key: 'timng',
+      suggestion: 'timing',
+    });
   });
 });

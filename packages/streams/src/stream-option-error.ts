@@ -18,6 +18,15 @@ export class StreamOptionError extends StreamsError {
  * settings are no own keys, and would be read unchecked, or not at all), each
  * key read once. Use what it returns: the values it checked.
  */
-export function checkStreamOptions<T extends object>(where: string, options: unknown, table: OptionTable): Readonly<Partial<T>> {
-  return checkOptions<T>(options, table, { where, fail: (problem) => new StreamOptionError(problem), plainOnly: true, snapshot: true });
+export function checkStreamOptions<T extends object>(
+  where: string,
+  options: unknown,
+  table: OptionTable,
+): Readonly<Partial<T>> {
+  return checkOptions<T>(options, table, {
+    where,
+    fail: (problem) => new StreamOptionError(problem),
+    plainOnly: true,
+    snapshot: true,
+  });
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { LEGACY_DEFAULT_STREAM_HANDLE, Stream, STREAM_PROTOCOL, streamHandle, UnknownStreamHandleError } from './index.js';
+import {
+  LEGACY_DEFAULT_STREAM_HANDLE,
+  Stream,
+  STREAM_PROTOCOL,
+  streamHandle,
+  UnknownStreamHandleError,
+} from './index.js';
 
 describe('the stream protocol', () => {
   it('is the registry symbol cuda.stream', () => {
@@ -29,12 +35,16 @@ describe('the stream protocol', () => {
   // Issue 20: Graph.launch(5n), a made-up handle, ended the process; the driver cannot check a CUstream.
   it('takes a bigint only for the default streams and streams cuda-js made or wrapped', () => {
     expect(() => streamHandle(5n, 'Graph.launch: stream')).toThrow(UnknownStreamHandleError);
-    expect(() => streamHandle(0xdeadn)).toThrow(/0xdead is no stream that cuda-js made or wrapped; pass a Stream, wrap a stream owned elsewhere once with Stream.from\(handle\)/);
+    expect(() => streamHandle(0xdeadn)).toThrow(
+      /0xdead is no stream that cuda-js made or wrapped; pass a Stream, wrap a stream owned elsewhere once with Stream.from\(handle\)/,
+    );
     for (const handle of [0n, 1n, 2n]) expect(streamHandle(handle)).toBe(handle);
     Stream.from(0xdeadn);
     expect(streamHandle(0xdeadn)).toBe(0xdeadn);
     // an object implementing the protocol is foreign interop: its handle is taken as it says
-    expect(streamHandle({ [Symbol.for('cuda.stream')]: () => ({ version: 0, handle: 0xbeefn }) } as never)).toBe(0xbeefn);
+    expect(streamHandle({ [Symbol.for('cuda.stream')]: () => ({ version: 0, handle: 0xbeefn }) } as never)).toBe(
+      0xbeefn,
+    );
   });
 
   it('has the legacy and per-thread default streams as constants, which close() leaves alone', () => {

@@ -5,7 +5,13 @@ import { driver, type CUstream } from '@cuda-js/bindings';
 import { brandHandle } from '@cuda-js/bindings/runtime';
 import { deferredStreams, submitDeferredWork } from './deferred-work.js';
 import { UnknownStreamHandleError } from './errors.js';
-import { CUDA_STREAM, readStreamHandle, type CudaStreamInfo, type CudaStreamLike, type StreamArgument } from '@cuda-js/memory-view';
+import {
+  CUDA_STREAM,
+  readStreamHandle,
+  type CudaStreamInfo,
+  type CudaStreamLike,
+  type StreamArgument,
+} from '@cuda-js/memory-view';
 
 export type { StreamArgument };
 
@@ -71,9 +77,13 @@ export function streamHandle(stream: StreamArgument, what = 'stream'): CUstream 
     return brandHandle<CUstream>(handle);
   }
   if (handle.fault === 'bad-answer') {
-    throw new TypeError(`${what}: [Symbol.for('cuda.stream')]() must return { version: 0, handle: bigint }, got ${describe(handle.answer)}`);
+    throw new TypeError(
+      `${what}: [Symbol.for('cuda.stream')]() must return { version: 0, handle: bigint }, got ${describe(handle.answer)}`,
+    );
   }
-  throw new TypeError(`${what} must be a Stream, an object implementing Symbol.for('cuda.stream'), or a bigint CUstream handle; got ${describe(stream)}`);
+  throw new TypeError(
+    `${what} must be a Stream, an object implementing Symbol.for('cuda.stream'), or a bigint CUstream handle; got ${describe(stream)}`,
+  );
 }
 
 function describe(value: unknown): string {

@@ -37,7 +37,12 @@ export class Stream implements StreamLike, Disposable {
   readonly #keepAlive: unknown;
 
   /** Made by {@link Stream.create} and {@link Stream.from} (called on a subclass, they make one of it: core's `DeviceStream`). */
-  protected constructor(handle: CUstream, release: ((h: CUstream) => void) | undefined, keepAlive: unknown, description: string) {
+  protected constructor(
+    handle: CUstream,
+    release: ((h: CUstream) => void) | undefined,
+    keepAlive: unknown,
+    description: string,
+  ) {
     // An owned stream's handle is known until it is destroyed; a wrapped one's from now on (its owner decides when it ends).
     rememberStreamHandle(handle);
     const forgetting =
@@ -53,9 +58,16 @@ export class Stream implements StreamLike, Disposable {
 
   /** Creates a stream in the current context (core's `Device.createStream()` makes one current first). */
   static create(options: StreamOptions = {}): Stream {
-    const { nonBlocking = false, priority = 0 } = checkStreamOptions<StreamOptions>('Stream.create', options, STREAM_OPTIONS);
+    const { nonBlocking = false, priority = 0 } = checkStreamOptions<StreamOptions>(
+      'Stream.create',
+      options,
+      STREAM_OPTIONS,
+    );
     const { CU_STREAM_DEFAULT, CU_STREAM_NON_BLOCKING } = driver.CUstream_flags;
-    const handle = driver.cuStreamCreateWithPriority(nonBlocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT, priority);
+    const handle = driver.cuStreamCreateWithPriority(
+      nonBlocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT,
+      priority,
+    );
     // biome-ignore lint/complexity/noThisInStatic: called on a subclass (core's DeviceStream), it makes one of that class
     const Made = this ?? Stream; // an unbound call (`const { create } = Stream`) makes a Stream
     return new Made(handle, (h) => driver.cuStreamDestroy(h), undefined, 'Stream');
@@ -88,7 +100,12 @@ export class Stream implements StreamLike, Disposable {
 
   /** The per-thread default stream (CU_STREAM_PER_THREAD). */
   static get perThreadDefault(): Stream {
-    return (Stream.#perThread ??= new Stream(PER_THREAD_DEFAULT_STREAM_HANDLE, undefined, undefined, 'per-thread default stream'));
+    return (Stream.#perThread ??= new Stream(
+      PER_THREAD_DEFAULT_STREAM_HANDLE,
+      undefined,
+      undefined,
+      'per-thread default stream',
+    ));
   }
 
   /** The CUstream handle; throws after close. */

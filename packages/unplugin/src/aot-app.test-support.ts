@@ -34,7 +34,11 @@ export const AOT_BUNDLERS = ['esbuild', 'vite', 'rolldown', 'webpack', 'rspack']
 export type AotBundler = (typeof AOT_BUNDLERS)[number];
 
 /** Builds the app with the plugin's aot option; gives the bundle and the folder it was written into. */
-export async function buildAotApp(bundler: AotBundler, aot: CudaJsAotOptions, name: string = bundler): Promise<{ file: string; dir: string }> {
+export async function buildAotApp(
+  bundler: AotBundler,
+  aot: CudaJsAotOptions,
+  name: string = bundler,
+): Promise<{ file: string; dir: string }> {
   const dir = join(AOT_OUT, name);
   const plugin = { root: app, aot };
   if (bundler === 'esbuild') {
@@ -51,14 +55,30 @@ export async function buildAotApp(bundler: AotBundler, aot: CudaJsAotOptions, na
       plugins: [cudaJsPlugin.esbuild(plugin)],
     });
   } else if (bundler === 'rolldown') {
-    const bundle = await rolldown({ input: entry, platform: 'node', external: /^(?:cuda-js|@cuda-js\/)/, logLevel: 'silent', plugins: [cudaJsPlugin.rolldown(plugin)] });
+    const bundle = await rolldown({
+      input: entry,
+      platform: 'node',
+      external: /^(?:cuda-js|@cuda-js\/)/,
+      logLevel: 'silent',
+      plugins: [cudaJsPlugin.rolldown(plugin)],
+    });
     await bundle.write({ dir, entryFileNames: 'app.mjs', format: 'esm', minify: true });
     await bundle.close();
   } else if (bundler === 'webpack' || bundler === 'rspack') {
     const own = bundler === 'rspack' ? cudaJsPlugin.rspack(plugin) : cudaJsPlugin.webpack(plugin);
     // loaded only here: the GPU host's carried tree leaves webpack and rspack behind
     const { webpackBuild } = await import('./webpack-build.test-support.js');
-    await webpackBuild({ bundler, app, entry: './main.ts', outDir: dir, fileName: 'app.mjs', minify: true, sourcemap: false, external: /^(?:cuda-js|@cuda-js\/)/, plugin: own });
+    await webpackBuild({
+      bundler,
+      app,
+      entry: './main.ts',
+      outDir: dir,
+      fileName: 'app.mjs',
+      minify: true,
+      sourcemap: false,
+      external: /^(?:cuda-js|@cuda-js\/)/,
+      plugin: own,
+    });
   } else {
     await viteBuild({
       root: app,
@@ -68,7 +88,14 @@ export async function buildAotApp(bundler: AotBundler, aot: CudaJsAotOptions, na
       // the stack stays an import, as for an app that installs it (vite would inline this workspace's linked packages)
       ssr: { external: ['cuda-js'] },
       // vite drops the assets of SSR builds unless asked
-      build: { ssr: entry, ssrEmitAssets: true, outDir: dir, emptyOutDir: true, minify: true, rolldownOptions: { output: { entryFileNames: 'app.mjs', format: 'esm' } } },
+      build: {
+        ssr: entry,
+        ssrEmitAssets: true,
+        outDir: dir,
+        emptyOutDir: true,
+        minify: true,
+        rolldownOptions: { output: { entryFileNames: 'app.mjs', format: 'esm' } },
+      },
     });
   }
   return { file: join(dir, 'app.mjs'), dir };
@@ -99,7 +126,12 @@ export function expectedResults(): Record<string, number[]> {
 
 /** Runs the bundle in a node process of its own with `env` added; what its run() gave. */
 export function runAotApp(file: string, env: Readonly<Record<string, string>>): Outcome {
-  const printed = execFileSync(process.execPath, [runBundles, file], { cwd: AOT_OUT, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const printed = execFileSync(process.execPath, [runBundles, file], {
+    cwd: AOT_OUT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   const line = printed.split('\n').find((l) => l.startsWith('{'));
   if (!line) throw new Error(`the app printed no report:\n${printed}`);
   return JSON.parse(line) as Outcome;

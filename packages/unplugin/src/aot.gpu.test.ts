@@ -8,7 +8,15 @@ import { describeGpu } from '@cuda-js/test-support';
 import { HIDE_NVVM, itWhen, ptxasMissing } from '@cuda-js/test-support/toolchain';
 import { Device } from 'cuda-js';
 import { afterAll, expect } from 'vitest';
-import { AOT_OUT, type AotBundler, buildAotApp, expectedResults, nvvmMissing, type Outcome, runAotApp } from './aot-app.test-support.js';
+import {
+  AOT_OUT,
+  type AotBundler,
+  buildAotApp,
+  expectedResults,
+  nvvmMissing,
+  type Outcome,
+  runAotApp,
+} from './aot-app.test-support.js';
 
 function checkResults(o: Outcome): void {
   expect(o.failed).toBeUndefined();

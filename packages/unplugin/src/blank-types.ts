@@ -9,11 +9,20 @@ export interface AstNode {
 
 /** Whether `value` is a node of the tree. */
 export function isNode(value: unknown): value is AstNode {
-  return value !== null && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string' && typeof (value as { start?: unknown }).start === 'number';
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { type?: unknown }).type === 'string' &&
+    typeof (value as { start?: unknown }).start === 'number'
+  );
 }
 
 /** Calls `visit` on every node under `node` (itself included), parents first; `visit` returning false skips a node's children. */
-export function walk(node: unknown, visit: (node: AstNode, parent: AstNode | undefined) => boolean | undefined, parent?: AstNode): void {
+export function walk(
+  node: unknown,
+  visit: (node: AstNode, parent: AstNode | undefined) => boolean | undefined,
+  parent?: AstNode,
+): void {
   if (Array.isArray(node)) {
     for (const child of node) walk(child, visit, parent);
     return;
@@ -21,7 +30,17 @@ export function walk(node: unknown, visit: (node: AstNode, parent: AstNode | und
   if (!isNode(node)) return;
   if (visit(node, parent) === false) return;
   for (const key in node) {
-    if (key === 'loc' || key === 'start' || key === 'end' || key === 'type' || key === 'extra' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments') continue;
+    if (
+      key === 'loc' ||
+      key === 'start' ||
+      key === 'end' ||
+      key === 'type' ||
+      key === 'extra' ||
+      key === 'leadingComments' ||
+      key === 'trailingComments' ||
+      key === 'innerComments'
+    )
+      continue;
     const child = node[key];
     if (child !== null && typeof child === 'object') walk(child, visit, node);
   }

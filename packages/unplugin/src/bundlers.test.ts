@@ -90,11 +90,19 @@ async function build(b: Build): Promise<string> {
       minify: b.minify,
       sourcemap: b.sourcemap ? 'linked' : false,
       logLevel: 'silent',
-      ...(b.full ? { external: ['@cuda-js/bindings', '@cuda-js/pathfinder', 'meriyah'] } : { external: ['cuda-js', '@cuda-js/*'] }),
+      ...(b.full
+        ? { external: ['@cuda-js/bindings', '@cuda-js/pathfinder', 'meriyah'] }
+        : { external: ['cuda-js', '@cuda-js/*'] }),
       plugins: plugins.filter((p) => p !== undefined),
     });
   } else if (bundler === 'rolldown') {
-    const bundle = await rolldown({ input: entry, platform: 'node', external, logLevel: 'silent', plugins: b.plugin ? [cudaJsPlugin.rolldown()] : [] });
+    const bundle = await rolldown({
+      input: entry,
+      platform: 'node',
+      external,
+      logLevel: 'silent',
+      plugins: b.plugin ? [cudaJsPlugin.rolldown()] : [],
+    });
     await bundle.write({ file, format: 'esm', minify: b.minify, sourcemap: b.sourcemap });
     await bundle.close();
   } else if (bundler === 'vite') {
@@ -103,7 +111,12 @@ async function build(b: Build): Promise<string> {
       configFile: false,
       logLevel: 'silent',
       plugins: b.plugin ? [cudaJsPlugin.vite()] : [],
-      ssr: b.full ? { noExternal: [/^cuda-js$/, /^@cuda-js\/(?:jit|core|program|streams|memory-view|options)$/], external: ['@cuda-js/bindings', '@cuda-js/pathfinder', 'meriyah'] } : {},
+      ssr: b.full
+        ? {
+            noExternal: [/^cuda-js$/, /^@cuda-js\/(?:jit|core|program|streams|memory-view|options)$/],
+            external: ['@cuda-js/bindings', '@cuda-js/pathfinder', 'meriyah'],
+          }
+        : {},
       build: {
         ssr: entry,
         outDir: out,
@@ -141,10 +154,23 @@ async function build(b: Build): Promise<string> {
 
 const BUNDLERS = ['esbuild', 'rolldown', 'vite', 'rollup', 'rspack', 'webpack'] as const;
 const WITH_PLUGIN: Build[] = BUNDLERS.flatMap((bundler) =>
-  [false, true].flatMap((minify) => [false, true].map((sourcemap) => ({ name: `${bundler}-plugin${minify ? '-min' : ''}${sourcemap ? '-map' : ''}`, plugin: true, minify, sourcemap }))),
+  [false, true].flatMap((minify) =>
+    [false, true].map((sourcemap) => ({
+      name: `${bundler}-plugin${minify ? '-min' : ''}${sourcemap ? '-map' : ''}`,
+      plugin: true,
+      minify,
+      sourcemap,
+    })),
+  ),
 );
 const WITHOUT_PLUGIN: Build[] = [
-  ...(['esbuild', 'vite', 'rollup'] as const).map((bundler) => ({ name: `${bundler}-full-map`, plugin: false, minify: false, sourcemap: true, full: true })),
+  ...(['esbuild', 'vite', 'rollup'] as const).map((bundler) => ({
+    name: `${bundler}-full-map`,
+    plugin: false,
+    minify: false,
+    sourcemap: true,
+    full: true,
+  })),
   { name: 'esbuild-noplugin-min', plugin: false, minify: true, sourcemap: false },
 ];
 
@@ -192,31 +218,42 @@ beforeAll(async () => {
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('the fixture app built with the plugin', () => {
-  it.each(WITH_PLUGIN.map((b) => b.name))('%s: runs its kernels in the simulator, and locates the error at the .ts line and column', (name) => {
-    const o = outcomes.get(name);
-    expect(o?.failed).toBeUndefined();
-    const want = expected();
-    for (const [kernel, values] of Object.entries(want)) {
-      expect(o?.results?.[kernel]?.length, kernel).toBe(values.length);
-      o?.results?.[kernel]?.forEach((v, i) => expect(v, `${kernel}[${i}]`).toBeCloseTo(values[i]!, 3));
-    }
-    // the record names the file relative to the build's root (the plugin's default, the working directory): no path of the build machine
-    expect(o?.error).toMatchObject({ name: 'FreeVariableError', file: relative(process.cwd(), brokenFile).split(sep).join('/'), ...brokenAt() });
-    expect(o?.error?.message).toContain('x[i] = x[i]! + offset;');
-    // nor is it anywhere in the bundle
-    expect(readFileSync(o!.file, 'utf8')).not.toContain(app);
-  });
+  it.each(WITH_PLUGIN.map((b) => b.name))(
+    '%s: runs its kernels in the simulator, and locates the error at the .ts line and column',
+    (name) => {
+      const o = outcomes.get(name);
+      expect(o?.failed).toBeUndefined();
+      const want = expected();
+      for (const [kernel, values] of Object.entries(want)) {
+        expect(o?.results?.[kernel]?.length, kernel).toBe(values.length);
+        o?.results?.[kernel]?.forEach((v, i) => expect(v, `${kernel}[${i}]`).toBeCloseTo(values[i]!, 3));
+      }
+      // the record names the file relative to the build's root (the plugin's default, the working directory): no path of the build machine
+      expect(o?.error).toMatchObject({
+        name: 'FreeVariableError',
+        file: relative(process.cwd(), brokenFile).split(sep).join('/'),
+        ...brokenAt(),
+      });
+      expect(o?.error?.message).toContain('x[i] = x[i]! + offset;');
+      // nor is it anywhere in the bundle
+      expect(readFileSync(o!.file, 'utf8')).not.toContain(app);
+    },
+  );
 });
 
 describe('the fixture app bundled without the plugin', () => {
-  it.each(WITHOUT_PLUGIN.filter((b) => b.full).map((b) => b.name))('%s (the JIT inlined): runs, and locates the error in the .ts through the source map', (name) => {
-    const o = outcomes.get(name);
-    expect(o?.failed).toBeUndefined();
-    const want = expected();
-    for (const [kernel, values] of Object.entries(want)) o?.results?.[kernel]?.forEach((v, i) => expect(v, `${kernel}[${i}]`).toBeCloseTo(values[i]!, 3));
-    expect(Object.keys(o?.results ?? {})).toEqual(Object.keys(want));
-    expect(o?.error).toMatchObject({ name: 'FreeVariableError', file: brokenFile, ...brokenAt() });
-  });
+  it.each(WITHOUT_PLUGIN.filter((b) => b.full).map((b) => b.name))(
+    '%s (the JIT inlined): runs, and locates the error in the .ts through the source map',
+    (name) => {
+      const o = outcomes.get(name);
+      expect(o?.failed).toBeUndefined();
+      const want = expected();
+      for (const [kernel, values] of Object.entries(want))
+        o?.results?.[kernel]?.forEach((v, i) => expect(v, `${kernel}[${i}]`).toBeCloseTo(values[i]!, 3));
+      expect(Object.keys(o?.results ?? {})).toEqual(Object.keys(want));
+      expect(o?.error).toMatchObject({ name: 'FreeVariableError', file: brokenFile, ...brokenAt() });
+    },
+  );
 
   it('minified: the kernels get a RewrittenKernelError that names the plugin', () => {
     const o = outcomes.get('esbuild-noplugin-min');

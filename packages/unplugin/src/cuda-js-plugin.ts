@@ -57,7 +57,10 @@ function inputMapOf(context: unknown, code: string, file: string): SourceMapPayl
   }
   if (onDisk === code) return undefined;
   // rollup, vite and rolldown call the hook with their own plugin context; webpack's loader has the input map
-  const own = context as { getCombinedSourcemap?: () => unknown; getNativeBuildContext?: () => { inputSourceMap?: unknown } };
+  const own = context as {
+    getCombinedSourcemap?: () => unknown;
+    getNativeBuildContext?: () => { inputSourceMap?: unknown };
+  };
   let map: unknown;
   try {
     map = own.getCombinedSourcemap?.() ?? own.getNativeBuildContext?.().inputSourceMap;
@@ -66,7 +69,9 @@ function inputMapOf(context: unknown, code: string, file: string): SourceMapPayl
   }
   if (!map) return undefined;
   const payload = (typeof map === 'string' ? JSON.parse(map) : JSON.parse(JSON.stringify(map))) as SourceMapPayload;
-  return Array.isArray(payload.sources) && typeof payload.mappings === 'string' && payload.mappings !== '' ? payload : undefined;
+  return Array.isArray(payload.sources) && typeof payload.mappings === 'string' && payload.mappings !== ''
+    ? payload
+    : undefined;
 }
 
 /**
@@ -77,90 +82,109 @@ function inputMapOf(context: unknown, code: string, file: string): SourceMapPayl
  * (see findKernels), so that what minifiers and scope hoisting do later
  * changes nothing for the JIT.
  */
-export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, false> = createUnplugin((raw: CudaJsPluginOptions | undefined) => {
-  const options = checkPluginOptions(raw ?? {});
-  const { aot, ...recordOnly } = options;
-  const root = options.root ?? process.cwd();
-  // the module of each kernels module's first jit() that declares signatures, which the loader imports loadKernelArtifact from
-  const declaredFrom = new Map<string, string>();
-  // the kernels the aot build made, by name: a name of aot.signatures that none has is refused at the build's end
-  const built = new Set<string>();
-  const named = new Set<string>();
-  let transformed = false;
-  const keepNativeExternal = (options.native ?? 'external') === 'external';
-  let saidExternal = false;
-  const external = (source: string): { id: string; external: true } | undefined => {
-    if (!keepNativeExternal || !NATIVE_PACKAGE.test(source)) return undefined;
-    if (!saidExternal) console.info(KEPT_EXTERNAL);
-    saidExternal = true;
-    return { id: source, external: true };
-  };
-  const include = options.include;
-  const wanted = (id: string): boolean => {
-    const path = id.replace(/[?#].*$/, '');
-    if (include instanceof RegExp) return include.test(path);
-    if (typeof include === 'function') return include(path);
-    return SCRIPT.test(path) && !/[\\/]node_modules[\\/]/.test(path);
-  };
-  return {
-    name: 'cuda-js',
-    enforce: 'pre',
-    transformInclude: (id) => !id.endsWith(AOT_SUFFIX) && wanted(id),
-    transform(code, id) {
-      const file = id.replace(/[?#].*$/, '');
-      const found = findKernels(code, file, {
-        ...(options.modules ? { modules: options.modules } : {}),
-        ...(options.root ? { root: options.root } : {}),
-        ...(aot?.signatures ? { buildNames: Object.keys(aot.signatures) } : {}),
-        inputMap: inputMapOf(this, code, file),
-      });
-      if (!found) return undefined;
-      transformed = true;
-      for (const name of found.kernelNames) named.add(name);
-      for (const record of found.records) options.onKernel?.(record, file);
-      if (!aot || found.declaresSignaturesFrom === undefined) return { code: found.code, map: found.map };
-      declaredFrom.set(file, found.declaresSignaturesFrom);
-      // an import at the end changes no line of the map, and imports run before the module's body wherever they are written;
-      // the call keeps the import where a bundler drops imports of nothing (webpack under `sideEffects: false`)
-      return { code: `${found.code}\nimport { loaded as ${AOT_LOADED} } from ${JSON.stringify(file + AOT_SUFFIX)};\n${AOT_LOADED}();\n`, map: found.map };
-    },
-    buildEnd() {
-      const unbuilt = Object.keys(aot?.signatures ?? {}).filter((name) => !built.has(name));
-      if (!transformed || unbuilt.length === 0) return;
-      const where = "the cuda-js build plugin's aot option";
-      const near = suggestName(unbuilt[0]!, [...new Set([...built, ...named])]);
-      const message = `${where}: signatures names ${unbuilt.map((n) => `'${n}'`).join(', ')}, which no kernel of the build is called${near === undefined ? '' : ` (did you mean '${near}'?)`}; the kernels built: ${[...built].join(', ') || '(none)'}. A kernel's name is its jit() call's name option, written as a string, else its function's own name, else the name it is assigned to (const saxpy = jit(...))`;
-      throw new PluginOptionError({ kind: 'invalid', where, key: 'signatures', value: aot?.signatures, expected: 'names of kernels of the build', message });
-    },
-    resolveId(source) {
-      if (aot && source.endsWith(AOT_SUFFIX)) return source;
-      return external(source);
-    },
-    // unplugin's resolveId cannot make a module external in webpack and rspack: their own externals do
-    webpack(compiler) {
-      if (!keepNativeExternal) return;
-      new compiler.webpack.ExternalsPlugin(compiler.options.output.module ? 'module' : 'import', [NATIVE_PACKAGE]).apply(compiler);
-      console.info(KEPT_EXTERNAL);
-    },
-    rspack(compiler) {
-      if (!keepNativeExternal) return;
-      new compiler.webpack.ExternalsPlugin(compiler.options.output.module ? 'module' : 'import', [NATIVE_PACKAGE]).apply(compiler);
-      console.info(KEPT_EXTERNAL);
-    },
-    loadInclude: (id) => aot !== undefined && id.endsWith(AOT_SUFFIX),
-    async load(id) {
-      if (!aot || !id.endsWith(AOT_SUFFIX)) return undefined;
-      const file = id.slice(0, -AOT_SUFFIX.length);
-      const from = declaredFrom.get(file);
-      const artifact = from === undefined ? undefined : await buildModuleArtifact(file, aot, cudaJsPlugin.esbuild(recordOnly) as EsbuildPlugin);
-      for (const k of artifact?.kernels ?? []) built.add(k.name);
-      if (!artifact || from === undefined) return 'export function loaded() {}\n';
-      const jit = await import('@cuda-js/jit');
-      if (aot.assets !== false) {
-        const folder = `${aot.assets ?? 'kernels-aot'}/${artifactFolder(file, root)}`;
-        for (const f of jit.kernelArtifactFiles(artifact)) emitAsset(this, `${folder}/${f.name}`, f.data);
-      }
-      return `import { loadKernelArtifact } from ${JSON.stringify(from)};\nconst artifact = loadKernelArtifact(${JSON.stringify(jit.serializeKernelArtifact(artifact))});\nexport function loaded() {\n  return artifact;\n}\n`;
-    },
-  };
-});
+export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, false> = createUnplugin(
+  (raw: CudaJsPluginOptions | undefined) => {
+    const options = checkPluginOptions(raw ?? {});
+    const { aot, ...recordOnly } = options;
+    const root = options.root ?? process.cwd();
+    // the module of each kernels module's first jit() that declares signatures, which the loader imports loadKernelArtifact from
+    const declaredFrom = new Map<string, string>();
+    // the kernels the aot build made, by name: a name of aot.signatures that none has is refused at the build's end
+    const built = new Set<string>();
+    const named = new Set<string>();
+    let transformed = false;
+    const keepNativeExternal = (options.native ?? 'external') === 'external';
+    let saidExternal = false;
+    const external = (source: string): { id: string; external: true } | undefined => {
+      if (!keepNativeExternal || !NATIVE_PACKAGE.test(source)) return undefined;
+      if (!saidExternal) console.info(KEPT_EXTERNAL);
+      saidExternal = true;
+      return { id: source, external: true };
+    };
+    const include = options.include;
+    const wanted = (id: string): boolean => {
+      const path = id.replace(/[?#].*$/, '');
+      if (include instanceof RegExp) return include.test(path);
+      if (typeof include === 'function') return include(path);
+      return SCRIPT.test(path) && !/[\\/]node_modules[\\/]/.test(path);
+    };
+    return {
+      name: 'cuda-js',
+      enforce: 'pre',
+      transformInclude: (id) => !id.endsWith(AOT_SUFFIX) && wanted(id),
+      transform(code, id) {
+        const file = id.replace(/[?#].*$/, '');
+        const found = findKernels(code, file, {
+          ...(options.modules ? { modules: options.modules } : {}),
+          ...(options.root ? { root: options.root } : {}),
+          ...(aot?.signatures ? { buildNames: Object.keys(aot.signatures) } : {}),
+          inputMap: inputMapOf(this, code, file),
+        });
+        if (!found) return undefined;
+        transformed = true;
+        for (const name of found.kernelNames) named.add(name);
+        for (const record of found.records) options.onKernel?.(record, file);
+        if (!aot || found.declaresSignaturesFrom === undefined) return { code: found.code, map: found.map };
+        declaredFrom.set(file, found.declaresSignaturesFrom);
+        // an import at the end changes no line of the map, and imports run before the module's body wherever they are written;
+        // the call keeps the import where a bundler drops imports of nothing (webpack under `sideEffects: false`)
+        return {
+          code: `${found.code}\nimport { loaded as ${AOT_LOADED} } from ${JSON.stringify(file + AOT_SUFFIX)};\n${AOT_LOADED}();\n`,
+          map: found.map,
+        };
+      },
+      buildEnd() {
+        const unbuilt = Object.keys(aot?.signatures ?? {}).filter((name) => !built.has(name));
+        if (!transformed || unbuilt.length === 0) return;
+        const where = "the cuda-js build plugin's aot option";
+        const near = suggestName(unbuilt[0]!, [...new Set([...built, ...named])]);
+        const message = `${where}: signatures names ${unbuilt.map((n) => `'${n}'`).join(', ')}, which no kernel of the build is called${near === undefined ? '' : ` (did you mean '${near}'?)`}; the kernels built: ${[...built].join(', ') || '(none)'}. A kernel's name is its jit() call's name option, written as a string, else its function's own name, else the name it is assigned to (const saxpy = jit(...))`;
+        throw new PluginOptionError({
+          kind: 'invalid',
+          where,
+          key: 'signatures',
+          value: aot?.signatures,
+          expected: 'names of kernels of the build',
+          message,
+        });
+      },
+      resolveId(source) {
+        if (aot && source.endsWith(AOT_SUFFIX)) return source;
+        return external(source);
+      },
+      // unplugin's resolveId cannot make a module external in webpack and rspack: their own externals do
+      webpack(compiler) {
+        if (!keepNativeExternal) return;
+        new compiler.webpack.ExternalsPlugin(compiler.options.output.module ? 'module' : 'import', [
+          NATIVE_PACKAGE,
+        ]).apply(compiler);
+        console.info(KEPT_EXTERNAL);
+      },
+      rspack(compiler) {
+        if (!keepNativeExternal) return;
+        new compiler.webpack.ExternalsPlugin(compiler.options.output.module ? 'module' : 'import', [
+          NATIVE_PACKAGE,
+        ]).apply(compiler);
+        console.info(KEPT_EXTERNAL);
+      },
+      loadInclude: (id) => aot !== undefined && id.endsWith(AOT_SUFFIX),
+      async load(id) {
+        if (!aot || !id.endsWith(AOT_SUFFIX)) return undefined;
+        const file = id.slice(0, -AOT_SUFFIX.length);
+        const from = declaredFrom.get(file);
+        const artifact =
+          from === undefined
+            ? undefined
+            : await buildModuleArtifact(file, aot, cudaJsPlugin.esbuild(recordOnly) as EsbuildPlugin);
+        for (const k of artifact?.kernels ?? []) built.add(k.name);
+        if (!artifact || from === undefined) return 'export function loaded() {}\n';
+        const jit = await import('@cuda-js/jit');
+        if (aot.assets !== false) {
+          const folder = `${aot.assets ?? 'kernels-aot'}/${artifactFolder(file, root)}`;
+          for (const f of jit.kernelArtifactFiles(artifact)) emitAsset(this, `${folder}/${f.name}`, f.data);
+        }
+        return `import { loadKernelArtifact } from ${JSON.stringify(from)};\nconst artifact = loadKernelArtifact(${JSON.stringify(jit.serializeKernelArtifact(artifact))});\nexport function loaded() {\n  return artifact;\n}\n`;
+      },
+    };
+  },
+);

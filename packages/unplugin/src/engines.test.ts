@@ -22,7 +22,11 @@ function manifestOf(from: string, name: string): string {
   } catch {
     // a package whose exports leave out its package.json: up from its entry
     let dir = dirname(require.resolve(name));
-    while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest).name !== name) dir = dirname(dir);
+    while (
+      !existsSync(join(dir, 'package.json')) ||
+      (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest).name !== name
+    )
+      dir = dirname(dir);
     return join(dir, 'package.json');
   }
 }

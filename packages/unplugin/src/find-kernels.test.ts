@@ -88,8 +88,12 @@ const h = jit.withConstants({ N: 1 }, ({ N }) => (x: Float32Array) => { x[0] = N
   it('blanks the types out of the recorded text, keeping its layout', () => {
     const found = findKernels(APP, '/app/src/main.ts')!;
     const scale = found.records[0]!;
-    expect(scale.source).toBe('(a              , s        ) => {\n  const i = gpu.grid(1);\n  if (i < a.length) a[i] = f32(a[i]  * s)          ;\n}');
-    expect(scale.original).toBe('(a: Float32Array, s: number) => {\n  const i = gpu.grid(1);\n  if (i < a.length) a[i] = f32(a[i]! * s) as number;\n}');
+    expect(scale.source).toBe(
+      '(a              , s        ) => {\n  const i = gpu.grid(1);\n  if (i < a.length) a[i] = f32(a[i]  * s)          ;\n}',
+    );
+    expect(scale.original).toBe(
+      '(a: Float32Array, s: number) => {\n  const i = gpu.grid(1);\n  if (i < a.length) a[i] = f32(a[i]! * s) as number;\n}',
+    );
     expect(found.records[1]!.source).toBe('function add(a        , b         )         {\n  return a + (b ?? 0);\n}');
   });
 
@@ -99,7 +103,10 @@ const h = jit.withConstants({ N: 1 }, ({ N }) => (x: Float32Array) => { x[0] = N
     expect(code).toContain('cj.jit.device(Object.defineProperty(add, Symbol.for("cuda-js.kernel-record"), { value: {');
     expect(code).toContain('const notAKernel = other((a: number) => a);');
     // the record itself is plain data that evaluates back to what was found
-    const literal = /jit\(Object\.defineProperty\(\(a: Float32Array, s: number\)[\s\S]*?\{ value: (\{.*?\}), configurable: true \}\)/.exec(code)![1]!;
+    const literal =
+      /jit\(Object\.defineProperty\(\(a: Float32Array, s: number\)[\s\S]*?\{ value: (\{.*?\}), configurable: true \}\)/.exec(
+        code,
+      )![1]!;
     expect((JSON.parse(literal) as KernelRecord).id).toMatch(/main\.ts:5:26$/);
   });
 
@@ -114,7 +121,17 @@ const h = jit.withConstants({ N: 1 }, ({ N }) => (x: Float32Array) => { x[0] = N
     const compiled = "import { jit, cuda } from 'cuda-js';\n\nexport const k = jit((a) => {\n  a[0] = 1;\n});\n";
     // line 3 of the output is line 7 of the original, columns as they are; line 4 is line 8 col 3
     const mappings = ';;AAIA,qBAAoB;AACpB,EAAE';
-    const found = findKernels(compiled, '/app/out.js', { root: '/app', inputMap: { version: 3, file: 'out.js', sources: ['/app/src/k.ts'], names: [], mappings, sourceRoot: '' } as never })!;
+    const found = findKernels(compiled, '/app/out.js', {
+      root: '/app',
+      inputMap: {
+        version: 3,
+        file: 'out.js',
+        sources: ['/app/src/k.ts'],
+        names: [],
+        mappings,
+        sourceRoot: '',
+      } as never,
+    })!;
     const r = found.records[0]!;
     expect(r.file).toBe('src/k.ts');
     expect(r.id).toBe(`src/k.ts:${r.line}:${r.column}`);
@@ -131,10 +148,15 @@ const k = cj.jit.withConstants({ N: 4 }, ({ N }) => (a: Float32Array) => { a[0] 
 const later = jit((x: Float32Array) => { x[0] = 2; }, { 'signatures': [[array(f32, 1)]] });
 `;
     expect(findKernels(declared, '/app/src/k.ts')?.declaresSignaturesFrom).toBe('@cuda-js/jit');
-    expect(findKernels(declared.replace(/^const k = .*$/m, ''), '/app/src/k.ts')?.declaresSignaturesFrom).toBe('cuda-js');
+    expect(findKernels(declared.replace(/^const k = .*$/m, ''), '/app/src/k.ts')?.declaresSignaturesFrom).toBe(
+      'cuda-js',
+    );
     // options given by a name are not read (the aot option says so)
     expect(
-      findKernels(`import { jit } from 'cuda-js';\nconst o = { signatures: [] };\nexport const k = jit((x: Float32Array) => { x[0] = 1; }, o);\n`, '/app/k.ts')?.declaresSignaturesFrom,
+      findKernels(
+        `import { jit } from 'cuda-js';\nconst o = { signatures: [] };\nexport const k = jit((x: Float32Array) => { x[0] = 1; }, o);\n`,
+        '/app/k.ts',
+      )?.declaresSignaturesFrom,
     ).toBeUndefined();
   });
 });

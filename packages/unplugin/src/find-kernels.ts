@@ -84,7 +84,10 @@ function importsOf(program: AstNode): Map<string, KernelImportBinding> {
       else if (s.type === 'ImportNamespaceSpecifier') imports.set(local, { from, name: '*' });
       else {
         const imported = s['imported'] as AstNode;
-        imports.set(local, { from, name: (imported.type === 'Identifier' ? imported['name'] : imported['value']) as string });
+        imports.set(local, {
+          from,
+          name: (imported.type === 'Identifier' ? imported['name'] : imported['value']) as string,
+        });
       }
     }
   }
@@ -95,12 +98,15 @@ function importsOf(program: AstNode): Map<string, KernelImportBinding> {
 function moduleFunctions(program: AstNode): Map<string, AstNode> {
   const functions = new Map<string, AstNode>();
   for (const top of program['body'] as AstNode[]) {
-    const statement = top.type === 'ExportNamedDeclaration' && isNode(top['declaration']) ? (top['declaration'] as AstNode) : top;
-    if (statement.type === 'FunctionDeclaration' && isNode(statement['id'])) functions.set((statement['id'] as AstNode)['name'] as string, statement);
+    const statement =
+      top.type === 'ExportNamedDeclaration' && isNode(top['declaration']) ? (top['declaration'] as AstNode) : top;
+    if (statement.type === 'FunctionDeclaration' && isNode(statement['id']))
+      functions.set((statement['id'] as AstNode)['name'] as string, statement);
     if (statement.type === 'VariableDeclaration') {
       for (const d of statement['declarations'] as AstNode[]) {
         const init = d['init'];
-        if ((d['id'] as AstNode).type === 'Identifier' && isNode(init) && FUNCTION_TYPES.has(init.type)) functions.set((d['id'] as AstNode)['name'] as string, init);
+        if ((d['id'] as AstNode).type === 'Identifier' && isNode(init) && FUNCTION_TYPES.has(init.type))
+          functions.set((d['id'] as AstNode)['name'] as string, init);
       }
     }
   }
@@ -108,13 +114,21 @@ function moduleFunctions(program: AstNode): Map<string, AstNode> {
 }
 
 /** What a callee is: `jit`, `jit.device`, `jit.withConstants`, `vectorize`, `reduce` of the JIT's modules (through any local name or namespace). */
-function calleeKind(callee: AstNode, imports: ReadonlyMap<string, KernelImportBinding>, modules: readonly string[]): 'jit' | 'device' | 'withConstants' | 'vectorize' | 'reduce' | undefined {
+function calleeKind(
+  callee: AstNode,
+  imports: ReadonlyMap<string, KernelImportBinding>,
+  modules: readonly string[],
+): 'jit' | 'device' | 'withConstants' | 'vectorize' | 'reduce' | undefined {
   const exported = (node: AstNode): string | undefined => {
     if (node.type === 'Identifier') {
       const b = imports.get(node['name'] as string);
       return b && modules.includes(b.from) && b.name !== '*' ? b.name : undefined;
     }
-    if (node.type === 'MemberExpression' && node['computed'] !== true && (node['object'] as AstNode).type === 'Identifier') {
+    if (
+      node.type === 'MemberExpression' &&
+      node['computed'] !== true &&
+      (node['object'] as AstNode).type === 'Identifier'
+    ) {
       const b = imports.get((node['object'] as AstNode)['name'] as string);
       if (b && modules.includes(b.from) && b.name === '*') return (node['property'] as AstNode)['name'] as string;
     }
@@ -122,7 +136,11 @@ function calleeKind(callee: AstNode, imports: ReadonlyMap<string, KernelImportBi
   };
   const direct = exported(callee);
   if (direct === 'jit' || direct === 'vectorize' || direct === 'reduce') return direct;
-  if (callee.type === 'MemberExpression' && callee['computed'] !== true && exported(callee['object'] as AstNode) === 'jit') {
+  if (
+    callee.type === 'MemberExpression' &&
+    callee['computed'] !== true &&
+    exported(callee['object'] as AstNode) === 'jit'
+  ) {
     const member = (callee['property'] as AstNode)['name'];
     if (member === 'device') return 'device';
     if (member === 'withConstants') return 'withConstants';
@@ -135,19 +153,31 @@ function factoryResult(factory: AstNode): AstNode | undefined {
   const body = factory['body'] as AstNode;
   if (FUNCTION_TYPES.has(body.type)) return body;
   if (body.type !== 'BlockStatement') return undefined;
-  for (const s of body['body'] as AstNode[]) if (s.type === 'ReturnStatement' && isNode(s['argument']) && FUNCTION_TYPES.has((s['argument'] as AstNode).type)) return s['argument'] as AstNode;
+  for (const s of body['body'] as AstNode[])
+    if (s.type === 'ReturnStatement' && isNode(s['argument']) && FUNCTION_TYPES.has((s['argument'] as AstNode).type))
+      return s['argument'] as AstNode;
   return undefined;
 }
 
 function unwrapTs(node: AstNode): AstNode {
   let n = node;
-  while ((n.type === 'TSAsExpression' || n.type === 'TSSatisfiesExpression' || n.type === 'TSNonNullExpression' || n.type === 'ParenthesizedExpression') && isNode(n['expression']))
+  while (
+    (n.type === 'TSAsExpression' ||
+      n.type === 'TSSatisfiesExpression' ||
+      n.type === 'TSNonNullExpression' ||
+      n.type === 'ParenthesizedExpression') &&
+    isNode(n['expression'])
+  )
     n = n['expression'] as AstNode;
   return n;
 }
 
 /** The kernel function an argument names: a function written there, or the name of one of the module's functions. */
-function definitionOf(kind: KernelRecordKind, argument: AstNode | undefined, functions: ReadonlyMap<string, AstNode>): Definition | undefined {
+function definitionOf(
+  kind: KernelRecordKind,
+  argument: AstNode | undefined,
+  functions: ReadonlyMap<string, AstNode>,
+): Definition | undefined {
   if (!argument) return undefined;
   const arg = unwrapTs(argument);
   if (FUNCTION_TYPES.has(arg.type)) {
@@ -157,7 +187,13 @@ function definitionOf(kind: KernelRecordKind, argument: AstNode | undefined, fun
   if (arg.type === 'Identifier') {
     const fn = functions.get(arg['name'] as string);
     // the function's own name where it has one (`function f`), else the variable's (what `fn.name` is unbundled)
-    if (fn) return { kind, fn, at: arg, name: isNode(fn['id']) ? ((fn['id'] as AstNode)['name'] as string) : (arg['name'] as string) };
+    if (fn)
+      return {
+        kind,
+        fn,
+        at: arg,
+        name: isNode(fn['id']) ? ((fn['id'] as AstNode)['name'] as string) : (arg['name'] as string),
+      };
   }
   return undefined;
 }
@@ -205,10 +241,16 @@ function keyName(key: AstNode): string | undefined {
 function bindings(program: AstNode): Map<AstNode, string> {
   const out = new Map<AstNode, string>();
   walk(program, (n) => {
-    if (n.type === 'VariableDeclarator' && (n['id'] as AstNode).type === 'Identifier' && isNode(n['init'])) out.set(unwrapTs(n['init']), (n['id'] as AstNode)['name'] as string);
+    if (n.type === 'VariableDeclarator' && (n['id'] as AstNode).type === 'Identifier' && isNode(n['init']))
+      out.set(unwrapTs(n['init']), (n['id'] as AstNode)['name'] as string);
     else if (n.type === 'AssignmentExpression' && n['operator'] === '=') {
       const left = n['left'] as AstNode;
-      const name = left.type === 'Identifier' ? (left['name'] as string) : left.type === 'MemberExpression' && left['computed'] !== true ? keyName(left['property'] as AstNode) : undefined;
+      const name =
+        left.type === 'Identifier'
+          ? (left['name'] as string)
+          : left.type === 'MemberExpression' && left['computed'] !== true
+            ? keyName(left['property'] as AstNode)
+            : undefined;
       if (name !== undefined) out.set(unwrapTs(n['right'] as AstNode), name);
     } else if (n.type === 'ObjectProperty' && n['computed'] !== true && isNode(n['value'])) {
       const name = keyName(n['key'] as AstNode);
@@ -238,10 +280,21 @@ function definitions(
     if (kind === 'jit') d = definitionOf('kernel', args[0], functions);
     else if (kind === 'device') d = definitionOf('device', args[0], functions);
     else if (kind === 'reduce') d = definitionOf('reduce', args[0], functions);
-    else if (kind === 'vectorize') d = definitionOf('vectorize', args[0] && unwrapTs(args[0]).type === 'ArrayExpression' ? args[1] : args[0], functions);
+    else if (kind === 'vectorize')
+      d = definitionOf(
+        'vectorize',
+        args[0] && unwrapTs(args[0]).type === 'ArrayExpression' ? args[1] : args[0],
+        functions,
+      );
     else if (kind === 'withConstants' && args[1] && FUNCTION_TYPES.has(unwrapTs(args[1]).type)) {
       const inner = factoryResult(unwrapTs(args[1]));
-      if (inner) d = { kind: 'kernel', fn: inner, at: inner, name: isNode(inner['id']) ? (inner['id']['name'] as string) : undefined };
+      if (inner)
+        d = {
+          kind: 'kernel',
+          fn: inner,
+          at: inner,
+          name: isNode(inner['id']) ? (inner['id']['name'] as string) : undefined,
+        };
     }
     const binding = bound.get(n);
     if (d && binding !== undefined && (kind === 'jit' || kind === 'withConstants')) d = { ...d, binding };
@@ -249,7 +302,10 @@ function definitions(
     if (kind === 'jit' || kind === 'withConstants') {
       const name = kernelName(options, d);
       if (name !== undefined && !kernelNames.includes(name)) kernelNames.push(name);
-      if (declaresSignaturesFrom === undefined && (optionProperty(options, 'signatures') || (name !== undefined && buildNames.includes(name)))) {
+      if (
+        declaresSignaturesFrom === undefined &&
+        (optionProperty(options, 'signatures') || (name !== undefined && buildNames.includes(name)))
+      ) {
         declaresSignaturesFrom = calleeModule(n['callee'] as AstNode, imports);
       }
     }
@@ -265,7 +321,11 @@ function fileOf(source: string, mapFile: string): string {
 }
 
 /** Where the function is in the file as written: its start, and (through an input map) offsets of its text mapped one by one. */
-function locate(fn: AstNode, file: string, inputMap: SourceMapPayload | undefined): Pick<KernelRecord, 'file' | 'line' | 'column' | 'positions'> {
+function locate(
+  fn: AstNode,
+  file: string,
+  inputMap: SourceMapPayload | undefined,
+): Pick<KernelRecord, 'file' | 'line' | 'column' | 'positions'> {
   const start = fn.loc.start;
   if (!inputMap) return { file, line: start.line, column: start.column + 1 };
   const map = new SourceMap(inputMap);
@@ -275,12 +335,21 @@ function locate(fn: AstNode, file: string, inputMap: SourceMapPayload | undefine
   walk(fn, (n) => {
     if (seen.has(n.start)) return true;
     seen.add(n.start);
-    const e = map.findEntry(n.loc.start.line - 1, n.loc.start.column) as { generatedLine?: number; generatedColumn?: number; originalSource?: string; originalLine?: number; originalColumn?: number };
+    const e = map.findEntry(n.loc.start.line - 1, n.loc.start.column) as {
+      generatedLine?: number;
+      generatedColumn?: number;
+      originalSource?: string;
+      originalLine?: number;
+      originalColumn?: number;
+    };
     if (e.originalSource === undefined || e.originalLine === undefined || e.originalColumn === undefined) return true;
     original ??= e.originalSource;
     if (e.originalSource !== original) return true;
     // a node that starts after the mapped segment's start, on its line: carried on by the difference
-    const carried = e.generatedLine === n.loc.start.line - 1 && e.generatedColumn !== undefined ? n.loc.start.column - e.generatedColumn : 0;
+    const carried =
+      e.generatedLine === n.loc.start.line - 1 && e.generatedColumn !== undefined
+        ? n.loc.start.column - e.generatedColumn
+        : 0;
     positions.push([n.start - fn.start, e.originalLine + 1, e.originalColumn + 1 + carried]);
     return true;
   });
@@ -319,7 +388,12 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
   const program = parseModule(code, id);
   if (!program) return undefined;
   const imports = importsOf(program);
-  const { found, declaresSignaturesFrom, kernelNames } = definitions(program, imports, modules, options.buildNames ?? []);
+  const { found, declaresSignaturesFrom, kernelNames } = definitions(
+    program,
+    imports,
+    modules,
+    options.buildNames ?? [],
+  );
   if (found.length === 0) return undefined;
   const file = id.replace(/[?#].*$/, '');
   const root = options.root ?? process.cwd();
@@ -348,7 +422,10 @@ export function findKernels(code: string, id: string, options: FindKernelsOption
     };
     records.push(record);
     s.appendLeft(d.at.start, 'Object.defineProperty(');
-    s.appendRight(d.at.end, `, Symbol.for(${JSON.stringify(KERNEL_RECORD_KEY)}), { value: ${JSON.stringify(record)}, configurable: true })`);
+    s.appendRight(
+      d.at.end,
+      `, Symbol.for(${JSON.stringify(KERNEL_RECORD_KEY)}), { value: ${JSON.stringify(record)}, configurable: true })`,
+    );
   }
   return {
     records,

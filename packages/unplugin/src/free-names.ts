@@ -9,7 +9,8 @@ function declaredIn(fn: AstNode): Set<string> {
     else if (p.type === 'AssignmentPattern') addPattern(p['left']);
     else if (p.type === 'RestElement') addPattern(p['argument']);
     else if (p.type === 'ArrayPattern') for (const e of p['elements'] as unknown[]) addPattern(e);
-    else if (p.type === 'ObjectPattern') for (const prop of p['properties'] as AstNode[]) addPattern(prop.type === 'RestElement' ? prop : prop['value']);
+    else if (p.type === 'ObjectPattern')
+      for (const prop of p['properties'] as AstNode[]) addPattern(prop.type === 'RestElement' ? prop : prop['value']);
   };
   walk(fn, (n) => {
     if (n.type === 'ArrowFunctionExpression' || n.type === 'FunctionExpression' || n.type === 'FunctionDeclaration') {
@@ -31,11 +32,35 @@ export function freeNames(fn: AstNode): string[] {
   const declared = declaredIn(fn);
   const free: string[] = [];
   walk(fn, (n, parent) => {
-    if (n.type.startsWith('TS') && n.type !== 'TSAsExpression' && n.type !== 'TSSatisfiesExpression' && n.type !== 'TSNonNullExpression' && n.type !== 'TSTypeAssertion') return false;
+    if (
+      n.type.startsWith('TS') &&
+      n.type !== 'TSAsExpression' &&
+      n.type !== 'TSSatisfiesExpression' &&
+      n.type !== 'TSNonNullExpression' &&
+      n.type !== 'TSTypeAssertion'
+    )
+      return false;
     if (n.type !== 'Identifier') return true;
-    if (parent && (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent['property'] === n && parent['computed'] !== true) return true;
-    if (parent && (parent.type === 'ObjectProperty' || parent.type === 'ObjectMethod') && parent['key'] === n && parent['computed'] !== true && parent['shorthand'] !== true) return true;
-    if (parent && (parent.type === 'LabeledStatement' || parent.type === 'BreakStatement' || parent.type === 'ContinueStatement')) return true;
+    if (
+      parent &&
+      (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') &&
+      parent['property'] === n &&
+      parent['computed'] !== true
+    )
+      return true;
+    if (
+      parent &&
+      (parent.type === 'ObjectProperty' || parent.type === 'ObjectMethod') &&
+      parent['key'] === n &&
+      parent['computed'] !== true &&
+      parent['shorthand'] !== true
+    )
+      return true;
+    if (
+      parent &&
+      (parent.type === 'LabeledStatement' || parent.type === 'BreakStatement' || parent.type === 'ContinueStatement')
+    )
+      return true;
     const name = n['name'] as string;
     if (!declared.has(name) && !free.includes(name)) free.push(name);
     return true;

@@ -29,28 +29,34 @@ mkdirSync(root, { recursive: true });
 const dir = mkdtempSync(join(root, 'app-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describeWhen([nvvmMissing, ptxasMissing], 'two unnamed kernels of one module, built with the records of the plugin', () => {
-  it('are named after their consts, and no path of the build machine is in the records or the artifact', async () => {
-    const file = join(dir, 'src', 'kernels.js');
-    const found = findKernels(MODULE, file, { root: dir })!;
-    expect(found.records.map((r) => [r.binding, r.file])).toEqual([
-      ['saxpy', 'src/kernels.js'],
-      ['scale', 'src/kernels.js'],
-    ]);
-    expect(found.kernelNames).toEqual(['saxpy', 'scale']);
-    expect(found.code).not.toContain(dir);
-    // a minifier renames the consts: the records keep the names as written
-    const renamed = found.code.replace('export const saxpy =', 'export const a =').replace('export const scale =', 'export const b =');
-    mkdirSync(join(dir, 'out'), { recursive: true });
-    const bundle = join(dir, 'out', 'bundle.js');
-    writeFileSync(bundle, renamed);
-    const module = (await import(/* @vite-ignore */ pathToFileURL(bundle).href)) as { a: JitKernel; b: JitKernel };
-    expect([module.a.name, module.b.name]).toEqual(['saxpy', 'scale']);
-    const artifact = buildKernelArtifact([module.a, module.b], { arch: ['sm_90'], ptx: false });
-    expect(artifact.kernels.map((k) => [k.name, k.definedAt])).toEqual([
-      ['saxpy', 'src/kernels.js:3:26'],
-      ['scale', 'src/kernels.js:7:26'],
-    ]);
-    expect(JSON.stringify(artifact.kernels.map(({ specializations: _, ...k }) => k))).not.toContain(dir);
-  });
-});
+describeWhen(
+  [nvvmMissing, ptxasMissing],
+  'two unnamed kernels of one module, built with the records of the plugin',
+  () => {
+    it('are named after their consts, and no path of the build machine is in the records or the artifact', async () => {
+      const file = join(dir, 'src', 'kernels.js');
+      const found = findKernels(MODULE, file, { root: dir })!;
+      expect(found.records.map((r) => [r.binding, r.file])).toEqual([
+        ['saxpy', 'src/kernels.js'],
+        ['scale', 'src/kernels.js'],
+      ]);
+      expect(found.kernelNames).toEqual(['saxpy', 'scale']);
+      expect(found.code).not.toContain(dir);
+      // a minifier renames the consts: the records keep the names as written
+      const renamed = found.code
+        .replace('export const saxpy =', 'export const a =')
+        .replace('export const scale =', 'export const b =');
+      mkdirSync(join(dir, 'out'), { recursive: true });
+      const bundle = join(dir, 'out', 'bundle.js');
+      writeFileSync(bundle, renamed);
+      const module = (await import(/* @vite-ignore */ pathToFileURL(bundle).href)) as { a: JitKernel; b: JitKernel };
+      expect([module.a.name, module.b.name]).toEqual(['saxpy', 'scale']);
+      const artifact = buildKernelArtifact([module.a, module.b], { arch: ['sm_90'], ptx: false });
+      expect(artifact.kernels.map((k) => [k.name, k.definedAt])).toEqual([
+        ['saxpy', 'src/kernels.js:3:26'],
+        ['scale', 'src/kernels.js:7:26'],
+      ]);
+      expect(JSON.stringify(artifact.kernels.map(({ specializations: _, ...k }) => k))).not.toContain(dir);
+    });
+  },
+);

@@ -22,7 +22,10 @@ async function load<T>(specifier: string, why: string): Promise<T> {
   try {
     return (await import(specifier)) as T;
   } catch (error) {
-    throw new Error(`the cuda-js build plugin's aot option needs ${specifier} at build time (${why}); add it to the app's devDependencies`, { cause: error });
+    throw new Error(
+      `the cuda-js build plugin's aot option needs ${specifier} at build time (${why}); add it to the app's devDependencies`,
+      { cause: error },
+    );
   }
 }
 
@@ -31,10 +34,22 @@ const externalAtResolvedPath: EsbuildPlugin = {
   name: 'cuda-js-aot-externals',
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.pluginData === externalAtResolvedPath || args.path.startsWith('node:') || builtinModules.includes(args.path)) return undefined;
-      if (/^[a-z][a-z0-9+.-]*:/i.test(args.path) && !/^[a-z]:[\\/]/i.test(args.path)) return { path: args.path, external: true };
-      const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: externalAtResolvedPath });
-      if (resolved.errors.length > 0 || resolved.external || resolved.path === '') return { path: args.path, external: true };
+      if (
+        args.pluginData === externalAtResolvedPath ||
+        args.path.startsWith('node:') ||
+        builtinModules.includes(args.path)
+      )
+        return undefined;
+      if (/^[a-z][a-z0-9+.-]*:/i.test(args.path) && !/^[a-z]:[\\/]/i.test(args.path))
+        return { path: args.path, external: true };
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: externalAtResolvedPath,
+      });
+      if (resolved.errors.length > 0 || resolved.external || resolved.path === '')
+        return { path: args.path, external: true };
       return { path: pathToFileURL(resolved.path).href, external: true };
     });
   },
@@ -48,7 +63,11 @@ const externalAtResolvedPath: EsbuildPlugin = {
  *
  * @throws {KernelBuildError} (of @cuda-js/jit) where importing the module or building a kernel fails
  */
-export async function buildModuleArtifact(file: string, aot: CudaJsAotOptions, records: EsbuildPlugin): Promise<KernelArtifact | undefined> {
+export async function buildModuleArtifact(
+  file: string,
+  aot: CudaJsAotOptions,
+  records: EsbuildPlugin,
+): Promise<KernelArtifact | undefined> {
   const jit = await load<Jit>('@cuda-js/jit', 'to compile the kernels');
   const esbuild = await load<Esbuild>('esbuild', "to load the kernels' module");
   const dir = mkdtempSync(join(tmpdir(), 'cuda-js-aot-'));
@@ -72,7 +91,11 @@ export async function buildModuleArtifact(file: string, aot: CudaJsAotOptions, r
       // name the module as written, not the temporary file
       const cause = (error as { cause?: unknown }).cause;
       const why = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause ?? error);
-      throw new jit.KernelBuildError(`the cuda-js build plugin's aot option: importing ${file} at build time failed: ${why}`, undefined, { cause: cause ?? error });
+      throw new jit.KernelBuildError(
+        `the cuda-js build plugin's aot option: importing ${file} at build time failed: ${why}`,
+        undefined,
+        { cause: cause ?? error },
+      );
     }
     if (kernels.length === 0) return undefined;
     // the build's signatures of this module's kernels (the option names the kernels of every module)

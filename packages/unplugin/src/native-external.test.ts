@@ -13,7 +13,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** cuda-js bundled whole into one ES module by esbuild, with the plugin given `options`. */
 async function bundleStack(options: Parameters<typeof cudaJsPlugin.esbuild>[0]): Promise<string> {
   const r = await esbuild.build({
-    stdin: { contents: "import { driver } from 'cuda-js';\nconsole.log(typeof driver.cuInit);\n", resolveDir: here, loader: 'js' },
+    stdin: {
+      contents: "import { driver } from 'cuda-js';\nconsole.log(typeof driver.cuInit);\n",
+      resolveDir: here,
+      loader: 'js',
+    },
     bundle: true,
     platform: 'node',
     format: 'esm',

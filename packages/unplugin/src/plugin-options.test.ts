@@ -20,18 +20,31 @@ describe('the build plugin options', () => {
   });
 
   it('refuses an aot option without architectures, with a misspelt name, or of the wrong type', () => {
-    expect(refusal({ aot: {} }).message).toBe("the cuda-js build plugin's aot option: give the architectures to build cubins for, aot: { arch: ['sm_90'] }");
-    expect(refusal({ aot: { arch: [] } }).message).toContain("option 'arch' must be a non-empty array of architectures");
+    expect(refusal({ aot: {} }).message).toBe(
+      "the cuda-js build plugin's aot option: give the architectures to build cubins for, aot: { arch: ['sm_90'] }",
+    );
+    expect(refusal({ aot: { arch: [] } }).message).toContain(
+      "option 'arch' must be a non-empty array of architectures",
+    );
     const misspelt = refusal({ aot: { arch: ['sm_90'], archs: ['sm_80'] } });
-    expect(misspelt.problem).toMatchObject({ kind: 'unknown', key: 'archs', suggestion: 'arch', where: "the cuda-js build plugin's aot option" });
-    expect(refusal({ aot: { arch: ['sm_90'], ptx: 'compute_90' } }).message).toContain("option 'ptx' must be an array of virtual architectures");
+    expect(misspelt.problem).toMatchObject({
+      kind: 'unknown',
+      key: 'archs',
+      suggestion: 'arch',
+      where: "the cuda-js build plugin's aot option",
+    });
+    expect(refusal({ aot: { arch: ['sm_90'], ptx: 'compute_90' } }).message).toContain(
+      "option 'ptx' must be an array of virtual architectures",
+    );
     expect(refusal({ aot: ['sm_90'] }).message).toContain("option 'aot' must be an object");
     expect(refusal({ aot: { arch: 'sm_90' } }).problem).toMatchObject({ kind: 'invalid', key: 'arch' });
   });
 
   it('refuses them when the plugin is made, before any build', () => {
     expect(() => cudaJsPlugin.esbuild({ aot: { arch: [] } })).toThrow(PluginOptionError);
-    expect(() => cudaJsPlugin.vite({ modules: ['cuda-js', 3] as never })).toThrow("option 'modules' must be an array of strings");
+    expect(() => cudaJsPlugin.vite({ modules: ['cuda-js', 3] as never })).toThrow(
+      "option 'modules' must be an array of strings",
+    );
   });
 });
 
@@ -61,10 +74,15 @@ describe('the build plugin options that are no plain object, or answer twice (ho
 });
 
 describe("the aot option's assets folder (hostile input)", () => {
-  it.each(['../outside', 'kernels/../../outside', '/tmp/kernels', 'C:\\kernels', '..\\outside', ''])('refuses %j: a folder inside the build output only', (assets) => {
-    expect(() => checkPluginOptions({ aot: { arch: ['sm_90'], assets } })).toThrow(PluginOptionError);
-    expect(() => checkPluginOptions({ aot: { arch: ['sm_90'], assets } })).toThrow(/a folder inside the build's output/);
-  });
+  it.each(['../outside', 'kernels/../../outside', '/tmp/kernels', 'C:\\kernels', '..\\outside', ''])(
+    'refuses %j: a folder inside the build output only',
+    (assets) => {
+      expect(() => checkPluginOptions({ aot: { arch: ['sm_90'], assets } })).toThrow(PluginOptionError);
+      expect(() => checkPluginOptions({ aot: { arch: ['sm_90'], assets } })).toThrow(
+        /a folder inside the build's output/,
+      );
+    },
+  );
 
   it.each(['kernels-aot', 'assets/kernels', 'a..b'])('takes %j', (assets) => {
     expect(checkPluginOptions({ aot: { arch: ['sm_90'], assets } }).aot?.assets).toBe(assets);

@@ -1,5 +1,14 @@
 import { isAbsolute, win32 } from 'node:path';
-import { checkOptions, isAnything, isFunction, isPlainObject, isString, type OptionProblem, type OptionTableOf, type ValueCheck } from '@cuda-js/options';
+import {
+  checkOptions,
+  isAnything,
+  isFunction,
+  isPlainObject,
+  isString,
+  type OptionProblem,
+  type OptionTableOf,
+  type ValueCheck,
+} from '@cuda-js/options';
 import type { KernelRecord } from '@cuda-js/jit';
 
 /** Options of the cuda-js build plugin. */
@@ -63,43 +72,90 @@ export class PluginOptionError extends Error {
   }
 }
 
-const isInclude: ValueCheck = (v) => (v instanceof RegExp || typeof v === 'function' ? undefined : 'a RegExp or a function of the module id');
+const isInclude: ValueCheck = (v) =>
+  v instanceof RegExp || typeof v === 'function' ? undefined : 'a RegExp or a function of the module id';
 
-const isStrings: ValueCheck = (v) => (Array.isArray(v) && v.every((s) => typeof s === 'string' && s !== '') ? undefined : 'an array of strings');
-const isArchitectures: ValueCheck = (v) => (Array.isArray(v) && v.length > 0 && isStrings(v) === undefined ? undefined : "a non-empty array of architectures, ['sm_90']");
-const isPtx: ValueCheck = (v) => (v === false || isStrings(v) === undefined ? undefined : "an array of virtual architectures (['compute_80']) or false");
+const isStrings: ValueCheck = (v) =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string' && s !== '') ? undefined : 'an array of strings';
+const isArchitectures: ValueCheck = (v) =>
+  Array.isArray(v) && v.length > 0 && isStrings(v) === undefined
+    ? undefined
+    : "a non-empty array of architectures, ['sm_90']";
+const isPtx: ValueCheck = (v) =>
+  v === false || isStrings(v) === undefined ? undefined : "an array of virtual architectures (['compute_80']) or false";
 /** A folder inside the build's output: relative, with no '..' step out of it (rollup refuses such a file name; esbuild's outfile route wrote there). */
 const isAssets: ValueCheck = (v) => {
   if (v === false) return undefined;
-  const inside = typeof v === 'string' && v !== '' && !isAbsolute(v) && !win32.isAbsolute(v) && !v.split(/[\\/]/).includes('..') && !v.includes('\0');
+  const inside =
+    typeof v === 'string' &&
+    v !== '' &&
+    !isAbsolute(v) &&
+    !win32.isAbsolute(v) &&
+    !v.split(/[\\/]/).includes('..') &&
+    !v.includes('\0');
   return inside ? undefined : "a folder inside the build's output ('kernels-aot', no '..' and not absolute) or false";
 };
 const isSignatures: ValueCheck = (v) =>
   isPlainObject(v) && Object.values(v).every((list) => isStrings(list) === undefined)
     ? undefined
     : "a plain object of kernel names and lists of signatures, { axpy: ['void(float32, float32[:], float32[:])'] }";
-const isAot: ValueCheck = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : "an object, { arch: ['sm_90'] }");
+const isAot: ValueCheck = (v) =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : "an object, { arch: ['sm_90'] }";
 
 const isNative: ValueCheck = (v) => (v === 'external' || v === 'bundle' ? undefined : "'external' or 'bundle'");
 
-const PLUGIN_OPTIONS = { modules: isStrings, include: isInclude, root: isString, onKernel: isFunction, native: isNative, aot: isAot } satisfies OptionTableOf<CudaJsPluginOptions>;
-const AOT_OPTIONS = { arch: isArchitectures, ptx: isPtx, ptxas: isString, assets: isAssets, signatures: isSignatures } satisfies OptionTableOf<CudaJsAotOptions>;
+const PLUGIN_OPTIONS = {
+  modules: isStrings,
+  include: isInclude,
+  root: isString,
+  onKernel: isFunction,
+  native: isNative,
+  aot: isAot,
+} satisfies OptionTableOf<CudaJsPluginOptions>;
+const AOT_OPTIONS = {
+  arch: isArchitectures,
+  ptx: isPtx,
+  ptxas: isString,
+  assets: isAssets,
+  signatures: isSignatures,
+} satisfies OptionTableOf<CudaJsAotOptions>;
 
 /** `options` checked against the plugin's table (and `aot` against its own). */
 export function checkPluginOptions(options: unknown): CudaJsPluginOptions {
   const fail = (problem: OptionProblem): PluginOptionError => new PluginOptionError(problem);
   // plain objects only, each key read once: the plugin then reads the values checked, not the caller's object again
-  const checked = checkOptions<CudaJsPluginOptions>(options, PLUGIN_OPTIONS, { where: 'the cuda-js build plugin', fail, plainOnly: true, snapshot: true });
+  const checked = checkOptions<CudaJsPluginOptions>(options, PLUGIN_OPTIONS, {
+    where: 'the cuda-js build plugin',
+    fail,
+    plainOnly: true,
+    snapshot: true,
+  });
   if (checked.aot === undefined) return checked;
   const where = "the cuda-js build plugin's aot option";
-  const aot = checkOptions<CudaJsAotOptions>(checked.aot, AOT_OPTIONS, { where, fail, plainOnly: true, snapshot: true });
+  const aot = checkOptions<CudaJsAotOptions>(checked.aot, AOT_OPTIONS, {
+    where,
+    fail,
+    plainOnly: true,
+    snapshot: true,
+  });
   if (aot.arch === undefined) {
-    throw fail({ kind: 'invalid', where, key: 'arch', value: undefined, expected: 'given', message: `${where}: give the architectures to build cubins for, aot: { arch: ['sm_90'] }` });
+    throw fail({
+      kind: 'invalid',
+      where,
+      key: 'arch',
+      value: undefined,
+      expected: 'given',
+      message: `${where}: give the architectures to build cubins for, aot: { arch: ['sm_90'] }`,
+    });
   }
   return { ...checked, aot: aot as CudaJsAotOptions };
 }
 
 /** Checks the options of `findKernels` (the source map is read by magic-string's remapping). */
 export function checkFindKernelsOptions(options: unknown): void {
-  checkOptions(options, { modules: isStrings, root: isString, inputMap: isAnything, buildNames: isStrings }, { where: 'findKernels', fail: (problem) => new PluginOptionError(problem) });
+  checkOptions(
+    options,
+    { modules: isStrings, root: isString, inputMap: isAnything, buildNames: isStrings },
+    { where: 'findKernels', fail: (problem) => new PluginOptionError(problem) },
+  );
 }

@@ -25,7 +25,10 @@ export interface WebpackBuild {
 export async function webpackBuild(b: WebpackBuild): Promise<void> {
   const make = b.bundler === 'rspack' ? (rspack as unknown as typeof webpack) : webpack;
   // rspack's own TypeScript loader (SWC); for webpack, esbuild's (fixtures/typescript-loader.cjs); the plugin runs before either (a 'pre' loader)
-  const typescript = b.bundler === 'rspack' ? { loader: 'builtin:swc-loader', options: { jsc: { parser: { syntax: 'typescript' } } } } : { loader: join(b.app, '../typescript-loader.cjs') };
+  const typescript =
+    b.bundler === 'rspack'
+      ? { loader: 'builtin:swc-loader', options: { jsc: { parser: { syntax: 'typescript' } } } }
+      : { loader: join(b.app, '../typescript-loader.cjs') };
   const config: webpack.Configuration = {
     mode: b.minify ? 'production' : 'none',
     target: 'node',
@@ -35,7 +38,8 @@ export async function webpackBuild(b: WebpackBuild): Promise<void> {
     experiments: { outputModule: true },
     externalsType: 'module',
     externals: [
-      ({ request }: { request?: string }, callback: (error?: Error, result?: string) => void) => (request !== undefined && b.external.test(request) ? callback(undefined, request) : callback()),
+      ({ request }: { request?: string }, callback: (error?: Error, result?: string) => void) =>
+        request !== undefined && b.external.test(request) ? callback(undefined, request) : callback(),
     ],
     resolve: { extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } },
     module: { rules: [{ test: /\.ts$/, ...typescript, type: 'javascript/auto' }] },
@@ -43,5 +47,9 @@ export async function webpackBuild(b: WebpackBuild): Promise<void> {
     optimization: { minimize: b.minify },
     plugins: [b.plugin as webpack.WebpackPluginInstance],
   };
-  await new Promise<void>((done, failed) => make(config, (error, stats) => (error ? failed(error) : stats?.hasErrors() ? failed(new Error(stats.toString())) : done())));
+  await new Promise<void>((done, failed) =>
+    make(config, (error, stats) =>
+      error ? failed(error) : stats?.hasErrors() ? failed(new Error(stats.toString())) : done(),
+    ),
+  );
 }

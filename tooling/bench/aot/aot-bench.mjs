@@ -16,8 +16,12 @@ const runs = Number(runsArg ?? 5);
 const python = process.env.PYTHON || 'python3';
 // every case cold: no JIT disk cache, no driver cache of compiled PTX
 const cold = { CUDA_JS_JIT_CACHE: '0', CUDA_CACHE_DISABLE: '1' };
-const hidden = { CUDA_JS_LIB_NVVM: '/nonexistent/cuda-js-bench/libnvvm.so', CUDA_JS_LIBDEVICE_DIR: '/nonexistent/cuda-js-bench' };
-const child = (command, args, env) => runChild(command, args, { cwd: here, extraEnv: { ...cold, ...env }, timeoutMs: 60_000 });
+const hidden = {
+  CUDA_JS_LIB_NVVM: '/nonexistent/cuda-js-bench/libnvvm.so',
+  CUDA_JS_LIBDEVICE_DIR: '/nonexistent/cuda-js-bench',
+};
+const child = (command, args, env) =>
+  runChild(command, args, { cwd: here, extraEnv: { ...cold, ...env }, timeoutMs: 60_000 });
 
 const cases = {
   'cuda-js AOT (libNVVM hidden)': () => child(process.execPath, [join(here, 'app.mjs'), 'aot', artifact], hidden),
@@ -31,7 +35,9 @@ for (let run = 0; run < runs; run++) {
   for (const [name, fn] of Object.entries(cases)) {
     const s = fn();
     samples[name].push(s);
-    process.stderr.write(`  run ${run + 1}/${runs}: ${name}: ${s.error ? `error: ${s.error}` : `${s.wallMs.toFixed(0)} ms wall, ${((s.maxRssKB ?? 0) / 1024).toFixed(0)} MB`}\n`);
+    process.stderr.write(
+      `  run ${run + 1}/${runs}: ${name}: ${s.error ? `error: ${s.error}` : `${s.wallMs.toFixed(0)} ms wall, ${((s.maxRssKB ?? 0) / 1024).toFixed(0)} MB`}\n`,
+    );
     if (s.error && /numba-cuda unavailable|ENOENT|No module named/.test(s.error)) cases[name] = () => s;
   }
 }
@@ -58,7 +64,11 @@ function summary(list) {
 
 const results = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summary(v)]));
 process.stderr.write('  the load of one AOT kernel\n');
-const load = runChild(process.execPath, [join(here, 'aot-load.mjs'), artifact, '200'], { cwd: here, extraEnv: { ...cold, ...hidden }, timeoutMs: 120_000 });
+const load = runChild(process.execPath, [join(here, 'aot-load.mjs'), artifact, '200'], {
+  cwd: here,
+  extraEnv: { ...cold, ...hidden },
+  timeoutMs: 120_000,
+});
 
 const aot = results['cuda-js AOT (libNVVM hidden)'];
 const jit = results['cuda-js JIT (cold, no disk cache)'];
@@ -80,7 +90,8 @@ for (const [name, r] of Object.entries(results)) {
   );
 }
 lines.push('');
-if (load.error || load.ok === false) lines.push(`Load of one AOT kernel: not measured (${load.error ?? `origin ${load.origin}`}).`);
+if (load.error || load.ok === false)
+  lines.push(`Load of one AOT kernel: not measured (${load.error ?? `origin ${load.origin}`}).`);
 else {
   lines.push(
     `Load of one AOT kernel (compile(signature) of a fresh kernel served by the artifact: hash check, cuModuleLoadData of the cubin, cuModuleGetFunction, launch plan; libNVVM hidden): median ${fmt(load.loadMs, 3)} ms, p90 ${fmt(load.p90LoadMs, 3)} ms over ${load.count} kernels (the first ${fmt(load.firstLoadMs, 3)} ms); loadKernelArtifact of kernels.js ${fmt(load.artifactLoadMs, 3)} ms.`,

@@ -27,7 +27,16 @@ try {
   }
   const first = times.shift();
   const sorted = [...times].sort((a, b) => a - b);
-  emit({ ok: origin === 'artifact-cubin', origin, count, artifactLoadMs, firstLoadMs: first, loadMs: median(times), p90LoadMs: sorted[Math.floor(sorted.length * 0.9)], counts: pipelineCounts() });
+  emit({
+    ok: origin === 'artifact-cubin',
+    origin,
+    count,
+    artifactLoadMs,
+    firstLoadMs: first,
+    loadMs: median(times),
+    p90LoadMs: sorted[Math.floor(sorted.length * 0.9)],
+    counts: pipelineCounts(),
+  });
 } catch (error) {
   emit({ ok: false, error: reason(error) });
 }

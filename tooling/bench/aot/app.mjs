@@ -37,7 +37,15 @@ try {
   phases.checked = sinceSpawnMs();
   const ok = bad === -1;
   const origin = [...axpy.specializations.values()][0]?.origin;
-  emit({ ok, mode, origin, counts: pipelineCounts(), error: ok ? undefined : `y[${bad}] = ${out[bad]}`, phasesMs: phases, maxRssKB: process.resourceUsage().maxRSS });
+  emit({
+    ok,
+    mode,
+    origin,
+    counts: pipelineCounts(),
+    error: ok ? undefined : `y[${bad}] = ${out[bad]}`,
+    phasesMs: phases,
+    maxRssKB: process.resourceUsage().maxRSS,
+  });
 } catch (error) {
   emit({ ok: false, mode, error: reason(error), phasesMs: phases, maxRssKB: process.resourceUsage().maxRSS });
 }

@@ -33,7 +33,10 @@ else parent(Number(process.argv[2] ?? 7));
 function parent(runs) {
   const dir = mkdtempSync(join(tmpdir(), 'cuda-js-hit-cpu-'));
   const spawn = (mode) => {
-    const r = spawnSync(process.execPath, [here, '--child', mode], { env: { ...process.env, CUDA_JS_CACHE_DIR: dir, CUDA_JS_JIT_CACHE: '' }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [here, '--child', mode], {
+      env: { ...process.env, CUDA_JS_CACHE_DIR: dir, CUDA_JS_JIT_CACHE: '' },
+      encoding: 'utf8',
+    });
     const last = r.stdout.trim().split('\n').at(-1) ?? '';
     try {
       return JSON.parse(last);
@@ -51,11 +54,15 @@ function parent(runs) {
       samples.push(s);
     }
     const pick = (f) => median(samples.map(f)).toFixed(3);
-    console.log(`disk-cache hit, CPU stages before the driver: median of ${runs} fresh processes (ms; Node ${process.version})\n`);
+    console.log(
+      `disk-cache hit, CPU stages before the driver: median of ${runs} fresh processes (ms; Node ${process.version})\n`,
+    );
     console.log('| stage | ms |');
     console.log('|---|---|');
     for (const stage of STAGES) console.log(`| ${stage} | ${pick((s) => s.ms[stage])} |`);
-    console.log(`| launch total (types → entry) | ${pick((s) => STAGES.slice(1).reduce((sum, k) => sum + s.ms[k], 0))} |`);
+    console.log(
+      `| launch total (types → entry) | ${pick((s) => STAGES.slice(1).reduce((sum, k) => sum + s.ms[k], 0))} |`,
+    );
     console.log(`\nimport of the JIT's modules (not part of the hit): ${pick((s) => s.importMs)} ms`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -68,7 +75,18 @@ async function child(fill) {
     const requireJit = createRequire(new URL('../jit/package.json', import.meta.url));
     const jitDist = join(dirname(requireJit.resolve('@cuda-js/jit/package.json')), 'dist');
     const load = (file) => import(pathToFileURL(join(jitDist, file)).href);
-    const [{ jit }, { argumentTypes }, { artifactChoice }, { jitCache, wantsCache }, kernelCache, { signatureKey }, { typeKernel }, { parseKernel }, core, { StridedMemoryView }] = await Promise.all([
+    const [
+      { jit },
+      { argumentTypes },
+      { artifactChoice },
+      { jitCache, wantsCache },
+      kernelCache,
+      { signatureKey },
+      { typeKernel },
+      { parseKernel },
+      core,
+      { StridedMemoryView },
+    ] = await Promise.all([
       load('jit.js'),
       load('launch/argument-types.js'),
       load('aot/artifact-choice.js'),
@@ -127,7 +145,10 @@ async function child(fill) {
         name: symbol,
         code,
         symbolMapping: {},
-        metadata: { abi: JSON.stringify(abi), toolchain: JSON.stringify({ path: process.execPath, size: tool.size, mtimeMs: tool.mtimeMs }) },
+        metadata: {
+          abi: JSON.stringify(abi),
+          toolchain: JSON.stringify({ path: process.execPath, size: tool.size, mtimeMs: tool.mtimeMs }),
+        },
       });
       emit({ ok: true, filled: sourceKey });
       return;

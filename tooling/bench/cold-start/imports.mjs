@@ -13,7 +13,13 @@ const started = sinceSpawnMs();
 const t0 = performance.now();
 try {
   await import(pathToFileURL(resolveLayer(name)).href);
-  emit({ ok: true, module: name, importMs: performance.now() - t0, startedMs: started, maxRssKB: process.resourceUsage().maxRSS });
+  emit({
+    ok: true,
+    module: name,
+    importMs: performance.now() - t0,
+    startedMs: started,
+    maxRssKB: process.resourceUsage().maxRSS,
+  });
 } catch (error) {
   emit({ ok: false, module: name, error: reason(error) });
 }

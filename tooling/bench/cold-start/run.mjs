@@ -18,21 +18,42 @@ const here = dirname(fileURLToPath(import.meta.url));
 const [floor, cubin, runsText] = process.argv.slice(2);
 const runs = Number(runsText ?? 7);
 const cacheDir = mkdtempSync(join(tmpdir(), 'cuda-js-cold-cache-'));
-const node = (script, args = [], env = {}) => runChild(process.execPath, [join(here, script), ...args], { cwd: here, extraEnv: env, timeoutMs: 120_000 });
+const node = (script, args = [], env = {}) =>
+  runChild(process.execPath, [join(here, script), ...args], { cwd: here, extraEnv: env, timeoutMs: 120_000 });
 
 // the entry the hits read: written by a first run (a miss, which compiles)
 const first = node('hit.mjs', [], { CUDA_JS_CACHE_DIR: cacheDir });
-process.stderr.write(`cache entry written by a first run: origin ${first.origin ?? '?'}${first.error ? `, error: ${first.error}` : ''}\n`);
+process.stderr.write(
+  `cache entry written by a first run: origin ${first.origin ?? '?'}${first.error ? `, error: ${first.error}` : ''}\n`,
+);
 
-const LAYERS = ['@cuda-js/pathfinder', '@cuda-js/bindings', '@cuda-js/memory-view', '@cuda-js/streams', '@cuda-js/program', '@cuda-js/core', '@cuda-js/jit', 'cuda-js'];
+const LAYERS = [
+  '@cuda-js/pathfinder',
+  '@cuda-js/bindings',
+  '@cuda-js/memory-view',
+  '@cuda-js/streams',
+  '@cuda-js/program',
+  '@cuda-js/core',
+  '@cuda-js/jit',
+  'cuda-js',
+];
 const cases = {
   'C floor (context + cubin load + launch + check)': () => runChild(floor, [cubin], { cwd: here }),
   'cuda-js JIT cold start, compiling (cache off)': () =>
-    runChild(process.execPath, [join(here, '..', 'jit', 'cold-cuda-js.mjs')], { cwd: join(here, '..', 'jit'), extraEnv: { CUDA_JS_JIT_CACHE: '0' }, timeoutMs: 120_000 }),
+    runChild(process.execPath, [join(here, '..', 'jit', 'cold-cuda-js.mjs')], {
+      cwd: join(here, '..', 'jit'),
+      extraEnv: { CUDA_JS_JIT_CACHE: '0' },
+      timeoutMs: 120_000,
+    }),
   'cuda-js JIT cold start, disk-cache hit': () => node('hit.mjs', [], { CUDA_JS_CACHE_DIR: cacheDir }),
   'cuda-js JIT cold start, compiling, CUDA_JS_FAST_EXIT=1 (no driver teardown)': () =>
-    runChild(process.execPath, [join(here, '..', 'jit', 'cold-cuda-js.mjs')], { cwd: join(here, '..', 'jit'), extraEnv: { CUDA_JS_JIT_CACHE: '0', CUDA_JS_FAST_EXIT: '1' }, timeoutMs: 120_000 }),
-  'cuda-js JIT cold start, disk-cache hit, CUDA_JS_FAST_EXIT=1': () => node('hit.mjs', [], { CUDA_JS_CACHE_DIR: cacheDir, CUDA_JS_FAST_EXIT: '1' }),
+    runChild(process.execPath, [join(here, '..', 'jit', 'cold-cuda-js.mjs')], {
+      cwd: join(here, '..', 'jit'),
+      extraEnv: { CUDA_JS_JIT_CACHE: '0', CUDA_JS_FAST_EXIT: '1' },
+      timeoutMs: 120_000,
+    }),
+  'cuda-js JIT cold start, disk-cache hit, CUDA_JS_FAST_EXIT=1': () =>
+    node('hit.mjs', [], { CUDA_JS_CACHE_DIR: cacheDir, CUDA_JS_FAST_EXIT: '1' }),
   ...Object.fromEntries(LAYERS.map((m) => [`import ${m}`, () => node('imports.mjs', [m])])),
 };
 const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
@@ -44,13 +65,17 @@ rmSync(cacheDir, { recursive: true, force: true });
 
 const good = (list) => list.filter((s) => !s.error && s.ok !== false);
 const pick = (name, f) => median(good(samples[name]).map(f));
-const errorsOf = (name) => [...new Set(samples[name].filter((s) => s.error || s.ok === false).map((s) => s.error ?? 'wrong result'))];
+const errorsOf = (name) => [
+  ...new Set(samples[name].filter((s) => s.error || s.ok === false).map((s) => s.error ?? 'wrong result')),
+];
 const FLOOR = 'C floor (context + cubin load + launch + check)';
 const floorWall = pick(FLOOR, (s) => s.wallMs);
 const floorRss = pick(FLOOR, (s) => s.maxRssKB / 1024);
 
 console.log(`## cold start, median of ${runs} fresh processes per case (interleaved)\n`);
-console.log('| case | wall ms (× C floor) | max RSS MB (− C floor) | phases ms (since spawn; the C floor since main) |');
+console.log(
+  '| case | wall ms (× C floor) | max RSS MB (− C floor) | phases ms (since spawn; the C floor since main) |',
+);
 console.log('|---|---|---|---|');
 for (const name of Object.keys(cases).filter((k) => !k.startsWith('import '))) {
   const wall = pick(name, (s) => s.wallMs);
@@ -74,7 +99,9 @@ for (const name of Object.keys(cases).filter((k) => !k.startsWith('import '))) {
 const HIT = 'cuda-js JIT cold start, disk-cache hit';
 const hits = good(samples[HIT]);
 console.log('\n## the disk-cache hit from a new process\n');
-console.log(`origin of the hits' kernels: ${[...new Set(hits.map((s) => s.origin))].join(', ') || '—'}; cubin ${hits[0]?.cubinBytes ?? '?'} bytes\n`);
+console.log(
+  `origin of the hits' kernels: ${[...new Set(hits.map((s) => s.origin))].join(', ') || '—'}; cubin ${hits[0]?.cubinBytes ?? '?'} bytes\n`,
+);
 console.log('| step | ms |');
 console.log('|---|---|');
 console.log(

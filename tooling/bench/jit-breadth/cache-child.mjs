@@ -56,7 +56,13 @@ try {
     t0 = performance.now();
     kernel.compile([array(f32, 1), array(f32, 1), array(f32, 1), i32]);
     out.compileMs = performance.now() - t0;
-    kernel.launch({ grid: [n / tile, n / tile], block: [tile, tile] }, view(aBuf, n * n), view(bBuf, n * n), view(cBuf, n * n), i32(n));
+    kernel.launch(
+      { grid: [n / tile, n / tile], block: [tile, tile] },
+      view(aBuf, n * n),
+      view(bBuf, n * n),
+      view(cBuf, n * n),
+      i32(n),
+    );
     device.synchronize();
     const got = new Float32Array(n * n);
     cBuf.copyTo(got);

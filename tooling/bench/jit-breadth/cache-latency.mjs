@@ -67,14 +67,20 @@ const child = (dir, command, args, extraEnv) => {
   return { ...r, ...cacheEffect(dir, before) };
 };
 const sides = {
-  'cuda-js': (kernel) => child(jsDir, process.execPath, [join(here, 'cache-child.mjs'), kernel], { CUDA_JS_CACHE_DIR: jsDir }),
-  'numba-cuda': (kernel) => child(numbaDir, python, [join(here, 'numba_breadth.py'), 'cache', kernel], { NUMBA_CACHE_DIR: numbaDir }),
+  'cuda-js': (kernel) =>
+    child(jsDir, process.execPath, [join(here, 'cache-child.mjs'), kernel], { CUDA_JS_CACHE_DIR: jsDir }),
+  'numba-cuda': (kernel) =>
+    child(numbaDir, python, [join(here, 'numba_breadth.py'), 'cache', kernel], { NUMBA_CACHE_DIR: numbaDir }),
 };
 const say = (side, kernel, what, r) =>
-  process.stderr.write(`  cache, ${what}: ${side} ${kernel}: ${r.error ? `error: ${r.error}` : `${r.compileMs?.toFixed(2)} ms (wall ${r.wallMs.toFixed(0)} ms)`}\n`);
+  process.stderr.write(
+    `  cache, ${what}: ${side} ${kernel}: ${r.error ? `error: ${r.error}` : `${r.compileMs?.toFixed(2)} ms (wall ${r.wallMs.toFixed(0)} ms)`}\n`,
+  );
 
 // kernels[kernel][side] = { miss, hits: [] }
-const kernels = Object.fromEntries(KERNELS.map((k) => [k, Object.fromEntries(Object.keys(sides).map((s) => [s, { miss: undefined, hits: [] }]))]));
+const kernels = Object.fromEntries(
+  KERNELS.map((k) => [k, Object.fromEntries(Object.keys(sides).map((s) => [s, { miss: undefined, hits: [] }]))]),
+);
 const unavailable = {};
 for (const kernel of KERNELS) {
   for (const [side, run] of Object.entries(sides)) {

@@ -8,7 +8,8 @@ import { Event, ObjectCode } from 'cuda-js';
  * run.sh has none (nvcc missing or failed), which throws with the reason.
  */
 export function loadCubin(arg) {
-  if (arg === undefined || arg.startsWith('none:')) throw new Error(`no cubin of kernels.cu: nvcc ${arg === undefined ? 'was not run' : arg.slice(5)}`);
+  if (arg === undefined || arg.startsWith('none:'))
+    throw new Error(`no cubin of kernels.cu: nvcc ${arg === undefined ? 'was not run' : arg.slice(5)}`);
   return ObjectCode.fromCubin(new Uint8Array(readFileSync(arg)));
 }
 

@@ -175,7 +175,13 @@ export function checkMatmul(C, A, B, n) {
     const got = C[r * n + c];
     const error = Math.abs(got - value) / tolerance;
     maxError = Math.max(maxError, error);
-    if (!(error <= 1)) return { ok: false, checked: points.length, maxError, error: `C[${r}][${c}] = ${got}, expected ${value} ± ${tolerance.toPrecision(3)}` };
+    if (!(error <= 1))
+      return {
+        ok: false,
+        checked: points.length,
+        maxError,
+        error: `C[${r}][${c}] = ${got}, expected ${value} ± ${tolerance.toPrecision(3)}`,
+      };
   }
   return { ok: true, checked: points.length, maxError };
 }
@@ -183,5 +189,12 @@ export function checkMatmul(C, A, B, n) {
 /** Relative error of a reduction's result against the f64 host sum; 1e-4 passes (a lost block of 256 × 248 elements is 2e-4). */
 export function checkSum(got, reference) {
   const relError = Math.abs(got - reference) / Math.abs(reference);
-  return relError <= 1e-4 ? { ok: true, got, relError } : { ok: false, got, relError, error: `sum = ${got}, expected ${reference} (relative error ${relError.toPrecision(3)})` };
+  return relError <= 1e-4
+    ? { ok: true, got, relError }
+    : {
+        ok: false,
+        got,
+        relError,
+        error: `sum = ${got}, expected ${reference} (relative error ${relError.toPrecision(3)})`,
+      };
 }

@@ -22,7 +22,11 @@ const device = Device.get(0).setCurrent();
 const stream = device.createStream({ nonBlocking: true });
 const { A: hostA, B: hostB } = matmulInputs(n);
 const bytes = n * n * 4;
-const [aBuf, bBuf, cBuf] = [device.allocate(bytes, { stream }), device.allocate(bytes, { stream }), device.allocate(bytes, { stream })];
+const [aBuf, bBuf, cBuf] = [
+  device.allocate(bytes, { stream }),
+  device.allocate(bytes, { stream }),
+  device.allocate(bytes, { stream }),
+];
 aBuf.copyFrom(hostA, { stream });
 bBuf.copyFrom(hostB, { stream });
 stream.synchronize();
@@ -74,12 +78,23 @@ for (const [name, k] of Object.entries(kernels)) {
     delete kernels[name];
   }
 }
-const samples = timeKernels(Object.fromEntries(Object.entries(kernels).map(([name, k]) => [name, k.run])), { stream, reps, batch });
+const samples = timeKernels(Object.fromEntries(Object.entries(kernels).map(([name, k]) => [name, k.run])), {
+  stream,
+  reps,
+  batch,
+});
 // results[impl][tile]
 const results = {};
 for (const [name, ms] of Object.entries(samples)) {
   const { impl, tile } = kernels[name];
   const m = median(ms);
-  (results[impl] ??= {})[tile] = { ms: m, tflops: (2 * n ** 3) / (m * 1e-3) / 1e12, samplesMs: ms, ok: checks[name].ok, checked: checks[name].checked, maxError: checks[name].maxError };
+  (results[impl] ??= {})[tile] = {
+    ms: m,
+    tflops: (2 * n ** 3) / (m * 1e-3) / 1e12,
+    samplesMs: ms,
+    ok: checks[name].ok,
+    checked: checks[name].checked,
+    maxError: checks[name].maxError,
+  };
 }
 emit({ n, reps, batch, tiles, results, errors, device: device.name });

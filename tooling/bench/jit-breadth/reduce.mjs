@@ -71,6 +71,13 @@ const samples = timeKernels(kernels, { stream, reps, batch });
 const results = {};
 for (const [name, ms] of Object.entries(samples)) {
   const m = median(ms);
-  results[name] = { ms: m, gbPerS: (4 * n) / (m * 1e-3) / 1e9, samplesMs: ms, ok: checks[name].ok, got: checks[name].got, relError: checks[name].relError };
+  results[name] = {
+    ms: m,
+    gbPerS: (4 * n) / (m * 1e-3) / 1e9,
+    samplesMs: ms,
+    ok: checks[name].ok,
+    got: checks[name].got,
+    relError: checks[name].relError,
+  };
 }
 emit({ n, reps, batch, grid, block, sms, reference, results, errors, device: device.name });

@@ -16,7 +16,8 @@ export function cacheHitProblem(side, r) {
   if (r.error) return short(r.error);
   if (r.ok === false) return 'wrong result';
   const folder = side === 'cuda-js' ? 'CUDA_JS_CACHE_DIR' : 'NUMBA_CACHE_DIR';
-  if (r.cacheFiles !== undefined && !(r.cacheFiles > 0)) return `nothing in ${folder} (did the first process write the cache there?)`;
+  if (r.cacheFiles !== undefined && !(r.cacheFiles > 0))
+    return `nothing in ${folder} (did the first process write the cache there?)`;
   if (r.newFiles > 0) return `the process added ${r.newFiles} file(s) to ${folder}: a miss`;
   const counter = side === 'cuda-js' ? 'kernel.cacheStats' : 'numba';
   if (r.cacheMisses > 0) return `${counter} counted ${r.cacheMisses} cache miss(es)`;
@@ -46,7 +47,8 @@ export function summarizeCacheSide(side, { miss, hits = [] } = {}) {
     hits: good.length,
     problems: [...new Set(problems)],
   };
-  if (good.length === 0) return { ...summary, value: null, reason: summary.problems.join('; ') || summary.missError || 'not run' };
+  if (good.length === 0)
+    return { ...summary, value: null, reason: summary.problems.join('; ') || summary.missError || 'not run' };
   return {
     ...summary,
     hitMs: median(good.map((r) => r.compileMs)),
@@ -57,8 +59,14 @@ export function summarizeCacheSide(side, { miss, hits = [] } = {}) {
 }
 
 const check = {
-  reduce: (r) => (r?.ok === undefined ? '—' : `${r.ok ? 'ok' : 'wrong'} (relative error ${typeof r.relError === 'number' ? r.relError.toPrecision(2) : '?'})`),
-  matmul: (r) => (r?.ok === undefined ? '—' : `${r.ok ? 'ok' : 'wrong'} (${r.checked ?? '?'} entries, worst ${fmt(r.maxError, 2)} of the tolerance)`),
+  reduce: (r) =>
+    r?.ok === undefined
+      ? '—'
+      : `${r.ok ? 'ok' : 'wrong'} (relative error ${typeof r.relError === 'number' ? r.relError.toPrecision(2) : '?'})`,
+  matmul: (r) =>
+    r?.ok === undefined
+      ? '—'
+      : `${r.ok ? 'ok' : 'wrong'} (${r.checked ?? '?'} entries, worst ${fmt(r.maxError, 2)} of the tolerance)`,
 };
 
 /**
@@ -66,7 +74,16 @@ const check = {
  * simNode, simNumba }, each what that part printed (an object with `error`
  * where it printed none). Gives { markdown, summary }.
  */
-export function buildReport({ host = {}, reduceNode = {}, reduceNumba = {}, matmulNode = {}, matmulNumba = {}, cache = {}, simNode = {}, simNumba = {} }) {
+export function buildReport({
+  host = {},
+  reduceNode = {},
+  reduceNumba = {},
+  matmulNode = {},
+  matmulNumba = {},
+  cache = {},
+  simNode = {},
+  simNumba = {},
+}) {
   const lines = [];
   const say = (s = '') => lines.push(s);
   const notes = [];
@@ -88,9 +105,11 @@ export function buildReport({ host = {}, reduceNode = {}, reduceNumba = {}, matm
     [NVCC]: reduceNode.results?.[NVCC],
     [NUMBA]: reduceNumba.error && reduceNumba.ms === undefined ? undefined : reduceNumba,
   };
-  for (const name of [JIT, NVCC]) if (!reduce[name]) notMeasured(`reduction, ${name}`, reduceNode.errors?.[name] ?? reduceNode.error);
+  for (const name of [JIT, NVCC])
+    if (!reduce[name]) notMeasured(`reduction, ${name}`, reduceNode.errors?.[name] ?? reduceNode.error);
   if (!reduce[NUMBA]) notMeasured(`reduction, ${NUMBA}`, reduceNumba.error);
-  for (const [name, why] of Object.entries(reduceNode.errors ?? {})) if (reduce[name]) notes.push(`reduction, ${name}: ${short(why)}`);
+  for (const [name, why] of Object.entries(reduceNode.errors ?? {}))
+    if (reduce[name]) notes.push(`reduction, ${name}: ${short(why)}`);
   if (reduce[NUMBA]?.ok === false) notes.push(`reduction, ${NUMBA}: wrong result: ${short(reduceNumba.error)}`);
   const n1 = reduceNode.n ?? reduceNumba.n;
   const grid1 = reduceNode.grid ?? reduceNumba.grid;
@@ -110,7 +129,14 @@ export function buildReport({ host = {}, reduceNode = {}, reduceNumba = {}, matm
   say(
     table(
       ['kernel', 'GB/s', 'ms', '× nvcc', '× numba-cuda', 'result'],
-      Object.entries(reduce).map(([name, r]) => [name, fmt(r?.gbPerS, 0), fmt(r?.ms, 4), ratio(r?.gbPerS, nv1), ratio(r?.gbPerS, nb1), check.reduce(r)]),
+      Object.entries(reduce).map(([name, r]) => [
+        name,
+        fmt(r?.gbPerS, 0),
+        fmt(r?.ms, 4),
+        ratio(r?.gbPerS, nv1),
+        ratio(r?.gbPerS, nb1),
+        check.reduce(r),
+      ]),
     ),
   );
 
@@ -123,9 +149,26 @@ export function buildReport({ host = {}, reduceNode = {}, reduceNumba = {}, matm
     for (const tile of tiles) {
       const r = mm(impl, tile);
       const label = `${impl}, ${tile}×${tile}`;
-      if (!r) notMeasured(`matmul, ${label}`, impl === NUMBA ? (matmulNumba.errors?.[tile] ?? matmulNumba.error) : (matmulNode.errors?.[`${impl} ${tile}×${tile}`] ?? matmulNode.error));
-      else if (r.ok === false) notes.push(`matmul, ${label}: ${short(impl === NUMBA ? matmulNumba.errors?.[tile] : matmulNode.errors?.[`${impl} ${tile}×${tile}`]) || 'wrong result'}`);
-      mmRows.push([impl, `${tile}×${tile}`, fmt(r?.tflops, 2), fmt(r?.ms, 3), ratio(r?.tflops, mm(NVCC, tile)?.tflops), ratio(r?.tflops, mm(NUMBA, tile)?.tflops), check.matmul(r)]);
+      if (!r)
+        notMeasured(
+          `matmul, ${label}`,
+          impl === NUMBA
+            ? (matmulNumba.errors?.[tile] ?? matmulNumba.error)
+            : (matmulNode.errors?.[`${impl} ${tile}×${tile}`] ?? matmulNode.error),
+        );
+      else if (r.ok === false)
+        notes.push(
+          `matmul, ${label}: ${short(impl === NUMBA ? matmulNumba.errors?.[tile] : matmulNode.errors?.[`${impl} ${tile}×${tile}`]) || 'wrong result'}`,
+        );
+      mmRows.push([
+        impl,
+        `${tile}×${tile}`,
+        fmt(r?.tflops, 2),
+        fmt(r?.ms, 3),
+        ratio(r?.tflops, mm(NVCC, tile)?.tflops),
+        ratio(r?.tflops, mm(NUMBA, tile)?.tflops),
+        check.matmul(r),
+      ]);
     }
   }
   const best = {};
@@ -173,15 +216,30 @@ export function buildReport({ host = {}, reduceNode = {}, reduceNumba = {}, matm
       ]) {
         if (r.value === null) notMeasured(`disk cache, ${kernel}, ${side}`, r.reason);
         else {
-          if (r.problems.length) notes.push(`disk cache, ${kernel}, ${side}: ${r.runs - r.hits} of ${r.runs} runs were no hit: ${r.problems.join('; ')}`);
-          if (r.missError) notes.push(`disk cache, ${kernel}, ${side}: the process that fills the cache failed: ${r.missError}`);
+          if (r.problems.length)
+            notes.push(
+              `disk cache, ${kernel}, ${side}: ${r.runs - r.hits} of ${r.runs} runs were no hit: ${r.problems.join('; ')}`,
+            );
+          if (r.missError)
+            notes.push(`disk cache, ${kernel}, ${side}: the process that fills the cache failed: ${r.missError}`);
         }
       }
     }
-    cacheRows.push([kernel, fmt(js.hitMs, 2), fmt(nb.hitMs, 2), ratio(js.hitMs, nb.hitMs), fmt(js.missMs, 1), fmt(nb.missMs, 1), fmt(js.hitWallMs, 0), fmt(nb.hitWallMs, 0)]);
+    cacheRows.push([
+      kernel,
+      fmt(js.hitMs, 2),
+      fmt(nb.hitMs, 2),
+      ratio(js.hitMs, nb.hitMs),
+      fmt(js.missMs, 1),
+      fmt(nb.missMs, 1),
+      fmt(js.hitWallMs, 0),
+      fmt(nb.hitWallMs, 0),
+    ]);
   }
   say();
-  say(`### 3. Disk-cache hit from a new process (median of ${cache.runs ?? '?'} fresh processes per kernel and side, after one that filled the cache)`);
+  say(
+    `### 3. Disk-cache hit from a new process (median of ${cache.runs ?? '?'} fresh processes per kernel and side, after one that filled the cache)`,
+  );
   say();
   say(
     "cuda-js: `performance.now()` around `kernel.compile(signature)` of `jit(fn, { cache: true })` (CUDA_JS_CACHE_DIR), the context and arrays made before. numba-cuda: the first call of `@cuda.jit(cache=True)` (NUMBA_CACHE_DIR), launch and sync included, minus the second call; the context made before. Reduction: the kernel of part 1; matmul: part 2's with 32 × 32 tiles.",
@@ -189,7 +247,16 @@ export function buildReport({ host = {}, reduceNode = {}, reduceNumba = {}, matm
   say();
   say(
     table(
-      ['kernel', 'cuda-js hit: ms', 'numba-cuda hit: ms', 'cuda-js / numba', 'cuda-js filling: ms', 'numba-cuda filling: ms', 'cuda-js process wall: ms', 'numba-cuda process wall: ms'],
+      [
+        'kernel',
+        'cuda-js hit: ms',
+        'numba-cuda hit: ms',
+        'cuda-js / numba',
+        'cuda-js filling: ms',
+        'numba-cuda filling: ms',
+        'cuda-js process wall: ms',
+        'numba-cuda process wall: ms',
+      ],
       cacheRows,
     ),
   );
@@ -212,7 +279,13 @@ export function buildReport({ host = {}, reduceNode = {}, reduceNumba = {}, matm
     table(
       ['simulator', 'threads', 'µs / thread', 'first launch µs / thread', '× numba'],
       [
-        ["cuda-js jit { target: 'simulator' }", fmt(simNode.threads, 0), fmt(simNode.usPerThread, 4), fmt(simNode.firstUsPerThread, 4), ratio(simNode.usPerThread, simNumba.usPerThread)],
+        [
+          "cuda-js jit { target: 'simulator' }",
+          fmt(simNode.threads, 0),
+          fmt(simNode.usPerThread, 4),
+          fmt(simNode.firstUsPerThread, 4),
+          ratio(simNode.usPerThread, simNumba.usPerThread),
+        ],
         ['numba-cuda NUMBA_ENABLE_CUDASIM=1', fmt(simNumba.threads, 0), fmt(simNumba.usPerThread, 1), '', ''],
       ],
     ),

@@ -31,7 +31,9 @@ function report(name, fn) {
     verdict = `${error?.name ?? 'Error'}: ${String(error?.message ?? error).split('\n')[0]}`;
   }
   if (verdict !== 'ok') failed++;
-  console.log(`${verdict === 'ok' ? 'ok  ' : 'FAIL'} ${name} (${(performance.now() - t0).toFixed(0)} ms)${verdict === 'ok' ? '' : `: ${verdict}`}`);
+  console.log(
+    `${verdict === 'ok' ? 'ok  ' : 'FAIL'} ${name} (${(performance.now() - t0).toFixed(0)} ms)${verdict === 'ok' ? '' : `: ${verdict}`}`,
+  );
 }
 
 try {

@@ -131,10 +131,16 @@ export const ratio = (a, b) => {
 };
 
 /** A measurement that could not be made is null with the reason, in the JSON. */
-export const orNull = (r) => (r && typeof r === 'object' && r.error && r.results === undefined && r.ms === undefined ? { value: null, reason: r.error } : r);
+export const orNull = (r) =>
+  r && typeof r === 'object' && r.error && r.results === undefined && r.ms === undefined
+    ? { value: null, reason: r.error }
+    : r;
 
 /** ' (met)', ' (not met)', or nothing where the goal could not be judged. */
 export const mark = (ok) => (ok === undefined ? '' : ok ? ' (met)' : ' (not met)');
 
 /** A markdown table. */
-export const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+export const table = (head, rows) =>
+  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join(
+    '\n',
+  );

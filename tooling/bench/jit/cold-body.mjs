@@ -30,7 +30,12 @@ export function coldStart({ jit, cuda, f32, Device, StridedMemoryView }) {
     const bad = firstMismatch(out, (i) => 2 * (i % 1000) + 1);
     phases.checked = sinceSpawnMs();
     const ok = bad === -1;
-    emit({ ok, error: ok ? undefined : `y[${bad}] = ${out[bad]}, expected ${2 * (bad % 1000) + 1}`, phasesMs: phases, maxRssKB: process.resourceUsage().maxRSS });
+    emit({
+      ok,
+      error: ok ? undefined : `y[${bad}] = ${out[bad]}, expected ${2 * (bad % 1000) + 1}`,
+      phasesMs: phases,
+      maxRssKB: process.resourceUsage().maxRSS,
+    });
   } catch (error) {
     emit({ ok: false, error: reason(error), phasesMs: phases, maxRssKB: process.resourceUsage().maxRSS });
   }

@@ -18,7 +18,8 @@ const child = (command, args, extraEnv = {}) => runChild(command, args, { cwd: h
 
 const cases = {
   'cuda-js cold (import cuda-js)': () => child(process.execPath, [join(here, 'cold-cuda-js.mjs')]),
-  'cuda-js cold (import @cuda-js/jit + core + memory-view)': () => child(process.execPath, [join(here, 'cold-jit.mjs')]),
+  'cuda-js cold (import @cuda-js/jit + core + memory-view)': () =>
+    child(process.execPath, [join(here, 'cold-jit.mjs')]),
   'numba-cuda cold': () => child(python, [join(here, 'numba_anchors.py'), 'cold']),
   'cuda-js kernels': () => child(process.execPath, [join(here, 'kernels-latency.mjs')]),
   'numba-cuda kernels': () => child(python, [join(here, 'numba_anchors.py'), 'kernels']),
@@ -29,7 +30,9 @@ for (let run = 0; run < runs; run++) {
   for (const [name, fn] of Object.entries(cases)) {
     const s = fn();
     samples[name].push(s);
-    process.stderr.write(`  compile latency, run ${run + 1}/${runs}: ${name}: ${s.error ? `error: ${s.error}` : `${s.wallMs.toFixed(0)} ms wall`}\n`);
+    process.stderr.write(
+      `  compile latency, run ${run + 1}/${runs}: ${name}: ${s.error ? `error: ${s.error}` : `${s.wallMs.toFixed(0)} ms wall`}\n`,
+    );
     // a case that cannot run (numba-cuda missing) is not retried
     if (s.error && /numba-cuda unavailable|ENOENT/.test(s.error)) cases[name] = () => s;
   }

@@ -27,7 +27,9 @@ const nvcc = run('nvcc', ['--version'])?.match(/release [0-9.]+/)?.[0];
 console.log(
   JSON.stringify({
     date: new Date().toISOString(),
-    gpu: run('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'])?.split('\n')[0] ?? 'no nvidia-smi',
+    gpu:
+      run('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'])?.split('\n')[0] ??
+      'no nvidia-smi',
     cpu: cpus()[0]?.model,
     cores: cpus().length,
     node: process.versions.node,

@@ -27,7 +27,14 @@ device.synchronize();
 const view = (b) => StridedMemoryView.fromPointer(b.ptr, { dtype: 'float32', shape: [N], exporter: b });
 // a third-party array that answers the CUDA array interface with one frozen object, as docs/protocols.md asks
 const frozen = (b) => {
-  const answer = Object.freeze({ shape: Object.freeze([N]), typestr: '<f4', data: Object.freeze([b.ptr, false]), strides: null, version: 3, stream: null });
+  const answer = Object.freeze({
+    shape: Object.freeze([N]),
+    typestr: '<f4',
+    data: Object.freeze([b.ptr, false]),
+    strides: null,
+    version: 3,
+    stream: null,
+  });
   return { [Symbol.for('cuda.array_interface')]: () => answer };
 };
 const arrays = { views: [view(xBuf), view(yBuf)], 'frozen CAI': [frozen(xBuf), frozen(yBuf)] };
@@ -88,7 +95,9 @@ for (const [form, [x, y]] of Object.entries(arrays)) {
   const [x, y] = arrays.views;
   const inBatch = (batch) => ({ grid: 1, block: 32, batch });
   try {
-    results['jit in a launch batch, views, i32 bound'] = timedBatch((batch) => axpyN.launch(inBatch(batch), a, x, y, n0));
+    results['jit in a launch batch, views, i32 bound'] = timedBatch((batch) =>
+      axpyN.launch(inBatch(batch), a, x, y, n0),
+    );
     results['jit in a launch batch, views, y.length'] = timedBatch((batch) => axpyLen.launch(inBatch(batch), a, x, y));
   } catch (error) {
     errors['jit in a launch batch'] = reason(error);

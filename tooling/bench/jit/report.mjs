@@ -13,7 +13,9 @@ const notes = [];
 const host = readJson(join(dir, 'host.json'));
 say(`## JIT benchmark (${host.date ?? new Date().toISOString()})`);
 say();
-say(`GPU: ${host.gpu ?? '?'}; CPU: ${host.cpu ?? '?'} (${host.cores ?? '?'} cores); Node.js ${host.node ?? '?'}; ${host.python ?? 'python3: ?'}; nvcc: ${host.nvcc ?? '?'}; arch ${host.arch ?? '?'}`);
+say(
+  `GPU: ${host.gpu ?? '?'}; CPU: ${host.cpu ?? '?'} (${host.cores ?? '?'} cores); Node.js ${host.node ?? '?'}; ${host.python ?? 'python3: ?'}; nvcc: ${host.nvcc ?? '?'}; arch ${host.arch ?? '?'}`,
+);
 
 // ---- 1. compile latency
 const compile = readJson(join(dir, 'compile.json'));
@@ -29,7 +31,9 @@ const s = (ms) => (typeof ms === 'number' ? `${(ms / 1000).toFixed(3)} s` : '—
 const ms = (v) => (typeof v === 'number' ? `${v.toFixed(1)} ms` : '—');
 const mb = (v) => (typeof v === 'number' ? `${v.toFixed(0)} MB` : '—');
 say();
-say(`### 1. Compile latency against numba-cuda (median of ${compile.runs ?? '?'} runs, each in a fresh process, interleaved)`);
+say(
+  `### 1. Compile latency against numba-cuda (median of ${compile.runs ?? '?'} runs, each in a fresh process, interleaved)`,
+);
 say();
 say(
   table(
@@ -87,13 +91,23 @@ say(
   ),
 );
 say();
-say("Phases of (a), median ms from spawn (parent's clock) to: imports done, context + arrays ready, first kernel launched and synced, result copied back and checked; wall is spawn → exit.");
+say(
+  "Phases of (a), median ms from spawn (parent's clock) to: imports done, context + arrays ready, first kernel launched and synced, result copied back and checked; wall is spawn → exit.",
+);
 say();
-const phaseRow = (name, r) => [name, ...['imported', 'context', 'launched', 'checked'].map((k) => fmt(r.phasesMs?.[k], 0)), fmt(r.wallMs, 0)];
+const phaseRow = (name, r) => [
+  name,
+  ...['imported', 'context', 'launched', 'checked'].map((k) => fmt(r.phasesMs?.[k], 0)),
+  fmt(r.wallMs, 0),
+];
 say(
   table(
     ['process', 'imported', 'context', 'launched', 'checked', 'exit (wall)'],
-    [phaseRow('cuda-js (import cuda-js)', jsCold), phaseRow('cuda-js (import @cuda-js/jit + core + memory-view)', jsColdJit), phaseRow('numba-cuda', nbCold)],
+    [
+      phaseRow('cuda-js (import cuda-js)', jsCold),
+      phaseRow('cuda-js (import @cuda-js/jit + core + memory-view)', jsColdJit),
+      phaseRow('numba-cuda', nbCold),
+    ],
   ),
 );
 for (const [name, r] of Object.entries(c)) {
@@ -118,14 +132,16 @@ if (existsSync(launchDir)) {
     let m;
     if ((m = /^raw-(\d+)-(k|k_len)\.txt$/.exec(file))) {
       const v = Number(readFileSync(path, 'utf8').trim().split('\n').at(-1));
-      if (Number.isFinite(v) && v > 0) add('raw C cuLaunchKernel (nvcc cubin)', m[2] === 'k' ? 'i32 bound' : 'y.length', v);
+      if (Number.isFinite(v) && v > 0)
+        add('raw C cuLaunchKernel (nvcc cubin)', m[2] === 'k' ? 'i32 bound' : 'y.length', v);
       else notes.push(`raw C launch ${file}: ${readJson(path).error ?? 'no number printed'}`);
       rounds = Math.max(rounds, Number(m[1]));
     } else if ((m = /^node-(\d+)\.json$/.exec(file))) {
       const r = readJson(path);
       launchIterations ??= r.iterations;
       if (r.error) notes.push(`cuda-js launch, round ${m[1]}: ${r.error}`);
-      for (const [name, why] of Object.entries(r.errors ?? {})) notes.push(`cuda-js launch, round ${m[1]}: ${name}: ${why}`);
+      for (const [name, why] of Object.entries(r.errors ?? {}))
+        notes.push(`cuda-js launch, round ${m[1]}: ${name}: ${why}`);
       for (const [name, v] of Object.entries(r.results ?? {})) {
         const cut = name.lastIndexOf(', ');
         add(name.slice(0, cut), name.slice(cut + 2), v);
@@ -146,7 +162,17 @@ const launchMedians = {};
 const launchRows = [];
 const order = Object.keys(lsamples).sort((p, q) => rank(p) - rank(q));
 function rank(form) {
-  return form.startsWith('jit, views') ? 0 : form.startsWith('jit, frozen') ? 1 : form.startsWith('jit') ? 2 : form.startsWith('core') ? 3 : form.startsWith('numba') ? 4 : 5;
+  return form.startsWith('jit, views')
+    ? 0
+    : form.startsWith('jit, frozen')
+      ? 1
+      : form.startsWith('jit')
+        ? 2
+        : form.startsWith('core')
+          ? 3
+          : form.startsWith('numba')
+            ? 4
+            : 5;
 }
 for (const form of order) {
   launchMedians[form] = {};
@@ -195,7 +221,9 @@ const bwRows = Object.entries(bw).map(([name, r]) => [
   fmt(r?.ms, 4),
   ratio(r?.gbPerS, nv),
   ratio(r?.gbPerS, nb),
-  name === 'cuda-js jit' ? `≥ both${mark(jitBw === undefined || nv === undefined || nb === undefined ? undefined : jitBw >= nv && jitBw >= nb)}` : '',
+  name === 'cuda-js jit'
+    ? `≥ both${mark(jitBw === undefined || nv === undefined || nb === undefined ? undefined : jitBw >= nv && jitBw >= nb)}`
+    : '',
 ]);
 say();
 say(
@@ -242,10 +270,22 @@ const markdown = lines.join('\n');
 console.log(markdown);
 
 const launchOut = { iterations: launchIterations, numbaIterations, rounds, samples: lsamples, medians: launchMedians };
-if (!lsamples['numba-cuda (cuda.to_device arrays)']) launchOut.medians['numba-cuda (cuda.to_device arrays)'] = { value: null, reason: Object.values(numbaLaunchErrors)[0] ?? 'not run' };
+if (!lsamples['numba-cuda (cuda.to_device arrays)'])
+  launchOut.medians['numba-cuda (cuda.to_device arrays)'] = {
+    value: null,
+    reason: Object.values(numbaLaunchErrors)[0] ?? 'not run',
+  };
 const summary = {
   host,
-  goals: { coldStartS: 0.6, coldStartMaxRssMB: 150, firstKernelMs: 150, nextKernelMs: 10, launchRatioToRawC: 1.15, bandwidth: 'at least nvcc and numba-cuda', simulatorUsPerThread: 0.1 },
+  goals: {
+    coldStartS: 0.6,
+    coldStartMaxRssMB: 150,
+    firstKernelMs: 150,
+    nextKernelMs: 10,
+    launchRatioToRawC: 1.15,
+    bandwidth: 'at least nvcc and numba-cuda',
+    simulatorUsPerThread: 0.1,
+  },
   compileLatency: compile,
   launch: launchOut,
   bandwidth: { node: orNull(bwNode), numba: orNull(bwNumba) },

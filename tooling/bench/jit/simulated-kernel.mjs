@@ -33,8 +33,18 @@ try {
     params: [
       { kind: 'scalar', name: 'a', type: 'f32', local: 0 },
       { kind: 'scalar', name: 'n', type: 'i32', local: 1 },
-      { kind: 'array', name: 'x', type: arrayType('f32', 1, 'C', true), use: { shape: false, strides: false, written: false } },
-      { kind: 'array', name: 'y', type: arrayType('f32', 1, 'C'), use: { shape: false, strides: false, written: true } },
+      {
+        kind: 'array',
+        name: 'x',
+        type: arrayType('f32', 1, 'C', true),
+        use: { shape: false, strides: false, written: false },
+      },
+      {
+        kind: 'array',
+        name: 'y',
+        type: arrayType('f32', 1, 'C'),
+        use: { shape: false, strides: false, written: true },
+      },
     ],
     locals: [
       { name: 'a', type: 'f32' },
@@ -67,14 +77,24 @@ try {
     ],
   });
   // y[i] = a * x[i] + y[i]
-  const plain = { op: 'store', type: 'f32', ref: { array: 3, indices: [index] }, value: { op: 'binary', type: 'f32', operator: 'add', left: ax, right: load(3) } };
+  const plain = {
+    op: 'store',
+    type: 'f32',
+    ref: { array: 3, indices: [index] },
+    value: { op: 'binary', type: 'f32', operator: 'add', left: ax, right: load(3) },
+  };
   // y[i] += a * x[i], as the typer writes a compound store: the index computed once, into an i64 temporary
   const at = local(3, 'i64');
   const compound = {
     op: 'sequence',
     type: 'f32',
     effects: [{ op: 'assign', type: 'i64', id: 3, value: index }],
-    value: { op: 'store', type: 'f32', ref: { array: 3, indices: [at] }, value: { op: 'binary', type: 'f32', operator: 'add', left: load(3, at), right: ax } },
+    value: {
+      op: 'store',
+      type: 'f32',
+      ref: { array: 3, indices: [at] },
+      value: { op: 'binary', type: 'f32', operator: 'add', left: load(3, at), right: ax },
+    },
   };
   const kernels = [
     ['axpy: y[i] = a * x[i] + y[i]', kernelOf('axpy', plain), (a, x, y) => Math.fround(Math.fround(a * x) + y)],
@@ -106,7 +126,12 @@ try {
 }
 if (process.argv.includes('--json')) console.log(JSON.stringify(result));
 else {
-  console.log(`SimulatedKernel, f32, n = ${result.n} (blocks of ${result.block}), ${result.runtime}; median of ${result.rounds} rounds of ${result.runs} launches`);
-  for (const r of result.results) console.log(`  ${r.kernel.padEnd(30)} ${r.nsPerThread.toFixed(2)} ns per thread (${r.usPerLaunch.toFixed(1)} µs per launch)`);
+  console.log(
+    `SimulatedKernel, f32, n = ${result.n} (blocks of ${result.block}), ${result.runtime}; median of ${result.rounds} rounds of ${result.runs} launches`,
+  );
+  for (const r of result.results)
+    console.log(
+      `  ${r.kernel.padEnd(30)} ${r.nsPerThread.toFixed(2)} ns per thread (${r.usPerLaunch.toFixed(1)} µs per launch)`,
+    );
   console.log('  goal: at most 100 ns per thread');
 }

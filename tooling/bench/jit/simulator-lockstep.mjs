@@ -26,10 +26,22 @@ try {
   const special = (register) => ({ op: 'special', type: 'i32', register });
   const i32 = (value) => ({ op: 'const', type: 'i32', value });
   const bin = (operator, left, right) => ({ op: 'binary', type: left.type, operator, left, right });
-  const cmp = (operator, left, right) => ({ op: 'compare', type: 'bool', operator, operandType: left.type, left, right });
+  const cmp = (operator, left, right) => ({
+    op: 'compare',
+    type: 'bool',
+    operator,
+    operandType: left.type,
+    left,
+    right,
+  });
   const wide = (e) => ({ op: 'convert', type: 'i64', operand: e });
   const sload = (at) => ({ op: 'load', type: 'f32', ref: { array: 0, space: 'shared', indices: [wide(at)] } });
-  const sstore = (at, value) => ({ op: 'store', type: 'f32', ref: { array: 0, space: 'shared', indices: [wide(at)] }, value });
+  const sstore = (at, value) => ({
+    op: 'store',
+    type: 'f32',
+    ref: { array: 0, space: 'shared', indices: [wide(at)] },
+    value,
+  });
   const stmt = (expr) => ({ op: 'expr', expr });
   const sync = { op: 'barrier', scope: 'block' };
   const tid = local(0, 'i32');
@@ -37,8 +49,18 @@ try {
   const kernel = {
     symbol: 'reduce',
     params: [
-      { kind: 'array', name: 'x', type: arrayType('f32', 1, 'C', true), use: { shape: true, strides: false, written: false } },
-      { kind: 'array', name: 'out', type: arrayType('f32', 1, 'C'), use: { shape: true, strides: false, written: true } },
+      {
+        kind: 'array',
+        name: 'x',
+        type: arrayType('f32', 1, 'C', true),
+        use: { shape: true, strides: false, written: false },
+      },
+      {
+        kind: 'array',
+        name: 'out',
+        type: arrayType('f32', 1, 'C'),
+        use: { shape: true, strides: false, written: true },
+      },
     ],
     locals: [
       { name: 'tid', type: 'i32' },
@@ -48,7 +70,13 @@ try {
     collectives: { block: true, warp: false, grid: false },
     body: [
       stmt({ op: 'assign', type: 'i32', id: 0, value: special('tid.x') }),
-      stmt(sstore(tid, { op: 'load', type: 'f32', ref: { array: 0, indices: [wide(bin('add', bin('mul', special('ctaid.x'), special('ntid.x')), tid))] } })),
+      stmt(
+        sstore(tid, {
+          op: 'load',
+          type: 'f32',
+          ref: { array: 0, indices: [wide(bin('add', bin('mul', special('ctaid.x'), special('ntid.x')), tid))] },
+        }),
+      ),
       sync,
       stmt({ op: 'assign', type: 'i32', id: 1, value: i32(BLOCK / 2) }),
       {
@@ -56,13 +84,40 @@ try {
         id: 0,
         test: cmp('gt', s, i32(0)),
         body: [
-          { op: 'if', test: cmp('lt', tid, s), then: [stmt(sstore(tid, { op: 'binary', type: 'f32', operator: 'add', left: sload(tid), right: sload(bin('add', tid, s)) }))], otherwise: [] },
+          {
+            op: 'if',
+            test: cmp('lt', tid, s),
+            then: [
+              stmt(
+                sstore(tid, {
+                  op: 'binary',
+                  type: 'f32',
+                  operator: 'add',
+                  left: sload(tid),
+                  right: sload(bin('add', tid, s)),
+                }),
+              ),
+            ],
+            otherwise: [],
+          },
           sync,
         ],
         update: [stmt({ op: 'assign', type: 'i32', id: 1, value: bin('shr', s, i32(1)) })],
         postTest: undefined,
       },
-      { op: 'if', test: cmp('eq', tid, i32(0)), then: [stmt({ op: 'store', type: 'f32', ref: { array: 1, indices: [wide(special('ctaid.x'))] }, value: sload(i32(0)) })], otherwise: [] },
+      {
+        op: 'if',
+        test: cmp('eq', tid, i32(0)),
+        then: [
+          stmt({
+            op: 'store',
+            type: 'f32',
+            ref: { array: 1, indices: [wide(special('ctaid.x'))] },
+            value: sload(i32(0)),
+          }),
+        ],
+        otherwise: [],
+      },
     ],
   };
   const locator = { position: () => ({ file: '<bench>', line: 1, column: 1, snippet: '' }) };
@@ -75,7 +130,8 @@ try {
   for (let b = 0; b < N / BLOCK; b++) {
     // The same tree in f32, as the reference.
     const v = Array.from(x.subarray(b * BLOCK, (b + 1) * BLOCK));
-    for (let step = BLOCK / 2; step > 0; step >>= 1) for (let t = 0; t < step; t++) v[t] = Math.fround(v[t] + v[t + step]);
+    for (let step = BLOCK / 2; step > 0; step >>= 1)
+      for (let t = 0; t < step; t++) v[t] = Math.fround(v[t] + v[t + step]);
     if (out[b] !== v[0]) throw new Error(`out[${b}] is ${out[b]}, expected ${v[0]}`);
   }
   for (let r = 0; r < 5; r++) sim.run(grid, block, [x, out]);
@@ -95,7 +151,11 @@ try {
 }
 if (process.argv.includes('--json')) console.log(JSON.stringify(result));
 else {
-  console.log(`SimulatedKernel, lockstep mode, ${result.kernel}, n = ${result.n} (blocks of ${result.block}), ${result.runtime}; median of ${result.rounds} rounds of ${result.runs} launches`);
-  console.log(`  ${(result.nsPerThread / 1000).toFixed(3)} µs per thread (${result.usPerLaunch.toFixed(0)} µs per launch)`);
+  console.log(
+    `SimulatedKernel, lockstep mode, ${result.kernel}, n = ${result.n} (blocks of ${result.block}), ${result.runtime}; median of ${result.rounds} rounds of ${result.runs} launches`,
+  );
+  console.log(
+    `  ${(result.nsPerThread / 1000).toFixed(3)} µs per thread (${result.usPerLaunch.toFixed(0)} µs per launch)`,
+  );
   console.log('  goal: at most 5 µs per thread (numba-cuda simulator: 6.2 ms per thread)');
 }

@@ -51,7 +51,11 @@ const ready = JSON.parse(await node.next());
 let python;
 let pythonForms = [];
 try {
-  python = serve(process.env.PYTHON ?? 'python3', [join(here, '..', 'launch', 'anchors.py'), cubin, source], 'the Python anchors');
+  python = serve(
+    process.env.PYTHON ?? 'python3',
+    [join(here, '..', 'launch', 'anchors.py'), cubin, source],
+    'the Python anchors',
+  );
   const answer = JSON.parse(await python.next());
   pythonForms = answer.forms;
   Object.assign(errors, answer.errors);
@@ -68,11 +72,17 @@ const record = (form, kernel, us, round) => {
 for (let round = 0; round <= rounds; round++) {
   for (const { kernel } of COLUMNS) {
     record(RAW, kernel, await c.ask(`${kernel} ${launches}`), round);
-    for (const [i, form] of ready.forms.entries()) record(form, kernel, await node.ask(`${i} ${kernel} ${launches}`), round);
+    for (const [i, form] of ready.forms.entries())
+      record(form, kernel, await node.ask(`${i} ${kernel} ${launches}`), round);
     record(RAW, kernel, await c.ask(`${kernel} ${launches}`), round);
     for (const [i, form] of pythonForms.entries()) {
       try {
-        record(form, kernel, await python.ask(`${i} ${kernel} ${Math.max(1, Math.round(launches / PYTHON_SHARE))}`), round);
+        record(
+          form,
+          kernel,
+          await python.ask(`${i} ${kernel} ${Math.max(1, Math.round(launches / PYTHON_SHARE))}`),
+          round,
+        );
       } catch (error) {
         errors[form] = String(error?.message ?? error);
         pythonForms = [];
@@ -85,4 +95,7 @@ for (let round = 0; round <= rounds; round++) {
 c.close();
 node.close();
 python?.close();
-writeFileSync(out, JSON.stringify({ rounds, launches, info: ready.info, forms: ready.forms, samples, errors }, null, 1));
+writeFileSync(
+  out,
+  JSON.stringify({ rounds, launches, info: ready.info, forms: ready.forms, samples, errors }, null, 1),
+);

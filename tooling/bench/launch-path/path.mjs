@@ -20,7 +20,19 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { driver } from '@cuda-js/bindings';
 import { PACKED_LAUNCH_HEADER } from '@cuda-js/bindings/runtime';
-import { cuda, Device, f64, i32, jit, LaunchBatch, LaunchConfig, LaunchPlan, launch, launchBatch, StridedMemoryView } from 'cuda-js';
+import {
+  cuda,
+  Device,
+  f64,
+  i32,
+  jit,
+  LaunchBatch,
+  LaunchConfig,
+  LaunchPlan,
+  launch,
+  launchBatch,
+  StridedMemoryView,
+} from 'cuda-js';
 import { COLUMNS, MIXED_SCALARS } from '../launch/kernels.mjs';
 
 const [cubinPath] = process.argv.slice(2);
@@ -42,7 +54,16 @@ function argumentsOf(kernel, arrays) {
 function layoutOf(kernel) {
   const ptrs = buffers.map((b) => b.ptr);
   if (kernel === 'kmixed')
-    return { offsets: [0, 8, 16, 24], sizes: [8, 4, 8, 8], write: (dv) => (dv.setBigUint64(0, ptrs[0], true), dv.setInt32(8, 7, true), dv.setFloat64(16, 1.5, true), dv.setBigUint64(24, 9n, true)) };
+    return {
+      offsets: [0, 8, 16, 24],
+      sizes: [8, 4, 8, 8],
+      write: (dv) => (
+        dv.setBigUint64(0, ptrs[0], true),
+        dv.setInt32(8, 7, true),
+        dv.setFloat64(16, 1.5, true),
+        dv.setBigUint64(24, 9n, true)
+      ),
+    };
   const count = Number(kernel.slice(1));
   return {
     offsets: Array.from({ length: count + 1 }, (_, i) => i * 8),

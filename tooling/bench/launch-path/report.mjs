@@ -14,7 +14,12 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const medians = Object.fromEntries(Object.entries(samples).map(([form, byKernel]) => [form, Object.fromEntries(Object.entries(byKernel).map(([k, xs]) => [k, median(xs)]))]));
+const medians = Object.fromEntries(
+  Object.entries(samples).map(([form, byKernel]) => [
+    form,
+    Object.fromEntries(Object.entries(byKernel).map(([k, xs]) => [k, median(xs)])),
+  ]),
+);
 const m = (form, kernel) => medians[form]?.[kernel];
 const cell = (form, kernel) => {
   const v = m(form, kernel);
@@ -24,7 +29,9 @@ const cell = (form, kernel) => {
 };
 
 console.log(`device: ${info?.device ?? '?'}; node ${info?.node ?? '?'} (V8 ${info?.v8 ?? '?'})`);
-console.log(`µs per launch (per call for the probes): median of ${rounds} interleaved rounds of ${launches} a batch (a tenth for Python), after one to warm up\n`);
+console.log(
+  `µs per launch (per call for the probes): median of ${rounds} interleaved rounds of ${launches} a batch (a tenth for Python), after one to warm up\n`,
+);
 console.log(`| form | ${COLUMNS.map((c) => c.header).join(' | ')} |`);
 console.log(`|---|${COLUMNS.map(() => '---').join('|')}|`);
 const forms = [RAW, ...Object.keys(medians).filter((f) => f !== RAW)];
@@ -51,9 +58,12 @@ const parts = [
 console.log(`\nwhere the time goes on ${k} (1 array + int), µs:\n`);
 console.log('| step | µs |');
 console.log('|---|---|');
-for (const [what, us] of parts) console.log(`| ${what} | ${us === undefined || Number.isNaN(us) ? '-' : us.toFixed(3)} |`);
+for (const [what, us] of parts)
+  console.log(`| ${what} | ${us === undefined || Number.isNaN(us) ? '-' : us.toFixed(3)} |`);
 const queue = get('native queue submission');
 if (queue !== undefined && m(RAW, k) !== undefined) {
-  console.log(`\nthe driver inside Node vs in the C program: ${(queue / m(RAW, k)).toFixed(3)}× (above 1: cache and TLB effects of sharing the process with V8, not cuda-js code)`);
+  console.log(
+    `\nthe driver inside Node vs in the C program: ${(queue / m(RAW, k)).toFixed(3)}× (above 1: cache and TLB effects of sharing the process with V8, not cuda-js code)`,
+  );
 }
 for (const [anchor, why] of Object.entries(errors ?? {})) console.log(`not measured: ${anchor}: ${why}`);

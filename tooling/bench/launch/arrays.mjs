@@ -23,11 +23,25 @@ const N = 1024;
 const buffers = Array.from({ length: 16 }, () => device.allocate(4096, { stream }));
 // a third-party array that builds a new answer on each call
 const foreign = buffers.map((b) => ({
-  [Symbol.for('cuda.array_interface')]: () => ({ shape: [N], typestr: '<f4', data: [b.ptr, false], strides: null, version: 3, stream: null }),
+  [Symbol.for('cuda.array_interface')]: () => ({
+    shape: [N],
+    typestr: '<f4',
+    data: [b.ptr, false],
+    strides: null,
+    version: 3,
+    stream: null,
+  }),
 }));
 // one that returns the same frozen answer each time, as docs/protocols.md asks
 const frozenForeign = buffers.map((b) => {
-  const answer = Object.freeze({ shape: Object.freeze([N]), typestr: '<f4', data: Object.freeze([b.ptr, false]), strides: null, version: 3, stream: null });
+  const answer = Object.freeze({
+    shape: Object.freeze([N]),
+    typestr: '<f4',
+    data: Object.freeze([b.ptr, false]),
+    strides: null,
+    version: 3,
+    stream: null,
+  });
   return { [Symbol.for('cuda.array_interface')]: () => answer };
 });
 const views = foreign.map((f) => StridedMemoryView.fromAny(f, { stream: -1 }));
@@ -52,13 +66,33 @@ function loopOf(call, args) {
 }
 
 const FORMS = [
-  { name: 'bindings fast path', call: () => 'driver.cuLaunchKernel(handle, 1, 1, 1, 32, 1, 1, 0, s, params)', arrays: buffers.map((b) => b.ptr) },
-  { name: 'core launch, bigint pointers', call: (a) => `launch(stream, config, kernel, ${a})`, arrays: buffers.map((b) => b.ptr) },
+  {
+    name: 'bindings fast path',
+    call: () => 'driver.cuLaunchKernel(handle, 1, 1, 1, 32, 1, 1, 0, s, params)',
+    arrays: buffers.map((b) => b.ptr),
+  },
+  {
+    name: 'core launch, bigint pointers',
+    call: (a) => `launch(stream, config, kernel, ${a})`,
+    arrays: buffers.map((b) => b.ptr),
+  },
   { name: 'core launch, Buffer', call: (a) => `launch(stream, config, kernel, ${a})`, arrays: buffers },
-  { name: 'core launch, Buffer, plain-object config', call: (a) => `launch(stream, { grid: 1, block: 32 }, kernel, ${a})`, arrays: buffers },
+  {
+    name: 'core launch, Buffer, plain-object config',
+    call: (a) => `launch(stream, { grid: 1, block: 32 }, kernel, ${a})`,
+    arrays: buffers,
+  },
   { name: 'core launch, StridedMemoryView', call: (a) => `launch(stream, config, kernel, ${a})`, arrays: views },
-  { name: 'core launch, protocol object (CAI, new answer per call)', call: (a) => `launch(stream, config, kernel, ${a})`, arrays: foreign },
-  { name: 'core launch, protocol object (CAI, frozen answer)', call: (a) => `launch(stream, config, kernel, ${a})`, arrays: frozenForeign },
+  {
+    name: 'core launch, protocol object (CAI, new answer per call)',
+    call: (a) => `launch(stream, config, kernel, ${a})`,
+    arrays: foreign,
+  },
+  {
+    name: 'core launch, protocol object (CAI, frozen answer)',
+    call: (a) => `launch(stream, config, kernel, ${a})`,
+    arrays: frozenForeign,
+  },
 ];
 
 /** The packed parameters of the bindings' fast path: written once, as a C program writes them. */
@@ -90,7 +124,17 @@ const loops = FORMS.map((form) =>
       const kernel = { handle: driver.cuLibraryGetKernel(library, name), name };
       const args = argumentsOf(name, form.arrays);
       const make = loopOf(form.call, args);
-      const loop = make(args, launch, driver, stream, config, kernel, fastPathParams(name), kernel.handle, stream.handle);
+      const loop = make(
+        args,
+        launch,
+        driver,
+        stream,
+        config,
+        kernel,
+        fastPathParams(name),
+        kernel.handle,
+        stream.handle,
+      );
       loop(2000); // warm: compiled, configs and streams checked, arguments remembered
       return [name, loop];
     }),

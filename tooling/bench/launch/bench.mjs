@@ -22,7 +22,9 @@ const LAUNCHES = arg('launches', 20000);
 const ROUNDS = arg('rounds', 15);
 const WARMUP_ROUNDS = 2;
 
-const { driver, loadedLibraries } = await import(pathToFileURL(join(root, 'packages', 'bindings', 'dist', 'index.js')).href);
+const { driver, loadedLibraries } = await import(
+  pathToFileURL(join(root, 'packages', 'bindings', 'dist', 'index.js')).href
+);
 const { findLibrary } = await import(pathToFileURL(join(root, 'packages', 'pathfinder', 'dist', 'index.js')).href);
 
 const ptxPath = join(here, 'empty-kernel.ptx');
@@ -81,13 +83,17 @@ const cMedian = median(cTimes);
 const jsMedian = median(jsTimes);
 const name = driver.cuDeviceGetName(dev);
 const version = driver.cuDriverGetVersion();
-console.log(`device: ${name}; driver CUDA ${Math.floor(version / 1000)}.${(version % 1000) / 10}; node ${process.version}`);
+console.log(
+  `device: ${name}; driver CUDA ${Math.floor(version / 1000)}.${(version % 1000) / 10}; node ${process.version}`,
+);
 console.log(
   `libraries: ${loadedLibraries()
     .map((l) => `${l.name} ${l.path}`)
     .join(', ')}`,
 );
-console.log(`${ROUNDS} interleaved rounds of ${LAUNCHES} launches of an empty kernel with two arguments (median per round):`);
+console.log(
+  `${ROUNDS} interleaved rounds of ${LAUNCHES} launches of an empty kernel with two arguments (median per round):`,
+);
 console.log(`  raw C cuLaunchKernel loop:          ${cMedian.toFixed(3)} µs/launch`);
 console.log(`  @cuda-js/bindings cuLaunchKernel:   ${jsMedian.toFixed(3)} µs/launch`);
 console.log(`  ratio (bindings / C):               ${(jsMedian / cMedian).toFixed(3)}  (goal ≤ 1.10)`);

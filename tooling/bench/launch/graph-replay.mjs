@@ -26,7 +26,9 @@ const ROUNDS = arg('rounds', 30);
 const WARMUP_ROUNDS = 3;
 
 const { driver, nvrtc } = await import(pathToFileURL(join(root, 'packages', 'bindings', 'dist', 'index.js')).href);
-const { Device, LaunchConfig, launch } = await import(pathToFileURL(join(root, 'packages', 'core', 'dist', 'index.js')).href);
+const { Device, LaunchConfig, launch } = await import(
+  pathToFileURL(join(root, 'packages', 'core', 'dist', 'index.js')).href
+);
 
 // The kernel of every node and launch: a tiny body, so that the figures are launch and scheduling costs.
 const SOURCE = 'extern "C" __global__ void tick(int* x, int n) { if (n < 0) x[threadIdx.x] = n; }\n';
@@ -91,7 +93,10 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const summary = (rounds) => ({ total: median(rounds.map((r) => r.total)), submit: median(rounds.map((r) => r.submit)) });
+const summary = (rounds) => ({
+  total: median(rounds.map((r) => r.total)),
+  submit: median(rounds.map((r) => r.submit)),
+});
 const STREAM_FORM = `cuda-js: ${KERNELS} stream launches (core launch)`;
 const results = {
   [STREAM_FORM]: summary(samples.stream),
@@ -104,9 +109,19 @@ const work = mkdtempSync(join(tmpdir(), 'cuda-js-graph-replay-'));
 try {
   const cubinPath = join(work, 'tick.cubin');
   writeFileSync(cubinPath, cubin);
-  const run = spawnSync('python3', [join(here, 'graph-replay.py'), cubinPath, String(KERNELS), String(ROUNDS)], { encoding: 'utf8', timeout: 600_000 });
-  if (run.error) python = { results: {}, errors: { 'cuda.core': `not measured: python3 could not be run (${run.error.message})` } };
-  else if (run.status !== 0) python = { results: {}, errors: { 'cuda.core': `not measured: graph-replay.py failed: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' / ')}` } };
+  const run = spawnSync('python3', [join(here, 'graph-replay.py'), cubinPath, String(KERNELS), String(ROUNDS)], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  if (run.error)
+    python = { results: {}, errors: { 'cuda.core': `not measured: python3 could not be run (${run.error.message})` } };
+  else if (run.status !== 0)
+    python = {
+      results: {},
+      errors: {
+        'cuda.core': `not measured: graph-replay.py failed: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' / ')}`,
+      },
+    };
   else python = JSON.parse(run.stdout);
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -121,10 +136,22 @@ const info = {
   instantiateMs: us(t2 - t1) / 1000,
 };
 const base = results[STREAM_FORM].total;
-console.log(`graph replay on ${info.device}: ${KERNELS} kernels, median of ${ROUNDS} rounds (capture ${info.captureMs.toFixed(2)} ms, instantiate ${info.instantiateMs.toFixed(2)} ms)`);
-console.log('form'.padEnd(48), 'µs/kernel to sync'.padStart(18), 'µs/kernel submit'.padStart(17), '× cuda-js stream'.padStart(17));
+console.log(
+  `graph replay on ${info.device}: ${KERNELS} kernels, median of ${ROUNDS} rounds (capture ${info.captureMs.toFixed(2)} ms, instantiate ${info.instantiateMs.toFixed(2)} ms)`,
+);
+console.log(
+  'form'.padEnd(48),
+  'µs/kernel to sync'.padStart(18),
+  'µs/kernel submit'.padStart(17),
+  '× cuda-js stream'.padStart(17),
+);
 for (const [form, r] of Object.entries(results)) {
-  console.log(form.padEnd(48), r.total.toFixed(3).padStart(18), r.submit.toFixed(3).padStart(17), (r.total / base).toFixed(2).padStart(17));
+  console.log(
+    form.padEnd(48),
+    r.total.toFixed(3).padStart(18),
+    r.submit.toFixed(3).padStart(17),
+    (r.total / base).toFixed(2).padStart(17),
+  );
 }
 for (const [form, reason] of Object.entries(python.errors ?? {})) console.log(form.padEnd(48), reason);
 console.log(JSON.stringify({ info, results, errors: python.errors ?? {} }));

@@ -71,11 +71,17 @@ const record = (form, kernel, us, round) => {
 for (let round = 0; round <= rounds; round++) {
   for (const { kernel } of COLUMNS) {
     record(RAW, kernel, await c.ask(`${kernel} ${launches}`), round);
-    for (const [i, form] of nodeReady.forms.entries()) record(form, kernel, await node.ask(`${i} ${kernel} ${launches}`), round);
+    for (const [i, form] of nodeReady.forms.entries())
+      record(form, kernel, await node.ask(`${i} ${kernel} ${launches}`), round);
     record(RAW, kernel, await c.ask(`${kernel} ${launches}`), round);
     for (const [i, form] of pythonForms.entries()) {
       try {
-        record(form, kernel, await python.ask(`${i} ${kernel} ${Math.max(1, Math.round(launches / PYTHON_SHARE))}`), round);
+        record(
+          form,
+          kernel,
+          await python.ask(`${i} ${kernel} ${Math.max(1, Math.round(launches / PYTHON_SHARE))}`),
+          round,
+        );
       } catch (error) {
         errors[form] = String(error?.message ?? error);
         pythonForms = [];
@@ -88,4 +94,11 @@ for (let round = 0; round <= rounds; round++) {
 c.close();
 node.close();
 python?.close();
-writeFileSync(out, JSON.stringify({ rounds, launches, pythonLaunches: Math.round(launches / PYTHON_SHARE), info: nodeReady.info, samples, errors }, null, 1));
+writeFileSync(
+  out,
+  JSON.stringify(
+    { rounds, launches, pythonLaunches: Math.round(launches / PYTHON_SHARE), info: nodeReady.info, samples, errors },
+    null,
+    1,
+  ),
+);

@@ -5,7 +5,10 @@
 export const ARRAY_COUNTS = [0, 1, 4, 16];
 
 /** The columns of the report: kernel name and header. */
-export const COLUMNS = [...ARRAY_COUNTS.map((n) => ({ kernel: `k${n}`, header: `${n} ${n === 1 ? 'array' : 'arrays'} + int` })), { kernel: 'kmixed', header: '1 array + int, double, u64' }];
+export const COLUMNS = [
+  ...ARRAY_COUNTS.map((n) => ({ kernel: `k${n}`, header: `${n} ${n === 1 ? 'array' : 'arrays'} + int` })),
+  { kernel: 'kmixed', header: '1 array + int, double, u64' },
+];
 
 /** The arguments every side passes to kmixed after its array: an int, a double, an unsigned 64-bit integer. */
 export const MIXED_SCALARS = { a: 7, b: 1.5, c: 9 };
@@ -15,7 +18,10 @@ export function kernelSource() {
     const params = [...Array.from({ length: n }, (_, i) => `float* a${i}`), 'int n'].join(', ');
     return `extern "C" __global__ void k${n}(${params}) {}`;
   });
-  return [...counted, 'extern "C" __global__ void kmixed(float* p, int a, double b, unsigned long long c) {}'].join('\n') + '\n';
+  return (
+    [...counted, 'extern "C" __global__ void kmixed(float* p, int a, double b, unsigned long long c) {}'].join('\n') +
+    '\n'
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(kernelSource());

@@ -19,14 +19,22 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const medians = Object.fromEntries(Object.entries(samples).map(([form, byKernel]) => [form, Object.fromEntries(Object.entries(byKernel).map(([k, xs]) => [k, median(xs)]))]));
+const medians = Object.fromEntries(
+  Object.entries(samples).map(([form, byKernel]) => [
+    form,
+    Object.fromEntries(Object.entries(byKernel).map(([k, xs]) => [k, median(xs)])),
+  ]),
+);
 const ratio = (form, kernel) => {
   const m = medians[form]?.[kernel];
   const base = medians[RAW]?.[kernel];
   return m === undefined || base === undefined ? undefined : m / base;
 };
 
-const table = new Table({ head: ['form', ...COLUMNS.map((c) => `${c.header}: µs (× raw C)`)], style: { head: [], border: [] } });
+const table = new Table({
+  head: ['form', ...COLUMNS.map((c) => `${c.header}: µs (× raw C)`)],
+  style: { head: [], border: [] },
+});
 const order = (form) => (form === RAW ? 2 : form.startsWith('bindings') || form.startsWith('core') ? 0 : 1);
 for (const form of Object.keys(medians).sort((a, b) => order(a) - order(b))) {
   table.push([
@@ -54,8 +62,14 @@ for (const { kernel, header } of COLUMNS) {
   const typical = ratio(TYPICAL, kernel);
   const anchor = ratio(CUDA_CORE, kernel);
   if (best === undefined) continue;
-  const ahead = (r) => (anchor === undefined ? 'cuda.core not measured' : `ahead of cuda.core (${anchor.toFixed(2)}×): ${yes(r < anchor)}`);
-  const typicalText = typical === undefined ? 'typical form not measured' : `typical (${TYPICAL}) ${typical.toFixed(2)}×, ≤ ${GOAL.toFixed(2)}×: ${yes(typical <= GOAL)}, ${ahead(typical)}`;
-  console.log(`${header}: best (${best.form}) ${best.r.toFixed(2)}×, ≤ ${GOAL.toFixed(2)}×: ${yes(best.r <= GOAL)}, ${ahead(best.r)}; ${typicalText}`);
+  const ahead = (r) =>
+    anchor === undefined ? 'cuda.core not measured' : `ahead of cuda.core (${anchor.toFixed(2)}×): ${yes(r < anchor)}`;
+  const typicalText =
+    typical === undefined
+      ? 'typical form not measured'
+      : `typical (${TYPICAL}) ${typical.toFixed(2)}×, ≤ ${GOAL.toFixed(2)}×: ${yes(typical <= GOAL)}, ${ahead(typical)}`;
+  console.log(
+    `${header}: best (${best.form}) ${best.r.toFixed(2)}×, ≤ ${GOAL.toFixed(2)}×: ${yes(best.r <= GOAL)}, ${ahead(best.r)}; ${typicalText}`,
+  );
 }
 for (const [anchor, why] of Object.entries(errors ?? {})) console.log(`not measured: ${anchor}: ${why}`);

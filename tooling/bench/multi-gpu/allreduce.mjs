@@ -22,7 +22,9 @@ process.env.NCCL_NVLS_ENABLE ??= '0';
 
 const { Communicator, Device } = await import(pathToFileURL(join(root, 'packages', 'core', 'dist', 'index.js')).href);
 const { Event } = await import(pathToFileURL(join(root, 'packages', 'streams', 'dist', 'index.js')).href);
-const { StridedMemoryView } = await import(pathToFileURL(join(root, 'packages', 'memory-view', 'dist', 'index.js')).href);
+const { StridedMemoryView } = await import(
+  pathToFileURL(join(root, 'packages', 'memory-view', 'dist', 'index.js')).href
+);
 
 const count = Device.count();
 if (count < 2) {
@@ -38,8 +40,11 @@ function cudaJs() {
   for (const size of SIZES) {
     const buffers = devices.map((d, r) => d.allocate(size, { stream: streams[r] }));
     buffers.forEach((b, r) => b.fill(0, { stream: streams[r] }));
-    const views = buffers.map((b, r) => StridedMemoryView.fromAny(b, { stream: streams[r].handle }).view({ dtype: 'float32' }));
-    const step = () => Communicator.group(() => comms.forEach((c, r) => c.allReduce(views[r], views[r], { stream: streams[r] })));
+    const views = buffers.map((b, r) =>
+      StridedMemoryView.fromAny(b, { stream: streams[r].handle }).view({ dtype: 'float32' }),
+    );
+    const step = () =>
+      Communicator.group(() => comms.forEach((c, r) => c.allReduce(views[r], views[r], { stream: streams[r] })));
     for (let w = 0; w < 5; w++) step();
     devices[0].ensureCurrent();
     const start = Event.create({ timing: true }).record(streams[0]);
@@ -57,7 +62,12 @@ function cudaJs() {
 
 function torch() {
   const python = process.env.CUDA_JS_PYTHON || 'python3';
-  const r = spawnSync(python, [join(here, 'torch_allreduce.py')], { input: JSON.stringify({ sizes: SIZES, iterations: ITERATIONS }), encoding: 'utf8', timeout: 900_000, env: process.env });
+  const r = spawnSync(python, [join(here, 'torch_allreduce.py')], {
+    input: JSON.stringify({ sizes: SIZES, iterations: ITERATIONS }),
+    encoding: 'utf8',
+    timeout: 900_000,
+    env: process.env,
+  });
   if (r.error) return { error: `${python}: ${r.error.message}` };
   const line = r.stdout.trim().split('\n').at(-1);
   try {
@@ -71,7 +81,9 @@ const busGbps = (size, ms) => (size / (ms * 1e-3) / 1e9) * ((2 * (2 - 1)) / 2);
 const size = (bytes) => (bytes >= 2 ** 20 ? `${bytes / 2 ** 20} MiB` : `${bytes / 2 ** 10} KiB`);
 const js = cudaJs();
 const anchor = torch();
-console.log(`all-reduce (float32 sum) over 2 × ${Device.get(0).name}; cuda-js: ${js.version}; torch: ${anchor.version ?? `not measured (${anchor.error})`}; ${ITERATIONS} calls per size\n`);
+console.log(
+  `all-reduce (float32 sum) over 2 × ${Device.get(0).name}; cuda-js: ${js.version}; torch: ${anchor.version ?? `not measured (${anchor.error})`}; ${ITERATIONS} calls per size\n`,
+);
 console.log('| size | cuda-js µs | cuda-js bus GB/s | torch µs | torch bus GB/s | cuda-js / torch (bus bw) |');
 console.log('|---|---|---|---|---|---|');
 SIZES.forEach((bytes, k) => {

@@ -65,8 +65,12 @@ function cudaC() {
   try {
     const exe = join(dir, 'peer_copy');
     const built = spawnSync('nvcc', ['-O2', '-o', exe, join(here, 'peer_copy.cu')], { encoding: 'utf8' });
-    if (built.status !== 0) return { error: `nvcc: ${(built.stderr || built.error?.message || '').trim().split('\n').at(-1)}` };
-    const run = spawnSync(exe, [String(ITERATIONS), ...SIZES.map(String)], { encoding: 'utf8', env: { ...process.env, NCCL_NVLS_ENABLE: process.env.NCCL_NVLS_ENABLE ?? '0' } });
+    if (built.status !== 0)
+      return { error: `nvcc: ${(built.stderr || built.error?.message || '').trim().split('\n').at(-1)}` };
+    const run = spawnSync(exe, [String(ITERATIONS), ...SIZES.map(String)], {
+      encoding: 'utf8',
+      env: { ...process.env, NCCL_NVLS_ENABLE: process.env.NCCL_NVLS_ENABLE ?? '0' },
+    });
     if (run.status !== 0) return { error: (run.stderr || run.stdout).trim().split('\n').at(-1) };
     return JSON.parse(run.stdout.trim().split('\n').at(-1));
   } finally {
@@ -76,7 +80,9 @@ function cudaC() {
 
 const js = cudaJs();
 const c = cudaC();
-console.log(`peer copy device 0 → device 1 on ${d0.name} (peer access ${peer ? 'on' : 'not possible'}), ${ITERATIONS} copies per size\n`);
+console.log(
+  `peer copy device 0 → device 1 on ${d0.name} (peer access ${peer ? 'on' : 'not possible'}), ${ITERATIONS} copies per size\n`,
+);
 console.log('| size | cuda-js Buffer.copyTo GB/s | CUDA C cudaMemcpyPeerAsync GB/s | cuda-js / C |');
 console.log('|---|---|---|---|');
 SIZES.forEach((size, k) => {

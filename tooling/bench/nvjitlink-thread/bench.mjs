@@ -21,7 +21,9 @@ const ROUNDS = Number(arg('rounds', 9));
 const LINKS = Number(arg('links', 50));
 const ARCH = arg('arch', 'sm_90');
 
-const addon = createRequire(join(root, 'packages', 'bindings', 'package.json'))('node-gyp-build')(join(root, 'packages', 'bindings')); // its prebuild, as the package loads it
+const addon = createRequire(join(root, 'packages', 'bindings', 'package.json'))('node-gyp-build')(
+  join(root, 'packages', 'bindings'),
+); // its prebuild, as the package loads it
 const { nvjitlink } = await import(pathToFileURL(join(root, 'packages', 'bindings', 'dist', 'index.js')).href);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -42,13 +44,22 @@ async function perCall(fn, calls, isAsync) {
 const rows = [];
 const anchor = await perCall(() => addon.perThreadDefaultStream(), CALLS, false);
 rows.push(['plain call into the addon (anchor)', anchor]);
-rows.push(['blocking hop to the nvJitLink thread', await perCall(() => addon.__nvJitLinkThreadIdForTests(false), CALLS, false)]);
-rows.push(['Promise hop (post, settle on the JS thread)', await perCall(() => addon.__nvJitLinkThreadIdForTests(true), Math.max(1, CALLS / 10), true)]);
+rows.push([
+  'blocking hop to the nvJitLink thread',
+  await perCall(() => addon.__nvJitLinkThreadIdForTests(false), CALLS, false),
+]);
+rows.push([
+  'Promise hop (post, settle on the JS thread)',
+  await perCall(() => addon.__nvJitLinkThreadIdForTests(true), Math.max(1, CALLS / 10), true),
+]);
 
 let linkNote = '';
 try {
   const v = nvjitlink.nvJitLinkVersion();
-  rows.push([`nvJitLinkVersion() (nvJitLink ${v.major}.${v.minor})`, await perCall(() => nvjitlink.nvJitLinkVersion(), CALLS, false)]);
+  rows.push([
+    `nvJitLinkVersion() (nvJitLink ${v.major}.${v.minor})`,
+    await perCall(() => nvjitlink.nvJitLinkVersion(), CALLS, false),
+  ]);
   const ptx = readFileSync(join(here, '..', 'launch', 'empty-kernel.ptx'));
   const T = nvjitlink.nvJitLinkInputType;
   const link = async (isAsync) => {
@@ -68,7 +79,9 @@ try {
   linkNote = `nvJitLink rows left out: ${e.name}: ${e.message.split('\n')[0]}`;
 }
 
-console.log(`${ROUNDS} rounds (median per call; ${CALLS} calls a round, links ${LINKS} a round), Node.js ${process.version}:`);
+console.log(
+  `${ROUNDS} rounds (median per call; ${CALLS} calls a round, links ${LINKS} a round), Node.js ${process.version}:`,
+);
 for (const [label, us] of rows) {
   const ratio = label.includes('anchor') ? '' : `  (${(us / anchor).toFixed(1)}x the anchor)`;
   console.log(`  ${label.padEnd(52)} ${us.toFixed(3).padStart(10)} µs${ratio}`);

@@ -3,7 +3,9 @@
 // Prints one JSON object. Usage: node vectorize.mjs [n] [reps]
 import { createRequire } from 'node:module';
 // cuda-js as the JIT benchmark's package depends on it (this folder has no package of its own)
-const { Device, vectorize, toDevice, deviceArrayLike, createXoroshiro128pStates } = await import(createRequire(new URL('../jit/package.json', import.meta.url)).resolve('cuda-js'));
+const { Device, vectorize, toDevice, deviceArrayLike, createXoroshiro128pStates } = await import(
+  createRequire(new URL('../jit/package.json', import.meta.url)).resolve('cuda-js')
+);
 const n = Number(process.argv[2] ?? 1 << 26);
 const reps = Number(process.argv[3] ?? 20);
 const device = Device.get(0).setCurrent();

@@ -22,14 +22,22 @@ const pairs = [
   ['Float32Array (host)', node.results[2], undefined],
   ['a view passed again', node.results[3], undefined],
 ];
-console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores; ${node.runtime}${py ? `; ${py.runtime}` : ''}`);
+console.log(
+  `machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores; ${node.runtime}${py ? `; ${py.runtime}` : ''}`,
+);
 console.log('');
-console.log('| view from | cuda-js `StridedMemoryView.fromAny` | cuda.core `StridedMemoryView` | cuda-js / cuda.core |');
+console.log(
+  '| view from | cuda-js `StridedMemoryView.fromAny` | cuda.core `StridedMemoryView` | cuda-js / cuda.core |',
+);
 console.log('|---|---:|---:|---:|');
 for (const [what, ours, theirs] of pairs) {
   const ratio = theirs === undefined ? '—' : (ours.nsPerView / theirs.nsPerView).toFixed(2);
-  const anchor = theirs === undefined ? '—' : `${ns(theirs.nsPerView)} (${theirs.name.replace('StridedMemoryView.', '')})`;
+  const anchor =
+    theirs === undefined ? '—' : `${ns(theirs.nsPerView)} (${theirs.name.replace('StridedMemoryView.', '')})`;
   console.log(`| ${what} | ${ns(ours.nsPerView)} | ${anchor} | ${ratio} |`);
 }
 console.log('');
-console.log('Median of 5 runs; goal for cuda-js: at most 200 ns per view.' + (pyNote ? ` cuda.core not measured: ${pyNote}.` : ''));
+console.log(
+  'Median of 5 runs; goal for cuda-js: at most 200 ns per view.' +
+    (pyNote ? ` cuda.core not measured: ${pyNote}.` : ''),
+);

@@ -12,7 +12,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const entry = join(root, 'packages', 'memory-view', 'dist', 'index.js');
 if (!existsSync(entry)) {
-  console.error(`${entry} is not built: run \`npx pnpm@12.4.2 exec turbo run build --filter=@cuda-js/memory-view\` first`);
+  console.error(
+    `${entry} is not built: run \`npx pnpm@12.4.2 exec turbo run build --filter=@cuda-js/memory-view\` first`,
+  );
   process.exit(2);
 }
 const { StridedMemoryView, DLPACK, DLPACK_DEVICE, CUDA_ARRAY_INTERFACE } = await import(pathToFileURL(entry).href);
@@ -48,7 +50,14 @@ class DeviceArray {
 // A CUDA array interface exporter that returns one frozen object, as the spec recommends.
 class CaiArray {
   constructor(ptr, n, stream) {
-    this.cai = Object.freeze({ shape: Object.freeze([n]), typestr: '<f4', data: Object.freeze([ptr, false]), strides: null, version: 3, stream });
+    this.cai = Object.freeze({
+      shape: Object.freeze([n]),
+      typestr: '<f4',
+      data: Object.freeze([ptr, false]),
+      strides: null,
+      version: 3,
+      stream,
+    });
   }
   [CUDA_ARRAY_INTERFACE]() {
     return this.cai;
@@ -57,10 +66,22 @@ class CaiArray {
 
 const stream = 0x7f00_0000_1000n; // the consumer's CUstream, as core passes it at launch
 const cases = [
-  { name: 'DLPack protocol object (device, consumer stream)', obj: new DeviceArray(0x7f12_3400_0000n, 1024), options: { stream } },
-  { name: 'CUDA array interface object (same stream)', obj: new CaiArray(0x7f12_3400_0000n, 1024, stream), options: { stream } },
+  {
+    name: 'DLPack protocol object (device, consumer stream)',
+    obj: new DeviceArray(0x7f12_3400_0000n, 1024),
+    options: { stream },
+  },
+  {
+    name: 'CUDA array interface object (same stream)',
+    obj: new CaiArray(0x7f12_3400_0000n, 1024, stream),
+    options: { stream },
+  },
   { name: 'Float32Array', obj: new Float32Array(1024), options: undefined },
-  { name: 'StridedMemoryView (passed again)', obj: StridedMemoryView.fromAny(new Float32Array(1024)), options: undefined },
+  {
+    name: 'StridedMemoryView (passed again)',
+    obj: StridedMemoryView.fromAny(new Float32Array(1024)),
+    options: undefined,
+  },
 ];
 
 function timeCase({ obj, options }, n) {
@@ -84,6 +105,9 @@ for (const c of cases) {
 if (json) {
   console.log(JSON.stringify({ runtime: `node ${process.version}`, iterations, results }));
 } else {
-  console.log(`StridedMemoryView.fromAny, node ${process.version}, ${iterations} views per run, median of 5 runs (goal: at most 200 ns)`);
-  for (const r of results) console.log(`${r.name.padEnd(52)} ${r.nsPerView.toFixed(1).padStart(8)} ns per view  (best ${r.best.toFixed(1)})`);
+  console.log(
+    `StridedMemoryView.fromAny, node ${process.version}, ${iterations} views per run, median of 5 runs (goal: at most 200 ns)`,
+  );
+  for (const r of results)
+    console.log(`${r.name.padEnd(52)} ${r.nsPerView.toFixed(1).padStart(8)} ns per view  (best ${r.best.toFixed(1)})`);
 }

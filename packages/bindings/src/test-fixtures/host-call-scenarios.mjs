@@ -31,7 +31,15 @@ async function settled(before, ms = 30_000) {
 function spawn(options) {
   const ran = new SharedArrayBuffer(4);
   const worker = new Worker(new URL('./host-call-worker.mjs', import.meta.url), {
-    workerData: { native: join(import.meta.dirname, '..', '..', 'dist', 'native.js'), ran, copies: 5, launches: 3, delays: [0], exitAtOnce: false, ...options },
+    workerData: {
+      native: join(import.meta.dirname, '..', '..', 'dist', 'native.js'),
+      ran,
+      copies: 5,
+      launches: 3,
+      delays: [0],
+      exitAtOnce: false,
+      ...options,
+    },
   });
   const exited = new Promise((resolve) => worker.once('exit', resolve));
   const started = new Promise((resolve, reject) => {
@@ -48,10 +56,16 @@ function spawn(options) {
 async function mainThreadCalls() {
   const keepAlive = setInterval(() => {}, 1000); // graph host functions do not hold the event loop; stream ones do
   const store = new AsyncLocalStorage();
-  const inContext = (name, enqueue) => store.run(`${name} context`, () => new Promise((resolve) => enqueue((...args) => resolve([store.getStore(), ...args]))));
+  const inContext = (name, enqueue) =>
+    store.run(
+      `${name} context`,
+      () => new Promise((resolve) => enqueue((...args) => resolve([store.getStore(), ...args]))),
+    );
   const seen = await Promise.all([
     inContext('hostFunc', (done) => native.__hostCallForTests('hostFunc', () => done(), 5)),
-    inContext('streamCallback', (done) => native.__hostCallForTests('streamCallback', (stream, status) => done(String(stream), status), 5)),
+    inContext('streamCallback', (done) =>
+      native.__hostCallForTests('streamCallback', (stream, status) => done(String(stream), status), 5),
+    ),
     inContext('blocking', (done) => native.__hostCallForTests('blocking', () => done(), 5)),
     inContext('graph', (done) => {
       let n = 0;
@@ -71,7 +85,9 @@ if (scenario === 'terminated-before-the-driver-calls') {
   await w.started;
   await w.worker.terminate();
   const after = await settled(before);
-  console.log(JSON.stringify({ before, after, ranInWorker: w.ran[0], main: await mainThreadCalls(), end: await settled(before) }));
+  console.log(
+    JSON.stringify({ before, after, ranInWorker: w.ran[0], main: await mainThreadCalls(), end: await settled(before) }),
+  );
 } else if (scenario === 'terminated-at-any-moment') {
   // 20 Workers ended while their calls are posted, queued, running or done
   const totals = { ran: 0 };
@@ -92,7 +108,9 @@ if (scenario === 'terminated-before-the-driver-calls') {
   const w = spawn({ delays: [0, 50], exitAtOnce: true });
   await w.exited;
   const after = await settled(before);
-  console.log(JSON.stringify({ before, after, ranInWorker: w.ran[0], main: await mainThreadCalls(), end: await settled(before) }));
+  console.log(
+    JSON.stringify({ before, after, ranInWorker: w.ran[0], main: await mainThreadCalls(), end: await settled(before) }),
+  );
 } else if (scenario === 'throwing-callbacks') {
   // A throw from any form is the thread's 'uncaughtException'; `this` is undefined in a strict callback.
   const seen = [];

@@ -18,9 +18,16 @@ const dev = driver.cuDeviceGet(0);
 const context = driver.cuDevicePrimaryCtxRetain(dev);
 driver.cuCtxSetCurrent(context);
 const attribute = (name) => driver.cuDeviceGetAttribute(driver.CUdevice_attribute[name], dev);
-const sm = attribute('CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR') * 10 + attribute('CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR');
+const sm =
+  attribute('CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR') * 10 +
+  attribute('CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR');
 const cyclesPerMs = BigInt(attribute('CU_DEVICE_ATTRIBUTE_CLOCK_RATE')); // kHz
-const prog = nvrtc.nvrtcCreateProgram('extern "C" __global__ void spin(unsigned long long c) { long long s = clock64(); while ((unsigned long long)(clock64() - s) < c) {} }', 'spin.cu', [], []);
+const prog = nvrtc.nvrtcCreateProgram(
+  'extern "C" __global__ void spin(unsigned long long c) { long long s = clock64(); while ((unsigned long long)(clock64() - s) < c) {} }',
+  'spin.cu',
+  [],
+  [],
+);
 nvrtc.nvrtcCompileProgram(prog, [`--gpu-architecture=sm_${sm}`]);
 const library = driver.cuLibraryLoadData(nvrtc.nvrtcGetCUBIN(prog));
 nvrtc.nvrtcDestroyProgram(prog);
@@ -65,7 +72,9 @@ const workersMs = Date.now() - start;
 const params = driver.createKernelParams(new BigUint64Array([cyclesPerMs * 20n]).buffer, [0], [8]);
 driver.cuLaunchKernel(spin, 1, 1, 1, 1, 1, 1, 0, stream, params);
 const hostFunc = new Promise((resolve) => driver.cuLaunchHostFunc(stream, () => resolve('ran')));
-const callback = new Promise((resolve) => driver.cuStreamAddCallback(stream, (s, status) => resolve([s === stream, status]), 0));
+const callback = new Promise((resolve) =>
+  driver.cuStreamAddCallback(stream, (s, status) => resolve([s === stream, status]), 0),
+);
 const capture = driver.cuStreamCreate(driver.CUstream_flags.CU_STREAM_NON_BLOCKING);
 driver.cuStreamBeginCapture(capture, driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
 let graphCalls = 0;

@@ -9,7 +9,9 @@ const dist = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
 const nativePath = join(import.meta.dirname, '..', '..', 'dist', 'native.js');
 const exits = new WeakMap();
 const spawn = (mode, ms = 0) => {
-  const w = new Worker(new URL('./worker-scenario-worker.mjs', import.meta.url), { workerData: { dist, native: nativePath, mode, ms } });
+  const w = new Worker(new URL('./worker-scenario-worker.mjs', import.meta.url), {
+    workerData: { dist, native: nativePath, mode, ms },
+  });
   exits.set(w, new Promise((resolve) => w.once('exit', resolve))); // from the start, so that no exit is missed
   return w;
 };

@@ -29,11 +29,13 @@ export function deviceLabel(ordinal: number): string {
  * driver's count. Initializes the driver.
  */
 export function checkDeviceOrdinal(ordinal: number): void {
-  if (!Number.isInteger(ordinal) || ordinal < 0) throw new RangeError(`Device.get: ordinal must be a non-negative integer, got ${String(ordinal)}`);
+  if (!Number.isInteger(ordinal) || ordinal < 0)
+    throw new RangeError(`Device.get: ordinal must be a non-negative integer, got ${String(ordinal)}`);
   if (states.has(ordinal)) return;
   ensureDriver();
   const count = driver.cuDeviceGetCount();
-  if (ordinal >= count) throw new DeviceNotFoundError(`no CUDA device ${ordinal}: the driver reports ${count} device(s)`);
+  if (ordinal >= count)
+    throw new DeviceNotFoundError(`no CUDA device ${ordinal}: the driver reports ${count} device(s)`);
 }
 
 function stateOf(ordinal: number): DeviceState {

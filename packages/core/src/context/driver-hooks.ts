@@ -19,7 +19,9 @@ export interface HostViewExporter {
 }
 
 function isHostViewExporter(value: unknown): value is HostViewExporter {
-  return typeof value === 'object' && value !== null && typeof (value as Partial<HostViewExporter>)[HOST_VIEW] === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as Partial<HostViewExporter>)[HOST_VIEW] === 'function'
+  );
 }
 
 /**
@@ -29,7 +31,12 @@ function isHostViewExporter(value: unknown): value is HostViewExporter {
  * views get an ArrayBuffer over exactly the asked bytes, which the driver
  * vouches for and which keeps the view (and so its producer's memory) alive.
  */
-function hostBuffer(ptr: bigint, byteLength: number, exporter: unknown, keepAlive: object): { buffer: ArrayBuffer; byteOffset: number } {
+function hostBuffer(
+  ptr: bigint,
+  byteLength: number,
+  exporter: unknown,
+  keepAlive: object,
+): { buffer: ArrayBuffer; byteOffset: number } {
   if (isHostViewExporter(exporter)) return exporter[HOST_VIEW](ptr, byteLength);
   return { buffer: hostArrayBuffer(ptr, byteLength, keepAlive), byteOffset: 0 };
 }
@@ -45,7 +52,15 @@ export function installDriverHooks(): void {
   installed = true;
   setDriverHooks({
     waitStream: orderStreams,
-    pointerDevice: (ptr) => ({ type: DLDeviceType.CUDA, id: Number(driver.cuPointerGetAttribute(driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, brandHandle<CUdeviceptr>(ptr))) }),
+    pointerDevice: (ptr) => ({
+      type: DLDeviceType.CUDA,
+      id: Number(
+        driver.cuPointerGetAttribute(
+          driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+          brandHandle<CUdeviceptr>(ptr),
+        ),
+      ),
+    }),
     hostBuffer,
   });
 }

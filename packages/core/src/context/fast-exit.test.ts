@@ -19,7 +19,10 @@ describe('applyFastExit', () => {
       process.on('exit', () => process.stdout.write('exit handler ran\\n'));
       console.log(registered ? 'registered' : 'not registered');
       process.exitCode = 3;`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: import.meta.dirname });
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      cwd: import.meta.dirname,
+    });
     expect(r.status).toBe(3);
     expect(r.stdout).toMatch(/^(registered|not registered)\nexit handler ran\n$/);
     if (process.platform === 'linux') expect(r.stdout).toMatch(/^registered/);

@@ -54,7 +54,13 @@ export function streamDeviceOrdinal(stream: bigint): number | undefined {
  * @param hasAccess whether another device may address the memory (default: the memory at `ptr`, as {@link memoryAccessible} says)
  * @throws {DeviceMismatchError} for a stream of a device without access to the memory
  */
-export function enterDeviceFor(what: string, stream: bigint, owner: number, ptr: bigint, hasAccess?: (device: number) => boolean): void {
+export function enterDeviceFor(
+  what: string,
+  stream: bigint,
+  owner: number,
+  ptr: bigint,
+  hasAccess?: (device: number) => boolean,
+): void {
   const streamDevice = streamDeviceOrdinal(stream);
   if (streamDevice === undefined) {
     ensureCurrentDevice(owner);

@@ -43,19 +43,30 @@ export function poolAccessibleBy(pool: CUmemoryPool, owner: number): number[] {
  * (cuMemPoolSetAccess, for the devices whose access changes): cuda.core's
  * `peer_accessible_by`. Every peer is checked with cuDeviceCanAccessPeer first.
  */
-export function setPoolAccessibleBy(pool: CUmemoryPool, owner: number, peers: readonly (Device | number)[], what: string): void {
-  if (!Array.isArray(peers)) throw new TypeError(`${what}: an array of Devices or device ordinals, got ${formatValue(peers)}`);
+export function setPoolAccessibleBy(
+  pool: CUmemoryPool,
+  owner: number,
+  peers: readonly (Device | number)[],
+  what: string,
+): void {
+  if (!Array.isArray(peers))
+    throw new TypeError(`${what}: an array of Devices or device ordinals, got ${formatValue(peers)}`);
   const wanted = new Set(peers.map((p, i) => toDeviceOrdinal(p, `${what}[${i}]`)));
   wanted.delete(owner); // the owner always has access; the driver refuses to change it
   for (const peer of wanted) {
-    if (!devicesCanAccess(peer, owner)) throw new PeerAccessError(`${what}: ${deviceLabel(peer)} cannot access the memory of ${deviceLabel(owner)} (cuDeviceCanAccessPeer is 0)`);
+    if (!devicesCanAccess(peer, owner))
+      throw new PeerAccessError(
+        `${what}: ${deviceLabel(peer)} cannot access the memory of ${deviceLabel(owner)} (cuDeviceCanAccessPeer is 0)`,
+      );
   }
   const changes = [];
   for (let device = 0; device < deviceCount(); device++) {
     if (device === owner) continue;
     const has = poolAccess(pool, device) !== ACCESS_NONE;
-    if (wanted.has(device) && !has) changes.push({ location: { type: LOCATION_DEVICE, id: device }, flags: ACCESS_READWRITE });
-    else if (!wanted.has(device) && has) changes.push({ location: { type: LOCATION_DEVICE, id: device }, flags: ACCESS_NONE });
+    if (wanted.has(device) && !has)
+      changes.push({ location: { type: LOCATION_DEVICE, id: device }, flags: ACCESS_READWRITE });
+    else if (!wanted.has(device) && has)
+      changes.push({ location: { type: LOCATION_DEVICE, id: device }, flags: ACCESS_NONE });
   }
   if (changes.length > 0) driver.cuMemPoolSetAccess(pool, changes);
 }

@@ -1,4 +1,10 @@
-import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, UnsupportedDeviceError } from '@cuda-js/memory-view';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  DLPACK_DEVICE,
+  StridedMemoryView,
+  UnsupportedDeviceError,
+} from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
 import { CopyError } from '../errors.js';
 import { DeviceArray } from './device-array.js';

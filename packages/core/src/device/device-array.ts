@@ -122,7 +122,10 @@ export class DeviceArray implements Disposable {
   }
 
   /** A new array of `like`'s shape and dtype (numba's `device_array_like`), compact in C order. */
-  static allocateLike(like: { readonly shape: readonly number[]; readonly dtype: DType } | ArrayBufferView, options: DeviceArrayOptions = {}): DeviceArray {
+  static allocateLike(
+    like: { readonly shape: readonly number[]; readonly dtype: DType } | ArrayBufferView,
+    options: DeviceArrayOptions = {},
+  ): DeviceArray {
     options = checkCoreOptions('DeviceArray.allocateLike', options, DEVICE_ARRAY_OPTIONS);
     const view = ArrayBuffer.isView(like) ? StridedMemoryView.fromTypedArray(like) : like;
     return DeviceArray.allocate(view.shape, view.dtype, options);
@@ -136,7 +139,10 @@ export class DeviceArray implements Disposable {
   static fromHost(host: unknown, options: DeviceArrayOptions = {}): DeviceArray {
     options = checkCoreOptions('DeviceArray.fromHost', options, DEVICE_ARRAY_OPTIONS);
     const view = host instanceof StridedMemoryView ? host : StridedMemoryView.fromAny(host);
-    if (!view.isHostReadable) throw new CopyError('DeviceArray.fromHost: the array is not host memory; use DeviceArray.allocate and copy on the device');
+    if (!view.isHostReadable)
+      throw new CopyError(
+        'DeviceArray.fromHost: the array is not host memory; use DeviceArray.allocate and copy on the device',
+      );
     const array = DeviceArray.allocate(view.shape, view.dtype, options);
     try {
       array.copyFromHost(view, { stream: options.stream });
@@ -197,7 +203,10 @@ export class DeviceArray implements Disposable {
   }
 
   #compactBytes(what: string): number {
-    if (!this.view.isCContiguous) throw new CopyError(`DeviceArray.${what}: the array is not compact (strides [${this.strides.join(', ')}]); copy a compact array`);
+    if (!this.view.isCContiguous)
+      throw new CopyError(
+        `DeviceArray.${what}: the array is not compact (strides [${this.strides.join(', ')}]); copy a compact array`,
+      );
     return this.nbytes;
   }
 
@@ -206,7 +215,9 @@ export class DeviceArray implements Disposable {
     const bytes = this.#compactBytes(what);
     const buffer = this.buffer;
     if (buffer === undefined || buffer.size !== bytes || buffer.ptr !== this.view.ptr) {
-      throw new CopyError(`DeviceArray.${what}: a slice or an array without its own Buffer is copied through a kernel or a compact copy, not by this method`);
+      throw new CopyError(
+        `DeviceArray.${what}: a slice or an array without its own Buffer is copied through a kernel or a compact copy, not by this method`,
+      );
     }
     return buffer;
   }
@@ -220,8 +231,16 @@ export class DeviceArray implements Disposable {
    *
    * @throws {CopyError} for a target of another size, a strided array, or a closed one
    */
-  copyToHost(target?: HostArrayTarget | { readonly stream?: StreamArgument | undefined }, options: { readonly stream?: StreamArgument | undefined } = {}): AnyTypedArray | HostArrayTarget {
-    if (target !== undefined && !(target instanceof DeviceArray) && !(target instanceof StridedMemoryView) && !ArrayBuffer.isView(target)) {
+  copyToHost(
+    target?: HostArrayTarget | { readonly stream?: StreamArgument | undefined },
+    options: { readonly stream?: StreamArgument | undefined } = {},
+  ): AnyTypedArray | HostArrayTarget {
+    if (
+      target !== undefined &&
+      !(target instanceof DeviceArray) &&
+      !(target instanceof StridedMemoryView) &&
+      !ArrayBuffer.isView(target)
+    ) {
       options = target;
       target = undefined;
     }
@@ -231,17 +250,22 @@ export class DeviceArray implements Disposable {
     const stream = options.stream;
     if (target instanceof DeviceArray) {
       const into = target.#wholeBuffer('copyToHost');
-      if (into.size !== source.size) throw new CopyError(`DeviceArray.copyToHost: the target has ${into.size} bytes, the array ${source.size}`);
+      if (into.size !== source.size)
+        throw new CopyError(`DeviceArray.copyToHost: the target has ${into.size} bytes, the array ${source.size}`);
       source.copyTo(into, { stream }); // stream-ordered, device to pinned
       return target;
     }
     if (target === undefined) {
-      const array = StridedMemoryView.fromBuffer(new ArrayBuffer(source.size), { dtype: this.dtype, shape: this.shape }).typedArray();
+      const array = StridedMemoryView.fromBuffer(new ArrayBuffer(source.size), {
+        dtype: this.dtype,
+        shape: this.shape,
+      }).typedArray();
       source.copyTo(compactBytes(array), { stream });
       return array;
     }
     const view = target instanceof StridedMemoryView ? target : StridedMemoryView.fromTypedArray(target);
-    if (view.nbytes !== source.size) throw new CopyError(`DeviceArray.copyToHost: the target has ${view.nbytes} bytes, the array ${source.size}`);
+    if (view.nbytes !== source.size)
+      throw new CopyError(`DeviceArray.copyToHost: the target has ${view.nbytes} bytes, the array ${source.size}`);
     if (view.isCContiguous && view.buffer !== undefined) {
       source.copyTo(compactBytes(view.typedArray()), { stream });
     } else {
@@ -258,12 +282,24 @@ export class DeviceArray implements Disposable {
    * `source` may change once this returns), or from another array
    * (pinned memory: stream-ordered).
    */
-  copyFromHost(source: HostArrayTarget | unknown, options: { readonly stream?: StreamArgument | undefined } = {}): this {
+  copyFromHost(
+    source: HostArrayTarget | unknown,
+    options: { readonly stream?: StreamArgument | undefined } = {},
+  ): this {
     options = checkCoreOptions('DeviceArray.copyFromHost', options, STREAM_OPTIONS);
     if (this.buffer === undefined) {
-      if (!this.view.isHostReadable) throw new CopyError('DeviceArray.copyFromHost: the array has no Buffer and is not host memory; copy into it on the device');
-      const from = source instanceof DeviceArray ? source.view : source instanceof StridedMemoryView ? source : StridedMemoryView.fromAny(source);
-      if (from.size !== this.size) throw new CopyError(`DeviceArray.copyFromHost: the source has ${from.size} elements, the array ${this.size}`);
+      if (!this.view.isHostReadable)
+        throw new CopyError(
+          'DeviceArray.copyFromHost: the array has no Buffer and is not host memory; copy into it on the device',
+        );
+      const from =
+        source instanceof DeviceArray
+          ? source.view
+          : source instanceof StridedMemoryView
+            ? source
+            : StridedMemoryView.fromAny(source);
+      if (from.size !== this.size)
+        throw new CopyError(`DeviceArray.copyFromHost: the source has ${from.size} elements, the array ${this.size}`);
       this.view.copyFrom(sameShape(from.shape, this.shape) ? from : from.view({ shape: this.shape }));
       return this;
     }
@@ -274,7 +310,8 @@ export class DeviceArray implements Disposable {
       return this;
     }
     const view = source instanceof StridedMemoryView ? source : StridedMemoryView.fromAny(source);
-    if (view.nbytes !== into.size) throw new CopyError(`DeviceArray.copyFromHost: the source has ${view.nbytes} bytes, the array ${into.size}`);
+    if (view.nbytes !== into.size)
+      throw new CopyError(`DeviceArray.copyFromHost: the source has ${view.nbytes} bytes, the array ${into.size}`);
     const compact = view.isCContiguous && view.buffer !== undefined ? view.typedArray('read') : view.toTypedArray();
     if (into.size > 0) into.copyFrom(compactBytes(compact), { stream });
     return this;
@@ -282,10 +319,17 @@ export class DeviceArray implements Disposable {
 
   /** copyToHost of an array in host memory (the simulator's): a compact copy, or elements copied into `target`. */
   #hostCopyTo(target: HostArrayTarget | undefined): AnyTypedArray | HostArrayTarget {
-    if (!this.view.isHostReadable) throw new CopyError('DeviceArray.copyToHost: the array has no Buffer and is not host memory');
+    if (!this.view.isHostReadable)
+      throw new CopyError('DeviceArray.copyToHost: the array has no Buffer and is not host memory');
     if (target === undefined) return this.view.toTypedArray();
-    const into = target instanceof DeviceArray ? target.view : target instanceof StridedMemoryView ? target : StridedMemoryView.fromTypedArray(target);
-    if (into.size !== this.size) throw new CopyError(`DeviceArray.copyToHost: the target has ${into.size} elements, the array ${this.size}`);
+    const into =
+      target instanceof DeviceArray
+        ? target.view
+        : target instanceof StridedMemoryView
+          ? target
+          : StridedMemoryView.fromTypedArray(target);
+    if (into.size !== this.size)
+      throw new CopyError(`DeviceArray.copyToHost: the target has ${into.size} elements, the array ${this.size}`);
     (sameShape(into.shape, this.shape) ? into : into.view({ shape: this.shape })).copyFrom(this.view);
     return target;
   }

@@ -3,12 +3,25 @@ import { checkBlockingWait, Event, type EventOptions, type StreamArgument, type 
 import type { Buffer } from '../memory/buffer.js';
 import { DeviceStream } from '../graph/device-stream.js';
 import { deviceCount } from '../context/driver-init.js';
-import { checkDeviceOrdinal, currentDeviceOrdinal, deviceAttribute, deviceHandle, ensureCurrentDevice, primaryContext, setCurrentDevice } from '../context/device-context.js';
+import {
+  checkDeviceOrdinal,
+  currentDeviceOrdinal,
+  deviceAttribute,
+  deviceHandle,
+  ensureCurrentDevice,
+  primaryContext,
+  setCurrentDevice,
+} from '../context/device-context.js';
 import { brandDevice, DEVICE_OF_ORDINAL, toDeviceOrdinal } from '../context/device-identity.js';
 import { devicesCanAccess } from '../context/peer-access.js';
 import { checkCoreOptions, STREAM_OPTIONS } from '../core-options.js';
 import { GraphBuilder } from '../graph/graph-builder.js';
-import { DEVICE_ATTRIBUTES, FLAG_ATTRIBUTES, type DeviceAttributeName, type DeviceAttributeValues } from '../generated/device-attributes.js';
+import {
+  DEVICE_ATTRIBUTES,
+  FLAG_ATTRIBUTES,
+  type DeviceAttributeName,
+  type DeviceAttributeValues,
+} from '../generated/device-attributes.js';
 import type { ManagedBuffer } from '../memory/managed-buffer.js';
 import { DeviceMemoryResource, ManagedMemoryResource } from '../memory/memory-resources.js';
 
@@ -47,7 +60,8 @@ export class Device {
 
   /** The device of `ordinal` (default 0). */
   static get(ordinal = 0): Device {
-    if (!Number.isInteger(ordinal) || ordinal < 0) throw new RangeError(`Device.get: ordinal must be a non-negative integer, got ${String(ordinal)}`);
+    if (!Number.isInteger(ordinal) || ordinal < 0)
+      throw new RangeError(`Device.get: ordinal must be a non-negative integer, got ${String(ordinal)}`);
     const known = devices.get(ordinal);
     if (known) return known;
     checkDeviceOrdinal(ordinal);

@@ -9,7 +9,15 @@ import type { Stream } from '@cuda-js/streams';
 import { describeGpu, gpuAvailability } from '@cuda-js/test-support';
 import { missingLibrary } from '@cuda-js/test-support/driver-probe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Buffer, Communicator, Device, DeviceMemoryResource, DeviceMismatchError, DeviceNotFoundError, launch } from '../index.js';
+import {
+  type Buffer,
+  Communicator,
+  Device,
+  DeviceMemoryResource,
+  DeviceMismatchError,
+  DeviceNotFoundError,
+  launch,
+} from '../index.js';
 import { compileTestKernels } from '../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
@@ -25,7 +33,8 @@ const ncclMissing = missingLibrary(
   (error) => error instanceof LibraryNotFoundError,
 );
 
-const f32 = (b: Buffer, stream: Stream) => StridedMemoryView.fromAny(b, { stream: stream.handle }).view({ dtype: 'float32' });
+const f32 = (b: Buffer, stream: Stream) =>
+  StridedMemoryView.fromAny(b, { stream: stream.handle }).view({ dtype: 'float32' });
 function read(b: Buffer, stream: Stream): Float32Array {
   const out = new Float32Array(b.size / 4);
   b.copyTo(out, { stream });
@@ -36,7 +45,8 @@ describeGpu('several devices', () => {
   // describeGpu collects the body of a skipped suite too: ask the driver only where the probe found a device
   const gpu = gpuAvailability().available;
   const count = gpu ? Device.count() : 0;
-  if (gpu && count < 2) console.log(`multi-device.gpu.test.ts: two-device tests skipped: needs 2 CUDA devices, this host has ${count}`);
+  if (gpu && count < 2)
+    console.log(`multi-device.gpu.test.ts: two-device tests skipped: needs 2 CUDA devices, this host has ${count}`);
 
   describe('what one device shows', () => {
     it('a device can access itself; asking for a device that is not there says so', () => {
@@ -70,7 +80,8 @@ describeGpu('several devices', () => {
       s0 = d0.createStream();
       s1 = d1.createStream();
       peer = d0.canAccessPeer(d1) && d1.canAccessPeer(d0);
-      if (!peer) console.log('multi-device.gpu.test.ts: devices 0 and 1 cannot access each other: peer-access tests skipped');
+      if (!peer)
+        console.log('multi-device.gpu.test.ts: devices 0 and 1 cannot access each other: peer-access tests skipped');
       k = compileTestKernels(SOURCE, ['add_one'], d0.arch);
     });
     afterAll(() => {
@@ -129,7 +140,9 @@ describeGpu('several devices', () => {
       pool.peerAccessibleBy = [];
       using a = pool.allocate(1024, { stream: s0 });
       expect(() => a.fill(1, { stream: s1 })).toThrow(DeviceMismatchError);
-      expect(() => a.fill(1, { stream: s1 })).toThrow(/the stream belongs to Device\(1\), the memory to Device\(0\), and Device\(1\) has no access to it/);
+      expect(() => a.fill(1, { stream: s1 })).toThrow(
+        /the stream belongs to Device\(1\), the memory to Device\(0\), and Device\(1\) has no access to it/,
+      );
       expect(() => pool.allocate(64, { stream: s1 })).toThrow(DeviceMismatchError);
       if (!peer) return;
       pool.peerAccessibleBy = [1];
@@ -156,7 +169,9 @@ describeGpu('several devices', () => {
       launch(s1, { grid: Math.ceil(n / 256), block: 256 }, k.kernels['add_one']!, f32(src, s1), f32(dst, s1), n);
       expect(read(dst, s1)).toEqual(values.map((v) => Math.fround(v + 1)));
       d0.memoryResource.peerAccessibleBy = [];
-      expect(() => launch(s1, { grid: 1, block: 1 }, k.kernels['add_one']!, f32(src, s1), f32(dst, s1), 1)).toThrow(/the array lives on CUDA device 0, but the launch is on device 1/);
+      expect(() => launch(s1, { grid: 1, block: 1 }, k.kernels['add_one']!, f32(src, s1), f32(dst, s1), 1)).toThrow(
+        /the array lives on CUDA device 0, but the launch is on device 1/,
+      );
     });
 
     describe.skipIf(ncclMissing !== undefined)('NCCL across the two devices', () => {
@@ -176,17 +191,29 @@ describeGpu('several devices', () => {
             return buffer;
           });
           const gathered = comms.map((c, r) => c.device.allocate(n * 4 * 2, { stream: streams[r]! }));
-          await Communicator.group(() => comms.forEach((c, r) => c.allReduce(f32(parts[r]!, streams[r]!), f32(parts[r]!, streams[r]!), { stream: streams[r]! })));
+          await Communicator.group(() =>
+            comms.forEach((c, r) =>
+              c.allReduce(f32(parts[r]!, streams[r]!), f32(parts[r]!, streams[r]!), { stream: streams[r]! }),
+            ),
+          );
           const expected = Float32Array.from({ length: n }, (_, i) => 3 * (i % 97));
           for (const [r, b] of parts.entries()) expect(read(b, streams[r]!)).toEqual(expected);
-          await Communicator.group(() => comms.forEach((c, r) => c.allGather(f32(parts[r]!, streams[r]!), f32(gathered[r]!, streams[r]!), { stream: streams[r]! })));
+          await Communicator.group(() =>
+            comms.forEach((c, r) =>
+              c.allGather(f32(parts[r]!, streams[r]!), f32(gathered[r]!, streams[r]!), { stream: streams[r]! }),
+            ),
+          );
           for (const [r, g] of gathered.entries()) {
             const back = read(g, streams[r]!);
             expect(back.subarray(0, n)).toEqual(expected);
             expect(back.subarray(n)).toEqual(expected);
           }
-          expect(() => comms[0]!.allReduce(f32(parts[1]!, s1), f32(parts[1]!, s1), { stream: s0 })).toThrow(DeviceMismatchError);
-          expect(() => comms[0]!.allReduce(f32(parts[0]!, s0), f32(parts[0]!, s0), { stream: s1 })).toThrow(/a communicator's calls run on a stream of its own device/);
+          expect(() => comms[0]!.allReduce(f32(parts[1]!, s1), f32(parts[1]!, s1), { stream: s0 })).toThrow(
+            DeviceMismatchError,
+          );
+          expect(() => comms[0]!.allReduce(f32(parts[0]!, s0), f32(parts[0]!, s0), { stream: s1 })).toThrow(
+            /a communicator's calls run on a stream of its own device/,
+          );
           for (const b of [...parts, ...gathered]) b.close();
         } finally {
           for (const c of comms) c.close();

@@ -29,15 +29,25 @@ describe.skipIf(hasDevice || driverAbsent)('core without a device', () => {
   it('launch fails clearly before any GPU work', () => {
     expect(() => launch(0n, { grid: 0, block: 1 }, 1n)).toThrow(CudaError);
     expect(() => launch(0n, { grid: 1, block: 1 }, 'kernel' as never)).toThrow(/kernel must be a Kernel/);
-    expect(() => launch(3 as never, { grid: 1, block: 1 }, { handle: 1n, parameters: [] })).toThrow(/stream must be a Stream/);
-    expect(() => launch(0n, { grid: [1, 2, 3, 4] as never, block: 1 }, { handle: 1n, parameters: [] })).toThrow(LaunchConfigError);
+    expect(() => launch(3 as never, { grid: 1, block: 1 }, { handle: 1n, parameters: [] })).toThrow(
+      /stream must be a Stream/,
+    );
+    expect(() => launch(0n, { grid: [1, 2, 3, 4] as never, block: 1 }, { handle: 1n, parameters: [] })).toThrow(
+      LaunchConfigError,
+    );
     expect(() => launch(0n, { grid: 1, block: 1 }, { handle: 1n, parameters: [] })).toThrow(/no CUDA device/);
   });
 });
 
 describe.skipIf(!driverAbsent)('core without the driver library', () => {
   it('every entry point throws LibraryNotFoundError naming libcuda and where it looked', () => {
-    for (const call of [() => driverVersion(), () => deviceCount(), () => Device.get(0), () => Device.all(), () => Device.current()]) {
+    for (const call of [
+      () => driverVersion(),
+      () => deviceCount(),
+      () => Device.get(0),
+      () => Device.all(),
+      () => Device.current(),
+    ]) {
       expect(call).toThrow(LibraryNotFoundError);
       expect(call).toThrow(/CUDA library 'cuda' was not found\.\nPlaces tried, in order:\n[\s\S]*libcuda\.so\.1/);
     }
@@ -46,8 +56,12 @@ describe.skipIf(!driverAbsent)('core without the driver library', () => {
 
   it('launch checks its arguments first, then names the missing library', () => {
     expect(() => launch(0n, { grid: 1, block: 1 }, 'kernel' as never)).toThrow(/kernel must be a Kernel/);
-    expect(() => launch(3 as never, { grid: 1, block: 1 }, { handle: 1n, parameters: [] })).toThrow(/stream must be a Stream/);
-    expect(() => launch(0n, { grid: [1, 2, 3, 4] as never, block: 1 }, { handle: 1n, parameters: [] })).toThrow(LaunchConfigError);
+    expect(() => launch(3 as never, { grid: 1, block: 1 }, { handle: 1n, parameters: [] })).toThrow(
+      /stream must be a Stream/,
+    );
+    expect(() => launch(0n, { grid: [1, 2, 3, 4] as never, block: 1 }, { handle: 1n, parameters: [] })).toThrow(
+      LaunchConfigError,
+    );
     expect(() => launch(0n, { grid: 1, block: 1 }, { handle: 1n, parameters: [] })).toThrow(LibraryNotFoundError);
   });
 });

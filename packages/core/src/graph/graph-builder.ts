@@ -1,14 +1,34 @@
 import { CudaError, driver, type CUcontext, type CUgraph } from '@cuda-js/bindings';
 import { OwnedHandle } from '@cuda-js/bindings/runtime';
 import { formatValue } from '@cuda-js/memory-view';
-import { Event, Stream, STREAM_PROTOCOL, streamHandle, type StreamArgument, type StreamLike, type StreamProtocolResult } from '@cuda-js/streams';
+import {
+  Event,
+  Stream,
+  STREAM_PROTOCOL,
+  streamHandle,
+  type StreamArgument,
+  type StreamLike,
+  type StreamProtocolResult,
+} from '@cuda-js/streams';
 import { ensureDriver } from '../context/driver-init.js';
 import { GraphArgumentError, GraphStateError } from '../errors.js';
 import { Graph, type GraphCompleteOptions } from './graph.js';
-import { addConditionalNode, createCondition, unwrapConditions, type ConditionalKind, type GraphCondition } from './graph-conditional.js';
+import {
+  addConditionalNode,
+  createCondition,
+  unwrapConditions,
+  type ConditionalKind,
+  type GraphCondition,
+} from './graph-conditional.js';
 import { withContext } from './graph-context.js';
 import { debugDotPrint, type GraphDebugPrintOptions } from './graph-debug-print.js';
-import { closeDefinitionRoot, definitionRoot, definitionView, type DefinitionRoot, type GraphDefinition } from './graph-definition.js';
+import {
+  closeDefinitionRoot,
+  definitionRoot,
+  definitionView,
+  type DefinitionRoot,
+  type GraphDefinition,
+} from './graph-definition.js';
 import { GraphResources } from './graph-resources.js';
 import { GRAPH_SOURCE, isGraphSource, type GraphSource, type GraphSourceParts } from './graph-source.js';
 import type { KernelArgument } from '../launch/kernel-parameters.js';
@@ -24,7 +44,12 @@ import { RECORD_LAUNCH } from '../launch/launch-recorder.js';
  */
 export type GraphBuildMode = 'global' | 'thread_local' | 'relaxed';
 
-const BUILD_MODES: Readonly<Record<GraphBuildMode, 'CU_STREAM_CAPTURE_MODE_GLOBAL' | 'CU_STREAM_CAPTURE_MODE_THREAD_LOCAL' | 'CU_STREAM_CAPTURE_MODE_RELAXED'>> = {
+const BUILD_MODES: Readonly<
+  Record<
+    GraphBuildMode,
+    'CU_STREAM_CAPTURE_MODE_GLOBAL' | 'CU_STREAM_CAPTURE_MODE_THREAD_LOCAL' | 'CU_STREAM_CAPTURE_MODE_RELAXED'
+  >
+> = {
   global: 'CU_STREAM_CAPTURE_MODE_GLOBAL',
   thread_local: 'CU_STREAM_CAPTURE_MODE_THREAD_LOCAL',
   relaxed: 'CU_STREAM_CAPTURE_MODE_RELAXED',
@@ -97,7 +122,9 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
 
   private constructor(token: typeof BUILDER_TOKEN, init: BuilderInit) {
     if (token !== BUILDER_TOKEN || init === null || typeof init !== 'object') {
-      throw new GraphArgumentError('GraphBuilder has no public constructor: use device.createGraphBuilder() or GraphBuilder.fromStream(stream)');
+      throw new GraphArgumentError(
+        'GraphBuilder has no public constructor: use device.createGraphBuilder() or GraphBuilder.fromStream(stream)',
+      );
     }
     this.#stream = init.stream;
     this.#ownsStream = init.ownsStream;
@@ -114,9 +141,18 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   static create(): GraphBuilder {
     ensureDriver();
     const context = driver.cuCtxGetCurrent();
-    if (context === 0n) throw new GraphStateError('GraphBuilder: no current CUDA context; call device.setCurrent() first');
+    if (context === 0n)
+      throw new GraphStateError('GraphBuilder: no current CUDA context; call device.setCurrent() first');
     const stream = Stream.create({ nonBlocking: true });
-    return new GraphBuilder(BUILDER_TOKEN, { stream, ownsStream: true, context, kind: 'primary', resources: new GraphResources(), capture: newCapture(), state: 'new' });
+    return new GraphBuilder(BUILDER_TOKEN, {
+      stream,
+      ownsStream: true,
+      context,
+      kind: 'primary',
+      resources: new GraphResources(),
+      capture: newCapture(),
+      state: 'new',
+    });
   }
 
   /**
@@ -127,11 +163,22 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
    */
   static fromStream(stream: StreamArgument): GraphBuilder {
     const handle = streamHandle(stream, 'GraphBuilder.fromStream: stream');
-    if (handle <= 2n) throw new GraphArgumentError(`GraphBuilder.fromStream: the default stream (0x${handle.toString(16)}) cannot be captured; use a stream made by device.createStream()`);
+    if (handle <= 2n)
+      throw new GraphArgumentError(
+        `GraphBuilder.fromStream: the default stream (0x${handle.toString(16)}) cannot be captured; use a stream made by device.createStream()`,
+      );
     ensureDriver();
     const context = driver.cuStreamGetCtx(handle);
     const wrapped = stream instanceof Stream ? stream : Stream.from(stream);
-    return new GraphBuilder(BUILDER_TOKEN, { stream: wrapped, ownsStream: false, context, kind: 'primary', resources: new GraphResources(), capture: newCapture(), state: 'new' });
+    return new GraphBuilder(BUILDER_TOKEN, {
+      stream: wrapped,
+      ownsStream: false,
+      context,
+      kind: 'primary',
+      resources: new GraphResources(),
+      capture: newCapture(),
+      state: 'new',
+    });
   }
 
   /** The stream that work is captured on. */
@@ -163,7 +210,8 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
    * capturing invalidated is a GraphStateError here (and the capture is ended).
    */
   get isBuilding(): boolean {
-    if (this.#state === 'closed' || this.#state === 'new' || this.#state === 'ended' || this.#state === 'invalidated') return false;
+    if (this.#state === 'closed' || this.#state === 'new' || this.#state === 'ended' || this.#state === 'invalidated')
+      return false;
     this.#checkCapturing('GraphBuilder.isBuilding');
     return true;
   }
@@ -174,7 +222,14 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   }
 
   #stateError(what: string, expected: string): GraphStateError {
-    const state = this.#state === 'closed' ? 'closed' : this.#state === 'new' ? 'not started (call beginBuilding())' : this.#state === 'ended' ? 'ended' : this.#state;
+    const state =
+      this.#state === 'closed'
+        ? 'closed'
+        : this.#state === 'new'
+          ? 'not started (call beginBuilding())'
+          : this.#state === 'ended'
+            ? 'ended'
+            : this.#state;
     return new GraphStateError(`${what}: expected a GraphBuilder that ${expected}; this one is ${state}`);
   }
 
@@ -223,10 +278,17 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   /** Starts capturing (cuStreamBeginCapture; a conditional body: cuStreamBeginCaptureToGraph into its body graph). A builder builds once. */
   beginBuilding(mode: GraphBuildMode = 'relaxed'): this {
     const what = 'GraphBuilder.beginBuilding';
-    if (this.#kind === 'forked') throw new GraphStateError(`${what}: a builder made by split() is part of its origin's capture and builds from the start; record work on it and join it back`);
-    if (this.#state !== 'new') throw this.#stateError(what, 'has not started building (a builder builds once; make another)');
+    if (this.#kind === 'forked')
+      throw new GraphStateError(
+        `${what}: a builder made by split() is part of its origin's capture and builds from the start; record work on it and join it back`,
+      );
+    if (this.#state !== 'new')
+      throw this.#stateError(what, 'has not started building (a builder builds once; make another)');
     const modeName = BUILD_MODES[mode];
-    if (modeName === undefined) throw new GraphArgumentError(`${what}: mode must be one of ${Object.keys(BUILD_MODES).join(', ')}; got ${formatValue(mode)}`);
+    if (modeName === undefined)
+      throw new GraphArgumentError(
+        `${what}: mode must be one of ${Object.keys(BUILD_MODES).join(', ')}; got ${formatValue(mode)}`,
+      );
     const value = driver.CUstreamCaptureMode[modeName];
     const stream = this.#stream.handle;
     if (this.#kind === 'body') driver.cuStreamBeginCaptureToGraph(stream, this.#bodyGraph!, null, null, value);
@@ -238,10 +300,16 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   /** Stops capturing. Every builder split from this one must have been joined back first. */
   endBuilding(): this {
     const what = 'GraphBuilder.endBuilding';
-    if (this.#kind === 'forked') throw new GraphStateError(`${what}: a builder made by split() ends by being joined into its origin (GraphBuilder.join(origin, fork)); end the origin's building`);
+    if (this.#kind === 'forked')
+      throw new GraphStateError(
+        `${what}: a builder made by split() ends by being joined into its origin (GraphBuilder.join(origin, fork)); end the origin's building`,
+      );
     this.#requireBuilding(what);
     const open = this.#capture.openForks.size;
-    if (open > 0) throw new GraphStateError(`${what}: ${open} builder(s) split from this one are not joined; join them first (GraphBuilder.join(this, ...forks))`);
+    if (open > 0)
+      throw new GraphStateError(
+        `${what}: ${open} builder(s) split from this one are not joined; join them first (GraphBuilder.join(this, ...forks))`,
+      );
     this.#checkCapturing(what);
     let graph: CUgraph;
     try {
@@ -249,10 +317,14 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     } catch (error) {
       this.#state = 'invalidated';
       this.#closeRetired();
-      if (error instanceof CudaError) throw new GraphStateError(`${what}: the driver could not end the capture (${error.codeName})`, { cause: error });
+      if (error instanceof CudaError)
+        throw new GraphStateError(`${what}: the driver could not end the capture (${error.codeName})`, {
+          cause: error,
+        });
       throw error;
     }
-    if (this.#kind === 'primary') this.#graph = new OwnedHandle(graph, this, (h) => driver.cuGraphDestroy(h), 'GraphBuilder graph');
+    if (this.#kind === 'primary')
+      this.#graph = new OwnedHandle(graph, this, (h) => driver.cuGraphDestroy(h), 'GraphBuilder graph');
     this.#closeRetired();
     this.#state = 'ended';
     return this;
@@ -261,7 +333,10 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   /** The captured graph made executable; may be called again for more executable graphs. */
   complete(options: GraphCompleteOptions = {}): Graph {
     const what = 'GraphBuilder.complete';
-    if (this.#kind === 'body') throw new GraphStateError(`${what}: a conditional body is instantiated with the graph that holds its node; complete that builder`);
+    if (this.#kind === 'body')
+      throw new GraphStateError(
+        `${what}: a conditional body is instantiated with the graph that holds its node; complete that builder`,
+      );
     if (this.#state !== 'ended') throw this.#stateError(what, 'has ended building');
     return Graph.instantiate(this.#graph!.handle, this.#resources, options, what);
   }
@@ -285,9 +360,11 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   }
 
   #graphHandle(what: string): CUgraph {
-    if (this.#kind === 'forked') throw new GraphStateError(`${what}: a builder made by split() shares its origin's graph; use the origin`);
+    if (this.#kind === 'forked')
+      throw new GraphStateError(`${what}: a builder made by split() shares its origin's graph; use the origin`);
     if (this.#kind === 'body') {
-      if (this.#state === 'closed' || this.#state === 'building' || this.#state === 'invalidated') throw this.#stateError(what, 'is not building');
+      if (this.#state === 'closed' || this.#state === 'building' || this.#state === 'invalidated')
+        throw this.#stateError(what, 'is not building');
       return this.#bodyGraph!;
     }
     if (this.#state !== 'ended') throw this.#stateError(what, 'has ended building');
@@ -308,7 +385,9 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   split(count: number): GraphBuilder[] {
     const what = 'GraphBuilder.split';
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 2 || count > MAX_SPLIT) {
-      throw new GraphArgumentError(`${what}: count must be an integer from 2 to ${MAX_SPLIT}, got ${formatValue(count)}`);
+      throw new GraphArgumentError(
+        `${what}: count must be an integer from 2 to ${MAX_SPLIT}, got ${formatValue(count)}`,
+      );
     }
     this.#requireBuilding(what);
     this.#checkCapturing(what);
@@ -320,7 +399,15 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
         for (let i = 1; i < count; i++) {
           const stream = Stream.create({ nonBlocking: true });
           stream.wait(event);
-          const fork = new GraphBuilder(BUILDER_TOKEN, { stream, ownsStream: true, context: this.#context, kind: 'forked', resources: this.#resources, capture: this.#capture, state: 'building' });
+          const fork = new GraphBuilder(BUILDER_TOKEN, {
+            stream,
+            ownsStream: true,
+            context: this.#context,
+            kind: 'forked',
+            resources: this.#resources,
+            capture: this.#capture,
+            state: 'building',
+          });
           this.#capture.openForks.add(fork);
           forks.push(fork);
         }
@@ -338,13 +425,19 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
    */
   static join(...builders: GraphBuilder[]): GraphBuilder {
     const what = 'GraphBuilder.join';
-    if (builders.length < 2) throw new GraphArgumentError(`${what}: expected at least two builders, got ${builders.length}`);
-    for (const b of builders) if (!(b instanceof GraphBuilder)) throw new GraphArgumentError(`${what}: expected GraphBuilders, got ${formatValue(b)}`);
+    if (builders.length < 2)
+      throw new GraphArgumentError(`${what}: expected at least two builders, got ${builders.length}`);
+    for (const b of builders)
+      if (!(b instanceof GraphBuilder))
+        throw new GraphArgumentError(`${what}: expected GraphBuilders, got ${formatValue(b)}`);
     if (new Set(builders).size !== builders.length) throw new GraphArgumentError(`${what}: a builder is given twice`);
     const capture = builders[0]!.#capture;
     for (const b of builders) {
       b.#requireBuilding(what);
-      if (b.#capture !== capture) throw new GraphArgumentError(`${what}: the builders belong to different captures; only builders split from one origin can be joined`);
+      if (b.#capture !== capture)
+        throw new GraphArgumentError(
+          `${what}: the builders belong to different captures; only builders split from one origin can be joined`,
+        );
     }
     const root = builders.find((b) => b.#kind !== 'forked') ?? builders[0]!;
     root.#checkCapturing(what);
@@ -372,13 +465,34 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
     return createCondition(graph, this.#context, defaultValue, what);
   }
 
-  #conditional(kind: ConditionalKind, condition: GraphCondition, count: number | undefined, what: string): GraphBuilder[] {
+  #conditional(
+    kind: ConditionalKind,
+    condition: GraphCondition,
+    count: number | undefined,
+    what: string,
+  ): GraphBuilder[] {
     this.#requireBuilding(what);
     this.#checkCapturing(what);
     const stream = this.#stream.handle;
     const info = driver.cuStreamGetCaptureInfo(stream);
-    const { node, bodies } = addConditionalNode({ graph: info.graph_out, dependencies: info.dependencies_out, edges: info.edgeData_out, condition, kind, count, context: this.#context }, what);
-    driver.cuStreamUpdateCaptureDependencies(stream, [node], null, driver.CUstreamUpdateCaptureDependencies_flags.CU_STREAM_SET_CAPTURE_DEPENDENCIES);
+    const { node, bodies } = addConditionalNode(
+      {
+        graph: info.graph_out,
+        dependencies: info.dependencies_out,
+        edges: info.edgeData_out,
+        condition,
+        kind,
+        count,
+        context: this.#context,
+      },
+      what,
+    );
+    driver.cuStreamUpdateCaptureDependencies(
+      stream,
+      [node],
+      null,
+      driver.CUstreamUpdateCaptureDependencies_flags.CU_STREAM_SET_CAPTURE_DEPENDENCIES,
+    );
     return withContext(this.#context, () =>
       bodies.map(
         (bodyGraph) =>
@@ -421,14 +535,22 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   embed(child: GraphSource): void {
     const what = 'GraphBuilder.embed';
     this.#requireBuilding(what);
-    if (!isGraphSource(child)) throw new GraphArgumentError(`${what}: expected a GraphBuilder that has ended building, or a GraphDefinition, got ${formatValue(child)}`);
+    if (!isGraphSource(child))
+      throw new GraphArgumentError(
+        `${what}: expected a GraphBuilder that has ended building, or a GraphDefinition, got ${formatValue(child)}`,
+      );
     if (child === this) throw new GraphArgumentError(`${what}: a builder cannot embed itself`);
     const parts = child[GRAPH_SOURCE](what);
     this.#checkCapturing(what);
     const stream = this.#stream.handle;
     const info = driver.cuStreamGetCaptureInfo(stream);
     const node = driver.cuGraphAddChildGraphNode(info.graph_out, info.dependencies_out, parts.graph);
-    driver.cuStreamUpdateCaptureDependencies(stream, [node], null, driver.CUstreamUpdateCaptureDependencies_flags.CU_STREAM_SET_CAPTURE_DEPENDENCIES);
+    driver.cuStreamUpdateCaptureDependencies(
+      stream,
+      [node],
+      null,
+      driver.CUstreamUpdateCaptureDependencies_flags.CU_STREAM_SET_CAPTURE_DEPENDENCIES,
+    );
     this.#resources.merge(parts.resources);
   }
 
@@ -441,7 +563,8 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   callback(fn: () => void): void {
     const what = 'GraphBuilder.callback';
     this.#requireBuilding(what);
-    if (typeof fn !== 'function') throw new GraphArgumentError(`${what}: expected a function to call, got ${formatValue(fn)}`);
+    if (typeof fn !== 'function')
+      throw new GraphArgumentError(`${what}: expected a function to call, got ${formatValue(fn)}`);
     driver.cuLaunchHostFunc(this.#stream.handle, fn);
     this.#resources.retain(fn);
   }
@@ -454,7 +577,12 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
   }
 
   /** @internal `launch(builder, config, kernel, ...args)`: records the launch, and holds the kernel and the arguments. */
-  [RECORD_LAUNCH](plan: LaunchPlanCore, config: LaunchConfig | LaunchConfigOptions, kernel: KernelArgument, args: readonly unknown[]): void {
+  [RECORD_LAUNCH](
+    plan: LaunchPlanCore,
+    config: LaunchConfig | LaunchConfigOptions,
+    kernel: KernelArgument,
+    args: readonly unknown[],
+  ): void {
     if (this.#state !== 'building') this.#requireBuilding('launch');
     plan.run(config, this.#stream.handle, unwrapConditions(args));
     this.#resources.retain(kernel);
@@ -468,7 +596,8 @@ export class GraphBuilder implements StreamLike, GraphSource, Disposable {
 
   /** @internal */
   [GRAPH_SOURCE](what: string): GraphSourceParts {
-    if (this.#kind === 'forked') throw new GraphStateError(`${what}: a builder made by split() has no graph of its own; use its origin`);
+    if (this.#kind === 'forked')
+      throw new GraphStateError(`${what}: a builder made by split() has no graph of its own; use its origin`);
     if (this.#state !== 'ended') throw this.#stateError(what, 'has ended building');
     return { graph: this.#kind === 'body' ? this.#bodyGraph! : this.#graph!.handle, resources: this.#resources };
   }

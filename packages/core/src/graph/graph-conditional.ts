@@ -1,4 +1,11 @@
-import { driver, type CUcontext, type CUgraph, type CUgraphConditionalHandle, type CUgraphNode, type DriverTypes } from '@cuda-js/bindings';
+import {
+  driver,
+  type CUcontext,
+  type CUgraph,
+  type CUgraphConditionalHandle,
+  type CUgraphNode,
+  type DriverTypes,
+} from '@cuda-js/bindings';
 import { formatValue } from '@cuda-js/memory-view';
 import { driverVersion } from '../context/driver-init.js';
 import { GraphArgumentError, GraphStateError } from '../errors.js';
@@ -7,7 +14,12 @@ import { GraphArgumentError, GraphStateError } from '../errors.js';
 export type ConditionalKind = 'if' | 'if-else' | 'while' | 'switch';
 
 /** The driver that each kind first appeared in (cuda.core checks the same versions). */
-const MINIMUM_DRIVER: Readonly<Record<ConditionalKind, number>> = { if: 12030, while: 12030, 'if-else': 12080, switch: 12080 };
+const MINIMUM_DRIVER: Readonly<Record<ConditionalKind, number>> = {
+  if: 12030,
+  while: 12030,
+  'if-else': 12080,
+  switch: 12080,
+};
 
 /**
  * The condition of conditional graph nodes (a `CUgraphConditionalHandle`),
@@ -44,9 +56,22 @@ export class GraphCondition {
 }
 
 /** cuGraphConditionalHandleCreate on `graph` (a CUgraph) in `context`; `what` names the caller. */
-export function createCondition(graph: CUgraph, context: CUcontext, defaultValue: number | undefined, what: string): GraphCondition {
-  if (defaultValue !== undefined && (typeof defaultValue !== 'number' || !Number.isInteger(defaultValue) || defaultValue < 0 || defaultValue > 0xffffffff)) {
-    throw new GraphArgumentError(`${what}: defaultValue must be an unsigned 32-bit integer (0..2^32-1) or left out, got ${formatValue(defaultValue)}`);
+export function createCondition(
+  graph: CUgraph,
+  context: CUcontext,
+  defaultValue: number | undefined,
+  what: string,
+): GraphCondition {
+  if (
+    defaultValue !== undefined &&
+    (typeof defaultValue !== 'number' ||
+      !Number.isInteger(defaultValue) ||
+      defaultValue < 0 ||
+      defaultValue > 0xffffffff)
+  ) {
+    throw new GraphArgumentError(
+      `${what}: defaultValue must be an unsigned 32-bit integer (0..2^32-1) or left out, got ${formatValue(defaultValue)}`,
+    );
   }
   requireDriver('if', what);
   // CU_GRAPH_COND_ASSIGN_DEFAULT: the default value is assigned at the start of each launch
@@ -60,7 +85,9 @@ function requireDriver(kind: ConditionalKind, what: string): void {
   const v = driver.cuDriverGetVersion();
   if (v < needed) {
     const { major, minor } = driverVersion();
-    throw new GraphStateError(`${what}: '${kind}' conditional nodes need a CUDA ${Math.floor(needed / 1000)}.${(needed % 1000) / 10} driver or newer; this one is CUDA ${major}.${minor}`);
+    throw new GraphStateError(
+      `${what}: '${kind}' conditional nodes need a CUDA ${Math.floor(needed / 1000)}.${(needed % 1000) / 10} driver or newer; this one is CUDA ${major}.${minor}`,
+    );
   }
 }
 
@@ -76,7 +103,9 @@ export function conditionalBodyCount(kind: ConditionalKind, count: number | unde
   if (kind === 'if' || kind === 'while') return 1;
   if (kind === 'if-else') return 2;
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_SWITCH_CASES) {
-    throw new GraphArgumentError(`${what}: a switch needs an integer count of cases from 1 to ${MAX_SWITCH_CASES}, got ${formatValue(count)}`);
+    throw new GraphArgumentError(
+      `${what}: a switch needs an integer count of cases from 1 to ${MAX_SWITCH_CASES}, got ${formatValue(count)}`,
+    );
   }
   return count;
 }
@@ -98,10 +127,15 @@ export interface ConditionalNodeRequest {
  * and returns it with its body graphs (CUgraphs owned by the node), after
  * checking that the condition belongs to the graph. `what` names the caller.
  */
-export function addConditionalNode(request: ConditionalNodeRequest, what: string): { node: CUgraphNode; bodies: CUgraph[] } {
+export function addConditionalNode(
+  request: ConditionalNodeRequest,
+  what: string,
+): { node: CUgraphNode; bodies: CUgraph[] } {
   const { condition, kind } = request;
   if (!(condition instanceof GraphCondition)) {
-    throw new GraphArgumentError(`${what}: expected a GraphCondition (from createCondition()), got ${formatValue(condition)}`);
+    throw new GraphArgumentError(
+      `${what}: expected a GraphCondition (from createCondition()), got ${formatValue(condition)}`,
+    );
   }
   if (condition.graph !== request.graph) {
     throw new GraphArgumentError(
@@ -111,7 +145,12 @@ export function addConditionalNode(request: ConditionalNodeRequest, what: string
   const size = conditionalBodyCount(kind, request.count, what);
   requireDriver(kind, what);
   const types = driver.CUgraphConditionalNodeType;
-  const type = kind === 'while' ? types.CU_GRAPH_COND_TYPE_WHILE : kind === 'switch' ? types.CU_GRAPH_COND_TYPE_SWITCH : types.CU_GRAPH_COND_TYPE_IF;
+  const type =
+    kind === 'while'
+      ? types.CU_GRAPH_COND_TYPE_WHILE
+      : kind === 'switch'
+        ? types.CU_GRAPH_COND_TYPE_SWITCH
+        : types.CU_GRAPH_COND_TYPE_IF;
   const added = driver.cuGraphAddNode(request.graph, request.dependencies, request.edges, {
     type: driver.CUgraphNodeType.CU_GRAPH_NODE_TYPE_CONDITIONAL,
     conditional: { handle: condition.handle, type, size, ctx: request.context },

@@ -28,7 +28,9 @@ export interface GraphDebugPrintOptions {
   readonly conditionalNodeParams?: boolean | undefined;
 }
 
-const FLAG_NAMES: Readonly<Record<keyof GraphDebugPrintOptions, Extract<keyof DriverEnums['CUgraphDebugDot_flags'], string>>> = {
+const FLAG_NAMES: Readonly<
+  Record<keyof GraphDebugPrintOptions, Extract<keyof DriverEnums['CUgraphDebugDot_flags'], string>>
+> = {
   verbose: 'CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE',
   runtimeTypes: 'CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES',
   kernelNodeParams: 'CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS',
@@ -52,15 +54,23 @@ const DEBUG_PRINT_OPTIONS = Object.fromEntries(Object.keys(FLAG_NAMES).map((key)
 /** The CUgraphDebugDot_flags of `options`, checked (an unknown option or a non-boolean is a CoreOptionError). */
 export function debugDotFlags(options: GraphDebugPrintOptions | undefined, what: string): number {
   if (options === undefined) return 0;
-  if (options === null || typeof options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
+  if (options === null || typeof options !== 'object')
+    throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
   options = checkCoreOptions(what, options, DEBUG_PRINT_OPTIONS);
   let flags = 0;
-  for (const [key, flag] of Object.entries(FLAG_NAMES)) if (options[key as keyof GraphDebugPrintOptions] === true) flags |= driver.CUgraphDebugDot_flags[flag];
+  for (const [key, flag] of Object.entries(FLAG_NAMES))
+    if (options[key as keyof GraphDebugPrintOptions] === true) flags |= driver.CUgraphDebugDot_flags[flag];
   return flags;
 }
 
 /** cuGraphDebugDotPrint of `graph` (a CUgraph) to `path`. */
-export function debugDotPrint(graph: CUgraph, path: string, options: GraphDebugPrintOptions | undefined, what: string): void {
-  if (typeof path !== 'string' || path.length === 0) throw new GraphArgumentError(`${what}: path must be a non-empty string, got ${formatValue(path)}`);
+export function debugDotPrint(
+  graph: CUgraph,
+  path: string,
+  options: GraphDebugPrintOptions | undefined,
+  what: string,
+): void {
+  if (typeof path !== 'string' || path.length === 0)
+    throw new GraphArgumentError(`${what}: path must be a non-empty string, got ${formatValue(path)}`);
   driver.cuGraphDebugDotPrint(graph, path, debugDotFlags(options, what));
 }

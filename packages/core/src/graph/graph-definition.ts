@@ -10,7 +10,13 @@ import { Graph, type GraphCompleteOptions } from './graph.js';
 import { addConditionalNode, createCondition, unwrapConditions, type GraphCondition } from './graph-conditional.js';
 import { withContext } from './graph-context.js';
 import { debugDotPrint, type GraphDebugPrintOptions } from './graph-debug-print.js';
-import { ADD_NODE, GraphNodeMethods, type GraphMemory, type GraphMemsetOptions, type NodeSpec } from './graph-node-methods.js';
+import {
+  ADD_NODE,
+  GraphNodeMethods,
+  type GraphMemory,
+  type GraphMemsetOptions,
+  type NodeSpec,
+} from './graph-node-methods.js';
 import { AllocNode, ConditionalNode, GraphNode } from './graph-node.js';
 import { GraphResources } from './graph-resources.js';
 import { GRAPH_SOURCE, isGraphSource, type GraphSource, type GraphSourceParts } from './graph-source.js';
@@ -36,7 +42,12 @@ export interface DefinitionRoot {
 }
 
 /** @internal A root for definitions over graphs that something else owns (a GraphBuilder's captured graph); close it with {@link closeDefinitionRoot}. */
-export function definitionRoot(context: CUcontext, ordinal: number, resources: GraphResources, owner: string): DefinitionRoot {
+export function definitionRoot(
+  context: CUcontext,
+  ordinal: number,
+  resources: GraphResources,
+  owner: string,
+): DefinitionRoot {
   return { context, ordinal, resources, captureStream: undefined, closed: false, owner, allocations: [] };
 }
 
@@ -109,7 +120,8 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       this.#body = view.body;
       return;
     }
-    if (options === null || typeof options !== 'object') throw new GraphArgumentError(`GraphDefinition: options must be an object, got ${formatValue(options)}`);
+    if (options === null || typeof options !== 'object')
+      throw new GraphArgumentError(`GraphDefinition: options must be an object, got ${formatValue(options)}`);
     options = checkCoreOptions('GraphDefinition', options, DEFINITION_OPTIONS);
     ensureDriver();
     let context: CUcontext;
@@ -120,7 +132,10 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       ordinal = options.device.ordinal;
     } else {
       context = driver.cuCtxGetCurrent();
-      if (context === 0n) throw new GraphStateError('GraphDefinition: no current CUDA context; call device.setCurrent() first, or pass { device }');
+      if (context === 0n)
+        throw new GraphStateError(
+          'GraphDefinition: no current CUDA context; call device.setCurrent() first, or pass { device }',
+        );
       ordinal = driver.cuCtxGetDevice();
     }
     const graph = driver.cuGraphCreate(0);
@@ -162,7 +177,8 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
   }
 
   #checkOpen(what: string): void {
-    if (this.#root.closed) throw new GraphStateError(`${what}: the ${this.#root.owner} was closed; expected an open graph definition`);
+    if (this.#root.closed)
+      throw new GraphStateError(`${what}: the ${this.#root.owner} was closed; expected an open graph definition`);
   }
 
   protected override add(spec: NodeSpec): GraphNode {
@@ -176,8 +192,12 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
     const nodes = spec.kind === 'empty' ? [...dependencies, ...spec.extra] : dependencies;
     const deps: CUgraphNode[] = [];
     for (const node of nodes) {
-      if (!(node instanceof GraphNode)) throw new GraphArgumentError(`${what}: expected GraphNodes to depend on, got ${formatValue(node)}`);
-      if (node.graph !== this) throw new GraphArgumentError(`${what}: ${node} belongs to another graph definition; a node can depend only on nodes of its own graph`);
+      if (!(node instanceof GraphNode))
+        throw new GraphArgumentError(`${what}: expected GraphNodes to depend on, got ${formatValue(node)}`);
+      if (node.graph !== this)
+        throw new GraphArgumentError(
+          `${what}: ${node} belongs to another graph definition; a node can depend only on nodes of its own graph`,
+        );
       deps.push(node.handle);
     }
     const graph = this.#graph;
@@ -187,31 +207,63 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       case 'kernel':
         return new GraphNode(this, this.#kernelNode(deps, spec, what), types.CU_GRAPH_NODE_TYPE_KERNEL);
       case 'memcpy':
-        return new GraphNode(this, this.#memcpyNode(deps, spec.dst, spec.src, spec.size, what), types.CU_GRAPH_NODE_TYPE_MEMCPY);
+        return new GraphNode(
+          this,
+          this.#memcpyNode(deps, spec.dst, spec.src, spec.size, what),
+          types.CU_GRAPH_NODE_TYPE_MEMCPY,
+        );
       case 'memset':
         return new GraphNode(this, this.#memsetNode(deps, spec, what), types.CU_GRAPH_NODE_TYPE_MEMSET);
       case 'alloc':
-        if (spec.options === null || typeof spec.options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(spec.options)}`);
-        return this.#allocNode(deps, spec.size, checkCoreOptions<typeof spec.options>(what, spec.options, GRAPH_ALLOCATE_OPTIONS).device, what);
+        if (spec.options === null || typeof spec.options !== 'object')
+          throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(spec.options)}`);
+        return this.#allocNode(
+          deps,
+          spec.size,
+          checkCoreOptions<typeof spec.options>(what, spec.options, GRAPH_ALLOCATE_OPTIONS).device,
+          what,
+        );
       case 'free': {
         if (spec.ptr instanceof AllocNode && spec.ptr.graph.#root !== this.#root) {
-          throw new GraphArgumentError(`${what}: the AllocNode belongs to another graph definition; free memory that another graph allocated by its address (a bigint), once that graph has run`);
+          throw new GraphArgumentError(
+            `${what}: the AllocNode belongs to another graph definition; free memory that another graph allocated by its address (a bigint), once that graph has run`,
+          );
         }
         const ptr = spec.ptr instanceof AllocNode ? spec.ptr.ptr : spec.ptr;
-        if (typeof ptr !== 'bigint' || ptr <= 0n || ptr > MAX_UINT64) throw new GraphArgumentError(`${what}: expected an AllocNode or the device address it allocated, got ${formatValue(spec.ptr)}`);
-        return new GraphNode(this, driver.cuGraphAddMemFreeNode(graph, deps, brandHandle<CUdeviceptr>(ptr)), types.CU_GRAPH_NODE_TYPE_MEM_FREE);
+        if (typeof ptr !== 'bigint' || ptr <= 0n || ptr > MAX_UINT64)
+          throw new GraphArgumentError(
+            `${what}: expected an AllocNode or the device address it allocated, got ${formatValue(spec.ptr)}`,
+          );
+        return new GraphNode(
+          this,
+          driver.cuGraphAddMemFreeNode(graph, deps, brandHandle<CUdeviceptr>(ptr)),
+          types.CU_GRAPH_NODE_TYPE_MEM_FREE,
+        );
       }
       case 'record':
       case 'wait': {
         const event = spec.event;
-        if (!(event instanceof Event)) throw new GraphArgumentError(`${what}: expected an Event, got ${formatValue(event)}`);
+        if (!(event instanceof Event))
+          throw new GraphArgumentError(`${what}: expected an Event, got ${formatValue(event)}`);
         const handle = event.handle;
         resources.retain(event);
-        if (spec.kind === 'record') return new GraphNode(this, driver.cuGraphAddEventRecordNode(graph, deps, handle), types.CU_GRAPH_NODE_TYPE_EVENT_RECORD);
-        return new GraphNode(this, driver.cuGraphAddEventWaitNode(graph, deps, handle), types.CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+        if (spec.kind === 'record')
+          return new GraphNode(
+            this,
+            driver.cuGraphAddEventRecordNode(graph, deps, handle),
+            types.CU_GRAPH_NODE_TYPE_EVENT_RECORD,
+          );
+        return new GraphNode(
+          this,
+          driver.cuGraphAddEventWaitNode(graph, deps, handle),
+          types.CU_GRAPH_NODE_TYPE_WAIT_EVENT,
+        );
       }
       case 'embed': {
-        if (!isGraphSource(spec.child)) throw new GraphArgumentError(`${what}: expected a GraphDefinition, or a GraphBuilder that has ended building, got ${formatValue(spec.child)}`);
+        if (!isGraphSource(spec.child))
+          throw new GraphArgumentError(
+            `${what}: expected a GraphDefinition, or a GraphBuilder that has ended building, got ${formatValue(spec.child)}`,
+          );
         const child = spec.child[GRAPH_SOURCE](what);
         if (child.graph === graph) throw new GraphArgumentError(`${what}: a graph cannot embed itself`);
         const node = driver.cuGraphAddChildGraphNode(graph, deps, child.graph);
@@ -219,7 +271,8 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
         return new GraphNode(this, node, types.CU_GRAPH_NODE_TYPE_GRAPH);
       }
       case 'callback': {
-        if (typeof spec.fn !== 'function') throw new GraphArgumentError(`${what}: expected a function to call, got ${formatValue(spec.fn)}`);
+        if (typeof spec.fn !== 'function')
+          throw new GraphArgumentError(`${what}: expected a function to call, got ${formatValue(spec.fn)}`);
         const node = driver.cuGraphAddHostNode(graph, deps, spec.fn);
         resources.retain(spec.fn);
         return new GraphNode(this, node, types.CU_GRAPH_NODE_TYPE_HOST);
@@ -227,9 +280,26 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
       case 'empty':
         return new GraphNode(this, driver.cuGraphAddEmptyNode(graph, deps), types.CU_GRAPH_NODE_TYPE_EMPTY);
       case 'conditional': {
-        const { node, bodies } = addConditionalNode({ graph, dependencies: deps, edges: null, condition: spec.condition, kind: spec.type, count: spec.count, context: this.#root.context }, what);
+        const { node, bodies } = addConditionalNode(
+          {
+            graph,
+            dependencies: deps,
+            edges: null,
+            condition: spec.condition,
+            kind: spec.type,
+            count: spec.count,
+            context: this.#root.context,
+          },
+          what,
+        );
         const views = bodies.map((body) => this.#bodyView(body));
-        return new ConditionalNode(this, node, types.CU_GRAPH_NODE_TYPE_CONDITIONAL, spec.condition, Object.freeze(views));
+        return new ConditionalNode(
+          this,
+          node,
+          types.CU_GRAPH_NODE_TYPE_CONDITIONAL,
+          spec.condition,
+          Object.freeze(views),
+        );
       }
     }
   }
@@ -279,15 +349,20 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
   #address(memory: GraphMemory, role: string, what: string): { ptr: bigint; size: number | undefined } {
     if (memory instanceof Buffer) {
       if (memory.closed) throw new GraphArgumentError(`${what}: the ${role} Buffer is closed`);
-      if (!memory.isDeviceAccessible) throw new GraphArgumentError(`${what}: the ${role} Buffer is not accessible from the device`);
+      if (!memory.isDeviceAccessible)
+        throw new GraphArgumentError(`${what}: the ${role} Buffer is not accessible from the device`);
       this.#root.resources.retain(memory);
       return { ptr: memory.ptr, size: memory.size };
     }
     if (typeof memory === 'bigint' && memory > 0n && memory <= MAX_UINT64) return { ptr: memory, size: undefined };
     if (ArrayBuffer.isView(memory) || (memory as unknown) instanceof ArrayBuffer) {
-      throw new GraphArgumentError(`${what}: the ${role} is pageable host memory (a JS array), which graph nodes cannot use; copy through a Buffer of PinnedMemoryResource`);
+      throw new GraphArgumentError(
+        `${what}: the ${role} is pageable host memory (a JS array), which graph nodes cannot use; copy through a Buffer of PinnedMemoryResource`,
+      );
     }
-    throw new GraphArgumentError(`${what}: the ${role} must be a Buffer or a device address (a non-zero bigint), got ${formatValue(memory)}`);
+    throw new GraphArgumentError(
+      `${what}: the ${role} must be a Buffer or a device address (a non-zero bigint), got ${formatValue(memory)}`,
+    );
   }
 
   /**
@@ -299,24 +374,39 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
     const end = ptr + BigInt(bytes);
     if (this.#root.allocations.some((a) => ptr >= a.ptr && end <= a.ptr + BigInt(a.size))) return;
     const problem = deviceRangeProblem(ptr, bytes);
-    if (problem !== undefined) throw new GraphArgumentError(`${what}: the ${role} address: ${problem}; pass a Buffer, an AllocNode's address, or an address of device memory`);
+    if (problem !== undefined)
+      throw new GraphArgumentError(
+        `${what}: the ${role} address: ${problem}; pass a Buffer, an AllocNode's address, or an address of device memory`,
+      );
   }
 
-  #memcpyNode(deps: CUgraphNode[], dstMemory: GraphMemory, srcMemory: GraphMemory, size: number | undefined, what: string): CUgraphNode {
+  #memcpyNode(
+    deps: CUgraphNode[],
+    dstMemory: GraphMemory,
+    srcMemory: GraphMemory,
+    size: number | undefined,
+    what: string,
+  ): CUgraphNode {
     const dst = this.#address(dstMemory, 'destination', what);
     const src = this.#address(srcMemory, 'source', what);
     let bytes = size;
     if (bytes === undefined) {
-      if (dst.size === undefined || src.size === undefined) throw new GraphArgumentError(`${what}: give the size in bytes when copying to or from an address`);
-      if (dst.size !== src.size) throw new GraphArgumentError(`${what}: the Buffers' sizes differ (${dst.size} bytes to, ${src.size} from); give the size to copy`);
+      if (dst.size === undefined || src.size === undefined)
+        throw new GraphArgumentError(`${what}: give the size in bytes when copying to or from an address`);
+      if (dst.size !== src.size)
+        throw new GraphArgumentError(
+          `${what}: the Buffers' sizes differ (${dst.size} bytes to, ${src.size} from); give the size to copy`,
+        );
       bytes = dst.size;
     }
-    if (!isPositiveSize(bytes)) throw new GraphArgumentError(`${what}: size must be a positive safe integer of bytes, got ${formatValue(bytes)}`);
+    if (!isPositiveSize(bytes))
+      throw new GraphArgumentError(`${what}: size must be a positive safe integer of bytes, got ${formatValue(bytes)}`);
     for (const [end, role] of [
       [dst, 'destination'],
       [src, 'source'],
     ] as const) {
-      if (end.size !== undefined && bytes > end.size) throw new GraphArgumentError(`${what}: ${bytes} bytes do not fit the ${role} Buffer of ${end.size}`);
+      if (end.size !== undefined && bytes > end.size)
+        throw new GraphArgumentError(`${what}: ${bytes} bytes do not fit the ${role} Buffer of ${end.size}`);
     }
     for (const [end, role] of [
       [dst, 'destination'],
@@ -344,40 +434,67 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
 
   #memsetNode(deps: CUgraphNode[], spec: Extract<NodeSpec, { kind: 'memset' }>, what: string): CUgraphNode {
     const given = spec.options;
-    if (given === null || typeof given !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(given)}`);
+    if (given === null || typeof given !== 'object')
+      throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(given)}`);
     const options = checkCoreOptions<typeof given>(what, given, MEMSET_OPTIONS);
     const width = options.width ?? 1;
-    if (width !== 1 && width !== 2 && width !== 4) throw new GraphArgumentError(`${what}: width must be 1, 2 or 4 bytes, got ${formatValue(width)}`);
+    if (width !== 1 && width !== 2 && width !== 4)
+      throw new GraphArgumentError(`${what}: width must be 1, 2 or 4 bytes, got ${formatValue(width)}`);
     const max = width === 4 ? 0xffffffff : width === 2 ? 0xffff : 0xff;
     const value = spec.value;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
-      throw new GraphArgumentError(`${what}: a ${width * 8}-bit pattern is an integer 0..${max}, got ${formatValue(value)}`);
+      throw new GraphArgumentError(
+        `${what}: a ${width * 8}-bit pattern is an integer 0..${max}, got ${formatValue(value)}`,
+      );
     }
     const dst = this.#address(spec.dst, 'destination', what);
     let count = options.count;
     if (count === undefined) {
-      if (dst.size === undefined) throw new GraphArgumentError(`${what}: give { count } (elements) when filling an address`);
-      if (dst.size % width !== 0) throw new GraphArgumentError(`${what}: the Buffer's ${dst.size} bytes are not a whole number of ${width}-byte elements; give { count }`);
+      if (dst.size === undefined)
+        throw new GraphArgumentError(`${what}: give { count } (elements) when filling an address`);
+      if (dst.size % width !== 0)
+        throw new GraphArgumentError(
+          `${what}: the Buffer's ${dst.size} bytes are not a whole number of ${width}-byte elements; give { count }`,
+        );
       count = dst.size / width;
     }
-    if (!isPositiveSize(count)) throw new GraphArgumentError(`${what}: count must be a positive safe integer of elements, got ${formatValue(count)}`);
-    if (dst.size !== undefined && count * width > dst.size) throw new GraphArgumentError(`${what}: ${count} elements of ${width} bytes do not fit the Buffer of ${dst.size}`);
-    if (dst.ptr % BigInt(width) !== 0n) throw new GraphArgumentError(`${what}: the address 0x${dst.ptr.toString(16)} is not aligned to the ${width}-byte width`);
+    if (!isPositiveSize(count))
+      throw new GraphArgumentError(
+        `${what}: count must be a positive safe integer of elements, got ${formatValue(count)}`,
+      );
+    if (dst.size !== undefined && count * width > dst.size)
+      throw new GraphArgumentError(`${what}: ${count} elements of ${width} bytes do not fit the Buffer of ${dst.size}`);
+    if (dst.ptr % BigInt(width) !== 0n)
+      throw new GraphArgumentError(
+        `${what}: the address 0x${dst.ptr.toString(16)} is not aligned to the ${width}-byte width`,
+      );
     if (dst.size === undefined) this.#checkRawRange(dst.ptr, count * width, 'destination', what);
     const params = { dst: dst.ptr, pitch: 0, value, elementSize: width, width: count, height: 1 };
     return driver.cuGraphAddMemsetNode(this.#graph, deps, params, this.#root.context);
   }
 
   #allocNode(deps: CUgraphNode[], size: number, device: number | undefined, what: string): AllocNode {
-    if (!isPositiveSize(size)) throw new GraphArgumentError(`${what}: size must be a positive safe integer of bytes, got ${formatValue(size)}`);
+    if (!isPositiveSize(size))
+      throw new GraphArgumentError(`${what}: size must be a positive safe integer of bytes, got ${formatValue(size)}`);
     const ordinal = device ?? this.#root.ordinal;
-    if (!Number.isInteger(ordinal) || ordinal < 0) throw new GraphArgumentError(`${what}: device must be a device ordinal, got ${formatValue(device)}`);
+    if (!Number.isInteger(ordinal) || ordinal < 0)
+      throw new GraphArgumentError(`${what}: device must be a device ordinal, got ${formatValue(device)}`);
     const location = { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, id: ordinal };
-    const poolProps = { allocType: driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED, handleTypes: driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_NONE, location };
+    const poolProps = {
+      allocType: driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED,
+      handleTypes: driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_NONE,
+      location,
+    };
     const added = driver.cuGraphAddMemAllocNode(this.#graph, deps, { poolProps, bytesize: size });
     const ptr = BigInt(added.nodeParams.dptr ?? 0);
     this.#root.allocations.push({ ptr, size });
-    return new AllocNode(this, added.phGraphNode, driver.CUgraphNodeType.CU_GRAPH_NODE_TYPE_MEM_ALLOC, brandHandle<CUdeviceptr>(ptr), size);
+    return new AllocNode(
+      this,
+      added.phGraphNode,
+      driver.CUgraphNodeType.CU_GRAPH_NODE_TYPE_MEM_ALLOC,
+      brandHandle<CUdeviceptr>(ptr),
+      size,
+    );
   }
 
   /** A condition for this graph's conditional nodes (see {@link GraphCondition}); with `defaultValue`, set to it at the start of each launch. */
@@ -389,7 +506,10 @@ export class GraphDefinition extends GraphNodeMethods implements GraphSource, Di
   /** Makes the executable graph (cuda.core's `instantiate`); the definition may change and be instantiated again afterwards. */
   instantiate(options: GraphCompleteOptions = {}): Graph {
     this.#checkOpen('GraphDefinition.instantiate');
-    if (this.#body) throw new GraphStateError('GraphDefinition.instantiate: this is the body of a conditional node; instantiate the graph that holds the node');
+    if (this.#body)
+      throw new GraphStateError(
+        'GraphDefinition.instantiate: this is the body of a conditional node; instantiate the graph that holds the node',
+      );
     return Graph.instantiate(this.#graph, this.#root.resources, options, 'GraphDefinition.instantiate');
   }
 

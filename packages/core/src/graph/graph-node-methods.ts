@@ -25,7 +25,12 @@ export interface GraphAllocateOptions {
 
 /** @internal One node to add to a GraphDefinition, as its and GraphNode's methods describe it. */
 export type NodeSpec =
-  | { readonly kind: 'kernel'; readonly config: LaunchConfig | LaunchConfigOptions; readonly kernel: KernelArgument; readonly args: readonly unknown[] }
+  | {
+      readonly kind: 'kernel';
+      readonly config: LaunchConfig | LaunchConfigOptions;
+      readonly kernel: KernelArgument;
+      readonly args: readonly unknown[];
+    }
   | { readonly kind: 'memcpy'; readonly dst: GraphMemory; readonly src: GraphMemory; readonly size: number | undefined }
   | { readonly kind: 'memset'; readonly dst: GraphMemory; readonly value: number; readonly options: GraphMemsetOptions }
   | { readonly kind: 'alloc'; readonly size: number; readonly options: GraphAllocateOptions }
@@ -34,7 +39,12 @@ export type NodeSpec =
   | { readonly kind: 'embed'; readonly child: GraphSource }
   | { readonly kind: 'callback'; readonly fn: () => void }
   | { readonly kind: 'empty'; readonly extra: readonly GraphNode[] }
-  | { readonly kind: 'conditional'; readonly type: ConditionalKind; readonly condition: GraphCondition; readonly count?: number };
+  | {
+      readonly kind: 'conditional';
+      readonly type: ConditionalKind;
+      readonly condition: GraphCondition;
+      readonly count?: number;
+    };
 
 /**
  * The node-adding methods shared by a GraphDefinition (whose nodes so made

@@ -62,12 +62,18 @@ export class GraphResources {
   /** Throws a GraphStateError naming the first held resource that was closed; `what` names the call. */
   check(what: string): void {
     for (const value of this.#closable) {
-      if (value.closed === true) throw new GraphStateError(`${what}: a ${describe(value)} that the graph uses was closed; a graph needs every resource it was built with to stay open`);
+      if (value.closed === true)
+        throw new GraphStateError(
+          `${what}: a ${describe(value)} that the graph uses was closed; a graph needs every resource it was built with to stay open`,
+        );
       if (typeof value.checkOpen === 'function') {
         try {
           value.checkOpen();
         } catch (error) {
-          throw new GraphStateError(`${what}: a ${describe(value)} that the graph uses can no longer run: ${(error as Error).message}`, { cause: error });
+          throw new GraphStateError(
+            `${what}: a ${describe(value)} that the graph uses can no longer run: ${(error as Error).message}`,
+            { cause: error },
+          );
         }
       }
     }

@@ -18,5 +18,7 @@ export interface GraphSource {
 
 /** Whether `value` is a GraphBuilder or a GraphDefinition. */
 export function isGraphSource(value: unknown): value is GraphSource {
-  return typeof value === 'object' && value !== null && typeof (value as Partial<GraphSource>)[GRAPH_SOURCE] === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as Partial<GraphSource>)[GRAPH_SOURCE] === 'function'
+  );
 }

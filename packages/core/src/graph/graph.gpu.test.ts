@@ -5,7 +5,19 @@ import { Linker, ObjectCode, Program } from '@cuda-js/program';
 import { describeGpu } from '@cuda-js/test-support';
 import { ptxasPath } from '@cuda-js/test-support/toolchain';
 import { beforeAll, expect, it } from 'vitest';
-import { type Buffer, type Device, type Graph, GraphArgumentError, GraphBuilder, GraphDefinition, GraphStateError, GraphUpdateError, launch, LaunchConfig, u64 } from '../index.js';
+import {
+  type Buffer,
+  type Device,
+  type Graph,
+  GraphArgumentError,
+  GraphBuilder,
+  GraphDefinition,
+  GraphStateError,
+  GraphUpdateError,
+  launch,
+  LaunchConfig,
+  u64,
+} from '../index.js';
 import { gpuTestKernels } from '../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
@@ -44,7 +56,12 @@ extern "C" __global__ void set_condition(unsigned long long handle, const int* f
 /** libcudadevrt.a of the CUDA toolkit, where there is one. */
 function findDeviceRuntime(): string | undefined {
   // the toolkit of the ptxas found, then the usual places
-  const roots = [ptxasPath && dirname(dirname(ptxasPath)), process.env['CUDA_HOME'], process.env['CUDA_PATH'], '/usr/local/cuda'].filter((r): r is string => !!r);
+  const roots = [
+    ptxasPath && dirname(dirname(ptxasPath)),
+    process.env['CUDA_HOME'],
+    process.env['CUDA_PATH'],
+    '/usr/local/cuda',
+  ].filter((r): r is string => !!r);
   for (const root of roots) {
     for (const lib of ['lib64', 'lib', 'targets/x86_64-linux/lib', 'targets/sbsa-linux/lib']) {
       const path = join(root, lib, 'libcudadevrt.a');
@@ -73,7 +90,12 @@ describeGpu('graphs on a GPU', () => {
 
   beforeAll(() => {
     device = gpu.device;
-    [add_one, set_value, add_into, spin] = [gpu.kernel('add_one'), gpu.kernel('set_value'), gpu.kernel('add_into'), gpu.kernel('spin')];
+    [add_one, set_value, add_into, spin] = [
+      gpu.kernel('add_one'),
+      gpu.kernel('set_value'),
+      gpu.kernel('add_into'),
+      gpu.kernel('spin'),
+    ];
   });
 
   it('captures a fill, kernels and a copy, runs nothing while capturing, and replays them', () => {
@@ -110,7 +132,9 @@ describeGpu('graphs on a GPU', () => {
     expect(() => graph.launch(stream)).toThrow(/Graph\.launch: a Buffer that the graph uses was closed/);
     // a builder builds once
     expect(() => builder.beginBuilding()).toThrow(/a builder builds once/);
-    expect(() => launch(builder, CONFIG, add_one, b, N)).toThrow(/launch: expected a GraphBuilder that is building; this one is ended/);
+    expect(() => launch(builder, CONFIG, add_one, b, N)).toThrow(
+      /launch: expected a GraphBuilder that is building; this one is ended/,
+    );
   });
 
   it("captures on a stream of the device through stream.createGraphBuilder() (cuda.core's Stream.create_graph_builder)", () => {
@@ -159,7 +183,9 @@ describeGpu('graphs on a GPU', () => {
     graph.launch(stream);
     expect(every(read(out, stream), 7)).toBe(true);
     using unfinished = device.createGraphBuilder();
-    expect(() => graph.update(unfinished)).toThrow(/Graph\.update: expected a GraphBuilder that has ended building; this one is not started/);
+    expect(() => graph.update(unfinished)).toThrow(
+      /Graph\.update: expected a GraphBuilder that has ended building; this one is not started/,
+    );
     expect(() => graph.update({} as never)).toThrow(GraphArgumentError);
   });
 
@@ -320,7 +346,9 @@ describeGpu('graphs on a GPU', () => {
     ifElse.bodies[1]!.launch(CONFIG, set_value, x, N, 2);
     const which = def.createCondition(2);
     const cases = ifElse.switch(which, 3);
-    cases.bodies.forEach((body, i) => body.launch(CONFIG, add_into, x, x, x, N).launch(CONFIG, set_value, x, N, 10 * (i + 1)));
+    cases.bodies.forEach((body, i) =>
+      body.launch(CONFIG, add_into, x, x, x, N).launch(CONFIG, set_value, x, N, 10 * (i + 1)),
+    );
     using elsewhere = new GraphDefinition({ device });
     expect(() => def.ifThen(elsewhere.createCondition(1))).toThrow(/was made for another graph/);
     using graph = def.instantiate();
@@ -329,41 +357,46 @@ describeGpu('graphs on a GPU', () => {
   });
 
   const deviceRuntime = findDeviceRuntime();
-  it.skipIf(deviceRuntime === undefined)(`runs while and if nodes whose condition kernels set (libcudadevrt.a${deviceRuntime === undefined ? ' not found: skipped' : ''})`, () => {
-    using stream = device.createStream();
-    const ptx = new Program(CONDITION_SOURCE, 'c++', { arch: device.arch, relocatableDeviceCode: true }).compile('ptx');
-    using linked = new Linker([ptx, ObjectCode.fromLibrary(deviceRuntime!)], { arch: device.arch }).link('cubin');
-    const loopStep = linked.getKernel('loop_step');
-    const setCondition = linked.getKernel('set_condition');
-    using counter = device.allocate(4, { stream });
-    using flag = device.allocate(4, { stream });
-    using x = device.allocate(N * 4, { stream });
-    // while, captured: the body runs until the kernel in it clears the condition
-    using builder = device.createGraphBuilder().beginBuilding();
-    counter.fill(0, { stream: builder });
-    const loop = builder.createCondition(1);
-    const body = builder.whileLoop(loop).beginBuilding();
-    launch(body, { grid: 1, block: 1 }, loopStep, loop, counter, 10);
-    body.endBuilding();
-    builder.endBuilding();
-    using graph: Graph = builder.complete();
-    for (let r = 0; r < 2; r++) {
-      graph.launch(stream);
-      expect([...read(counter, stream)]).toEqual([10]);
-    }
-    // if, explicit: a kernel sets the condition from a flag in device memory
-    using def = new GraphDefinition({ device });
-    const chosen = def.createCondition();
-    const ifNode = def.launch({ grid: 1, block: 1 }, setCondition, chosen, flag).ifThen(chosen);
-    ifNode.body.launch(CONFIG, add_one, x, N);
-    using chooser = def.instantiate();
-    x.fill(0, { stream });
-    for (const value of [1, 0, 1]) {
-      flag.copyFrom(Int32Array.of(value), { stream });
-      chooser.launch(stream);
-    }
-    expect(every(read(x, stream), 2)).toBe(true);
-  });
+  it.skipIf(deviceRuntime === undefined)(
+    `runs while and if nodes whose condition kernels set (libcudadevrt.a${deviceRuntime === undefined ? ' not found: skipped' : ''})`,
+    () => {
+      using stream = device.createStream();
+      const ptx = new Program(CONDITION_SOURCE, 'c++', { arch: device.arch, relocatableDeviceCode: true }).compile(
+        'ptx',
+      );
+      using linked = new Linker([ptx, ObjectCode.fromLibrary(deviceRuntime!)], { arch: device.arch }).link('cubin');
+      const loopStep = linked.getKernel('loop_step');
+      const setCondition = linked.getKernel('set_condition');
+      using counter = device.allocate(4, { stream });
+      using flag = device.allocate(4, { stream });
+      using x = device.allocate(N * 4, { stream });
+      // while, captured: the body runs until the kernel in it clears the condition
+      using builder = device.createGraphBuilder().beginBuilding();
+      counter.fill(0, { stream: builder });
+      const loop = builder.createCondition(1);
+      const body = builder.whileLoop(loop).beginBuilding();
+      launch(body, { grid: 1, block: 1 }, loopStep, loop, counter, 10);
+      body.endBuilding();
+      builder.endBuilding();
+      using graph: Graph = builder.complete();
+      for (let r = 0; r < 2; r++) {
+        graph.launch(stream);
+        expect([...read(counter, stream)]).toEqual([10]);
+      }
+      // if, explicit: a kernel sets the condition from a flag in device memory
+      using def = new GraphDefinition({ device });
+      const chosen = def.createCondition();
+      const ifNode = def.launch({ grid: 1, block: 1 }, setCondition, chosen, flag).ifThen(chosen);
+      ifNode.body.launch(CONFIG, add_one, x, N);
+      using chooser = def.instantiate();
+      x.fill(0, { stream });
+      for (const value of [1, 0, 1]) {
+        flag.copyFrom(Int32Array.of(value), { stream });
+        chooser.launch(stream);
+      }
+      expect(every(read(x, stream), 2)).toBe(true);
+    },
+  );
 
   it('refuses what a builder cannot do in its state, by name', () => {
     using builder = device.createGraphBuilder();

@@ -20,10 +20,16 @@ export interface GraphCompleteOptions {
   readonly useNodePriority?: boolean | undefined;
 }
 
-const COMPLETE_OPTIONS = { autoFreeOnLaunch: isBoolean, uploadStream: isAnything, deviceLaunch: isBoolean, useNodePriority: isBoolean } satisfies OptionTableOf<GraphCompleteOptions>;
+const COMPLETE_OPTIONS = {
+  autoFreeOnLaunch: isBoolean,
+  uploadStream: isAnything,
+  deviceLaunch: isBoolean,
+  useNodePriority: isBoolean,
+} satisfies OptionTableOf<GraphCompleteOptions>;
 
 function instantiateFlags(options: GraphCompleteOptions, what: string): number {
-  if (options === null || typeof options !== 'object') throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
+  if (options === null || typeof options !== 'object')
+    throw new GraphArgumentError(`${what}: options must be an object, got ${formatValue(options)}`);
   options = checkCoreOptions(what, options, COMPLETE_OPTIONS);
   const f = driver.CUgraphInstantiate_flags;
   let flags = 0;
@@ -35,7 +41,9 @@ function instantiateFlags(options: GraphCompleteOptions, what: string): number {
     if (options[key] === true) flags |= flag;
   }
   if (options.autoFreeOnLaunch && options.deviceLaunch)
-    throw new GraphArgumentError(`${what}: autoFreeOnLaunch and deviceLaunch cannot be combined (the driver refuses a device-launchable graph that frees on launch)`);
+    throw new GraphArgumentError(
+      `${what}: autoFreeOnLaunch and deviceLaunch cannot be combined (the driver refuses a device-launchable graph that frees on launch)`,
+    );
   return flags;
 }
 
@@ -68,20 +76,31 @@ export class Graph implements Disposable {
 
   private constructor(token: typeof GRAPH_TOKEN, exec: CUgraphExec, resources: GraphResources) {
     // a Graph made elsewhere would launch a made-up CUgraphExec (the driver cannot check one: it crashes)
-    if (token !== GRAPH_TOKEN) throw new GraphArgumentError('Graph has no public constructor: complete a GraphBuilder or a GraphDefinition');
+    if (token !== GRAPH_TOKEN)
+      throw new GraphArgumentError('Graph has no public constructor: complete a GraphBuilder or a GraphDefinition');
     this.#owned = new OwnedHandle(exec, this, (h) => driver.cuGraphExecDestroy(h), 'Graph');
     this.#resources = resources;
   }
 
   /** @internal Instantiates `graph` (a CUgraph, still owned by the caller); `what` names the caller. */
-  static instantiate(graph: CUgraph, resources: GraphResources, options: GraphCompleteOptions = {}, what = 'Graph.instantiate'): Graph {
+  static instantiate(
+    graph: CUgraph,
+    resources: GraphResources,
+    options: GraphCompleteOptions = {},
+    what = 'Graph.instantiate',
+  ): Graph {
     const flags = instantiateFlags(options, what);
-    const upload = options.uploadStream === undefined ? undefined : streamHandle(options.uploadStream, `${what}: uploadStream`);
+    const upload =
+      options.uploadStream === undefined ? undefined : streamHandle(options.uploadStream, `${what}: uploadStream`);
     let exec: CUgraphExec;
     try {
       exec = driver.cuGraphInstantiateWithFlags(graph, flags);
     } catch (error) {
-      if (error instanceof CudaError) throw new GraphInstantiateError(`${what}: the driver could not instantiate the graph (${error.codeName}): ${instantiateHint(error.codeName)}`, { cause: error });
+      if (error instanceof CudaError)
+        throw new GraphInstantiateError(
+          `${what}: the driver could not instantiate the graph (${error.codeName}): ${instantiateHint(error.codeName)}`,
+          { cause: error },
+        );
       throw error;
     }
     const made = new Graph(GRAPH_TOKEN, exec, resources.copy());
@@ -127,7 +146,10 @@ export class Graph implements Disposable {
    */
   update(source: GraphSource): void {
     const exec = this.#owned.handle;
-    if (!isGraphSource(source)) throw new GraphArgumentError(`Graph.update: expected a GraphBuilder or a GraphDefinition, got ${formatValue(source)}`);
+    if (!isGraphSource(source))
+      throw new GraphArgumentError(
+        `Graph.update: expected a GraphBuilder or a GraphDefinition, got ${formatValue(source)}`,
+      );
     const parts = source[GRAPH_SOURCE]('Graph.update');
     try {
       driver.cuGraphExecUpdate(exec, parts.graph, {});

@@ -67,16 +67,34 @@ function resolveDType(spec: DTypeLike | ScalarType): DType {
  * Lays `layout` over the kernel's parameters and checks that each slot's
  * parameters have the sizes it writes, and that the slots fill them all.
  */
-export function planLayout(layout: ArgumentLayout, parameters: readonly KernelParameter[], kernelName: string): PlannedSlot[] {
-  if (!Array.isArray(layout)) throw new TypeError(`${kernelName}: an argument layout is an array of slots ({ kind: 'scalar', type } or { kind: 'array', ndim, ... })`);
+export function planLayout(
+  layout: ArgumentLayout,
+  parameters: readonly KernelParameter[],
+  kernelName: string,
+): PlannedSlot[] {
+  if (!Array.isArray(layout))
+    throw new TypeError(
+      `${kernelName}: an argument layout is an array of slots ({ kind: 'scalar', type } or { kind: 'array', ndim, ... })`,
+    );
   const planned: PlannedSlot[] = [];
   let next = 0;
   const take = (i: number, size: number, what: string, name: string | undefined): void => {
     const p = parameters[next];
     if (p === undefined) {
-      throw new LaunchArgumentError(kernelName, i, `the layout puts ${what} in kernel parameter ${next}, but the kernel has only ${parameters.length} parameter(s)`, name);
+      throw new LaunchArgumentError(
+        kernelName,
+        i,
+        `the layout puts ${what} in kernel parameter ${next}, but the kernel has only ${parameters.length} parameter(s)`,
+        name,
+      );
     }
-    if (p.size !== size) throw new LaunchArgumentError(kernelName, i, `the layout puts ${what} (${size} bytes) in kernel parameter ${next}, which is ${p.size} bytes`, name);
+    if (p.size !== size)
+      throw new LaunchArgumentError(
+        kernelName,
+        i,
+        `the layout puts ${what} (${size} bytes) in kernel parameter ${next}, which is ${p.size} bytes`,
+        name,
+      );
     next++;
   };
   const slots: readonly ArgumentSlot[] = layout;
@@ -86,29 +104,73 @@ export function planLayout(layout: ArgumentLayout, parameters: readonly KernelPa
     if (slot?.kind === 'scalar') {
       const size = Object.hasOwn(SCALAR_SIZES, slot.type) ? SCALAR_SIZES[slot.type] : undefined;
       if (size === undefined) {
-        throw new LaunchArgumentError(kernelName, i, `unknown scalar type ${formatValue(slot.type)} (known: ${Object.keys(SCALAR_SIZES).join(', ')})`, name);
+        throw new LaunchArgumentError(
+          kernelName,
+          i,
+          `unknown scalar type ${formatValue(slot.type)} (known: ${Object.keys(SCALAR_SIZES).join(', ')})`,
+          name,
+        );
       }
       take(i, size, `a ${slot.type}`, name);
-      planned.push({ slot, first, scalarType: slot.type, ndim: 0, shape: false, strides: false, dtype: undefined, layout: 'A', writable: false, name });
+      planned.push({
+        slot,
+        first,
+        scalarType: slot.type,
+        ndim: 0,
+        shape: false,
+        strides: false,
+        dtype: undefined,
+        layout: 'A',
+        writable: false,
+        name,
+      });
     } else if (slot?.kind === 'array') {
       const { ndim } = slot;
-      if (!Number.isInteger(ndim) || ndim < 1) throw new LaunchArgumentError(kernelName, i, `an array slot's ndim must be a positive integer, got ${formatValue(ndim)}`, name);
+      if (!Number.isInteger(ndim) || ndim < 1)
+        throw new LaunchArgumentError(
+          kernelName,
+          i,
+          `an array slot's ndim must be a positive integer, got ${formatValue(ndim)}`,
+          name,
+        );
       const layoutKind = slot.layout ?? 'A';
       if (layoutKind !== 'C' && layoutKind !== 'F' && layoutKind !== 'A')
-        throw new LaunchArgumentError(kernelName, i, `an array slot's layout is 'C', 'F' or 'A', got ${formatValue(layoutKind)}`, name);
+        throw new LaunchArgumentError(
+          kernelName,
+          i,
+          `an array slot's layout is 'C', 'F' or 'A', got ${formatValue(layoutKind)}`,
+          name,
+        );
       take(i, 8, 'the data pointer', name);
       const shape = slot.shape === true;
       const strides = slot.strides === true;
       if (shape) for (let d = 0; d < ndim; d++) take(i, 8, `extent ${d} (i64)`, name);
       if (strides) for (let d = 0; d < ndim; d++) take(i, 8, `stride ${d} (i64)`, name);
       const dtype = slot.dtype === undefined ? undefined : resolveDType(slot.dtype);
-      planned.push({ slot, first, scalarType: undefined, ndim, shape, strides, dtype, layout: layoutKind, writable: slot.writable === true, name });
+      planned.push({
+        slot,
+        first,
+        scalarType: undefined,
+        ndim,
+        shape,
+        strides,
+        dtype,
+        layout: layoutKind,
+        writable: slot.writable === true,
+        name,
+      });
     } else {
-      throw new LaunchArgumentError(kernelName, i, `a slot is { kind: 'scalar', type } or { kind: 'array', ndim, ... }, got ${formatValue(slot)}`);
+      throw new LaunchArgumentError(
+        kernelName,
+        i,
+        `a slot is { kind: 'scalar', type } or { kind: 'array', ndim, ... }, got ${formatValue(slot)}`,
+      );
     }
   });
   if (next !== parameters.length) {
-    throw new TypeError(`${kernelName}: the argument layout fills ${next} kernel parameter(s), but the kernel has ${parameters.length}`);
+    throw new TypeError(
+      `${kernelName}: the argument layout fills ${next} kernel parameter(s), but the kernel has ${parameters.length}`,
+    );
   }
   return planned;
 }

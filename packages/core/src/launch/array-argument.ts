@@ -31,15 +31,31 @@ const ADDRESS_LIMIT = 1n << 64n;
  */
 export function checkedAddress(ptr: unknown, kernelName: string, index: number, name?: string): bigint {
   if (typeof ptr !== 'bigint' || ptr < 0n || ptr >= ADDRESS_LIMIT) {
-    throw new LaunchArgumentError(kernelName, index, `the array's address ${formatValue(ptr)} is not an address in [0, 2^64)`, name);
+    throw new LaunchArgumentError(
+      kernelName,
+      index,
+      `the array's address ${formatValue(ptr)} is not an address in [0, 2^64)`,
+      name,
+    );
   }
   return ptr;
 }
 
 /** An extent (non-negative) or a stride of a view as a safe integer, for the i64 that a kernel reads. */
-export function checkedExtent(value: unknown, kernelName: string, index: number, name: string | undefined, signed: boolean): number {
+export function checkedExtent(
+  value: unknown,
+  kernelName: string,
+  index: number,
+  name: string | undefined,
+  signed: boolean,
+): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || (!signed && value < 0)) {
-    throw new LaunchArgumentError(kernelName, index, `the array's ${signed ? 'stride' : 'extent'} ${formatValue(value)} is not ${signed ? 'an integer' : 'a non-negative integer'}`, name);
+    throw new LaunchArgumentError(
+      kernelName,
+      index,
+      `the array's ${signed ? 'stride' : 'extent'} ${formatValue(value)} is not ${signed ? 'an integer' : 'a non-negative integer'}`,
+      name,
+    );
   }
   return value;
 }
@@ -51,19 +67,38 @@ export function checkedExtent(value: unknown, kernelName: string, index: number,
  * it; a bad answer is a {@link LaunchArgumentError} whose cause is
  * memory-view's named error.
  */
-export function readInterface(arg: CudaArrayInterfaceObject, reader: CudaArrayInterfaceReader, kernelName: string, index: number, name?: string): CudaArrayInterfaceLayout {
+export function readInterface(
+  arg: CudaArrayInterfaceObject,
+  reader: CudaArrayInterfaceReader,
+  kernelName: string,
+  index: number,
+  name?: string,
+): CudaArrayInterfaceLayout {
   const method: unknown = arg[CUDA_ARRAY_INTERFACE];
-  if (typeof method !== 'function') throw new LaunchArgumentError(kernelName, index, "Symbol.for('cuda.array_interface') is not a method", name);
+  if (typeof method !== 'function')
+    throw new LaunchArgumentError(kernelName, index, "Symbol.for('cuda.array_interface') is not a method", name);
   let answer: unknown;
   try {
     answer = method.call(arg);
   } catch (error) {
-    throw new LaunchArgumentError(kernelName, index, `Symbol.for('cuda.array_interface')() threw: ${(error as Error)?.message ?? String(error)}`, name, { cause: error });
+    throw new LaunchArgumentError(
+      kernelName,
+      index,
+      `Symbol.for('cuda.array_interface')() threw: ${(error as Error)?.message ?? String(error)}`,
+      name,
+      { cause: error },
+    );
   }
   try {
     return reader.read(answer);
   } catch (error) {
-    throw new LaunchArgumentError(kernelName, index, `not a CUDA array that cuda-js can pass (${(error as Error).message})`, name, { cause: error });
+    throw new LaunchArgumentError(
+      kernelName,
+      index,
+      `not a CUDA array that cuda-js can pass (${(error as Error).message})`,
+      name,
+      { cause: error },
+    );
   }
 }
 
@@ -79,7 +114,13 @@ export function orderInterface(layout: CudaArrayInterfaceLayout, consumer: bigin
  * driver which device owns the address, as memory-view does for a view of
  * one (the protocol names no device).
  */
-export function checkInterfaceDevice(ptr: bigint, deviceOrdinal: number, kernelName: string, index: number, name?: string): void {
+export function checkInterfaceDevice(
+  ptr: bigint,
+  deviceOrdinal: number,
+  kernelName: string,
+  index: number,
+  name?: string,
+): void {
   if (deviceOrdinal < 0) return;
   const pointerDevice = driverHooks().pointerDevice;
   if (pointerDevice === undefined) return;
@@ -87,14 +128,31 @@ export function checkInterfaceDevice(ptr: bigint, deviceOrdinal: number, kernelN
   try {
     device = pointerDevice(ptr);
   } catch (error) {
-    throw new LaunchArgumentError(kernelName, index, `the driver does not know the array's address 0x${ptr.toString(16)} (${(error as Error).message})`, name, { cause: error });
+    throw new LaunchArgumentError(
+      kernelName,
+      index,
+      `the driver does not know the array's address 0x${ptr.toString(16)} (${(error as Error).message})`,
+      name,
+      { cause: error },
+    );
   }
   checkDeviceOrdinal(device, ptr, deviceOrdinal, kernelName, index, name);
 }
 
-function checkDeviceOrdinal(device: Device, ptr: bigint, deviceOrdinal: number, kernelName: string, index: number, name: string | undefined): void {
+function checkDeviceOrdinal(
+  device: Device,
+  ptr: bigint,
+  deviceOrdinal: number,
+  kernelName: string,
+  index: number,
+  name: string | undefined,
+): void {
   // memory of another device is refused unless its pool grants this device access (DeviceMemoryResource.peerAccessibleBy)
-  if (device.type === DLDeviceType.CUDA && device.id !== deviceOrdinal && !peerCanAddress(ptr, device.id, deviceOrdinal)) {
+  if (
+    device.type === DLDeviceType.CUDA &&
+    device.id !== deviceOrdinal &&
+    !peerCanAddress(ptr, device.id, deviceOrdinal)
+  ) {
     throw new LaunchArgumentError(
       kernelName,
       index,
@@ -122,14 +180,30 @@ export function orderView(view: StridedMemoryView, consumer: bigint, stream: big
  * (`deviceOrdinal` -1: the current device is not known, and only host memory
  * is refused). Pinned and managed memory serve every device.
  */
-export function checkViewDevice(view: StridedMemoryView, deviceOrdinal: number, kernelName: string, index: number, name?: string): void {
+export function checkViewDevice(
+  view: StridedMemoryView,
+  deviceOrdinal: number,
+  kernelName: string,
+  index: number,
+  name?: string,
+): void {
   if (view.ptr === undefined || !view.isDeviceAccessible) {
-    throw new LaunchArgumentError(kernelName, index, 'the array lives in host memory the GPU cannot address; copy it to a device Buffer first', name);
+    throw new LaunchArgumentError(
+      kernelName,
+      index,
+      'the array lives in host memory the GPU cannot address; copy it to a device Buffer first',
+      name,
+    );
   }
   if (deviceOrdinal < 0) return;
   const device = view.device;
   if (!isCudaAccessible(device.type)) {
-    throw new LaunchArgumentError(kernelName, index, 'the array lives in host memory the GPU cannot address; copy it to a device Buffer first', name);
+    throw new LaunchArgumentError(
+      kernelName,
+      index,
+      'the array lives in host memory the GPU cannot address; copy it to a device Buffer first',
+      name,
+    );
   }
   checkDeviceOrdinal(device, view.ptr, deviceOrdinal, kernelName, index, name);
 }
@@ -140,10 +214,21 @@ export function checkViewDevice(view: StridedMemoryView, deviceOrdinal: number, 
  * the launch's stream as the consumer's stream (`consumer`, a protocol
  * stream value), so that the producer's work is ordered before the launch.
  */
-export function implicitView(arg: object, consumer: bigint, kernelName: string, index: number, name?: string): StridedMemoryView {
+export function implicitView(
+  arg: object,
+  consumer: bigint,
+  kernelName: string,
+  index: number,
+  name?: string,
+): StridedMemoryView {
   try {
     return StridedMemoryView.fromAny(arg, { stream: consumer });
   } catch (error) {
-    throw new LaunchArgumentError(kernelName, index, `not an array that cuda-js can view (${(error as Error).message})`, name);
+    throw new LaunchArgumentError(
+      kernelName,
+      index,
+      `not an array that cuda-js can view (${(error as Error).message})`,
+      name,
+    );
   }
 }

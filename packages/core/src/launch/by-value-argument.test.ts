@@ -62,9 +62,13 @@ describe('ByValueArgument in a launch', () => {
   it('names the argument whose size is not the parameter size, and refuses one that was closed', () => {
     const p = plan();
     expect(() => p.pack([7, new Pattern(1, 64), 0n], 1n)).toThrow(LaunchArgumentError);
-    expect(() => p.pack([7, new Pattern(1, 64), 0n], 1n)).toThrow("k: argument 1: the kernel's parameter is 128 bytes, but Pattern(1) (64 bytes, by value) was given");
+    expect(() => p.pack([7, new Pattern(1, 64), 0n], 1n)).toThrow(
+      "k: argument 1: the kernel's parameter is 128 bytes, but Pattern(1) (64 bytes, by value) was given",
+    );
     expect(() => p.pack([new Pattern(1, 4), new Pattern(1), 0n], 1n)).not.toThrow();
-    expect(() => p.pack([7, new Pattern(1), new Pattern(1)], 1n)).toThrow("argument 2: the kernel's parameter is 8 bytes, but Pattern(1) (128 bytes, by value)");
+    expect(() => p.pack([7, new Pattern(1), new Pattern(1)], 1n)).toThrow(
+      "argument 2: the kernel's parameter is 8 bytes, but Pattern(1) (128 bytes, by value)",
+    );
     const closed = new Pattern(1);
     closed.isClosed = true;
     expect(() => p.pack([7, closed, 0n], 1n)).toThrow('k: argument 1: Pattern(1): the memory it addresses was closed');

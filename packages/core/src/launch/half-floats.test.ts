@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bfloat16Bits, bfloat16FromBits, float16Bits, float16FromBits, roundToBfloat16, roundToFloat16 } from './half-floats.js';
+import {
+  bfloat16Bits,
+  bfloat16FromBits,
+  float16Bits,
+  float16FromBits,
+  roundToBfloat16,
+  roundToFloat16,
+} from './half-floats.js';
 
 const view = new DataView(new ArrayBuffer(8));
 
@@ -82,14 +89,19 @@ describe('binary16', () => {
       const expected = float16ByFloat32(bits);
       if (Number.isNaN(expected)) {
         if (!Number.isNaN(value) || float16Bits(value) !== 0x7e00) wrong.push(bits);
-      } else if (!Object.is(value, expected) || float16Bits(value) !== bits || !Object.is(roundToFloat16(value), value)) wrong.push(bits);
+      } else if (!Object.is(value, expected) || float16Bits(value) !== bits || !Object.is(roundToFloat16(value), value))
+        wrong.push(bits);
     }
     expect(wrong).toEqual([]);
   });
 
   it('rounds any double once, to nearest even, as the exact reference does', () => {
     fc.assert(
-      fc.property(anyDouble, (x) => Object.is(roundToFloat16(x), float16Reference(x)) || (Number.isNaN(x) && Number.isNaN(roundToFloat16(x)))),
+      fc.property(
+        anyDouble,
+        (x) =>
+          Object.is(roundToFloat16(x), float16Reference(x)) || (Number.isNaN(x) && Number.isNaN(roundToFloat16(x))),
+      ),
       { numRuns: 20000 },
     );
     fc.assert(
@@ -134,14 +146,23 @@ describe('bfloat16', () => {
       const value = bfloat16FromBits(bits);
       if (Number.isNaN(expected)) {
         if (!Number.isNaN(value) || bfloat16Bits(value) !== 0x7fc0) wrong.push(bits);
-      } else if (!Object.is(value, expected) || bfloat16Bits(value) !== bits || !Object.is(roundToBfloat16(value), value)) wrong.push(bits);
+      } else if (
+        !Object.is(value, expected) ||
+        bfloat16Bits(value) !== bits ||
+        !Object.is(roundToBfloat16(value), value)
+      )
+        wrong.push(bits);
     }
     expect(wrong).toEqual([]);
   });
 
   it('rounds any double once, to nearest even, as the exact reference does', () => {
     fc.assert(
-      fc.property(anyDouble, (x) => Object.is(roundToBfloat16(x), bfloat16Reference(x)) || (Number.isNaN(x) && Number.isNaN(roundToBfloat16(x)))),
+      fc.property(
+        anyDouble,
+        (x) =>
+          Object.is(roundToBfloat16(x), bfloat16Reference(x)) || (Number.isNaN(x) && Number.isNaN(roundToBfloat16(x))),
+      ),
       { numRuns: 20000 },
     );
     fc.assert(

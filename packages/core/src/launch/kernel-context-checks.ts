@@ -38,7 +38,8 @@ export class KernelContextChecks {
 
   /** The CUfunction of the kernel in this context (for attributes and occupancy). */
   get function(): CUfunction {
-    this.#function ??= this.kind === 'kernel' ? driver.cuKernelGetFunction(this.handle as CUkernel) : (this.handle as CUfunction);
+    this.#function ??=
+      this.kind === 'kernel' ? driver.cuKernelGetFunction(this.handle as CUkernel) : (this.handle as CUfunction);
     return this.#function;
   }
 
@@ -50,7 +51,9 @@ export class KernelContextChecks {
   checkStream(stream: bigint): void {
     if (stream === this.#lastStream) return;
     if (typeof stream !== 'bigint' || stream < 0n || stream >= 1n << 64n) {
-      throw new LaunchConfigError(`${this.name}: the stream must be a CUstream handle (a bigint in [0, 2^64)), got ${formatValue(stream)}`);
+      throw new LaunchConfigError(
+        `${this.name}: the stream must be a CUstream handle (a bigint in [0, 2^64)), got ${formatValue(stream)}`,
+      );
     }
     if (stream <= 2n || this.#streams.has(stream)) {
       this.#lastStream = stream; // 0, legacy and per-thread default streams belong to every context
@@ -78,7 +81,9 @@ export class KernelContextChecks {
     const [bx, by, bz] = config.block;
     const [gx, gy, gz] = config.grid;
     if (bx > a('maxBlockDimX') || by > a('maxBlockDimY') || bz > a('maxBlockDimZ')) {
-      throw new LaunchConfigError(`${this.name}: block ${config.block.join('x')} exceeds the device's ${a('maxBlockDimX')}x${a('maxBlockDimY')}x${a('maxBlockDimZ')}`);
+      throw new LaunchConfigError(
+        `${this.name}: block ${config.block.join('x')} exceeds the device's ${a('maxBlockDimX')}x${a('maxBlockDimY')}x${a('maxBlockDimZ')}`,
+      );
     }
     const fn = this.function;
     const attribute = driver.CUfunction_attribute;
@@ -86,17 +91,26 @@ export class KernelContextChecks {
     const kernelMax = this.#kernelMaxThreads;
     const limit = Math.min(a('maxThreadsPerBlock'), kernelMax);
     if (config.threadsPerBlock > limit) {
-      throw new LaunchConfigError(`${this.name}: block of ${config.threadsPerBlock} threads exceeds the limit of ${limit} (device ${a('maxThreadsPerBlock')}, kernel ${kernelMax})`);
+      throw new LaunchConfigError(
+        `${this.name}: block of ${config.threadsPerBlock} threads exceeds the limit of ${limit} (device ${a('maxThreadsPerBlock')}, kernel ${kernelMax})`,
+      );
     }
     if (gx > a('maxGridDimX') || gy > a('maxGridDimY') || gz > a('maxGridDimZ')) {
-      throw new LaunchConfigError(`${this.name}: grid ${config.grid.join('x')} exceeds the device's ${a('maxGridDimX')}x${a('maxGridDimY')}x${a('maxGridDimZ')}`);
+      throw new LaunchConfigError(
+        `${this.name}: grid ${config.grid.join('x')} exceeds the device's ${a('maxGridDimX')}x${a('maxGridDimY')}x${a('maxGridDimZ')}`,
+      );
     }
     if (config.cluster) {
       const [major, minor] = [a('computeCapabilityMajor'), a('computeCapabilityMinor')];
-      if (major < 9) throw new LaunchConfigError(`${this.name}: thread-block clusters need compute capability 9.0 or newer; ${driver.cuDeviceGetName(deviceHandle(ordinal))} is ${major}.${minor}`);
+      if (major < 9)
+        throw new LaunchConfigError(
+          `${this.name}: thread-block clusters need compute capability 9.0 or newer; ${driver.cuDeviceGetName(deviceHandle(ordinal))} is ${major}.${minor}`,
+        );
     }
     if (config.sharedMemory > a('maxSharedMemoryPerBlockOptin')) {
-      throw new LaunchConfigError(`${this.name}: ${config.sharedMemory} bytes of shared memory exceed the device's ${a('maxSharedMemoryPerBlockOptin')} per block`);
+      throw new LaunchConfigError(
+        `${this.name}: ${config.sharedMemory} bytes of shared memory exceed the device's ${a('maxSharedMemoryPerBlockOptin')} per block`,
+      );
     }
     if (config.sharedMemory > this.#sharedMemoryAllowed) {
       // above 48 KiB a kernel must opt in; do it for the user, as the limit was checked above
@@ -104,7 +118,11 @@ export class KernelContextChecks {
       this.#sharedMemoryAllowed = config.sharedMemory;
     }
     if (config.cooperative) {
-      const perSm = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(fn, config.threadsPerBlock, config.sharedMemory) as number;
+      const perSm = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        fn,
+        config.threadsPerBlock,
+        config.sharedMemory,
+      ) as number;
       const coResident = perSm * a('multiprocessorCount');
       if (config.blocks > coResident) {
         throw new LaunchConfigError(

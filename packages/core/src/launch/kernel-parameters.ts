@@ -61,28 +61,44 @@ export const MAX_KERNEL_PARAMETER_BYTES = 32764;
  * function; else the driver's table. Throws {@link KernelParametersError}:
  * a table that says 4 bytes for a pointer would launch with half of it.
  */
-export function checkedKernelParameters(name: string, handle: bigint, kind: 'kernel' | 'function', given: unknown): readonly KernelParameter[] {
+export function checkedKernelParameters(
+  name: string,
+  handle: bigint,
+  kind: 'kernel' | 'function',
+  given: unknown,
+): readonly KernelParameter[] {
   if (given === undefined) return readKernelParameters(handle, kind);
   const fail = (why: string) => new KernelParametersError(`${name}: the kernel's parameters table ${why}`);
   if (!Array.isArray(given)) throw fail('must be an array of { offset, size }');
-  if (given.length > MAX_KERNEL_PARAMETER_BYTES) throw fail(`has ${given.length} entries; a kernel takes at most ${MAX_KERNEL_PARAMETER_BYTES} bytes of parameters`);
+  if (given.length > MAX_KERNEL_PARAMETER_BYTES)
+    throw fail(`has ${given.length} entries; a kernel takes at most ${MAX_KERNEL_PARAMETER_BYTES} bytes of parameters`);
   const table: KernelParameter[] = [];
   let end = 0;
   for (let i = 0; i < given.length; i++) {
     const entry: unknown = given[i];
     const offset = typeof entry === 'object' && entry !== null ? (entry as { offset?: unknown }).offset : undefined;
     const size = typeof entry === 'object' && entry !== null ? (entry as { size?: unknown }).size : undefined;
-    if (typeof offset !== 'number' || typeof size !== 'number' || !Number.isSafeInteger(offset) || !Number.isSafeInteger(size) || size <= 0) {
+    if (
+      typeof offset !== 'number' ||
+      typeof size !== 'number' ||
+      !Number.isSafeInteger(offset) ||
+      !Number.isSafeInteger(size) ||
+      size <= 0
+    ) {
       throw fail(`entry ${i} must be { offset, size } of integers with size > 0`);
     }
-    if (offset < end) throw fail(`entry ${i} (offset ${offset}) overlaps or precedes the parameter before it (which ends at ${end})`);
+    if (offset < end)
+      throw fail(`entry ${i} (offset ${offset}) overlaps or precedes the parameter before it (which ends at ${end})`);
     end = offset + size;
-    if (end > MAX_KERNEL_PARAMETER_BYTES) throw fail(`reaches byte ${end}; a kernel takes at most ${MAX_KERNEL_PARAMETER_BYTES} bytes of parameters`);
+    if (end > MAX_KERNEL_PARAMETER_BYTES)
+      throw fail(`reaches byte ${end}; a kernel takes at most ${MAX_KERNEL_PARAMETER_BYTES} bytes of parameters`);
     table.push({ index: i, offset, size });
   }
   const known = driverTable(handle, kind);
   if (known !== undefined) {
-    const same = known.length === table.length && known.every((p, i) => p.offset === table[i]!.offset && p.size === table[i]!.size);
+    const same =
+      known.length === table.length &&
+      known.every((p, i) => p.offset === table[i]!.offset && p.size === table[i]!.size);
     if (!same) {
       const text = (t: readonly KernelParameter[]) => `[${t.map((p) => `${p.offset}:${p.size}`).join(', ')}]`;
       throw fail(`${text(table)} (offset:size) is not the driver's ${text(known)} for this function`);

@@ -149,7 +149,9 @@ describeGpu('launch batches on a GPU', () => {
     expect(error).toBeInstanceOf(LaunchBatchError);
     const e = error as LaunchBatchError;
     expect([e.launchIndex, e.kernelName, e.enqueued]).toEqual([2, 'add_one', 2]);
-    expect(e.message).toMatch(/^launchBatch: launch 2 \(add_one\) failed: .*expects CUDA context 0x[0-9a-f]+ to be current, but 0x[0-9a-f]+ is/);
+    expect(e.message).toMatch(
+      /^launchBatch: launch 2 \(add_one\) failed: .*expects CUDA context 0x[0-9a-f]+ to be current, but 0x[0-9a-f]+ is/,
+    );
     expect(ints(log, 3, stream)).toEqual([2, 0, 1]);
   });
 

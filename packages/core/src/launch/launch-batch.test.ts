@@ -15,7 +15,10 @@ import { LaunchConfig, type LaunchConfigOptions } from './launch-config.js';
 import type { LaunchPlan } from '../device/launch-plan.js';
 import { ParameterBuffer } from './parameter-buffer.js';
 
-const submitted = vi.hoisted(() => ({ calls: [] as { queue: Uint8Array; used: number; launches: unknown[] }[], fail: undefined as undefined | ((used: number) => never) }));
+const submitted = vi.hoisted(() => ({
+  calls: [] as { queue: Uint8Array; used: number; launches: unknown[] }[],
+  fail: undefined as undefined | ((used: number) => never),
+}));
 vi.mock('@cuda-js/bindings', async (importOriginal) => {
   const original = await importOriginal<typeof import('@cuda-js/bindings')>();
   // recorded instead of launched: a test hands a queue to the real one itself
@@ -109,9 +112,18 @@ describe('LaunchBatch', () => {
     const u64 = (body: Uint8Array, at: number) => new DataView(body.buffer, body.byteOffset).getBigUint64(at, true);
     expect([u64(records[0]!.body, 0), u32(records[0]!.body, 8)]).toEqual([1n, 2]);
     expect([u64(records[2]!.body, 0), u32(records[2]!.body, 8)]).toEqual([6n, 7]);
-    expect([u32(records[0]!.body, 16), u32(records[0]!.body, 28), u64(records[0]!.body, 48), u64(records[0]!.body, 56)]).toEqual([2, 32, STREAM, CONTEXT]);
+    expect([
+      u32(records[0]!.body, 16),
+      u32(records[0]!.body, 28),
+      u64(records[0]!.body, 48),
+      u64(records[0]!.body, 56),
+    ]).toEqual([2, 32, STREAM, CONTEXT]);
     expect([u32(records[2]!.body, 16), u32(records[2]!.body, 28)]).toEqual([3, 64]);
-    expect([u64(records[1]!.body, 16), u64(records[1]!.body, 24 + 32), u64(records[1]!.body, 24 + 40)]).toEqual([5n, STREAM, CONTEXT]);
+    expect([u64(records[1]!.body, 16), u64(records[1]!.body, 24 + 32), u64(records[1]!.body, 24 + 40)]).toEqual([
+      5n,
+      STREAM,
+      CONTEXT,
+    ]);
     expect(batch.enqueued).toBe(3);
     batch.submit(); // nothing left: no call
     expect(submitted.calls).toHaveLength(1);
@@ -130,12 +142,18 @@ describe('LaunchBatch', () => {
     // no CUDA library here, or one with no device: the error is the context query's, naming no record
     expect((error as Error).name).toMatch(/^(LibraryNotFoundError|CudaError|LibraryLoadError)$/);
     expect((error as { launchIndex?: number }).launchIndex).toBeUndefined();
-    expect(() => driver.cuLaunchKernelQueue(queue, used - 8, launches as never)).toThrow(/queued launch 49 has a size of/);
+    expect(() => driver.cuLaunchKernelQueue(queue, used - 8, launches as never)).toThrow(
+      /queued launch 49 has a size of/,
+    );
   });
 
   it('queues any sequence of launches as the same records, in order, growing its queue (fast-check)', () => {
     const plans = [fakePlan('p0', [8]), fakePlan('p1', [4, 8, 2]), fakePlan('p2', Array(40).fill(8))];
-    const launch = fc.record({ plan: fc.integer({ min: 0, max: 2 }), seed: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), grid: fc.integer({ min: 1, max: 1 << 20 }) });
+    const launch = fc.record({
+      plan: fc.integer({ min: 0, max: 2 }),
+      seed: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+      grid: fc.integer({ min: 1, max: 1 << 20 }),
+    });
     fc.assert(
       fc.property(fc.array(launch, { maxLength: 120 }), fc.integer({ min: 0, max: 120 }), (launches, submitAt) => {
         submitted.calls.length = 0;
@@ -145,13 +163,16 @@ describe('LaunchBatch', () => {
         launches.forEach(({ plan, seed, grid }, i) => {
           if (i === submitAt) batch.submit();
           const p = plans[plan]!;
-          const args = p === plans[0] ? [seed] : Array.from({ length: 40 }, (_, k) => BigInt.asUintN(64, seed + BigInt(k)));
+          const args =
+            p === plans[0] ? [seed] : Array.from({ length: 40 }, (_, k) => BigInt.asUintN(64, seed + BigInt(k)));
           batch.launchPlan(p, new LaunchConfig({ grid, block: 1 }), args);
           if (!order.includes(plan)) order.push(plan);
           expected.push({ which: plan, body: new Uint8Array((p.queued as LaunchFunction).buffer).slice() }); // the record is the whole buffer
         });
         batch.submit();
-        const records = submitted.calls.flatMap((call) => recordsOf(call).map((r) => ({ ...r, launches: call.launches })));
+        const records = submitted.calls.flatMap((call) =>
+          recordsOf(call).map((r) => ({ ...r, launches: call.launches })),
+        );
         expect(records).toHaveLength(launches.length);
         records.forEach((r, i) => {
           expect(r.launches[r.which]).toBe(plans[expected[i]!.which]!.queued);

@@ -131,7 +131,9 @@ export class LaunchBatch {
       if (typeof index !== 'number') throw error;
       this.#enqueued += index;
       const plan = this.#plans[this.#words[this.#recordOffset(index) >>> 2]!];
-      throw new LaunchBatchError(base + index, plan?.name ?? 'a kernel', this.#enqueued, (error as Error).message, { cause: error });
+      throw new LaunchBatchError(base + index, plan?.name ?? 'a kernel', this.#enqueued, (error as Error).message, {
+        cause: error,
+      });
     }
   }
 
@@ -165,11 +167,13 @@ export class LaunchBatch {
  * @throws {LaunchBatchError} for a launch that failed at submission (by its index in the batch)
  */
 export function launchBatch(stream: StreamArgument, scope: (batch: LaunchBatch) => void): void {
-  if (isLaunchRecorder(stream)) throw new TypeError('launchBatch: a graph builder records its launches already; call launch() on it');
+  if (isLaunchRecorder(stream))
+    throw new TypeError('launchBatch: a graph builder records its launches already; call launch() on it');
   const handle = stream instanceof Stream ? stream.handle : streamHandle(stream, 'launchBatch: stream');
   ensureDriver();
   const context = driver.cuCtxGetCurrent() as bigint;
-  if (context === 0n) throw new LaunchConfigError('launchBatch: no current CUDA context; call device.setCurrent() first');
+  if (context === 0n)
+    throw new LaunchConfigError('launchBatch: no current CUDA context; call device.setCurrent() first');
   const batch = new LaunchBatch(handle, context);
   const undefer = deferStreamWork(handle, () => batch.submit());
   let result: unknown;
@@ -181,7 +185,10 @@ export function launchBatch(stream: StreamArgument, scope: (batch: LaunchBatch) 
     try {
       batch.submit();
     } catch (submitError) {
-      throw new AggregateError([error, submitError], 'launchBatch: the scope threw, and submitting the launches it recorded failed too');
+      throw new AggregateError(
+        [error, submitError],
+        'launchBatch: the scope threw, and submitting the launches it recorded failed too',
+      );
     }
     throw error;
   }
@@ -189,6 +196,8 @@ export function launchBatch(stream: StreamArgument, scope: (batch: LaunchBatch) 
   batch.end();
   batch.submit();
   if (result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function') {
-    throw new TypeError('launchBatch: the scope returned a Promise; a batch scope is synchronous (its launches were submitted when it returned)');
+    throw new TypeError(
+      'launchBatch: the scope returned a Promise; a batch scope is synchronous (its launches were submitted when it returned)',
+    );
   }
 }

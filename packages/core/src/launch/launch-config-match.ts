@@ -7,7 +7,8 @@ import type { LaunchConfigOptions } from './launch-config.js';
  */
 export function hasOnlyConfigKeys(options: object): boolean {
   for (const key in options) {
-    if (key !== 'grid' && key !== 'block' && key !== 'cluster' && key !== 'sharedMemory' && key !== 'cooperative') return false;
+    if (key !== 'grid' && key !== 'block' && key !== 'cluster' && key !== 'sharedMemory' && key !== 'cooperative')
+      return false;
   }
   return true;
 }
@@ -21,8 +22,26 @@ export function hasOnlyConfigKeys(options: object): boolean {
 export type ConfigKey = readonly number[];
 
 /** The key of a config's fields (see {@link ConfigKey}). */
-export function configKey(grid: readonly number[], block: readonly number[], cluster: readonly number[] | undefined, sharedMemory: number, cooperative: boolean): ConfigKey {
-  return [grid[0]!, grid[1]!, grid[2]!, block[0]!, block[1]!, block[2]!, cluster?.[0] ?? 0, cluster?.[1] ?? 0, cluster?.[2] ?? 0, sharedMemory, cooperative ? 1 : 0];
+export function configKey(
+  grid: readonly number[],
+  block: readonly number[],
+  cluster: readonly number[] | undefined,
+  sharedMemory: number,
+  cooperative: boolean,
+): ConfigKey {
+  return [
+    grid[0]!,
+    grid[1]!,
+    grid[2]!,
+    block[0]!,
+    block[1]!,
+    block[2]!,
+    cluster?.[0] ?? 0,
+    cluster?.[1] ?? 0,
+    cluster?.[2] ?? 0,
+    sharedMemory,
+    cooperative ? 1 : 0,
+  ];
 }
 
 function sameDim(value: Dim3 | undefined, key: ConfigKey, at: number): boolean {
@@ -34,7 +53,11 @@ function sameDim(value: Dim3 | undefined, key: ConfigKey, at: number): boolean {
   }
   const n = value.length;
   if (n < 1 || n > 3) return false;
-  return value[0] === key[at] && (n > 1 ? value[1] === key[at + 1] : key[at + 1] === 1) && (n > 2 ? value[2] === key[at + 2] : key[at + 2] === 1);
+  return (
+    value[0] === key[at] &&
+    (n > 1 ? value[1] === key[at + 1] : key[at + 1] === 1) &&
+    (n > 2 ? value[2] === key[at + 2] : key[at + 2] === 1)
+  );
 }
 
 /**

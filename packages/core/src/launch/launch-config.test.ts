@@ -36,20 +36,35 @@ describe('LaunchConfig', () => {
 
   it.each([
     [{ grid: 0, block: 1 }, 'LaunchConfig.grid must hold positive integers, got 0'],
-    [{ grid: 1, block: [1, 2, 3, 4] }, 'LaunchConfig.block must be a number, an array of 1 to 3 numbers or { x, y, z }'],
+    [
+      { grid: 1, block: [1, 2, 3, 4] },
+      'LaunchConfig.block must be a number, an array of 1 to 3 numbers or { x, y, z }',
+    ],
     [{ grid: { x: 0 }, block: 1 }, 'LaunchConfig.grid must hold positive integers'],
     [{ grid: 1.5, block: 1 }, 'positive integers'],
     [{ grid: 1, block: 1, sharedMemory: -1 }, 'sharedMemory must be a non-negative integer'],
     [{ grid: 3, block: 1, cluster: 2 }, 'grid 3x1x1 is not a multiple of cluster 2x1x1'],
     [{ block: 1 }, 'LaunchConfig.grid must be a number'],
     // issue 20: limits of every CUDA device, named before a device or the driver is asked
-    [{ grid: 1, block: [1024, 1024, 1024] }, 'LaunchConfig: block 1024x1024x1024 exceeds 1024x1024x64, the largest block of every CUDA device'],
-    [{ grid: 1, block: [64, 32] }, 'LaunchConfig: block 64x32x1 has 2048 threads; no CUDA device runs more than 1024 threads per block'],
+    [
+      { grid: 1, block: [1024, 1024, 1024] },
+      'LaunchConfig: block 1024x1024x1024 exceeds 1024x1024x64, the largest block of every CUDA device',
+    ],
+    [
+      { grid: 1, block: [64, 32] },
+      'LaunchConfig: block 64x32x1 has 2048 threads; no CUDA device runs more than 1024 threads per block',
+    ],
     [{ grid: 1, block: [33, 32] }, 'has 1056 threads'],
     [{ grid: [1, 65536], block: 1 }, 'LaunchConfig: grid 1x65536x1 exceeds 2147483647x65535x65535'],
     [{ grid: 2 ** 31, block: 1 }, 'exceeds 2147483647x65535x65535'],
-    [{ grid: { x: 1, w: 2 }, block: 1 }, 'LaunchConfig.grid must be a number, an array of 1 to 3 numbers or { x, y, z }'],
-    [{ grid: 2, block: 32, cluster: 2, cooperative: true }, 'LaunchConfig: a cooperative launch with thread-block clusters (cluster 2x1x1) is not supported'],
+    [
+      { grid: { x: 1, w: 2 }, block: 1 },
+      'LaunchConfig.grid must be a number, an array of 1 to 3 numbers or { x, y, z }',
+    ],
+    [
+      { grid: 2, block: 32, cluster: 2, cooperative: true },
+      'LaunchConfig: a cooperative launch with thread-block clusters (cluster 2x1x1) is not supported',
+    ],
   ])('refuses %j', (options, message) => {
     expect(() => new LaunchConfig(options as never)).toThrow(LaunchConfigError);
     expect(() => new LaunchConfig(options as never)).toThrow(message);
@@ -81,14 +96,18 @@ describe('LaunchConfig', () => {
   it('keeps the most recent configs: a loop over a few shapes reuses each', () => {
     const shapes = Array.from({ length: 6 }, (_, i) => ({ grid: 100 + i, block: 64 }));
     const first = shapes.map((s) => LaunchConfig.from(s));
-    for (let round = 0; round < 3; round++) shapes.forEach((s, i) => expect(LaunchConfig.from({ ...s })).toBe(first[i]));
+    for (let round = 0; round < 3; round++)
+      shapes.forEach((s, i) => expect(LaunchConfig.from({ ...s })).toBe(first[i]));
     for (let i = 0; i < 40; i++) LaunchConfig.from({ grid: 1000 + i, block: 32 });
     expect(LaunchConfig.from(shapes[0]!)).not.toBe(first[0]); // evicted, made again: equal fields, another object
     expect(LaunchConfig.from(shapes[0]!).grid).toEqual(first[0]!.grid);
   });
 
   it('gives a plain object changed between launches the config it says now, never the last one', () => {
-    const options: { grid: number | [number, number]; block: [number, number]; sharedMemory?: number } = { grid: 4, block: [32, 2] };
+    const options: { grid: number | [number, number]; block: [number, number]; sharedMemory?: number } = {
+      grid: 4,
+      block: [32, 2],
+    };
     const first = LaunchConfig.from(options);
     expect(LaunchConfig.from(options)).toBe(first);
     options.grid = 8;
@@ -109,15 +128,26 @@ describe('LaunchConfig', () => {
 
   it('refuses an unknown key even when the known ones match the last config (a typo must not launch with the default)', () => {
     LaunchConfig.from({ grid: 2, block: 64 });
-    expect(() => LaunchConfig.from({ grid: 2, block: 64, sharedMem: 1024 } as LaunchConfigOptions)).toThrow("unknown option 'sharedMem' (did you mean 'sharedMemory'?)");
-    expect(() => LaunchConfig.from({ grid: 2, block: 64, clusters: 2 } as LaunchConfigOptions)).toThrow("unknown option 'clusters' (did you mean 'cluster'?)");
+    expect(() => LaunchConfig.from({ grid: 2, block: 64, sharedMem: 1024 } as LaunchConfigOptions)).toThrow(
+      "unknown option 'sharedMem' (did you mean 'sharedMemory'?)",
+    );
+    expect(() => LaunchConfig.from({ grid: 2, block: 64, clusters: 2 } as LaunchConfigOptions)).toThrow(
+      "unknown option 'clusters' (did you mean 'cluster'?)",
+    );
   });
 
   it('matches a plain object to the config that new LaunchConfig makes of it, or refuses it as the constructor does (fast-check)', () => {
     const dim = fc.oneof(
       fc.integer({ min: 1, max: 4 }),
       fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 3 }),
-      fc.record({ x: fc.integer({ min: 1, max: 3 }), y: fc.constantFrom<unknown>(undefined, 1, 2), z: fc.constantFrom<unknown>(undefined, 1, 0) }, { requiredKeys: ['x'] }),
+      fc.record(
+        {
+          x: fc.integer({ min: 1, max: 3 }),
+          y: fc.constantFrom<unknown>(undefined, 1, 2),
+          z: fc.constantFrom<unknown>(undefined, 1, 0),
+        },
+        { requiredKeys: ['x'] },
+      ),
       fc.constantFrom<unknown>(0, -1, 1.5, '2', [], [1, 2, 3, 4], [1, undefined], 2 ** 32, {}, { x: 1, y: null }),
     );
     const options = fc.record(
@@ -141,7 +171,10 @@ describe('LaunchConfig', () => {
     };
     fc.assert(
       fc.property(fc.array(options, { minLength: 1, maxLength: 8 }), (list) => {
-        for (const o of list) expect(summarize(() => LaunchConfig.from(o as LaunchConfigOptions))).toBe(summarize(() => new LaunchConfig(o as LaunchConfigOptions)));
+        for (const o of list)
+          expect(summarize(() => LaunchConfig.from(o as LaunchConfigOptions))).toBe(
+            summarize(() => new LaunchConfig(o as LaunchConfigOptions)),
+          );
       }),
       { seed: 5, numRuns: 300 },
     );

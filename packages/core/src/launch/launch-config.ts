@@ -24,7 +24,13 @@ export interface LaunchConfigOptions {
 export const RECENT_CONFIGS = 16;
 
 // The values are checked below, each with its own LaunchConfigError.
-const LAUNCH_CONFIG_OPTIONS = { grid: isAnything, block: isAnything, cluster: isAnything, sharedMemory: isAnything, cooperative: isAnything } satisfies OptionTableOf<LaunchConfigOptions>;
+const LAUNCH_CONFIG_OPTIONS = {
+  grid: isAnything,
+  block: isAnything,
+  cluster: isAnything,
+  sharedMemory: isAnything,
+  cooperative: isAnything,
+} satisfies OptionTableOf<LaunchConfigOptions>;
 
 /** Whether `key` is one of {@link LaunchConfigOptions}' keys (for layers that add their own keys to a config, such as the JIT's `stream`). */
 export function isLaunchConfigKey(key: string): boolean {
@@ -42,8 +48,14 @@ const MAX_GRID_DIM = [0x7fffffff, 65535, 65535] as const;
 
 function dim3(value: Dim3 | undefined, what: string): readonly [number, number, number] {
   const dims = readDim3(value);
-  if (dims === 'form') throw new LaunchConfigError(`LaunchConfig.${what} must be a number, an array of 1 to 3 numbers or { x, y, z }, got ${formatValue(value)}`);
-  if (dims === 'extent') throw new LaunchConfigError(`LaunchConfig.${what} must hold positive integers, got ${formatValue(value)} (each at most 2^32-1)`);
+  if (dims === 'form')
+    throw new LaunchConfigError(
+      `LaunchConfig.${what} must be a number, an array of 1 to 3 numbers or { x, y, z }, got ${formatValue(value)}`,
+    );
+  if (dims === 'extent')
+    throw new LaunchConfigError(
+      `LaunchConfig.${what} must hold positive integers, got ${formatValue(value)} (each at most 2^32-1)`,
+    );
   return Object.freeze(dims);
 }
 
@@ -62,30 +74,45 @@ export class LaunchConfig {
   readonly #key: ConfigKey;
 
   constructor(options: LaunchConfigOptions) {
-    if (options === null || typeof options !== 'object') throw new LaunchConfigError('LaunchConfig takes an options object { grid, block, ... }');
+    if (options === null || typeof options !== 'object')
+      throw new LaunchConfigError('LaunchConfig takes an options object { grid, block, ... }');
     // each key read once, not plain only: a LaunchConfig is a LaunchConfig's options
-    options = checkCoreOptions<LaunchConfigOptions>('LaunchConfig', options, LAUNCH_CONFIG_OPTIONS, false) as LaunchConfigOptions;
+    options = checkCoreOptions<LaunchConfigOptions>(
+      'LaunchConfig',
+      options,
+      LAUNCH_CONFIG_OPTIONS,
+      false,
+    ) as LaunchConfigOptions;
     this.grid = dim3(options.grid, 'grid');
     this.block = dim3(options.block, 'block');
     this.cluster = options.cluster === undefined ? undefined : dim3(options.cluster, 'cluster');
     const shared: unknown = options.sharedMemory ?? 0;
     if (typeof shared !== 'number' || !Number.isInteger(shared) || shared < 0 || shared > MAX_DIM) {
-      throw new LaunchConfigError(`LaunchConfig.sharedMemory must be a non-negative integer (at most 2^32-1 bytes), got ${formatValue(shared)}`);
+      throw new LaunchConfigError(
+        `LaunchConfig.sharedMemory must be a non-negative integer (at most 2^32-1 bytes), got ${formatValue(shared)}`,
+      );
     }
     this.sharedMemory = shared;
     const cooperative: unknown = options.cooperative ?? false;
-    if (typeof cooperative !== 'boolean') throw new LaunchConfigError(`LaunchConfig.cooperative must be true or false, got ${formatValue(cooperative)}`);
+    if (typeof cooperative !== 'boolean')
+      throw new LaunchConfigError(`LaunchConfig.cooperative must be true or false, got ${formatValue(cooperative)}`);
     this.cooperative = cooperative;
     const [bx, by, bz] = this.block;
     if (bx > MAX_BLOCK_DIM[0] || by > MAX_BLOCK_DIM[1] || bz > MAX_BLOCK_DIM[2]) {
-      throw new LaunchConfigError(`LaunchConfig: block ${this.block.join('x')} exceeds ${MAX_BLOCK_DIM.join('x')}, the largest block of every CUDA device`);
+      throw new LaunchConfigError(
+        `LaunchConfig: block ${this.block.join('x')} exceeds ${MAX_BLOCK_DIM.join('x')}, the largest block of every CUDA device`,
+      );
     }
     if (bx * by * bz > MAX_THREADS_PER_BLOCK) {
-      throw new LaunchConfigError(`LaunchConfig: block ${this.block.join('x')} has ${bx * by * bz} threads; no CUDA device runs more than ${MAX_THREADS_PER_BLOCK} threads per block`);
+      throw new LaunchConfigError(
+        `LaunchConfig: block ${this.block.join('x')} has ${bx * by * bz} threads; no CUDA device runs more than ${MAX_THREADS_PER_BLOCK} threads per block`,
+      );
     }
     const [gx, gy, gz] = this.grid;
     if (gx > MAX_GRID_DIM[0] || gy > MAX_GRID_DIM[1] || gz > MAX_GRID_DIM[2]) {
-      throw new LaunchConfigError(`LaunchConfig: grid ${this.grid.join('x')} exceeds ${MAX_GRID_DIM.join('x')}, the largest grid of every CUDA device`);
+      throw new LaunchConfigError(
+        `LaunchConfig: grid ${this.grid.join('x')} exceeds ${MAX_GRID_DIM.join('x')}, the largest grid of every CUDA device`,
+      );
     }
     if (this.cooperative && this.cluster !== undefined) {
       // The co-residency that a cooperative launch needs is checked per block (cuOccupancyMaxActiveBlocksPerMultiprocessor);
@@ -99,11 +126,16 @@ export class LaunchConfig {
     }
     // Every thread of the grid must have a 64-bit global index.
     const threads = BigInt(this.grid[0]) * BigInt(this.grid[1]) * BigInt(this.grid[2]) * BigInt(bx * by * bz);
-    if (threads >= 1n << 64n) throw new LaunchConfigError(`LaunchConfig: grid ${this.grid.join('x')} of blocks ${this.block.join('x')} has ${threads} threads, more than 2^64-1`);
+    if (threads >= 1n << 64n)
+      throw new LaunchConfigError(
+        `LaunchConfig: grid ${this.grid.join('x')} of blocks ${this.block.join('x')} has ${threads} threads, more than 2^64-1`,
+      );
     if (this.cluster) {
       for (let i = 0; i < 3; i++) {
         if (this.grid[i]! % this.cluster[i]! !== 0) {
-          throw new LaunchConfigError(`LaunchConfig: grid ${this.grid.join('x')} is not a multiple of cluster ${this.cluster.join('x')}`);
+          throw new LaunchConfigError(
+            `LaunchConfig: grid ${this.grid.join('x')} is not a multiple of cluster ${this.cluster.join('x')}`,
+          );
         }
       }
     }

@@ -8,7 +8,16 @@ import { driver } from '@cuda-js/bindings';
 import { CUDA_ARRAY_INTERFACE } from '@cuda-js/memory-view';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { type Device, f64, LaunchArgumentError, LaunchConfig, LaunchConfigError, LaunchPlan, launch, type Buffer } from '../index.js';
+import {
+  type Device,
+  f64,
+  LaunchArgumentError,
+  LaunchConfig,
+  LaunchConfigError,
+  LaunchPlan,
+  launch,
+  type Buffer,
+} from '../index.js';
 import { gpuTestKernels, readInts as ints } from '../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
@@ -97,7 +106,16 @@ describeGpu('the launch fast path on a GPU', () => {
     second.fill(0, { stream });
     let target: Buffer = first;
     let version = 3;
-    const exporter = { [CUDA_ARRAY_INTERFACE]: () => ({ shape: [n], typestr: '<i4', data: [target.ptr, false], strides: null, version, stream: null }) };
+    const exporter = {
+      [CUDA_ARRAY_INTERFACE]: () => ({
+        shape: [n],
+        typestr: '<i4',
+        data: [target.ptr, false],
+        strides: null,
+        version,
+        stream: null,
+      }),
+    };
     const config = new LaunchConfig({ grid: n / 128, block: 128 });
     launch(stream, config, kernel('add_one'), exporter, n);
     launch(stream, config, kernel('add_one'), exporter, n); // unchanged: nothing written again
@@ -108,7 +126,13 @@ describeGpu('the launch fast path on a GPU', () => {
     expect(() => launch(stream, config, kernel('add_one'), exporter, n)).toThrow(/version 2 is not supported/);
     expect(ints(first, n, stream)).toEqual(new Array<number>(n).fill(2));
     expect(ints(second, n, stream)).toEqual(new Array<number>(n).fill(1)); // the refused launches launched nothing
-    const frozen = Object.freeze({ shape: Object.freeze([n]), typestr: '<i4', data: Object.freeze([first.ptr, false] as const), strides: null, version: 3 });
+    const frozen = Object.freeze({
+      shape: Object.freeze([n]),
+      typestr: '<i4',
+      data: Object.freeze([first.ptr, false] as const),
+      strides: null,
+      version: 3,
+    });
     const frozenExporter = { [CUDA_ARRAY_INTERFACE]: () => frozen };
     for (let i = 0; i < 3; i++) launch(stream, config, kernel('add_one'), frozenExporter, n);
     expect(ints(first, n, stream)).toEqual(new Array<number>(n).fill(5));
@@ -125,7 +149,9 @@ describeGpu('the launch fast path on a GPU', () => {
       launch(0n, config, kernel('add_one'), 0n, 0); // n = 0: touches no memory of the other context
       driver.cuCtxSynchronize();
       expect(() => launch(stream, config, kernel('add_one'), 0n, 0)).toThrow(LaunchConfigError);
-      expect(() => launch(stream, config, kernel('add_one'), 0n, 0)).toThrow(/belongs to context .*not to the current context/);
+      expect(() => launch(stream, config, kernel('add_one'), 0n, 0)).toThrow(
+        /belongs to context .*not to the current context/,
+      );
     } finally {
       driver.cuCtxPopCurrent();
       driver.cuCtxDestroy(other);

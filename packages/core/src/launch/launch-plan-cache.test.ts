@@ -13,7 +13,10 @@ import { LaunchPlan } from '../device/launch-plan.js';
 import { f64, i32 } from './scalar.js';
 
 // Ordering a stream after another needs the driver: record the calls instead.
-vi.mock('@cuda-js/streams', async (importOriginal) => ({ ...(await importOriginal<typeof import('@cuda-js/streams')>()), orderStreams: vi.fn() }));
+vi.mock('@cuda-js/streams', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@cuda-js/streams')>()),
+  orderStreams: vi.fn(),
+}));
 const ordered = vi.mocked(orderStreams);
 beforeEach(() => ordered.mockClear());
 
@@ -47,7 +50,16 @@ const slotPlan = () =>
 
 /** A CUDA array interface object whose answer is a fresh object built from `state` on each call. */
 function liveArray(state: { ptr: unknown; shape: unknown; version: unknown; stream: unknown; typestr: unknown }) {
-  return { [CUDA_ARRAY_INTERFACE]: () => ({ shape: state.shape, typestr: state.typestr, data: [state.ptr, false], strides: null, version: state.version, stream: state.stream }) };
+  return {
+    [CUDA_ARRAY_INTERFACE]: () => ({
+      shape: state.shape,
+      typestr: state.typestr,
+      data: [state.ptr, false],
+      strides: null,
+      version: state.version,
+      stream: state.stream,
+    }),
+  };
 }
 
 function outcome(p: LaunchPlan, args: readonly unknown[], stream = 0x7000n): string {
@@ -72,7 +84,9 @@ describe('LaunchPlan: the CUDA array interface as memory-view reads it', () => {
       }
     })();
     expect(error).toBeInstanceOf(LaunchArgumentError);
-    expect(error?.message).toMatch(/^k: argument 0: not a CUDA array that cuda-js can pass \(CUDA array interface version 2 is not supported/);
+    expect(error?.message).toMatch(
+      /^k: argument 0: not a CUDA array that cuda-js can pass \(CUDA array interface version 2 is not supported/,
+    );
     expect(error?.cause).toBeInstanceOf(ProtocolError);
     state.version = 3;
     state.typestr = '<x3';
@@ -151,9 +165,21 @@ describe('LaunchPlan: remembered arguments', () => {
   };
 
   it('packs what a fresh plan packs, whatever the position held before (fast-check)', () => {
-    const state = { ptr: 0x1000n as unknown, shape: [4] as unknown, version: 3 as unknown, stream: null as unknown, typestr: '<f4' };
+    const state = {
+      ptr: 0x1000n as unknown,
+      shape: [4] as unknown,
+      version: 3 as unknown,
+      stream: null as unknown,
+      typestr: '<f4',
+    };
     const live = liveArray(state);
-    const frozenAnswer = Object.freeze({ shape: Object.freeze([4]), typestr: '<f4', data: Object.freeze([0x4000n, false] as const), strides: null, version: 3 });
+    const frozenAnswer = Object.freeze({
+      shape: Object.freeze([4]),
+      typestr: '<f4',
+      data: Object.freeze([0x4000n, false] as const),
+      strides: null,
+      version: 3,
+    });
     const frozen = { [CUDA_ARRAY_INTERFACE]: () => frozenAnswer };
     const view = StridedMemoryView.fromPointer(0x6000n, { dtype: 'float32', shape: [4] });
     const pointerArg = fc.oneof(
@@ -171,15 +197,18 @@ describe('LaunchPlan: remembered arguments', () => {
     // most launches find the live array as the last one left it
     const change = fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: changes });
     fc.assert(
-      fc.property(fc.array(fc.tuple(pointerArg, pointerArg, intArg, change), { minLength: 1, maxLength: 10 }), (launches) => {
-        const cached = plan();
-        const cachedSlots = slotPlan();
-        for (const [a, b, n, next] of launches) {
-          Object.assign(state, next);
-          expect(outcome(cached, [a, b, n])).toBe(outcome(plan(), [a, b, n]));
-          expect(outcome(cachedSlots, [a, 2.5])).toBe(outcome(slotPlan(), [a, 2.5]));
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(pointerArg, pointerArg, intArg, change), { minLength: 1, maxLength: 10 }),
+        (launches) => {
+          const cached = plan();
+          const cachedSlots = slotPlan();
+          for (const [a, b, n, next] of launches) {
+            Object.assign(state, next);
+            expect(outcome(cached, [a, b, n])).toBe(outcome(plan(), [a, b, n]));
+            expect(outcome(cachedSlots, [a, 2.5])).toBe(outcome(slotPlan(), [a, 2.5]));
+          }
+        },
+      ),
       FUZZ,
     );
   });

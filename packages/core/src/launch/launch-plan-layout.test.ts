@@ -1,4 +1,11 @@
-import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, type DLPackRequest, type DLPackTensor } from '@cuda-js/memory-view';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  DLPACK_DEVICE,
+  StridedMemoryView,
+  type DLPackRequest,
+  type DLPackTensor,
+} from '@cuda-js/memory-view';
 import { orderStreams } from '@cuda-js/streams';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArgumentLayout } from './argument-layout.js';
@@ -9,7 +16,10 @@ import type { MemoryResource } from '../memory/memory-resources.js';
 import { bool, f32, f64, i32, i64, u8 } from './scalar.js';
 
 // Ordering a stream after another needs the driver: count the calls instead.
-vi.mock('@cuda-js/streams', async (importOriginal) => ({ ...(await importOriginal<typeof import('@cuda-js/streams')>()), orderStreams: vi.fn() }));
+vi.mock('@cuda-js/streams', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@cuda-js/streams')>()),
+  orderStreams: vi.fn(),
+}));
 const ordered = vi.mocked(orderStreams);
 
 /** A plan over consecutive parameters of the given sizes, each aligned to its size (as the C ABI lays them out). */
@@ -29,7 +39,11 @@ function bytesOf(plan: LaunchPlan): DataView {
   return new DataView(b.buffer, b.byteOffset, b.byteLength);
 }
 
-const device = (ptr: bigint, shape: number[], options: { strides?: number[]; dtype?: string; stream?: bigint; readonly?: boolean; id?: number } = {}) =>
+const device = (
+  ptr: bigint,
+  shape: number[],
+  options: { strides?: number[]; dtype?: string; stream?: bigint; readonly?: boolean; id?: number } = {},
+) =>
   StridedMemoryView.fromPointer(ptr, {
     dtype: options.dtype ?? 'float32',
     shape,
@@ -56,18 +70,25 @@ describe('LaunchPlan with an argument layout', () => {
     );
     plan.pack([2.5, 1.25, true, 2n ** 64n - 1n, -7, -(2n ** 40n)], 1n);
     let v = bytesOf(plan);
-    expect([v.getFloat32(0, true), v.getFloat64(8, true), v.getUint8(16), v.getBigUint64(24, true), v.getInt32(32, true), v.getBigInt64(40, true)]).toEqual([
-      2.5,
-      1.25,
-      1,
-      2n ** 64n - 1n,
-      -7,
-      -(2n ** 40n),
-    ]);
+    expect([
+      v.getFloat32(0, true),
+      v.getFloat64(8, true),
+      v.getUint8(16),
+      v.getBigUint64(24, true),
+      v.getInt32(32, true),
+      v.getBigInt64(40, true),
+    ]).toEqual([2.5, 1.25, 1, 2n ** 64n - 1n, -7, -(2n ** 40n)]);
     // a Scalar is written as the slot's type; a number fits an i64, a safe bigint an i32
     plan.pack([f64(0.5), f32(3), bool(false), 12, 5n, i32(-3)], 1n);
     v = bytesOf(plan);
-    expect([v.getFloat32(0, true), v.getFloat64(8, true), v.getUint8(16), v.getBigUint64(24, true), v.getInt32(32, true), v.getBigInt64(40, true)]).toEqual([0.5, 3, 0, 12n, 5, -3n]);
+    expect([
+      v.getFloat32(0, true),
+      v.getFloat64(8, true),
+      v.getUint8(16),
+      v.getBigUint64(24, true),
+      v.getInt32(32, true),
+      v.getBigInt64(40, true),
+    ]).toEqual([0.5, 3, 0, 12n, 5, -3n]);
   });
 
   it('range-checks scalars as Scalar.of does, naming the argument', () => {
@@ -80,10 +101,14 @@ describe('LaunchPlan with an argument layout', () => {
       ],
     );
     expect(() => plan.pack([1.5, 0, 0n], 1n)).toThrow(LaunchArgumentError);
-    expect(() => plan.pack([1.5, 0, 0n], 1n)).toThrow("k: argument 0 ('n'): 1.5 cannot be passed as i32: i32() takes an integer, got 1.5");
+    expect(() => plan.pack([1.5, 0, 0n], 1n)).toThrow(
+      "k: argument 0 ('n'): 1.5 cannot be passed as i32: i32() takes an integer, got 1.5",
+    );
     expect(() => plan.pack([2 ** 31, 0, 0n], 1n)).toThrow('i32(): 2147483648 is outside');
     expect(() => plan.pack([0, 256, 0n], 1n)).toThrow(/argument 1: 256 cannot be passed as u8/);
-    expect(() => plan.pack([0, u8(1), -1n], 1n)).toThrow(/argument 2: -1n cannot be passed as u64: u64\(\): -1 is outside/);
+    expect(() => plan.pack([0, u8(1), -1n], 1n)).toThrow(
+      /argument 2: -1n cannot be passed as u64: u64\(\): -1 is outside/,
+    );
     expect(() => plan.pack([true, 0, 0n], 1n)).toThrow('true cannot be passed as i32');
     expect(() => plan.pack(['1', 0, 0n], 1n)).toThrow('a string cannot be passed as i32');
     expect(() => plan.pack([0, 0], 1n)).toThrow('the kernel takes 3 argument(s), 2 were given');
@@ -119,11 +144,21 @@ describe('LaunchPlan with an argument layout', () => {
 
   it('checks the array against the slot: dimensions, dtype, layout, writability, memory', () => {
     const plan = planOf([8], [{ kind: 'array', ndim: 2, dtype: 'float32', layout: 'C', writable: true, name: 'y' }]);
-    expect(() => plan.pack([device(0x10n, [4])], 1n)).toThrow("k: argument 0 ('y'): the array has 1 dimension(s), the kernel takes 2");
-    expect(() => plan.pack([device(0x10n, [2, 2], { dtype: 'int32' })], 1n)).toThrow('the array holds int32, the kernel takes float32');
-    expect(() => plan.pack([device(0x10n, [2, 2], { strides: [1, 2] })], 1n)).toThrow('the kernel takes a C-contiguous array; this one has strides [1, 2]');
-    expect(() => plan.pack([device(0x10n, [2, 2], { readonly: true })], 1n)).toThrow('the kernel writes the array, and the view is read-only');
-    expect(() => plan.pack([StridedMemoryView.fromBuffer(new Float32Array(4), { dtype: 'float32', shape: [2, 2] })], 1n)).toThrow('host memory the GPU cannot address');
+    expect(() => plan.pack([device(0x10n, [4])], 1n)).toThrow(
+      "k: argument 0 ('y'): the array has 1 dimension(s), the kernel takes 2",
+    );
+    expect(() => plan.pack([device(0x10n, [2, 2], { dtype: 'int32' })], 1n)).toThrow(
+      'the array holds int32, the kernel takes float32',
+    );
+    expect(() => plan.pack([device(0x10n, [2, 2], { strides: [1, 2] })], 1n)).toThrow(
+      'the kernel takes a C-contiguous array; this one has strides [1, 2]',
+    );
+    expect(() => plan.pack([device(0x10n, [2, 2], { readonly: true })], 1n)).toThrow(
+      'the kernel writes the array, and the view is read-only',
+    );
+    expect(() =>
+      plan.pack([StridedMemoryView.fromBuffer(new Float32Array(4), { dtype: 'float32', shape: [2, 2] })], 1n),
+    ).toThrow('host memory the GPU cannot address');
     expect(() => plan.pack([new Float32Array(4)], 1n)).toThrow('host memory the GPU cannot address');
     expect(() => plan.pack([{}], 1n)).toThrow(/argument 0 \('y'\): not an array that cuda-js can view/);
     expect(() => plan.pack([7], 1n)).toThrow('cannot pass number as an array');
@@ -150,7 +185,9 @@ describe('LaunchPlan with an argument layout', () => {
   it('takes a bigint address only for an array slot that passes just its pointer, refusing it before asking the driver', () => {
     const withShape = planOf([8, 8], [{ kind: 'array', ndim: 1, shape: true, name: 'x' }]);
     expect(() => withShape.pack([0x1000n], 1n)).toThrow(LaunchArgumentError);
-    expect(() => withShape.pack([0x1000n], 1n)).toThrow("k: argument 0 ('x'): a bigint address carries no extents or strides, and the kernel reads this array's extents; pass an array");
+    expect(() => withShape.pack([0x1000n], 1n)).toThrow(
+      "k: argument 0 ('x'): a bigint address carries no extents or strides, and the kernel reads this array's extents; pass an array",
+    );
     const withStrides = planOf([8, 8], [{ kind: 'array', ndim: 1, strides: true }]);
     expect(() => withStrides.pack([0x1000n], 1n)).toThrow("the kernel reads this array's strides");
     const twoD = planOf([8], [{ kind: 'array', ndim: 2 }]);
@@ -183,22 +220,41 @@ describe('LaunchPlan with an argument layout', () => {
 
   it('views CUDA array interface objects implicitly, reading extents and byte strides, and skips a frozen answer seen before', () => {
     let calls = 0;
-    const answer = Object.freeze({ shape: Object.freeze([2, 3]), typestr: '<f8', data: Object.freeze([0x9000n, false] as const), strides: Object.freeze([8, 16]), version: 3 });
+    const answer = Object.freeze({
+      shape: Object.freeze([2, 3]),
+      typestr: '<f8',
+      data: Object.freeze([0x9000n, false] as const),
+      strides: Object.freeze([8, 16]),
+      version: 3,
+    });
     const cai = { [CUDA_ARRAY_INTERFACE]: () => (calls++, answer), [DLPACK_DEVICE]: () => [2, 0] as const };
-    const plan = planOf([8, 8, 8, 8, 8], [{ kind: 'array', ndim: 2, shape: true, strides: true, dtype: 'f64', layout: 'F' }]);
+    const plan = planOf(
+      [8, 8, 8, 8, 8],
+      [{ kind: 'array', ndim: 2, shape: true, strides: true, dtype: 'f64', layout: 'F' }],
+    );
     plan.pack([cai], 1n);
     const v = bytesOf(plan);
-    expect([v.getBigUint64(0, true), ...[8, 16, 24, 32].map((o) => v.getBigInt64(o, true))]).toEqual([0x9000n, 2n, 3n, 1n, 2n]);
+    expect([v.getBigUint64(0, true), ...[8, 16, 24, 32].map((o) => v.getBigInt64(o, true))]).toEqual([
+      0x9000n,
+      2n,
+      3n,
+      1n,
+      2n,
+    ]);
     const before = calls;
     plan.pack([cai], 1n);
     expect(calls).toBe(before + 1); // asked once, found unchanged
-    const fresh = { [CUDA_ARRAY_INTERFACE]: () => ({ shape: [4], typestr: '<f4', data: [0xa000n, false], version: 3 }) };
+    const fresh = {
+      [CUDA_ARRAY_INTERFACE]: () => ({ shape: [4], typestr: '<f4', data: [0xa000n, false], version: 3 }),
+    };
     const plan1 = planOf([8], [{ kind: 'array', ndim: 1, dtype: 'float64' }]);
     expect(() => plan1.pack([fresh], 1n)).toThrow('the array holds float32, the kernel takes float64');
   });
 
   it('orders the launch stream after a CUDA array interface producer stream, on every launch', () => {
-    const cai = { [CUDA_ARRAY_INTERFACE]: () => ({ shape: [4], typestr: '<f4', data: [0xa000n, false], version: 3, stream: 0x42 }) };
+    const cai = {
+      [CUDA_ARRAY_INTERFACE]: () => ({ shape: [4], typestr: '<f4', data: [0xa000n, false], version: 3, stream: 0x42 }),
+    };
     const plan = planOf([8], [{ kind: 'array', ndim: 1 }]);
     ordered.mockClear();
     plan.pack([cai], 0x7000n);
@@ -216,7 +272,15 @@ describe('LaunchPlan with an argument layout', () => {
       [DLPACK_DEVICE]: () => [2, 0] as const,
       [DLPACK]: (request?: DLPackRequest): DLPackTensor => {
         requests.push(request);
-        return { version: { major: 1, minor: 3 }, device: { type: 2, id: 0 }, data: 0xb000n, dtype: { code: 0, bits: 32, lanes: 1 }, shape: [5], strides: [2], deleter: () => void deleted++ };
+        return {
+          version: { major: 1, minor: 3 },
+          device: { type: 2, id: 0 },
+          data: 0xb000n,
+          dtype: { code: 0, bits: 32, lanes: 1 },
+          shape: [5],
+          strides: [2],
+          deleter: () => void deleted++,
+        };
       },
     };
     const plan = planOf([8, 8, 8], [{ kind: 'array', ndim: 1, shape: true, strides: true, dtype: 'i32' }]);
@@ -230,14 +294,21 @@ describe('LaunchPlan with an argument layout', () => {
   });
 
   it('passes a Buffer as its bytes, and asks for a typed view where the slot wants another dtype', () => {
-    const resource = { isDeviceAccessible: true, isHostAccessible: false, device: undefined, deallocate: () => undefined } as unknown as MemoryResource;
+    const resource = {
+      isDeviceAccessible: true,
+      isHostAccessible: false,
+      device: undefined,
+      deallocate: () => undefined,
+    } as unknown as MemoryResource;
     const buffer = new Buffer(0xc000n, 64, resource, 0n);
     const bytes = planOf([8, 8, 8], [{ kind: 'array', ndim: 1, shape: true, strides: true, dtype: 'uint8' }]);
     bytes.pack([buffer], 1n);
     const v = bytesOf(bytes);
     expect([v.getBigUint64(0, true), v.getBigInt64(8, true), v.getBigInt64(16, true)]).toEqual([0xc000n, 64n, 1n]);
     const floats = planOf([8], [{ kind: 'array', ndim: 1, dtype: 'f32' }]);
-    expect(() => floats.pack([buffer], 1n)).toThrow('a Buffer is bytes (uint8, 1-D), the kernel takes float32 array of 1 dimension(s); pass a typed view of it');
+    expect(() => floats.pack([buffer], 1n)).toThrow(
+      'a Buffer is bytes (uint8, 1-D), the kernel takes float32 array of 1 dimension(s); pass a typed view of it',
+    );
     buffer.close();
     expect(() => bytes.pack([buffer], 1n)).toThrow('the Buffer is closed');
   });
@@ -257,7 +328,9 @@ describe('argument layouts', () => {
     expect(() => planOf([8, 8], [{ kind: 'array', ndim: 1, shape: true, strides: true }])).toThrow(
       'k: argument 0: the layout puts stride 0 (i64) in kernel parameter 2, but the kernel has only 2 parameter(s)',
     );
-    expect(() => planOf([8, 8], [{ kind: 'array', ndim: 1 }])).toThrow('the argument layout fills 1 kernel parameter(s), but the kernel has 2');
+    expect(() => planOf([8, 8], [{ kind: 'array', ndim: 1 }])).toThrow(
+      'the argument layout fills 1 kernel parameter(s), but the kernel has 2',
+    );
     expect(() => planOf([8], [{ kind: 'array', ndim: 0 }])).toThrow("an array slot's ndim must be a positive integer");
     expect(() => planOf([8], [{ kind: 'scalar', type: 'f128' as never }])).toThrow("unknown scalar type 'f128'");
     expect(() => planOf([8], [{ kind: 'pointer' } as never])).toThrow("a slot is { kind: 'scalar', type }");

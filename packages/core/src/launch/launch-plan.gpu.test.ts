@@ -1,7 +1,13 @@
 // On a GPU: LaunchPlan with argument layouts (the JIT's ABI: pointer, extents,
 // strides), per-context checks, closed code, and stream ordering of views.
 import { driver } from '@cuda-js/bindings';
-import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, type DLPackRequest } from '@cuda-js/memory-view';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  DLPACK_DEVICE,
+  StridedMemoryView,
+  type DLPackRequest,
+} from '@cuda-js/memory-view';
 import { Program } from '@cuda-js/program';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
@@ -57,7 +63,9 @@ describeGpu('LaunchPlan on a GPU', () => {
       { stream },
     );
     by.copyFrom(new Float32Array(n).fill(1), { stream });
-    const x = StridedMemoryView.fromAny(bx, { stream: stream.handle }).view({ dtype: 'float32' }).slice([0, undefined, 2]);
+    const x = StridedMemoryView.fromAny(bx, { stream: stream.handle })
+      .view({ dtype: 'float32' })
+      .slice([0, undefined, 2]);
     const y = StridedMemoryView.fromAny(by, { stream: stream.handle }).view({ dtype: 'float32' });
     expect(x.strides).toEqual([2]);
     const plan = new LaunchPlan(kernel('saxpy_strided'), [
@@ -72,7 +80,9 @@ describeGpu('LaunchPlan on a GPU', () => {
     by.copyTo(out, { stream });
     for (let i = 0; i < n; i++) expect(out[i]).toBe(1 + 3 * 2 * i);
     expect(() => plan.run({ grid: 1, block: 1 }, stream.handle, [2, y, y])).not.toThrow();
-    expect(() => plan.run({ grid: 1, block: 1 }, stream.handle, [2.5, x, x])).toThrow(/argument 2 \('y'\): the kernel takes a C-contiguous array/);
+    expect(() => plan.run({ grid: 1, block: 1 }, stream.handle, [2.5, x, x])).toThrow(
+      /argument 2 \('y'\): the kernel takes a C-contiguous array/,
+    );
     stream.synchronize();
   });
 
@@ -117,7 +127,10 @@ describeGpu('LaunchPlan on a GPU', () => {
     plan.run({ grid: 2, block: 128 }, stream.handle, [cai, dstView, n]);
     expect(ints(dst, n, stream)).toEqual(Array.from({ length: n }, (_, i) => i * 3));
     dst.fill(0, { stream });
-    const dlpackOnly = { [DLPACK]: (r?: DLPackRequest) => dstView[DLPACK](r), [DLPACK_DEVICE]: () => dstView[DLPACK_DEVICE]() };
+    const dlpackOnly = {
+      [DLPACK]: (r?: DLPackRequest) => dstView[DLPACK](r),
+      [DLPACK_DEVICE]: () => dstView[DLPACK_DEVICE](),
+    };
     plan.run({ grid: 2, block: 128 }, stream.handle, [srcView, dlpackOnly, n]);
     expect(ints(dst, n, stream)).toEqual(Array.from({ length: n }, (_, i) => i * 3));
   });
@@ -125,7 +138,11 @@ describeGpu('LaunchPlan on a GPU', () => {
   it('refuses an array of another device before launching', () => {
     using stream = device.createStream();
     using b = device.allocate(64, { stream });
-    const elsewhere = StridedMemoryView.fromPointer(b.ptr, { dtype: 'int32', shape: [16], device: { type: 2, id: device.ordinal + 1 } });
+    const elsewhere = StridedMemoryView.fromPointer(b.ptr, {
+      dtype: 'int32',
+      shape: [16],
+      device: { type: 2, id: device.ordinal + 1 },
+    });
     const plan = new LaunchPlan(kernel('copy_int'), [
       { kind: 'array', ndim: 1 },
       { kind: 'array', ndim: 1 },
@@ -133,9 +150,13 @@ describeGpu('LaunchPlan on a GPU', () => {
     ]);
     const mine = StridedMemoryView.fromAny(b, { stream: stream.handle }).view({ dtype: 'int32' });
     expect(() => plan.run({ grid: 1, block: 16 }, stream.handle, [elsewhere, mine, 16])).toThrow(LaunchArgumentError);
-    expect(() => plan.run({ grid: 1, block: 16 }, stream.handle, [elsewhere, mine, 16])).toThrow(`the array lives on CUDA device ${device.ordinal + 1}, but the launch is on device ${device.ordinal}`);
+    expect(() => plan.run({ grid: 1, block: 16 }, stream.handle, [elsewhere, mine, 16])).toThrow(
+      `the array lives on CUDA device ${device.ordinal + 1}, but the launch is on device ${device.ordinal}`,
+    );
     // the plain path checks it too
-    expect(() => launch(stream, { grid: 1, block: 16 }, kernel('copy_int'), elsewhere, mine, 16)).toThrow(/lives on CUDA device/);
+    expect(() => launch(stream, { grid: 1, block: 16 }, kernel('copy_int'), elsewhere, mine, 16)).toThrow(
+      /lives on CUDA device/,
+    );
   });
 
   it('orders the launch stream after the stream a view was made for (plain launch and layouts), also when the view is reused', () => {
@@ -192,7 +213,9 @@ describeGpu('LaunchPlan on a GPU', () => {
   });
 
   it('refuses to launch a kernel whose ObjectCode was closed, clearly', () => {
-    const code = new Program('extern "C" __global__ void touch(int* p) { if (p) p[0] = 42; }', 'c++', { arch: device.arch }).compile('cubin');
+    const code = new Program('extern "C" __global__ void touch(int* p) { if (p) p[0] = 42; }', 'c++', {
+      arch: device.arch,
+    }).compile('cubin');
     const touch = code.getKernel('touch');
     using b = device.allocate(4);
     launch(0n, { grid: 1, block: 1 }, touch, b);

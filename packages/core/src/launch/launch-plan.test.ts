@@ -6,7 +6,10 @@ import { LaunchPlan } from '../device/launch-plan.js';
 import { f32, f64, i32, i64, u8 } from './scalar.js';
 
 // Ordering a stream after another needs the driver: record the calls instead.
-vi.mock('@cuda-js/streams', async (importOriginal) => ({ ...(await importOriginal<typeof import('@cuda-js/streams')>()), orderStreams: vi.fn() }));
+vi.mock('@cuda-js/streams', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@cuda-js/streams')>()),
+  orderStreams: vi.fn(),
+}));
 const ordered = vi.mocked(orderStreams);
 
 // Packing needs no device: the parameter layout is given, and no launch is made.
@@ -36,7 +39,9 @@ describe('LaunchPlan.pack', () => {
   it('names the argument whose size does not match the parameter', () => {
     const p = plan();
     expect(() => p.pack([0x1000n, 5, f32(1)], 1n)).toThrow(LaunchArgumentError);
-    expect(() => p.pack([0x1000n, 5, f32(1)], 1n)).toThrow("k: argument 2: the kernel's parameter is 8 bytes, but f32(1) (4 bytes) was given");
+    expect(() => p.pack([0x1000n, 5, f32(1)], 1n)).toThrow(
+      "k: argument 2: the kernel's parameter is 8 bytes, but f32(1) (4 bytes) was given",
+    );
     expect(() => p.pack([0x1000n, u8(1), 0n], 1n)).toThrow(/argument 1: the kernel's parameter is 4 bytes/);
     expect(() => p.pack([7, 5, 0n], 1n)).toThrow(/argument 0: .*a plain number is an i32, 4 bytes/);
   });
@@ -49,7 +54,9 @@ describe('LaunchPlan.pack', () => {
     expect(() => p.pack([0n, 1], 1n)).toThrow('the kernel takes 3 argument(s), 2 were given');
     expect(() => p.pack([null, 1, 0n], 1n)).toThrow('cannot pass null');
     expect(() => p.pack(['x', 1, 0n], 1n)).toThrow('cannot pass string');
-    expect(() => p.pack([cai(-1), 1, 0n], 1n)).toThrow('argument 0: not a CUDA array that cuda-js can pass (the CUDA array interface address is -1');
+    expect(() => p.pack([cai(-1), 1, 0n], 1n)).toThrow(
+      'argument 0: not a CUDA array that cuda-js can pass (the CUDA array interface address is -1',
+    );
     expect(() => p.pack([cai(1n, { mask: {} }), 1, 0n], 1n)).toThrow('masked arrays are not supported');
     expect(() => p.pack([cai(1n, { stream: 0 }), 1, 0n], 1n)).toThrow('stream is 0, which version 3 forbids');
     expect(() => p.pack([new Float32Array(4), 1, 0n], 1n)).toThrow('host memory the GPU cannot address');
@@ -82,6 +89,8 @@ describe('LaunchPlan.pack with StridedMemoryViews', () => {
     p.pack([view, 1, 0n], 0x77n);
     view.close();
     expect(() => p.pack([view, 1, 0n], 0x77n)).toThrow('argument 0: the view is closed');
-    expect(() => p.pack([StridedMemoryView.fromBuffer(new Float32Array(2)), 1, 0n], 1n)).toThrow('host memory the GPU cannot address');
+    expect(() => p.pack([StridedMemoryView.fromBuffer(new Float32Array(2)), 1, 0n], 1n)).toThrow(
+      'host memory the GPU cannot address',
+    );
   });
 });

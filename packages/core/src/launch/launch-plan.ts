@@ -1,5 +1,18 @@
-import { driver, type CUfunction, type CUstream, type DriverTypes, type LaunchFunction, type PackedLaunch } from '@cuda-js/bindings';
-import { CudaArrayInterfaceReader, dtype, resolveStream, StridedMemoryView, type CudaArrayInterfaceLayout } from '@cuda-js/memory-view';
+import {
+  driver,
+  type CUfunction,
+  type CUstream,
+  type DriverTypes,
+  type LaunchFunction,
+  type PackedLaunch,
+} from '@cuda-js/bindings';
+import {
+  CudaArrayInterfaceReader,
+  dtype,
+  resolveStream,
+  StridedMemoryView,
+  type CudaArrayInterfaceLayout,
+} from '@cuda-js/memory-view';
 import { planLayout, type ArgumentLayout, type PlannedSlot } from './argument-layout.js';
 import {
   checkedAddress,
@@ -34,10 +47,17 @@ const REMEMBERED_BIGINT = 1;
 const REMEMBERED_VIEW = 2;
 const REMEMBERED_BUFFER = 3;
 const REMEMBERED_ARRAY_INTERFACE = 4;
-type RememberedKind = typeof REMEMBERED_BIGINT | typeof REMEMBERED_VIEW | typeof REMEMBERED_BUFFER | typeof REMEMBERED_ARRAY_INTERFACE;
+type RememberedKind =
+  | typeof REMEMBERED_BIGINT
+  | typeof REMEMBERED_VIEW
+  | typeof REMEMBERED_BUFFER
+  | typeof REMEMBERED_ARRAY_INTERFACE;
 
 /** What an array slot reads of an array: a StridedMemoryView, or a CUDA array interface answer's layout. */
-type ArrayDescription = Pick<StridedMemoryView, 'shape' | 'strides' | 'dtype' | 'readonly' | 'isCContiguous' | 'isFContiguous'> & { readonly ptr: bigint | undefined };
+type ArrayDescription = Pick<
+  StridedMemoryView,
+  'shape' | 'strides' | 'dtype' | 'readonly' | 'isCContiguous' | 'isFContiguous'
+> & { readonly ptr: bigint | undefined };
 
 /**
  * @internal Everything of `LaunchPlan` but its `device`: the launch
@@ -76,7 +96,9 @@ export class LaunchPlanCore {
   constructor(kernel: KernelArgument, layout?: ArgumentLayout) {
     const k = typeof kernel === 'bigint' ? { handle: kernel } : kernel;
     if (typeof k !== 'object' || k === null || typeof k.handle !== 'bigint') {
-      throw new TypeError('launch: kernel must be a Kernel (from @cuda-js/program), an object with a bigint handle, or a bigint CUkernel');
+      throw new TypeError(
+        'launch: kernel must be a Kernel (from @cuda-js/program), an object with a bigint handle, or a bigint CUkernel',
+      );
     }
     this.handle = k.handle;
     this.#kind = k.handleKind ?? 'kernel';
@@ -127,9 +149,11 @@ export class LaunchPlanCore {
 
   /** Makes `context` (current now) the one this plan launches in. */
   #enterContext(context: bigint): KernelContextChecks {
-    if (context === 0n) throw new LaunchConfigError(`${this.name}: no current CUDA context; call device.setCurrent() first`);
+    if (context === 0n)
+      throw new LaunchConfigError(`${this.name}: no current CUDA context; call device.setCurrent() first`);
     let checks = this.#contexts.get(context);
-    if (checks === undefined) this.#contexts.set(context, (checks = new KernelContextChecks(context, this.handle, this.#kind, this.name)));
+    if (checks === undefined)
+      this.#contexts.set(context, (checks = new KernelContextChecks(context, this.handle, this.#kind, this.name)));
     this.#current = checks;
     this.#buffer.expectContext(context);
     this.#forgetArguments();
@@ -209,7 +233,12 @@ export class LaunchPlanCore {
    * into its queue; undefined for a cluster or cooperative launch, which no
    * queue takes (the batch submits what it holds and launches it at once).
    */
-  packRecord(config: LaunchConfig | LaunchConfigOptions, stream: bigint, args: readonly unknown[], context: bigint): Uint8Array | undefined {
+  packRecord(
+    config: LaunchConfig | LaunchConfigOptions,
+    stream: bigint,
+    args: readonly unknown[],
+    context: bigint,
+  ): Uint8Array | undefined {
     const cfg = config instanceof LaunchConfig ? config : LaunchConfig.from(config);
     if (cfg.cluster !== undefined || cfg.cooperative) return undefined;
     this.#kernelObject?.checkOpen?.();
@@ -247,7 +276,11 @@ export class LaunchPlanCore {
   }
 
   #countError(given: number, expected: number): LaunchArgumentError {
-    return new LaunchArgumentError(this.name, Math.min(given, expected), `the kernel takes ${expected} argument(s), ${given} were given`);
+    return new LaunchArgumentError(
+      this.name,
+      Math.min(given, expected),
+      `the kernel takes ${expected} argument(s), ${given} were given`,
+    );
   }
 
   /** The ordinal of the current context's device, -1 before the first launch (then only host memory is refused). */
@@ -296,13 +329,15 @@ export class LaunchPlanCore {
         else this.#packNumber(i, arg, offset, size);
       } else if (typeof arg === 'bigint') {
         if (size !== 8) throw this.#sizeError(i, 'a bigint (8 bytes)', size);
-        if (arg < MIN_INT64 || arg > MAX_UINT64) throw new LaunchArgumentError(this.name, i, `${arg} does not fit in 64 bits`);
+        if (arg < MIN_INT64 || arg > MAX_UINT64)
+          throw new LaunchArgumentError(this.name, i, `${arg} does not fit in 64 bits`);
         view.setBigUint64(offset, arg < 0n ? BigInt.asUintN(64, arg) : arg, true);
         this.#remember(i, arg, REMEMBERED_BIGINT);
       } else if (arg instanceof Buffer) {
         if (size !== 8) throw this.#sizeError(i, 'a Buffer (a pointer, 8 bytes)', size);
         if (arg.closed) throw new LaunchArgumentError(this.name, i, 'the Buffer is closed');
-        if (!arg.isDeviceAccessible) throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device');
+        if (!arg.isDeviceAccessible)
+          throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device');
         view.setBigUint64(offset, checkedAddress(arg.ptr, this.name, i), true);
         this.#remember(i, arg, REMEMBERED_BUFFER);
       } else if (arg instanceof StridedMemoryView) {
@@ -330,7 +365,11 @@ export class LaunchPlanCore {
           this.#held[i] = implicit;
         }
       } else {
-        throw new LaunchArgumentError(this.name, i, `cannot pass ${arg === null ? 'null' : typeof arg}; use a Buffer, an array, a bigint address or a typed scalar such as i32(x), f32(x)`);
+        throw new LaunchArgumentError(
+          this.name,
+          i,
+          `cannot pass ${arg === null ? 'null' : typeof arg}; use a Buffer, an array, a bigint address or a typed scalar such as i32(x), f32(x)`,
+        );
       }
     }
   }
@@ -341,7 +380,14 @@ export class LaunchPlanCore {
    * (the one whose bytes are in place) is written; the same one only orders
    * the launch stream again.
    */
-  #packInterface(i: number, arg: CudaArrayInterfaceObject, slot: PlannedSlot | undefined, previous: CudaArrayInterfaceLayout | undefined, stream: bigint, consumer: bigint): void {
+  #packInterface(
+    i: number,
+    arg: CudaArrayInterfaceObject,
+    slot: PlannedSlot | undefined,
+    previous: CudaArrayInterfaceLayout | undefined,
+    stream: bigint,
+    consumer: bigint,
+  ): void {
     const layout = readInterface(arg, (this.#readers[i] ??= new CudaArrayInterfaceReader()), this.name, i, slot?.name);
     if (layout !== previous) {
       this.#writeInterface(i, arg, layout, slot, stream, consumer);
@@ -360,7 +406,14 @@ export class LaunchPlanCore {
    * check: its address (with a slot, its extents and strides too, after the
    * slot's checks); then orders the launch stream after the producer's.
    */
-  #writeInterface(i: number, arg: CudaArrayInterfaceObject, layout: CudaArrayInterfaceLayout, slot: PlannedSlot | undefined, stream: bigint, consumer: bigint): void {
+  #writeInterface(
+    i: number,
+    arg: CudaArrayInterfaceObject,
+    layout: CudaArrayInterfaceLayout,
+    slot: PlannedSlot | undefined,
+    stream: bigint,
+    consumer: bigint,
+  ): void {
     this.#last[i] = undefined;
     this.#lastLayouts[i] = undefined;
     checkInterfaceDevice(layout.ptr, this.#ordinal, this.name, i, slot?.name);
@@ -384,9 +437,20 @@ export class LaunchPlanCore {
    * pass a bigint), so that a wrong type cannot pass silently.
    */
   #packNumber(i: number, arg: number, offset: number, size: number): void {
-    if (size !== 4) throw this.#sizeError(i, `the number ${arg} (a plain number is an i32, 4 bytes; use i64(), f64(), a bigint or an array for 8)`, size);
-    if (!Number.isInteger(arg)) throw new LaunchArgumentError(this.name, i, `${arg} is not an integer; a plain number is an i32, so say f32(${arg}) for a float`);
-    if (arg < -(2 ** 31) || arg > 2 ** 31 - 1) throw new LaunchArgumentError(this.name, i, `${arg} does not fit in an i32; use u32() or i64()`);
+    if (size !== 4)
+      throw this.#sizeError(
+        i,
+        `the number ${arg} (a plain number is an i32, 4 bytes; use i64(), f64(), a bigint or an array for 8)`,
+        size,
+      );
+    if (!Number.isInteger(arg))
+      throw new LaunchArgumentError(
+        this.name,
+        i,
+        `${arg} is not an integer; a plain number is an i32, so say f32(${arg}) for a float`,
+      );
+    if (arg < -(2 ** 31) || arg > 2 ** 31 - 1)
+      throw new LaunchArgumentError(this.name, i, `${arg} does not fit in an i32; use u32() or i64()`);
     this.#view.setInt32(offset, arg, true);
   }
 
@@ -406,7 +470,8 @@ export class LaunchPlanCore {
       const arg = args[i];
       const type = slot.scalarType;
       if (type !== undefined) {
-        if (!writeScalarValue(view, offsets[slot.first]!, type, arg)) throw new LaunchArgumentError(this.name, i, scalarMismatch(type, arg), slot.name);
+        if (!writeScalarValue(view, offsets[slot.first]!, type, arg))
+          throw new LaunchArgumentError(this.name, i, scalarMismatch(type, arg), slot.name);
       } else {
         this.#packArray(i, slot, arg, stream, consumer);
       }
@@ -450,7 +515,12 @@ export class LaunchPlanCore {
       return;
     }
     if (typeof arg !== 'object' || arg === null) {
-      throw new LaunchArgumentError(this.name, i, `cannot pass ${arg === null ? 'null' : typeof arg} as an array; pass a StridedMemoryView or any DLPack or CUDA array interface object`, slot.name);
+      throw new LaunchArgumentError(
+        this.name,
+        i,
+        `cannot pass ${arg === null ? 'null' : typeof arg} as an array; pass a StridedMemoryView or any DLPack or CUDA array interface object`,
+        slot.name,
+      );
     }
     if (hasCudaArrayInterface(arg)) {
       this.#packInterface(i, arg, slot, lastLayouts[i], stream, consumer);
@@ -469,20 +539,41 @@ export class LaunchPlanCore {
     const name = slot.name;
     const ndim = slot.ndim;
     const shape = array.shape;
-    if (shape.length !== ndim) throw new LaunchArgumentError(this.name, i, `the array has ${shape.length} dimension(s), the kernel takes ${ndim}`, name);
-    if (slot.dtype !== undefined && array.dtype !== slot.dtype) throw new LaunchArgumentError(this.name, i, `the array holds ${array.dtype.name}, the kernel takes ${slot.dtype.name}`, name);
+    if (shape.length !== ndim)
+      throw new LaunchArgumentError(
+        this.name,
+        i,
+        `the array has ${shape.length} dimension(s), the kernel takes ${ndim}`,
+        name,
+      );
+    if (slot.dtype !== undefined && array.dtype !== slot.dtype)
+      throw new LaunchArgumentError(
+        this.name,
+        i,
+        `the array holds ${array.dtype.name}, the kernel takes ${slot.dtype.name}`,
+        name,
+      );
     if (slot.layout === 'C' ? !array.isCContiguous : slot.layout === 'F' && !array.isFContiguous) {
-      throw new LaunchArgumentError(this.name, i, `the kernel takes a ${slot.layout}-contiguous array; this one has strides [${array.strides.join(', ')}] for shape [${shape.join(', ')}]`, name);
+      throw new LaunchArgumentError(
+        this.name,
+        i,
+        `the kernel takes a ${slot.layout}-contiguous array; this one has strides [${array.strides.join(', ')}] for shape [${shape.join(', ')}]`,
+        name,
+      );
     }
-    if (slot.writable && array.readonly) throw new LaunchArgumentError(this.name, i, 'the kernel writes the array, and the view is read-only', name);
+    if (slot.writable && array.readonly)
+      throw new LaunchArgumentError(this.name, i, 'the kernel writes the array, and the view is read-only', name);
     const data = this.#view;
     const offsets = this.#offsets;
     let p = slot.first;
     data.setBigUint64(offsets[p++]!, checkedAddress(array.ptr, this.name, i, name), true);
-    if (slot.shape) for (let d = 0; d < ndim; d++) writeInt64(data, offsets[p++]!, checkedExtent(shape[d], this.name, i, name, false));
+    if (slot.shape)
+      for (let d = 0; d < ndim; d++)
+        writeInt64(data, offsets[p++]!, checkedExtent(shape[d], this.name, i, name, false));
     if (slot.strides) {
       const strides = array.strides;
-      for (let d = 0; d < ndim; d++) writeInt64(data, offsets[p++]!, checkedExtent(strides[d], this.name, i, name, true));
+      for (let d = 0; d < ndim; d++)
+        writeInt64(data, offsets[p++]!, checkedExtent(strides[d], this.name, i, name, true));
     }
   }
 
@@ -497,9 +588,15 @@ export class LaunchPlanCore {
   #writeAddress(i: number, slot: PlannedSlot, address: bigint): void {
     const name = slot.name;
     if (slot.ndim !== 1 || slot.shape || slot.strides) {
-      throw new LaunchArgumentError(this.name, i, `a bigint address carries no extents or strides, and the kernel reads this array's ${slot.shape ? 'extents' : 'strides'}; pass an array`, name);
+      throw new LaunchArgumentError(
+        this.name,
+        i,
+        `a bigint address carries no extents or strides, and the kernel reads this array's ${slot.shape ? 'extents' : 'strides'}; pass an array`,
+        name,
+      );
     }
-    if (address <= 0n || address > MAX_UINT64) throw new LaunchArgumentError(this.name, i, `${address} is no device address`, name);
+    if (address <= 0n || address > MAX_UINT64)
+      throw new LaunchArgumentError(this.name, i, `${address} is no device address`, name);
     const problem = deviceRangeProblem(address, slot.dtype?.itemsize ?? 1);
     if (problem !== undefined) throw new LaunchArgumentError(this.name, i, `the address ${problem}`, name);
     this.#view.setBigUint64(this.#offsets[slot.first]!, address, true);
@@ -509,7 +606,8 @@ export class LaunchPlanCore {
   #writeBuffer(i: number, slot: PlannedSlot, buffer: Buffer): void {
     const name = slot.name;
     if (buffer.closed) throw new LaunchArgumentError(this.name, i, 'the Buffer is closed', name);
-    if (!buffer.isDeviceAccessible) throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device', name);
+    if (!buffer.isDeviceAccessible)
+      throw new LaunchArgumentError(this.name, i, 'the Buffer is not accessible from the device', name);
     if (slot.ndim !== 1 || (slot.dtype !== undefined && slot.dtype !== UINT8)) {
       const want = `${slot.dtype?.name ?? 'an'} array of ${slot.ndim} dimension(s)`;
       throw new LaunchArgumentError(
@@ -522,7 +620,12 @@ export class LaunchPlanCore {
     const ordinal = this.#ordinal;
     const device = buffer.device;
     if (ordinal >= 0 && device !== undefined && !buffer.isHostAccessible && device.ordinal !== ordinal) {
-      throw new LaunchArgumentError(this.name, i, `the Buffer lives on CUDA device ${device.ordinal}, but the launch is on device ${ordinal}`, name);
+      throw new LaunchArgumentError(
+        this.name,
+        i,
+        `the Buffer lives on CUDA device ${device.ordinal}, but the launch is on device ${ordinal}`,
+        name,
+      );
     }
     const data = this.#view;
     const offsets = this.#offsets;
@@ -558,7 +661,11 @@ export class LaunchPlanCore {
     const attrs: { id: number; value: DriverTypes.CUlaunchAttributeValue }[] = [];
     if (config.cooperative) attrs.push({ id: ids.CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value: { cooperative: 1 } });
     const cluster = config.cluster;
-    if (cluster) attrs.push({ id: ids.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, value: { clusterDim: { x: cluster[0], y: cluster[1], z: cluster[2] } } });
+    if (cluster)
+      attrs.push({
+        id: ids.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+        value: { clusterDim: { x: cluster[0], y: cluster[1], z: cluster[2] } },
+      });
     driver.cuLaunchKernelEx(
       {
         gridDimX: grid[0],

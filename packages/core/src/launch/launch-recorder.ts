@@ -12,10 +12,19 @@ export const RECORD_LAUNCH: unique symbol = Symbol('cuda-js: record a launch');
 
 /** Something that records launches: a GraphBuilder. */
 export interface LaunchRecorder {
-  [RECORD_LAUNCH](plan: LaunchPlanCore, config: LaunchConfig | LaunchConfigOptions, kernel: KernelArgument, args: readonly unknown[]): void;
+  [RECORD_LAUNCH](
+    plan: LaunchPlanCore,
+    config: LaunchConfig | LaunchConfigOptions,
+    kernel: KernelArgument,
+    args: readonly unknown[],
+  ): void;
 }
 
 /** Whether `stream` records launches (a GraphBuilder) rather than being a stream to run them on. */
 export function isLaunchRecorder(stream: unknown): stream is LaunchRecorder {
-  return typeof stream === 'object' && stream !== null && typeof (stream as Partial<LaunchRecorder>)[RECORD_LAUNCH] === 'function';
+  return (
+    typeof stream === 'object' &&
+    stream !== null &&
+    typeof (stream as Partial<LaunchRecorder>)[RECORD_LAUNCH] === 'function'
+  );
 }

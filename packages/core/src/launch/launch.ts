@@ -18,7 +18,12 @@ import { isLaunchRecorder, RECORD_LAUNCH } from './launch-recorder.js';
  * its graph (a kernel node) instead of run, the graph holds the kernel and the
  * arguments, and a GraphCondition argument is passed as its handle.
  */
-export function launch(stream: StreamArgument, config: LaunchConfig | LaunchConfigOptions, kernel: KernelArgument, ...args: unknown[]): void {
+export function launch(
+  stream: StreamArgument,
+  config: LaunchConfig | LaunchConfigOptions,
+  kernel: KernelArgument,
+  ...args: unknown[]
+): void {
   const plan = planFor(kernel);
   if (isLaunchRecorder(stream)) return stream[RECORD_LAUNCH](plan, config, kernel, args);
   const handle = stream instanceof Stream ? stream.handle : streamHandle(stream, 'launch: stream');

@@ -27,10 +27,19 @@ describe('createPackedLaunch and createLaunchFunction (the native boundary under
     fc.assert(
       fc.property(layout, ({ length, entries, header, view, skip }) => {
         const buffer = new ArrayBuffer(length + skip);
-        const target = view === 'ArrayBuffer' ? new ArrayBuffer(length) : view === 'Uint8Array' ? new Uint8Array(buffer, skip, length) : new DataView(buffer, skip, length);
-        const fit = entries.every(({ offset, size }) => isU32(offset) && isU32(size) && size > 0 && offset + size <= length);
-        const headerFits = Number.isInteger(header) && header >= 0 && header % 8 === 0 && header + PACKED_LAUNCH_HEADER.bytes <= length;
-        const apart = (a: { offset: number; size: number }, b: { offset: number; size: number }) => a.offset + a.size <= b.offset || b.offset + b.size <= a.offset;
+        const target =
+          view === 'ArrayBuffer'
+            ? new ArrayBuffer(length)
+            : view === 'Uint8Array'
+              ? new Uint8Array(buffer, skip, length)
+              : new DataView(buffer, skip, length);
+        const fit = entries.every(
+          ({ offset, size }) => isU32(offset) && isU32(size) && size > 0 && offset + size <= length,
+        );
+        const headerFits =
+          Number.isInteger(header) && header >= 0 && header % 8 === 0 && header + PACKED_LAUNCH_HEADER.bytes <= length;
+        const apart = (a: { offset: number; size: number }, b: { offset: number; size: number }) =>
+          a.offset + a.size <= b.offset || b.offset + b.size <= a.offset;
         const outsideHeader = entries.every((e) => apart(e, { offset: header, size: PACKED_LAUNCH_HEADER.bytes }));
         const disjoint = entries.every((a, i) => entries.every((b, j) => i === j || apart(a, b)));
         const make = () =>
@@ -55,7 +64,9 @@ describe('createPackedLaunch and createLaunchFunction (the native boundary under
           expect(makeFunction()).toBeTypeOf('function');
         } else {
           expect(make).toThrow(/^createPackedLaunch: parameter '(offsets'\[\d+\]|sizes'\[\d+\]|headerOffset') /);
-          expect(makeFunction).toThrow(/^createLaunchFunction: parameter '(offsets'\[\d+\]|sizes'\[\d+\]|headerOffset'|byteLength') /);
+          expect(makeFunction).toThrow(
+            /^createLaunchFunction: parameter '(offsets'\[\d+\]|sizes'\[\d+\]|headerOffset'|byteLength') /,
+          );
         }
       }),
       { seed: 3, numRuns: 400 },

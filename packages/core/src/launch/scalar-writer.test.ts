@@ -11,7 +11,18 @@ function written(type: ScalarType, value: unknown): number[] | false {
 
 describe('writeInt64', () => {
   it("writes safe integers as two's-complement 64-bit values, as BigInt would", () => {
-    for (const n of [0, 1, -1, 2 ** 32, -(2 ** 32), 2 ** 32 - 1, -(2 ** 31), Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 123456789012]) {
+    for (const n of [
+      0,
+      1,
+      -1,
+      2 ** 32,
+      -(2 ** 32),
+      2 ** 32 - 1,
+      -(2 ** 31),
+      Number.MAX_SAFE_INTEGER,
+      Number.MIN_SAFE_INTEGER,
+      123456789012,
+    ]) {
       const view = new DataView(new ArrayBuffer(8));
       writeInt64(view, 0, n);
       expect(view.getBigInt64(0, true)).toBe(BigInt(n));

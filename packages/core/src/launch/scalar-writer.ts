@@ -107,7 +107,8 @@ export function writeScalarValue(view: DataView, offset: number, type: ScalarTyp
     view.setUint8(offset, value ? 1 : 0);
     return true;
   }
-  if (value instanceof Scalar) return writeScalarValue(view, offset, type, value.type === 'bool' ? value.value !== 0 : value.value);
+  if (value instanceof Scalar)
+    return writeScalarValue(view, offset, type, value.type === 'bool' ? value.value !== 0 : value.value);
   return false;
 }
 

@@ -4,7 +4,20 @@ import { bfloat16Bits, float16Bits } from './half-floats.js';
  * Typed scalar kernel arguments: `launch(s, cfg, k, f32(2.5), i32(n))`. A
  * plain JS number is ambiguous (int or float? 4 or 8 bytes?), so these say it.
  */
-export type ScalarType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64' | 'bool';
+export type ScalarType =
+  | 'i8'
+  | 'u8'
+  | 'i16'
+  | 'u16'
+  | 'i32'
+  | 'u32'
+  | 'i64'
+  | 'u64'
+  | 'f16'
+  | 'bf16'
+  | 'f32'
+  | 'f64'
+  | 'bool';
 
 /** The array element type (memory-view dtype name) of each scalar type. */
 const DTYPE_NAMES: Readonly<Record<ScalarType, string>> = {
@@ -34,7 +47,21 @@ export function dtypeOfScalarType(type: ScalarType): DType {
 }
 
 /** @internal Bytes of each scalar type as a kernel parameter. */
-export const SCALAR_SIZES: Readonly<Record<ScalarType, number>> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f16: 2, bf16: 2, f32: 4, f64: 8, bool: 1 };
+export const SCALAR_SIZES: Readonly<Record<ScalarType, number>> = {
+  i8: 1,
+  u8: 1,
+  i16: 2,
+  u16: 2,
+  i32: 4,
+  u32: 4,
+  i64: 8,
+  u64: 8,
+  f16: 2,
+  bf16: 2,
+  f32: 4,
+  f64: 8,
+  bool: 1,
+};
 
 /**
  * A number or bigint tagged with its C type. `T` is the type, so that a
@@ -131,7 +158,8 @@ function check(type: ScalarType, value: number | bigint | boolean): number | big
   const range = INT_RANGES[type];
   if (range) {
     if (!Number.isInteger(value)) throw new TypeError(`${type}() takes an integer, got ${value}`);
-    if (value < range[0] || value > range[1]) throw new RangeError(`${type}(): ${value} is outside [${range[0]}, ${range[1]}]`);
+    if (value < range[0] || value > range[1])
+      throw new RangeError(`${type}(): ${value} is outside [${range[0]}, ${range[1]}]`);
   }
   return value;
 }

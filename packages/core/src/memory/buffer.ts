@@ -13,7 +13,13 @@ import {
   type DLPackTensor,
   type DTypeLike,
 } from '@cuda-js/memory-view';
-import { checkBlockingWait, orderStreams, pendingHostFunctions, streamHandle, type StreamArgument } from '@cuda-js/streams';
+import {
+  checkBlockingWait,
+  orderStreams,
+  pendingHostFunctions,
+  streamHandle,
+  type StreamArgument,
+} from '@cuda-js/streams';
 import type { Device } from '../device/device.js';
 import { checkCoreOptions, FILL_OPTIONS, STREAM_OPTIONS } from '../core-options.js';
 import { CopyError, MemoryArgumentError } from '../errors.js';
@@ -67,7 +73,12 @@ export class Buffer implements Disposable, DLPackExporter {
     // (pinned, managed) queue it on the bindings' release thread.
     const inBackground = memoryResource.deallocateInBackground?.bind(memoryResource);
     const deallocate = (h: CUdeviceptr): void => memoryResource.deallocate(h, size, stream);
-    this.#owned = new OwnedHandle(brandHandle<CUdeviceptr>(ptr), this, { atClose: deallocate, whenCollected: inBackground ? (h) => inBackground(h, size, stream) : deallocate }, 'Buffer');
+    this.#owned = new OwnedHandle(
+      brandHandle<CUdeviceptr>(ptr),
+      this,
+      { atClose: deallocate, whenCollected: inBackground ? (h) => inBackground(h, size, stream) : deallocate },
+      'Buffer',
+    );
   }
 
   /** The address (CUdeviceptr; for pinned memory also the host address). */
@@ -149,7 +160,10 @@ export class Buffer implements Disposable, DLPackExporter {
   [HOST_VIEW](ptr: bigint, byteLength: number): { buffer: ArrayBuffer; byteOffset: number } {
     const base = this.ptr;
     if (ptr < base || ptr + BigInt(byteLength) > base + BigInt(this.size)) {
-      throw new HostViewError('Buffer host view', `bytes [0x${ptr.toString(16)}, +${byteLength}) are outside the Buffer at 0x${base.toString(16)} (${this.size} bytes)`);
+      throw new HostViewError(
+        'Buffer host view',
+        `bytes [0x${ptr.toString(16)}, +${byteLength}) are outside the Buffer at 0x${base.toString(16)} (${this.size} bytes)`,
+      );
     }
     return { buffer: this.asArrayBuffer(), byteOffset: Number(ptr - base) };
   }
@@ -194,7 +208,8 @@ export class Buffer implements Disposable, DLPackExporter {
       return;
     }
     const bytes = hostByteLength(source);
-    if (bytes !== this.size) throw new CopyError(`Buffer.copyFrom: the source has ${bytes} bytes, the buffer ${this.size}`);
+    if (bytes !== this.size)
+      throw new CopyError(`Buffer.copyFrom: the source has ${bytes} bytes, the buffer ${this.size}`);
     checkBlockingWait(stream, 'Buffer.copyFrom');
     enterBufferDevice('Buffer.copyFrom', stream, this);
     // pageable host memory: the driver stages it before returning, so `source` may change afterwards
@@ -208,20 +223,23 @@ export class Buffer implements Disposable, DLPackExporter {
     const stream = options.stream === undefined ? brandHandle<CUstream>(this.#stream) : streamHandle(options.stream);
     const width = options.width ?? 1;
     if (width === 1) {
-      if (!Number.isInteger(value) || value < 0 || value > 255) throw new MemoryArgumentError(`Buffer.fill: a byte is 0..255, got ${value}`);
+      if (!Number.isInteger(value) || value < 0 || value > 255)
+        throw new MemoryArgumentError(`Buffer.fill: a byte is 0..255, got ${value}`);
       enterBufferDevice('Buffer.fill', stream, this);
       driver.cuMemsetD8Async(this.ptr, value, this.size, stream);
     } else {
       // width 4: the options check refused any other
       if (this.size % 4 !== 0) throw new MemoryArgumentError(`Buffer.fill: size ${this.size} is not a multiple of 4`);
-      if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new MemoryArgumentError(`Buffer.fill: a 32-bit pattern is 0..2^32-1, got ${value}`);
+      if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+        throw new MemoryArgumentError(`Buffer.fill: a 32-bit pattern is 0..2^32-1, got ${value}`);
       enterBufferDevice('Buffer.fill', stream, this);
       driver.cuMemsetD32Async(this.ptr, value, this.size / 4, stream);
     }
   }
 
   #checkFits(other: number, what: string): void {
-    if (other !== this.size) throw new CopyError(`Buffer.${what}: sizes differ (${this.size} bytes here, ${other} there)`);
+    if (other !== this.size)
+      throw new CopyError(`Buffer.${what}: sizes differ (${this.size} bytes here, ${other} there)`);
   }
 
   /**
@@ -318,7 +336,11 @@ export class Buffer implements Disposable, DLPackExporter {
    * the import (cuMemFreeAsync), which must complete before the exporter
    * frees the memory.
    */
-  static fromIpcDescriptor(resource: DeviceMemoryResource, descriptor: IpcBufferDescriptor, options: { stream?: StreamArgument | undefined } = {}): Buffer {
+  static fromIpcDescriptor(
+    resource: DeviceMemoryResource,
+    descriptor: IpcBufferDescriptor,
+    options: { stream?: StreamArgument | undefined } = {},
+  ): Buffer {
     options = checkCoreOptions('Buffer.fromIpcDescriptor', options, STREAM_OPTIONS);
     const imported = importIpcPointer(resource, descriptor, options.stream);
     return new Buffer(imported.ptr, imported.size, resource, imported.stream);
@@ -338,13 +360,17 @@ export class Buffer implements Disposable, DLPackExporter {
    */
   [DLPACK](request: DLPackRequest = {}): DLPackTensor {
     const ptr = this.ptr;
-    if (request.copy === true) throw new CopyError('Buffer: DLPack export with copy: true is not supported; copy into another Buffer first');
+    if (request.copy === true)
+      throw new CopyError('Buffer: DLPack export with copy: true is not supported; copy into another Buffer first');
     const [type, id] = this[DLPACK_DEVICE]();
     if (request.dlDevice && (request.dlDevice[0] !== type || request.dlDevice[1] !== id)) {
-      throw new CopyError(`Buffer: DLPack export to device [${request.dlDevice.join(', ')}] would need a copy; the buffer lives on [${type}, ${id}]`);
+      throw new CopyError(
+        `Buffer: DLPack export to device [${request.dlDevice.join(', ')}] would need a copy; the buffer lives on [${type}, ${id}]`,
+      );
     }
     const consumer = request.stream;
-    if (consumer !== undefined && consumer !== NO_SYNC && this.memoryResource.device) orderStreams(this.#stream === 0n ? 1n : this.#stream, consumer);
+    if (consumer !== undefined && consumer !== NO_SYNC && this.memoryResource.device)
+      orderStreams(this.#stream === 0n ? 1n : this.#stream, consumer);
     return {
       version: DLPACK_VERSION,
       flags: 0,

@@ -15,10 +15,15 @@ export function deviceRangeProblem(ptr: bigint, bytes: number): string | undefin
   let size: bigint;
   try {
     const address = brandHandle<CUdeviceptr>(ptr);
-    start = BigInt(driver.cuPointerGetAttribute(attributes.CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, address) as bigint | number);
+    start = BigInt(
+      driver.cuPointerGetAttribute(attributes.CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, address) as bigint | number,
+    );
     size = BigInt(driver.cuPointerGetAttribute(attributes.CU_POINTER_ATTRIBUTE_RANGE_SIZE, address) as bigint | number);
   } catch (error) {
-    if (error instanceof CudaError && (error.codeName === 'CUDA_ERROR_INVALID_VALUE' || error.codeName === 'CUDA_ERROR_NOT_SUPPORTED')) {
+    if (
+      error instanceof CudaError &&
+      (error.codeName === 'CUDA_ERROR_INVALID_VALUE' || error.codeName === 'CUDA_ERROR_NOT_SUPPORTED')
+    ) {
       return `${where} is no memory that the driver knows (${error.codeName})`;
     }
     throw error;
@@ -26,6 +31,7 @@ export function deviceRangeProblem(ptr: bigint, bytes: number): string | undefin
   // An address the driver does not know answers a range of 0 (unregistered host memory, say).
   if (size === 0n || ptr < start) return `${where} is no memory that the driver knows (it has no allocation there)`;
   const end = start + size;
-  if (ptr + BigInt(bytes) > end) return `${bytes} bytes at ${where} reach past the end of its allocation (0x${start.toString(16)} + ${size} bytes)`;
+  if (ptr + BigInt(bytes) > end)
+    return `${bytes} bytes at ${where} reach past the end of its allocation (0x${start.toString(16)} + ${size} bytes)`;
   return undefined;
 }

@@ -5,7 +5,13 @@
 // LibraryNotFoundError from the driver itself), never a crash and never a view
 // of memory that the driver did not report. Runs with or without a GPU: the
 // pointers are made up, and the driver is asked about them, nothing more.
-import { CudaError, HostViewError, hostArrayBuffer, launchBlockingHostFunc, LibraryNotFoundError } from '@cuda-js/bindings';
+import {
+  CudaError,
+  HostViewError,
+  hostArrayBuffer,
+  launchBlockingHostFunc,
+  LibraryNotFoundError,
+} from '@cuda-js/bindings';
 import { launchHostFunction } from '@cuda-js/streams';
 import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import fc from 'fast-check';
@@ -16,7 +22,9 @@ import { memLocationOf } from './managed-location.js';
 
 // The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED) runs every input it is given, with no time limit.
 const LONG = fuzzParameters(400);
-const FUZZ = LONG.long ? { seed: LONG.seed, numRuns: LONG.numRuns } : ({ seed: 7, numRuns: 400, interruptAfterTimeLimit: 8000 } as const);
+const FUZZ = LONG.long
+  ? { seed: LONG.seed, numRuns: LONG.numRuns }
+  : ({ seed: 7, numRuns: 400, interruptAfterTimeLimit: 8000 } as const);
 
 const NAMED = [TypeError, RangeError, HostViewError, CudaError, LibraryNotFoundError];
 function expectNamed(error: unknown): void {
@@ -29,7 +37,20 @@ function expectNamed(error: unknown): void {
 
 const hostileNumber = fc.oneof(
   fc.integer({ min: -8, max: 1 << 20 }),
-  fc.constantFrom(NaN, Infinity, -Infinity, -0, 0.5, 2 ** 31, 2 ** 32, 2 ** 32 + 1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e300),
+  fc.constantFrom(
+    NaN,
+    Infinity,
+    -Infinity,
+    -0,
+    0.5,
+    2 ** 31,
+    2 ** 32,
+    2 ** 32 + 1,
+    2 ** 53,
+    2 ** 53 + 2,
+    -(2 ** 53),
+    1e300,
+  ),
   fc.double(),
 );
 const hostileAddress = fc.oneof(
@@ -38,8 +59,26 @@ const hostileAddress = fc.oneof(
   fc.constantFrom(-1n, 0n, 1n, 0x1000n, 0x7fff_ffff_f000n, (1n << 64n) - 1n, 1n << 64n),
   hostileNumber,
 );
-const hostileSize = fc.oneof(hostileNumber, fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }), fc.constantFrom<unknown>('16', null, undefined, {}, [16], true));
-const hostileValue = fc.constantFrom<unknown>(undefined, null, 0, 1, 'owner', Symbol('s'), true, 1n, () => undefined, {}, [], new ArrayBuffer(8), new Uint8Array(4));
+const hostileSize = fc.oneof(
+  hostileNumber,
+  fc.bigInt({ min: -(1n << 65n), max: 1n << 65n }),
+  fc.constantFrom<unknown>('16', null, undefined, {}, [16], true),
+);
+const hostileValue = fc.constantFrom<unknown>(
+  undefined,
+  null,
+  0,
+  1,
+  'owner',
+  Symbol('s'),
+  true,
+  1n,
+  () => undefined,
+  {},
+  [],
+  new ArrayBuffer(8),
+  new Uint8Array(4),
+);
 
 describe('hostile input: hostArrayBuffer', () => {
   it('views only what the driver vouches for; everything else is a named error', () => {
@@ -111,7 +150,11 @@ describe('hostile input: managed-memory locations', () => {
   it('only Devices and Hosts are locations; a NUMA host is no accessedBy location', () => {
     fc.assert(
       fc.property(
-        fc.oneof(hostileValue, hostileNumber, fc.record({ ordinal: fc.integer(), type: fc.integer(), id: fc.integer() })),
+        fc.oneof(
+          hostileValue,
+          hostileNumber,
+          fc.record({ ordinal: fc.integer(), type: fc.integer(), id: fc.integer() }),
+        ),
         fc.constantFrom('prefetch', 'preferredLocation', 'accessedBy' as const),
         (value, use) => {
           expect(() => memLocationOf(value, use as never, 'test')).toThrow(MemoryArgumentError);

@@ -10,7 +10,19 @@ import { DLDeviceType, StridedMemoryView, UnsupportedDeviceError } from '@cuda-j
 import { HostFunctionDeadlockError, HostFunctionError, launchHostFunction } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { type Device, discardBatch, discardPrefetchBatch, driverVersion, Host, launch, LegacyPinnedMemoryResource, ManagedBuffer, PinnedMemoryResource, prefetchBatch, u64 } from '../index.js';
+import {
+  type Device,
+  discardBatch,
+  discardPrefetchBatch,
+  driverVersion,
+  Host,
+  launch,
+  LegacyPinnedMemoryResource,
+  ManagedBuffer,
+  PinnedMemoryResource,
+  prefetchBatch,
+  u64,
+} from '../index.js';
 import { gpuTestKernels } from '../test-kernels.test-support.js';
 
 const SOURCE = String.raw`
@@ -109,15 +121,25 @@ describeGpu('host memory on a GPU', () => {
       expect(Array.from(view.slice([250, 256]).toTypedArray() as Int32Array)).toEqual([250, 251, 252, 253, 254, 255]);
     }
     // a view of the address alone (no Buffer): the driver vouches for the 16 bytes it asks for
-    const bare = StridedMemoryView.fromPointer(pinned.ptr + 16n, { dtype: 'int32', shape: [4], device: { type: DLDeviceType.CUDAHost, id: 0 } });
+    const bare = StridedMemoryView.fromPointer(pinned.ptr + 16n, {
+      dtype: 'int32',
+      shape: [4],
+      device: { type: DLDeviceType.CUDAHost, id: 0 },
+    });
     expect(Array.from(bare.typedArray() as Int32Array)).toEqual([4, 5, 6, 7]);
     // device memory stays device memory
     using onDevice = device.allocate(1024, { stream });
     stream.synchronize();
     expect(() => onDevice.asArrayBuffer()).toThrow(HostViewError);
-    expect(() => StridedMemoryView.fromDLPack(onDevice, { stream: stream.handle }).typedArray()).toThrow(UnsupportedDeviceError);
+    expect(() => StridedMemoryView.fromDLPack(onDevice, { stream: stream.handle }).typedArray()).toThrow(
+      UnsupportedDeviceError,
+    );
     // an address that claims to be pinned memory but is device memory: the driver says no
-    const liar = StridedMemoryView.fromPointer(onDevice.ptr, { dtype: 'uint8', shape: [16], device: { type: DLDeviceType.CUDAHost, id: 0 } });
+    const liar = StridedMemoryView.fromPointer(onDevice.ptr, {
+      dtype: 'uint8',
+      shape: [16],
+      device: { type: DLDeviceType.CUDAHost, id: 0 },
+    });
     expect(() => liar.typedArray()).toThrow(HostViewError);
     expect(() => liar.typedArray()).toThrow(/is device memory/);
   });
@@ -133,7 +155,9 @@ describeGpu('host memory on a GPU', () => {
     using onDevice = device.allocate(4096);
     device.synchronize();
     expect(() => hostArrayBuffer(onDevice.ptr, 16, owner)).toThrow(/is device memory/);
-    expect(() => hostArrayBuffer(0x1000n, 16, owner)).toThrow(/is not memory that the CUDA driver allocated, mapped or registered/);
+    expect(() => hostArrayBuffer(0x1000n, 16, owner)).toThrow(
+      /is not memory that the CUDA driver allocated, mapped or registered/,
+    );
     const gone = new PinnedMemoryResource().allocate(4096);
     const freed = gone.ptr;
     gone.close();
@@ -342,7 +366,11 @@ describeGpu('host memory on a GPU', () => {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
       process.exit(0);
     `;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: new URL('../..', import.meta.url).pathname, timeout: 60_000 });
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      cwd: new URL('../..', import.meta.url).pathname,
+      timeout: 60_000,
+    });
     expect(child.signal, child.stderr).toBeNull();
     expect(child.status, child.stderr).toBe(0);
     expect(child.stdout).toContain('uncaught boom');

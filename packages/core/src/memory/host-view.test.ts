@@ -199,7 +199,12 @@ describe('Buffer host views', () => {
     installDriverHooks();
     const b = new Buffer(0xd0000n, 16, recordingResource(), 0n);
     const early = StridedMemoryView.fromDLPack(b);
-    const outside = StridedMemoryView.fromPointer(0xd0008n, { dtype: 'uint8', shape: [16], device: { type: 3, id: 0 }, exporter: b });
+    const outside = StridedMemoryView.fromPointer(0xd0008n, {
+      dtype: 'uint8',
+      shape: [16],
+      device: { type: 3, id: 0 },
+      exporter: b,
+    });
     expect(() => outside.typedArray()).toThrow(HostViewError);
     expect(() => outside.typedArray()).toThrow(/outside the Buffer at 0xd0000 \(16 bytes\)/);
     b.close();

@@ -2,9 +2,12 @@ import { driver, type DriverTypes } from '@cuda-js/bindings';
 import type { OptionTableOf } from '@cuda-js/options';
 import { checkCoreOptions } from '../core-options.js';
 
-const HOST_OPTIONS = { numaId: (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0x7fffffff ? undefined : 'a non-negative 32-bit integer') } satisfies OptionTableOf<
-  NonNullable<ConstructorParameters<typeof Host>[0]>
->;
+const HOST_OPTIONS = {
+  numaId: (v: unknown) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0x7fffffff
+      ? undefined
+      : 'a non-negative 32-bit integer',
+} satisfies OptionTableOf<NonNullable<ConstructorParameters<typeof Host>[0]>>;
 
 /** Only this module can make the calling thread's NUMA node. */
 const NUMA_CURRENT: unique symbol = Symbol('Host.numaCurrent');
@@ -55,6 +58,10 @@ export class Host {
   }
 
   toString(): string {
-    return this.isNumaCurrent ? 'Host(numa current)' : this.numaId === undefined ? 'Host()' : `Host(numa ${this.numaId})`;
+    return this.isNumaCurrent
+      ? 'Host(numa current)'
+      : this.numaId === undefined
+        ? 'Host()'
+        : `Host(numa ${this.numaId})`;
   }
 }

@@ -10,7 +10,12 @@ interface RangeState {
   accessedBy: number[];
   lastPrefetch: { type: number; id: number };
 }
-const state: RangeState = { readMostly: false, preferred: { type: 0, id: 0 }, accessedBy: [], lastPrefetch: { type: 0, id: 0 } };
+const state: RangeState = {
+  readMostly: false,
+  preferred: { type: 0, id: 0 },
+  accessedBy: [],
+  lastPrefetch: { type: 0, id: 0 },
+};
 const calls: unknown[][] = [];
 let driverVersion = 13000;
 
@@ -20,7 +25,8 @@ vi.mock('@cuda-js/bindings', async (importOriginal) => {
   const A = d.CUmem_advise;
   const R = d.CUmem_range_attribute;
   const L = d.CUmemLocationType;
-  const ordinalOf = (loc: { type: number; id: number }) => (loc.type === L.CU_MEM_LOCATION_TYPE_DEVICE ? loc.id : loc.type === 0 ? -2 : -1);
+  const ordinalOf = (loc: { type: number; id: number }) =>
+    loc.type === L.CU_MEM_LOCATION_TYPE_DEVICE ? loc.id : loc.type === 0 ? -2 : -1;
   return {
     ...original,
     driver: {
@@ -36,8 +42,10 @@ vi.mock('@cuda-js/bindings', async (importOriginal) => {
         if (advice === A.CU_MEM_ADVISE_SET_PREFERRED_LOCATION) state.preferred = location;
         if (advice === A.CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION) state.preferred = { type: 0, id: 0 };
         const ordinal = ordinalOf(location);
-        if (advice === A.CU_MEM_ADVISE_SET_ACCESSED_BY && !state.accessedBy.includes(ordinal)) state.accessedBy.push(ordinal);
-        if (advice === A.CU_MEM_ADVISE_UNSET_ACCESSED_BY) state.accessedBy = state.accessedBy.filter((o) => o !== ordinal);
+        if (advice === A.CU_MEM_ADVISE_SET_ACCESSED_BY && !state.accessedBy.includes(ordinal))
+          state.accessedBy.push(ordinal);
+        if (advice === A.CU_MEM_ADVISE_UNSET_ACCESSED_BY)
+          state.accessedBy = state.accessedBy.filter((o) => o !== ordinal);
       },
       cuMemRangeGetAttribute: (data: Int32Array, size: number, attribute: number, ptr: bigint, count: number) => {
         calls.push(['cuMemRangeGetAttribute', R[attribute], size, ptr, count]);
@@ -53,18 +61,35 @@ vi.mock('@cuda-js/bindings', async (importOriginal) => {
           data.set(state.accessedBy.slice(0, size / 4));
         }
       },
-      cuMemPrefetchAsync: (ptr: bigint, count: number, location: { type: number; id: number }, flags: number, stream: bigint) => {
+      cuMemPrefetchAsync: (
+        ptr: bigint,
+        count: number,
+        location: { type: number; id: number },
+        flags: number,
+        stream: bigint,
+      ) => {
         calls.push(['cuMemPrefetchAsync', ptr, count, location, flags, stream]);
         state.lastPrefetch = location;
       },
       cuMemPrefetchBatchAsync: (...args: unknown[]) => void calls.push(['cuMemPrefetchBatchAsync', ...args]),
       cuMemDiscardBatchAsync: (...args: unknown[]) => void calls.push(['cuMemDiscardBatchAsync', ...args]),
-      cuMemDiscardAndPrefetchBatchAsync: (...args: unknown[]) => void calls.push(['cuMemDiscardAndPrefetchBatchAsync', ...args]),
+      cuMemDiscardAndPrefetchBatchAsync: (...args: unknown[]) =>
+        void calls.push(['cuMemDiscardAndPrefetchBatchAsync', ...args]),
     },
   };
 });
 
-const { CoreOptionError, Device, Host, ManagedBuffer, MemoryArgumentError, Buffer, prefetchBatch, discardBatch, discardPrefetchBatch } = await import('../index.js');
+const {
+  CoreOptionError,
+  Device,
+  Host,
+  ManagedBuffer,
+  MemoryArgumentError,
+  Buffer,
+  prefetchBatch,
+  discardBatch,
+  discardPrefetchBatch,
+} = await import('../index.js');
 // The stand-in driver's streams are made-up handles: each is wrapped once, as a foreign stream must be before a bigint of it is taken.
 const { Stream: ForeignStream } = await import('@cuda-js/streams');
 for (const handle of [0x5n, 0x6n, 0x9n, 0x55n, 0x77n]) ForeignStream.from(handle);
@@ -94,7 +119,12 @@ function managed(ptr = 0x1000n, size = 64): InstanceType<typeof ManagedBuffer> {
 beforeEach(() => {
   calls.length = 0;
   driverVersion = 13000;
-  Object.assign(state, { readMostly: false, preferred: { type: 0, id: 0 }, accessedBy: [], lastPrefetch: { type: 0, id: 0 } });
+  Object.assign(state, {
+    readMostly: false,
+    preferred: { type: 0, id: 0 },
+    accessedBy: [],
+    lastPrefetch: { type: 0, id: 0 },
+  });
 });
 
 describe('ManagedBuffer advice', () => {
@@ -180,7 +210,9 @@ describe('ManagedBuffer advice', () => {
       b.preferredLocation = 0 as never;
     }).toThrow(MemoryArgumentError);
     expect(() => new Host({ numaId: -1 })).toThrow(CoreOptionError);
-    expect(() => new Host({ numaId: -1 })).toThrow("Host: option 'numaId' must be a non-negative 32-bit integer; got -1");
+    expect(() => new Host({ numaId: -1 })).toThrow(
+      "Host: option 'numaId' must be a non-negative 32-bit integer; got -1",
+    );
     expect(() => new Host({ numa: 1 } as never)).toThrow("Host: unknown option 'numa'; known options: numaId");
     expect(() => new Host({ numaid: 1 } as never)).toThrow("Host: unknown option 'numaid' (did you mean 'numaId'?)");
   });
@@ -215,7 +247,15 @@ describe('ManagedBuffer prefetch and discard', () => {
     prefetchBatch(0x5n, [a, b, c], Device.get(0));
     prefetchBatch(0x5n, [a, b, c], [new Host(), Device.get(1), new Host()]);
     expect(calls).toEqual([
-      ['cuMemPrefetchBatchAsync', [0x1000n, 0x2000n, 0x3000n], [16, 32, 48], [DEVICE, DEVICE, DEVICE], [0, 1, 2], 0, 0x5n],
+      [
+        'cuMemPrefetchBatchAsync',
+        [0x1000n, 0x2000n, 0x3000n],
+        [16, 32, 48],
+        [DEVICE, DEVICE, DEVICE],
+        [0, 1, 2],
+        0,
+        0x5n,
+      ],
       ['cuMemPrefetchBatchAsync', [0x1000n, 0x2000n, 0x3000n], [16, 32, 48], [HOST, DEVICE1, HOST], [0, 1, 2], 0, 0x5n],
     ]);
     calls.length = 0;

@@ -7,7 +7,14 @@ import type { Device } from '../device/device.js';
 import { DEVICE_OF_ORDINAL } from '../context/device-identity.js';
 import { driverVersion } from '../context/driver-init.js';
 import { MemoryArgumentError } from '../errors.js';
-import { locationFromMem, locationFromOrdinal, memLocationOf, sameLocation, type LocationUse, type ManagedLocation } from './managed-location.js';
+import {
+  locationFromMem,
+  locationFromOrdinal,
+  memLocationOf,
+  sameLocation,
+  type LocationUse,
+  type ManagedLocation,
+} from './managed-location.js';
 
 /** @internal Bytes of a managed buffer that the driver is asked about: a zero-byte buffer still has its one-byte allocation. */
 export function managedRangeBytes(buffer: Buffer): number {
@@ -21,7 +28,8 @@ export function managedRangeBytes(buffer: Buffer): number {
  */
 function deviceOf(buffer: Buffer, ordinal: number): Device {
   const device = buffer.memoryResource.device;
-  if (device === undefined) throw new TypeError(`${buffer}: its memory resource has no device to name device ${ordinal} by`);
+  if (device === undefined)
+    throw new TypeError(`${buffer}: its memory resource has no device to name device ${ordinal} by`);
   return device[DEVICE_OF_ORDINAL](ordinal);
 }
 
@@ -37,9 +45,15 @@ function hasLocationTypeAttributes(): boolean {
 }
 
 /** A location range attribute: by type and id from CUDA 13 on, else the legacy device ordinal (-1 the host, -2 none). */
-function locationAttribute(buffer: ManagedBuffer, legacy: number, type: number, id: number): ManagedLocation | undefined {
+function locationAttribute(
+  buffer: ManagedBuffer,
+  legacy: number,
+  type: number,
+  id: number,
+): ManagedLocation | undefined {
   const devices = (ordinal: number): Device => deviceOf(buffer, ordinal);
-  if (hasLocationTypeAttributes()) return locationFromMem(intAttribute(buffer, type), intAttribute(buffer, id), devices);
+  if (hasLocationTypeAttributes())
+    return locationFromMem(intAttribute(buffer, type), intAttribute(buffer, id), devices);
   return locationFromOrdinal(intAttribute(buffer, legacy), devices);
 }
 
@@ -58,7 +72,13 @@ export class AccessedBy implements Iterable<ManagedLocation> {
   #query(): ManagedLocation[] {
     const count = driver.cuDeviceGetCount() + 1; // every device and the host
     const out = new Int32Array(count);
-    driver.cuMemRangeGetAttribute(out, count * 4, driver.CUmem_range_attribute.CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, this.buffer.ptr, managedRangeBytes(this.buffer));
+    driver.cuMemRangeGetAttribute(
+      out,
+      count * 4,
+      driver.CUmem_range_attribute.CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
+      this.buffer.ptr,
+      managedRangeBytes(this.buffer),
+    );
     const locations: ManagedLocation[] = [];
     const devices = (ordinal: number): Device => deviceOf(this.buffer, ordinal);
     for (const ordinal of out) {
@@ -70,14 +90,24 @@ export class AccessedBy implements Iterable<ManagedLocation> {
 
   /** Advises that `location` accesses the memory (the mapping is kept there: no fault on access). */
   add(location: ManagedLocation): this {
-    this.buffer.advise(driver.CUmem_advise.CU_MEM_ADVISE_SET_ACCESSED_BY, location, 'accessedBy', 'ManagedBuffer.accessedBy.add');
+    this.buffer.advise(
+      driver.CUmem_advise.CU_MEM_ADVISE_SET_ACCESSED_BY,
+      location,
+      'accessedBy',
+      'ManagedBuffer.accessedBy.add',
+    );
     return this;
   }
 
   /** Withdraws that advice; true where `location` had it. */
   delete(location: ManagedLocation): boolean {
     const had = this.has(location);
-    this.buffer.advise(driver.CUmem_advise.CU_MEM_ADVISE_UNSET_ACCESSED_BY, location, 'accessedBy', 'ManagedBuffer.accessedBy.delete');
+    this.buffer.advise(
+      driver.CUmem_advise.CU_MEM_ADVISE_UNSET_ACCESSED_BY,
+      location,
+      'accessedBy',
+      'ManagedBuffer.accessedBy.delete',
+    );
     return had;
   }
 
@@ -126,21 +156,44 @@ export class ManagedBuffer extends Buffer {
   }
 
   set readMostly(value: boolean) {
-    if (typeof value !== 'boolean') throw new MemoryArgumentError(`ManagedBuffer.readMostly: a boolean, got ${typeof value}`);
+    if (typeof value !== 'boolean')
+      throw new MemoryArgumentError(`ManagedBuffer.readMostly: a boolean, got ${typeof value}`);
     const advice = driver.CUmem_advise;
-    this.advise(value ? advice.CU_MEM_ADVISE_SET_READ_MOSTLY : advice.CU_MEM_ADVISE_UNSET_READ_MOSTLY, undefined, 'preferredLocation', 'ManagedBuffer.readMostly');
+    this.advise(
+      value ? advice.CU_MEM_ADVISE_SET_READ_MOSTLY : advice.CU_MEM_ADVISE_UNSET_READ_MOSTLY,
+      undefined,
+      'preferredLocation',
+      'ManagedBuffer.readMostly',
+    );
   }
 
   /** Where the driver prefers the memory to live, or undefined for no preference; set undefined to withdraw the advice. */
   get preferredLocation(): ManagedLocation | undefined {
     const a = driver.CUmem_range_attribute;
-    return locationAttribute(this, a.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, a.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, a.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID);
+    return locationAttribute(
+      this,
+      a.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+      a.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE,
+      a.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID,
+    );
   }
 
   set preferredLocation(location: ManagedLocation | undefined) {
     const advice = driver.CUmem_advise;
-    if (location === undefined) this.advise(advice.CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, undefined, 'preferredLocation', 'ManagedBuffer.preferredLocation');
-    else this.advise(advice.CU_MEM_ADVISE_SET_PREFERRED_LOCATION, location, 'preferredLocation', 'ManagedBuffer.preferredLocation');
+    if (location === undefined)
+      this.advise(
+        advice.CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION,
+        undefined,
+        'preferredLocation',
+        'ManagedBuffer.preferredLocation',
+      );
+    else
+      this.advise(
+        advice.CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+        location,
+        'preferredLocation',
+        'ManagedBuffer.preferredLocation',
+      );
   }
 
   /** The locations that are advised to access the memory (a live set, see {@link AccessedBy}); assigning an iterable sets exactly those. */
@@ -164,7 +217,12 @@ export class ManagedBuffer extends Buffer {
   /** Where the last prefetch moved the memory, or undefined where none did (or the driver cannot tell). */
   get lastPrefetchLocation(): ManagedLocation | undefined {
     const a = driver.CUmem_range_attribute;
-    return locationAttribute(this, a.CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, a.CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE, a.CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID);
+    return locationAttribute(
+      this,
+      a.CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+      a.CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE,
+      a.CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID,
+    );
   }
 
   /**
@@ -173,7 +231,10 @@ export class ManagedBuffer extends Buffer {
    * unset-preferred advice but still checks it: the host goes there, as in cuda.core.
    */
   advise(advice: number, location: ManagedLocation | undefined, use: LocationUse, what: string): void {
-    const where = location === undefined ? { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_HOST, id: 0 } : memLocationOf(location, use, what);
+    const where =
+      location === undefined
+        ? { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_HOST, id: 0 }
+        : memLocationOf(location, use, what);
     driver.cuMemAdvise(this.ptr, managedRangeBytes(this), advice, where);
   }
 
@@ -181,7 +242,10 @@ export class ManagedBuffer extends Buffer {
   prefetch(location: ManagedLocation, options: { stream?: StreamArgument | undefined } = {}): void {
     options = checkCoreOptions('ManagedBuffer.prefetch', options, STREAM_OPTIONS);
     const where = memLocationOf(location, 'prefetch', 'ManagedBuffer.prefetch');
-    const stream = options.stream === undefined ? brandHandle<CUstream>(this.allocationStream) : streamHandle(options.stream, 'ManagedBuffer.prefetch');
+    const stream =
+      options.stream === undefined
+        ? brandHandle<CUstream>(this.allocationStream)
+        : streamHandle(options.stream, 'ManagedBuffer.prefetch');
     driver.cuMemPrefetchAsync(this.ptr, managedRangeBytes(this), where, 0, stream);
   }
 
@@ -193,7 +257,10 @@ export class ManagedBuffer extends Buffer {
    */
   discard(options: { stream?: StreamArgument | undefined } = {}): void {
     options = checkCoreOptions('ManagedBuffer.discard', options, STREAM_OPTIONS);
-    const stream = options.stream === undefined ? brandHandle<CUstream>(this.allocationStream) : streamHandle(options.stream, 'ManagedBuffer.discard');
+    const stream =
+      options.stream === undefined
+        ? brandHandle<CUstream>(this.allocationStream)
+        : streamHandle(options.stream, 'ManagedBuffer.discard');
     driver.cuMemDiscardBatchAsync([this.ptr], [managedRangeBytes(this)], 0, stream);
   }
 
@@ -201,7 +268,10 @@ export class ManagedBuffer extends Buffer {
   discardPrefetch(location: ManagedLocation, options: { stream?: StreamArgument | undefined } = {}): void {
     options = checkCoreOptions('ManagedBuffer.discardPrefetch', options, STREAM_OPTIONS);
     const where = memLocationOf(location, 'prefetch', 'ManagedBuffer.discardPrefetch');
-    const stream = options.stream === undefined ? brandHandle<CUstream>(this.allocationStream) : streamHandle(options.stream, 'ManagedBuffer.discardPrefetch');
+    const stream =
+      options.stream === undefined
+        ? brandHandle<CUstream>(this.allocationStream)
+        : streamHandle(options.stream, 'ManagedBuffer.discardPrefetch');
     driver.cuMemDiscardAndPrefetchBatchAsync([this.ptr], [managedRangeBytes(this)], [where], [0], 0, stream);
   }
 

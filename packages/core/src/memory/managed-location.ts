@@ -28,7 +28,9 @@ export function memLocationOf(location: unknown, use: LocationUse, what: string)
   if (isDevice(location)) return { type: driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, id: location.ordinal };
   if (Host.isHost(location)) {
     if (use === 'accessedBy' && (location.numaId !== undefined || location.isNumaCurrent)) {
-      throw new MemoryArgumentError(`${what}: accessedBy takes a Device or new Host() (any host), not ${location.toString()}`);
+      throw new MemoryArgumentError(
+        `${what}: accessedBy takes a Device or new Host() (any host), not ${location.toString()}`,
+      );
     }
     return location.toMemLocation();
   }

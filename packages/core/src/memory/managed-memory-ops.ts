@@ -14,19 +14,28 @@ import { memLocationOf, type ManagedLocation } from './managed-location.js';
  */
 
 function buffersOf(buffers: unknown, what: string): ManagedBuffer[] {
-  if (buffers instanceof ManagedBuffer) throw new MemoryArgumentError(`${what}: pass an array of ManagedBuffers; for one buffer use its own method`);
+  if (buffers instanceof ManagedBuffer)
+    throw new MemoryArgumentError(`${what}: pass an array of ManagedBuffers; for one buffer use its own method`);
   if (!Array.isArray(buffers)) throw new MemoryArgumentError(`${what}: buffers must be an array of ManagedBuffers`);
   if (buffers.length === 0) throw new MemoryArgumentError(`${what}: no buffers`);
   return buffers.map((b, i) => {
-    if (!(b instanceof ManagedBuffer)) throw new MemoryArgumentError(`${what}: buffers[${i}] is not a ManagedBuffer (managed memory: ManagedMemoryResource, device.allocateManaged)`);
+    if (!(b instanceof ManagedBuffer))
+      throw new MemoryArgumentError(
+        `${what}: buffers[${i}] is not a ManagedBuffer (managed memory: ManagedMemoryResource, device.allocateManaged)`,
+      );
     return b;
   });
 }
 
 /** One location for every buffer, or one per buffer. */
-function locationsOf(locations: ManagedLocation | readonly ManagedLocation[], count: number, what: string): DriverTypes.CUmemLocation_v1[] {
+function locationsOf(
+  locations: ManagedLocation | readonly ManagedLocation[],
+  count: number,
+  what: string,
+): DriverTypes.CUmemLocation_v1[] {
   if (Array.isArray(locations)) {
-    if (locations.length !== count) throw new MemoryArgumentError(`${what}: ${locations.length} locations for ${count} buffers`);
+    if (locations.length !== count)
+      throw new MemoryArgumentError(`${what}: ${locations.length} locations for ${count} buffers`);
     return locations.map((l: ManagedLocation) => memLocationOf(l, 'prefetch', what));
   }
   const one = memLocationOf(locations, 'prefetch', what);
@@ -38,7 +47,11 @@ function locationsOf(locations: ManagedLocation | readonly ManagedLocation[], co
  * buffer), ordered on `stream`: `cuMemPrefetchBatchAsync` (CUDA 13), or one
  * `cuMemPrefetchAsync` per buffer on an older driver.
  */
-export function prefetchBatch(stream: StreamArgument, buffers: readonly ManagedBuffer[], locations: ManagedLocation | readonly ManagedLocation[]): void {
+export function prefetchBatch(
+  stream: StreamArgument,
+  buffers: readonly ManagedBuffer[],
+  locations: ManagedLocation | readonly ManagedLocation[],
+): void {
   const list = buffersOf(buffers, 'prefetchBatch');
   const where = locationsOf(locations, list.length, 'prefetchBatch');
   const handle = streamHandle(stream, 'prefetchBatch');
@@ -71,7 +84,11 @@ export function discardBatch(stream: StreamArgument, buffers: readonly ManagedBu
 }
 
 /** Discards the buffers' contents and makes their pages resident at the locations, ordered on `stream` (`cuMemDiscardAndPrefetchBatchAsync`, CUDA 13). */
-export function discardPrefetchBatch(stream: StreamArgument, buffers: readonly ManagedBuffer[], locations: ManagedLocation | readonly ManagedLocation[]): void {
+export function discardPrefetchBatch(
+  stream: StreamArgument,
+  buffers: readonly ManagedBuffer[],
+  locations: ManagedLocation | readonly ManagedLocation[],
+): void {
   const list = buffersOf(buffers, 'discardPrefetchBatch');
   const where = locationsOf(locations, list.length, 'discardPrefetchBatch');
   const handle = streamHandle(stream, 'discardPrefetchBatch');

@@ -21,7 +21,10 @@ interface OwnPoolOptions {
 const POOL_OPTIONS = {
   pool: (v: unknown) => (typeof v === 'bigint' ? undefined : 'a CUmemoryPool (a bigint)'),
   ipcEnabled: isBoolean,
-  maxSize: (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : "a non-negative safe integer (bytes; 0 for the system's limit)"),
+  maxSize: (v: unknown) =>
+    typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+      ? undefined
+      : "a non-negative safe integer (bytes; 0 for the system's limit)",
   peerAccessibleBy: isAnything,
 } satisfies OptionTableOf<DeviceMemoryResourceOptions>;
 
@@ -37,7 +40,9 @@ function releasePool(pool: CUmemoryPool, exported: { fd: number | undefined }): 
 
 /** The IpcError of a resource that does not share its memory. */
 export function notIpcEnabledError(what: string, resourceName: string): IpcError {
-  return new IpcError(`${what}: the memory resource (${resourceName}) is not IPC-enabled; make it with new DeviceMemoryResource(device, { ipcEnabled: true })`);
+  return new IpcError(
+    `${what}: the memory resource (${resourceName}) is not IPC-enabled; make it with new DeviceMemoryResource(device, { ipcEnabled: true })`,
+  );
 }
 
 /**
@@ -74,7 +79,10 @@ export class OwnedMemoryPool {
     const { pool, ipcEnabled, maxSize } = checkCoreOptions<DeviceMemoryResourceOptions>(what, options, POOL_OPTIONS);
     const own = ipcEnabled === true || maxSize !== undefined;
     if (!own) return undefined;
-    if (pool !== undefined) throw new MemoryArgumentError(`${what}: pool names an existing pool, ipcEnabled and maxSize make a new one: give one or the other`);
+    if (pool !== undefined)
+      throw new MemoryArgumentError(
+        `${what}: pool names an existing pool, ipcEnabled and maxSize make a new one: give one or the other`,
+      );
     const types = driver.CUmemAllocationHandleType;
     device.ensureCurrent();
     const created = driver.cuMemPoolCreate({
@@ -103,7 +111,9 @@ export class OwnedMemoryPool {
   /** Refuses allocation from an imported pool (the driver allows none), before the driver is asked. */
   checkCanAllocate(what: string): void {
     if (this.imported && !this.closed) {
-      throw new IpcError(`${what}: this resource's pool was imported from another process, which alone allocates from it; import that process's buffers with Buffer.fromIpcDescriptor`);
+      throw new IpcError(
+        `${what}: this resource's pool was imported from another process, which alone allocates from it; import that process's buffers with Buffer.fromIpcDescriptor`,
+      );
     }
   }
 
@@ -111,7 +121,10 @@ export class OwnedMemoryPool {
   allocationHandle(device: Device): IpcAllocationHandle {
     const what = 'DeviceMemoryResource.allocationHandle';
     if (!this.ipcEnabled) throw notIpcEnabledError(what, 'a DeviceMemoryResource of its own pool');
-    if (this.imported) throw new IpcError(`${what}: this resource's pool was imported from another process; only the process that made it can share it`);
+    if (this.imported)
+      throw new IpcError(
+        `${what}: this resource's pool was imported from another process; only the process that made it can share it`,
+      );
     const fd = (this.#exported.fd ??= exportPoolDescriptor(this.handle));
     return { kind: 'posix-fd', pid: process.pid, fd, deviceUuid: device.uuid };
   }

@@ -38,7 +38,8 @@ export interface MemoryResource {
 }
 
 function checkSize(size: number, what: string): void {
-  if (!Number.isSafeInteger(size) || size < 0) throw new MemoryArgumentError(`${what}: size must be a non-negative safe integer, got ${String(size)}`);
+  if (!Number.isSafeInteger(size) || size < 0)
+    throw new MemoryArgumentError(`${what}: size must be a non-negative safe integer, got ${String(size)}`);
 }
 
 /** Options of a {@link DeviceMemoryResource}: an existing pool, or a pool of its own (`ipcEnabled`, `maxSize`). */
@@ -149,7 +150,8 @@ export class DeviceMemoryResource implements MemoryResource, Disposable {
    * An `IpcError` for resources that are not IPC-enabled or were imported.
    */
   allocationHandle(): IpcAllocationHandle {
-    if (this.#owned === undefined) throw notIpcEnabledError('DeviceMemoryResource.allocationHandle', 'the default or a given pool');
+    if (this.#owned === undefined)
+      throw notIpcEnabledError('DeviceMemoryResource.allocationHandle', 'the default or a given pool');
     return this.#owned.allocationHandle(this.device);
   }
 
@@ -179,7 +181,10 @@ export class DeviceMemoryResource implements MemoryResource, Disposable {
     this.#owned?.checkCanAllocate('DeviceMemoryResource.allocate');
     const stream = streamHandle(options.stream ?? 0n);
     // with several devices the allocation is ordered on the stream's device, which must reach the pool's memory
-    if (hasSeveralDevices()) enterDeviceFor('DeviceMemoryResource.allocate', stream, this.device.ordinal, 0n, (d) => poolGrantsAccess(this.pool, this.device.ordinal, d));
+    if (hasSeveralDevices())
+      enterDeviceFor('DeviceMemoryResource.allocate', stream, this.device.ordinal, 0n, (d) =>
+        poolGrantsAccess(this.pool, this.device.ordinal, d),
+      );
     else this.device.ensureCurrent();
     // a zero-byte request still gets a distinct allocation, as the driver needs size > 0
     const ptr = driver.cuMemAllocFromPoolAsync(Math.max(size, 1), this.pool, stream);

@@ -33,7 +33,14 @@ export function enterBufferDevice(what: string, stream: bigint, buffer: Buffer):
  * @param issuer the Buffer whose method was called: its device runs a copy on a default stream
  * @throws {DeviceMismatchError} for a stream of a third device, or of one without access to the memory it copies
  */
-export function copyBetweenBuffers(target: Buffer, source: Buffer, size: number, stream: CUstream, issuer: Buffer, what: string): void {
+export function copyBetweenBuffers(
+  target: Buffer,
+  source: Buffer,
+  size: number,
+  stream: CUstream,
+  issuer: Buffer,
+  what: string,
+): void {
   const targetPtr = target.ptr;
   const sourcePtr = source.ptr;
   if (!hasSeveralDevices()) {
@@ -57,7 +64,9 @@ export function copyBetweenBuffers(target: Buffer, source: Buffer, size: number,
   }
   const streamDevice = streamDeviceOrdinal(stream) ?? deviceBound(issuer) ?? from;
   if (streamDevice !== to && streamDevice !== from) {
-    throw new DeviceMismatchError(`${what}: the copy is from ${deviceLabel(from)} to ${deviceLabel(to)}, but the stream belongs to ${deviceLabel(streamDevice)}; use a stream of either device`);
+    throw new DeviceMismatchError(
+      `${what}: the copy is from ${deviceLabel(from)} to ${deviceLabel(to)}, but the stream belongs to ${deviceLabel(streamDevice)}; use a stream of either device`,
+    );
   }
   ensureCurrentDevice(streamDevice);
   driver.cuMemcpyPeerAsync(targetPtr, primaryContext(to), sourcePtr, primaryContext(from), size, stream);

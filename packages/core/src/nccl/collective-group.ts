@@ -34,7 +34,11 @@ export function issued(device: Device, stream: bigint, sources: object[]): Colle
 /** Whether `fn` returned a Promise (an async function): a CollectiveWork, which `() => comm.send(...)` returns, is not one. */
 function isThenable(value: unknown): boolean {
   if (value instanceof CollectiveWork) return false;
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**
@@ -45,7 +49,8 @@ function isThenable(value: unknown): boolean {
  * outermost group ends). `fn` must be synchronous.
  */
 export function runGroup(fn: () => unknown): CollectiveWork {
-  if (typeof fn !== 'function') throw new TypeError('Communicator.group: fn must be a function that issues collective calls');
+  if (typeof fn !== 'function')
+    throw new TypeError('Communicator.group: fn must be a function that issues collective calls');
   nccl.ncclGroupStart(); // first: where it fails (no NCCL), no group is open
   const outermost = open === undefined;
   const state = (open ??= { depth: 0, calls: [], nested: [] });
@@ -56,7 +61,11 @@ export function runGroup(fn: () => unknown): CollectiveWork {
   try {
     const result = fn();
     if (isThenable(result)) {
-      failure = { error: new CommunicatorStateError('Communicator.group: fn returned a Promise; NCCL groups are synchronous: issue every call before fn returns, and await the group instead') };
+      failure = {
+        error: new CommunicatorStateError(
+          'Communicator.group: fn returned a Promise; NCCL groups are synchronous: issue every call before fn returns, and await the group instead',
+        ),
+      };
     }
   } catch (error) {
     failure = { error };

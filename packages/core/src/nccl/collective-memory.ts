@@ -12,7 +12,8 @@ export interface CollectiveMemory {
   readonly source: object;
 }
 
-const HOST_MEMORY = 'NCCL reads and writes device memory: this is host memory; copy it to a device Buffer (managed memory works too)';
+const HOST_MEMORY =
+  'NCCL reads and writes device memory: this is host memory; copy it to a device Buffer (managed memory works too)';
 
 /**
  * `arg` (a core Buffer, or anything memory-view views: StridedMemoryView,
@@ -21,16 +22,29 @@ const HOST_MEMORY = 'NCCL reads and writes device memory: this is host memory; c
  * DLPack names it) so that its producer's work is ordered first. The memory
  * must be device memory of `device`, or managed memory, and dense.
  */
-export function collectiveMemory(arg: unknown, role: string, device: Pick<Device, 'ordinal'>, consumer: bigint, writable: boolean, what: string): CollectiveMemory {
+export function collectiveMemory(
+  arg: unknown,
+  role: string,
+  device: Pick<Device, 'ordinal'>,
+  consumer: bigint,
+  writable: boolean,
+  what: string,
+): CollectiveMemory {
   if (arg instanceof Buffer) {
     const ptr = arg.ptr; // a ClosedResourceError for a closed Buffer
-    if (arg.isHostAccessible && arg.device === undefined) throw new CollectiveArgumentError(`${what}: ${role}: ${HOST_MEMORY}`);
+    if (arg.isHostAccessible && arg.device === undefined)
+      throw new CollectiveArgumentError(`${what}: ${role}: ${HOST_MEMORY}`);
     if (!arg.isHostAccessible && arg.device?.ordinal !== device.ordinal) {
-      throw new DeviceMismatchError(`${what}: ${role} lives on ${String(arg.device)}, but the communicator is on Device(${device.ordinal}); NCCL takes memory of its own device`);
+      throw new DeviceMismatchError(
+        `${what}: ${role} lives on ${String(arg.device)}, but the communicator is on Device(${device.ordinal}); NCCL takes memory of its own device`,
+      );
     }
     return { ptr, byteLength: arg.size, dtype: undefined, source: arg };
   }
-  if (arg === null || typeof arg !== 'object') throw new CollectiveArgumentError(`${what}: ${role} must be a Buffer or an array (any viewable object), got ${formatValue(arg)}`);
+  if (arg === null || typeof arg !== 'object')
+    throw new CollectiveArgumentError(
+      `${what}: ${role} must be a Buffer or an array (any viewable object), got ${formatValue(arg)}`,
+    );
   let view: StridedMemoryView;
   try {
     view = StridedMemoryView.fromAny(arg, { stream: consumer, writable });
@@ -39,16 +53,23 @@ export function collectiveMemory(arg: unknown, role: string, device: Pick<Device
   }
   const closed = closedOwner(arg, view);
   if (closed !== undefined) {
-    throw new CollectiveArgumentError(`${what}: ${role} is memory of a closed ${closed}; its memory may already be given back (NCCL would read or write freed memory)`);
+    throw new CollectiveArgumentError(
+      `${what}: ${role} is memory of a closed ${closed}; its memory may already be given back (NCCL would read or write freed memory)`,
+    );
   }
-  if (view.ptr === undefined || !view.isDeviceAccessible) throw new CollectiveArgumentError(`${what}: ${role}: ${HOST_MEMORY}`);
+  if (view.ptr === undefined || !view.isDeviceAccessible)
+    throw new CollectiveArgumentError(`${what}: ${role}: ${HOST_MEMORY}`);
   const { type, id } = view.device;
   if (type === DLDeviceType.CUDAHost) throw new CollectiveArgumentError(`${what}: ${role}: ${HOST_MEMORY}`);
   if (type === DLDeviceType.CUDA && id !== device.ordinal) {
-    throw new DeviceMismatchError(`${what}: ${role} lives on Device(${id}), but the communicator is on Device(${device.ordinal}); NCCL takes memory of its own device`);
+    throw new DeviceMismatchError(
+      `${what}: ${role} lives on Device(${id}), but the communicator is on Device(${device.ordinal}); NCCL takes memory of its own device`,
+    );
   }
   if (!view.isCContiguous && !view.isFContiguous) {
-    throw new CollectiveArgumentError(`${what}: ${role} is strided (shape [${view.shape.join(', ')}], strides [${view.strides.join(', ')}]); NCCL takes dense memory: copy it into a contiguous array`);
+    throw new CollectiveArgumentError(
+      `${what}: ${role} is strided (shape [${view.shape.join(', ')}], strides [${view.strides.join(', ')}]); NCCL takes dense memory: copy it into a contiguous array`,
+    );
   }
   return { ptr: view.ptr, byteLength: view.nbytes, dtype: view.dtype, source: view };
 }
@@ -70,22 +91,35 @@ function closedOwner(arg: object, view: StridedMemoryView): string | undefined {
 }
 
 /** The dtype of a call: `option` where given (views must agree), else the views', which must agree with each other. */
-export function callDType(option: DType | undefined, memories: readonly (CollectiveMemory | undefined)[], what: string): DType {
+export function callDType(
+  option: DType | undefined,
+  memories: readonly (CollectiveMemory | undefined)[],
+  what: string,
+): DType {
   let found = option;
   for (const memory of memories) {
     const own = memory?.dtype;
     if (own === undefined) continue;
     if (found === undefined) found = own;
-    else if (found !== own) throw new CollectiveArgumentError(`${what}: the arrays' dtypes differ (${found.name} and ${own.name}); NCCL moves one type`);
+    else if (found !== own)
+      throw new CollectiveArgumentError(
+        `${what}: the arrays' dtypes differ (${found.name} and ${own.name}); NCCL moves one type`,
+      );
   }
-  if (found === undefined) throw new CollectiveArgumentError(`${what}: a Buffer has no element type: pass { dtype } (e.g. 'float32'), or pass a typed view of it`);
+  if (found === undefined)
+    throw new CollectiveArgumentError(
+      `${what}: a Buffer has no element type: pass { dtype } (e.g. 'float32'), or pass a typed view of it`,
+    );
   return found;
 }
 
 /** How many elements of `dtype` the memory holds; a whole number, or a {@link CollectiveArgumentError}. */
 export function elementCount(memory: CollectiveMemory, dtype: DType, role: string, what: string): number {
   const count = memory.byteLength / dtype.itemsize;
-  if (!Number.isInteger(count)) throw new CollectiveArgumentError(`${what}: ${role} has ${memory.byteLength} bytes, not a whole number of ${dtype.name} elements`);
+  if (!Number.isInteger(count))
+    throw new CollectiveArgumentError(
+      `${what}: ${role} has ${memory.byteLength} bytes, not a whole number of ${dtype.name} elements`,
+    );
   return count;
 }
 
@@ -97,7 +131,15 @@ export function elementCount(memory: CollectiveMemory, dtype: DType, role: strin
  * writes overlapping memory in no defined order, so such a call "completes"
  * with a wrong answer.
  */
-export function checkCollectiveOverlap(sendPtr: bigint, sendBytes: number, recvPtr: bigint, recvBytes: number, inPlaceSend: bigint, form: string, what: string): void {
+export function checkCollectiveOverlap(
+  sendPtr: bigint,
+  sendBytes: number,
+  recvPtr: bigint,
+  recvBytes: number,
+  inPlaceSend: bigint,
+  form: string,
+  what: string,
+): void {
   if (sendBytes === 0 || recvBytes === 0) return;
   const sendEnd = sendPtr + BigInt(sendBytes);
   const recvEnd = recvPtr + BigInt(recvBytes);

@@ -36,7 +36,9 @@ export class CollectiveWork implements PromiseLike<void> {
   #recorded(what: string): readonly Event[] {
     if (this.#failure) throw this.#failure.error;
     if (this.#events === undefined)
-      throw new CommunicatorStateError(`${what}: this call is part of a Communicator.group() that has not ended; NCCL issues it at the group's end: await the group's result instead`);
+      throw new CommunicatorStateError(
+        `${what}: this call is part of a Communicator.group() that has not ended; NCCL issues it at the group's end: await the group's result instead`,
+      );
     return this.#events;
   }
 
@@ -68,8 +70,11 @@ export class CollectiveWork implements PromiseLike<void> {
     }
   }
 
-  // biome-ignore lint/suspicious/noConfusingVoidType: the signature of PromiseLike<void>'s then
-  then<R1 = void, R2 = never>(onFulfilled?: ((value: void) => R1 | PromiseLike<R1>) | null, onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2> {
+  then<R1 = void, R2 = never>(
+    // biome-ignore lint/suspicious/noConfusingVoidType: the signature of PromiseLike<void>'s then
+    onFulfilled?: ((value: void) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
     return this.completed().then(onFulfilled, onRejected);
   }
 }

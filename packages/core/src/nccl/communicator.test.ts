@@ -1,7 +1,15 @@
 import { ClosedResourceError, LibraryNotFoundError, nccl } from '@cuda-js/bindings';
 import { DLDeviceType, dtype, ReadOnlyViewError, StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
-import { CollectiveArgumentError, CoreOptionError, CollectiveWork, Communicator, CommunicatorStateError, DeviceMismatchError, REDUCIBLE_DTYPES } from '../index.js';
+import {
+  CollectiveArgumentError,
+  CoreOptionError,
+  CollectiveWork,
+  Communicator,
+  CommunicatorStateError,
+  DeviceMismatchError,
+  REDUCIBLE_DTYPES,
+} from '../index.js';
 import { callDType, checkCollectiveOverlap, collectiveMemory, elementCount } from './collective-memory.js';
 import { Buffer, type MemoryResource } from '../index.js';
 import { applyNcclEnvironmentDefaults } from './nccl-environment.js';
@@ -19,7 +27,9 @@ process.env['CUDA_JS_LIB_NCCL'] = MISSING;
 const ID = encodeUniqueId(new Uint8Array(128).map((_, i) => i));
 const device0 = { ordinal: 0 };
 /** A view of made-up device memory: memory-view needs no driver to describe it. */
-const deviceView = (options: { id?: number; shape?: number[]; strides?: number[]; dtype?: string; readonly?: boolean } = {}) =>
+const deviceView = (
+  options: { id?: number; shape?: number[]; strides?: number[]; dtype?: string; readonly?: boolean } = {},
+) =>
   StridedMemoryView.fromPointer(0x7000_0000n, {
     dtype: options.dtype ?? 'float32',
     shape: options.shape ?? [8],
@@ -30,7 +40,11 @@ const deviceView = (options: { id?: number; shape?: number[]; strides?: number[]
 
 describe('Communicator where NCCL cannot be found', () => {
   it('uniqueId, version and group throw LibraryNotFoundError naming nccl and where it looked', () => {
-    for (const call of [() => Communicator.uniqueId(), () => Communicator.version, () => Communicator.group(() => undefined)]) {
+    for (const call of [
+      () => Communicator.uniqueId(),
+      () => Communicator.version,
+      () => Communicator.group(() => undefined),
+    ]) {
       const e = errorOf(call);
       expect(e).toBeInstanceOf(LibraryNotFoundError);
       expect(e.message).toContain("CUDA library 'nccl' was not found");
@@ -62,7 +76,18 @@ describe('Communicator where NCCL cannot be found', () => {
 
 describe('Communicator.initRank and initAll check their arguments first', () => {
   it('refuses ids that are not 128 bytes of base64, or of bytes', () => {
-    for (const id of ['', 'abc', ID.slice(0, -1), `${ID.slice(0, -2)}B=`, `${ID.slice(0, -1)}A`, ID.replace('A', '*'), new Uint8Array(127), new Uint8Array(129), 42, null]) {
+    for (const id of [
+      '',
+      'abc',
+      ID.slice(0, -1),
+      `${ID.slice(0, -2)}B=`,
+      `${ID.slice(0, -1)}A`,
+      ID.replace('A', '*'),
+      new Uint8Array(127),
+      new Uint8Array(129),
+      42,
+      null,
+    ]) {
       const e = errorOf(() => Communicator.initRank({ id: id as string, rank: 0, worldSize: 1 }));
       expect(e, String(id)).toBeInstanceOf(CollectiveArgumentError);
       expect(e.message).toMatch(/Communicator\.initRank: a unique id is/);
@@ -86,7 +111,9 @@ describe('Communicator.initRank and initAll check their arguments first', () => 
     expect(() => Communicator.initRank(null as never)).toThrow(CollectiveArgumentError);
     const unknown = errorOf(() => Communicator.initRank({ id: ID, rank: 0, worldSize: 1, ranks: 2 } as never));
     expect(unknown).toBeInstanceOf(CoreOptionError);
-    expect(unknown.message).toMatch(/unknown option 'ranks' \(did you mean 'rank'\?\); known options: id, rank, worldSize, device/);
+    expect(unknown.message).toMatch(
+      /unknown option 'ranks' \(did you mean 'rank'\?\); known options: id, rank, worldSize, device/,
+    );
   });
 
   it('refuses empty, repeated or malformed device lists', () => {
@@ -110,14 +137,31 @@ describe('unique ids', () => {
 
 describe('element types and reductions', () => {
   it('maps memory-view dtypes to NCCL types; others move as bytes but do not reduce', () => {
-    expect(ncclElementType(dtype('float32'), true, 'x')).toEqual({ type: nccl.ncclDataType_t.ncclFloat32, elementsPerItem: 1 });
-    expect(ncclElementType(dtype('int32'), true, 'x')).toEqual({ type: nccl.ncclDataType_t.ncclInt32, elementsPerItem: 1 });
+    expect(ncclElementType(dtype('float32'), true, 'x')).toEqual({
+      type: nccl.ncclDataType_t.ncclFloat32,
+      elementsPerItem: 1,
+    });
+    expect(ncclElementType(dtype('int32'), true, 'x')).toEqual({
+      type: nccl.ncclDataType_t.ncclInt32,
+      elementsPerItem: 1,
+    });
     expect(ncclElementType(dtype('bfloat16'), true, 'x').type).toBe(nccl.ncclDataType_t.ncclBfloat16);
     expect(ncclElementType(dtype('float8_e4m3fn'), true, 'x').type).toBe(nccl.ncclDataType_t.ncclFloat8e4m3);
-    expect(ncclElementType(dtype('int16'), false, 'x')).toEqual({ type: nccl.ncclDataType_t.ncclUint8, elementsPerItem: 2 });
-    expect(ncclElementType(dtype('complex64'), false, 'x')).toEqual({ type: nccl.ncclDataType_t.ncclUint8, elementsPerItem: 8 });
-    expect(ncclElementType(dtype('float32').withLanes(4), false, 'x')).toEqual({ type: nccl.ncclDataType_t.ncclUint8, elementsPerItem: 16 });
-    expect(() => ncclElementType(dtype('int16'), true, 'Communicator.allReduce')).toThrow(/Communicator\.allReduce: NCCL cannot reduce int16; reductions take int8, uint8, int32/);
+    expect(ncclElementType(dtype('int16'), false, 'x')).toEqual({
+      type: nccl.ncclDataType_t.ncclUint8,
+      elementsPerItem: 2,
+    });
+    expect(ncclElementType(dtype('complex64'), false, 'x')).toEqual({
+      type: nccl.ncclDataType_t.ncclUint8,
+      elementsPerItem: 8,
+    });
+    expect(ncclElementType(dtype('float32').withLanes(4), false, 'x')).toEqual({
+      type: nccl.ncclDataType_t.ncclUint8,
+      elementsPerItem: 16,
+    });
+    expect(() => ncclElementType(dtype('int16'), true, 'Communicator.allReduce')).toThrow(
+      /Communicator\.allReduce: NCCL cannot reduce int16; reductions take int8, uint8, int32/,
+    );
     // issue 20: allReduce with dtype bool or complex64 "completed" on the H200; each is refused before NCCL
     for (const name of ['bool', 'complex64', 'complex128', 'int16']) {
       expect(() => ncclElementType(dtype(name), true, 'Communicator.allReduce')).toThrow(CollectiveArgumentError);
@@ -131,7 +175,8 @@ describe('element types and reductions', () => {
     expect(reduceOp(undefined, 'x')).toBe(nccl.ncclRedOp_t.ncclSum);
     expect(reduceOp('max', 'x')).toBe(nccl.ncclRedOp_t.ncclMax);
     expect(reduceOp('avg', 'x')).toBe(nccl.ncclRedOp_t.ncclAvg);
-    for (const op of ['mean', 'toString', 2, null]) expect(() => reduceOp(op, 'x')).toThrow(/op must be one of sum, prod, max, min, avg/);
+    for (const op of ['mean', 'toString', 2, null])
+      expect(() => reduceOp(op, 'x')).toThrow(/op must be one of sum, prod, max, min, avg/);
   });
 
   it('reads dtype options by memory-view names, and names what it cannot read', () => {
@@ -146,23 +191,41 @@ describe('the memory of a collective', () => {
     const m = collectiveMemory(deviceView({ shape: [2, 4] }), 'send', device0, 1n, false, 'x');
     expect(m).toMatchObject({ ptr: 0x7000_0000n, byteLength: 32 });
     expect(m.dtype).toBe(dtype('float32'));
-    expect(collectiveMemory(deviceView({ shape: [2, 4], strides: [1, 2] }), 'recv', device0, 1n, true, 'x').byteLength).toBe(32); // column-major is dense too
+    expect(
+      collectiveMemory(deviceView({ shape: [2, 4], strides: [1, 2] }), 'recv', device0, 1n, true, 'x').byteLength,
+    ).toBe(32); // column-major is dense too
   });
 
   it('refuses host memory, memory of another device, strided views and read-only outputs, by name', () => {
-    const host = errorOf(() => collectiveMemory(new Float32Array(4), 'send', device0, 1n, false, 'Communicator.allReduce'));
+    const host = errorOf(() =>
+      collectiveMemory(new Float32Array(4), 'send', device0, 1n, false, 'Communicator.allReduce'),
+    );
     expect(host).toBeInstanceOf(CollectiveArgumentError);
-    expect(host.message).toMatch(/Communicator\.allReduce: send: NCCL reads and writes device memory: this is host memory/);
-    const pinned = StridedMemoryView.fromPointer(0x1000n, { dtype: 'float32', shape: [4], device: { type: DLDeviceType.CUDAHost, id: 0 } });
+    expect(host.message).toMatch(
+      /Communicator\.allReduce: send: NCCL reads and writes device memory: this is host memory/,
+    );
+    const pinned = StridedMemoryView.fromPointer(0x1000n, {
+      dtype: 'float32',
+      shape: [4],
+      device: { type: DLDeviceType.CUDAHost, id: 0 },
+    });
     expect(() => collectiveMemory(pinned, 'send', device0, 1n, false, 'x')).toThrow(/this is host memory/);
-    const other = errorOf(() => collectiveMemory(deviceView({ id: 1 }), 'recv', device0, 1n, true, 'Communicator.allGather'));
+    const other = errorOf(() =>
+      collectiveMemory(deviceView({ id: 1 }), 'recv', device0, 1n, true, 'Communicator.allGather'),
+    );
     expect(other).toBeInstanceOf(DeviceMismatchError);
-    expect(other.message).toBe('Communicator.allGather: recv lives on Device(1), but the communicator is on Device(0); NCCL takes memory of its own device');
-    expect(() => collectiveMemory(deviceView({ shape: [4], strides: [2] }), 'send', device0, 1n, false, 'x')).toThrow(/is strided \(shape \[4\], strides \[2\]\); NCCL takes dense memory/);
+    expect(other.message).toBe(
+      'Communicator.allGather: recv lives on Device(1), but the communicator is on Device(0); NCCL takes memory of its own device',
+    );
+    expect(() => collectiveMemory(deviceView({ shape: [4], strides: [2] }), 'send', device0, 1n, false, 'x')).toThrow(
+      /is strided \(shape \[4\], strides \[2\]\); NCCL takes dense memory/,
+    );
     const readOnly = errorOf(() => collectiveMemory(deviceView({ readonly: true }), 'recv', device0, 1n, true, 'x'));
     expect(readOnly).toBeInstanceOf(CollectiveArgumentError);
     expect((readOnly as Error & { cause: unknown }).cause).toBeInstanceOf(ReadOnlyViewError);
-    expect(() => collectiveMemory(3, 'send', device0, 1n, false, 'x')).toThrow(/send must be a Buffer or an array \(any viewable object\), got 3/);
+    expect(() => collectiveMemory(3, 'send', device0, 1n, false, 'x')).toThrow(
+      /send must be a Buffer or an array \(any viewable object\), got 3/,
+    );
     expect(() => collectiveMemory({}, 'send', device0, 1n, false, 'x')).toThrow(CollectiveArgumentError);
   });
 
@@ -172,11 +235,15 @@ describe('the memory of a collective', () => {
     const bytes = { ptr: 0x1000n, byteLength: 10, dtype: undefined, source: {} };
     expect(callDType(undefined, [f32, bytes], 'x')).toBe(dtype('float32'));
     expect(callDType(dtype('int64'), [bytes, undefined], 'x')).toBe(dtype('int64'));
-    expect(() => callDType(undefined, [bytes], 'Communicator.send')).toThrow(/a Buffer has no element type: pass \{ dtype \}/);
+    expect(() => callDType(undefined, [bytes], 'Communicator.send')).toThrow(
+      /a Buffer has no element type: pass \{ dtype \}/,
+    );
     expect(() => callDType(undefined, [f32, i32], 'x')).toThrow(/the arrays' dtypes differ \(float32 and int32\)/);
     expect(() => callDType(dtype('float64'), [f32], 'x')).toThrow(/dtypes differ \(float64 and float32\)/);
     expect(elementCount(bytes, dtype('int16'), 'send', 'x')).toBe(5);
-    expect(() => elementCount(bytes, dtype('float32'), 'send', 'x')).toThrow(/send has 10 bytes, not a whole number of float32 elements/);
+    expect(() => elementCount(bytes, dtype('float32'), 'send', 'x')).toThrow(
+      /send has 10 bytes, not a whole number of float32 elements/,
+    );
   });
 });
 
@@ -222,7 +289,9 @@ describe('collective memory that NCCL would misread (issue 20)', () => {
     );
     // allGather of rank 1: send in place is recv's second block; the first block is not
     expect(() => checkCollectiveOverlap(0x1010n, 16, 0x1000n, 64, 0x1010n, 'block', 'x')).not.toThrow();
-    expect(() => checkCollectiveOverlap(0x1000n, 16, 0x1000n, 64, 0x1010n, 'block', 'x')).toThrow(/overlap, but not in place \(block\)/);
+    expect(() => checkCollectiveOverlap(0x1000n, 16, 0x1000n, 64, 0x1010n, 'block', 'x')).toThrow(
+      /overlap, but not in place \(block\)/,
+    );
   });
 });
 

@@ -1,4 +1,12 @@
-import { ClosedResourceError, driver, nccl, NcclError, type CUdeviceptr, type CUstream, type ncclComm_t } from '@cuda-js/bindings';
+import {
+  ClosedResourceError,
+  driver,
+  nccl,
+  NcclError,
+  type CUdeviceptr,
+  type CUstream,
+  type ncclComm_t,
+} from '@cuda-js/bindings';
 import { OwnedHandle } from '@cuda-js/bindings/runtime';
 import { formatValue, type DTypeLike } from '@cuda-js/memory-view';
 import { streamHandle, type StreamArgument } from '@cuda-js/streams';
@@ -7,7 +15,13 @@ import { CollectiveArgumentError, DeviceMismatchError } from '../errors.js';
 import { hasSeveralDevices } from '../context/multi-device.js';
 import { deviceOfStream, toDevice } from '../device/device-queries.js';
 import { issued, runGroup } from './collective-group.js';
-import { callDType, checkCollectiveOverlap, collectiveMemory, elementCount, type CollectiveMemory } from './collective-memory.js';
+import {
+  callDType,
+  checkCollectiveOverlap,
+  collectiveMemory,
+  elementCount,
+  type CollectiveMemory,
+} from './collective-memory.js';
 import type { CollectiveWork } from './collective-work.js';
 import { applyNcclEnvironmentDefaults } from './nccl-environment.js';
 import { dtypeOption, ncclElementType, reduceOp, type ReduceOp } from './nccl-types.js';
@@ -53,8 +67,14 @@ export interface InitRankOptions {
 }
 
 /** The options checked, each key read once: use them, not the caller's object. */
-function checkOptions<T extends object>(options: T, allowed: readonly string[], what: string, expected = 'an object'): T {
-  if (options === null || typeof options !== 'object') throw new CollectiveArgumentError(`${what}: options must be ${expected}, got ${formatValue(options)}`);
+function checkOptions<T extends object>(
+  options: T,
+  allowed: readonly string[],
+  what: string,
+  expected = 'an object',
+): T {
+  if (options === null || typeof options !== 'object')
+    throw new CollectiveArgumentError(`${what}: options must be ${expected}, got ${formatValue(options)}`);
   return checkCoreOptions<T>(what, options, Object.fromEntries(allowed.map((key) => [key, isAnything]))) as T;
 }
 
@@ -67,14 +87,17 @@ function deviceOrdinal(value: unknown, label: string): number {
 
 function checkCount(count: unknown, what: string): number | undefined {
   if (count === undefined) return undefined;
-  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) throw new CollectiveArgumentError(`${what}: count must be a non-negative safe integer, got ${formatValue(count)}`);
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0)
+    throw new CollectiveArgumentError(`${what}: count must be a non-negative safe integer, got ${formatValue(count)}`);
   return count;
 }
 
 /** How many elements the call moves: `count` where given (each array must hold it), else what `reference` holds. */
 function sizeCheck(role: string, has: number, needs: number, exact: boolean, what: string): void {
   if (exact ? has !== needs : has < needs) {
-    throw new CollectiveArgumentError(`${what}: ${role} has ${has} elements; the call needs ${exact ? '' : 'at least '}${needs}`);
+    throw new CollectiveArgumentError(
+      `${what}: ${role} has ${has} elements; the call needs ${exact ? '' : 'at least '}${needs}`,
+    );
   }
 }
 
@@ -120,7 +143,12 @@ export class Communicator implements Disposable {
     this.worldSize = nccl.ncclCommCount(handle);
     const release = { abort: false };
     this.#release = release;
-    this.#owned = new OwnedHandle(handle, this, (h) => (release.abort ? nccl.ncclCommAbort(h) : nccl.ncclCommDestroy(h)), 'Communicator');
+    this.#owned = new OwnedHandle(
+      handle,
+      this,
+      (h) => (release.abort ? nccl.ncclCommAbort(h) : nccl.ncclCommDestroy(h)),
+      'Communicator',
+    );
   }
 
   /** The version of the NCCL library that was loaded (`2.27.3`; ncclGetVersion). */
@@ -148,11 +176,15 @@ export class Communicator implements Disposable {
    */
   static initAll(devices: readonly (Device | number)[]): Communicator[] {
     const what = 'Communicator.initAll';
-    if (!Array.isArray(devices) || devices.length === 0) throw new CollectiveArgumentError(`${what}: devices must be a non-empty array of Devices or ordinals, got ${formatValue(devices)}`);
+    if (!Array.isArray(devices) || devices.length === 0)
+      throw new CollectiveArgumentError(
+        `${what}: devices must be a non-empty array of Devices or ordinals, got ${formatValue(devices)}`,
+      );
     const seen = new Set<number>();
     for (const [i, d] of devices.entries()) {
       const ordinal = deviceOrdinal(d, `${what}: devices[${i}]`);
-      if (seen.has(ordinal)) throw new CollectiveArgumentError(`${what}: device ${ordinal} is listed twice; NCCL takes each device once`);
+      if (seen.has(ordinal))
+        throw new CollectiveArgumentError(`${what}: device ${ordinal} is listed twice; NCCL takes each device once`);
       seen.add(ordinal);
     }
     const list = devices.map((d, i) => toDevice(d, `${what}: devices[${i}]`));
@@ -175,7 +207,9 @@ export class Communicator implements Disposable {
       throw new CollectiveArgumentError(`${what}: worldSize must be a positive integer, got ${formatValue(worldSize)}`);
     }
     if (typeof rank !== 'number' || !Number.isInteger(rank) || rank < 0 || rank >= worldSize) {
-      throw new CollectiveArgumentError(`${what}: rank must be an integer in [0, ${worldSize}), got ${formatValue(rank)}`);
+      throw new CollectiveArgumentError(
+        `${what}: rank must be an integer in [0, ${worldSize}), got ${formatValue(rank)}`,
+      );
     }
     const device = options.device ?? 0;
     deviceOrdinal(device, `${what}: device`);
@@ -215,7 +249,13 @@ export class Communicator implements Disposable {
     const code = nccl.ncclCommGetAsyncError(this.handle);
     if (code === nccl.ncclResult_t.ncclSuccess || code === nccl.ncclResult_t.ncclInProgress) return undefined;
     const codeName = nccl.ncclResult_t[code] ?? `ncclResult_${code}`;
-    return new NcclError(code, codeName, 'ncclCommGetAsyncError', nccl.ncclGetErrorString(code) ?? '', nccl.ncclGetLastError(0n as ncclComm_t) ?? undefined);
+    return new NcclError(
+      code,
+      codeName,
+      'ncclCommGetAsyncError',
+      nccl.ncclGetErrorString(code) ?? '',
+      nccl.ncclGetLastError(0n as ncclComm_t) ?? undefined,
+    );
   }
 
   /**
@@ -228,7 +268,15 @@ export class Communicator implements Disposable {
     const op = reduceOp(options.op, what);
     const r = this.#resolve(what, options, send, recv, { reducing: true, send: 1, recv: 1, reference: 'send' });
     this.#enter(r.stream);
-    nccl.ncclAllReduce(r.sendPtr as CUdeviceptr, r.recvPtr as CUdeviceptr, r.count, r.type, op, this.handle, r.stream as CUstream);
+    nccl.ncclAllReduce(
+      r.sendPtr as CUdeviceptr,
+      r.recvPtr as CUdeviceptr,
+      r.count,
+      r.type,
+      op,
+      this.handle,
+      r.stream as CUstream,
+    );
     return issued(this.device, r.stream, r.sources);
   }
 
@@ -237,23 +285,56 @@ export class Communicator implements Disposable {
     const what = 'Communicator.broadcast';
     options = checkOptions(options, ['stream', 'dtype', 'count', 'root'], what);
     const root = this.#rank(options.root, 'root', what);
-    if (send === null && root === this.rank) throw new CollectiveArgumentError(`${what}: this rank is the root: send must be the array to broadcast`);
-    const r = this.#resolve(what, options, send ?? undefined, recv, { reducing: false, send: 1, recv: 1, reference: send === null ? 'recv' : 'send' });
+    if (send === null && root === this.rank)
+      throw new CollectiveArgumentError(`${what}: this rank is the root: send must be the array to broadcast`);
+    const r = this.#resolve(what, options, send ?? undefined, recv, {
+      reducing: false,
+      send: 1,
+      recv: 1,
+      reference: send === null ? 'recv' : 'send',
+    });
     this.#enter(r.stream);
-    nccl.ncclBroadcast((send === null ? r.recvPtr : r.sendPtr) as CUdeviceptr, r.recvPtr as CUdeviceptr, r.count, r.type, root, this.handle, r.stream as CUstream);
+    nccl.ncclBroadcast(
+      (send === null ? r.recvPtr : r.sendPtr) as CUdeviceptr,
+      r.recvPtr as CUdeviceptr,
+      r.count,
+      r.type,
+      root,
+      this.handle,
+      r.stream as CUstream,
+    );
     return issued(this.device, r.stream, r.sources);
   }
 
   /** Reduces `send` of every rank into `recv` of rank `root` (ncclReduce); `recv` is written on the root only (null elsewhere). */
-  reduce(send: CollectiveArray, recv: CollectiveArray | null, options: ReductionOptions & RootedOptions = {}): CollectiveWork {
+  reduce(
+    send: CollectiveArray,
+    recv: CollectiveArray | null,
+    options: ReductionOptions & RootedOptions = {},
+  ): CollectiveWork {
     const what = 'Communicator.reduce';
     options = checkOptions(options, ['stream', 'dtype', 'count', 'op', 'root'], what);
     const op = reduceOp(options.op, what);
     const root = this.#rank(options.root, 'root', what);
-    if (recv === null && root === this.rank) throw new CollectiveArgumentError(`${what}: this rank is the root: recv must be the array for the result`);
-    const r = this.#resolve(what, options, send, recv ?? undefined, { reducing: true, send: 1, recv: 1, reference: 'send' });
+    if (recv === null && root === this.rank)
+      throw new CollectiveArgumentError(`${what}: this rank is the root: recv must be the array for the result`);
+    const r = this.#resolve(what, options, send, recv ?? undefined, {
+      reducing: true,
+      send: 1,
+      recv: 1,
+      reference: 'send',
+    });
     this.#enter(r.stream);
-    nccl.ncclReduce(r.sendPtr as CUdeviceptr, (recv === null ? r.sendPtr : r.recvPtr) as CUdeviceptr, r.count, r.type, op, root, this.handle, r.stream as CUstream);
+    nccl.ncclReduce(
+      r.sendPtr as CUdeviceptr,
+      (recv === null ? r.sendPtr : r.recvPtr) as CUdeviceptr,
+      r.count,
+      r.type,
+      op,
+      root,
+      this.handle,
+      r.stream as CUstream,
+    );
     return issued(this.device, r.stream, r.sources);
   }
 
@@ -261,9 +342,21 @@ export class Communicator implements Disposable {
   allGather(send: CollectiveArray, recv: CollectiveArray, options: CollectiveOptions = {}): CollectiveWork {
     const what = 'Communicator.allGather';
     options = checkOptions(options, ['stream', 'dtype', 'count'], what);
-    const r = this.#resolve(what, options, send, recv, { reducing: false, send: 1, recv: this.worldSize, reference: 'send' });
+    const r = this.#resolve(what, options, send, recv, {
+      reducing: false,
+      send: 1,
+      recv: this.worldSize,
+      reference: 'send',
+    });
     this.#enter(r.stream);
-    nccl.ncclAllGather(r.sendPtr as CUdeviceptr, r.recvPtr as CUdeviceptr, r.count, r.type, this.handle, r.stream as CUstream);
+    nccl.ncclAllGather(
+      r.sendPtr as CUdeviceptr,
+      r.recvPtr as CUdeviceptr,
+      r.count,
+      r.type,
+      this.handle,
+      r.stream as CUstream,
+    );
     return issued(this.device, r.stream, r.sources);
   }
 
@@ -272,9 +365,22 @@ export class Communicator implements Disposable {
     const what = 'Communicator.reduceScatter';
     options = checkOptions(options, ['stream', 'dtype', 'count', 'op'], what);
     const op = reduceOp(options.op, what);
-    const r = this.#resolve(what, options, send, recv, { reducing: true, send: this.worldSize, recv: 1, reference: 'recv' });
+    const r = this.#resolve(what, options, send, recv, {
+      reducing: true,
+      send: this.worldSize,
+      recv: 1,
+      reference: 'recv',
+    });
     this.#enter(r.stream);
-    nccl.ncclReduceScatter(r.sendPtr as CUdeviceptr, r.recvPtr as CUdeviceptr, r.count, r.type, op, this.handle, r.stream as CUstream);
+    nccl.ncclReduceScatter(
+      r.sendPtr as CUdeviceptr,
+      r.recvPtr as CUdeviceptr,
+      r.count,
+      r.type,
+      op,
+      this.handle,
+      r.stream as CUstream,
+    );
     return issued(this.device, r.stream, r.sources);
   }
 
@@ -326,7 +432,9 @@ export class Communicator implements Disposable {
   #rank(value: unknown, name: string, what: string): number {
     const rank = value ?? 0;
     if (typeof rank !== 'number' || !Number.isInteger(rank) || rank < 0 || rank >= this.worldSize) {
-      throw new CollectiveArgumentError(`${what}: ${name} must be a rank in [0, ${this.worldSize}), got ${formatValue(value)}`);
+      throw new CollectiveArgumentError(
+        `${what}: ${name} must be a rank in [0, ${this.worldSize}), got ${formatValue(value)}`,
+      );
     }
     return rank;
   }
@@ -336,7 +444,9 @@ export class Communicator implements Disposable {
     if (hasSeveralDevices()) {
       const streamDevice = deviceOfStream(stream);
       if (streamDevice !== undefined && streamDevice !== this.device) {
-        throw new DeviceMismatchError(`${this}: the stream belongs to ${streamDevice}; a communicator's calls run on a stream of its own device`);
+        throw new DeviceMismatchError(
+          `${this}: the stream belongs to ${streamDevice}; a communicator's calls run on a stream of its own device`,
+        );
       }
     }
     this.device.ensureCurrent();
@@ -353,15 +463,22 @@ export class Communicator implements Disposable {
     options: CollectiveOptions,
     send: CollectiveArray | undefined,
     recv: CollectiveArray | undefined,
-    shape: { readonly reducing: boolean; readonly send: number; readonly recv: number; readonly reference: 'send' | 'recv' },
+    shape: {
+      readonly reducing: boolean;
+      readonly send: number;
+      readonly recv: number;
+      readonly reference: 'send' | 'recv';
+    },
   ): Resolved {
     const dtypeGiven = dtypeOption(options.dtype, what);
     const countGiven = checkCount(options.count, what);
     const stream = streamHandle(options.stream ?? 0n, `${what}: stream`);
     if (this.closed) throw new ClosedResourceError('Communicator');
     const consumer = stream === 0n ? 1n : stream;
-    const sendMemory: CollectiveMemory | undefined = send === undefined ? undefined : collectiveMemory(send, 'send', this.device, consumer, false, what);
-    const recvMemory: CollectiveMemory | undefined = recv === undefined ? undefined : collectiveMemory(recv, 'recv', this.device, consumer, true, what);
+    const sendMemory: CollectiveMemory | undefined =
+      send === undefined ? undefined : collectiveMemory(send, 'send', this.device, consumer, false, what);
+    const recvMemory: CollectiveMemory | undefined =
+      recv === undefined ? undefined : collectiveMemory(recv, 'recv', this.device, consumer, true, what);
     const dtype = callDType(dtypeGiven, [sendMemory, recvMemory], what);
     const element = ncclElementType(dtype, shape.reducing, what);
     const sendCount = sendMemory === undefined ? undefined : elementCount(sendMemory, dtype, 'send', what);
@@ -371,7 +488,10 @@ export class Communicator implements Disposable {
     let count = countGiven;
     if (count === undefined) {
       const total = referenceCount ?? 0;
-      if (total % referenceShare !== 0) throw new CollectiveArgumentError(`${what}: ${shape.reference} has ${total} elements, not a multiple of the world size ${referenceShare}`);
+      if (total % referenceShare !== 0)
+        throw new CollectiveArgumentError(
+          `${what}: ${shape.reference} has ${total} elements, not a multiple of the world size ${referenceShare}`,
+        );
       count = total / referenceShare;
     }
     const exact = countGiven === undefined;
@@ -387,14 +507,30 @@ export class Communicator implements Disposable {
           : shape.send > 1
             ? [recvMemory.ptr - block, `recv at this rank's block of send, send + ${block}`]
             : [recvMemory.ptr, 'send and recv the same memory'];
-      checkCollectiveOverlap(sendMemory.ptr, count * shape.send * dtype.itemsize, recvMemory.ptr, count * shape.recv * dtype.itemsize, inPlaceSend, form, what);
+      checkCollectiveOverlap(
+        sendMemory.ptr,
+        count * shape.send * dtype.itemsize,
+        recvMemory.ptr,
+        count * shape.recv * dtype.itemsize,
+        inPlaceSend,
+        form,
+        what,
+      );
     }
     const ncclCount = count * element.elementsPerItem;
-    if (!Number.isSafeInteger(ncclCount)) throw new CollectiveArgumentError(`${what}: ${count} elements of ${dtype.name} exceed what NCCL counts`);
+    if (!Number.isSafeInteger(ncclCount))
+      throw new CollectiveArgumentError(`${what}: ${count} elements of ${dtype.name} exceed what NCCL counts`);
     const sources: object[] = [];
     if (sendMemory) sources.push(sendMemory.source);
     if (recvMemory) sources.push(recvMemory.source);
-    return { sendPtr: sendMemory?.ptr ?? 0n, recvPtr: recvMemory?.ptr ?? 0n, count: ncclCount, type: element.type, stream, sources };
+    return {
+      sendPtr: sendMemory?.ptr ?? 0n,
+      recvPtr: recvMemory?.ptr ?? 0n,
+      count: ncclCount,
+      type: element.type,
+      stream,
+      sources,
+    };
   }
 }
 
@@ -405,10 +541,15 @@ const NCCL_FLOAT8_VERSION = 22400;
 function checkFloat8Reduction(device: Device, name: string, what: string): void {
   const version = nccl.ncclGetVersion();
   if (version < NCCL_FLOAT8_VERSION) {
-    throw new CollectiveArgumentError(`${what}: NCCL ${Communicator.version} has no ${name} reductions (NCCL 2.24 and newer have them); reduce in float16, bfloat16 or float32`);
+    throw new CollectiveArgumentError(
+      `${what}: NCCL ${Communicator.version} has no ${name} reductions (NCCL 2.24 and newer have them); reduce in float16, bfloat16 or float32`,
+    );
   }
   const { major, minor } = device.computeCapability;
-  if (major < 9) throw new CollectiveArgumentError(`${what}: NCCL reduces ${name} on compute capability 9.0 and newer; ${device} is ${major}.${minor}`);
+  if (major < 9)
+    throw new CollectiveArgumentError(
+      `${what}: NCCL reduces ${name} on compute capability 9.0 and newer; ${device} is ${major}.${minor}`,
+    );
 }
 
 /** Runs `fn` and gives back the context that was current before it (NCCL's setup switches devices). */

@@ -17,7 +17,9 @@ const REDUCE_OPS: Readonly<Record<ReduceOp, number>> = {
 export function reduceOp(op: unknown, what: string): number {
   if (op === undefined) return REDUCE_OPS.sum;
   if (typeof op === 'string' && Object.hasOwn(REDUCE_OPS, op)) return REDUCE_OPS[op as ReduceOp];
-  throw new CollectiveArgumentError(`${what}: op must be one of ${Object.keys(REDUCE_OPS).join(', ')}, got ${formatValue(op)}`);
+  throw new CollectiveArgumentError(
+    `${what}: op must be one of ${Object.keys(REDUCE_OPS).join(', ')}, got ${formatValue(op)}`,
+  );
 }
 
 /** memory-view's dtype names and the NCCL types they are (float8_e4m3fn is CUDA's __nv_fp8_e4m3, NCCL's e4m3). */
@@ -55,9 +57,14 @@ export function ncclElementType(dtype: DType, reducing: boolean, what: string): 
   const native = dtype.lanes === 1 ? NCCL_TYPES.get(dtype.name) : undefined;
   if (native !== undefined) return { type: native, elementsPerItem: 1 };
   if (reducing) {
-    throw new CollectiveArgumentError(`${what}: NCCL cannot reduce ${dtype.name}; reductions take ${REDUCIBLE_DTYPES.join(', ')}`);
+    throw new CollectiveArgumentError(
+      `${what}: NCCL cannot reduce ${dtype.name}; reductions take ${REDUCIBLE_DTYPES.join(', ')}`,
+    );
   }
-  if (!Number.isInteger(dtype.itemsize)) throw new CollectiveArgumentError(`${what}: ${dtype.name} packs elements into fractions of a byte, which NCCL cannot move one by one`);
+  if (!Number.isInteger(dtype.itemsize))
+    throw new CollectiveArgumentError(
+      `${what}: ${dtype.name} packs elements into fractions of a byte, which NCCL cannot move one by one`,
+    );
   return { type: nccl.ncclDataType_t.ncclUint8, elementsPerItem: dtype.itemsize };
 }
 

@@ -11,14 +11,22 @@ import { ClosedResourceError, type Stream } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { missingLibrary } from '@cuda-js/test-support/driver-probe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Buffer, CollectiveArgumentError, CollectiveWork, Communicator, CommunicatorStateError, Device } from '../index.js';
+import {
+  type Buffer,
+  CollectiveArgumentError,
+  CollectiveWork,
+  Communicator,
+  CommunicatorStateError,
+  Device,
+} from '../index.js';
 
 // ncclGetVersion opens libnccl where pathfinder finds it
 const ncclMissing = missingLibrary(
   () => nccl.ncclGetVersion(),
   (error) => error instanceof LibraryNotFoundError,
 );
-if (ncclMissing !== undefined) console.log(`nccl.gpu.test.ts: skipped: NCCL is not installed (${ncclMissing}); pip install nvidia-nccl-cu13`);
+if (ncclMissing !== undefined)
+  console.log(`nccl.gpu.test.ts: skipped: NCCL is not installed (${ncclMissing}); pip install nvidia-nccl-cu13`);
 
 const MARK = 0x7fc00001; // a NaN pattern for floats, a large int for i32: no result of these calls
 
@@ -118,8 +126,12 @@ describeGpu('NCCL on one GPU', () => {
       recv.fill(MARK >>> 0, { stream, width: 4 });
       await comm.reduce(f32(send), f32(recv), { stream, root: 0, op: 'prod' });
       expect(readF32(recv)).toEqual(values);
-      expect(() => comm.broadcast(null, f32(recv), { stream })).toThrow(/this rank is the root: send must be the array to broadcast/);
-      expect(() => comm.reduce(f32(send), f32(recv), { stream, root: 1 })).toThrow(/root must be a rank in \[0, 1\), got 1/);
+      expect(() => comm.broadcast(null, f32(recv), { stream })).toThrow(
+        /this rank is the root: send must be the array to broadcast/,
+      );
+      expect(() => comm.reduce(f32(send), f32(recv), { stream, root: 1 })).toThrow(
+        /root must be a rank in \[0, 1\), got 1/,
+      );
       send.close();
       recv.close();
     });
@@ -133,7 +145,9 @@ describeGpu('NCCL on one GPU', () => {
       await comm.reduceScatter(i32(send), i32(recv), { stream, op: 'sum' });
       expect(readI32(recv)).toEqual(values);
       const bigger = device.allocate(values.byteLength * 2, { stream });
-      expect(() => comm.allGather(i32(send), i32(bigger), { stream })).toThrow(/recv has 600 elements; the call needs 300/);
+      expect(() => comm.allGather(i32(send), i32(bigger), { stream })).toThrow(
+        /recv has 600 elements; the call needs 300/,
+      );
       bigger.close();
       send.close();
       recv.close();
@@ -212,7 +226,9 @@ describeGpu('NCCL on one GPU', () => {
       using a = device.allocate(64, { stream });
       using b = device.allocate(32, { stream });
       expect(() => comm.allReduce(f32(a), f32(b), { stream })).toThrow(/recv has 8 elements; the call needs 16/);
-      expect(() => comm.allReduce(f32(a), f32(a), { stream, op: 'mean' as never })).toThrow(/op must be one of sum, prod, max, min, avg/);
+      expect(() => comm.allReduce(f32(a), f32(a), { stream, op: 'mean' as never })).toThrow(
+        /op must be one of sum, prod, max, min, avg/,
+      );
       expect(() => comm.allReduce(f32(a), i32(a), { stream })).toThrow(/dtypes differ \(float32 and int32\)/);
       expect(() => comm.allReduce(new Float32Array(16), f32(a), { stream })).toThrow(CollectiveArgumentError);
       expect(() => comm.send(f32(a), 3, { stream })).toThrow(/peer must be a rank in \[0, 1\), got 3/);

@@ -18,13 +18,18 @@ export function decodeUniqueId(id: unknown, what: string): Uint8Array {
     const bytes = BASE64_ID.test(id) ? new Uint8Array(NodeBuffer.from(id, 'base64')) : undefined;
     // canonical text only: a last character with stray low bits would name the same bytes as another id
     if (bytes === undefined || encodeUniqueId(bytes) !== id) {
-      throw new CollectiveArgumentError(`${what}: a unique id is ${UNIQUE_ID_BYTES} bytes in base64 (172 characters, as Communicator.uniqueId() gives it), got ${formatValue(id)}`);
+      throw new CollectiveArgumentError(
+        `${what}: a unique id is ${UNIQUE_ID_BYTES} bytes in base64 (172 characters, as Communicator.uniqueId() gives it), got ${formatValue(id)}`,
+      );
     }
     return bytes;
   }
   if (id instanceof Uint8Array) {
-    if (id.byteLength !== UNIQUE_ID_BYTES) throw new CollectiveArgumentError(`${what}: a unique id is ${UNIQUE_ID_BYTES} bytes, got ${id.byteLength}`);
+    if (id.byteLength !== UNIQUE_ID_BYTES)
+      throw new CollectiveArgumentError(`${what}: a unique id is ${UNIQUE_ID_BYTES} bytes, got ${id.byteLength}`);
     return new Uint8Array(id);
   }
-  throw new CollectiveArgumentError(`${what}: a unique id is a base64 string or a Uint8Array of ${UNIQUE_ID_BYTES} bytes, got ${formatValue(id)}`);
+  throw new CollectiveArgumentError(
+    `${what}: a unique id is a base64 string or a Uint8Array of ${UNIQUE_ID_BYTES} bytes, got ${formatValue(id)}`,
+  );
 }

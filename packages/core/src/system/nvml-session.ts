@@ -2,7 +2,9 @@ import { nvml, NvmlError } from '@cuda-js/bindings';
 import { SystemUnavailableError } from './system-unavailable-error.js';
 
 /** NVML once per process: initialized on first use and kept (NVML counts its initializations; this is one of them). */
-type Session = { readonly available: true } | { readonly available: false; readonly reason: string; readonly error: unknown };
+type Session =
+  | { readonly available: true }
+  | { readonly available: false; readonly reason: string; readonly error: unknown };
 
 let session: Session | undefined;
 
@@ -15,7 +17,8 @@ function reasonOf(error: unknown): string {
     .map((l) => l.trim())
     .filter(Boolean);
   let text = lines[0] ?? '';
-  for (let i = 1; i < lines.length; i++) text += /^\d+\./.test(lines[i]!) && /^\d+\./.test(lines[i - 1]!) ? `; ${lines[i]}` : ` ${lines[i]}`;
+  for (let i = 1; i < lines.length; i++)
+    text += /^\d+\./.test(lines[i]!) && /^\d+\./.test(lines[i - 1]!) ? `; ${lines[i]}` : ` ${lines[i]}`;
   return `${error.name}: ${text}`;
 }
 
@@ -42,7 +45,10 @@ export function ensureNvml(): void {
 
 /** Whether `error` is NVML's way of saying that a device does not report a figure (or not to this user). */
 export function isUnreported(error: unknown): boolean {
-  return error instanceof NvmlError && (error.codeName === 'NVML_ERROR_NOT_SUPPORTED' || error.codeName === 'NVML_ERROR_NO_PERMISSION');
+  return (
+    error instanceof NvmlError &&
+    (error.codeName === 'NVML_ERROR_NOT_SUPPORTED' || error.codeName === 'NVML_ERROR_NO_PERMISSION')
+  );
 }
 
 /** `read()`, or undefined where the device does not report it; other failures throw. */

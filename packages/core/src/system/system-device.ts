@@ -142,7 +142,8 @@ export class SystemDevice {
    * @throws {DeviceNotFoundError} for an index past the last device
    */
   static get(index: number): SystemDevice {
-    if (!Number.isInteger(index) || index < 0) throw new RangeError(`system.device: index must be a non-negative integer, got ${String(index)}`);
+    if (!Number.isInteger(index) || index < 0)
+      throw new RangeError(`system.device: index must be a non-negative integer, got ${String(index)}`);
     const known = devices.get(index);
     if (known) return known;
     const count = SystemDevice.count();
@@ -165,11 +166,21 @@ export class SystemDevice {
   get memory(): SystemDeviceMemory {
     try {
       const m = nvml.nvmlDeviceGetMemoryInfo_v2(this.#handle);
-      return { total: BigInt(m.total ?? 0), free: BigInt(m.free ?? 0), used: BigInt(m.used ?? 0), reserved: BigInt(m.reserved ?? 0) };
+      return {
+        total: BigInt(m.total ?? 0),
+        free: BigInt(m.free ?? 0),
+        used: BigInt(m.used ?? 0),
+        reserved: BigInt(m.reserved ?? 0),
+      };
     } catch (error) {
       const older =
         error instanceof FunctionNotFoundError ||
-        (error instanceof NvmlError && ['NVML_ERROR_FUNCTION_NOT_FOUND', 'NVML_ERROR_ARGUMENT_VERSION_MISMATCH', 'NVML_ERROR_NOT_SUPPORTED'].includes(error.codeName));
+        (error instanceof NvmlError &&
+          [
+            'NVML_ERROR_FUNCTION_NOT_FOUND',
+            'NVML_ERROR_ARGUMENT_VERSION_MISMATCH',
+            'NVML_ERROR_NOT_SUPPORTED',
+          ].includes(error.codeName));
       if (!older) throw error;
     }
     const m = nvml.nvmlDeviceGetMemoryInfo(this.#handle);
@@ -183,19 +194,27 @@ export class SystemDevice {
 
   /** Graphics, SM, memory and video clocks now, and their maxima (MHz). */
   get clocks(): SystemDeviceClocks {
-    return { ...mhz(this.#handle, nvml.nvmlDeviceGetClockInfo), max: mhz(this.#handle, nvml.nvmlDeviceGetMaxClockInfo) };
+    return {
+      ...mhz(this.#handle, nvml.nvmlDeviceGetClockInfo),
+      max: mhz(this.#handle, nvml.nvmlDeviceGetMaxClockInfo),
+    };
   }
 
   /** GPU die temperature in °C. */
   get temperature(): number | undefined {
-    return reported(() => nvml.nvmlDeviceGetTemperature(this.#handle, nvml.nvmlTemperatureSensors_t.NVML_TEMPERATURE_GPU));
+    return reported(() =>
+      nvml.nvmlDeviceGetTemperature(this.#handle, nvml.nvmlTemperatureSensors_t.NVML_TEMPERATURE_GPU),
+    );
   }
 
   /** Power draw and enforced limit in watts (NVML reads milliwatts). */
   get power(): SystemDevicePower {
     const usage = reported(() => nvml.nvmlDeviceGetPowerUsage(this.#handle));
     const limit = reported(() => nvml.nvmlDeviceGetEnforcedPowerLimit(this.#handle));
-    return { usage: usage === undefined ? undefined : usage / 1000, limit: limit === undefined ? undefined : limit / 1000 };
+    return {
+      usage: usage === undefined ? undefined : usage / 1000,
+      limit: limit === undefined ? undefined : limit / 1000,
+    };
   }
 
   get pci(): SystemDevicePci {
@@ -225,7 +244,13 @@ export class SystemDevice {
         state = nvml.nvmlDeviceGetNvLinkState(this.#handle, link);
       } catch (error) {
         // no NvLink, or not this link: NVML says NOT_SUPPORTED or INVALID_ARGUMENT
-        if (error instanceof NvmlError && ['NVML_ERROR_NOT_SUPPORTED', 'NVML_ERROR_INVALID_ARGUMENT', 'NVML_ERROR_NO_PERMISSION'].includes(error.codeName)) continue;
+        if (
+          error instanceof NvmlError &&
+          ['NVML_ERROR_NOT_SUPPORTED', 'NVML_ERROR_INVALID_ARGUMENT', 'NVML_ERROR_NO_PERMISSION'].includes(
+            error.codeName,
+          )
+        )
+          continue;
         throw error;
       }
       let versionCode: number | undefined;
@@ -234,10 +259,21 @@ export class SystemDevice {
       } catch (error) {
         if (!(error instanceof NvmlError)) throw error;
       }
-      perLink.push({ link, active: state === nvml.nvmlEnableState_t.NVML_FEATURE_ENABLED, version: nvlinkVersionText(versionCode), versionCode });
+      perLink.push({
+        link,
+        active: state === nvml.nvmlEnableState_t.NVML_FEATURE_ENABLED,
+        version: nvlinkVersionText(versionCode),
+        versionCode,
+      });
     }
     const active = perLink.filter((l) => l.active);
-    return { supported: perLink.length > 0, links: perLink.length, active: active.length, version: (active[0] ?? perLink[0])?.version, perLink };
+    return {
+      supported: perLink.length > 0,
+      links: perLink.length,
+      active: active.length,
+      version: (active[0] ?? perLink[0])?.version,
+      perLink,
+    };
   }
 
   /** Every figure at once, as a plain object. */

@@ -16,9 +16,13 @@ if (skipReason) console.log(`system-init-failure.test.ts: skipped: ${skipReason}
 describe.skipIf(skipReason !== undefined)('system where nvmlInit_v2 fails', () => {
   it("is not available, with NVML's own error as the reason", () => {
     expect(system.available).toBe(false);
-    expect(system.unavailableReason).toBe('NvmlError: nvmlInit_v2 failed with NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded');
+    expect(system.unavailableReason).toBe(
+      'NvmlError: nvmlInit_v2 failed with NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded',
+    );
     expect(system.unavailableError).toBeInstanceOf(NvmlError);
     expect(() => system.driverVersion).toThrow(SystemUnavailableError);
-    expect(() => system.devices()).toThrow(/system information needs NVML, which is unavailable: NvmlError: nvmlInit_v2 failed with NVML_ERROR_DRIVER_NOT_LOADED/);
+    expect(() => system.devices()).toThrow(
+      /system information needs NVML, which is unavailable: NvmlError: nvmlInit_v2 failed with NVML_ERROR_DRIVER_NOT_LOADED/,
+    );
   });
 });

@@ -19,16 +19,27 @@ interface SmiRow {
 }
 
 function nvidiaSmi(): { rows: SmiRow[] } | { reason: string } {
-  const r = spawnSync('nvidia-smi', [`--query-gpu=${QUERY}`, '--format=csv,noheader,nounits'], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('nvidia-smi', [`--query-gpu=${QUERY}`, '--format=csv,noheader,nounits'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (r.error) return { reason: `nvidia-smi could not be run: ${r.error.message}` };
-  if (r.status !== 0) return { reason: `nvidia-smi exited with ${r.status}: ${`${r.stderr}${r.stdout}`.trim().split('\n')[0]}` };
+  if (r.status !== 0)
+    return { reason: `nvidia-smi exited with ${r.status}: ${`${r.stderr}${r.stdout}`.trim().split('\n')[0]}` };
   const rows = r.stdout
     .trim()
     .split('\n')
     .filter(Boolean)
     .map((line) => {
       const [name, uuid, memory, pciBusId, driver, cap] = line.split(',').map((f) => f.trim());
-      return { name: name!, uuid: uuid!, memoryTotalMiB: Number(memory), pciBusId: pciBusId!, driverVersion: driver!, computeCap: cap! };
+      return {
+        name: name!,
+        uuid: uuid!,
+        memoryTotalMiB: Number(memory),
+        pciBusId: pciBusId!,
+        driverVersion: driver!,
+        computeCap: cap!,
+      };
     });
   return { rows };
 }
@@ -67,12 +78,16 @@ describeGpu('system (NVML) on a GPU host', () => {
       expect(d.uuid).toMatch(/^(GPU|MIG)-[0-9a-f-]+$/);
       expect(d.memory.free + d.memory.used).toBeLessThanOrEqual(d.memory.total);
       if (d.memory.reserved !== undefined) expect(d.memory.reserved).toBeLessThan(d.memory.total);
-      if (d.utilization) for (const p of [d.utilization.gpu, d.utilization.memory]) expect(p >= 0 && p <= 100).toBe(true);
+      if (d.utilization)
+        for (const p of [d.utilization.gpu, d.utilization.memory]) expect(p >= 0 && p <= 100).toBe(true);
       if (d.temperature !== undefined) expect(d.temperature > 0 && d.temperature < 130).toBe(true);
       if (d.power.usage !== undefined) expect(d.power.usage).toBeGreaterThan(0);
       if (d.power.limit !== undefined) expect(d.power.limit).toBeGreaterThan(0);
-      if (d.clocks.sm !== undefined && d.clocks.max.sm !== undefined) expect(d.clocks.sm).toBeLessThanOrEqual(d.clocks.max.sm);
-      expect(d.pci.busId.toUpperCase()).toContain(`${d.pci.bus.toString(16).padStart(2, '0').toUpperCase()}:${d.pci.device.toString(16).padStart(2, '0').toUpperCase()}.`);
+      if (d.clocks.sm !== undefined && d.clocks.max.sm !== undefined)
+        expect(d.clocks.sm).toBeLessThanOrEqual(d.clocks.max.sm);
+      expect(d.pci.busId.toUpperCase()).toContain(
+        `${d.pci.bus.toString(16).padStart(2, '0').toUpperCase()}:${d.pci.device.toString(16).padStart(2, '0').toUpperCase()}.`,
+      );
       expect(d.pci.pciDeviceId & 0xffff).toBe(0x10de); // NVIDIA's vendor id
       expect(d.nvlink.links).toBeLessThanOrEqual(18);
       expect(d.nvlink.active).toBeLessThanOrEqual(d.nvlink.links);
@@ -85,7 +100,9 @@ describeGpu('system (NVML) on a GPU host', () => {
       const s = byUuid.get(device.uuid);
       // a MIG instance has a UUID of its own in CUDA; NVML's devices are the whole GPUs
       if (!s) {
-        console.log(`system.gpu.test.ts: CUDA device ${device.ordinal} (${device.uuid}) is no NVML device: a MIG instance? not compared`);
+        console.log(
+          `system.gpu.test.ts: CUDA device ${device.ordinal} (${device.uuid}) is no NVML device: a MIG instance? not compared`,
+        );
         continue;
       }
       expect(s.computeCapability).toEqual(device.computeCapability);

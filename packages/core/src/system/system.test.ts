@@ -35,12 +35,25 @@ describe.skipIf(skipReason !== undefined)('system over NVML', () => {
       index: 0,
       name: h200.name,
       uuid: h200.uuid,
-      memory: { total: h200.total, free: h200.total - h200.reserved - h200.used, used: h200.used, reserved: h200.reserved },
+      memory: {
+        total: h200.total,
+        free: h200.total - h200.reserved - h200.used,
+        used: h200.used,
+        reserved: h200.reserved,
+      },
       utilization: h200.utilization,
       clocks: { ...h200.clocks, max: h200.maxClocks },
       temperature: h200.temperature,
       power: { usage: 123.456, limit: 700 },
-      pci: { busId: h200.busId, busIdLegacy: h200.busIdLegacy, domain: 0, bus: 0x1d, device: 0, pciDeviceId: h200.pciDeviceId, pciSubSystemId: h200.pciSubSystemId },
+      pci: {
+        busId: h200.busId,
+        busIdLegacy: h200.busIdLegacy,
+        domain: 0,
+        bus: 0x1d,
+        device: 0,
+        pciDeviceId: h200.pciDeviceId,
+        pciSubSystemId: h200.pciSubSystemId,
+      },
       computeCapability: { major: 9, minor: 0 },
       nvlink: {
         supported: true,
@@ -64,7 +77,8 @@ describe.skipIf(skipReason !== undefined)('system over NVML', () => {
   });
 
   it('a bad index is a RangeError; one past the last device is DeviceNotFoundError', () => {
-    for (const bad of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, '0' as never, 1n as never]) expect(() => system.device(bad)).toThrow(RangeError);
+    for (const bad of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, '0' as never, 1n as never])
+      expect(() => system.device(bad)).toThrow(RangeError);
     expect(() => system.device(2)).toThrow(DeviceNotFoundError);
     expect(() => system.device(2)).toThrow('no NVML device 2: NVML reports 2 device(s)');
     expect(() => SystemDevice.get(2 ** 40)).toThrow(DeviceNotFoundError);
@@ -95,9 +109,20 @@ describe.skipIf(skipReason !== undefined)('hostile input at the NVML bindings bo
       }),
     );
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.bigInt(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.object(), fc.array(fc.integer())), (x) => {
-        expect(() => nvml.nvmlDeviceGetHandleByIndex_v2(x as never)).toThrow(TypeError);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.bigInt(),
+          fc.boolean(),
+          fc.constant(null),
+          fc.constant(undefined),
+          fc.object(),
+          fc.array(fc.integer()),
+        ),
+        (x) => {
+          expect(() => nvml.nvmlDeviceGetHandleByIndex_v2(x as never)).toThrow(TypeError);
+        },
+      ),
     );
   });
 
@@ -146,10 +171,19 @@ describe.skipIf(skipReason !== undefined)('hostile input at the NVML bindings bo
     ] as ((device: nvmlDevice_t) => unknown)[];
     fc.assert(
       fc.property(
-        fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.integer(), fc.string(), fc.constant(null), fc.object(), fc.constant(Object.create(d() as object) as object)),
+        fc.oneof(
+          fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+          fc.integer(),
+          fc.string(),
+          fc.constant(null),
+          fc.object(),
+          fc.constant(Object.create(d() as object) as object),
+        ),
         fc.integer({ min: 0, max: fns.length - 1 }),
         (value, i) => {
-          expect(() => fns[i]!(value as nvmlDevice_t)).toThrow(/^nvmlDevice\w+: parameter 'device' must be an nvmlDevice_t \(the External that nvmlDeviceGetHandleByIndex_v2 returns\), got /);
+          expect(() => fns[i]!(value as nvmlDevice_t)).toThrow(
+            /^nvmlDevice\w+: parameter 'device' must be an nvmlDevice_t \(the External that nvmlDeviceGetHandleByIndex_v2 returns\), got /,
+          );
         },
       ),
     );

@@ -4,8 +4,21 @@ import type { Buffer } from '../memory/buffer.js';
 import { ByValueArgument } from '../launch/by-value-argument.js';
 import { Device } from '../device/device.js';
 import { TensorMapError } from '../errors.js';
-import { checkReplacement, checkTensorMapDevice, planTiledTensorMap, tensorMapView, type TensorMapTiledOptions, type TiledTensorMapLayout } from './tensor-map-layout.js';
-import type { TensorMapDataType, TensorMapInterleave, TensorMapL2Promotion, TensorMapOOBFill, TensorMapSwizzle } from './tensor-map-options.js';
+import {
+  checkReplacement,
+  checkTensorMapDevice,
+  planTiledTensorMap,
+  tensorMapView,
+  type TensorMapTiledOptions,
+  type TiledTensorMapLayout,
+} from './tensor-map-layout.js';
+import type {
+  TensorMapDataType,
+  TensorMapInterleave,
+  TensorMapL2Promotion,
+  TensorMapOOBFill,
+  TensorMapSwizzle,
+} from './tensor-map-options.js';
 
 /** Bytes of a CUtensorMap: 16 opaque 64-bit words. */
 const TENSOR_MAP_BYTES = 128;
@@ -56,17 +69,33 @@ export class TensorMapDescriptor extends ByValueArgument {
     const view = tensorMapView(array, what);
     const layout = planTiledTensorMap(view, options, what);
     const device = Device.current();
-    if (device === undefined) throw new TensorMapError(`${what}: no current CUDA context; call device.setCurrent() first`);
+    if (device === undefined)
+      throw new TensorMapError(`${what}: no current CUDA context; call device.setCurrent() first`);
     checkTensorMapDevice(view, device.ordinal, what);
     const e = layout.encode;
     const address = view.ptr!;
-    const map = driver.cuTensorMapEncodeTiled(e.dataType, e.rank, address, e.globalDim, e.globalStrides, e.boxDim, e.elementStrides, e.interleave, e.swizzle, e.l2Promotion, e.oobFill);
+    const map = driver.cuTensorMapEncodeTiled(
+      e.dataType,
+      e.rank,
+      address,
+      e.globalDim,
+      e.globalStrides,
+      e.boxDim,
+      e.elementStrides,
+      e.interleave,
+      e.swizzle,
+      e.l2Promotion,
+      e.oobFill,
+    );
     return new TensorMapDescriptor(layout, device, map, address);
   }
 
   #store(map: DriverTypes.CUtensorMap): void {
     const opaque = map.opaque;
-    if (opaque === undefined || opaque.length !== TENSOR_MAP_WORDS) throw new TensorMapError(`the driver returned a CUtensorMap of ${opaque?.length ?? 0} words, not ${TENSOR_MAP_WORDS}`);
+    if (opaque === undefined || opaque.length !== TENSOR_MAP_WORDS)
+      throw new TensorMapError(
+        `the driver returned a CUtensorMap of ${opaque?.length ?? 0} words, not ${TENSOR_MAP_WORDS}`,
+      );
     for (let i = 0; i < TENSOR_MAP_WORDS; i++) this.#words[i] = BigInt(opaque[i]!);
   }
 

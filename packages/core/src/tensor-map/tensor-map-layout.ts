@@ -81,7 +81,9 @@ const MAX_ELEMENT_STRIDE = 8;
 
 /** The data type of each memory-view dtype that TMA moves as it is. */
 const DATA_TYPE_OF_DTYPE: ReadonlyMap<string, TensorMapDataType> = new Map(
-  (['uint8', 'uint16', 'uint32', 'int32', 'uint64', 'int64', 'float16', 'float32', 'float64', 'bfloat16'] as const).map((name) => [name, name]),
+  (['uint8', 'uint16', 'uint32', 'int32', 'uint64', 'int64', 'float16', 'float32', 'float64', 'bfloat16'] as const).map(
+    (name) => [name, name],
+  ),
 );
 
 /** `array` as a view: a StridedMemoryView as it is, anything else viewed with no stream ordering (only its layout is read here). */
@@ -90,7 +92,9 @@ export function tensorMapView(array: unknown, what: string): StridedMemoryView {
   try {
     return StridedMemoryView.fromAny(array, { stream: -1 });
   } catch (error) {
-    throw new TensorMapError(`${what}: not an array that cuda-js can view (${(error as Error).message})`, { cause: error });
+    throw new TensorMapError(`${what}: not an array that cuda-js can view (${(error as Error).message})`, {
+      cause: error,
+    });
   }
 }
 
@@ -98,23 +102,33 @@ export function tensorMapView(array: unknown, what: string): StridedMemoryView {
 function checkedAddress(view: StridedMemoryView, alignment: number, what: string): bigint {
   if (view.closed) throw new TensorMapError(`${what}: the view is closed`);
   const ptr = view.ptr;
-  if (ptr === undefined || !view.isDeviceAccessible) throw new TensorMapError(`${what}: the array lives in host memory the GPU cannot address; copy it to a device Buffer first`);
+  if (ptr === undefined || !view.isDeviceAccessible)
+    throw new TensorMapError(
+      `${what}: the array lives in host memory the GPU cannot address; copy it to a device Buffer first`,
+    );
   return checkAlignment(ptr, alignment, what);
 }
 
 function checkAlignment(ptr: bigint, alignment: number, what: string): bigint {
   if (ptr <= 0n) throw new TensorMapError(`${what}: the array's address ${formatValue(ptr)} is not a device address`);
   if (ptr % BigInt(alignment) !== 0n) {
-    throw new TensorMapError(`${what}: the global address 0x${ptr.toString(16)} must be ${alignment}-byte aligned${alignment === 32 ? ' (32-byte interleave)' : ''}`);
+    throw new TensorMapError(
+      `${what}: the global address 0x${ptr.toString(16)} must be ${alignment}-byte aligned${alignment === 32 ? ' (32-byte interleave)' : ''}`,
+    );
   }
   return ptr;
 }
 
 function integerList(value: unknown, rank: number, min: number, max: number, option: string): number[] {
-  if (!Array.isArray(value)) throw new TensorMapError(`${option} must be an array of ${rank} integers (one per dimension, outermost first); got ${formatValue(value)}`);
-  if (value.length !== rank) throw new TensorMapError(`${option} has ${value.length} entries, but the array has ${rank} dimension(s)`);
+  if (!Array.isArray(value))
+    throw new TensorMapError(
+      `${option} must be an array of ${rank} integers (one per dimension, outermost first); got ${formatValue(value)}`,
+    );
+  if (value.length !== rank)
+    throw new TensorMapError(`${option} has ${value.length} entries, but the array has ${rank} dimension(s)`);
   return value.map((v: unknown, d) => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new TensorMapError(`${option}[${d}] must be an integer from ${min} to ${max}; got ${formatValue(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      throw new TensorMapError(`${option}[${d}] must be an integer from ${min} to ${max}; got ${formatValue(v)}`);
     return v;
   });
 }
@@ -124,23 +138,34 @@ function integerList(value: unknown, rank: number, min: number, max: number, opt
  * the driver's order) of a view: the innermost dimension contiguous, every
  * other stride positive, a multiple of `strideMultiple` bytes and below 2^40.
  */
-function globalLayout(view: StridedMemoryView, itemsize: number, strideMultiple: number, what: string): { globalDim: number[]; globalStrides: number[] } {
+function globalLayout(
+  view: StridedMemoryView,
+  itemsize: number,
+  strideMultiple: number,
+  what: string,
+): { globalDim: number[]; globalStrides: number[] } {
   const { shape, strides } = view;
   const rank = shape.length;
   const globalDim: number[] = [];
   const globalStrides: number[] = [];
   for (let d = rank - 1; d >= 0; d--) {
     const extent = shape[d]!;
-    if (extent < 1 || extent > MAX_GLOBAL_DIM) throw new TensorMapError(`${what}: extent ${extent} of dimension ${d} must be from 1 to 2^32`);
+    if (extent < 1 || extent > MAX_GLOBAL_DIM)
+      throw new TensorMapError(`${what}: extent ${extent} of dimension ${d} must be from 1 to 2^32`);
     globalDim.push(extent);
     const stride = strides[d]!;
     if (d === rank - 1) {
-      if (stride !== 1 && extent !== 1) throw new TensorMapError(`${what}: the innermost dimension must be contiguous (stride 1 element); its stride is ${stride}`);
+      if (stride !== 1 && extent !== 1)
+        throw new TensorMapError(
+          `${what}: the innermost dimension must be contiguous (stride 1 element); its stride is ${stride}`,
+        );
       continue;
     }
     const bytes = stride * itemsize;
     if (!(bytes > 0) || bytes % strideMultiple !== 0 || bytes >= MAX_GLOBAL_STRIDE) {
-      throw new TensorMapError(`${what}: the stride of dimension ${d} is ${bytes} bytes; it must be positive, a multiple of ${strideMultiple} and below 2^40`);
+      throw new TensorMapError(
+        `${what}: the stride of dimension ${d} is ${bytes} bytes; it must be positive, a multiple of ${strideMultiple} and below 2^40`,
+      );
     }
     globalStrides.push(bytes);
   }
@@ -171,8 +196,13 @@ const TILED_OPTIONS = {
   oobFill: isAnything,
 } satisfies OptionTableOf<TensorMapTiledOptions>;
 
-export function planTiledTensorMap(view: StridedMemoryView, options: TensorMapTiledOptions, what: string): TiledTensorMapLayout {
-  if (options === null || typeof options !== 'object') throw new TensorMapError(`${what}: options { box, ... } are required`);
+export function planTiledTensorMap(
+  view: StridedMemoryView,
+  options: TensorMapTiledOptions,
+  what: string,
+): TiledTensorMapLayout {
+  if (options === null || typeof options !== 'object')
+    throw new TensorMapError(`${what}: options { box, ... } are required`);
   options = checkCoreOptions(what, options, TILED_OPTIONS) as TensorMapTiledOptions;
   const interleave = lookUpName(TENSOR_MAP_INTERLEAVES, options.interleave ?? 'none', `${what}: interleave`);
   const swizzle = lookUpName(TENSOR_MAP_SWIZZLES, options.swizzle ?? 'none', `${what}: swizzle`);
@@ -183,29 +213,50 @@ export function planTiledTensorMap(view: StridedMemoryView, options: TensorMapTi
   checkedAddress(view, alignment, what);
 
   const rank = view.shape.length;
-  if (rank < 1 || rank > MAX_RANK) throw new TensorMapError(`${what}: a tensor map has 1 to ${MAX_RANK} dimensions; the array has ${rank}`);
+  if (rank < 1 || rank > MAX_RANK)
+    throw new TensorMapError(`${what}: a tensor map has 1 to ${MAX_RANK} dimensions; the array has ${rank}`);
   const dtype = view.dtype;
   const fromView = DATA_TYPE_OF_DTYPE.get(dtype.name);
-  const dataType = options.dataType === undefined ? undefined : lookUpName(TENSOR_MAP_DATA_TYPES, options.dataType, `${what}: dataType`);
+  const dataType =
+    options.dataType === undefined
+      ? undefined
+      : lookUpName(TENSOR_MAP_DATA_TYPES, options.dataType, `${what}: dataType`);
   if (dataType === undefined && fromView === undefined) {
-    throw new TensorMapError(`${what}: TMA has no data type for ${dtype.name} arrays (it moves ${[...DATA_TYPE_OF_DTYPE.keys()].join(', ')}); view the memory as one of those, or give dataType`);
+    throw new TensorMapError(
+      `${what}: TMA has no data type for ${dtype.name} arrays (it moves ${[...DATA_TYPE_OF_DTYPE.keys()].join(', ')}); view the memory as one of those, or give dataType`,
+    );
   }
   const type = dataType ?? lookUpName(TENSOR_MAP_DATA_TYPES, fromView, `${what}: dataType`);
   const itemsize = type.entry.itemsize;
-  if (itemsize !== view.itemsize) throw new TensorMapError(`${what}: dataType '${type.name}' is ${itemsize} bytes per element, the array's ${dtype.name} is ${view.itemsize}`);
+  if (itemsize !== view.itemsize)
+    throw new TensorMapError(
+      `${what}: dataType '${type.name}' is ${itemsize} bytes per element, the array's ${dtype.name} is ${view.itemsize}`,
+    );
 
   const { globalDim, globalStrides } = globalLayout(view, itemsize, alignment, what);
   const box = integerList(options.box, rank, 1, MAX_BOX, `${what}: box`);
-  const elementStrides = options.elementStrides === undefined ? new Array<number>(rank).fill(1) : integerList(options.elementStrides, rank, 1, MAX_ELEMENT_STRIDE, `${what}: elementStrides`);
+  const elementStrides =
+    options.elementStrides === undefined
+      ? new Array<number>(rank).fill(1)
+      : integerList(options.elementStrides, rank, 1, MAX_ELEMENT_STRIDE, `${what}: elementStrides`);
 
-  if (interleave.name !== 'none' && rank < 3) throw new TensorMapError(`${what}: an interleaved tensor map has at least 3 dimensions; the array has ${rank}`);
-  if (interleaved32 && swizzle.name !== '32B') throw new TensorMapError(`${what}: 32-byte interleave needs swizzle '32B'; got '${swizzle.name}'`);
+  if (interleave.name !== 'none' && rank < 3)
+    throw new TensorMapError(`${what}: an interleaved tensor map has at least 3 dimensions; the array has ${rank}`);
+  if (interleaved32 && swizzle.name !== '32B')
+    throw new TensorMapError(`${what}: 32-byte interleave needs swizzle '32B'; got '${swizzle.name}'`);
   if (interleave.name === 'none') {
     const innerBytes = box[rank - 1]! * itemsize;
-    if (innerBytes % 16 !== 0) throw new TensorMapError(`${what}: the box's inner dimension is ${innerBytes} bytes (box[${rank - 1}] × ${itemsize}); it must be a multiple of 16`);
-    if (innerBytes > swizzle.entry.span) throw new TensorMapError(`${what}: swizzle '${swizzle.name}' takes an inner box dimension of at most ${swizzle.entry.span} bytes; the box's is ${innerBytes}`);
+    if (innerBytes % 16 !== 0)
+      throw new TensorMapError(
+        `${what}: the box's inner dimension is ${innerBytes} bytes (box[${rank - 1}] × ${itemsize}); it must be a multiple of 16`,
+      );
+    if (innerBytes > swizzle.entry.span)
+      throw new TensorMapError(
+        `${what}: swizzle '${swizzle.name}' takes an inner box dimension of at most ${swizzle.entry.span} bytes; the box's is ${innerBytes}`,
+      );
   }
-  if (oobFill.name !== 'none' && !type.entry.float) throw new TensorMapError(`${what}: oobFill '${oobFill.name}' needs a floating-point data type; got '${type.name}'`);
+  if (oobFill.name !== 'none' && !type.entry.float)
+    throw new TensorMapError(`${what}: oobFill '${oobFill.name}' needs a floating-point data type; got '${type.name}'`);
 
   return {
     view,
@@ -245,7 +296,9 @@ export interface TensorMapTarget {
 export function checkTensorMapDevice(view: StridedMemoryView, deviceOrdinal: number, what: string): void {
   const device = view.device;
   if (device.type === DLDeviceType.CUDA && device.id !== deviceOrdinal) {
-    throw new TensorMapError(`${what}: the array lives on CUDA device ${device.id}, but the tensor map is for device ${deviceOrdinal}`);
+    throw new TensorMapError(
+      `${what}: the array lives on CUDA device ${device.id}, but the tensor map is for device ${deviceOrdinal}`,
+    );
   }
 }
 
@@ -255,20 +308,33 @@ export function checkTensorMapDevice(view: StridedMemoryView, deviceOrdinal: num
  * the layout the map was made for (dtype, extents, strides). Both keep the
  * alignment and the device.
  */
-export function checkReplacement(layout: TiledTensorMapLayout, array: unknown, deviceOrdinal: number, what: string): TensorMapTarget {
+export function checkReplacement(
+  layout: TiledTensorMapLayout,
+  array: unknown,
+  deviceOrdinal: number,
+  what: string,
+): TensorMapTarget {
   if (array instanceof Buffer) {
     if (array.closed) throw new TensorMapError(`${what}: the Buffer is closed`);
     if (!array.isDeviceAccessible) throw new TensorMapError(`${what}: the Buffer is not accessible from the device`);
-    if (BigInt(array.size) < layout.spanBytes) throw new TensorMapError(`${what}: the Buffer holds ${array.size} bytes; the tensor map spans ${layout.spanBytes}`);
+    if (BigInt(array.size) < layout.spanBytes)
+      throw new TensorMapError(
+        `${what}: the Buffer holds ${array.size} bytes; the tensor map spans ${layout.spanBytes}`,
+      );
     const device = array.device;
     if (device !== undefined && !array.isHostAccessible && device.ordinal !== deviceOrdinal) {
-      throw new TensorMapError(`${what}: the Buffer lives on CUDA device ${device.ordinal}, but the tensor map is for device ${deviceOrdinal}`);
+      throw new TensorMapError(
+        `${what}: the Buffer lives on CUDA device ${device.ordinal}, but the tensor map is for device ${deviceOrdinal}`,
+      );
     }
     return { address: checkAlignment(array.ptr, layout.alignment, what), holder: array };
   }
   const view = tensorMapView(array, what);
   const address = checkedAddress(view, layout.alignment, what);
-  if (view.dtype !== layout.dtype) throw new TensorMapError(`${what}: the array holds ${view.dtype.name}; the tensor map was made for ${layout.dtype.name}`);
+  if (view.dtype !== layout.dtype)
+    throw new TensorMapError(
+      `${what}: the array holds ${view.dtype.name}; the tensor map was made for ${layout.dtype.name}`,
+    );
   const old = layout.encode;
   const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   let fits = view.shape.length === layout.shape.length;

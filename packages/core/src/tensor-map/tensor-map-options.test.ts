@@ -5,15 +5,30 @@ import { driver } from '@cuda-js/bindings';
 import { dtype } from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
 import { TensorMapError } from '../errors.js';
-import { lookUpName, TENSOR_MAP_DATA_TYPES, TENSOR_MAP_INTERLEAVES, TENSOR_MAP_L2_PROMOTIONS, TENSOR_MAP_OOB_FILLS, TENSOR_MAP_SWIZZLES } from './tensor-map-options.js';
+import {
+  lookUpName,
+  TENSOR_MAP_DATA_TYPES,
+  TENSOR_MAP_INTERLEAVES,
+  TENSOR_MAP_L2_PROMOTIONS,
+  TENSOR_MAP_OOB_FILLS,
+  TENSOR_MAP_SWIZZLES,
+} from './tensor-map-options.js';
 
 /** The constants of a generated enum object (its reverse-lookup keys left out). */
 function constants(enumObject: object): Record<string, number> {
-  return Object.fromEntries(Object.entries(enumObject).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+  return Object.fromEntries(
+    Object.entries(enumObject).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
+  );
 }
 
 /** Checks that `values[name]` is the constant `prefix + suffix(name)`, and that every constant but `unmapped` has a name. */
-function expectMapping(values: Record<string, number>, enumObject: object, prefix: string, suffix: (name: string) => string, unmapped: string[] = []): void {
+function expectMapping(
+  values: Record<string, number>,
+  enumObject: object,
+  prefix: string,
+  suffix: (name: string) => string,
+  unmapped: string[] = [],
+): void {
   const all = constants(enumObject);
   for (const [name, value] of Object.entries(values)) expect(all[prefix + suffix(name)], name).toBe(value);
   const named = new Set(Object.keys(values).map((name) => prefix + suffix(name)));
@@ -24,14 +39,27 @@ describe('tensor map option names', () => {
   it('name the driver constants', () => {
     const upper = (name: string) => name.toUpperCase();
     expectMapping(TENSOR_MAP_INTERLEAVES, driver.CUtensorMapInterleave, 'CU_TENSOR_MAP_INTERLEAVE_', upper);
-    expectMapping(Object.fromEntries(Object.entries(TENSOR_MAP_SWIZZLES).map(([n, s]) => [n, s.value])), driver.CUtensorMapSwizzle, 'CU_TENSOR_MAP_SWIZZLE_', upper);
-    expectMapping(TENSOR_MAP_L2_PROMOTIONS, driver.CUtensorMapL2promotion, 'CU_TENSOR_MAP_L2_PROMOTION_', (n) => (n === 'none' ? 'NONE' : `L2_${n.toUpperCase()}`));
+    expectMapping(
+      Object.fromEntries(Object.entries(TENSOR_MAP_SWIZZLES).map(([n, s]) => [n, s.value])),
+      driver.CUtensorMapSwizzle,
+      'CU_TENSOR_MAP_SWIZZLE_',
+      upper,
+    );
+    expectMapping(TENSOR_MAP_L2_PROMOTIONS, driver.CUtensorMapL2promotion, 'CU_TENSOR_MAP_L2_PROMOTION_', (n) =>
+      n === 'none' ? 'NONE' : `L2_${n.toUpperCase()}`,
+    );
     expectMapping(TENSOR_MAP_OOB_FILLS, driver.CUtensorMapFloatOOBfill, 'CU_TENSOR_MAP_FLOAT_OOB_FILL_', upper);
-    expectMapping(Object.fromEntries(Object.entries(TENSOR_MAP_DATA_TYPES).map(([n, t]) => [n, t.value])), driver.CUtensorMapDataType, 'CU_TENSOR_MAP_DATA_TYPE_', upper, [
-      'CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B',
-      'CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B',
-      'CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B',
-    ]);
+    expectMapping(
+      Object.fromEntries(Object.entries(TENSOR_MAP_DATA_TYPES).map(([n, t]) => [n, t.value])),
+      driver.CUtensorMapDataType,
+      'CU_TENSOR_MAP_DATA_TYPE_',
+      upper,
+      [
+        'CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B',
+        'CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B',
+        'CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B',
+      ],
+    );
   });
 
   it("give each data type its dtype's size, and each swizzle its span", () => {
@@ -56,6 +84,8 @@ describe('tensor map option names', () => {
     for (const bad of ['16b', 'NONE', 'toString', '__proto__', 0, undefined, null]) {
       expect(() => lookUpName(TENSOR_MAP_INTERLEAVES, bad, 'interleave'), String(bad)).toThrow(TensorMapError);
     }
-    expect(() => lookUpName(TENSOR_MAP_L2_PROMOTIONS, '512B', 'l2Promotion')).toThrow("l2Promotion must be one of 'none', '64B', '128B', '256B'; got '512B'");
+    expect(() => lookUpName(TENSOR_MAP_L2_PROMOTIONS, '512B', 'l2Promotion')).toThrow(
+      "l2Promotion must be one of 'none', '64B', '128B', '256B'; got '512B'",
+    );
   });
 });

@@ -8,7 +8,20 @@ import { TensorMapError } from '../errors.js';
  * types TMA knows, and the three f32 variants that exist only for TMA
  * (`float32_ftz` flushes subnormals; `tfloat32` rounds to TF32 on the way).
  */
-export type TensorMapDataType = 'uint8' | 'uint16' | 'uint32' | 'int32' | 'uint64' | 'int64' | 'float16' | 'float32' | 'float64' | 'bfloat16' | 'float32_ftz' | 'tfloat32' | 'tfloat32_ftz';
+export type TensorMapDataType =
+  | 'uint8'
+  | 'uint16'
+  | 'uint32'
+  | 'int32'
+  | 'uint64'
+  | 'int64'
+  | 'float16'
+  | 'float32'
+  | 'float64'
+  | 'bfloat16'
+  | 'float32_ftz'
+  | 'tfloat32'
+  | 'tfloat32_ftz';
 
 /** An interleaved layout (`CUtensorMapInterleave`): `'none'`, or 16- or 32-byte channel groups (NC/8HWC8, NC/16HWC16). */
 export type TensorMapInterleave = 'none' | '16B' | '32B';
@@ -18,7 +31,14 @@ export type TensorMapInterleave = 'none' | '16B' | '32B';
  * 16-byte chunks within a 32-, 64- or 128-byte span, or (newer GPUs) 32- or
  * 64-byte atoms within a 128-byte span.
  */
-export type TensorMapSwizzle = 'none' | '32B' | '64B' | '128B' | '128B_atom_32B' | '128B_atom_32B_flip_8B' | '128B_atom_64B';
+export type TensorMapSwizzle =
+  | 'none'
+  | '32B'
+  | '64B'
+  | '128B'
+  | '128B_atom_32B'
+  | '128B_atom_32B_flip_8B'
+  | '128B_atom_64B';
 
 /** The L2 fetch granularity (`CUtensorMapL2promotion`). */
 export type TensorMapL2Promotion = 'none' | '64B' | '128B' | '256B';
@@ -37,7 +57,12 @@ const promotions = driver.CUtensorMapL2promotion;
 const fills = driver.CUtensorMapFloatOOBfill;
 
 /** @internal Each data type's driver value, its size in bytes, and whether it is floating point. */
-export const TENSOR_MAP_DATA_TYPES: Readonly<Record<TensorMapDataType, { readonly value: DriverTypes.CUtensorMapDataType; readonly itemsize: number; readonly float: boolean }>> = {
+export const TENSOR_MAP_DATA_TYPES: Readonly<
+  Record<
+    TensorMapDataType,
+    { readonly value: DriverTypes.CUtensorMapDataType; readonly itemsize: number; readonly float: boolean }
+  >
+> = {
   uint8: { value: types.CU_TENSOR_MAP_DATA_TYPE_UINT8, itemsize: 1, float: false },
   uint16: { value: types.CU_TENSOR_MAP_DATA_TYPE_UINT16, itemsize: 2, float: false },
   uint32: { value: types.CU_TENSOR_MAP_DATA_TYPE_UINT32, itemsize: 4, float: false },
@@ -61,7 +86,9 @@ export const TENSOR_MAP_INTERLEAVES: Readonly<Record<TensorMapInterleave, Driver
 };
 
 /** @internal Each swizzle's driver value and the span (bytes) that the inner box dimension may not exceed. */
-export const TENSOR_MAP_SWIZZLES: Readonly<Record<TensorMapSwizzle, { readonly value: DriverTypes.CUtensorMapSwizzle; readonly span: number }>> = {
+export const TENSOR_MAP_SWIZZLES: Readonly<
+  Record<TensorMapSwizzle, { readonly value: DriverTypes.CUtensorMapSwizzle; readonly span: number }>
+> = {
   none: { value: swizzles.CU_TENSOR_MAP_SWIZZLE_NONE, span: Infinity },
   '32B': { value: swizzles.CU_TENSOR_MAP_SWIZZLE_32B, span: 32 },
   '64B': { value: swizzles.CU_TENSOR_MAP_SWIZZLE_64B, span: 64 },
@@ -86,7 +113,11 @@ export const TENSOR_MAP_OOB_FILLS: Readonly<Record<TensorMapOOBFill, DriverTypes
 };
 
 /** @internal `table[name]` for a known name (own keys only); otherwise a TensorMapError that lists the names. */
-export function lookUpName<K extends string, V>(table: Readonly<Record<K, V>>, name: unknown, option: string): { readonly name: K; readonly entry: V } {
+export function lookUpName<K extends string, V>(
+  table: Readonly<Record<K, V>>,
+  name: unknown,
+  option: string,
+): { readonly name: K; readonly entry: V } {
   if (typeof name === 'string' && Object.hasOwn(table, name)) return { name: name as K, entry: table[name as K] };
   const known = Object.keys(table)
     .map((k) => `'${k}'`)

@@ -78,7 +78,8 @@ extern "C" __global__ void takes_pointer(float* p) {
 `;
 
 /** A ROWS × COLS row-major matrix whose every element differs from every other and from 0 (the out-of-bounds fill). */
-const matrix = (sign: number) => Float32Array.from({ length: ROWS * COLS }, (_, k) => sign * (Math.floor(k / COLS) * 1000 + (k % COLS) + 1));
+const matrix = (sign: number) =>
+  Float32Array.from({ length: ROWS * COLS }, (_, k) => sign * (Math.floor(k / COLS) * 1000 + (k % COLS) + 1));
 const FIRST = matrix(1);
 const SECOND = matrix(-1);
 
@@ -145,7 +146,13 @@ describeGpu('TensorMapDescriptor on a GPU', () => {
   function upload(values: Float32Array, stream: Stream): { buffer: Buffer; view: StridedMemoryView } {
     const buffer = device.allocate(values.byteLength, { stream });
     buffer.copyFrom(values, { stream });
-    return { buffer, view: StridedMemoryView.fromAny(buffer, { stream: stream.handle }).view({ dtype: 'float32', shape: [ROWS, COLS] }) };
+    return {
+      buffer,
+      view: StridedMemoryView.fromAny(buffer, { stream: stream.handle }).view({
+        dtype: 'float32',
+        shape: [ROWS, COLS],
+      }),
+    };
   }
 
   /** Launches load_tiles over `tiles` (one block each) and returns each block's output. */
@@ -172,7 +179,9 @@ describeGpu('TensorMapDescriptor on a GPU', () => {
     expect(map.bytes.some((b) => b !== 0)).toBe(true);
     expect(String(map)).toBe('TensorMapDescriptor(tiled float32 [128, 64], box [16, 32])');
     const got = loadTiles(map, TILES, stream);
-    TILES.forEach(([column, row], b) => expect(got[b], `tile at (${column}, ${row})`).toEqual(expectedTile(FIRST, column, row)));
+    TILES.forEach(([column, row], b) =>
+      expect(got[b], `tile at (${column}, ${row})`).toEqual(expectedTile(FIRST, column, row)),
+    );
   });
 
   it('replaceAddress points the same map at a second matrix, given as a view or as a Buffer', (context) => {
@@ -189,13 +198,20 @@ describeGpu('TensorMapDescriptor on a GPU', () => {
     expect(map.target).toBe(second.view);
     expect(map.bytes).not.toEqual(before);
     let got = loadTiles(map, TILES, stream);
-    TILES.forEach(([column, row], b) => expect(got[b], `second matrix, tile at (${column}, ${row})`).toEqual(expectedTile(SECOND, column, row)));
+    TILES.forEach(([column, row], b) =>
+      expect(got[b], `second matrix, tile at (${column}, ${row})`).toEqual(expectedTile(SECOND, column, row)),
+    );
     map.replaceAddress(first.buffer);
     expect(map.target).toBe(first.buffer);
     got = loadTiles(map, TILES, stream);
-    TILES.forEach(([column, row], b) => expect(got[b], `first matrix again, tile at (${column}, ${row})`).toEqual(expectedTile(FIRST, column, row)));
+    TILES.forEach(([column, row], b) =>
+      expect(got[b], `first matrix again, tile at (${column}, ${row})`).toEqual(expectedTile(FIRST, column, row)),
+    );
     // A layout other than the map's is refused before the driver, and the map is unchanged.
-    const wide = StridedMemoryView.fromAny(second.buffer, { stream: stream.handle }).view({ dtype: 'float32', shape: [COLS, ROWS] });
+    const wide = StridedMemoryView.fromAny(second.buffer, { stream: stream.handle }).view({
+      dtype: 'float32',
+      shape: [COLS, ROWS],
+    });
     expect(() => map.replaceAddress(wide)).toThrow(TensorMapError);
     expect(map.address).toBe(first.buffer.ptr);
   });
@@ -208,7 +224,9 @@ describeGpu('TensorMapDescriptor on a GPU', () => {
     const map = TensorMapDescriptor.tiled(view, { box: [BOX_ROWS, BOX_COLS], swizzle: '128B', l2Promotion: '128B' });
     expect(map.swizzle).toBe('128B');
     const got = loadTiles(map, TILES, stream);
-    TILES.forEach(([column, row], b) => expect(got[b], `swizzled tile at (${column}, ${row})`).toEqual(expectedTile(FIRST, column, row, true)));
+    TILES.forEach(([column, row], b) =>
+      expect(got[b], `swizzled tile at (${column}, ${row})`).toEqual(expectedTile(FIRST, column, row, true)),
+    );
   });
 
   it('a captured graph holds the bytes of the map at capture: a later replaceAddress changes only new launches', (context) => {
@@ -232,9 +250,15 @@ describeGpu('TensorMapDescriptor on a GPU', () => {
     graph.launch(stream);
     const host = new Float32Array(tiles.length * TILE);
     out.copyTo(host, { stream });
-    tiles.forEach(([column, row], b) => expect(Array.from(host.subarray(b * TILE, (b + 1) * TILE)), `graph, tile at (${column}, ${row})`).toEqual(expectedTile(FIRST, column, row)));
+    tiles.forEach(([column, row], b) =>
+      expect(Array.from(host.subarray(b * TILE, (b + 1) * TILE)), `graph, tile at (${column}, ${row})`).toEqual(
+        expectedTile(FIRST, column, row),
+      ),
+    );
     const direct = loadTiles(map, tiles, stream);
-    tiles.forEach(([column, row], b) => expect(direct[b], `launch, tile at (${column}, ${row})`).toEqual(expectedTile(SECOND, column, row)));
+    tiles.forEach(([column, row], b) =>
+      expect(direct[b], `launch, tile at (${column}, ${row})`).toEqual(expectedTile(SECOND, column, row)),
+    );
   });
 
   it('launch checks the parameter size and refuses a map whose memory was closed', (context) => {
@@ -253,7 +277,9 @@ describeGpu('TensorMapDescriptor on a GPU', () => {
     expect(map.closed).toBe(false);
     buffer.close();
     expect(map.closed).toBe(true);
-    expect(() => launch(stream, { grid: 1, block: 1 }, kernel('load_tiles'), map, coords, coords)).toThrow(/argument 0: TensorMapDescriptor\(.*\): the memory it addresses was closed/);
+    expect(() => launch(stream, { grid: 1, block: 1 }, kernel('load_tiles'), map, coords, coords)).toThrow(
+      /argument 0: TensorMapDescriptor\(.*\): the memory it addresses was closed/,
+    );
   });
 
   it('holds the memory it addresses while it lives, and only then', async (context) => {
@@ -278,10 +304,18 @@ describeGpu('TensorMapDescriptor on a GPU', () => {
     const { buffer, view } = upload(FIRST, stream);
     using _ = buffer;
     expect(() => TensorMapDescriptor.tiled(view, { box: [BOX_ROWS, BOX_COLS + 1] })).toThrow(TensorMapError);
-    expect(() => TensorMapDescriptor.tiled(new Float32Array(ROWS * COLS), { box: [BOX_COLS] })).toThrow('host memory the GPU cannot address');
+    expect(() => TensorMapDescriptor.tiled(new Float32Array(ROWS * COLS), { box: [BOX_COLS] })).toThrow(
+      'host memory the GPU cannot address',
+    );
     if (Device.count() > 1) {
-      const other = StridedMemoryView.fromPointer(buffer.ptr, { dtype: 'float32', shape: [ROWS, COLS], device: { type: DLDeviceType.CUDA, id: 1 } });
-      expect(() => TensorMapDescriptor.tiled(other, { box: [BOX_ROWS, BOX_COLS] })).toThrow('the array lives on CUDA device 1, but the tensor map is for device 0');
+      const other = StridedMemoryView.fromPointer(buffer.ptr, {
+        dtype: 'float32',
+        shape: [ROWS, COLS],
+        device: { type: DLDeviceType.CUDA, id: 1 },
+      });
+      expect(() => TensorMapDescriptor.tiled(other, { box: [BOX_ROWS, BOX_COLS] })).toThrow(
+        'the array lives on CUDA device 1, but the tensor map is for device 0',
+      );
     }
   });
 });

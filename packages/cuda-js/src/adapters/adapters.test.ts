@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { AdapterNotImportedError, StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
 
-const manifest = (dir: string): { exports: Record<string, unknown>; sideEffects: unknown } => JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', dir, 'package.json'), 'utf8'));
+const manifest = (dir: string): { exports: Record<string, unknown>; sideEffects: unknown } =>
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', dir, 'package.json'), 'utf8'));
 
 // a scijs ndarray as the adapter recognizes it, without the ndarray package
 const scijs = { data: new Float32Array(6), shape: [2, 3], stride: [3, 1], offset: 0, dtype: 'float32' };

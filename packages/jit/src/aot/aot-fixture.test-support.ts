@@ -55,10 +55,19 @@ export function fixtureApp(variant = ''): string {
 }
 
 /** Runs an ES module's text with node in `dir`: its output, and the last line read as JSON where it is. */
-export function runNode(dir: string, code: string, env: Readonly<Record<string, string>> = {}): { status: number | null; out: string; json: unknown } {
+export function runNode(
+  dir: string,
+  code: string,
+  env: Readonly<Record<string, string>> = {},
+): { status: number | null; out: string; json: unknown } {
   const file = join(dir, `child-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(file, code);
-  const r = spawnSync(process.execPath, [file], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [file], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   const out = `${r.stdout}${r.stderr}`;
   let json: unknown;
   try {
@@ -70,7 +79,10 @@ export function runNode(dir: string, code: string, env: Readonly<Record<string, 
 }
 
 /** Builds the app's artifact into `dir/out` in a child process (with libNVVM), through the package's own API. */
-export function buildInChild(dir: string, options: { arch: readonly string[]; ptx?: readonly string[] | false }): { status: number | null; out: string } {
+export function buildInChild(
+  dir: string,
+  options: { arch: readonly string[]; ptx?: readonly string[] | false },
+): { status: number | null; out: string } {
   return runNode(
     dir,
     `import { collectKernels, buildKernelArtifact, writeKernelArtifact } from ${JSON.stringify(JIT_DIST)};

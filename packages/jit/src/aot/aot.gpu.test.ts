@@ -10,9 +10,19 @@ import { describeGpu } from '@cuda-js/test-support';
 import { ptxasMissing } from '@cuda-js/test-support/toolchain';
 import { expect, it } from 'vitest';
 import { nvvmMissing } from '../compile/toolchain-environment.test-support.js';
-import { AXPY_F32, BINDINGS_DIST, buildInChild, fixtureApp, HIDE_NVVM, JIT_DIST, runNode } from './aot-fixture.test-support.js';
+import {
+  AXPY_F32,
+  BINDINGS_DIST,
+  buildInChild,
+  fixtureApp,
+  HIDE_NVVM,
+  JIT_DIST,
+  runNode,
+} from './aot-fixture.test-support.js';
 
-const missing = [existsSync(JIT_DIST) ? undefined : `${JIT_DIST} is not built`, nvvmMissing, ptxasMissing].find((r) => r !== undefined);
+const missing = [existsSync(JIT_DIST) ? undefined : `${JIT_DIST} is not built`, nvvmMissing, ptxasMissing].find(
+  (r) => r !== undefined,
+);
 
 /** The app: loads the artifact, launches each kernel once on host arrays, checks the results against plain JS, and reports. */
 const APP = `import { loadKernelArtifact, pipelineCounts, f32 } from ${JSON.stringify(JIT_DIST)};
@@ -87,27 +97,33 @@ describeGpu('ahead-of-time kernels on the GPU', () => {
     expect(report.libraries).toContain('cuda');
   });
 
-  itBuilt('falls back to the PTX where the cubins are of another architecture (sm_80 cubin + compute_80 PTX on the sm_90), libNVVM hidden', () => {
-    const app = fixtureApp();
-    expect(buildInChild(app, { arch: ['sm_80'], ptx: ['compute_80'] }).status).toBe(0);
-    const report = appRun(app, HIDE_NVVM);
-    expect(report.error).toBeUndefined();
-    expect(report.checks).toEqual({ axpyF32: true, axpyF64: true, blockSum: true });
-    expect(report.origins).toEqual({ axpy: ['artifact-ptx', 'artifact-ptx'], blockSum: ['artifact-ptx'] });
-    expect([report.typed, report.lowered]).toEqual([0, 0]);
-    expect(report.libraries).not.toContain('nvvm');
-  });
+  itBuilt(
+    'falls back to the PTX where the cubins are of another architecture (sm_80 cubin + compute_80 PTX on the sm_90), libNVVM hidden',
+    () => {
+      const app = fixtureApp();
+      expect(buildInChild(app, { arch: ['sm_80'], ptx: ['compute_80'] }).status).toBe(0);
+      const report = appRun(app, HIDE_NVVM);
+      expect(report.error).toBeUndefined();
+      expect(report.checks).toEqual({ axpyF32: true, axpyF64: true, blockSum: true });
+      expect(report.origins).toEqual({ axpy: ['artifact-ptx', 'artifact-ptx'], blockSum: ['artifact-ptx'] });
+      expect([report.typed, report.lowered]).toEqual([0, 0]);
+      expect(report.libraries).not.toContain('nvvm');
+    },
+  );
 
-  itBuilt('an artifact that covers nothing of the device: the JIT with libNVVM, a KernelNotBuiltError listing what was built without', () => {
-    const app = fixtureApp();
-    expect(buildInChild(app, { arch: ['sm_80'], ptx: false }).status).toBe(0);
-    const jitted = appRun(app, {});
-    expect(jitted.error).toBeUndefined();
-    expect(jitted.checks).toEqual({ axpyF32: true, axpyF64: true, blockSum: true });
-    expect(jitted.origins).toEqual({ axpy: ['jit', 'jit'], blockSum: ['jit'] });
-    const refused = appRun(app, HIDE_NVVM);
-    expect(refused.error?.name).toBe('KernelNotBuiltError');
-    expect(refused.error?.message).toContain(`axpy(${AXPY_F32}): cubin sm_80; no PTX`);
-    expect(refused.error?.message).toContain('cuda-js build-kernels --arch sm_90');
-  });
+  itBuilt(
+    'an artifact that covers nothing of the device: the JIT with libNVVM, a KernelNotBuiltError listing what was built without',
+    () => {
+      const app = fixtureApp();
+      expect(buildInChild(app, { arch: ['sm_80'], ptx: false }).status).toBe(0);
+      const jitted = appRun(app, {});
+      expect(jitted.error).toBeUndefined();
+      expect(jitted.checks).toEqual({ axpyF32: true, axpyF64: true, blockSum: true });
+      expect(jitted.origins).toEqual({ axpy: ['jit', 'jit'], blockSum: ['jit'] });
+      const refused = appRun(app, HIDE_NVVM);
+      expect(refused.error?.name).toBe('KernelNotBuiltError');
+      expect(refused.error?.message).toContain(`axpy(${AXPY_F32}): cubin sm_80; no PTX`);
+      expect(refused.error?.message).toContain('cuda-js build-kernels --arch sm_90');
+    },
+  );
 });

@@ -6,7 +6,12 @@
 import { nvvmToolchain } from '@cuda-js/program';
 import { KernelNotBuiltError, StaleKernelArtifactError } from '../errors.js';
 import { chooseCode } from './choose-code.js';
-import { describeKernel, type ArtifactCode, type ArtifactKernel, type ArtifactSpecialization } from './kernel-artifact.js';
+import {
+  describeKernel,
+  type ArtifactCode,
+  type ArtifactKernel,
+  type ArtifactSpecialization,
+} from './kernel-artifact.js';
 import { artifactKernelsNamed } from './kernel-artifacts.js';
 
 /** The kernel as the runtime knows it, for the lookup. */
@@ -23,7 +28,12 @@ export type ArtifactChoice =
   /** No loaded artifact names the kernel: the JIT compiles it as always. */
   | { readonly kind: 'none' }
   /** The code to load. */
-  | { readonly kind: 'code'; readonly code: ArtifactCode; readonly specialization: ArtifactSpecialization; readonly entry: ArtifactKernel }
+  | {
+      readonly kind: 'code';
+      readonly code: ArtifactCode;
+      readonly specialization: ArtifactSpecialization;
+      readonly entry: ArtifactKernel;
+    }
   /** The artifact names the kernel but does not cover this launch (`reason`): the JIT compiles it, where libNVVM is present. */
   | { readonly kind: 'uncovered'; readonly reason: string; readonly entry: ArtifactKernel };
 
@@ -54,7 +64,12 @@ export function artifactChoice(kernel: ArtifactLookup, signature: string, arch: 
   const specialization = entry.specializations.find((s) => s.signature === signature);
   if (!specialization) return { kind: 'uncovered', reason: `the signature (${signature})`, entry };
   const code = chooseCode(specialization.code, arch);
-  if (!code) return { kind: 'uncovered', reason: `a device of architecture ${arch} (no cubin runs there, and no PTX is as old as it)`, entry };
+  if (!code)
+    return {
+      kind: 'uncovered',
+      reason: `a device of architecture ${arch} (no cubin runs there, and no PTX is as old as it)`,
+      entry,
+    };
   return { kind: 'code', code, specialization, entry };
 }
 
@@ -85,7 +100,14 @@ export function nvvmUnavailable(): string | undefined {
 }
 
 /** The error of a launch that the artifacts do not cover (`reason`) where libNVVM cannot compile it: it lists what was built. */
-export function notBuiltError(kernel: string, reason: string, entry: ArtifactKernel, arch: string | undefined, why: string, cause?: unknown): KernelNotBuiltError {
+export function notBuiltError(
+  kernel: string,
+  reason: string,
+  entry: ArtifactKernel,
+  arch: string | undefined,
+  why: string,
+  cause?: unknown,
+): KernelNotBuiltError {
   const build = arch === undefined ? 'cuda-js build-kernels' : `cuda-js build-kernels --arch ${arch}`;
   return new KernelNotBuiltError(
     `${kernel}: the loaded kernel artifact does not cover ${reason}, and the JIT cannot compile it here (${why}). Built:\n${describeKernel(entry)}\nBuild for it (${build}, with the signature in jit(fn, { signatures })), or install libNVVM (the CUDA toolkit's nvvm) for the JIT.`,

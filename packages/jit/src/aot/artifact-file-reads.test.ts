@@ -19,7 +19,15 @@ const artifact: KernelArtifact = {
     {
       name: 'k',
       hash: 'h',
-      specializations: [{ signature: '', symbol: 'k', params: [], collectives: { block: false, warp: false, grid: false }, code: [{ kind: 'ptx', arch: 'sm_90', data: code }] }],
+      specializations: [
+        {
+          signature: '',
+          symbol: 'k',
+          params: [],
+          collectives: { block: false, warp: false, grid: false },
+          code: [{ kind: 'ptx', arch: 'sm_90', data: code }],
+        },
+      ],
     },
   ],
 };
@@ -54,24 +62,31 @@ describe('reading a kernel artifact from disk', () => {
     const codeFile = written();
     unlinkSync(codeFile.codeFile);
     execFileSync('mkfifo', [codeFile.codeFile]);
-    expect(() => readKernelArtifact(codeFile.dir)).toThrow(/the code file .* cannot be read \(.* is not a regular file \(a FIFO\)\)/);
+    expect(() => readKernelArtifact(codeFile.dir)).toThrow(
+      /the code file .* cannot be read \(.* is not a regular file \(a FIFO\)\)/,
+    );
   });
 
-  it.runIf(process.platform === 'linux')('refuses a manifest or code file that is a link to /dev/zero, reading nothing from it', () => {
-    const manifest = written();
-    unlinkSync(join(manifest.dir, 'manifest.json'));
-    symlinkSync('/dev/zero', join(manifest.dir, 'manifest.json'));
-    expect(() => readKernelArtifact(manifest.dir)).toThrow(/is not a regular file \(a device or socket\)/);
-    const codeFile = written();
-    unlinkSync(codeFile.codeFile);
-    symlinkSync('/dev/zero', codeFile.codeFile);
-    expect(() => readKernelArtifact(codeFile.dir)).toThrow(KernelArtifactFormatError);
-  });
+  it.runIf(process.platform === 'linux')(
+    'refuses a manifest or code file that is a link to /dev/zero, reading nothing from it',
+    () => {
+      const manifest = written();
+      unlinkSync(join(manifest.dir, 'manifest.json'));
+      symlinkSync('/dev/zero', join(manifest.dir, 'manifest.json'));
+      expect(() => readKernelArtifact(manifest.dir)).toThrow(/is not a regular file \(a device or socket\)/);
+      const codeFile = written();
+      unlinkSync(codeFile.codeFile);
+      symlinkSync('/dev/zero', codeFile.codeFile);
+      expect(() => readKernelArtifact(codeFile.dir)).toThrow(KernelArtifactFormatError);
+    },
+  );
 
   it('refuses a code file of another size than the manifest says before reading it, and a size that is no byte count', () => {
     const { dir, codeFile } = written();
     writeFileSync(codeFile, new Uint8Array(code.byteLength + 5));
-    expect(() => readKernelArtifact(dir)).toThrow(new RegExp(`has ${code.byteLength + 5} bytes, the manifest says ${code.byteLength}`));
+    expect(() => readKernelArtifact(dir)).toThrow(
+      new RegExp(`has ${code.byteLength + 5} bytes, the manifest says ${code.byteLength}`),
+    );
     const manifest = JSON.parse(
       JSON.stringify({
         format: KERNEL_ARTIFACT_FORMAT,
@@ -79,7 +94,15 @@ describe('reading a kernel artifact from disk', () => {
           {
             name: 'k',
             hash: 'h',
-            specializations: [{ signature: '', symbol: 'k', params: [], collectives: { block: false, warp: false, grid: false }, code: [{ kind: 'ptx', arch: 'sm_90', file: 'k.ptx', bytes: -1 }] }],
+            specializations: [
+              {
+                signature: '',
+                symbol: 'k',
+                params: [],
+                collectives: { block: false, warp: false, grid: false },
+                code: [{ kind: 'ptx', arch: 'sm_90', file: 'k.ptx', bytes: -1 }],
+              },
+            ],
           },
         ],
       }),

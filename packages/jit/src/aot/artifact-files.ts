@@ -10,7 +10,13 @@ import { parseArchitecture } from '@cuda-js/program';
 import { decodeCollectives, decodeParams } from '../compile/kernel-cache.js';
 import { KernelArtifactFormatError } from '../errors.js';
 import { signatureKey } from '../typing/jit-types.js';
-import { KERNEL_ARTIFACT_FORMAT, type ArtifactCode, type ArtifactKernel, type ArtifactSpecialization, type KernelArtifact } from './kernel-artifact.js';
+import {
+  KERNEL_ARTIFACT_FORMAT,
+  type ArtifactCode,
+  type ArtifactKernel,
+  type ArtifactSpecialization,
+  type KernelArtifact,
+} from './kernel-artifact.js';
 
 /** One piece of code in a written manifest: in a file beside it, or inline as base64. */
 export interface SerializedArtifactCode {
@@ -33,7 +39,9 @@ export interface SerializedKernelArtifact {
     readonly name: string;
     readonly hash: string;
     readonly definedAt?: string;
-    readonly specializations: readonly (Omit<ArtifactSpecialization, 'code'> & { readonly code: readonly SerializedArtifactCode[] })[];
+    readonly specializations: readonly (Omit<ArtifactSpecialization, 'code'> & {
+      readonly code: readonly SerializedArtifactCode[];
+    })[];
   }[];
 }
 
@@ -77,7 +85,10 @@ function codeFileNamer(): (kernel: string, index: number, code: ArtifactCode) =>
   };
 }
 
-function serialized(artifact: KernelArtifact, code: (kernel: ArtifactKernel, index: number, c: ArtifactCode) => SerializedArtifactCode): SerializedKernelArtifact {
+function serialized(
+  artifact: KernelArtifact,
+  code: (kernel: ArtifactKernel, index: number, c: ArtifactCode) => SerializedArtifactCode,
+): SerializedKernelArtifact {
   return {
     format: artifact.format,
     jitVersion: artifact.jitVersion,
@@ -86,7 +97,13 @@ function serialized(artifact: KernelArtifact, code: (kernel: ArtifactKernel, ind
       name: k.name,
       hash: k.hash,
       ...(k.definedAt === undefined ? {} : { definedAt: k.definedAt }),
-      specializations: k.specializations.map((s, i) => ({ signature: s.signature, symbol: s.symbol, params: s.params, collectives: s.collectives, code: s.code.map((c) => code(k, i, c)) })),
+      specializations: k.specializations.map((s, i) => ({
+        signature: s.signature,
+        symbol: s.symbol,
+        params: s.params,
+        collectives: s.collectives,
+        code: s.code.map((c) => code(k, i, c)),
+      })),
     })),
   };
 }
@@ -98,7 +115,12 @@ function serialized(artifact: KernelArtifact, code: (kernel: ArtifactKernel, ind
  */
 export function serializeKernelArtifact(artifact: KernelArtifact): SerializedKernelArtifact {
   readKernelArtifact(artifact);
-  return serialized(artifact, (_k, _i, c) => ({ kind: c.kind, arch: c.arch, bytes: c.data.byteLength, base64: Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength).toString('base64') }));
+  return serialized(artifact, (_k, _i, c) => ({
+    kind: c.kind,
+    arch: c.arch,
+    bytes: c.data.byteLength,
+    base64: Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength).toString('base64'),
+  }));
 }
 
 const MODULE_TYPES = `import type { SerializedKernelArtifact } from '@cuda-js/jit';
@@ -126,8 +148,13 @@ export function kernelArtifactFiles(artifact: KernelArtifact): KernelArtifactFil
     return { kind: c.kind, arch: c.arch, file: name, bytes: c.data.byteLength };
   });
   files.push({ name: 'manifest.json', kind: 'manifest', data: `${JSON.stringify(manifest, null, 2)}\n` });
-  const header = '// Kernels compiled ahead of time by cuda-js: load with loadKernelArtifact(artifact). Generated; do not edit.\n';
-  files.push({ name: 'kernels.js', kind: 'module', data: `${header}const artifact = ${JSON.stringify(serializeKernelArtifact(artifact))};\nexport default artifact;\n` });
+  const header =
+    '// Kernels compiled ahead of time by cuda-js: load with loadKernelArtifact(artifact). Generated; do not edit.\n';
+  files.push({
+    name: 'kernels.js',
+    kind: 'module',
+    data: `${header}const artifact = ${JSON.stringify(serializeKernelArtifact(artifact))};\nexport default artifact;\n`,
+  });
   files.push({ name: 'kernels.d.ts', kind: 'types', data: MODULE_TYPES });
   return files;
 }
@@ -159,7 +186,8 @@ function fail(where: string, problem: string): never {
 
 /** A code file's name as the manifest gives it: one name in the manifest's folder (what writeKernelArtifact writes), never a path out of it. */
 function codeFileName(file: string, where: string): string {
-  if (file === '' || file === '.' || file === '..' || /[/\\\0]/.test(file)) fail(where, `the code file ${JSON.stringify(file)} is not a file name in the artifact's folder`);
+  if (file === '' || file === '.' || file === '..' || /[/\\\0]/.test(file))
+    fail(where, `the code file ${JSON.stringify(file)} is not a file name in the artifact's folder`);
   return file;
 }
 
@@ -169,12 +197,14 @@ const ELF_MAGIC = [0x7f, 0x45, 0x4c, 0x46];
 function checkCodeBytes(kind: 'cubin' | 'ptx', arch: string, data: Uint8Array, where: string): void {
   const elf = data.byteLength >= 4 && ELF_MAGIC.every((b, i) => data[i] === b);
   if (kind === 'cubin' && !elf) fail(where, `the cubin for ${arch} is not an ELF file (is it PTX, or another file?)`);
-  if (kind === 'ptx' && (elf || data.includes(0))) fail(where, `the PTX for ${arch} is not text (is it a cubin, or another file?)`);
+  if (kind === 'ptx' && (elf || data.includes(0)))
+    fail(where, `the PTX for ${arch} is not text (is it a cubin, or another file?)`);
 }
 
 /** An entry's code: in memory (`data`), inline (`base64`) or in a file beside the manifest (`file`), of the size it says. */
 function readCode(c: SerializedArtifactCode | ArtifactCode, baseDir: string | undefined, where: string): ArtifactCode {
-  if (c === null || typeof c !== 'object' || (c.kind !== 'cubin' && c.kind !== 'ptx') || typeof c.arch !== 'string') fail(where, 'a code entry is not { kind, arch, file | base64, bytes }');
+  if (c === null || typeof c !== 'object' || (c.kind !== 'cubin' && c.kind !== 'ptx') || typeof c.arch !== 'string')
+    fail(where, 'a code entry is not { kind, arch, file | base64, bytes }');
   const { kind, arch } = c;
   try {
     parseArchitecture(arch);
@@ -189,17 +219,27 @@ function readCode(c: SerializedArtifactCode | ArtifactCode, baseDir: string | un
   else if (typeof serialized.base64 === 'string') data = new Uint8Array(Buffer.from(serialized.base64, 'base64'));
   else if (typeof serialized.file === 'string') {
     const name = codeFileName(serialized.file, where);
-    if (baseDir === undefined) fail(where, `the code ${name} is a file, and the artifact was given as an object: load its folder or manifest.json instead`);
-    if (!Number.isSafeInteger(bytes) || bytes! < 0) fail(where, `the ${kind} for ${arch} says it has ${String(bytes)} bytes`);
+    if (baseDir === undefined)
+      fail(
+        where,
+        `the code ${name} is a file, and the artifact was given as an object: load its folder or manifest.json instead`,
+      );
+    if (!Number.isSafeInteger(bytes) || bytes! < 0)
+      fail(where, `the ${kind} for ${arch} says it has ${String(bytes)} bytes`);
     const path = join(baseDir, name);
     try {
       data = new Uint8Array(readRegularFile(path, { exactBytes: bytes! }, (problem) => new Error(problem)));
     } catch (error) {
-      throw new KernelArtifactFormatError(`${where}: the code file ${path} cannot be read (${(error as Error).message})`, undefined, { cause: error });
+      throw new KernelArtifactFormatError(
+        `${where}: the code file ${path} cannot be read (${(error as Error).message})`,
+        undefined,
+        { cause: error },
+      );
     }
   } else fail(where, `the ${kind} for ${arch} has neither a file nor base64 code`);
   if (!(given instanceof Uint8Array) || bytes !== undefined) {
-    if (data.byteLength !== bytes) fail(where, `the ${kind} for ${arch} has ${data.byteLength} bytes, the manifest says ${String(bytes)}`);
+    if (data.byteLength !== bytes)
+      fail(where, `the ${kind} for ${arch} has ${data.byteLength} bytes, the manifest says ${String(bytes)}`);
   }
   checkCodeBytes(kind, arch, data, where);
   return { kind, arch, data };
@@ -208,20 +248,42 @@ function readCode(c: SerializedArtifactCode | ArtifactCode, baseDir: string | un
 type ReadableKernel = SerializedKernelArtifact['kernels'][number] | ArtifactKernel;
 type ReadableSpecialization = ReadableKernel['specializations'][number];
 
-function readSpecialization(s: ReadableSpecialization, k: ReadableKernel, baseDir: string | undefined, where: string): ArtifactSpecialization {
+function readSpecialization(
+  s: ReadableSpecialization,
+  k: ReadableKernel,
+  baseDir: string | undefined,
+  where: string,
+): ArtifactSpecialization {
   const params = decodeParams(s?.params);
   const collectives = decodeCollectives(s?.collectives);
-  if (!params || !collectives || typeof s.signature !== 'string' || typeof s.symbol !== 'string' || !Array.isArray(s.code)) fail(where, `the entry of kernel ${k.name} has a damaged signature`);
-  if (s.symbol === '' || s.symbol.includes('\0')) fail(where, `the entry of kernel ${k.name} names the entry point ${JSON.stringify(s.symbol)}, which no code has`);
+  if (
+    !params ||
+    !collectives ||
+    typeof s.signature !== 'string' ||
+    typeof s.symbol !== 'string' ||
+    !Array.isArray(s.code)
+  )
+    fail(where, `the entry of kernel ${k.name} has a damaged signature`);
+  if (s.symbol === '' || s.symbol.includes('\0'))
+    fail(where, `the entry of kernel ${k.name} names the entry point ${JSON.stringify(s.symbol)}, which no code has`);
   // the launch finds the entry by its signature and lays the arguments out by its parameters: they must say the same
   const laidOut = signatureKey(params.map((p) => p.type));
-  if (laidOut !== s.signature) fail(where, `the entry of kernel ${k.name} for (${s.signature}) lays out parameters of (${laidOut})`);
-  const code = (s.code as readonly (SerializedArtifactCode | ArtifactCode)[]).map((c) => readCode(c, baseDir, `${where} (kernel ${k.name})`));
+  if (laidOut !== s.signature)
+    fail(where, `the entry of kernel ${k.name} for (${s.signature}) lays out parameters of (${laidOut})`);
+  const code = (s.code as readonly (SerializedArtifactCode | ArtifactCode)[]).map((c) =>
+    readCode(c, baseDir, `${where} (kernel ${k.name})`),
+  );
   return { signature: s.signature, symbol: s.symbol, params, collectives, code };
 }
 
 function readKernel(k: ReadableKernel, baseDir: string | undefined, where: string, names: Set<string>): ArtifactKernel {
-  if (k === null || typeof k !== 'object' || typeof k.name !== 'string' || typeof k.hash !== 'string' || !Array.isArray(k.specializations))
+  if (
+    k === null ||
+    typeof k !== 'object' ||
+    typeof k.name !== 'string' ||
+    typeof k.hash !== 'string' ||
+    !Array.isArray(k.specializations)
+  )
     fail(where, 'a kernel entry is not { name, hash, specializations }');
   // the runtime finds an entry by name and a specialization by signature: a second one would never be served, or served instead
   if (names.has(k.name)) fail(where, `two kernels are named ${k.name}`);
@@ -233,15 +295,31 @@ function readKernel(k: ReadableKernel, baseDir: string | undefined, where: strin
     signatures.add(spec.signature);
     return spec;
   });
-  return { name: k.name, hash: k.hash, ...(typeof k.definedAt === 'string' ? { definedAt: k.definedAt } : {}), specializations };
+  return {
+    name: k.name,
+    hash: k.hash,
+    ...(typeof k.definedAt === 'string' ? { definedAt: k.definedAt } : {}),
+    specializations,
+  };
 }
 
-function readArtifact(json: SerializedKernelArtifact | KernelArtifact, baseDir: string | undefined, where: string): KernelArtifact {
-  if (json === null || typeof json !== 'object' || !Array.isArray(json.kernels)) fail(where, 'not a kernel artifact (no kernels list)');
-  if (json.format !== KERNEL_ARTIFACT_FORMAT) fail(where, `format ${String(json.format)}, this @cuda-js/jit reads format ${KERNEL_ARTIFACT_FORMAT}`);
+function readArtifact(
+  json: SerializedKernelArtifact | KernelArtifact,
+  baseDir: string | undefined,
+  where: string,
+): KernelArtifact {
+  if (json === null || typeof json !== 'object' || !Array.isArray(json.kernels))
+    fail(where, 'not a kernel artifact (no kernels list)');
+  if (json.format !== KERNEL_ARTIFACT_FORMAT)
+    fail(where, `format ${String(json.format)}, this @cuda-js/jit reads format ${KERNEL_ARTIFACT_FORMAT}`);
   const names = new Set<string>();
   const kernels = (json.kernels as readonly ReadableKernel[]).map((k) => readKernel(k, baseDir, where, names));
-  return { format: KERNEL_ARTIFACT_FORMAT, jitVersion: String(json.jitVersion), toolchain: String(json.toolchain), kernels };
+  return {
+    format: KERNEL_ARTIFACT_FORMAT,
+    jitVersion: String(json.jitVersion),
+    toolchain: String(json.toolchain),
+    kernels,
+  };
 }
 
 /**
@@ -252,7 +330,10 @@ function readArtifact(json: SerializedKernelArtifact | KernelArtifact, baseDir: 
  * @throws {KernelArtifactFormatError} for a URL of another scheme
  */
 export function artifactPath(url: URL): string {
-  if (url.protocol !== 'file:') throw new KernelArtifactFormatError(`kernel artifact ${url.href}: only a file: URL names a folder or manifest.json; load other URLs yourself and pass the artifact`);
+  if (url.protocol !== 'file:')
+    throw new KernelArtifactFormatError(
+      `kernel artifact ${url.href}: only a file: URL names a folder or manifest.json; load other URLs yourself and pass the artifact`,
+    );
   return fileURLToPath(url);
 }
 
@@ -274,18 +355,28 @@ export function readKernelArtifact(source: string | URL | SerializedKernelArtifa
     } catch (error) {
       if (error instanceof KernelArtifactFormatError) throw error;
       // a getter or Proxy trap of the object that threw: name it as what it is
-      throw new KernelArtifactFormatError(`kernel artifact: the object cannot be read as one (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})`, undefined, {
-        cause: error,
-      });
+      throw new KernelArtifactFormatError(
+        `kernel artifact: the object cannot be read as one (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
     }
   }
   let json: SerializedKernelArtifact;
   let path = resolve(source);
   try {
     if (statSync(path).isDirectory()) path = join(path, 'manifest.json');
-    json = JSON.parse(readRegularFile(path, { maxBytes: MAX_MANIFEST_BYTES }, (problem) => new Error(problem)).toString('utf8')) as SerializedKernelArtifact;
+    json = JSON.parse(
+      readRegularFile(path, { maxBytes: MAX_MANIFEST_BYTES }, (problem) => new Error(problem)).toString('utf8'),
+    ) as SerializedKernelArtifact;
   } catch (error) {
-    throw new KernelArtifactFormatError(`kernel artifact ${path}: cannot be read as a manifest (${(error as Error).message})`, undefined, { cause: error });
+    throw new KernelArtifactFormatError(
+      `kernel artifact ${path}: cannot be read as a manifest (${(error as Error).message})`,
+      undefined,
+      { cause: error },
+    );
   }
   return readArtifact(json, dirname(path), path);
 }

@@ -24,7 +24,15 @@ const artifact: KernelArtifact = {
     {
       name: 'url_test_kernel',
       hash: 'h',
-      specializations: [{ signature: '', symbol: 'k', params: [], collectives: { block: false, warp: false, grid: false }, code: [{ kind: 'ptx', arch: 'sm_90', data: code }] }],
+      specializations: [
+        {
+          signature: '',
+          symbol: 'k',
+          params: [],
+          collectives: { block: false, warp: false, grid: false },
+          code: [{ kind: 'ptx', arch: 'sm_90', data: code }],
+        },
+      ],
     },
   ],
 };
@@ -54,7 +62,9 @@ describe('loadKernelArtifact with a file: URL', () => {
   });
 
   it('reads the same artifact as the path does', () => {
-    expect(readKernelArtifact(pathToFileURL(join(dir, 'kernels-aot/')))).toEqual(readKernelArtifact(join(dir, 'kernels-aot')));
+    expect(readKernelArtifact(pathToFileURL(join(dir, 'kernels-aot/')))).toEqual(
+      readKernelArtifact(join(dir, 'kernels-aot')),
+    );
   });
 
   it('resolves a relative string path against the working directory', () => {
@@ -73,6 +83,8 @@ describe('loadKernelArtifact with a file: URL', () => {
   it('refuses a URL of another scheme, saying which it takes', () => {
     const error = errorOf(() => loadKernelArtifact(new URL('https://example.com/kernels-aot/')));
     expect(error).toBeInstanceOf(KernelArtifactFormatError);
-    expect(error?.message).toBe('kernel artifact https://example.com/kernels-aot/: only a file: URL names a folder or manifest.json; load other URLs yourself and pass the artifact');
+    expect(error?.message).toBe(
+      'kernel artifact https://example.com/kernels-aot/: only a file: URL names a folder or manifest.json; load other URLs yourself and pass the artifact',
+    );
   });
 });

@@ -13,7 +13,13 @@ import type { KernelSignature } from '../typing/signature.js';
 import type { JitKernel } from '../jit.js';
 import { lowerKernel } from '../lower/lower-kernel.js';
 import { signatureKey } from '../typing/jit-types.js';
-import { KERNEL_ARTIFACT_FORMAT, type ArtifactCode, type ArtifactKernel, type ArtifactSpecialization, type KernelArtifact } from './kernel-artifact.js';
+import {
+  KERNEL_ARTIFACT_FORMAT,
+  type ArtifactCode,
+  type ArtifactKernel,
+  type ArtifactSpecialization,
+  type KernelArtifact,
+} from './kernel-artifact.js';
 import { findPtxas, ptxasCandidates, ptxasCubin, ptxasVersion } from './ptxas.js';
 
 /** Options of {@link buildKernelArtifact}. */
@@ -43,7 +49,10 @@ export interface BuildKernelArtifactOptions {
  * `names` (the kernels the build was given, or that its module made),
  * every value a list.
  */
-export function buildSignatures(option: BuildKernelArtifactOptions['signatures'], names: readonly string[]): ReadonlyMap<string, readonly KernelSignature[]> {
+export function buildSignatures(
+  option: BuildKernelArtifactOptions['signatures'],
+  names: readonly string[],
+): ReadonlyMap<string, readonly KernelSignature[]> {
   const out = new Map<string, readonly KernelSignature[]>();
   if (option === undefined) return out;
   for (const [name, list] of Object.entries(option)) {
@@ -53,7 +62,10 @@ export function buildSignatures(option: BuildKernelArtifactOptions['signatures']
         `buildKernelArtifact: signatures names '${name}', which no kernel of the build is called${near === undefined ? '' : ` (did you mean '${near}'?)`}; the kernels: ${names.join(', ') || '(none)'}`,
       );
     }
-    if (!Array.isArray(list)) throw new KernelBuildError(`buildKernelArtifact: signatures.${name} is a list of signatures, ['void(float32, float32[:])']; got ${describeValue(list)}`);
+    if (!Array.isArray(list))
+      throw new KernelBuildError(
+        `buildKernelArtifact: signatures.${name} is a list of signatures, ['void(float32, float32[:])']; got ${describeValue(list)}`,
+      );
     out.set(name, list);
   }
   return out;
@@ -61,13 +73,20 @@ export function buildSignatures(option: BuildKernelArtifactOptions['signatures']
 
 const encoder = new TextEncoder();
 
-function architectures(names: readonly string[], what: string, name: (a: ReturnType<typeof parseArchitecture>) => string): string[] {
+function architectures(
+  names: readonly string[],
+  what: string,
+  name: (a: ReturnType<typeof parseArchitecture>) => string,
+): string[] {
   const out: string[] = [];
   for (const n of names) {
     const a = name(parseArchitecture(n));
     if (!out.includes(a)) out.push(a);
   }
-  if (out.length === 0 && what === 'arch') throw new KernelBuildError('buildKernelArtifact: give at least one architecture to build cubins for (arch: ["sm_90"])');
+  if (out.length === 0 && what === 'arch')
+    throw new KernelBuildError(
+      'buildKernelArtifact: give at least one architecture to build cubins for (arch: ["sm_90"])',
+    );
   return out;
 }
 
@@ -100,12 +119,25 @@ export function portablePlace(definedAt: string): string {
  * @throws the JIT's own errors (KernelTypeError, ...) for a signature that does not type
  */
 export function buildKernelArtifact(kernels: Iterable<JitKernel>, given: BuildKernelArtifactOptions): KernelArtifact {
-  const options = checkJitOptions<BuildKernelArtifactOptions>('buildKernelArtifact()', given, BUILD_KERNEL_ARTIFACT_OPTIONS) as BuildKernelArtifactOptions;
+  const options = checkJitOptions<BuildKernelArtifactOptions>(
+    'buildKernelArtifact()',
+    given,
+    BUILD_KERNEL_ARTIFACT_OPTIONS,
+  ) as BuildKernelArtifactOptions;
   const cubinArchs = architectures(options.arch, 'arch', smName);
-  const ptxArchs = options.ptx === false ? [] : architectures(options.ptx ?? [cubinArchs.reduce((a, b) => (capability(b) > capability(a) ? b : a))], 'ptx', computeName);
+  const ptxArchs =
+    options.ptx === false
+      ? []
+      : architectures(
+          options.ptx ?? [cubinArchs.reduce((a, b) => (capability(b) > capability(a) ? b : a))],
+          'ptx',
+          computeName,
+        );
   const ptxas = cubinArchs.length === 0 ? undefined : (options.ptxas ?? findPtxas());
   if (cubinArchs.length > 0 && ptxas === undefined) {
-    throw new KernelBuildError(`buildKernelArtifact: no ptxas to make cubins with; looked at ${ptxasCandidates().join(', ')}. Install the CUDA toolkit or set CUDA_JS_PTXAS`);
+    throw new KernelBuildError(
+      `buildKernelArtifact: no ptxas to make cubins with; looked at ${ptxasCandidates().join(', ')}. Install the CUDA toolkit or set CUDA_JS_PTXAS`,
+    );
   }
   const all = [...kernels];
   const extra = buildSignatures(
@@ -125,7 +157,9 @@ export function buildKernelArtifact(kernels: Iterable<JitKernel>, given: BuildKe
     }
     seen.set(source.name, source.hash);
     if (source.signatures.length === 0)
-      throw new KernelBuildError(`buildKernelArtifact: ${source.name} declares no signatures; give them with jit(fn, { signatures: [[...]] }) or in the build's signatures option`);
+      throw new KernelBuildError(
+        `buildKernelArtifact: ${source.name} declares no signatures; give them with jit(fn, { signatures: [[...]] }) or in the build's signatures option`,
+      );
     const specializations = source.signatures.map((types, index): ArtifactSpecialization => {
       const symbol = source.symbolFor(index);
       const typed = source.type(types, symbol);
@@ -147,12 +181,21 @@ export function buildKernelArtifact(kernels: Iterable<JitKernel>, given: BuildKe
         return ptx;
       };
       const code: ArtifactCode[] = [];
-      for (const arch of cubinArchs) code.push({ kind: 'cubin', arch, data: ptxasCubin(ptxas!, ptxFor(arch), arch, source.name) });
+      for (const arch of cubinArchs)
+        code.push({ kind: 'cubin', arch, data: ptxasCubin(ptxas!, ptxFor(arch), arch, source.name) });
       for (const arch of ptxArchs) code.push({ kind: 'ptx', arch, data: encoder.encode(ptxFor(arch)) });
       return { signature: signatureKey(types), symbol, params: typed.params, collectives: typed.collectives, code };
     });
-    out.push({ name: source.name, hash: source.hash, ...(source.definedAt === undefined ? {} : { definedAt: portablePlace(source.definedAt) }), specializations });
+    out.push({
+      name: source.name,
+      hash: source.hash,
+      ...(source.definedAt === undefined ? {} : { definedAt: portablePlace(source.definedAt) }),
+      specializations,
+    });
   }
-  const toolchain = [`libNVVM ${nvvmToolchain().version}`, ...(ptxas === undefined ? [] : [`ptxas ${ptxasVersion(ptxas)}`])].join(', ');
+  const toolchain = [
+    `libNVVM ${nvvmToolchain().version}`,
+    ...(ptxas === undefined ? [] : [`ptxas ${ptxasVersion(ptxas)}`]),
+  ].join(', ');
   return { format: KERNEL_ARTIFACT_FORMAT, jitVersion: jitVersion(), toolchain, kernels: out };
 }

@@ -34,11 +34,21 @@ export interface BuiltModuleKernels {
  *
  * @throws {KernelBuildError} when importing the module throws (the error is its `cause`)
  */
-export async function importDeclaredKernels(entry: string | URL, options: CollectKernelsOptions = {}): Promise<JitKernel[]> {
+export async function importDeclaredKernels(
+  entry: string | URL,
+  options: CollectKernelsOptions = {},
+): Promise<JitKernel[]> {
   if (typeof entry !== 'string' && !(entry instanceof URL)) {
-    throw new KernelBuildError(`importDeclaredKernels: the entry is a module's path or URL, got ${entry === null ? 'null' : typeof entry}`);
+    throw new KernelBuildError(
+      `importDeclaredKernels: the entry is a module's path or URL, got ${entry === null ? 'null' : typeof entry}`,
+    );
   }
-  const url = entry instanceof URL ? entry.href : /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : pathToFileURL(resolve(entry)).href;
+  const url =
+    entry instanceof URL
+      ? entry.href
+      : /^[a-z][a-z0-9+.-]*:\/\//i.test(entry)
+        ? entry
+        : pathToFileURL(resolve(entry)).href;
   try {
     // the app's module, named at run time: bundlers that bundle this package leave the import to Node (webpack would warn of a "critical dependency")
     return await collectKernels(() => import(/* webpackIgnore: true */ /* @vite-ignore */ url), options);
@@ -57,8 +67,15 @@ export async function importDeclaredKernels(entry: string | URL, options: Collec
  * @throws {KernelBuildError} when the module makes no kernel with declared signatures, and what {@link buildKernelArtifact} throws
  * @throws {KernelBuildError} when importing the module throws (the error is its `cause`)
  */
-export async function buildModuleKernels(entry: string | URL, given: BuildModuleKernelsOptions): Promise<BuiltModuleKernels> {
-  const options = checkJitOptions<BuildModuleKernelsOptions>('buildModuleKernels()', given, BUILD_MODULE_KERNELS_OPTIONS) as BuildModuleKernelsOptions;
+export async function buildModuleKernels(
+  entry: string | URL,
+  given: BuildModuleKernelsOptions,
+): Promise<BuiltModuleKernels> {
+  const options = checkJitOptions<BuildModuleKernelsOptions>(
+    'buildModuleKernels()',
+    given,
+    BUILD_MODULE_KERNELS_OPTIONS,
+  ) as BuildModuleKernelsOptions;
   // every kernel the module makes, so that a misspelt name in signatures is named with the nearest
   const made = await importDeclaredKernels(entry, { every: true });
   const named = [

@@ -11,9 +11,21 @@ import { join } from 'node:path';
 import { describeWhen, ptxasMissing } from '@cuda-js/test-support/toolchain';
 import { beforeAll, expect, it } from 'vitest';
 import { nvvmMissing } from '../compile/toolchain-environment.test-support.js';
-import { AXPY_F32, AXPY_F64, BINDINGS_DIST, buildInChild, fixtureApp, HIDE_NVVM, JIT_DIST, kernelsModule, PROGRAM_DIST, runNode } from './aot-fixture.test-support.js';
+import {
+  AXPY_F32,
+  AXPY_F64,
+  BINDINGS_DIST,
+  buildInChild,
+  fixtureApp,
+  HIDE_NVVM,
+  JIT_DIST,
+  kernelsModule,
+  PROGRAM_DIST,
+  runNode,
+} from './aot-fixture.test-support.js';
 
-const distMissing = existsSync(JIT_DIST) && existsSync(BINDINGS_DIST) ? undefined : `${JIT_DIST} is not built (npm test builds it first)`;
+const distMissing =
+  existsSync(JIT_DIST) && existsSync(BINDINGS_DIST) ? undefined : `${JIT_DIST} is not built (npm test builds it first)`;
 
 /** The child that loads the artifact with libNVVM hidden and asks it about launches. */
 const LOADER = `import { loadKernelArtifact, pipelineCounts, f32, f64, array } from ${JSON.stringify(JIT_DIST)};
@@ -93,7 +105,10 @@ describeWhen([distMissing, nvvmMissing, ptxasMissing], 'an AOT-built app loaded 
     try {
       for (const env of [HIDE_NVVM, {}]) {
         const report = runNode(app, LOADER, env).json as LoaderReport;
-        expect(report.answers['axpy90']).toMatchObject({ error: 'StaleKernelArtifactError', message: expect.stringContaining('the artifact is stale') });
+        expect(report.answers['axpy90']).toMatchObject({
+          error: 'StaleKernelArtifactError',
+          message: expect.stringContaining('the artifact is stale'),
+        });
         // the unchanged kernel of the same artifact is still served
         expect(report.answers['blockSum90']).toMatchObject({ kind: 'cubin' });
       }

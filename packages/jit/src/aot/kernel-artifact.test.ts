@@ -101,13 +101,21 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
       }
     }
     // the launch ABI: what the launcher packs, as the typed kernel laid it out
-    expect(axpy!.specializations[0]!.params.map((p) => `${p.kind} ${p.name}`)).toEqual(['scalar a', 'array x', 'array y']);
+    expect(axpy!.specializations[0]!.params.map((p) => `${p.kind} ${p.name}`)).toEqual([
+      'scalar a',
+      'array x',
+      'array y',
+    ]);
   });
 
   it('builds several architectures, PTX as asked, and no PTX with ptx: false', () => {
     const k = makeAxpy();
     const a = buildKernelArtifact([k], { arch: ['sm_80', 'sm_90'], ptx: ['compute_80'] });
-    expect(a.kernels[0]!.specializations[0]!.code.map((c) => `${c.kind} ${c.arch}`)).toEqual(['cubin sm_80', 'cubin sm_90', 'ptx compute_80']);
+    expect(a.kernels[0]!.specializations[0]!.code.map((c) => `${c.kind} ${c.arch}`)).toEqual([
+      'cubin sm_80',
+      'cubin sm_90',
+      'ptx compute_80',
+    ]);
     expect(new TextDecoder().decode(a.kernels[0]!.specializations[0]!.code[2]!.data)).toMatch(/\.target sm_80\b/);
     const b = buildKernelArtifact([k], { arch: ['sm_90'], ptx: false });
     expect(b.kernels[0]!.specializations[0]!.code.map((c) => c.kind)).toEqual(['cubin']);
@@ -123,8 +131,18 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
     const manifest = JSON.parse(readFileSync(written.manifest, 'utf8')) as SerializedKernelArtifact;
     expect(manifest.format).toBe(1);
     expect(manifest.kernels[0]!.specializations[0]!.code).toEqual([
-      { kind: 'cubin', arch: 'sm_90', file: 'axpyTest.0.sm_90.cubin', bytes: artifact.kernels[0]!.specializations[0]!.code[0]!.data.byteLength },
-      { kind: 'ptx', arch: 'compute_90', file: 'axpyTest.0.compute_90.ptx', bytes: artifact.kernels[0]!.specializations[0]!.code[1]!.data.byteLength },
+      {
+        kind: 'cubin',
+        arch: 'sm_90',
+        file: 'axpyTest.0.sm_90.cubin',
+        bytes: artifact.kernels[0]!.specializations[0]!.code[0]!.data.byteLength,
+      },
+      {
+        kind: 'ptx',
+        arch: 'compute_90',
+        file: 'axpyTest.0.compute_90.ptx',
+        bytes: artifact.kernels[0]!.specializations[0]!.code[1]!.data.byteLength,
+      },
     ]);
     for (const f of written.code) expect(existsSync(f)).toBe(true);
     const fromDir = readKernelArtifact(dir);
@@ -132,7 +150,9 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
     const fromModule = readKernelArtifact(mod.default);
     for (const read of [fromDir, fromModule]) {
       expect(read.kernels[0]!.hash).toBe(artifact.kernels[0]!.hash);
-      expect(read.kernels[0]!.specializations[0]!.code.map((c) => c.data)).toEqual(artifact.kernels[0]!.specializations[0]!.code.map((c) => c.data));
+      expect(read.kernels[0]!.specializations[0]!.code.map((c) => c.data)).toEqual(
+        artifact.kernels[0]!.specializations[0]!.code.map((c) => c.data),
+      );
       expect(read.kernels[0]!.specializations[0]!.params).toEqual(artifact.kernels[0]!.specializations[0]!.params);
     }
     expect(readFileSync(join(dir, 'kernels.d.ts'), 'utf8')).toContain('SerializedKernelArtifact');
@@ -141,15 +161,24 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
   it('answers a launch from the artifact with no typing or lowering: the cubin, PTX for newer devices, the JIT (libNVVM here) for the rest', () => {
     const artifact = buildKernelArtifact([makeAxpy()], { arch: ['sm_90'] });
     const k = makeAxpy();
-    expect(k.artifactCode(SIG, { arch: 'sm_90' })).toEqual({ kind: 'jit', reason: 'no loaded kernel artifact names the kernel' });
+    expect(k.artifactCode(SIG, { arch: 'sm_90' })).toEqual({
+      kind: 'jit',
+      reason: 'no loaded kernel artifact names the kernel',
+    });
     loadKernelArtifact(artifact);
     const before = pipelineCounts();
     expect(k.artifactCode(SIG, { arch: 'sm_90' })).toMatchObject({ kind: 'cubin', arch: 'sm_90', symbol: 'axpyTest' });
     expect(k.artifactCode(SIG, { arch: 'sm_100' })).toMatchObject({ kind: 'ptx', arch: 'compute_90' });
     const after = pipelineCounts();
     expect([after.typed - before.typed, after.lowered - before.lowered]).toEqual([0, 0]);
-    expect(k.artifactCode(SIG, { arch: 'sm_80' })).toMatchObject({ kind: 'jit', reason: expect.stringContaining('architecture sm_80') });
-    expect(k.artifactCode([f32, array(f32, 1), array(f32, 2)], { arch: 'sm_90' })).toMatchObject({ kind: 'jit', reason: expect.stringContaining('the signature') });
+    expect(k.artifactCode(SIG, { arch: 'sm_80' })).toMatchObject({
+      kind: 'jit',
+      reason: expect.stringContaining('architecture sm_80'),
+    });
+    expect(k.artifactCode([f32, array(f32, 1), array(f32, 2)], { arch: 'sm_90' })).toMatchObject({
+      kind: 'jit',
+      reason: expect.stringContaining('the signature'),
+    });
   });
 
   it('refuses a stale artifact: a changed kernel text, or changed math options, with a named error', () => {
@@ -169,7 +198,9 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
       }
     })();
     expect(stale).toBeInstanceOf(StaleKernelArtifactError);
-    expect((stale as Error).message).toMatch(/^axpyTest \(defined at .*kernel-artifact\.test\.ts:\d+:\d+\): the kernel artifact's entry was built from the kernel at .*: the artifact is stale/);
+    expect((stale as Error).message).toMatch(
+      /^axpyTest \(defined at .*kernel-artifact\.test\.ts:\d+:\d+\): the kernel artifact's entry was built from the kernel at .*: the artifact is stale/,
+    );
     expect(() => makeAxpy('axpyTest', true).artifactCode(SIG, { arch: 'sm_90' })).toThrow(StaleKernelArtifactError);
     // the unchanged kernel is still served
     expect(makeAxpy().artifactCode(SIG, { arch: 'sm_90' }).kind).toBe('cubin');
@@ -181,7 +212,9 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
     const dir = mkdtempSync(join(tmpdir(), 'cuda-js-aot-test-'));
     writeKernelArtifact(artifact, dir);
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as SerializedKernelArtifact;
-    expect(() => loadKernelArtifact({ ...manifest, format: 99 })).toThrow(/format 99, this @cuda-js\/jit reads format 1/);
+    expect(() => loadKernelArtifact({ ...manifest, format: 99 })).toThrow(
+      /format 99, this @cuda-js\/jit reads format 1/,
+    );
     // a file-backed manifest given as an object has no folder to read its code from
     expect(() => loadKernelArtifact(manifest)).toThrow(KernelArtifactFormatError);
     writeFileSync(join(dir, 'axpyTest.0.sm_90.cubin'), new Uint8Array(3));
@@ -221,7 +254,9 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
       x[0] = 1;
     });
     expect(() => buildKernelArtifact([plain], { arch: ['sm_90'] })).toThrow(KernelBuildError);
-    expect(() => buildKernelArtifact([makeAxpy('same'), makeAxpy('same', true)], { arch: ['sm_90'] })).toThrow(/two different kernels are named same/);
+    expect(() => buildKernelArtifact([makeAxpy('same'), makeAxpy('same', true)], { arch: ['sm_90'] })).toThrow(
+      /two different kernels are named same/,
+    );
     expect(() => buildKernelArtifact([makeAxpy()], { arch: [] })).toThrow(/at least one architecture/);
     // the same kernel twice is built once
     const k = makeAxpy();
@@ -230,12 +265,20 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
 
   it('builds a module into a folder in one call (buildModuleKernels), and names a module that fails to import or declares nothing', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cuda-js-aot-test-'));
-    const built = await buildModuleKernels(new URL('./aot-kernels.test-support.ts', import.meta.url), { arch: ['sm_90'], ptx: false, out });
+    const built = await buildModuleKernels(new URL('./aot-kernels.test-support.ts', import.meta.url), {
+      arch: ['sm_90'],
+      ptx: false,
+      out,
+    });
     expect(built.kernels.map((k) => k.name)).toEqual(['fixtureAxpy', 'fixtureScale']);
     expect(readKernelArtifact(out).kernels.map((k) => k.name)).toEqual(['fixtureAxpy', 'fixtureScale']);
-    await expect(buildModuleKernels(join(out, 'missing.mjs'), { arch: ['sm_90'], out })).rejects.toThrow(/^importing .*missing\.mjs failed: /);
+    await expect(buildModuleKernels(join(out, 'missing.mjs'), { arch: ['sm_90'], out })).rejects.toThrow(
+      /^importing .*missing\.mjs failed: /,
+    );
     writeFileSync(join(out, 'empty.mjs'), 'export const x = 1;\n');
-    await expect(buildModuleKernels(join(out, 'empty.mjs'), { arch: ['sm_90'], out })).rejects.toThrow(/makes no kernel with declared signatures/);
+    await expect(buildModuleKernels(join(out, 'empty.mjs'), { arch: ['sm_90'], out })).rejects.toThrow(
+      /makes no kernel with declared signatures/,
+    );
   });
 
   it("builds the signatures the build names for its kernels (numba's text or tokens), also for a kernel that declares none, and a launch of them loads the cubin", async () => {
@@ -243,7 +286,9 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
     expect(kernels.map((k) => k.name)).toEqual(['fixtureAxpy', 'fixtureScale', 'kernel']);
     const signatures = { kernel: ['void(int32[::1])', [array(i32, 1)]], fixtureScale: ['void(int32[:], int32)'] };
     const artifact = buildKernelArtifact(kernels, { arch: ['sm_90'], ptx: false, signatures });
-    const specs = Object.fromEntries(artifact.kernels.map((k) => [k.name, k.specializations.map((s) => [s.signature, s.symbol])]));
+    const specs = Object.fromEntries(
+      artifact.kernels.map((k) => [k.name, k.specializations.map((s) => [s.signature, s.symbol])]),
+    );
     // the declared ones first, then the build's; one signature given twice is built once
     expect(specs.fixtureScale).toEqual([
       ["array(i32, 1, 'C'), i32", 'fixtureScale'],
@@ -252,23 +297,35 @@ describeWhen([nvvmMissing, ptxasMissing], 'building kernels ahead of time', () =
     expect(specs.kernel).toEqual([["array(i32, 1, 'C')", 'kernel']]);
     loadKernelArtifact(artifact);
     const notDeclared = kernels[2]!;
-    expect(notDeclared.artifactCode('void(int32[::1])', { arch: 'sm_90' })).toMatchObject({ kind: 'cubin', arch: 'sm_90', symbol: 'kernel' });
-    expect(kernels[1]!.artifactCode('void(int32[:], int32)', { arch: 'sm_90' })).toMatchObject({ kind: 'cubin', symbol: 'fixtureScale_1' });
+    expect(notDeclared.artifactCode('void(int32[::1])', { arch: 'sm_90' })).toMatchObject({
+      kind: 'cubin',
+      arch: 'sm_90',
+      symbol: 'kernel',
+    });
+    expect(kernels[1]!.artifactCode('void(int32[:], int32)', { arch: 'sm_90' })).toMatchObject({
+      kind: 'cubin',
+      symbol: 'fixtureScale_1',
+    });
   });
 
   it("refuses a build's signatures that name no kernel of the build (with the nearest), that are not lists, or that do not type", async () => {
     const kernels = await collectKernels(() => import('./aot-kernels.test-support.js'));
-    const build = (signatures: Record<string, unknown>) => () => buildKernelArtifact(kernels, { arch: ['sm_90'], ptx: false, signatures: signatures as never });
+    const build = (signatures: Record<string, unknown>) => () =>
+      buildKernelArtifact(kernels, { arch: ['sm_90'], ptx: false, signatures: signatures as never });
     expect(build({ fixtureScal: ['void(int32[:], int32)'] })).toThrow(
       "buildKernelArtifact: signatures names 'fixtureScal', which no kernel of the build is called (did you mean 'fixtureScale'?); the kernels: fixtureAxpy, fixtureScale",
     );
-    expect(build({ fixtureScale: 'void(int32[:], int32)' })).toThrow(/signatures\.fixtureScale is a list of signatures, \['void\(float32, float32\[:\]\)'\]; got /);
+    expect(build({ fixtureScale: 'void(int32[:], int32)' })).toThrow(
+      /signatures\.fixtureScale is a list of signatures, \['void\(float32, float32\[:\]\)'\]; got /,
+    );
     expect(build({ fixtureScale: ['float32(int32[:], int32)'] })).toThrow(KernelTypeError);
     expect(() => buildKernelArtifact(kernels, { arch: ['sm_90'], signatures: [] as never })).toThrow(/signatures/);
   });
 
   it('checks the signatures option when the kernel is made', () => {
     expect(() => jit((x: Int32Array) => void x, { signatures: 'f32' as never })).toThrow(/signatures/);
-    expect(() => jit((x: Int32Array) => void x, { signatures: [[{ kind: 'array' } as never]] })).toThrow(/array\(dtype, ndim, layout\)/);
+    expect(() => jit((x: Int32Array) => void x, { signatures: [[{ kind: 'array' } as never]] })).toThrow(
+      /array\(dtype, ndim, layout\)/,
+    );
   });
 });

@@ -55,7 +55,10 @@ export interface KernelArtifact {
 export function describeSpecialization(spec: Pick<ArtifactSpecialization, 'signature' | 'code'>): string {
   const cubins = spec.code.filter((c) => c.kind === 'cubin').map((c) => c.arch);
   const ptx = spec.code.filter((c) => c.kind === 'ptx').map((c) => c.arch);
-  const parts = [cubins.length > 0 ? `cubin ${cubins.join(', ')}` : 'no cubin', ptx.length > 0 ? `PTX ${ptx.join(', ')}` : 'no PTX'];
+  const parts = [
+    cubins.length > 0 ? `cubin ${cubins.join(', ')}` : 'no cubin',
+    ptx.length > 0 ? `PTX ${ptx.join(', ')}` : 'no PTX',
+  ];
   return `(${spec.signature}): ${parts.join('; ')}`;
 }
 

@@ -33,8 +33,14 @@ function inMemory(value: KernelArtifact): boolean {
 export function loadKernelArtifact(source: string | URL | SerializedKernelArtifact | KernelArtifact): KernelArtifact {
   // every form is read by the one reader, field by field; one in memory is then kept as it was given
   const read = readKernelArtifact(source);
-  const artifact = typeof source !== 'string' && !(source instanceof URL) && inMemory(source as KernelArtifact) ? (source as KernelArtifact) : read;
-  if (artifact.format !== KERNEL_ARTIFACT_FORMAT) throw new KernelArtifactFormatError(`kernel artifact: format ${String(artifact.format)}, this @cuda-js/jit reads format ${KERNEL_ARTIFACT_FORMAT}`);
+  const artifact =
+    typeof source !== 'string' && !(source instanceof URL) && inMemory(source as KernelArtifact)
+      ? (source as KernelArtifact)
+      : read;
+  if (artifact.format !== KERNEL_ARTIFACT_FORMAT)
+    throw new KernelArtifactFormatError(
+      `kernel artifact: format ${String(artifact.format)}, this @cuda-js/jit reads format ${KERNEL_ARTIFACT_FORMAT}`,
+    );
   const here = jitVersion();
   if (artifact.jitVersion !== here) {
     const names = artifact.kernels.map((k) => k.name).join(', ');

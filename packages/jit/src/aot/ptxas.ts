@@ -21,7 +21,8 @@ export function ptxasCandidates(env: NodeJS.ProcessEnv = process.env): string[] 
   const out: string[] = [];
   const own = env[PTXAS_VARIABLE];
   if (own) out.push(own);
-  for (const root of [env['CUDA_HOME'], env['CUDA_PATH'], '/usr/local/cuda']) if (root) out.push(join(root, 'bin', 'ptxas'));
+  for (const root of [env['CUDA_HOME'], env['CUDA_PATH'], '/usr/local/cuda'])
+    if (root) out.push(join(root, 'bin', 'ptxas'));
   for (const dir of (env['PATH'] ?? '').split(delimiter)) if (dir) out.push(join(dir, 'ptxas'));
   return out;
 }
@@ -52,7 +53,11 @@ export function ptxasCubin(path: string, ptx: string, arch: string, name: string
       childProcess().execFileSync(path, [`-arch=${arch}`, input, '-o', output], { encoding: 'utf8', stdio: 'pipe' });
     } catch (error) {
       const e = error as { stderr?: string; stdout?: string; message: string };
-      throw new KernelBuildError(`${name}: ptxas (${path}) refused the PTX for ${arch}:\n${`${e.stderr ?? ''}${e.stdout ?? ''}`.trim() || e.message}`, undefined, { cause: error });
+      throw new KernelBuildError(
+        `${name}: ptxas (${path}) refused the PTX for ${arch}:\n${`${e.stderr ?? ''}${e.stdout ?? ''}`.trim() || e.message}`,
+        undefined,
+        { cause: error },
+      );
     }
     return new Uint8Array(readFileSync(output));
   } finally {

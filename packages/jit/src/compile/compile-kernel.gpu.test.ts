@@ -7,14 +7,41 @@ import { StridedMemoryView } from '@cuda-js/memory-view';
 import type { Stream } from '@cuda-js/streams';
 import { describeGpu } from '@cuda-js/test-support';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KernelBuilder, binary, breakTo, compare, continueTo, convert, exprStmt, f64, i32, i64, ifStmt, logical, loop, math, select, special } from '../lower/ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  binary,
+  breakTo,
+  compare,
+  continueTo,
+  convert,
+  exprStmt,
+  f64,
+  i32,
+  i64,
+  ifStmt,
+  logical,
+  loop,
+  math,
+  select,
+  special,
+} from '../lower/ir-builders.test-support.js';
 import { lowerKernel } from '../lower/lower-kernel.js';
 import type { ScalarName } from '../typing/jit-types.js';
 import type { TypedKernel } from '../typing/typed-ir.js';
 import { compileKernel, compileKernelAsync, type CompiledKernel } from './compile-kernel.js';
 import type { KernelCompileOptions } from './kernel-compile-options.js';
 
-type HostArray = Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array;
+type HostArray =
+  | Float32Array
+  | Float64Array
+  | Int8Array
+  | Uint8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | BigInt64Array
+  | BigUint64Array;
 
 const DTYPES: Readonly<Record<ScalarName, string>> = {
   bool: 'bool',
@@ -51,12 +78,26 @@ describeGpu('lowered kernels on a GPU', () => {
       (p): ArgumentSlot =>
         p.kind === 'scalar'
           ? { kind: 'scalar', type: p.type, name: p.name }
-          : { kind: 'array', ndim: p.type.ndim, shape: p.use.shape, strides: p.use.strides, dtype: DTYPES[p.type.dtype], layout: p.type.layout, writable: p.use.written, name: p.name },
+          : {
+              kind: 'array',
+              ndim: p.type.ndim,
+              shape: p.use.shape,
+              strides: p.use.strides,
+              dtype: DTYPES[p.type.dtype],
+              layout: p.type.layout,
+              writable: p.use.written,
+              name: p.name,
+            },
     );
   }
 
   /** Compiles `kernel`, runs it on one block of `threads` threads with `args` (host arrays are copied in and back), and returns the arrays. */
-  function run(kernel: TypedKernel, args: readonly (HostArray | number | bigint | boolean)[], threads = 1, options: KernelCompileOptions = {}): HostArray[] {
+  function run(
+    kernel: TypedKernel,
+    args: readonly (HostArray | number | bigint | boolean)[],
+    threads = 1,
+    options: KernelCompileOptions = {},
+  ): HostArray[] {
     const c = compileKernel(lowerKernel(kernel), kernel.symbol, options);
     compiled.push(c);
     const buffers: { host: HostArray; device: Buffer }[] = [];
@@ -91,11 +132,22 @@ describeGpu('lowered kernels on a GPU', () => {
 
   it('converts float→int truncating and saturating, NaN to 0', () => {
     const inputs = [NaN, Infinity, -Infinity, 3e9, -3e9, 3.7, -3.7, 300, -300, 1e20, -0.5, 65535.9];
-    const saturate = (v: number, lo: number, hi: number): number => (Number.isNaN(v) ? 0 : Math.min(hi, Math.max(lo, Math.trunc(v))) + 0);
+    const saturate = (v: number, lo: number, hi: number): number =>
+      Number.isNaN(v) ? 0 : Math.min(hi, Math.max(lo, Math.trunc(v))) + 0;
     const n = inputs.length;
     const [, i32s, u32s, i8s, u8s, i16s, u16s, i64s, u64s] = run(
       conversions('f32', ['i32', 'u32', 'i8', 'u8', 'i16', 'u16', 'i64', 'u64']),
-      [Float32Array.from(inputs), new Int32Array(n), new Uint32Array(n), new Int8Array(n), new Uint8Array(n), new Int16Array(n), new Uint16Array(n), new BigInt64Array(n), new BigUint64Array(n)],
+      [
+        Float32Array.from(inputs),
+        new Int32Array(n),
+        new Uint32Array(n),
+        new Int8Array(n),
+        new Uint8Array(n),
+        new Int16Array(n),
+        new Uint16Array(n),
+        new BigInt64Array(n),
+        new BigUint64Array(n),
+      ],
       n,
     );
     const f = inputs.map((v) => Math.fround(v));
@@ -105,7 +157,14 @@ describeGpu('lowered kernels on a GPU', () => {
     expect([...u8s!]).toEqual(f.map((v) => saturate(v, 0, 255)));
     expect([...i16s!]).toEqual(f.map((v) => saturate(v, -32768, 32767)));
     expect([...u16s!]).toEqual(f.map((v) => saturate(v, 0, 65535)));
-    const big = (v: number, lo: bigint, hi: bigint): bigint => (Number.isNaN(v) ? 0n : v === Infinity || v >= Number(hi) ? hi : v === -Infinity || v <= Number(lo) ? lo : BigInt(Math.trunc(v)));
+    const big = (v: number, lo: bigint, hi: bigint): bigint =>
+      Number.isNaN(v)
+        ? 0n
+        : v === Infinity || v >= Number(hi)
+          ? hi
+          : v === -Infinity || v <= Number(lo)
+            ? lo
+            : BigInt(Math.trunc(v));
     expect([...i64s!]).toEqual(f.map((v) => big(v, -(2n ** 63n), 2n ** 63n - 1n)));
     expect([...u64s!]).toEqual(f.map((v) => big(v, 0n, 2n ** 64n - 1n)));
   });
@@ -116,9 +175,16 @@ describeGpu('lowered kernels on a GPU', () => {
     const out = k.array('out', 'bool');
     const back = k.array('back', 'f64');
     const t = convert('i64', special('tid.x'));
-    const kernel = k.build([exprStmt(out.store([t], convert('bool', x.load(t)))), exprStmt(back.store([t], convert('f64', out.load(t))))]);
+    const kernel = k.build([
+      exprStmt(out.store([t], convert('bool', x.load(t)))),
+      exprStmt(back.store([t], convert('f64', out.load(t)))),
+    ]);
     const inputs = [0, -0, NaN, 1, -2.5, Infinity, 5e-324];
-    const [, bools, backs] = run(kernel, [Float64Array.from(inputs), new Uint8Array(inputs.length), new Float64Array(inputs.length)], inputs.length);
+    const [, bools, backs] = run(
+      kernel,
+      [Float64Array.from(inputs), new Uint8Array(inputs.length), new Float64Array(inputs.length)],
+      inputs.length,
+    );
     expect([...bools!]).toEqual([0, 0, 0, 1, 1, 1, 1]);
     expect([...backs!]).toEqual([0, 0, 0, 1, 1, 1, 1]);
   });
@@ -130,11 +196,18 @@ describeGpu('lowered kernels on a GPU', () => {
     const q = k.array('q', 'i64');
     const r = k.array('r', 'i64');
     const t = convert('i64', special('tid.x'));
-    const kernel = k.build([exprStmt(q.store([t], binary('div', a.load(t), b.load(t)))), exprStmt(r.store([t], binary('rem', a.load(t), b.load(t))))]);
+    const kernel = k.build([
+      exprStmt(q.store([t], binary('div', a.load(t), b.load(t)))),
+      exprStmt(r.store([t], binary('rem', a.load(t), b.load(t)))),
+    ]);
     const MIN = -(2n ** 63n);
     const as = [7n, -7n, 7n, -7n, MIN, MIN, 5n];
     const bs = [2n, 2n, -2n, -2n, -1n, 1n, 0n];
-    const [, , qs, rs] = run(kernel, [BigInt64Array.from(as), BigInt64Array.from(bs), new BigInt64Array(7), new BigInt64Array(7)], 7);
+    const [, , qs, rs] = run(
+      kernel,
+      [BigInt64Array.from(as), BigInt64Array.from(bs), new BigInt64Array(7), new BigInt64Array(7)],
+      7,
+    );
     expect([...qs!]).toEqual([3n, -3n, -3n, 3n, MIN, MIN, 5n]);
     expect([...rs!]).toEqual([1n, -1n, 1n, -1n, 0n, 0n, 0n]);
   });
@@ -143,8 +216,16 @@ describeGpu('lowered kernels on a GPU', () => {
     const k = new KernelBuilder('shifts');
     const x = k.array('x', 'i32', 1, 'C', { written: false });
     const out = k.array('out', 'i32');
-    const shifts = [binary('shl', x.load(i64(0)), i32(33)), binary('shr', x.load(i64(1)), i32(33)), binary('ushr', x.load(i64(1)), i32(33)), binary('shl', x.load(i64(0)), i32(-1))];
-    const [, outs] = run(k.build(shifts.map((s, i) => exprStmt(out.store([i64(i)], s)))), [Int32Array.from([1, -8]), new Int32Array(4)]);
+    const shifts = [
+      binary('shl', x.load(i64(0)), i32(33)),
+      binary('shr', x.load(i64(1)), i32(33)),
+      binary('ushr', x.load(i64(1)), i32(33)),
+      binary('shl', x.load(i64(0)), i32(-1)),
+    ];
+    const [, outs] = run(k.build(shifts.map((s, i) => exprStmt(out.store([i64(i)], s)))), [
+      Int32Array.from([1, -8]),
+      new Int32Array(4),
+    ]);
     expect([...outs!]).toEqual([1 << 33, -8 >> 33, (-8 >>> 33) | 0, 1 << -1]);
   });
 
@@ -169,13 +250,35 @@ describeGpu('lowered kernels on a GPU', () => {
       math('sqrt', at(7)),
       math('sign', at(0)),
     ];
-    const tests = [math('isnan', at(0)), math('isnan', at(8)), math('isfinite', at(8)), math('isfinite', at(1)), math('isfinite', at(0))];
-    const kernel = k.build([...values.map((v, i) => exprStmt(out.store([i64(i)], v))), ...tests.map((v, i) => exprStmt(flags.store([i64(i)], v)))]);
+    const tests = [
+      math('isnan', at(0)),
+      math('isnan', at(8)),
+      math('isfinite', at(8)),
+      math('isfinite', at(1)),
+      math('isfinite', at(0)),
+    ];
+    const kernel = k.build([
+      ...values.map((v, i) => exprStmt(out.store([i64(i)], v))),
+      ...tests.map((v, i) => exprStmt(flags.store([i64(i)], v))),
+    ]);
     const input = Float64Array.from([NaN, 1, 2.5, -2.5, -0, 0.49999999999999994, -5.5, 2, Infinity]);
     const [, outs, bools] = run(kernel, [input, new Float64Array(values.length), new Uint8Array(tests.length)]);
     const round = (v: number) => Math.floor(v) + (v - Math.floor(v) >= 0.5 ? 1 : 0);
     // NaN wins min and max whichever side it is on
-    expect([...outs!]).toEqual([NaN, NaN, NaN, round(2.5), round(-2.5), round(0.49999999999999994), -0, -1, 0, -1.5, Math.SQRT2, NaN]);
+    expect([...outs!]).toEqual([
+      NaN,
+      NaN,
+      NaN,
+      round(2.5),
+      round(-2.5),
+      round(0.49999999999999994),
+      -0,
+      -1,
+      0,
+      -1.5,
+      Math.SQRT2,
+      NaN,
+    ]);
     expect(Object.is(outs![6], -0)).toBe(true);
     expect([...bools!]).toEqual([1, 0, 0, 1, 0]);
   });
@@ -187,7 +290,9 @@ describeGpu('lowered kernels on a GPU', () => {
     const out = k.array('out', 'f32');
     const t = convert('i64', special('tid.x'));
     const n = 64;
-    const kernel = k.build(fns.map((fn, i) => exprStmt(out.store([binary('add', binary('mul', i64(i), i64(n)), t)], math(fn, x.load(t))))));
+    const kernel = k.build(
+      fns.map((fn, i) => exprStmt(out.store([binary('add', binary('mul', i64(i), i64(n)), t)], math(fn, x.load(t))))),
+    );
     const input = Float32Array.from({ length: n }, (_, i) => 0.1 + i * 0.37);
     const [, outs] = run(kernel, [input, new Float32Array(n * fns.length)], n);
     fns.forEach((fn, i) => {
@@ -222,13 +327,24 @@ describeGpu('lowered kernels on a GPU', () => {
     const kernel = k.build([
       loop(0, {
         test: compare('lt', i.get, i32(100)),
-        body: [ifStmt(compare('eq', i.get, i32(3)), [continueTo(0)]), ifStmt(compare('eq', i.get, i32(7)), [breakTo(0)]), exprStmt(sum.set(binary('add', sum.get, i.get)))],
+        body: [
+          ifStmt(compare('eq', i.get, i32(3)), [continueTo(0)]),
+          ifStmt(compare('eq', i.get, i32(7)), [breakTo(0)]),
+          exprStmt(sum.set(binary('add', sum.get, i.get))),
+        ],
         update: [inc(i)],
       }),
       exprStmt(out.store([i64(0)], sum.get)),
       exprStmt(i.set(i32(0))),
       loop(1, {
-        body: [exprStmt(j.set(i32(0))), loop(2, { body: [ifStmt(compare('eq', binary('mul', i.get, j.get), i32(12)), [breakTo(1)]), inc(j)], postTest: compare('lt', j.get, i32(10)) }), inc(i)],
+        body: [
+          exprStmt(j.set(i32(0))),
+          loop(2, {
+            body: [ifStmt(compare('eq', binary('mul', i.get, j.get), i32(12)), [breakTo(1)]), inc(j)],
+            postTest: compare('lt', j.get, i32(10)),
+          }),
+          inc(i),
+        ],
       }),
       exprStmt(out.store([i64(1)], binary('add', binary('mul', i.get, i32(100)), j.get))),
     ]);
@@ -241,7 +357,11 @@ describeGpu('lowered kernels on a GPU', () => {
     const out = k.array('out', 'f64', 2, 'C');
     const r = convert('i64', special('tid.y'));
     const c = convert('i64', special('tid.x'));
-    const kernel = k.build([ifStmt(logical('and', compare('lt', r, x.shape(0)), compare('lt', c, x.shape(1))), [exprStmt(out.store([c, r], binary('add', x.load(r, c), f64(0.5))))])]);
+    const kernel = k.build([
+      ifStmt(logical('and', compare('lt', r, x.shape(0)), compare('lt', c, x.shape(1))), [
+        exprStmt(out.store([c, r], binary('add', x.load(r, c), f64(0.5)))),
+      ]),
+    ]);
     const rows = 3;
     const cols = 5;
     const input = Float64Array.from({ length: rows * cols }, (_, i) => i);

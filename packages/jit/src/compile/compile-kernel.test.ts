@@ -6,14 +6,24 @@ import { expect, it } from 'vitest';
 import { KernelBuilder, binary, exprStmt, i64, math } from '../lower/ir-builders.test-support.js';
 import { lowerKernel } from '../lower/lower-kernel.js';
 import { compileKernel, compileKernelAsync, compileToPtx, compileToPtxAsync } from './compile-kernel.js';
-import { describeWhen, deviceMissing, itWhen, linkerMissing, nvvmMissing, ptxasMissing, ptxasRejects } from './toolchain-environment.test-support.js';
+import {
+  describeWhen,
+  deviceMissing,
+  itWhen,
+  linkerMissing,
+  nvvmMissing,
+  ptxasMissing,
+  ptxasRejects,
+} from './toolchain-environment.test-support.js';
 
 function muladdIr(symbol = 'muladd'): string {
   const k = new KernelBuilder(symbol);
   const x = k.array('x', 'f32', 1, 'C', { written: false });
   const out = k.array('out', 'f32');
   const at = (i: number) => x.load(i64(i));
-  return lowerKernel(k.build([exprStmt(out.store([i64(0)], binary('add', binary('mul', at(0), at(1)), math('sqrt', at(2)))))]));
+  return lowerKernel(
+    k.build([exprStmt(out.store([i64(0)], binary('add', binary('mul', at(0), at(1)), math('sqrt', at(2)))))]),
+  );
 }
 
 describeWhen([nvvmMissing], 'compileToPtx', () => {
@@ -65,20 +75,38 @@ describeWhen([nvvmMissing], 'compileToPtx', () => {
   });
 
   it('refuses unknown routes, and link-step options on the ptx route', () => {
-    expect(() => compileToPtx(muladdIr(), { arch: 'sm_90', route: 'fatbin' as never })).toThrow(/route must be one of 'auto', 'ptx', 'cubin'/);
-    expect(() => compileKernel(muladdIr(), 'muladd', { arch: 'sm_90', route: 'ptx', maxRegisters: 32 })).toThrow(UnsupportedOptionError);
-    expect(() => compileKernel(muladdIr(), 'muladd', { arch: 'sm_90', route: 'ptx', lineinfo: true })).toThrow(/use route 'cubin'/);
+    expect(() => compileToPtx(muladdIr(), { arch: 'sm_90', route: 'fatbin' as never })).toThrow(
+      /route must be one of 'auto', 'ptx', 'cubin'/,
+    );
+    expect(() => compileKernel(muladdIr(), 'muladd', { arch: 'sm_90', route: 'ptx', maxRegisters: 32 })).toThrow(
+      UnsupportedOptionError,
+    );
+    expect(() => compileKernel(muladdIr(), 'muladd', { arch: 'sm_90', route: 'ptx', lineinfo: true })).toThrow(
+      /use route 'cubin'/,
+    );
   });
 });
 
-describeWhen([nvvmMissing, deviceMissing === undefined ? 'a device is present: loading is tested by the gpu project' : undefined], 'compileKernel without a device', () => {
-  it('compiles, then says that the kernel cannot be loaded here', async () => {
-    expect(() => compileKernel(muladdIr(), 'muladd', { arch: 'sm_90' })).toThrow(ObjectCodeLoadError);
-    await expect(compileKernelAsync(muladdIr(), 'muladd', { arch: 'sm_90' })).rejects.toThrow(ObjectCodeLoadError);
-  });
+describeWhen(
+  [nvvmMissing, deviceMissing === undefined ? 'a device is present: loading is tested by the gpu project' : undefined],
+  'compileKernel without a device',
+  () => {
+    it('compiles, then says that the kernel cannot be loaded here', async () => {
+      expect(() => compileKernel(muladdIr(), 'muladd', { arch: 'sm_90' })).toThrow(ObjectCodeLoadError);
+      await expect(compileKernelAsync(muladdIr(), 'muladd', { arch: 'sm_90' })).rejects.toThrow(ObjectCodeLoadError);
+    });
 
-  itWhen([linkerMissing === undefined ? 'a linker is usable here' : undefined], 'says that no linker can make the cubin route', () => {
-    expect(() => compileKernel(muladdIr(), 'muladd', { arch: 'sm_90', route: 'cubin' })).toThrow(LinkerUnavailableError);
-    expect(() => compileKernel(muladdIr(), 'muladd', { arch: 'sm_90', maxRegisters: 64 })).toThrow(LinkerUnavailableError);
-  });
-});
+    itWhen(
+      [linkerMissing === undefined ? 'a linker is usable here' : undefined],
+      'says that no linker can make the cubin route',
+      () => {
+        expect(() => compileKernel(muladdIr(), 'muladd', { arch: 'sm_90', route: 'cubin' })).toThrow(
+          LinkerUnavailableError,
+        );
+        expect(() => compileKernel(muladdIr(), 'muladd', { arch: 'sm_90', maxRegisters: 64 })).toThrow(
+          LinkerUnavailableError,
+        );
+      },
+    );
+  },
+);

@@ -37,14 +37,22 @@ function linkProgram(ptxCode: ObjectCode, options: KernelCompileOptions): Progra
  */
 export function compileToPtx(ir: string, options: KernelCompileOptions = {}): string {
   checkRoute(options);
-  const code = nvvmProgram(ir, options).compile('ptx', { cache: options.cache, logs: options.logs, checkCompatibility: false });
+  const code = nvvmProgram(ir, options).compile('ptx', {
+    cache: options.cache,
+    logs: options.logs,
+    checkCompatibility: false,
+  });
   return decoder.decode(code.code);
 }
 
 /** {@link compileToPtx} with libNVVM on a worker thread. */
 export async function compileToPtxAsync(ir: string, options: KernelCompileOptions = {}): Promise<string> {
   checkRoute(options);
-  const code = await nvvmProgram(ir, options).compileAsync('ptx', { cache: options.cache, logs: options.logs, checkCompatibility: false });
+  const code = await nvvmProgram(ir, options).compileAsync('ptx', {
+    cache: options.cache,
+    logs: options.logs,
+    checkCompatibility: false,
+  });
   return decoder.decode(code.code);
 }
 
@@ -73,7 +81,11 @@ export function compileKernel(ir: string, symbol: string, options: KernelCompile
 }
 
 /** {@link compileKernel} with libNVVM, the linker and the driver's loading off the event loop. */
-export async function compileKernelAsync(ir: string, symbol: string, options: KernelCompileOptions = {}): Promise<CompiledKernel> {
+export async function compileKernelAsync(
+  ir: string,
+  symbol: string,
+  options: KernelCompileOptions = {},
+): Promise<CompiledKernel> {
   const planned = compileRoute(options);
   if (planned === 'linked' || planned === 'linked-lto') {
     const linked = await linkKernelAsync(ir, options, options.link ?? []);

@@ -7,7 +7,9 @@ const producer = { name: 'libNVVM', cudaVersion: { major: 13, minor: 0 } };
 /** The report of a driver of `version` (cuDriverGetVersion's number) on PTX ISA 9.0 (CUDA 13.0). */
 const reportBy = (version: number) => checkCompatibility(PTX_9_0, 'ptx', producer, version);
 /** libNVVM's PTX as compileRoute reads it: the driver's report on it. */
-const ptxReported = (report: ReturnType<typeof checkCompatibility> | undefined): CompiledPtx => ({ compatibility: () => report });
+const ptxReported = (report: ReturnType<typeof checkCompatibility> | undefined): CompiledPtx => ({
+  compatibility: () => report,
+});
 
 describe('compile routes', () => {
   it("defaults to 'auto' and refuses what the linker alone can do on the 'ptx' route", () => {
@@ -43,7 +45,9 @@ describe('compile routes', () => {
     try {
       expect(compileRoute({ link: [{ ptx: '.version 9.0' }] })).toBe('linked');
       expect(compileRoute({ route: 'cubin', link: [{ ptx: '.version 9.0' }, lto] })).toBe('linked-lto');
-      expect(() => compileRoute({ route: 'ptx', link: [{ ptx: '.version 9.0' }] })).toThrow(/use route 'cubin' or 'auto'/);
+      expect(() => compileRoute({ route: 'ptx', link: [{ ptx: '.version 9.0' }] })).toThrow(
+        /use route 'cubin' or 'auto'/,
+      );
       expect(compileRoute({ link: [] })).toBe('auto');
       expect(compileRoute({})).toBe('auto');
       expect(compileRoute({ maxRegisters: 32 })).toBe('cubin');

@@ -46,11 +46,22 @@ const ROUTES: readonly CompileRoute[] = ['auto', 'ptx', 'cubin'];
  */
 export function checkRoute(options: KernelCompileOptions): CompileRoute {
   const route = options.route ?? 'auto';
-  if (!ROUTES.includes(route)) throw new TypeError(`route must be one of ${ROUTES.map((r) => `'${r}'`).join(', ')}; got ${JSON.stringify(route)}`);
+  if (!ROUTES.includes(route))
+    throw new TypeError(`route must be one of ${ROUTES.map((r) => `'${r}'`).join(', ')}; got ${JSON.stringify(route)}`);
   if (route === 'ptx') {
     // Program would refuse these for nvvm → ptx too, but blaming libNVVM; the route is what to change.
-    if (options.maxRegisters !== undefined) throw new UnsupportedOptionError('maxRegisters', "route 'ptx'", "the register limit is applied by the linker: use route 'cubin' or 'auto'");
-    if (options.lineinfo) throw new UnsupportedOptionError('lineinfo', "route 'ptx'", "line information is added by the linker: use route 'cubin' or 'auto'");
+    if (options.maxRegisters !== undefined)
+      throw new UnsupportedOptionError(
+        'maxRegisters',
+        "route 'ptx'",
+        "the register limit is applied by the linker: use route 'cubin' or 'auto'",
+      );
+    if (options.lineinfo)
+      throw new UnsupportedOptionError(
+        'lineinfo',
+        "route 'ptx'",
+        "line information is added by the linker: use route 'cubin' or 'auto'",
+      );
   }
   return route;
 }
@@ -77,7 +88,11 @@ export function compileRoute(options: KernelCompileOptions, ptx?: CompiledPtx): 
   const route = checkRoute(options);
   if (options.link !== undefined && options.link.length > 0) {
     if (route === 'ptx') {
-      throw new UnsupportedOptionError('route', "route 'ptx' of a kernel that calls linked code", "the kernel is linked with that code into a cubin: use route 'cubin' or 'auto'");
+      throw new UnsupportedOptionError(
+        'route',
+        "route 'ptx' of a kernel that calls linked code",
+        "the kernel is linked with that code into a cubin: use route 'cubin' or 'auto'",
+      );
     }
     return linksLtoir(options.link) ? 'linked-lto' : 'linked';
   }

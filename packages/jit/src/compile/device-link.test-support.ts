@@ -11,10 +11,16 @@ import { dirname, join } from 'node:path';
 import { ptxasPath } from '@cuda-js/test-support/toolchain';
 
 /** The toolkit's nvlink, beside its ptxas. */
-export const nvlinkPath: string | undefined = ptxasPath && existsSync(join(dirname(ptxasPath), 'nvlink')) ? join(dirname(ptxasPath), 'nvlink') : undefined;
+export const nvlinkPath: string | undefined =
+  ptxasPath && existsSync(join(dirname(ptxasPath), 'nvlink')) ? join(dirname(ptxasPath), 'nvlink') : undefined;
 
 /** Why PTX cannot be device-linked here without a driver, or undefined. */
-export const nvlinkMissing: string | undefined = ptxasPath === undefined ? 'no ptxas (CUDA toolkit) on this machine' : nvlinkPath === undefined ? 'no nvlink beside ptxas' : undefined;
+export const nvlinkMissing: string | undefined =
+  ptxasPath === undefined
+    ? 'no ptxas (CUDA toolkit) on this machine'
+    : nvlinkPath === undefined
+      ? 'no nvlink beside ptxas'
+      : undefined;
 
 /** What a failed tool printed. */
 function printed(error: unknown): string {
@@ -37,7 +43,10 @@ export function ptxasRelocatableRejects(ptx: string, arch = 'sm_90'): string | u
   return inTemporaryFolder((dir) => {
     writeFileSync(join(dir, 'in.ptx'), ptx);
     try {
-      execFileSync(ptxasPath!, ['-c', `-arch=${arch}`, join(dir, 'in.ptx'), '-o', join(dir, 'in.o')], { encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(ptxasPath!, ['-c', `-arch=${arch}`, join(dir, 'in.ptx'), '-o', join(dir, 'in.o')], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
       return undefined;
     } catch (error) {
       return printed(error);
@@ -57,10 +66,16 @@ export function deviceLinkRejects(modules: readonly string[], arch = 'sm_90'): s
     try {
       modules.forEach((ptx, k) => {
         writeFileSync(join(dir, `m${k}.ptx`), ptx);
-        execFileSync(ptxasPath!, ['-c', `-arch=${arch}`, join(dir, `m${k}.ptx`), '-o', join(dir, `m${k}.o`)], { encoding: 'utf8', stdio: 'pipe' });
+        execFileSync(ptxasPath!, ['-c', `-arch=${arch}`, join(dir, `m${k}.ptx`), '-o', join(dir, `m${k}.o`)], {
+          encoding: 'utf8',
+          stdio: 'pipe',
+        });
         objects.push(join(dir, `m${k}.o`));
       });
-      execFileSync(nvlinkPath!, [`-arch=${arch}`, ...objects, '-o', join(dir, 'linked.cubin')], { encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(nvlinkPath!, [`-arch=${arch}`, ...objects, '-o', join(dir, 'linked.cubin')], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
       return undefined;
     } catch (error) {
       return printed(error);

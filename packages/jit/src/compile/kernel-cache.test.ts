@@ -32,7 +32,9 @@ describe('the first-level cache key', () => {
     expect(kernelSourceKey({ ...base({ f, N: 4 }), options: { arch: 'sm_80' } })).not.toBe(key);
     expect(kernelSourceKey(base({ f, N: 5 }))).not.toBe(key);
     expect(kernelSourceKey(base({ f, N: 4n }))).not.toBe(key); // a bigint is not the number
-    expect(kernelSourceKey(base({ f, T: Float32Array.from([1, 2]) }))).not.toBe(kernelSourceKey(base({ f, T: Float32Array.from([1, 3]) })));
+    expect(kernelSourceKey(base({ f, T: Float32Array.from([1, 2]) }))).not.toBe(
+      kernelSourceKey(base({ f, T: Float32Array.from([1, 3]) })),
+    );
   });
 
   it("changes when a callee changes, also a callee's callee (numba's key misses both)", () => {
@@ -55,16 +57,26 @@ describe('the first-level cache key', () => {
   it('changes when a linked file changes', () => {
     const ext = (code: string) => declareDevice('ext', { args: ['f32'], returns: 'f32' }, { link: { cuda: code } });
     expect(kernelSourceKey(base({ f: ext('a') }))).not.toBe(kernelSourceKey(base({ f: ext('b') })));
-    const ptx = (text: string) => declareDevice('ext', { args: ['f32'], returns: 'f32' }, { link: ObjectCode.fromPtxText(text) });
-    expect(kernelSourceKey(base({ f: ptx('.version 8.0') }))).not.toBe(kernelSourceKey(base({ f: ptx('.version 8.1') })));
+    const ptx = (text: string) =>
+      declareDevice('ext', { args: ['f32'], returns: 'f32' }, { link: ObjectCode.fromPtxText(text) });
+    expect(kernelSourceKey(base({ f: ptx('.version 8.0') }))).not.toBe(
+      kernelSourceKey(base({ f: ptx('.version 8.1') })),
+    );
   });
 
   it("changes with a linked source's include folders and in-memory headers", () => {
-    const ext = (includePaths: string[], headers: Record<string, string>) => declareDevice('ext', { args: ['f32'], returns: 'f32' }, { link: { cuda: '#include "m.h"', includePaths, headers } });
+    const ext = (includePaths: string[], headers: Record<string, string>) =>
+      declareDevice(
+        'ext',
+        { args: ['f32'], returns: 'f32' },
+        { link: { cuda: '#include "m.h"', includePaths, headers } },
+      );
     const key = kernelSourceKey(base({ f: ext(['/a'], {}) }));
     expect(kernelSourceKey(base({ f: ext(['/a'], {}) }))).toBe(key);
     expect(kernelSourceKey(base({ f: ext(['/b'], {}) }))).not.toBe(key);
-    expect(kernelSourceKey(base({ f: ext(['/a'], { 'm.h': '#define M 1' }) }))).not.toBe(kernelSourceKey(base({ f: ext(['/a'], { 'm.h': '#define M 2' }) })));
+    expect(kernelSourceKey(base({ f: ext(['/a'], { 'm.h': '#define M 1' }) }))).not.toBe(
+      kernelSourceKey(base({ f: ext(['/a'], { 'm.h': '#define M 2' }) })),
+    );
   });
 });
 
@@ -73,9 +85,19 @@ describe('first-level entries', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const params: KernelParam[] = [
     { kind: 'scalar', name: 'a', type: 'f32', local: 0 },
-    { kind: 'array', name: 'x', type: arrayType('f32', 2, 'A', true), use: { shape: true, strides: true, written: false } },
+    {
+      kind: 'array',
+      name: 'x',
+      type: arrayType('f32', 2, 'A', true),
+      use: { shape: true, strides: true, written: false },
+    },
   ];
-  const entry = { symbol: 'k', params, collectives: { block: true, warp: false, grid: true }, code: new Uint8Array([1, 2, 3, 4]) };
+  const entry = {
+    symbol: 'k',
+    params,
+    collectives: { block: true, warp: false, grid: true },
+    code: new Uint8Array([1, 2, 3, 4]),
+  };
 
   itWhen([nvvmMissing], 'give back the cubin and the ABI (canonical array types), across caches on one folder', () => {
     const key = kernelSourceKey(base({}));
@@ -85,18 +107,25 @@ describe('first-level entries', () => {
     expect(read?.params[1]?.type).toBe(arrayType('f32', 2, 'A', true));
   });
 
-  itWhen([nvvmMissing], 'miss when the libNVVM that compiled them is not the one there now, or the metadata is damaged', () => {
-    const cache = new CompileCache({ directory: dir });
-    const key = kernelSourceKey(base({ other: 1 }));
-    writeCachedKernel(cache, key, entry);
-    const stored = cache.get(key)!;
-    const stamp = JSON.parse(stored.metadata!['toolchain']!) as { path: string; size: number };
-    expect(stamp.path).toBe(nvvmToolchain().path);
-    cache.set(key, { ...stored, metadata: { ...stored.metadata, toolchain: JSON.stringify({ ...stamp, size: stamp.size + 1 }) } });
-    expect(readCachedKernel(cache, key)).toBeUndefined();
-    cache.set(key, { ...stored, metadata: { ...stored.metadata, abi: '{"symbol":"k","params":[{"kind":"array"}]' } });
-    expect(readCachedKernel(cache, key)).toBeUndefined();
-    cache.set(key, { ...stored, codeType: 'ptx' });
-    expect(readCachedKernel(cache, key)).toBeUndefined();
-  });
+  itWhen(
+    [nvvmMissing],
+    'miss when the libNVVM that compiled them is not the one there now, or the metadata is damaged',
+    () => {
+      const cache = new CompileCache({ directory: dir });
+      const key = kernelSourceKey(base({ other: 1 }));
+      writeCachedKernel(cache, key, entry);
+      const stored = cache.get(key)!;
+      const stamp = JSON.parse(stored.metadata!['toolchain']!) as { path: string; size: number };
+      expect(stamp.path).toBe(nvvmToolchain().path);
+      cache.set(key, {
+        ...stored,
+        metadata: { ...stored.metadata, toolchain: JSON.stringify({ ...stamp, size: stamp.size + 1 }) },
+      });
+      expect(readCachedKernel(cache, key)).toBeUndefined();
+      cache.set(key, { ...stored, metadata: { ...stored.metadata, abi: '{"symbol":"k","params":[{"kind":"array"}]' } });
+      expect(readCachedKernel(cache, key)).toBeUndefined();
+      cache.set(key, { ...stored, codeType: 'ptx' });
+      expect(readCachedKernel(cache, key)).toBeUndefined();
+    },
+  );
 });

@@ -61,7 +61,8 @@ declare const __CUDA_JS_PACKAGE_VERSION__: string | undefined;
  * package.json to read), else the nearest package.json's.
  */
 export function jitVersion(): string {
-  return (jitVersionCached ??= typeof __CUDA_JS_PACKAGE_VERSION__ === 'string' ? __CUDA_JS_PACKAGE_VERSION__ : packageVersion('@cuda-js/jit'));
+  return (jitVersionCached ??=
+    typeof __CUDA_JS_PACKAGE_VERSION__ === 'string' ? __CUDA_JS_PACKAGE_VERSION__ : packageVersion('@cuda-js/jit'));
 }
 let jitVersionCached: string | undefined;
 
@@ -83,10 +84,17 @@ function constantPart(value: KernelConstant, seen: Set<unknown>): KeyPart {
     return ['device', device.parsed.source, device.returns ?? '', constantsPart(device.constants, seen)];
   }
   if (value instanceof ExternalDeviceFunction) {
-    return ['external', value.symbol, value.args.map((t) => (typeof t === 'string' ? t : t.name)), value.returns, value.link.map(linkPart)];
+    return [
+      'external',
+      value.symbol,
+      value.args.map((t) => (typeof t === 'string' ? t : t.name)),
+      value.returns,
+      value.link.map(linkPart),
+    ];
   }
   if (typeof value === 'function') return ['dtype', makerType(value) ?? `function ${value.name}`];
-  if (ArrayBuffer.isView(value)) return ['array', value.constructor.name, new Uint8Array(value.buffer, value.byteOffset, value.byteLength)];
+  if (ArrayBuffer.isView(value))
+    return ['array', value.constructor.name, new Uint8Array(value.buffer, value.byteOffset, value.byteLength)];
   if (Array.isArray(value)) return ['list', value.map((v) => (typeof v === 'bigint' ? `${v}n` : String(v)))];
   return ['other', String(value)];
 }
@@ -99,7 +107,10 @@ function linkPart(input: LinkInput): KeyPart {
 }
 
 /** The constants of a kernel as a key part: numbers by value, arrays by bytes, device functions by their text (recursively). */
-export function constantsPart(constants: Readonly<Record<string, KernelConstant>>, seen: Set<unknown> = new Set()): KeyPart {
+export function constantsPart(
+  constants: Readonly<Record<string, KernelConstant>>,
+  seen: Set<unknown> = new Set(),
+): KeyPart {
   const out: Record<string, KeyPart> = {};
   for (const [name, value] of Object.entries(constants)) out[name] = constantPart(value, seen);
   return out;
@@ -157,7 +168,14 @@ function stampOf(path: string | undefined): ToolchainStamp | undefined {
 
 function sameStamp(a: ToolchainStamp | undefined, b: unknown): boolean {
   const o = b as Partial<ToolchainStamp> | null;
-  return a !== undefined && o !== null && typeof o === 'object' && a.path === o.path && a.size === o.size && a.mtimeMs === o.mtimeMs;
+  return (
+    a !== undefined &&
+    o !== null &&
+    typeof o === 'object' &&
+    a.path === o.path &&
+    a.size === o.size &&
+    a.mtimeMs === o.mtimeMs
+  );
 }
 
 /** The entry of `key` when it is whole and was compiled by the libNVVM that is there now; else undefined (a miss). */
@@ -182,7 +200,13 @@ export function writeCachedKernel(cache: CompileCache, key: string, kernel: Cach
   const stamp = stampOf(nvvmToolchain().path);
   if (!stamp) return; // an unknown toolchain cannot be checked on a hit: keep nothing
   const abi = { symbol: kernel.symbol, params: kernel.params, collectives: kernel.collectives };
-  cache.set(key, { codeType: 'cubin', name: kernel.symbol, code: kernel.code, symbolMapping: {}, metadata: { abi: JSON.stringify(abi), toolchain: JSON.stringify(stamp) } });
+  cache.set(key, {
+    codeType: 'cubin',
+    name: kernel.symbol,
+    code: kernel.code,
+    symbolMapping: {},
+    metadata: { abi: JSON.stringify(abi), toolchain: JSON.stringify(stamp) },
+  });
 }
 
 /** Launch parameters read back from JSON, or undefined where they are not well formed. */
@@ -197,14 +221,23 @@ export function decodeParams(value: unknown): KernelParam[] | undefined {
     }
     const t = p['type'] as Partial<ArrayType> | null;
     const use = p['use'] as Partial<ArrayUse> | null;
-    if (p['kind'] !== 'array' || t === null || typeof t !== 'object' || use === null || typeof use !== 'object') return undefined;
-    if (!isScalarName(t.dtype) || (t.ndim !== 1 && t.ndim !== 2 && t.ndim !== 3) || (t.layout !== 'C' && t.layout !== 'F' && t.layout !== 'A')) return undefined;
+    if (p['kind'] !== 'array' || t === null || typeof t !== 'object' || use === null || typeof use !== 'object')
+      return undefined;
+    if (
+      !isScalarName(t.dtype) ||
+      (t.ndim !== 1 && t.ndim !== 2 && t.ndim !== 3) ||
+      (t.layout !== 'C' && t.layout !== 'F' && t.layout !== 'A')
+    )
+      return undefined;
     const flags = [use.shape, use.strides, use.written, t.readonly];
     if (!flags.every((f) => typeof f === 'boolean')) return undefined;
     out.push({
       kind: 'array',
       name: p['name'],
-      type: t.pointer === true && t.ndim === 1 && t.layout === 'C' ? pointerType(t.dtype) : arrayType(t.dtype, t.ndim, t.layout, t.readonly === true),
+      type:
+        t.pointer === true && t.ndim === 1 && t.layout === 'C'
+          ? pointerType(t.dtype)
+          : arrayType(t.dtype, t.ndim, t.layout, t.readonly === true),
       use: { shape: use.shape === true, strides: use.strides === true, written: use.written === true },
     });
   }
@@ -214,6 +247,13 @@ export function decodeParams(value: unknown): KernelParam[] | undefined {
 /** Collectives read back from JSON, or undefined where they are not well formed. */
 export function decodeCollectives(value: unknown): KernelCollectives | undefined {
   const c = value as Partial<KernelCollectives> | null;
-  if (c === null || typeof c !== 'object' || typeof c.block !== 'boolean' || typeof c.warp !== 'boolean' || typeof c.grid !== 'boolean') return undefined;
+  if (
+    c === null ||
+    typeof c !== 'object' ||
+    typeof c.block !== 'boolean' ||
+    typeof c.warp !== 'boolean' ||
+    typeof c.grid !== 'boolean'
+  )
+    return undefined;
   return { block: c.block, warp: c.warp, grid: c.grid };
 }

@@ -49,11 +49,22 @@ export interface KernelCompileOptions {
  * PTX for the driver to compile (compile-route.ts decides the rest).
  */
 export function jitCompileOptions(
-  options: { readonly arch?: string | undefined; readonly fma?: boolean | undefined; readonly fastMath?: boolean | undefined; readonly cache?: boolean | undefined },
+  options: {
+    readonly arch?: string | undefined;
+    readonly fma?: boolean | undefined;
+    readonly fastMath?: boolean | undefined;
+    readonly cache?: boolean | undefined;
+  },
   name: string,
 ): KernelCompileOptions {
   const cache = wantsCache(options.cache) ? jitCache() : undefined;
-  return { arch: options.arch, fma: options.fma, fastMath: options.fastMath, name, ...(cache ? { cache, route: 'cubin' } : {}) };
+  return {
+    arch: options.arch,
+    fma: options.fma,
+    fastMath: options.fastMath,
+    name,
+    ...(cache ? { cache, route: 'cubin' } : {}),
+  };
 }
 
 /** Whether NVVM IR calls libdevice (`__nv_*`): linking it costs a few milliseconds, so kernels without math skip it. */
@@ -64,7 +75,10 @@ export function callsLibdevice(ir: string): boolean {
 /** The Program options of the libNVVM step for `ir`. */
 export function nvvmProgramOptions(options: KernelCompileOptions, ir?: string): ProgramOptions {
   const useLibdevice = ir === undefined || callsLibdevice(ir);
-  const out: { -readonly [K in keyof ProgramOptions]: ProgramOptions[K] } = { useLibdevice, name: `${options.name ?? 'kernel'}.ll` };
+  const out: { -readonly [K in keyof ProgramOptions]: ProgramOptions[K] } = {
+    useLibdevice,
+    name: `${options.name ?? 'kernel'}.ll`,
+  };
   if (options.arch !== undefined) out.arch = options.arch;
   if (options.fma !== undefined) out.fma = options.fma;
   if (options.fastMath !== undefined) out.fastMath = options.fastMath;

@@ -12,7 +12,10 @@ import type { KernelCompileOptions } from './kernel-compile-options.js';
 /** What `inspect` gives: the types, the NVVM IR and the PTX of one specialization. */
 export interface KernelInspection {
   /** `name: type` of each parameter and local variable. */
-  readonly types: { readonly params: Readonly<Record<string, string>>; readonly locals: Readonly<Record<string, string>> };
+  readonly types: {
+    readonly params: Readonly<Record<string, string>>;
+    readonly locals: Readonly<Record<string, string>>;
+  };
   readonly nvvm: string;
   readonly ptx: string;
   /** The simulator's generated JavaScript. */
@@ -30,7 +33,10 @@ export interface InspectionContext {
 }
 
 /** @internal The inspection of a typed kernel (see JitKernel.inspect). */
-export function inspectKernel(typed: TypedKernel, { name, compileOptions, locator }: InspectionContext): KernelInspection {
+export function inspectKernel(
+  typed: TypedKernel,
+  { name, compileOptions, locator }: InspectionContext,
+): KernelInspection {
   const params: Record<string, string> = {};
   typed.params.forEach((p) => (params[p.name] = typeName(p.type)));
   const locals: Record<string, string> = {};

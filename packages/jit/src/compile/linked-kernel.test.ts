@@ -5,7 +5,14 @@ import { errorOf } from '@cuda-js/test-support/errors';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompileCache, LinkError, LinkerUnavailableError, ObjectCode, Program, UnsupportedOptionError } from '@cuda-js/program';
+import {
+  CompileCache,
+  LinkError,
+  LinkerUnavailableError,
+  ObjectCode,
+  Program,
+  UnsupportedOptionError,
+} from '@cuda-js/program';
 import { describe, expect, it } from 'vitest';
 import { MUL_F32_CUDA, MUL_F32_PTX } from '../linked-code-fixtures.test-support.js';
 import { KernelBuilder, call, exprStmt, f32, i64, valueArg } from '../lower/ir-builders.test-support.js';
@@ -15,7 +22,14 @@ import type { ExternalCall } from '../typing/typed-ir.js';
 import { compileKernel, compileKernelAsync } from './compile-kernel.js';
 import { linksLtoir } from './compile-route.js';
 import { linkInputsOf, linkKernel, linkKernelAsync } from './linked-kernel.js';
-import { describeWhen, itWhen, linkerMissing, nvJitLinkMissing, nvrtcMissing, nvvmMissing } from './toolchain-environment.test-support.js';
+import {
+  describeWhen,
+  itWhen,
+  linkerMissing,
+  nvJitLinkMissing,
+  nvrtcMissing,
+  nvvmMissing,
+} from './toolchain-environment.test-support.js';
 
 const MUL: ExternalCall = { symbol: 'mul_f32', args: ['f32', 'f32'], returns: 'f32', link: [] };
 
@@ -24,7 +38,9 @@ function mulIr(): string {
   const k = new KernelBuilder('scale');
   const x = k.array('x', 'f32');
   const mul = k.external(MUL);
-  return lowerKernel(k.build([exprStmt(x.store([i64(0)], call(mul, MUL, [valueArg(x.load(i64(0))), valueArg(f32(2))])))]));
+  return lowerKernel(
+    k.build([exprStmt(x.store([i64(0)], call(mul, MUL, [valueArg(x.load(i64(0))), valueArg(f32(2))])))]),
+  );
 }
 
 /** mul_f32 as an NVVM IR library module, for LTO-IR made by libNVVM. */
@@ -48,7 +64,12 @@ describe('the link inputs of a typed kernel', () => {
     const externals: ExternalCall[] = [
       { ...MUL, link: [lib, ptx] },
       { symbol: 'g', args: [], returns: 'i32', link: [lib, { cuda: MUL_F32_CUDA }, code] },
-      { symbol: 'h', args: [], returns: 'i32', link: [{ ptx: MUL_F32_PTX }, code, { cuda: MUL_F32_CUDA, name: 'other.cu' }] },
+      {
+        symbol: 'h',
+        args: [],
+        returns: 'i32',
+        link: [{ ptx: MUL_F32_PTX }, code, { cuda: MUL_F32_CUDA, name: 'other.cu' }],
+      },
     ];
     expect(linkInputsOf({ externals })).toEqual([lib, ptx, code, { cuda: MUL_F32_CUDA, name: 'other.cu' }]);
     expect(linkInputsOf({ externals: [] })).toEqual([]);
@@ -62,8 +83,12 @@ describe('the link inputs of a typed kernel', () => {
   });
 
   it("refuse the 'ptx' route, which cannot link", () => {
-    expect(() => compileKernel(mulIr(), 'scale', { arch: 'sm_90', route: 'ptx', link: [{ ptx: MUL_F32_PTX }] })).toThrow(UnsupportedOptionError);
-    expect(() => compileKernel(mulIr(), 'scale', { arch: 'sm_90', route: 'ptx', link: [{ ptx: MUL_F32_PTX }] })).toThrow(/use route 'cubin' or 'auto'/);
+    expect(() =>
+      compileKernel(mulIr(), 'scale', { arch: 'sm_90', route: 'ptx', link: [{ ptx: MUL_F32_PTX }] }),
+    ).toThrow(UnsupportedOptionError);
+    expect(() =>
+      compileKernel(mulIr(), 'scale', { arch: 'sm_90', route: 'ptx', link: [{ ptx: MUL_F32_PTX }] }),
+    ).toThrow(/use route 'cubin' or 'auto'/);
   });
 });
 
@@ -75,34 +100,47 @@ describeWhen([nvvmMissing, linkerMissing], 'a kernel linked with its code (nvJit
     linked.objectCode.close();
   });
 
-  itWhen([nvrtcMissing], 'links CUDA C++ compiled by NVRTC as relocatable device code, and takes the link from the cache the second time', () => {
-    const cache = new CompileCache();
-    const first = linkKernel(mulIr(), { arch: 'sm_90', cache }, [{ cuda: MUL_F32_CUDA }]);
-    const before = cache.stats();
-    const second = linkKernel(mulIr(), { arch: 'sm_90', cache }, [{ cuda: MUL_F32_CUDA }]);
-    expect(second.objectCode.code).toEqual(first.objectCode.code);
-    // the kernel's PTX, the C++'s PTX and the link: all three from the cache
-    expect(cache.stats().hits - before.hits).toBe(3);
-    first.objectCode.close();
-    second.objectCode.close();
-  });
+  itWhen(
+    [nvrtcMissing],
+    'links CUDA C++ compiled by NVRTC as relocatable device code, and takes the link from the cache the second time',
+    () => {
+      const cache = new CompileCache();
+      const first = linkKernel(mulIr(), { arch: 'sm_90', cache }, [{ cuda: MUL_F32_CUDA }]);
+      const before = cache.stats();
+      const second = linkKernel(mulIr(), { arch: 'sm_90', cache }, [{ cuda: MUL_F32_CUDA }]);
+      expect(second.objectCode.code).toEqual(first.objectCode.code);
+      // the kernel's PTX, the C++'s PTX and the link: all three from the cache
+      expect(cache.stats().hits - before.hits).toBe(3);
+      first.objectCode.close();
+      second.objectCode.close();
+    },
+  );
 
-  itWhen([nvrtcMissing], "compiles linked CUDA C++ whose #include is found on its includePaths or in its headers (numba's extra NVRTC search paths)", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cuda-js-link-include-'));
-    try {
-      writeFileSync(join(dir, 'mul-impl.h'), '#define MUL_IMPL(a, b) ((a) * (b))\n');
-      const source = '#include "mul-impl.h"\nextern "C" __device__ float mul_f32(float a, float b) { return MUL_IMPL(a, b); }';
-      const fromFolder = linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [{ cuda: source, includePaths: [dir] }]);
-      expect(fromFolder.objectCode.codeType).toBe('cubin');
-      fromFolder.objectCode.close();
-      const fromMemory = linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [{ cuda: source, headers: { 'mul-impl.h': '#define MUL_IMPL(a, b) ((a) * (b))' } }]);
-      fromMemory.objectCode.close();
-      // without the folder, NVRTC cannot find the header: its error says so
-      expect(() => linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [{ cuda: source }])).toThrow(/mul-impl\.h/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  itWhen(
+    [nvrtcMissing],
+    "compiles linked CUDA C++ whose #include is found on its includePaths or in its headers (numba's extra NVRTC search paths)",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'cuda-js-link-include-'));
+      try {
+        writeFileSync(join(dir, 'mul-impl.h'), '#define MUL_IMPL(a, b) ((a) * (b))\n');
+        const source =
+          '#include "mul-impl.h"\nextern "C" __device__ float mul_f32(float a, float b) { return MUL_IMPL(a, b); }';
+        const fromFolder = linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [
+          { cuda: source, includePaths: [dir] },
+        ]);
+        expect(fromFolder.objectCode.codeType).toBe('cubin');
+        fromFolder.objectCode.close();
+        const fromMemory = linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [
+          { cuda: source, headers: { 'mul-impl.h': '#define MUL_IMPL(a, b) ((a) * (b))' } },
+        ]);
+        fromMemory.objectCode.close();
+        // without the folder, NVRTC cannot find the header: its error says so
+        expect(() => linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [{ cuda: source }])).toThrow(/mul-impl\.h/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('gives the same cubin on a worker thread', async () => {
     const a = linkKernel(mulIr(), { arch: 'sm_90' }, [{ ptx: MUL_F32_PTX }]);
@@ -118,32 +156,53 @@ describeWhen([nvvmMissing, linkerMissing], 'a kernel linked with its code (nvJit
   });
 });
 
-describeWhen([nvvmMissing, linkerMissing === undefined ? 'a linker is usable here' : undefined], 'a kernel linked with its code, where no linker is', () => {
-  it('says that no linker can make the cubin', async () => {
-    expect(() => compileKernel(mulIr(), 'scale', { arch: 'sm_90', link: [{ ptx: MUL_F32_PTX }] })).toThrow(LinkerUnavailableError);
-    await expect(compileKernelAsync(mulIr(), 'scale', { arch: 'sm_90', link: [{ ptx: MUL_F32_PTX }] })).rejects.toThrow(LinkerUnavailableError);
-  });
-});
+describeWhen(
+  [nvvmMissing, linkerMissing === undefined ? 'a linker is usable here' : undefined],
+  'a kernel linked with its code, where no linker is',
+  () => {
+    it('says that no linker can make the cubin', async () => {
+      expect(() => compileKernel(mulIr(), 'scale', { arch: 'sm_90', link: [{ ptx: MUL_F32_PTX }] })).toThrow(
+        LinkerUnavailableError,
+      );
+      await expect(
+        compileKernelAsync(mulIr(), 'scale', { arch: 'sm_90', link: [{ ptx: MUL_F32_PTX }] }),
+      ).rejects.toThrow(LinkerUnavailableError);
+    });
+  },
+);
 
 describeWhen([nvvmMissing], 'a kernel linked with LTO-IR', () => {
   const ltoir = (): ObjectCode => new Program(MUL_F32_NVVM, 'nvvm', { arch: 'sm_90', name: 'mul.ll' }).compile('ltoir');
 
-  itWhen([nvJitLinkMissing === undefined ? 'nvJitLink is present here' : undefined], 'says that only nvJitLink links it, where nvJitLink is absent', () => {
-    const input = ltoir();
-    const error = errorOf<unknown>(() => {
-      linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [input]);
-    });
-    expect(error).toBeInstanceOf(LinkerUnavailableError);
-    expect((error as Error).message).toMatch(/nvJitLink: .*the kernel 'scale' links LTO-IR \('mul\.ll'\), which only nvJitLink links/);
-    input.close();
-  });
+  itWhen(
+    [nvJitLinkMissing === undefined ? 'nvJitLink is present here' : undefined],
+    'says that only nvJitLink links it, where nvJitLink is absent',
+    () => {
+      const input = ltoir();
+      const error = errorOf<unknown>(() => {
+        linkKernel(mulIr(), { arch: 'sm_90', name: 'scale' }, [input]);
+      });
+      expect(error).toBeInstanceOf(LinkerUnavailableError);
+      expect((error as Error).message).toMatch(
+        /nvJitLink: .*the kernel 'scale' links LTO-IR \('mul\.ll'\), which only nvJitLink links/,
+      );
+      input.close();
+    },
+  );
 
-  itWhen([nvJitLinkMissing], 'links the kernel as LTO-IR with it through nvJitLink (the kernel has no PTX of its own then)', () => {
-    const input = ltoir();
-    const linked = linkKernel(mulIr(), { arch: 'sm_90', fastMath: true }, [input, { ptx: MUL_F32_PTX.replace('mul_f32', 'unused_f32') }]);
-    expect(linked.objectCode.codeType).toBe('cubin');
-    expect(linked.ptx).toBe('');
-    linked.objectCode.close();
-    input.close();
-  });
+  itWhen(
+    [nvJitLinkMissing],
+    'links the kernel as LTO-IR with it through nvJitLink (the kernel has no PTX of its own then)',
+    () => {
+      const input = ltoir();
+      const linked = linkKernel(mulIr(), { arch: 'sm_90', fastMath: true }, [
+        input,
+        { ptx: MUL_F32_PTX.replace('mul_f32', 'unused_f32') },
+      ]);
+      expect(linked.objectCode.codeType).toBe('cubin');
+      expect(linked.ptx).toBe('');
+      linked.objectCode.close();
+      input.close();
+    },
+  );
 });

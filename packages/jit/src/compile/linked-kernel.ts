@@ -64,12 +64,27 @@ function plan(ir: string, options: KernelCompileOptions, inputs: readonly LinkIn
     if (input instanceof ObjectCode) return { code: input, owned: false };
     if ('cuda' in input) {
       const name = input.name ?? `${base}.link${k + 1}.cu`;
-      const includes = { ...(input.includePaths !== undefined ? { includePaths: input.includePaths } : {}), ...(input.headers !== undefined ? { headers: input.headers } : {}) };
-      return { program: new Program(input.cuda, 'c++', { relocatableDeviceCode: true, name, ...includes, ...(options.arch !== undefined ? { arch: options.arch } : {}) }) };
+      const includes = {
+        ...(input.includePaths !== undefined ? { includePaths: input.includePaths } : {}),
+        ...(input.headers !== undefined ? { headers: input.headers } : {}),
+      };
+      return {
+        program: new Program(input.cuda, 'c++', {
+          relocatableDeviceCode: true,
+          name,
+          ...includes,
+          ...(options.arch !== undefined ? { arch: options.arch } : {}),
+        }),
+      };
     }
     return { code: ObjectCode.fromPtxText(input.ptx, { name: input.name ?? `${base}.link${k + 1}.ptx` }), owned: true };
   });
-  return { lto, target: lto ? 'ltoir' : 'ptx', kernel: new Program(ir, 'nvvm', nvvmProgramOptions(options, ir)), inputs: planned };
+  return {
+    lto,
+    target: lto ? 'ltoir' : 'ptx',
+    kernel: new Program(ir, 'nvvm', nvvmProgramOptions(options, ir)),
+    inputs: planned,
+  };
 }
 
 /** The Linker of the kernel's code and its inputs' (nvJitLink only, with LTO-IR). */
@@ -80,10 +95,14 @@ function linkerOf(p: LinkPlan, objects: readonly ObjectCode[], options: KernelCo
 /** nvJitLink's absence, said for a link that needs it. */
 function explained(error: unknown, p: LinkPlan, inputs: readonly LinkInput[], options: KernelCompileOptions): unknown {
   if (!p.lto || !(error instanceof LinkerUnavailableError)) return error;
-  const ltoir = inputs.filter((i): i is ObjectCode => i instanceof ObjectCode && i.codeType === 'ltoir').map((i) => `'${i.name}'`);
+  const ltoir = inputs
+    .filter((i): i is ObjectCode => i instanceof ObjectCode && i.codeType === 'ltoir')
+    .map((i) => `'${i.name}'`);
   const reason = error.reasons['nvJitLink'] ?? 'not usable';
   return new LinkerUnavailableError(
-    { nvJitLink: `${reason}; the kernel '${options.name ?? 'kernel'}' links LTO-IR (${ltoir.join(', ')}), which only nvJitLink links (the driver's cuLink* cannot)` },
+    {
+      nvJitLink: `${reason}; the kernel '${options.name ?? 'kernel'}' links LTO-IR (${ltoir.join(', ')}), which only nvJitLink links (the driver's cuLink* cannot)`,
+    },
     { cause: error },
   );
 }
@@ -124,7 +143,11 @@ export function linkKernel(ir: string, options: KernelCompileOptions, inputs: re
 }
 
 /** {@link linkKernel} with the compiles and the link off the event loop. */
-export async function linkKernelAsync(ir: string, options: KernelCompileOptions, inputs: readonly LinkInput[]): Promise<LinkedKernel> {
+export async function linkKernelAsync(
+  ir: string,
+  options: KernelCompileOptions,
+  inputs: readonly LinkInput[],
+): Promise<LinkedKernel> {
   const p = plan(ir, options, inputs);
   const calls = { cache: options.cache, logs: options.logs };
   const made: ObjectCode[] = p.inputs.flatMap((i) => ('owned' in i && i.owned ? [i.code] : []));

@@ -6,6 +6,10 @@ import { SPECIALIZATION_SOURCES } from './specialization-sources.js';
 
 describe('specialization sources', () => {
   it('asks a loaded kernel artifact first, then the disk cache, and compiles last', () => {
-    expect(SPECIALIZATION_SOURCES.map((source) => source.name)).toEqual(['fromArtifact', 'fromDiskCache', 'compiledNow']);
+    expect(SPECIALIZATION_SOURCES.map((source) => source.name)).toEqual([
+      'fromArtifact',
+      'fromDiskCache',
+      'compiledNow',
+    ]);
   });
 });

@@ -135,7 +135,12 @@ function diskCacheKey(request: SpecializationRequest, symbol: string, options: K
     constants: request.constants,
     signature: request.key,
     symbol,
-    options: { arch: arch === undefined ? undefined : String(arch), fma: options.fma, fastMath: options.fastMath, route: options.route },
+    options: {
+      arch: arch === undefined ? undefined : String(arch),
+      fma: options.fma,
+      fastMath: options.fastMath,
+      route: options.route,
+    },
   });
 }
 
@@ -163,11 +168,26 @@ function fromArtifact({ request }: Sourcing): LoadedCode | undefined {
     // PTX newer than the driver, say: the JIT may still compile it where libNVVM is
     const why = nvvmUnavailable();
     const first = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    if (why !== undefined) throw notBuiltError(request.name, `loading its ${code.kind} for ${code.arch} on this ${arch} (${first})`, entry, arch, why, error);
+    if (why !== undefined)
+      throw notBuiltError(
+        request.name,
+        `loading its ${code.kind} for ${code.arch} on this ${arch} (${first})`,
+        entry,
+        arch,
+        why,
+        error,
+      );
     return undefined;
   }
   const origin = code.kind === 'cubin' ? 'artifact-cubin' : 'artifact-ptx';
-  return { origin, objectCode, kernel, params: specialization.params, cooperative: specialization.collectives.grid, symbol: specialization.symbol };
+  return {
+    origin,
+    objectCode,
+    kernel,
+    params: specialization.params,
+    cooperative: specialization.collectives.grid,
+    symbol: specialization.symbol,
+  };
 }
 
 /** The disk cache's cubin (compile/kernel-cache.ts's first-level entry), looked up before anything is typed. */
@@ -201,9 +221,22 @@ function compiledNow(sourcing: Sourcing): LoadedCode {
     else request.cacheStats.misses++;
   }
   if (cache && sourceKey && compiled.route === 'cubin') {
-    writeCachedKernel(cache, sourceKey, { symbol, params: typed.params, collectives: typed.collectives, code: compiled.objectCode.code });
+    writeCachedKernel(cache, sourceKey, {
+      symbol,
+      params: typed.params,
+      collectives: typed.collectives,
+      code: compiled.objectCode.code,
+    });
   }
-  return { origin: 'jit', objectCode: compiled.objectCode, kernel: compiled.kernel, params: typed.params, cooperative: typed.collectives.grid, symbol, typed };
+  return {
+    origin: 'jit',
+    objectCode: compiled.objectCode,
+    kernel: compiled.kernel,
+    params: typed.params,
+    cooperative: typed.collectives.grid,
+    symbol,
+    typed,
+  };
 }
 
 /** The sources of a GPU specialization's code, asked in this order; the last always answers. */
@@ -229,7 +262,8 @@ function specializationOf(request: SpecializationRequest, code: LoadedCode): Gpu
   const launcher = new KernelLauncher(kernel, code.params, request.name, { cooperative: code.cooperative });
   const signature = [...request.types];
   const { key } = request;
-  if (code.typed !== undefined) return { signature, key, typed: code.typed, target: 'gpu', origin: code.origin, objectCode, launcher, kernel };
+  if (code.typed !== undefined)
+    return { signature, key, typed: code.typed, target: 'gpu', origin: code.origin, objectCode, launcher, kernel };
   const { symbol } = code;
   let made: TypedKernel | undefined;
   return {

@@ -1,4 +1,11 @@
-import { Linker, LinkerUnavailableError, ObjectCode, Program, nvvmToolchain, toolchainIdentity } from '@cuda-js/program';
+import {
+  Linker,
+  LinkerUnavailableError,
+  ObjectCode,
+  Program,
+  nvvmToolchain,
+  toolchainIdentity,
+} from '@cuda-js/program';
 
 function firstLine(error: unknown): string {
   return ((error as Error)?.message ?? String(error)).split('\n')[0]!;
@@ -30,7 +37,9 @@ export const deviceMissing: string | undefined = (() => {
 /** Why no linker (nvJitLink, or the driver's) can make a cubin here, or undefined when one can. */
 export const linkerMissing: string | undefined = (() => {
   try {
-    return toolchainIdentity({ linker: true }).linker === null ? 'neither nvJitLink nor a driver with a device to link with' : undefined;
+    return toolchainIdentity({ linker: true }).linker === null
+      ? 'neither nvJitLink nor a driver with a device to link with'
+      : undefined;
   } catch (error) {
     return firstLine(error);
   }
@@ -39,7 +48,12 @@ export const linkerMissing: string | undefined = (() => {
 /** Why NVRTC cannot compile CUDA C++ here, or undefined when it can. */
 export const nvrtcMissing: string | undefined = (() => {
   try {
-    new Program('extern "C" __device__ int probe() { return 0; }', 'c++', { arch: 'sm_90', relocatableDeviceCode: true }).compile('ptx').close();
+    new Program('extern "C" __device__ int probe() { return 0; }', 'c++', {
+      arch: 'sm_90',
+      relocatableDeviceCode: true,
+    })
+      .compile('ptx')
+      .close();
     return undefined;
   } catch (error) {
     return firstLine(error);
@@ -50,7 +64,12 @@ export const nvrtcMissing: string | undefined = (() => {
 export const nvrtcLtoirMissing: string | undefined = (() => {
   if (nvrtcMissing !== undefined) return nvrtcMissing;
   try {
-    new Program('extern "C" __device__ int probe() { return 0; }', 'c++', { arch: 'sm_90', relocatableDeviceCode: true }).compile('ltoir').close();
+    new Program('extern "C" __device__ int probe() { return 0; }', 'c++', {
+      arch: 'sm_90',
+      relocatableDeviceCode: true,
+    })
+      .compile('ltoir')
+      .close();
     return undefined;
   } catch (error) {
     return firstLine(error);
@@ -61,7 +80,9 @@ export const nvrtcLtoirMissing: string | undefined = (() => {
 export const nvJitLinkMissing: string | undefined = (() => {
   try {
     using probe = ObjectCode.fromPtxText('.version 7.0\n.target sm_50\n.address_size 64\n', { name: 'probe.ptx' });
-    return new Linker([probe], { backend: 'nvJitLink' }).backend === 'nvJitLink' ? undefined : 'the linker is not nvJitLink';
+    return new Linker([probe], { backend: 'nvJitLink' }).backend === 'nvJitLink'
+      ? undefined
+      : 'the linker is not nvJitLink';
   } catch (error) {
     const reason = error instanceof LinkerUnavailableError ? error.reasons['nvJitLink'] : undefined;
     return reason === undefined ? firstLine(error) : `no nvJitLink: ${reason}`;

@@ -37,7 +37,11 @@ const UNSIGNED: readonly ScalarName[] = Object.freeze(['u32', 'u64']);
 type ByType<Form> = Form & { readonly types?: readonly ScalarName[] };
 
 /** The NVVM form of an atomic's formula (see the file's comment). */
-export type AtomicFormula = { readonly binary: 'add' | 'sub' | 'and' | 'or' | 'xor' } | { readonly math: 'min' | 'max' } | { readonly value: true } | LlvmForm;
+export type AtomicFormula =
+  | { readonly binary: 'add' | 'sub' | 'and' | 'or' | 'xor' }
+  | { readonly math: 'min' | 'max' }
+  | { readonly value: true }
+  | LlvmForm;
 
 export interface AtomicRow {
   /** numba's spelling. */
@@ -58,7 +62,10 @@ const bitwise = (operator: 'and' | 'or' | 'xor', js: string) =>
     numba: `cuda.atomic.${operator}`,
     types: INTEGERS,
     operands: 'value',
-    update: { nvvm: [{ binary: operator }], simulator: { i32: `($o ${js} $v)`, u32: `(($o ${js} $v) >>> 0)`, i64: `($o ${js} $v)`, u64: `($o ${js} $v)` } },
+    update: {
+      nvvm: [{ binary: operator }],
+      simulator: { i32: `($o ${js} $v)`, u32: `(($o ${js} $v) >>> 0)`, i64: `($o ${js} $v)`, u64: `($o ${js} $v)` },
+    },
     nvvm: [{ llvm: [`%r = atomicrmw ${operator} $p $ptr, $t $value monotonic`] }],
   }) as const satisfies AtomicRow;
 
@@ -69,7 +76,14 @@ const minMax = (fn: 'min' | 'max') =>
     operands: 'value',
     update: {
       nvvm: [{ math: fn }],
-      simulator: { i32: `${fn}Number($o, $v)`, u32: `${fn}Number($o, $v)`, f32: `${fn}Number($o, $v)`, f64: `${fn}Number($o, $v)`, i64: `${fn}Bigint($o, $v)`, u64: `${fn}Bigint($o, $v)` },
+      simulator: {
+        i32: `${fn}Number($o, $v)`,
+        u32: `${fn}Number($o, $v)`,
+        f32: `${fn}Number($o, $v)`,
+        f64: `${fn}Number($o, $v)`,
+        i64: `${fn}Bigint($o, $v)`,
+        u64: `${fn}Bigint($o, $v)`,
+      },
     },
     nvvm: [
       { types: SIGNED, llvm: [`%r = atomicrmw ${fn} $p $ptr, $t $value monotonic`] },
@@ -86,8 +100,25 @@ const nanMinMax = (fn: 'min' | 'max') => {
     types: NUMBERS,
     operands: 'value',
     update: {
-      nvvm: [{ types: INTEGERS, math: fn }, { llvm: [`%b = fcmp ${less} $t $old, $value`, '%n = fcmp uno $t $value, $value', '%w = or i1 %b, %n', '%r = select i1 %w, $t $old, $t $value'] }],
-      simulator: { i32: `${fn}Number($o, $v)`, u32: `${fn}Number($o, $v)`, i64: `${fn}Bigint($o, $v)`, u64: `${fn}Bigint($o, $v)`, f32: floats, f64: floats },
+      nvvm: [
+        { types: INTEGERS, math: fn },
+        {
+          llvm: [
+            `%b = fcmp ${less} $t $old, $value`,
+            '%n = fcmp uno $t $value, $value',
+            '%w = or i1 %b, %n',
+            '%r = select i1 %w, $t $old, $t $value',
+          ],
+        },
+      ],
+      simulator: {
+        i32: `${fn}Number($o, $v)`,
+        u32: `${fn}Number($o, $v)`,
+        i64: `${fn}Bigint($o, $v)`,
+        u64: `${fn}Bigint($o, $v)`,
+        f32: floats,
+        f64: floats,
+      },
     },
     // floats: a compare-and-swap loop around the formula
     nvvm: [
@@ -109,7 +140,12 @@ export const ATOMIC_FUNCTIONS = Object.freeze({
       // LLVM 7 has no `atomicrmw fadd`: libNVVM refuses it
       { types: FLOATS, llvm: ['%r = call $t @llvm.nvvm.atomic.load.add.$type.$m($p $ptr, $t $value)'] },
       // noftz: subnormals are kept, as everywhere else
-      { types: ['f16', 'bf16'], ptx: 'atom$space.add.noftz.$type $0, [$1], $2;', constraints: '=h,l,h,~{memory}', result: 'i16' },
+      {
+        types: ['f16', 'bf16'],
+        ptx: 'atom$space.add.noftz.$type $0, [$1], $2;',
+        constraints: '=h,l,h,~{memory}',
+        result: 'i16',
+      },
     ],
   },
   /** `old - value` (wrapping for integers; floats round to the type). */
@@ -121,7 +157,10 @@ export const ATOMIC_FUNCTIONS = Object.freeze({
     nvvm: [
       { types: INTEGERS, llvm: ['%r = atomicrmw sub $p $ptr, $t $value monotonic'] },
       // `old - v` is `old + -v` exactly in IEEE arithmetic
-      { types: FLOATS, llvm: ['%n = fsub $t $negzero, $value', '%r = call $t @llvm.nvvm.atomic.load.add.$type.$m($p $ptr, $t %n)'] },
+      {
+        types: FLOATS,
+        llvm: ['%n = fsub $t $negzero, $value', '%r = call $t @llvm.nvvm.atomic.load.add.$type.$m($p $ptr, $t %n)'],
+      },
     ],
   },
   /** The smaller, by the `min` formula of MATH_FUNCTIONS (a NaN wins). */
@@ -146,7 +185,15 @@ export const ATOMIC_FUNCTIONS = Object.freeze({
     update: { nvvm: [{ value: true }], simulator: '$v' },
     nvvm: [
       { types: INTEGERS, llvm: ['%r = atomicrmw xchg $p $ptr, $t $value monotonic'] },
-      { types: FLOATS, llvm: ['%bp = bitcast $p $ptr to $ip', '%vb = bitcast $t $value to $i', '%ob = atomicrmw xchg $ip %bp, $i %vb monotonic', '%r = bitcast $i %ob to $t'] },
+      {
+        types: FLOATS,
+        llvm: [
+          '%bp = bitcast $p $ptr to $ip',
+          '%vb = bitcast $t $value to $i',
+          '%ob = atomicrmw xchg $ip %bp, $i %vb monotonic',
+          '%r = bitcast $i %ob to $t',
+        ],
+      },
     ],
   },
   /** `old >= value ? 0 : old + 1` (PTX's atom.inc). */
@@ -167,7 +214,17 @@ export const ATOMIC_FUNCTIONS = Object.freeze({
     types: UNSIGNED,
     operands: 'value',
     update: {
-      nvvm: [{ llvm: ['%z = icmp eq $t $old, 0', '%a = icmp ugt $t $old, $value', '%w = or i1 %z, %a', '%p = sub $t $old, 1', '%r = select i1 %w, $t $value, $t %p'] }],
+      nvvm: [
+        {
+          llvm: [
+            '%z = icmp eq $t $old, 0',
+            '%a = icmp ugt $t $old, $value',
+            '%w = or i1 %z, %a',
+            '%p = sub $t $old, 1',
+            '%r = select i1 %w, $t $value, $t %p',
+          ],
+        },
+      ],
       simulator: { u32: '($o === 0 || $o > $v ? $v : $o - 1)', u64: '($o === 0n || $o > $v ? $v : $o - 1n)' },
     },
     nvvm: [{ types: ['u32'], llvm: ['%r = call i32 @llvm.nvvm.atomic.load.dec.32.$m($p $ptr, i32 $value)'] }],
@@ -177,8 +234,18 @@ export const ATOMIC_FUNCTIONS = Object.freeze({
     numba: 'cuda.atomic.cas',
     types: INTEGERS,
     operands: 'compare',
-    update: { nvvm: [{ llvm: ['%e = icmp eq $t $old, $compare', '%r = select i1 %e, $t $value, $t $old'] }], simulator: '($o === $c ? $v : $o)' },
-    nvvm: [{ llvm: ['%pair = cmpxchg $p $ptr, $t $compare, $t $value monotonic monotonic', '%r = extractvalue { $t, i1 } %pair, 0'] }],
+    update: {
+      nvvm: [{ llvm: ['%e = icmp eq $t $old, $compare', '%r = select i1 %e, $t $value, $t $old'] }],
+      simulator: '($o === $c ? $v : $o)',
+    },
+    nvvm: [
+      {
+        llvm: [
+          '%pair = cmpxchg $p $ptr, $t $compare, $t $value monotonic monotonic',
+          '%r = extractvalue { $t, i1 } %pair, 0',
+        ],
+      },
+    ],
   },
 } as const satisfies Record<string, AtomicRow>);
 
@@ -187,5 +254,7 @@ export type AtomicFunction = keyof typeof ATOMIC_FUNCTIONS;
 
 /** The row of atomic `fn`, or undefined for a name that is none. */
 export function atomicRow(fn: string): AtomicRow | undefined {
-  return Object.hasOwn(ATOMIC_FUNCTIONS, fn) ? (ATOMIC_FUNCTIONS as Readonly<Record<string, AtomicRow>>)[fn] : undefined;
+  return Object.hasOwn(ATOMIC_FUNCTIONS, fn)
+    ? (ATOMIC_FUNCTIONS as Readonly<Record<string, AtomicRow>>)[fn]
+    : undefined;
 }

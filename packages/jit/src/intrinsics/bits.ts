@@ -43,7 +43,14 @@ export const BIT_FUNCTIONS = Object.freeze({
     numba: 'cuda.ffs',
     argTypes: INTEGERS,
     result: 'i32',
-    nvvm: { llvm: ['%c = call $t @llvm.cttz.$t($t $0, i1 false)', '%p = add $t %c, 1', '%z = icmp eq $t $0, 0', '%r = select i1 %z, $t 0, $t %p'] },
+    nvvm: {
+      llvm: [
+        '%c = call $t @llvm.cttz.$t($t $0, i1 false)',
+        '%p = add $t %c, 1',
+        '%z = icmp eq $t $0, 0',
+        '%r = select i1 %z, $t 0, $t %p',
+      ],
+    },
     simulator: { i32: 'ffs32($0)', u32: 'ffs32($0)', i64: 'ffs64($0)', u64: 'ffs64($0)' },
   },
   /** The bits in reverse order (numba's `cuda.brev`). */

@@ -20,11 +20,26 @@ export interface FenceRow {
 
 export const FENCES = Object.freeze({
   /** Orders the thread's memory accesses for the block. */
-  block: { cuda: 'threadfence_block', numba: 'cuda.threadfence_block', nvvm: { llvm: ['call void @llvm.nvvm.membar.cta()'] }, simulator: '// fence (block)' },
+  block: {
+    cuda: 'threadfence_block',
+    numba: 'cuda.threadfence_block',
+    nvvm: { llvm: ['call void @llvm.nvvm.membar.cta()'] },
+    simulator: '// fence (block)',
+  },
   /** Orders the thread's memory accesses for the device. */
-  device: { cuda: 'threadfence', numba: 'cuda.threadfence', nvvm: { llvm: ['call void @llvm.nvvm.membar.gl()'] }, simulator: '// fence (device)' },
+  device: {
+    cuda: 'threadfence',
+    numba: 'cuda.threadfence',
+    nvvm: { llvm: ['call void @llvm.nvvm.membar.gl()'] },
+    simulator: '// fence (device)',
+  },
   /** Orders the thread's memory accesses for the system (host and peer devices). */
-  system: { cuda: 'threadfence_system', numba: 'cuda.threadfence_system', nvvm: { llvm: ['call void @llvm.nvvm.membar.sys()'] }, simulator: '// fence (system)' },
+  system: {
+    cuda: 'threadfence_system',
+    numba: 'cuda.threadfence_system',
+    nvvm: { llvm: ['call void @llvm.nvvm.membar.sys()'] },
+    simulator: '// fence (system)',
+  },
 } as const satisfies Record<string, FenceRow>);
 
 /** A fence's scope (typed-ir.ts's `fence` node). */

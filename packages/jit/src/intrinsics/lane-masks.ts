@@ -23,7 +23,12 @@ export interface LaneMaskRow {
 }
 
 const register = (which: string, numba: string, simulator: string) =>
-  ({ numba, which, nvvm: { llvm: [`%r = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.${which}()`] }, simulator }) as const satisfies LaneMaskRow;
+  ({
+    numba,
+    which,
+    nvvm: { llvm: [`%r = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.${which}()`] },
+    simulator,
+  }) as const satisfies LaneMaskRow;
 
 export const LANE_MASKS = Object.freeze({
   /** The lanes now executing together (`activemask.b32`; NVVM has no intrinsic for it). */

@@ -17,14 +17,33 @@ import { WARP_VOTES } from './warp-votes.js';
 
 /** One row of one table: its table's name, its key there, its path under `cuda` and the row itself. */
 export interface IntrinsicEntry {
-  readonly table: 'atomics' | 'bits' | 'fences' | 'fp16' | 'lane masks' | 'math' | 'timers' | 'warp matches' | 'warp shuffles' | 'warp votes';
+  readonly table:
+    | 'atomics'
+    | 'bits'
+    | 'fences'
+    | 'fp16'
+    | 'lane masks'
+    | 'math'
+    | 'timers'
+    | 'warp matches'
+    | 'warp shuffles'
+    | 'warp votes';
   readonly key: string;
   readonly path: string;
   readonly row: Readonly<Record<string, unknown>>;
 }
 
-const entries = (table: IntrinsicEntry['table'], rows: object, path: (key: string, row: Readonly<Record<string, unknown>>) => string): IntrinsicEntry[] =>
-  Object.entries(rows).map(([key, row]: [string, Readonly<Record<string, unknown>>]) => ({ table, key, path: path(key, row), row }));
+const entries = (
+  table: IntrinsicEntry['table'],
+  rows: object,
+  path: (key: string, row: Readonly<Record<string, unknown>>) => string,
+): IntrinsicEntry[] =>
+  Object.entries(rows).map(([key, row]: [string, Readonly<Record<string, unknown>>]) => ({
+    table,
+    key,
+    path: path(key, row),
+    row,
+  }));
 
 /** Every row of every table. */
 export const INTRINSIC_ENTRIES: readonly IntrinsicEntry[] = Object.freeze([

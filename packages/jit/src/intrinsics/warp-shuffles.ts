@@ -42,11 +42,35 @@ export const WARP_SHUFFLES = Object.freeze({
     source: { simulator: '$segment + ($lane & ($width - 1))' },
   },
   /** The value of lane `laneid - delta`. */
-  shfl_up_sync: { numba: 'cuda.shfl_up_sync', mode: 'up', lane: 'delta', ptx: 'up', clamp: 0, direct: 'warp', source: { llvm: 'sub i32 $laneid, $lane', simulator: '$i - $lane' } },
+  shfl_up_sync: {
+    numba: 'cuda.shfl_up_sync',
+    mode: 'up',
+    lane: 'delta',
+    ptx: 'up',
+    clamp: 0,
+    direct: 'warp',
+    source: { llvm: 'sub i32 $laneid, $lane', simulator: '$i - $lane' },
+  },
   /** The value of lane `laneid + delta`. */
-  shfl_down_sync: { numba: 'cuda.shfl_down_sync', mode: 'down', lane: 'delta', ptx: 'down', clamp: 31, direct: 'warp', source: { llvm: 'add i32 $laneid, $lane', simulator: '$i + $lane' } },
+  shfl_down_sync: {
+    numba: 'cuda.shfl_down_sync',
+    mode: 'down',
+    lane: 'delta',
+    ptx: 'down',
+    clamp: 31,
+    direct: 'warp',
+    source: { llvm: 'add i32 $laneid, $lane', simulator: '$i + $lane' },
+  },
   /** The value of lane `laneid ^ laneMask`. */
-  shfl_xor_sync: { numba: 'cuda.shfl_xor_sync', mode: 'xor', lane: 'laneMask', ptx: 'bfly', clamp: 31, direct: 'width', source: { llvm: 'xor i32 $laneid, $lane', simulator: '$i ^ $lane' } },
+  shfl_xor_sync: {
+    numba: 'cuda.shfl_xor_sync',
+    mode: 'xor',
+    lane: 'laneMask',
+    ptx: 'bfly',
+    clamp: 31,
+    direct: 'width',
+    source: { llvm: 'xor i32 $laneid, $lane', simulator: '$i ^ $lane' },
+  },
 } as const satisfies Record<string, WarpShuffleRow>);
 
 /** A shuffle's mode, as the IR names it. */

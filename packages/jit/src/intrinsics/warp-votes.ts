@@ -24,13 +24,37 @@ export interface WarpVoteRow {
 
 export const WARP_VOTES = Object.freeze({
   /** Whether the predicate is true in every lane of `mask`. */
-  all_sync: { numba: 'cuda.all_sync', mode: 'all', result: 'bool', nvvm: { llvm: ['%r = call i1 @llvm.nvvm.vote.all.sync(i32 $mask, i1 $0)'] }, simulator: '$ballot === $mask' },
+  all_sync: {
+    numba: 'cuda.all_sync',
+    mode: 'all',
+    result: 'bool',
+    nvvm: { llvm: ['%r = call i1 @llvm.nvvm.vote.all.sync(i32 $mask, i1 $0)'] },
+    simulator: '$ballot === $mask',
+  },
   /** Whether the predicate is true in any lane of `mask`. */
-  any_sync: { numba: 'cuda.any_sync', mode: 'any', result: 'bool', nvvm: { llvm: ['%r = call i1 @llvm.nvvm.vote.any.sync(i32 $mask, i1 $0)'] }, simulator: '$ballot !== 0' },
+  any_sync: {
+    numba: 'cuda.any_sync',
+    mode: 'any',
+    result: 'bool',
+    nvvm: { llvm: ['%r = call i1 @llvm.nvvm.vote.any.sync(i32 $mask, i1 $0)'] },
+    simulator: '$ballot !== 0',
+  },
   /** Whether the predicate is the same in every lane of `mask`. */
-  eq_sync: { numba: 'cuda.eq_sync', mode: 'eq', result: 'bool', nvvm: { llvm: ['%r = call i1 @llvm.nvvm.vote.uni.sync(i32 $mask, i1 $0)'] }, simulator: '$ballot === 0 || $ballot === $mask' },
+  eq_sync: {
+    numba: 'cuda.eq_sync',
+    mode: 'eq',
+    result: 'bool',
+    nvvm: { llvm: ['%r = call i1 @llvm.nvvm.vote.uni.sync(i32 $mask, i1 $0)'] },
+    simulator: '$ballot === 0 || $ballot === $mask',
+  },
   /** The lanes of `mask` whose predicate is true (bit k: lane k). */
-  ballot_sync: { numba: 'cuda.ballot_sync', mode: 'ballot', result: 'u32', nvvm: { llvm: ['%r = call i32 @llvm.nvvm.vote.ballot.sync(i32 $mask, i1 $0)'] }, simulator: '$ballot >>> 0' },
+  ballot_sync: {
+    numba: 'cuda.ballot_sync',
+    mode: 'ballot',
+    result: 'u32',
+    nvvm: { llvm: ['%r = call i32 @llvm.nvvm.vote.ballot.sync(i32 $mask, i1 $0)'] },
+    simulator: '$ballot >>> 0',
+  },
 } as const satisfies Record<string, WarpVoteRow>);
 
 /** A warp vote's mode, as the IR names it. */

@@ -30,7 +30,24 @@ describe('ArgumentKinds', () => {
   });
 
   it('never says "same" where the full typing differs (fast-check)', () => {
-    const pool: unknown[] = [0, 1.5, -3, 7n, 0n, true, false, f32(1), f32(2), i32(4), i64(5n), f32s, i32s, new Float32Array(2), view, ndarray];
+    const pool: unknown[] = [
+      0,
+      1.5,
+      -3,
+      7n,
+      0n,
+      true,
+      false,
+      f32(1),
+      f32(2),
+      i32(4),
+      i64(5n),
+      f32s,
+      i32s,
+      new Float32Array(2),
+      view,
+      ndarray,
+    ];
     const args = fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 4 });
     fc.assert(
       fc.property(args, args, (before, after) => {

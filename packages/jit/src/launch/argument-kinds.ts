@@ -27,7 +27,10 @@ export class ArgumentKinds {
       }
       if (a === b) {
         // a closed view is typed again, to its clear error
-        if (a instanceof StridedMemoryView ? !a.closed : a instanceof DeviceArray ? !a.view.closed : ArrayBuffer.isView(a)) continue;
+        if (
+          a instanceof StridedMemoryView ? !a.closed : a instanceof DeviceArray ? !a.view.closed : ArrayBuffer.isView(a)
+        )
+          continue;
         return false;
       }
       if (a instanceof Scalar && b instanceof Scalar && a.type === b.type) continue;

@@ -1,5 +1,30 @@
-import { Buffer, bf16, bool, f16, f32, f64, i16, i32, i64, i8, u16, u32, u64, u8, type MemoryResource } from '@cuda-js/core';
-import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, type CudaArrayInterface, type DLDataType, type DLPackRequest, type DLPackTensor } from '@cuda-js/memory-view';
+import {
+  Buffer,
+  bf16,
+  bool,
+  f16,
+  f32,
+  f64,
+  i16,
+  i32,
+  i64,
+  i8,
+  u16,
+  u32,
+  u64,
+  u8,
+  type MemoryResource,
+} from '@cuda-js/core';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  DLPACK_DEVICE,
+  StridedMemoryView,
+  type CudaArrayInterface,
+  type DLDataType,
+  type DLPackRequest,
+  type DLPackTensor,
+} from '@cuda-js/memory-view';
 // scijs and stdlib ndarrays are viewed through the host adapters, which their subpath registers.
 import '@cuda-js/memory-view/adapters';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +33,8 @@ import { arrayType, typeName, type JitType } from '../typing/jit-types.js';
 import { argumentTypes, type LaunchTarget } from './argument-types.js';
 
 const names = (n: number) => Array.from({ length: n }, (_, i) => `a${i}`);
-const typesOf = (args: unknown[], target: LaunchTarget = 'gpu'): string[] => argumentTypes(args, names(args.length), target).map(typeName);
+const typesOf = (args: unknown[], target: LaunchTarget = 'gpu'): string[] =>
+  argumentTypes(args, names(args.length), target).map(typeName);
 const typeOf = (arg: unknown, target: LaunchTarget = 'gpu'): JitType => argumentTypes([arg], ['x'], target)[0]!;
 
 /** A DLPack exporter, as docs/protocols.md tells a third-party author to write one; counts its exports and deletions. */
@@ -56,29 +82,46 @@ class CaiArray {
 }
 
 const frozenCai = (fields: Partial<CudaArrayInterface>): CudaArrayInterface =>
-  Object.freeze({ shape: Object.freeze([4]), typestr: '<f4', data: Object.freeze([0x1000n, false] as const), strides: null, version: 3, ...fields });
+  Object.freeze({
+    shape: Object.freeze([4]),
+    typestr: '<f4',
+    data: Object.freeze([0x1000n, false] as const),
+    strides: null,
+    version: 3,
+    ...fields,
+  });
 
 describe('argumentTypes: scalars', () => {
   it('types JS numbers as f64, bigints as i64, booleans as bool', () => {
-    expect(typesOf([1, 1.5, -0, Number.NaN, 7n, true, false])).toEqual(['f64', 'f64', 'f64', 'f64', 'i64', 'bool', 'bool']);
+    expect(typesOf([1, 1.5, -0, Number.NaN, 7n, true, false])).toEqual([
+      'f64',
+      'f64',
+      'f64',
+      'f64',
+      'i64',
+      'bool',
+      'bool',
+    ]);
   });
 
   it('types core Scalars by their own type', () => {
-    expect(typesOf([i8(1), u8(1), i16(1), u16(1), i32(1), u32(1), i64(1n), u64(1n), f16(1), bf16(1), f32(1), f64(1), bool(true)])).toEqual([
-      'i8',
-      'u8',
-      'i16',
-      'u16',
-      'i32',
-      'u32',
-      'i64',
-      'u64',
-      'f16',
-      'bf16',
-      'f32',
-      'f64',
-      'bool',
-    ]);
+    expect(
+      typesOf([
+        i8(1),
+        u8(1),
+        i16(1),
+        u16(1),
+        i32(1),
+        u32(1),
+        i64(1n),
+        u64(1n),
+        f16(1),
+        bf16(1),
+        f32(1),
+        f64(1),
+        bool(true),
+      ]),
+    ).toEqual(['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32', 'f64', 'bool']);
   });
 
   it('refuses values that are not kernel arguments, naming the argument', () => {
@@ -92,7 +135,9 @@ describe('argumentTypes: scalars', () => {
 
   it('refuses a wrong argument count, listing the parameters', () => {
     expect(() => argumentTypes([1], ['a', 'x', 'y'], 'gpu')).toThrow(KernelArgumentError);
-    expect(() => argumentTypes([1], ['a', 'x', 'y'], 'gpu')).toThrow('the kernel takes 3 argument(s) (a, x, y), 1 were given');
+    expect(() => argumentTypes([1], ['a', 'x', 'y'], 'gpu')).toThrow(
+      'the kernel takes 3 argument(s) (a, x, y), 1 were given',
+    );
   });
 });
 
@@ -111,7 +156,9 @@ describe('argumentTypes: host arrays', () => {
       new Float32Array(2),
       new Float64Array(2),
     ];
-    const expected = ['i8', 'u8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64'].map((t) => `array(${t}, 1, 'C')`);
+    const expected = ['i8', 'u8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64'].map(
+      (t) => `array(${t}, 1, 'C')`,
+    );
     expect(typesOf(arrays, 'gpu')).toEqual(expected);
     expect(typesOf(arrays, 'simulator')).toEqual(expected);
     expect(typeOf(new Float32Array(4))).toBe(arrayType('f32', 1, 'C')); // canonical: === compares types
@@ -131,7 +178,9 @@ describe('argumentTypes: host arrays', () => {
   });
 
   it('views other host memory: Node Buffers, DataViews and ArrayBuffers as bytes', () => {
-    expect(typesOf([globalThis.Buffer.from([1, 2]), new DataView(new ArrayBuffer(8)), new ArrayBuffer(4)])).toEqual(Array(3).fill("array(u8, 1, 'C')"));
+    expect(typesOf([globalThis.Buffer.from([1, 2]), new DataView(new ArrayBuffer(8)), new ArrayBuffer(4)])).toEqual(
+      Array(3).fill("array(u8, 1, 'C')"),
+    );
   });
 
   it("gives host StridedMemoryViews their layout: 'C', 'F' (2-D and up) or 'A', and read-only where they are", () => {
@@ -156,7 +205,14 @@ describe('argumentTypes: host arrays', () => {
 
   it('views scijs and stdlib ndarrays', () => {
     const scijs = { data: new Float32Array(12), shape: [3, 4], stride: [1, 3], offset: 0, dtype: 'float32' };
-    const stdlib = { data: new Int16Array(6), dtype: 'int16', shape: [2, 3], strides: [3, 1], offset: 0, order: 'row-major' };
+    const stdlib = {
+      data: new Int16Array(6),
+      dtype: 'int16',
+      shape: [2, 3],
+      strides: [3, 1],
+      offset: 0,
+      order: 'row-major',
+    };
     expect(typesOf([scijs, stdlib], 'simulator')).toEqual(["array(f32, 2, 'F')", "array(i16, 2, 'C')"]);
   });
 
@@ -171,19 +227,26 @@ describe('argumentTypes: host arrays', () => {
 
 describe('argumentTypes: device arrays', () => {
   const device = (shape: number[], options: { dtype?: string; strides?: number[]; readonly?: boolean } = {}) =>
-    StridedMemoryView.fromPointer(0x10000n, { dtype: options.dtype ?? 'float32', shape, ...(options.strides ? { strides: options.strides } : {}), readonly: options.readonly ?? false });
+    StridedMemoryView.fromPointer(0x10000n, {
+      dtype: options.dtype ?? 'float32',
+      shape,
+      ...(options.strides ? { strides: options.strides } : {}),
+      readonly: options.readonly ?? false,
+    });
 
   it('types device StridedMemoryViews for the GPU, and refuses them in the simulator', () => {
-    expect(typesOf([device([8]), device([2, 3], { strides: [1, 2] }), device([4, 4], { dtype: 'uint64', readonly: true })])).toEqual([
-      "array(f32, 1, 'C')",
-      "array(f32, 2, 'F')",
-      "array(u64, 2, 'C') readonly",
-    ]);
-    expect(() => typeOf(device([8]), 'simulator')).toThrow("argument 'x' (1 of 1): the array is on CUDA:0, which the simulator cannot read");
+    expect(
+      typesOf([device([8]), device([2, 3], { strides: [1, 2] }), device([4, 4], { dtype: 'uint64', readonly: true })]),
+    ).toEqual(["array(f32, 1, 'C')", "array(f32, 2, 'F')", "array(u64, 2, 'C') readonly"]);
+    expect(() => typeOf(device([8]), 'simulator')).toThrow(
+      "argument 'x' (1 of 1): the array is on CUDA:0, which the simulator cannot read",
+    );
   });
 
   it('reads a CUDA array interface answer, once per frozen answer', () => {
-    const frozen = new CaiArray(frozenCai({ shape: Object.freeze([2, 3]), strides: Object.freeze([4, 8]), typestr: '<i4' }));
+    const frozen = new CaiArray(
+      frozenCai({ shape: Object.freeze([2, 3]), strides: Object.freeze([4, 8]), typestr: '<i4' }),
+    );
     expect(typeName(typeOf(frozen))).toBe("array(i32, 2, 'F')");
     const calls = frozen.calls;
     expect(typeName(typeOf(frozen))).toBe("array(i32, 2, 'F')");
@@ -192,8 +255,12 @@ describe('argumentTypes: device arrays', () => {
     expect(typeName(typeOf(fresh))).toBe("array(f64, 1, 'C') readonly");
     const withStream = new CaiArray({ shape: [5], typestr: '<u2', data: [0x2000n, false], version: 3, stream: 7 });
     expect(typeName(typeOf(withStream))).toBe("array(u16, 1, 'C')"); // typing waits for nothing
-    expect(() => typeOf(frozen, 'simulator')).toThrow('a CUDA array interface object is device memory, which the simulator cannot read');
-    expect(() => typeOf(new CaiArray({ shape: [5], typestr: '<f4', data: [0x2000n, false], version: 2 }))).toThrow(/not a CUDA array that cuda-js can view \(CUDA array interface version 2/);
+    expect(() => typeOf(frozen, 'simulator')).toThrow(
+      'a CUDA array interface object is device memory, which the simulator cannot read',
+    );
+    expect(() => typeOf(new CaiArray({ shape: [5], typestr: '<f4', data: [0x2000n, false], version: 2 }))).toThrow(
+      /not a CUDA array that cuda-js can view \(CUDA array interface version 2/,
+    );
   });
 
   it('views device DLPack exporters, asking for no synchronization', () => {
@@ -205,9 +272,16 @@ describe('argumentTypes: device arrays', () => {
   });
 
   it('refuses a core Buffer: bytes without an element type', () => {
-    const resource = { isDeviceAccessible: true, isHostAccessible: false, device: undefined, deallocate: () => undefined } as unknown as MemoryResource;
+    const resource = {
+      isDeviceAccessible: true,
+      isHostAccessible: false,
+      device: undefined,
+      deallocate: () => undefined,
+    } as unknown as MemoryResource;
     const buffer = new Buffer(0x4000n, 64, resource, 0n);
-    expect(() => typeOf(buffer)).toThrow("a Buffer is bytes with no element type; pass a typed view of it: StridedMemoryView.fromAny(buffer, { stream }).view({ dtype: 'float32', shape })");
+    expect(() => typeOf(buffer)).toThrow(
+      "a Buffer is bytes with no element type; pass a typed view of it: StridedMemoryView.fromAny(buffer, { stream }).view({ dtype: 'float32', shape })",
+    );
     buffer.close();
   });
 });
@@ -216,9 +290,13 @@ describe('argumentTypes: f16 and bf16 arrays', () => {
   it('types views of dtype float16 and bfloat16 (over a Uint16Array of bits) as f16 and bf16 arrays; a Uint16Array alone is u16', () => {
     const bits = new Uint16Array(8);
     expect(typeName(typeOf(StridedMemoryView.fromAny(bits).view({ dtype: 'float16' })))).toBe("array(f16, 1, 'C')");
-    expect(typeName(typeOf(StridedMemoryView.fromAny(bits).view({ dtype: 'bfloat16', shape: [2, 4] }), 'simulator'))).toBe("array(bf16, 2, 'C')");
+    expect(
+      typeName(typeOf(StridedMemoryView.fromAny(bits).view({ dtype: 'bfloat16', shape: [2, 4] }), 'simulator')),
+    ).toBe("array(bf16, 2, 'C')");
     expect(typeName(typeOf(bits))).toBe("array(u16, 1, 'C')");
-    expect(typeName(typeOf(new DLPackArray(new ArrayBuffer(64), [2], { code: 4, bits: 16, lanes: 1 })))).toBe("array(bf16, 1, 'C')");
+    expect(typeName(typeOf(new DLPackArray(new ArrayBuffer(64), [2], { code: 4, bits: 16, lanes: 1 })))).toBe(
+      "array(bf16, 1, 'C')",
+    );
   });
 });
 
@@ -230,12 +308,18 @@ describe('argumentTypes: what kernels cannot take', () => {
   ])('refuses arrays of %s, naming the argument and the dtype', (name, dtype) => {
     const array = new DLPackArray(new ArrayBuffer(64), [2], dtype);
     expect(() => argumentTypes([1, array], ['a', 'x'], 'gpu')).toThrow(KernelArgumentError);
-    expect(() => argumentTypes([1, array], ['a', 'x'], 'gpu')).toThrow(`argument 'x' (2 of 2): arrays of ${name} are not supported by kernels (they take bool, int8,`);
+    expect(() => argumentTypes([1, array], ['a', 'x'], 'gpu')).toThrow(
+      `argument 'x' (2 of 2): arrays of ${name} are not supported by kernels (they take bool, int8,`,
+    );
   });
 
   it('refuses 0-d and 4-d arrays, and closed views', () => {
-    expect(() => typeOf(StridedMemoryView.fromBuffer(new Float32Array(1), { dtype: 'float32', shape: [] }))).toThrow('the array has 0 dimension(s); kernels take arrays of 1 to 3');
-    expect(() => typeOf(StridedMemoryView.fromBuffer(new Float32Array(16), { dtype: 'float32', shape: [2, 2, 2, 2] }))).toThrow('the array has 4 dimension(s)');
+    expect(() => typeOf(StridedMemoryView.fromBuffer(new Float32Array(1), { dtype: 'float32', shape: [] }))).toThrow(
+      'the array has 0 dimension(s); kernels take arrays of 1 to 3',
+    );
+    expect(() =>
+      typeOf(StridedMemoryView.fromBuffer(new Float32Array(16), { dtype: 'float32', shape: [2, 2, 2, 2] })),
+    ).toThrow('the array has 4 dimension(s)');
     const view = StridedMemoryView.fromBuffer(new Float32Array(4));
     view.close();
     expect(() => typeOf(view)).toThrow('the view is closed');

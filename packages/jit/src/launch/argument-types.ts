@@ -1,5 +1,11 @@
 import { Buffer, DeviceArray, Scalar } from '@cuda-js/core';
-import { CUDA_ARRAY_INTERFACE, DLPACK, deviceTypeName, StridedMemoryView, type CudaArrayInterface } from '@cuda-js/memory-view';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  deviceTypeName,
+  StridedMemoryView,
+  type CudaArrayInterface,
+} from '@cuda-js/memory-view';
 import { arrayType, type ArrayType, type JitType, type Layout, type ScalarName } from '../typing/jit-types.js';
 import { argumentCountError, argumentError } from './argument-error.js';
 import { KERNEL_DTYPE_NAMES, kernelScalarOf } from './kernel-dtype.js';
@@ -25,7 +31,10 @@ function arrayTypeOf(scalar: ScalarName, ndim: 1 | 2 | 3, layout: Layout, readon
 
 // Typed arrays by the engine's own kind (%TypedArray%.prototype[Symbol.toStringTag], undefined for anything
 // else), which an own or changed `constructor` property, a subclass or a swapped prototype cannot change: 1-D, compact, writable.
-const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype) as object, Symbol.toStringTag)!.get as (this: unknown) => string | undefined;
+const typedArrayTag = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Int8Array.prototype) as object,
+  Symbol.toStringTag,
+)!.get as (this: unknown) => string | undefined;
 const TYPED_ARRAYS = new Map<string | undefined, ArrayType>([
   ['Int8Array', arrayTypeOf('i8', 1, 'C', false)],
   ['Uint8Array', arrayTypeOf('u8', 1, 'C', false)],
@@ -40,7 +49,8 @@ const TYPED_ARRAYS = new Map<string | undefined, ArrayType>([
   ['Float64Array', arrayTypeOf('f64', 1, 'C', false)],
 ]);
 // Float16Array is in newer engines only (Node 20 has none: f16 data there is a float16 view of a Uint16Array's memory).
-if ((globalThis as { Float16Array?: unknown }).Float16Array !== undefined) TYPED_ARRAYS.set('Float16Array', arrayTypeOf('f16', 1, 'C', false));
+if ((globalThis as { Float16Array?: unknown }).Float16Array !== undefined)
+  TYPED_ARRAYS.set('Float16Array', arrayTypeOf('f16', 1, 'C', false));
 
 /**
  * The type of each launch argument, for choosing (or compiling) the kernel's
@@ -87,7 +97,11 @@ function argumentType(arg: unknown, i: number, params: readonly string[], target
     default:
       break;
   }
-  throw argumentError(params, i, `cannot pass ${arg === null ? 'null' : typeof arg}; a kernel takes numbers, bigints, booleans, typed scalars (f32(x), i32(n), ...) and arrays`);
+  throw argumentError(
+    params,
+    i,
+    `cannot pass ${arg === null ? 'null' : typeof arg}; a kernel takes numbers, bigints, booleans, typed scalars (f32(x), i32(n), ...) and arrays`,
+  );
 }
 
 function objectType(arg: object, i: number, params: readonly string[], target: LaunchTarget): JitType {
@@ -97,12 +111,22 @@ function objectType(arg: object, i: number, params: readonly string[], target: L
   const typed = TYPED_ARRAYS.get(typedArrayTag.call(arg));
   if (typed !== undefined) return typed;
   if (arg instanceof Buffer) {
-    throw argumentError(params, i, "a Buffer is bytes with no element type; pass a typed view of it: StridedMemoryView.fromAny(buffer, { stream }).view({ dtype: 'float32', shape })");
+    throw argumentError(
+      params,
+      i,
+      "a Buffer is bytes with no element type; pass a typed view of it: StridedMemoryView.fromAny(buffer, { stream }).view({ dtype: 'float32', shape })",
+    );
   }
-  if (Array.isArray(arg)) throw argumentError(params, i, 'a JS Array is not an array of numbers in memory; pass a typed array (Float64Array.from(array), ...) or a device array');
+  if (Array.isArray(arg))
+    throw argumentError(
+      params,
+      i,
+      'a JS Array is not an array of numbers in memory; pass a typed array (Float64Array.from(array), ...) or a device array',
+    );
   // The CUDA array interface is cheaper to read than a DLPack export, and describes device memory,
   // which the simulator cannot read; there, DLPack (which may describe host memory) is asked instead.
-  if (CUDA_ARRAY_INTERFACE in arg && (target === 'gpu' || !(DLPACK in arg))) return interfaceType(arg, i, params, target);
+  if (CUDA_ARRAY_INTERFACE in arg && (target === 'gpu' || !(DLPACK in arg)))
+    return interfaceType(arg, i, params, target);
   let view: StridedMemoryView;
   try {
     // DLPack producers are asked for no synchronization: only the layout is read here.
@@ -119,7 +143,11 @@ function objectType(arg: object, i: number, params: readonly string[], target: L
 
 function interfaceType(arg: object, i: number, params: readonly string[], target: LaunchTarget): ArrayType {
   if (target === 'simulator') {
-    throw argumentError(params, i, 'a CUDA array interface object is device memory, which the simulator cannot read; copy it to the host (or pass a host array)');
+    throw argumentError(
+      params,
+      i,
+      'a CUDA array interface object is device memory, which the simulator cannot read; copy it to the host (or pass a host array)',
+    );
   }
   let answer: CudaArrayInterface;
   try {
@@ -136,19 +164,35 @@ function interfaceType(arg: object, i: number, params: readonly string[], target
     throw argumentError(params, i, `not a CUDA array that cuda-js can view (${(error as Error).message})`, error);
   }
   const t = viewType(view, false, i, params, target);
-  if (Object.isFrozen(answer) && Object.isFrozen(answer.data) && Object.isFrozen(answer.shape) && (answer.strides == null || Object.isFrozen(answer.strides))) {
+  if (
+    Object.isFrozen(answer) &&
+    Object.isFrozen(answer.data) &&
+    Object.isFrozen(answer.shape) &&
+    (answer.strides == null || Object.isFrozen(answer.strides))
+  ) {
     answerTypes.set(answer, t);
   }
   return t;
 }
 
-function viewType(view: StridedMemoryView, cache: boolean, i: number, params: readonly string[], target: LaunchTarget): ArrayType {
+function viewType(
+  view: StridedMemoryView,
+  cache: boolean,
+  i: number,
+  params: readonly string[],
+  target: LaunchTarget,
+): ArrayType {
   if (view.closed) throw argumentError(params, i, 'the view is closed');
   if (view.buffer === undefined) {
     if (target === 'simulator') {
-      throw argumentError(params, i, `the array is on ${where(view)}, which the simulator cannot read (it runs on the CPU); copy it to the host, or launch on the GPU`);
+      throw argumentError(
+        params,
+        i,
+        `the array is on ${where(view)}, which the simulator cannot read (it runs on the CPU); copy it to the host, or launch on the GPU`,
+      );
     }
-    if (!view.isDeviceAccessible) throw argumentError(params, i, `the array is on ${where(view)}, which neither the GPU nor JS can read`);
+    if (!view.isDeviceAccessible)
+      throw argumentError(params, i, `the array is on ${where(view)}, which neither the GPU nor JS can read`);
   }
   let t = cache ? viewTypes.get(view) : undefined;
   if (t === undefined) {
@@ -166,10 +210,15 @@ function where(view: StridedMemoryView): string {
 function arrayTypeOfView(view: StridedMemoryView, i: number, params: readonly string[]): ArrayType {
   const scalar = kernelScalarOf(view.dtype);
   if (scalar === undefined) {
-    throw argumentError(params, i, `arrays of ${view.dtype.name} are not supported by kernels (they take ${KERNEL_DTYPE_NAMES.join(', ')})`);
+    throw argumentError(
+      params,
+      i,
+      `arrays of ${view.dtype.name} are not supported by kernels (they take ${KERNEL_DTYPE_NAMES.join(', ')})`,
+    );
   }
   const ndim = view.shape.length;
-  if (ndim < 1 || ndim > 3) throw argumentError(params, i, `the array has ${ndim} dimension(s); kernels take arrays of 1 to 3`);
+  if (ndim < 1 || ndim > 3)
+    throw argumentError(params, i, `the array has ${ndim} dimension(s); kernels take arrays of 1 to 3`);
   const layout: Layout = view.isCContiguous ? 'C' : ndim >= 2 && view.isFContiguous ? 'F' : 'A';
   return arrayTypeOf(scalar, ndim as 1 | 2 | 3, layout, view.readonly);
 }

@@ -17,7 +17,9 @@ describe('a launch with an array of other dimensions than the declared signature
       k.launch({ grid: [1, 1], block: [2, 2] }, new Float32Array(4) as never);
     });
     expect(error).toBeInstanceOf(KernelArgumentError);
-    expect(error.message).toMatch(/^argument 'a' \(1 of 1\): a 1-D array \(.*\) where the declared signatures take a 2-D array \(.*\); typing the kernel for a 1-D one failed: /);
+    expect(error.message).toMatch(
+      /^argument 'a' \(1 of 1\): a 1-D array \(.*\) where the declared signatures take a 2-D array \(.*\); typing the kernel for a 1-D one failed: /,
+    );
     expect(error.cause).toBeInstanceOf(KernelTypeError);
   });
 
@@ -35,7 +37,9 @@ describe('a launch with an array of other dimensions than the declared signature
 
   it('leaves the error at the kernel line without declared signatures (the types come from the arguments)', () => {
     const k = jit(fill, { target: 'simulator' });
-    const error = errorOf<KernelTypeError>(() => k.launch({ grid: [1, 1], block: [2, 2] }, new Float32Array(4) as never));
+    const error = errorOf<KernelTypeError>(() =>
+      k.launch({ grid: [1, 1], block: [2, 2] }, new Float32Array(4) as never),
+    );
     expect(error).toBeInstanceOf(KernelTypeError);
     // and says which array is of how many dimensions
     expect(error.detail).toBe('shape[k] needs a constant k from 0 to 0 (a is 1-D here)');

@@ -18,7 +18,9 @@ describe('a bigint for a pointer parameter', () => {
   it('outside [0, 2^64) is no device address, on either target, before any device is asked', () => {
     for (const target of ['gpu', 'simulator'] as const) {
       for (const address of [-1n, -(2n ** 63n), 2n ** 64n, 2n ** 70n]) {
-        expect(() => pointerKernel(target).launch({ grid: 1, block: 1 }, address as never, 1)).toThrow(/for the pointer parameter, which is no device address/);
+        expect(() => pointerKernel(target).launch({ grid: 1, block: 1 }, address as never, 1)).toThrow(
+          /for the pointer parameter, which is no device address/,
+        );
       }
     }
   });
@@ -35,7 +37,9 @@ describe('a bigint for a pointer parameter', () => {
         }
         expect(error).toBeInstanceOf(KernelArgumentError);
         const inRange = address >= 0n && address < 2n ** 64n;
-        expect((error as Error).message).toMatch(inRange ? /which the simulator cannot read/ : /which is no device address/);
+        expect((error as Error).message).toMatch(
+          inRange ? /which the simulator cannot read/ : /which is no device address/,
+        );
       }),
       { seed: 31, numRuns: 200 },
     );

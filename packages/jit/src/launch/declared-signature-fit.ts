@@ -30,21 +30,38 @@ export function fitDeclaredSignature(
   for (const signature of declared) {
     if (signature.length !== params.length) continue;
     let fits = true;
-    for (let i = 0; i < signature.length && fits; i++) fits = fitsParameter(signature[i]!, types[i]!, args[i], i, params, target);
+    for (let i = 0; i < signature.length && fits; i++)
+      fits = fitsParameter(signature[i]!, types[i]!, args[i], i, params, target);
     if (fits) return [...signature, ...types.slice(signature.length)];
   }
   return undefined;
 }
 
-function fitsParameter(want: JitType, got: JitType, arg: unknown, i: number, params: readonly string[], target: LaunchTarget): boolean {
+function fitsParameter(
+  want: JitType,
+  got: JitType,
+  arg: unknown,
+  i: number,
+  params: readonly string[],
+  target: LaunchTarget,
+): boolean {
   if (want === got) return true;
   if (isArrayType(want)) {
     // an array of any strides (numba's `float32[:]`) takes a compact one too; code that only reads takes a writable one
     if (!want.pointer) return isArrayType(got) && fitsArray(want, got);
     if (typeof arg === 'bigint') {
-      if (arg < 0n || arg >= 1n << 64n) throw argumentError(params, i, `${arg} for the pointer parameter, which is no device address (an address is in [0, 2^64))`);
+      if (arg < 0n || arg >= 1n << 64n)
+        throw argumentError(
+          params,
+          i,
+          `${arg} for the pointer parameter, which is no device address (an address is in [0, 2^64))`,
+        );
       if (target === 'simulator') {
-        throw argumentError(params, i, `a raw device address (0x${arg.toString(16)}) for the pointer parameter, which the simulator cannot read (it runs on the CPU); pass the array itself`);
+        throw argumentError(
+          params,
+          i,
+          `a raw device address (0x${arg.toString(16)}) for the pointer parameter, which the simulator cannot read (it runs on the CPU); pass the array itself`,
+        );
       }
       return true;
     }
@@ -57,7 +74,9 @@ function fitsParameter(want: JitType, got: JitType, arg: unknown, i: number, par
 /** Whether an array argument of type `got` fits a declared array type `want` (not a pointer). */
 function fitsArray(want: ArrayType, got: ArrayType): boolean {
   const layoutFits = want.layout === 'A' || want.layout === got.layout;
-  return !got.pointer && got.dtype === want.dtype && got.ndim === want.ndim && layoutFits && (want.readonly || !got.readonly);
+  return (
+    !got.pointer && got.dtype === want.dtype && got.ndim === want.ndim && layoutFits && (want.readonly || !got.readonly)
+  );
 }
 
 /**
@@ -66,7 +85,12 @@ function fitsArray(want: ArrayType, got: ArrayType): boolean {
  * parameter), when typing the kernel for the arguments' own types failed
  * (`cause`): it names the argument, not the kernel line that typing stopped at.
  */
-export function declaredDimensionsError(types: readonly JitType[], declared: readonly (readonly JitType[])[], params: readonly string[], cause: KernelTypeError): KernelArgumentError | undefined {
+export function declaredDimensionsError(
+  types: readonly JitType[],
+  declared: readonly (readonly JitType[])[],
+  params: readonly string[],
+  cause: KernelTypeError,
+): KernelArgumentError | undefined {
   for (let i = 0; i < params.length; i++) {
     const got = types[i];
     if (got === undefined || !isArrayType(got) || got.pointer) continue;

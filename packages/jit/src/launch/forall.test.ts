@@ -20,7 +20,9 @@ describe('forallConfig', () => {
 
   it('refuses counts and block sizes that are not integers', () => {
     expect(() => forallConfig(-1, 32)).toThrow(LaunchConfigError);
-    expect(() => forallConfig(1.5, 32)).toThrow('forall: the number of threads must be a non-negative integer, got 1.5');
+    expect(() => forallConfig(1.5, 32)).toThrow(
+      'forall: the number of threads must be a non-negative integer, got 1.5',
+    );
     expect(() => forallConfig(10, 0)).toThrow('forall: the block size must be a positive integer, got 0');
   });
 });

@@ -20,7 +20,8 @@ describeGpu('a host array detached during a GPU launch (issue 20)', () => {
         [DLPACK_DEVICE]: () => [1, 0] as const,
         [DLPACK]: (): DLPackTensor => {
           // the first export types the launch; the second is the staging's, after `out` was copied in
-          if (++calls === 2 && target !== undefined) structuredClone(target.buffer, { transfer: [target.buffer as ArrayBuffer] });
+          if (++calls === 2 && target !== undefined)
+            structuredClone(target.buffer, { transfer: [target.buffer as ArrayBuffer] });
           return {
             version: { major: 1, minor: 3 },
             flags: 0,

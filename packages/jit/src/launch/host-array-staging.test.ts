@@ -44,14 +44,19 @@ describe('HostArrayStaging', () => {
       return undefined;
     })();
     expect(error).toBeInstanceOf(KernelArgumentError);
-    expect(error?.message).toMatch(/^argument 'out' \(1 of 1\): its host memory was detached or shrunk during the launch/);
+    expect(error?.message).toMatch(
+      /^argument 'out' \(1 of 1\): its host memory was detached or shrunk during the launch/,
+    );
     expect(log).toEqual(['in 32', 'free']); // nothing copied into the detached view; the device copy given back
   });
 
   it('refuses a resizable buffer shrunk below the array', () => {
     const { device } = recordingDevice();
     // resizable ArrayBuffers are ES2024, past the project's lib
-    const Resizable = ArrayBuffer as unknown as new (bytes: number, options: { maxByteLength: number }) => ArrayBuffer & { resize(bytes: number): void };
+    const Resizable = ArrayBuffer as unknown as new (
+      bytes: number,
+      options: { maxByteLength: number },
+    ) => ArrayBuffer & { resize(bytes: number): void };
     const buffer = new Resizable(64, { maxByteLength: 64 });
     const out = new Int32Array(buffer, 0, 16);
     const staging = new HostArrayStaging([out], device, 0n, ['out']);

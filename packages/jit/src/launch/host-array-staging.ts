@@ -63,7 +63,10 @@ export class HostArrayStaging {
     const itemsize = host.itemsize;
     const span = memorySpan(host.shape, host.strides, itemsize);
     const hostBuffer = host.buffer;
-    if (hostBuffer === undefined) throw new TypeError('the array is host memory at an address that JS cannot read (no ArrayBuffer), so it cannot be copied to the device');
+    if (hostBuffer === undefined)
+      throw new TypeError(
+        'the array is host memory at an address that JS cannot read (no ArrayBuffer), so it cannot be copied to the device',
+      );
     let buffer: Buffer | undefined;
     let hostBytes: Uint8Array | undefined;
     let ptr = 0n;

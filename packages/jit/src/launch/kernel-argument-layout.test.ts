@@ -10,7 +10,12 @@ const PARAMS: readonly KernelParam[] = [
   { kind: 'array', name: 'x', type: arrayType('f32', 1, 'C'), use: { shape: true, strides: false, written: false } },
   { kind: 'scalar', name: 'flag', type: 'bool', local: 1 },
   { kind: 'array', name: 'y', type: arrayType('f64', 2, 'A'), use: { shape: true, strides: true, written: true } },
-  { kind: 'array', name: 'z', type: arrayType('i32', 3, 'F', true), use: { shape: false, strides: false, written: false } },
+  {
+    kind: 'array',
+    name: 'z',
+    type: arrayType('i32', 3, 'F', true),
+    use: { shape: false, strides: false, written: false },
+  },
 ];
 
 /** The parameters of the kernel's ABI as the C ABI lays them out: each aligned to its size. */
@@ -41,7 +46,12 @@ describe('kernelArgumentLayout', () => {
     const plan = new LaunchPlan({ handle: 0x42n, name: 'k', parameters }, kernelArgumentLayout(PARAMS));
     const x = StridedMemoryView.fromPointer(0x1000n, { dtype: 'float32', shape: [10] });
     const y = StridedMemoryView.fromPointer(0x2000n, { dtype: 'float64', shape: [3, 4], strides: [8, 2] });
-    const z = StridedMemoryView.fromPointer(0x3000n, { dtype: 'int32', shape: [2, 3, 4], strides: [1, 2, 6], readonly: true });
+    const z = StridedMemoryView.fromPointer(0x3000n, {
+      dtype: 'int32',
+      shape: [2, 3, 4],
+      strides: [1, 2, 6],
+      readonly: true,
+    });
     plan.pack([1.5, x, true, y, z], 1n);
     const bytes = plan.parameterBytes;
     const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -52,7 +62,11 @@ describe('kernelArgumentLayout', () => {
     expect([4, 5, 6, 7, 8].map((i) => v.getBigInt64(at(i), true))).toEqual([0x2000n, 3n, 4n, 8n, 2n]);
     expect(v.getBigUint64(at(9), true)).toBe(0x3000n);
     // a view of the wrong element type or layout is refused by the packer, by name
-    expect(() => plan.pack([1.5, y, true, y, z], 1n)).toThrow("k: argument 1 ('x'): the array has 2 dimension(s), the kernel takes 1");
-    expect(() => plan.pack([1.5, x, true, y, x], 1n)).toThrow("argument 4 ('z'): the array has 1 dimension(s), the kernel takes 3");
+    expect(() => plan.pack([1.5, y, true, y, z], 1n)).toThrow(
+      "k: argument 1 ('x'): the array has 2 dimension(s), the kernel takes 1",
+    );
+    expect(() => plan.pack([1.5, x, true, y, x], 1n)).toThrow(
+      "argument 4 ('z'): the array has 1 dimension(s), the kernel takes 3",
+    );
   });
 });

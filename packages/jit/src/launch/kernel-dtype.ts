@@ -16,4 +16,6 @@ export function dtypeOfScalar(scalar: ScalarName): DType {
 }
 
 /** The dtype names that kernel arrays may hold, for messages. */
-export const KERNEL_DTYPE_NAMES: readonly string[] = Object.freeze(SCALAR_NAMES.map((scalar) => dtypeOfScalarType(scalar).name));
+export const KERNEL_DTYPE_NAMES: readonly string[] = Object.freeze(
+  SCALAR_NAMES.map((scalar) => dtypeOfScalarType(scalar).name),
+);

@@ -3,7 +3,14 @@
 // pointer, then ndim i64 extents if use.shape, then ndim i64 strides in
 // elements if use.strides), with hand-written KernelParam lists.
 import { Device, f32, u8, type Buffer } from '@cuda-js/core';
-import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, StridedMemoryView, type DLPackRequest, type DLPackTensor } from '@cuda-js/memory-view';
+import {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  DLPACK_DEVICE,
+  StridedMemoryView,
+  type DLPackRequest,
+  type DLPackTensor,
+} from '@cuda-js/memory-view';
 // The scijs ndarray below is viewed through the host adapters, which their subpath registers.
 import '@cuda-js/memory-view/adapters';
 import { Program, type Kernel, type ObjectCode } from '@cuda-js/program';
@@ -35,17 +42,33 @@ extern "C" __global__ void scalars(bool f, long long k, unsigned char c, double 
 `;
 
 const scalar = (name: string, type: ScalarName): KernelParam => ({ kind: 'scalar', name, type, local: 0 });
-const array = (name: string, dtype: ScalarName, ndim: 1 | 2 | 3, layout: Layout, use: Partial<ArrayUse>): KernelParam => ({
+const array = (
+  name: string,
+  dtype: ScalarName,
+  ndim: 1 | 2 | 3,
+  layout: Layout,
+  use: Partial<ArrayUse>,
+): KernelParam => ({
   kind: 'array',
   name,
   type: arrayType(dtype, ndim, layout),
   use: { shape: false, strides: false, written: false, ...use },
 });
 
-const AXPY_PARAMS = [scalar('a', 'f32'), array('x', 'f32', 1, 'C', { shape: true }), array('y', 'f32', 1, 'C', { written: true })];
+const AXPY_PARAMS = [
+  scalar('a', 'f32'),
+  array('x', 'f32', 1, 'C', { shape: true }),
+  array('y', 'f32', 1, 'C', { written: true }),
+];
 const SCALE2D_PARAMS = [scalar('s', 'f64'), array('a', 'f64', 2, 'A', { shape: true, strides: true, written: true })];
 const FILL_F_PARAMS = [array('out', 'i32', 2, 'F', { shape: true, written: true })];
-const SCALARS_PARAMS = [scalar('f', 'bool'), scalar('k', 'i64'), scalar('c', 'u8'), scalar('d', 'f64'), array('out', 'i32', 1, 'C', { written: true })];
+const SCALARS_PARAMS = [
+  scalar('f', 'bool'),
+  scalar('k', 'i64'),
+  scalar('c', 'u8'),
+  scalar('d', 'f64'),
+  array('out', 'i32', 1, 'C', { written: true }),
+];
 
 describeGpu('KernelLauncher on a GPU', () => {
   let device: Device;
@@ -84,7 +107,11 @@ describeGpu('KernelLauncher on a GPU', () => {
     by.copyFrom(new Float32Array(n).fill(1), { stream });
     const x = StridedMemoryView.fromAny(bx, { stream: stream.handle }).view({ dtype: 'float32' });
     const y = StridedMemoryView.fromAny(by, { stream: stream.handle }).view({ dtype: 'float32' });
-    expect(argumentTypes([f32(2), x, y], ['a', 'x', 'y'], 'gpu').map(typeName)).toEqual(['f32', "array(f32, 1, 'C')", "array(f32, 1, 'C')"]);
+    expect(argumentTypes([f32(2), x, y], ['a', 'x', 'y'], 'gpu').map(typeName)).toEqual([
+      'f32',
+      "array(f32, 1, 'C')",
+      "array(f32, 1, 'C')",
+    ]);
     const launcher = new KernelLauncher(kernel('axpy'), AXPY_PARAMS, 'axpy');
     for (let i = 0; i < 3; i++) launcher.launch({ grid: Math.ceil(n / 256), block: 256 }, stream, [f32(2), x, y]);
     const out = floats(by, stream);
@@ -101,8 +128,12 @@ describeGpu('KernelLauncher on a GPU', () => {
     for (let i = 0; i < n; i++) expect(y[i]).toBe(1 + 2 * i);
     const first = hostWarnings();
     expect(first).toHaveLength(2);
-    expect(first[0]).toMatch(/kernel 'axpy': argument 'x' is a host array; it is copied to the device before each launch\. Pass device memory/);
-    expect(first[1]).toMatch(/argument 'y' is a host array; it is copied to the device before each launch and back after it \(with a stream synchronize\)/);
+    expect(first[0]).toMatch(
+      /kernel 'axpy': argument 'x' is a host array; it is copied to the device before each launch\. Pass device memory/,
+    );
+    expect(first[1]).toMatch(
+      /argument 'y' is a host array; it is copied to the device before each launch and back after it \(with a stream synchronize\)/,
+    );
     const call = warnings.mock.calls.find((c) => String(c[0]).includes("argument 'x' is a host array"));
     expect(call?.[1]).toMatchObject({ type: 'CudaJsPerformanceWarning', code: 'CUDA_JS_HOST_ARRAY_COPY' });
     warnings.mockClear();
@@ -147,9 +178,15 @@ describeGpu('KernelLauncher on a GPU', () => {
     expect([...out]).toEqual([1, -123456789, 200, 4]);
     launcher.launch({ grid: 1, block: 1 }, undefined, [false, 5, 7, 1, out]); // numbers written as i64 and u8 where they fit
     expect([...out]).toEqual([0, 5, 7, 2]);
-    expect(() => launcher.launch({ grid: 1, block: 1 }, undefined, [true, 1n, 300, 1, out])).toThrow(KernelArgumentError);
-    expect(() => launcher.launch({ grid: 1, block: 1 }, undefined, [true, 1n, 300, 1, out])).toThrow(/argument 2 \('c'\): 300 cannot be passed as u8/);
-    expect(() => launcher.launch({ grid: 1, block: 1 }, undefined, ['yes', 1n, 3, 1, out])).toThrow(/argument 0 \('f'\): a string cannot be passed as bool/);
+    expect(() => launcher.launch({ grid: 1, block: 1 }, undefined, [true, 1n, 300, 1, out])).toThrow(
+      KernelArgumentError,
+    );
+    expect(() => launcher.launch({ grid: 1, block: 1 }, undefined, [true, 1n, 300, 1, out])).toThrow(
+      /argument 2 \('c'\): 300 cannot be passed as u8/,
+    );
+    expect(() => launcher.launch({ grid: 1, block: 1 }, undefined, ['yes', 1n, 3, 1, out])).toThrow(
+      /argument 0 \('f'\): a string cannot be passed as bool/,
+    );
   });
 
   it('passes CUDA array interface and DLPack device objects through without copies', () => {
@@ -193,12 +230,20 @@ describeGpu('KernelLauncher on a GPU', () => {
   it('refuses an array of another device and a wrong argument count, as KernelArgumentErrors', () => {
     using stream = device.createStream();
     using b = device.allocate(64, { stream });
-    const elsewhere = StridedMemoryView.fromPointer(b.ptr, { dtype: 'float32', shape: [16], device: { type: 2, id: device.ordinal + 1 } });
+    const elsewhere = StridedMemoryView.fromPointer(b.ptr, {
+      dtype: 'float32',
+      shape: [16],
+      device: { type: 2, id: device.ordinal + 1 },
+    });
     const mine = StridedMemoryView.fromAny(b, { stream: stream.handle }).view({ dtype: 'float32' });
     const launcher = new KernelLauncher(kernel('axpy'), AXPY_PARAMS, 'axpy');
     expect(() => launcher.launch({ grid: 1, block: 16 }, stream, [1, elsewhere, mine])).toThrow(KernelArgumentError);
-    expect(() => launcher.launch({ grid: 1, block: 16 }, stream, [1, elsewhere, mine])).toThrow(`the array lives on CUDA device ${device.ordinal + 1}, but the launch is on device ${device.ordinal}`);
-    expect(() => launcher.launch({ grid: 1, block: 16 }, stream, [1, mine])).toThrow('the kernel takes 3 argument(s) (a, x, y), 2 were given');
+    expect(() => launcher.launch({ grid: 1, block: 16 }, stream, [1, elsewhere, mine])).toThrow(
+      `the array lives on CUDA device ${device.ordinal + 1}, but the launch is on device ${device.ordinal}`,
+    );
+    expect(() => launcher.launch({ grid: 1, block: 16 }, stream, [1, mine])).toThrow(
+      'the kernel takes 3 argument(s) (a, x, y), 2 were given',
+    );
     const host = new Float32Array(16);
     expect(() => launcher.launch({ grid: 1, block: 16 }, stream, [1, host, elsewhere])).toThrow(/lives on CUDA device/); // staged copies are given back
   });
@@ -230,7 +275,11 @@ describeGpu('KernelLauncher on a GPU', () => {
   it('takes JIT launch options with a stream key as the config', () => {
     using stream = device.createStream();
     const y = new Float32Array(32).fill(1);
-    new KernelLauncher(kernel('axpy'), AXPY_PARAMS, 'axpy').launch({ grid: 1, block: 32, stream } as never, stream, [1, new Float32Array(32).fill(1), y]);
+    new KernelLauncher(kernel('axpy'), AXPY_PARAMS, 'axpy').launch({ grid: 1, block: 32, stream } as never, stream, [
+      1,
+      new Float32Array(32).fill(1),
+      y,
+    ]);
     expect(y.every((v) => v === 2)).toBe(true);
   });
 
@@ -240,6 +289,8 @@ describeGpu('KernelLauncher on a GPU', () => {
     const y = new Float32Array(8).fill(1);
     launcher.launch({ grid: 1, block: 8 }, undefined, [1, new Float32Array(8), y]);
     own.close();
-    expect(() => launcher.launch({ grid: 1, block: 8 }, undefined, [1, new Float32Array(8), y])).toThrow(/kernel 'axpy' \(its ObjectCode .*\) is closed/);
+    expect(() => launcher.launch({ grid: 1, block: 8 }, undefined, [1, new Float32Array(8), y])).toThrow(
+      /kernel 'axpy' \(its ObjectCode .*\) is closed/,
+    );
   });
 });

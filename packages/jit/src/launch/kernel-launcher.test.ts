@@ -26,14 +26,20 @@ describe('KernelLauncher without a device', () => {
   it('checks the compiled kernel against the typed parameters', () => {
     expect(() => new KernelLauncher(fakeKernel([4, 8, 8]), PARAMS, 'axpy')).not.toThrow();
     expect(() => new KernelLauncher(fakeKernel([4, 8]), PARAMS, 'axpy')).toThrow(JitError);
-    expect(() => new KernelLauncher(fakeKernel([4, 8]), PARAMS, 'axpy')).toThrow(/axpy: the compiled kernel's parameters do not match its signature .*extent 0 \(i64\) in kernel parameter 2/);
-    expect(() => new KernelLauncher(fakeKernel([8, 8, 8]), PARAMS)).toThrow(/axpy_0: .*a f32 \(4 bytes\) in kernel parameter 0, which is 8 bytes/);
+    expect(() => new KernelLauncher(fakeKernel([4, 8]), PARAMS, 'axpy')).toThrow(
+      /axpy: the compiled kernel's parameters do not match its signature .*extent 0 \(i64\) in kernel parameter 2/,
+    );
+    expect(() => new KernelLauncher(fakeKernel([8, 8, 8]), PARAMS)).toThrow(
+      /axpy_0: .*a f32 \(4 bytes\) in kernel parameter 0, which is 8 bytes/,
+    );
   });
 
   it('refuses a wrong argument count before anything else', () => {
     const launcher = new KernelLauncher(fakeKernel([4, 8, 8]), PARAMS, 'axpy');
     expect(launcher.name).toBe('axpy');
     expect(() => launcher.launch({ grid: 1, block: 1 }, undefined, [1])).toThrow(KernelArgumentError);
-    expect(() => launcher.launch({ grid: 1, block: 1 }, undefined, [1])).toThrow('the kernel takes 2 argument(s) (a, x), 1 were given');
+    expect(() => launcher.launch({ grid: 1, block: 1 }, undefined, [1])).toThrow(
+      'the kernel takes 2 argument(s) (a, x), 1 were given',
+    );
   });
 });

@@ -1,4 +1,12 @@
-import { Buffer, isLaunchConfigKey, LaunchArgumentError, LaunchConfig, LaunchPlan, type LaunchBatch, type LaunchConfigOptions } from '@cuda-js/core';
+import {
+  Buffer,
+  isLaunchConfigKey,
+  LaunchArgumentError,
+  LaunchConfig,
+  LaunchPlan,
+  type LaunchBatch,
+  type LaunchConfigOptions,
+} from '@cuda-js/core';
 import { CUDA_ARRAY_INTERFACE, DLPACK, DLPACK_DEVICE, isCudaAccessible, StridedMemoryView } from '@cuda-js/memory-view';
 import type { Kernel } from '@cuda-js/program';
 import { Stream, streamHandle, type StreamArgument } from '@cuda-js/streams';
@@ -18,7 +26,9 @@ export interface ForallOptions {
 }
 
 /** A plain config without the JIT's own keys (`stream`, `batch`); the config itself where it has neither. */
-export function withoutStream(config: LaunchConfigOptions & { readonly stream?: unknown; readonly batch?: unknown }): LaunchConfigOptions {
+export function withoutStream(
+  config: LaunchConfigOptions & { readonly stream?: unknown; readonly batch?: unknown },
+): LaunchConfigOptions {
   if (!('stream' in config || 'batch' in config)) return config;
   const { stream: _stream, batch: _batch, ...rest } = config;
   return rest;
@@ -93,7 +103,13 @@ export class KernelLauncher {
   readonly #kernel: Kernel;
   readonly #plan: LaunchPlan;
   readonly #names: readonly string[];
-  readonly #scratch: ConfigScratch = { grid: 1, block: 1, cluster: undefined, sharedMemory: undefined, cooperative: undefined };
+  readonly #scratch: ConfigScratch = {
+    grid: 1,
+    block: 1,
+    cluster: undefined,
+    sharedMemory: undefined,
+    cooperative: undefined,
+  };
   /** Indices of the array parameters. */
   readonly #arrays: readonly number[];
   /** Per array parameter, the argument last found to be device memory. */
@@ -108,7 +124,12 @@ export class KernelLauncher {
    * @param options `cooperative`: every launch is cooperative (the kernel syncs its grid)
    * @throws {JitError} when the kernel's parameters (as the driver reports them) do not match `params`
    */
-  constructor(kernel: Kernel, params: readonly KernelParam[], name: string = kernel.name, options: KernelLauncherOptions = {}) {
+  constructor(
+    kernel: Kernel,
+    params: readonly KernelParam[],
+    name: string = kernel.name,
+    options: KernelLauncherOptions = {},
+  ) {
     this.name = name;
     this.cooperative = options.cooperative ?? false;
     this.params = params;
@@ -116,10 +137,17 @@ export class KernelLauncher {
     this.#names = params.map((p) => p.name);
     this.#arrays = params.flatMap((p, i) => (p.kind === 'array' ? [i] : []));
     try {
-      this.#plan = new LaunchPlan({ handle: kernel.handle, name: this.name, parameters: kernel.parameters, checkOpen: () => kernel.checkOpen() }, kernelArgumentLayout(params));
+      this.#plan = new LaunchPlan(
+        { handle: kernel.handle, name: this.name, parameters: kernel.parameters, checkOpen: () => kernel.checkOpen() },
+        kernelArgumentLayout(params),
+      );
     } catch (error) {
       if (error instanceof LaunchArgumentError || error instanceof TypeError) {
-        throw new JitError(`${this.name}: the compiled kernel's parameters do not match its signature (${error.message})`, undefined, { cause: error });
+        throw new JitError(
+          `${this.name}: the compiled kernel's parameters do not match its signature (${error.message})`,
+          undefined,
+          { cause: error },
+        );
       }
       throw error;
     }
@@ -133,11 +161,20 @@ export class KernelLauncher {
    *
    * @throws {KernelArgumentError} for a wrong count, an argument that does not fit its parameter, device memory of another device, or host memory that cannot be copied
    */
-  launch(config: LaunchConfig | LaunchConfigOptions, stream: StreamArgument | undefined, args: readonly unknown[]): void {
+  launch(
+    config: LaunchConfig | LaunchConfigOptions,
+    stream: StreamArgument | undefined,
+    args: readonly unknown[],
+  ): void {
     const names = this.#names;
     if (args.length !== names.length) throw argumentCountError(names, args.length);
     config = this.#coreConfig(config);
-    const handle = stream === undefined ? 0n : stream instanceof Stream ? stream.handle : streamHandle(stream, `${this.name}: stream`);
+    const handle =
+      stream === undefined
+        ? 0n
+        : stream instanceof Stream
+          ? stream.handle
+          : streamHandle(stream, `${this.name}: stream`);
     // with several devices: the device the arrays (or the stream) live on, current before the plan reads the context
     enterLaunchDevice(names, args, this.#arrays, handle);
     const plan = this.#plan;
@@ -146,7 +183,8 @@ export class KernelLauncher {
       try {
         plan.run(config, handle, args);
       } catch (error) {
-        if (error instanceof LaunchArgumentError) throw new KernelArgumentError(error.message, undefined, { cause: error });
+        if (error instanceof LaunchArgumentError)
+          throw new KernelArgumentError(error.message, undefined, { cause: error });
         throw error;
       }
       return;
@@ -173,7 +211,12 @@ export class KernelLauncher {
           staging.stage(i, arg, host.view, written, host.owned);
         } catch (error) {
           if (host.owned) host.view.close();
-          throw argumentError(names, i, `the host array could not be copied to the device (${(error as Error).message})`, error);
+          throw argumentError(
+            names,
+            i,
+            `the host array could not be copied to the device (${(error as Error).message})`,
+            error,
+          );
         }
       }
       this.#pack(staging === undefined ? args : staging.args, handle);
@@ -226,12 +269,17 @@ export class KernelLauncher {
     config = this.#coreConfig(config);
     const host = this.#firstHostArray(args);
     if (host !== -1) {
-      throw argumentError(names, host, 'is a host array, which a launch batch cannot take (it is copied with a stream synchronize); pass device memory, or launch it outside the batch');
+      throw argumentError(
+        names,
+        host,
+        'is a host array, which a launch batch cannot take (it is copied with a stream synchronize); pass device memory, or launch it outside the batch',
+      );
     }
     try {
       batch.launchPlan(this.#plan, config, args);
     } catch (error) {
-      if (error instanceof LaunchArgumentError) throw new KernelArgumentError(error.message, undefined, { cause: error });
+      if (error instanceof LaunchArgumentError)
+        throw new KernelArgumentError(error.message, undefined, { cause: error });
       throw error;
     }
   }
@@ -243,7 +291,13 @@ export class KernelLauncher {
    */
   #coreConfig(config: LaunchConfig | LaunchConfigOptions): LaunchConfig | LaunchConfigOptions {
     if (this.cooperative) return this.#cooperativeConfig(config);
-    if (config instanceof LaunchConfig || config === null || typeof config !== 'object' || !('stream' in config || 'batch' in config)) return config;
+    if (
+      config instanceof LaunchConfig ||
+      config === null ||
+      typeof config !== 'object' ||
+      !('stream' in config || 'batch' in config)
+    )
+      return config;
     const scratch = this.#scratch;
     scratch.grid = config.grid;
     scratch.block = config.block;
@@ -257,7 +311,13 @@ export class KernelLauncher {
   #cooperativeConfig(config: LaunchConfig | LaunchConfigOptions): LaunchConfig | LaunchConfigOptions {
     if (config instanceof LaunchConfig) {
       if (config.cooperative) return config;
-      return LaunchConfig.from({ grid: config.grid, block: config.block, cluster: config.cluster, sharedMemory: config.sharedMemory, cooperative: true });
+      return LaunchConfig.from({
+        grid: config.grid,
+        block: config.block,
+        cluster: config.cluster,
+        sharedMemory: config.sharedMemory,
+        cooperative: true,
+      });
     }
     if (config === null || typeof config !== 'object') return config; // refused by prepare, with its clear error
     const scratch = this.#scratch;
@@ -273,7 +333,8 @@ export class KernelLauncher {
     try {
       this.#plan.pack(args, handle);
     } catch (error) {
-      if (error instanceof LaunchArgumentError) throw new KernelArgumentError(error.message, undefined, { cause: error });
+      if (error instanceof LaunchArgumentError)
+        throw new KernelArgumentError(error.message, undefined, { cause: error });
       throw error;
     }
   }

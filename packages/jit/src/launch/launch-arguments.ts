@@ -1,6 +1,20 @@
 import type { Scalar } from '@cuda-js/core';
-import type { CUDA_ARRAY_INTERFACE, DLPACK, NdarrayLike, StdlibNdarrayLike, StridedMemoryView } from '@cuda-js/memory-view';
-import type { ArrayRank, BigIntScalarName, KERNEL_ARRAY_ELEMENT, KERNEL_POINTER_ELEMENT, NumberScalarName, ScalarOfTypedArray, TypedArrayScalars } from '../kernel-array.js';
+import type {
+  CUDA_ARRAY_INTERFACE,
+  DLPACK,
+  NdarrayLike,
+  StdlibNdarrayLike,
+  StridedMemoryView,
+} from '@cuda-js/memory-view';
+import type {
+  ArrayRank,
+  BigIntScalarName,
+  KERNEL_ARRAY_ELEMENT,
+  KERNEL_POINTER_ELEMENT,
+  NumberScalarName,
+  ScalarOfTypedArray,
+  TypedArrayScalars,
+} from '../kernel-array.js';
 import type { ScalarName } from '../typing/jit-types.js';
 
 /**
@@ -23,7 +37,9 @@ export type ArrayArgument<S extends ScalarName, N extends ArrayRank = ArrayRank>
   | (1 extends N ? HostTypedArray<S> : never)
   | StridedMemoryView
   | ArrayProtocolObject
-  | ([HostTypedArray<S>] extends [never] ? NdarrayLike | StdlibNdarrayLike : (NdarrayLike | StdlibNdarrayLike) & { readonly data: HostTypedArray<S> });
+  | ([HostTypedArray<S>] extends [never]
+      ? NdarrayLike | StdlibNdarrayLike
+      : (NdarrayLike | StdlibNdarrayLike) & { readonly data: HostTypedArray<S> });
 
 /** What a launch takes for a pointer parameter ({@link KernelPointer}) of element type `S`: a raw device address, or an array of `S`. */
 export type PointerArgument<S extends ScalarName> = bigint | ArrayArgument<S, 1>;
@@ -33,7 +49,9 @@ export type PointerArgument<S extends ScalarName> = bigint | ArrayArgument<S, 1>
  * key is required here (a library may declare the answer's type its own
  * way); the launch reads and checks the answer.
  */
-export type ArrayProtocolObject = { readonly [DLPACK]: (...request: never[]) => unknown } | { readonly [CUDA_ARRAY_INTERFACE]: () => unknown };
+export type ArrayProtocolObject =
+  | { readonly [DLPACK]: (...request: never[]) => unknown }
+  | { readonly [CUDA_ARRAY_INTERFACE]: () => unknown };
 
 /** What a launch takes for a number parameter: a number (f64) or a typed scalar of a number type (`f32(2)`, `i32(n)`). */
 export type NumberArgument = number | Scalar<NumberScalarName>;
@@ -55,7 +73,10 @@ export type LaunchArgument<T> = [T] extends [never]
     ? unknown
     : T extends { readonly [KERNEL_POINTER_ELEMENT]: infer S extends ScalarName }
       ? PointerArgument<S>
-      : T extends { readonly [KERNEL_ARRAY_ELEMENT]?: infer S extends ScalarName; readonly ndim: infer N extends ArrayRank }
+      : T extends {
+            readonly [KERNEL_ARRAY_ELEMENT]?: infer S extends ScalarName;
+            readonly ndim: infer N extends ArrayRank;
+          }
         ? ArrayArgument<S, N>
         : T extends ArrayBufferView
           ? [ScalarOfTypedArray<T>] extends [never]

@@ -72,7 +72,9 @@ describeGpu('JIT kernels in launch batches', () => {
     ).toThrow(/argument 'log'.*host array, which a launch batch cannot take/);
     using b = device.allocate(64, { stream });
     const log = StridedMemoryView.fromAny(b, { stream }).view({ dtype: 'int32' });
-    expect(() => launchBatch(stream, (batch) => append.launch({ grid: 1, block: 1, batch, stream }, log, 1))).toThrow(/leave 'stream' out/);
+    expect(() => launchBatch(stream, (batch) => append.launch({ grid: 1, block: 1, batch, stream }, log, 1))).toThrow(
+      /leave 'stream' out/,
+    );
   });
 
   it('launches outside a batch too, each launch with its own arguments (the one-call path)', () => {

@@ -15,7 +15,8 @@ const addOne = jit((src: Float32Array, dst: Float32Array) => {
   if (i < dst.length) dst[i] = src[i]! + 1;
 });
 
-const view = (b: Buffer, stream: Stream) => StridedMemoryView.fromAny(b, { stream: stream.handle }).view({ dtype: 'float32' });
+const view = (b: Buffer, stream: Stream) =>
+  StridedMemoryView.fromAny(b, { stream: stream.handle }).view({ dtype: 'float32' });
 function read(b: Buffer, stream: Stream): Float32Array {
   const out = new Float32Array(b.size / 4);
   b.copyTo(out, { stream });
@@ -68,9 +69,12 @@ describeGpu('JIT launches on several devices', () => {
       d0.memoryResource.peerAccessibleBy = [];
       using src = d0.allocate(n * 4, { stream: s0 });
       using dst = d1.allocate(n * 4, { stream: s1 });
-      const launchIt = () => addOne.launch({ grid: Math.ceil(n / 128), block: 128, stream: s1 }, view(src, s1), view(dst, s1));
+      const launchIt = () =>
+        addOne.launch({ grid: Math.ceil(n / 128), block: 128, stream: s1 }, view(src, s1), view(dst, s1));
       expect(launchIt).toThrow(KernelArgumentError);
-      expect(launchIt).toThrow(/argument 'src' \(1 of 2\): the array lives on device 0, but the launch runs on device 1 \(the stream's\), which has no access to it/);
+      expect(launchIt).toThrow(
+        /argument 'src' \(1 of 2\): the array lives on device 0, but the launch runs on device 1 \(the stream's\), which has no access to it/,
+      );
     });
 
     it("reads device 0's memory from a kernel on device 1 once its pool grants access", () => {

@@ -13,7 +13,10 @@ interface ArrayLocation {
 /** Where an array argument's device memory lives, as cheaply as the argument says it (pinned and managed memory serve every device: undefined). */
 function locationOf(arg: unknown): ArrayLocation | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
-  if (arg instanceof Buffer) return arg.isHostAccessible || arg.device === undefined || arg.closed ? undefined : { ordinal: arg.device.ordinal, ptr: arg.ptr };
+  if (arg instanceof Buffer)
+    return arg.isHostAccessible || arg.device === undefined || arg.closed
+      ? undefined
+      : { ordinal: arg.device.ordinal, ptr: arg.ptr };
   if (arg instanceof StridedMemoryView) {
     if (arg.closed || arg.ptr === undefined) return undefined;
     const { type, id } = arg.device;
@@ -38,7 +41,12 @@ function locationOf(arg: unknown): ArrayLocation | undefined {
  *
  * @throws {KernelArgumentError} naming the first array on a device the launch cannot reach
  */
-export function enterLaunchDevice(names: readonly string[], args: readonly unknown[], arrays: readonly number[], stream: bigint): void {
+export function enterLaunchDevice(
+  names: readonly string[],
+  args: readonly unknown[],
+  arrays: readonly number[],
+  stream: bigint,
+): void {
   if (several === undefined) {
     try {
       several = Device.count() > 1;

@@ -21,7 +21,9 @@ export function broadcastShape(shapes: readonly (readonly number[])[], what: str
       const known = out[lead + d]!;
       if (extent === known || extent === 1) continue;
       if (known !== 1) {
-        throw new KernelArgumentError(`${what}: shapes ${shapes.map((s) => `[${s.join(', ')}]`).join(', ')} do not broadcast (dimension ${lead + d}: ${known} and ${extent})`);
+        throw new KernelArgumentError(
+          `${what}: shapes ${shapes.map((s) => `[${s.join(', ')}]`).join(', ')} do not broadcast (dimension ${lead + d}: ${known} and ${extent})`,
+        );
       }
       out[lead + d] = extent;
     }
@@ -30,7 +32,11 @@ export function broadcastShape(shapes: readonly (readonly number[])[], what: str
 }
 
 /** The strides (in elements) of an operand of `shape` and `strides` read over `target`: 0 along the dimensions it is broadcast in. */
-export function broadcastStrides(shape: readonly number[], strides: readonly number[], target: readonly number[]): number[] {
+export function broadcastStrides(
+  shape: readonly number[],
+  strides: readonly number[],
+  target: readonly number[],
+): number[] {
   const lead = target.length - shape.length;
   return target.map((extent, d) => (d < lead || (shape[d - lead] === 1 && extent !== 1) ? 0 : strides[d - lead]!));
 }

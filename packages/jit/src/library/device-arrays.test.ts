@@ -54,7 +54,9 @@ describe("numba's array makers for the simulator (DeviceArrays over host memory)
     const sum = add(grid, 0.5) as DeviceArray;
     expect(sum).toBeInstanceOf(DeviceArray);
     expect(sum.shape).toEqual([3, 4]);
-    expect(Array.from(sum.copyToHost() as Float64Array)).toEqual([0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23].map((v) => v + 0.5));
+    expect(Array.from(sum.copyToHost() as Float64Array)).toEqual(
+      [0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23].map((v) => v + 0.5),
+    );
   });
 
   it('toDevice and deviceArrayLike take JS lists as numba takes Python lists: numbers float64, bigints int64, nested lists n-D', () => {
@@ -72,7 +74,9 @@ describe("numba's array makers for the simulator (DeviceArrays over host memory)
     expect(m.shape).toEqual([2, 3]);
     expect(Array.from(m.copyToHost() as BigInt64Array)).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
     expect(deviceArrayLike([[0.5], [1.5]], { target }).shape).toEqual([2, 1]);
-    expect(() => toDevice([[1, 2], [3]], { target })).toThrow(/toDevice: the list is not rectangular \(\[1\] should be a list of 2\)/);
+    expect(() => toDevice([[1, 2], [3]], { target })).toThrow(
+      /toDevice: the list is not rectangular \(\[1\] should be a list of 2\)/,
+    );
     expect(() => toDevice([1, 2n], { target })).toThrow(/all numbers \(float64\) or all bigints \(int64\)/);
   });
 });
@@ -85,16 +89,21 @@ describe('array makers given shapes that describe no array (hostile input)', () 
     ['more than 2^53 elements', [2 ** 31, 2 ** 31, 2 ** 31]],
     ['a string', '3'],
     ['65 dimensions', Array(65).fill(1)],
-  ])('%s is an InvalidLayoutError, in the simulator as on the GPU (before any device), not an engine RangeError', (_what, shape) => {
-    for (const options of [{ target: 'simulator' as const }, { target: 'gpu' as const }]) {
-      expect(() => deviceArray(shape as never, 'float64', options)).toThrow(InvalidLayoutError);
-      expect(() => DeviceArray.allocate(shape as never, 'float64')).toThrow(InvalidLayoutError);
-    }
-  });
+  ])(
+    '%s is an InvalidLayoutError, in the simulator as on the GPU (before any device), not an engine RangeError',
+    (_what, shape) => {
+      for (const options of [{ target: 'simulator' as const }, { target: 'gpu' as const }]) {
+        expect(() => deviceArray(shape as never, 'float64', options)).toThrow(InvalidLayoutError);
+        expect(() => DeviceArray.allocate(shape as never, 'float64')).toThrow(InvalidLayoutError);
+      }
+    },
+  );
 
   it('an array larger than a JS buffer holds is a KernelArgumentError in the simulator, naming its size', () => {
     expect(() => deviceArray([2 ** 30, 2 ** 22], 'float64', { target })).toThrow(KernelArgumentError);
-    expect(() => deviceArray([2 ** 30, 2 ** 22], 'float64', { target })).toThrow(/of float64 is \d+ bytes, which the simulator cannot allocate/);
+    expect(() => deviceArray([2 ** 30, 2 ** 22], 'float64', { target })).toThrow(
+      /of float64 is \d+ bytes, which the simulator cannot allocate/,
+    );
   });
 
   it('a JS list that contains itself, nests past 64 levels, has holes or lies about its length is refused at once', () => {

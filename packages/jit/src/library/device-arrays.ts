@@ -30,7 +30,8 @@ export type ArrayDtype = DTypeLike | ((value: never) => unknown);
 function dtypeOf(t: ArrayDtype, what: string): DType {
   if (typeof t === 'function') {
     const scalar = makerType(t);
-    if (scalar === undefined) throw new KernelArgumentError(`${what}: ${t.name || 'the function'} is not a scalar maker (f32, i32, ...)`);
+    if (scalar === undefined)
+      throw new KernelArgumentError(`${what}: ${t.name || 'the function'} is not a scalar maker (f32, i32, ...)`);
     return dtypeOfScalar(scalar);
   }
   return toDType(t);
@@ -53,9 +54,13 @@ function hostArray(shape: readonly number[], t: DType, what: string): DeviceArra
   try {
     memory = new ArrayBuffer(bytes);
   } catch (error) {
-    throw new KernelArgumentError(`${what}: [${extents.join(', ')}] of ${t.name} is ${bytes} bytes, which the simulator cannot allocate as host memory (${(error as Error).message})`, undefined, {
-      cause: error,
-    });
+    throw new KernelArgumentError(
+      `${what}: [${extents.join(', ')}] of ${t.name} is ${bytes} bytes, which the simulator cannot allocate as host memory (${(error as Error).message})`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
   }
   return new DeviceArray(StridedMemoryView.fromBuffer(memory, { dtype: t, shape: extents }));
 }
@@ -71,11 +76,19 @@ function onGpu<T>(what: string, make: () => T): T {
   } catch (error) {
     if (!(error instanceof DeviceNotFoundError || error instanceof LibraryNotFoundError)) throw error;
     const reason = `${error.name}: ${error.message.split('\n')[0]}`;
-    throw new NoGpuError(`${what}: there is no GPU to make the array on (${reason}); ${SIMULATOR_HINT}`, undefined, { cause: error });
+    throw new NoGpuError(`${what}: there is no GPU to make the array on (${reason}); ${SIMULATOR_HINT}`, undefined, {
+      cause: error,
+    });
   }
 }
 
-function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: ArrayMemory, given: DeviceArrayMakerOptions, what: string): DeviceArray {
+function allocate(
+  shape: number | readonly number[],
+  dtype: ArrayDtype,
+  memory: ArrayMemory,
+  given: DeviceArrayMakerOptions,
+  what: string,
+): DeviceArray {
   const options = checkJitOptions<DeviceArrayMakerOptions>(`${what}()`, given, DEVICE_ARRAY_MAKER_OPTIONS);
   const t = dtypeOf(dtype, what);
   const extents = shapeOf(shape);
@@ -83,7 +96,9 @@ function allocate(shape: number | readonly number[], dtype: ArrayDtype, memory: 
     checkSimulatorStream(options.stream, what);
     return hostArray(extents, t, what);
   }
-  return onGpu(what, () => DeviceArray.allocate(extents, t, { memory, stream: options.stream, device: options.device }));
+  return onGpu(what, () =>
+    DeviceArray.allocate(extents, t, { memory, stream: options.stream, device: options.device }),
+  );
 }
 
 /**
@@ -105,28 +120,49 @@ export function toDevice(host: unknown, given: DeviceArrayMakerOptions = {}): De
 }
 
 /** A new device array, elements not set (numba's `cuda.device_array(shape, dtype)`). */
-export function deviceArray(shape: number | readonly number[], dtype: ArrayDtype, options: DeviceArrayMakerOptions = {}): DeviceArray {
+export function deviceArray(
+  shape: number | readonly number[],
+  dtype: ArrayDtype,
+  options: DeviceArrayMakerOptions = {},
+): DeviceArray {
   return allocate(shape, dtype, 'device', options, 'deviceArray');
 }
 
 /** A new device array of the shape and dtype of `like` (numba's `cuda.device_array_like`). */
 export function deviceArrayLike(like: unknown, given: DeviceArrayMakerOptions = {}): DeviceArray {
   const options = checkJitOptions<DeviceArrayMakerOptions>('deviceArrayLike()', given, DEVICE_ARRAY_MAKER_OPTIONS);
-  const view = like instanceof DeviceArray ? like.view : like instanceof StridedMemoryView ? like : (viewOfList(like, 'deviceArrayLike') ?? StridedMemoryView.fromAny(like, { stream: -1 }));
+  const view =
+    like instanceof DeviceArray
+      ? like.view
+      : like instanceof StridedMemoryView
+        ? like
+        : (viewOfList(like, 'deviceArrayLike') ?? StridedMemoryView.fromAny(like, { stream: -1 }));
   return allocate(view.shape, view.dtype, 'device', options, 'deviceArrayLike');
 }
 
 /** A host array in page-locked memory (numba's `cuda.pinned_array`): copies into it from the device are stream-ordered; `typedArray()` reads it. */
-export function pinnedArray(shape: number | readonly number[], dtype: ArrayDtype, options: DeviceArrayMakerOptions = {}): DeviceArray {
+export function pinnedArray(
+  shape: number | readonly number[],
+  dtype: ArrayDtype,
+  options: DeviceArrayMakerOptions = {},
+): DeviceArray {
   return allocate(shape, dtype, 'pinned', options, 'pinnedArray');
 }
 
 /** A host array that kernels read and write through its address (numba's `cuda.mapped_array`): pinned memory, which cuda-js maps for the device. */
-export function mappedArray(shape: number | readonly number[], dtype: ArrayDtype, options: DeviceArrayMakerOptions = {}): DeviceArray {
+export function mappedArray(
+  shape: number | readonly number[],
+  dtype: ArrayDtype,
+  options: DeviceArrayMakerOptions = {},
+): DeviceArray {
   return allocate(shape, dtype, 'pinned', options, 'mappedArray');
 }
 
 /** A managed (unified) array (numba's `cuda.managed_array`). */
-export function managedArray(shape: number | readonly number[], dtype: ArrayDtype, options: DeviceArrayMakerOptions = {}): DeviceArray {
+export function managedArray(
+  shape: number | readonly number[],
+  dtype: ArrayDtype,
+  options: DeviceArrayMakerOptions = {},
+): DeviceArray {
   return allocate(shape, dtype, 'managed', options, 'managedArray');
 }

@@ -12,7 +12,11 @@ const addScalar = (x: Float64Array, y: number, res: Float64Array): void => {
   for (let i = 0; i < x.length; i++) res[i] = x[i]! + y;
 };
 
-type Matrix = { get(i: number, j: number): number; set(i: number, j: number, v: number): void; readonly shape: readonly number[] };
+type Matrix = {
+  get(i: number, j: number): number;
+  set(i: number, j: number, v: number): void;
+  readonly shape: readonly number[];
+};
 const matmul = (a: Matrix, b: Matrix, c: Matrix): void => {
   const m = a.shape[0]!;
   const n = a.shape[1]!;

@@ -11,12 +11,17 @@ import { guvectorize } from './guvectorize.js';
 const simulator = { target: 'simulator' } as const;
 
 /** A host view of `values` with `shape` (C order). */
-function hostArray(values: ArrayLike<number>, shape: readonly number[], dtype: 'float32' | 'float64' = 'float64'): StridedMemoryView {
+function hostArray(
+  values: ArrayLike<number>,
+  shape: readonly number[],
+  dtype: 'float32' | 'float64' = 'float64',
+): StridedMemoryView {
   const ctor = dtype === 'float32' ? Float32Array : Float64Array;
   return StridedMemoryView.fromBuffer(ctor.from(values), { dtype, shape });
 }
 
-const elements = (v: unknown): number[] => Array.from((v instanceof StridedMemoryView ? v.toTypedArray() : v) as ArrayLike<number>, Number);
+const elements = (v: unknown): number[] =>
+  Array.from((v instanceof StridedMemoryView ? v.toTypedArray() : v) as ArrayLike<number>, Number);
 
 // numba's documented example: '(n),()->(n)', adding a scalar to each row
 const addScalar = (x: Float64Array, y: number, res: Float64Array): void => {
@@ -24,7 +29,11 @@ const addScalar = (x: Float64Array, y: number, res: Float64Array): void => {
 };
 
 // numba's matrix multiply: '(m,n),(n,p)->(m,p)'
-type Matrix = { get(i: number, j: number): number; set(i: number, j: number, v: number): void; readonly shape: readonly number[] };
+type Matrix = {
+  get(i: number, j: number): number;
+  set(i: number, j: number, v: number): void;
+  readonly shape: readonly number[];
+};
 const matmul = (a: Matrix, b: Matrix, c: Matrix): void => {
   const m = a.shape[0]!;
   const n = a.shape[1]!;
@@ -113,7 +122,9 @@ describe('guvectorize in the simulator', () => {
       }
     }
     expect(elements(c)).toEqual(expected);
-    expect(() => g(a, hostArray([1, 2, 3, 4], [1, 2, 2], 'float32'))).toThrow(/core dimension 'n' is 3 in one input and 2 in input 2/);
+    expect(() => g(a, hostArray([1, 2, 3, 4], [1, 2, 2], 'float32'))).toThrow(
+      /core dimension 'n' is 3 in one input and 2 in input 2/,
+    );
   });
 
   it('a given out (positional, as numba, or { out }), several outputs, and a scalar output written at 0', () => {
@@ -124,7 +135,9 @@ describe('guvectorize in the simulator', () => {
     const out2 = new Float64Array(3);
     expect(g(Float64Array.from([1, 2, 3]), 2, { out: out2 })).toBe(out2);
     expect([...out2]).toEqual([3, 4, 5]);
-    expect(() => g(Float64Array.from([1, 2, 3]), 2, { out: new Float64Array(4) })).toThrow(/out has shape \[4\]; the inputs give \[3\]/);
+    expect(() => g(Float64Array.from([1, 2, 3]), 2, { out: new Float64Array(4) })).toThrow(
+      /out has shape \[4\]; the inputs give \[3\]/,
+    );
     const stats = guvectorize(
       ['void(float64[:], float64[:], float64[:])'],
       '(n)->(),()',
@@ -167,15 +180,19 @@ describe('guvectorize in the simulator', () => {
     expect(() => guvectorize(['void(float64[:], float64, float64[:])'], '(n)->(n)', addScalar, simulator)).toThrow(
       /takes 3 argument\(s\); the layout '\(n\)->\(n\)' has 1 input\(s\) and 1 output\(s\)/,
     );
-    expect(() => guvectorize(['float64(float64[:], float64, float64[:])'], '(n),()->(n)', addScalar, simulator)).toThrow(/has a result type/);
+    expect(() =>
+      guvectorize(['float64(float64[:], float64, float64[:])'], '(n),()->(n)', addScalar, simulator),
+    ).toThrow(/has a result type/);
     expect(() => guvectorize([], '(n),()->(n)', addScalar, simulator)).toThrow(JitError);
     expect(() => guvectorize(['void(float64, float64, float64[:])'], '(n),()->(n)', addScalar, simulator)).toThrow(
       /input 1 of 'void\(float64, float64, float64\[:\]\)' is a scalar type; the layout gives it 1 core dimension\(s\): write float32\[:\]/,
     );
-    expect(() => guvectorize(['void(float64[:], float64, float64)'], '(n),()->()', addScalar, simulator)).toThrow(/output 1 of .* is a scalar type; outputs are arrays/);
-    expect(() => guvectorize(['void(float64[:, :], float64, float64[:])'], '(n),()->(n)', addScalar, simulator)).toThrow(
-      /argument 1 of .* has 2 dimension\(s\); the layout '\(n\),\(\)->\(n\)' gives it 1/,
+    expect(() => guvectorize(['void(float64[:], float64, float64)'], '(n),()->()', addScalar, simulator)).toThrow(
+      /output 1 of .* is a scalar type; outputs are arrays/,
     );
+    expect(() =>
+      guvectorize(['void(float64[:, :], float64, float64[:])'], '(n),()->(n)', addScalar, simulator),
+    ).toThrow(/argument 1 of .* has 2 dimension\(s\); the layout '\(n\),\(\)->\(n\)' gives it 1/);
     const g = guvectorize(['void(float64[:], float64, float64[:])'], '(n),()->(n)', addScalar, simulator);
     expect(() => g(1, 2)).toThrow(/input 1 is a scalar; the layout '\(n\),\(\)->\(n\)' gives it 1 core dimension/);
   });

@@ -29,7 +29,12 @@ import {
   type UfuncCallOptions,
   type UfuncResult,
 } from './ufunc-operands.js';
-import { chooseSignature, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
+import {
+  chooseSignature,
+  parseUfuncSignature,
+  type UfuncSignature,
+  type UfuncSignatureSpec,
+} from './ufunc-signature.js';
 
 /** Threads per block of the generalized ufunc kernels (each thread runs the function's whole loop). */
 const BLOCK = 128;
@@ -69,10 +74,20 @@ export interface Gufunc {
 /** How the kernel hands one operand to the function. */
 type Pass = 'value' | 'element' | 'cell' | 'core';
 
-const GUVECTORIZE_OPTIONS = { target: isJitTarget, name: isString, constants: isObject, fastMath: isBoolean, fma: isBoolean };
+const GUVECTORIZE_OPTIONS = {
+  target: isJitTarget,
+  name: isString,
+  constants: isObject,
+  fastMath: isBoolean,
+  fma: isBoolean,
+};
 
 /** The kernel's text: parameters `n` (loop elements), the inputs `x0...`, the outputs `y0...`; thread `t` calls `op` on element `t` of the loop. */
-function kernelText(inputs: readonly Pass[], outputs: readonly Pass[], casts: readonly (ScalarName | undefined)[]): string {
+function kernelText(
+  inputs: readonly Pass[],
+  outputs: readonly Pass[],
+  casts: readonly (ScalarName | undefined)[],
+): string {
   const pass = (p: Pass, name: string, cast: ScalarName | undefined): string => {
     if (p === 'value') return name;
     if (p === 'element') return cast === undefined ? `${name}[t]` : `${cast}(${name}[t])`;
@@ -81,7 +96,10 @@ function kernelText(inputs: readonly Pass[], outputs: readonly Pass[], casts: re
   };
   const xs = inputs.map((_, k) => `x${k}`);
   const ys = outputs.map((_, k) => `y${k}`);
-  const args = [...inputs.map((p, k) => pass(p, xs[k]!, casts[k])), ...outputs.map((p, k) => pass(p, ys[k]!, undefined))];
+  const args = [
+    ...inputs.map((p, k) => pass(p, xs[k]!, casts[k])),
+    ...outputs.map((p, k) => pass(p, ys[k]!, undefined)),
+  ];
   return `function gufunc(${['n', ...xs, ...ys].join(', ')}) {\nconst t = cuda.grid(1);\nif (t < n) {\nop(${args.join(', ')});\n}\n}`;
 }
 
@@ -107,8 +125,14 @@ function kernelText(inputs: readonly Pass[], outputs: readonly Pass[], casts: re
  * dimensions take their extents from the inputs. Array inputs with core
  * dimensions are passed as views: their dtype is the signature's.
  */
-export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: string, fn: (...args: never[]) => unknown, given: GuvectorizeOptions = {}): Gufunc {
-  if (typeof fn !== 'function') throw new TypeError(`guvectorize: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+export function guvectorize(
+  signatures: readonly UfuncSignatureSpec[],
+  layout: string,
+  fn: (...args: never[]) => unknown,
+  given: GuvectorizeOptions = {},
+): Gufunc {
+  if (typeof fn !== 'function')
+    throw new TypeError(`guvectorize: expected a function, got ${fn === null ? 'null' : typeof fn}`);
   const options = checkJitOptions<GuvectorizeOptions>('guvectorize()', given, GUVECTORIZE_OPTIONS);
   const name = options.name ?? (fn.name || 'gufunc');
   const parsedLayout = parseGufuncLayout(layout);
@@ -116,17 +140,31 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
   const nout = parsedLayout.outputs.length;
   const op = device(fn, { name, constants: options.constants });
   const nparams = deviceFunctionOf(op)!.parsed.params.length;
-  if (nparams !== nin + nout) throw new JitError(`guvectorize: '${name}' takes ${nparams} argument(s); the layout '${layout}' has ${nin} input(s) and ${nout} output(s)`);
-  if (!Array.isArray(signatures) || signatures.length === 0) throw new JitError(`guvectorize: '${name}' needs its signatures ('void(float32[:], float32, float32[:])'), as numba's for the GPU`);
+  if (nparams !== nin + nout)
+    throw new JitError(
+      `guvectorize: '${name}' takes ${nparams} argument(s); the layout '${layout}' has ${nin} input(s) and ${nout} output(s)`,
+    );
+  if (!Array.isArray(signatures) || signatures.length === 0)
+    throw new JitError(
+      `guvectorize: '${name}' needs its signatures ('void(float32[:], float32, float32[:])'), as numba's for the GPU`,
+    );
   const parsed = Object.freeze(signatures.map(parseUfuncSignature));
   for (const [index, s] of parsed.entries()) {
     const text = typeof signatures[index] === 'string';
-    if (s.args.length !== nin + nout) throw new JitError(`guvectorize: the signature '${s.text}' has ${s.args.length} argument(s); the layout '${layout}' has ${nin + nout}`);
-    if (s.returns !== undefined) throw new JitError(`guvectorize: the signature '${s.text}' has a result type; a gufunc writes its outputs, write 'void(...)'`);
+    if (s.args.length !== nin + nout)
+      throw new JitError(
+        `guvectorize: the signature '${s.text}' has ${s.args.length} argument(s); the layout '${layout}' has ${nin + nout}`,
+      );
+    if (s.returns !== undefined)
+      throw new JitError(
+        `guvectorize: the signature '${s.text}' has a result type; a gufunc writes its outputs, write 'void(...)'`,
+      );
     s.ranks.forEach((rank, k) => {
       const core = (k < nin ? parsedLayout.inputs[k] : parsedLayout.outputs[k - nin])!.length;
       if (rank !== undefined && rank !== core && !(core === 0 && rank === 1)) {
-        throw new JitError(`guvectorize: argument ${k + 1} of '${s.text}' has ${rank} dimension(s); the layout '${layout}' gives it ${core} core dimension(s)`);
+        throw new JitError(
+          `guvectorize: argument ${k + 1} of '${s.text}' has ${rank} dimension(s); the layout '${layout}' gives it ${core} core dimension(s)`,
+        );
       }
       // numba's text says the rank: a scalar type where the layout gives core dimensions (or for an output) is not an array
       if (text && rank === undefined && (core > 0 || k >= nin)) {
@@ -137,7 +175,13 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
     });
   }
   const symbol = name.replace(/\W/g, '_');
-  const jitOptions = { target: options.target, fastMath: options.fastMath, fma: options.fma, constants: { op }, name: `${symbol}_guvectorize` };
+  const jitOptions = {
+    target: options.target,
+    fastMath: options.fastMath,
+    fma: options.fma,
+    constants: { op },
+    name: `${symbol}_guvectorize`,
+  };
   const kernels = new Map<string, JitKernel>();
   const kernelFor = (key: string, text: string): JitKernel => {
     let kernel = kernels.get(key);
@@ -157,7 +201,10 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
       if (args.length === nin + nout) callOptions = { out: nout === 1 ? args[nin] : args.slice(nin) };
     }
     if (args.length === nin + nout) args = args.slice(0, nin);
-    if (args.length !== nin) throw new KernelArgumentError(`${name} takes ${nin} input(s), ${args.length} were given (then its ${nout} output(s), or { out, stream })`);
+    if (args.length !== nin)
+      throw new KernelArgumentError(
+        `${name} takes ${nin} input(s), ${args.length} were given (then its ${nout} output(s), or { out, stream })`,
+      );
     const run = new UfuncRun(name, target, callOptions.stream);
     try {
       const result = apply(run, args, callOptions);
@@ -169,7 +216,11 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
     }
   };
 
-  const apply = (run: UfuncRun, args: readonly unknown[], callOptions: UfuncCallOptions): UfuncResult | UfuncResult[] => {
+  const apply = (
+    run: UfuncRun,
+    args: readonly unknown[],
+    callOptions: UfuncCallOptions,
+  ): UfuncResult | UfuncResult[] => {
     const inputs = args.map((a, k) => run.input(a, `input ${k + 1}`, parsedLayout.inputs[k]!.length === 0));
     const chosen = chooseSignature(name, parsed, inputs);
     const signature = parsed[chosen]!;
@@ -178,11 +229,17 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
     const inputCores = inputs.map((operand, k) => {
       const core = parsedLayout.inputs[k]!.length;
       if (operand.kind === 'scalar') {
-        if (core > 0) throw new KernelArgumentError(`${name}: input ${k + 1} is a scalar; the layout '${layout}' gives it ${core} core dimension(s) (pass an array)`);
+        if (core > 0)
+          throw new KernelArgumentError(
+            `${name}: input ${k + 1} is a scalar; the layout '${layout}' gives it ${core} core dimension(s) (pass an array)`,
+          );
         return undefined;
       }
       const shape = operand.view.shape;
-      if (shape.length < core) throw new KernelArgumentError(`${name}: input ${k + 1} has ${shape.length} dimension(s); the layout '${layout}' gives it ${core} core dimension(s)`);
+      if (shape.length < core)
+        throw new KernelArgumentError(
+          `${name}: input ${k + 1} has ${shape.length} dimension(s); the layout '${layout}' gives it ${core} core dimension(s)`,
+        );
       if (core > 0 && operand.dtype !== signature.args[k]) {
         throw new KernelArgumentError(
           `${name}: input ${k + 1} holds ${operand.dtype}; the signature '${signature.text}' takes ${signature.args[k]} (arrays with core dimensions are passed as they are: convert it)`,
@@ -194,16 +251,22 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
     const extents = coreExtents(parsedLayout, inputCores, name);
     const loopShape = broadcastShape(loops, name);
     const size = loopShape.reduce((a, b) => a * b, 1);
-    if (size > MAX_ELEMENTS) throw new KernelArgumentError(`${name}: ${size} loop elements; a call takes at most 2^31 - 1`);
+    if (size > MAX_ELEMENTS)
+      throw new KernelArgumentError(`${name}: ${size} loop elements; a call takes at most 2^31 - 1`);
     const onDevice = inputs.some((op) => op.kind === 'array' && op.onDevice);
-    const outs: unknown[] | undefined = callOptions.out === undefined ? undefined : nout === 1 ? [callOptions.out] : (callOptions.out as unknown[]);
-    if (outs !== undefined && (!Array.isArray(outs) || outs.length !== nout)) throw new KernelArgumentError(`${name}: out is an array of its ${nout} outputs`);
+    const outs: unknown[] | undefined =
+      callOptions.out === undefined ? undefined : nout === 1 ? [callOptions.out] : (callOptions.out as unknown[]);
+    if (outs !== undefined && (!Array.isArray(outs) || outs.length !== nout))
+      throw new KernelArgumentError(`${name}: out is an array of its ${nout} outputs`);
     const outputs: ArrayOperand[] = [];
     const results: UfuncResult[] = [];
     parsedLayout.outputs.forEach((names, j) => {
       const core = names.map((n) => {
         const extent = extents.get(n);
-        if (extent === undefined) throw new KernelArgumentError(`${name}: no input gives the extent of output ${j + 1}'s dimension '${n}' (layout '${layout}')`);
+        if (extent === undefined)
+          throw new KernelArgumentError(
+            `${name}: no input gives the extent of output ${j + 1}'s dimension '${n}' (layout '${layout}')`,
+          );
         return extent;
       });
       const shape = [...loopShape, ...core];
@@ -211,9 +274,14 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
       if (outs !== undefined) {
         const out = run.output(outs[j], nout === 1 ? 'out' : `out[${j}]`, names.length === 0);
         if (out.view.shape.length !== shape.length || !out.view.shape.every((e, d) => e === shape[d])) {
-          throw new KernelArgumentError(`${name}: ${nout === 1 ? 'out' : `out[${j}]`} has shape [${out.view.shape.join(', ')}]; the inputs give [${shape.join(', ')}]`);
+          throw new KernelArgumentError(
+            `${name}: ${nout === 1 ? 'out' : `out[${j}]`} has shape [${out.view.shape.join(', ')}]; the inputs give [${shape.join(', ')}]`,
+          );
         }
-        if (out.dtype !== dtype) throw new KernelArgumentError(`${name}: ${nout === 1 ? 'out' : `out[${j}]`} holds ${out.dtype}; the signature '${signature.text}' writes ${dtype}`);
+        if (out.dtype !== dtype)
+          throw new KernelArgumentError(
+            `${name}: ${nout === 1 ? 'out' : `out[${j}]`} holds ${out.dtype}; the signature '${signature.text}' writes ${dtype}`,
+          );
         outputs.push(out);
         results.push(outs[j] as UfuncResult);
       } else {
@@ -226,7 +294,9 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
     if (size === 0) return given;
     // the loop dimensions, merged to one for every array operand
     const arrays: { operand: ArrayOperand; core: number }[] = [
-      ...inputs.flatMap((operand, k) => (operand.kind === 'array' ? [{ operand, core: parsedLayout.inputs[k]!.length }] : [])),
+      ...inputs.flatMap((operand, k) =>
+        operand.kind === 'array' ? [{ operand, core: parsedLayout.inputs[k]!.length }] : [],
+      ),
       ...outputs.map((operand, j) => ({ operand, core: parsedLayout.outputs[j]!.length })),
     ];
     const nest = coalesce({
@@ -237,7 +307,9 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
       }),
     });
     if (nest.shape.length > 1) {
-      throw new KernelArgumentError(`${name}: the operands' loop dimensions [${loopShape.join(', ')}] cannot be walked as one (their layouts differ); copy an input to a compact array`);
+      throw new KernelArgumentError(
+        `${name}: the operands' loop dimensions [${loopShape.join(', ')}] cannot be walked as one (their layouts differ); copy an input to a compact array`,
+      );
     }
     const views = new Map<ArrayOperand, StridedMemoryView>();
     arrays.forEach(({ operand, core }, k) => {
@@ -252,15 +324,32 @@ export function guvectorize(signatures: readonly UfuncSignatureSpec[], layout: s
       return (signature.ranks[k] ?? 0) > 0 ? 'cell' : 'element';
     });
     const outputPasses: Pass[] = parsedLayout.outputs.map((names) => (names.length > 0 ? 'core' : 'cell'));
-    const casts = inputs.map((operand, k) => (passes[k] === 'element' && operand.dtype !== signature.args[k] ? signature.args[k] : undefined));
+    const casts = inputs.map((operand, k) =>
+      passes[k] === 'element' && operand.dtype !== signature.args[k] ? signature.args[k] : undefined,
+    );
     const key = `${chosen}|${passes.join(',')}|${casts.join(',')}`;
     const kernel = kernelFor(key, kernelText(passes, outputPasses, casts));
-    const kernelInputs = inputs.map((operand: Operand, k) => (operand.kind === 'scalar' ? scalarArgument(operand, signature.args[k], `${name}: input ${k + 1}`) : views.get(operand)!));
-    kernel.launch({ grid: Math.ceil(size / BLOCK), block: BLOCK, stream: callOptions.stream }, i32(size), ...kernelInputs, ...outputs.map((o) => views.get(o)!));
+    const kernelInputs = inputs.map((operand: Operand, k) =>
+      operand.kind === 'scalar'
+        ? scalarArgument(operand, signature.args[k], `${name}: input ${k + 1}`)
+        : views.get(operand)!,
+    );
+    kernel.launch(
+      { grid: Math.ceil(size / BLOCK), block: BLOCK, stream: callOptions.stream },
+      i32(size),
+      ...kernelInputs,
+      ...outputs.map((o) => views.get(o)!),
+    );
     return given;
   };
 
-  const gufunc = Object.assign(call, { nin, nout, layout: parsedLayout, signatures: parsed, kernels: kernels as ReadonlyMap<string, JitKernel> });
+  const gufunc = Object.assign(call, {
+    nin,
+    nout,
+    layout: parsedLayout,
+    signatures: parsed,
+    kernels: kernels as ReadonlyMap<string, JitKernel>,
+  });
   Object.defineProperty(gufunc, 'name', { value: name });
   return gufunc as Gufunc;
 }

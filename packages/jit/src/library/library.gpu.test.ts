@@ -7,7 +7,11 @@ import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
 import { cuda } from '../cuda.js';
 import { jit } from '../jit.js';
-import { xoroshiro128p_normal_float32, xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64 } from './random.js';
+import {
+  xoroshiro128p_normal_float32,
+  xoroshiro128p_uniform_float32,
+  xoroshiro128p_uniform_float64,
+} from './random.js';
 import { reduce } from './reduce.js';
 import { createXoroshiro128pStates } from './xoroshiro128p-states.js';
 
@@ -46,11 +50,26 @@ describeGpu('reduce and random on the GPU', () => {
         normals[i] = normal32(states, i);
       }
     };
-    const constants = { uniform32: xoroshiro128p_uniform_float32, uniform64: xoroshiro128p_uniform_float64, normal32: xoroshiro128p_normal_float32 };
+    const constants = {
+      uniform32: xoroshiro128p_uniform_float32,
+      uniform64: xoroshiro128p_uniform_float64,
+      normal32: xoroshiro128p_normal_float32,
+    };
     const n = 4096;
     const run = (target: 'gpu' | 'simulator') => {
-      const out = { states: createXoroshiro128pStates(n, 42n), u32s: new Float32Array(n), u64s: new Float64Array(n), normals: new Float32Array(n) };
-      jit(source, { target, constants }).launch({ grid: n / 256, block: 256 }, out.states, out.u32s, out.u64s, out.normals);
+      const out = {
+        states: createXoroshiro128pStates(n, 42n),
+        u32s: new Float32Array(n),
+        u64s: new Float64Array(n),
+        normals: new Float32Array(n),
+      };
+      jit(source, { target, constants }).launch(
+        { grid: n / 256, block: 256 },
+        out.states,
+        out.u32s,
+        out.u64s,
+        out.normals,
+      );
       return out;
     };
     const gpu = run('gpu');
@@ -63,13 +82,22 @@ describeGpu('reduce and random on the GPU', () => {
 
   const python = process.env['PYTHON'] ?? 'python3';
   const probe = spawnSync(python, ['-c', 'import numba.cuda.random'], { encoding: 'utf8' });
-  const numbaMissing = probe.status === 0 ? undefined : `${python} with numba-cuda is not available (${(probe.stderr || probe.error?.message || '').trim().split('\n').pop()})`;
-  it.skipIf(numbaMissing !== undefined)(`makes numba-cuda's states for the same seed${numbaMissing ? ` (skipped: ${numbaMissing})` : ''}`, () => {
-    const r = spawnSync(python, ['-c', NUMBA_STATES], { encoding: 'utf8', timeout: 110_000 });
-    expect(r.status, r.stderr).toBe(0);
-    const numba = (JSON.parse(r.stdout.trim().split('\n').pop()!) as [string, string][]).flatMap(([a, b]) => [BigInt(a), BigInt(b)]);
-    expect([...createXoroshiro128pStates(8, 987654321)]).toEqual(numba);
-  });
+  const numbaMissing =
+    probe.status === 0
+      ? undefined
+      : `${python} with numba-cuda is not available (${(probe.stderr || probe.error?.message || '').trim().split('\n').pop()})`;
+  it.skipIf(numbaMissing !== undefined)(
+    `makes numba-cuda's states for the same seed${numbaMissing ? ` (skipped: ${numbaMissing})` : ''}`,
+    () => {
+      const r = spawnSync(python, ['-c', NUMBA_STATES], { encoding: 'utf8', timeout: 110_000 });
+      expect(r.status, r.stderr).toBe(0);
+      const numba = (JSON.parse(r.stdout.trim().split('\n').pop()!) as [string, string][]).flatMap(([a, b]) => [
+        BigInt(a),
+        BigInt(b),
+      ]);
+      expect([...createXoroshiro128pStates(8, 987654321)]).toEqual(numba);
+    },
+  );
 });
 
 declare const uniform32: (states: BigUint64Array, i: number) => number;

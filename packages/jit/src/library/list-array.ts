@@ -19,7 +19,10 @@ export function viewOfList(value: unknown, what: string): StridedMemoryView | un
   if (!Array.isArray(value)) return undefined;
   const shape: number[] = [];
   for (let level: unknown = value; Array.isArray(level); level = level[0]) {
-    if (shape.length === MAX_DEPTH) throw new KernelArgumentError(`${what}: the list nests deeper than ${MAX_DEPTH} levels (or contains itself); a view has at most ${MAX_DEPTH} dimensions`);
+    if (shape.length === MAX_DEPTH)
+      throw new KernelArgumentError(
+        `${what}: the list nests deeper than ${MAX_DEPTH} levels (or contains itself); a view has at most ${MAX_DEPTH} dimensions`,
+      );
     shape.push(level.length);
     if (level.length === 0) break;
   }
@@ -27,7 +30,8 @@ export function viewOfList(value: unknown, what: string): StridedMemoryView | un
   let kind: 'number' | 'bigint' | undefined;
   const walk = (node: unknown, depth: number, path: string): void => {
     if (depth === shape.length) {
-      if (Array.isArray(node)) throw new KernelArgumentError(`${what}: the list is not rectangular (${path} is a list, a value was expected)`);
+      if (Array.isArray(node))
+        throw new KernelArgumentError(`${what}: the list is not rectangular (${path} is a list, a value was expected)`);
       const type = typeof node;
       if ((type !== 'number' && type !== 'bigint') || (kind !== undefined && type !== kind)) {
         throw new KernelArgumentError(
@@ -39,7 +43,9 @@ export function viewOfList(value: unknown, what: string): StridedMemoryView | un
       return;
     }
     if (!Array.isArray(node) || node.length !== shape[depth]) {
-      throw new KernelArgumentError(`${what}: the list is not rectangular (${path || 'the list'} should be a list of ${shape[depth]})`);
+      throw new KernelArgumentError(
+        `${what}: the list is not rectangular (${path || 'the list'} should be a list of ${shape[depth]})`,
+      );
     }
     for (let i = 0; i < node.length; i++) walk(node[i], depth + 1, `${path}[${i}]`);
   };

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { cuda } from '../cuda.js';
 import { jit } from '../jit.js';
-import { xoroshiro128p_normal_float32, xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64 } from './random.js';
+import {
+  xoroshiro128p_normal_float32,
+  xoroshiro128p_uniform_float32,
+  xoroshiro128p_uniform_float64,
+} from './random.js';
 import { createXoroshiro128pStates } from './xoroshiro128p-states.js';
 
 // The reference: the generator on BigInt, and numba's conversions.
@@ -27,7 +31,14 @@ describe('xoroshiro128+ draws in kernels (simulator)', () => {
         normals[i] = normal32(states, i);
       }
     },
-    { target: 'simulator', constants: { uniform32: xoroshiro128p_uniform_float32, uniform64: xoroshiro128p_uniform_float64, normal32: xoroshiro128p_normal_float32 } },
+    {
+      target: 'simulator',
+      constants: {
+        uniform32: xoroshiro128p_uniform_float32,
+        uniform64: xoroshiro128p_uniform_float64,
+        normal32: xoroshiro128p_normal_float32,
+      },
+    },
   );
 
   it('gives numba-cuda draws: the generator step, [0, 1) conversions and Box-Muller, per state', () => {

@@ -33,19 +33,27 @@ export const xoroshiro128p_next = device(
 );
 
 /** A u64's top 53 bits as an f64 in [0, 1). */
-const uint64ToUnitFloat64 = device((x: bigint): number => cuda.f64(x >> cuda.u64(11)) * (1 / 9007199254740992), { name: 'uint64_to_unit_float64' });
+const uint64ToUnitFloat64 = device((x: bigint): number => cuda.f64(x >> cuda.u64(11)) * (1 / 9007199254740992), {
+  name: 'uint64_to_unit_float64',
+});
 
 /** An f32 in [0, 1) from generator `index`. */
-export const xoroshiro128p_uniform_float32 = device((states: BigUint64Array, index: number): number => cuda.f32(unitFloat64(next(states, index))), {
-  name: 'xoroshiro128p_uniform_float32',
-  constants: { unitFloat64: uint64ToUnitFloat64, next: xoroshiro128p_next },
-});
+export const xoroshiro128p_uniform_float32 = device(
+  (states: BigUint64Array, index: number): number => cuda.f32(unitFloat64(next(states, index))),
+  {
+    name: 'xoroshiro128p_uniform_float32',
+    constants: { unitFloat64: uint64ToUnitFloat64, next: xoroshiro128p_next },
+  },
+);
 
 /** An f64 in [0, 1) from generator `index`. */
-export const xoroshiro128p_uniform_float64 = device((states: BigUint64Array, index: number): number => unitFloat64(next(states, index)), {
-  name: 'xoroshiro128p_uniform_float64',
-  constants: { unitFloat64: uint64ToUnitFloat64, next: xoroshiro128p_next },
-});
+export const xoroshiro128p_uniform_float64 = device(
+  (states: BigUint64Array, index: number): number => unitFloat64(next(states, index)),
+  {
+    name: 'xoroshiro128p_uniform_float64',
+    constants: { unitFloat64: uint64ToUnitFloat64, next: xoroshiro128p_next },
+  },
+);
 
 /** A standard normal f32 (Box-Muller, two draws) from generator `index`. */
 export const xoroshiro128p_normal_float32 = device(

@@ -28,7 +28,10 @@ describe('reduce in the simulator', () => {
   });
 
   it('reduces f16 and bf16 arrays (float16 and bfloat16 views of bits), rounding each step to the type', () => {
-    const halves = (dtype: 'float16' | 'bfloat16', values: number[]) => StridedMemoryView.fromAny(Uint16Array.from(values, dtype === 'float16' ? float16Bits : bfloat16Bits)).view({ dtype });
+    const halves = (dtype: 'float16' | 'bfloat16', values: number[]) =>
+      StridedMemoryView.fromAny(Uint16Array.from(values, dtype === 'float16' ? float16Bits : bfloat16Bits)).view({
+        dtype,
+      });
     const quarters = Array.from({ length: 1000 }, (_, i) => (i % 8) * 0.25); // every partial sum is exact in f16
     expect(sum(halves('float16', quarters))).toBe(quarters.reduce((a, b) => a + b, 0));
     expect(sum(halves('float16', [2048, 1]), { init: 0.5 })).toBe(2048); // 2048 + 1 is a tie, to even: 2048; + 0.5 rounds to it too
@@ -61,7 +64,9 @@ describe("reduce's size and res (numba's)", () => {
     const res = new Float32Array(1);
     sum(new Float32Array([1, 2, 3]), { size: 0, init: 7, res });
     expect(res[0]).toBe(7);
-    expect(() => sum(new Float32Array(3), { size: 4 })).toThrow(/size must be an integer from 0 to the array's length 3, got 4/);
+    expect(() => sum(new Float32Array(3), { size: 4 })).toThrow(
+      /size must be an integer from 0 to the array's length 3, got 4/,
+    );
     expect(() => sum(new Float32Array(3), { size: 1.5 })).toThrow(/size must be an integer/);
     expect(() => sum(new Float32Array(3), { res: new Float64Array(1) })).toThrow(/res must be a 1-D array of f32/);
     expect(() => sum(new Float32Array(3), { res: new Float32Array(0) })).toThrow(/at least one element/);

@@ -8,7 +8,27 @@ import { checkJitOptions, isJitTarget } from '../jit-options.js';
 const REDUCER_OPTIONS = { target: isJitTarget, name: isString };
 // The stream is read by the launch; init, size and res are checked below with their own errors.
 const REDUCE_CALL_OPTIONS = { init: isAnything, stream: isAnything, size: isAnything, res: isAnything };
-import { Device, type Scalar, bf16, bfloat16Bits, bfloat16FromBits, bool, f16, f32, f64, float16Bits, float16FromBits, i8, i16, i32, i64, u8, u16, u32, u64 } from '@cuda-js/core';
+import {
+  Device,
+  type Scalar,
+  bf16,
+  bfloat16Bits,
+  bfloat16FromBits,
+  bool,
+  f16,
+  f32,
+  f64,
+  float16Bits,
+  float16FromBits,
+  i8,
+  i16,
+  i32,
+  i64,
+  u8,
+  u16,
+  u32,
+  u64,
+} from '@cuda-js/core';
 import { cuda } from '../cuda.js';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import type { StreamArgument } from '@cuda-js/streams';
@@ -27,7 +47,21 @@ const BLOCK = 256;
 const MAX_BLOCKS = 1024;
 
 /** The scalar makers, which kernels take as dtypes (`cuda.shared.array(n, DTYPE)` with DTYPE a constant). */
-const DTYPE_TOKENS: Readonly<Record<ScalarName, (value: never) => Scalar>> = { bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64 };
+const DTYPE_TOKENS: Readonly<Record<ScalarName, (value: never) => Scalar>> = {
+  bool,
+  i8,
+  u8,
+  i16,
+  u16,
+  i32,
+  u32,
+  i64,
+  u64,
+  f16,
+  bf16,
+  f32,
+  f64,
+};
 
 export interface ReduceOptions {
   /** Combined with the array's reduction last: `fn(init, reduced)`; the result of an empty array. */
@@ -65,7 +99,13 @@ export interface Reducer {
 // block b's value. With `finish`, block 0 also applies `init`. Every block has
 // at least one element (the grid is at most ceil(n / BLOCK)), and the threads
 // that have one form a prefix of the block, which the tree's bound respects.
-function reduceSource(input: ArrayLike<number>, partials: ArrayLike<number> & { [i: number]: number }, n: number, useInit: boolean, init: number): void {
+function reduceSource(
+  input: ArrayLike<number>,
+  partials: ArrayLike<number> & { [i: number]: number },
+  n: number,
+  useInit: boolean,
+  init: number,
+): void {
   const sm = cuda.shared.array(THREADS, DTYPE);
   const t = cuda.threadIdx.x;
   const b = cuda.blockIdx.x;
@@ -108,7 +148,8 @@ declare const op: (a: number, b: number) => number;
  * ```
  */
 export function reduce(fn: (a: number, b: number) => number, given: ReducerOptions = {}): Reducer {
-  if (typeof fn !== 'function') throw new TypeError(`reduce: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+  if (typeof fn !== 'function')
+    throw new TypeError(`reduce: expected a function, got ${fn === null ? 'null' : typeof fn}`);
   const options = checkJitOptions<ReducerOptions>('reduce()', given, REDUCER_OPTIONS);
   const name = options.name ?? (fn.name || 'reduce');
   const binary = device(fn as (...args: never[]) => unknown, { name });
@@ -131,7 +172,9 @@ export function reduce(fn: (a: number, b: number) => number, given: ReducerOptio
     const target = options.target ?? kernelFor('f32').target;
     const [type] = argumentTypes([input], ['input'], target);
     if (type === undefined || !isArrayType(type) || type.ndim !== 1) {
-      throw new KernelArgumentError(`${name}: reduce takes a 1-D array, got ${type === undefined ? 'nothing' : typeof type === 'string' ? `a ${type} scalar` : type.name}`);
+      throw new KernelArgumentError(
+        `${name}: reduce takes a 1-D array, got ${type === undefined ? 'nothing' : typeof type === 'string' ? `a ${type} scalar` : type.name}`,
+      );
     }
     const dtype = type.dtype;
     const length = lengthOf(input);
@@ -140,7 +183,13 @@ export function reduce(fn: (a: number, b: number) => number, given: ReducerOptio
     const res = call.res;
     if (res !== undefined) {
       const [resType] = argumentTypes([res], ['res'], target);
-      if (resType === undefined || !isArrayType(resType) || resType.ndim !== 1 || resType.dtype !== dtype || lengthOf(res) < 1) {
+      if (
+        resType === undefined ||
+        !isArrayType(resType) ||
+        resType.ndim !== 1 ||
+        resType.dtype !== dtype ||
+        lengthOf(res) < 1
+      ) {
         throw new KernelArgumentError(
           `${name}: res must be a 1-D array of ${dtype} (the input's dtype) with at least one element, got ${resType === undefined ? 'nothing' : typeof resType === 'string' ? `a ${resType} scalar` : `${resType.name}${isArrayType(resType) ? ` of length ${lengthOf(res)}` : ''}`}`,
         );
@@ -151,10 +200,22 @@ export function reduce(fn: (a: number, b: number) => number, given: ReducerOptio
       if (res === undefined) return call.init;
       // res gets init: the one-element reduction of [init]
       const single = hostArrayOf(dtype, 1);
-      single[0] = dtype === 'f16' ? float16Bits(Number(call.init)) : dtype === 'bf16' ? bfloat16Bits(Number(call.init)) : (elementOf(dtype, call.init) as never);
+      single[0] =
+        dtype === 'f16'
+          ? float16Bits(Number(call.init))
+          : dtype === 'bf16'
+            ? bfloat16Bits(Number(call.init))
+            : (elementOf(dtype, call.init) as never);
       const kernel = kernelFor(dtype);
       const noInit = scalarOf(dtype, 0, name);
-      kernel.launch({ grid: 1, block: BLOCK, stream: call.stream }, hostArgument(dtype, single), res, i32(1), false, noInit);
+      kernel.launch(
+        { grid: 1, block: BLOCK, stream: call.stream },
+        hostArgument(dtype, single),
+        res,
+        i32(1),
+        false,
+        noInit,
+      );
       return undefined;
     }
     const kernel = kernelFor(dtype);
@@ -164,7 +225,14 @@ export function reduce(fn: (a: number, b: number) => number, given: ReducerOptio
       const partials = hostArgument(dtype, hostArrayOf(dtype, blocks));
       const result = hostArrayOf(dtype, 1);
       kernel.launch({ grid: blocks, block: BLOCK }, input, partials, i32(n), false, noInit);
-      kernel.launch({ grid: 1, block: BLOCK }, partials, res ?? hostArgument(dtype, result), i32(blocks), init !== undefined, init ?? noInit);
+      kernel.launch(
+        { grid: 1, block: BLOCK },
+        partials,
+        res ?? hostArgument(dtype, result),
+        i32(blocks),
+        init !== undefined,
+        init ?? noInit,
+      );
       return res === undefined ? firstValue(dtype, result) : undefined;
     }
     return onDevice(kernel, dtype, input, n, blocks, init ?? noInit, init !== undefined, call.stream, res);
@@ -190,8 +258,15 @@ function onDevice(
   const result = res === undefined ? current.allocate(bytes, { stream }) : undefined;
   try {
     const dt = dtypeOfScalar(dtype);
-    const partialsView = StridedMemoryView.fromPointer(partials.ptr, { dtype: dt, shape: [blocks], exporter: partials });
-    const resultView = result === undefined ? res : StridedMemoryView.fromPointer(result.ptr, { dtype: dt, shape: [1], exporter: result });
+    const partialsView = StridedMemoryView.fromPointer(partials.ptr, {
+      dtype: dt,
+      shape: [blocks],
+      exporter: partials,
+    });
+    const resultView =
+      result === undefined
+        ? res
+        : StridedMemoryView.fromPointer(result.ptr, { dtype: dt, shape: [1], exporter: result });
     kernel.launch({ grid: blocks, block: BLOCK, stream }, input, partialsView, i32(n), false, init);
     kernel.launch({ grid: 1, block: BLOCK, stream }, partialsView, resultView, i32(blocks), useInit, init);
     if (result === undefined) return undefined;
@@ -208,7 +283,9 @@ function onDevice(
 /** numba's `size`: how many leading elements to reduce. */
 function sizeOf(size: unknown, length: number, name: string): number {
   if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > length) {
-    throw new KernelArgumentError(`${name}: size must be an integer from 0 to the array's length ${length}, got ${typeof size === 'number' ? size : typeof size}`);
+    throw new KernelArgumentError(
+      `${name}: size must be an integer from 0 to the array's length ${length}, got ${typeof size === 'number' ? size : typeof size}`,
+    );
   }
   return size;
 }
@@ -220,7 +297,9 @@ function elementOf(dtype: ScalarName, value: number | bigint): number | bigint {
 
 /** A host array of `dtype` as the kernel's argument: f16 and bf16 elements are bits, which a Uint16Array alone would call u16. */
 function hostArgument(dtype: ScalarName, array: ElementArray): ElementArray | StridedMemoryView {
-  return dtype === 'f16' || dtype === 'bf16' ? StridedMemoryView.fromAny(array).view({ dtype: dtypeOfScalar(dtype) }) : array;
+  return dtype === 'f16' || dtype === 'bf16'
+    ? StridedMemoryView.fromAny(array).view({ dtype: dtypeOfScalar(dtype) })
+    : array;
 }
 
 /** Element 0 of a host array of `dtype`, as a value. */
@@ -239,7 +318,8 @@ function hostArrayOf(dtype: ScalarName, n: number): ElementArray {
 function lengthOf(input: unknown): number {
   const view = input instanceof StridedMemoryView ? input : undefined;
   if (view) return view.shape[0] ?? 0;
-  const length = (input as { length?: unknown; shape?: readonly number[] }).shape?.[0] ?? (input as { length?: unknown }).length;
+  const length =
+    (input as { length?: unknown; shape?: readonly number[] }).shape?.[0] ?? (input as { length?: unknown }).length;
   if (typeof length !== 'number') throw new JitError('reduce: cannot tell the length of the input array');
   return length;
 }
@@ -248,7 +328,9 @@ function lengthOf(input: unknown): number {
 function scalarOf(dtype: ScalarName, value: number | bigint, name: string): Scalar {
   const integer64 = dtype === 'i64' || dtype === 'u64';
   if (integer64 ? typeof value !== 'bigint' && !Number.isSafeInteger(value) : typeof value !== 'number') {
-    throw new KernelArgumentError(`${name}: init must be a ${integer64 ? 'bigint (or safe integer)' : 'number'} for a ${dtype} array, got ${typeof value}`);
+    throw new KernelArgumentError(
+      `${name}: init must be a ${integer64 ? 'bigint (or safe integer)' : 'number'} for a ${dtype} array, got ${typeof value}`,
+    );
   }
   return typedScalar(dtype, integer64 ? BigInt(value) : Number(value), `${name}: init`);
 }

@@ -63,11 +63,17 @@ export class SimulatorEvent implements Disposable {
   /** Milliseconds between two timing events that have been recorded. */
   static elapsedTime(start: SimulatorEvent, end: SimulatorEvent): number {
     if (!(start instanceof SimulatorEvent) || !(end instanceof SimulatorEvent))
-      throw new TypeError('SimulatorEvent.elapsedTime: both events must be simulator events (event({ target: "simulator" }))');
+      throw new TypeError(
+        'SimulatorEvent.elapsedTime: both events must be simulator events (event({ target: "simulator" }))',
+      );
     start.#open('elapsedTime');
     end.#open('elapsedTime');
-    if (!start.timing || !end.timing) throw new RangeError('Event.elapsedTime: both events must be created with { timing: true }');
-    if (start.#time === undefined || end.#time === undefined) throw new RangeError(`Event.elapsedTime: the ${start.#time === undefined ? 'start' : 'end'} event has not been recorded`);
+    if (!start.timing || !end.timing)
+      throw new RangeError('Event.elapsedTime: both events must be created with { timing: true }');
+    if (start.#time === undefined || end.#time === undefined)
+      throw new RangeError(
+        `Event.elapsedTime: the ${start.#time === undefined ? 'start' : 'end'} event has not been recorded`,
+      );
     return end.#time - start.#time;
   }
 

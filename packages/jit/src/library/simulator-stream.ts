@@ -1,7 +1,14 @@
 // The simulator's stream (numba's simulator has fake streams too): launches
 // and copies run to their end when called, so work on a stream is done in
 // program order and every wait is already satisfied.
-import { ClosedResourceError, HostFunctionError, STREAM_PROTOCOL, type StreamArgument, type StreamLike, type StreamProtocolResult } from '@cuda-js/streams';
+import {
+  ClosedResourceError,
+  HostFunctionError,
+  STREAM_PROTOCOL,
+  type StreamArgument,
+  type StreamLike,
+  type StreamProtocolResult,
+} from '@cuda-js/streams';
 import { SimulatorEvent } from './simulator-event.js';
 import { checkSimulatorStream, SIMULATOR_STREAM } from '../simulate/simulator-stream-check.js';
 

@@ -44,7 +44,9 @@ describe('streams and events in the simulator', () => {
     expect(() => eventElapsedTime(a, event({ target }))).toThrow(/the end event has not been recorded/);
     const untimed = event({ target, timing: false }).record(s);
     expect(() => eventElapsedTime(a, untimed)).toThrow(/both events must be created with \{ timing: true \}/);
-    expect(() => eventElapsedTime(a, { elapsedTimeSince: () => 0 } as never)).toThrow(/both events must be of one target/);
+    expect(() => eventElapsedTime(a, { elapsedTimeSince: () => 0 } as never)).toThrow(
+      /both events must be of one target/,
+    );
   });
 
   it('a stream: synchronize, synchronized, isDone and wait are satisfied at once; host functions run in order and their errors are HostFunctionErrors', async () => {

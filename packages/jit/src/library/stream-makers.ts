@@ -60,8 +60,17 @@ export interface EventMakerOptions {
   readonly device?: Device | undefined;
 }
 
-const STREAM_MAKER_OPTIONS = { target: isJitTarget, device: isAnything, nonBlocking: isBoolean, priority: isInteger } satisfies OptionTableOf<StreamMakerOptions>;
-const EVENT_MAKER_OPTIONS = { target: isJitTarget, device: isAnything, timing: isBoolean } satisfies OptionTableOf<EventMakerOptions>;
+const STREAM_MAKER_OPTIONS = {
+  target: isJitTarget,
+  device: isAnything,
+  nonBlocking: isBoolean,
+  priority: isInteger,
+} satisfies OptionTableOf<StreamMakerOptions>;
+const EVENT_MAKER_OPTIONS = {
+  target: isJitTarget,
+  device: isAnything,
+  timing: isBoolean,
+} satisfies OptionTableOf<EventMakerOptions>;
 const DEFAULT_STREAM_OPTIONS = { target: isJitTarget };
 
 function deviceOf(device: Device | undefined): Device {

@@ -93,7 +93,12 @@ export class UfuncRun {
   /** Views made here of DLPack exports: closed at the end, which gives each export back to its producer. */
   readonly #exports: StridedMemoryView[] = [];
   /** The arrays the caller gave, as given (before any staging), for the overlap check of the outputs. */
-  readonly #given: { readonly what: string; readonly view: StridedMemoryView; readonly cells: boolean; readonly output: boolean }[] = [];
+  readonly #given: {
+    readonly what: string;
+    readonly view: StridedMemoryView;
+    readonly cells: boolean;
+    readonly output: boolean;
+  }[] = [];
 
   constructor(name: string, target: JitTarget, stream: StreamArgument | undefined) {
     this.name = name;
@@ -123,7 +128,8 @@ export class UfuncRun {
     const dtype = this.#dtypeOf(view.dtype, what);
     // a DeviceArray counts as device memory in the simulator too (its arrays there are host memory)
     const onDevice = view.buffer === undefined || arg instanceof DeviceArray;
-    if (this.target === 'simulator') return { kind: 'array', view: this.#simulatorReadable(view, what), dtype, onDevice };
+    if (this.target === 'simulator')
+      return { kind: 'array', view: this.#simulatorReadable(view, what), dtype, onDevice };
     return { kind: 'array', view: view.buffer === undefined ? view : this.#staged(view), dtype, onDevice };
   }
 
@@ -142,11 +148,17 @@ export class UfuncRun {
     this.#given.push({ what, view, cells, output: true });
     const dtype = this.#dtypeOf(view.dtype, what);
     const onDevice = view.buffer === undefined;
-    if (this.target === 'simulator') return { kind: 'array', view: this.#simulatorReadable(view, what), dtype, onDevice };
+    if (this.target === 'simulator')
+      return { kind: 'array', view: this.#simulatorReadable(view, what), dtype, onDevice };
     if (onDevice) return { kind: 'array', view, dtype, onDevice };
     const staging = this.#allocate(view.nbytes);
     this.#copyBacks.push({ from: staging, to: view });
-    return { kind: 'array', view: StridedMemoryView.fromPointer(staging.ptr, { dtype: view.dtype, shape: view.shape, exporter: staging }), dtype, onDevice };
+    return {
+      kind: 'array',
+      view: StridedMemoryView.fromPointer(staging.ptr, { dtype: view.dtype, shape: view.shape, exporter: staging }),
+      dtype,
+      onDevice,
+    };
   }
 
   /**
@@ -155,7 +167,11 @@ export class UfuncRun {
    * memory), else host memory (on the GPU, filled from a device buffer at
    * the end of the call).
    */
-  allocate(shape: readonly number[], dtype: ScalarName, onDevice: boolean): { readonly operand: ArrayOperand; readonly result: UfuncResult } {
+  allocate(
+    shape: readonly number[],
+    dtype: ScalarName,
+    onDevice: boolean,
+  ): { readonly operand: ArrayOperand; readonly result: UfuncResult } {
     const size = shape.reduce((a, b) => a * b, 1);
     const t = dtypeOfScalar(dtype);
     if (this.target === 'gpu' && onDevice) {
@@ -173,11 +189,13 @@ export class UfuncRun {
       );
     }
     const hostView = StridedMemoryView.fromBuffer(host, { dtype: t, shape });
-    if (onDevice) return { operand: { kind: 'array', view: hostView, dtype, onDevice: true }, result: new DeviceArray(hostView) };
+    if (onDevice)
+      return { operand: { kind: 'array', view: hostView, dtype, onDevice: true }, result: new DeviceArray(hostView) };
     // a typed array where one holds this dtype's values (f16, bf16 and bool arrays are their bits or bytes: a view says what they are)
     const plain = shape.length === 1 && ELEMENT_TYPES[dtype].bits === undefined && dtype !== 'bool';
     const result: UfuncResult = plain ? host : hostView;
-    if (this.target === 'simulator') return { operand: { kind: 'array', view: hostView, dtype, onDevice: false }, result };
+    if (this.target === 'simulator')
+      return { operand: { kind: 'array', view: hostView, dtype, onDevice: false }, result };
     return { operand: this.output(hostView, 'the result'), result };
   }
 
@@ -217,7 +235,11 @@ export class UfuncRun {
     for (const given of this.#given) {
       if (!overlaps(out, given.view)) continue;
       if (!given.output && cells && given.cells && sameElements(out, given.view)) continue;
-      const form = given.output ? '' : cells && given.cells ? ' other than in place (the same elements, in the same layout)' : ' (an operand with core dimensions is read whole by each thread)';
+      const form = given.output
+        ? ''
+        : cells && given.cells
+          ? ' other than in place (the same elements, in the same layout)'
+          : ' (an operand with core dimensions is read whole by each thread)';
       throw new KernelArgumentError(
         `${this.name}: ${what} shares memory with ${given.what}${form}, so a thread could read an element that another has written; pass a copy of ${given.what}, or an ${what} apart from it`,
       );
@@ -227,7 +249,9 @@ export class UfuncRun {
   /** `view`, where the simulator can reach it: memory in a JS buffer. */
   #simulatorReadable(view: StridedMemoryView, what: string): StridedMemoryView {
     if (view.buffer !== undefined) return view;
-    throw new KernelArgumentError(`${this.name}: ${what} is memory at an address (device memory), which the simulator cannot reach (it runs on the CPU); copy it to the host`);
+    throw new KernelArgumentError(
+      `${this.name}: ${what} is memory at an address (device memory), which the simulator cannot reach (it runs on the CPU); copy it to the host`,
+    );
   }
 
   #allocate(bytes: number): Buffer {
@@ -241,15 +265,29 @@ export class UfuncRun {
     const bytes = compactBytes(view);
     const buffer = this.#allocate(bytes.byteLength);
     if (bytes.byteLength > 0) buffer.copyFrom(bytes, { stream: this.stream });
-    return StridedMemoryView.fromPointer(buffer.ptr, { dtype: view.dtype, shape: view.shape, exporter: buffer, readonly: true, stream: this.#consumer });
+    return StridedMemoryView.fromPointer(buffer.ptr, {
+      dtype: view.dtype,
+      shape: view.shape,
+      exporter: buffer,
+      readonly: true,
+      stream: this.#consumer,
+    });
   }
 
   #view(arg: unknown, what: string, writable: boolean): StridedMemoryView {
     if (arg === null || typeof arg !== 'object') {
-      throw new KernelArgumentError(`${this.name}: ${what} must be ${writable ? 'an array' : 'a number, bigint, boolean, typed scalar or array'}, got ${arg === null ? 'null' : typeof arg}`);
+      throw new KernelArgumentError(
+        `${this.name}: ${what} must be ${writable ? 'an array' : 'a number, bigint, boolean, typed scalar or array'}, got ${arg === null ? 'null' : typeof arg}`,
+      );
     }
-    if (Array.isArray(arg)) throw new KernelArgumentError(`${this.name}: ${what} is a JS Array; pass a typed array (Float32Array.from(values), ...) or a device array`);
-    if (arg instanceof Buffer) throw new KernelArgumentError(`${this.name}: ${what} is a Buffer, bytes with no element type; pass a typed view of it`);
+    if (Array.isArray(arg))
+      throw new KernelArgumentError(
+        `${this.name}: ${what} is a JS Array; pass a typed array (Float32Array.from(values), ...) or a device array`,
+      );
+    if (arg instanceof Buffer)
+      throw new KernelArgumentError(
+        `${this.name}: ${what} is a Buffer, bytes with no element type; pass a typed view of it`,
+      );
     const given = arg instanceof DeviceArray ? arg.view : arg;
     if (given instanceof StridedMemoryView) {
       if (given.closed) throw new KernelArgumentError(`${this.name}: ${what} is a closed view`);
@@ -261,19 +299,31 @@ export class UfuncRun {
       if (DLPACK in arg) this.#exports.push(view);
       return view;
     } catch (error) {
-      throw new KernelArgumentError(`${this.name}: ${what} is not an array that cuda-js can view (${(error as Error).message})`, undefined, { cause: error });
+      throw new KernelArgumentError(
+        `${this.name}: ${what} is not an array that cuda-js can view (${(error as Error).message})`,
+        undefined,
+        { cause: error },
+      );
     }
   }
 
   #dtypeOf(t: DType, what: string): ScalarName {
     const scalar = kernelScalarOf(t);
-    if (scalar === undefined) throw new KernelArgumentError(`${this.name}: ${what} holds ${t.name}; ufuncs take ${KERNEL_DTYPE_NAMES.join(', ')}`);
+    if (scalar === undefined)
+      throw new KernelArgumentError(
+        `${this.name}: ${what} holds ${t.name}; ufuncs take ${KERNEL_DTYPE_NAMES.join(', ')}`,
+      );
     return scalar;
   }
 }
 
 /** The memory of `view` (its JS buffer, or memory at an address) and the bytes its elements span, [start, end). */
-function bytesOf(view: StridedMemoryView): { readonly memory: ArrayBufferLike | 'address'; readonly origin: bigint; readonly start: bigint; readonly end: bigint } {
+function bytesOf(view: StridedMemoryView): {
+  readonly memory: ArrayBufferLike | 'address';
+  readonly origin: bigint;
+  readonly start: bigint;
+  readonly end: bigint;
+} {
   const origin = view.buffer === undefined ? view.ptr! : BigInt(view.byteOffset);
   const span = memorySpan(view.shape, view.strides, view.itemsize);
   const start = origin + BigInt(span.first * view.itemsize);
@@ -291,11 +341,21 @@ function overlaps(a: StridedMemoryView, b: StridedMemoryView): boolean {
 function sameElements(a: StridedMemoryView, b: StridedMemoryView): boolean {
   const x = bytesOf(a);
   const y = bytesOf(b);
-  return x.memory === y.memory && x.origin === y.origin && a.itemsize === b.itemsize && sameNumbers(a.shape, b.shape) && sameNumbers(a.strides, b.strides);
+  return (
+    x.memory === y.memory &&
+    x.origin === y.origin &&
+    a.itemsize === b.itemsize &&
+    sameNumbers(a.shape, b.shape) &&
+    sameNumbers(a.strides, b.strides)
+  );
 }
 
 /** A view of the memory of `base` (its element 0 as element 0) with another shape and strides: a broadcast or merged reading of it. */
-export function restrided(base: StridedMemoryView, shape: readonly number[], strides: readonly number[]): StridedMemoryView {
+export function restrided(
+  base: StridedMemoryView,
+  shape: readonly number[],
+  strides: readonly number[],
+): StridedMemoryView {
   // the common case (a compact 1-D operand read at the flat index) is the view itself: no new view per call
   if (sameNumbers(base.shape, shape) && sameNumbers(base.strides, strides)) return base;
   return new StridedMemoryView({
@@ -316,10 +376,18 @@ export function sameNumbers(a: readonly number[], b: readonly number[]): boolean
 }
 
 /** The scalar argument of a kernel parameter, as the signature's type where there is one. */
-export function scalarArgument(operand: Operand & { kind: 'scalar' }, to: ScalarName | undefined, what: string): unknown {
+export function scalarArgument(
+  operand: Operand & { kind: 'scalar' },
+  to: ScalarName | undefined,
+  what: string,
+): unknown {
   const v = operand.value;
   if (to === undefined || v instanceof Scalar) return v;
-  return typedScalar(to, typeof v === 'boolean' ? Number(v) : to === 'i64' || to === 'u64' ? BigInt(v) : Number(v), what);
+  return typedScalar(
+    to,
+    typeof v === 'boolean' ? Number(v) : to === 'i64' || to === 'u64' ? BigInt(v) : Number(v),
+    what,
+  );
 }
 
 /**
@@ -332,7 +400,11 @@ export function typedScalar(to: ScalarName, value: number | bigint, what: string
   try {
     return Scalar.of(to, value);
   } catch (error) {
-    throw new KernelArgumentError(`${what} is ${String(value)}, which ${to} does not hold (${(error as Error).message})`, undefined, { cause: error });
+    throw new KernelArgumentError(
+      `${what} is ${String(value)}, which ${to} does not hold (${(error as Error).message})`,
+      undefined,
+      { cause: error },
+    );
   }
 }
 

@@ -12,14 +12,25 @@ const twice = vectorize(['float64(float64)'], (a: number) => a * 2, simulator);
 /** A float64 view of `buffer` with any strides (element 0 at `first`). */
 function strided(buffer: Float64Array, first: number, shape: number[], strides: number[]): StridedMemoryView {
   const base = StridedMemoryView.fromTypedArray(buffer);
-  return new StridedMemoryView({ buffer: buffer.buffer, byteOffset: buffer.byteOffset + first * 8, shape, strides, dtype: base.dtype, device: base.device, flags: base.flags, exporter: base });
+  return new StridedMemoryView({
+    buffer: buffer.buffer,
+    byteOffset: buffer.byteOffset + first * 8,
+    shape,
+    strides,
+    dtype: base.dtype,
+    device: base.device,
+    flags: base.flags,
+    exporter: base,
+  });
 }
 
 describe('a ufunc out that shares memory with an input', () => {
   it('is refused where it overlaps other than in place (numpy reads the inputs as they were)', () => {
     const buf = Float64Array.from([1, 2, 3, 4]);
     expect(() => twice(buf.subarray(0, 3), { out: buf.subarray(1, 4) })).toThrow(KernelArgumentError);
-    expect(() => twice(buf.subarray(1, 4), { out: buf.subarray(0, 3) })).toThrow(/out shares memory with input 1 other than in place/);
+    expect(() => twice(buf.subarray(1, 4), { out: buf.subarray(0, 3) })).toThrow(
+      /out shares memory with input 1 other than in place/,
+    );
     const reversed = StridedMemoryView.fromTypedArray(buf).slice([undefined, undefined, -1]);
     expect(() => twice(reversed, { out: buf })).toThrow(KernelArgumentError);
     expect([...buf]).toEqual([1, 2, 3, 4]); // nothing was written
@@ -37,7 +48,9 @@ describe('a ufunc out that shares memory with an input', () => {
 
   it('is refused where two of its own indices are one element (a stride of 0)', () => {
     const one = new Float64Array(1);
-    expect(() => twice(Float64Array.from([1, 2, 3]), { out: strided(one, 0, [3], [0]) })).toThrow(/two of its indices are one element/);
+    expect(() => twice(Float64Array.from([1, 2, 3]), { out: strided(one, 0, [3], [0]) })).toThrow(
+      /two of its indices are one element/,
+    );
   });
 
   it('is refused for a gufunc operand with core dimensions even in place, and for two outputs in one array', () => {
@@ -67,21 +80,27 @@ describe('a ufunc out that shares memory with an input', () => {
 
   it('property: over any two windows of one buffer, a call refuses or gives the answer of a copy', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 1, max: 5 }), fc.constantFrom(1, -1), (a, o, n, step) => {
-        const buf = Float64Array.from({ length: 12 }, (_, i) => i + 1);
-        const input = step === 1 ? strided(buf, a, [n], [1]) : strided(buf, a + n - 1, [n], [-1]);
-        const out = strided(buf, o, [n], [1]);
-        const expected = Array.from(input.toTypedArray() as Float64Array, (v) => v * 2);
-        const before = [...buf];
-        try {
-          twice(input, { out });
-        } catch (error) {
-          expect(error).toBeInstanceOf(KernelArgumentError);
-          expect([...buf]).toEqual(before);
-          return;
-        }
-        expect([...(out.toTypedArray() as Float64Array)]).toEqual(expected);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.constantFrom(1, -1),
+        (a, o, n, step) => {
+          const buf = Float64Array.from({ length: 12 }, (_, i) => i + 1);
+          const input = step === 1 ? strided(buf, a, [n], [1]) : strided(buf, a + n - 1, [n], [-1]);
+          const out = strided(buf, o, [n], [1]);
+          const expected = Array.from(input.toTypedArray() as Float64Array, (v) => v * 2);
+          const before = [...buf];
+          try {
+            twice(input, { out });
+          } catch (error) {
+            expect(error).toBeInstanceOf(KernelArgumentError);
+            expect([...buf]).toEqual(before);
+            return;
+          }
+          expect([...(out.toTypedArray() as Float64Array)]).toEqual(expected);
+        },
+      ),
       { seed: 31, numRuns: 300 },
     );
   });
@@ -109,17 +128,23 @@ describe('a ufunc out of another dtype', () => {
 describe('mayOverlapItself', () => {
   it('property: where it says apart, no two indices of the layout are one element', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: -7, max: 7 })), { minLength: 1, maxLength: 3 }), (dims) => {
-        const shape = dims.map(([e]) => e);
-        const strides = dims.map(([, s]) => s);
-        const offsets: number[] = [];
-        const walk = (d: number, at: number): void => {
-          if (d === shape.length) offsets.push(at);
-          else for (let i = 0; i < shape[d]!; i++) walk(d + 1, at + i * strides[d]!);
-        };
-        walk(0, 0);
-        if (!mayOverlapItself(shape, strides)) expect(new Set(offsets).size).toBe(offsets.length);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: -7, max: 7 })), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        (dims) => {
+          const shape = dims.map(([e]) => e);
+          const strides = dims.map(([, s]) => s);
+          const offsets: number[] = [];
+          const walk = (d: number, at: number): void => {
+            if (d === shape.length) offsets.push(at);
+            else for (let i = 0; i < shape[d]!; i++) walk(d + 1, at + i * strides[d]!);
+          };
+          walk(0, 0);
+          if (!mayOverlapItself(shape, strides)) expect(new Set(offsets).size).toBe(offsets.length);
+        },
+      ),
       { seed: 31, numRuns: 500 },
     );
   });
@@ -145,6 +170,8 @@ describe('a gufunc result larger than host memory holds', () => {
     );
     // 10^12 elements: past what any engine allocates as one typed array
     expect(() => outer(new Float64Array(1e6), new Float64Array(1e6))).toThrow(KernelArgumentError);
-    expect(() => outer(new Float64Array(1e6), new Float64Array(1e6))).toThrow(/a result of shape \[1000000, 1000000\] .* cannot be allocated as host memory/);
+    expect(() => outer(new Float64Array(1e6), new Float64Array(1e6))).toThrow(
+      /a result of shape \[1000000, 1000000\] .* cannot be allocated as host memory/,
+    );
   });
 });

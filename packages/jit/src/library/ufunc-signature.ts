@@ -23,7 +23,8 @@ export interface UfuncSignature {
 
 function scalarToken(token: TypeToken, text: string): ScalarName {
   const [t] = resolveSignature([token]);
-  if (t === undefined || isArrayType(t)) throw new JitError(`signature ${text}: give the element types (f32, i32, ...); ranks come from the layout`);
+  if (t === undefined || isArrayType(t))
+    throw new JitError(`signature ${text}: give the element types (f32, i32, ...); ranks come from the layout`);
   return t;
 }
 
@@ -38,11 +39,18 @@ export function parseUfuncSignature(spec: UfuncSignatureSpec): UfuncSignature {
     return { args: args.map((a) => a.scalar), ranks: args.map((a) => a.rank), returns, text };
   }
   if (spec === null || typeof spec !== 'object' || !Array.isArray(spec.args)) {
-    throw new JitError(`a signature is numba's text ('float32(float32, float32)') or { args: [f32, f32], returns: f32 }; got ${spec === null ? 'null' : typeof spec}`);
+    throw new JitError(
+      `a signature is numba's text ('float32(float32, float32)') or { args: [f32, f32], returns: f32 }; got ${spec === null ? 'null' : typeof spec}`,
+    );
   }
   const shown = `{ args: [${spec.args.map(String).join(', ')}] }`;
   const args = spec.args.map((t) => scalarToken(t, shown));
-  return { args, ranks: args.map(() => undefined), returns: spec.returns === undefined ? undefined : scalarToken(spec.returns, shown), text: shown };
+  return {
+    args,
+    ranks: args.map(() => undefined),
+    returns: spec.returns === undefined ? undefined : scalarToken(spec.returns, shown),
+    text: shown,
+  };
 }
 
 /** Whether numpy casts a `from` element to `to` safely (no value is lost): how the builders choose among signatures. */
@@ -91,10 +99,20 @@ export function scalarFits(operand: Operand & { kind: 'scalar' }, to: ScalarName
  * The first signature that the inputs match exactly, else the first that
  * they cast to safely (numpy's choice among a ufunc's loops).
  */
-export function chooseSignature(name: string, signatures: readonly UfuncSignature[], inputs: readonly Operand[]): number {
-  const exact = signatures.findIndex((s) => inputs.every((op, k) => (op.kind === 'scalar' ? !(op.value instanceof Scalar) || op.dtype === s.args[k] : op.dtype === s.args[k])));
+export function chooseSignature(
+  name: string,
+  signatures: readonly UfuncSignature[],
+  inputs: readonly Operand[],
+): number {
+  const exact = signatures.findIndex((s) =>
+    inputs.every((op, k) =>
+      op.kind === 'scalar' ? !(op.value instanceof Scalar) || op.dtype === s.args[k] : op.dtype === s.args[k],
+    ),
+  );
   if (exact >= 0) return exact;
-  const safe = signatures.findIndex((s) => inputs.every((op, k) => (op.kind === 'scalar' ? scalarFits(op, s.args[k]!) : castsSafely(op.dtype, s.args[k]!))));
+  const safe = signatures.findIndex((s) =>
+    inputs.every((op, k) => (op.kind === 'scalar' ? scalarFits(op, s.args[k]!) : castsSafely(op.dtype, s.args[k]!))),
+  );
   if (safe >= 0) return safe;
   throw new KernelArgumentError(
     `${name}: no signature takes inputs of ${inputs.map((op) => (op.kind === 'scalar' ? `${op.dtype} scalar` : op.dtype)).join(', ')} ` +

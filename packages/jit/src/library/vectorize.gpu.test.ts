@@ -70,7 +70,9 @@ describeGpu('vectorize on the GPU', () => {
       { dtype: 'float64', shape: [2, 3, 4, 5] },
     );
     const vector = Float64Array.from([5, 4, 3, 2, 1]);
-    expect((gpu(big, vector) as StridedMemoryView).typedArray('read')).toEqual((sim(big, vector) as StridedMemoryView).typedArray('read'));
+    expect((gpu(big, vector) as StridedMemoryView).typedArray('read')).toEqual(
+      (sim(big, vector) as StridedMemoryView).typedArray('read'),
+    );
   });
 
   it('takes DeviceArrays (toDevice) and gives one back, as numba does with device arrays', () => {
@@ -88,6 +90,8 @@ describeGpu('vectorize on the GPU', () => {
     const hyp = vectorize((a: number, b: number) => Math.sqrt(a * a + b * b));
     expect(hyp(Float64Array.from([3, 5]), Float64Array.from([4, 12]))).toEqual(Float64Array.from([5, 13]));
     const add = vectorize(['int32(int32, int32)'], (a: number, b: number) => a + b);
-    expect(add.reduce(Int32Array.from({ length: 100_000 }, (_, i) => i % 7))).toBe(Array.from({ length: 100_000 }, (_, i) => i % 7).reduce((a, b) => a + b, 0));
+    expect(add.reduce(Int32Array.from({ length: 100_000 }, (_, i) => i % 7))).toBe(
+      Array.from({ length: 100_000 }, (_, i) => i % 7).reduce((a, b) => a + b, 0),
+    );
   });
 });

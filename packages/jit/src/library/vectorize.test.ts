@@ -9,13 +9,22 @@ import { vectorize } from './vectorize.js';
 const simulator = { target: 'simulator' } as const;
 
 /** A host view of `values` with `shape` (C order). */
-function hostArray(values: ArrayLike<number>, shape: readonly number[], dtype: 'float32' | 'float64' | 'int32' = 'float64'): StridedMemoryView {
+function hostArray(
+  values: ArrayLike<number>,
+  shape: readonly number[],
+  dtype: 'float32' | 'float64' | 'int32' = 'float64',
+): StridedMemoryView {
   const ctor = dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Float64Array;
   return StridedMemoryView.fromBuffer(ctor.from(values), { dtype, shape });
 }
 
 /** numpy's broadcasting of a binary function, written out: the reference. */
-function broadcastReference(a: StridedMemoryView, b: StridedMemoryView, shape: readonly number[], f: (x: number, y: number) => number): number[] {
+function broadcastReference(
+  a: StridedMemoryView,
+  b: StridedMemoryView,
+  shape: readonly number[],
+  f: (x: number, y: number) => number,
+): number[] {
   const at = (v: StridedMemoryView, index: readonly number[]): number => {
     const lead = shape.length - v.ndim;
     let offset = 0;
@@ -93,12 +102,17 @@ describe('vectorize in the simulator', () => {
       .view({ shape: [4, 6] })
       .slice(null, [1, 6, 2]);
     expect(sub(a, b, { out })).toBe(out);
-    for (let i = 0; i < 4; i++) for (let j = 0; j < 3; j++) expect(outBase[i * 6 + 1 + 2 * j]).toBe(base[i * 6 + 2 * j]! - [300, 200, 100][j]!);
+    for (let i = 0; i < 4; i++)
+      for (let j = 0; j < 3; j++) expect(outBase[i * 6 + 1 + 2 * j]).toBe(base[i * 6 + 2 * j]! - [300, 200, 100][j]!);
     expect(outBase.filter((_, k) => k % 2 === 0).every((v) => v === 0)).toBe(true);
   });
 
   it('converts inputs to the chosen signature (the first exact match, else the first safe cast) and stores its result type', () => {
-    const scale = vectorize(['float32(float32, float32)', 'int32(int32, int32)', 'float64(float64, float64)'], (a: number, b: number) => a * b, simulator);
+    const scale = vectorize(
+      ['float32(float32, float32)', 'int32(int32, int32)', 'float64(float64, float64)'],
+      (a: number, b: number) => a * b,
+      simulator,
+    );
     expect(scale(Int32Array.from([3, -4]), Int32Array.from([5, 6]))).toEqual(Int32Array.from([15, -24]));
     // int16 → float32 is safe (exact), so the f32 loop is taken
     const r = scale(Int16Array.from([3, 7]), Float32Array.from([0.1, 0.1]));
@@ -125,7 +139,8 @@ describe('vectorize in the simulator', () => {
 
   it('works on f16 data (float16 views of bits) and bool results (a bool view)', () => {
     const half = vectorize(['float16(float16, float16)'], (a: number, b: number) => a + b, simulator);
-    const bits = (values: number[]) => StridedMemoryView.fromAny(Uint16Array.from(values, float16Bits)).view({ dtype: 'float16' });
+    const bits = (values: number[]) =>
+      StridedMemoryView.fromAny(Uint16Array.from(values, float16Bits)).view({ dtype: 'float16' });
     const r = half(bits([1, 2048]), bits([0.5, 1])) as StridedMemoryView;
     expect(r.dtype.name).toBe('float16');
     expect(Array.from(r.typedArray('read') as Uint16Array, float16FromBits)).toEqual([1.5, 2048]);
@@ -145,7 +160,9 @@ describe('vectorize in the simulator', () => {
   it('refuses shapes that do not broadcast, a wrong out, too many inputs and bad signatures, by name', () => {
     const add = vectorize(['float64(float64, float64)'], (a: number, b: number) => a + b, simulator);
     expect(() => add(new Float64Array(3), new Float64Array(4))).toThrow(/do not broadcast \(dimension 0: 3 and 4\)/);
-    expect(() => add(new Float64Array(3), new Float64Array(3), { out: new Float64Array(4) })).toThrow(/out has shape \[4\]/);
+    expect(() => add(new Float64Array(3), new Float64Array(3), { out: new Float64Array(4) })).toThrow(
+      /out has shape \[4\]/,
+    );
     expect(() => add(new Float64Array(3))).toThrow(KernelArgumentError);
     expect(() => add(new Float64Array(3), [1, 2, 3])).toThrow(/JS Array/);
     expect(() => vectorize(['float64(float64)'], (a: number, b: number) => a + b)).toThrow(/takes 2 argument\(s\)/);
@@ -156,7 +173,9 @@ describe('vectorize in the simulator', () => {
 
   it('takes a stream option and i64 signatures (the stream orders nothing in the simulator)', () => {
     const mix = vectorize(['int64(int64, int32)'], (a: number, b: number) => a * b, simulator);
-    expect(mix(BigInt64Array.from([3n, 4n]), Int32Array.from([5, 6]), { stream: 0n })).toEqual(BigInt64Array.from([15n, 24n]));
+    expect(mix(BigInt64Array.from([3n, 4n]), Int32Array.from([5, 6]), { stream: 0n })).toEqual(
+      BigInt64Array.from([15n, 24n]),
+    );
   });
 });
 
@@ -165,7 +184,10 @@ describeWhen(compileRequirements, 'vectorize kernels through libNVVM and ptxas',
     const f = vectorize(['float32(float32, float32)'], (a: number, b: number) => a * b + 1, simulator);
     f(new Float32Array(8), new Float32Array(8));
     f(hostArray(new Float32Array(12), [3, 4], 'float32'), hostArray(new Float32Array(4), [4], 'float32'));
-    f(hostArray(new Float32Array(24), [2, 3, 4], 'float32'), hostArray(new Float32Array(6), [2, 1, 3, 1].slice(1), 'float32'));
+    f(
+      hostArray(new Float32Array(24), [2, 3, 4], 'float32'),
+      hostArray(new Float32Array(6), [2, 1, 3, 1].slice(1), 'float32'),
+    );
     expect(f.kernels.size).toBe(3);
     for (const kernel of f.kernels.values()) {
       for (const spec of kernel.specializations.values()) {

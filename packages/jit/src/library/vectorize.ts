@@ -27,7 +27,13 @@ import {
   type UfuncCallOptions,
   type UfuncResult,
 } from './ufunc-operands.js';
-import { castsSameKind, chooseSignature, parseUfuncSignature, type UfuncSignature, type UfuncSignatureSpec } from './ufunc-signature.js';
+import {
+  castsSameKind,
+  chooseSignature,
+  parseUfuncSignature,
+  type UfuncSignature,
+  type UfuncSignatureSpec,
+} from './ufunc-signature.js';
 
 /** Threads per block of the elementwise kernels. */
 const BLOCK = 256;
@@ -75,7 +81,12 @@ type Access = 'scalar' | 'flat' | 'strided';
  * element count, the merged extents after the first (`n1`, `n2`), the
  * output, then the inputs.
  */
-function kernelText(inputs: readonly Access[], output: Exclude<Access, 'scalar'>, ndim: number, casts: readonly (ScalarName | undefined)[]): string {
+function kernelText(
+  inputs: readonly Access[],
+  output: Exclude<Access, 'scalar'>,
+  ndim: number,
+  casts: readonly (ScalarName | undefined)[],
+): string {
   const strided = ndim >= 2 && (output === 'strided' || inputs.includes('strided'));
   const index = ndim === 2 ? 'i, j' : 'i, j, k';
   const read = (access: Access, k: number): string => {
@@ -87,7 +98,13 @@ function kernelText(inputs: readonly Access[], output: Exclude<Access, 'scalar'>
   const params = ['n', 'n1', 'n2', 'out', ...inputs.map((_, k) => `x${k}`)];
   const lines = ['const t = cuda.grid(1);', 'if (t < n) {'];
   if (strided && ndim === 2) lines.push('const j = t % n1;', 'const i = i32((t - j) / n1);');
-  if (strided && ndim === 3) lines.push('const k = t % n2;', 'const r = i32((t - k) / n2);', 'const j = r % n1;', 'const i = i32((r - j) / n1);');
+  if (strided && ndim === 3)
+    lines.push(
+      'const k = t % n2;',
+      'const r = i32((t - k) / n2);',
+      'const j = r % n1;',
+      'const i = i32((r - j) / n1);',
+    );
   const value = `op(${inputs.map(read).join(', ')})`;
   lines.push(output === 'flat' || ndim < 2 ? `out[t] = ${value};` : `out.set(${index}, ${value});`, '}');
   return `function ufunc(${params.join(', ')}) {\n${lines.join('\n')}\n}`;
@@ -134,27 +151,48 @@ function shapeOf(operand: Operand): readonly number[] {
  * scalar function is typed with the inputs' element types.
  */
 // The signatures are read below with their own errors.
-const VECTORIZE_OPTIONS = { signatures: isArray, target: isJitTarget, name: isString, constants: isObject, fastMath: isBoolean, fma: isBoolean };
+const VECTORIZE_OPTIONS = {
+  signatures: isArray,
+  target: isJitTarget,
+  name: isString,
+  constants: isObject,
+  fastMath: isBoolean,
+  fma: isBoolean,
+};
 
 export function vectorize(fn: (...args: never[]) => unknown, options?: VectorizeOptions): Ufunc;
-export function vectorize(signatures: readonly UfuncSignatureSpec[], fn: (...args: never[]) => unknown, options?: Omit<VectorizeOptions, 'signatures'>): Ufunc;
+export function vectorize(
+  signatures: readonly UfuncSignatureSpec[],
+  fn: (...args: never[]) => unknown,
+  options?: Omit<VectorizeOptions, 'signatures'>,
+): Ufunc;
 export function vectorize(
   first: readonly UfuncSignatureSpec[] | ((...args: never[]) => unknown),
   second?: ((...args: never[]) => unknown) | VectorizeOptions,
   third: Omit<VectorizeOptions, 'signatures'> = {},
 ): Ufunc {
   const fn = typeof first === 'function' ? first : second;
-  if (typeof fn !== 'function') throw new TypeError(`vectorize: expected a function, got ${fn === null ? 'null' : typeof fn}`);
-  const checked = checkJitOptions<VectorizeOptions>('vectorize()', typeof first === 'function' ? second : third, VECTORIZE_OPTIONS);
+  if (typeof fn !== 'function')
+    throw new TypeError(`vectorize: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+  const checked = checkJitOptions<VectorizeOptions>(
+    'vectorize()',
+    typeof first === 'function' ? second : third,
+    VECTORIZE_OPTIONS,
+  );
   const options: VectorizeOptions = typeof first === 'function' ? checked : { ...checked, signatures: first };
   const name = options.name ?? (fn.name || 'ufunc');
   const op = device(fn, { name, constants: options.constants });
   const nin = deviceFunctionOf(op)!.parsed.params.length;
-  if (nin === 0) throw new JitError(`vectorize: '${name}' takes no arguments; a ufunc's scalar function takes one per input`);
+  if (nin === 0)
+    throw new JitError(`vectorize: '${name}' takes no arguments; a ufunc's scalar function takes one per input`);
   const signatures = Object.freeze((options.signatures ?? []).map(parseUfuncSignature));
-  if (options.signatures !== undefined && signatures.length === 0) throw new JitError(`vectorize: '${name}': the signature list is empty (leave it out for lazy typing)`);
+  if (options.signatures !== undefined && signatures.length === 0)
+    throw new JitError(`vectorize: '${name}': the signature list is empty (leave it out for lazy typing)`);
   for (const s of signatures) {
-    if (s.args.length !== nin) throw new JitError(`vectorize: '${name}' takes ${nin} argument(s); the signature '${s.text}' has ${s.args.length}`);
+    if (s.args.length !== nin)
+      throw new JitError(
+        `vectorize: '${name}' takes ${nin} argument(s); the signature '${s.text}' has ${s.args.length}`,
+      );
     if (s.returns === undefined) throw new JitError(`vectorize: the signature '${s.text}' has no result type`);
   }
   const symbol = name.replace(/\W/g, '_');
@@ -188,7 +226,10 @@ export function vectorize(
     let callOptions: UfuncCallOptions = {};
     if (args.length === nin + 1 && isCallOptions(args[nin])) callOptions = args.pop() as UfuncCallOptions;
     else if (args.length === nin + 1) refuseMisspeltCallOptions(args[nin], name);
-    if (args.length !== nin) throw new KernelArgumentError(`${name} takes ${nin} input(s), ${args.length} were given (and, last, optionally { out, stream })`);
+    if (args.length !== nin)
+      throw new KernelArgumentError(
+        `${name} takes ${nin} input(s), ${args.length} were given (and, last, optionally { out, stream })`,
+      );
     const run = new UfuncRun(name, probe.target, callOptions.stream);
     try {
       const result = apply(run, args, callOptions);
@@ -211,7 +252,10 @@ export function vectorize(
     let result: UfuncResult;
     if (callOptions.out !== undefined) {
       out = run.output(callOptions.out, 'out');
-      if (!sameNumbers(out.view.shape, shape)) throw new KernelArgumentError(`${name}: out has shape [${out.view.shape.join(', ')}]; the inputs broadcast to [${shape.join(', ')}]`);
+      if (!sameNumbers(out.view.shape, shape))
+        throw new KernelArgumentError(
+          `${name}: out has shape [${out.view.shape.join(', ')}]; the inputs broadcast to [${shape.join(', ')}]`,
+        );
       const produced = signature ? signature.returns! : resultType(inputs.map((op) => op.dtype));
       if (!castsSameKind(produced, out.dtype)) {
         throw new KernelArgumentError(
@@ -232,7 +276,9 @@ export function vectorize(
     const arrays: ArrayOperand[] = [out, ...inputs.filter((op): op is ArrayOperand => op.kind === 'array')];
     const nest = coalesce({ shape, strides: arrays.map((a) => broadcastStrides(a.view.shape, a.view.strides, shape)) });
     if (nest.shape.length > 3) {
-      throw new KernelArgumentError(`${name}: the operands' layouts leave ${nest.shape.length} dimensions that cannot be merged; ufuncs take at most 3 (copy an input to a compact array)`);
+      throw new KernelArgumentError(
+        `${name}: the operands' layouts leave ${nest.shape.length} dimensions that cannot be merged; ufuncs take at most 3 (copy an input to a compact array)`,
+      );
     }
     const flat = contiguousStrides(nest.shape);
     const viewsOf = new Map<ArrayOperand, { access: 'flat' | 'strided'; view: StridedMemoryView }>();
@@ -243,7 +289,14 @@ export function vectorize(
         a,
         compact
           ? { access: 'flat', view: restrided(a.view, [size], [1]) }
-          : { access: 'strided', view: restrided(a.view, nest.shape.length === 0 ? [1] : nest.shape, nest.shape.length === 0 ? [0] : strides) },
+          : {
+              access: 'strided',
+              view: restrided(
+                a.view,
+                nest.shape.length === 0 ? [1] : nest.shape,
+                nest.shape.length === 0 ? [0] : strides,
+              ),
+            },
       );
     });
     const outRead = viewsOf.get(out)!;
@@ -252,10 +305,19 @@ export function vectorize(
     const ndim = nest.shape.length;
     const key = `${chosen}|${access.join(',')}|${outRead.access}|${ndim}`;
     const kernel = kernelFor(key, kernelText(access, outRead.access, ndim, casts));
-    const kernelArgs = inputs.map((op, k) => (op.kind === 'scalar' ? scalarArgument(op, casts[k], `${name}: input ${k + 1}`) : viewsOf.get(op)!.view));
+    const kernelArgs = inputs.map((op, k) =>
+      op.kind === 'scalar' ? scalarArgument(op, casts[k], `${name}: input ${k + 1}`) : viewsOf.get(op)!.view,
+    );
     const n1 = ndim >= 2 ? nest.shape[1]! : 1;
     const n2 = ndim >= 3 ? nest.shape[2]! : 1;
-    kernel.launch({ grid: Math.ceil(size / BLOCK), block: BLOCK, stream: callOptions.stream }, i32(size), i32(n1), i32(n2), outRead.view, ...kernelArgs);
+    kernel.launch(
+      { grid: Math.ceil(size / BLOCK), block: BLOCK, stream: callOptions.stream },
+      i32(size),
+      i32(n1),
+      i32(n2),
+      outRead.view,
+      ...kernelArgs,
+    );
     return result;
   };
 

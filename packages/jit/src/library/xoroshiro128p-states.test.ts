@@ -57,9 +57,16 @@ describe('createXoroshiro128pStates', () => {
 
   it('matches the BigInt reference for any seed, count and subsequence start', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: M }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 2 }), (seed, n, start) => {
-        expect([...createXoroshiro128pStates(n, seed, { subsequenceStart: start })]).toEqual(referenceStates(n, seed, start));
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: M }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 2 }),
+        (seed, n, start) => {
+          expect([...createXoroshiro128pStates(n, seed, { subsequenceStart: start })]).toEqual(
+            referenceStates(n, seed, start),
+          );
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -72,10 +79,14 @@ describe('createXoroshiro128pStates', () => {
 
   it('refuses bad counts and seeds with a JitArgumentError, a bad start with a JitOptionError, and makes nothing for n = 0', () => {
     expect(createXoroshiro128pStates(0, 1)).toHaveLength(0);
-    for (const n of [-1, 1.5, Number.NaN, 2 ** 60]) expect(() => createXoroshiro128pStates(n, 1)).toThrow(JitArgumentError);
-    for (const seed of [-1, 0.5, 2 ** 64, -1n, 1n << 64n]) expect(() => createXoroshiro128pStates(1, seed)).toThrow(JitArgumentError);
+    for (const n of [-1, 1.5, Number.NaN, 2 ** 60])
+      expect(() => createXoroshiro128pStates(n, 1)).toThrow(JitArgumentError);
+    for (const seed of [-1, 0.5, 2 ** 64, -1n, 1n << 64n])
+      expect(() => createXoroshiro128pStates(1, seed)).toThrow(JitArgumentError);
     expect(() => createXoroshiro128pStates(1, 1, { subsequenceStart: -1 })).toThrow(JitOptionError);
-    expect(() => createXoroshiro128pStates(1, 1, { subsequenceStart: 0.5 })).toThrow("createXoroshiro128pStates(): option 'subsequenceStart' must be a non-negative integer; got 0.5");
+    expect(() => createXoroshiro128pStates(1, 1, { subsequenceStart: 0.5 })).toThrow(
+      "createXoroshiro128pStates(): option 'subsequenceStart' must be a non-negative integer; got 0.5",
+    );
   });
 });
 
@@ -99,6 +110,8 @@ describe('createXoroshiro128pStates given hostile sizes (hostile input)', () => 
 
   it('names an n too large to allocate (was an engine RangeError)', () => {
     expect(() => createXoroshiro128pStates(2 ** 40, 1)).toThrow(JitArgumentError);
-    expect(() => createXoroshiro128pStates(2 ** 40, 1)).toThrow(/createXoroshiro128pStates: 1099511627776 states are .* bytes, which cannot be allocated/);
+    expect(() => createXoroshiro128pStates(2 ** 40, 1)).toThrow(
+      /createXoroshiro128pStates: 1099511627776 states are .* bytes, which cannot be allocated/,
+    );
   });
 });

@@ -192,7 +192,8 @@ export interface Xoroshiro128pStatesOptions {
 }
 
 const XOROSHIRO_OPTIONS = {
-  subsequenceStart: (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : 'a non-negative integer'),
+  subsequenceStart: (v: unknown) =>
+    typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : 'a non-negative integer',
 } satisfies OptionTableOf<Xoroshiro128pStatesOptions>;
 
 /**
@@ -205,16 +206,30 @@ const XOROSHIRO_OPTIONS = {
  * @throws {JitArgumentError} for a negative or fractional `n` (or one too large to allocate), or a seed outside u64
  * @throws {JitOptionError} for an unknown option or a bad `subsequenceStart`
  */
-export function createXoroshiro128pStates(n: number, seed: number | bigint, options: Xoroshiro128pStatesOptions = {}): BigUint64Array {
-  if (!Number.isSafeInteger(n) || n < 0) throw new JitArgumentError(`createXoroshiro128pStates: n must be a non-negative integer, got ${String(n)}`);
+export function createXoroshiro128pStates(
+  n: number,
+  seed: number | bigint,
+  options: Xoroshiro128pStatesOptions = {},
+): BigUint64Array {
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new JitArgumentError(`createXoroshiro128pStates: n must be a non-negative integer, got ${String(n)}`);
   const seed64 = typeof seed === 'bigint' ? seed : Number.isSafeInteger(seed) ? BigInt(seed) : undefined;
-  if (seed64 === undefined || seed64 < 0n || seed64 >= 1n << 64n) throw new JitArgumentError(`createXoroshiro128pStates: the seed must be an integer from 0 to 2^64 - 1, got ${String(seed)}`);
-  const start = checkJitOptions<Xoroshiro128pStatesOptions>('createXoroshiro128pStates()', options, XOROSHIRO_OPTIONS).subsequenceStart ?? 0;
+  if (seed64 === undefined || seed64 < 0n || seed64 >= 1n << 64n)
+    throw new JitArgumentError(
+      `createXoroshiro128pStates: the seed must be an integer from 0 to 2^64 - 1, got ${String(seed)}`,
+    );
+  const start =
+    checkJitOptions<Xoroshiro128pStatesOptions>('createXoroshiro128pStates()', options, XOROSHIRO_OPTIONS)
+      .subsequenceStart ?? 0;
   let out: BigUint64Array;
   try {
     out = new BigUint64Array(2 * n);
   } catch (error) {
-    throw new JitArgumentError(`createXoroshiro128pStates: ${n} states are ${16 * n} bytes, which cannot be allocated (${(error as Error).message})`, undefined, { cause: error });
+    throw new JitArgumentError(
+      `createXoroshiro128pStates: ${n} states are ${16 * n} bytes, which cannot be allocated (${(error as Error).message})`,
+      undefined,
+      { cause: error },
+    );
   }
   if (n === 0) return out;
   const words = new Uint32Array(out.buffer);

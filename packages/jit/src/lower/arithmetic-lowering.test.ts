@@ -11,12 +11,29 @@ import { lowerKernel } from './lower-kernel.js';
 const INTEGERS = ['i32', 'u32', 'i64', 'u64'] as const;
 const FLOATS = ['f32', 'f64'] as const;
 const ARITHMETIC = [...INTEGERS, ...FLOATS] as const;
-const INTEGER_BINARY: readonly BinaryOperator[] = ['add', 'sub', 'mul', 'div', 'rem', 'and', 'or', 'xor', 'shl', 'shr', 'ushr'];
+const INTEGER_BINARY: readonly BinaryOperator[] = [
+  'add',
+  'sub',
+  'mul',
+  'div',
+  'rem',
+  'and',
+  'or',
+  'xor',
+  'shl',
+  'shr',
+  'ushr',
+];
 const FLOAT_BINARY: readonly BinaryOperator[] = ['add', 'sub', 'mul', 'div', 'rem'];
 const COMPARES: readonly CompareOperator[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'];
 
 /** A kernel that reads its operands from `x` and writes each result to its own element of `out`. */
-function operatorKernel(name: string, type: ScalarName, results: (x: (k: number) => Expr) => Expr[], outType: ScalarName = type) {
+function operatorKernel(
+  name: string,
+  type: ScalarName,
+  results: (x: (k: number) => Expr) => Expr[],
+  outType: ScalarName = type,
+) {
   const k = new KernelBuilder(name);
   const x = k.array('x', type, 1, 'C', { written: false });
   const out = k.array('out', outType);
@@ -28,15 +45,26 @@ const unaryKernel = (type: ScalarName) => {
   const ops: UnaryOperator[] = type === 'bool' ? ['not'] : type.startsWith('f') ? ['neg'] : ['neg', 'bitnot'];
   return operatorKernel(`unary_${type}`, type, (x) => ops.map((op, i) => unary(op, x(i))));
 };
-const binaryKernel = (type: ScalarName) => operatorKernel(`binary_${type}`, type, (x) => (type.startsWith('f') ? FLOAT_BINARY : INTEGER_BINARY).map((op, i) => binary(op, x(2 * i), x(2 * i + 1))));
-const compareKernel = (type: ScalarName) => operatorKernel(`compare_${type}`, type, (x) => COMPARES.map((op, i) => compare(op, x(2 * i), x(2 * i + 1))), 'bool');
+const binaryKernel = (type: ScalarName) =>
+  operatorKernel(`binary_${type}`, type, (x) =>
+    (type.startsWith('f') ? FLOAT_BINARY : INTEGER_BINARY).map((op, i) => binary(op, x(2 * i), x(2 * i + 1))),
+  );
+const compareKernel = (type: ScalarName) =>
+  operatorKernel(`compare_${type}`, type, (x) => COMPARES.map((op, i) => compare(op, x(2 * i), x(2 * i + 1))), 'bool');
 
 it('wraps integer arithmetic: no nsw or nuw anywhere', () => {
   for (const t of INTEGERS) expect(lowerKernel(binaryKernel(t))).not.toMatch(/\bnsw\b|\bnuw\b/);
 });
 
 it('takes shift amounts modulo the width; shr is arithmetic for signed types only, ushr always logical', () => {
-  const shifts = (t: ScalarName) => lowerKernel(operatorKernel(`s_${t}`, t, (x) => [binary('shl', x(0), x(1)), binary('shr', x(2), x(3)), binary('ushr', x(4), x(5))]));
+  const shifts = (t: ScalarName) =>
+    lowerKernel(
+      operatorKernel(`s_${t}`, t, (x) => [
+        binary('shl', x(0), x(1)),
+        binary('shr', x(2), x(3)),
+        binary('ushr', x(4), x(5)),
+      ]),
+    );
   const i32 = shifts('i32');
   expect(i32.match(/= and i32 %t\d+, 31/g)).toHaveLength(3);
   expect(i32).toMatch(/= shl i32/);
@@ -68,7 +96,8 @@ it('computes float rem with libdevice fmod (C fmod), and negates floats by subtr
 
 it('compares floats ordered, except ne, and integers by their signedness', () => {
   // (bool elements are bytes: their loads compare `ne i8 0`, which is not one of these)
-  const predicates = (t: ScalarName) => [...lowerKernel(compareKernel(t)).matchAll(/= (?:fcmp|icmp) (\w+) (?!i8)/g)].map((m) => m[1]);
+  const predicates = (t: ScalarName) =>
+    [...lowerKernel(compareKernel(t)).matchAll(/= (?:fcmp|icmp) (\w+) (?!i8)/g)].map((m) => m[1]);
   expect(predicates('f32')).toEqual(['oeq', 'une', 'olt', 'ole', 'ogt', 'oge']);
   expect(predicates('i64')).toEqual(['eq', 'ne', 'slt', 'sle', 'sgt', 'sge']);
   expect(predicates('u32')).toEqual(['eq', 'ne', 'ult', 'ule', 'ugt', 'uge']);
@@ -82,7 +111,11 @@ describeWhen(compileRequirements, 'arithmetic through libNVVM and ptxas', () => 
 
   it('compiles every binary operator on every arithmetic type', () => {
     for (const t of ARITHMETIC) compileAndAssemble(binaryKernel(t));
-    compileAndAssemble(operatorKernel('binary_bool', 'bool', (x) => (['and', 'or', 'xor'] as const).map((op, i) => binary(op, x(2 * i), x(2 * i + 1)))));
+    compileAndAssemble(
+      operatorKernel('binary_bool', 'bool', (x) =>
+        (['and', 'or', 'xor'] as const).map((op, i) => binary(op, x(2 * i), x(2 * i + 1))),
+      ),
+    );
   });
 
   it('compiles every compare on every type, bool included', () => {

@@ -21,7 +21,8 @@ export function lowerUnary(ctx: LoweringContext, operator: UnaryOperator, operan
       if (type === 'bool') break;
       if (type === 'bf16') return result(b.compute(`xor i16 ${operand.ref}, -32768`)); // the sign bit
       // LLVM 7 has no fneg: subtracting from -0 flips the sign of every value, zeros included.
-      if (isFloat(type)) return result(b.compute(`fsub ${t} ${floatLiteral(-0, type as 'f16' | 'f32' | 'f64')}, ${operand.ref}`));
+      if (isFloat(type))
+        return result(b.compute(`fsub ${t} ${floatLiteral(-0, type as 'f16' | 'f32' | 'f64')}, ${operand.ref}`));
       return result(b.compute(`sub ${t} 0, ${operand.ref}`));
     case 'not':
       if (type !== 'bool') break;
@@ -34,10 +35,22 @@ export function lowerUnary(ctx: LoweringContext, operator: UnaryOperator, operan
 }
 
 const FLOAT_OPCODES: Partial<Record<BinaryOperator, string>> = { add: 'fadd', sub: 'fsub', mul: 'fmul', div: 'fdiv' };
-const INTEGER_OPCODES: Partial<Record<BinaryOperator, string>> = { add: 'add', sub: 'sub', mul: 'mul', and: 'and', or: 'or', xor: 'xor' };
+const INTEGER_OPCODES: Partial<Record<BinaryOperator, string>> = {
+  add: 'add',
+  sub: 'sub',
+  mul: 'mul',
+  and: 'and',
+  or: 'or',
+  xor: 'xor',
+};
 const BOOLEAN_OPCODES: Partial<Record<BinaryOperator, string>> = { and: 'and', or: 'or', xor: 'xor' };
 
-export function lowerBinary(ctx: LoweringContext, operator: BinaryOperator, left: TypedValue, right: TypedValue): TypedValue {
+export function lowerBinary(
+  ctx: LoweringContext,
+  operator: BinaryOperator,
+  left: TypedValue,
+  right: TypedValue,
+): TypedValue {
   const b = ctx.builder;
   const type = left.type;
   if (right.type !== type) throw new LoweringError(`binary '${operator}' on ${left.type} and ${right.type}`);
@@ -45,7 +58,12 @@ export function lowerBinary(ctx: LoweringContext, operator: BinaryOperator, left
   const result = (ref: string): TypedValue => ({ ref, type });
   if (type === 'bf16' || (type === 'f16' && operator === 'rem')) {
     // f32 holds the exact operands; its result, rounded back, is the one rounding of the exact one (fmod is exact)
-    const wide = lowerBinary(ctx, operator, { ref: widenToFloat(ctx, left), type: 'f32' }, { ref: widenToFloat(ctx, right), type: 'f32' });
+    const wide = lowerBinary(
+      ctx,
+      operator,
+      { ref: widenToFloat(ctx, left), type: 'f32' },
+      { ref: widenToFloat(ctx, right), type: 'f32' },
+    );
     return result(narrowFromFloat(ctx, wide.ref, type));
   }
   if (isFloat(type)) {
@@ -87,7 +105,13 @@ export function lowerBinary(ctx: LoweringContext, operator: BinaryOperator, left
 // MIN / -1 then wraps to MIN (as the rule says, -MIN wraps), x % -1 is 0,
 // and a zero divisor gives x / 0 = x, x % 0 = 0 (the simulator raises an
 // error there instead; the GPU cannot).
-function integerDivision(ctx: LoweringContext, operator: 'div' | 'rem', type: ScalarName, dividend: string, divisor: string): string {
+function integerDivision(
+  ctx: LoweringContext,
+  operator: 'div' | 'rem',
+  type: ScalarName,
+  dividend: string,
+  divisor: string,
+): string {
   const b = ctx.builder;
   const t = registerType(type);
   const isZero = b.compute(`icmp eq ${t} ${divisor}, 0`);
@@ -105,19 +129,58 @@ function integerDivision(ctx: LoweringContext, operator: 'div' | 'rem', type: Sc
 }
 
 // Float compares are ordered (false with a NaN) except `ne` (true with one).
-const FLOAT_PREDICATES: Readonly<Record<CompareOperator, string>> = { eq: 'oeq', ne: 'une', lt: 'olt', le: 'ole', gt: 'ogt', ge: 'oge' };
-const SIGNED_PREDICATES: Readonly<Record<CompareOperator, string>> = { eq: 'eq', ne: 'ne', lt: 'slt', le: 'sle', gt: 'sgt', ge: 'sge' };
-const UNSIGNED_PREDICATES: Readonly<Record<CompareOperator, string>> = { eq: 'eq', ne: 'ne', lt: 'ult', le: 'ule', gt: 'ugt', ge: 'uge' };
+const FLOAT_PREDICATES: Readonly<Record<CompareOperator, string>> = {
+  eq: 'oeq',
+  ne: 'une',
+  lt: 'olt',
+  le: 'ole',
+  gt: 'ogt',
+  ge: 'oge',
+};
+const SIGNED_PREDICATES: Readonly<Record<CompareOperator, string>> = {
+  eq: 'eq',
+  ne: 'ne',
+  lt: 'slt',
+  le: 'sle',
+  gt: 'sgt',
+  ge: 'sge',
+};
+const UNSIGNED_PREDICATES: Readonly<Record<CompareOperator, string>> = {
+  eq: 'eq',
+  ne: 'ne',
+  lt: 'ult',
+  le: 'ule',
+  gt: 'ugt',
+  ge: 'uge',
+};
 
-export function lowerCompare(ctx: LoweringContext, operator: CompareOperator, left: TypedValue, right: TypedValue): TypedValue {
+export function lowerCompare(
+  ctx: LoweringContext,
+  operator: CompareOperator,
+  left: TypedValue,
+  right: TypedValue,
+): TypedValue {
   const type = left.type;
   if (right.type !== type) throw new LoweringError(`compare '${operator}' on ${left.type} and ${right.type}`);
   return { ref: compareRefs(ctx, operator, type, left.ref, right.ref), type: 'bool' };
 }
 
 /** The i1 of `left <operator> right`, both of `type` (bool compares as unsigned: false < true). */
-export function compareRefs(ctx: LoweringContext, operator: CompareOperator, type: ScalarName, left: string, right: string): string {
-  if (type === 'bf16') return compareRefs(ctx, operator, 'f32', widenToFloat(ctx, { ref: left, type }), widenToFloat(ctx, { ref: right, type }));
+export function compareRefs(
+  ctx: LoweringContext,
+  operator: CompareOperator,
+  type: ScalarName,
+  left: string,
+  right: string,
+): string {
+  if (type === 'bf16')
+    return compareRefs(
+      ctx,
+      operator,
+      'f32',
+      widenToFloat(ctx, { ref: left, type }),
+      widenToFloat(ctx, { ref: right, type }),
+    );
   const t = registerType(type);
   if (isFloat(type)) return ctx.builder.compute(`fcmp ${FLOAT_PREDICATES[operator]} ${t} ${left}, ${right}`);
   const predicate = (isSigned(type) ? SIGNED_PREDICATES : UNSIGNED_PREDICATES)[operator];

@@ -20,7 +20,14 @@ function copyKernel(dtype: ScalarName, ndim: 1 | 2 | 3, layout: Layout, shape = 
   const dims = k.array('dims', 'i64');
   const registers = ['tid.x', 'tid.y', 'tid.z'] as const;
   const indices: Expr[] = registers.slice(0, ndim).map((r) => convert('i64', special(r)));
-  const value = dtype === 'bool' ? x.load(...indices) : binary('add', x.load(...indices), { op: 'const', type: dtype, value: dtype.startsWith('f') ? 1.5 : dtype.endsWith('64') ? 1n : 1 });
+  const value =
+    dtype === 'bool'
+      ? x.load(...indices)
+      : binary('add', x.load(...indices), {
+          op: 'const',
+          type: dtype,
+          value: dtype.startsWith('f') ? 1.5 : dtype.endsWith('64') ? 1n : 1,
+        });
   const body = [exprStmt(out.store(indices, value))];
   for (let d = 0; d < ndim; d++) {
     if (shape) body.push(exprStmt(dims.store([i64(2 * d)], out.shape(d))));
@@ -94,7 +101,8 @@ describeWhen(compileRequirements, 'array addressing through libNVVM and ptxas', 
   });
 
   it('compiles arrays of every element type, bool (bytes) included', () => {
-    for (const dtype of ['bool', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f64'] as const) compileAndAssemble(copyKernel(dtype, 2, 'A'));
+    for (const dtype of ['bool', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f64'] as const)
+      compileAndAssemble(copyKernel(dtype, 2, 'A'));
   });
 
   it('compiles A arrays indexed by strides alone, and 1-D indexing by the global thread index', () => {

@@ -70,13 +70,15 @@ export function arrayAccess(ctx: LoweringContext, index: number, space: MemorySp
   if (space === undefined) return parameterAccess(arrayBinding(ctx, index));
   const memory = ctx.memories[index];
   if (!memory) throw new LoweringError(`memory ${index} does not exist`);
-  if (memory.memory !== space) throw new LoweringError(`memory ${index} (${memory.description}) is not in ${space} memory`);
+  if (memory.memory !== space)
+    throw new LoweringError(`memory ${index} (${memory.description}) is not in ${space} memory`);
   return memory;
 }
 
 function extent(ctx: LoweringContext, array: ArrayAccess, dim: number, why: string): string {
   const p = array.extent(ctx, dim);
-  if (p === undefined) throw new LoweringError(`${why} of ${array.description} needs its extents, but use.shape is false`);
+  if (p === undefined)
+    throw new LoweringError(`${why} of ${array.description} needs its extents, but use.shape is false`);
   return p;
 }
 
@@ -101,7 +103,8 @@ export function elementPointer(ctx: LoweringContext, array: ArrayAccess, indices
   const { ndim, layout, dtype } = array;
   if (indices.length !== ndim) throw new LoweringError(`${indices.length} indices for ${array.description}`);
   const b = ctx.builder;
-  const mulAdd = (a: string, scale: string, addend: string): string => b.compute(`add i64 ${multiply(ctx, a, scale)}, ${addend}`);
+  const mulAdd = (a: string, scale: string, addend: string): string =>
+    b.compute(`add i64 ${multiply(ctx, a, scale)}, ${addend}`);
   let offset: string;
   if (layout === 'A') {
     const strides = array.strides;
@@ -125,13 +128,20 @@ export function elementPointer(ctx: LoweringContext, array: ArrayAccess, indices
  * An array's extent or stride in elements along `dim`, as an i64 operand.
  * Strides of 'C' and 'F' arrays that are not passed follow from the extents.
  */
-export function arrayDimension(ctx: LoweringContext, array: ArrayAccess, what: 'shape' | 'stride', dim: number): string {
+export function arrayDimension(
+  ctx: LoweringContext,
+  array: ArrayAccess,
+  what: 'shape' | 'stride',
+  dim: number,
+): string {
   const { ndim, layout } = array;
-  if (!Number.isInteger(dim) || dim < 0 || dim >= ndim) throw new LoweringError(`dimension ${dim} of ${array.description}`);
+  if (!Number.isInteger(dim) || dim < 0 || dim >= ndim)
+    throw new LoweringError(`dimension ${dim} of ${array.description}`);
   if (what === 'shape') return extent(ctx, array, dim, 'its shape');
   const passed = array.strides?.[dim];
   if (passed) return passed;
-  if (layout === 'A') throw new LoweringError(`the strides of ${array.description} are needed, but use.strides is false`);
+  if (layout === 'A')
+    throw new LoweringError(`the strides of ${array.description} are needed, but use.strides is false`);
   // C: the product of the later extents; F: of the earlier ones.
   const factors = layout === 'C' ? range(dim + 1, ndim) : range(0, dim);
   let stride = '1';

@@ -18,22 +18,31 @@ import { LoweringError } from './lowering-error.js';
 import { lowerAsmForm, lowerLlvmForm } from './nvvm-form.js';
 
 /** The atomic `fn` on the element at `target`; `compare` for `cas` only. Returns the old value. */
-export function lowerAtomic(ctx: LoweringContext, fn: AtomicFunction, target: ElementPointer, value: TypedValue, compare?: TypedValue): TypedValue {
+export function lowerAtomic(
+  ctx: LoweringContext,
+  fn: AtomicFunction,
+  target: ElementPointer,
+  value: TypedValue,
+  compare?: TypedValue,
+): TypedValue {
   const type = target.dtype;
   const row = atomicRow(fn);
   if (!row) throw new LoweringError(`unknown atomic function '${fn}'`);
   if (!row.types.includes(type)) throw new LoweringError(`atomic '${fn}' on ${type}`);
   if (value.type !== type) throw new LoweringError(`atomic '${fn}' on ${type} given a ${value.type}`);
   const compares = row.operands === 'compare';
-  if (compares !== (compare !== undefined)) throw new LoweringError(`atomic '${fn}' ${compares ? 'without' : 'with'} a compare value`);
-  if (compare && compare.type !== type) throw new LoweringError(`atomic '${fn}' on ${type} given a ${compare.type} to compare`);
+  if (compares !== (compare !== undefined))
+    throw new LoweringError(`atomic '${fn}' ${compares ? 'without' : 'with'} a compare value`);
+  if (compare && compare.type !== type)
+    throw new LoweringError(`atomic '${fn}' on ${type} given a ${compare.type} to compare`);
   const result = (ref: string): TypedValue => ({ ref, type });
   if (target.memory === 'const') throw new LoweringError(`atomic '${fn}' on a const array`);
   if (target.memory === 'local') return result(localAtomic(ctx, row, fn, target, value.ref, compare?.ref));
 
   const pointer = target.memory === 'global' ? toGlobal(ctx, target) : target;
   const instruction = row.nvvm.find((form) => form.types === undefined || form.types.includes(type));
-  if (instruction === undefined) return result(compareAndSwapLoop(ctx, pointer, (old) => atomicUpdate(ctx, row, fn, type, old, value.ref)));
+  if (instruction === undefined)
+    return result(compareAndSwapLoop(ctx, pointer, (old) => atomicUpdate(ctx, row, fn, type, old, value.ref)));
   if (isAsmForm(instruction)) return result(asmAtomic(ctx, instruction, pointer, value.ref));
   const t = registerType(type);
   const old = lowerLlvmForm(ctx, instruction, {
@@ -68,7 +77,10 @@ function asmAtomic(ctx: LoweringContext, form: AsmForm, pointer: ElementPointer,
     { type: 'i64', ref: address },
     { type: i, ref: bits },
   ]);
-  if (old === undefined || form.result !== i) throw new LoweringError(`atomic on ${type}: its inline PTX gives ${form.result ?? 'nothing'}, not the element's bits (${i})`);
+  if (old === undefined || form.result !== i)
+    throw new LoweringError(
+      `atomic on ${type}: its inline PTX gives ${form.result ?? 'nothing'}, not the element's bits (${i})`,
+    );
   return t === i ? old : b.compute(`bitcast ${i} ${old} to ${t}`);
 }
 
@@ -81,7 +93,12 @@ function mangled(pointer: ElementPointer): string {
 function toGlobal(ctx: LoweringContext, target: ElementPointer): ElementPointer {
   if (target.addressSpace === 1) return target;
   const type = pointerType(memoryType(target.dtype), 1);
-  return { ...target, ref: ctx.builder.compute(`addrspacecast ${target.type} ${target.ref} to ${type}`), addressSpace: 1, type };
+  return {
+    ...target,
+    ref: ctx.builder.compute(`addrspacecast ${target.type} ${target.ref} to ${type}`),
+    addressSpace: 1,
+    type,
+  };
 }
 
 /** The element's pointer as a pointer to an integer of its width (the same pointer for integers). */
@@ -126,7 +143,14 @@ function compareAndSwapLoop(ctx: LoweringContext, pointer: ElementPointer, updat
 }
 
 /** An atomic on a thread's own (local) memory: nothing else can see it, so a load, the update and a store. */
-function localAtomic(ctx: LoweringContext, row: AtomicRow, fn: AtomicFunction, target: ElementPointer, value: string, compare: string | undefined): string {
+function localAtomic(
+  ctx: LoweringContext,
+  row: AtomicRow,
+  fn: AtomicFunction,
+  target: ElementPointer,
+  value: string,
+  compare: string | undefined,
+): string {
   const b = ctx.builder;
   const t = registerType(target.dtype);
   const align = memoryBytes(target.dtype);

@@ -5,7 +5,20 @@ import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
 import type { Expr } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
-import { KernelBuilder, barrier, binary, blockVote, compare, convert, exprStmt, fence, i32, i64, special, u32 } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  barrier,
+  binary,
+  blockVote,
+  compare,
+  convert,
+  exprStmt,
+  fence,
+  i32,
+  i64,
+  special,
+  u32,
+} from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';
 import { GRID_BARRIER_SYMBOL } from './grid-barrier.js';
 
@@ -15,7 +28,10 @@ const tid = (): Expr => convert('i64', special('tid.x'));
 function barrierKernel(name: string, scope: 'block' | 'warp' | 'grid', mask?: Expr, times = 1) {
   const k = new KernelBuilder(name);
   const out = k.array('out', 'f32');
-  const stores = Array.from({ length: times }, (_, i) => [barrier(scope, mask), exprStmt(out.store([binary('add', tid(), i64(i + 1))], out.load(tid())))]).flat();
+  const stores = Array.from({ length: times }, (_, i) => [
+    barrier(scope, mask),
+    exprStmt(out.store([binary('add', tid(), i64(i + 1))], out.load(tid()))),
+  ]).flat();
   return k.build([exprStmt(out.store([tid()], convert('f32', special('tid.x')))), ...stores]);
 }
 
@@ -36,8 +52,12 @@ function fencesKernel() {
 
 it('calls llvm.nvvm.barrier0 for a block barrier and llvm.nvvm.bar.warp.sync with the mask (all lanes by default) for a warp barrier', () => {
   expect(lowerKernel(barrierKernel('block_barrier', 'block'))).toContain('call void @llvm.nvvm.barrier0()');
-  expect(lowerKernel(barrierKernel('warp_barrier', 'warp', u32(0x0000ffff)))).toContain('call void @llvm.nvvm.bar.warp.sync(i32 65535)');
-  expect(lowerKernel(barrierKernel('warp_barrier_all', 'warp'))).toContain('call void @llvm.nvvm.bar.warp.sync(i32 -1)');
+  expect(lowerKernel(barrierKernel('warp_barrier', 'warp', u32(0x0000ffff)))).toContain(
+    'call void @llvm.nvvm.bar.warp.sync(i32 65535)',
+  );
+  expect(lowerKernel(barrierKernel('warp_barrier_all', 'warp'))).toContain(
+    'call void @llvm.nvvm.bar.warp.sync(i32 -1)',
+  );
   expect(() => lowerKernel(barrierKernel('masked_block', 'block', u32(1)))).toThrow(/block barrier with a mask/);
 });
 
@@ -55,11 +75,22 @@ it('fences with llvm.nvvm.membar.cta, .gl and .sys', () => {
 
 it('writes the grid barrier on one zero-initialised global counter, whatever the number of barriers', () => {
   const ir = lowerKernel(barrierKernel('grid_barrier', 'grid', undefined, 2));
-  expect(ir.match(new RegExp(`^@${GRID_BARRIER_SYMBOL.replace('$', '\\$')} = internal addrspace\\(1\\) global i32 0, align 4$`, 'gm'))).toHaveLength(1);
+  expect(
+    ir.match(
+      new RegExp(
+        `^@${GRID_BARRIER_SYMBOL.replace('$', '\\$')} = internal addrspace\\(1\\) global i32 0, align 4$`,
+        'gm',
+      ),
+    ),
+  ).toHaveLength(1);
   expect(ir.match(/call void @llvm\.nvvm\.barrier0\(\)/g)).toHaveLength(4);
   // thread (0,0,0) arrives: block (0,0,0) with 0x80000000 - (nblocks - 1), the others with 1.
-  expect(ir).toMatch(/(%t\d+) = sub i32 (%t\d+), 1\n\s+(%t\d+) = sub i32 -2147483648, \1\n(?:.*\n)*?\s+(%t\d+) = icmp eq i32 %t\d+, 0\n\s+(%t\d+) = select i1 \4, i32 \3, i32 1/);
-  expect(ir).toMatch(/call i32 asm sideeffect "atom\.release\.gpu\.global\.add\.u32 \$0, \[\$1\], \$2;", "=r,l,r,~\{memory\}"\(i32 addrspace\(1\)\* @grid\$barrier, i32 %t\d+\)/);
+  expect(ir).toMatch(
+    /(%t\d+) = sub i32 (%t\d+), 1\n\s+(%t\d+) = sub i32 -2147483648, \1\n(?:.*\n)*?\s+(%t\d+) = icmp eq i32 %t\d+, 0\n\s+(%t\d+) = select i1 \4, i32 \3, i32 1/,
+  );
+  expect(ir).toMatch(
+    /call i32 asm sideeffect "atom\.release\.gpu\.global\.add\.u32 \$0, \[\$1\], \$2;", "=r,l,r,~\{memory\}"\(i32 addrspace\(1\)\* @grid\$barrier, i32 %t\d+\)/,
+  );
   // ... and waits until the top bit differs from the one it saw.
   expect(ir).toMatch(
     /(grid\.spin\.\d+):\n\s+(%t\d+) = call i32 asm sideeffect "ld\.acquire\.gpu\.global\.u32 \$0, \[\$1\];", "=r,l,~\{memory\}"\(i32 addrspace\(1\)\* @grid\$barrier\)\n\s+(%t\d+) = xor i32 \2, (%t\d+)\n\s+(%t\d+) = and i32 \3, -2147483648\n\s+(%t\d+) = icmp ne i32 \5, 0\n\s+br i1 \6, label %grid\.leave\.\d+, label %\1/,
@@ -69,7 +100,9 @@ it('writes the grid barrier on one zero-initialised global counter, whatever the
 describeWhen(compileRequirements, 'barriers and fences through libNVVM and ptxas', () => {
   it('assembles block and warp barriers to bar.sync 0 and bar.warp.sync', () => {
     expect(compileAndAssemble(barrierKernel('block_barrier', 'block')).ptx).toMatch(/\bbar\.sync\s+0;/);
-    expect(compileAndAssemble(barrierKernel('warp_barrier', 'warp', u32(0xff))).ptx).toMatch(/\bbar\.warp\.sync\s+255;/);
+    expect(compileAndAssemble(barrierKernel('warp_barrier', 'warp', u32(0xff))).ptx).toMatch(
+      /\bbar\.warp\.sync\s+255;/,
+    );
   });
 
   it('assembles the block votes to bar.red.popc.u32, bar.red.and.pred and bar.red.or.pred', () => {
@@ -82,13 +115,23 @@ describeWhen(compileRequirements, 'barriers and fences through libNVVM and ptxas
   it('assembles the fences to membar.cta, membar.gl and membar.sys, between the stores', () => {
     const { ptx } = compileAndAssemble(fencesKernel());
     const order = [...ptx.matchAll(/^\s*(st\.global\.u32|membar\.\w+)/gm)].map((m) => m[1]);
-    expect(order).toEqual(['st.global.u32', 'membar.cta', 'st.global.u32', 'membar.gl', 'st.global.u32', 'membar.sys', 'st.global.u32']);
+    expect(order).toEqual([
+      'st.global.u32',
+      'membar.cta',
+      'st.global.u32',
+      'membar.gl',
+      'st.global.u32',
+      'membar.sys',
+      'st.global.u32',
+    ]);
   });
 
   it('assembles the grid barrier: a .global counter, bar.sync, a fenced atom.release.gpu and a spin on ld.acquire.gpu', () => {
     const { ptx } = compileAndAssemble(barrierKernel('grid_barrier', 'grid', undefined, 2));
     expect(ptx.match(/\.global \.align 4 \.u32 grid\$barrier;/g)).toHaveLength(1);
-    expect(ptx.match(/membar\.gl;\n(?:.*\n){0,3}?\s*atom\.release\.gpu\.global\.add\.u32 %r\d+, \[%rd\d+\], %r\d+;/g)).toHaveLength(2);
+    expect(
+      ptx.match(/membar\.gl;\n(?:.*\n){0,3}?\s*atom\.release\.gpu\.global\.add\.u32 %r\d+, \[%rd\d+\], %r\d+;/g),
+    ).toHaveLength(2);
     expect(ptx.match(/ld\.acquire\.gpu\.global\.u32 %r\d+, \[%rd\d+\];/g)).toHaveLength(2);
     expect(ptx.match(/\bbar\.sync\s+0;/g)).toHaveLength(4);
   });

@@ -17,7 +17,11 @@ export function blockBarrier(ctx: LoweringContext): void {
 }
 
 /** A `barrier` statement; `mask` (u32, warp scope only) is lowered already, all lanes when absent. */
-export function lowerBarrier(ctx: LoweringContext, scope: Extract<Stmt, { op: 'barrier' }>['scope'], mask: TypedValue | undefined): void {
+export function lowerBarrier(
+  ctx: LoweringContext,
+  scope: Extract<Stmt, { op: 'barrier' }>['scope'],
+  mask: TypedValue | undefined,
+): void {
   if (mask !== undefined && scope !== 'warp') throw new LoweringError(`a ${scope} barrier with a mask`);
   switch (scope) {
     case 'block':

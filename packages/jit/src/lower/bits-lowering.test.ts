@@ -18,7 +18,9 @@ function bitsKernel(type: ScalarName) {
   const x = k.array('x', type, 1, 'C', { written: false });
   const counts = k.array('counts', 'i32');
   const same = k.array('same', type);
-  return k.build(FUNCTIONS.map((fn, i) => exprStmt((fn === 'brev' ? same : counts).store([i64(i)], bits(fn, x.load(tid()))))));
+  return k.build(
+    FUNCTIONS.map((fn, i) => exprStmt((fn === 'brev' ? same : counts).store([i64(i)], bits(fn, x.load(tid()))))),
+  );
 }
 
 it('calls llvm.ctpop, llvm.ctlz defined at zero, and llvm.bitreverse, truncating 64-bit counts to i32', () => {
@@ -36,7 +38,9 @@ it('takes ffs as x == 0 ? 0 : cttz(x) + 1', () => {
   expect(lowerKernel(bitsKernel('i32'))).toMatch(
     /(%t\d+) = call i32 @llvm\.cttz\.i32\(i32 (%t\d+), i1 false\)\n\s+(%t\d+) = add i32 \1, 1\n\s+(%t\d+) = icmp eq i32 \2, 0\n\s+%t\d+ = select i1 \4, i32 0, i32 \3/,
   );
-  expect(lowerKernel(bitsKernel('u64'))).toMatch(/(%t\d+) = select i1 %t\d+, i64 0, i64 %t\d+\n\s+%t\d+ = trunc i64 \1 to i32/);
+  expect(lowerKernel(bitsKernel('u64'))).toMatch(
+    /(%t\d+) = select i1 %t\d+, i64 0, i64 %t\d+\n\s+%t\d+ = trunc i64 \1 to i32/,
+  );
 });
 
 it('refuses bit functions of floats', () => {

@@ -33,9 +33,19 @@ it('reads the timers and sleeps through volatile inline PTX', () => {
 describeWhen(compileRequirements, 'timers and sleep through libNVVM and ptxas', () => {
   it('assembles to two reads of %clock64 around the sleeps, and a read of %globaltimer', () => {
     const { ptx } = compileAndAssemble(clockKernel());
-    const order = [...ptx.matchAll(/(mov\.u64 %rd\d+, %clock64|nanosleep\.u32 %r\d+|mov\.u64 %rd\d+, %globaltimer)/g)].map(
-      (m) => m[1]!.split(' ')[0] + (m[1]!.includes('%clock64') ? ' clock64' : m[1]!.includes('globaltimer') ? ' globaltimer' : ''),
+    const order = [
+      ...ptx.matchAll(/(mov\.u64 %rd\d+, %clock64|nanosleep\.u32 %r\d+|mov\.u64 %rd\d+, %globaltimer)/g),
+    ].map(
+      (m) =>
+        m[1]!.split(' ')[0] +
+        (m[1]!.includes('%clock64') ? ' clock64' : m[1]!.includes('globaltimer') ? ' globaltimer' : ''),
     );
-    expect(order).toEqual(['mov.u64 clock64', 'nanosleep.u32', 'nanosleep.u32', 'mov.u64 clock64', 'mov.u64 globaltimer']);
+    expect(order).toEqual([
+      'mov.u64 clock64',
+      'nanosleep.u32',
+      'nanosleep.u32',
+      'mov.u64 clock64',
+      'mov.u64 globaltimer',
+    ]);
   });
 });

@@ -44,7 +44,11 @@ export function expectAssembles(ptx: string, externs: readonly string[] = [], li
 }
 
 /** {@link compileLowered} and {@link expectAssembles} in one step (the kernel's externals allowed as linked functions); returns the texts. */
-export function compileAndAssemble(kernel: TypedKernel, options: KernelCompileOptions = {}, externs: readonly string[] = []): CompiledText {
+export function compileAndAssemble(
+  kernel: TypedKernel,
+  options: KernelCompileOptions = {},
+  externs: readonly string[] = [],
+): CompiledText {
   const out = compileLowered(kernel, options);
   expectAssembles(
     out.ptx,

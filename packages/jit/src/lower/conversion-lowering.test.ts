@@ -51,7 +51,8 @@ it('converts float→int with the saturating cvt.rzi intrinsics, never fptosi/fp
     const [from, to] = pair.split(':') as [ScalarName, ScalarName];
     expect(conversionOf(from, to)).toContain(`@llvm.nvvm.${name}.rz(`);
   }
-  for (const from of ['f32', 'f64'] as const) for (const to of SCALAR_NAMES) expect(conversionOf(from, to)).not.toMatch(/fpto[su]i/);
+  for (const from of ['f32', 'f64'] as const)
+    for (const to of SCALAR_NAMES) expect(conversionOf(from, to)).not.toMatch(/fpto[su]i/);
 });
 
 it('clamps float→8/16-bit conversions after saturating to i32', () => {
@@ -92,7 +93,8 @@ describeWhen(compileRequirements, 'conversions through libNVVM and ptxas', () =>
       ['f64', 'u64', /cvt\.rzi\.u64\.f64/],
       ['f32', 'u8', /cvt\.rzi\.s32\.f32/],
     ];
-    for (const [from, to, instruction] of cases) expect(compileAndAssemble(conversionKernel(from, [to])).ptx, `${from}→${to}`).toMatch(instruction);
+    for (const [from, to, instruction] of cases)
+      expect(compileAndAssemble(conversionKernel(from, [to])).ptx, `${from}→${to}`).toMatch(instruction);
   });
 
   it('rounds int→float and f64→f32 to nearest in PTX', () => {

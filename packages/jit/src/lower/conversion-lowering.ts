@@ -26,7 +26,9 @@ export function lowerConversion(ctx: LoweringContext, value: TypedValue, to: Sca
     return result(b.compute(`${isFloat(to) ? 'uitofp' : 'zext'} i1 ${value.ref} to ${toType}`));
   }
   if (isFloat(from) && isFloat(to)) {
-    return result(b.compute(`${bitsOf(to) > bitsOf(from) ? 'fpext' : 'fptrunc'} ${fromType} ${value.ref} to ${toType}`));
+    return result(
+      b.compute(`${bitsOf(to) > bitsOf(from) ? 'fpext' : 'fptrunc'} ${fromType} ${value.ref} to ${toType}`),
+    );
   }
   if (isFloat(to)) {
     // LLVM's sitofp/uitofp round to nearest (cvt.rn), in one rounding even from 64 bits.
@@ -53,7 +55,9 @@ export function truthy(ctx: LoweringContext, value: TypedValue): TypedValue {
   if (value.type === 'bool') return value;
   if (value.type === 'bf16') return truthy(ctx, { ref: widenToFloat(ctx, value), type: 'f32' });
   const t = registerType(value.type);
-  const ref = isFloat(value.type) ? ctx.builder.compute(`fcmp one ${t} ${value.ref}, ${floatLiteral(0, value.type as 'f16' | 'f32' | 'f64')}`) : ctx.builder.compute(`icmp ne ${t} ${value.ref}, 0`);
+  const ref = isFloat(value.type)
+    ? ctx.builder.compute(`fcmp one ${t} ${value.ref}, ${floatLiteral(0, value.type as 'f16' | 'f32' | 'f64')}`)
+    : ctx.builder.compute(`icmp ne ${t} ${value.ref}, 0`);
   return { ref, type: 'bool' };
 }
 
@@ -76,7 +80,10 @@ function floatToInteger(ctx: LoweringContext, given: TypedValue, to: ScalarName)
   const b = ctx.builder;
   const fromType = registerType(given.type);
   const isNan = b.compute(`fcmp uno ${fromType} ${given.ref}, ${given.ref}`);
-  const value: TypedValue = { ref: b.compute(`select i1 ${isNan}, ${fromType} 0.0, ${fromType} ${given.ref}`), type: given.type };
+  const value: TypedValue = {
+    ref: b.compute(`select i1 ${isNan}, ${fromType} 0.0, ${fromType} ${given.ref}`),
+    type: given.type,
+  };
   const toBits = bitsOf(to);
   if (toBits >= 32) {
     const name = SATURATING_INTRINSICS[`${value.type}:${to}`]!;

@@ -29,7 +29,22 @@ import {
 } from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';
 
-const REGISTERS: readonly SpecialRegister[] = ['tid.x', 'tid.y', 'tid.z', 'ntid.x', 'ntid.y', 'ntid.z', 'ctaid.x', 'ctaid.y', 'ctaid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'laneid', 'warpsize'];
+const REGISTERS: readonly SpecialRegister[] = [
+  'tid.x',
+  'tid.y',
+  'tid.z',
+  'ntid.x',
+  'ntid.y',
+  'ntid.z',
+  'ctaid.x',
+  'ctaid.y',
+  'ctaid.z',
+  'nctaid.x',
+  'nctaid.y',
+  'nctaid.z',
+  'laneid',
+  'warpsize',
+];
 
 /** Every Expr op in one kernel, each result stored. */
 function everyExpression() {
@@ -68,7 +83,12 @@ it('evaluates the right side of && only when the left is truthy, and of || only 
   const a = k.scalar('a', 'i32');
   const out = k.array('out', 'i32');
   const sideEffect = out.store([i64(1)], i32(9));
-  const ir = lowerKernel(k.build([exprStmt(out.store([i64(0)], logical('and', a.get, sideEffect))), exprStmt(logical('or', a.get, sideEffect))]));
+  const ir = lowerKernel(
+    k.build([
+      exprStmt(out.store([i64(0)], logical('and', a.get, sideEffect))),
+      exprStmt(logical('or', a.get, sideEffect)),
+    ]),
+  );
   // and: truthy → the right side, else straight to the end with the left value
   expect(ir).toMatch(
     /(%t\d+) = icmp ne i32 (%t\d+), 0\n\s+br i1 \1, label %(and\.rhs\.\d+), label %(and\.end\.\d+)\n\3:\n(?:.*\n)*?\s+store i32 9, (?:.*\n)*?\s+br label %\4\n\4:\n\s+%t\d+ = phi i32 \[ \2, %entry \], \[ 9, %\3 \]/,
@@ -95,7 +115,9 @@ it('evaluates only the branch of ?: that is taken, and joins with a phi', () => 
   expect(ir).toMatch(
     /br i1 %t\d+, label %(select\.then\.\d+), label %(select\.else\.\d+)\n\1:\n(?:.*\n)*?\s+store double 0x3FF0000000000000(?:.*\n)*?\2:\n(?:.*\n)*?\s+store double 0x4000000000000000/,
   );
-  expect(ir).toMatch(/phi double \[ 0x3FF0000000000000, %select\.then\.\d+ \], \[ 0x4000000000000000, %select\.else\.\d+ \]/);
+  expect(ir).toMatch(
+    /phi double \[ 0x3FF0000000000000, %select\.then\.\d+ \], \[ 0x4000000000000000, %select\.else\.\d+ \]/,
+  );
 });
 
 it('evaluates an element store as index, then value, and gives the value', () => {
@@ -114,7 +136,8 @@ it('reads special registers through llvm.nvvm.read.ptx.sreg.*, and the warp size
   const k = new KernelBuilder('registers');
   const out = k.array('out', 'i32');
   const ir = lowerKernel(k.build(REGISTERS.map((r, i) => exprStmt(out.store([i64(i)], special(r))))));
-  for (const r of REGISTERS.filter((x) => x !== 'warpsize')) expect(ir).toContain(`declare i32 @llvm.nvvm.read.ptx.sreg.${r}()`);
+  for (const r of REGISTERS.filter((x) => x !== 'warpsize'))
+    expect(ir).toContain(`declare i32 @llvm.nvvm.read.ptx.sreg.${r}()`);
   expect(ir).not.toContain('warpsize');
   expect(ir).toMatch(/store i32 32, i32\* %t\d+/);
 });
@@ -132,7 +155,14 @@ function inlinedKernel() {
   const i = k.local('i', 'i32');
   const v = k.local('v', 'f64');
   const result = k.local('result', 'f64');
-  const body = [exprStmt(v.set(x.load(convert('i64', i.get)))), block(7, [ifStmt(compare('lt', v.get, f64(0)), [exprStmt(result.set(f64(0))), breakTo(7)]), exprStmt(result.set(v.get)), breakTo(7)])];
+  const body = [
+    exprStmt(v.set(x.load(convert('i64', i.get)))),
+    block(7, [
+      ifStmt(compare('lt', v.get, f64(0)), [exprStmt(result.set(f64(0))), breakTo(7)]),
+      exprStmt(result.set(v.get)),
+      breakTo(7),
+    ]),
+  ];
   const call = inlined('clamp', 'f64', body, result.id);
   return k.build([
     loop(0, {
@@ -149,7 +179,9 @@ it('lowers an inlined call as its body, its returns breaking out of its block, t
   const end = /br label %(block\.end\.\d+)\n/.exec(ir)![1]!;
   expect(ir.split(`br label %${end}\n`)).toHaveLength(3);
   const after = ir.slice(ir.indexOf(`\n${end}:\n`) + end.length + 2);
-  expect(after).toMatch(/^\n\s+(%t\d+) = load double, double\* %l3\.result, align 8\n\s+%t\d+ = fadd double \1, 0x3FF0000000000000/);
+  expect(after).toMatch(
+    /^\n\s+(%t\d+) = load double, double\* %l3\.result, align 8\n\s+%t\d+ = fadd double \1, 0x3FF0000000000000/,
+  );
 });
 
 describeWhen(compileRequirements, 'expressions through libNVVM and ptxas', () => {
@@ -197,7 +229,11 @@ describeWhen(compileRequirements, 'expressions through libNVVM and ptxas', () =>
     const a = k.scalar('a', 'i32');
     const b = k.scalar('b', 'i32');
     const out = k.array('out', 'i32');
-    const inner = select(compare('gt', a.get, b.get), logical('or', a.get, b.get), logical('and', b.get, select(compare('eq', a.get, i32(0)), i32(1), a.get)));
+    const inner = select(
+      compare('gt', a.get, b.get),
+      logical('or', a.get, b.get),
+      logical('and', b.get, select(compare('eq', a.get, i32(0)), i32(1), a.get)),
+    );
     compileAndAssemble(k.build([exprStmt(out.store([i64(0)], logical('and', inner, logical('or', b.get, inner))))]));
   });
 });

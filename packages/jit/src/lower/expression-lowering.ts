@@ -101,11 +101,19 @@ export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
     case 'vote': {
       if (expr.scope === 'block') {
         if (expr.mask !== undefined) throw new LoweringError('a block vote with a mask');
-        return expect(lowerBlockVote(ctx, expr.mode, lowerExpression(ctx, expr.predicate)), expr.type, `vote '${expr.mode}'`);
+        return expect(
+          lowerBlockVote(ctx, expr.mode, lowerExpression(ctx, expr.predicate)),
+          expr.type,
+          `vote '${expr.mode}'`,
+        );
       }
       if (expr.mask === undefined) throw new LoweringError('a warp vote without a mask');
       const mask = lowerExpression(ctx, expr.mask);
-      return expect(lowerWarpVote(ctx, expr.mode, mask, lowerExpression(ctx, expr.predicate)), expr.type, `vote '${expr.mode}'`);
+      return expect(
+        lowerWarpVote(ctx, expr.mode, mask, lowerExpression(ctx, expr.predicate)),
+        expr.type,
+        `vote '${expr.mode}'`,
+      );
     }
     case 'match': {
       const mask = lowerExpression(ctx, expr.mask);
@@ -129,25 +137,33 @@ export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
     case 'invoke': {
       // A recursive function: a call of its own function of the module (lower-kernel.ts), arguments in order.
       const f = ctx.kernel.functions?.[expr.function];
-      if (f === undefined || f.params.length !== expr.args.length) throw new LoweringError(`a call of function ${expr.function}, which the kernel does not have with ${expr.args.length} parameter(s)`);
+      if (f === undefined || f.params.length !== expr.args.length)
+        throw new LoweringError(
+          `a call of function ${expr.function}, which the kernel does not have with ${expr.args.length} parameter(s)`,
+        );
       const args = expr.args.map((a, i) => {
         const value = lowerExpression(ctx, a);
         const param = ctx.kernel.locals[f.params[i]!];
-        if (param?.type !== value.type) throw new LoweringError(`argument ${i + 1} of '${f.name}' is ${value.type}, its parameter ${param?.type}`);
+        if (param?.type !== value.type)
+          throw new LoweringError(`argument ${i + 1} of '${f.name}' is ${value.type}, its parameter ${param?.type}`);
         return `${registerType(value.type)} ${value.ref}`;
       });
       if (f.returns === undefined) {
         b.emit(`call void @${functionSymbol(f)}(${args.join(', ')})`);
         return { ref: '0', type: 'i32' };
       }
-      if (f.returns !== expr.type) throw new LoweringError(`a call of '${f.name}' of type ${expr.type}; it returns ${f.returns}`);
+      if (f.returns !== expr.type)
+        throw new LoweringError(`a call of '${f.name}' of type ${expr.type}; it returns ${f.returns}`);
       const t = registerType(f.returns);
       return { ref: b.compute(`call ${t} @${functionSymbol(f)}(${args.join(', ')})`), type: expr.type };
     }
     case 'call': {
       // Arguments in order, as JavaScript evaluates them; an array argument evaluates nothing.
       const args = expr.args.map(
-        (a): LoweredArgument => (a.kind === 'value' ? { kind: 'value', value: lowerExpression(ctx, a.value) } : { kind: 'pointer', array: arrayAccess(ctx, a.array, a.space) }),
+        (a): LoweredArgument =>
+          a.kind === 'value'
+            ? { kind: 'value', value: lowerExpression(ctx, a.value) }
+            : { kind: 'pointer', array: arrayAccess(ctx, a.array, a.space) },
       );
       return expect(lowerExternalCall(ctx, expr, args), expr.type, `call of '${expr.symbol}'`);
     }
@@ -174,7 +190,8 @@ function elementAddress(ctx: LoweringContext, ref: ElementRef, type: ScalarName)
   if (array.dtype !== type) throw new LoweringError(`element of ${array.description} accessed as ${type}`);
   const indices = ref.indices.map((index) => {
     const value = lowerExpression(ctx, index);
-    if (value.type !== 'i64' && value.type !== 'u64') throw new LoweringError(`array index of type ${value.type}; indices are i64`);
+    if (value.type !== 'i64' && value.type !== 'u64')
+      throw new LoweringError(`array index of type ${value.type}; indices are i64`);
     return value.ref;
   });
   return elementPointer(ctx, array, indices);
@@ -214,7 +231,10 @@ function lowerSelect(ctx: LoweringContext, expr: Extract<Expr, { op: 'select' }>
   const whenFalse = expect(lowerExpression(ctx, expr.otherwise), expr.type, 'select');
   const elseEnd = b.currentLabel;
   b.startBlock(join);
-  return { ref: b.compute(`phi ${t} [ ${whenTrue.ref}, %${thenEnd} ], [ ${whenFalse.ref}, %${elseEnd} ]`), type: expr.type };
+  return {
+    ref: b.compute(`phi ${t} [ ${whenTrue.ref}, %${thenEnd} ], [ ${whenFalse.ref}, %${elseEnd} ]`),
+    type: expr.type,
+  };
 }
 
 const SPECIAL_REGISTERS: ReadonlySet<SpecialRegister> = new Set<SpecialRegister>([
@@ -243,6 +263,7 @@ function specialRegister(ctx: LoweringContext, register: SpecialRegister): strin
 
 /** A function's symbol as IR text names it (`$` is an identifier character of LLVM and PTX). */
 export function functionSymbol(f: TypedFunction): string {
-  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(f.symbol)) throw new LoweringError(`function symbol ${JSON.stringify(f.symbol)} is not an identifier`);
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(f.symbol))
+    throw new LoweringError(`function symbol ${JSON.stringify(f.symbol)} is not an identifier`);
   return f.symbol;
 }

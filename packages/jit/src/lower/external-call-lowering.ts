@@ -18,7 +18,9 @@ import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
 
 /** A lowered argument: a scalar's value, or the array whose element 0 is passed. */
-export type LoweredArgument = { readonly kind: 'value'; readonly value: TypedValue } | { readonly kind: 'pointer'; readonly array: ArrayAccess };
+export type LoweredArgument =
+  | { readonly kind: 'value'; readonly value: TypedValue }
+  | { readonly kind: 'pointer'; readonly array: ArrayAccess };
 
 /** The extension attribute C's ABI gives a scalar type, or '' for none. */
 function extension(t: ScalarName): string {
@@ -54,21 +56,33 @@ const SYMBOL = /^[A-Za-z_$][\w$]*$/;
 function externalOf(ctx: LoweringContext, call: Extract<Expr, { op: 'call' }>): ExternalCall {
   const external = ctx.kernel.externals?.[call.external];
   if (!external) throw new LoweringError(`call of external ${call.external}, which the kernel does not have`);
-  if (external.symbol !== call.symbol) throw new LoweringError(`call of '${call.symbol}' names external ${call.external}, which is '${external.symbol}'`);
-  if (!SYMBOL.test(external.symbol)) throw new LoweringError(`external symbol ${JSON.stringify(external.symbol)} is not an identifier`);
-  if (external.symbol === ctx.kernel.symbol) throw new LoweringError(`external symbol '${external.symbol}' is the kernel's own`);
-  if (external.returns !== call.type) throw new LoweringError(`call of '${call.symbol}' of type ${call.type}; it returns ${external.returns}`);
+  if (external.symbol !== call.symbol)
+    throw new LoweringError(`call of '${call.symbol}' names external ${call.external}, which is '${external.symbol}'`);
+  if (!SYMBOL.test(external.symbol))
+    throw new LoweringError(`external symbol ${JSON.stringify(external.symbol)} is not an identifier`);
+  if (external.symbol === ctx.kernel.symbol)
+    throw new LoweringError(`external symbol '${external.symbol}' is the kernel's own`);
+  if (external.returns !== call.type)
+    throw new LoweringError(`call of '${call.symbol}' of type ${call.type}; it returns ${external.returns}`);
   return external;
 }
 
 /** One argument as the call passes it: `float %t3`, `i8 signext %t4`, `float* %p`. */
-function argumentText(ctx: LoweringContext, symbol: string, k: number, declared: JitType, arg: LoweredArgument | undefined): string {
+function argumentText(
+  ctx: LoweringContext,
+  symbol: string,
+  k: number,
+  declared: JitType,
+  arg: LoweredArgument | undefined,
+): string {
   const where = `argument ${k + 1} of '${symbol}'`;
   if (arg === undefined) throw new LoweringError(`${where} is missing`);
   if (isArrayType(declared)) {
-    if (arg.kind !== 'pointer') throw new LoweringError(`${where} is an array (${declared.name}), given a ${arg.value.type}`);
+    if (arg.kind !== 'pointer')
+      throw new LoweringError(`${where} is an array (${declared.name}), given a ${arg.value.type}`);
     const { array } = arg;
-    if (array.dtype !== declared.dtype || array.ndim !== declared.ndim) throw new LoweringError(`${where} is ${declared.name}, given ${array.description}`);
+    if (array.dtype !== declared.dtype || array.ndim !== declared.ndim)
+      throw new LoweringError(`${where} is ${declared.name}, given ${array.description}`);
     const t = memoryType(array.dtype);
     const generic = `${t}*`;
     if (array.addressSpace === 0) return `${generic} ${array.base}`;
@@ -81,9 +95,16 @@ function argumentText(ctx: LoweringContext, symbol: string, k: number, declared:
 }
 
 /** A call of linked code with its arguments lowered (in order); gives its result. */
-export function lowerExternalCall(ctx: LoweringContext, call: Extract<Expr, { op: 'call' }>, args: readonly LoweredArgument[]): TypedValue {
+export function lowerExternalCall(
+  ctx: LoweringContext,
+  call: Extract<Expr, { op: 'call' }>,
+  args: readonly LoweredArgument[],
+): TypedValue {
   const external = externalOf(ctx, call);
-  if (args.length !== external.args.length) throw new LoweringError(`'${call.symbol}' takes ${external.args.length} argument(s), the call gives ${args.length}`);
+  if (args.length !== external.args.length)
+    throw new LoweringError(
+      `'${call.symbol}' takes ${external.args.length} argument(s), the call gives ${args.length}`,
+    );
   const fn = ctx.declarations.declare(external.symbol, resultType(external.returns), external.args.map(parameterType));
   const passed = external.args.map((declared, k) => argumentText(ctx, call.symbol, k, declared, args[k]));
   const ref = ctx.builder.compute(`call ${resultType(external.returns)} ${fn}(${passed.join(', ')})`);

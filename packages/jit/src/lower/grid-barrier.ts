@@ -22,8 +22,12 @@ export function lowerGridBarrier(ctx: LoweringContext): void {
   const blockBarrier = (): void => b.emit(`call void ${ctx.declarations.declare('llvm.nvvm.barrier0', 'void', [])}()`);
   const counter = ctx.declarations.defineGlobal(GRID_BARRIER_SYMBOL, 'internal addrspace(1) global i32 0, align 4');
   const pointer = { type: 'i32 addrspace(1)*', ref: counter };
-  const register = (name: string): string => b.compute(`call i32 ${ctx.declarations.declare(`llvm.nvvm.read.ptx.sreg.${name}`, 'i32', [])}()`);
-  const anyOf = (base: string): string => b.compute(`or i32 ${b.compute(`or i32 ${register(`${base}.x`)}, ${register(`${base}.y`)}`)}, ${register(`${base}.z`)}`);
+  const register = (name: string): string =>
+    b.compute(`call i32 ${ctx.declarations.declare(`llvm.nvvm.read.ptx.sreg.${name}`, 'i32', [])}()`);
+  const anyOf = (base: string): string =>
+    b.compute(
+      `or i32 ${b.compute(`or i32 ${register(`${base}.x`)}, ${register(`${base}.y`)}`)}, ${register(`${base}.z`)}`,
+    );
 
   blockBarrier();
   const arrive = b.newLabel('grid.arrive');
@@ -32,7 +36,9 @@ export function lowerGridBarrier(ctx: LoweringContext): void {
   b.branchIf(b.compute(`icmp eq i32 ${anyOf('tid')}, 0`), arrive, leave);
 
   b.startBlock(arrive);
-  const blocks = b.compute(`mul i32 ${b.compute(`mul i32 ${register('nctaid.x')}, ${register('nctaid.y')}`)}, ${register('nctaid.z')}`);
+  const blocks = b.compute(
+    `mul i32 ${b.compute(`mul i32 ${register('nctaid.x')}, ${register('nctaid.y')}`)}, ${register('nctaid.z')}`,
+  );
   const others = b.compute(`sub i32 ${blocks}, 1`);
   const flip = b.compute(`sub i32 -2147483648, ${others}`);
   const first = b.compute(`icmp eq i32 ${anyOf('ctaid')}, 0`);
@@ -44,7 +50,11 @@ export function lowerGridBarrier(ctx: LoweringContext): void {
     operands: [pointer, { type: 'i32', ref: increment }],
   });
   b.startBlock(spin);
-  const now = asmValue(ctx, 'i32', { template: 'ld.acquire.gpu.global.u32 $0, [$1];', constraints: '=r,l,~{memory}', operands: [pointer] });
+  const now = asmValue(ctx, 'i32', {
+    template: 'ld.acquire.gpu.global.u32 $0, [$1];',
+    constraints: '=r,l,~{memory}',
+    operands: [pointer],
+  });
   const changed = b.compute(`and i32 ${b.compute(`xor i32 ${now}, ${old}`)}, -2147483648`);
   b.branchIf(b.compute(`icmp ne i32 ${changed}, 0`), leave, spin);
 

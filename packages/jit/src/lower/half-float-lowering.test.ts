@@ -8,11 +8,26 @@ import { describeWhen, ptxasRejects } from '../compile/toolchain-environment.tes
 import type { ScalarName } from '../typing/jit-types.js';
 import type { BinaryOperator, MathFunction } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
-import { KernelBuilder, binary, compare, constant, convert, exprStmt, i64, math, select, unary } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  binary,
+  compare,
+  constant,
+  convert,
+  exprStmt,
+  i64,
+  math,
+  select,
+  unary,
+} from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';
 
 /** A kernel that computes `make(x[0], x[1], x[2])` (x of `from`) into out[0] (of the result's type). */
-function oneValueKernel(name: string, from: ScalarName, make: (...xs: ReturnType<typeof constant>[]) => ReturnType<typeof constant>) {
+function oneValueKernel(
+  name: string,
+  from: ScalarName,
+  make: (...xs: ReturnType<typeof constant>[]) => ReturnType<typeof constant>,
+) {
   const k = new KernelBuilder(name);
   const x = k.array('x', from, 1, 'C', { written: false });
   const value = make(x.load(i64(0)), x.load(i64(1)), x.load(i64(2)));
@@ -33,7 +48,9 @@ it('computes f16 as half: fadd/fmul/fdiv on half, negation by fsub from -0, comp
     ['mul', 'fmul'],
     ['div', 'fdiv'],
   ] as const) {
-    expect(irOf(oneValueKernel(`f16_${op}`, 'f16', (a, b) => binary(op, a, b)))).toMatch(new RegExp(`${opcode} half %t\\d+, %t\\d+`));
+    expect(irOf(oneValueKernel(`f16_${op}`, 'f16', (a, b) => binary(op, a, b)))).toMatch(
+      new RegExp(`${opcode} half %t\\d+, %t\\d+`),
+    );
   }
   expect(irOf(oneValueKernel('f16_neg', 'f16', (a) => unary('neg', a)))).toMatch(/fsub half 0xH8000, %t\d+/);
   expect(irOf(oneValueKernel('f16_lt', 'f16', (a, b) => compare('lt', a, b)))).toMatch(/fcmp olt half/);
@@ -47,15 +64,27 @@ it('computes bf16 in f32: widened by a shift, rounded back by cvt.rn.bf16.f32; n
   expect(add).toContain('asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"');
   expect(irOf(oneValueKernel('bf16_neg', 'bf16', (a) => unary('neg', a)))).toMatch(/xor i16 %t\d+, -32768/);
   expect(irOf(oneValueKernel('bf16_ge', 'bf16', (a, b) => compare('ge', a, b)))).toMatch(/fcmp oge float/);
-  expect(irOf(oneValueKernel('bf16_const', 'bf16', (a) => binary('mul', a, constant('bf16', 1))))).toMatch(/bitcast i32 %t\d+ to float/);
-  expect(irOf(oneValueKernel('bf16_select', 'bf16', (a, b) => select(compare('lt', a, b), a, constant('bf16', -2))))).toMatch(/phi i16 .*-16384/);
+  expect(irOf(oneValueKernel('bf16_const', 'bf16', (a) => binary('mul', a, constant('bf16', 1))))).toMatch(
+    /bitcast i32 %t\d+ to float/,
+  );
+  expect(
+    irOf(oneValueKernel('bf16_select', 'bf16', (a, b) => select(compare('lt', a, b), a, constant('bf16', -2)))),
+  ).toMatch(/phi i16 .*-16384/);
 });
 
 it('keeps Math in f32 for the 16-bit floats, except fma, which is their own', () => {
-  expect(irOf(oneValueKernel('f16_sqrt', 'f16', (a) => math('sqrt', a)))).toMatch(/call float @__nv_sqrtf\(float %t\d+\)[\s\S]*fptrunc float %t\d+ to half/);
-  expect(irOf(oneValueKernel('bf16_exp', 'bf16', (a) => math('exp', a)))).toMatch(/call float @__nv_expf[\s\S]*cvt\.rn\.bf16\.f32/);
-  expect(irOf(oneValueKernel('f16_fma', 'f16', (a, b, c) => math('fma', a, b, c)))).toMatch(/call half @llvm\.fma\.f16\(half %t\d+, half %t\d+, half %t\d+\)/);
-  expect(irOf(oneValueKernel('bf16_fma', 'bf16', (a, b, c) => math('fma', a, b, c)))).toContain('asm "fma.rn.bf16 $0, $1, $2, $3;", "=h,h,h,h"');
+  expect(irOf(oneValueKernel('f16_sqrt', 'f16', (a) => math('sqrt', a)))).toMatch(
+    /call float @__nv_sqrtf\(float %t\d+\)[\s\S]*fptrunc float %t\d+ to half/,
+  );
+  expect(irOf(oneValueKernel('bf16_exp', 'bf16', (a) => math('exp', a)))).toMatch(
+    /call float @__nv_expf[\s\S]*cvt\.rn\.bf16\.f32/,
+  );
+  expect(irOf(oneValueKernel('f16_fma', 'f16', (a, b, c) => math('fma', a, b, c)))).toMatch(
+    /call half @llvm\.fma\.f16\(half %t\d+, half %t\d+, half %t\d+\)/,
+  );
+  expect(irOf(oneValueKernel('bf16_fma', 'bf16', (a, b, c) => math('fma', a, b, c)))).toContain(
+    'asm "fma.rn.bf16 $0, $1, $2, $3;", "=h,h,h,h"',
+  );
   expect(irOf(oneValueKernel('bf16_isnan', 'bf16', (a) => math('isnan', a)))).toMatch(/fcmp uno float/);
 });
 
@@ -98,7 +127,8 @@ describeWhen(compileRequirements, 'the 16-bit floats through libNVVM and ptxas',
   });
 
   it('computes with native f16 instructions, divides through f32 (correctly rounded), and rounds bf16 after every f32 operation', () => {
-    const f16 = (op: BinaryOperator) => compileAndAssemble(oneValueKernel(`f16_${op}_ptx`, 'f16', (a, b) => binary(op, a, b))).ptx;
+    const f16 = (op: BinaryOperator) =>
+      compileAndAssemble(oneValueKernel(`f16_${op}_ptx`, 'f16', (a, b) => binary(op, a, b))).ptx;
     expect(f16('add')).toMatch(/add\.f16/);
     expect(f16('mul')).toMatch(/mul\.f16/);
     expect(f16('div')).toMatch(/div\.rn\.f32[\s\S]*cvt\.rn\.f16\.f32/);
@@ -113,7 +143,24 @@ describeWhen(compileRequirements, 'the 16-bit floats through libNVVM and ptxas',
   });
 
   it('lowers every math function of f16 and bf16 to code that ptxas takes', () => {
-    const fns: MathFunction[] = ['sqrt', 'exp', 'log', 'sin', 'floor', 'round', 'atan2', 'pow', 'hypot', 'fma', 'abs', 'sign', 'min', 'max', 'isnan', 'isfinite'];
+    const fns: MathFunction[] = [
+      'sqrt',
+      'exp',
+      'log',
+      'sin',
+      'floor',
+      'round',
+      'atan2',
+      'pow',
+      'hypot',
+      'fma',
+      'abs',
+      'sign',
+      'min',
+      'max',
+      'isnan',
+      'isfinite',
+    ];
     for (const type of ['f16', 'bf16'] as const) {
       const k = new KernelBuilder(`math_${type}`);
       const x = k.array('x', type, 1, 'C', { written: false });
@@ -133,7 +180,11 @@ describeWhen(compileRequirements, 'the 16-bit floats through libNVVM and ptxas',
     const d = k.array('d', 'f64', 1, 'C', { written: false });
     const n = k.array('n', 'i64', 1, 'C', { written: false });
     const out = k.array('out', 'bf16');
-    const sum = binary('add', binary('div', convert('bf16', d.load(i64(0))), convert('bf16', n.load(i64(0)))), math('fma', x.load(i64(0)), x.load(i64(1)), x.load(i64(2))));
+    const sum = binary(
+      'add',
+      binary('div', convert('bf16', d.load(i64(0))), convert('bf16', n.load(i64(0)))),
+      math('fma', x.load(i64(0)), x.load(i64(1)), x.load(i64(2))),
+    );
     const ptx = compileToPtx(lowerKernel(k.build([exprStmt(out.store([i64(0)], sum))])), { arch: 'sm_80' });
     expect(ptxasRejects(ptx, 'sm_80')).toBeUndefined();
   });

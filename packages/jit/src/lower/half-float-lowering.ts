@@ -31,11 +31,18 @@ export function widenToFloat(ctx: LoweringContext, value: TypedValue): string {
 /** An f32 operand rounded to f16 or bf16 (to nearest even, subnormals kept, overflow to infinity). */
 export function narrowFromFloat(ctx: LoweringContext, ref: string, to: 'f16' | 'bf16'): string {
   if (to === 'f16') return ctx.builder.compute(`fptrunc float ${ref} to half`);
-  return asmValue(ctx, 'i16', { template: 'cvt.rn.bf16.f32 $0, $1;', constraints: '=h,f', operands: [{ type: 'float', ref }], sideEffect: false });
+  return asmValue(ctx, 'i16', {
+    template: 'cvt.rn.bf16.f32 $0, $1;',
+    constraints: '=h,f',
+    operands: [{ type: 'float', ref }],
+    sideEffect: false,
+  });
 }
 
 /** What `value` (f64, or an integer of 32 or 64 bits) truncates to in f32, and the PTX conversion back that tells whether that was exact. */
-const TRUNCATIONS: Readonly<Partial<Record<ScalarName, { readonly toFloat: string; readonly back: string; readonly llvm: string }>>> = {
+const TRUNCATIONS: Readonly<
+  Partial<Record<ScalarName, { readonly toFloat: string; readonly back: string; readonly llvm: string }>>
+> = {
   f64: { toFloat: 'llvm.nvvm.d2f.rz', back: '', llvm: 'double' },
   i64: { toFloat: 'llvm.nvvm.ll2f.rz', back: 'llvm.nvvm.f2ll.rz', llvm: 'i64' },
   u64: { toFloat: 'llvm.nvvm.ull2f.rz', back: 'llvm.nvvm.f2ull.rz', llvm: 'i64' },
@@ -52,19 +59,26 @@ export function floatRoundedToOdd(ctx: LoweringContext, value: TypedValue): stri
   let source = value;
   if (value.type === 'i32' || value.type === 'u32') {
     // every 32-bit integer is a double
-    source = { ref: b.compute(`${value.type === 'i32' ? 'sitofp' : 'uitofp'} i32 ${value.ref} to double`), type: 'f64' };
+    source = {
+      ref: b.compute(`${value.type === 'i32' ? 'sitofp' : 'uitofp'} i32 ${value.ref} to double`),
+      type: 'f64',
+    };
   }
   const truncation = TRUNCATIONS[source.type];
   if (!truncation) throw new LoweringError(`rounding a ${value.type} to odd`);
   const t = truncation.llvm;
-  const truncated = b.compute(`call float ${ctx.declarations.declare(truncation.toFloat, 'float', [t])}(${t} ${source.ref})`);
+  const truncated = b.compute(
+    `call float ${ctx.declarations.declare(truncation.toFloat, 'float', [t])}(${t} ${source.ref})`,
+  );
   let inexact: string;
   if (source.type === 'f64') {
     const back = b.compute(`fpext float ${truncated} to double`);
     inexact = b.compute(`fcmp one double ${back}, ${source.ref}`); // ordered: a NaN stays itself
   } else {
     // the truncation of a 64-bit integer is within its range: converting back is exact
-    const back = b.compute(`call i64 ${ctx.declarations.declare(truncation.back, 'i64', ['float'])}(float ${truncated})`);
+    const back = b.compute(
+      `call i64 ${ctx.declarations.declare(truncation.back, 'i64', ['float'])}(float ${truncated})`,
+    );
     inexact = b.compute(`icmp ne i64 ${back}, ${source.ref}`);
   }
   const bits = b.compute(`bitcast float ${truncated} to i32`);

@@ -25,7 +25,8 @@ export interface InlineAsm {
 }
 
 function asmText(asm: InlineAsm): string {
-  const quoted = (s: string): string => s.replace(/[\\"]/g, (c) => `\\${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  const quoted = (s: string): string =>
+    s.replace(/[\\"]/g, (c) => `\\${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
   const operands = (asm.operands ?? []).map((o) => `${o.type} ${o.ref}`).join(', ');
   return `asm ${asm.sideEffect === false ? '' : 'sideeffect '}"${quoted(asm.template)}", "${quoted(asm.constraints)}"(${operands})${asm.convergent ? ' convergent' : ''}`;
 }

@@ -66,7 +66,13 @@ export class KernelBuilder {
   }
 
   /** An array parameter; by default it passes what its layout needs to be indexed. */
-  array(name: string, dtype: ScalarName, ndim: 1 | 2 | 3 = 1, layout: Layout = 'C', use: Partial<ArrayUse> = {}): ArrayHandle {
+  array(
+    name: string,
+    dtype: ScalarName,
+    ndim: 1 | 2 | 3 = 1,
+    layout: Layout = 'C',
+    use: Partial<ArrayUse> = {},
+  ): ArrayHandle {
     const type = arrayType(dtype, ndim, layout);
     const index = this.params.length;
     const fullUse: ArrayUse = {
@@ -102,7 +108,12 @@ export class KernelBuilder {
   }
 
   /** A const array of `shape` holding `data` in C order. */
-  constArray(name: string, dtype: ScalarName, shape: readonly number[], data: readonly (number | bigint | boolean)[]): MemoryHandle {
+  constArray(
+    name: string,
+    dtype: ScalarName,
+    shape: readonly number[],
+    data: readonly (number | bigint | boolean)[],
+  ): MemoryHandle {
     return this.memory({ space: 'const', name, dtype, shape, dynamic: false, data });
   }
 
@@ -172,7 +183,24 @@ export const atomic = (fn: AtomicFunction, ref: ElementRef, value: Expr, compare
   value,
   ...(compare ? { compare } : {}),
 });
-export const warpVote = (mode: VoteMode, mask: Expr, predicate: Expr): Expr => ({ op: 'vote', type: mode === 'ballot' ? 'u32' : 'bool', scope: 'warp', mode, mask, predicate });
-export const blockVote = (mode: VoteMode, predicate: Expr): Expr => ({ op: 'vote', type: mode === 'count' ? 'i32' : 'bool', scope: 'block', mode, predicate });
-export const barrier = (scope: 'block' | 'warp' | 'grid', mask?: Expr): Stmt => ({ op: 'barrier', scope, ...(mask ? { mask } : {}) });
+export const warpVote = (mode: VoteMode, mask: Expr, predicate: Expr): Expr => ({
+  op: 'vote',
+  type: mode === 'ballot' ? 'u32' : 'bool',
+  scope: 'warp',
+  mode,
+  mask,
+  predicate,
+});
+export const blockVote = (mode: VoteMode, predicate: Expr): Expr => ({
+  op: 'vote',
+  type: mode === 'count' ? 'i32' : 'bool',
+  scope: 'block',
+  mode,
+  predicate,
+});
+export const barrier = (scope: 'block' | 'warp' | 'grid', mask?: Expr): Stmt => ({
+  op: 'barrier',
+  scope,
+  ...(mask ? { mask } : {}),
+});
 export const print = (format: string, ...args: Expr[]): Stmt => ({ op: 'print', format, args });

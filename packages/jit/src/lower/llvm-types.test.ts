@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { constantLiteral, floatLiteral, identifierPart, integerLiteral, memoryType, registerType, zeroLiteral } from './llvm-types.js';
+import {
+  constantLiteral,
+  floatLiteral,
+  identifierPart,
+  integerLiteral,
+  memoryType,
+  registerType,
+  zeroLiteral,
+} from './llvm-types.js';
 import { LoweringError } from './lowering-error.js';
 
 describe('llvm-types', () => {

@@ -54,7 +54,8 @@ export function floatLiteral(value: number, t: 'f16' | 'f32' | 'f64'): string {
 
 /** An integer constant, written signed at the type's width (LLVM's parser reads it so for every width). */
 export function integerLiteral(value: number | bigint, bits: number): string {
-  if (typeof value === 'number' && !Number.isInteger(value)) throw new LoweringError(`integer constant ${value} is not an integer`);
+  if (typeof value === 'number' && !Number.isInteger(value))
+    throw new LoweringError(`integer constant ${value} is not an integer`);
   return BigInt.asIntN(bits, BigInt(value)).toString();
 }
 

@@ -2,7 +2,23 @@
 // ABI, naming, and refusals of typed IR that breaks its contract. That
 // libNVVM and ptxas accept what it writes is tested beside each lowering.
 import { describe, expect, it } from 'vitest';
-import { KernelBuilder, binary, breakTo, bool, compare, continueTo, exprStmt, f32, globalIndex, i32, i64, ifStmt, logical, loop, select } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  binary,
+  breakTo,
+  bool,
+  compare,
+  continueTo,
+  exprStmt,
+  f32,
+  globalIndex,
+  i32,
+  i64,
+  ifStmt,
+  logical,
+  loop,
+  select,
+} from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';
 import { LoweringError } from './lowering-error.js';
 import { NVPTX64_DATA_LAYOUT } from './nvvm-module.js';
@@ -14,7 +30,12 @@ function axpy(): TypedKernel {
   const x = k.array('x', 'f32', 1, 'C', { written: false });
   const y = k.array('y', 'f32', 1, 'C', { shape: true });
   const i = k.local('i', 'i64');
-  return k.build([exprStmt(i.set(globalIndex())), ifStmt(compare('lt', i.get, y.shape(0)), [exprStmt(y.store([i.get], binary('add', binary('mul', a.get, x.load(i.get)), y.load(i.get))))])]);
+  return k.build([
+    exprStmt(i.set(globalIndex())),
+    ifStmt(compare('lt', i.get, y.shape(0)), [
+      exprStmt(y.store([i.get], binary('add', binary('mul', a.get, x.load(i.get)), y.load(i.get)))),
+    ]),
+  ]);
 }
 
 /** The `define` line of a module. */
@@ -40,7 +61,9 @@ describe('lowerKernel: the module', () => {
     const ir = lowerKernel(axpy());
     expect(ir).not.toMatch(/\bptr\b/);
     expect(ir).not.toContain('noalias');
-    expect(defineLine(ir)).toBe('define void @axpy(float %p0.a, float* %p1.x.data, float* %p2.y.data, i64 %p2.y.shape0) {');
+    expect(defineLine(ir)).toBe(
+      'define void @axpy(float %p0.a, float* %p1.x.data, float* %p2.y.data, i64 %p2.y.shape0) {',
+    );
   });
 
   it('defines every value name once', () => {
@@ -51,7 +74,11 @@ describe('lowerKernel: the module', () => {
     const kernel = k.build([
       loop(0, {
         test: compare('lt', i.get, n.get),
-        body: [exprStmt(s.set(select(compare('gt', i.get, i32(3)), logical('and', s.get, i.get), binary('add', s.get, i32(1)))))],
+        body: [
+          exprStmt(
+            s.set(select(compare('gt', i.get, i32(3)), logical('and', s.get, i.get), binary('add', s.get, i32(1)))),
+          ),
+        ],
         update: [exprStmt(i.set(binary('add', i.get, i32(1))))],
       }),
     ]);
@@ -98,7 +125,12 @@ describe('lowerKernel: module globals', () => {
     );
     const lines = ir.split('\n');
     const globals = lines.filter((l) => l.startsWith('@'));
-    expect(globals.map((l) => l.split(' ')[0])).toEqual(['@shared$0$tile', '@const$1$table', '@grid$barrier', '@printf$0']);
+    expect(globals.map((l) => l.split(' ')[0])).toEqual([
+      '@shared$0$tile',
+      '@const$1$table',
+      '@grid$barrier',
+      '@printf$0',
+    ]);
     const firstDeclare = lines.findIndex((l) => l.startsWith('declare '));
     expect(Math.max(...globals.map((g) => lines.indexOf(g)))).toBeLessThan(firstDeclare);
     expect(firstDeclare).toBeLessThan(lines.findIndex((l) => l.startsWith('define ')));
@@ -118,7 +150,8 @@ describe('lowerKernel: the ABI', () => {
 
   it('passes every scalar type as its own width', () => {
     const k = new KernelBuilder('scalars');
-    for (const t of ['bool', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64'] as const) k.scalar(`v_${t}`, t);
+    for (const t of ['bool', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f32', 'f64'] as const)
+      k.scalar(`v_${t}`, t);
     const types = /define void @scalars\((.*)\)/
       .exec(lowerKernel(k.build([])))![1]!
       .split(', ')
@@ -135,7 +168,11 @@ describe('lowerKernel: the ABI', () => {
             k.array('x', 'f64', ndim, layout, { shape, strides });
             const got = /define void @abi\((.*)\)/.exec(lowerKernel(k.build([])))![1]!;
             const dims = Array.from({ length: ndim }, (_, d) => d);
-            const expected = ['double* %p0.x.data', ...(shape ? dims.map((d) => `i64 %p0.x.shape${d}`) : []), ...(strides ? dims.map((d) => `i64 %p0.x.stride${d}`) : [])];
+            const expected = [
+              'double* %p0.x.data',
+              ...(shape ? dims.map((d) => `i64 %p0.x.shape${d}`) : []),
+              ...(strides ? dims.map((d) => `i64 %p0.x.stride${d}`) : []),
+            ];
             expect(got, `${layout} ${ndim}-D shape=${shape} strides=${strides}`).toBe(expected.join(', '));
           }
         }
@@ -189,7 +226,10 @@ describe('lowerKernel: typed IR that breaks its contract', () => {
     refuse(k.build([exprStmt({ op: 'unary', type: 'i32', operator: 'not', operand: i32(1) })]), /unary 'not' on i32/);
     refuse(k.build([exprStmt({ op: 'local', type: 'i32', id: 0 })]), /local 0 \(x\) is f32, used as i32/);
     refuse(k.build([exprStmt({ op: 'local', type: 'i32', id: 9 })]), /local 9 does not exist/);
-    refuse(k.build([exprStmt({ op: 'math', type: 'i32', fn: 'sin', argType: 'i32', args: [i32(1)] })]), /math 'sin' on i32/);
+    refuse(
+      k.build([exprStmt({ op: 'math', type: 'i32', fn: 'sin', argType: 'i32', args: [i32(1)] })]),
+      /math 'sin' on i32/,
+    );
     refuse(k.build([exprStmt({ op: 'math', type: 'f32', fn: 'pow', argType: 'f32', args: [f32(1)] })]), /takes 2/);
   });
 });

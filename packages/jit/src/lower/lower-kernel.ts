@@ -50,23 +50,36 @@ export function lowerKernel(kernel: TypedKernel, options: LowerOptions = {}): st
 }
 
 function lowerKernelUnbounded(kernel: TypedKernel, options: LowerOptions = {}): string {
-  if (!C_IDENTIFIER.test(kernel.symbol)) throw new LoweringError(`kernel symbol ${JSON.stringify(kernel.symbol)} is not a C identifier`);
+  if (!C_IDENTIFIER.test(kernel.symbol))
+    throw new LoweringError(`kernel symbol ${JSON.stringify(kernel.symbol)} is not a C identifier`);
   const builder = new FunctionBuilder();
   const declarations = new ModuleDeclarations();
   const abi = kernelAbi(kernel);
   const owned = new Set((kernel.functions ?? []).flatMap((f) => f.locals));
   const localSlots = allocateLocals(builder, kernel, (id) => !owned.has(id));
   const memories = lowerMemories(builder, declarations, kernel.memories ?? []);
-  const ctx: LoweringContext = { builder, declarations, kernel, abi, localSlots, memories, fastMath: options.fastMath === true };
+  const ctx: LoweringContext = {
+    builder,
+    declarations,
+    kernel,
+    abi,
+    localSlots,
+    memories,
+    fastMath: options.fastMath === true,
+  };
   const functions = (kernel.functions ?? []).map((f) => lowerFunction(ctx, f));
   for (const binding of abi.bindings) {
     if (binding.kind !== 'scalar') continue;
     const slot = localSlots[binding.local];
     const local = kernel.locals[binding.local];
-    if (slot === undefined || local?.type !== binding.type) throw new LoweringError(`scalar parameter's local ${binding.local} is missing or not of type ${binding.type}`);
+    if (slot === undefined || local?.type !== binding.type)
+      throw new LoweringError(`scalar parameter's local ${binding.local} is missing or not of type ${binding.type}`);
     const t = registerType(binding.type);
     // A bool parameter arrives as a byte: any non-zero byte is true.
-    const value = binding.type === 'bool' ? builder.compute(`icmp ne i8 ${binding.parameter.ref}, 0`, 'arg') : binding.parameter.ref;
+    const value =
+      binding.type === 'bool'
+        ? builder.compute(`icmp ne i8 ${binding.parameter.ref}, 0`, 'arg')
+        : binding.parameter.ref;
     builder.emit(`store ${t} ${value}, ${t}* ${slot}, align ${memoryBytes(binding.type)}`);
   }
   lowerStatements(ctx, kernel.body);
@@ -110,7 +123,8 @@ function lowerFunction(kernelCtx: LoweringContext, f: TypedFunction): string {
   const ctx: LoweringContext = { ...kernelCtx, builder, localSlots, memories: [] };
   const params = f.params.map((id, i) => {
     const local = kernelCtx.kernel.locals[id];
-    if (local === undefined || !mine.has(id)) throw new LoweringError(`function ${f.name}: parameter local ${id} is not its own`);
+    if (local === undefined || !mine.has(id))
+      throw new LoweringError(`function ${f.name}: parameter local ${id} is not its own`);
     const t = registerType(local.type);
     builder.emit(`store ${t} %a${i}, ${t}* ${localSlots[id]!}, align ${memoryBytes(local.type)}`);
     return `${t} %a${i}`;
@@ -120,9 +134,12 @@ function lowerFunction(kernelCtx: LoweringContext, f: TypedFunction): string {
   if (f.result === undefined) builder.terminate('ret void');
   else {
     const local = kernelCtx.kernel.locals[f.result];
-    if (local === undefined || local.type !== f.returns || !mine.has(f.result)) throw new LoweringError(`function ${f.name}: its result local is not its own of type ${f.returns}`);
+    if (local === undefined || local.type !== f.returns || !mine.has(f.result))
+      throw new LoweringError(`function ${f.name}: its result local is not its own of type ${f.returns}`);
     returns = registerType(local.type);
-    const value = builder.compute(`load ${returns}, ${returns}* ${localSlots[f.result]!}, align ${memoryBytes(local.type)}`);
+    const value = builder.compute(
+      `load ${returns}, ${returns}* ${localSlots[f.result]!}, align ${memoryBytes(local.type)}`,
+    );
     builder.terminate(`ret ${returns} ${value}`);
   }
   return `define internal ${returns} @${functionSymbol(f)}(${params.join(', ')}) ${builder.body()}`;

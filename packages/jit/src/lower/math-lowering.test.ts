@@ -15,7 +15,11 @@ const INT_FUNCTIONS = ALL.filter((fn) => MATH_FUNCTIONS[fn].int);
 const FORMULAS: readonly MathFunction[] = ['round', 'isnan', 'isfinite', 'abs', 'sign', 'min', 'max'];
 
 /** A kernel that calls each of `fns` on elements of `x` and stores the results (bools to their own array). */
-function mathKernel(type: ScalarName, fns: readonly MathFunction[], name = `math_${type}_${fns.length === 1 ? fns[0]! : 'all'}`) {
+function mathKernel(
+  type: ScalarName,
+  fns: readonly MathFunction[],
+  name = `math_${type}_${fns.length === 1 ? fns[0]! : 'all'}`,
+) {
   const k = new KernelBuilder(name);
   const x = k.array('x', type, 1, 'C', { written: false });
   const out = k.array('out', type);
@@ -49,7 +53,9 @@ it('writes round as floor(x) + ((x - floor(x)) >= 0.5 ? 1 : 0)', () => {
 
 it('lets NaN win min and max, as (a < b || a != a) ? a : b', () => {
   const ir = irOf('f64', 'min');
-  expect(ir).toMatch(/(%t\d+) = fcmp olt double (%t\d+), (%t\d+)\n\s+(%t\d+) = fcmp uno double \2, \2\n\s+(%t\d+) = or i1 \1, \4\n\s+%t\d+ = select i1 \5, double \2, double \3/);
+  expect(ir).toMatch(
+    /(%t\d+) = fcmp olt double (%t\d+), (%t\d+)\n\s+(%t\d+) = fcmp uno double \2, \2\n\s+(%t\d+) = or i1 \1, \4\n\s+%t\d+ = select i1 \5, double \2, double \3/,
+  );
   expect(irOf('i32', 'max')).toMatch(/icmp sgt i32 (%t\d+), (%t\d+)\n\s+%t\d+ = select i1 %t\d+, i32 \1, i32 \2/);
   expect(irOf('u64', 'min')).toMatch(/icmp ult i64/);
 });
@@ -116,7 +122,9 @@ describeWhen(compileRequirements, 'math through libNVVM, libdevice and ptxas', (
     const approx = (fn: MathFunction): string => compileAndAssemble(mathKernel('f32', [fn]), { fastMath: true }).ptx;
     expect(approx('sin')).toMatch(/sin\.approx\.ftz\.f32/);
     expect(approx('cos')).toMatch(/cos\.approx\.ftz\.f32/);
-    expect(approx('tan')).toMatch(/sin\.approx\.ftz\.f32[\s\S]*cos\.approx\.ftz\.f32|cos\.approx\.ftz\.f32[\s\S]*sin\.approx\.ftz\.f32/);
+    expect(approx('tan')).toMatch(
+      /sin\.approx\.ftz\.f32[\s\S]*cos\.approx\.ftz\.f32|cos\.approx\.ftz\.f32[\s\S]*sin\.approx\.ftz\.f32/,
+    );
     expect(approx('exp')).toMatch(/ex2\.approx\.ftz\.f32/);
     for (const fn of ['log', 'log2', 'log10'] as const) expect(approx(fn)).toMatch(/lg2\.approx\.ftz\.f32/);
     const pow = approx('pow');

@@ -22,7 +22,16 @@ import { LoweringError } from './lowering-error.js';
  * 3 ulp elsewhere, log2 2^-22 and 2 ulp, log10 2^-24 and 3 ulp; tan is
  * sin/cos and pow is exp2(y·log2(x)), with their errors compounded.
  */
-export const FAST_MATH_FUNCTIONS: ReadonlySet<MathFunction> = new Set<MathFunction>(['sin', 'cos', 'tan', 'exp', 'log', 'log2', 'log10', 'pow']);
+export const FAST_MATH_FUNCTIONS: ReadonlySet<MathFunction> = new Set<MathFunction>([
+  'sin',
+  'cos',
+  'tan',
+  'exp',
+  'log',
+  'log2',
+  'log10',
+  'pow',
+]);
 
 function callLibdevice(ctx: LoweringContext, base: string, type: ScalarName, args: readonly string[]): string {
   const fn = libdeviceFunction(ctx, base, type, args.length);
@@ -35,10 +44,16 @@ function fabs(ctx: LoweringContext, type: ScalarName, x: string): string {
   return callLibdevice(ctx, 'fabs', type, [x]);
 }
 
-export function lowerMath(ctx: LoweringContext, fn: MathFunction, argType: ScalarName, args: readonly TypedValue[]): TypedValue {
+export function lowerMath(
+  ctx: LoweringContext,
+  fn: MathFunction,
+  argType: ScalarName,
+  args: readonly TypedValue[],
+): TypedValue {
   const spec = MATH_FUNCTIONS[fn];
   if (!spec) throw new LoweringError(`unknown math function '${fn}'`);
-  if (args.length !== spec.arity) throw new LoweringError(`math '${fn}' with ${args.length} arguments; it takes ${spec.arity}`);
+  if (args.length !== spec.arity)
+    throw new LoweringError(`math '${fn}' with ${args.length} arguments; it takes ${spec.arity}`);
   if (!isFloat(argType) && !(spec.int && argType !== 'bool')) throw new LoweringError(`math '${fn}' on ${argType}`);
   for (const a of args) if (a.type !== argType) throw new LoweringError(`math '${fn}' of ${argType} given a ${a.type}`);
   if (isHalf(argType)) return halfMath(ctx, fn, argType, args);
@@ -50,7 +65,8 @@ export function lowerMath(ctx: LoweringContext, fn: MathFunction, argType: Scala
   const one = constantLiteral(argType, 1);
   const zero = constantLiteral(argType, 0);
 
-  if (ctx.fastMath && argType === 'f32' && FAST_MATH_FUNCTIONS.has(fn)) return same(callLibdevice(ctx, `fast_${fn}`, argType, refs));
+  if (ctx.fastMath && argType === 'f32' && FAST_MATH_FUNCTIONS.has(fn))
+    return same(callLibdevice(ctx, `fast_${fn}`, argType, refs));
   if (MATH_FUNCTIONS[fn].libdevice) return same(callLibdevice(ctx, fn, argType, refs));
   switch (fn) {
     case 'isnan':
@@ -58,7 +74,10 @@ export function lowerMath(ctx: LoweringContext, fn: MathFunction, argType: Scala
     case 'isfinite': {
       // |x| < ∞ is false for both infinities and, being ordered, for NaN.
       const magnitude = fabs(ctx, argType, x);
-      return { ref: b.compute(`fcmp olt ${t} ${magnitude}, ${floatLiteral(Infinity, argType as 'f32' | 'f64')}`), type: 'bool' };
+      return {
+        ref: b.compute(`fcmp olt ${t} ${magnitude}, ${floatLiteral(Infinity, argType as 'f32' | 'f64')}`),
+        type: 'bool',
+      };
     }
     case 'round': {
       // floor(x) + ((x - floor(x)) >= 0.5 ? 1 : 0), each op rounded to the type.
@@ -101,13 +120,32 @@ export function lowerMath(ctx: LoweringContext, fn: MathFunction, argType: Scala
 }
 
 /** A math function of f16 or bf16 arguments: fma in one rounding, the others in f32, rounded back (isnan and isfinite give bools). */
-function halfMath(ctx: LoweringContext, fn: MathFunction, type: 'f16' | 'bf16', args: readonly TypedValue[]): TypedValue {
+function halfMath(
+  ctx: LoweringContext,
+  fn: MathFunction,
+  type: 'f16' | 'bf16',
+  args: readonly TypedValue[],
+): TypedValue {
   if (fn === 'fma') {
     // f32's fma would round twice: a*b+c needs more than 24 bits
     const [a, b, c] = args.map((x) => x.ref) as [string, string, string];
-    if (type === 'f16') return { ref: ctx.builder.compute(`call half ${ctx.declarations.declare('llvm.fma.f16', 'half', ['half', 'half', 'half'])}(half ${a}, half ${b}, half ${c})`), type };
+    if (type === 'f16')
+      return {
+        ref: ctx.builder.compute(
+          `call half ${ctx.declarations.declare('llvm.fma.f16', 'half', ['half', 'half', 'half'])}(half ${a}, half ${b}, half ${c})`,
+        ),
+        type,
+      };
     const operands = [a, b, c].map((ref) => ({ type: 'i16', ref }));
-    return { ref: asmValue(ctx, 'i16', { template: 'fma.rn.bf16 $0, $1, $2, $3;', constraints: '=h,h,h,h', operands, sideEffect: false }), type };
+    return {
+      ref: asmValue(ctx, 'i16', {
+        template: 'fma.rn.bf16 $0, $1, $2, $3;',
+        constraints: '=h,h,h,h',
+        operands,
+        sideEffect: false,
+      }),
+      type,
+    };
   }
   const wide = lowerMath(
     ctx,

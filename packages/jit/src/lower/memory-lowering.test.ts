@@ -18,7 +18,11 @@ function transposeKernel() {
   const out = k.array('out', 'f32');
   const tile = k.shared('tile', 'f32', [16, 17]);
   const flat = binary('add', binary('mul', tid('tid.y'), i64(16)), tid());
-  return k.build([exprStmt(tile.store([tid('tid.y'), tid()], x.load(flat))), barrier('block'), exprStmt(out.store([flat], tile.load(tid(), tid('tid.y'))))]);
+  return k.build([
+    exprStmt(tile.store([tid('tid.y'), tid()], x.load(flat))),
+    barrier('block'),
+    exprStmt(out.store([flat], tile.load(tid(), tid('tid.y')))),
+  ]);
 }
 
 /** A kernel of two dynamic shared arrays (f32 and f64) whose extents it stores. */
@@ -42,7 +46,10 @@ function localKernel() {
   const n = k.scalar('n', 'i64');
   const out = k.array('out', 'i32');
   const tmp = k.localArray('tmp', 'i32', [2, 4]);
-  return k.build([exprStmt(tmp.store([n.get, tid()], convert('i32', special('tid.x')))), exprStmt(out.store([tid()], tmp.load(i64(1), n.get)))]);
+  return k.build([
+    exprStmt(tmp.store([n.get, tid()], convert('i32', special('tid.x')))),
+    exprStmt(out.store([tid()], tmp.load(i64(1), n.get))),
+  ]);
 }
 
 /** Const tables of several types, read at run-time indices. */
@@ -79,7 +86,9 @@ it('gives every dynamic shared array the one extern symbol, and the extent %dyna
   expect(ir.match(/^@shared\$dynamic = external addrspace\(3\) global \[0 x i8\], align 16$/gm)).toHaveLength(1);
   expect(ir).toContain('bitcast ([0 x i8] addrspace(3)* @shared$dynamic to float addrspace(3)*)');
   expect(ir).toContain('bitcast ([0 x i8] addrspace(3)* @shared$dynamic to double addrspace(3)*)');
-  expect(ir).toMatch(/(%t\d+) = call i32 asm "mov\.u32 \$0, %dynamic_smem_size;", "=r"\(\)\n\s+(%t\d+) = zext i32 \1 to i64\n\s+%t\d+ = udiv i64 \2, 4/);
+  expect(ir).toMatch(
+    /(%t\d+) = call i32 asm "mov\.u32 \$0, %dynamic_smem_size;", "=r"\(\)\n\s+(%t\d+) = zext i32 \1 to i64\n\s+%t\d+ = udiv i64 \2, 4/,
+  );
   expect(ir).toMatch(/udiv i64 %t\d+, 8/);
 });
 
@@ -160,7 +169,9 @@ describeWhen(compileRequirements, 'memories through libNVVM and ptxas', () => {
   it('puts const arrays in .const memory with their bytes, read with ld.const', () => {
     const { ptx } = compileAndAssemble(constKernel());
     // 1.5, -0, NaN, +Inf as little-endian doubles.
-    expect(ptx).toContain('.const .align 16 .b8 const$0$f[32] = {0, 0, 0, 0, 0, 0, 248, 63, 0, 0, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0, 0, 0, 248, 127, 0, 0, 0, 0, 0, 0, 240, 127};');
+    expect(ptx).toContain(
+      '.const .align 16 .b8 const$0$f[32] = {0, 0, 0, 0, 0, 0, 248, 63, 0, 0, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0, 0, 0, 248, 127, 0, 0, 0, 0, 0, 0, 240, 127};',
+    );
     expect(ptx).toMatch(/ld\.const\.f64/);
     expect(ptx).toMatch(/ld\.const\.u64/);
   });

@@ -23,33 +23,54 @@ const MEMORY_ALIGN = 16;
 export const DYNAMIC_SHARED_SYMBOL = 'shared$dynamic';
 
 /** One {@link ArrayAccess} per memory of the kernel, by index, with its global or alloca made. */
-export function lowerMemories(builder: FunctionBuilder, declarations: ModuleDeclarations, memories: readonly KernelMemory[]): ArrayAccess[] {
+export function lowerMemories(
+  builder: FunctionBuilder,
+  declarations: ModuleDeclarations,
+  memories: readonly KernelMemory[],
+): ArrayAccess[] {
   return memories.map((memory, index) => lowerMemory(builder, declarations, memory, index));
 }
 
-function lowerMemory(builder: FunctionBuilder, declarations: ModuleDeclarations, memory: KernelMemory, index: number): ArrayAccess {
+function lowerMemory(
+  builder: FunctionBuilder,
+  declarations: ModuleDeclarations,
+  memory: KernelMemory,
+  index: number,
+): ArrayAccess {
   const { space, dtype, shape } = memory;
   const description = `${space} array ${memory.name}`;
-  if (shape.length < 1 || shape.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new LoweringError(`${description} has shape [${shape.join(', ')}]`);
-  if (memory.dynamic && (space !== 'shared' || shape.length !== 1 || shape[0] !== 0)) throw new LoweringError(`${description} is dynamic, which only a 1-D shared array of shape [0] is`);
+  if (shape.length < 1 || shape.some((n) => !Number.isSafeInteger(n) || n < 0))
+    throw new LoweringError(`${description} has shape [${shape.join(', ')}]`);
+  if (memory.dynamic && (space !== 'shared' || shape.length !== 1 || shape[0] !== 0))
+    throw new LoweringError(`${description} is dynamic, which only a 1-D shared array of shape [0] is`);
   const t = memoryType(dtype);
   const count = shape.reduce((a, n) => a * n, 1);
   const arrayType = `[${count} x ${t}]`;
   const name = `${space}$${index}$${identifierPart(memory.name)}`;
-  const firstElement = (symbol: string, addressSpace: 3 | 4): string => `getelementptr inbounds (${arrayType}, ${pointerType(arrayType, addressSpace)} ${symbol}, i64 0, i64 0)`;
-  const staticExtent = (_ctx: LoweringContext, dim: number): string | undefined => (dim >= 0 && dim < shape.length ? String(shape[dim]) : undefined);
+  const firstElement = (symbol: string, addressSpace: 3 | 4): string =>
+    `getelementptr inbounds (${arrayType}, ${pointerType(arrayType, addressSpace)} ${symbol}, i64 0, i64 0)`;
+  const staticExtent = (_ctx: LoweringContext, dim: number): string | undefined =>
+    dim >= 0 && dim < shape.length ? String(shape[dim]) : undefined;
   const common = { description, dtype, ndim: shape.length, layout: 'C' as const, memory: space, strides: undefined };
 
-  if (memory.data !== undefined && space !== 'const') throw new LoweringError(`${description} has data; only const arrays do`);
+  if (memory.data !== undefined && space !== 'const')
+    throw new LoweringError(`${description} has data; only const arrays do`);
   switch (space) {
     case 'shared': {
       if (memory.dynamic) {
-        const symbol = declarations.defineGlobal(DYNAMIC_SHARED_SYMBOL, `external addrspace(3) global [0 x i8], align ${MEMORY_ALIGN}`);
+        const symbol = declarations.defineGlobal(
+          DYNAMIC_SHARED_SYMBOL,
+          `external addrspace(3) global [0 x i8], align ${MEMORY_ALIGN}`,
+        );
         const base = `bitcast ([0 x i8] addrspace(3)* ${symbol} to ${pointerType(t, 3)})`;
-        const extent = (ctx: LoweringContext, dim: number): string | undefined => (dim === 0 ? dynamicSharedExtent(ctx, memoryBytes(dtype)) : undefined);
+        const extent = (ctx: LoweringContext, dim: number): string | undefined =>
+          dim === 0 ? dynamicSharedExtent(ctx, memoryBytes(dtype)) : undefined;
         return { ...common, base, addressSpace: 3, extent };
       }
-      const symbol = declarations.defineGlobal(name, `internal addrspace(3) global ${arrayType} undef, align ${MEMORY_ALIGN}`);
+      const symbol = declarations.defineGlobal(
+        name,
+        `internal addrspace(3) global ${arrayType} undef, align ${MEMORY_ALIGN}`,
+      );
       return { ...common, base: firstElement(symbol, 3), addressSpace: 3, extent: staticExtent };
     }
     case 'local': {
@@ -60,11 +81,16 @@ function lowerMemory(builder: FunctionBuilder, declarations: ModuleDeclarations,
     }
     case 'const': {
       const data = memory.data;
-      if (data === undefined || data.length !== count) throw new LoweringError(`${description} of ${count} elements has ${data?.length ?? 'no'} data`);
+      if (data === undefined || data.length !== count)
+        throw new LoweringError(`${description} of ${count} elements has ${data?.length ?? 'no'} data`);
       // A bool element is a byte: 1 or 0.
-      const literal = (v: number | bigint | boolean): string => (dtype === 'bool' ? (constantLiteral('bool', v) === 'true' ? '1' : '0') : constantLiteral(dtype, v));
+      const literal = (v: number | bigint | boolean): string =>
+        dtype === 'bool' ? (constantLiteral('bool', v) === 'true' ? '1' : '0') : constantLiteral(dtype, v);
       const initializer = count === 0 ? 'zeroinitializer' : `[${data.map((v) => `${t} ${literal(v)}`).join(', ')}]`;
-      const symbol = declarations.defineGlobal(name, `internal addrspace(4) constant ${arrayType} ${initializer}, align ${MEMORY_ALIGN}`);
+      const symbol = declarations.defineGlobal(
+        name,
+        `internal addrspace(4) constant ${arrayType} ${initializer}, align ${MEMORY_ALIGN}`,
+      );
       return { ...common, base: firstElement(symbol, 4), addressSpace: 4, extent: staticExtent };
     }
   }
@@ -74,7 +100,11 @@ function lowerMemory(builder: FunctionBuilder, declarations: ModuleDeclarations,
 /** The extent of a dynamic shared array of `elementBytes` elements: `floor(%dynamic_smem_size / elementBytes)` as i64. */
 function dynamicSharedExtent(ctx: LoweringContext, elementBytes: number): string {
   // Not volatile: the size is fixed for the launch, so the optimizer may merge and hoist the reads.
-  const bytes = asmValue(ctx, 'i32', { template: 'mov.u32 $0, %dynamic_smem_size;', constraints: '=r', sideEffect: false });
+  const bytes = asmValue(ctx, 'i32', {
+    template: 'mov.u32 $0, %dynamic_smem_size;',
+    constraints: '=r',
+    sideEffect: false,
+  });
   const wide = ctx.builder.compute(`zext i32 ${bytes} to i64`);
   return elementBytes === 1 ? wide : ctx.builder.compute(`udiv i64 ${wide}, ${elementBytes}`);
 }

@@ -17,7 +17,8 @@ export class ModuleDeclarations {
     const line = `declare ${returnType} @${name}(${parameterTypes.join(', ')})`;
     const known = this.declared.get(name);
     if (known === undefined) {
-      if (this.globals.has(name)) throw new LoweringError(`@${name} is a global of the module; it cannot also be declared as a function`);
+      if (this.globals.has(name))
+        throw new LoweringError(`@${name} is a global of the module; it cannot also be declared as a function`);
       this.declared.set(name, line);
     } else if (known !== line) {
       throw new LoweringError(`@${name} is declared twice, with different types: '${known}' and '${line}'`);

@@ -17,7 +17,11 @@ function context(): { ctx: LoweringContext; text: () => string; declarations: Mo
 describe('NVVM forms', () => {
   it('fills placeholders, binds values and declares what the lines call', () => {
     const { ctx, text, declarations } = context();
-    const r = lowerLlvmForm(ctx, { llvm: ['%c = call $t @llvm.cttz.$t($t $0, i1 false)', '%p = add $t %c, 1'] }, { t: 'i64', 0: '%x' });
+    const r = lowerLlvmForm(
+      ctx,
+      { llvm: ['%c = call $t @llvm.cttz.$t($t $0, i1 false)', '%p = add $t %c, 1'] },
+      { t: 'i64', 0: '%x' },
+    );
     expect(text()).toMatch(/(%t\d+) = call i64 @llvm\.cttz\.i64\(i64 %x, i1 false\)\n\s*(%t\d+) = add i64 \1, 1/);
     expect(r).toMatch(/^%t\d+$/);
     expect(declarations.lines()).toEqual(['declare i64 @llvm.cttz.i64(i64, i1)']);
@@ -35,13 +39,21 @@ describe('NVVM forms', () => {
   });
 
   it('keeps inline PTX operands and fills only the named placeholders', () => {
-    expect(fillPlaceholders('atom$space.add.noftz.$type $0, [$1], $2;', { space: '.global', type: 'f16' }, true)).toBe('atom.global.add.noftz.f16 $0, [$1], $2;');
+    expect(fillPlaceholders('atom$space.add.noftz.$type $0, [$1], $2;', { space: '.global', type: 'f16' }, true)).toBe(
+      'atom.global.add.noftz.f16 $0, [$1], $2;',
+    );
     const { ctx, text } = context();
     const r = lowerAsmForm(ctx, { ptx: 'mov.u64 $0, %clock64;', constraints: '=l', result: 'i64' }, {});
     expect(r).toMatch(/^%t\d+$/);
     expect(text()).toMatch(/%t\d+ = call i64 asm sideeffect "mov\.u64 \$0, %clock64;", "=l"\(\)/);
     const s = context();
-    expect(lowerAsmForm(s.ctx, { ptx: 'activemask.b32 $0;', constraints: '=r', result: 'i32', convergent: true, sideEffect: false }, {})).toMatch(/^%t\d+$/);
+    expect(
+      lowerAsmForm(
+        s.ctx,
+        { ptx: 'activemask.b32 $0;', constraints: '=r', result: 'i32', convergent: true, sideEffect: false },
+        {},
+      ),
+    ).toMatch(/^%t\d+$/);
     expect(s.text()).toMatch(/call i32 asm "activemask\.b32 \$0;", "=r"\(\) convergent/);
   });
 });

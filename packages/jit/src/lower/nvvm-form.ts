@@ -16,7 +16,8 @@ export function fillPlaceholders(text: string, values: Placeholders, namesOnly =
   const pattern = namesOnly ? /\$([A-Za-z]\w*)/g : /\$(\d+|[A-Za-z]\w*)/g;
   return text.replace(pattern, (whole, name: string) => {
     const value = values[name];
-    if (value === undefined) throw new LoweringError(`intrinsic form '${text}' names ${whole}, which this use does not give`);
+    if (value === undefined)
+      throw new LoweringError(`intrinsic form '${text}' names ${whole}, which this use does not give`);
     return value;
   });
 }
@@ -53,7 +54,12 @@ export function lowerLlvmForm(ctx: LoweringContext, form: LlvmForm, values: Plac
 }
 
 /** Emits an inline-PTX form with `values` filled into its text; gives its output, or undefined for one without a result. */
-export function lowerAsmForm(ctx: LoweringContext, form: AsmForm, values: Placeholders, operands: readonly AsmOperand[] = []): string | undefined {
+export function lowerAsmForm(
+  ctx: LoweringContext,
+  form: AsmForm,
+  values: Placeholders,
+  operands: readonly AsmOperand[] = [],
+): string | undefined {
   const asm = {
     template: fillPlaceholders(form.ptx, values, true),
     constraints: form.constraints,
@@ -69,6 +75,11 @@ export function lowerAsmForm(ctx: LoweringContext, form: AsmForm, values: Placeh
 }
 
 /** Either form: an LLVM one with `values`, an inline-PTX one with `values` and `operands`. */
-export function lowerNvvmForm(ctx: LoweringContext, form: NvvmForm, values: Placeholders, operands: readonly AsmOperand[] = []): string | undefined {
+export function lowerNvvmForm(
+  ctx: LoweringContext,
+  form: NvvmForm,
+  values: Placeholders,
+  operands: readonly AsmOperand[] = [],
+): string | undefined {
   return isAsmForm(form) ? lowerAsmForm(ctx, form, values, operands) : lowerLlvmForm(ctx, form, values);
 }

@@ -13,7 +13,8 @@ export interface IrVersion {
 export const DEFAULT_IR_VERSION: IrVersion = Object.freeze({ major: 2, minor: 0 });
 
 /** The data layout that the NVVM IR specification gives for 64-bit targets. */
-export const NVPTX64_DATA_LAYOUT = 'e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64';
+export const NVPTX64_DATA_LAYOUT =
+  'e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64';
 
 export const NVPTX64_TRIPLE = 'nvptx64-nvidia-cuda';
 

@@ -11,16 +11,27 @@ function printKernel() {
   const k = new KernelBuilder('prints');
   const x = k.array('x', 'f32', 1, 'C', { written: false });
   return k.build([
-    print('thread %d of %u: %f, %lld %llu\n', special('tid.x'), u32(7), convert('f64', x.load(i64(0))), i64(-5), u64(2n ** 64n - 1n)),
+    print(
+      'thread %d of %u: %f, %lld %llu\n',
+      special('tid.x'),
+      u32(7),
+      convert('f64', x.load(i64(0))),
+      i64(-5),
+      u64(2n ** 64n - 1n),
+    ),
     print('no arguments, "quoted" \\ 100%% done ✓\n'),
   ]);
 }
 
 it('writes the format as an addrspace(4) constant string, escaped, with its NUL', () => {
   const ir = lowerKernel(printKernel());
-  expect(ir).toContain('@printf$0 = internal addrspace(4) constant [32 x i8] c"thread %d of %u: %f, %lld %llu\\0A\\00", align 1');
+  expect(ir).toContain(
+    '@printf$0 = internal addrspace(4) constant [32 x i8] c"thread %d of %u: %f, %lld %llu\\0A\\00", align 1',
+  );
   // UTF-8 bytes, quotes and backslashes escaped.
-  expect(ir).toContain('@printf$1 = internal addrspace(4) constant [41 x i8] c"no arguments, \\22quoted\\22 \\5C 100%% done \\E2\\9C\\93\\0A\\00", align 1');
+  expect(ir).toContain(
+    '@printf$1 = internal addrspace(4) constant [41 x i8] c"no arguments, \\22quoted\\22 \\5C 100%% done \\E2\\9C\\93\\0A\\00", align 1',
+  );
   expect(ir).toContain('declare i32 @vprintf(i8*, i8*)');
 });
 
@@ -30,8 +41,12 @@ it('packs the arguments in a struct at their natural alignment and passes it (or
   const slot = /(%printf\.args\.\d+) = alloca/.exec(ir)![1]!;
   const stores = [...ir.matchAll(/store (\w+) [^,]+, \w+\* (%t\d+), align (\d)/g)].map((m) => `${m[1]}/${m[3]}`);
   expect(stores).toEqual(['i32/4', 'i32/4', 'double/8', 'i64/8', 'i64/8']);
-  expect(ir).toContain(`getelementptr inbounds { i32, i32, double, i64, i64 }, { i32, i32, double, i64, i64 }* ${slot}, i32 0, i32 4`);
-  expect(ir).toMatch(/(%t\d+) = addrspacecast i8 addrspace\(4\)\* getelementptr inbounds \(\[32 x i8\], \[32 x i8\] addrspace\(4\)\* @printf\$0, i64 0, i64 0\) to i8\*/);
+  expect(ir).toContain(
+    `getelementptr inbounds { i32, i32, double, i64, i64 }, { i32, i32, double, i64, i64 }* ${slot}, i32 0, i32 4`,
+  );
+  expect(ir).toMatch(
+    /(%t\d+) = addrspacecast i8 addrspace\(4\)\* getelementptr inbounds \(\[32 x i8\], \[32 x i8\] addrspace\(4\)\* @printf\$0, i64 0, i64 0\) to i8\*/,
+  );
   expect(ir).toMatch(/call i32 @vprintf\(i8\* %t\d+, i8\* %t\d+\)/);
   expect(ir).toMatch(/call i32 @vprintf\(i8\* %t\d+, i8\* null\)/);
 });
@@ -57,6 +72,8 @@ describeWhen(compileRequirements, 'print through libNVVM and ptxas', () => {
 
   it('still passes f64 constants through the struct', () => {
     const k = new KernelBuilder('print_const');
-    expect(compileAndAssemble(k.build([print('%g\n', f64(0.5))]), {}, ['vprintf']).ptx).toMatch(/st\.local\.(f64|u64|b64)/);
+    expect(compileAndAssemble(k.build([print('%g\n', f64(0.5))]), {}, ['vprintf']).ptx).toMatch(
+      /st\.local\.(f64|u64|b64)/,
+    );
   });
 });

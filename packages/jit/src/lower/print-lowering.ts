@@ -12,12 +12,19 @@ const PRINT_TYPES: ReadonlySet<ScalarName> = new Set<ScalarName>(['i32', 'u32', 
 
 export function lowerPrint(ctx: LoweringContext, format: string, args: readonly TypedValue[]): void {
   const b = ctx.builder;
-  for (const a of args) if (!PRINT_TYPES.has(a.type)) throw new LoweringError(`print argument of type ${a.type}; vprintf takes i32, u32, i64, u64 and f64`);
+  for (const a of args)
+    if (!PRINT_TYPES.has(a.type))
+      throw new LoweringError(`print argument of type ${a.type}; vprintf takes i32, u32, i64, u64 and f64`);
   const vprintf = ctx.declarations.declare('vprintf', 'i32', ['i8*', 'i8*']);
   const bytes = [...new TextEncoder().encode(format), 0];
   const stringType = `[${bytes.length} x i8]`;
-  const symbol = ctx.declarations.defineGlobal(ctx.declarations.freshGlobalName('printf$'), `internal addrspace(4) constant ${stringType} c"${cString(bytes)}", align 1`);
-  const formatPointer = b.compute(`addrspacecast i8 addrspace(4)* getelementptr inbounds (${stringType}, ${stringType} addrspace(4)* ${symbol}, i64 0, i64 0) to i8*`);
+  const symbol = ctx.declarations.defineGlobal(
+    ctx.declarations.freshGlobalName('printf$'),
+    `internal addrspace(4) constant ${stringType} c"${cString(bytes)}", align 1`,
+  );
+  const formatPointer = b.compute(
+    `addrspacecast i8 addrspace(4)* getelementptr inbounds (${stringType}, ${stringType} addrspace(4)* ${symbol}, i64 0, i64 0) to i8*`,
+  );
   let argsPointer = 'null';
   if (args.length > 0) {
     const struct = `{ ${args.map((a) => registerType(a.type)).join(', ')} }`;
@@ -35,5 +42,11 @@ export function lowerPrint(ctx: LoweringContext, format: string, args: readonly 
 
 /** Bytes as the body of an LLVM `c"…"` string: printable ASCII as it is, the rest (and `"`, `\`) as `\XX`. */
 function cString(bytes: readonly number[]): string {
-  return bytes.map((c) => (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? String.fromCharCode(c) : `\\${c.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return bytes
+    .map((c) =>
+      c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c
+        ? String.fromCharCode(c)
+        : `\\${c.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 }

@@ -13,7 +13,12 @@ const FULL = u32(0xffffffff);
 const tid = (): Expr => convert('i64', special('tid.x'));
 
 /** out[tid] = shuffle(mode, FULL, x[tid], lane, width) on `type`. */
-function shuffleKernel(mode: ShuffleMode, type: ScalarName, lane: Expr | ((k: KernelBuilder) => Expr), width: Expr = i32(32)) {
+function shuffleKernel(
+  mode: ShuffleMode,
+  type: ScalarName,
+  lane: Expr | ((k: KernelBuilder) => Expr),
+  width: Expr = i32(32),
+) {
   const k = new KernelBuilder(`shfl_${mode}_${type}`);
   const x = k.array('x', type, 1, 'C', { written: false });
   const out = k.array('out', type);
@@ -22,13 +27,22 @@ function shuffleKernel(mode: ShuffleMode, type: ScalarName, lane: Expr | ((k: Ke
 }
 
 /** The shfl.sync instructions of PTX: [mode, b, c, mask]. */
-const shfls = (ptx: string): string[][] => [...ptx.matchAll(/shfl\.sync\.(\w+)\.b32\s+%\w+, %\w+, (%?\w+), (%?\w+), (%?-?\w+);/g)].map((m) => m.slice(1, 5));
+const shfls = (ptx: string): string[][] =>
+  [...ptx.matchAll(/shfl\.sync\.(\w+)\.b32\s+%\w+, %\w+, (%?\w+), (%?\w+), (%?-?\w+);/g)].map((m) => m.slice(1, 5));
 
 it('calls shfl.sync.<mode>.i32 or .f32 with c = ((32 - width) << 8) | 0x1f, or (32 - width) << 8 for up', () => {
-  expect(lowerKernel(shuffleKernel('down', 'f32', i32(16)))).toMatch(/call float @llvm\.nvvm\.shfl\.sync\.down\.f32\(i32 -1, float %t\d+, i32 16, i32 31\)/);
-  expect(lowerKernel(shuffleKernel('up', 'i32', i32(1), i32(8)))).toMatch(/call i32 @llvm\.nvvm\.shfl\.sync\.up\.i32\(i32 -1, i32 %t\d+, i32 1, i32 6144\)/);
-  expect(lowerKernel(shuffleKernel('xor', 'u32', i32(4), i32(8)))).toMatch(/call i32 @llvm\.nvvm\.shfl\.sync\.bfly\.i32\(i32 -1, i32 %t\d+, i32 4, i32 6175\)/);
-  expect(lowerKernel(shuffleKernel('idx', 'f32', i32(3), i32(16)))).toMatch(/call float @llvm\.nvvm\.shfl\.sync\.idx\.f32\(i32 -1, float %t\d+, i32 3, i32 4127\)/);
+  expect(lowerKernel(shuffleKernel('down', 'f32', i32(16)))).toMatch(
+    /call float @llvm\.nvvm\.shfl\.sync\.down\.f32\(i32 -1, float %t\d+, i32 16, i32 31\)/,
+  );
+  expect(lowerKernel(shuffleKernel('up', 'i32', i32(1), i32(8)))).toMatch(
+    /call i32 @llvm\.nvvm\.shfl\.sync\.up\.i32\(i32 -1, i32 %t\d+, i32 1, i32 6144\)/,
+  );
+  expect(lowerKernel(shuffleKernel('xor', 'u32', i32(4), i32(8)))).toMatch(
+    /call i32 @llvm\.nvvm\.shfl\.sync\.bfly\.i32\(i32 -1, i32 %t\d+, i32 4, i32 6175\)/,
+  );
+  expect(lowerKernel(shuffleKernel('idx', 'f32', i32(3), i32(16)))).toMatch(
+    /call float @llvm\.nvvm\.shfl\.sync\.idx\.f32\(i32 -1, float %t\d+, i32 3, i32 4127\)/,
+  );
 });
 
 it('computes the source lane where PTX would differ from the contract, keeping the own value outside the segment', () => {
@@ -39,14 +53,22 @@ it('computes the source lane where PTX would differ from the contract, keeping t
   );
   // Constants out of PTX's exact range: up by 40 (PTX would take 40 mod 32), xor by 8 in segments of 8 (PTX would read the segment before).
   expect(lowerKernel(shuffleKernel('up', 'i32', i32(40)))).toMatch(/sub i32 %t\d+, 40[\s\S]*shfl\.sync\.idx\.i32/);
-  expect(lowerKernel(shuffleKernel('xor', 'i32', i32(8), i32(8)))).toMatch(/xor i32 %t\d+, 8[\s\S]*shfl\.sync\.idx\.i32/);
+  expect(lowerKernel(shuffleKernel('xor', 'i32', i32(8), i32(8)))).toMatch(
+    /xor i32 %t\d+, 8[\s\S]*shfl\.sync\.idx\.i32/,
+  );
 });
 
 it('reads lane `lane & (width - 1)` of the segment for idx, which is PTX’s shfl.idx for every lane and width', () => {
-  expect(lowerKernel(shuffleKernel('idx', 'i32', i32(-1), i32(8)))).toMatch(/call i32 @llvm\.nvvm\.shfl\.sync\.idx\.i32\(i32 -1, i32 %t\d+, i32 -1, i32 6175\)/);
-  const runtime = lowerKernel(shuffleKernel('idx', 'f64', (k) => k.scalar('src', 'i32').get, { op: 'local', type: 'i32', id: 0 }));
+  expect(lowerKernel(shuffleKernel('idx', 'i32', i32(-1), i32(8)))).toMatch(
+    /call i32 @llvm\.nvvm\.shfl\.sync\.idx\.i32\(i32 -1, i32 %t\d+, i32 -1, i32 6175\)/,
+  );
+  const runtime = lowerKernel(
+    shuffleKernel('idx', 'f64', (k) => k.scalar('src', 'i32').get, { op: 'local', type: 'i32', id: 0 }),
+  );
   expect(runtime).toMatch(/(%t\d+) = sub i32 32, (%t\d+)\n\s+(%t\d+) = shl i32 \1, 8\n\s+(%t\d+) = or i32 \3, 31/);
-  expect(runtime.match(/call i32 @llvm\.nvvm\.shfl\.sync\.idx\.i32\(i32 -1, i32 %t\d+, i32 %t\d+, i32 %t\d+\)/g)).toHaveLength(2);
+  expect(
+    runtime.match(/call i32 @llvm\.nvvm\.shfl\.sync\.idx\.i32\(i32 -1, i32 %t\d+, i32 %t\d+, i32 %t\d+\)/g),
+  ).toHaveLength(2);
   expect(runtime).not.toContain('laneid');
 });
 
@@ -57,7 +79,9 @@ it('shuffles 64-bit values as two 32-bit halves, and refuses widths that are not
     expect(ir).toMatch(/lshr i64 %t\d+, 32/);
     expect(ir).toMatch(/shl i64 %t\d+, 32/);
   }
-  expect(lowerKernel(shuffleKernel('xor', 'f64', i32(1)))).toMatch(/bitcast double %t\d+ to i64[\s\S]*bitcast i64 %t\d+ to double/);
+  expect(lowerKernel(shuffleKernel('xor', 'f64', i32(1)))).toMatch(
+    /bitcast double %t\d+ to i64[\s\S]*bitcast i64 %t\d+ to double/,
+  );
   expect(() => lowerKernel(shuffleKernel('down', 'i32', i32(1), i32(3)))).toThrow(/width 3/);
   expect(() => lowerKernel(shuffleKernel('down', 'i32', i32(1), i32(64)))).toThrow(/width 64/);
 });
@@ -65,10 +89,16 @@ it('shuffles 64-bit values as two 32-bit halves, and refuses widths that are not
 describeWhen(compileRequirements, 'shuffles through libNVVM and ptxas', () => {
   it('assembles to shfl.sync.<mode>.b32 with the lane and c operands the contract gives', () => {
     expect(shfls(compileAndAssemble(shuffleKernel('down', 'f32', i32(16))).ptx)).toEqual([['down', '16', '31', '-1']]);
-    expect(shfls(compileAndAssemble(shuffleKernel('up', 'u32', i32(2), i32(4))).ptx)).toEqual([['up', '2', '7168', '-1']]);
-    expect(shfls(compileAndAssemble(shuffleKernel('xor', 'i32', i32(1), i32(2))).ptx)).toEqual([['bfly', '1', '7711', '-1']]);
+    expect(shfls(compileAndAssemble(shuffleKernel('up', 'u32', i32(2), i32(4))).ptx)).toEqual([
+      ['up', '2', '7168', '-1'],
+    ]);
+    expect(shfls(compileAndAssemble(shuffleKernel('xor', 'i32', i32(1), i32(2))).ptx)).toEqual([
+      ['bfly', '1', '7711', '-1'],
+    ]);
     expect(shfls(compileAndAssemble(shuffleKernel('idx', 'i32', i32(0))).ptx)).toEqual([['idx', '0', '31', '-1']]);
-    const general = shfls(compileAndAssemble(shuffleKernel('down', 'f32', (k) => k.scalar('delta', 'i32').get, i32(8))).ptx);
+    const general = shfls(
+      compileAndAssemble(shuffleKernel('down', 'f32', (k) => k.scalar('delta', 'i32').get, i32(8))).ptx,
+    );
     expect(general).toHaveLength(1);
     expect(general[0]!.slice(0, 1)).toEqual(['idx']);
     expect(general[0]![2]).toBe('31');
@@ -88,7 +118,9 @@ describeWhen(compileRequirements, 'shuffles through libNVVM and ptxas', () => {
     const mask = k.scalar('mask', 'u32');
     const width = k.scalar('width', 'i32');
     const out = k.array('out', 'u64');
-    const { ptx } = compileAndAssemble(k.build([exprStmt(out.store([i64(0)], shuffle('up', mask.get, out.load(tid()), i32(1), width.get)))]));
+    const { ptx } = compileAndAssemble(
+      k.build([exprStmt(out.store([i64(0)], shuffle('up', mask.get, out.load(tid()), i32(1), width.get)))]),
+    );
     expect(shfls(ptx)).toHaveLength(2);
     expect(ptx).toContain('%laneid');
   });

@@ -5,7 +5,19 @@ import { expect, it } from 'vitest';
 import { describeWhen } from '../compile/toolchain-environment.test-support.js';
 import type { Stmt } from '../typing/typed-ir.js';
 import { compileAndAssemble, compileRequirements } from './compiled-kernel.test-support.js';
-import { KernelBuilder, binary, block, breakTo, compare, continueTo, exprStmt, i32, ifStmt, loop, returnStmt } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  binary,
+  block,
+  breakTo,
+  compare,
+  continueTo,
+  exprStmt,
+  i32,
+  ifStmt,
+  loop,
+  returnStmt,
+} from './ir-builders.test-support.js';
 import { lowerKernel } from './lower-kernel.js';
 
 /** The scalar `n`, counters `i` and `j`, an output array, and statements on them. */
@@ -27,16 +39,27 @@ function controlKernel(name: string, body: (p: Parts) => Stmt[]) {
   return k.build(body(parts(k)));
 }
 
-const forLoop = (id: number, p: Parts, body: Stmt[]): Stmt => loop(id, { test: compare('lt', p.i.get, p.n.get), body, update: [p.inc(p.i)] });
+const forLoop = (id: number, p: Parts, body: Stmt[]): Stmt =>
+  loop(id, { test: compare('lt', p.i.get, p.n.get), body, update: [p.inc(p.i)] });
 
 it('lowers for (; test; update) with continue going to the update and break to the exit', () => {
   const ir = lowerKernel(
-    controlKernel('for_loop', (p) => [forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(3)), [continueTo(0)]), ifStmt(compare('eq', p.i.get, i32(7)), [breakTo(0)]), p.record(p.i)])]),
+    controlKernel('for_loop', (p) => [
+      forLoop(0, p, [
+        ifStmt(compare('eq', p.i.get, i32(3)), [continueTo(0)]),
+        ifStmt(compare('eq', p.i.get, i32(7)), [breakTo(0)]),
+        p.record(p.i),
+      ]),
+    ]),
   );
-  const head = /br label %(loop\.head\.\d+)\n\1:\n(?:.*\n)*?\s+br i1 %t\d+, label %(loop\.body\.\d+), label %(loop\.exit\.\d+)/.exec(ir);
+  const head =
+    /br label %(loop\.head\.\d+)\n\1:\n(?:.*\n)*?\s+br i1 %t\d+, label %(loop\.body\.\d+), label %(loop\.exit\.\d+)/.exec(
+      ir,
+    );
   expect(head).not.toBeNull();
   const [, headLabel, , exitLabel] = head!;
-  const next = /(loop\.next\.\d+):\n(?:.*\n)*?\s+store i32 %t\d+, i32\* %l1\.i(?:.*\n)*?\s+br label %(loop\.head\.\d+)/.exec(ir);
+  const next =
+    /(loop\.next\.\d+):\n(?:.*\n)*?\s+store i32 %t\d+, i32\* %l1\.i(?:.*\n)*?\s+br label %(loop\.head\.\d+)/.exec(ir);
   expect(next).not.toBeNull();
   expect(next![2]).toBe(headLabel);
   expect(ir).toContain(`br label %${next![1]}`); // the continue
@@ -44,10 +67,14 @@ it('lowers for (; test; update) with continue going to the update and break to t
 });
 
 it('lowers do … while (postTest) with the test after the body, and while (test) with none', () => {
-  const doWhile = lowerKernel(controlKernel('do_while', (p) => [loop(0, { body: [p.inc(p.i)], postTest: compare('lt', p.i.get, p.n.get) })]));
+  const doWhile = lowerKernel(
+    controlKernel('do_while', (p) => [loop(0, { body: [p.inc(p.i)], postTest: compare('lt', p.i.get, p.n.get) })]),
+  );
   expect(doWhile).toMatch(/loop\.next\.\d+:\n(?:.*\n)*?\s+br i1 %t\d+, label %loop\.head\.\d+, label %loop\.exit\.\d+/);
   expect(doWhile).toMatch(/loop\.head\.\d+:\n\s+br label %loop\.body/);
-  const whileLoop = lowerKernel(controlKernel('while_loop', (p) => [loop(0, { test: compare('lt', p.i.get, p.n.get), body: [p.inc(p.i)] })]));
+  const whileLoop = lowerKernel(
+    controlKernel('while_loop', (p) => [loop(0, { test: compare('lt', p.i.get, p.n.get), body: [p.inc(p.i)] })]),
+  );
   expect(whileLoop).toMatch(/loop\.next\.\d+:\n\s+br label %loop\.head/);
 });
 
@@ -58,7 +85,11 @@ it('sends break and continue naming an outer loop to that loop', () => {
         exprStmt(p.j.set(i32(0))),
         loop(1, {
           test: compare('lt', p.j.get, p.n.get),
-          body: [ifStmt(compare('eq', p.j.get, p.i.get), [continueTo(0)]), ifStmt(compare('gt', p.j.get, i32(10)), [breakTo(0)]), p.inc(p.j)],
+          body: [
+            ifStmt(compare('eq', p.j.get, p.i.get), [continueTo(0)]),
+            ifStmt(compare('gt', p.j.get, i32(10)), [breakTo(0)]),
+            p.inc(p.j),
+          ],
         }),
       ]),
     ]),
@@ -77,27 +108,73 @@ it('places code after a jump in an unreachable block, and closes the function wi
 
 describeWhen(compileRequirements, 'statements through libNVVM and ptxas', () => {
   const kernels = {
-    if_else: (p: Parts) => [ifStmt(compare('lt', p.n.get, i32(0)), [p.record(p.n)], [ifStmt(compare('eq', p.n.get, i32(0)), [p.inc(p.i)], [p.inc(p.j)]), p.record(p.j)])],
-    for_with_jumps: (p: Parts) => [forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(3)), [continueTo(0)]), ifStmt(compare('eq', p.i.get, i32(7)), [breakTo(0)]), p.record(p.i)])],
+    if_else: (p: Parts) => [
+      ifStmt(
+        compare('lt', p.n.get, i32(0)),
+        [p.record(p.n)],
+        [ifStmt(compare('eq', p.n.get, i32(0)), [p.inc(p.i)], [p.inc(p.j)]), p.record(p.j)],
+      ),
+    ],
+    for_with_jumps: (p: Parts) => [
+      forLoop(0, p, [
+        ifStmt(compare('eq', p.i.get, i32(3)), [continueTo(0)]),
+        ifStmt(compare('eq', p.i.get, i32(7)), [breakTo(0)]),
+        p.record(p.i),
+      ]),
+    ],
     while_loop: (p: Parts) => [loop(0, { test: compare('lt', p.i.get, p.n.get), body: [p.inc(p.i), p.record(p.i)] })],
-    do_while: (p: Parts) => [loop(0, { body: [p.inc(p.i), ifStmt(compare('eq', p.i.get, i32(2)), [continueTo(0)]), p.record(p.i)], postTest: compare('lt', p.i.get, p.n.get) })],
-    forever_with_break: (p: Parts) => [loop(0, { body: [p.inc(p.i), ifStmt(compare('ge', p.i.get, p.n.get), [breakTo(0)])] }), p.record(p.i)],
+    do_while: (p: Parts) => [
+      loop(0, {
+        body: [p.inc(p.i), ifStmt(compare('eq', p.i.get, i32(2)), [continueTo(0)]), p.record(p.i)],
+        postTest: compare('lt', p.i.get, p.n.get),
+      }),
+    ],
+    forever_with_break: (p: Parts) => [
+      loop(0, { body: [p.inc(p.i), ifStmt(compare('ge', p.i.get, p.n.get), [breakTo(0)])] }),
+      p.record(p.i),
+    ],
     forever_without_exit: (p: Parts) => [loop(0, { body: [p.inc(p.i), p.record(p.i)] })],
     nested_outer_jumps: (p: Parts) => [
       forLoop(0, p, [
         exprStmt(p.j.set(i32(0))),
         loop(1, {
           test: compare('lt', p.j.get, p.n.get),
-          body: [ifStmt(compare('eq', p.j.get, p.i.get), [continueTo(0)]), ifStmt(compare('gt', p.j.get, i32(10)), [breakTo(0)]), p.inc(p.j), p.record(p.j)],
+          body: [
+            ifStmt(compare('eq', p.j.get, p.i.get), [continueTo(0)]),
+            ifStmt(compare('gt', p.j.get, i32(10)), [breakTo(0)]),
+            p.inc(p.j),
+            p.record(p.j),
+          ],
           update: [],
         }),
       ]),
     ],
-    labelled_block: (p: Parts) => [block(5, [ifStmt(compare('gt', p.n.get, i32(4)), [breakTo(5)]), p.record(p.n), block(6, [breakTo(5)]), p.inc(p.i)]), p.record(p.i)],
-    break_block_from_loop: (p: Parts) => [block(2, [forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(5)), [breakTo(2)])]), p.record(p.i)])],
-    return_in_loop: (p: Parts) => [forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(5)), [returnStmt()]), p.record(p.i)]), p.record(p.n)],
-    dead_code_after_jumps: (p: Parts) => [forLoop(0, p, [breakTo(0), p.record(p.i), continueTo(0), p.inc(p.j)]), returnStmt(), p.record(p.j), returnStmt()],
-    early_return: (p: Parts) => [ifStmt(compare('ge', { op: 'convert', type: 'i64', operand: p.n.get }, p.out.shape(0)), [returnStmt()]), p.record(p.n)],
+    labelled_block: (p: Parts) => [
+      block(5, [
+        ifStmt(compare('gt', p.n.get, i32(4)), [breakTo(5)]),
+        p.record(p.n),
+        block(6, [breakTo(5)]),
+        p.inc(p.i),
+      ]),
+      p.record(p.i),
+    ],
+    break_block_from_loop: (p: Parts) => [
+      block(2, [forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(5)), [breakTo(2)])]), p.record(p.i)]),
+    ],
+    return_in_loop: (p: Parts) => [
+      forLoop(0, p, [ifStmt(compare('eq', p.i.get, i32(5)), [returnStmt()]), p.record(p.i)]),
+      p.record(p.n),
+    ],
+    dead_code_after_jumps: (p: Parts) => [
+      forLoop(0, p, [breakTo(0), p.record(p.i), continueTo(0), p.inc(p.j)]),
+      returnStmt(),
+      p.record(p.j),
+      returnStmt(),
+    ],
+    early_return: (p: Parts) => [
+      ifStmt(compare('ge', { op: 'convert', type: 'i64', operand: p.n.get }, p.out.shape(0)), [returnStmt()]),
+      p.record(p.n),
+    ],
   };
 
   for (const [name, body] of Object.entries(kernels)) {

@@ -91,7 +91,11 @@ function lowerStatement(ctx: LoweringContext, statement: Stmt, scope: JumpScope)
       b.terminate('ret void');
       return;
     case 'barrier':
-      lowerBarrier(ctx, statement.scope, statement.mask === undefined ? undefined : lowerExpression(ctx, statement.mask));
+      lowerBarrier(
+        ctx,
+        statement.scope,
+        statement.mask === undefined ? undefined : lowerExpression(ctx, statement.mask),
+      );
       return;
     case 'fence':
       lowerFence(ctx, statement.scope);

@@ -11,7 +11,12 @@ import { LoweringError } from './lowering-error.js';
 import { lowerLlvmForm, lowerNvvmForm } from './nvvm-form.js';
 
 /** A warp vote over the lanes of `mask` (u32), by its row's NVVM form (intrinsics/warp-votes.ts): all/any/eq give bool, ballot u32. */
-export function lowerWarpVote(ctx: LoweringContext, mode: VoteMode, mask: TypedValue, predicate: TypedValue): TypedValue {
+export function lowerWarpVote(
+  ctx: LoweringContext,
+  mode: VoteMode,
+  mask: TypedValue,
+  predicate: TypedValue,
+): TypedValue {
   if (mask.type !== 'u32') throw new LoweringError(`vote mask of type ${mask.type}`);
   if (predicate.type !== 'bool') throw new LoweringError(`vote predicate of type ${predicate.type}`);
   const row = warpVoteRow(mode);

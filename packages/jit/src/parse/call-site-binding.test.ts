@@ -83,7 +83,11 @@ describe('the name a kernel is assigned to', () => {
       imports: {},
       ...extra,
     });
-    const recorded = (r: KernelRecord) => Object.defineProperty((x: Float32Array) => void x, Symbol.for(KERNEL_RECORD_KEY), { value: r, configurable: true });
+    const recorded = (r: KernelRecord) =>
+      Object.defineProperty((x: Float32Array) => void x, Symbol.for(KERNEL_RECORD_KEY), {
+        value: r,
+        configurable: true,
+      });
     const bound = jit(recorded(record({ binding: 'fromBuild' })), SIM);
     expect(bound.name).toBe('fromBuild');
     const both = jit(recorded(record({ name: 'own', binding: 'fromBuild' })), SIM);

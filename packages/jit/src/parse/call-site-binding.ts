@@ -55,7 +55,8 @@ export function callSiteBinding(site: CallSite | undefined): string | undefined 
   if (site === undefined) return undefined;
   const lines = linesOf(site.file);
   const line = lines?.[site.line - 1]?.replace(/\r$/, '');
-  if (line === undefined || line.length > MAX_LINE || site.column < 1 || !CALLEE.test(line.slice(site.column - 1))) return undefined;
+  if (line === undefined || line.length > MAX_LINE || site.column < 1 || !CALLEE.test(line.slice(site.column - 1)))
+    return undefined;
   const before = line.slice(0, site.column - 1);
   // `const saxpy =` on the line above (a long call broken after the `=`)
   if (before.trim() === '' || NAMESPACES.exec(before)?.index === before.search(/\S/)) {

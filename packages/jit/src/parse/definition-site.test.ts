@@ -48,9 +48,18 @@ try {
 }
 `;
 
-async function errorOfScript(script: string, flags: readonly string[] = []): Promise<{ name: string; file: string; line: number; column: number; snippet: string }> {
+async function errorOfScript(
+  script: string,
+  flags: readonly string[] = [],
+): Promise<{ name: string; file: string; line: number; column: number; snippet: string }> {
   const { stdout } = await run(process.execPath, [...flags, join(dir, script)], { cwd: dir });
-  return JSON.parse(stdout.trim().split('\n').pop()!) as { name: string; file: string; line: number; column: number; snippet: string };
+  return JSON.parse(stdout.trim().split('\n').pop()!) as {
+    name: string;
+    file: string;
+    line: number;
+    column: number;
+    snippet: string;
+  };
 }
 
 describe("a kernel from another module: errors at the kernel's own definition", () => {
@@ -58,7 +67,12 @@ describe("a kernel from another module: errors at the kernel's own definition", 
     writeFileSync(join(dir, 'plain-kernel.mjs'), KERNEL_JS);
     writeFileSync(join(dir, 'plain-main.mjs'), main('plain-kernel.mjs'));
     const error = await errorOfScript('plain-main.mjs');
-    expect(error).toMatchObject({ name: 'KernelTypeError', file: join(dir, 'plain-kernel.mjs'), line: 5, column: KERNEL_JS.split('\n')[4]!.indexOf('k.length') + 1 });
+    expect(error).toMatchObject({
+      name: 'KernelTypeError',
+      file: join(dir, 'plain-kernel.mjs'),
+      line: 5,
+      column: KERNEL_JS.split('\n')[4]!.indexOf('k.length') + 1,
+    });
     expect(error.snippet.split('\n')[0]).toBe('  x[i] = x[i] * k.length;');
   }, 60_000);
 
@@ -66,7 +80,12 @@ describe("a kernel from another module: errors at the kernel's own definition", 
     writeFileSync(join(dir, 'mapped-kernel.ts'), KERNEL_TS);
     const out = ts.transpileModule(KERNEL_TS, {
       fileName: 'mapped-kernel.ts',
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, inlineSourceMap: true, inlineSources: true },
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        inlineSourceMap: true,
+        inlineSources: true,
+      },
     });
     writeFileSync(join(dir, 'mapped-kernel.js'), out.outputText);
     writeFileSync(join(dir, 'mapped-main.mjs'), main('mapped-kernel.js'));

@@ -21,24 +21,33 @@ export function definitionSite(fn: (...args: never[]) => unknown): CallSite | un
   let session: Session | undefined;
   try {
     // node:inspector is loaded here, when an error needs a position, not when the JIT is imported
-    const { Session: InspectorSession } = createRequire(import.meta.url)('node:inspector') as typeof import('node:inspector');
+    const { Session: InspectorSession } = createRequire(import.meta.url)(
+      'node:inspector',
+    ) as typeof import('node:inspector');
     session = new InspectorSession();
     session.connect();
     const urls = new Map<string, string>();
     session.on('Debugger.scriptParsed', (message) => urls.set(message.params.scriptId, message.params.url));
     post(session, 'Debugger.enable');
     slot[key] = fn;
-    const evaluated = post(session, 'Runtime.evaluate', { expression: "globalThis[Symbol.for('cuda-js.jit.definitionSite')]" }) as { result: { objectId?: string } };
+    const evaluated = post(session, 'Runtime.evaluate', {
+      expression: "globalThis[Symbol.for('cuda-js.jit.definitionSite')]",
+    }) as { result: { objectId?: string } };
     const objectId = evaluated.result.objectId;
     if (objectId === undefined) return undefined;
     const properties = post(session, 'Runtime.getProperties', { objectId, ownProperties: true }) as {
-      internalProperties?: { name: string; value?: { value?: { scriptId: string; lineNumber: number; columnNumber: number } } }[];
+      internalProperties?: {
+        name: string;
+        value?: { value?: { scriptId: string; lineNumber: number; columnNumber: number } };
+      }[];
     };
     const location = properties.internalProperties?.find((p) => p.name === '[[FunctionLocation]]')?.value?.value;
     if (!location) return undefined;
     const url = urls.get(location.scriptId);
     if (!url) return undefined;
-    const script = post(session, 'Debugger.getScriptSource', { scriptId: location.scriptId }) as { scriptSource: string };
+    const script = post(session, 'Debugger.getScriptSource', { scriptId: location.scriptId }) as {
+      scriptSource: string;
+    };
     return originalPosition(url, script.scriptSource, location.lineNumber, location.columnNumber);
   } catch {
     return undefined;

@@ -5,7 +5,21 @@
  * namespace object, `import_jit.f32`); typing/intrinsics.ts maps each cast to
  * its scalar type. Here, below both, so that parse imports nothing of types.
  */
-export const CAST_NAMES = Object.freeze(['bool', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'f16', 'bf16', 'f32', 'f64'] as const);
+export const CAST_NAMES = Object.freeze([
+  'bool',
+  'i8',
+  'u8',
+  'i16',
+  'u16',
+  'i32',
+  'u32',
+  'i64',
+  'u64',
+  'f16',
+  'bf16',
+  'f32',
+  'f64',
+] as const);
 
 /**
  * Names that a compiler or bundler may reach through a namespace object

@@ -43,9 +43,12 @@ export function declaredNames(params: readonly ESTree.Node[], body: unknown): Se
       return;
     }
     const n = node as ESTree.Node & Record<string, unknown>;
-    if (n.type === 'VariableDeclarator' && (n as ESTree.VariableDeclarator).id.type === 'Identifier') names.add(((n as ESTree.VariableDeclarator).id as ESTree.Identifier).name);
-    if ((n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression') && (n as ESTree.FunctionDeclaration).id) names.add((n as ESTree.FunctionDeclaration).id!.name);
-    if (n.type === 'CatchClause' && (n as ESTree.CatchClause).param?.type === 'Identifier') names.add(((n as ESTree.CatchClause).param as ESTree.Identifier).name);
+    if (n.type === 'VariableDeclarator' && (n as ESTree.VariableDeclarator).id.type === 'Identifier')
+      names.add(((n as ESTree.VariableDeclarator).id as ESTree.Identifier).name);
+    if ((n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression') && (n as ESTree.FunctionDeclaration).id)
+      names.add((n as ESTree.FunctionDeclaration).id!.name);
+    if (n.type === 'CatchClause' && (n as ESTree.CatchClause).param?.type === 'Identifier')
+      names.add(((n as ESTree.CatchClause).param as ESTree.Identifier).name);
     for (const key in n) if (key !== 'start' && key !== 'end' && key !== 'type') walk(n[key]);
   };
   walk(body);
@@ -61,7 +64,8 @@ export function bundlerRenamedIntrinsic(name: string): string | undefined {
   if (INTRINSIC_NAMES.has(name)) return undefined;
   let found: string | undefined;
   for (const own of INTRINSIC_NAMES) {
-    if (name.startsWith(own) && RENAMED_SUFFIX.test(name.slice(own.length)) && own.length > (found?.length ?? 0)) found = own;
+    if (name.startsWith(own) && RENAMED_SUFFIX.test(name.slice(own.length)) && own.length > (found?.length ?? 0))
+      found = own;
   }
   return found;
 }
@@ -74,7 +78,11 @@ export function bundlerRenamedIntrinsic(name: string): string | undefined {
  * itself are renamed; positions are kept, so messages still point at the
  * text as written.
  */
-export function restoreJitNames(params: readonly ESTree.Node[], body: unknown, aliases: ReadonlyMap<string, string>): void {
+export function restoreJitNames(
+  params: readonly ESTree.Node[],
+  body: unknown,
+  aliases: ReadonlyMap<string, string>,
+): void {
   const declared = declaredNames(params, body);
   forEachName(body, (node) => {
     if (declared.has(node.name)) return;

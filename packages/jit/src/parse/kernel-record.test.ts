@@ -11,8 +11,14 @@ function fromText<F = (...args: never[]) => unknown>(text: string, scope: Record
   return new Function(...Object.keys(scope), `return ${text}`)(...Object.values(scope)) as F;
 }
 
-function withRecord<F extends (...args: never[]) => unknown>(fn: F, record: Omit<KernelRecord, 'version' | 'kind' | 'id'> & Partial<KernelRecord>): F {
-  return Object.defineProperty(fn, Symbol.for(KERNEL_RECORD_KEY), { value: { version: 1, kind: 'kernel', id: 'app.ts:1:1', ...record }, configurable: true });
+function withRecord<F extends (...args: never[]) => unknown>(
+  fn: F,
+  record: Omit<KernelRecord, 'version' | 'kind' | 'id'> & Partial<KernelRecord>,
+): F {
+  return Object.defineProperty(fn, Symbol.for(KERNEL_RECORD_KEY), {
+    value: { version: 1, kind: 'kernel', id: 'app.ts:1:1', ...record },
+    configurable: true,
+  });
 }
 
 // the original: `(a: Float32Array, s: number) => {\n  const i = gpu.grid(1);\n  if (i < a.length) a[i] = a[i] * s;\n}`
@@ -21,8 +27,19 @@ const BLANKED = ORIGINAL.replace(': Float32Array', '              ').replace(': 
 
 describe('the kernel record of the build plugin', () => {
   it('is read instead of the minified text, with its imports under other names', () => {
-    const minified = fromText<(a: Float32Array, s: number) => void>('(t,e)=>{let n=r.grid(1);n<t.length&&(t[n]=t[n]*e)}', { r: {} });
-    const fn = withRecord(minified, { source: BLANKED, original: ORIGINAL, file: '/app/src/scale.ts', line: 7, column: 22, name: 'scale', imports: { gpu: { from: 'cuda-js', name: 'cuda' } } });
+    const minified = fromText<(a: Float32Array, s: number) => void>(
+      '(t,e)=>{let n=r.grid(1);n<t.length&&(t[n]=t[n]*e)}',
+      { r: {} },
+    );
+    const fn = withRecord(minified, {
+      source: BLANKED,
+      original: ORIGINAL,
+      file: '/app/src/scale.ts',
+      line: 7,
+      column: 22,
+      name: 'scale',
+      imports: { gpu: { from: 'cuda-js', name: 'cuda' } },
+    });
     expect(kernelRecordOf(fn)?.name).toBe('scale');
     const k = jit(fn, { target: 'simulator' });
     expect(k.name).toBe('scale');
@@ -33,7 +50,14 @@ describe('the kernel record of the build plugin', () => {
 
   it('locates errors in the original file by the record alone', () => {
     const original = '(a: Float32Array) => {\n  const i = cuda.grid(1);\n  a[i] = a[i] + missing;\n}';
-    const fn = withRecord(fromText('(t)=>{t[0]=q}'), { source: original.replace(': Float32Array', '              '), original, file: '/nowhere/app.ts', line: 10, column: 5, imports: {} });
+    const fn = withRecord(fromText('(t)=>{t[0]=q}'), {
+      source: original.replace(': Float32Array', '              '),
+      original,
+      file: '/nowhere/app.ts',
+      line: 10,
+      column: 5,
+      imports: {},
+    });
     const k = jit(fn, { target: 'simulator' });
     const error = errorOf<unknown>(() => {
       k.launch({ grid: 1, block: 1 }, new Float32Array(1));
@@ -56,7 +80,9 @@ describe('the kernel record of the build plugin', () => {
       ],
       imports: {},
     });
-    expect(() => jit(fn, { target: 'simulator' }).launch({ grid: 1, block: 1 }, new Float32Array(1))).toThrow(expect.objectContaining({ line: 40, column: 12 }));
+    expect(() => jit(fn, { target: 'simulator' }).launch({ grid: 1, block: 1 }, new Float32Array(1))).toThrow(
+      expect.objectContaining({ line: 40, column: 12 }),
+    );
   });
 
   it('refuses a record of another version, naming the plugin', () => {
@@ -68,7 +94,11 @@ describe('the kernel record of the build plugin', () => {
 describe('a kernel record that lies (hostile input)', () => {
   const SOURCE = '(a) => {\n  a[0] = nope;\n}';
   const base = { source: SOURCE, file: '/nowhere/app.ts', line: 3, column: 1, imports: {} };
-  const launch = (record: Record<string, unknown>) => () => jit(withRecord(fromText('(t)=>{t[0]=q}'), record as never), { target: 'simulator' }).launch({ grid: 1, block: 1 }, new Float32Array(1));
+  const launch = (record: Record<string, unknown>) => () =>
+    jit(withRecord(fromText('(t)=>{t[0]=q}'), record as never), { target: 'simulator' }).launch(
+      { grid: 1, block: 1 },
+      new Float32Array(1),
+    );
 
   it.each([
     ['a column of 0', { ...base, column: 0 }],
@@ -115,19 +145,32 @@ describe('a kernel record that lies (hostile input)', () => {
   });
 
   it("property: any line, column and positions give the kernel's error at a 1-based place, or a refusal that names the plugin", () => {
-    const place = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.integer({ min: 1, max: 2 ** 40 }), fc.constantFrom(0.5, Number.NaN, 1e300, 2 ** 53));
+    const place = fc.oneof(
+      fc.integer({ min: -3, max: 3 }),
+      fc.integer({ min: 1, max: 2 ** 40 }),
+      fc.constantFrom(0.5, Number.NaN, 1e300, 2 ** 53),
+    );
     fc.assert(
-      fc.property(place, place, fc.option(fc.array(fc.tuple(fc.integer({ min: -1, max: 30 }), place, place), { maxLength: 4 }), { nil: undefined }), (line, column, positions) => {
-        const error = errorOf<Error & { line?: number; column?: number }>(launch({ ...base, line, column, ...(positions === undefined ? {} : { positions }) }));
-        if (error.name === 'TypeError') {
-          expect(error.message).toMatch(/@cuda-js\/unplugin/);
-          return;
-        }
-        expect(error.name).toBe('FreeVariableError');
-        expect(Number.isSafeInteger(error.line) && error.line! >= 1).toBe(true);
-        expect(Number.isSafeInteger(error.column) && error.column! >= 1).toBe(true);
-        expect(error.message.length).toBeLessThan(2000);
-      }),
+      fc.property(
+        place,
+        place,
+        fc.option(fc.array(fc.tuple(fc.integer({ min: -1, max: 30 }), place, place), { maxLength: 4 }), {
+          nil: undefined,
+        }),
+        (line, column, positions) => {
+          const error = errorOf<Error & { line?: number; column?: number }>(
+            launch({ ...base, line, column, ...(positions === undefined ? {} : { positions }) }),
+          );
+          if (error.name === 'TypeError') {
+            expect(error.message).toMatch(/@cuda-js\/unplugin/);
+            return;
+          }
+          expect(error.name).toBe('FreeVariableError');
+          expect(Number.isSafeInteger(error.line) && error.line! >= 1).toBe(true);
+          expect(Number.isSafeInteger(error.column) && error.column! >= 1).toBe(true);
+          expect(error.message.length).toBeLessThan(2000);
+        },
+      ),
       { seed: 31, numRuns: 200 },
     );
   });
@@ -135,8 +178,18 @@ describe('a kernel record that lies (hostile input)', () => {
 
 describe('kernels without the plugin in bundles', () => {
   it('reads the names that scope-hoisting bundlers give cuda and the casts (cuda$1, cuda2, f32$1)', () => {
-    expect(['cuda$1', 'cuda2', 'f32$1', 'f322', 'u82', 'cuda', 'x2'].map(bundlerRenamedIntrinsic)).toEqual(['cuda', 'cuda', 'f32', 'f32', 'u8', undefined, undefined]);
-    const fn = fromText<(a: Float32Array) => void>('(a) => {\n  const i = cuda$1.grid(1);\n  if (i < a.length) a[i] = f32$1(a[i] * 2);\n}');
+    expect(['cuda$1', 'cuda2', 'f32$1', 'f322', 'u82', 'cuda', 'x2'].map(bundlerRenamedIntrinsic)).toEqual([
+      'cuda',
+      'cuda',
+      'f32',
+      'f32',
+      'u8',
+      undefined,
+      undefined,
+    ]);
+    const fn = fromText<(a: Float32Array) => void>(
+      '(a) => {\n  const i = cuda$1.grid(1);\n  if (i < a.length) a[i] = f32$1(a[i] * 2);\n}',
+    );
     const a = new Float32Array([1, 2]);
     jit(fn, { target: 'simulator' }).launch({ grid: 1, block: 2 }, a);
     expect([...a]).toEqual([2, 4]);

@@ -95,23 +95,38 @@ export function kernelRecordOf(fn: unknown): KernelRecord | undefined {
 export function checkKernelRecord(value: unknown): KernelRecord {
   const r = value as Partial<KernelRecord> | null;
   const fail = (what: string): never => {
-    throw new TypeError(`the kernel record that @cuda-js/unplugin attached to this function ${what}; rebuild the app with a version of the plugin that matches @cuda-js/jit`);
+    throw new TypeError(
+      `the kernel record that @cuda-js/unplugin attached to this function ${what}; rebuild the app with a version of the plugin that matches @cuda-js/jit`,
+    );
   };
   if (r === null || typeof r !== 'object') return fail('is not an object');
-  if (r.version !== KERNEL_RECORD_VERSION) return fail(`has version ${String(r.version)}, and this JIT reads version ${KERNEL_RECORD_VERSION}`);
-  if (typeof r.source !== 'string' || typeof r.file !== 'string' || typeof r.id !== 'string') return fail('has no source, file or id');
-  if (!isPlace(r.line) || !isPlace(r.column)) return fail(`has no line and column (1-based counts), but ${String(r.line)}:${String(r.column)}`);
-  if (r.kind !== undefined && !RECORD_KINDS.has(r.kind)) return fail(`has kind ${String(r.kind)}, which is none of ${[...RECORD_KINDS].join(', ')}`);
+  if (r.version !== KERNEL_RECORD_VERSION)
+    return fail(`has version ${String(r.version)}, and this JIT reads version ${KERNEL_RECORD_VERSION}`);
+  if (typeof r.source !== 'string' || typeof r.file !== 'string' || typeof r.id !== 'string')
+    return fail('has no source, file or id');
+  if (!isPlace(r.line) || !isPlace(r.column))
+    return fail(`has no line and column (1-based counts), but ${String(r.line)}:${String(r.column)}`);
+  if (r.kind !== undefined && !RECORD_KINDS.has(r.kind))
+    return fail(`has kind ${String(r.kind)}, which is none of ${[...RECORD_KINDS].join(', ')}`);
   if (r.name !== undefined && typeof r.name !== 'string') return fail('has a name that is not a string');
   if (r.binding !== undefined && typeof r.binding !== 'string') return fail('has a binding that is not a string');
-  if (r.original !== undefined && (typeof r.original !== 'string' || r.original.length !== r.source.length)) return fail("has an 'original' text of another length than its source");
+  if (r.original !== undefined && (typeof r.original !== 'string' || r.original.length !== r.source.length))
+    return fail("has an 'original' text of another length than its source");
   if (r.positions !== undefined) {
     if (!Array.isArray(r.positions)) return fail("has 'positions' that are not a list");
     let last = -1;
     for (const p of r.positions as readonly unknown[]) {
       const [offset, line, column] = Array.isArray(p) && p.length === 3 ? (p as unknown[]) : [];
-      if (!Number.isSafeInteger(offset) || (offset as number) <= last || (offset as number) > r.source.length || !isPlace(line) || !isPlace(column)) {
-        return fail("has a 'positions' entry that is not [offset, line, column] in increasing offsets within its source");
+      if (
+        !Number.isSafeInteger(offset) ||
+        (offset as number) <= last ||
+        (offset as number) > r.source.length ||
+        !isPlace(line) ||
+        !isPlace(column)
+      ) {
+        return fail(
+          "has a 'positions' entry that is not [offset, line, column] in increasing offsets within its source",
+        );
       }
       last = offset as number;
     }
@@ -119,7 +134,8 @@ export function checkKernelRecord(value: unknown): KernelRecord {
   if (r.imports === null || typeof r.imports !== 'object') return fail('has no imports');
   for (const binding of Object.values(r.imports) as unknown[]) {
     const b = binding as Partial<KernelImportBinding> | null;
-    if (b === null || typeof b !== 'object' || typeof b.from !== 'string' || typeof b.name !== 'string') return fail('has an import that is not { from, name }');
+    if (b === null || typeof b !== 'object' || typeof b.from !== 'string' || typeof b.name !== 'string')
+      return fail('has an import that is not { from, name }');
   }
   return r as KernelRecord;
 }

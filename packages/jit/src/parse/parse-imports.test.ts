@@ -11,9 +11,12 @@ const ABOVE = /^\.\.\/(?:types|lower|compile|launch|simulate|library|aot)\/|^\.\
 describe('the parse stage', () => {
   it('imports nothing from the stages above it', () => {
     const offending: string[] = [];
-    for (const file of readdirSync(here).filter((f) => f.endsWith('.ts') && !f.includes('.test') && !f.includes('.test-support'))) {
+    for (const file of readdirSync(here).filter(
+      (f) => f.endsWith('.ts') && !f.includes('.test') && !f.includes('.test-support'),
+    )) {
       const text = readFileSync(`${here}${file}`, 'utf8');
-      for (const m of text.matchAll(/^(?:import|export)\b[^'"]*?\bfrom\s*'([^']+)'/gm)) if (ABOVE.test(m[1]!)) offending.push(`${file} imports ${m[1]}`);
+      for (const m of text.matchAll(/^(?:import|export)\b[^'"]*?\bfrom\s*'([^']+)'/gm))
+        if (ABOVE.test(m[1]!)) offending.push(`${file} imports ${m[1]}`);
     }
     expect(offending).toEqual([]);
   });

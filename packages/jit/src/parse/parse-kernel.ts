@@ -80,14 +80,19 @@ export function parseKernel(fn: (...args: never[]) => unknown, callSite: CallSit
 }
 
 function parseKernelUnbounded(fn: (...args: never[]) => unknown, callSite: CallSite | undefined): ParsedKernel {
-  if (typeof fn !== 'function') throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
+  if (typeof fn !== 'function')
+    throw new TypeError(`jit: expected a function, got ${fn === null ? 'null' : typeof fn}`);
   const record = kernelRecordOf(fn);
   const source = record ? record.source : Function.prototype.toString.call(fn);
-  const locator: SourceLocator = record ? new RecordedLocator(record) : new SourceMapper(source, callSite, () => definitionSite(fn));
+  const locator: SourceLocator = record
+    ? new RecordedLocator(record)
+    : new SourceMapper(source, callSite, () => definitionSite(fn));
   const own = record ? (record.name ?? record.binding) : fn.name || undefined;
   const name = own ?? 'kernel';
   if (/\{\s*\[native code\]\s*\}\s*$/.test(source)) {
-    throw new UnsupportedSyntaxError(`jit: '${fn.name || 'function'}' is a native or bound function; pass the kernel function itself`);
+    throw new UnsupportedSyntaxError(
+      `jit: '${fn.name || 'function'}' is a native or bound function; pass the kernel function itself`,
+    );
   }
   let node: FunctionNode | undefined;
   let firstError: unknown;
@@ -105,14 +110,21 @@ function parseKernelUnbounded(fn: (...args: never[]) => unknown, callSite: CallS
   }
   if (!node) {
     const detail = firstError instanceof Error ? firstError.message : 'not a function expression';
-    throw new UnsupportedSyntaxError(`jit: the kernel's text does not parse as a function (${detail})`, { locator, loc: { start: 0, end: Math.min(source.length, 1) } });
+    throw new UnsupportedSyntaxError(`jit: the kernel's text does not parse as a function (${detail})`, {
+      locator,
+      loc: { start: 0, end: Math.min(source.length, 1) },
+    });
   }
   const at = (n: ESTree.Node) => ({ locator, loc: { start: n.start ?? 0, end: n.end ?? 0 } });
   if (node.async) throw new UnsupportedSyntaxError('kernels cannot be async functions', at(node));
   if (node.generator) throw new UnsupportedSyntaxError('kernels cannot be generators', at(node));
   const params: string[] = [];
   for (const p of node.params) {
-    if (p.type !== 'Identifier') throw new UnsupportedSyntaxError('kernel parameters must be plain names (no defaults, rest or destructuring)', at(p));
+    if (p.type !== 'Identifier')
+      throw new UnsupportedSyntaxError(
+        'kernel parameters must be plain names (no defaults, rest or destructuring)',
+        at(p),
+      );
     params.push(p.name);
   }
   const body = node.body;
@@ -128,14 +140,24 @@ function parseKernelUnbounded(fn: (...args: never[]) => unknown, callSite: CallS
   } catch (error) {
     throw record ? error : explainRewrite(error, { source, params: node.params, body, locator, name });
   }
-  return { name, named: own !== undefined, source, ...(record ? { record } : {}), params, paramNodes: node.params, body: body as ESTree.BlockStatement | ESTree.Expression, locator };
+  return {
+    name,
+    named: own !== undefined,
+    source,
+    ...(record ? { record } : {}),
+    params,
+    paramNodes: node.params,
+    body: body as ESTree.BlockStatement | ESTree.Expression,
+    locator,
+  };
 }
 
 /** Local name → the JIT's own name, for each import of the JIT's modules that the record says the kernel reads under another name. */
 function aliasesOf(record: KernelRecord): Map<string, string> {
   const aliases = new Map<string, string>();
   for (const [local, binding] of Object.entries(record.imports)) {
-    if (JIT_MODULES.has(binding.from) && binding.name !== '*' && binding.name !== 'default' && binding.name !== local) aliases.set(local, binding.name);
+    if (JIT_MODULES.has(binding.from) && binding.name !== '*' && binding.name !== 'default' && binding.name !== local)
+      aliases.set(local, binding.name);
   }
   return aliases;
 }

@@ -72,7 +72,10 @@ function lineOf(text: string, offset: number): { text: string; start: number } {
   return { text: text.slice(start, end === -1 ? undefined : end).replace(/\r$/, ''), start };
 }
 
-function nearestAnchor(positions: readonly (readonly [number, number, number])[], offset: number): readonly [number, number, number] | undefined {
+function nearestAnchor(
+  positions: readonly (readonly [number, number, number])[],
+  offset: number,
+): readonly [number, number, number] | undefined {
   let best: readonly [number, number, number] | undefined;
   for (const p of positions) {
     if (p[0] > offset) break;

@@ -38,7 +38,13 @@ export interface OriginalPosition {
  * position before it on the same line. Undefined without a map, or where
  * it maps nothing there.
  */
-export function mapThroughSourceMap(scriptSource: string, scriptPath: string | undefined, line: number, column: number, payload = sourceMapOf(scriptSource, scriptPath)): OriginalPosition | undefined {
+export function mapThroughSourceMap(
+  scriptSource: string,
+  scriptPath: string | undefined,
+  line: number,
+  column: number,
+  payload = sourceMapOf(scriptSource, scriptPath),
+): OriginalPosition | undefined {
   if (!payload) return undefined;
   let map: SourceMap;
   try {
@@ -46,13 +52,34 @@ export function mapThroughSourceMap(scriptSource: string, scriptPath: string | u
   } catch {
     return undefined;
   }
-  const entry = map.findEntry(line, column) as { generatedLine?: number; generatedColumn?: number; originalSource?: string; originalLine?: number; originalColumn?: number };
-  if (entry.originalSource === undefined || entry.originalLine === undefined || entry.originalColumn === undefined) return undefined;
+  const entry = map.findEntry(line, column) as {
+    generatedLine?: number;
+    generatedColumn?: number;
+    originalSource?: string;
+    originalLine?: number;
+    originalColumn?: number;
+  };
+  if (entry.originalSource === undefined || entry.originalLine === undefined || entry.originalColumn === undefined)
+    return undefined;
   const source = entry.originalSource;
-  const file = source.startsWith('file://') ? fileURLToPath(source) : isAbsolute(source) ? source : scriptPath ? resolve(dirname(scriptPath), source) : undefined;
+  const file = source.startsWith('file://')
+    ? fileURLToPath(source)
+    : isAbsolute(source)
+      ? source
+      : scriptPath
+        ? resolve(dirname(scriptPath), source)
+        : undefined;
   if (!file) return undefined;
-  const carried = entry.generatedLine === line && entry.generatedColumn !== undefined ? column - entry.generatedColumn : 0;
-  const index = payload.sources.findIndex((s) => s === source || (scriptPath !== undefined && resolve(dirname(scriptPath), s) === file));
+  const carried =
+    entry.generatedLine === line && entry.generatedColumn !== undefined ? column - entry.generatedColumn : 0;
+  const index = payload.sources.findIndex(
+    (s) => s === source || (scriptPath !== undefined && resolve(dirname(scriptPath), s) === file),
+  );
   const content = index === -1 ? undefined : (payload.sourcesContent?.[index] ?? undefined);
-  return { file, line: entry.originalLine + 1, column: entry.originalColumn + 1 + carried, ...(content ? { content } : {}) };
+  return {
+    file,
+    line: entry.originalLine + 1,
+    column: entry.originalColumn + 1 + carried,
+    ...(content ? { content } : {}),
+  };
 }

@@ -91,7 +91,8 @@ interface Token {
 // numbers, strings and single punctuation characters; comments are skipped.
 // Quoted strings end at the line's end (as JavaScript's do), so that a quote
 // inside a regular expression literal (/it's/) cannot swallow the code after it.
-const TOKEN = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|[A-Za-z_$][\w$]*|\d[\w.]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`|\S/g;
+const TOKEN =
+  /\/\/[^\n]*|\/\*[\s\S]*?\*\/|[A-Za-z_$][\w$]*|\d[\w.]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`|\S/g;
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -118,13 +119,27 @@ function withoutCompilerPrefixes(own: readonly Token[], fileWords: ReadonlySet<s
   for (let i = 0; i < own.length; i++) {
     const t = own[i]!;
     // (0, ns.f): keep f only
-    if (t.value === '(' && at(i + 1) === '0' && at(i + 2) === ',' && isWord(at(i + 3) ?? '') && at(i + 4) === '.' && isWord(at(i + 5) ?? '') && at(i + 6) === ')') {
+    if (
+      t.value === '(' &&
+      at(i + 1) === '0' &&
+      at(i + 2) === ',' &&
+      isWord(at(i + 3) ?? '') &&
+      at(i + 4) === '.' &&
+      isWord(at(i + 5) ?? '') &&
+      at(i + 6) === ')'
+    ) {
       out.push({ ...own[i + 5]!, prefix: t.start });
       i += 6;
       continue;
     }
     // ns.f where ns is not in the file
-    if (isWord(t.value) && !fileWords.has(t.value) && at(i + 1) === '.' && isWord(at(i + 2) ?? '') && at(i - 1) !== '.') {
+    if (
+      isWord(t.value) &&
+      !fileWords.has(t.value) &&
+      at(i + 1) === '.' &&
+      isWord(at(i + 2) ?? '') &&
+      at(i - 1) !== '.'
+    ) {
       out.push({ ...own[i + 2]!, prefix: t.start });
       i += 2;
       continue;
@@ -202,13 +217,24 @@ export class SourceMapper implements SourceLocator {
     const lineStart = starts[lo]!;
     const column = offset - lineStart;
     // a bundle (or a compiler's output) with a source map: the position in the file it came from
-    const original = mapping.file === '<kernel>' ? undefined : mapThroughSourceMap(mapping.text, mapping.file, lo, column);
+    const original =
+      mapping.file === '<kernel>' ? undefined : mapThroughSourceMap(mapping.text, mapping.file, lo, column);
     if (original) {
       const text = original.content ?? readSourceText(original.file);
       const lineText = text?.split('\n')[original.line - 1]?.replace(/\r$/, '') ?? lineAt(mapping.text, lineStart);
-      return { file: original.file, line: original.line, column: original.column, snippet: snippet(lineText, original.column - 1, loc.end - loc.start) };
+      return {
+        file: original.file,
+        line: original.line,
+        column: original.column,
+        snippet: snippet(lineText, original.column - 1, loc.end - loc.start),
+      };
     }
-    return { file: mapping.file, line: lo + 1, column: column + 1, snippet: snippet(lineAt(mapping.text, lineStart), column, loc.end - loc.start) };
+    return {
+      file: mapping.file,
+      line: lo + 1,
+      column: column + 1,
+      snippet: snippet(lineAt(mapping.text, lineStart), column, loc.end - loc.start),
+    };
   }
 
   #build(): { text: string; file: string; map: (offset: number) => number; starts: number[] } {
@@ -224,7 +250,12 @@ export class SourceMapper implements SourceLocator {
   }
 
   /** The mapping into the file of `site`, found near its position; undefined where the kernel is not in that file. */
-  #mapNear(site: CallSite): { text: string; file: string; map: (offset: number) => number; starts: number[] } | { unreadable: string } | undefined {
+  #mapNear(
+    site: CallSite,
+  ):
+    | { text: string; file: string; map: (offset: number) => number; starts: number[] }
+    | { unreadable: string }
+    | undefined {
     const text = readSourceText(site.file);
     if (text === undefined) return { unreadable: `${site.file} (kernel text; the file could not be read)` };
     const starts = lineStarts(text);
@@ -251,13 +282,19 @@ export class SourceMapper implements SourceLocator {
    */
   #align(text: string, callOffset: number): ((offset: number) => number) | undefined {
     const theirs = tokenize(text);
-    const own = withoutCompilerPrefixes(tokenize(this.source), new Set(theirs.filter((t) => isWord(t.value)).map((t) => t.value)));
+    const own = withoutCompilerPrefixes(
+      tokenize(this.source),
+      new Set(theirs.filter((t) => isWord(t.value)).map((t) => t.value)),
+    );
     const firstWord = own.findIndex((t) => isWord(t.value));
     if (firstWord === -1 || theirs.length === 0) return undefined;
     const candidates: { mapped: { own: number; file: number }[]; distance: number }[] = [];
     for (let start = 0; start < theirs.length && candidates.length < 4096; start++) {
       if (theirs[start]!.value !== own[firstWord]!.value) continue;
-      candidates.push({ mapped: alignFrom(own, theirs, Math.max(0, start - firstWord)), distance: Math.abs(theirs[start]!.start - callOffset) });
+      candidates.push({
+        mapped: alignFrom(own, theirs, Math.max(0, start - firstWord)),
+        distance: Math.abs(theirs[start]!.start - callOffset),
+      });
     }
     const most = Math.max(0, ...candidates.map((c) => c.mapped.length));
     // most of the kernel's tokens must be found, else this is not where the kernel came from

@@ -40,6 +40,8 @@ describe('checkSyntax: array literals', () => {
     // biome-ignore lint/suspicious/noSparseArray: a hole, refused
     const holes = () => cuda.shared.array([16, , 2] as number[], f32);
     expect(() => parse(holes)).toThrow(/an array literal with holes is not supported in kernels/);
-    expect(() => parse(() => cuda.shared.array([...[16]], f32))).toThrow(/spread arguments is not supported in kernels/);
+    expect(() => parse(() => cuda.shared.array([...[16]], f32))).toThrow(
+      /spread arguments is not supported in kernels/,
+    );
   });
 });

@@ -70,7 +70,12 @@ export function unsupportedNodePhrase(type: string): string {
 /** Whether a node names `cuda` (`cuda`, or `ns.cuda` as bundlers write it). */
 function namesCuda(node: ESTree.Node): boolean {
   if (node.type === 'Identifier') return node.name === 'cuda';
-  return node.type === 'MemberExpression' && !node.computed && node.property.type === 'Identifier' && node.property.name === 'cuda';
+  return (
+    node.type === 'MemberExpression' &&
+    !node.computed &&
+    node.property.type === 'Identifier' &&
+    node.property.name === 'cuda'
+  );
 }
 
 /**
@@ -82,8 +87,15 @@ function arrayLiteralArgument(call: ESTree.CallExpression): number | undefined {
   const callee = call.callee;
   if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
   const group = callee.object;
-  if (group.type !== 'MemberExpression' || group.computed || group.property.type !== 'Identifier' || !namesCuda(group.object)) return undefined;
-  if ((group.property.name === 'shared' || group.property.name === 'local') && callee.property.name === 'array') return 0;
+  if (
+    group.type !== 'MemberExpression' ||
+    group.computed ||
+    group.property.type !== 'Identifier' ||
+    !namesCuda(group.object)
+  )
+    return undefined;
+  if ((group.property.name === 'shared' || group.property.name === 'local') && callee.property.name === 'array')
+    return 0;
   if (group.property.name === 'atomic') return 1;
   return undefined;
 }
@@ -95,7 +107,10 @@ function arrayLiteralArgument(call: ESTree.CallExpression): number | undefined {
  */
 export function checkSyntax(root: ESTree.Node, locator: SourceLocator): void {
   const refuse = (n: ESTree.Node, what: string): never => {
-    throw new UnsupportedSyntaxError(unsupportedMessage(what), { locator, loc: { start: n.start ?? 0, end: n.end ?? 0 } });
+    throw new UnsupportedSyntaxError(unsupportedMessage(what), {
+      locator,
+      loc: { start: n.start ?? 0, end: n.end ?? 0 },
+    });
   };
   const visit = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;

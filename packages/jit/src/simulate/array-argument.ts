@@ -40,7 +40,9 @@ export function bindArrayArgument(param: ArrayParam, index: number, value: unkno
   try {
     view = StridedMemoryView.fromAny(value);
   } catch (error) {
-    throw new KernelArgumentError(`${what} cannot be viewed as an array: ${(error as Error).message}`, undefined, { cause: error });
+    throw new KernelArgumentError(`${what} cannot be viewed as an array: ${(error as Error).message}`, undefined, {
+      cause: error,
+    });
   }
   if (!view.isHostAccessible) {
     const device = view.device;
@@ -51,17 +53,30 @@ export function bindArrayArgument(param: ArrayParam, index: number, value: unkno
   }
   if (view.closed) throw new KernelArgumentError(`${what} is a closed view`);
   const element = ELEMENT_TYPES[type.dtype];
-  if (view.dtype.name !== element.dtypeName) throw new KernelArgumentError(`${what} holds ${view.dtype.name}; the kernel was specialized for ${element.dtypeName}`);
-  if (view.ndim !== type.ndim) throw new KernelArgumentError(`${what} has ${view.ndim} dimension(s); the kernel was specialized for ${type.ndim}`);
+  if (view.dtype.name !== element.dtypeName)
+    throw new KernelArgumentError(
+      `${what} holds ${view.dtype.name}; the kernel was specialized for ${element.dtypeName}`,
+    );
+  if (view.ndim !== type.ndim)
+    throw new KernelArgumentError(`${what} has ${view.ndim} dimension(s); the kernel was specialized for ${type.ndim}`);
   if (!layoutFits(view, type)) {
-    throw new KernelArgumentError(`${what} has strides [${view.strides.join(', ')}] for shape [${view.shape.join(', ')}], which are not layout '${type.layout}'`);
+    throw new KernelArgumentError(
+      `${what} has strides [${view.strides.join(', ')}] for shape [${view.shape.join(', ')}], which are not layout '${type.layout}'`,
+    );
   }
-  if (param.use.written && view.readonly) throw new KernelArgumentError(`${what} is read-only, and the kernel writes it`);
+  if (param.use.written && view.readonly)
+    throw new KernelArgumentError(`${what} is read-only, and the kernel writes it`);
   const tooLarge = view.shape.findIndex((extent) => extent > MAX_EXTENT);
-  if (tooLarge >= 0) throw new KernelArgumentError(`${what} has extent ${view.shape[tooLarge]} in dimension ${tooLarge}; kernels take extents below 2^31`);
+  if (tooLarge >= 0)
+    throw new KernelArgumentError(
+      `${what} has extent ${view.shape[tooLarge]} in dimension ${tooLarge}; kernels take extents below 2^31`,
+    );
   const ctor = element.arrayConstructor;
   const size = ctor.BYTES_PER_ELEMENT;
-  if (view.byteOffset % size !== 0) throw new KernelArgumentError(`${what} starts at byte ${view.byteOffset}, which is not aligned to its ${size}-byte elements`);
+  if (view.byteOffset % size !== 0)
+    throw new KernelArgumentError(
+      `${what} starts at byte ${view.byteOffset}, which is not aligned to its ${size}-byte elements`,
+    );
   const buffer = view.buffer!;
   // (A SharedArrayBuffer works the same; the cast only satisfies the union of constructors.)
   const data = new ctor(buffer as ArrayBuffer, 0, Math.floor(buffer.byteLength / size));

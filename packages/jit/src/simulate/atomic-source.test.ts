@@ -1,13 +1,36 @@
 import { describe, expect, test } from 'vitest';
 import { isHalf, type ScalarName } from '../typing/jit-types.js';
 import { ATOMIC_TYPES, type AtomicFunction, type Expr, type MemorySpace, type Stmt } from '../typing/typed-ir.js';
-import { KernelBuilder, NO_POSITIONS, atomic, compare, expr, get, i32, load, mload, mstore, set, special, store, syncthreads, when } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  NO_POSITIONS,
+  atomic,
+  compare,
+  expr,
+  get,
+  i32,
+  load,
+  mload,
+  mstore,
+  set,
+  special,
+  store,
+  syncthreads,
+  when,
+} from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
 type Value = number | bigint;
 type Host = Int32Array | Uint32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array;
 
-const ARRAYS: Record<string, new (n: number) => Host> = { i32: Int32Array, u32: Uint32Array, i64: BigInt64Array, u64: BigUint64Array, f32: Float32Array, f64: Float64Array };
+const ARRAYS: Record<string, new (n: number) => Host> = {
+  i32: Int32Array,
+  u32: Uint32Array,
+  i64: BigInt64Array,
+  u64: BigUint64Array,
+  f32: Float32Array,
+  f64: Float64Array,
+};
 
 /** The type's value of x, as the element would hold it. */
 function wrap(type: ScalarName, x: Value): Value {
@@ -82,7 +105,9 @@ function values(type: ScalarName, fn: AtomicFunction, n: number): Value[] {
         out.push(small ? r % 7 : t === 1 ? 2 ** 32 - 1 : r);
         break;
       case 'i64':
-        out.push(t === 1 ? -(2n ** 63n) : t === 2 ? 2n ** 63n - 1n : BigInt.asIntN(64, (BigInt(r) << 33n) ^ BigInt(next())));
+        out.push(
+          t === 1 ? -(2n ** 63n) : t === 2 ? 2n ** 63n - 1n : BigInt.asIntN(64, (BigInt(r) << 33n) ^ BigInt(next())),
+        );
         break;
       case 'u64':
         out.push(small ? BigInt(r % 7) : t === 1 ? 2n ** 64n - 1n : (BigInt(r) << 32n) | BigInt(next()));
@@ -105,7 +130,11 @@ const THREADS = 40;
  * block, on an array parameter or a shared or local array; the threads run
  * in order, so the old values are the reference's, step by step.
  */
-function runAtomic(fn: AtomicFunction, type: ScalarName, where: 'global' | MemorySpace): { olds: Value[]; final: Value; expectedOlds: Value[]; expectedFinal: Value } {
+function runAtomic(
+  fn: AtomicFunction,
+  type: ScalarName,
+  where: 'global' | MemorySpace,
+): { olds: Value[]; final: Value; expectedOlds: Value[]; expectedFinal: Value } {
   const b = new KernelBuilder();
   const target = b.array('target', type);
   const vals = b.array('vals', type, 1, 'C', { readonly: true });
@@ -127,7 +156,10 @@ function runAtomic(fn: AtomicFunction, type: ScalarName, where: 'global' | Memor
     ];
   } else if (where === 'local') {
     // each thread its own element: starts at 0
-    body = [expr(store(olds, type, [t], old)), expr(store(target, type, [i32(0)], mload('local', memory, type, [i32(0)])))];
+    body = [
+      expr(store(olds, type, [t], old)),
+      expr(store(target, type, [i32(0)], mload('local', memory, type, [i32(0)]))),
+    ];
   } else {
     body = [expr(store(olds, type, [t], old))];
   }
@@ -153,7 +185,12 @@ function runAtomic(fn: AtomicFunction, type: ScalarName, where: 'global' | Memor
   cs.forEach((x, k) => ((c as { [i: number]: Value })[k] = x));
   const o = new ctor(THREADS);
   new SimulatedKernel(b.build(body), NO_POSITIONS).run([1, 1, 1], [THREADS, 1, 1], [host, v, c, o]);
-  return { olds: [...o], final: host[0]!, expectedOlds: expectedOlds.map((x) => wrap(type, x)), expectedFinal: wrap(type, current) };
+  return {
+    olds: [...o],
+    final: host[0]!,
+    expectedOlds: expectedOlds.map((x) => wrap(type, x)),
+    expectedFinal: wrap(type, current),
+  };
 }
 
 describe('atomics: every function on every type it takes, with the old values', () => {
@@ -187,14 +224,20 @@ describe('atomics: every function on every type it takes, with the old values', 
         const vals = b.array('vals', type, 1, 'C', { readonly: true });
         const olds = b.array('olds', type);
         const t = special('tid.x');
-        const kernel = b.build([expr(store(olds, type, [t], atomic(fn, { array: target }, type, [t], load(vals, type, [t]))))]);
+        const kernel = b.build([
+          expr(store(olds, type, [t], atomic(fn, { array: target }, type, [t], load(vals, type, [t])))),
+        ]);
         const ctor = ARRAYS[type]!;
-        const host = ctor === Float32Array ? Float32Array.from(pairs, (p) => p[0]) : Float64Array.from(pairs, (p) => p[0]);
+        const host =
+          ctor === Float32Array ? Float32Array.from(pairs, (p) => p[0]) : Float64Array.from(pairs, (p) => p[0]);
         const v = ctor === Float32Array ? Float32Array.from(pairs, (p) => p[1]) : Float64Array.from(pairs, (p) => p[1]);
         const o = new ctor(pairs.length);
         new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [pairs.length, 1, 1], [host, v, o]);
         expect([...o]).toEqual(pairs.map((p) => p[0]));
-        const formula = fn === 'min' ? ([a, c]: [number, number]) => (a < c || a !== a ? a : c) : ([a, c]: [number, number]) => (a > c || a !== a ? a : c);
+        const formula =
+          fn === 'min'
+            ? ([a, c]: [number, number]) => (a < c || a !== a ? a : c)
+            : ([a, c]: [number, number]) => (a > c || a !== a ? a : c);
         expect([...host]).toEqual(pairs.map((p) => Math.fround(formula(p))));
       }
     }
@@ -215,9 +258,12 @@ describe('atomics: every function on every type it takes, with the old values', 
         const vals = b.array('vals', type, 1, 'C', { readonly: true });
         const olds = b.array('olds', type);
         const t = special('tid.x');
-        const kernel = b.build([expr(store(olds, type, [t], atomic(fn, { array: target }, type, [t], load(vals, type, [t]))))]);
+        const kernel = b.build([
+          expr(store(olds, type, [t], atomic(fn, { array: target }, type, [t], load(vals, type, [t])))),
+        ]);
         const ctor = ARRAYS[type]!;
-        const host = ctor === Float32Array ? Float32Array.from(pairs, (p) => p[0]) : Float64Array.from(pairs, (p) => p[0]);
+        const host =
+          ctor === Float32Array ? Float32Array.from(pairs, (p) => p[0]) : Float64Array.from(pairs, (p) => p[0]);
         const v = ctor === Float32Array ? Float32Array.from(pairs, (p) => p[1]) : Float64Array.from(pairs, (p) => p[1]);
         const o = new ctor(pairs.length);
         new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [pairs.length, 1, 1], [host, v, o]);
@@ -233,8 +279,16 @@ describe('atomics: every function on every type it takes, with the old values', 
     const b = new KernelBuilder();
     const a = b.array('a', 'i32');
     const k = b.local('k', 'i32');
-    const bump = (): Expr => ({ op: 'sequence', type: 'i32', effects: [set(k, { op: 'binary', type: 'i32', operator: 'add', left: get(k, 'i32'), right: i32(1) })], value: get(k, 'i32') });
-    const kernel = b.build([expr(store(a, 'i32', [i32(3)], atomic('cas', { array: a }, 'i32', [bump()], bump(), bump()))), expr(store(a, 'i32', [i32(4)], get(k, 'i32')))]);
+    const bump = (): Expr => ({
+      op: 'sequence',
+      type: 'i32',
+      effects: [set(k, { op: 'binary', type: 'i32', operator: 'add', left: get(k, 'i32'), right: i32(1) })],
+      value: get(k, 'i32'),
+    });
+    const kernel = b.build([
+      expr(store(a, 'i32', [i32(3)], atomic('cas', { array: a }, 'i32', [bump()], bump(), bump()))),
+      expr(store(a, 'i32', [i32(4)], get(k, 'i32'))),
+    ]);
     const host = new Int32Array([0, 2, 0, 0, 0]);
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [1, 1, 1], [host]);
     // index 1 (k = 1), compare 2 (k = 2): a[1] == 2, so a[1] = 3; old 2

@@ -54,9 +54,13 @@ export function atomicSource(
   const type = access.dtype;
   if (access.space === 'const') throw new Error(`simulator: the typed IR has an atomic on const array ${access.array}`);
   const row = atomicRow(fn);
-  if (!row?.types.includes(type)) throw new Error(`simulator: the typed IR has atomic '${fn}' on ${type}; it takes ${row?.types.join(', ') ?? 'nothing'}`);
+  if (!row?.types.includes(type))
+    throw new Error(
+      `simulator: the typed IR has atomic '${fn}' on ${type}; it takes ${row?.types.join(', ') ?? 'nothing'}`,
+    );
   const compares = row.operands === 'compare';
-  if (compares !== (compare !== undefined)) throw new Error(`simulator: atomic '${fn}' ${compares ? 'needs' : 'takes no'} compare value`);
+  if (compares !== (compare !== undefined))
+    throw new Error(`simulator: atomic '${fn}' ${compares ? 'needs' : 'takes no'} compare value`);
   const { guard, index, fail, site } = checkedElement(access, indices, loc, context, fn);
   const big = type === 'i64' || type === 'u64';
   const zero = big ? '0n' : '0';
@@ -80,6 +84,10 @@ export function atomicSource(
   // f16 and bf16 elements are their bits: read as values, written back as bits
   const bits = ELEMENT_TYPES[type].bits;
   const next = updated(row, fn, type, o, v, c);
-  steps.push(`${o} = ${bits ? `${bits.decode}(${element})` : element}`, `${element} = ${bits ? `${bits.encode}(${next})` : next}`, o);
+  steps.push(
+    `${o} = ${bits ? `${bits.decode}(${element})` : element}`,
+    `${element} = ${bits ? `${bits.encode}(${next})` : next}`,
+    o,
+  );
   return { code: `(${guard} ? (${steps.join(', ')}) : ${fail})`, type };
 }

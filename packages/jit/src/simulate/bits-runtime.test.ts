@@ -1,7 +1,23 @@
 import { describe, expect, test } from 'vitest';
 import type { ScalarName } from '../typing/jit-types.js';
 import type { BitFunction } from '../typing/typed-ir.js';
-import { KernelBuilder, NO_POSITIONS, binary, bits, evaluate, evaluateMany, expr, fence, get, i32, set, sleep, store, timer, u32 } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  NO_POSITIONS,
+  binary,
+  bits,
+  evaluate,
+  evaluateMany,
+  expr,
+  fence,
+  get,
+  i32,
+  set,
+  sleep,
+  store,
+  timer,
+  u32,
+} from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
 /** The bits of an integer of `width` bits, most significant first, from its two's complement. */
@@ -60,7 +76,10 @@ describe('timer, sleep and fence', () => {
   test('clock64 and globaltimer count nanoseconds as a u64, onward', () => {
     const b = new KernelBuilder();
     const out = b.array('out', 'u64');
-    const kernel = b.build([expr(store(out, 'u64', [i32(0)], timer('clock64'))), expr(store(out, 'u64', [i32(1)], timer('globaltimer')))]);
+    const kernel = b.build([
+      expr(store(out, 'u64', [i32(0)], timer('clock64'))),
+      expr(store(out, 'u64', [i32(1)], timer('globaltimer'))),
+    ]);
     const host = new BigUint64Array(2);
     const before = process.hrtime.bigint();
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [1, 1, 1], [host]);
@@ -72,7 +91,13 @@ describe('timer, sleep and fence', () => {
     const b = new KernelBuilder();
     const out = b.array('out', 'u32');
     const k = b.local('k', 'u32');
-    const kernel = b.build([sleep(set(k, binary('add', get(k, 'u32'), u32(1_000_000_000)))), fence('block'), fence('device'), fence('system'), expr(store(out, 'u32', [i32(0)], get(k, 'u32')))]);
+    const kernel = b.build([
+      sleep(set(k, binary('add', get(k, 'u32'), u32(1_000_000_000)))),
+      fence('block'),
+      fence('device'),
+      fence('system'),
+      expr(store(out, 'u32', [i32(0)], get(k, 'u32'))),
+    ]);
     const host = new Uint32Array(1);
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [4, 1, 1], [host]);
     expect(host[0]).toBe(1_000_000_000);

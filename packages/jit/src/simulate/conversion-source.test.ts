@@ -2,7 +2,20 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { ScalarName } from '../typing/jit-types.js';
 import type { Expr } from '../typing/typed-ir.js';
-import { binary, bool, c, convert, evaluate, evaluateMany, f32, f64, i32, i64, u32, u64 } from './ir-builders.test-support.js';
+import {
+  binary,
+  bool,
+  c,
+  convert,
+  evaluate,
+  evaluateMany,
+  f32,
+  f64,
+  i32,
+  i64,
+  u32,
+  u64,
+} from './ir-builders.test-support.js';
 
 /** Converts the scalar argument `value` of type `from` to `to` in the generated code (an argument, so nothing is constant). */
 function convertArgument<T extends ScalarName>(from: ScalarName, to: T, value: number | bigint | boolean) {
@@ -48,9 +61,13 @@ describe('int → int wraps (sign- or zero-extending by the source)', () => {
     const index = (x: Expr): Expr => binary('add', convert('i64', x), convert('i64', i32(2 ** 31 - 1)));
     // (2^31 - 1) + (2^31 - 1) = 2^32 - 2
     expect(evaluate('i32', ([x]) => convert('i32', index(x!)), [{ type: 'i32', value: 2 ** 31 - 1 }])).toBe(-2);
-    expect(evaluate('u32', ([x]) => convert('u32', index(x!)), [{ type: 'i32', value: 2 ** 31 - 1 }])).toBe(2 ** 32 - 2);
+    expect(evaluate('u32', ([x]) => convert('u32', index(x!)), [{ type: 'i32', value: 2 ** 31 - 1 }])).toBe(
+      2 ** 32 - 2,
+    );
     expect(evaluate('u8', ([x]) => convert('u8', index(x!)), [{ type: 'i32', value: 3 }])).toBe(2);
-    expect(evaluate('u64', ([x]) => convert('u64', index(x!)), [{ type: 'i32', value: -(2 ** 31) }])).toBe(2n ** 64n - 1n);
+    expect(evaluate('u64', ([x]) => convert('u64', index(x!)), [{ type: 'i32', value: -(2 ** 31) }])).toBe(
+      2n ** 64n - 1n,
+    );
     expect(evaluate('f32', ([x]) => convert('f32', index(x!)), [{ type: 'i32', value: 2 }])).toBe(2 ** 31);
     expect(evaluate('bool', ([x]) => convert('bool', index(x!)), [{ type: 'i32', value: -(2 ** 31) + 1 }])).toBe(false);
   });
@@ -65,17 +82,22 @@ describe('int → int wraps (sign- or zero-extending by the source)', () => {
       ['u32', 32, false],
     ];
     fc.assert(
-      fc.property(fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { minLength: 1, maxLength: 64 }), (values) => {
-        for (const [to, bits, signed] of targets) {
-          const got = evaluateMany(
-            to,
-            ['i64'],
-            ([x]) => convert(to, x!),
-            values.map((v) => [v]),
-          );
-          values.forEach((v, k) => expect(got[k]).toBe(Number(signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v))));
-        }
-      }),
+      fc.property(
+        fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { minLength: 1, maxLength: 64 }),
+        (values) => {
+          for (const [to, bits, signed] of targets) {
+            const got = evaluateMany(
+              to,
+              ['i64'],
+              ([x]) => convert(to, x!),
+              values.map((v) => [v]),
+            );
+            values.forEach((v, k) =>
+              expect(got[k]).toBe(Number(signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v))),
+            );
+          }
+        },
+      ),
       { numRuns: 20 },
     );
   });
@@ -104,15 +126,18 @@ describe('int → float rounds to nearest, once', () => {
 
   test('i64 → f32 matches an exact reference', () => {
     fc.assert(
-      fc.property(fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { minLength: 1, maxLength: 64 }), (values) => {
-        const got = evaluateMany(
-          'f32',
-          ['i64'],
-          ([x]) => convert('f32', x!),
-          values.map((v) => [v]),
-        );
-        values.forEach((v, k) => expect(got[k]).toBe(referenceToF32(v)));
-      }),
+      fc.property(
+        fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { minLength: 1, maxLength: 64 }),
+        (values) => {
+          const got = evaluateMany(
+            'f32',
+            ['i64'],
+            ([x]) => convert('f32', x!),
+            values.map((v) => [v]),
+          );
+          values.forEach((v, k) => expect(got[k]).toBe(referenceToF32(v)));
+        },
+      ),
       { numRuns: 20 },
     );
   });

@@ -54,7 +54,8 @@ export function convertSource(value: GeneratedValue, to: ScalarName, numberBound
   if (to === 'bool') return out(`(!!${x})`);
   if (from === 'bool') {
     if (to === 'u64') return out(`(${x} ? 1n : 0n)`);
-    if (to === 'i64') return numberBound !== undefined ? { code: `(${x} ? 1 : 0)`, type: to, numberBound } : out(`(${x} ? 1n : 0n)`);
+    if (to === 'i64')
+      return numberBound !== undefined ? { code: `(${x} ? 1 : 0)`, type: to, numberBound } : out(`(${x} ? 1n : 0n)`);
     return out(`(${x} ? 1 : 0)`);
   }
   if (isFloat(from)) {

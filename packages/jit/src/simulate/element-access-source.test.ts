@@ -156,7 +156,10 @@ describe('arrays of 1, 2 and 3 dimensions in C, F and A layouts', () => {
       doubleKernel(ndim, layout, layout).run([1, 1, 1], launchFor(input.shape), [input, output]);
       expect(elements(output)).toEqual(before.map((x) => x * 2 + 1));
       // And into a compact C array: the element order is the logical one.
-      const compact = StridedMemoryView.fromBuffer(new Float64Array(input.size), { dtype: 'float64', shape: input.shape });
+      const compact = StridedMemoryView.fromBuffer(new Float64Array(input.size), {
+        dtype: 'float64',
+        shape: input.shape,
+      });
       doubleKernel(ndim, layout, 'C').run([1, 1, 1], launchFor(input.shape), [input, compact]);
       expect([...new Float64Array(compact.buffer!)]).toEqual(before.map((x) => x * 2 + 1));
     });
@@ -167,7 +170,11 @@ describe('arrays of 1, 2 and 3 dimensions in C, F and A layouts', () => {
     const every2 = StridedMemoryView.fromBuffer(data, { dtype: 'float64' }).slice([0, 12, 2]);
     const b = new KernelBuilder();
     const out = b.array('out', 'f64', 1, 'A');
-    new SimulatedKernel(b.build([expr(store(out, 'f64', [tid('x')], f64(1)))]), NO_POSITIONS).run([1, 1, 1], [6, 1, 1], [every2]);
+    new SimulatedKernel(b.build([expr(store(out, 'f64', [tid('x')], f64(1)))]), NO_POSITIONS).run(
+      [1, 1, 1],
+      [6, 1, 1],
+      [every2],
+    );
     expect([...data]).toEqual([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
   });
 
@@ -176,7 +183,14 @@ describe('arrays of 1, 2 and 3 dimensions in C, F and A layouts', () => {
     const typed = new Float64Array(buffer, 16, 4); // element 0 is element 2 of the buffer
     typed.set([1, 2, 3, 4]);
     const ndarray = { data: new Float64Array([0, 10, 20, 30, 40, 50]), shape: [3], stride: [2], offset: 1 }; // scijs ndarray: 10, 30, 50
-    const stdlib = { data: new Float64Array([0, 1, 2, 3, 4, 5]), dtype: 'float64', shape: [2, 3], strides: [3, 1], offset: 0, order: 'row-major' };
+    const stdlib = {
+      data: new Float64Array([0, 1, 2, 3, 4, 5]),
+      dtype: 'float64',
+      shape: [2, 3],
+      strides: [3, 1],
+      offset: 0,
+      order: 'row-major',
+    };
     const out1 = new Float64Array(4);
     doubleKernel(1, 'C', 'C').run([1, 1, 1], [4, 1, 1], [typed, out1]);
     expect([...out1]).toEqual([3, 5, 7, 9]);
@@ -191,16 +205,25 @@ describe('arrays of 1, 2 and 3 dimensions in C, F and A layouts', () => {
     const bytes = new ArrayBuffer(4);
     const b = new KernelBuilder();
     const out = b.array('out', 'u8');
-    new SimulatedKernel(b.build([expr(store(out, 'u8', [tid('x')], convert('u8', binary('add', tid('x'), i32(250)))))]), NO_POSITIONS).run([1, 1, 1], [4, 1, 1], [bytes]);
+    new SimulatedKernel(
+      b.build([expr(store(out, 'u8', [tid('x')], convert('u8', binary('add', tid('x'), i32(250)))))]),
+      NO_POSITIONS,
+    ).run([1, 1, 1], [4, 1, 1], [bytes]);
     expect([...new Uint8Array(bytes)]).toEqual([250, 251, 252, 253]);
   });
 
   test("dim reads the extents and the view's strides", () => {
-    const view = StridedMemoryView.fromBuffer(new Float64Array(48), { dtype: 'float64', shape: [6, 8] }).slice([1, 6, 2], [7, undefined, -3]);
+    const view = StridedMemoryView.fromBuffer(new Float64Array(48), { dtype: 'float64', shape: [6, 8] }).slice(
+      [1, 6, 2],
+      [7, undefined, -3],
+    );
     const b = new KernelBuilder();
     const a = b.array('a', 'f64', 2, 'A', { readonly: true });
     const out = b.array('out', 'i64');
-    const body: Stmt[] = [0, 1].flatMap((k) => [expr(store(out, 'i64', [i32(2 * k)], dim(a, 'shape', k))), expr(store(out, 'i64', [i32(2 * k + 1)], dim(a, 'stride', k)))]);
+    const body: Stmt[] = [0, 1].flatMap((k) => [
+      expr(store(out, 'i64', [i32(2 * k)], dim(a, 'shape', k))),
+      expr(store(out, 'i64', [i32(2 * k + 1)], dim(a, 'stride', k))),
+    ]);
     const host = new BigInt64Array(4);
     new SimulatedKernel(b.build(body), NO_POSITIONS).run([1, 1, 1], [1, 1, 1], [view, host]);
     expect([...host]).toEqual([3n, 16n, 3n, -3n]);
@@ -208,7 +231,12 @@ describe('arrays of 1, 2 and 3 dimensions in C, F and A layouts', () => {
 });
 
 describe('element types', () => {
-  function roundTrip(dtype: ScalarName, input: ArrayBufferView, output: ArrayBufferView, value: (x: Expr) => Expr): void {
+  function roundTrip(
+    dtype: ScalarName,
+    input: ArrayBufferView,
+    output: ArrayBufferView,
+    value: (x: Expr) => Expr,
+  ): void {
     const b = new KernelBuilder();
     const x = b.array('x', dtype, 1, 'C', { readonly: true });
     const y = b.array('y', dtype);
@@ -219,7 +247,9 @@ describe('element types', () => {
 
   test('i8 stores wrap (the typer converts the value to i8 first)', () => {
     const y = new Int8Array(4);
-    roundTrip('i8', new Int8Array([100, -100, 127, -128]), y, (x) => convert('i8', binary('mul', convert('i32', x), i32(3))));
+    roundTrip('i8', new Int8Array([100, -100, 127, -128]), y, (x) =>
+      convert('i8', binary('mul', convert('i32', x), i32(3))),
+    );
     expect([...y]).toEqual([44, -44, 125, -128]);
   });
 
@@ -240,11 +270,17 @@ describe('element types', () => {
     const i = tid('x');
     // z[i] = (y[i] = !x[i]) ? 10 : 20
     const stored = store(y, 'bool', [i], compare('eq', load(x, 'bool', [i]), bool(false)));
-    const kernel = b.build([expr(store(z, 'i32', [i], { op: 'select', type: 'i32', test: stored, then: i32(10), otherwise: i32(20) }))]);
+    const kernel = b.build([
+      expr(store(z, 'i32', [i], { op: 'select', type: 'i32', test: stored, then: i32(10), otherwise: i32(20) })),
+    ]);
     const ys = new Uint8Array(3);
     const zs = new Int32Array(3);
     const asBool = (bytes: Uint8Array) => StridedMemoryView.fromBuffer(bytes, { dtype: 'bool' });
-    new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [3, 1, 1], [asBool(new Uint8Array([0, 1, 2])), asBool(ys), zs]);
+    new SimulatedKernel(kernel, NO_POSITIONS).run(
+      [1, 1, 1],
+      [3, 1, 1],
+      [asBool(new Uint8Array([0, 1, 2])), asBool(ys), zs],
+    );
     expect([...ys]).toEqual([1, 0, 0]); // 2 reads as true
     expect([...zs]).toEqual([10, 20, 20]);
   });
@@ -260,7 +296,9 @@ describe('element types', () => {
 
   test('f32 elements', () => {
     const y = new Float32Array(2);
-    roundTrip('f32', new Float32Array([16777216, 0.1]), y, (x) => binary('add', x, { op: 'const', type: 'f32', value: 1 }));
+    roundTrip('f32', new Float32Array([16777216, 0.1]), y, (x) =>
+      binary('add', x, { op: 'const', type: 'f32', value: 1 }),
+    );
     expect([...y]).toEqual([16777216, Math.fround(Math.fround(0.1) + 1)]);
   });
 
@@ -275,14 +313,22 @@ describe('element types', () => {
     const out = new Float64Array(3);
     sim.run([1, 1, 1], [3, 1, 1], [new BigInt64Array([2n, 0n, 1n]), new Float64Array([10, 20, 30]), out]);
     expect([...out]).toEqual([30, 10, 20]);
-    expect(() => sim.run([1, 1, 1], [3, 1, 1], [new BigInt64Array([2n, 2n ** 62n, 1n]), new Float64Array([10, 20, 30]), out])).toThrow(
+    expect(() =>
+      sim.run([1, 1, 1], [3, 1, 1], [new BigInt64Array([2n, 2n ** 62n, 1n]), new Float64Array([10, 20, 30]), out]),
+    ).toThrow(
       /index 4611686018427387904 \(approximately\) is out of bounds of 'x' \(length 3\), in thread \(1, 0, 0\)/,
     );
   });
 });
 
 describe('out-of-bounds accesses raise a SimulatorError at the access', () => {
-  const text = ['function k(x, y, n) {', '  const i = cuda.grid(1);', '  y[i] = x[i + 1];', '  grid2[i, i] = 0;', '}'].join('\n');
+  const text = [
+    'function k(x, y, n) {',
+    '  const i = cuda.grid(1);',
+    '  y[i] = x[i + 1];',
+    '  grid2[i, i] = 0;',
+    '}',
+  ].join('\n');
   const locator = new TextLocator(text);
 
   function shiftKernel(): SimulatedKernel {
@@ -295,7 +341,17 @@ describe('out-of-bounds accesses raise a SimulatorError at the access', () => {
     return new SimulatedKernel(
       b.build([
         expr(set(i, globalIndexX())),
-        when(compare('lt', iv, get(n, 'i32')), [expr(store(y, 'f32', [iv], load(x, 'f32', [binary('add', iv, i32(1))], locator.loc('x[i + 1]')), locator.loc('y[i]')))]),
+        when(compare('lt', iv, get(n, 'i32')), [
+          expr(
+            store(
+              y,
+              'f32',
+              [iv],
+              load(x, 'f32', [binary('add', iv, i32(1))], locator.loc('x[i + 1]')),
+              locator.loc('y[i]'),
+            ),
+          ),
+        ]),
       ]),
       locator,
     );
@@ -318,18 +374,28 @@ describe('out-of-bounds accesses raise a SimulatorError at the access', () => {
   test('writing outside, and negative indices', () => {
     const x = new Float32Array(9);
     const y = new Float32Array(4);
-    expect(() => shiftKernel().run([1, 1, 1], [8, 1, 1], [8, x, y])).toThrow(/^kernels\/test-kernel\.js:3:3: index 4 is out of bounds of 'y' \(length 4\), in thread \(4, 0, 0\)/);
+    expect(() => shiftKernel().run([1, 1, 1], [8, 1, 1], [8, x, y])).toThrow(
+      /^kernels\/test-kernel\.js:3:3: index 4 is out of bounds of 'y' \(length 4\), in thread \(4, 0, 0\)/,
+    );
     expect(() => shiftKernel().run([1, 1, 1], [8, 1, 1], [-3, x, y])).not.toThrow();
     const b = new KernelBuilder();
     const out = b.array('out', 'f64', 1, 'A');
-    const sim = new SimulatedKernel(b.build([expr(store(out, 'f64', [binary('sub', tid('x'), i32(1))], f64(1), locator.loc('y[i]')))]), locator);
-    expect(() => sim.run([1, 1, 1], [2, 1, 1], [new Float64Array(4)])).toThrow(/index -1 is out of bounds of 'out' \(length 4\), in thread \(0, 0, 0\)/);
+    const sim = new SimulatedKernel(
+      b.build([expr(store(out, 'f64', [binary('sub', tid('x'), i32(1))], f64(1), locator.loc('y[i]')))]),
+      locator,
+    );
+    expect(() => sim.run([1, 1, 1], [2, 1, 1], [new Float64Array(4)])).toThrow(
+      /index -1 is out of bounds of 'out' \(length 4\), in thread \(0, 0, 0\)/,
+    );
   });
 
   test('each dimension is checked against its own extent', () => {
     const b = new KernelBuilder();
     const g = b.array('grid2', 'f64', 2, 'C');
-    const sim = new SimulatedKernel(b.build([expr(store(g, 'f64', [tid('y'), tid('x')], f64(0), locator.loc('grid2[i, i]')))]), locator);
+    const sim = new SimulatedKernel(
+      b.build([expr(store(g, 'f64', [tid('y'), tid('x')], f64(0), locator.loc('grid2[i, i]')))]),
+      locator,
+    );
     const view = StridedMemoryView.fromBuffer(new Float64Array(12), { dtype: 'float64', shape: [4, 3] }); // 12 elements: [0, 3] would be in the buffer
     expect(() => sim.run([1, 1, 1], [3, 4, 1], [view])).not.toThrow();
     expect(() => sim.run([1, 1, 1], [4, 3, 1], [view])).toThrow(
@@ -338,6 +404,8 @@ describe('out-of-bounds accesses raise a SimulatorError at the access', () => {
   });
 
   test('an empty array has no element to touch', () => {
-    expect(() => shiftKernel().run([1, 1, 1], [1, 1, 1], [1, new Float32Array(0), new Float32Array(1)])).toThrow(/index 1 is out of bounds of 'x' \(length 0\)/);
+    expect(() => shiftKernel().run([1, 1, 1], [1, 1, 1], [1, new Float32Array(0), new Float32Array(1)])).toThrow(
+      /index 1 is out of bounds of 'x' \(length 0\)/,
+    );
   });
 });

@@ -43,9 +43,18 @@ interface CheckedElement {
  * or a constant, then checked against the extents: two comparisons per
  * dimension, which the JIT keeps next to the access.
  */
-export function checkedElement(access: ArrayAccess, indices: readonly GeneratedValue[], loc: Loc | undefined, context: SourceContext, atomic?: AtomicFunction): CheckedElement {
+export function checkedElement(
+  access: ArrayAccess,
+  indices: readonly GeneratedValue[],
+  loc: Loc | undefined,
+  context: SourceContext,
+  atomic?: AtomicFunction,
+): CheckedElement {
   const ndim = access.extents.length;
-  if (indices.length !== ndim) throw new Error(`simulator: an array of ${ndim} dimension(s) takes ${ndim} indices, the typed IR has ${indices.length}`);
+  if (indices.length !== ndim)
+    throw new Error(
+      `simulator: an array of ${ndim} dimension(s) takes ${ndim} indices, the typed IR has ${indices.length}`,
+    );
   const site = context.addFaultSite({
     kind: 'bounds',
     loc,
@@ -80,7 +89,12 @@ function indexName(index: string, context: SourceContext, setup: string[]): stri
 }
 
 /** The call that records an access in the array's race shadow. */
-export function shadowCall(access: ArrayAccess, what: 'read' | 'write' | 'atomic', index: string, site: number): string {
+export function shadowCall(
+  access: ArrayAccess,
+  what: 'read' | 'write' | 'atomic',
+  index: string,
+  site: number,
+): string {
   const shadow = access.shadow!;
   const thread = access.thread ?? 'lin';
   if (shadow.units === 1) return `${shadow.name}.${what}(${index}, ${thread}, ${site})`;
@@ -88,7 +102,12 @@ export function shadowCall(access: ArrayAccess, what: 'read' | 'write' | 'atomic
 }
 
 /** Source for reading an element. */
-export function loadSource(access: ArrayAccess, indices: readonly GeneratedValue[], loc: Loc | undefined, context: SourceContext): GeneratedValue {
+export function loadSource(
+  access: ArrayAccess,
+  indices: readonly GeneratedValue[],
+  loc: Loc | undefined,
+  context: SourceContext,
+): GeneratedValue {
   const { guard, index, fail, site } = checkedElement(access, indices, loc, context);
   const steps: string[] = [];
   const at = access.shadow === undefined ? index : indexName(index, context, steps);
@@ -106,7 +125,13 @@ export function loadSource(access: ArrayAccess, indices: readonly GeneratedValue
  * recorded in its shadow after the value is evaluated (the value may wait
  * at a collective), just before the element is written.
  */
-export function storeSource(access: ArrayAccess, indices: readonly GeneratedValue[], value: GeneratedValue, loc: Loc | undefined, context: SourceContext): GeneratedValue {
+export function storeSource(
+  access: ArrayAccess,
+  indices: readonly GeneratedValue[],
+  value: GeneratedValue,
+  loc: Loc | undefined,
+  context: SourceContext,
+): GeneratedValue {
   if (access.space === 'const') throw new Error(`simulator: the typed IR stores to const array ${access.array}`);
   const { guard, index, fail, site } = checkedElement(access, indices, loc, context);
   const dtype = access.dtype;

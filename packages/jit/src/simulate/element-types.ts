@@ -45,8 +45,16 @@ export const ELEMENT_TYPES: Readonly<Record<ScalarName, ElementType>> = Object.f
   u32: { dtypeName: 'uint32', arrayConstructor: Uint32Array },
   i64: { dtypeName: 'int64', arrayConstructor: BigInt64Array },
   u64: { dtypeName: 'uint64', arrayConstructor: BigUint64Array },
-  f16: { dtypeName: 'float16', arrayConstructor: Uint16Array, bits: { encode: 'float16Bits', decode: 'float16FromBits' } },
-  bf16: { dtypeName: 'bfloat16', arrayConstructor: Uint16Array, bits: { encode: 'bfloat16Bits', decode: 'bfloat16FromBits' } },
+  f16: {
+    dtypeName: 'float16',
+    arrayConstructor: Uint16Array,
+    bits: { encode: 'float16Bits', decode: 'float16FromBits' },
+  },
+  bf16: {
+    dtypeName: 'bfloat16',
+    arrayConstructor: Uint16Array,
+    bits: { encode: 'bfloat16Bits', decode: 'bfloat16FromBits' },
+  },
   f32: { dtypeName: 'float32', arrayConstructor: Float32Array },
   f64: { dtypeName: 'float64', arrayConstructor: Float64Array },
 });

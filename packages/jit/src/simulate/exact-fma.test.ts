@@ -53,24 +53,34 @@ describe('fma', () => {
 
   test('f32 near midpoints: products of f32 values with a tiny addend', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1 << 23, max: (1 << 24) - 1 }), fc.integer({ min: 1 << 23, max: (1 << 24) - 1 }), fc.integer({ min: -60, max: 60 }), fc.boolean(), (ma, mb, e, negative) => {
-        const a = ma * 2 ** -23;
-        const b = mb * 2 ** -23;
-        const c = (negative ? -1 : 1) * 2 ** (e - 80);
-        expect(fmaFloat32(a, b, c)).toBe(referenceFmaFloat32(a, b, c));
-        expect(fmaFloat32(a, b, c)).toBe(Math.fround(exactFusedMultiplyAdd(a, b, c, 24, -149)));
-      }),
+      fc.property(
+        fc.integer({ min: 1 << 23, max: (1 << 24) - 1 }),
+        fc.integer({ min: 1 << 23, max: (1 << 24) - 1 }),
+        fc.integer({ min: -60, max: 60 }),
+        fc.boolean(),
+        (ma, mb, e, negative) => {
+          const a = ma * 2 ** -23;
+          const b = mb * 2 ** -23;
+          const c = (negative ? -1 : 1) * 2 ** (e - 80);
+          expect(fmaFloat32(a, b, c)).toBe(referenceFmaFloat32(a, b, c));
+          expect(fmaFloat32(a, b, c)).toBe(Math.fround(exactFusedMultiplyAdd(a, b, c, 24, -149)));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
 
   test('f64: fma(a, b, -a*b) is the exact product error', () => {
     fc.assert(
-      fc.property(fc.double({ min: -1e100, max: 1e100, noNaN: true }), fc.double({ min: -1e100, max: 1e100, noNaN: true }), (a, b) => {
-        fc.pre(Math.abs(a * b) > 1e-250 || a * b === 0);
-        const p = a * b;
-        expect(fmaFloat64(a, b, -p) + 0).toBe(productError(a, b) + 0);
-      }),
+      fc.property(
+        fc.double({ min: -1e100, max: 1e100, noNaN: true }),
+        fc.double({ min: -1e100, max: 1e100, noNaN: true }),
+        (a, b) => {
+          fc.pre(Math.abs(a * b) > 1e-250 || a * b === 0);
+          const p = a * b;
+          expect(fmaFloat64(a, b, -p) + 0).toBe(productError(a, b) + 0);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -1,5 +1,26 @@
 import { describe, expect, test } from 'vitest';
-import { KernelBuilder, NO_POSITIONS, binary, bool, compare, convert, evaluate, expr, f32, f64, get, i32, i64, load, logical, select, sequence, set, store, u64 } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  NO_POSITIONS,
+  binary,
+  bool,
+  compare,
+  convert,
+  evaluate,
+  expr,
+  f32,
+  f64,
+  get,
+  i32,
+  i64,
+  load,
+  logical,
+  select,
+  sequence,
+  set,
+  store,
+  u64,
+} from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
 describe("logical and select are lazy and keep JavaScript's values", () => {
@@ -78,8 +99,15 @@ describe('assign and sequence', () => {
     const k = b.local('k', 'i32');
     const old = b.local('old', 'i32');
     // out[k++] = 7 as the typer writes it: (old = k, k = old + 1, old)
-    const postIncrement = sequence([set(old, get(k, 'i32')), set(k, binary('add', get(old, 'i32'), i32(1)))], get(old, 'i32'));
-    const kernel = b.build([expr(store(out, 'i32', [postIncrement], i32(7))), expr(store(out, 'i32', [postIncrement], i32(8))), expr(store(out, 'i32', [i32(2)], get(k, 'i32')))]);
+    const postIncrement = sequence(
+      [set(old, get(k, 'i32')), set(k, binary('add', get(old, 'i32'), i32(1)))],
+      get(old, 'i32'),
+    );
+    const kernel = b.build([
+      expr(store(out, 'i32', [postIncrement], i32(7))),
+      expr(store(out, 'i32', [postIncrement], i32(8))),
+      expr(store(out, 'i32', [i32(2)], get(k, 'i32'))),
+    ]);
     const host = new Int32Array(3);
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [1, 1, 1], [host]);
     expect([...host]).toEqual([7, 8, 2]);
@@ -89,7 +117,10 @@ describe('assign and sequence', () => {
     const b = new KernelBuilder();
     const out = b.array('out', 'i64');
     const t = b.local('t', 'i32');
-    const kernel = b.build([expr(store(out, 'i64', [i32(0)], binary('mul', sequence([set(t, i32(5))], i64(3n)), i64(2n ** 60n)))), expr(store(out, 'i64', [i32(1)], convert('i64', get(t, 'i32'))))]);
+    const kernel = b.build([
+      expr(store(out, 'i64', [i32(0)], binary('mul', sequence([set(t, i32(5))], i64(3n)), i64(2n ** 60n)))),
+      expr(store(out, 'i64', [i32(1)], convert('i64', get(t, 'i32')))),
+    ]);
     const host = new BigInt64Array(2);
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [1, 1, 1], [host]);
     expect([...host]).toEqual([3n * 2n ** 60n, 5n]);

@@ -1,6 +1,13 @@
 import { type ArrayType, isFloat, type ScalarName } from '../typing/jit-types.js';
 import { roundToFloat } from '../typing/literals.js';
-import { type Expr, type MemorySpace, SHUFFLE_TYPES, type SpecialRegister, type Stmt, type TypedKernel } from '../typing/typed-ir.js';
+import {
+  type Expr,
+  type MemorySpace,
+  SHUFFLE_TYPES,
+  type SpecialRegister,
+  type Stmt,
+  type TypedKernel,
+} from '../typing/typed-ir.js';
 import { unknownNode } from '../typing/unknown-node.js';
 import { arrayVariables } from './array-variables.js';
 import { atomicSource } from './atomic-source.js';
@@ -85,7 +92,8 @@ export class ExpressionSource {
     this.lockstep = options?.lockstep ?? false;
     this.context = {
       temporary: (initial) => context.temporary(initial),
-      addFaultSite: (site) => context.addFaultSite(this.#frames.length === 0 ? site : { ...site, via: [...this.#frames] }),
+      addFaultSite: (site) =>
+        context.addFaultSite(this.#frames.length === 0 ? site : { ...site, via: [...this.#frames] }),
     };
   }
 
@@ -96,7 +104,8 @@ export class ExpressionSource {
 
   generate(e: Expr): GeneratedValue {
     const value = this.#generate(e);
-    if (value.type !== e.type) throw new Error(`simulator: generated ${value.type} for an expression of type ${e.type}`);
+    if (value.type !== e.type)
+      throw new Error(`simulator: generated ${value.type} for an expression of type ${e.type}`);
     return value;
   }
 
@@ -106,25 +115,40 @@ export class ExpressionSource {
         return this.#constant(e.type, e.value);
       case 'local': {
         const bound = this.ranges.bound(e);
-        return bound === undefined ? { code: localName(e.id), type: e.type } : { code: localName(e.id), type: e.type, numberBound: bound };
+        return bound === undefined
+          ? { code: localName(e.id), type: e.type }
+          : { code: localName(e.id), type: e.type, numberBound: bound };
       }
       case 'assign': {
         const value = this.generate(e.value);
         const bound = this.ranges.bound(e);
-        if (bound !== undefined) return { code: `(${localName(e.id)} = ${value.code})`, type: e.type, numberBound: bound };
+        if (bound !== undefined)
+          return { code: `(${localName(e.id)} = ${value.code})`, type: e.type, numberBound: bound };
         const code = e.type === 'i64' || e.type === 'u64' ? bigintCode(value) : value.code;
         return { code: `(${localName(e.id)} = ${code})`, type: e.type };
       }
       case 'unary':
         return unarySource(e.operator, e.type, this.generate(e.operand), this.ranges.bound(e));
       case 'binary':
-        return binarySource(e.operator, e.type, this.generate(e.left), this.generate(e.right), this.ranges.bound(e), e.loc, this.context);
+        return binarySource(
+          e.operator,
+          e.type,
+          this.generate(e.left),
+          this.generate(e.right),
+          this.ranges.bound(e),
+          e.loc,
+          this.context,
+        );
       case 'compare':
         return compareSource(e.operator, this.generate(e.left), this.generate(e.right));
       case 'logical': {
         // JavaScript's && and || are the IR's: truthiness is `x != 0` (NaN false), the right side lazy.
         const [left, right] = this.#alike(e.left, e.right, this.ranges.bound(e));
-        return { code: `(${left.code} ${e.operator === 'and' ? '&&' : '||'} ${right.code})`, type: e.type, ...this.#bound(e) };
+        return {
+          code: `(${left.code} ${e.operator === 'and' ? '&&' : '||'} ${right.code})`,
+          type: e.type,
+          ...this.#bound(e),
+        };
       }
       case 'select': {
         const test = this.generate(e.test);
@@ -167,23 +191,43 @@ export class ExpressionSource {
         return atomicSource(e.fn, access, indices, this.generate(e.value), compare, e.loc, this.context);
       }
       case 'shuffle': {
-        if (!SHUFFLE_TYPES.includes(e.type)) throw new Error(`simulator: the typed IR shuffles a ${e.type}; shuffles take ${SHUFFLE_TYPES.join(', ')}`);
+        if (!SHUFFLE_TYPES.includes(e.type))
+          throw new Error(`simulator: the typed IR shuffles a ${e.type}; shuffles take ${SHUFFLE_TYPES.join(', ')}`);
         const value = this.generate(e.value);
-        const args = [this.generate(e.mask).code, e.type === 'i64' || e.type === 'u64' ? bigintCode(value) : value.code, this.generate(e.lane).code, this.generate(e.width).code];
+        const args = [
+          this.generate(e.mask).code,
+          e.type === 'i64' || e.type === 'u64' ? bigintCode(value) : value.code,
+          this.generate(e.lane).code,
+          this.generate(e.width).code,
+        ];
         return this.#collective({ op: 'shuffle', mode: e.mode }, e.loc, 'c4', args, e.type);
       }
       case 'vote': {
         const expected = warpVoteRow(e.mode)?.result ?? (e.mode === 'count' ? 'i32' : 'bool');
-        if (e.type !== expected) throw new Error(`simulator: the typed IR's '${e.mode}' vote is ${e.type}, not ${expected}`);
+        if (e.type !== expected)
+          throw new Error(`simulator: the typed IR's '${e.mode}' vote is ${e.type}, not ${expected}`);
         const blockModes = e.mode === 'count' || e.mode === 'and' || e.mode === 'or';
-        if ((e.scope === 'block') !== blockModes) throw new Error(`simulator: the typed IR has a '${e.mode}' vote of scope ${e.scope}`);
+        if ((e.scope === 'block') !== blockModes)
+          throw new Error(`simulator: the typed IR has a '${e.mode}' vote of scope ${e.scope}`);
         const mask = e.scope === 'warp' ? this.generate(this.#required(e.mask, 'a warp vote', 'mask')).code : '0';
-        return this.#collective({ op: 'vote', scope: e.scope, mode: e.mode }, e.loc, 'c2', [mask, this.generate(e.predicate).code], e.type);
+        return this.#collective(
+          { op: 'vote', scope: e.scope, mode: e.mode },
+          e.loc,
+          'c2',
+          [mask, this.generate(e.predicate).code],
+          e.type,
+        );
       }
       case 'match': {
         const value = this.generate(e.value);
         const big = e.valueType === 'i64' || e.valueType === 'u64';
-        return this.#collective({ op: 'match', mode: e.mode, valueType: e.valueType }, e.loc, 'c2', [this.generate(e.mask).code, big ? bigintCode(value) : value.code], 'u32');
+        return this.#collective(
+          { op: 'match', mode: e.mode, valueType: e.valueType },
+          e.loc,
+          'c2',
+          [this.generate(e.mask).code, big ? bigintCode(value) : value.code],
+          'u32',
+        );
       }
       case 'lanemask':
         return this.#laneMask(e);
@@ -191,7 +235,8 @@ export class ExpressionSource {
         return this.#bits(e);
       case 'timer': {
         const row = timerRow(e.which);
-        if (!row || typeof row.simulator !== 'string') throw new Error(`simulator: the typed IR has timer '${e.which}', which has no simulator form`);
+        if (!row || typeof row.simulator !== 'string')
+          throw new Error(`simulator: the typed IR has timer '${e.which}', which has no simulator form`);
         return { code: simulatorExpression(row.simulator, []), type: 'u64' };
       }
       case 'inline':
@@ -208,14 +253,18 @@ export class ExpressionSource {
   /** A recursive function's call: the generated function `fN` (functionName), i64 and u64 arguments as bigints. */
   #invoke(e: Extract<Expr, { op: 'invoke' }>): GeneratedValue {
     const f = this.kernel.functions?.[e.function];
-    if (f === undefined || f.params.length !== e.args.length) throw new Error(`simulator: the call names function ${e.function}, which the kernel does not have with ${e.args.length} parameter(s)`);
+    if (f === undefined || f.params.length !== e.args.length)
+      throw new Error(
+        `simulator: the call names function ${e.function}, which the kernel does not have with ${e.args.length} parameter(s)`,
+      );
     const args = e.args.map((a) => {
       const value = this.generate(a);
       return a.type === 'i64' || a.type === 'u64' ? bigintCode(value) : value.code;
     });
     const call = `${functionName(e.function)}(${args.join(', ')})`;
     if (f.returns === undefined) return { code: `(${call}, 0)`, type: 'i32' };
-    if (f.returns !== e.type) throw new Error(`simulator: the call of '${f.name}' is of type ${e.type}, the function returns ${f.returns}`);
+    if (f.returns !== e.type)
+      throw new Error(`simulator: the call of '${f.name}' is of type ${e.type}, the function returns ${f.returns}`);
     return { code: call, type: e.type };
   }
 
@@ -227,8 +276,12 @@ export class ExpressionSource {
    */
   #call(e: Extract<Expr, { op: 'call' }>): GeneratedValue {
     const external = this.kernel.externals?.[e.external];
-    if (external === undefined || external.symbol !== e.symbol) throw new Error(`simulator: the call of '${e.symbol}' names external ${e.external}, which the kernel does not have`);
-    if (external.returns !== e.type || external.args.length !== e.args.length) throw new Error(`simulator: the call of '${e.symbol}' does not match its declaration`);
+    if (external === undefined || external.symbol !== e.symbol)
+      throw new Error(
+        `simulator: the call of '${e.symbol}' names external ${e.external}, which the kernel does not have`,
+      );
+    if (external.returns !== e.type || external.args.length !== e.args.length)
+      throw new Error(`simulator: the call of '${e.symbol}' does not match its declaration`);
     const args = e.args.map((a) => {
       if (a.kind === 'pointer') {
         if (a.space !== undefined) {
@@ -251,13 +304,20 @@ export class ExpressionSource {
   }
 
   /** A collective as an expression: the request to the scheduler, then the yield that gives its value. */
-  #collective(op: CollectiveOp, loc: Expr['loc'], call: 'c0' | 'c1' | 'c2' | 'c4', args: readonly string[], type: ScalarName): GeneratedValue {
+  #collective(
+    op: CollectiveOp,
+    loc: Expr['loc'],
+    call: 'c0' | 'c1' | 'c2' | 'c4',
+    args: readonly string[],
+    type: ScalarName,
+  ): GeneratedValue {
     return { code: this.collectiveCode(op, loc, call, args), type };
   }
 
   /** `(q.cN(s, site, ...args), yield)`: valid in lockstep mode only. */
   collectiveCode(op: CollectiveOp, loc: Expr['loc'], call: 'c0' | 'c1' | 'c2' | 'c4', args: readonly string[]): string {
-    if (!this.lockstep) throw new Error(`simulator: a collective (${op.op}) in a kernel generated without lockstep mode`);
+    if (!this.lockstep)
+      throw new Error(`simulator: a collective (${op.op}) in a kernel generated without lockstep mode`);
     const site = this.context.addFaultSite({ kind: 'collective', loc, collective: op });
     return `(q.${call}(s, ${[site, ...args].join(', ')}), yield)`;
   }
@@ -286,9 +346,11 @@ export class ExpressionSource {
     const t = e.argType;
     const row = bitRow(e.fn);
     const form = row && simulatorText(row.simulator, t);
-    if (!row?.argTypes.includes(t) || form === undefined) throw new Error(`simulator: the typed IR has '${e.fn}' of ${t}; bit functions take ${INTEGERS.join(', ')}`);
+    if (!row?.argTypes.includes(t) || form === undefined)
+      throw new Error(`simulator: the typed IR has '${e.fn}' of ${t}; bit functions take ${INTEGERS.join(', ')}`);
     const expected = bitResultType(e.fn, t);
-    if (e.type !== expected) throw new Error(`simulator: the typed IR's '${e.fn}' of ${t} is ${e.type}, not ${expected}`);
+    if (e.type !== expected)
+      throw new Error(`simulator: the typed IR's '${e.fn}' of ${t} is ${e.type}, not ${expected}`);
     const arg = this.generate(e.arg);
     const wide = t === 'i64' || t === 'u64';
     const code = wide ? bigintCode(arg) : arg.code;
@@ -307,7 +369,10 @@ export class ExpressionSource {
    */
   #inline(e: Extract<Expr, { op: 'inline' }>): GeneratedValue {
     const result = this.kernel.locals[e.result];
-    if (result === undefined || result.type !== e.type) throw new Error(`simulator: the inlined '${e.name}' gives local ${e.result}, which is not a local of type ${e.type}`);
+    if (result === undefined || result.type !== e.type)
+      throw new Error(
+        `simulator: the inlined '${e.name}' gives local ${e.result}, which is not a local of type ${e.type}`,
+      );
     if (this.#bodies === undefined) throw new Error('simulator: no statement generator for inlined bodies');
     this.#frames.unshift({ name: e.name, loc: e.loc });
     let lines: string[];
@@ -348,7 +413,9 @@ export class ExpressionSource {
       data: memoryVariables.data(array),
       extents: m.dynamic ? [memoryVariables.dynamicExtent(array)] : layout.shape.map(String),
       steps: layout.steps.map(String),
-      ...(space === 'shared' ? { shadow: { name: memoryVariables.shadow(array), units: this.plan.unitsPerElement(array) } } : {}),
+      ...(space === 'shared'
+        ? { shadow: { name: memoryVariables.shadow(array), units: this.plan.unitsPerElement(array) } }
+        : {}),
     };
   }
 
@@ -359,14 +426,16 @@ export class ExpressionSource {
       return what === 'shape' ? arrayVariables.extent(array, dim) : arrayVariables.stride(array, dim);
     }
     const layout = this.#memory(array, space);
-    if (!(dim >= 0 && dim < layout.shape.length)) throw new Error(`simulator: dimension ${dim} of the ${space} array '${layout.memory.name}'`);
+    if (!(dim >= 0 && dim < layout.shape.length))
+      throw new Error(`simulator: dimension ${dim} of the ${space} array '${layout.memory.name}'`);
     if (what === 'stride') return String(layout.steps[dim]);
     return layout.memory.dynamic ? memoryVariables.dynamicExtent(array) : String(layout.shape[dim]);
   }
 
   #memory(array: number, space: MemorySpace) {
     const layout = this.plan.layouts[array];
-    if (layout === undefined || layout.memory.space !== space) throw new Error(`simulator: memory ${array} is not a ${space} array`);
+    if (layout === undefined || layout.memory.space !== space)
+      throw new Error(`simulator: memory ${array} is not a ${space} array`);
     return layout;
   }
 
@@ -393,7 +462,13 @@ export class ExpressionSource {
       const exact = type === 'u64' ? BigInt.asUintN(64, v) : v;
       const magnitude = exact < 0n ? -exact : exact;
       // Small i64 constants are numbers too (bigint literal kept for bigint contexts); see I64NumberRanges.
-      if (type === 'i64' && magnitude < 2n ** 53n) return { code: numberLiteral(Number(exact)), type, numberBound: Number(magnitude), bigintCode: bigintLiteral(exact) };
+      if (type === 'i64' && magnitude < 2n ** 53n)
+        return {
+          code: numberLiteral(Number(exact)),
+          type,
+          numberBound: Number(magnitude),
+          bigintCode: bigintLiteral(exact),
+        };
       return { code: bigintLiteral(exact), type };
     }
     const n = Number(value);

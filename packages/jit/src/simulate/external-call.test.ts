@@ -28,7 +28,12 @@ import {
 } from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
-const external = (symbol: string, args: readonly JitType[], returns: ScalarName, simulate?: (...args: never[]) => unknown): ExternalCall => ({
+const external = (
+  symbol: string,
+  args: readonly JitType[],
+  returns: ScalarName,
+  simulate?: (...args: never[]) => unknown,
+): ExternalCall => ({
   symbol,
   args,
   returns,
@@ -44,7 +49,16 @@ describe('calls of linked code in the simulator', () => {
     const out = b.array('out', 'f32');
     const MUL = external('mul_f32', ['f32', 'f32'], 'f32', (a: number, m: number) => a * m);
     const mul = b.external(MUL);
-    const kernel = b.build([expr(store(out, 'f32', [globalIndexX()], call(mul, MUL, [valueArg(load(x, 'f32', [globalIndexX()])), valueArg(f32(3))])))]);
+    const kernel = b.build([
+      expr(
+        store(
+          out,
+          'f32',
+          [globalIndexX()],
+          call(mul, MUL, [valueArg(load(x, 'f32', [globalIndexX()])), valueArg(f32(3))]),
+        ),
+      ),
+    ]);
     const xs = Float32Array.from([0.1, 1 / 3, 1e30, 2]);
     const got = new Float32Array(4);
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [4, 1, 1], [xs, got]);
@@ -60,7 +74,15 @@ describe('calls of linked code in the simulator', () => {
     const b = new KernelBuilder();
     const out = b.array('out', 'i32');
     const all = b.external(ALL);
-    const args = [c('bool', true), c('i8', -5), c('u16', 65535), special('tid.x'), convert('i64', special('tid.x')), c('u64', 2n ** 64n - 1n), c('f64', 0.5)];
+    const args = [
+      c('bool', true),
+      c('i8', -5),
+      c('u16', 65535),
+      special('tid.x'),
+      convert('i64', special('tid.x')),
+      c('u64', 2n ** 64n - 1n),
+      c('f64', 0.5),
+    ];
     const kernel = b.build([expr(store(out, 'i32', [i32(0)], call(all, ALL, args.map(valueArg))))]);
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [2, 1, 1], [new Int32Array(1)]);
     expect(seen).toEqual([
@@ -80,7 +102,10 @@ describe('calls of linked code in the simulator', () => {
     const half = b.external(HALF);
     const brain = b.external(BRAIN);
     const i = globalIndexX();
-    const kernel = b.build([expr(store(halves, 'f32', [i], convert('f32', call(half, HALF, [valueArg(i)])))), expr(store(brains, 'f32', [i], convert('f32', call(brain, BRAIN, [valueArg(i)]))))]);
+    const kernel = b.build([
+      expr(store(halves, 'f32', [i], convert('f32', call(half, HALF, [valueArg(i)])))),
+      expr(store(brains, 'f32', [i], convert('f32', call(brain, BRAIN, [valueArg(i)])))),
+    ]);
     const gotHalves = new Float32Array(given.length);
     const gotBrains = new Float32Array(given.length);
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [given.length, 1, 1], [gotHalves, gotBrains]);
@@ -143,14 +168,29 @@ describe('calls of linked code in the simulator', () => {
     const b = new KernelBuilder();
     const x = b.array('x', 'f32');
     const mul = b.external(MUL);
-    const kernel = b.build([expr(store(x, 'f32', [i32(0)], call(mul, MUL, [valueArg(load(x, 'f32', [i32(0)])), valueArg(f32(2))], locator.loc('mul('))))]);
+    const kernel = b.build([
+      expr(
+        store(
+          x,
+          'f32',
+          [i32(0)],
+          call(mul, MUL, [valueArg(load(x, 'f32', [i32(0)])), valueArg(f32(2))], locator.loc('mul(')),
+        ),
+      ),
+    ]);
     const simulated = new SimulatedKernel(kernel, locator);
     const error = errorOf<SimulatorError>(() => {
       simulated.run([1, 1, 1], [1, 1, 1], [new Float32Array(1)]);
     });
     expect(error).toBeInstanceOf(SimulatorError);
-    expect(error!.detail).toBe("'mul_f32' is linked device code; give declareDevice a { simulate } function to run it in the simulator, in thread (0, 0, 0) of block (0, 0, 0)");
-    expect({ file: error!.file, line: error!.line, column: error!.column }).toEqual({ file: 'kernels/test-kernel.js', line: 2, column: 10 });
+    expect(error!.detail).toBe(
+      "'mul_f32' is linked device code; give declareDevice a { simulate } function to run it in the simulator, in thread (0, 0, 0) of block (0, 0, 0)",
+    );
+    expect({ file: error!.file, line: error!.line, column: error!.column }).toEqual({
+      file: 'kernels/test-kernel.js',
+      line: 2,
+      column: 10,
+    });
   });
 
   test('a kernel that never reaches the call runs; a stand-in that gives no number fails at the call', () => {
@@ -169,7 +209,9 @@ describe('calls of linked code in the simulator', () => {
     ]);
     const simulated = new SimulatedKernel(kernel, NO_POSITIONS);
     simulated.run([1, 1, 1], [1, 1, 1], [new Int32Array(1), 0]);
-    expect(() => simulated.run([1, 1, 1], [1, 1, 1], [new Int32Array(1), 1])).toThrow(/the simulate function of 'bad' gave a string; it must give a number, a bigint or a boolean \(the i32 result\)/);
+    expect(() => simulated.run([1, 1, 1], [1, 1, 1], [new Int32Array(1), 1])).toThrow(
+      /the simulate function of 'bad' gave a string; it must give a number, a bigint or a boolean \(the i32 result\)/,
+    );
   });
 
   test('name the call in the generated code by its fault site', () => {

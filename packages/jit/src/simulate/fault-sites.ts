@@ -23,7 +23,13 @@ export type FaultSite = FaultSiteKind & {
 
 type FaultSiteKind =
   /** An element access of an array parameter (no `space`) or of memory `array` of the kernel's `memories` (`space` set). */
-  | { readonly kind: 'bounds'; readonly loc: Loc | undefined; readonly array: number; readonly space?: MemorySpace; readonly atomic?: AtomicFunction }
+  | {
+      readonly kind: 'bounds';
+      readonly loc: Loc | undefined;
+      readonly array: number;
+      readonly space?: MemorySpace;
+      readonly atomic?: AtomicFunction;
+    }
   | { readonly kind: 'division'; readonly loc: Loc | undefined; readonly operator: 'div' | 'rem' }
   /** Where a thread waits for others (lockstep mode): the scheduler reads the op. */
   | { readonly kind: 'collective'; readonly loc: Loc | undefined; readonly collective: CollectiveOp }

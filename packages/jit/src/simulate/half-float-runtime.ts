@@ -6,7 +6,14 @@
  * that rounding again gives the correctly rounded result): 64-bit integers
  * and fused multiply-adds, each rounded once from the exact value.
  */
-import { bfloat16Bits, bfloat16FromBits, float16Bits, float16FromBits, roundToBfloat16, roundToFloat16 } from '@cuda-js/core';
+import {
+  bfloat16Bits,
+  bfloat16FromBits,
+  float16Bits,
+  float16FromBits,
+  roundToBfloat16,
+  roundToFloat16,
+} from '@cuda-js/core';
 import { exactFusedMultiplyAdd } from './exact-fma.js';
 
 const TWO_53 = 2n ** 53n;

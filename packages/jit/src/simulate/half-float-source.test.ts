@@ -3,7 +3,16 @@
 // (BigInt), on random operands and on the edges; conversions from doubles
 // and 64-bit integers; fma; Math in f32 rounded back; elements stored as
 // bits in views, atomics, constants and scalar arguments.
-import { bf16 as bf16Scalar, bfloat16Bits, bfloat16FromBits, f16 as f16Scalar, float16Bits, float16FromBits, roundToBfloat16, roundToFloat16 } from '@cuda-js/core';
+import {
+  bf16 as bf16Scalar,
+  bfloat16Bits,
+  bfloat16FromBits,
+  f16 as f16Scalar,
+  float16Bits,
+  float16FromBits,
+  roundToBfloat16,
+  roundToFloat16,
+} from '@cuda-js/core';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -47,7 +56,11 @@ function dyadic(x: number): { negative: boolean; mantissa: bigint; exponent: num
   const bits = view.getBigUint64(0);
   const biased = Number(bits >> 52n);
   const fraction = bits & ((1n << 52n) - 1n);
-  return { negative: x < 0 || Object.is(x, -0), mantissa: biased === 0 ? fraction : fraction | (1n << 52n), exponent: biased === 0 ? -1074 : biased - 1075 };
+  return {
+    negative: x < 0 || Object.is(x, -0),
+    mantissa: biased === 0 ? fraction : fraction | (1n << 52n),
+    exponent: biased === 0 ? -1074 : biased - 1075,
+  };
 }
 
 /**
@@ -110,7 +123,10 @@ const fromBits: Readonly<Record<Half, (bits: number) => number>> = { f16: float1
 
 /** Finite values of the type from random bit patterns (every binade equally likely), and the edges. */
 function finiteValues(type: Half, count: number, seed: number): number[] {
-  const edges = type === 'f16' ? [0, -0, 2 ** -24, -(2 ** -24), 2 ** -14, 65504, -65504, 1, 1.5, 2047, 2048, 0.1] : [0, -0, 2 ** -133, 2 ** -126, bfloat16FromBits(0x7f7f), 1, 255, 256, 0.1];
+  const edges =
+    type === 'f16'
+      ? [0, -0, 2 ** -24, -(2 ** -24), 2 ** -14, 65504, -65504, 1, 1.5, 2047, 2048, 0.1]
+      : [0, -0, 2 ** -133, 2 ** -126, bfloat16FromBits(0x7f7f), 1, 255, 256, 0.1];
   const values = fc
     .sample(fc.integer({ min: 0, max: 0xffff }), { numRuns: count, seed })
     .map(fromBits[type])
@@ -121,7 +137,11 @@ function finiteValues(type: Half, count: number, seed: number): number[] {
 const sameValue = (a: number, b: number): boolean => Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b));
 
 /** The rows whose simulated result differs from the reference, for a readable failure. */
-function mismatches(rows: readonly (readonly number[])[], got: readonly number[], want: (row: readonly number[]) => number): string[] {
+function mismatches(
+  rows: readonly (readonly number[])[],
+  got: readonly number[],
+  want: (row: readonly number[]) => number,
+): string[] {
   const out: string[] = [];
   rows.forEach((row, r) => {
     const expected = want(row);
@@ -155,7 +175,13 @@ describe('arithmetic on f16 and bf16 rounds once from the exact result', () => {
         [1, 0],
         [-1, 0],
       ] as const;
-      expect(evaluateMany(type, [type, type], ([x, y]) => binary('div', x!, y!), special)).toEqual([Infinity, NaN, NaN, Infinity, -Infinity]);
+      expect(evaluateMany(type, [type, type], ([x, y]) => binary('div', x!, y!), special)).toEqual([
+        Infinity,
+        NaN,
+        NaN,
+        Infinity,
+        -Infinity,
+      ]);
     });
   }
 
@@ -184,7 +210,11 @@ describe('arithmetic on f16 and bf16 rounds once from the exact result', () => {
       [-0, 0],
     ] as const;
     expect(evaluateMany('bool', ['f16', 'f16'], ([x, y]) => compare('lt', x!, y!), rows)).toEqual([true, false, false]);
-    expect(evaluateMany('bool', ['bf16', 'bf16'], ([x, y]) => compare('ne', x!, y!), rows)).toEqual([true, true, false]);
+    expect(evaluateMany('bool', ['bf16', 'bf16'], ([x, y]) => compare('ne', x!, y!), rows)).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -195,13 +225,24 @@ describe('conversions to f16 and bf16 round once from the exact value', () => {
     return view.getFloat64(0);
   });
   // doubles near the types' midpoints, where rounding through f32 first would fail
-  const nearTies = [1 + 2 ** -11 + 2 ** -40, 1 + 2 ** -8 + 2 ** -40, -(1 + 2 ** -11 + 2 ** -40), 3 * 2 ** -25 + 2 ** -60, 65519.999999, 2 ** -134 + 2 ** -170];
+  const nearTies = [
+    1 + 2 ** -11 + 2 ** -40,
+    1 + 2 ** -8 + 2 ** -40,
+    -(1 + 2 ** -11 + 2 ** -40),
+    3 * 2 ** -25 + 2 ** -60,
+    65519.999999,
+    2 ** -134 + 2 ** -170,
+  ];
 
   for (const type of ['f16', 'bf16'] as const) {
     it(`from f64 to ${type}`, () => {
       const rows = [...doubles, ...nearTies].filter(Number.isFinite).map((x) => [x] as const);
       const got = evaluateMany(type, ['f64'], ([x]) => convert(type, x!), rows);
-      expect(mismatches(rows, got, ([x]) => (x === 0 ? x : roundExact(x! < 0, dyadic(x!).mantissa, 1n, dyadic(x!).exponent, type)))).toEqual([]);
+      expect(
+        mismatches(rows, got, ([x]) =>
+          x === 0 ? x : roundExact(x! < 0, dyadic(x!).mantissa, 1n, dyadic(x!).exponent, type),
+        ),
+      ).toEqual([]);
     });
 
     it(`from i64 and u64 to ${type}, above 2^53 too`, () => {
@@ -214,7 +255,9 @@ describe('conversions to f16 and bf16 round once from the exact value', () => {
       const wrong = rows.filter((row, r) => !sameValue(got[r]!, want(row))).map(([x]) => `${x}`);
       expect(wrong).toEqual([]);
       const unsigned = [2n ** 64n - 1n, 2n ** 63n + 2n ** 55n + 1n].map((x) => [x] as const);
-      expect(evaluateMany(type, ['u64'], ([x]) => convert(type, x!), unsigned)).toEqual(unsigned.map(([x]) => roundExact(false, x, 1n, 0, type)));
+      expect(evaluateMany(type, ['u64'], ([x]) => convert(type, x!), unsigned)).toEqual(
+        unsigned.map(([x]) => roundExact(false, x, 1n, 0, type)),
+      );
     });
 
     it(`between ${type} and the other types`, () => {
@@ -233,7 +276,9 @@ describe('conversions to f16 and bf16 round once from the exact value', () => {
           ([x]) => Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(x!))) + 0,
         ),
       ).toEqual([]);
-      expect(evaluateMany('u8', [type], ([x]) => convert('u8', x!), [[300], [-3], [NaN], [2.9]])).toEqual([255, 0, 0, 2]);
+      expect(evaluateMany('u8', [type], ([x]) => convert('u8', x!), [[300], [-3], [NaN], [2.9]])).toEqual([
+        255, 0, 0, 2,
+      ]);
       const other: Half = type === 'f16' ? 'bf16' : 'f16';
       expect(
         mismatches(
@@ -242,8 +287,12 @@ describe('conversions to f16 and bf16 round once from the exact value', () => {
           ([x]) => round[other](x!),
         ),
       ).toEqual([]);
-      expect(evaluateMany(type, ['i32'], ([x]) => convert(type, x!), [[2 ** 31 - 1], [-257], [65519]])).toEqual([2 ** 31 - 1, -257, 65519].map((x) => round[type](x)));
-      expect(evaluateMany(type, ['i32'], ([x]) => convert(type, compare('ne', x!, i32(0))), [[5], [0]])).toEqual([1, 0]);
+      expect(evaluateMany(type, ['i32'], ([x]) => convert(type, x!), [[2 ** 31 - 1], [-257], [65519]])).toEqual(
+        [2 ** 31 - 1, -257, 65519].map((x) => round[type](x)),
+      );
+      expect(evaluateMany(type, ['i32'], ([x]) => convert(type, compare('ne', x!, i32(0))), [[5], [0]])).toEqual([
+        1, 0,
+      ]);
     });
   }
 });
@@ -262,7 +311,9 @@ describe('fma and Math on f16 and bf16', () => {
 
   it('an f16 fma whose f32 result would be a tie: rounded once, it is not', () => {
     const rows = [[1.5, 683 / 1024, 2 ** -24]] as const; // a·b = 1 + 2^-11 exactly; + 2^-24 is just above the tie
-    expect(evaluateMany('f16', ['f16', 'f16', 'f16'], ([x, y, w]) => math('fma', x!, y!, w!), rows)).toEqual([1 + 2 ** -10]);
+    expect(evaluateMany('f16', ['f16', 'f16', 'f16'], ([x, y, w]) => math('fma', x!, y!, w!), rows)).toEqual([
+      1 + 2 ** -10,
+    ]);
   });
 
   it('computes the other functions in f32 and rounds back: sqrt exact for every f16, transcendentals as the f32 ones', () => {
@@ -273,7 +324,10 @@ describe('fma and Math on f16 and bf16', () => {
     const fns: MathFunction[] = ['exp', 'sin', 'log2', 'floor', 'round', 'abs'];
     for (const fn of fns) {
       const reference = (x: number): number => {
-        const f32 = fn === 'round' ? Math.floor(x) + (x - Math.floor(x) >= 0.5 ? 1 : 0) : (Math[fn as 'exp'] as (v: number) => number)(x);
+        const f32 =
+          fn === 'round'
+            ? Math.floor(x) + (x - Math.floor(x) >= 0.5 ? 1 : 0)
+            : (Math[fn as 'exp'] as (v: number) => number)(x);
         return roundToBfloat16(Math.fround(f32));
       };
       expect(
@@ -319,8 +373,17 @@ describe('f16 and bf16 elements, atomics, constants and scalar arguments', () =>
     const body = [expr(store(y, 'bf16', [t], convert('bf16', binary('mul', load(x, 'f16', [t]), c('f16', 3)))))];
     const xs = Uint16Array.from([1, 0.1, 65504, -(2 ** -24)], float16Bits);
     const ys = new Uint16Array(4);
-    new SimulatedKernel(b.build(body), NO_POSITIONS).run([1, 1, 1], [4, 1, 1], [StridedMemoryView.fromAny(xs).view({ dtype: 'float16' }), StridedMemoryView.fromAny(ys).view({ dtype: 'bfloat16' })]);
-    expect([...ys]).toEqual([1, 0.1, 65504, -(2 ** -24)].map((v) => bfloat16Bits(roundToFloat16(roundToFloat16(v) * 3))));
+    new SimulatedKernel(b.build(body), NO_POSITIONS).run(
+      [1, 1, 1],
+      [4, 1, 1],
+      [
+        StridedMemoryView.fromAny(xs).view({ dtype: 'float16' }),
+        StridedMemoryView.fromAny(ys).view({ dtype: 'bfloat16' }),
+      ],
+    );
+    expect([...ys]).toEqual(
+      [1, 0.1, 65504, -(2 ** -24)].map((v) => bfloat16Bits(roundToFloat16(roundToFloat16(v) * 3))),
+    );
   });
 
   for (const type of ['f16', 'bf16'] as const) {
@@ -335,7 +398,8 @@ describe('f16 and bf16 elements, atomics, constants and scalar arguments', () =>
         const vals = b.array('vals', type, 1, 'C', { readonly: true });
         const olds = b.array('olds', type);
         const t = special('tid.x');
-        const memory = where === 'shared' ? b.shared('s', type, 1) : where === 'local' ? b.localArray('l', type, 1) : -1;
+        const memory =
+          where === 'shared' ? b.shared('s', type, 1) : where === 'local' ? b.localArray('l', type, 1) : -1;
         const ref = where === 'global' ? { array: target } : { array: memory, space: where };
         const old = atomic('add', ref, type, [i32(0)], load(vals, type, [t]));
         const first = compare('eq', t, i32(0));
@@ -349,13 +413,21 @@ describe('f16 and bf16 elements, atomics, constants and scalar arguments', () =>
                 when(first, [expr(store(target, type, [i32(0)], mload('shared', memory, type, [i32(0)])))]),
               ]
             : where === 'local'
-              ? [expr(store(olds, type, [t], old)), when(first, [expr(store(target, type, [i32(0)], mload('local', memory, type, [i32(0)])))])]
+              ? [
+                  expr(store(olds, type, [t], old)),
+                  when(first, [expr(store(target, type, [i32(0)], mload('local', memory, type, [i32(0)])))]),
+                ]
               : [expr(store(olds, type, [t], old))];
         const bits = type === 'f16' ? float16Bits : bfloat16Bits;
-        const view = (array: Uint16Array) => StridedMemoryView.fromAny(array).view({ dtype: type === 'f16' ? 'float16' : 'bfloat16' });
+        const view = (array: Uint16Array) =>
+          StridedMemoryView.fromAny(array).view({ dtype: type === 'f16' ? 'float16' : 'bfloat16' });
         const host = Uint16Array.from([where === 'local' ? 0 : 0.5], bits);
         const out = new Uint16Array(n);
-        new SimulatedKernel(b.build(body), NO_POSITIONS).run([1, 1, 1], [n, 1, 1], [view(host), view(Uint16Array.from(values, bits)), view(out)]);
+        new SimulatedKernel(b.build(body), NO_POSITIONS).run(
+          [1, 1, 1],
+          [n, 1, 1],
+          [view(host), view(Uint16Array.from(values, bits)), view(out)],
+        );
         // the threads run in order; a local element is each thread's own, from 0
         let sum = 0.5;
         const expectedOlds = values.map((v) => {
@@ -393,7 +465,10 @@ describe('f16 and bf16 elements, atomics, constants and scalar arguments', () =>
     const out = b.array('out', 'f16');
     const s = b.shared('s', 'f16', 1024);
     const t = special('tid.x');
-    const body: Expr[] = [mstore('shared', s, 'f16', [t], load(out, 'f16', [t])), store(out, 'f16', [t], binary('add', mload('shared', s, 'f16', [t]), mload('shared', s, 'f16', [t])))];
+    const body: Expr[] = [
+      mstore('shared', s, 'f16', [t], load(out, 'f16', [t])),
+      store(out, 'f16', [t], binary('add', mload('shared', s, 'f16', [t]), mload('shared', s, 'f16', [t]))),
+    ];
     const data = Uint16Array.from({ length: 1024 }, (_, k) => k * 31);
     const view = StridedMemoryView.fromAny(data).view({ dtype: 'float16' });
     const before = [...data].map(float16FromBits);

@@ -1,6 +1,26 @@
 import { describe, expect, test } from 'vitest';
 import type { Expr } from '../typing/typed-ir.js';
-import { KernelBuilder, NO_POSITIONS, binary, compare, convert, dim, expr, get, globalIndexX, i32, i64, load, loop, select, sequence, set, store, u64, when } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  NO_POSITIONS,
+  binary,
+  compare,
+  convert,
+  dim,
+  expr,
+  get,
+  globalIndexX,
+  i32,
+  i64,
+  load,
+  loop,
+  select,
+  sequence,
+  set,
+  store,
+  u64,
+  when,
+} from './ir-builders.test-support.js';
 import { I64NumberRanges } from './i64-number-ranges.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
@@ -67,7 +87,17 @@ describe('generated code', () => {
     const kernel = b.build([
       expr(set(i, globalIndexX())),
       when(compare('lt', get(i, 'i32'), convert('i32', dim(y, 'shape', 0))), [
-        expr(sequence([set(index, convert('i64', get(i, 'i32')))], store(y, 'f32', [at], binary('add', load(y, 'f32', [at]), binary('mul', get(a, 'f32'), load(x, 'f32', [get(i, 'i32')])))))),
+        expr(
+          sequence(
+            [set(index, convert('i64', get(i, 'i32')))],
+            store(
+              y,
+              'f32',
+              [at],
+              binary('add', load(y, 'f32', [at]), binary('mul', get(a, 'f32'), load(x, 'f32', [get(i, 'i32')]))),
+            ),
+          ),
+        ),
       ]),
     ]);
     const sim = new SimulatedKernel(kernel, NO_POSITIONS);

@@ -38,7 +38,13 @@ const lt = (a: Expr, c: Expr): Expr => compare('lt', a, c);
 const inc = (id: number): Stmt => expr(set(id, add(get(id, 'i32'), i32(1))));
 
 /** `function name(x) { ... return v }` as the typer inlines it: x = arg; block { ...; result = v; break }. */
-function call(b: KernelBuilder, name: string, arg: Expr, make: (x: Expr, result: number, exit: Stmt) => Stmt[], id: number): Expr {
+function call(
+  b: KernelBuilder,
+  name: string,
+  arg: Expr,
+  make: (x: Expr, result: number, exit: Stmt) => Stmt[],
+  id: number,
+): Expr {
   const x = b.local(`${name}.x`, arg.type);
   const result = b.local(`${name}.result`, arg.type);
   return inlined(name, arg.type, [expr(set(x, arg)), block(id, make(get(x, arg.type), result, breakTo(id)))], result);
@@ -49,7 +55,13 @@ describe('inlined device functions', () => {
     // function clampSquare(x) { if (x > 5) return 25; return x * x; }  out[i] = clampSquare(i) + 1
     const b = new KernelBuilder();
     const out = b.array('out', 'i32');
-    const value = call(b, 'clampSquare', globalIndexX(), (x, r, exit) => [when(compare('gt', x, i32(5)), [expr(set(r, i32(25))), exit]), expr(set(r, mul(x, x))), exit], 100);
+    const value = call(
+      b,
+      'clampSquare',
+      globalIndexX(),
+      (x, r, exit) => [when(compare('gt', x, i32(5)), [expr(set(r, i32(25))), exit]), expr(set(r, mul(x, x))), exit],
+      100,
+    );
     const kernel = b.build([expr(store(out, 'i32', [globalIndexX()], add(value, i32(1))))]);
     const host = new Int32Array(8);
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [8, 1, 1], [host]);
@@ -66,7 +78,14 @@ describe('inlined device functions', () => {
     const body = (x: Expr, r: number, exit: Stmt): Stmt[] => [
       expr(set(s, i32(0))),
       expr(set(k, i32(0))),
-      loop(201, { test: lt(get(k, 'i32'), x), body: [when(compare('eq', get(k, 'i32'), i32(2)), [continueTo(201)]), expr(set(s, add(get(s, 'i32'), get(k, 'i32'))))], update: [inc(k)] }),
+      loop(201, {
+        test: lt(get(k, 'i32'), x),
+        body: [
+          when(compare('eq', get(k, 'i32'), i32(2)), [continueTo(201)]),
+          expr(set(s, add(get(s, 'i32'), get(k, 'i32')))),
+        ],
+        update: [inc(k)],
+      }),
       expr(set(r, get(s, 'i32'))),
       exit,
     ];
@@ -74,7 +93,10 @@ describe('inlined device functions', () => {
       expr(set(n, i32(0))),
       loop(1, {
         test: lt(get(n, 'i32'), i32(5)),
-        body: [when(compare('eq', get(n, 'i32'), i32(9)), [continueTo(1)]), expr(store(out, 'i32', [get(n, 'i32')], call(b, 'sumTo', get(n, 'i32'), body, 200)))],
+        body: [
+          when(compare('eq', get(n, 'i32'), i32(9)), [continueTo(1)]),
+          expr(store(out, 'i32', [get(n, 'i32')], call(b, 'sumTo', get(n, 'i32'), body, 200))),
+        ],
         update: [inc(n)],
       }),
     ]);
@@ -126,7 +148,12 @@ describe('inlined device functions', () => {
       b,
       'neighbour',
       warpSum,
-      (x, r, exit) => [expr(mstore('shared', s, 'i32', [t], x)), syncthreads(), expr(set(r, mload('shared', s, 'i32', [binary('rem', add(t, i32(1)), i32(64))]))), exit],
+      (x, r, exit) => [
+        expr(mstore('shared', s, 'i32', [t], x)),
+        syncthreads(),
+        expr(set(r, mload('shared', s, 'i32', [binary('rem', add(t, i32(1)), i32(64))]))),
+        exit,
+      ],
       402,
     );
     const kernel = b.build([expr(store(out, 'i32', [t], add(neighbour, mul(t, i32(1000)))))]);
@@ -146,7 +173,9 @@ describe('inlined device functions', () => {
     const r = b.local('get.result', 'f32');
     const loc = { ...deviceText.loc('a[i + 1]'), locator: deviceText };
     const body = [block(500, [expr(set(r, load(x, 'f32', [add(globalIndexX(), i32(1))], loc))), breakTo(500)])];
-    const kernel = b.build([expr(store(out, 'f32', [globalIndexX()], inlined('get', 'f32', body, r, kernelText.loc('get(x, i)'))))]);
+    const kernel = b.build([
+      expr(store(out, 'f32', [globalIndexX()], inlined('get', 'f32', body, r, kernelText.loc('get(x, i)')))),
+    ]);
     const error = errorOf<unknown>(() => {
       new SimulatedKernel(kernel, kernelText).run([1, 1, 1], [4, 1, 1], [new Float32Array(4), new Float32Array(4)]);
     });
@@ -158,11 +187,20 @@ describe('inlined device functions', () => {
 
   test('a collective in a nested device function that not every lane reaches names both calls', () => {
     const kernelText = new TextLocator('function kernel() {\n  if (lane != 3) outer();\n}', 'kernels/kernel.js');
-    const lib = new TextLocator('function outer() {\n  inner();\n}\nfunction inner() {\n  cuda.syncwarp();\n}', 'kernels/lib.js');
+    const lib = new TextLocator(
+      'function outer() {\n  inner();\n}\nfunction inner() {\n  cuda.syncwarp();\n}',
+      'kernels/lib.js',
+    );
     const b = new KernelBuilder();
     const r1 = b.local('outer.result', 'i32');
     const r2 = b.local('inner.result', 'i32');
-    const inner = inlined('inner', 'i32', [{ op: 'barrier', scope: 'warp', mask: u32(0xffffffff), loc: { ...lib.loc('cuda.syncwarp()'), locator: lib } }], r2, { ...lib.loc('inner()'), locator: lib });
+    const inner = inlined(
+      'inner',
+      'i32',
+      [{ op: 'barrier', scope: 'warp', mask: u32(0xffffffff), loc: { ...lib.loc('cuda.syncwarp()'), locator: lib } }],
+      r2,
+      { ...lib.loc('inner()'), locator: lib },
+    );
     const outer = inlined('outer', 'i32', [expr(inner)], r1, kernelText.loc('outer()'));
     const kernel = b.build([when(compare('ne', special('laneid'), i32(3)), [expr(outer)])]);
     const error = errorOf<unknown>(() => {
@@ -177,6 +215,8 @@ describe('inlined device functions', () => {
     const b = new KernelBuilder();
     const r = b.local('r', 'i32');
     const kernel = b.build([expr(inlined('f', 'i32', [ret()], r))]);
-    expect(() => new SimulatedKernel(kernel, NO_POSITIONS)).toThrow(/a 'return' statement in an inlined device function's body/);
+    expect(() => new SimulatedKernel(kernel, NO_POSITIONS)).toThrow(
+      /a 'return' statement in an inlined device function's body/,
+    );
   });
 });

@@ -7,7 +7,19 @@
 import { bfloat16Bits, float16Bits } from '@cuda-js/core';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { SimulatorError, type SourceLocator, type SourcePosition } from '../errors.js';
-import { compare, convert, exprStmt as expr, get, globalIndexX, i32, index, ifStmt as when, load, set, store } from '../typing/ir-builders.test-support.js';
+import {
+  compare,
+  convert,
+  exprStmt as expr,
+  get,
+  globalIndexX,
+  i32,
+  index,
+  ifStmt as when,
+  load,
+  set,
+  store,
+} from '../typing/ir-builders.test-support.js';
 import { arrayType, type Layout, type ScalarName } from '../typing/jit-types.js';
 import {
   NO_COLLECTIVES,
@@ -29,7 +41,12 @@ import { SimulatedKernel } from './simulated-kernel.js';
 // The shared constructors (../typing/ir-builders.test-support.ts), with the
 // short names these tests use for some of them.
 export * from '../typing/ir-builders.test-support.js';
-export { constant as c, exprStmt as expr, ifStmt as when, returnStmt as ret } from '../typing/ir-builders.test-support.js';
+export {
+  constant as c,
+  exprStmt as expr,
+  ifStmt as when,
+  returnStmt as ret,
+} from '../typing/ir-builders.test-support.js';
 
 // ---- kernels ---------------------------------------------------------------
 
@@ -50,7 +67,13 @@ export class KernelBuilder {
   }
 
   /** An array parameter; gives its parameter index. */
-  array(name: string, dtype: ScalarName, ndim: 1 | 2 | 3 = 1, layout: Layout = 'C', options: { readonly?: boolean } = {}): number {
+  array(
+    name: string,
+    dtype: ScalarName,
+    ndim: 1 | 2 | 3 = 1,
+    layout: Layout = 'C',
+    options: { readonly?: boolean } = {},
+  ): number {
     const readonly = options.readonly ?? false;
     this.#params.push({
       kind: 'array',
@@ -69,7 +92,13 @@ export class KernelBuilder {
 
   /** A static shared array (`cuda.shared.array(shape, dtype)`); gives its memory index. */
   shared(name: string, dtype: ScalarName, shape: number | readonly number[]): number {
-    return this.#memory({ space: 'shared', name, dtype, shape: typeof shape === 'number' ? [shape] : [...shape], dynamic: false });
+    return this.#memory({
+      space: 'shared',
+      name,
+      dtype,
+      shape: typeof shape === 'number' ? [shape] : [...shape],
+      dynamic: false,
+    });
   }
 
   /** A dynamic shared array (shape 0: sized by the launch's sharedMemory); gives its memory index. */
@@ -79,12 +108,30 @@ export class KernelBuilder {
 
   /** A per-thread array (`cuda.local.array(shape, dtype)`); gives its memory index. */
   localArray(name: string, dtype: ScalarName, shape: number | readonly number[]): number {
-    return this.#memory({ space: 'local', name, dtype, shape: typeof shape === 'number' ? [shape] : [...shape], dynamic: false });
+    return this.#memory({
+      space: 'local',
+      name,
+      dtype,
+      shape: typeof shape === 'number' ? [shape] : [...shape],
+      dynamic: false,
+    });
   }
 
   /** A const array with its data in C order; gives its memory index. */
-  constArray(name: string, dtype: ScalarName, shape: number | readonly number[], data: readonly (number | bigint | boolean)[]): number {
-    return this.#memory({ space: 'const', name, dtype, shape: typeof shape === 'number' ? [shape] : [...shape], dynamic: false, data });
+  constArray(
+    name: string,
+    dtype: ScalarName,
+    shape: number | readonly number[],
+    data: readonly (number | bigint | boolean)[],
+  ): number {
+    return this.#memory({
+      space: 'const',
+      name,
+      dtype,
+      shape: typeof shape === 'number' ? [shape] : [...shape],
+      dynamic: false,
+      data,
+    });
   }
 
   #memory(m: KernelMemory): number {
@@ -155,7 +202,11 @@ type Evaluated<T extends ScalarName> = T extends 'bool' ? boolean : T extends 'i
  * generated code shows; 64-bit integers through a bigint array, checked
  * against their f64 conversion for the same reason.
  */
-export function evaluate<T extends ScalarName>(type: T, make: (scalars: readonly Expr[]) => Expr, scalarArgs: readonly { type: ScalarName; value: unknown }[] = []): Evaluated<T> {
+export function evaluate<T extends ScalarName>(
+  type: T,
+  make: (scalars: readonly Expr[]) => Expr,
+  scalarArgs: readonly { type: ScalarName; value: unknown }[] = [],
+): Evaluated<T> {
   const b = new KernelBuilder();
   const scalars = scalarArgs.map((s, i) => get(b.scalar(`s${i}`, s.type), s.type));
   const e = make(scalars);
@@ -164,7 +215,10 @@ export function evaluate<T extends ScalarName>(type: T, make: (scalars: readonly
   const outF64 = b.array('outF64', 'f64');
   const outBig = b.array('outBig', type === 'u64' ? 'u64' : 'i64');
   const value = b.local('value', type);
-  const body: Stmt[] = [expr(set(value, e)), expr(store(outF64, 'f64', [i32(0)], type === 'f64' ? get(value, type) : convert('f64', get(value, type))))];
+  const body: Stmt[] = [
+    expr(set(value, e)),
+    expr(store(outF64, 'f64', [i32(0)], type === 'f64' ? get(value, type) : convert('f64', get(value, type)))),
+  ];
   if (wide) body.push(expr(store(outBig, type, [i32(0)], get(value, type))));
   const kernel = new SimulatedKernel(b.build(body), NO_POSITIONS);
   const f = new Float64Array(1);
@@ -172,7 +226,10 @@ export function evaluate<T extends ScalarName>(type: T, make: (scalars: readonly
   kernel.run([1, 1, 1], [1, 1, 1], [...scalarArgs.map((s) => s.value), f, big]);
   if (wide) {
     const result = big[0]!;
-    if (Number(result) !== f[0]) throw new Error(`evaluate: the ${type} value ${result} converts to ${f[0]} in the generated code, not to ${Number(result)}`);
+    if (Number(result) !== f[0])
+      throw new Error(
+        `evaluate: the ${type} value ${result} converts to ${f[0]} in the generated code, not to ${Number(result)}`,
+      );
     return result as Evaluated<T>;
   }
   if (type === 'bool') return (f[0] === 1) as Evaluated<T>;
@@ -184,9 +241,13 @@ type HostValue = number | bigint | boolean;
 function hostArray(type: ScalarName, values: readonly HostValue[]): ArrayBufferView | StridedMemoryView {
   switch (type) {
     case 'f16':
-      return StridedMemoryView.fromAny(Uint16Array.from(values, (v) => float16Bits(Number(v)))).view({ dtype: 'float16' });
+      return StridedMemoryView.fromAny(Uint16Array.from(values, (v) => float16Bits(Number(v)))).view({
+        dtype: 'float16',
+      });
     case 'bf16':
-      return StridedMemoryView.fromAny(Uint16Array.from(values, (v) => bfloat16Bits(Number(v)))).view({ dtype: 'bfloat16' });
+      return StridedMemoryView.fromAny(Uint16Array.from(values, (v) => bfloat16Bits(Number(v)))).view({
+        dtype: 'bfloat16',
+      });
     case 'bool':
       return Uint8Array.from(values, (v) => (v ? 1 : 0));
     case 'i64':
@@ -217,7 +278,12 @@ function hostArray(type: ScalarName, values: readonly HostValue[]): ArrayBufferV
  * loaded from an array of its type, and gives the values as `evaluate`
  * does. For property tests: one kernel for many cases.
  */
-export function evaluateMany<T extends ScalarName>(type: T, inputTypes: readonly ScalarName[], make: (inputs: readonly Expr[]) => Expr, rows: readonly (readonly HostValue[])[]): Evaluated<T>[] {
+export function evaluateMany<T extends ScalarName>(
+  type: T,
+  inputTypes: readonly ScalarName[],
+  make: (inputs: readonly Expr[]) => Expr,
+  rows: readonly (readonly HostValue[])[],
+): Evaluated<T>[] {
   const b = new KernelBuilder();
   const n = b.scalar('n', 'i32');
   const inputs = inputTypes.map((t, k) => b.array(`in${k}`, t, 1, 'C', { readonly: true }));
@@ -229,9 +295,15 @@ export function evaluateMany<T extends ScalarName>(type: T, inputTypes: readonly
   const iv = get(i, 'i32');
   const e = make(inputTypes.map((t, k) => load(inputs[k]!, t, [iv])));
   if (e.type !== type) throw new Error(`evaluateMany: the expression is ${e.type}, not ${type}`);
-  const body: Stmt[] = [expr(set(value, e)), expr(store(outF64, 'f64', [iv], type === 'f64' ? get(value, type) : convert('f64', get(value, type))))];
+  const body: Stmt[] = [
+    expr(set(value, e)),
+    expr(store(outF64, 'f64', [iv], type === 'f64' ? get(value, type) : convert('f64', get(value, type)))),
+  ];
   if (wide) body.push(expr(store(outBig, type, [iv], get(value, type))));
-  const kernel = new SimulatedKernel(b.build([expr(set(i, globalIndexX())), when(compare('lt', iv, get(n, 'i32')), body)]), NO_POSITIONS);
+  const kernel = new SimulatedKernel(
+    b.build([expr(set(i, globalIndexX())), when(compare('lt', iv, get(n, 'i32')), body)]),
+    NO_POSITIONS,
+  );
   const count = rows.length;
   const f = new Float64Array(count);
   const big = type === 'u64' ? new BigUint64Array(count) : new BigInt64Array(count);
@@ -245,7 +317,8 @@ export function evaluateMany<T extends ScalarName>(type: T, inputTypes: readonly
   return rows.map((_, r) => {
     if (wide) {
       const v = big[r]!;
-      if (Number(v) !== f[r]) throw new Error(`evaluateMany: the ${type} value ${v} converts to ${f[r]} in the generated code`);
+      if (Number(v) !== f[r])
+        throw new Error(`evaluateMany: the ${type} value ${v} converts to ${f[r]} in the generated code`);
       return v as Evaluated<T>;
     }
     return (type === 'bool' ? f[r] === 1 : f[r]) as Evaluated<T>;
@@ -264,7 +337,14 @@ export const mload = (space: MemorySpace, k: number, dtype: ScalarName, indices:
   ...at(loc),
 });
 /** Stores to an element of memory `k` of `space`. */
-export const mstore = (space: MemorySpace, k: number, dtype: ScalarName, indices: readonly Expr[], value: Expr, loc?: Loc): Expr => ({
+export const mstore = (
+  space: MemorySpace,
+  k: number,
+  dtype: ScalarName,
+  indices: readonly Expr[],
+  value: Expr,
+  loc?: Loc,
+): Expr => ({
   op: 'store',
   type: dtype,
   ref: { array: k, space, indices: indices.map(index) },
@@ -272,10 +352,25 @@ export const mstore = (space: MemorySpace, k: number, dtype: ScalarName, indices
   ...at(loc),
 });
 /** The extent or stride of memory `k`. */
-export const mdim = (space: MemorySpace, k: number, what: 'shape' | 'stride', d: number): Expr => ({ op: 'dim', type: 'i64', array: k, space, what, dim: d });
+export const mdim = (space: MemorySpace, k: number, what: 'shape' | 'stride', d: number): Expr => ({
+  op: 'dim',
+  type: 'i64',
+  array: k,
+  space,
+  what,
+  dim: d,
+});
 
 /** An atomic on an element of array parameter `array` (no `space`) or memory `array` of `space`; gives the old value. */
-export const atomic = (fn: AtomicFunction, target: { array: number; space?: MemorySpace }, dtype: ScalarName, indices: readonly Expr[], value: Expr, compareValue?: Expr, loc?: Loc): Expr => ({
+export const atomic = (
+  fn: AtomicFunction,
+  target: { array: number; space?: MemorySpace },
+  dtype: ScalarName,
+  indices: readonly Expr[],
+  value: Expr,
+  compareValue?: Expr,
+  loc?: Loc,
+): Expr => ({
   op: 'atomic',
   type: dtype,
   fn,
@@ -288,7 +383,12 @@ export const atomic = (fn: AtomicFunction, target: { array: number; space?: Memo
 export const syncthreads = (loc?: Loc): Stmt => ({ op: 'barrier', scope: 'block', ...at(loc) });
 export const syncwarp = (mask: Expr, loc?: Loc): Stmt => ({ op: 'barrier', scope: 'warp', mask, ...at(loc) });
 export const gridSync = (loc?: Loc): Stmt => ({ op: 'barrier', scope: 'grid', ...at(loc) });
-export const print = (format: string, args: readonly Expr[], loc?: Loc): Stmt => ({ op: 'print', format, args, ...at(loc) });
+export const print = (format: string, args: readonly Expr[], loc?: Loc): Stmt => ({
+  op: 'print',
+  format,
+  args,
+  ...at(loc),
+});
 
 /** A vote: scope warp (all, any, eq, ballot; with a mask) or block (count, and, or). */
 export const vote = (scope: 'warp' | 'block', mode: VoteMode, predicate: Expr, mask?: Expr, loc?: Loc): Expr => ({
@@ -303,7 +403,8 @@ export const vote = (scope: 'warp' | 'block', mode: VoteMode, predicate: Expr, m
 
 /** The linear thread index in the block, `(tid.z * ntid.y + tid.y) * ntid.x + tid.x`, in i32. */
 export const linearThread = (): Expr => {
-  const r = (name: 'tid.x' | 'tid.y' | 'tid.z' | 'ntid.x' | 'ntid.y') => ({ op: 'special', type: 'i32', register: name }) as const;
+  const r = (name: 'tid.x' | 'tid.y' | 'tid.z' | 'ntid.x' | 'ntid.y') =>
+    ({ op: 'special', type: 'i32', register: name }) as const;
   const add = (a: Expr, c: Expr): Expr => ({ op: 'binary', type: 'i32', operator: 'add', left: a, right: c });
   const mul = (a: Expr, c: Expr): Expr => ({ op: 'binary', type: 'i32', operator: 'mul', left: a, right: c });
   return add(mul(add(mul(r('tid.z'), r('ntid.y')), r('tid.y')), r('ntid.x')), r('tid.x'));

@@ -2,11 +2,40 @@ import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, test } from 'vitest';
 import type { SpecialRegister } from '../typing/typed-ir.js';
 import { FaultSites } from './fault-sites.js';
-import { KernelBuilder, NO_POSITIONS, binary, compare, expr, get, globalIndexX, i32, load, set, special, store, when } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  NO_POSITIONS,
+  binary,
+  compare,
+  expr,
+  get,
+  globalIndexX,
+  i32,
+  load,
+  set,
+  special,
+  store,
+  when,
+} from './ir-builders.test-support.js';
 import { generateKernelSource } from './kernel-source.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
-const REGISTERS: SpecialRegister[] = ['tid.x', 'tid.y', 'tid.z', 'ntid.x', 'ntid.y', 'ntid.z', 'ctaid.x', 'ctaid.y', 'ctaid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'laneid', 'warpsize'];
+const REGISTERS: SpecialRegister[] = [
+  'tid.x',
+  'tid.y',
+  'tid.z',
+  'ntid.x',
+  'ntid.y',
+  'ntid.z',
+  'ctaid.x',
+  'ctaid.y',
+  'ctaid.z',
+  'nctaid.x',
+  'nctaid.y',
+  'nctaid.z',
+  'laneid',
+  'warpsize',
+];
 
 /** Every thread writes its special registers to out[linear thread index][register]. */
 function registersKernel(): SimulatedKernel {
@@ -15,11 +44,22 @@ function registersKernel(): SimulatedKernel {
   const linear = b.local('linear', 'i32');
   const r = (name: SpecialRegister) => special(name);
   // ((ctaid.z * nctaid.y + ctaid.y) * nctaid.x + ctaid.x) * threadsPerBlock + (tid.z * ntid.y + tid.y) * ntid.x + tid.x
-  const block = binary('add', binary('mul', binary('add', binary('mul', r('ctaid.z'), r('nctaid.y')), r('ctaid.y')), r('nctaid.x')), r('ctaid.x'));
+  const block = binary(
+    'add',
+    binary('mul', binary('add', binary('mul', r('ctaid.z'), r('nctaid.y')), r('ctaid.y')), r('nctaid.x')),
+    r('ctaid.x'),
+  );
   const perBlock = binary('mul', binary('mul', r('ntid.x'), r('ntid.y')), r('ntid.z'));
-  const thread = binary('add', binary('mul', binary('add', binary('mul', r('tid.z'), r('ntid.y')), r('tid.y')), r('ntid.x')), r('tid.x'));
+  const thread = binary(
+    'add',
+    binary('mul', binary('add', binary('mul', r('tid.z'), r('ntid.y')), r('tid.y')), r('ntid.x')),
+    r('tid.x'),
+  );
   return new SimulatedKernel(
-    b.build([expr(set(linear, binary('add', binary('mul', block, perBlock), thread))), ...REGISTERS.map((name, k) => expr(store(out, 'i32', [get(linear, 'i32'), i32(k)], r(name))))]),
+    b.build([
+      expr(set(linear, binary('add', binary('mul', block, perBlock), thread))),
+      ...REGISTERS.map((name, k) => expr(store(out, 'i32', [get(linear, 'i32'), i32(k)], r(name)))),
+    ]),
     NO_POSITIONS,
   );
 }
@@ -42,7 +82,9 @@ describe('the grid and block loops', () => {
     test(`grid [${grid}] × block [${block}]: every thread once, in order z, y, x, with its registers`, () => {
       const threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
       const host = new Int32Array(threads * REGISTERS.length);
-      registersKernel().run(grid, block, [StridedMemoryView.fromBuffer(host, { dtype: 'int32', shape: [threads, REGISTERS.length] })]);
+      registersKernel().run(grid, block, [
+        StridedMemoryView.fromBuffer(host, { dtype: 'int32', shape: [threads, REGISTERS.length] }),
+      ]);
       let n = 0;
       for (let bz = 0; bz < grid[2]; bz++)
         for (let by = 0; by < grid[1]; by++)
@@ -65,7 +107,11 @@ describe('the grid and block loops', () => {
     const n = b.scalar('n', 'i32');
     const i = b.local('i', 'i32');
     const counter = load(out, 'i32', [get(n, 'i32')]);
-    const kernel = b.build([expr(set(i, globalIndexX())), expr(store(out, 'i32', [get(i, 'i32')], counter)), expr(store(out, 'i32', [get(n, 'i32')], binary('add', counter, i32(1))))]);
+    const kernel = b.build([
+      expr(set(i, globalIndexX())),
+      expr(store(out, 'i32', [get(i, 'i32')], counter)),
+      expr(store(out, 'i32', [get(n, 'i32')], binary('add', counter, i32(1)))),
+    ]);
     const host = new Int32Array(9);
     new SimulatedKernel(kernel, NO_POSITIONS).run([2, 1, 1], [4, 1, 1], [host, 8]);
     expect([...host]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
@@ -78,10 +124,20 @@ describe('the generated source', () => {
     const n = b.scalar('n', 'i32');
     const y = b.array('y', 'f32');
     const i = b.local('i', 'i32');
-    const kernel = b.build([expr(set(i, globalIndexX())), when(compare('lt', get(i, 'i32'), get(n, 'i32')), [expr(store(y, 'f32', [get(i, 'i32')], { op: 'const', type: 'f32', value: 1 }))])], 'fill');
+    const kernel = b.build(
+      [
+        expr(set(i, globalIndexX())),
+        when(compare('lt', get(i, 'i32'), get(n, 'i32')), [
+          expr(store(y, 'f32', [get(i, 'i32')], { op: 'const', type: 'f32', value: 1 })),
+        ]),
+      ],
+      'fill',
+    );
     const sim = new SimulatedKernel(kernel, NO_POSITIONS);
     expect(sim.source).toContain('return function simulate_fill(');
-    expect(sim.source).toMatch(/thread: for \(tidX = 0; tidX < ntidX; tidX\+\+\) \{\n\s+let l0 = p0, l1 = 0;\n\s+\(l1 = /);
+    expect(sim.source).toMatch(
+      /thread: for \(tidX = 0; tidX < ntidX; tidX\+\+\) \{\n\s+let l0 = p0, l1 = 0;\n\s+\(l1 = /,
+    );
     // The index is a number: no bigint on the hot path of an i32-indexed kernel.
     expect(sim.source).not.toMatch(/BigInt/);
     const source = sim.source;
@@ -92,7 +148,9 @@ describe('the generated source', () => {
   test('fault sites are numbered as the generator meets them', () => {
     const b = new KernelBuilder();
     const y = b.array('y', 'i64');
-    const kernel = b.build([expr(store(y, 'i64', [i32(0)], binary('div', load(y, 'i64', [i32(1)]), load(y, 'i64', [i32(2)]))))]);
+    const kernel = b.build([
+      expr(store(y, 'i64', [i32(0)], binary('div', load(y, 'i64', [i32(1)]), load(y, 'i64', [i32(2)])))),
+    ]);
     const sites = new FaultSites();
     const source = generateKernelSource(kernel, sites);
     expect(sites.size).toBe(4);
@@ -114,7 +172,20 @@ describe('the two modes', () => {
     const out = b.array('out', 'i32');
     const kernel = b.build([
       { op: 'barrier', scope: 'block' },
-      expr(store(out, 'i32', [globalIndexX()], binary('add', i32(1), { op: 'vote', type: 'i32', scope: 'block', mode: 'count', predicate: { op: 'const', type: 'bool', value: true } }))),
+      expr(
+        store(
+          out,
+          'i32',
+          [globalIndexX()],
+          binary('add', i32(1), {
+            op: 'vote',
+            type: 'i32',
+            scope: 'block',
+            mode: 'count',
+            predicate: { op: 'const', type: 'bool', value: true },
+          }),
+        ),
+      ),
     ]);
     const sim = new SimulatedKernel(kernel, NO_POSITIONS);
     expect(sim.mode).toEqual({ lockstep: true, grid: false });
@@ -136,7 +207,14 @@ describe('the two modes', () => {
     const m = new KernelBuilder();
     const s = m.shared('s', 'f32', 4);
     const fast = new SimulatedKernel(
-      m.build([expr({ op: 'store', type: 'f32', ref: { array: s, space: 'shared', indices: [convertI64(special('tid.x'))] }, value: { op: 'const', type: 'f32', value: 1 } })]),
+      m.build([
+        expr({
+          op: 'store',
+          type: 'f32',
+          ref: { array: s, space: 'shared', indices: [convertI64(special('tid.x'))] },
+          value: { op: 'const', type: 'f32', value: 1 },
+        }),
+      ]),
       NO_POSITIONS,
     );
     expect(fast.mode.lockstep).toBe(false);

@@ -23,7 +23,16 @@ export interface ArrayArgument {
 }
 
 /** The generated function: grid and block extents (x, y, z), then one value per parameter (converted scalars, ArrayArguments), then the bytes of dynamic shared memory. */
-export type GeneratedKernel = (nctaidX: number, nctaidY: number, nctaidZ: number, ntidX: number, ntidY: number, ntidZ: number, args: readonly unknown[], sharedBytes: number) => void;
+export type GeneratedKernel = (
+  nctaidX: number,
+  nctaidY: number,
+  nctaidZ: number,
+  ntidX: number,
+  ntidY: number,
+  ntidZ: number,
+  args: readonly unknown[],
+  sharedBytes: number,
+) => void;
 
 /** How a kernel runs: threads one after another (fast), or in lockstep (collectives), per block or over the whole grid (a grid barrier). */
 export interface SimulationMode {
@@ -53,11 +62,19 @@ export function simulationMode(kernel: TypedKernel): SimulationMode {
  * at each collective; the runtime's scheduler runs the threads of a block
  * (or of the grid) until each waits or finishes, and passes the collectives.
  */
-export function generateKernelSource(kernel: TypedKernel, sites: FaultSites, plan: MemoryPlan = new MemoryPlan(kernel.memories ?? [])): string {
+export function generateKernelSource(
+  kernel: TypedKernel,
+  sites: FaultSites,
+  plan: MemoryPlan = new MemoryPlan(kernel.memories ?? []),
+): string {
   return withNestingBound('the simulator', () => generateKernelSourceUnbounded(kernel, sites, plan));
 }
 
-function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, plan: MemoryPlan = new MemoryPlan(kernel.memories ?? [])): string {
+function generateKernelSourceUnbounded(
+  kernel: TypedKernel,
+  sites: FaultSites,
+  plan: MemoryPlan = new MemoryPlan(kernel.memories ?? []),
+): string {
   const mode = simulationMode(kernel);
   const temporaries: string[] = [];
   const context: SourceContext = {
@@ -70,7 +87,9 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
   };
   const ranges = new I64NumberRanges(kernel);
   const functions = (kernel.functions ?? []).flatMap((_f, index) => functionSource(kernel, index, ranges, sites, plan));
-  const statements = new StatementSource(new ExpressionSource(kernel, ranges, context, { plan, lockstep: mode.lockstep }));
+  const statements = new StatementSource(
+    new ExpressionSource(kernel, ranges, context, { plan, lockstep: mode.lockstep }),
+  );
   const threadIndent = ' '.repeat(14);
   const body = statements.generate(kernel.body, mode.lockstep ? '    ' : `${threadIndent}  `);
 
@@ -82,9 +101,13 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
       paramOfLocal.set(p.local, i);
       return;
     }
-    prologue.push(`  const a${i} = args[${i}], ${v.data(i)} = a${i}.data, ${v.offset(i)} = a${i}.offset; // ${p.name}: ${p.type.name}`);
+    prologue.push(
+      `  const a${i} = args[${i}], ${v.data(i)} = a${i}.data, ${v.offset(i)} = a${i}.offset; // ${p.name}: ${p.type.name}`,
+    );
     for (let k = 0; k < p.type.ndim; k++) {
-      prologue.push(`  const ${v.extent(i, k)} = a${i}.shape[${k}], ${v.step(i, k)} = a${i}.steps[${k}], ${v.stride(i, k)} = a${i}.strides[${k}];`);
+      prologue.push(
+        `  const ${v.extent(i, k)} = a${i}.shape[${k}], ${v.step(i, k)} = a${i}.steps[${k}], ${v.stride(i, k)} = a${i}.strides[${k}];`,
+      );
     }
   });
   const owned = new Set((kernel.functions ?? []).flatMap((f) => f.locals));
@@ -105,9 +128,13 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
     const m = layout.memory;
     const comment = ` // ${m.space} ${m.name}: ${m.dtype}[${m.dynamic ? '' : m.shape.join('][')}]`;
     if (m.space === 'const') constants.push(`const ${mv.data(k)} = constants[${k}];${comment}`);
-    else if (m.space === 'shared') shared.push(`const ${mv.data(k)} = blk.memories[${k}], ${mv.shadow(k)} = blk.shadows[${k}];${comment}`);
+    else if (m.space === 'shared')
+      shared.push(`const ${mv.data(k)} = blk.memories[${k}], ${mv.shadow(k)} = blk.shadows[${k}];${comment}`);
     else localArrays.push(`const ${mv.data(k)} = new ${layout.arrayConstructor.name}(${layout.length});${comment}`);
-    if (m.dynamic) prologue.push(`  const ${mv.dynamicExtent(k)} = Math.floor(sharedBytes / ${layout.bytes}); // dynamic shared ${m.name}`);
+    if (m.dynamic)
+      prologue.push(
+        `  const ${mv.dynamicExtent(k)} = Math.floor(sharedBytes / ${layout.bytes}); // dynamic shared ${m.name}`,
+      );
   }
 
   const name = `simulate_${kernel.symbol.replace(/[^\w$]/g, '_')}`;
@@ -119,7 +146,8 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
     `return function ${name}(nctaidX, nctaidY, nctaidZ, ntidX, ntidY, ntidZ, args, sharedBytes) {`,
     ...prologue,
   ];
-  const lets = (indent: string, names: readonly string[]): string[] => (names.length > 0 ? [`${indent}let ${names.join(', ')};`] : []);
+  const lets = (indent: string, names: readonly string[]): string[] =>
+    names.length > 0 ? [`${indent}let ${names.join(', ')};`] : [];
 
   if (mode.lockstep) {
     return [
@@ -141,7 +169,9 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
   const hasShared = shared.length > 0;
   return [
     ...head,
-    ...(hasShared ? [`  const blk = blockMemory(sharedBytes, ntidX, ntidY, ntidZ);`, ...shared.map((line) => `  ${line}`)] : []),
+    ...(hasShared
+      ? [`  const blk = blockMemory(sharedBytes, ntidX, ntidY, ntidZ);`, ...shared.map((line) => `  ${line}`)]
+      : []),
     ...localArrays.map((line) => `  ${line}`),
     ...lets('  ', temporaries),
     `  let ctaidX = 0, ctaidY = 0, ctaidZ = 0, tidX = 0, tidY = 0, tidZ = 0${hasShared ? ', lin = 0' : ''}${functions.length > 0 ? ', depth = 0' : ''};`,
@@ -156,7 +186,10 @@ function generateKernelSourceUnbounded(kernel: TypedKernel, sites: FaultSites, p
     `              ${THREAD_LABEL}: for (tidX = 0; tidX < ntidX; tidX++) {`,
     ...lets(`${threadIndent}  `, locals),
     ...(hasShared ? [`${threadIndent}  lin = (tidZ * ntidY + tidY) * ntidX + tidX;`] : []),
-    ...plan.locals.map((l) => `${threadIndent}  ${mv.data(l.index)}.fill(${l.memory.dtype === 'i64' || l.memory.dtype === 'u64' ? '0n' : '0'});`),
+    ...plan.locals.map(
+      (l) =>
+        `${threadIndent}  ${mv.data(l.index)}.fill(${l.memory.dtype === 'i64' || l.memory.dtype === 'u64' ? '0n' : '0'});`,
+    ),
     ...body,
     `              }`,
     `            }`,
@@ -184,7 +217,13 @@ function zeroOf(type: ScalarName, asNumber: boolean): string {
  * calls is counted in `depth` and bounded by SIMULATOR_RECURSION_LIMIT (a
  * named SimulatorError at the function, not the engine's stack overflow).
  */
-function functionSource(kernel: TypedKernel, index: number, ranges: I64NumberRanges, sites: FaultSites, plan: MemoryPlan): string[] {
+function functionSource(
+  kernel: TypedKernel,
+  index: number,
+  ranges: I64NumberRanges,
+  sites: FaultSites,
+  plan: MemoryPlan,
+): string[] {
   const f = kernel.functions![index]!;
   const temporaries: string[] = [];
   const context: SourceContext = {
@@ -199,7 +238,9 @@ function functionSource(kernel: TypedKernel, index: number, ranges: I64NumberRan
   const body = statements.generate(f.body, '  ');
   const site = sites.add({ kind: 'recursion', loc: f.loc, function: index, name: f.name });
   const params = new Set(f.params);
-  const locals = f.locals.flatMap((id) => (params.has(id) ? [] : [`${localName(id)} = ${zeroOf(kernel.locals[id]!.type, ranges.isNumberLocal(id))}`]));
+  const locals = f.locals.flatMap((id) =>
+    params.has(id) ? [] : [`${localName(id)} = ${zeroOf(kernel.locals[id]!.type, ranges.isNumberLocal(id))}`],
+  );
   const lets = [...locals, ...temporaries];
   return [
     `function ${functionName(index)}(${f.params.map(localName).join(', ')}) { // ${f.name}${f.returns ? `: ${f.returns}` : ''}`,

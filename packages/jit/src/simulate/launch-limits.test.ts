@@ -1,6 +1,15 @@
 import { LaunchConfigError } from '@cuda-js/core';
 import { describe, expect, test } from 'vitest';
-import { KernelBuilder, NO_POSITIONS, expr, globalIndexX, gridSync, i32, store, syncthreads } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  NO_POSITIONS,
+  expr,
+  globalIndexX,
+  gridSync,
+  i32,
+  store,
+  syncthreads,
+} from './ir-builders.test-support.js';
 import { checkSimulatedLaunch, SIMULATED_DEVICE, simulatedForallBlockSize } from './launch-limits.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
@@ -17,7 +26,9 @@ describe('the GPU launch limits in the simulator', () => {
     const k = kernelWithShared(0);
     const out = new Int32Array(1);
     expect(() => k.run([1, 1, 1], [1024, 1, 1], [out])).not.toThrow();
-    expect(() => k.run([1, 1, 1], [1025, 1, 1], [out])).toThrow(new LaunchConfigError("kernel (in the simulated H200 (sm_90)): block 1025x1x1 exceeds the device's 1024x1024x64"));
+    expect(() => k.run([1, 1, 1], [1025, 1, 1], [out])).toThrow(
+      new LaunchConfigError("kernel (in the simulated H200 (sm_90)): block 1025x1x1 exceeds the device's 1024x1024x64"),
+    );
     expect(() => k.run([1, 1, 1], [1, 1, 65], [out])).toThrow(/block 1x1x65 exceeds the device's 1024x1024x64/);
     expect(() => k.run([1, 1, 1], [64, 32, 1], [out])).toThrow(/block of 2048 threads exceeds the limit of 1024/);
   });
@@ -25,7 +36,9 @@ describe('the GPU launch limits in the simulator', () => {
   test('grids: 2^31-1 x 65535 x 65535', () => {
     expect(() => checkSimulatedLaunch('k', [2 ** 31 - 1, 65535, 65535], [1, 1, 1], 0, 0, false)).not.toThrow();
     expect(() => checkSimulatedLaunch('k', [1, 65536, 1], [1, 1, 1], 0, 0, false)).toThrow(LaunchConfigError);
-    expect(() => kernelWithShared(0).run([1, 1, 65536], [1, 1, 1], [new Int32Array(1)])).toThrow(/grid 1x1x65536 exceeds the device's 2147483647x65535x65535/);
+    expect(() => kernelWithShared(0).run([1, 1, 65536], [1, 1, 1], [new Int32Array(1)])).toThrow(
+      /grid 1x1x65536 exceeds the device's 2147483647x65535x65535/,
+    );
   });
 
   test('shared memory: static plus dynamic up to the opt-in maximum (227 KiB on sm_90)', () => {
@@ -43,9 +56,13 @@ describe('the GPU launch limits in the simulator', () => {
     const out = new Int32Array(1);
     // 2 blocks of 1024 threads per SM, 132 SMs
     expect(() => checkSimulatedLaunch('k', [264, 1, 1], [1024, 1, 1], 0, 0, true)).not.toThrow();
-    expect(() => k.run([265, 1, 1], [1024, 1, 1], [out])).toThrow(/a cooperative grid of 265 blocks exceeds the 264 that can be co-resident \(at most 2 per SM x 132 SMs/);
+    expect(() => k.run([265, 1, 1], [1024, 1, 1], [out])).toThrow(
+      /a cooperative grid of 265 blocks exceeds the 264 that can be co-resident \(at most 2 per SM x 132 SMs/,
+    );
     // shared memory lowers it: 100 KiB a block leaves 2 per SM; 120 KiB one
-    expect(() => checkSimulatedLaunch('k', [133, 1, 1], [32, 1, 1], 120 * 1024, 0, true)).toThrow(/exceeds the 132 that can be co-resident/);
+    expect(() => checkSimulatedLaunch('k', [133, 1, 1], [32, 1, 1], 120 * 1024, 0, true)).toThrow(
+      /exceeds the 132 that can be co-resident/,
+    );
   });
 
   test("forall's block size is the occupancy API's choice: the largest block of the highest occupancy", () => {

@@ -30,7 +30,14 @@ type Extents = readonly [number, number, number];
  * with the same error class and wording, against {@link SIMULATED_DEVICE}.
  * `staticShared` is the bytes of the kernel's static shared arrays.
  */
-export function checkSimulatedLaunch(name: string, grid: Extents, block: Extents, staticShared: number, dynamicShared: number, cooperative: boolean): void {
+export function checkSimulatedLaunch(
+  name: string,
+  grid: Extents,
+  block: Extents,
+  staticShared: number,
+  dynamicShared: number,
+  cooperative: boolean,
+): void {
   const d = SIMULATED_DEVICE;
   const [bx, by, bz] = block;
   const [gx, gy, gz] = grid;
@@ -39,7 +46,8 @@ export function checkSimulatedLaunch(name: string, grid: Extents, block: Extents
     throw new LaunchConfigError(`${where}: block ${block.join('x')} exceeds the device's ${d.maxBlockDim.join('x')}`);
   }
   const threads = bx * by * bz;
-  if (threads > d.maxThreadsPerBlock) throw new LaunchConfigError(`${where}: block of ${threads} threads exceeds the limit of ${d.maxThreadsPerBlock}`);
+  if (threads > d.maxThreadsPerBlock)
+    throw new LaunchConfigError(`${where}: block of ${threads} threads exceeds the limit of ${d.maxThreadsPerBlock}`);
   if (gx > d.maxGridDim[0] || gy > d.maxGridDim[1] || gz > d.maxGridDim[2]) {
     throw new LaunchConfigError(`${where}: grid ${grid.join('x')} exceeds the device's ${d.maxGridDim.join('x')}`);
   }

@@ -94,7 +94,20 @@ describe('block barriers', () => {
         expr(set(st, i32(blockSize / 2))),
         loop(0, {
           test: compare('gt', s, i32(0)),
-          body: [when(lt(t, s), [expr(mstore('shared', sdata, 'f32', [t], binary('add', mload('shared', sdata, 'f32', [t]), mload('shared', sdata, 'f32', [add(t, s)]))))]), syncthreads()],
+          body: [
+            when(lt(t, s), [
+              expr(
+                mstore(
+                  'shared',
+                  sdata,
+                  'f32',
+                  [t],
+                  binary('add', mload('shared', sdata, 'f32', [t]), mload('shared', sdata, 'f32', [add(t, s)])),
+                ),
+              ),
+            ]),
+            syncthreads(),
+          ],
           update: [expr(set(st, binary('shr', s, i32(1))))],
         }),
         when(eq(t, i32(0)), [expr(store(out, 'f32', [special('ctaid.x')], mload('shared', sdata, 'f32', [i32(0)])))]),
@@ -111,7 +124,8 @@ describe('block barriers', () => {
     treeReduction(blockSize).run([blocks, 1, 1], [blockSize, 1, 1], [x, out]);
     for (let blk = 0; blk < blocks; blk++) {
       const v = Array.from(x.subarray(blk * blockSize, (blk + 1) * blockSize));
-      for (let step = blockSize / 2; step > 0; step >>= 1) for (let t = 0; t < step; t++) v[t] = Math.fround(v[t]! + v[t + step]!);
+      for (let step = blockSize / 2; step > 0; step >>= 1)
+        for (let t = 0; t < step; t++) v[t] = Math.fround(v[t]! + v[t + step]!);
       expect(out[blk]).toBe(v[0]);
     }
   });
@@ -128,7 +142,14 @@ describe('block barriers', () => {
       expr(set(lin, linearThread())),
       expr(mstore('shared', s, 'i32', [l], binary('mul', l, i32(10)))),
       syncthreads(),
-      expr(store(out, 'i32', [add(binary('mul', special('ctaid.x'), i32(T)), l)], mload('shared', s, 'i32', [binary('rem', add(l, i32(1)), i32(T))]))),
+      expr(
+        store(
+          out,
+          'i32',
+          [add(binary('mul', special('ctaid.x'), i32(T)), l)],
+          mload('shared', s, 'i32', [binary('rem', add(l, i32(1)), i32(T))]),
+        ),
+      ),
     ]);
     const host = new Int32Array(3 * T);
     new SimulatedKernel(kernel, NO_POSITIONS).run([3, 1, 1], [8, 4, 2], [host]);
@@ -143,7 +164,13 @@ describe('block barriers', () => {
     const kernel = b.build([
       when(eq(tidX(), i32(0)), [expr(mstore('shared', counter, 'i32', [i32(0)], i32(0)))]),
       syncthreads(),
-      expr({ op: 'atomic', type: 'i32', fn: 'add', ref: { array: counter, space: 'shared', indices: [convert('i64', i32(0))] }, value: i32(1) }),
+      expr({
+        op: 'atomic',
+        type: 'i32',
+        fn: 'add',
+        ref: { array: counter, space: 'shared', indices: [convert('i64', i32(0))] },
+        value: i32(1),
+      }),
       syncthreads(),
       expr(store(out, 'i32', [globalIndexX()], mload('shared', counter, 'i32', [i32(0)]))),
     ]);
@@ -203,7 +230,8 @@ describe('warp shuffles', () => {
     // The reference: the same steps on a JS array per warp, with a lane's own value where the source is past the warp.
     for (let w = 0; w < n / 32; w++) {
       let lanes = Array.from(xs.subarray(w * 32, w * 32 + 32));
-      for (let off = 16; off > 0; off >>= 1) lanes = lanes.map((val, l) => (val + (l + off < 32 ? lanes[l + off]! : val)) | 0);
+      for (let off = 16; off > 0; off >>= 1)
+        lanes = lanes.map((val, l) => (val + (l + off < 32 ? lanes[l + off]! : val)) | 0);
       expect([...host.subarray(w * 32, w * 32 + 32)]).toEqual(lanes);
       expect(host[w * 32]).toBe([...xs.subarray(w * 32, w * 32 + 32)].reduce((a, c) => a + c, 0));
     }
@@ -215,7 +243,8 @@ describe('warp shuffles', () => {
       (b) => {
         const v = b.local('v', 'f64');
         const setup: Stmt[] = [expr(set(v, convert('f64', lane())))];
-        for (const m of [16, 8, 4, 2, 1]) setup.push(expr(set(v, binary('add', get(v, 'f64'), shuffle('xor', FULL, get(v, 'f64'), i32(m))))));
+        for (const m of [16, 8, 4, 2, 1])
+          setup.push(expr(set(v, binary('add', get(v, 'f64'), shuffle('xor', FULL, get(v, 'f64'), i32(m))))));
         return { setup, value: get(v, 'f64') };
       },
       1,
@@ -229,22 +258,42 @@ describe('warp shuffles', () => {
     const of = (make: () => Expr) => perThread('i32', () => ({ value: make() }), 1, 32) as number[];
     expect(of(() => shuffle('idx', FULL, id(), i32(5)))).toEqual(new Array(32).fill(507));
     // width 8: lane 3 of each segment of 8; a source lane of 11 is 11 mod 8 = 3 as on the GPU
-    expect(of(() => shuffle('idx', FULL, id(), i32(11), i32(8)))).toEqual(Array.from({ length: 32 }, (_, l) => ((l & ~7) + 3) * 100 + 7));
-    expect(of(() => shuffle('up', FULL, id(), i32(2), i32(16)))).toEqual(Array.from({ length: 32 }, (_, l) => ((l & 15) >= 2 ? l - 2 : l) * 100 + 7));
-    expect(of(() => shuffle('down', FULL, id(), i32(3), i32(8)))).toEqual(Array.from({ length: 32 }, (_, l) => ((l & 7) + 3 < 8 ? l + 3 : l) * 100 + 7));
-    expect(of(() => shuffle('xor', FULL, id(), i32(1), i32(4)))).toEqual(Array.from({ length: 32 }, (_, l) => (l ^ 1) * 100 + 7));
+    expect(of(() => shuffle('idx', FULL, id(), i32(11), i32(8)))).toEqual(
+      Array.from({ length: 32 }, (_, l) => ((l & ~7) + 3) * 100 + 7),
+    );
+    expect(of(() => shuffle('up', FULL, id(), i32(2), i32(16)))).toEqual(
+      Array.from({ length: 32 }, (_, l) => ((l & 15) >= 2 ? l - 2 : l) * 100 + 7),
+    );
+    expect(of(() => shuffle('down', FULL, id(), i32(3), i32(8)))).toEqual(
+      Array.from({ length: 32 }, (_, l) => ((l & 7) + 3 < 8 ? l + 3 : l) * 100 + 7),
+    );
+    expect(of(() => shuffle('xor', FULL, id(), i32(1), i32(4)))).toEqual(
+      Array.from({ length: 32 }, (_, l) => (l ^ 1) * 100 + 7),
+    );
     // xor leaving the segment (lane ^ 4 with width 4): the own value
-    expect(of(() => shuffle('xor', FULL, id(), i32(4), i32(4)))).toEqual(Array.from({ length: 32 }, (_, l) => l * 100 + 7));
+    expect(of(() => shuffle('xor', FULL, id(), i32(4), i32(4)))).toEqual(
+      Array.from({ length: 32 }, (_, l) => l * 100 + 7),
+    );
   });
 
   test('64-bit values shuffle whole: i64 beyond 2^53, u64, f64', () => {
     const big = (l: Expr): Expr => binary('add', i64(2n ** 60n + 1n), convert('i64', l));
-    expect(perThread('i64', () => ({ value: shuffle('down', FULL, big(lane()), i32(1)) }), 1, 32)).toEqual(Array.from({ length: 32 }, (_, l) => 2n ** 60n + 1n + BigInt(l < 31 ? l + 1 : l)));
-    const ubig = (l: Expr): Expr => binary('add', { op: 'const', type: 'u64', value: 2n ** 64n - 100n }, convert('u64', l));
-    expect(perThread('u64', () => ({ value: shuffle('idx', FULL, ubig(lane()), i32(31)) }), 1, 32)).toEqual(new Array(32).fill(2n ** 64n - 69n));
-    expect(perThread('f64', () => ({ value: shuffle('up', FULL, binary('mul', convert('f64', lane()), f64(0.1)), i32(1)) }), 1, 32)).toEqual(
-      Array.from({ length: 32 }, (_, l) => (l === 0 ? 0 : (l - 1) * 0.1)),
+    expect(perThread('i64', () => ({ value: shuffle('down', FULL, big(lane()), i32(1)) }), 1, 32)).toEqual(
+      Array.from({ length: 32 }, (_, l) => 2n ** 60n + 1n + BigInt(l < 31 ? l + 1 : l)),
     );
+    const ubig = (l: Expr): Expr =>
+      binary('add', { op: 'const', type: 'u64', value: 2n ** 64n - 100n }, convert('u64', l));
+    expect(perThread('u64', () => ({ value: shuffle('idx', FULL, ubig(lane()), i32(31)) }), 1, 32)).toEqual(
+      new Array(32).fill(2n ** 64n - 69n),
+    );
+    expect(
+      perThread(
+        'f64',
+        () => ({ value: shuffle('up', FULL, binary('mul', convert('f64', lane()), f64(0.1)), i32(1)) }),
+        1,
+        32,
+      ),
+    ).toEqual(Array.from({ length: 32 }, (_, l) => (l === 0 ? 0 : (l - 1) * 0.1)));
   });
 
   test('a partial mask: only its lanes exchange', () => {
@@ -256,7 +305,13 @@ describe('warp shuffles', () => {
       (b) => {
         const r = b.local('r', 'i32');
         return {
-          setup: [when(lt(lane(), i32(16)), [expr(set(r, shuffle('idx', lo, lane(), i32(0))))], [expr(set(r, shuffle('idx', hi, lane(), i32(16))))])],
+          setup: [
+            when(
+              lt(lane(), i32(16)),
+              [expr(set(r, shuffle('idx', lo, lane(), i32(0))))],
+              [expr(set(r, shuffle('idx', hi, lane(), i32(16))))],
+            ),
+          ],
           value: get(r, 'i32'),
         };
       },
@@ -268,7 +323,8 @@ describe('warp shuffles', () => {
 });
 
 describe('warp votes, match and lane masks', () => {
-  const of = (make: () => Expr, block = 32, lockstep = true) => perThread('u32', () => ({ value: make() }), 1, block, lockstep) as number[];
+  const of = (make: () => Expr, block = 32, lockstep = true) =>
+    perThread('u32', () => ({ value: make() }), 1, block, lockstep) as number[];
   const flag = (e: Expr): Expr => select(e, u32(1), u32(0));
   const odd = (): Expr => eq(binary('and', lane(), i32(1)), i32(1));
 
@@ -276,7 +332,10 @@ describe('warp votes, match and lane masks', () => {
     expect(of(() => vote('warp', 'ballot', odd(), FULL))).toEqual(new Array(32).fill(0xaaaaaaaa));
     expect(of(() => vote('warp', 'ballot', lt(lane(), i32(3)), FULL))).toEqual(new Array(32).fill(0b111));
     // in a block of 40, the second warp has 8 lanes: 0xffffffff names lanes that do not exist, which are left out
-    expect(of(() => vote('warp', 'ballot', bool(true), FULL), 40)).toEqual([...new Array(32).fill(0xffffffff), ...new Array(8).fill(0xff)]);
+    expect(of(() => vote('warp', 'ballot', bool(true), FULL), 40)).toEqual([
+      ...new Array(32).fill(0xffffffff),
+      ...new Array(8).fill(0xff),
+    ]);
   });
 
   test('all, any and eq', () => {
@@ -290,18 +349,25 @@ describe('warp votes, match and lane masks', () => {
 
   test('match_any gives the lanes with the same value; match_all the mask when all are equal, else 0', () => {
     const group = (): Expr => binary('rem', lane(), i32(3)); // 0, 1, 2, 0, 1, 2, ...
-    const lanesWith = (r: number): number => Array.from({ length: 32 }, (_, l) => (l % 3 === r ? 1 << l : 0)).reduce((a, c) => (a | c) >>> 0, 0);
+    const lanesWith = (r: number): number =>
+      Array.from({ length: 32 }, (_, l) => (l % 3 === r ? 1 << l : 0)).reduce((a, c) => (a | c) >>> 0, 0);
     expect(of(() => match('any', FULL, group()))).toEqual(Array.from({ length: 32 }, (_, l) => lanesWith(l % 3)));
     expect(of(() => match('all', FULL, group()))).toEqual(new Array(32).fill(0));
     expect(of(() => match('all', FULL, i32(4)))).toEqual(new Array(32).fill(0xffffffff));
-    expect(of(() => match('any', FULL, binary('add', i64(2n ** 62n), convert('i64', binary('and', lane(), i32(1))))))).toEqual(Array.from({ length: 32 }, (_, l) => (l & 1 ? 0xaaaaaaaa : 0x55555555)));
+    expect(
+      of(() => match('any', FULL, binary('add', i64(2n ** 62n), convert('i64', binary('and', lane(), i32(1)))))),
+    ).toEqual(Array.from({ length: 32 }, (_, l) => (l & 1 ? 0xaaaaaaaa : 0x55555555)));
   });
 
   test('match compares floats by their bits: 0 and -0 differ, NaN matches NaN', () => {
     const value = (): Expr => select(lt(lane(), i32(8)), f64(0), select(lt(lane(), i32(16)), f64(-0), f64(NaN)));
-    expect(of(() => match('any', FULL, value()))).toEqual(Array.from({ length: 32 }, (_, l) => (l < 8 ? 0xff : l < 16 ? 0xff00 : 0xffff0000)));
+    expect(of(() => match('any', FULL, value()))).toEqual(
+      Array.from({ length: 32 }, (_, l) => (l < 8 ? 0xff : l < 16 ? 0xff00 : 0xffff0000)),
+    );
     const f32 = (): Expr => convert('f32', value());
-    expect(of(() => match('any', FULL, f32()))).toEqual(Array.from({ length: 32 }, (_, l) => (l < 8 ? 0xff : l < 16 ? 0xff00 : 0xffff0000)));
+    expect(of(() => match('any', FULL, f32()))).toEqual(
+      Array.from({ length: 32 }, (_, l) => (l < 8 ? 0xff : l < 16 ? 0xff00 : 0xffff0000)),
+    );
   });
 
   test('lanemask lt, le, eq, ge and gt', () => {
@@ -321,7 +387,13 @@ describe('warp votes, match and lane masks', () => {
       (b) => {
         const r = b.local('r', 'u32');
         return {
-          setup: [when(lt(lane(), i32(10)), [expr(set(r, lanemask('activemask')))], [when(compare('ge', lane(), i32(20)), [expr(set(r, lanemask('activemask')))], [expr(set(r, u32(7)))])])],
+          setup: [
+            when(
+              lt(lane(), i32(10)),
+              [expr(set(r, lanemask('activemask')))],
+              [when(compare('ge', lane(), i32(20)), [expr(set(r, lanemask('activemask')))], [expr(set(r, u32(7)))])],
+            ),
+          ],
           value: get(r, 'u32'),
         };
       },
@@ -332,7 +404,12 @@ describe('warp votes, match and lane masks', () => {
   });
 
   test('syncwarp with the same mask at two sites passes (as on Volta and later)', () => {
-    const got = perThread('i32', () => ({ setup: [when(lt(lane(), i32(16)), [syncwarp(FULL)], [syncwarp(FULL)])], value: i32(1) }), 1, 32);
+    const got = perThread(
+      'i32',
+      () => ({ setup: [when(lt(lane(), i32(16)), [syncwarp(FULL)], [syncwarp(FULL)])], value: i32(1) }),
+      1,
+      32,
+    );
     expect(got).toEqual(new Array(32).fill(1));
   });
 });
@@ -344,7 +421,9 @@ describe('the grid barrier', () => {
     const out = b.array('out', 'i32');
     const nb = special('nctaid.x');
     const kernel = b.build([
-      when(eq(tidX(), i32(0)), [expr(store(buf, 'i32', [special('ctaid.x')], add(binary('mul', special('ctaid.x'), i32(3)), i32(1))))]),
+      when(eq(tidX(), i32(0)), [
+        expr(store(buf, 'i32', [special('ctaid.x')], add(binary('mul', special('ctaid.x'), i32(3)), i32(1)))),
+      ]),
       gridSync(),
       expr(store(out, 'i32', [globalIndexX()], load(buf, 'i32', [binary('rem', add(special('ctaid.x'), i32(1)), nb)]))),
     ]);
@@ -382,7 +461,9 @@ describe('what cannot pass is reported at the collective, naming the threads', (
       when(eq(tidX(), i32(5)), [ret()]),
       expr(mstore('shared', sm, 'i32', [tidX()], tidX())),
       syncthreads(barrierLoc),
-      when(lt(tidX(), i32(63)), [expr(store(out, 'i32', [globalIndexX()], mload('shared', sm, 'i32', [add(tidX(), i32(1))])))]),
+      when(lt(tidX(), i32(63)), [
+        expr(store(out, 'i32', [globalIndexX()], mload('shared', sm, 'i32', [add(tidX(), i32(1))]))),
+      ]),
     ]);
     const host = new Int32Array(128).fill(-1);
     new SimulatedKernel(kernel, locator).run([2, 1, 1], [64, 1, 1], [host]);
@@ -392,16 +473,24 @@ describe('what cannot pass is reported at the collective, naming the threads', (
     });
     expect([...host]).toEqual(expected);
     // a live thread that waits at another barrier for good
-    const k2 = new KernelBuilder().build([when(eq(tidX(), i32(5)), [syncthreads(secondLoc), ret()]), syncthreads(barrierLoc)]);
+    const k2 = new KernelBuilder().build([
+      when(eq(tidX(), i32(5)), [syncthreads(secondLoc), ret()]),
+      syncthreads(barrierLoc),
+    ]);
     const e = failure(() => new SimulatedKernel(k2, locator).run([2, 1, 1], [64, 1, 1], []));
     expect([e.line, e.column]).toEqual([3, 3]);
-    expect(e.detail).toBe('syncthreads() is reached by only part of block (0, 0, 0): threads 0–4 and 6–63 wait here; thread (5, 0, 0) wait at syncthreads() at line 6:3 (a deadlock on the GPU)');
+    expect(e.detail).toBe(
+      'syncthreads() is reached by only part of block (0, 0, 0): threads 0–4 and 6–63 wait here; thread (5, 0, 0) wait at syncthreads() at line 6:3 (a deadlock on the GPU)',
+    );
   });
 
   test('a block vote counts the threads that arrive, not the ones that returned', () => {
     const b = new KernelBuilder();
     const out = b.array('out', 'i32');
-    const kernel = b.build([when(lt(tidX(), i32(10)), [ret()]), expr(store(out, 'i32', [globalIndexX()], vote('block', 'count', bool(true))))]);
+    const kernel = b.build([
+      when(lt(tidX(), i32(10)), [ret()]),
+      expr(store(out, 'i32', [globalIndexX()], vote('block', 'count', bool(true)))),
+    ]);
     const host = new Int32Array(32).fill(-1);
     new SimulatedKernel(kernel, locator).run([1, 1, 1], [32, 1, 1], [host]);
     expect([...host]).toEqual(Array.from({ length: 32 }, (_, t) => (t < 10 ? -1 : 22)));
@@ -413,7 +502,9 @@ describe('what cannot pass is reported at the collective, naming the threads', (
     const kernel = b.build([when(lt(tidX(), i32(32)), [syncthreads(barrierLoc)], [syncthreads(secondLoc)])]);
     const e = failure(() => new SimulatedKernel(kernel, locator).run([1, 1, 1], [64, 1, 1], [new Int32Array(1)]));
     expect([e.line, e.column]).toEqual([3, 3]);
-    expect(e.detail).toBe('syncthreads() is reached by only part of block (0, 0, 0): threads 0–31 wait here; threads 32–63 wait at syncthreads() at line 6:3 (a deadlock on the GPU)');
+    expect(e.detail).toBe(
+      'syncthreads() is reached by only part of block (0, 0, 0): threads 0–31 wait here; threads 32–63 wait at syncthreads() at line 6:3 (a deadlock on the GPU)',
+    );
   });
 
   test('a block barrier in a block of two dimensions names threads by coordinates', () => {
@@ -429,7 +520,10 @@ describe('what cannot pass is reported at the collective, naming the threads', (
   test('a warp collective whose mask names a lane that returned: undefined on the GPU, reported', () => {
     const b = new KernelBuilder();
     const out = b.array('out', 'i32');
-    const kernel = b.build([when(eq(lane(), i32(7)), [ret()]), expr(store(out, 'i32', [globalIndexX()], shuffle('idx', FULL, lane(), i32(0), i32(32), shuffleLoc)))]);
+    const kernel = b.build([
+      when(eq(lane(), i32(7)), [ret()]),
+      expr(store(out, 'i32', [globalIndexX()], shuffle('idx', FULL, lane(), i32(0), i32(32), shuffleLoc))),
+    ]);
     const e = failure(() => new SimulatedKernel(kernel, locator).run([1, 1, 1], [32, 1, 1], [new Int32Array(32)]));
     expect([e.line, e.column]).toEqual([4, 7]);
     expect(e.detail).toBe(
@@ -439,13 +533,25 @@ describe('what cannot pass is reported at the collective, naming the threads', (
 
   test('a warp collective whose mask names a lane that waits elsewhere', () => {
     const b = new KernelBuilder();
-    const kernel = b.build([when(lt(lane(), i32(16)), [expr(shuffle('idx', FULL, lane(), i32(0), i32(32), shuffleLoc))], [syncwarp(u32(0xffff0000), barrierLoc)])]);
+    const kernel = b.build([
+      when(
+        lt(lane(), i32(16)),
+        [expr(shuffle('idx', FULL, lane(), i32(0), i32(32), shuffleLoc))],
+        [syncwarp(u32(0xffff0000), barrierLoc)],
+      ),
+    ]);
     const e = failure(() => new SimulatedKernel(kernel, locator).run([1, 1, 1], [32, 1, 1], []));
     // the lanes 16-31 pass their own syncwarp; then they have finished
     expect(e.detail).toBe(
       'shfl_sync() in thread (0, 0, 0) of block (0, 0, 0) waits for the lanes of its mask 0xffffffff, but lane 16 (thread (16, 0, 0)) returned: a mask that names an exited lane is undefined on the GPU (name only the lanes that go on, e.g. with activemask() or ballot_sync())',
     );
-    const k2 = new KernelBuilder().build([when(lt(lane(), i32(16)), [expr(shuffle('idx', FULL, lane(), i32(0), i32(32), shuffleLoc))], [syncwarp(FULL, barrierLoc)])]);
+    const k2 = new KernelBuilder().build([
+      when(
+        lt(lane(), i32(16)),
+        [expr(shuffle('idx', FULL, lane(), i32(0), i32(32), shuffleLoc))],
+        [syncwarp(FULL, barrierLoc)],
+      ),
+    ]);
     const e2 = failure(() => new SimulatedKernel(k2, locator).run([1, 1, 1], [32, 1, 1], []));
     expect(e2.detail).toBe(
       'shfl_sync() in thread (0, 0, 0) of block (0, 0, 0) waits for the lanes of its mask 0xffffffff, but lane 16 (thread (16, 0, 0)) waits at syncwarp() at line 3:3 (a deadlock on the GPU)',
@@ -454,7 +560,9 @@ describe('what cannot pass is reported at the collective, naming the threads', (
 
   test('lanes at one shuffle with different masks', () => {
     // lanes 0-15 name all lanes, lanes 16-31 all but 0-3: neither group can pass
-    const kernel = new KernelBuilder().build([expr(shuffle('idx', select(lt(lane(), i32(16)), FULL, u32(0xfffffff0)), lane(), i32(0), i32(32), shuffleLoc))]);
+    const kernel = new KernelBuilder().build([
+      expr(shuffle('idx', select(lt(lane(), i32(16)), FULL, u32(0xfffffff0)), lane(), i32(0), i32(32), shuffleLoc)),
+    ]);
     const e = failure(() => new SimulatedKernel(kernel, locator).run([1, 1, 1], [32, 1, 1], []));
     expect(e.detail).toBe(
       'shfl_sync() in thread (0, 0, 0) of block (0, 0, 0) waits for the lanes of its mask 0xffffffff, but lane 16 (thread (16, 0, 0)) waits there with mask 0xfffffff0 (a deadlock on the GPU)',
@@ -462,11 +570,23 @@ describe('what cannot pass is reported at the collective, naming the threads', (
   });
 
   test('a mask without the lane itself, a bad width, a source lane outside the mask', () => {
-    const run = (e: Expr, block = 32) => failure(() => new SimulatedKernel(new KernelBuilder().build([expr(e)]), locator).run([1, 1, 1], [block, 1, 1], []));
-    expect(run(shuffle('idx', u32(1), lane(), i32(0), i32(32), shuffleLoc)).detail).toBe('thread (1, 0, 0) of block (0, 0, 0): its mask 0x00000001 does not name its own lane 1');
+    const run = (e: Expr, block = 32) =>
+      failure(() =>
+        new SimulatedKernel(new KernelBuilder().build([expr(e)]), locator).run([1, 1, 1], [block, 1, 1], []),
+      );
+    expect(run(shuffle('idx', u32(1), lane(), i32(0), i32(32), shuffleLoc)).detail).toBe(
+      'thread (1, 0, 0) of block (0, 0, 0): its mask 0x00000001 does not name its own lane 1',
+    );
     const width = run(shuffle('idx', FULL, lane(), i32(0), i32(12), shuffleLoc));
-    expect([width.line, width.detail]).toEqual([4, 'thread (0, 0, 0) of block (0, 0, 0): the width 12 is not a power of two from 1 to 32']);
-    expect(run(shuffle('idx', select(lt(lane(), i32(16)), u32(0xffff), u32(0xffff0000)), lane(), i32(20), i32(32), shuffleLoc)).detail).toBe(
+    expect([width.line, width.detail]).toEqual([
+      4,
+      'thread (0, 0, 0) of block (0, 0, 0): the width 12 is not a power of two from 1 to 32',
+    ]);
+    expect(
+      run(
+        shuffle('idx', select(lt(lane(), i32(16)), u32(0xffff), u32(0xffff0000)), lane(), i32(20), i32(32), shuffleLoc),
+      ).detail,
+    ).toBe(
       'thread (0, 0, 0) of block (0, 0, 0) reads lane 20, which is not in the mask 0x0000ffff: its value is undefined on the GPU',
     );
     // a warp reduction in a partial warp reads lanes that do not exist
@@ -479,7 +599,9 @@ describe('what cannot pass is reported at the collective, naming the threads', (
     const kernel = new KernelBuilder().build([when(eq(special('ctaid.x'), i32(2)), [ret()]), gridSync(gridLoc)]);
     const e = failure(() => SimulatorKernelRun(kernel, [4, 1, 1], [8, 1, 1]));
     expect([e.line, e.column]).toEqual([5, 3]);
-    expect(e.detail).toBe('the grid barrier (cg.thisGrid().sync()) is never passed: every thread of block (2, 0, 0) returned, so no thread arrives for it (a deadlock on the GPU)');
+    expect(e.detail).toBe(
+      'the grid barrier (cg.thisGrid().sync()) is never passed: every thread of block (2, 0, 0) returned, so no thread arrives for it (a deadlock on the GPU)',
+    );
     // thread (0, 0, 0) of a block arrives for it: without it the other blocks wait for good
     const k2 = new KernelBuilder().build([when(eq(globalIndexX(), i32(8)), [ret()]), gridSync(gridLoc)]);
     expect(failure(() => SimulatorKernelRun(k2, [4, 1, 1], [8, 1, 1])).detail).toBe(
@@ -495,9 +617,12 @@ describe('what cannot pass is reported at the collective, naming the threads', (
       when(compare('ge', globalIndexX(), i32(27)), [ret()]),
       expr(store(out, 'i32', [globalIndexX()], add(globalIndexX(), i32(100)))),
       gridSync(gridLoc),
-      when(lt(globalIndexX(), i32(26)), [expr(store(out, 'i32', [globalIndexX()], load(out, 'i32', [add(globalIndexX(), i32(1))])))]),
+      when(lt(globalIndexX(), i32(26)), [
+        expr(store(out, 'i32', [globalIndexX()], load(out, 'i32', [add(globalIndexX(), i32(1))]))),
+      ]),
     ]);
-    const reference = (n: number): number[] => Array.from({ length: n }, (_, g) => (g < 26 ? g + 101 : g === 26 ? 126 : 0));
+    const reference = (n: number): number[] =>
+      Array.from({ length: n }, (_, g) => (g < 26 ? g + 101 : g === 26 ? 126 : 0));
     for (const [grid, block] of [
       [4, 8],
       [1, 32],
@@ -521,7 +646,11 @@ describe('what cannot pass is reported at the collective, naming the threads', (
   });
 
   /** Runs a kernel with the test locator (a helper that fails like run does). */
-  function SimulatorKernelRun(kernel: ReturnType<KernelBuilder['build']>, grid: [number, number, number], block: [number, number, number]): void {
+  function SimulatorKernelRun(
+    kernel: ReturnType<KernelBuilder['build']>,
+    grid: [number, number, number],
+    block: [number, number, number],
+  ): void {
     new SimulatedKernel(kernel, locator).run(grid, block, []);
   }
 });

@@ -16,23 +16,46 @@ function shuffleSource(mode: string): (i: number, lane: number, segment: number,
   if (made === undefined) {
     const row = warpShuffleRow(mode);
     if (!row) throw new Error(`simulator: a shuffle of mode '${mode}', which has no row`);
-    const body = simulatorExpression(row.source.simulator, [], { i: 'i', lane: 'lane', segment: 'segment', width: 'width' });
-    made = new Function('i', 'lane', 'segment', 'width', `return ${body};`) as (i: number, lane: number, segment: number, width: number) => number;
+    const body = simulatorExpression(row.source.simulator, [], {
+      i: 'i',
+      lane: 'lane',
+      segment: 'segment',
+      width: 'width',
+    });
+    made = new Function('i', 'lane', 'segment', 'width', `return ${body};`) as (
+      i: number,
+      lane: number,
+      segment: number,
+      width: number,
+    ) => number;
     shuffleSources.set(mode, made);
   }
   return made;
 }
 
-const warpMatchResults = new Map<string, { result: (same: number, equal: boolean, mask: number) => number; perLane: boolean }>();
+const warpMatchResults = new Map<
+  string,
+  { result: (same: number, equal: boolean, mask: number) => number; perLane: boolean }
+>();
 
 /** A warp match's result for a lane: its row's simulator form (intrinsics/warp-matches.ts), made a function once; `perLane` where it names `$same`. */
-function warpMatchResult(mode: string): { result: (same: number, equal: boolean, mask: number) => number; perLane: boolean } {
+function warpMatchResult(mode: string): {
+  result: (same: number, equal: boolean, mask: number) => number;
+  perLane: boolean;
+} {
   let made = warpMatchResults.get(mode);
   if (made === undefined) {
     const row = warpMatchRow(mode);
     if (!row) throw new Error(`simulator: a warp match of mode '${mode}', which has no row`);
     const body = simulatorExpression(row.simulator, [], { same: 'same', equal: 'equal', mask: 'mask' });
-    made = { result: new Function('same', 'equal', 'mask', `return ${body};`) as (same: number, equal: boolean, mask: number) => number, perLane: /\$same\b/.test(row.simulator) };
+    made = {
+      result: new Function('same', 'equal', 'mask', `return ${body};`) as (
+        same: number,
+        equal: boolean,
+        mask: number,
+      ) => number,
+      perLane: /\$same\b/.test(row.simulator),
+    };
     warpMatchResults.set(mode, made);
   }
   return made;
@@ -46,7 +69,11 @@ function warpVoteResult(mode: string): (ballot: number, mask: number) => number 
   if (result === undefined) {
     const row = warpVoteRow(mode);
     if (!row) throw new Error(`simulator: a warp vote of mode '${mode}', which has no row`);
-    result = new Function('ballot', 'mask', `return ${simulatorExpression(row.simulator, [], { ballot: 'ballot', mask: 'mask' })};`) as (ballot: number, mask: number) => number | boolean;
+    result = new Function(
+      'ballot',
+      'mask',
+      `return ${simulatorExpression(row.simulator, [], { ballot: 'ballot', mask: 'mask' })};`,
+    ) as (ballot: number, mask: number) => number | boolean;
     warpVoteResults.set(mode, result);
   }
   return result;
@@ -88,7 +115,11 @@ function kindOf(op: CollectiveOp): number {
 export function collectiveName(op: CollectiveOp): string {
   switch (op.op) {
     case 'barrier':
-      return op.scope === 'block' ? 'syncthreads()' : op.scope === 'grid' ? 'the grid barrier (cg.thisGrid().sync())' : 'syncwarp()';
+      return op.scope === 'block'
+        ? 'syncthreads()'
+        : op.scope === 'grid'
+          ? 'the grid barrier (cg.thisGrid().sync())'
+          : 'syncwarp()';
     case 'vote':
       return op.scope === 'block' ? `syncthreads_${op.mode}()` : `${op.mode}_sync()`;
     case 'shuffle':
@@ -321,7 +352,8 @@ export class LockstepGroup {
     const kind = this.#kinds[this.#site[s]!]!;
     const T = this.threadsPerBlock;
     const b = (s / T) | 0;
-    if (kind === 0) throw new Error(`simulator: thread slot ${s} yielded at site ${this.#site[s]}, which is no collective`);
+    if (kind === 0)
+      throw new Error(`simulator: thread slot ${s} yielded at site ${this.#site[s]}, which is no collective`);
     if (kind <= BLOCK_VOTE) this.#blockWaiting[b]!++;
     else if (kind === GRID_BARRIER) this.#gridWaiting++;
     else this.#warpWaiting[b * this.#warps + ((s - b * T) >> 5)]!++;
@@ -345,7 +377,8 @@ export class LockstepGroup {
       const waiting = this.#blockWaiting[b]!;
       if (waiting > 0 && waiting + this.#blockDone[b]! === this.threadsPerBlock) count = this.#resolveBlock(b, count);
     }
-    if (this.#gridWaiting > 0 && this.#gridWaiting === this.#live && this.#everyBlockSignals()) count = this.#resolveGrid(count);
+    if (this.#gridWaiting > 0 && this.#gridWaiting === this.#live && this.#everyBlockSignals())
+      count = this.#resolveGrid(count);
     return count;
   }
 
@@ -378,13 +411,18 @@ export class LockstepGroup {
         continue;
       }
       const given = masks[s]!;
-      if ((given & bit) === 0) throw this.#error(site, `${this.#where(s)}: its mask ${hex(given)} does not name its own lane ${i}`);
+      if ((given & bit) === 0)
+        throw this.#error(site, `${this.#where(s)}: its mask ${hex(given)} does not name its own lane ${i}`);
       const m = given & exist;
       let all = true;
       for (let r = m; r !== 0; r &= r - 1) {
         const sj = base + (31 - Math.clz32(r & -r));
         const other = sites[sj]!;
-        if (state[sj] !== WAITING || masks[sj] !== given || (other !== site && !(kind === SYNCWARP && kinds[other] === SYNCWARP))) {
+        if (
+          state[sj] !== WAITING ||
+          masks[sj] !== given ||
+          (other !== site && !(kind === SYNCWARP && kinds[other] === SYNCWARP))
+        ) {
           all = false;
           break;
         }
@@ -413,7 +451,15 @@ export class LockstepGroup {
   }
 
   /** Gives each lane of `m` (slots from `base`) its value of the collective at `site`. */
-  #completeWarp(kind: number, site: number, base: number, m: number, given: number, exist: number, count: number): number {
+  #completeWarp(
+    kind: number,
+    site: number,
+    base: number,
+    m: number,
+    given: number,
+    exist: number,
+    count: number,
+  ): number {
     const values = this.#value;
     const op = (this.context.sites.get(site) as { collective: CollectiveOp }).collective;
     let n = count;
@@ -424,14 +470,18 @@ export class LockstepGroup {
         const i = 31 - Math.clz32(r & -r);
         const s = base + i;
         const width = this.#width[s]!;
-        if (!(width >= 1 && width <= 32 && (width & (width - 1)) === 0)) throw this.#error(site, `${this.#where(s)}: the width ${width} is not a power of two from 1 to 32`);
+        if (!(width >= 1 && width <= 32 && (width & (width - 1)) === 0))
+          throw this.#error(site, `${this.#where(s)}: the width ${width} is not a power of two from 1 to 32`);
         const lane = this.#lane[s]!;
         const segment = i & -width;
         const j = sourceOf(i, lane, segment, width);
         if (j < segment || j >= segment + width) {
           results.push(values[s]); // a source outside the segment: the lane's own value
         } else if ((m & (1 << j)) === 0) {
-          const missing = (exist & (1 << j)) === 0 ? 'which does not exist (the block has fewer threads)' : `which is not in the mask ${hex(given)}`;
+          const missing =
+            (exist & (1 << j)) === 0
+              ? 'which does not exist (the block has fewer threads)'
+              : `which is not in the mask ${hex(given)}`;
           throw this.#error(site, `${this.#where(s)} reads lane ${j}, ${missing}: its value is undefined on the GPU`);
         } else {
           results.push(values[base + j]);
@@ -543,7 +593,10 @@ export class LockstepGroup {
 
   #error(site: number, detail: string): SimulatorError {
     const loc = this.#loc(site);
-    return new SimulatorError(`${detail}${describeCalls(this.context.sites.get(site).via, this.context.locator)}`, { locator: loc?.locator ?? this.context.locator, loc });
+    return new SimulatorError(`${detail}${describeCalls(this.context.sites.get(site).via, this.context.locator)}`, {
+      locator: loc?.locator ?? this.context.locator,
+      loc,
+    });
   }
 
   /** `syncwarp() at line 7:5` (the file too where it is not the kernel's). */
@@ -593,10 +646,14 @@ export class LockstepGroup {
         const name = collectiveName((this.context.sites.get(site) as { collective: CollectiveOp }).collective);
         const waits = `${name} in ${this.#where(s)} waits for the lanes of its mask ${hex(given)}`;
         if (this.#state[sj] === DONE) {
-          return this.#error(site, `${waits}, but ${who} returned: a mask that names an exited lane is undefined on the GPU (name only the lanes that go on, e.g. with activemask() or ballot_sync())`);
+          return this.#error(
+            site,
+            `${waits}, but ${who} returned: a mask that names an exited lane is undefined on the GPU (name only the lanes that go on, e.g. with activemask() or ballot_sync())`,
+          );
         }
         let why: string | undefined;
-        if (this.#site[sj] !== site && !(kind === SYNCWARP && kinds[this.#site[sj]!] === SYNCWARP)) why = `${who} waits at ${this.#at(this.#site[sj]!)}`;
+        if (this.#site[sj] !== site && !(kind === SYNCWARP && kinds[this.#site[sj]!] === SYNCWARP))
+          why = `${who} waits at ${this.#at(this.#site[sj]!)}`;
         else if (this.#mask[sj] !== given) why = `${who} waits there with mask ${hex(this.#mask[sj]!)}`;
         if (why !== undefined) return this.#error(site, `${waits}, but ${why} (a deadlock on the GPU)`);
       }
@@ -609,12 +666,16 @@ export class LockstepGroup {
       while (!(this.#state[first] === WAITING && kinds[this.#site[first]!]! <= BLOCK_VOTE)) first++;
       const site = this.#site[first]!;
       const here: number[] = [];
-      for (let s = start; s < start + T; s++) if (this.#state[s] === WAITING && this.#site[s] === site) here.push(s - start);
+      for (let s = start; s < start + T; s++)
+        if (this.#state[s] === WAITING && this.#site[s] === site) here.push(s - start);
       const at = this.#waitingElsewhere(start, start + T, site);
       const parts = [`${this.#runs(here)} wait here`];
       for (const [other, ids] of at) parts.push(`${this.#runs(ids)} wait at ${this.#at(other)}`);
       const name = collectiveName((this.context.sites.get(site) as { collective: CollectiveOp }).collective);
-      return this.#error(site, `${name} is reached by only part of block ${coordinates(this.#blockOf(start))}: ${parts.join('; ')} (a deadlock on the GPU)`);
+      return this.#error(
+        site,
+        `${name} is reached by only part of block ${coordinates(this.#blockOf(start))}: ${parts.join('; ')} (a deadlock on the GPU)`,
+      );
     }
     // The grid barrier that some live threads never reach, or that a block's thread (0, 0, 0) left by returning.
     if (this.#gridWaiting > 0) {
@@ -635,7 +696,10 @@ export class LockstepGroup {
         for (const [other, ids] of at) parts.push(`in ${block}, ${this.#runs(ids)} wait at ${this.#at(other)}`);
       }
       const shown = parts.length > 4 ? [...parts.slice(0, 4), `and ${parts.length - 4} more`] : parts;
-      return this.#error(site, `the grid barrier (cg.thisGrid().sync()) is never passed: ${shown.join('; ')} (a deadlock on the GPU)`);
+      return this.#error(
+        site,
+        `the grid barrier (cg.thisGrid().sync()) is never passed: ${shown.join('; ')} (a deadlock on the GPU)`,
+      );
     }
     const s = this.#state.indexOf(WAITING);
     return this.#error(this.#site[s]!, `no thread can go on: ${this.#where(s)} waits at ${this.#at(this.#site[s]!)}`);

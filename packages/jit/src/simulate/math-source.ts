@@ -3,7 +3,12 @@ import { MATH_FUNCTIONS, type MathFunction } from '../typing/typed-ir.js';
 import { bigintCode, type GeneratedValue } from './generated-value.js';
 
 /** fma of each float type, in one rounding. */
-const FMA: Readonly<Record<'f16' | 'bf16' | 'f32' | 'f64', string>> = { f16: 'fmaFloat16', bf16: 'fmaBfloat16', f32: 'fmaFloat32', f64: 'fmaFloat64' };
+const FMA: Readonly<Record<'f16' | 'bf16' | 'f32' | 'f64', string>> = {
+  f16: 'fmaFloat16',
+  bf16: 'fmaBfloat16',
+  f32: 'fmaFloat32',
+  f64: 'fmaFloat64',
+};
 
 /**
  * Source for a math call. Float functions go through `Math.*` (rounded with
@@ -12,7 +17,12 @@ const FMA: Readonly<Record<'f16' | 'bf16' | 'f32' | 'f64', string>> = { f16: 'fm
  * result rounded to the type, as the GPU computes them); min, max, round,
  * sign and abs follow typed-ir.ts's formulas; fma rounds once.
  */
-export function mathSource(fn: MathFunction, type: ScalarName, argType: ScalarName, args: readonly GeneratedValue[]): GeneratedValue {
+export function mathSource(
+  fn: MathFunction,
+  type: ScalarName,
+  argType: ScalarName,
+  args: readonly GeneratedValue[],
+): GeneratedValue {
   const half = argType === 'f16' || argType === 'bf16';
   const inF32 = argType === 'f32' || half;
   const float = inF32 || argType === 'f64';
@@ -20,7 +30,8 @@ export function mathSource(fn: MathFunction, type: ScalarName, argType: ScalarNa
   const list = args.map((a) => (big ? bigintCode(a) : a.code)).join(', ');
   const out = (code: string): GeneratedValue => ({ code, type });
   const toHalf = argType === 'f16' ? 'roundToFloat16' : 'roundToBfloat16';
-  const rounded = (code: string): GeneratedValue => out(half ? `${toHalf}(Math.fround(${code}))` : inF32 ? `Math.fround(${code})` : code);
+  const rounded = (code: string): GeneratedValue =>
+    out(half ? `${toHalf}(Math.fround(${code}))` : inF32 ? `Math.fround(${code})` : code);
   if (MATH_FUNCTIONS[fn].jsMath) return rounded(`Math.${fn}(${list})`);
   switch (fn) {
     case 'exp2':

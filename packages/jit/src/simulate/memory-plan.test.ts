@@ -41,7 +41,11 @@ describe('shared arrays', () => {
       const out = b.array('out', 'i32');
       const s = b.shared('s', 'i32', 16);
       const sync: Stmt[] = mode === 'fast' ? [] : mode === 'lockstep' ? [syncthreads()] : [gridSync()];
-      const kernel = b.build([expr(store(out, 'i32', [globalIndexX()], mload('shared', s, 'i32', [tid()]))), ...sync, expr(mstore('shared', s, 'i32', [tid()], add(i32(99), special('ctaid.x'))))]);
+      const kernel = b.build([
+        expr(store(out, 'i32', [globalIndexX()], mload('shared', s, 'i32', [tid()]))),
+        ...sync,
+        expr(mstore('shared', s, 'i32', [tid()], add(i32(99), special('ctaid.x')))),
+      ]);
       const sim = new SimulatedKernel(kernel, NO_POSITIONS);
       expect(sim.mode).toEqual({ lockstep: mode !== 'fast', grid: mode === 'grid' });
       const host = new Int32Array(3 * 16).fill(-1);
@@ -94,7 +98,14 @@ describe('dynamic shared arrays', () => {
       expr(mstore('shared', floats, 'f32', [tid()], add(f32(1.5), convert('f32', tid())))),
       syncthreads(),
       expr(store(out, 'u32', [mul(tid(), i32(2))], mload('shared', words, 'u32', [tid()]))),
-      expr(store(out, 'u32', [add(mul(tid(), i32(2)), i32(1))], convert('u32', mload('shared', bytes, 'u8', [add(mul(tid(), i32(4)), i32(3))])))),
+      expr(
+        store(
+          out,
+          'u32',
+          [add(mul(tid(), i32(2)), i32(1))],
+          convert('u32', mload('shared', bytes, 'u8', [add(mul(tid(), i32(4)), i32(3))])),
+        ),
+      ),
       when(compare('eq', tid(), i32(0)), [
         expr(store(lengths, 'i64', [i32(0)], mdim('shared', floats, 'shape', 0))),
         expr(store(lengths, 'i64', [i32(1)], mdim('shared', bytes, 'shape', 0))),
@@ -116,7 +127,9 @@ describe('dynamic shared arrays', () => {
     const locator = new TextLocator(text);
     const b = new KernelBuilder();
     const buf = b.dynamicShared('buf', 'f64');
-    const kernel = b.build([expr(mstore('shared', buf, 'f64', [tid()], { op: 'const', type: 'f64', value: 1 }, locator.loc('buf[i]')))]);
+    const kernel = b.build([
+      expr(mstore('shared', buf, 'f64', [tid()], { op: 'const', type: 'f64', value: 1 }, locator.loc('buf[i]'))),
+    ]);
     const sim = new SimulatedKernel(kernel, locator);
     expect(() => sim.run([1, 1, 1], [4, 1, 1], [], { sharedMemory: 32 })).not.toThrow();
     const past = failure(() => sim.run([1, 1, 1], [4, 1, 1], [], { sharedMemory: 31 }));
@@ -131,7 +144,9 @@ describe('dynamic shared arrays', () => {
   test('sharedMemory must be a whole number of bytes', () => {
     const sim = new SimulatedKernel(new KernelBuilder().build([]), NO_POSITIONS);
     expect(() => sim.run([1, 1, 1], [1, 1, 1], [], { sharedMemory: -1 })).toThrow(KernelArgumentError);
-    expect(() => sim.run([1, 1, 1], [1, 1, 1], [], { sharedMemory: 1.5 })).toThrow('sharedMemory must be a whole number of bytes from 0 to 2^31-1, got 1.5');
+    expect(() => sim.run([1, 1, 1], [1, 1, 1], [], { sharedMemory: 1.5 })).toThrow(
+      'sharedMemory must be a whole number of bytes from 0 to 2^31-1, got 1.5',
+    );
     expect(() => sim.run([1, 1, 1], [1, 1, 1], [], { sharedMemory: 0 })).not.toThrow();
   });
 });
@@ -161,7 +176,10 @@ describe('local arrays', () => {
                 big,
                 'i64',
                 [binary('shr', kv, i32(1)), binary('and', kv, i32(1))],
-                add(mload('local', big, 'i64', [binary('shr', kv, i32(1)), binary('and', kv, i32(1))]), add(i64(2n ** 60n), convert('i64', value))),
+                add(
+                  mload('local', big, 'i64', [binary('shr', kv, i32(1)), binary('and', kv, i32(1))]),
+                  add(i64(2n ** 60n), convert('i64', value)),
+                ),
               ),
             ),
           ],
@@ -172,7 +190,14 @@ describe('local arrays', () => {
           test: compare('lt', kv, i32(4)),
           body: [
             expr(store(out, 'i32', [add(mul(globalIndexX(), i32(4)), kv)], mload('local', a, 'i32', [kv]))),
-            expr(store(outBig, 'i64', [add(mul(globalIndexX(), i32(4)), kv)], mload('local', big, 'i64', [binary('shr', kv, i32(1)), binary('and', kv, i32(1))]))),
+            expr(
+              store(
+                outBig,
+                'i64',
+                [add(mul(globalIndexX(), i32(4)), kv)],
+                mload('local', big, 'i64', [binary('shr', kv, i32(1)), binary('and', kv, i32(1))]),
+              ),
+            ),
           ],
           update: [expr(set(k, add(kv, i32(1))))],
         }),
@@ -201,10 +226,34 @@ describe('const arrays', () => {
     const kernel = b.build([
       when(compare('lt', t, i32(4)), [expr(store(out, 'f64', [t], convert('f64', mload('const', table, 'f32', [t]))))]),
       when(compare('lt', t, i32(6)), [
-        expr(store(out, 'f64', [add(t, i32(4))], convert('f64', mload('const', grid, 'i32', [binary('div', convert('i64', t), i64(3)), convert('i64', binary('rem', t, i32(3)))])))),
+        expr(
+          store(
+            out,
+            'f64',
+            [add(t, i32(4))],
+            convert(
+              'f64',
+              mload('const', grid, 'i32', [
+                binary('div', convert('i64', t), i64(3)),
+                convert('i64', binary('rem', t, i32(3))),
+              ]),
+            ),
+          ),
+        ),
       ]),
       when(compare('lt', t, i32(3)), [
-        expr(store(out, 'f64', [add(t, i32(10))], select(mload('const', flags, 'bool', [t]), { op: 'const', type: 'f64', value: 1 }, { op: 'const', type: 'f64', value: 0 }))),
+        expr(
+          store(
+            out,
+            'f64',
+            [add(t, i32(10))],
+            select(
+              mload('const', flags, 'bool', [t]),
+              { op: 'const', type: 'f64', value: 1 },
+              { op: 'const', type: 'f64', value: 0 },
+            ),
+          ),
+        ),
       ]),
       when(compare('lt', t, i32(2)), [expr(store(outBig, 'i64', [t], mload('const', bigs, 'i64', [t])))]),
       when(compare('eq', t, i32(0)), [expr(store(outBig, 'i64', [i32(2)], mdim('const', grid, 'shape', 1)))]),
@@ -227,13 +276,41 @@ describe('out-of-bounds accesses of the kernel own arrays', () => {
   };
 
   test('shared, local and const arrays, with their names and extents', () => {
-    const shared = run((b) => [expr(mstore('shared', b.shared('s', 'f32', 4), 'f32', [add(tid(), i32(1))], f32(1), locator.loc('s[i]')))]);
-    expect(shared.message).toBe("kernels/test-kernel.js:2:3: index 4 is out of bounds of shared array 's' (length 4), in thread (3, 0, 0) of block (0, 0, 0)\n  s[i] = 1;\n  ^");
-    const local = run((b) => [expr(mstore('local', b.localArray('l', 'i32', 3), 'i32', [binary('sub', tid(), i32(1))], i32(1), locator.loc('l[i]')))]);
-    expect([local.line, local.detail]).toEqual([3, "index -1 is out of bounds of local array 'l' (length 3), in thread (0, 0, 0) of block (0, 0, 0)"]);
-    const constant = run((b) => [expr(mload('const', b.constArray('c', 'i32', 2, [1, 2]), 'i32', [tid()], locator.loc('c[i]')))]);
-    expect([constant.line, constant.detail]).toEqual([4, "index 2 is out of bounds of const array 'c' (length 2), in thread (2, 0, 0) of block (0, 0, 0)"]);
-    const twoD = run((b) => [expr(mload('shared', b.shared('g', 'i32', [2, 3]), 'i32', [i32(1), tid()], locator.loc('g[i][j]')))]);
-    expect([twoD.line, twoD.detail]).toEqual([5, "index 3 is out of bounds for dimension 1 of shared array 'g' (shape [2, 3], indices [1, 3]), in thread (3, 0, 0) of block (0, 0, 0)"]);
+    const shared = run((b) => [
+      expr(mstore('shared', b.shared('s', 'f32', 4), 'f32', [add(tid(), i32(1))], f32(1), locator.loc('s[i]'))),
+    ]);
+    expect(shared.message).toBe(
+      "kernels/test-kernel.js:2:3: index 4 is out of bounds of shared array 's' (length 4), in thread (3, 0, 0) of block (0, 0, 0)\n  s[i] = 1;\n  ^",
+    );
+    const local = run((b) => [
+      expr(
+        mstore(
+          'local',
+          b.localArray('l', 'i32', 3),
+          'i32',
+          [binary('sub', tid(), i32(1))],
+          i32(1),
+          locator.loc('l[i]'),
+        ),
+      ),
+    ]);
+    expect([local.line, local.detail]).toEqual([
+      3,
+      "index -1 is out of bounds of local array 'l' (length 3), in thread (0, 0, 0) of block (0, 0, 0)",
+    ]);
+    const constant = run((b) => [
+      expr(mload('const', b.constArray('c', 'i32', 2, [1, 2]), 'i32', [tid()], locator.loc('c[i]'))),
+    ]);
+    expect([constant.line, constant.detail]).toEqual([
+      4,
+      "index 2 is out of bounds of const array 'c' (length 2), in thread (2, 0, 0) of block (0, 0, 0)",
+    ]);
+    const twoD = run((b) => [
+      expr(mload('shared', b.shared('g', 'i32', [2, 3]), 'i32', [i32(1), tid()], locator.loc('g[i][j]'))),
+    ]);
+    expect([twoD.line, twoD.detail]).toEqual([
+      5,
+      "index 3 is out of bounds for dimension 1 of shared array 'g' (shape [2, 3], indices [1, 3]), in thread (3, 0, 0) of block (0, 0, 0)",
+    ]);
   });
 });

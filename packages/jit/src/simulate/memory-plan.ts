@@ -40,7 +40,10 @@ function constData(layout: MemoryLayout): ElementArray {
   const { memory } = layout;
   const data = memory.data;
   if (data === undefined) throw new Error(`simulator: the ${describe(memory)} has no data`);
-  if (data.length !== layout.length) throw new Error(`simulator: the ${describe(memory)} has ${data.length} elements of data for shape [${memory.shape.join(', ')}]`);
+  if (data.length !== layout.length)
+    throw new Error(
+      `simulator: the ${describe(memory)} has ${data.length} elements of data for shape [${memory.shape.join(', ')}]`,
+    );
   const ctor = layout.arrayConstructor;
   const out = new ctor(layout.length);
   const big = memory.dtype === 'i64' || memory.dtype === 'u64';
@@ -48,7 +51,13 @@ function constData(layout: MemoryLayout): ElementArray {
   const encode = bits === undefined ? Number : ENCODERS[bits.encode];
   for (let i = 0; i < data.length; i++) {
     const v = data[i]!;
-    (out as { [k: number]: number | bigint })[i] = big ? BigInt(v) : typeof v === 'boolean' ? (v ? 1 : 0) : encode(Number(v));
+    (out as { [k: number]: number | bigint })[i] = big
+      ? BigInt(v)
+      : typeof v === 'boolean'
+        ? v
+          ? 1
+          : 0
+        : encode(Number(v));
   }
   return out;
 }
@@ -71,16 +80,26 @@ export class MemoryPlan {
   constructor(memories: readonly KernelMemory[]) {
     this.layouts = memories.map((memory, index) => {
       const element = ELEMENT_TYPES[memory.dtype];
-      if (element === undefined) throw new Error(`simulator: the ${describe(memory)} has no scalar dtype ('${String(memory.dtype)}')`);
+      if (element === undefined)
+        throw new Error(`simulator: the ${describe(memory)} has no scalar dtype ('${String(memory.dtype)}')`);
       const shape = [...memory.shape];
       if (memory.dynamic) {
-        if (memory.space !== 'shared' || shape.length !== 1) throw new Error(`simulator: the dynamic ${describe(memory)} must be a 1-D shared array`);
+        if (memory.space !== 'shared' || shape.length !== 1)
+          throw new Error(`simulator: the dynamic ${describe(memory)} must be a 1-D shared array`);
       } else if (shape.length === 0 || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
         throw new Error(`simulator: the ${describe(memory)} has shape [${shape.join(', ')}]`);
       }
       const steps = shape.map((_, k) => shape.slice(k + 1).reduce((a, n) => a * n, 1));
       const length = memory.dynamic ? 0 : shape.reduce((a, n) => a * n, 1);
-      return { index, memory, arrayConstructor: element.arrayConstructor, bytes: element.arrayConstructor.BYTES_PER_ELEMENT, shape, steps, length };
+      return {
+        index,
+        memory,
+        arrayConstructor: element.arrayConstructor,
+        bytes: element.arrayConstructor.BYTES_PER_ELEMENT,
+        shape,
+        steps,
+        length,
+      };
     });
     this.shared = this.layouts.filter((l) => l.memory.space === 'shared');
     this.locals = this.layouts.filter((l) => l.memory.space === 'local');

@@ -4,7 +4,28 @@ import { describe, expect, test } from 'vitest';
 import { SimulatorError } from '../errors.js';
 import type { ScalarName } from '../typing/jit-types.js';
 import type { BinaryOperator, CompareOperator, Expr } from '../typing/typed-ir.js';
-import { KernelBuilder, TextLocator, binary, bool, c, compare, convert, evaluate, evaluateMany, expr, f32, f64, get, i32, i64, set, store, u32, u64, unary } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  TextLocator,
+  binary,
+  bool,
+  c,
+  compare,
+  convert,
+  evaluate,
+  evaluateMany,
+  expr,
+  f32,
+  f64,
+  get,
+  i32,
+  i64,
+  set,
+  store,
+  u32,
+  u64,
+  unary,
+} from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
 type IntType = 'i32' | 'u32' | 'i64' | 'u64';
@@ -46,10 +67,22 @@ function referenceBinary(operator: BinaryOperator, type: IntType, a: bigint, b: 
 }
 
 const arbitrary: Record<IntType, fc.Arbitrary<bigint>> = {
-  i32: fc.oneof(fc.bigInt({ min: -(2n ** 31n), max: 2n ** 31n - 1n }), fc.constantFrom(0n, 1n, -1n, -(2n ** 31n), 2n ** 31n - 1n, 31n, 32n, 33n)),
-  u32: fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 32n - 1n }), fc.constantFrom(0n, 1n, 2n ** 32n - 1n, 2n ** 31n, 32n, 33n)),
-  i64: fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.constantFrom(0n, 1n, -1n, -(2n ** 63n), 2n ** 63n - 1n, 63n, 64n, 65n)),
-  u64: fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.constantFrom(0n, 1n, 2n ** 64n - 1n, 2n ** 63n, 64n, 65n)),
+  i32: fc.oneof(
+    fc.bigInt({ min: -(2n ** 31n), max: 2n ** 31n - 1n }),
+    fc.constantFrom(0n, 1n, -1n, -(2n ** 31n), 2n ** 31n - 1n, 31n, 32n, 33n),
+  ),
+  u32: fc.oneof(
+    fc.bigInt({ min: 0n, max: 2n ** 32n - 1n }),
+    fc.constantFrom(0n, 1n, 2n ** 32n - 1n, 2n ** 31n, 32n, 33n),
+  ),
+  i64: fc.oneof(
+    fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+    fc.constantFrom(0n, 1n, -1n, -(2n ** 63n), 2n ** 63n - 1n, 63n, 64n, 65n),
+  ),
+  u64: fc.oneof(
+    fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+    fc.constantFrom(0n, 1n, 2n ** 64n - 1n, 2n ** 63n, 64n, 65n),
+  ),
 };
 
 const toHost = (type: IntType, v: bigint): number | bigint => (WIDTH[type] === 64 ? v : Number(v));
@@ -61,15 +94,18 @@ describe('integer arithmetic wraps at the width, as on the GPU', () => {
     for (const operator of operators) {
       test(`${type} ${operator} matches the bigint reference`, () => {
         fc.assert(
-          fc.property(fc.array(fc.tuple(arbitrary[type], arbitrary[type]), { minLength: 1, maxLength: 64 }), (pairs) => {
-            const got = evaluateMany(
-              type,
-              [type, type],
-              ([a, b]) => binary(operator, a!, b!),
-              pairs.map(([a, b]) => [toHost(type, a), toHost(type, b)]),
-            );
-            pairs.forEach(([a, b], k) => expect(fromResult(got[k]!)).toBe(referenceBinary(operator, type, a, b)));
-          }),
+          fc.property(
+            fc.array(fc.tuple(arbitrary[type], arbitrary[type]), { minLength: 1, maxLength: 64 }),
+            (pairs) => {
+              const got = evaluateMany(
+                type,
+                [type, type],
+                ([a, b]) => binary(operator, a!, b!),
+                pairs.map(([a, b]) => [toHost(type, a), toHost(type, b)]),
+              );
+              pairs.forEach(([a, b], k) => expect(fromResult(got[k]!)).toBe(referenceBinary(operator, type, a, b)));
+            },
+          ),
           { numRuns: 25 },
         );
       });
@@ -105,7 +141,12 @@ describe('integer arithmetic wraps at the width, as on the GPU', () => {
           pairs.forEach(([a, b], k) => expect(got[k]).toBe(referenceBinary(operator, 'i64', a, b)));
         }
         // (a + b) * (a - b) can pass 2^53: the product is then a bigint, still exact.
-        const got = evaluateMany('i64', ['i32', 'i32'], ([a, b]) => binary('mul', binary('add', wide(a!), wide(b!)), binary('sub', wide(a!), wide(b!))), rows);
+        const got = evaluateMany(
+          'i64',
+          ['i32', 'i32'],
+          ([a, b]) => binary('mul', binary('add', wide(a!), wide(b!)), binary('sub', wide(a!), wide(b!))),
+          rows,
+        );
         pairs.forEach(([a, b], k) => expect(got[k]).toBe(wrap('i64', (a + b) * (a - b))));
       }),
       { numRuns: 25 },
@@ -204,7 +245,9 @@ describe('integer arithmetic wraps at the width, as on the GPU', () => {
     const b = new KernelBuilder();
     const out = b.array('out', 'i8');
     const kernel = b.build([expr(store(out, 'i8', [i32(0)], binary('add', c('i8', 1), c('i8', 2))))]);
-    expect(() => new SimulatedKernel(kernel, new TextLocator(''))).toThrow(/arithmetic is in i32, u32, i64, u64, f16, bf16, f32 and f64 only/);
+    expect(() => new SimulatedKernel(kernel, new TextLocator(''))).toThrow(
+      /arithmetic is in i32, u32, i64, u64, f16, bf16, f32 and f64 only/,
+    );
   });
 });
 
@@ -240,11 +283,15 @@ describe('float arithmetic', () => {
   test('f32 rounding after every operation', () => {
     expect(evaluate('f32', () => binary('add', f32(16777216), f32(1)))).toBe(16777216);
     expect(evaluate('f64', () => binary('add', f64(16777216), f64(1)))).toBe(16777217);
-    expect(evaluate('f32', () => binary('add', f32(0.1), f32(0.2)))).toBe(Math.fround(Math.fround(0.1) + Math.fround(0.2)));
+    expect(evaluate('f32', () => binary('add', f32(0.1), f32(0.2)))).toBe(
+      Math.fround(Math.fround(0.1) + Math.fround(0.2)),
+    );
     expect(evaluate('f32', () => binary('div', f32(1), f32(3)))).toBe(Math.fround(1 / 3));
     // (a * b) + c with a rounding in between, not a fused one.
     const a = Math.fround(1 + 2 ** -12);
-    expect(evaluate('f32', () => binary('sub', binary('mul', f32(a), f32(a)), f32(1)))).toBe(Math.fround(Math.fround(a * a) - 1));
+    expect(evaluate('f32', () => binary('sub', binary('mul', f32(a), f32(a)), f32(1)))).toBe(
+      Math.fround(Math.fround(a * a) - 1),
+    );
     expect(evaluate('f32', () => binary('mul', f32(3e38), f32(10)))).toBe(Infinity);
   });
 });
@@ -301,9 +348,13 @@ describe('compare', () => {
   test('an i64 held as a number compares exactly with one held as a bigint', () => {
     const big = 2n ** 60n + 1n;
     for (const operator of operators) {
-      expect(evaluate('bool', () => compare(operator, convert('i64', i32(5)), i64(big)))).toBe(js[operator](5, 2 ** 61));
+      expect(evaluate('bool', () => compare(operator, convert('i64', i32(5)), i64(big)))).toBe(
+        js[operator](5, 2 ** 61),
+      );
       expect(evaluate('bool', () => compare(operator, i64(5n), convert('i64', i32(5))))).toBe(js[operator](5, 5));
-      expect(evaluate('bool', () => compare(operator, i64(-(2n ** 63n)), convert('i64', i32(-(2 ** 31)))))).toBe(js[operator](-1, 0));
+      expect(evaluate('bool', () => compare(operator, i64(-(2n ** 63n)), convert('i64', i32(-(2 ** 31)))))).toBe(
+        js[operator](-1, 0),
+      );
     }
   });
 
@@ -325,12 +376,21 @@ describe('integer division by zero', () => {
         const a = b.scalar('a', type);
         const d = b.scalar('b', type);
         const fragment = operator === 'div' ? 'a / b' : 'a % b';
-        const kernel = b.build([expr(store(out, type, [i32(0)], binary(operator, get(a, type), get(d, type), locator.loc(fragment))))]);
+        const kernel = b.build([
+          expr(store(out, type, [i32(0)], binary(operator, get(a, type), get(d, type), locator.loc(fragment)))),
+        ]);
         const sim = new SimulatedKernel(kernel, locator);
         const zero = WIDTH[type] === 64 ? 0n : 0;
         const seven = WIDTH[type] === 64 ? 7n : 7;
         const two = WIDTH[type] === 64 ? 2n : 2;
-        const host = type === 'i32' ? new Int32Array(1) : type === 'u32' ? new Uint32Array(1) : type === 'i64' ? new BigInt64Array(1) : new BigUint64Array(1);
+        const host =
+          type === 'i32'
+            ? new Int32Array(1)
+            : type === 'u32'
+              ? new Uint32Array(1)
+              : type === 'i64'
+                ? new BigInt64Array(1)
+                : new BigUint64Array(1);
         sim.run([1, 1, 1], [1, 1, 1], [host, seven, two]);
         expect(host[0]).toBe(operator === 'div' ? (WIDTH[type] === 64 ? 3n : 3) : WIDTH[type] === 64 ? 1n : 1);
         const error = errorOf<unknown>(() => {
@@ -338,7 +398,9 @@ describe('integer division by zero', () => {
         });
         expect(error).toBeInstanceOf(SimulatorError);
         const e = error as SimulatorError;
-        expect(e.detail).toBe(`integer ${operator === 'div' ? 'division' : 'remainder'} by zero, in thread (0, 0, 0) of block (0, 0, 0)`);
+        expect(e.detail).toBe(
+          `integer ${operator === 'div' ? 'division' : 'remainder'} by zero, in thread (0, 0, 0) of block (0, 0, 0)`,
+        );
         expect([e.file, e.line, e.column]).toEqual(['kernels/test-kernel.js', operator === 'div' ? 2 : 3, 12]);
         expect(e.message.startsWith(`kernels/test-kernel.js:${operator === 'div' ? 2 : 3}:12: integer`)).toBe(true);
         expect(e.snippet).toContain('^');
@@ -351,7 +413,9 @@ describe('integer division by zero', () => {
     const out = b.array('out', 'i64');
     const t = b.local('t', 'i64');
     // (t = 42) / (t - 36): the divisor sees the dividend's assignment.
-    const kernel = b.build([expr(store(out, 'i64', [i32(0)], binary('div', set(t, i64(42n)), binary('add', get(t, 'i64'), i64(-36n)))))]);
+    const kernel = b.build([
+      expr(store(out, 'i64', [i32(0)], binary('div', set(t, i64(42n)), binary('add', get(t, 'i64'), i64(-36n))))),
+    ]);
     const host = new BigInt64Array(1);
     new SimulatedKernel(kernel, new TextLocator('')).run([1, 1, 1], [1, 1, 1], [host]);
     expect(host[0]).toBe(7n);

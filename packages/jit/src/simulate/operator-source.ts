@@ -7,19 +7,41 @@ import type { SourceContext } from './source-context.js';
 type ArithmeticType = 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64';
 
 function arithmeticType(type: ScalarName, what: string): ArithmeticType {
-  if (type === 'i32' || type === 'u32' || type === 'i64' || type === 'u64' || type === 'f16' || type === 'bf16' || type === 'f32' || type === 'f64') return type;
-  throw new Error(`simulator: the typed IR has ${what} on ${type}; arithmetic is in i32, u32, i64, u64, f16, bf16, f32 and f64 only`);
+  if (
+    type === 'i32' ||
+    type === 'u32' ||
+    type === 'i64' ||
+    type === 'u64' ||
+    type === 'f16' ||
+    type === 'bf16' ||
+    type === 'f32' ||
+    type === 'f64'
+  )
+    return type;
+  throw new Error(
+    `simulator: the typed IR has ${what} on ${type}; arithmetic is in i32, u32, i64, u64, f16, bf16, f32 and f64 only`,
+  );
 }
 
 /** The rounding of each float type after an operation computed in f64 (none for f64). */
-const FLOAT_ROUNDING: Readonly<Record<'f16' | 'bf16' | 'f32' | 'f64', string | undefined>> = { f16: 'roundToFloat16', bf16: 'roundToBfloat16', f32: 'Math.fround', f64: undefined };
+const FLOAT_ROUNDING: Readonly<Record<'f16' | 'bf16' | 'f32' | 'f64', string | undefined>> = {
+  f16: 'roundToFloat16',
+  bf16: 'roundToBfloat16',
+  f32: 'Math.fround',
+  f64: undefined,
+};
 
 /** Wraps a bigint expression to the 64-bit type. */
 function wrap64(type: 'i64' | 'u64', code: string): string {
   return `BigInt.as${type === 'i64' ? 'Int' : 'Uint'}N(64, ${code})`;
 }
 
-export function unarySource(operator: UnaryOperator, type: ScalarName, operand: GeneratedValue, numberBound: number | undefined): GeneratedValue {
+export function unarySource(
+  operator: UnaryOperator,
+  type: ScalarName,
+  operand: GeneratedValue,
+  numberBound: number | undefined,
+): GeneratedValue {
   const x = operand.code;
   const out = (code: string): GeneratedValue => ({ code, type });
   if (operator === 'not') {
@@ -80,7 +102,8 @@ export function binarySource(
   const b = right.code;
   if (t === 'f16' || t === 'bf16' || t === 'f32' || t === 'f64') {
     const symbol = FLOAT_OPERATORS[operator];
-    if (symbol === undefined) throw new Error(`simulator: the typed IR has '${operator}' on ${type}; it is on integers only`);
+    if (symbol === undefined)
+      throw new Error(`simulator: the typed IR has '${operator}' on ${type}; it is on integers only`);
     // + - * / of two f32 (f16, bf16) are exact in f64, or rounded once to 53 bits, at least twice theirs and 2 more:
     // rounded again to the type, that is the one correctly rounded result. % (fmod) is exact.
     const rounding = FLOAT_ROUNDING[t];
@@ -151,7 +174,14 @@ const FLOAT_OPERATORS: Partial<Record<BinaryOperator, string>> = { add: '+', sub
  * divisor fails at the expression's position. The dividend is evaluated
  * first, then the divisor, as in JavaScript.
  */
-function divisionSource(operator: 'div' | 'rem', t: 'i32' | 'u32' | 'i64' | 'u64', left: GeneratedValue, right: GeneratedValue, loc: Loc | undefined, context: SourceContext): GeneratedValue {
+function divisionSource(
+  operator: 'div' | 'rem',
+  t: 'i32' | 'u32' | 'i64' | 'u64',
+  left: GeneratedValue,
+  right: GeneratedValue,
+  loc: Loc | undefined,
+  context: SourceContext,
+): GeneratedValue {
   const site = context.addFaultSite({ kind: 'division', loc, operator });
   const big = t === 'i64' || t === 'u64';
   const dividend = context.temporary(big ? '0n' : '0');
@@ -161,7 +191,10 @@ function divisionSource(operator: 'div' | 'rem', t: 'i32' | 'u32' | 'i64' | 'u64
   let result: string;
   if (big) {
     // bigint / truncates; only i64 MIN / -1 leaves the range, and wraps as on the GPU.
-    result = operator === 'div' && t === 'i64' ? `BigInt.asIntN(64, ${dividend} / ${divisor})` : `(${dividend} ${operator === 'div' ? '/' : '%'} ${divisor})`;
+    result =
+      operator === 'div' && t === 'i64'
+        ? `BigInt.asIntN(64, ${dividend} / ${divisor})`
+        : `(${dividend} ${operator === 'div' ? '/' : '%'} ${divisor})`;
   } else if (operator === 'div') {
     // The double quotient of two 32-bit integers truncates to the exact integer quotient.
     result = t === 'u32' ? `((${dividend} / ${divisor}) >>> 0)` : `((${dividend} / ${divisor}) | 0)`;
@@ -169,10 +202,20 @@ function divisionSource(operator: 'div' | 'rem', t: 'i32' | 'u32' | 'i64' | 'u64
     result = t === 'u32' ? `(${dividend} % ${divisor})` : `((${dividend} % ${divisor}) | 0)`; // | 0: -4 % 2 is -0
   }
   const zero = big ? '0n' : '0';
-  return { code: `(${dividend} = ${a}, (${divisor} = ${b}) === ${zero} ? divisionByZero(${site}) : ${result})`, type: t };
+  return {
+    code: `(${dividend} = ${a}, (${divisor} = ${b}) === ${zero} ? divisionByZero(${site}) : ${result})`,
+    type: t,
+  };
 }
 
-const COMPARE_OPERATORS: Readonly<Record<CompareOperator, string>> = { eq: '===', ne: '!==', lt: '<', le: '<=', gt: '>', ge: '>=' };
+const COMPARE_OPERATORS: Readonly<Record<CompareOperator, string>> = {
+  eq: '===',
+  ne: '!==',
+  lt: '<',
+  le: '<=',
+  gt: '>',
+  ge: '>=',
+};
 
 /**
  * JavaScript's comparisons are IEEE's: ordered, except `!==`, which is true

@@ -1,5 +1,23 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { KernelBuilder, NO_POSITIONS, binary, compare, convert, expr, f64, get, i32, i64, print, set, special, syncthreads, u32, u64, when } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  NO_POSITIONS,
+  binary,
+  compare,
+  convert,
+  expr,
+  f64,
+  get,
+  i32,
+  i64,
+  print,
+  set,
+  special,
+  syncthreads,
+  u32,
+  u64,
+  when,
+} from './ir-builders.test-support.js';
 import { formatPrintf } from './print-runtime.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 import { setSimulatorPrintSink } from './simulator-runtime.js';
@@ -117,7 +135,13 @@ describe('print statements in kernels', () => {
     const x = b.local('x', 'f64');
     const kernel = b.build([
       expr(set(x, binary('mul', convert('f64', special('tid.x')), f64(0.5)))),
-      print('thread %d of block %u: %.2f %lld %llu\n', [special('tid.x'), convert('u32', special('ctaid.x')), get(x, 'f64'), i64(-(2n ** 62n)), u64(2n ** 64n - 1n)]),
+      print('thread %d of block %u: %.2f %lld %llu\n', [
+        special('tid.x'),
+        convert('u32', special('ctaid.x')),
+        get(x, 'f64'),
+        i64(-(2n ** 62n)),
+        u64(2n ** 64n - 1n),
+      ]),
     ]);
     const lines: string[] = [];
     new SimulatedKernel(kernel, NO_POSITIONS, { print: (text) => lines.push(text) }).run([2, 1, 1], [2, 1, 1], []);
@@ -131,7 +155,11 @@ describe('print statements in kernels', () => {
 
   test('in lockstep mode, between barriers; through the module sink when the kernel has none', () => {
     const b = new KernelBuilder();
-    const kernel = b.build([print('a%d ', [special('tid.x')]), syncthreads(), when(compare('eq', special('tid.x'), i32(0)), [print('b%u\n', [u32(7)])])]);
+    const kernel = b.build([
+      print('a%d ', [special('tid.x')]),
+      syncthreads(),
+      when(compare('eq', special('tid.x'), i32(0)), [print('b%u\n', [u32(7)])]),
+    ]);
     const out: string[] = [];
     setSimulatorPrintSink((text) => out.push(text));
     new SimulatedKernel(kernel, NO_POSITIONS).run([1, 1, 1], [3, 1, 1], []);

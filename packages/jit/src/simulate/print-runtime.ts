@@ -36,7 +36,8 @@ function toBigint(value: unknown): bigint {
 }
 
 function integer(value: unknown, conversion: string, length: string | undefined, spec: Spec): string {
-  const wide = length === 'l' || length === 'll' || length === 'j' || length === 'z' || length === 't' || length === 'L';
+  const wide =
+    length === 'l' || length === 'll' || length === 'j' || length === 'z' || length === 't' || length === 'L';
   const bits = wide ? 64 : length === 'h' ? 16 : length === 'hh' ? 8 : 32;
   const signed = conversion === 'd' || conversion === 'i';
   const v = signed ? BigInt.asIntN(bits, toBigint(value)) : BigInt.asUintN(bits, toBigint(value));
@@ -45,7 +46,8 @@ function integer(value: unknown, conversion: string, length: string | undefined,
   const radix = conversion === 'x' || conversion === 'X' ? 16 : conversion === 'o' ? 8 : 10;
   let digits = magnitude.toString(radix);
   if (conversion === 'X') digits = digits.toUpperCase();
-  if (spec.precision !== undefined) digits = spec.precision === 0 && magnitude === 0n ? '' : digits.padStart(spec.precision, '0');
+  if (spec.precision !== undefined)
+    digits = spec.precision === 0 && magnitude === 0n ? '' : digits.padStart(spec.precision, '0');
   let prefix = '';
   if (spec.alt && magnitude !== 0n && radix === 16) prefix = conversion === 'X' ? '0X' : '0x';
   if (spec.alt && radix === 8 && !digits.startsWith('0')) digits = `0${digits}`;
@@ -161,7 +163,13 @@ function float(value: unknown, conversion: string, spec: Spec): string {
   const a = Math.abs(x);
   if (!Number.isFinite(a)) {
     const text = Number.isNaN(a) ? 'nan' : 'inf';
-    return pad(upper ? text.toUpperCase() : text, spec, Number.isNaN(a) ? (spec.plus ? '+' : spec.space ? ' ' : '') : sign, '', false);
+    return pad(
+      upper ? text.toUpperCase() : text,
+      spec,
+      Number.isNaN(a) ? (spec.plus ? '+' : spec.space ? ' ' : '') : sign,
+      '',
+      false,
+    );
   }
   const precision = spec.precision ?? 6;
   let text: string;
@@ -186,35 +194,54 @@ function float(value: unknown, conversion: string, spec: Spec): string {
 export function formatPrintf(format: string, args: readonly unknown[]): string {
   let next = 0;
   const take = (): unknown => (next < args.length ? args[next++] : undefined);
-  return format.replace(CONVERSION, (whole, flags: string, width: string | undefined, precision: string | undefined, length: string | undefined, conversion: string) => {
-    if (conversion === '%') return '%';
-    const needed = (width === '*' ? 1 : 0) + (precision === '*' ? 1 : 0) + 1;
-    if (args.length - next < needed) return whole;
-    let w = width === undefined ? 0 : width === '*' ? Number(take()) : Number(width);
-    let left = flags.includes('-');
-    if (w < 0) {
-      left = true;
-      w = -w;
-    }
-    let p: number | undefined = precision === undefined ? undefined : precision === '*' ? Number(take()) : Number(precision || 0);
-    if (p !== undefined && p < 0) p = undefined;
-    const spec: Spec = { left, plus: flags.includes('+'), space: flags.includes(' '), alt: flags.includes('#'), zero: flags.includes('0') && !left, width: w, precision: p };
-    const value = take();
-    switch (conversion) {
-      case 'd':
-      case 'i':
-      case 'u':
-      case 'x':
-      case 'X':
-      case 'o':
-        return integer(value, conversion, length, spec);
-      case 'c':
-        return pad(String.fromCharCode(Number(toBigint(value) & 0xffn)), spec, '', '', false);
-      case 's':
-      case 'p':
-        return pad(String(value), spec, '', '', false);
-      default:
-        return float(value, conversion, spec);
-    }
-  });
+  return format.replace(
+    CONVERSION,
+    (
+      whole,
+      flags: string,
+      width: string | undefined,
+      precision: string | undefined,
+      length: string | undefined,
+      conversion: string,
+    ) => {
+      if (conversion === '%') return '%';
+      const needed = (width === '*' ? 1 : 0) + (precision === '*' ? 1 : 0) + 1;
+      if (args.length - next < needed) return whole;
+      let w = width === undefined ? 0 : width === '*' ? Number(take()) : Number(width);
+      let left = flags.includes('-');
+      if (w < 0) {
+        left = true;
+        w = -w;
+      }
+      let p: number | undefined =
+        precision === undefined ? undefined : precision === '*' ? Number(take()) : Number(precision || 0);
+      if (p !== undefined && p < 0) p = undefined;
+      const spec: Spec = {
+        left,
+        plus: flags.includes('+'),
+        space: flags.includes(' '),
+        alt: flags.includes('#'),
+        zero: flags.includes('0') && !left,
+        width: w,
+        precision: p,
+      };
+      const value = take();
+      switch (conversion) {
+        case 'd':
+        case 'i':
+        case 'u':
+        case 'x':
+        case 'X':
+        case 'o':
+          return integer(value, conversion, length, spec);
+        case 'c':
+          return pad(String.fromCharCode(Number(toBigint(value) & 0xffn)), spec, '', '', false);
+        case 's':
+        case 'p':
+          return pad(String(value), spec, '', '', false);
+        default:
+          return float(value, conversion, spec);
+      }
+    },
+  );
 }

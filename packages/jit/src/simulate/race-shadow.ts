@@ -34,7 +34,16 @@ export const AccessKind = Object.freeze({ Read: 0, Write: 1, Atomic: 2 } as cons
 export type AccessKind = (typeof AccessKind)[keyof typeof AccessKind];
 
 /** Reports a race: throws. `unit` is the shadow unit; `otherSite` is -1 where not known. */
-export type RaceReporter = (site: number, unit: number, thread: number, kind: AccessKind, other: number, otherSite: number, otherKind: AccessKind, clock: BlockClock) => never;
+export type RaceReporter = (
+  site: number,
+  unit: number,
+  thread: number,
+  kind: AccessKind,
+  other: number,
+  otherSite: number,
+  otherKind: AccessKind,
+  clock: BlockClock,
+) => never;
 
 /** Epoch and warp-synchronization counters shared by the blocks of one kernel. */
 export class RaceClock {
@@ -145,7 +154,8 @@ export class SharedShadow {
     const b = u * FIELDS;
     const clock = this.clock;
     const ep = clock.epoch;
-    if (s[b + W] === ep && s[b + W + 1] !== t && !clock.ordered(s[b + W + 1]!, s[b + W + 2]!, t)) this.report(site, u, t, AccessKind.Read, s[b + W + 1]!, s[b + W + 3]!, AccessKind.Write, clock);
+    if (s[b + W] === ep && s[b + W + 1] !== t && !clock.ordered(s[b + W + 1]!, s[b + W + 2]!, t))
+      this.report(site, u, t, AccessKind.Read, s[b + W + 1]!, s[b + W + 3]!, AccessKind.Write, clock);
     if (s[b + A] === ep) this.#check(b + A, u, t, site, AccessKind.Read, AccessKind.Atomic);
     if (s[b + R] === ep && s[b + R + 1] === t) return;
     this.#add(b + R, t, site);
@@ -156,7 +166,8 @@ export class SharedShadow {
     const b = u * FIELDS;
     const clock = this.clock;
     const ep = clock.epoch;
-    if (s[b + W] === ep && s[b + W + 1] !== t && !clock.ordered(s[b + W + 1]!, s[b + W + 2]!, t)) this.report(site, u, t, AccessKind.Write, s[b + W + 1]!, s[b + W + 3]!, AccessKind.Write, clock);
+    if (s[b + W] === ep && s[b + W + 1] !== t && !clock.ordered(s[b + W + 1]!, s[b + W + 2]!, t))
+      this.report(site, u, t, AccessKind.Write, s[b + W + 1]!, s[b + W + 3]!, AccessKind.Write, clock);
     if (s[b + R] === ep) this.#check(b + R, u, t, site, AccessKind.Write, AccessKind.Read);
     if (s[b + A] === ep) this.#check(b + A, u, t, site, AccessKind.Write, AccessKind.Atomic);
     s[b + W] = ep;
@@ -172,7 +183,8 @@ export class SharedShadow {
     const b = u * FIELDS;
     const clock = this.clock;
     const ep = clock.epoch;
-    if (s[b + W] === ep && s[b + W + 1] !== t && !clock.ordered(s[b + W + 1]!, s[b + W + 2]!, t)) this.report(site, u, t, AccessKind.Atomic, s[b + W + 1]!, s[b + W + 3]!, AccessKind.Write, clock);
+    if (s[b + W] === ep && s[b + W + 1] !== t && !clock.ordered(s[b + W + 1]!, s[b + W + 2]!, t))
+      this.report(site, u, t, AccessKind.Atomic, s[b + W + 1]!, s[b + W + 3]!, AccessKind.Write, clock);
     if (s[b + R] === ep) this.#check(b + R, u, t, site, AccessKind.Atomic, AccessKind.Read);
     if (s[b + A] === ep && s[b + A + 1] === t) return;
     this.#add(b + A, t, site);

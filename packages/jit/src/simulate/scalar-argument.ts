@@ -46,6 +46,13 @@ export function convertScalarArgument(param: ScalarParam, index: number, argumen
         return wrapInteger(value, type) + 0; // + 0: no -0 in an integer
     }
   }
-  const got = argument === null ? 'null' : typeof argument === 'object' ? Object.prototype.toString.call(argument) : typeof argument;
-  throw new KernelArgumentError(`${what} takes a number, a bigint, a boolean or a typed scalar such as ${type}(…), got ${got}`);
+  const got =
+    argument === null
+      ? 'null'
+      : typeof argument === 'object'
+        ? Object.prototype.toString.call(argument)
+        : typeof argument;
+  throw new KernelArgumentError(
+    `${what} takes a number, a bigint, a boolean or a typed scalar such as ${type}(…), got ${got}`,
+  );
 }

@@ -3,7 +3,13 @@ import type { TypedKernel } from '../typing/typed-ir.js';
 import { bindArrayArgument } from './array-argument.js';
 import { FaultSites } from './fault-sites.js';
 import { checkSimulatedLaunch, simulatedForallBlockSize } from './launch-limits.js';
-import { type ArrayArgument, generateKernelSource, type GeneratedKernel, type SimulationMode, simulationMode } from './kernel-source.js';
+import {
+  type ArrayArgument,
+  generateKernelSource,
+  type GeneratedKernel,
+  type SimulationMode,
+  simulationMode,
+} from './kernel-source.js';
 import { MemoryPlan } from './memory-plan.js';
 import { convertScalarArgument } from './scalar-argument.js';
 import { createSimulatorRuntime, type PrintSink, type SimulatorRuntime, simulatorBudget } from './simulator-runtime.js';
@@ -12,8 +18,14 @@ import { createSimulatorRuntime, type PrintSink, type SimulatorRuntime, simulato
 const MAX_LAUNCH_EXTENT = 2 ** 31 - 1;
 
 function checkExtents(what: 'grid' | 'block', extents: readonly [number, number, number]): void {
-  const ok = Array.isArray(extents) && extents.length === 3 && extents.every((n) => Number.isInteger(n) && n >= 1 && n <= MAX_LAUNCH_EXTENT);
-  if (!ok) throw new KernelArgumentError(`the ${what} must be three positive integers [x, y, z], got ${JSON.stringify(extents)}`);
+  const ok =
+    Array.isArray(extents) &&
+    extents.length === 3 &&
+    extents.every((n) => Number.isInteger(n) && n >= 1 && n <= MAX_LAUNCH_EXTENT);
+  if (!ok)
+    throw new KernelArgumentError(
+      `the ${what} must be three positive integers [x, y, z], got ${JSON.stringify(extents)}`,
+    );
 }
 
 export interface SimulatedKernelOptions {
@@ -62,7 +74,11 @@ export class SimulatedKernel {
     this.mode = simulationMode(kernel);
     this.source = generateKernelSource(kernel, sites, plan);
     const factory = new Function('rt', this.source) as (rt: SimulatorRuntime) => GeneratedKernel;
-    this.#runtime = createSimulatorRuntime(kernel, sites, locator, { plan, grid: this.mode.grid, ...(options.print ? { print: options.print } : {}) });
+    this.#runtime = createSimulatorRuntime(kernel, sites, locator, {
+      plan,
+      grid: this.mode.grid,
+      ...(options.print ? { print: options.print } : {}),
+    });
     this.#simulate = factory(this.#runtime);
   }
 
@@ -72,7 +88,12 @@ export class SimulatedKernel {
   }
 
   /** grid and block are [x, y, z] triples; args in the kernel's parameter order. */
-  run(grid: readonly [number, number, number], block: readonly [number, number, number], args: readonly unknown[], options: SimulatedRunOptions = {}): void {
+  run(
+    grid: readonly [number, number, number],
+    block: readonly [number, number, number],
+    args: readonly unknown[],
+    options: SimulatedRunOptions = {},
+  ): void {
     if (this.#running) {
       throw new SimulatorError(
         `${this.#kernel.symbol} was launched again while its simulated launch runs (from a callback of that launch: a declareDevice simulate function, a print sink, an argument's protocol method); the simulator runs one launch of a kernel at a time, as a GPU stream does`,
@@ -86,19 +107,37 @@ export class SimulatedKernel {
     }
   }
 
-  #run(grid: readonly [number, number, number], block: readonly [number, number, number], args: readonly unknown[], options: SimulatedRunOptions): void {
+  #run(
+    grid: readonly [number, number, number],
+    block: readonly [number, number, number],
+    args: readonly unknown[],
+    options: SimulatedRunOptions,
+  ): void {
     checkExtents('grid', grid);
     checkExtents('block', block);
     const sharedMemory = options.sharedMemory ?? 0;
     if (!Number.isSafeInteger(sharedMemory) || sharedMemory < 0 || sharedMemory > MAX_LAUNCH_EXTENT) {
-      throw new KernelArgumentError(`sharedMemory must be a whole number of bytes from 0 to 2^31-1, got ${String(sharedMemory)}`);
+      throw new KernelArgumentError(
+        `sharedMemory must be a whole number of bytes from 0 to 2^31-1, got ${String(sharedMemory)}`,
+      );
     }
-    checkSimulatedLaunch(this.#kernel.symbol, grid, block, this.staticSharedBytes, sharedMemory, this.#kernel.collectives.grid);
+    checkSimulatedLaunch(
+      this.#kernel.symbol,
+      grid,
+      block,
+      this.staticSharedBytes,
+      sharedMemory,
+      this.#kernel.collectives.grid,
+    );
     const params = this.#kernel.params;
     if (args.length !== params.length) {
-      throw new KernelArgumentError(`${this.#kernel.symbol} takes ${params.length} argument(s) (${params.map((p) => p.name).join(', ')}), got ${args.length}`);
+      throw new KernelArgumentError(
+        `${this.#kernel.symbol} takes ${params.length} argument(s) (${params.map((p) => p.name).join(', ')}), got ${args.length}`,
+      );
     }
-    const values = params.map((param, i) => (param.kind === 'scalar' ? convertScalarArgument(param, i, args[i]) : bindArrayArgument(param, i, args[i])));
+    const values = params.map((param, i) =>
+      param.kind === 'scalar' ? convertScalarArgument(param, i, args[i]) : bindArrayArgument(param, i, args[i]),
+    );
     const steps = simulatorBudget(options.simulatorBudget);
     this.#runtime.budget.left = steps;
     this.#runtime.budget.total = steps;

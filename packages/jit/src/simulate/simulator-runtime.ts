@@ -8,7 +8,17 @@ import { externalResult } from './external-result.js';
 import { describeCalls, type FaultSites } from './fault-sites.js';
 import { floatToI64, floatToInt, floatToU64 } from './float-to-integer.js';
 import { LockstepGroup, type ThreadGenerator } from './lockstep-scheduler.js';
-import { absI32, absI64, maxBigint, maxNumber, minBigint, minNumber, roundHalfUp, signBigint, signNumber } from './math-formulas.js';
+import {
+  absI32,
+  absI64,
+  maxBigint,
+  maxNumber,
+  minBigint,
+  minNumber,
+  roundHalfUp,
+  signBigint,
+  signNumber,
+} from './math-formulas.js';
 import { type BlockMemory, MemoryPlan } from './memory-plan.js';
 import { formatPrintf } from './print-runtime.js';
 import { AccessKind, BlockClock, RaceClock, type RaceReporter } from './race-shadow.js';
@@ -65,7 +75,16 @@ export interface SimulatorRuntime extends HalfFloatRuntime {
   /** One block's shared memory for the fast mode (reused from launch to launch where the extents match). */
   blockMemory(sharedBytes: number, ntidX: number, ntidY: number, ntidZ: number): BlockMemory;
   /** Runs a launch in lockstep mode: per block, or the whole grid at once where the kernel has a grid barrier. */
-  runLockstep(thread: ThreadFunction, nctaidX: number, nctaidY: number, nctaidZ: number, ntidX: number, ntidY: number, ntidZ: number, sharedBytes: number): void;
+  runLockstep(
+    thread: ThreadFunction,
+    nctaidX: number,
+    nctaidY: number,
+    nctaidZ: number,
+    ntidX: number,
+    ntidY: number,
+    ntidZ: number,
+    sharedBytes: number,
+  ): void;
   /** The const arrays, by memory index. */
   constants: readonly unknown[];
   /** Prints from a thread at print site `site`. */
@@ -170,12 +189,19 @@ export function simulatorBudget(given: unknown, env: NodeJS.ProcessEnv = process
   const value = given ?? (fromEnv === undefined || fromEnv.trim() === '' ? DEFAULT_SIMULATOR_BUDGET : Number(fromEnv));
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
     const from = given !== undefined ? 'simulatorBudget' : SIMULATOR_BUDGET_VARIABLE;
-    throw new KernelArgumentError(`${from} must be a positive whole number of loop iterations, got ${given !== undefined ? String(given) : JSON.stringify(fromEnv)}`);
+    throw new KernelArgumentError(
+      `${from} must be a positive whole number of loop iterations, got ${given !== undefined ? String(given) : JSON.stringify(fromEnv)}`,
+    );
   }
   return value;
 }
 
-export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, locator: SourceLocator, options: RuntimeOptions = {}): SimulatorRuntime {
+export function createSimulatorRuntime(
+  kernel: TypedKernel,
+  sites: FaultSites,
+  locator: SourceLocator,
+  options: RuntimeOptions = {},
+): SimulatorRuntime {
   const budget = { left: DEFAULT_SIMULATOR_BUDGET, total: DEFAULT_SIMULATOR_BUDGET };
   const plan = options.plan ?? new MemoryPlan(kernel.memories ?? []);
   const paramName = (index: number): string => kernel.params[index]?.name ?? `#${index}`;
@@ -203,7 +229,10 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
     if (layout !== undefined) {
       name = arrayName(layout.index, 'shared');
       const element = layout.memory.dynamic ? Math.floor((unit * plan.dynamicUnit) / layout.bytes) : unit;
-      const index = layout.shape.length === 1 ? String(element) : `[${layout.steps.map((step, k) => Math.floor(element / step) % (k === 0 ? Infinity : layout.shape[k]!)).join(', ')}]`;
+      const index =
+        layout.shape.length === 1
+          ? String(element)
+          : `[${layout.steps.map((step, k) => Math.floor(element / step) % (k === 0 ? Infinity : layout.shape[k]!)).join(', ')}]`;
       where = `index ${index}`;
     }
     const me = threadName(thread, clock.ntidX, clock.ntidY);
@@ -221,14 +250,23 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
   const blockMemory = (sharedBytes: number, ntidX: number, ntidY: number, ntidZ: number): BlockMemory => {
     launchSharedBytes = sharedBytes;
     const c = cachedBlock?.clock;
-    if (cachedBlock !== undefined && cachedBlock.sharedBytes === sharedBytes && c!.ntidX === ntidX && c!.ntidY === ntidY && c!.ntidZ === ntidZ) return cachedBlock;
+    if (
+      cachedBlock !== undefined &&
+      cachedBlock.sharedBytes === sharedBytes &&
+      c!.ntidX === ntidX &&
+      c!.ntidY === ntidY &&
+      c!.ntidZ === ntidZ
+    )
+      return cachedBlock;
     cachedBlock = plan.block(sharedBytes, new BlockClock(new RaceClock(), ntidX, ntidY, ntidZ), reportRace);
     return cachedBlock;
   };
 
   const locateFault = (error: unknown, block: readonly number[], thread: readonly number[]): unknown => {
     if (!(error instanceof SimulatorFault)) return error;
-    const where = error.namesThreads ? `, in block (${block.join(', ')})` : `, in thread (${thread.join(', ')}) of block (${block.join(', ')})`;
+    const where = error.namesThreads
+      ? `, in block (${block.join(', ')})`
+      : `, in thread (${thread.join(', ')}) of block (${block.join(', ')})`;
     const detail = `${error.detail}${describeCalls(sites.get(error.site).via, locator)}${where}`;
     const loc = sites.get(error.site).loc;
     return new SimulatorError(detail, { locator: loc?.locator ?? locator, loc });
@@ -237,14 +275,33 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
   const schedulerContext = { sites, locator, locateFault };
   let cachedGroup: LockstepGroup | undefined;
 
-  const runLockstep = (thread: ThreadFunction, gx: number, gy: number, gz: number, tx: number, ty: number, tz: number, sharedBytes: number): void => {
+  const runLockstep = (
+    thread: ThreadFunction,
+    gx: number,
+    gy: number,
+    gz: number,
+    tx: number,
+    ty: number,
+    tz: number,
+    sharedBytes: number,
+  ): void => {
     launchSharedBytes = sharedBytes;
     const T = tx * ty * tz;
-    const start = (group: LockstepGroup, b: number, bx: number, by: number, bz: number, blk: BlockMemory | undefined): void => {
+    const start = (
+      group: LockstepGroup,
+      b: number,
+      bx: number,
+      by: number,
+      bz: number,
+      blk: BlockMemory | undefined,
+    ): void => {
       group.setBlock(b, bx, by, bz, blk?.clock);
       let lin = 0;
       const base = b * T;
-      for (let z = 0; z < tz; z++) for (let y = 0; y < ty; y++) for (let x = 0; x < tx; x++, lin++) group.start(base + lin, thread(base + lin, lin, x, y, z, bx, by, bz, group, blk));
+      for (let z = 0; z < tz; z++)
+        for (let y = 0; y < ty; y++)
+          for (let x = 0; x < tx; x++, lin++)
+            group.start(base + lin, thread(base + lin, lin, x, y, z, bx, by, bz, group, blk));
     };
     if (options.grid) {
       // Every block at once: a fresh clock and memory per block.
@@ -255,7 +312,9 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
       for (let bz = 0; bz < gz; bz++) {
         for (let by = 0; by < gy; by++) {
           for (let bx = 0; bx < gx; bx++, b++) {
-            const blk = plan.hasShared ? plan.block(sharedBytes, new BlockClock(clock, tx, ty, tz), reportRace) : undefined;
+            const blk = plan.hasShared
+              ? plan.block(sharedBytes, new BlockClock(clock, tx, ty, tz), reportRace)
+              : undefined;
             blk?.begin(bx, by, bz);
             start(group, b, bx, by, bz, blk);
           }
@@ -264,7 +323,8 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
       group.run();
       return;
     }
-    if (cachedGroup === undefined || cachedGroup.ntidX !== tx || cachedGroup.ntidY !== ty || cachedGroup.ntidZ !== tz) cachedGroup = new LockstepGroup(tx, ty, tz, 1, schedulerContext);
+    if (cachedGroup === undefined || cachedGroup.ntidX !== tx || cachedGroup.ntidY !== ty || cachedGroup.ntidZ !== tz)
+      cachedGroup = new LockstepGroup(tx, ty, tz, 1, schedulerContext);
     const group = cachedGroup;
     const blk = plan.hasShared ? blockMemory(sharedBytes, tx, ty, tz) : undefined;
     for (let bz = 0; bz < gz; bz++) {
@@ -312,7 +372,10 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
     },
     divisionByZero(site) {
       const s = sites.get(site);
-      throw new SimulatorFault(site, s.kind === 'division' && s.operator === 'rem' ? 'integer remainder by zero' : 'integer division by zero');
+      throw new SimulatorFault(
+        site,
+        s.kind === 'division' && s.operator === 'rem' ? 'integer remainder by zero' : 'integer division by zero',
+      );
     },
     locateFault,
     blockMemory,
@@ -329,12 +392,26 @@ export function createSimulatorRuntime(kernel: TypedKernel, sites: FaultSites, l
       const external = s.kind === 'external' ? kernel.externals?.[s.external] : undefined;
       if (external === undefined) throw new Error(`simulator: fault site ${site} is no call of linked code`);
       const simulate = external.simulate as ((...args: readonly unknown[]) => unknown) | undefined;
-      if (simulate === undefined) throw new SimulatorFault(site, `'${external.symbol}' is linked device code; give declareDevice a { simulate } function to run it in the simulator`);
+      if (simulate === undefined)
+        throw new SimulatorFault(
+          site,
+          `'${external.symbol}' is linked device code; give declareDevice a { simulate } function to run it in the simulator`,
+        );
       const value = simulate(...args);
       const result = externalResult(value, external.returns);
       if (result === undefined) {
-        const what = value === null ? 'null' : typeof value === 'string' ? 'a string' : typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
-        throw new SimulatorFault(site, `the simulate function of '${external.symbol}' gave ${what}; it must give a number, a bigint or a boolean (the ${external.returns} result)`);
+        const what =
+          value === null
+            ? 'null'
+            : typeof value === 'string'
+              ? 'a string'
+              : typeof value === 'undefined'
+                ? 'undefined'
+                : `a ${typeof value}`;
+        throw new SimulatorFault(
+          site,
+          `the simulate function of '${external.symbol}' gave ${what}; it must give a number, a bigint or a boolean (the ${external.returns} result)`,
+        );
       }
       return result;
     },

@@ -1,6 +1,24 @@
 import { describe, expect, test } from 'vitest';
 import type { Expr, Stmt } from '../typing/typed-ir.js';
-import { KernelBuilder, NO_POSITIONS, binary, block, breakTo, compare, continueTo, expr, get, i32, load, loop, ret, set, special, store, when } from './ir-builders.test-support.js';
+import {
+  KernelBuilder,
+  NO_POSITIONS,
+  binary,
+  block,
+  breakTo,
+  compare,
+  continueTo,
+  expr,
+  get,
+  i32,
+  load,
+  loop,
+  ret,
+  set,
+  special,
+  store,
+  when,
+} from './ir-builders.test-support.js';
 import { SimulatedKernel } from './simulated-kernel.js';
 
 /** Runs `body(out, locals)` in `threads` threads of one block with an i32 `out` array of `size` elements. */
@@ -38,7 +56,10 @@ describe('loops', () => {
   test('for (k = 0; k < 5; k++) sum += k', () => {
     const got = run(1, (b, out) => {
       const k = b.local('k', 'i32');
-      return [expr(set(k, i32(0))), loop(0, { test: lt(get(k, 'i32'), i32(5)), body: [accumulate(out, i32(0), get(k, 'i32'))], update: [inc(k)] })];
+      return [
+        expr(set(k, i32(0))),
+        loop(0, { test: lt(get(k, 'i32'), i32(5)), body: [accumulate(out, i32(0), get(k, 'i32'))], update: [inc(k)] }),
+      ];
     });
     expect(got).toEqual([10]);
   });
@@ -46,7 +67,12 @@ describe('loops', () => {
   test('while (k < 3) with the update in the body', () => {
     const got = run(3, (b, out) => {
       const k = b.local('k', 'i32');
-      return [loop(1, { test: lt(get(k, 'i32'), i32(3)), body: [expr(store(out, 'i32', [get(k, 'i32')], add(get(k, 'i32'), i32(10)))), inc(k)] })];
+      return [
+        loop(1, {
+          test: lt(get(k, 'i32'), i32(3)),
+          body: [expr(store(out, 'i32', [get(k, 'i32')], add(get(k, 'i32'), i32(10)))), inc(k)],
+        }),
+      ];
     });
     expect(got).toEqual([10, 11, 12]);
   });
@@ -73,7 +99,11 @@ describe('loops', () => {
       return [
         loop(0, {
           test: lt(kv, i32(10)),
-          body: [when(eq(kv, i32(2)), [continueTo(0)]), when(eq(kv, i32(6)), [breakTo(0)]), accumulate(out, i32(0), kv)],
+          body: [
+            when(eq(kv, i32(2)), [continueTo(0)]),
+            when(eq(kv, i32(6)), [breakTo(0)]),
+            accumulate(out, i32(0), kv),
+          ],
           update: [inc(k)],
         }),
       ];
@@ -109,10 +139,17 @@ describe('loops', () => {
       const jv = get(j, 'i32');
       const inner = loop(1, {
         test: lt(jv, i32(4)),
-        body: [when(compare('gt', jv, iv), [continueTo(0)]), when(eq(iv, i32(3)), [breakTo(0)]), accumulate(out, i32(0), i32(1))],
+        body: [
+          when(compare('gt', jv, iv), [continueTo(0)]),
+          when(eq(iv, i32(3)), [breakTo(0)]),
+          accumulate(out, i32(0), i32(1)),
+        ],
         update: [inc(j)],
       });
-      return [loop(0, { test: lt(iv, i32(4)), body: [expr(set(j, i32(0))), inner], update: [inc(i)] }), expr(store(out, 'i32', [i32(1)], iv))];
+      return [
+        loop(0, { test: lt(iv, i32(4)), body: [expr(set(j, i32(0))), inner], update: [inc(i)] }),
+        expr(store(out, 'i32', [i32(1)], iv)),
+      ];
     });
     expect(got).toEqual([1 + 2 + 3, 3]);
   });
@@ -120,7 +157,10 @@ describe('loops', () => {
   test('for (;;) with a break', () => {
     const got = run(1, (b, out) => {
       const k = b.local('k', 'i32');
-      return [loop(0, { body: [inc(k), when(eq(get(k, 'i32'), i32(7)), [breakTo(0)])] }), expr(store(out, 'i32', [i32(0)], get(k, 'i32')))];
+      return [
+        loop(0, { body: [inc(k), when(eq(get(k, 'i32'), i32(7)), [breakTo(0)])] }),
+        expr(store(out, 'i32', [i32(0)], get(k, 'i32'))),
+      ];
     });
     expect(got).toEqual([7]);
   });
@@ -128,7 +168,10 @@ describe('loops', () => {
 
 describe('blocks and return', () => {
   test('break leaves a labelled block', () => {
-    const got = run(2, (_, out) => [block(5, [expr(store(out, 'i32', [i32(0)], i32(1))), breakTo(5), expr(store(out, 'i32', [i32(0)], i32(2)))]), expr(store(out, 'i32', [i32(1)], i32(3)))]);
+    const got = run(2, (_, out) => [
+      block(5, [expr(store(out, 'i32', [i32(0)], i32(1))), breakTo(5), expr(store(out, 'i32', [i32(0)], i32(2)))]),
+      expr(store(out, 'i32', [i32(1)], i32(3))),
+    ]);
     expect(got).toEqual([1, 3]);
   });
 

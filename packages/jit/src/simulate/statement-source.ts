@@ -72,12 +72,16 @@ export class StatementSource implements InlineBodySource {
         return;
       case 'continue': {
         const how = this.#continues.get(s.target);
-        if (how === undefined) throw new Error(`simulator: 'continue' names loop ${s.target}, which does not enclose it`);
+        if (how === undefined)
+          throw new Error(`simulator: 'continue' names loop ${s.target}, which does not enclose it`);
         lines.push(`${indent}${how};`);
         return;
       }
       case 'return':
-        if (this.#inlined > 0) throw new Error("simulator: a 'return' statement in an inlined device function's body (its returns are assignments and breaks)");
+        if (this.#inlined > 0)
+          throw new Error(
+            "simulator: a 'return' statement in an inlined device function's body (its returns are assignments and breaks)",
+          );
         lines.push(`${indent}${this.#returnCode}`);
         return;
       case 'barrier': {
@@ -123,7 +127,12 @@ export class StatementSource implements InlineBodySource {
       // for (; test; update) body
       const update = s.update.map((u) => (u.op === 'expr' ? this.#expr(u.expr) : '')).join(', ');
       this.#continues.set(s.id, `continue ${name}`);
-      lines.push(`${indent}${name}: for (; ${test}; ${update}) {`, `${inner}${step}`, ...this.generate(s.body, inner), `${indent}}`);
+      lines.push(
+        `${indent}${name}: for (; ${test}; ${update}) {`,
+        `${inner}${step}`,
+        ...this.generate(s.body, inner),
+        `${indent}}`,
+      );
     } else if (s.test === undefined && s.update.length === 0 && s.postTest !== undefined) {
       // do body while (postTest): JavaScript's continue goes to the test, as the IR's does.
       this.#continues.set(s.id, `continue ${name}`);

@@ -33,6 +33,11 @@ export function threadRuns(ids: readonly number[], ntidX: number, ntidY: number,
     else n++;
     i = j + 1;
   }
-  const list = n > 0 ? `${runs.join(', ')} and ${n} more run${n === 1 ? '' : 's'}` : runs.length === 1 ? runs[0]! : `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1]}`;
+  const list =
+    n > 0
+      ? `${runs.join(', ')} and ${n} more run${n === 1 ? '' : 's'}`
+      : runs.length === 1
+        ? runs[0]!
+        : `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1]}`;
   return `threads ${list}`;
 }

@@ -34,7 +34,11 @@ device.synchronize(); // the device's printf buffer is written out at a synchron
 `;
 
 function runChild(script: string, env: NodeJS.ProcessEnv): { out: string; status: number | null } {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 110_000, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 110_000,
+    env: { ...process.env, ...env },
+  });
   return { out: `${r.stdout}${r.stderr}`, status: r.status };
 }
 
@@ -86,6 +90,8 @@ describeGpu('JIT breadth beyond one process', () => {
     const b = new Int32Array(1024);
     k.launch({ grid: 4, block: 256 }, a, b);
     expect(b.every((v) => v === 2)).toBe(true);
-    expect(() => k.launch({ grid: 1_000_000, block: 1024 }, new Int32Array(4), new Int32Array(4))).toThrow(/co-resident/);
+    expect(() => k.launch({ grid: 1_000_000, block: 1024 }, new Int32Array(4), new Int32Array(4))).toThrow(
+      /co-resident/,
+    );
   });
 });

@@ -7,7 +7,17 @@
  */
 import { roundToBfloat16, roundToFloat16 } from '@cuda-js/core';
 import * as J from '../index.js';
-import { floats, halfArray, halfBits, halfValues, ints, k, nd, type Nd, type SuiteCase } from './kernel-suite.test-support.js';
+import {
+  floats,
+  halfArray,
+  halfBits,
+  halfValues,
+  ints,
+  k,
+  nd,
+  type Nd,
+  type SuiteCase,
+} from './kernel-suite.test-support.js';
 
 type Cast = (x: number | boolean | bigint) => number;
 const f32 = J.f32 as unknown as Cast;
@@ -47,7 +57,16 @@ function bigintToBf16(x: bigint): number {
 
 /** Doubles with all 53 bits random over many binades, after values just beside the ties of bf16 and f16 (where rounding through f32 first fails) and beyond their ranges. */
 function wideDoubles(n: number, seed: number): Float64Array {
-  const edges = [1 + 2 ** -8 + 2 ** -40, 1 + 2 ** -11 + 2 ** -40, -(1 + 2 ** -8 + 2 ** -30), 65519.99, -65520, 1e39, 2 ** -134 + 2 ** -160, 3 * 2 ** -25 + 2 ** -70];
+  const edges = [
+    1 + 2 ** -8 + 2 ** -40,
+    1 + 2 ** -11 + 2 ** -40,
+    -(1 + 2 ** -8 + 2 ** -30),
+    65519.99,
+    -65520,
+    1e39,
+    2 ** -134 + 2 ** -160,
+    3 * 2 ** -25 + 2 ** -70,
+  ];
   const out = new Float64Array(n);
   let s = seed;
   for (let i = 0; i < n; i++) {
@@ -70,7 +89,9 @@ function treeSum(values: readonly number[], round: (x: number) => number): numbe
 }
 
 const square = jit.device((x: number) => x * x);
-const norm2 = jit.device((a: Float32Array, i: number) => square(a[2 * i]!) + square(a[2 * i + 1]!), { constants: { square } });
+const norm2 = jit.device((a: Float32Array, i: number) => square(a[2 * i]!) + square(a[2 * i + 1]!), {
+  constants: { square },
+});
 const clampUp = jit.device((x: number, limit: number) => {
   if (x > limit) return limit;
   return x;
@@ -97,7 +118,8 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
     block: 128,
     outputs: [1],
     reference: ([x, sums]) => {
-      for (let b = 0; b < 8; b++) (sums as Float32Array)[b] = treeSum([...(x as Float32Array).subarray(b * 128, b * 128 + 128)], fr);
+      for (let b = 0; b < 8; b++)
+        (sums as Float32Array)[b] = treeSum([...(x as Float32Array).subarray(b * 128, b * 128 + 128)], fr);
     },
   },
   {
@@ -119,7 +141,11 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
       }
       c.set(row, col, acc);
     }),
-    args: () => [nd(floats(48 * 64, 42, 2), [48, 64]), nd(floats(64 * 32, 43, 2), [64, 32]), nd(new Float32Array(48 * 32), [48, 32])],
+    args: () => [
+      nd(floats(48 * 64, 42, 2), [48, 64]),
+      nd(floats(64 * 32, 43, 2), [64, 32]),
+      nd(new Float32Array(48 * 32), [48, 32]),
+    ],
     grid: [2, 3],
     block: [16, 16],
     outputs: [2],
@@ -170,25 +196,27 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
   },
   {
     name: 'atomic min, max, and, or, xor, exch and inc on every integer width, and min/max/add on floats',
-    kernel: k((x: Int32Array, ri: Int32Array, ru: Uint32Array, rl: BigInt64Array, rf: Float64Array, rs: Float32Array) => {
-      const i = cuda.grid(1);
-      if (i < x.length) {
-        const v = x[i]!;
-        cuda.atomic.min(ri, 0, v);
-        cuda.atomic.max(ri, 1, v);
-        cuda.atomic.and(ru, 0, u32(v) | 0x100);
-        cuda.atomic.or(ru, 1, u32(1) << u32(v & 31));
-        cuda.atomic.xor(ru, 2, u32(v));
-        cuda.atomic.inc(ru, 3, 99);
-        cuda.atomic.dec(ru, 4, 1000);
-        cuda.atomic.max(rl, 0, i64(v) * i64(1000000007));
-        cuda.atomic.add(rl, 1, i64(v));
-        cuda.atomic.min(rf, 0, v * 0.5);
-        cuda.atomic.max(rf, 1, v * 0.5);
-        cuda.atomic.add(rs, 0, f32(v & 7));
-        cuda.atomic.exch(ri, 2, 7);
-      }
-    }),
+    kernel: k(
+      (x: Int32Array, ri: Int32Array, ru: Uint32Array, rl: BigInt64Array, rf: Float64Array, rs: Float32Array) => {
+        const i = cuda.grid(1);
+        if (i < x.length) {
+          const v = x[i]!;
+          cuda.atomic.min(ri, 0, v);
+          cuda.atomic.max(ri, 1, v);
+          cuda.atomic.and(ru, 0, u32(v) | 0x100);
+          cuda.atomic.or(ru, 1, u32(1) << u32(v & 31));
+          cuda.atomic.xor(ru, 2, u32(v));
+          cuda.atomic.inc(ru, 3, 99);
+          cuda.atomic.dec(ru, 4, 1000);
+          cuda.atomic.max(rl, 0, i64(v) * i64(1000000007));
+          cuda.atomic.add(rl, 1, i64(v));
+          cuda.atomic.min(rf, 0, v * 0.5);
+          cuda.atomic.max(rf, 1, v * 0.5);
+          cuda.atomic.add(rs, 0, f32(v & 7));
+          cuda.atomic.exch(ri, 2, 7);
+        }
+      },
+    ),
     args: () => [
       ints(1000, 46, -500, 500),
       Int32Array.from([2 ** 31 - 1, -(2 ** 31), 0]),
@@ -239,7 +267,12 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
         cuda.atomic.nanmax(ri, 1, i32(i));
       }
     }),
-    args: () => [Float64Array.from({ length: 600 }, (_, i) => (i % 7 === 3 ? NaN : ((i * 37) % 601) - 300)), Float64Array.from([NaN, NaN]), Float32Array.from([NaN, 5]), Int32Array.from([1000, -1])],
+    args: () => [
+      Float64Array.from({ length: 600 }, (_, i) => (i % 7 === 3 ? NaN : ((i * 37) % 601) - 300)),
+      Float64Array.from([NaN, NaN]),
+      Float32Array.from([NaN, 5]),
+      Int32Array.from([1000, -1]),
+    ],
     grid: 5,
     block: 128,
     outputs: [1, 2, 3],
@@ -323,7 +356,13 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
       const eq = cuda.eq_sync(0xffffffff, v < 100);
       const peers = cuda.match_any_sync(0xffffffff, v % 4);
       const below = cuda.popc(ballot & cuda.lanemask_lt());
-      out[i] = (all ? 1 : 0) | (any ? 2 : 0) | (eq ? 4 : 0) | (u32(cuda.popc(peers)) << 3) | (u32(below) << 9) | (cuda.activemask() === 0xffffffff ? 1 << 15 : 0);
+      out[i] =
+        (all ? 1 : 0) |
+        (any ? 2 : 0) |
+        (eq ? 4 : 0) |
+        (u32(cuda.popc(peers)) << 3) |
+        (u32(below) << 9) |
+        (cuda.activemask() === 0xffffffff ? 1 << 15 : 0);
       if (cuda.laneid === 0) out[64 + (i >> 5)] = ballot;
     }),
     args: () => [ints(64, 48, 0, 9), new Uint32Array(66)],
@@ -358,7 +397,12 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
       const i = cuda.grid(1);
       const lane = cuda.laneid;
       const ok = cuda.lanemask_eq() === u32(1) << u32(lane) && cuda.globaltimer() >= u64(0);
-      out[i] = cuda.popc(cuda.lanemask_lt()) + 100 * cuda.popc(cuda.lanemask_le()) + 10000 * cuda.popc(cuda.lanemask_ge()) + 1000000 * cuda.popc(cuda.lanemask_gt()) + (ok ? 0 : -1);
+      out[i] =
+        cuda.popc(cuda.lanemask_lt()) +
+        100 * cuda.popc(cuda.lanemask_le()) +
+        10000 * cuda.popc(cuda.lanemask_ge()) +
+        1000000 * cuda.popc(cuda.lanemask_gt()) +
+        (ok ? 0 : -1);
     }),
     args: () => [new Int32Array(64)],
     grid: 1,
@@ -388,7 +432,8 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
     reference: ([x, out]) => {
       for (let b = 0; b < 4; b++) {
         const v = [...(x as Int32Array).subarray(b * 64, b * 64 + 64)];
-        (out as Int32Array)[b] = v.filter((e) => e > 4).length * 4 + (v.every((e) => e >= 0) ? 2 : 0) + (v.some((e) => e === 9) ? 1 : 0);
+        (out as Int32Array)[b] =
+          v.filter((e) => e > 4).length * 4 + (v.every((e) => e >= 0) ? 2 : 0) + (v.some((e) => e === 9) ? 1 : 0);
       }
     },
   },
@@ -408,7 +453,9 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
     sharedMemory: 128 * 4,
     outputs: [1],
     reference: ([x, out]) => {
-      for (let b = 0; b < 2; b++) for (let t = 0; t < 128; t++) (out as Float32Array)[b * 128 + t] = fr((x as Float32Array)[b * 128 + 127 - t]! + 128);
+      for (let b = 0; b < 2; b++)
+        for (let t = 0; t < 128; t++)
+          (out as Float32Array)[b * 128 + t] = fr((x as Float32Array)[b * 128 + 127 - t]! + 128);
     },
   },
   {
@@ -529,7 +576,8 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
     block: 128,
     outputs: [2, 3, 4],
     reference: ([x, y, out, rev, revL]) => {
-      const popc = (b: bigint, bits: number): number => [...BigInt.asUintN(bits, b).toString(2)].filter((c) => c === '1').length;
+      const popc = (b: bigint, bits: number): number =>
+        [...BigInt.asUintN(bits, b).toString(2)].filter((c) => c === '1').length;
       const clz = (b: bigint, bits: number): number => {
         const s = BigInt.asUintN(bits, b).toString(2);
         return b === 0n ? bits : bits - s.length;
@@ -541,7 +589,8 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
         while (((u >> BigInt(n - 1)) & 1n) === 0n) n++;
         return n;
       };
-      const brev = (b: bigint, bits: number): bigint => BigInt(`0b${BigInt.asUintN(bits, b).toString(2).padStart(bits, '0').split('').reverse().join('')}`);
+      const brev = (b: bigint, bits: number): bigint =>
+        BigInt(`0b${BigInt.asUintN(bits, b).toString(2).padStart(bits, '0').split('').reverse().join('')}`);
       (x as Uint32Array).forEach((v, i) => {
         const w = (y as BigInt64Array)[i]!;
         const O = out as Int32Array;
@@ -586,7 +635,12 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
     }),
     args: () => [
       wideDoubles(1000, 63),
-      BigInt64Array.from(wideDoubles(1000, 64), (v, j) => [2n ** 60n + 2n ** 52n + 1n, -(2n ** 60n + 2n ** 52n + 1n), 257n, 2n ** 63n - 1n][j] ?? BigInt(Math.trunc(v * 2 ** 60))),
+      BigInt64Array.from(
+        wideDoubles(1000, 64),
+        (v, j) =>
+          [2n ** 60n + 2n ** 52n + 1n, -(2n ** 60n + 2n ** 52n + 1n), 257n, 2n ** 63n - 1n][j] ??
+          BigInt(Math.trunc(v * 2 ** 60)),
+      ),
       halfArray('bfloat16', new Float64Array(1000)),
       halfArray('float16', new Float64Array(1000)),
       halfArray('bfloat16', new Float64Array(1000)),
@@ -614,7 +668,11 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
         cuda.atomic.add(ones, values[i]!, 1);
       }
     }),
-    args: () => [ints(1000, 65, 0, 15), halfArray('float16', new Float64Array(16)), halfArray('bfloat16', new Float64Array(16))],
+    args: () => [
+      ints(1000, 65, 0, 15),
+      halfArray('float16', new Float64Array(16)),
+      halfArray('bfloat16', new Float64Array(16)),
+    ],
     grid: 8,
     block: 128,
     outputs: [1, 2],
@@ -639,7 +697,10 @@ export const BREADTH_SUITE: readonly SuiteCase[] = [
       cuda.syncthreads();
       out[i] = sm[t]! * sm[127 - t]! - 1;
     }),
-    args: () => [halfArray('float16', Float64Array.from(floats(512, 66, 200), Math.abs)), halfArray('float16', new Float64Array(512))],
+    args: () => [
+      halfArray('float16', Float64Array.from(floats(512, 66, 200), Math.abs)),
+      halfArray('float16', new Float64Array(512)),
+    ],
     grid: 4,
     block: 128,
     outputs: [1],

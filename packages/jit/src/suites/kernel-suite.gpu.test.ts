@@ -23,7 +23,11 @@ describeGpu('kernel suite on the GPU, against the simulator', () => {
       const simulated = cloneArgs(onGpu);
       kernelFor(c, 'simulator').launch({ grid: c.grid, block: c.block }, ...simulated);
       kernelFor(c, 'gpu').launch({ grid: c.grid, block: c.block }, ...onGpu);
-      for (const o of c.outputs) expect(firstDifference(outputData(onGpu[o]), outputData(simulated[o]), c.tolerance), `argument ${o}`).toBeUndefined();
+      for (const o of c.outputs)
+        expect(
+          firstDifference(outputData(onGpu[o]), outputData(simulated[o]), c.tolerance),
+          `argument ${o}`,
+        ).toBeUndefined();
     });
   }
 
@@ -34,7 +38,11 @@ describeGpu('kernel suite on the GPU, against the simulator', () => {
       const expected = cloneArgs(onGpu);
       c.reference(expected);
       kernelFor(c, 'gpu').launch({ grid: c.grid, block: c.block, sharedMemory: c.sharedMemory }, ...onGpu);
-      for (const o of c.outputs) expect(firstDifference(outputData(onGpu[o]), outputData(expected[o]), c.tolerance), `argument ${o}`).toBeUndefined();
+      for (const o of c.outputs)
+        expect(
+          firstDifference(outputData(onGpu[o]), outputData(expected[o]), c.tolerance),
+          `argument ${o}`,
+        ).toBeUndefined();
     });
   }
 
@@ -46,7 +54,11 @@ describeGpu('kernel suite on the GPU, against the simulator', () => {
   function deviceArray(values: Float32Array): { view: StridedMemoryView; read(): Float32Array; close(): void } {
     const buffer = device.allocate(values.byteLength);
     buffer.copyFrom(values);
-    const view = StridedMemoryView.fromPointer(buffer.ptr, { dtype: 'float32', shape: [values.length], exporter: buffer });
+    const view = StridedMemoryView.fromPointer(buffer.ptr, {
+      dtype: 'float32',
+      shape: [values.length],
+      exporter: buffer,
+    });
     return {
       view,
       read: () => {
@@ -66,7 +78,10 @@ describeGpu('kernel suite on the GPU, against the simulator', () => {
     expect(axpy.compileCount).toBe(1);
     axpy.launch({ grid: 4, block: 256 }, 1, x.view, y.view); // a plain number: f64, a second signature
     expect(axpy.compileCount).toBe(2);
-    expect([...axpy.specializations.keys()]).toEqual(["f32, array(f32, 1, 'C'), array(f32, 1, 'C')", "f64, array(f32, 1, 'C'), array(f32, 1, 'C')"]);
+    expect([...axpy.specializations.keys()]).toEqual([
+      "f32, array(f32, 1, 'C'), array(f32, 1, 'C')",
+      "f64, array(f32, 1, 'C'), array(f32, 1, 'C')",
+    ]);
     expect(y.read()[999]).toBe(8);
     x.close();
     y.close();
@@ -101,7 +116,14 @@ describeGpu('kernel suite on the GPU, against the simulator', () => {
     const x = deviceArray(new Float32Array(n).fill(2));
     const y = deviceArray(new Float32Array(n).fill(1));
     const cai = (view: StridedMemoryView) => ({
-      [CUDA_ARRAY_INTERFACE]: () => Object.freeze({ shape: [n], typestr: '<f4', data: Object.freeze([view.ptr!, false]), version: 3, strides: null }),
+      [CUDA_ARRAY_INTERFACE]: () =>
+        Object.freeze({
+          shape: [n],
+          typestr: '<f4',
+          data: Object.freeze([view.ptr!, false]),
+          version: 3,
+          strides: null,
+        }),
     });
     axpy.launch({ grid: 2, block: 256 }, f32(10), cai(x.view), cai(y.view));
     expect(y.read()[n - 1]).toBe(21);

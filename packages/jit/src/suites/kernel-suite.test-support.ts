@@ -97,7 +97,10 @@ export function ints(n: number, seed: number, lo: number, hi: number): Int32Arra
 }
 
 const options: JitOptions = { fma: false }; // results then match the simulator bit for bit
-export const k = (fn: (...args: never[]) => unknown, extra: JitOptions = {}): KernelSource => ({ fn, options: { ...options, ...extra } });
+export const k = (fn: (...args: never[]) => unknown, extra: JitOptions = {}): KernelSource => ({
+  fn,
+  options: { ...options, ...extra },
+});
 
 const kernels = new Map<string, JitKernel>();
 
@@ -243,7 +246,12 @@ export const SUITE: readonly SuiteCase[] = [
         r[i] = a[i]! % b[i]!;
       }
     }),
-    args: () => [ints(N, 10, -100000, 100000), Int32Array.from(ints(N, 11, -50, 50), (v) => v || 7), new Int32Array(N), new Int32Array(N)],
+    args: () => [
+      ints(N, 10, -100000, 100000),
+      Int32Array.from(ints(N, 11, -50, 50), (v) => v || 7),
+      new Int32Array(N),
+      new Int32Array(N),
+    ],
     grid: GRID,
     block: BLOCK,
     outputs: [2, 3],
@@ -264,7 +272,12 @@ export const SUITE: readonly SuiteCase[] = [
         q[i] = a[i]! / 7n + (a[i]! % 5n);
       }
     }),
-    args: () => [BigInt64Array.from(ints(N, 12, -(2 ** 30), 2 ** 30), (v) => BigInt(v) * 3_000_000_007n), 123456789012345n, new BigInt64Array(N), new BigInt64Array(N)],
+    args: () => [
+      BigInt64Array.from(ints(N, 12, -(2 ** 30), 2 ** 30), (v) => BigInt(v) * 3_000_000_007n),
+      123456789012345n,
+      new BigInt64Array(N),
+      new BigInt64Array(N),
+    ],
     grid: GRID,
     block: BLOCK,
     outputs: [2, 3],
@@ -316,7 +329,9 @@ export const SUITE: readonly SuiteCase[] = [
     name: 'comparisons with NaN are false, != is true',
     kernel: k((x: Float32Array, y: Float32Array, out: Int32Array) => {
       const i = cuda.grid(1);
-      if (i < x.length) out[i] = (x[i]! < y[i]! ? 1 : 0) + (x[i]! != y[i]! ? 2 : 0) + (x[i]! === x[i]! ? 4 : 0) + (x[i]! >= y[i]! ? 8 : 0);
+      if (i < x.length)
+        out[i] =
+          (x[i]! < y[i]! ? 1 : 0) + (x[i]! != y[i]! ? 2 : 0) + (x[i]! === x[i]! ? 4 : 0) + (x[i]! >= y[i]! ? 8 : 0);
     }),
     args: () => {
       const x = floats(N, 15),
@@ -657,7 +672,15 @@ export const SUITE: readonly SuiteCase[] = [
       const i = cuda.grid(1);
       if (i < x.length) {
         const v = x[i]!;
-        out[i] = Math.floor(v) * 1e6 + Math.ceil(v) * 1e4 + Math.round(v) * 100 + Math.trunc(v) + Math.sign(v) / 2 + Math.min(v, 1, 2) + Math.max(v, -1) + Math.abs(v);
+        out[i] =
+          Math.floor(v) * 1e6 +
+          Math.ceil(v) * 1e4 +
+          Math.round(v) * 100 +
+          Math.trunc(v) +
+          Math.sign(v) / 2 +
+          Math.min(v, 1, 2) +
+          Math.max(v, -1) +
+          Math.abs(v);
         o32[i] = Math.fround(v) * 3;
       }
     }),
@@ -676,7 +699,15 @@ export const SUITE: readonly SuiteCase[] = [
     reference: ([x, out, o32]) =>
       perThread(N, (i) => {
         const v = (x as Float64Array)[i]!;
-        (out as Float64Array)[i] = Math.floor(v) * 1e6 + Math.ceil(v) * 1e4 + Math.round(v) * 100 + Math.trunc(v) + Math.sign(v) / 2 + Math.min(v, 1, 2) + Math.max(v, -1) + Math.abs(v);
+        (out as Float64Array)[i] =
+          Math.floor(v) * 1e6 +
+          Math.ceil(v) * 1e4 +
+          Math.round(v) * 100 +
+          Math.trunc(v) +
+          Math.sign(v) / 2 +
+          Math.min(v, 1, 2) +
+          Math.max(v, -1) +
+          Math.abs(v);
         (o32 as Float32Array)[i] = Math.fround(Math.fround(v) * 3);
       }),
   },
@@ -684,7 +715,8 @@ export const SUITE: readonly SuiteCase[] = [
     name: 'integer Math: min, max, abs and sign stay integers',
     kernel: k((x: Int32Array, out: Int32Array) => {
       const i = cuda.grid(1);
-      if (i < x.length) out[i] = Math.min(x[i]!, 10) * 1000 + Math.max(x[i]!, -10) * 10 + Math.abs(x[i]!) + Math.sign(x[i]!);
+      if (i < x.length)
+        out[i] = Math.min(x[i]!, 10) * 1000 + Math.max(x[i]!, -10) * 10 + Math.abs(x[i]!) + Math.sign(x[i]!);
     }),
     args: () => [ints(N, 28, -50, 50), new Int32Array(N)],
     grid: GRID,
@@ -719,17 +751,27 @@ export const SUITE: readonly SuiteCase[] = [
   },
   {
     name: 'casts: saturating float to int, NaN to 0, wrapping int to int',
-    kernel: k((x: Float64Array, a: Int32Array, b: Uint32Array, c: Uint8Array, d: Int16Array, e: Float32Array, g: BigInt64Array) => {
-      const i = cuda.grid(1);
-      if (i < x.length) {
-        a[i] = i32(x[i]!);
-        b[i] = u32(x[i]!);
-        c[i] = u8(i32(x[i]!));
-        d[i] = i16(i32(x[i]!));
-        e[i] = f32(x[i]!) + f64(i32(x[i]!));
-        g[i] = i64(x[i]!);
-      }
-    }),
+    kernel: k(
+      (
+        x: Float64Array,
+        a: Int32Array,
+        b: Uint32Array,
+        c: Uint8Array,
+        d: Int16Array,
+        e: Float32Array,
+        g: BigInt64Array,
+      ) => {
+        const i = cuda.grid(1);
+        if (i < x.length) {
+          a[i] = i32(x[i]!);
+          b[i] = u32(x[i]!);
+          c[i] = u8(i32(x[i]!));
+          d[i] = i16(i32(x[i]!));
+          e[i] = f32(x[i]!) + f64(i32(x[i]!));
+          g[i] = i64(x[i]!);
+        }
+      },
+    ),
     args: () => {
       const x = Float64Array.from(floats(N, 30, 1e5));
       x[0] = NaN;
@@ -740,7 +782,15 @@ export const SUITE: readonly SuiteCase[] = [
       x[5] = -7.9;
       x[6] = 7.9;
       x[7] = 1e20;
-      return [x, new Int32Array(N), new Uint32Array(N), new Uint8Array(N), new Int16Array(N), new Float32Array(N), new BigInt64Array(N)];
+      return [
+        x,
+        new Int32Array(N),
+        new Uint32Array(N),
+        new Uint8Array(N),
+        new Int16Array(N),
+        new Float32Array(N),
+        new BigInt64Array(N),
+      ];
     },
     grid: GRID,
     block: BLOCK,
@@ -748,14 +798,21 @@ export const SUITE: readonly SuiteCase[] = [
     reference: ([x, a, b, c, d, e, g]) =>
       perThread(N, (i) => {
         const v = (x as Float64Array)[i]!;
-        const sat = (lo: number, hi: number): number => (Number.isNaN(v) ? 0 : Math.min(hi, Math.max(lo, Math.trunc(v))));
+        const sat = (lo: number, hi: number): number =>
+          Number.isNaN(v) ? 0 : Math.min(hi, Math.max(lo, Math.trunc(v)));
         const asI32 = sat(-(2 ** 31), 2 ** 31 - 1);
         (a as Int32Array)[i] = asI32;
         (b as Uint32Array)[i] = sat(0, 2 ** 32 - 1);
         (c as Uint8Array)[i] = asI32 & 0xff;
         (d as Int16Array)[i] = (asI32 << 16) >> 16;
         (e as Float32Array)[i] = Math.fround(Math.fround(v) + asI32);
-        (g as BigInt64Array)[i] = Number.isNaN(v) ? 0n : v >= 2 ** 63 ? 2n ** 63n - 1n : v <= -(2 ** 63) ? -(2n ** 63n) : BigInt(Math.trunc(v));
+        (g as BigInt64Array)[i] = Number.isNaN(v)
+          ? 0n
+          : v >= 2 ** 63
+            ? 2n ** 63n - 1n
+            : v <= -(2 ** 63)
+              ? -(2n ** 63n)
+              : BigInt(Math.trunc(v));
       }),
   },
   {
@@ -769,7 +826,8 @@ export const SUITE: readonly SuiteCase[] = [
     block: [16, 16],
     outputs: [1],
     reference: ([a, out]) => {
-      for (let r = 0; r < 40; r++) for (let c = 0; c < 30; c++) (out as Nd).set(c, r, Math.fround((a as Nd).get(r, c) * 2));
+      for (let r = 0; r < 40; r++)
+        for (let c = 0; c < 30; c++) (out as Nd).set(c, r, Math.fround((a as Nd).get(r, c) * 2));
     },
   },
   {
@@ -783,7 +841,8 @@ export const SUITE: readonly SuiteCase[] = [
     block: [16, 16],
     outputs: [1],
     reference: ([a, out]) => {
-      for (let r = 0; r < 40; r++) for (let c = 0; c < 30; c++) (out as Nd).set(r, c, Math.fround((a as Nd).get(r, c) + r * 100 + c));
+      for (let r = 0; r < 40; r++)
+        for (let c = 0; c < 30; c++) (out as Nd).set(r, c, Math.fround((a as Nd).get(r, c) + r * 100 + c));
     },
   },
   {
@@ -797,14 +856,16 @@ export const SUITE: readonly SuiteCase[] = [
     block: [16, 16],
     outputs: [1],
     reference: ([a, out]) => {
-      for (let r = 0; r < 40; r++) for (let c = 0; c < 30; c++) (out as Nd).set(r, c, Math.fround((a as Nd).get(r, c) - 1));
+      for (let r = 0; r < 40; r++)
+        for (let c = 0; c < 30; c++) (out as Nd).set(r, c, Math.fround((a as Nd).get(r, c) - 1));
     },
   },
   {
     name: '3-D array with cuda.grid(3), shape, size and ndim',
     kernel: k((a: Nd, out: Nd, info: Int32Array) => {
       const [x, y, z] = cuda.grid(3);
-      if (x < a.shape[0]! && y < a.shape[1]! && z < a.shape[2]!) out.set(x, y, z, a.get(x, y, z) + x + 10 * y + 100 * z);
+      if (x < a.shape[0]! && y < a.shape[1]! && z < a.shape[2]!)
+        out.set(x, y, z, a.get(x, y, z) + x + 10 * y + 100 * z);
       if (x === 0 && y === 0 && z === 0) {
         info[0] = a.shape[0]! * 10000 + a.shape[1]! * 100 + a.shape[2]!;
         info[1] = (a as unknown as { size: number }).size;
@@ -812,12 +873,18 @@ export const SUITE: readonly SuiteCase[] = [
         info[3] = info.length;
       }
     }),
-    args: () => [nd(Float64Array.from(floats(6 * 7 * 8, 34)), [6, 7, 8]), nd(new Float64Array(6 * 7 * 8), [6, 7, 8]), new Int32Array(4)],
+    args: () => [
+      nd(Float64Array.from(floats(6 * 7 * 8, 34)), [6, 7, 8]),
+      nd(new Float64Array(6 * 7 * 8), [6, 7, 8]),
+      new Int32Array(4),
+    ],
     grid: [2, 2, 2],
     block: [4, 4, 4],
     outputs: [1, 2],
     reference: ([a, out, info]) => {
-      for (let x = 0; x < 6; x++) for (let y = 0; y < 7; y++) for (let z = 0; z < 8; z++) (out as Nd).set(x, y, z, (a as Nd).get(x, y, z) + x + 10 * y + 100 * z);
+      for (let x = 0; x < 6; x++)
+        for (let y = 0; y < 7; y++)
+          for (let z = 0; z < 8; z++) (out as Nd).set(x, y, z, (a as Nd).get(x, y, z) + x + 10 * y + 100 * z);
       (info as Int32Array).set([60708, 336, 3, 4]);
     },
   },
@@ -827,7 +894,12 @@ export const SUITE: readonly SuiteCase[] = [
       const i = cuda.grid(1);
       const total = cuda.gridsize(1);
       if (i < out.length) {
-        out[i] = cuda.threadIdx.x + cuda.blockIdx.x * 1000 + cuda.blockDim.x * 1000000 + cuda.gridDim.x * 100000000 + (total === cuda.blockDim.x * cuda.gridDim.x ? 0 : 1);
+        out[i] =
+          cuda.threadIdx.x +
+          cuda.blockIdx.x * 1000 +
+          cuda.blockDim.x * 1000000 +
+          cuda.gridDim.x * 100000000 +
+          (total === cuda.blockDim.x * cuda.gridDim.x ? 0 : 1);
         lanes[i] = cuda.laneid + cuda.warpsize * 100 + cuda.threadIdx.y + cuda.blockIdx.z;
       }
     }),
@@ -985,7 +1057,11 @@ export function outputData(arg: unknown): ArrayLike<number | bigint> {
 }
 
 /** Compares two outputs exactly (NaN equals NaN) or within a relative tolerance; returns the first difference. */
-export function firstDifference(actual: ArrayLike<number | bigint>, expected: ArrayLike<number | bigint>, tolerance = 0): string | undefined {
+export function firstDifference(
+  actual: ArrayLike<number | bigint>,
+  expected: ArrayLike<number | bigint>,
+  tolerance = 0,
+): string | undefined {
   if (actual.length !== expected.length) return `length ${actual.length} vs ${expected.length}`;
   for (let i = 0; i < actual.length; i++) {
     const a = actual[i]!,

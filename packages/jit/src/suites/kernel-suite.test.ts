@@ -2,7 +2,12 @@
 // libNVVM and accepted by ptxas -arch=sm_90, and run in the simulator
 // against its plain-JavaScript reference.
 import { describe, expect, it } from 'vitest';
-import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from '../compile/toolchain-environment.test-support.js';
+import {
+  describeWhen,
+  nvvmMissing,
+  ptxasMissing,
+  ptxasRejects,
+} from '../compile/toolchain-environment.test-support.js';
 import { argumentTypes } from '../launch/argument-types.js';
 import { BREADTH_SUITE } from './kernel-breadth-suite.test-support.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, SUITE } from './kernel-suite.test-support.js';
@@ -17,7 +22,11 @@ describe('kernel suite: simulator against plain JavaScript', () => {
       const expected = cloneArgs(args);
       c.reference(expected);
       kernelFor(c, 'simulator').launch({ grid: c.grid, block: c.block, sharedMemory: c.sharedMemory }, ...args);
-      for (const o of c.outputs) expect(firstDifference(outputData(args[o]), outputData(expected[o]), c.tolerance), `argument ${o}`).toBeUndefined();
+      for (const o of c.outputs)
+        expect(
+          firstDifference(outputData(args[o]), outputData(expected[o]), c.tolerance),
+          `argument ${o}`,
+        ).toBeUndefined();
     });
   }
 });

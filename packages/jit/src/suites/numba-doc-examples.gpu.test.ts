@@ -46,9 +46,13 @@ describeGpu("numba-cuda's documented examples on the GPU", () => {
   });
 
   it('ufunc: @vectorize with a signature list, on host arrays and a scalar', () => {
-    const fma = vectorize(['float32(float32, float32, float32)'], (x: number, y: number, z: number) => x * y + z, { fma: false });
+    const fma = vectorize(['float32(float32, float32, float32)'], (x: number, y: number, z: number) => x * y + z, {
+      fma: false,
+    });
     const x = Float32Array.from({ length: 4096 }, (_, i) => i / 8);
-    expect(Array.from(fma(x, f32(2), x) as Float32Array)).toEqual(Array.from(x, (v) => Math.fround(Math.fround(v * 2) + v)));
+    expect(Array.from(fma(x, f32(2), x) as Float32Array)).toEqual(
+      Array.from(x, (v) => Math.fround(Math.fround(v * 2) + v)),
+    );
   });
 
   it('reduction: cuda.reduce of a sum, with init', () => {

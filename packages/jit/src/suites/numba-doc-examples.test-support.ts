@@ -59,7 +59,8 @@ function randomArray(n: number, seed: number): Float64Array {
 /** C = A @ B of row-major matrices, in f64 (numba's reference `x_h @ y_h`). */
 function matmulReference(a: Float64Array, b: Float64Array, m: number, n: number, p: number): Float64Array {
   const c = new Float64Array(m * p);
-  for (let i = 0; i < m; i++) for (let j = 0; j < p; j++) for (let k = 0; k < n; k++) c[i * p + j]! += a[i * n + k]! * b[k * p + j]!;
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < p; j++) for (let k = 0; k < n; k++) c[i * p + j]! += a[i * n + k]! * b[k * p + j]!;
   return c;
 }
 
@@ -173,7 +174,8 @@ const cpuGpuCompat: DocExample = {
     const expected = Array.from(hx, (x, i) => businessLogic(x, hy[i]!, hz[i]!));
     const got = Array.from(results.copyToHost() as Float64Array);
     // numba asserts equality; the GPU may contract a*b+c into an FMA, so allow an ulp or two
-    for (let i = 0; i < 3; i++) expect(Math.abs(got[i]! - expected[i]!)).toBeLessThanOrEqual(Math.abs(expected[i]!) * 1e-15);
+    for (let i = 0; i < 3; i++)
+      expect(Math.abs(got[i]! - expected[i]!)).toBeLessThanOrEqual(Math.abs(expected[i]!) * 1e-15);
   },
 };
 declare const logic: (x: number, y: number, z: number) => number;
@@ -372,7 +374,11 @@ extern "C" __device__ float sum_reduce(float* array, int n) {
 const ffiLinkingCu: DocExample = {
   name: 'examples.rst ffi: declare_device("mul_f32_f32", link=functions.cu) called by multiply_vectors',
   run({ target }) {
-    const mul = declareDevice('mul_f32_f32', { args: [f32, f32], returns: f32 }, { link: { cuda: FUNCTIONS_CU }, simulate: (x: number, y: number) => Math.fround(x * y) });
+    const mul = declareDevice(
+      'mul_f32_f32',
+      { args: [f32, f32], returns: f32 },
+      { link: { cuda: FUNCTIONS_CU }, simulate: (x: number, y: number) => Math.fround(x * y) },
+    );
     const multiplyVectors = jit(
       (r: Float32Array, x: Float32Array, y: Float32Array) => {
         const i = cuda.grid(1);
@@ -446,7 +452,10 @@ const ffiExtraIncludes: DocExample = {
     const saxpy = declareDevice(
       'saxpy',
       { args: [f32, f32, f32], returns: f32 },
-      { link: { cuda: SAXPY_CU, includePaths: headerFolders() }, simulate: (a: number, x: number, y: number) => Math.fround(Math.fround(a * x) + y) },
+      {
+        link: { cuda: SAXPY_CU, includePaths: headerFolders() },
+        simulate: (a: number, x: number, y: number) => Math.fround(Math.fround(a * x) + y),
+      },
     );
     const vectorSaxpy = jit(
       (a: number, x: Float32Array, y: Float32Array, res: Float32Array) => {
@@ -598,7 +607,9 @@ const random3dGrid: DocExample = {
         const tid = startz * stridey * stridex + starty * stridex + startx;
         // Use strided loops over the array to assign a random value to each entry
         for (let i = startz; i < arr.shape[0]; i += stridez)
-          for (let j = starty; j < arr.shape[1]; j += stridey) for (let k = startx; k < arr.shape[2]; k += stridex) arr.set(i, j, k, xoroshiro128p_uniform_float32(rngStates, tid));
+          for (let j = starty; j < arr.shape[1]; j += stridey)
+            for (let k = startx; k < arr.shape[2]; k += stridex)
+              arr.set(i, j, k, xoroshiro128p_uniform_float32(rngStates, tid));
       },
       { target, constants: { xoroshiro128p_uniform_float32 } },
     );
@@ -679,7 +690,10 @@ const increment2d: DocExample = {
       { target },
     ).reshape([m, n]);
     const threadsPerBlock = [16, 16] as const;
-    const blocksPerGrid = [Math.ceil(anArray.shape[0]! / threadsPerBlock[0]), Math.ceil(anArray.shape[1]! / threadsPerBlock[1])] as const;
+    const blocksPerGrid = [
+      Math.ceil(anArray.shape[0]! / threadsPerBlock[0]),
+      Math.ceil(anArray.shape[1]! / threadsPerBlock[1]),
+    ] as const;
     increment2D.launch({ grid: blocksPerGrid, block: threadsPerBlock }, anArray);
     expect(Array.from(anArray.copyToHost() as Float64Array)).toEqual(Array.from({ length: m * n }, (_, i) => i + 1));
   },
@@ -815,7 +829,11 @@ const reductionDecorator: DocExample = {
 const ufuncDiscriminant: DocExample = {
   name: 'ufunc.rst: cu_discriminant, a CUDA vectorize with float32 and float64 signatures',
   run({ target, gpu }) {
-    const cuDiscriminant = vectorize(['float32(float32, float32, float32)', 'float64(float64, float64, float64)'], (a: number, b: number, c: number) => Math.sqrt(b ** 2 - 4 * a * c), { target });
+    const cuDiscriminant = vectorize(
+      ['float32(float32, float32, float32)', 'float64(float64, float64, float64)'],
+      (a: number, b: number, c: number) => Math.sqrt(b ** 2 - 4 * a * c),
+      { target },
+    );
     const N = gpu ? 10_000 : 2000;
     const A = Float32Array.from(randomArray(N, 7));
     const B = Float32Array.from(randomArray(N, 8), (v) => v + 10);
@@ -828,7 +846,8 @@ const ufuncDiscriminant: DocExample = {
     }
     const D64 = cuDiscriminant(Float64Array.from(A), Float64Array.from(B), Float64Array.from(C)) as Float64Array;
     expect(D64).toBeInstanceOf(Float64Array);
-    for (let i = 0; i < N; i++) expect(Math.abs(D64[i]! - Math.sqrt(B[i]! ** 2 - 4 * A[i]! * C[i]!))).toBeLessThanOrEqual(1e-12);
+    for (let i = 0; i < N; i++)
+      expect(Math.abs(D64[i]! - Math.sqrt(B[i]! ** 2 - 4 * A[i]! * C[i]!))).toBeLessThanOrEqual(1e-12);
   },
 };
 
@@ -836,7 +855,11 @@ const ufuncDeviceFunction: DocExample = {
   name: 'ufunc.rst: a vectorize ufunc that calls a device function (x ** y / z)',
   run({ target }) {
     const cuDeviceFn = jit.device((x: number, y: number, z: number) => x ** y / z);
-    const cuUfunc = vectorize(['float32(float32, float32, float32)'], (x: number, y: number, z: number) => cuDeviceFn(x, y, z), { target, constants: { cuDeviceFn } });
+    const cuUfunc = vectorize(
+      ['float32(float32, float32, float32)'],
+      (x: number, y: number, z: number) => cuDeviceFn(x, y, z),
+      { target, constants: { cuDeviceFn } },
+    );
     const x = Float32Array.from({ length: 256 }, (_, i) => 1 + i / 64);
     const y = Float32Array.from({ length: 256 }, (_, i) => (i % 7) / 2);
     const z = Float32Array.from({ length: 256 }, (_, i) => 1 + (i % 5));
@@ -851,7 +874,11 @@ const ufuncDeviceFunction: DocExample = {
 const ufuncStreams: DocExample = {
   name: 'ufunc.rst: cu_discriminant over chunks on a stream (to_device, out=, stream=, copy_to_host on the stream)',
   async run({ target, gpu }) {
-    const cuDiscriminant = vectorize(['float32(float32, float32, float32)', 'float64(float64, float64, float64)'], (a: number, b: number, c: number) => Math.sqrt(b ** 2 - 4 * a * c), { target });
+    const cuDiscriminant = vectorize(
+      ['float32(float32, float32, float32)', 'float64(float64, float64, float64)'],
+      (a: number, b: number, c: number) => Math.sqrt(b ** 2 - 4 * a * c),
+      { target },
+    );
     const N = gpu ? 10_000_000 : 20_000; // numba's 1e8 on the GPU
     const A = Float32Array.from(randomArray(N, 10));
     const B = Float32Array.from(randomArray(N, 11), (v) => v + 10);
@@ -862,7 +889,8 @@ const ufuncStreams: DocExample = {
     const chunksize = gpu ? 1_000_000 : 5000;
     const chunkcount = N / chunksize;
     // partition the arrays into chunks: subarrays, no copying
-    const split = (x: Float32Array) => Array.from({ length: chunkcount }, (_, k) => x.subarray(k * chunksize, (k + 1) * chunksize));
+    const split = (x: Float32Array) =>
+      Array.from({ length: chunkcount }, (_, k) => x.subarray(k * chunksize, (k + 1) * chunksize));
     const [sA, sB, sC, sD] = [split(A), split(B), split(C), split(D)];
     const devicePtrs = [];
     for (let k = 0; k < chunkcount; k++) {
@@ -881,7 +909,8 @@ const ufuncStreams: DocExample = {
     await s.synchronized();
     for (let i = 0; i < N; i++) {
       const want = Math.sqrt(B[i]! ** 2 - 4 * A[i]! * C[i]!);
-      if (!(Math.abs(D[i]! - want) <= want * 2e-6)) throw new Error(`cu_discriminant on a stream: element ${i} is ${D[i]}, expected ${want}`);
+      if (!(Math.abs(D[i]! - want) <= want * 2e-6))
+        throw new Error(`cu_discriminant on a stream: element ${i} is ${D[i]}, expected ${want}`);
     }
     for (const d of devicePtrs) d.close();
     s.close();
@@ -940,7 +969,12 @@ const caiAdd: DocExample = {
       { target },
     ); // a * 2
     const out = deviceArrayLike(a, { target });
-    add.launch({ grid: 1, block: 32 }, foreignArray(a, target) as never, foreignArray(b, target) as never, foreignArray(out, target) as never);
+    add.launch(
+      { grid: 1, block: 32 },
+      foreignArray(a, target) as never,
+      foreignArray(b, target) as never,
+      foreignArray(out, target) as never,
+    );
     expect(Array.from(out.copyToHost() as BigInt64Array)).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(3 * i)));
   },
 };
@@ -1047,10 +1081,13 @@ const recursionTypeChange: DocExample = {
     const typed = kernel.compile([array(f64, 1), array(i32, 1), array(f64, 1)]).typed;
     expect(typed.functions?.map((f) => f.returns)).toEqual(['f64', 'f64']);
     // numba's runaway_self (cannot type infer runaway recursion): a RecursionTypeError at the call
-    const runawaySelf: DeviceFunctionCallable<(x: number) => number> = jit.device((x: number): number => runawaySelf(x), {
-      name: 'runawaySelf',
-      constants: () => ({ runawaySelf }),
-    });
+    const runawaySelf: DeviceFunctionCallable<(x: number) => number> = jit.device(
+      (x: number): number => runawaySelf(x),
+      {
+        name: 'runawaySelf',
+        constants: () => ({ runawaySelf }),
+      },
+    );
     const runaway = jit(
       (r: Float64Array) => {
         r[0] = runawaySelf(1);
@@ -1097,7 +1134,15 @@ const guvectorizeMatmul: DocExample = {
     const got = C.toTypedArray() as Float32Array;
     expect(got).toBeInstanceOf(Float32Array);
     // each stacked product once, in f64: the reference of both signatures
-    const wants = Array.from({ length: matrixCt }, (_, q) => matmulReference(Float64Array.from(a.subarray(q * 8, q * 8 + 8)), Float64Array.from(b.subarray(q * 20, q * 20 + 20)), 2, 4, 5));
+    const wants = Array.from({ length: matrixCt }, (_, q) =>
+      matmulReference(
+        Float64Array.from(a.subarray(q * 8, q * 8 + 8)),
+        Float64Array.from(b.subarray(q * 20, q * 20 + 20)),
+        2,
+        4,
+        5,
+      ),
+    );
     for (let q = 0; q < matrixCt; q++) {
       const want = wants[q]!;
       for (let e = 0; e < 10; e++) expect(Math.abs(got[q * 10 + e]! - want[e]!)).toBeLessThanOrEqual(want[e]! * 1e-6);

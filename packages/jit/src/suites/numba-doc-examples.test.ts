@@ -58,7 +58,9 @@ describe('first ports in the simulator', () => {
   });
 
   it('ufunc: @vectorize with a signature list, called on arrays and a scalar', () => {
-    const fma = vectorize(['float32(float32, float32, float32)'], (x: number, y: number, z: number) => x * y + z, { target });
+    const fma = vectorize(['float32(float32, float32, float32)'], (x: number, y: number, z: number) => x * y + z, {
+      target,
+    });
     const x = Float32Array.from({ length: 64 }, (_, i) => i / 8);
     const got = fma(x, f32(2), x) as Float32Array;
     expect(Array.from(got)).toEqual(Array.from(x, (v) => Math.fround(Math.fround(v * 2) + v)));

@@ -3,7 +3,15 @@
 import { Device } from '@cuda-js/core';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
-import { heatEquationData, heatEquationKernel, heatEquationReference, SESSION_EXPECTED, SESSION_IDS, SESSION_SECONDS, sessionizeKernel } from './numba-examples-barriers.test-support.js';
+import {
+  heatEquationData,
+  heatEquationKernel,
+  heatEquationReference,
+  SESSION_EXPECTED,
+  SESSION_IDS,
+  SESSION_SECONDS,
+  sessionizeKernel,
+} from './numba-examples-barriers.test-support.js';
 
 describeGpu("numba's grid-barrier examples on the GPU", () => {
   beforeAll(() => {
@@ -28,7 +36,13 @@ describeGpu("numba's grid-barrier examples on the GPU", () => {
     const onGpu = [heatEquationData(), new Float64Array(1001)] as const;
     const simulated = [heatEquationData(), new Float64Array(1001)] as const;
     heatEquationKernel({ fma: false }).launch({ grid: 8, block: 128 }, onGpu[0], onGpu[1], steps, 0.25);
-    heatEquationKernel({ target: 'simulator' }).launch({ grid: 8, block: 128 }, simulated[0], simulated[1], steps, 0.25);
+    heatEquationKernel({ target: 'simulator' }).launch(
+      { grid: 8, block: 128 },
+      simulated[0],
+      simulated[1],
+      steps,
+      0.25,
+    );
     expect([...onGpu[0]]).toEqual([...simulated[0]]);
     expect([...onGpu[1]]).toEqual([...simulated[1]]);
   });

@@ -38,7 +38,11 @@ export function heatEquationKernel(options: JitOptions): JitKernel {
 }
 
 /** The heat equation in plain JS: the two buffers after `timesteps` steps, as the kernel leaves them. */
-export function heatEquationReference(initial: Float64Array, timesteps: number, k: number): [Float64Array, Float64Array] {
+export function heatEquationReference(
+  initial: Float64Array,
+  timesteps: number,
+  k: number,
+): [Float64Array, Float64Array] {
   const buffers = [Float64Array.from(initial), new Float64Array(initial.length)] as const;
   const n = initial.length;
   for (let step = 0; step < timesteps; step++) {
@@ -46,7 +50,12 @@ export function heatEquationReference(initial: Float64Array, timesteps: number, 
     const next = buffers[(step + 1) % 2]!;
     for (let i = 0; i < n; i++) {
       const t = data[i]!;
-      next[i] = i === 0 ? t + k * (data[1]! - 2 * t) : i === n - 1 ? t + k * (data[i - 1]! - 2 * t) : t + k * (data[i - 1]! - 2 * t + data[i + 1]!);
+      next[i] =
+        i === 0
+          ? t + k * (data[1]! - 2 * t)
+          : i === n - 1
+            ? t + k * (data[i - 1]! - 2 * t)
+            : t + k * (data[i - 1]! - 2 * t + data[i + 1]!);
     }
   }
   return [buffers[0], buffers[1]];
@@ -103,10 +112,18 @@ export function sessionizeKernel(options: JitOptions): JitKernel {
   );
 }
 
-export const SESSION_IDS = BigInt64Array.from([1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4], BigInt);
+export const SESSION_IDS = BigInt64Array.from(
+  [1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4],
+  BigInt,
+);
 export const SESSION_SECONDS = BigInt64Array.from(
-  [1, 2, 3, 5000, 5001, 5002, 1, 2, 3, 1, 2, 5000, 5001, 10000, 10001, 10002, 10003, 15000, 150001, 1, 5000, 50001, 15000, 20000, 25000, 25001, 25002, 25003],
+  [
+    1, 2, 3, 5000, 5001, 5002, 1, 2, 3, 1, 2, 5000, 5001, 10000, 10001, 10002, 10003, 15000, 150001, 1, 5000, 50001,
+    15000, 20000, 25000, 25001, 25002, 25003,
+  ],
   BigInt,
 );
 /** numba's documented result. */
-export const SESSION_EXPECTED = [0, 0, 0, 3, 3, 3, 6, 6, 6, 9, 9, 11, 11, 13, 13, 13, 13, 17, 18, 19, 20, 21, 21, 23, 24, 24, 24, 24];
+export const SESSION_EXPECTED = [
+  0, 0, 0, 3, 3, 3, 6, 6, 6, 9, 9, 11, 11, 13, 13, 13, 13, 17, 18, 19, 20, 21, 21, 23, 24, 24, 24, 24,
+];

@@ -6,7 +6,15 @@ import { describe, expect, test } from 'vitest';
 import { cuda } from '../cuda.js';
 import { SimulatorError } from '../errors.js';
 import { jit } from '../jit.js';
-import { heatEquationData, heatEquationKernel, heatEquationReference, SESSION_EXPECTED, SESSION_IDS, SESSION_SECONDS, sessionizeKernel } from './numba-examples-barriers.test-support.js';
+import {
+  heatEquationData,
+  heatEquationKernel,
+  heatEquationReference,
+  SESSION_EXPECTED,
+  SESSION_IDS,
+  SESSION_SECONDS,
+  sessionizeKernel,
+} from './numba-examples-barriers.test-support.js';
 
 describe("numba's grid-barrier examples in the simulator", () => {
   test('laplace: solve_heat_equation.forall(len(data)) with an early return and grid.sync() per step', () => {

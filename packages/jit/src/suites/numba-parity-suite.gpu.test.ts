@@ -7,7 +7,16 @@ import { beforeAll, expect, it } from 'vitest';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { cuda, jit, type KernelArray } from '../index.js';
 import { cloneArgs, firstDifference, kernelFor, outputData } from './kernel-suite.test-support.js';
-import { CAPTURED_HOST_ARRAYS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE } from './numba-parity-suite.test-support.js';
+import {
+  CAPTURED_HOST_ARRAYS_CASE,
+  FAST_MATH_N,
+  fastMathError,
+  fastMathInputs,
+  fastMathSource,
+  FP16_CASE,
+  ROW_VIEWS_CASE,
+  SUBARRAY_VIEWS_CASE,
+} from './numba-parity-suite.test-support.js';
 
 describeGpu('numba parity on the GPU', () => {
   let device: Device;
@@ -32,7 +41,11 @@ describeGpu('numba parity on the GPU', () => {
       const expected = cloneArgs(onGpu);
       c.reference(expected);
       kernelFor(c, 'gpu').launch({ grid: c.grid, block: c.block, sharedMemory: c.sharedMemory }, ...onGpu);
-      for (const o of c.outputs) expect(firstDifference(outputData(onGpu[o]), outputData(expected[o]), c.tolerance), `argument ${o}`).toBeUndefined();
+      for (const o of c.outputs)
+        expect(
+          firstDifference(outputData(onGpu[o]), outputData(expected[o]), c.tolerance),
+          `argument ${o}`,
+        ).toBeUndefined();
     });
   }
 

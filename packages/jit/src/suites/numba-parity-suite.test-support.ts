@@ -8,7 +8,16 @@
  */
 import { float16Bits, float16FromBits, roundToFloat16 } from '@cuda-js/core';
 import * as J from '../index.js';
-import { floats, halfArray, halfBits, k, nd, type KernelSource, type Nd, type SuiteCase } from './kernel-suite.test-support.js';
+import {
+  floats,
+  halfArray,
+  halfBits,
+  k,
+  nd,
+  type KernelSource,
+  type Nd,
+  type SuiteCase,
+} from './kernel-suite.test-support.js';
 
 const { cuda } = J;
 // the kernels name the dtype f32 (a scalar maker); inside kernels it is a dtype token
@@ -173,7 +182,13 @@ export const fastMathKernel = (x: Float32Array, p: Float32Array, y: Float32Array
  * proof, so each is allowed twice over (`margin`); a wrong function, or
  * an approximation far worse than documented, still fails the check.
  */
-export function fastMathError(x: Float32Array, p: Float32Array, y: Float32Array, out: Float32Array, margin = 2): string | undefined {
+export function fastMathError(
+  x: Float32Array,
+  p: Float32Array,
+  y: Float32Array,
+  out: Float32Array,
+  margin = 2,
+): string | undefined {
   const ulp = (v: number): number => 2 ** (Math.floor(Math.log2(Math.abs(v))) - 23);
   for (let i = 0; i < x.length; i++) {
     const xi = x[i]!,
@@ -190,7 +205,8 @@ export function fastMathError(x: Float32Array, p: Float32Array, y: Float32Array,
       ['pow', out[i * 8 + 7]!, pi ** yi, 2 ** -19 * pi ** yi],
     ];
     for (const [fn, got, exact, bound] of checks) {
-      if (!(Math.abs(got - exact) <= margin * bound)) return `${fn} at element ${i}: ${got}, exactly ${exact}, off by ${Math.abs(got - exact)} > ${margin} × ${bound}`;
+      if (!(Math.abs(got - exact) <= margin * bound))
+        return `${fn} at element ${i}: ${got}, exactly ${exact}, off by ${Math.abs(got - exact)} > ${margin} × ${bound}`;
     }
   }
   return undefined;
@@ -210,7 +226,9 @@ const CAPTURED_N = 300;
 
 /** Reads two host arrays of the constants directly, in the kernel and in a device function it calls. */
 export const CAPTURED_HOST_ARRAYS_CASE: SuiteCase = (() => {
-  const weighted = J.jit.device((k: number) => WEIGHTS[k % WEIGHTS.length]! * PRICES[k % PRICES.length]!, { constants: { WEIGHTS, PRICES } });
+  const weighted = J.jit.device((k: number) => WEIGHTS[k % WEIGHTS.length]! * PRICES[k % PRICES.length]!, {
+    constants: { WEIGHTS, PRICES },
+  });
   return {
     name: 'host arrays in the constants read directly (PRICES[i]), from constant memory',
     kernel: k(
@@ -225,7 +243,8 @@ export const CAPTURED_HOST_ARRAYS_CASE: SuiteCase = (() => {
     block: 128,
     reference: (args) => {
       const [x, out] = args as [Float32Array, Float64Array];
-      for (let i = 0; i < out.length; i++) out[i] = x[i]! * PRICES[i % PRICES.length]! + WEIGHTS[i % WEIGHTS.length]! * PRICES[i % PRICES.length]!;
+      for (let i = 0; i < out.length; i++)
+        out[i] = x[i]! * PRICES[i % PRICES.length]! + WEIGHTS[i % WEIGHTS.length]! * PRICES[i % PRICES.length]!;
     },
     outputs: [1],
   };
@@ -257,7 +276,11 @@ export const ROW_VIEWS_CASE: SuiteCase = (() => {
       },
       { constants: { copyScaled } },
     ),
-    args: () => [nd(floats(ROWS * COLUMNS, 17), [ROWS, COLUMNS]), nd(new Float32Array(ROWS * COLUMNS), [ROWS, COLUMNS]), new Float32Array(ROWS)],
+    args: () => [
+      nd(floats(ROWS * COLUMNS, 17), [ROWS, COLUMNS]),
+      nd(new Float32Array(ROWS * COLUMNS), [ROWS, COLUMNS]),
+      new Float32Array(ROWS),
+    ],
     grid: 1,
     block: 32,
     reference: (args) => {

@@ -3,12 +3,26 @@
 // -arch=sm_90 with the instructions each feature stands for in the PTX.
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { describe, expect, it } from 'vitest';
-import { describeWhen, nvvmMissing, ptxasMissing, ptxasRejects } from '../compile/toolchain-environment.test-support.js';
+import {
+  describeWhen,
+  nvvmMissing,
+  ptxasMissing,
+  ptxasRejects,
+} from '../compile/toolchain-environment.test-support.js';
 import { cuda as hostCuda, cuda } from '../cuda.js';
 import { argumentTypes } from '../launch/argument-types.js';
 import { cloneArgs, firstDifference, kernelFor, outputData, type SuiteCase } from './kernel-suite.test-support.js';
 import { array, f32, f64, i32, jit, type KernelArray, KernelTypeError } from '../index.js';
-import { CAPTURED_HOST_ARRAYS_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE, FAST_MATH_N, fastMathError, fastMathInputs, fastMathSource, FP16_CASE } from './numba-parity-suite.test-support.js';
+import {
+  CAPTURED_HOST_ARRAYS_CASE,
+  ROW_VIEWS_CASE,
+  SUBARRAY_VIEWS_CASE,
+  FAST_MATH_N,
+  fastMathError,
+  fastMathInputs,
+  fastMathSource,
+  FP16_CASE,
+} from './numba-parity-suite.test-support.js';
 import { FP16_FUNCTION_NAMES } from '../typing/fp16-calls.js';
 
 const CASES: readonly SuiteCase[] = [FP16_CASE, CAPTURED_HOST_ARRAYS_CASE, ROW_VIEWS_CASE, SUBARRAY_VIEWS_CASE];
@@ -28,7 +42,11 @@ describe('numba parity: simulator against plain JavaScript', () => {
       const expected = cloneArgs(args);
       c.reference(expected);
       kernelFor(c, 'simulator').launch({ grid: c.grid, block: c.block, sharedMemory: c.sharedMemory }, ...args);
-      for (const o of c.outputs) expect(firstDifference(outputData(args[o]), outputData(expected[o]), c.tolerance), `argument ${o}`).toBeUndefined();
+      for (const o of c.outputs)
+        expect(
+          firstDifference(outputData(args[o]), outputData(expected[o]), c.tolerance),
+          `argument ${o}`,
+        ).toBeUndefined();
     });
   }
 
@@ -47,7 +65,9 @@ describe('numba parity: refusals', () => {
       { target: 'simulator' },
     );
     expect(() => kernel.compile([array(f32, 1)])).toThrow(KernelTypeError);
-    expect(() => kernel.compile([array(f32, 1)])).toThrow(/cuda\.fp16\.hadd takes f16 values, got f32: convert it first, cuda\.f16\(x\)/);
+    expect(() => kernel.compile([array(f32, 1)])).toThrow(
+      /cuda\.fp16\.hadd takes f16 values, got f32: convert it first, cuda\.f16\(x\)/,
+    );
   });
 });
 
@@ -82,7 +102,9 @@ describe('numba parity: host arrays in the constants', () => {
       },
       { target: 'simulator', constants: { MIXED: MIXED as unknown as number[] } },
     );
-    expect(() => kernel.compile([array(f64, 1)])).toThrow(/the constant 'MIXED' is read as constant memory: an array for constant memory holds only numbers/);
+    expect(() => kernel.compile([array(f64, 1)])).toThrow(
+      /the constant 'MIXED' is read as constant memory: an array for constant memory holds only numbers/,
+    );
   });
 });
 
@@ -122,7 +144,9 @@ describe('numba parity: views', () => {
       },
       { target: 'simulator' },
     );
-    expect(() => kernel.launch({ grid: 1, block: 8 }, new Float32Array(8))).toThrow(/index 8 is out of bounds of .*'x'.* \(length 8\)/);
+    expect(() => kernel.launch({ grid: 1, block: 8 }, new Float32Array(8))).toThrow(
+      /index 8 is out of bounds of .*'x'.* \(length 8\)/,
+    );
   });
 });
 
@@ -175,7 +199,13 @@ describe('numba parity: fastMath in the simulator', () => {
   it("stays within libdevice's documented error of the fast forms", () => {
     const { x, p, y } = fastMathInputs();
     const out = new Float32Array(FAST_MATH_N * 8);
-    jit(fastMathSource.fn, { ...fastMathSource.options, target: 'simulator' }).launch({ grid: FAST_MATH_N / 128, block: 128 }, x, p, y, out);
+    jit(fastMathSource.fn, { ...fastMathSource.options, target: 'simulator' }).launch(
+      { grid: FAST_MATH_N / 128, block: 128 },
+      x,
+      p,
+      y,
+      out,
+    );
     expect(fastMathError(x, p, y, out)).toBeUndefined();
     // the check can fail: a result off by more than the bound is reported
     out[8 * 5] = out[8 * 5]! + 1e-3;
@@ -214,7 +244,9 @@ describeWhen([nvvmMissing, ptxasMissing], 'numba parity: NVVM IR → PTX → ptx
   });
 
   it('puts host arrays read by name in constant memory (ld.const), once per array', () => {
-    const { ptx } = kernelFor(CAPTURED_HOST_ARRAYS_CASE, 'gpu', { arch: 'sm_90' }).inspect(signatureOf(CAPTURED_HOST_ARRAYS_CASE));
+    const { ptx } = kernelFor(CAPTURED_HOST_ARRAYS_CASE, 'gpu', { arch: 'sm_90' }).inspect(
+      signatureOf(CAPTURED_HOST_ARRAYS_CASE),
+    );
     expect(ptxasRejects(ptx)).toBeUndefined();
     expect(ptx.match(/^\.const \.align \d+ \.b8 [\w$]+\[\d+\]/gm)).toHaveLength(2);
     expect(ptx).toMatch(/ld\.const\.f64/);
@@ -225,7 +257,14 @@ describeWhen([nvvmMissing, ptxasMissing], 'numba parity: NVVM IR → PTX → ptx
     const signature = argumentTypes([x, p, y, new Float32Array(8)], ['x', 'p', 'y', 'out'], 'simulator');
     const fast = jit(fastMathSource.fn, { ...fastMathSource.options, arch: 'sm_90' }).inspect(signature).ptx;
     expect(ptxasRejects(fast)).toBeUndefined();
-    for (const instruction of ['sin.approx.ftz.f32', 'cos.approx.ftz.f32', 'ex2.approx.ftz.f32', 'lg2.approx.ftz.f32', 'div.approx.ftz.f32']) expect(fast, instruction).toContain(instruction);
+    for (const instruction of [
+      'sin.approx.ftz.f32',
+      'cos.approx.ftz.f32',
+      'ex2.approx.ftz.f32',
+      'lg2.approx.ftz.f32',
+      'div.approx.ftz.f32',
+    ])
+      expect(fast, instruction).toContain(instruction);
     const precise = jit(fastMathSource.fn, { arch: 'sm_90' }).inspect(signature).ptx;
     expect(precise).not.toMatch(/sin\.approx|cos\.approx|div\.approx/);
   });
@@ -233,7 +272,8 @@ describeWhen([nvvmMissing, ptxasMissing], 'numba parity: NVVM IR → PTX → ptx
   it('writes cuda.fp16 as f16 instructions: add/sub/mul.f16, fma.rn.f16, f16 compares, f16 conversions around the f32 math', () => {
     const { ptx } = kernelFor(FP16_CASE, 'gpu', { arch: 'sm_90' }).inspect(signatureOf(FP16_CASE));
     expect(ptxasRejects(ptx)).toBeUndefined();
-    for (const instruction of ['add.rn.f16', 'sub.rn.f16', 'mul.rn.f16', 'fma.rn.f16']) expect(ptx, instruction).toContain(instruction);
+    for (const instruction of ['add.rn.f16', 'sub.rn.f16', 'mul.rn.f16', 'fma.rn.f16'])
+      expect(ptx, instruction).toContain(instruction);
     expect(ptx).toMatch(/setp\.(eq|equ|ne|neu|gt|gtu|ge|geu|lt|ltu|le|leu|nan|num)\.f16/);
     expect(ptx).toMatch(/cvt\.rn\.f16\.f32/);
     expect(ptx).toMatch(/sqrt\.rn\.f32/);

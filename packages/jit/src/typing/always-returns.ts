@@ -8,12 +8,16 @@ import type { ESTree } from 'meriyah';
 
 type Node = ESTree.Node;
 
-const isLoop = (n: Node): n is ESTree.ForStatement | ESTree.WhileStatement | ESTree.DoWhileStatement => n.type === 'ForStatement' || n.type === 'WhileStatement' || n.type === 'DoWhileStatement';
+const isLoop = (n: Node): n is ESTree.ForStatement | ESTree.WhileStatement | ESTree.DoWhileStatement =>
+  n.type === 'ForStatement' || n.type === 'WhileStatement' || n.type === 'DoWhileStatement';
 
 /** A loop test that is always true: none, `true`, or a nonzero number. */
 function alwaysTrue(test: ESTree.Expression | null | undefined): boolean {
   if (!test) return true;
-  return test.type === 'Literal' && (test.value === true || (typeof test.value === 'number' && test.value !== 0 && !Number.isNaN(test.value)));
+  return (
+    test.type === 'Literal' &&
+    (test.value === true || (typeof test.value === 'number' && test.value !== 0 && !Number.isNaN(test.value)))
+  );
 }
 
 /** Whether a `break` inside `node` leaves the statement that `node` is the body of (labelled `label`, a loop if `loop`). */
@@ -42,7 +46,10 @@ function breaksOut(node: Node | null | undefined, label: string | undefined, loo
   }
 }
 
-function loopAlwaysReturns(node: ESTree.ForStatement | ESTree.WhileStatement | ESTree.DoWhileStatement, label: string | undefined): boolean {
+function loopAlwaysReturns(
+  node: ESTree.ForStatement | ESTree.WhileStatement | ESTree.DoWhileStatement,
+  label: string | undefined,
+): boolean {
   if (node.type === 'DoWhileStatement') return false;
   return alwaysTrue(node.test) && !breaksOut(node.body, label, true);
 }

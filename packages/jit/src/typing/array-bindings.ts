@@ -47,7 +47,10 @@ export interface ArrayView {
  */
 export interface ViewMapping {
   readonly base: ArrayView;
-  readonly dims: readonly ({ readonly kind: 'fixed'; readonly index: Expr } | { readonly kind: 'axis'; readonly axis: number; readonly offset: Expr })[];
+  readonly dims: readonly (
+    | { readonly kind: 'fixed'; readonly index: Expr }
+    | { readonly kind: 'axis'; readonly axis: number; readonly offset: Expr }
+  )[];
   readonly extents: readonly Expr[];
 }
 
@@ -96,20 +99,26 @@ export function memoryView(index: number, memory: KernelMemory): ArrayView {
     ndim: memory.shape.length,
     layout: 'C',
     description: memoryDescription(memory),
-    readOnly: memory.space === 'const' ? `'${memory.name}' is constant memory (cuda.const.arrayLike); it cannot be written` : undefined,
+    readOnly:
+      memory.space === 'const'
+        ? `'${memory.name}' is constant memory (cuda.const.arrayLike); it cannot be written`
+        : undefined,
     extents: memory.dynamic ? undefined : memory.shape,
   };
 }
 
 /** The address of an element of `view` (indices already i64); a view's is its base array's element. */
 export function elementRefOf(view: ArrayView, indices: readonly Expr[]): ElementRef {
-  if (view.choice) throw new Error(`typer: '${view.name}' holds one of several arrays; its accesses are typed once per array`);
+  if (view.choice)
+    throw new Error(`typer: '${view.name}' holds one of several arrays; its accesses are typed once per array`);
   const mapping = view.mapping;
   if (mapping) {
     const baseIndices = mapping.dims.map((d): Expr => {
       if (d.kind === 'fixed') return d.index;
       const index = indices[d.axis]!;
-      return d.offset.op === 'const' && d.offset.value === 0n ? index : { op: 'binary', type: 'i64', operator: 'add', left: d.offset, right: index, loc: index.loc };
+      return d.offset.op === 'const' && d.offset.value === 0n
+        ? index
+        : { op: 'binary', type: 'i64', operator: 'add', left: d.offset, right: index, loc: index.loc };
     });
     return elementRefOf(mapping.base, baseIndices);
   }
@@ -118,7 +127,10 @@ export function elementRefOf(view: ArrayView, indices: readonly Expr[]): Element
 
 /** The `dim` expression of `view`'s extent along `dim` (i64); a view's own extent expression. */
 export function extentOf(view: ArrayView, dim: number, loc: Loc): Expr {
-  if (view.choice) throw new Error(`typer: '${view.name}' holds one of several arrays; its extents are typed once per array`);
+  if (view.choice)
+    throw new Error(`typer: '${view.name}' holds one of several arrays; its extents are typed once per array`);
   if (view.mapping) return view.mapping.extents[dim]!;
-  return view.space === undefined ? { op: 'dim', type: 'i64', array: view.array, what: 'shape', dim, loc } : { op: 'dim', type: 'i64', array: view.array, space: view.space, what: 'shape', dim, loc };
+  return view.space === undefined
+    ? { op: 'dim', type: 'i64', array: view.array, what: 'shape', dim, loc }
+    : { op: 'dim', type: 'i64', array: view.array, space: view.space, what: 'shape', dim, loc };
 }

@@ -59,7 +59,9 @@ describe('arrays in local variables, in the simulator', () => {
     }
     // the variables hold i32 selectors; the accesses name the parameters
     const spec = heat.compile([array('f64', 1), array('f64', 1), i32Scalar, f64Scalar]);
-    expect(spec.typed.locals.filter((l) => l.name === 'data' || l.name === 'next' || l.name === 't').map((l) => l.type)).toEqual(['i32', 'i32', 'i32']);
+    expect(
+      spec.typed.locals.filter((l) => l.name === 'data' || l.name === 'next' || l.name === 't').map((l) => l.type),
+    ).toEqual(['i32', 'i32', 'i32']);
   });
 
   test('an array chosen by a conditional, written, measured and updated atomically', () => {
@@ -147,7 +149,9 @@ describe('arrays in local variables: what is refused', () => {
       },
       [new Float32Array(1), new Int32Array(1)],
     );
-    expect(mixed.detail).toBe("'a' holds arrays of array(f32, 1, 'C'); 'y' is array(i32, 1, 'C'): an array variable holds arrays of one element type and rank");
+    expect(mixed.detail).toBe(
+      "'a' holds arrays of array(f32, 1, 'C'); 'y' is array(i32, 1, 'C'): an array variable holds arrays of one element type and rank",
+    );
     expect(mixed.line).toBeGreaterThan(0);
     const both = refused(
       (x: Float32Array) => {

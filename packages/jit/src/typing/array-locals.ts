@@ -46,7 +46,9 @@ export function choiceView(name: string, selector: number, views: readonly Array
     ...first,
     name,
     description: `one of ${views.map((v) => `'${v.name}'`).join(', ')} (${first.description})`,
-    readOnly: readOnly ? `'${name}' may hold '${readOnly.name}', which cannot be written: ${readOnly.readOnly}` : undefined,
+    readOnly: readOnly
+      ? `'${name}' may hold '${readOnly.name}', which cannot be written: ${readOnly.readOnly}`
+      : undefined,
     extents: views.every((v) => v.extents && v.extents.join() === first.extents?.join()) ? first.extents : undefined,
     choice,
   };
@@ -80,7 +82,14 @@ export function selectorFor(target: ArrayLocal, source: ArrayView, loc: Loc): Ex
   if (indices.every((ix, k) => ix === k)) return selectorRead(choice.selector, loc);
   let result = selectorConstant(indices[indices.length - 1]!, loc);
   for (let k = indices.length - 2; k >= 0; k--) {
-    result = { op: 'select', type: 'i32', test: selectorIs(choice.selector, k, loc), then: selectorConstant(indices[k]!, loc), otherwise: result, loc };
+    result = {
+      op: 'select',
+      type: 'i32',
+      test: selectorIs(choice.selector, k, loc),
+      then: selectorConstant(indices[k]!, loc),
+      otherwise: result,
+      loc,
+    };
   }
   return result;
 }

@@ -15,10 +15,14 @@ import type { CompareOperator, Expr, Loc } from './typed-ir.js';
 import { nameTable } from './name-table.js';
 
 /** The methods that make views, with their usage for messages. */
-export const VIEW_METHODS: Readonly<Record<string, string>> = nameTable({ subarray: 'subarray(begin, end?)', row: 'row(i)' });
+export const VIEW_METHODS: Readonly<Record<string, string>> = nameTable({
+  subarray: 'subarray(begin, end?)',
+  row: 'row(i)',
+});
 
 const i64 = (value: bigint, loc: Loc): Expr => ({ op: 'const', type: 'i64', value, loc });
-const constantValue = (e: Expr): bigint | undefined => (e.op === 'const' && typeof e.value === 'bigint' ? e.value : undefined);
+const constantValue = (e: Expr): bigint | undefined =>
+  e.op === 'const' && typeof e.value === 'bigint' ? e.value : undefined;
 
 function add(a: Expr, b: Expr, loc: Loc): Expr {
   const [x, y] = [constantValue(a), constantValue(b)];
@@ -39,17 +43,42 @@ function sub(a: Expr, b: Expr, loc: Loc): Expr {
 function pick(operator: CompareOperator, a: Expr, b: Expr, then: Expr, otherwise: Expr, loc: Loc): Expr {
   const [x, y] = [constantValue(a), constantValue(b)];
   if (x !== undefined && y !== undefined) {
-    const holds = operator === 'lt' ? x < y : operator === 'gt' ? x > y : operator === 'le' ? x <= y : operator === 'ge' ? x >= y : operator === 'eq' ? x === y : x !== y;
+    const holds =
+      operator === 'lt'
+        ? x < y
+        : operator === 'gt'
+          ? x > y
+          : operator === 'le'
+            ? x <= y
+            : operator === 'ge'
+              ? x >= y
+              : operator === 'eq'
+                ? x === y
+                : x !== y;
     return holds ? then : otherwise;
   }
-  return { op: 'select', type: 'i64', test: { op: 'compare', type: 'bool', operator, operandType: 'i64', left: a, right: b, loc }, then, otherwise, loc };
+  return {
+    op: 'select',
+    type: 'i64',
+    test: { op: 'compare', type: 'bool', operator, operandType: 'i64', left: a, right: b, loc },
+    then,
+    otherwise,
+    loc,
+  };
 }
 
 /** TypedArray's bound: `b < 0 ? max(length + b, 0) : min(b, length)`. */
 function clampedBound(bound: Expr, length: Expr, loc: Loc): Expr {
   const fromEnd = add(length, bound, loc);
   const zero = i64(0n, loc);
-  return pick('lt', bound, zero, pick('lt', fromEnd, zero, zero, fromEnd, loc), pick('gt', bound, length, length, bound, loc), loc);
+  return pick(
+    'lt',
+    bound,
+    zero,
+    pick('lt', fromEnd, zero, zero, fromEnd, loc),
+    pick('gt', bound, length, length, bound, loc),
+    loc,
+  );
 }
 
 /** The mapping of an array that is no view: every dimension its own, from 0. */
@@ -66,7 +95,9 @@ export function subarrayMapping(mapping: ViewMapping, begin: Expr, end: Expr | u
   const extent = pick('lt', span, i64(0n, loc), i64(0n, loc), span, loc);
   return {
     base: mapping.base,
-    dims: mapping.dims.map((d) => (d.kind === 'axis' && d.axis === 0 ? { kind: 'axis', axis: 0, offset: add(d.offset, first, loc) } : d)),
+    dims: mapping.dims.map((d) =>
+      d.kind === 'axis' && d.axis === 0 ? { kind: 'axis', axis: 0, offset: add(d.offset, first, loc) } : d,
+    ),
     extents: [extent, ...mapping.extents.slice(1)],
   };
 }
@@ -117,7 +148,11 @@ export function mappingExprs(mapping: ViewMapping): Expr[] {
 export function replaceMappingExprs(mapping: ViewMapping, replace: (e: Expr) => Expr): ViewMapping {
   return {
     base: mapping.base,
-    dims: mapping.dims.map((d) => (d.kind === 'fixed' ? { kind: 'fixed', index: replace(d.index) } : { kind: 'axis', axis: d.axis, offset: replace(d.offset) })),
+    dims: mapping.dims.map((d) =>
+      d.kind === 'fixed'
+        ? { kind: 'fixed', index: replace(d.index) }
+        : { kind: 'axis', axis: d.axis, offset: replace(d.offset) },
+    ),
     extents: mapping.extents.map(replace),
   };
 }

@@ -43,9 +43,19 @@ describe('cuda.atomic', () => {
       [array('f64', 1), array('u64', 1)],
     );
     const [min, inc, cas] = nodesOf(k.body, 'atomic');
-    expect(min).toMatchObject({ fn: 'min', type: 'u32', ref: { space: 'shared', array: 0 }, value: { op: 'convert', type: 'u32', operand: { type: 'f64' } } });
+    expect(min).toMatchObject({
+      fn: 'min',
+      type: 'u32',
+      ref: { space: 'shared', array: 0 },
+      value: { op: 'convert', type: 'u32', operand: { type: 'f64' } },
+    });
     expect(min!.ref.indices).toHaveLength(2);
-    expect(inc).toMatchObject({ fn: 'inc', type: 'u32', ref: { space: 'local', array: 1 }, value: { op: 'const', type: 'u32', value: 10 } });
+    expect(inc).toMatchObject({
+      fn: 'inc',
+      type: 'u32',
+      ref: { space: 'local', array: 1 },
+      value: { op: 'const', type: 'u32', value: 10 },
+    });
     expect(cas).toMatchObject({
       fn: 'cas',
       type: 'u64',

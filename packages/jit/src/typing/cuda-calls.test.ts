@@ -144,7 +144,9 @@ describe('synchronization statements', () => {
     // @ts-expect-error: syncthreads takes nothing
     expect(() => typed(() => cuda.syncthreads(1), [])).toThrow(/cuda\.syncthreads\(\) takes 0 argument\(s\), 1 given/);
     // @ts-expect-error: printf needs a format
-    expect(() => typed(() => cuda.printf(), [])).toThrow(/cuda\.printf\(format, \.\.\.args\) takes at least 1 argument\(s\), 0 given/);
+    expect(() => typed(() => cuda.printf(), [])).toThrow(
+      /cuda\.printf\(format, \.\.\.args\) takes at least 1 argument\(s\), 0 given/,
+    );
   });
 });
 
@@ -283,7 +285,11 @@ describe('votes, shuffles, match and lane masks', () => {
       },
       [u32x1],
     );
-    expect(withoutLocs(onlyNodeOf(active.body, 'lanemask'))).toEqual({ op: 'lanemask', type: 'u32', which: 'activemask' });
+    expect(withoutLocs(onlyNodeOf(active.body, 'lanemask'))).toEqual({
+      op: 'lanemask',
+      type: 'u32',
+      which: 'activemask',
+    });
     expect(active.collectives).toEqual({ block: false, warp: true, grid: false });
   });
 });
@@ -337,8 +343,18 @@ describe('bit functions, cbrt, selp and clock64', () => {
     expect(withoutLocs(onlyNodeOf(k.body, 'math'))).toMatchObject({ fn: 'cbrt', type: 'f32', argType: 'f32' });
     const [a, b] = nodesOf(k.body, 'select');
     // a float literal takes the f32 it meets
-    expect(a).toMatchObject({ type: 'f32', test: { op: 'compare' }, then: { op: 'load', type: 'f32' }, otherwise: { op: 'const', type: 'f32', value: 2.5 } });
-    expect(b).toMatchObject({ type: 'i32', test: { op: 'convert', type: 'bool' }, then: { value: 1 }, otherwise: { value: -1 } });
+    expect(a).toMatchObject({
+      type: 'f32',
+      test: { op: 'compare' },
+      then: { op: 'load', type: 'f32' },
+      otherwise: { op: 'const', type: 'f32', value: 2.5 },
+    });
+    expect(b).toMatchObject({
+      type: 'i32',
+      test: { op: 'convert', type: 'bool' },
+      then: { value: 1 },
+      otherwise: { value: -1 },
+    });
     expect(withoutLocs(onlyNodeOf(k.body, 'timer'))).toEqual({ op: 'timer', type: 'u64', which: 'clock64' });
   });
 
@@ -353,6 +369,9 @@ describe('bit functions, cbrt, selp and clock64', () => {
       constants,
     );
     expect(k.body[0]).toMatchObject({ op: 'barrier', scope: 'block' });
-    expect(onlyNodeOf(k.body, 'vote')).toMatchObject({ mode: 'ballot', mask: { op: 'const', type: 'u32', value: FULL } });
+    expect(onlyNodeOf(k.body, 'vote')).toMatchObject({
+      mode: 'ballot',
+      mask: { op: 'const', type: 'u32', value: FULL },
+    });
   });
 });

@@ -22,8 +22,26 @@ import { TIMERS, type TimerName } from '../intrinsics/timers.js';
 import { WARP_MATCHES, type WarpMatchMode, type WarpMatchRow } from '../intrinsics/warp-matches.js';
 import { WARP_SHUFFLES, type WarpShuffleRow } from '../intrinsics/warp-shuffles.js';
 import { WARP_VOTES, type WarpVoteMode, type WarpVoteRow } from '../intrinsics/warp-votes.js';
-import { MATH_FUNCTIONS, SHUFFLE_TYPES, type Expr, type Loc, type ShuffleMode, type SpecialRegister, type Stmt, type VoteMode } from './typed-ir.js';
-import { integerArgument, integerOf, isLiteralType, literalValue, typed, type Node, type Typed, type TyperContext } from './typer-context.js';
+import {
+  MATH_FUNCTIONS,
+  SHUFFLE_TYPES,
+  type Expr,
+  type Loc,
+  type ShuffleMode,
+  type SpecialRegister,
+  type Stmt,
+  type VoteMode,
+} from './typed-ir.js';
+import {
+  integerArgument,
+  integerOf,
+  isLiteralType,
+  literalValue,
+  typed,
+  type Node,
+  type Typed,
+  type TyperContext,
+} from './typer-context.js';
 import { nameTable } from './name-table.js';
 
 type Call = ESTree.CallExpression;
@@ -66,7 +84,10 @@ function shuffle(name: string, row: WarpShuffleRow): IntrinsicRule {
       if (w) {
         const t = c.expression(w);
         const given = literalValue(t);
-        if (given !== undefined && !(Number.isInteger(given) && given >= 1 && given <= 32 && (given & (given - 1)) === 0)) {
+        if (
+          given !== undefined &&
+          !(Number.isInteger(given) && given >= 1 && given <= 32 && (given & (given - 1)) === 0)
+        ) {
           c.typeError(w, `the width of a shuffle is a power of two from 1 to 32, got ${given}`);
         }
         width = integerOf(c, t, w, 'i32', 'the width of a shuffle');
@@ -84,7 +105,15 @@ function warpVote(name: string, row: WarpVoteRow): IntrinsicRule {
       c.useCollective('warp');
       const m32 = mask(c, m!);
       const predicate = c.truthy(c.expression(p!), p!);
-      return typed({ op: 'vote', type: row.result, scope: 'warp', mode: row.mode as WarpVoteMode, mask: m32, predicate, loc: c.loc(call) });
+      return typed({
+        op: 'vote',
+        type: row.result,
+        scope: 'warp',
+        mode: row.mode as WarpVoteMode,
+        mask: m32,
+        predicate,
+        loc: c.loc(call),
+      });
     },
   };
 }
@@ -95,7 +124,14 @@ function blockVote(mode: 'count' | 'and' | 'or'): IntrinsicRule {
     value: (c, [p], call) => {
       c.useCollective('block');
       const predicate = c.truthy(c.expression(p!), p!);
-      return typed({ op: 'vote', type: mode === 'count' ? 'i32' : 'bool', scope: 'block', mode: mode satisfies VoteMode, predicate, loc: c.loc(call) });
+      return typed({
+        op: 'vote',
+        type: mode === 'count' ? 'i32' : 'bool',
+        scope: 'block',
+        mode: mode satisfies VoteMode,
+        predicate,
+        loc: c.loc(call),
+      });
     },
   };
 }
@@ -108,7 +144,15 @@ function match(name: string, row: WarpMatchRow): IntrinsicRule {
       c.useCollective('warp');
       const m32 = mask(c, m!);
       const value = warpValue(c, v!, `cuda.${name}`);
-      return typed({ op: 'match', type: 'u32', mode: row.mode as WarpMatchMode, mask: m32, value, valueType: value.type, loc: c.loc(call) });
+      return typed({
+        op: 'match',
+        type: 'u32',
+        mode: row.mode as WarpMatchMode,
+        mask: m32,
+        value,
+        valueType: value.type,
+        loc: c.loc(call),
+      });
     },
   };
 }
@@ -121,11 +165,22 @@ function bits(fn: BitFunction): IntrinsicRule {
     value: (c, [x], call) => {
       const v = c.expression(x!);
       if (v.type === 'float-literal' || (!isLiteralType(v.type) && !isInteger(v.type))) {
-        c.typeError(x!, `cuda.${fn}(x) takes an integer, got ${v.type === 'float-literal' ? 'a float literal' : v.type}`);
+        c.typeError(
+          x!,
+          `cuda.${fn}(x) takes an integer, got ${v.type === 'float-literal' ? 'a float literal' : v.type}`,
+        );
       }
       const argType: ScalarName = isLiteralType(v.type) ? defaultLiteralType(v.type, v.value) : arithmeticType(v.type);
-      if (!row.argTypes.includes(argType)) c.typeError(x!, `cuda.${fn}(x) takes ${row.argTypes.join(', ')}, got ${argType}`);
-      return typed({ op: 'bits', type: bitResultType(fn, argType), fn, argType, arg: c.to(v, argType, x!), loc: c.loc(call) });
+      if (!row.argTypes.includes(argType))
+        c.typeError(x!, `cuda.${fn}(x) takes ${row.argTypes.join(', ')}, got ${argType}`);
+      return typed({
+        op: 'bits',
+        type: bitResultType(fn, argType),
+        fn,
+        argType,
+        arg: c.to(v, argType, x!),
+        loc: c.loc(call),
+      });
     },
   };
 }
@@ -133,9 +188,17 @@ function bits(fn: BitFunction): IntrinsicRule {
 /** The rules of the fences, timers and lane masks, from their tables' rows: calls without arguments. */
 const TABLE_RULES: Record<string, IntrinsicRule> = {
   ...Object.fromEntries(
-    (Object.keys(FENCES) as FenceScope[]).map((scope) => [FENCES[scope].cuda, { usage: `${FENCES[scope].cuda}()`, statement: (c, _args, call) => ({ op: 'fence', scope, loc: c.loc(call) }) }]),
+    (Object.keys(FENCES) as FenceScope[]).map((scope) => [
+      FENCES[scope].cuda,
+      { usage: `${FENCES[scope].cuda}()`, statement: (c, _args, call) => ({ op: 'fence', scope, loc: c.loc(call) }) },
+    ]),
   ),
-  ...Object.fromEntries((Object.keys(TIMERS) as TimerName[]).map((which) => [which, { usage: `${which}()`, value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which, loc: c.loc(call) }) }])),
+  ...Object.fromEntries(
+    (Object.keys(TIMERS) as TimerName[]).map((which) => [
+      which,
+      { usage: `${which}()`, value: (c, _args, call) => typed({ op: 'timer', type: 'u64', which, loc: c.loc(call) }) },
+    ]),
+  ),
   ...Object.fromEntries(
     Object.entries(LANE_MASKS).map(([name, row]: [string, LaneMaskRow]) => [
       name,
@@ -155,21 +218,39 @@ export function dimensionCount(c: TyperContext, call: Call, what: string): 1 | 2
   const arg = call.arguments[0];
   const t = arg ? c.expression(arg) : undefined;
   const v = t?.type === 'int-literal' ? literalValue(t) : undefined;
-  if (call.arguments.length !== 1 || (v !== 1 && v !== 2 && v !== 3)) c.typeError(call, `cuda.${what}(n) takes a constant n of 1, 2 or 3`);
+  if (call.arguments.length !== 1 || (v !== 1 && v !== 2 && v !== 3))
+    c.typeError(call, `cuda.${what}(n) takes a constant n of 1, 2 or 3`);
   return v;
 }
 
 /** `cuda.grid(n)`'s component along `axis`: `ctaid * ntid + tid` (i32). */
 export function gridComponent(axis: number, loc: Loc): Expr {
   const a = 'xyz'[axis]!;
-  const r = (register: string): Expr => ({ op: 'special', type: 'i32', register: `${register}.${a}` as SpecialRegister, loc });
-  return { op: 'binary', type: 'i32', operator: 'add', left: { op: 'binary', type: 'i32', operator: 'mul', left: r('ctaid'), right: r('ntid'), loc }, right: r('tid'), loc };
+  const r = (register: string): Expr => ({
+    op: 'special',
+    type: 'i32',
+    register: `${register}.${a}` as SpecialRegister,
+    loc,
+  });
+  return {
+    op: 'binary',
+    type: 'i32',
+    operator: 'add',
+    left: { op: 'binary', type: 'i32', operator: 'mul', left: r('ctaid'), right: r('ntid'), loc },
+    right: r('tid'),
+    loc,
+  };
 }
 
 /** `cuda.gridsize(n)`'s component along `axis`: `ntid * nctaid` (i32). */
 export function gridSizeComponent(axis: number, loc: Loc): Expr {
   const a = 'xyz'[axis]!;
-  const r = (register: string): Expr => ({ op: 'special', type: 'i32', register: `${register}.${a}` as SpecialRegister, loc });
+  const r = (register: string): Expr => ({
+    op: 'special',
+    type: 'i32',
+    register: `${register}.${a}` as SpecialRegister,
+    loc,
+  });
   return { op: 'binary', type: 'i32', operator: 'mul', left: r('ntid'), right: r('nctaid'), loc };
 }
 
@@ -178,7 +259,11 @@ function gridRule(what: 'grid' | 'gridsize'): IntrinsicRule {
     usage: `${what}(ndim)`,
     value: (c, _args, call) => {
       const n = dimensionCount(c, call, what);
-      if (n !== 1) c.typeError(call, `cuda.${what}(${n}) gives ${n} values: write const [${['i', 'j', 'k'].slice(0, n).join(', ')}] = cuda.${what}(${n})`);
+      if (n !== 1)
+        c.typeError(
+          call,
+          `cuda.${what}(${n}) gives ${n} values: write const [${['i', 'j', 'k'].slice(0, n).join(', ')}] = cuda.${what}(${n})`,
+        );
       return typed(what === 'grid' ? gridComponent(0, c.loc(call)) : gridSizeComponent(0, c.loc(call)));
     },
   };
@@ -186,7 +271,8 @@ function gridRule(what: 'grid' | 'gridsize'): IntrinsicRule {
 
 const memoryMaker = (path: string, usage: string): IntrinsicRule => ({
   usage,
-  value: (c, _args, call) => c.typeError(call, `cuda.${path}(...) makes an array: declare it as const name = cuda.${usage}`),
+  value: (c, _args, call) =>
+    c.typeError(call, `cuda.${path}(...) makes an array: declare it as const name = cuda.${usage}`),
 });
 
 export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
@@ -195,12 +281,16 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   ...Object.fromEntries(
     Object.entries(CUDA_MATH).map(([name, row]: [string, CudaMathRow]) => [
       name,
-      { usage: `${name}(${MATH_PARAMETERS[MATH_FUNCTIONS[row.fn].arity]})`, value: (c, args, call) => c.math(row.fn, args, call) },
+      {
+        usage: `${name}(${MATH_PARAMETERS[MATH_FUNCTIONS[row.fn].arity]})`,
+        value: (c, args, call) => c.math(row.fn, args, call),
+      },
     ]),
   ),
   selp: {
     usage: 'selp(test, a, b)',
-    value: (c, [test, a, b], call) => c.select(c.truthy(c.expression(test!), test!), c.expression(a!), c.expression(b!), call, a!, b!),
+    value: (c, [test, a, b], call) =>
+      c.select(c.truthy(c.expression(test!), test!), c.expression(a!), c.expression(b!), call, a!, b!),
   },
   ...Object.fromEntries(Object.keys(BIT_FUNCTIONS).map((fn) => [fn, bits(fn as BitFunction)])),
 
@@ -224,7 +314,12 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
     usage: 'syncwarp(mask?)',
     statement: (c, [m], call) => {
       c.useCollective('warp');
-      return { op: 'barrier', scope: 'warp', mask: m ? mask(c, m) : { ...FULL_MASK, loc: c.loc(call) }, loc: c.loc(call) };
+      return {
+        op: 'barrier',
+        scope: 'warp',
+        mask: m ? mask(c, m) : { ...FULL_MASK, loc: c.loc(call) },
+        loc: c.loc(call),
+      };
     },
   },
   'cg.thisGrid().sync': {
@@ -236,31 +331,51 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
   },
   'cg.thisGrid': {
     usage: 'cg.thisGrid()',
-    value: (c, _args, call) => c.typeError(call, 'cuda.cg.thisGrid() is the grid group: call cuda.cg.thisGrid().sync(), or hold it in const g = cuda.cg.thisGrid() and call g.sync()'),
+    value: (c, _args, call) =>
+      c.typeError(
+        call,
+        'cuda.cg.thisGrid() is the grid group: call cuda.cg.thisGrid().sync(), or hold it in const g = cuda.cg.thisGrid() and call g.sync()',
+      ),
   },
   nanosleep: {
     usage: 'nanosleep(nanoseconds)',
-    statement: (c, [ns], call) => ({ op: 'sleep', nanoseconds: integerArgument(c, ns!, 'u32', 'the time of cuda.nanosleep'), loc: c.loc(call) }),
+    statement: (c, [ns], call) => ({
+      op: 'sleep',
+      nanoseconds: integerArgument(c, ns!, 'u32', 'the time of cuda.nanosleep'),
+      loc: c.loc(call),
+    }),
   },
   printf: { usage: 'printf(format, ...args)', statement: (c, args, call) => printfCall(c, args, call) },
 
   // ---- atomics ----
-  ...Object.fromEntries(ATOMIC_NAMES.map((fn): [string, IntrinsicRule] => [`atomic.${fn}`, { usage: atomicUsage(fn), value: (c, args, call) => atomicCall(c, fn, args, call) }])),
+  ...Object.fromEntries(
+    ATOMIC_NAMES.map((fn): [string, IntrinsicRule] => [
+      `atomic.${fn}`,
+      { usage: atomicUsage(fn), value: (c, args, call) => atomicCall(c, fn, args, call) },
+    ]),
+  ),
 
   // ---- numba's cuda.fp16 ----
   ...FP16_CALLS,
 
   // ---- warp ----
-  ...Object.fromEntries(Object.entries(WARP_SHUFFLES).map(([name, row]: [string, WarpShuffleRow]) => [name, shuffle(name, row)])),
-  ...Object.fromEntries(Object.entries(WARP_VOTES).map(([name, row]: [string, WarpVoteRow]) => [name, warpVote(name, row)])),
-  ...Object.fromEntries(Object.entries(WARP_MATCHES).map(([name, row]: [string, WarpMatchRow]) => [name, match(name, row)])),
+  ...Object.fromEntries(
+    Object.entries(WARP_SHUFFLES).map(([name, row]: [string, WarpShuffleRow]) => [name, shuffle(name, row)]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(WARP_VOTES).map(([name, row]: [string, WarpVoteRow]) => [name, warpVote(name, row)]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(WARP_MATCHES).map(([name, row]: [string, WarpMatchRow]) => [name, match(name, row)]),
+  ),
 
   // ---- fences, timers and lane masks: their tables' rows ----
   ...TABLE_RULES,
 } satisfies Record<string, IntrinsicRule>);
 
 // every memory maker has its rule
-for (const path of Object.keys(MEMORY_MAKERS)) if (!CUDA_CALLS[path]) throw new Error(`cuda-calls: no rule for cuda.${path}`);
+for (const path of Object.keys(MEMORY_MAKERS))
+  if (!CUDA_CALLS[path]) throw new Error(`cuda-calls: no rule for cuda.${path}`);
 
 /** How many arguments a usage takes: `f(a, b?)` 1 to 2, `f(a, ...rest)` 1 or more. */
 function arity(usage: string): { readonly min: number; readonly max: number } {
@@ -293,6 +408,7 @@ export function cudaStatement(c: TyperContext, path: string, call: Call): Stmt |
 /** The value of a `cuda.<path>(...)` call. */
 export function cudaValue(c: TyperContext, path: string, call: Call): Typed {
   const rule = ruleFor(c, path, call);
-  if (!rule.value) return c.typeError(call, `cuda.${rule.usage.replace(/\(.*/s, '()')} gives no value: call it as a statement`);
+  if (!rule.value)
+    return c.typeError(call, `cuda.${rule.usage.replace(/\(.*/s, '()')} gives no value: call it as a statement`);
   return rule.value(c, call.arguments, call);
 }

@@ -68,7 +68,10 @@ describe('device functions, inlined', () => {
       op: 'block',
       body: [
         { op: 'expr', expr: { op: 'assign', type: 'f32', id: 1, value: { op: 'load', type: 'f32' } } },
-        { op: 'expr', expr: { op: 'assign', type: 'f32', id: 2, value: { op: 'binary', operator: 'mul', type: 'f32' } } },
+        {
+          op: 'expr',
+          expr: { op: 'assign', type: 'f32', id: 2, value: { op: 'binary', operator: 'mul', type: 'f32' } },
+        },
         { op: 'break', target: block.op === 'block' ? block.id : -1 },
       ],
     });
@@ -87,7 +90,14 @@ describe('device functions, inlined', () => {
     const [clamp, sq] = nodesOf(k.body, 'inline');
     expect(clamp).toMatchObject({ name: 'clampUp', type: 'f64' }); // f32 and i32 join to f64
     expect(sq).toMatchObject({ name: 'square', type: 'f64' });
-    expect(k.locals.map((l) => `${l.name}:${l.type}`)).toEqual(['i:i32', 'x:f32', 'limit:i32', 'clampUp$result:f64', 'x:f64', 'square$result:f64']);
+    expect(k.locals.map((l) => `${l.name}:${l.type}`)).toEqual([
+      'i:i32',
+      'x:f32',
+      'limit:i32',
+      'clampUp$result:f64',
+      'x:f64',
+      'square$result:f64',
+    ]);
     // the early return breaks out of the call's block
     const block = clamp!.op === 'inline' ? clamp!.body[0]! : undefined;
     const breaks = nodesOf(block, 'break');
@@ -106,7 +116,9 @@ describe('device functions, inlined', () => {
       { fill, sumOf },
     );
     expect(k.body[0]).toMatchObject({ op: 'block' });
-    expect(nodesOf(k.body[0], 'store').map((s) => s.ref)).toEqual([expect.objectContaining({ space: 'shared', array: 0 })]);
+    expect(nodesOf(k.body[0], 'store').map((s) => s.ref)).toEqual([
+      expect.objectContaining({ space: 'shared', array: 0 }),
+    ]);
     const sums = nodesOf(k.body, 'inline');
     expect(sums.map((s) => s.type)).toEqual(['f32', 'f32']);
     expect(nodesOf(sums[0], 'load').map((l) => [l.ref.space, l.ref.array])).toEqual([[undefined, 0]]);
@@ -131,7 +143,10 @@ describe('device functions, inlined', () => {
     expect(kernelLocs.length).toBeGreaterThan(0);
     expect(innerLocs.length).toBeGreaterThan(0);
     // every Loc of the callee's code is in the callee's text
-    for (const l of locsOf(inner!.body)) expect(l.locator === definition(square).parsed.locator || l.locator === definition(scaled).parsed.locator).toBe(true);
+    for (const l of locsOf(inner!.body))
+      expect(l.locator === definition(square).parsed.locator || l.locator === definition(scaled).parsed.locator).toBe(
+        true,
+      );
     expect(outerLocs.length).toBeGreaterThan(innerLocs.length);
     // the kernel's own Locs have no locator (the outer inline node itself is the kernel's call)
     expect(outer!.loc?.locator).toBeUndefined();
@@ -158,7 +173,14 @@ describe('device functions, inlined', () => {
       { add },
     );
     // as `s = s + x[j]` would: s is an f32, not an f64 fixed in a first round where s was still 0
-    expect(k.locals.map((l) => `${l.name}:${l.type}`)).toEqual(['s:f32', 'j:i32', 'a:f32', 'b:f32', 'add$result:f32', 'j$old:i32']);
+    expect(k.locals.map((l) => `${l.name}:${l.type}`)).toEqual([
+      's:f32',
+      'j:i32',
+      'a:f32',
+      'b:f32',
+      'add$result:f32',
+      'j$old:i32',
+    ]);
     const inline = onlyNodeOf(k.body, 'inline');
     expect(inline.result).toBe(4);
   });
@@ -180,7 +202,9 @@ describe('device function errors', () => {
     expect(error.detail).toBe('the call Date.now(...) is not supported in kernels');
     here.expectAt(error, 'D-inside', 'Date.now()');
     const call = here.position('D-call', 'bad(');
-    expect(error.message).toContain(`(in the device function 'bad', called at ${here.file}:${call.line}:${call.column})`);
+    expect(error.message).toContain(
+      `(in the device function 'bad', called at ${here.file}:${call.line}:${call.column})`,
+    );
   });
 
   it('refuse mixed returns, running off the end with a value, void calls as values and wrong argument counts', () => {
@@ -195,7 +219,9 @@ describe('device function errors', () => {
       [f32x1],
       { mixed },
     );
-    expect(mixedError.detail).toBe("'mixed' returns a value elsewhere: every return of a device function gives a value, or none does");
+    expect(mixedError.detail).toBe(
+      "'mixed' returns a value elsewhere: every return of a device function gives a value, or none does",
+    );
     here.expectAt(mixedError, 'D-mixed', 'return;');
     const fallsOff = device((x: number) => {
       if (x > 0) return x;

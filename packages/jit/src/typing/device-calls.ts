@@ -27,17 +27,27 @@ type Call = ESTree.CallExpression;
 type Argument = { readonly view: ArrayView } | { readonly value: Typed };
 
 /** The block that runs the call, and the local that holds its result (undefined: it returns nothing). */
-function expand(c: TyperContext, fn: DeviceFunction, call: Call): { block: Stmt; result: number | undefined; name: string } {
+function expand(
+  c: TyperContext,
+  fn: DeviceFunction,
+  call: Call,
+): { block: Stmt; result: number | undefined; name: string } {
   const name = fn.name || (call.callee as ESTree.Identifier).name;
   const chain = c.callChain();
   const first = chain.findIndex((f) => f.device === fn);
   if (first !== -1) {
     const cycle = [...chain.slice(first).map((f) => f.name), name].join(' → ');
-    c.typeError(call, `the device function '${name}' calls itself (${cycle}): a recursion that recursive-calls.ts did not find ahead (call it by a name in its constants)`);
+    c.typeError(
+      call,
+      `the device function '${name}' calls itself (${cycle}): a recursion that recursive-calls.ts did not find ahead (call it by a name in its constants)`,
+    );
   }
   const { params, paramNodes, body } = fn.parsed;
   if (call.arguments.length !== params.length) {
-    c.typeError(call, `'${name}' takes ${params.length} argument(s) (${params.join(', ')}), ${call.arguments.length} given`);
+    c.typeError(
+      call,
+      `'${name}' takes ${params.length} argument(s) (${params.join(', ')}), ${call.arguments.length} given`,
+    );
   }
   // the arguments, in the caller's scope, in order
   const args: Argument[] = call.arguments.map((node) => {
@@ -57,7 +67,10 @@ function expand(c: TyperContext, fn: DeviceFunction, call: Call): { block: Stmt;
           return;
         }
         // a literal argument gives the parameter the literal's default type; anything else its own type
-        const value = literalValue(arg.value) === undefined ? arg.value : typed(c.to(arg.value, c.concrete(arg.value), paramNodes[i]!));
+        const value =
+          literalValue(arg.value) === undefined
+            ? arg.value
+            : typed(c.to(arg.value, c.concrete(arg.value), paramNodes[i]!));
         const id = c.declareLocal(name);
         out.push({ op: 'expr', expr: c.assignLocal(id, value, paramNodes[i]!), loc: c.loc(paramNodes[i]!) });
       });

@@ -56,13 +56,19 @@ export class DeviceFunctionExit implements FunctionExit {
     const statements = this.c.statements(body.body);
     if (this.result !== undefined && !alwaysReturns(body)) {
       const end = body.end ?? 0;
-      this.c.typeError({ ...body, start: Math.max(0, end - 1), end }, `'${this.name}' returns a value, but can end without a return here: end it with one`);
+      this.c.typeError(
+        { ...body, start: Math.max(0, end - 1), end },
+        `'${this.name}' returns a value, but can end without a return here: end it with one`,
+      );
     }
     return statements;
   }
 
   #mixed(node: Node): never {
-    return this.c.typeError(node, `'${this.name}' returns a value elsewhere: every return of a device function gives a value, or none does`);
+    return this.c.typeError(
+      node,
+      `'${this.name}' returns a value elsewhere: every return of a device function gives a value, or none does`,
+    );
   }
 }
 

@@ -9,7 +9,15 @@
 import type { ESTree } from 'meriyah';
 import { elementRefOf, extentOf, memoryView, type ArrayView, type ViewMapping } from './array-bindings.js';
 import { ArrayLocal, choiceView, selectorFor, selectorIs, viewsOf } from './array-locals.js';
-import { identityMapping, isRereadable, mappingExprs, replaceMappingExprs, rowMapping, subarrayMapping, VIEW_METHODS } from './array-views.js';
+import {
+  identityMapping,
+  isRereadable,
+  mappingExprs,
+  replaceMappingExprs,
+  rowMapping,
+  subarrayMapping,
+  VIEW_METHODS,
+} from './array-views.js';
 import { typeName } from './jit-types.js';
 import { capturedHostArray, isHostArray, MEMORY_MAKERS, declareMemory } from './kernel-memories.js';
 import type { ElementRef, Expr, KernelMemory, Stmt } from './typed-ir.js';
@@ -52,7 +60,11 @@ export function arrayValue(ty: TyperState, node: Node): readonly ArrayView[] | u
     const then = arrayValue(ty, n.consequent);
     const otherwise = arrayValue(ty, n.alternate);
     if (!then && !otherwise) return undefined;
-    if (!then || !otherwise) ty.typeError(node, `one branch of this conditional is an array and the other is not: '${ty.text(then ? n.alternate : n.consequent)}'`);
+    if (!then || !otherwise)
+      ty.typeError(
+        node,
+        `one branch of this conditional is an array and the other is not: '${ty.text(then ? n.alternate : n.consequent)}'`,
+      );
     return [...then, ...otherwise];
   }
   const view = arrayOf(ty, node);
@@ -64,7 +76,14 @@ function arraySelector(ty: TyperState, target: ArrayLocal, node: Node): Expr {
   if (node.type === 'ConditionalExpression') {
     const n = node as ESTree.ConditionalExpression;
     const test = truthy(ty, ty.context.expression(n.test), n.test);
-    return { op: 'select', type: 'i32', test, then: arraySelector(ty, target, n.consequent), otherwise: arraySelector(ty, target, n.alternate), loc: ty.loc(node) };
+    return {
+      op: 'select',
+      type: 'i32',
+      test,
+      then: arraySelector(ty, target, n.consequent),
+      otherwise: arraySelector(ty, target, n.alternate),
+      loc: ty.loc(node),
+    };
   }
   return selectorFor(target, arrayOf(ty, node)!, ty.loc(node));
 }
@@ -74,7 +93,8 @@ export function assignArray(ty: TyperState, id: number, values: readonly ArrayVi
   const local = ty.locals[id]!;
   let holder = ty.arrayLocals.get(id);
   if (!holder) {
-    if (local.type !== undefined) ty.typeError(node, `'${local.name}' holds a ${finalType(local)}; it cannot hold an array too`);
+    if (local.type !== undefined)
+      ty.typeError(node, `'${local.name}' holds a ${finalType(local)}; it cannot hold an array too`);
     if (ty.emitting) throw new Error(`typer: '${local.name}' was first given an array in the last round`);
     holder = new ArrayLocal();
     ty.arrayLocals.set(id, holder);
@@ -82,9 +102,16 @@ export function assignArray(ty: TyperState, id: number, values: readonly ArrayVi
   }
   for (const value of values) {
     for (const view of viewsOf(value)) {
-      if (view.mapping) ty.typeError(node, `'${view.name}' is a view made in the kernel; a variable that is assigned arrays holds whole arrays (index the view by its own name)`);
+      if (view.mapping)
+        ty.typeError(
+          node,
+          `'${view.name}' is a view made in the kernel; a variable that is assigned arrays holds whole arrays (index the view by its own name)`,
+        );
       const added = holder.add(view, (first) =>
-        ty.typeError(node, `'${local.name}' holds arrays of ${first.description}; '${view.name}' is ${view.description}: an array variable holds arrays of one element type and rank`),
+        ty.typeError(
+          node,
+          `'${local.name}' holds arrays of ${first.description}; '${view.name}' is ${view.description}: an array variable holds arrays of one element type and rank`,
+        ),
       );
       if (added) {
         if (ty.emitting) throw new Error(`typer: '${local.name}' gained an array in the last round`);
@@ -108,7 +135,8 @@ export function eachArray(ty: TyperState, view: ArrayView, node: Node, access: (
   const loc = ty.loc(node);
   const { views, selector } = choice;
   let result = access(views[views.length - 1]!);
-  for (let k = views.length - 2; k >= 0; k--) result = ty.context.select(selectorIs(selector, k, loc), access(views[k]!), result, node, node, node);
+  for (let k = views.length - 2; k >= 0; k--)
+    result = ty.context.select(selectorIs(selector, k, loc), access(views[k]!), result, node, node, node);
   return result;
 }
 
@@ -126,7 +154,10 @@ function arrayOfAny(ty: TyperState, node: Node): ArrayView | undefined {
     // a view used where it is made (x.subarray(1)[i], f(a.row(i))): its bounds are read at every access
     const view = viewOf(ty, node);
     if (view && !mappingExprs(view.mapping!).every(isRereadable)) {
-      ty.typeError(node, `the bounds of this view have effects (assignments, calls): make the view once, const v = ${ty.text(node)}, and use v`);
+      ty.typeError(
+        node,
+        `the bounds of this view have effects (assignments, calls): make the view once, const v = ${ty.text(node)}, and use v`,
+      );
     }
     return view;
   }
@@ -149,12 +180,17 @@ function arrayOfAny(ty: TyperState, node: Node): ArrayView | undefined {
 function viewOf(ty: TyperState, node: Node): ArrayView | undefined {
   const call = unwrapCall(node);
   const callee = call?.callee;
-  if (!call || callee?.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
+  if (!call || callee?.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier')
+    return undefined;
   const method = callee.property.name;
   if (!Object.hasOwn(VIEW_METHODS, method)) return undefined;
   const parent = arrayOf(ty, callee.object);
   if (!parent) return undefined;
-  if (parent.ndim === 0) ty.typeError(call, `'${parent.name}' is 0-d: read it with ${parent.name}.get(), write it with ${parent.name}.set(v)`);
+  if (parent.ndim === 0)
+    ty.typeError(
+      call,
+      `'${parent.name}' is 0-d: read it with ${parent.name}.get(), write it with ${parent.name}.set(v)`,
+    );
   const args = call.arguments;
   const usage = `${parent.name}.${VIEW_METHODS[method]}`;
   const loc = ty.loc(call);
@@ -171,8 +207,14 @@ function viewOf(ty: TyperState, node: Node): ArrayView | undefined {
     if (args.length !== 1) ty.typeError(call, `${usage} takes one index, ${args.length} given`);
     next = rowMapping(mapping, bound(args[0]!, 'the index of a row'), loc);
   } else {
-    if (args.length < 1 || args.length > 2) ty.typeError(call, `${usage} takes a begin and an optional end, ${args.length} argument(s) given`);
-    next = subarrayMapping(mapping, bound(args[0]!, 'the begin of a subarray'), args[1] ? bound(args[1], 'the end of a subarray') : undefined, loc);
+    if (args.length < 1 || args.length > 2)
+      ty.typeError(call, `${usage} takes a begin and an optional end, ${args.length} argument(s) given`);
+    next = subarrayMapping(
+      mapping,
+      bound(args[0]!, 'the begin of a subarray'),
+      args[1] ? bound(args[1], 'the end of a subarray') : undefined,
+      loc,
+    );
   }
   return viewWith(ty.text(call), next);
 }
@@ -180,7 +222,9 @@ function viewOf(ty: TyperState, node: Node): ArrayView | undefined {
 function viewWith(name: string, mapping: ViewMapping): ArrayView {
   const base = mapping.base;
   const ndim = mapping.extents.length;
-  const extents = mapping.extents.every((e) => e.op === 'const') ? mapping.extents.map((e) => Number((e as { value: bigint }).value)) : undefined;
+  const extents = mapping.extents.every((e) => e.op === 'const')
+    ? mapping.extents.map((e) => Number((e as { value: bigint }).value))
+    : undefined;
   return {
     array: base.array,
     space: base.space,
@@ -219,14 +263,28 @@ export function declaresView(ty: TyperState, name: string, init: Node, isConst: 
 function viewOfNewMemory(ty: TyperState, name: string, init: Node, isConst: boolean): Node | undefined {
   const call = unwrapCall(init);
   const callee = call?.callee;
-  if (!call || callee?.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier' || !Object.hasOwn(VIEW_METHODS, callee.property.name)) return undefined;
+  if (
+    !call ||
+    callee?.type !== 'MemberExpression' ||
+    callee.computed ||
+    callee.property.type !== 'Identifier' ||
+    !Object.hasOwn(VIEW_METHODS, callee.property.name)
+  )
+    return undefined;
   const made = unwrapCall(callee.object);
   const path = made ? cudaPath(ty, made.callee) : undefined;
   if (path === undefined || !Object.hasOwn(MEMORY_MAKERS, path)) return undefined;
   const hidden = `${name}$array`;
   declaresBinding(ty, hidden, callee.object, isConst);
   const base = callee.object;
-  const id: ESTree.Identifier = { type: 'Identifier', name: hidden, start: base.start, end: base.end, range: base.range, loc: base.loc } as ESTree.Identifier;
+  const id: ESTree.Identifier = {
+    type: 'Identifier',
+    name: hidden,
+    start: base.start,
+    end: base.end,
+    range: base.range,
+    loc: base.loc,
+  } as ESTree.Identifier;
   return { ...call, callee: { ...callee, object: id } } as ESTree.CallExpression;
 }
 
@@ -265,7 +323,9 @@ export function refuseScalarParamAsArray(ty: TyperState, name: string, node: Nod
   ty.typeError(
     node,
     `'${name}' (argument ${index + 1} of ${ty.kernel.params.length}) is used as an array here, but the launch passed a ${typeName(t)} scalar for it; pass an array as argument ${index + 1} (are two arguments swapped?)` +
-      (t === 'i64' ? `; for a raw device address (a bigint), declare the parameter a pointer in the kernel's signatures: { signatures: [[pointer(u8), ...]] }` : ''),
+      (t === 'i64'
+        ? `; for a raw device address (a bigint), declare the parameter a pointer in the kernel's signatures: { signatures: [[pointer(u8), ...]] }`
+        : ''),
   );
 }
 
@@ -273,8 +333,16 @@ export function refuseScalarParamAsArray(ty: TyperState, name: string, node: Nod
 export function elementRef(ty: TyperState, view: ArrayView, indices: readonly Node[], at: Node): ElementRef {
   const { name, ndim } = view;
   if (indices.length !== ndim) {
-    const how = ndim === 1 ? `${name}[i]` : ndim === 0 ? `${name}.get() (and ${name}.set(v))` : `${name}.get(${['i', 'j', 'k'].slice(0, ndim).join(', ')})`;
-    ty.typeError(at, `'${name}' is ${view.description} (${ndim}-D): it takes ${ndim} index(es), ${indices.length} given; write ${how}`);
+    const how =
+      ndim === 1
+        ? `${name}[i]`
+        : ndim === 0
+          ? `${name}.get() (and ${name}.set(v))`
+          : `${name}.get(${['i', 'j', 'k'].slice(0, ndim).join(', ')})`;
+    ty.typeError(
+      at,
+      `'${name}' is ${view.description} (${ndim}-D): it takes ${ndim} index(es), ${indices.length} given; write ${how}`,
+    );
   }
   const stored = view.mapping?.base ?? view; // a view's elements are its base array's
   if (stored.space === undefined) {
@@ -286,14 +354,24 @@ export function elementRef(ty: TyperState, view: ArrayView, indices: readonly No
     const ix = ty.context.expression(n);
     const value = literalValue(ix);
     if (view.extents && value !== undefined && Number.isInteger(value) && (value < 0 || value >= view.extents[k]!)) {
-      ty.typeError(n, `the index ${value} is outside '${name}' (${view.description}): ${ndim === 1 ? 'it has' : `dimension ${k} has`} ${view.extents[k]} element(s)`);
+      ty.typeError(
+        n,
+        `the index ${value} is outside '${name}' (${view.description}): ${ndim === 1 ? 'it has' : `dimension ${k} has`} ${view.extents[k]} element(s)`,
+      );
     }
     return integerOf(ty.context, ix, n, 'i64', 'an index');
   });
   return elementRefOf(view, converted);
 }
 
-export function storeElement(ty: TyperState, view: ArrayView, indices: readonly Node[], at: Node, node: Node, value: (read: () => Typed) => Typed): Typed {
+export function storeElement(
+  ty: TyperState,
+  view: ArrayView,
+  indices: readonly Node[],
+  at: Node,
+  node: Node,
+  value: (read: () => Typed) => Typed,
+): Typed {
   if (view.choice) return eachArray(ty, view, node, (one) => storeElement(ty, one, indices, at, node, value));
   if (view.readOnly) ty.typeError(at, view.readOnly);
   markWritten(ty, view);

@@ -15,7 +15,11 @@ const f64x1 = array('f64', 1);
 // Kernels call linked code through their constants; in TypeScript the declaration is not callable, so the kernels cast it.
 type Fn<A extends unknown[], R> = (...args: A) => R;
 const link = { cuda: 'extern "C" __device__ float mul_f32(float a, float b) { return a * b; }' };
-const mulDecl = declareDevice('mul_f32', { args: [f32, f32], returns: f32 }, { link, simulate: (a: number, b: number) => Math.fround(a * b) });
+const mulDecl = declareDevice(
+  'mul_f32',
+  { args: [f32, f32], returns: f32 },
+  { link, simulate: (a: number, b: number) => Math.fround(a * b) },
+);
 const mul = mulDecl as unknown as Fn<[number, number], number>;
 const sumDecl = declareDevice('sum_f32', { args: [array(f32, 1), i32], returns: f64 });
 const sum = sumDecl as unknown as Fn<[ArrayLike<number>, number], number>;
@@ -46,12 +50,22 @@ describe('calls of linked code (declareDevice)', () => {
       symbol: 'mul_f32',
       external: 0,
       args: [
-        { kind: 'value', value: { op: 'load', type: 'f32', ref: { array: 0, indices: [{ op: 'convert', type: 'i64', operand: { op: 'local', type: 'i32', id: 0 } }] } } },
+        {
+          kind: 'value',
+          value: {
+            op: 'load',
+            type: 'f32',
+            ref: { array: 0, indices: [{ op: 'convert', type: 'i64', operand: { op: 'local', type: 'i32', id: 0 } }] },
+          },
+        },
         { kind: 'value', value: { op: 'const', type: 'f32', value: 2 } },
       ],
     });
     // an f64 argument narrows to the declared f32, as a store to an f32 element does; the f32 result widens into y
-    expect(calls[1]!.args[0]).toMatchObject({ kind: 'value', value: { op: 'convert', type: 'f32', operand: { op: 'load', type: 'f64' } } });
+    expect(calls[1]!.args[0]).toMatchObject({
+      kind: 'value',
+      value: { op: 'convert', type: 'f32', operand: { op: 'load', type: 'f64' } },
+    });
     expect(calls[1]!.external).toBe(0);
     expect(k.externals).toHaveLength(1);
     expect(k.externals[0]).toMatchObject({ symbol: 'mul_f32', args: ['f32', 'f32'], returns: 'f32', link: [link] });
@@ -111,7 +125,12 @@ describe('calls of linked code (declareDevice)', () => {
     );
     expect(k.body.filter((s) => s.op === 'expr' && s.expr.op === 'call')).toHaveLength(1);
     const test = onlyNodeOf(k.body, 'if').test;
-    expect(test).toMatchObject({ op: 'call', type: 'bool', symbol: 'is_big', args: [{ kind: 'value', value: { type: 'i64' } }] });
+    expect(test).toMatchObject({
+      op: 'call',
+      type: 'bool',
+      symbol: 'is_big',
+      args: [{ kind: 'value', value: { type: 'i64' } }],
+    });
   });
 
   it('declarations are kept once each, in first-call order, also when device functions call them', () => {
@@ -183,7 +202,9 @@ describe('calls of linked code: errors at the call', () => {
       [f32x1, f64x1],
       { sum: sumDecl },
     );
-    expect(scalarForArray.detail).toBe("argument 1 of 'sum' is an array (array(f32, 1, 'C'), passed as a pointer to its first element): pass an array, got a value");
+    expect(scalarForArray.detail).toBe(
+      "argument 1 of 'sum' is an array (array(f32, 1, 'C'), passed as a pointer to its first element): pass an array, got a value",
+    );
     here.expectAt(scalarForArray, 'E-scalar', 'x[0]');
 
     const dtype = typingError(
@@ -193,7 +214,9 @@ describe('calls of linked code: errors at the call', () => {
       [f64x1, f64x1],
       { sum: sumDecl },
     );
-    expect(dtype.detail).toBe("argument 1 of 'sum' is an array of f32 with 1 dimension(s) (array(f32, 1, 'C')); 'x' is array(f64, 1, 'C')");
+    expect(dtype.detail).toBe(
+      "argument 1 of 'sum' is an array of f32 with 1 dimension(s) (array(f32, 1, 'C')); 'x' is array(f64, 1, 'C')",
+    );
     here.expectAt(dtype, 'E-dtype', 'x, 1');
 
     expect(() =>
@@ -226,7 +249,9 @@ describe('calls of linked code: errors at the call', () => {
       [f32x1],
       { mul: mulDecl, other: otherDecl },
     );
-    expect(conflict.detail).toBe("'other' declares 'mul_f32' as (f64, f64) => f64, but another declaration the kernel calls has it as (f32, f32) => f32");
+    expect(conflict.detail).toBe(
+      "'other' declares 'mul_f32' as (f64, f64) => f64, but another declaration the kernel calls has it as (f32, f32) => f32",
+    );
     here.expectAt(conflict, 'E-conflict', 'other(');
 
     // the typer's tests name every kernel 'k'

@@ -32,10 +32,17 @@ export class KernelExternals {
   indexOf(c: TyperContext, fn: ExternalDeviceFunction, name: string, node: Node): number {
     const known = this.#index.get(fn);
     if (known !== undefined) return known;
-    if (fn.symbol === this.kernelSymbol) c.typeError(node, `'${name}' is declared as '${fn.symbol}', which is the kernel's own symbol: give the linked function another name`);
+    if (fn.symbol === this.kernelSymbol)
+      c.typeError(
+        node,
+        `'${name}' is declared as '${fn.symbol}', which is the kernel's own symbol: give the linked function another name`,
+      );
     const same = this.#list.find((e) => e.symbol === fn.symbol);
     if (same && signatureText(same) !== signatureText(fn)) {
-      c.typeError(node, `'${name}' declares '${fn.symbol}' as ${signatureText(fn)}, but another declaration the kernel calls has it as ${signatureText(same)}`);
+      c.typeError(
+        node,
+        `'${name}' declares '${fn.symbol}' as ${signatureText(fn)}, but another declaration the kernel calls has it as ${signatureText(same)}`,
+      );
     }
     const entry: ExternalCall = Object.freeze({
       symbol: fn.symbol,
@@ -61,11 +68,19 @@ function signatureText(d: { readonly args: ExternalCall['args']; readonly return
 }
 
 /** A call of linked code: its arguments checked and converted, typed as the declared result. */
-export function externalCall(c: TyperContext, fn: ExternalDeviceFunction, call: ESTree.CallExpression, externals: KernelExternals): Typed {
+export function externalCall(
+  c: TyperContext,
+  fn: ExternalDeviceFunction,
+  call: ESTree.CallExpression,
+  externals: KernelExternals,
+): Typed {
   const name = (call.callee as ESTree.Identifier).name;
   const declared = fn.args;
   if (call.arguments.length !== declared.length) {
-    c.typeError(call, `'${name}' (linked as '${fn.symbol}') takes ${declared.length} argument(s) (${declared.map(typeName).join(', ')}), ${call.arguments.length} given`);
+    c.typeError(
+      call,
+      `'${name}' (linked as '${fn.symbol}') takes ${declared.length} argument(s) (${declared.map(typeName).join(', ')}), ${call.arguments.length} given`,
+    );
   }
   const args: CallArgument[] = call.arguments.map((node, k): CallArgument => {
     const type = declared[k]!;
@@ -73,18 +88,38 @@ export function externalCall(c: TyperContext, fn: ExternalDeviceFunction, call: 
     if (node.type === 'SpreadElement') return c.typeError(node, `${what}: spread arguments are not supported`);
     const view = c.arrayOf(node);
     if (isArrayType(type)) {
-      if (!view) return c.typeError(node, `${what} is an array (${typeName(type)}, passed as a pointer to its first element): pass an array, got a value`);
+      if (!view)
+        return c.typeError(
+          node,
+          `${what} is an array (${typeName(type)}, passed as a pointer to its first element): pass an array, got a value`,
+        );
       if (view.dtype !== type.dtype || view.ndim !== type.ndim) {
-        c.typeError(node, `${what} is an array of ${type.dtype} with ${type.ndim} dimension(s) (${typeName(type)}); '${view.name}' is ${view.description}`);
+        c.typeError(
+          node,
+          `${what} is an array of ${type.dtype} with ${type.ndim} dimension(s) (${typeName(type)}); '${view.name}' is ${view.description}`,
+        );
       }
-      if (view.mapping) c.typeError(node, `${what}: '${view.name}' is a view made in the kernel; linked code takes whole arrays (pass the array and the offset)`);
-      if (view.choice) c.typeError(node, `${what}: '${view.name}' holds one of several arrays (${view.description}); linked code takes an array by its own name: call it in each branch`);
+      if (view.mapping)
+        c.typeError(
+          node,
+          `${what}: '${view.name}' is a view made in the kernel; linked code takes whole arrays (pass the array and the offset)`,
+        );
+      if (view.choice)
+        c.typeError(
+          node,
+          `${what}: '${view.name}' holds one of several arrays (${view.description}); linked code takes an array by its own name: call it in each branch`,
+        );
       if (!view.readOnly) c.markWritten(view);
-      return view.space === undefined ? { kind: 'pointer', array: view.array } : { kind: 'pointer', array: view.array, space: view.space };
+      return view.space === undefined
+        ? { kind: 'pointer', array: view.array }
+        : { kind: 'pointer', array: view.array, space: view.space };
     }
     if (view) return c.typeError(node, `${what} is a ${type}; '${view.name}' is an array (${view.description})`);
     return { kind: 'value', value: c.to(c.expression(node), type, node) };
   });
   const external = externals.indexOf(c, fn, name, call.callee);
-  return { expr: { op: 'call', type: fn.returns, symbol: fn.symbol, external, args, loc: c.loc(call) }, type: fn.returns };
+  return {
+    expr: { op: 'call', type: fn.returns, symbol: fn.symbol, external, args, loc: c.loc(call) },
+    type: fn.returns,
+  };
 }

@@ -39,7 +39,8 @@ function halfArgument(c: TyperContext, node: Node, name: string): Expr {
   return c.to(v, 'f16', node);
 }
 
-const halves = (c: TyperContext, args: readonly Node[], name: string): Expr[] => args.map((a) => halfArgument(c, a, name));
+const halves = (c: TyperContext, args: readonly Node[], name: string): Expr[] =>
+  args.map((a) => halfArgument(c, a, name));
 
 function binary(name: string, operator: 'add' | 'sub' | 'mul' | 'div'): Fp16Rule {
   return {
@@ -64,7 +65,8 @@ function comparison(name: string, operator: CompareOperator): Fp16Rule {
 function mathRule(name: string, fn: MathFunction): Fp16Rule {
   return {
     usage: `fp16.${name}(x)`,
-    value: (c, args, call) => typed({ op: 'math', type: 'f16', fn, argType: 'f16', args: halves(c, args, name), loc: c.loc(call) }),
+    value: (c, args, call) =>
+      typed({ op: 'math', type: 'f16', fn, argType: 'f16', args: halves(c, args, name), loc: c.loc(call) }),
   };
 }
 
@@ -91,11 +93,22 @@ function extremum(name: string, operator: 'gt' | 'lt'): Fp16Rule {
       const [a, b] = halves(c, args, name) as [Expr, Expr];
       const held = [a, b].map((value, k) => {
         const id = c.hiddenLocal(`$${name}${k}`);
-        return { assign: c.assignLocal(id, typed(value), call), read: { op: 'local', type: 'f16' as ScalarName, id, loc } as Expr };
+        return {
+          assign: c.assignLocal(id, typed(value), call),
+          read: { op: 'local', type: 'f16' as ScalarName, id, loc } as Expr,
+        };
       });
       const [x, y] = [held[0]!.read, held[1]!.read];
       const wins: Expr = { op: 'compare', type: 'bool', operator, operandType: 'f16', left: x, right: y, loc };
-      const otherIsNaN: Expr = { op: 'compare', type: 'bool', operator: 'ne', operandType: 'f16', left: y, right: y, loc };
+      const otherIsNaN: Expr = {
+        op: 'compare',
+        type: 'bool',
+        operator: 'ne',
+        operandType: 'f16',
+        left: y,
+        right: y,
+        loc,
+      };
       const test: Expr = { op: 'logical', type: 'bool', operator: 'or', left: wins, right: otherIsNaN, loc };
       const pick: Expr = { op: 'select', type: 'f16', test, then: x, otherwise: y, loc };
       return typed({ op: 'sequence', type: 'f16', effects: held.map((h) => h.assign), value: pick, loc });
@@ -109,7 +122,14 @@ function f32Formula(which: 'exp10' | 'rsqrt' | 'rcp', x: Expr, loc: ReturnType<T
     case 'exp10':
       return { op: 'math', type: 'f32', fn: 'pow', argType: 'f32', args: [f32Const(10), x], loc };
     case 'rsqrt':
-      return { op: 'binary', type: 'f32', operator: 'div', left: f32Const(1), right: { op: 'math', type: 'f32', fn: 'sqrt', argType: 'f32', args: [x], loc }, loc };
+      return {
+        op: 'binary',
+        type: 'f32',
+        operator: 'div',
+        left: f32Const(1),
+        right: { op: 'math', type: 'f32', fn: 'sqrt', argType: 'f32', args: [x], loc },
+        loc,
+      };
     case 'rcp':
       return { op: 'binary', type: 'f32', operator: 'div', left: f32Const(1), right: x, loc };
   }
@@ -122,18 +142,25 @@ function ruleOf(name: string, form: Fp16Form): Fp16Rule {
   if ('extremum' in form) return extremum(name, form.extremum);
   if ('inF32' in form) return inF32(name, (x, loc) => f32Formula(form.inF32, x, loc));
   if ('unary' in form) {
-    return { usage: `fp16.${name}(a)`, value: (c, [a], call) => typed({ op: 'unary', type: 'f16', operator: form.unary, operand: halfArgument(c, a!, name), loc: c.loc(call) }) };
+    return {
+      usage: `fp16.${name}(a)`,
+      value: (c, [a], call) =>
+        typed({ op: 'unary', type: 'f16', operator: form.unary, operand: halfArgument(c, a!, name), loc: c.loc(call) }),
+    };
   }
   if (form.arity === 1) return mathRule(name, form.math);
   return {
     usage: `fp16.${name}(a, b, c)`,
-    value: (c, args, call) => typed({ op: 'math', type: 'f16', fn: form.math, argType: 'f16', args: halves(c, args, name), loc: c.loc(call) }),
+    value: (c, args, call) =>
+      typed({ op: 'math', type: 'f16', fn: form.math, argType: 'f16', args: halves(c, args, name), loc: c.loc(call) }),
   };
 }
 
 /** The rules by path under `cuda` (`fp16.hadd`), for cuda-calls.ts's table: one per row of intrinsics/fp16.ts. */
 export const FP16_CALLS: Readonly<Record<string, Fp16Rule>> = nameTable(
-  Object.fromEntries(Object.entries(FP16_FUNCTIONS).map(([name, row]: [string, Fp16Row]) => [`fp16.${name}`, ruleOf(name, row.form)])),
+  Object.fromEntries(
+    Object.entries(FP16_FUNCTIONS).map(([name, row]: [string, Fp16Row]) => [`fp16.${name}`, ruleOf(name, row.form)]),
+  ),
 );
 
 /** The names of the `cuda.fp16` functions (for the host-side `cuda.fp16` object). */

@@ -46,7 +46,16 @@ describe('promotion with f16 and bf16', () => {
     }
     expect(isWidening('f16', 'bf16')).toBe(false);
     expect(isWidening('bf16', 'f16')).toBe(false);
-    expect(SCALAR_NAMES.filter((t) => isWidening(t, 'f32'))).toEqual(['bool', 'i8', 'u8', 'i16', 'u16', 'f16', 'bf16', 'f32']);
+    expect(SCALAR_NAMES.filter((t) => isWidening(t, 'f32'))).toEqual([
+      'bool',
+      'i8',
+      'u8',
+      'i16',
+      'u16',
+      'f16',
+      'bf16',
+      'f32',
+    ]);
   });
 });
 
@@ -71,7 +80,15 @@ describe('kernels on f16 and bf16', () => {
 
   it('gives f32 for f16 with bf16, f64 with an i32, and keeps bf16 with an i8', () => {
     const k = typed(
-      (h: Uint16Array, b: Uint16Array, n: Int32Array, s: Int8Array, o1: Float32Array, o2: Float64Array, o3: Uint16Array) => {
+      (
+        h: Uint16Array,
+        b: Uint16Array,
+        n: Int32Array,
+        s: Int8Array,
+        o1: Float32Array,
+        o2: Float64Array,
+        o3: Uint16Array,
+      ) => {
         o1[0] = h[0]! + b[0]!;
         o2[0] = h[0]! * n[0]!;
         o3[0] = b[0]! - s[0]!;
@@ -111,7 +128,13 @@ describe('kernels on f16 and bf16', () => {
       },
       [f16x1, bf16x1, array('f32', 1)],
     );
-    expect(nodesOf(k.body, 'math').map((m) => `${m.fn}:${m.argType}`)).toEqual(['sqrt:f16', 'max:f16', 'fma:f16', 'pow:bf16', 'exp:bf16']);
+    expect(nodesOf(k.body, 'math').map((m) => `${m.fn}:${m.argType}`)).toEqual([
+      'sqrt:f16',
+      'max:f16',
+      'fma:f16',
+      'pow:bf16',
+      'exp:bf16',
+    ]);
     expect(nodesOf(k.body, 'convert').map((c) => `${c.operand.type}→${c.type}`)).toContain('f16→f32');
   });
 
@@ -165,7 +188,11 @@ describe('kernels on f16 and bf16', () => {
       },
       ['f16', array('u8', 1)],
     );
-    expect(nodesOf(widened.body, 'assign')[0]!.value).toMatchObject({ op: 'convert', type: 'f16', operand: { type: 'u8' } });
+    expect(nodesOf(widened.body, 'assign')[0]!.value).toMatchObject({
+      op: 'convert',
+      type: 'f16',
+      operand: { type: 'u8' },
+    });
   });
 
   it('prints f16 and bf16 as f64 (console.log with 4 and 3 digits, printf with %f)', () => {
@@ -182,12 +209,11 @@ describe('kernels on f16 and bf16', () => {
   });
 
   it('names f16 and bf16 in signatures by core’s makers and by name', () => {
-    expect(resolveSignature([core.f16, core.bf16, array(core.f16, 2), array('bf16', 1, 'C', { readonly: true })]).map((t) => (typeof t === 'string' ? t : t.name))).toEqual([
-      'f16',
-      'bf16',
-      "array(f16, 2, 'C')",
-      "array(bf16, 1, 'C') readonly",
-    ]);
+    expect(
+      resolveSignature([core.f16, core.bf16, array(core.f16, 2), array('bf16', 1, 'C', { readonly: true })]).map((t) =>
+        typeof t === 'string' ? t : t.name,
+      ),
+    ).toEqual(['f16', 'bf16', "array(f16, 2, 'C')", "array(bf16, 1, 'C') readonly"]);
     // f32 stays what it was in an f32 kernel that meets neither
     const k = typed(
       (x: Float32Array) => {

@@ -71,9 +71,9 @@ declare const MASK: bigint;
 // Issue 20: compile() took a forged array type ({ kind: 'array', dtype: 'bogus', ndim: 7 }) as given.
 describe('signatures', () => {
   it('take only array types that array() made', () => {
-    expect(() => resolveSignature([{ kind: 'array', dtype: 'bogus', ndim: 7, layout: 'C', readonly: false, name: 'x' } as never])).toThrow(
-      /signature\[0\] is an object that array\(dtype, ndim, layout\) or pointer\(dtype\) did not make/,
-    );
+    expect(() =>
+      resolveSignature([{ kind: 'array', dtype: 'bogus', ndim: 7, layout: 'C', readonly: false, name: 'x' } as never]),
+    ).toThrow(/signature\[0\] is an object that array\(dtype, ndim, layout\) or pointer\(dtype\) did not make/);
     const real = array('f32', 2);
     expect(() => resolveSignature([{ ...real } as never])).toThrow(KernelTypeError);
     expect(resolveSignature(['f32', real])).toEqual(['f32', real]);

@@ -44,7 +44,9 @@ describe('integer quotients rounded as JavaScript rounds them', () => {
     const b = Int32Array.from(bs);
     const out = new Int32Array(4 * a.length);
     quotients.launch({ grid: Math.ceil(a.length / 128), block: 128 }, a, b, out);
-    const expected = as.flatMap((x, k) => [Math.floor, Math.trunc, Math.ceil, Math.round].map((f) => f(x / bs[k]!) | 0));
+    const expected = as.flatMap((x, k) =>
+      [Math.floor, Math.trunc, Math.ceil, Math.round].map((f) => f(x / bs[k]!) | 0),
+    );
     expect([...out]).toEqual(expected);
     // the quotients are i32: typed without a float
     const typed = quotients.compile([array('i32', 1), array('i32', 1), array('i32', 1)]).typed;
@@ -66,7 +68,14 @@ describe('integer quotients rounded as JavaScript rounds them', () => {
     );
     const out = new Float64Array(6);
     k.launch({ grid: 1, block: 1 }, u32(4000000000), u32(7), out);
-    expect([...out]).toEqual([Math.floor(4e9 / 7), Math.ceil(4e9 / 7), Math.round(4e9 / 7), Math.trunc(4e9 / 7), 3 - 30, 1]);
+    expect([...out]).toEqual([
+      Math.floor(4e9 / 7),
+      Math.ceil(4e9 / 7),
+      Math.round(4e9 / 7),
+      Math.trunc(4e9 / 7),
+      3 - 30,
+      1,
+    ]);
     const types = k.inspect([u32, u32, array('f64', 1)]);
     expect(types.types.params).toMatchObject({ n: 'u32', m: 'u32' });
   });

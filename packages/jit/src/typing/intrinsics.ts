@@ -78,9 +78,17 @@ export const NUMBER_CONSTANTS: Readonly<Record<string, number>> = nameTable({
 export const GLOBAL_CONSTANTS: Readonly<Record<string, number>> = nameTable({ Infinity, NaN });
 
 /** `cuda.threadIdx.x` and friends → special register prefix. */
-export const CUDA_DIMENSIONS: Readonly<Record<string, string>> = nameTable({ threadIdx: 'tid', blockDim: 'ntid', blockIdx: 'ctaid', gridDim: 'nctaid' });
+export const CUDA_DIMENSIONS: Readonly<Record<string, string>> = nameTable({
+  threadIdx: 'tid',
+  blockDim: 'ntid',
+  blockIdx: 'ctaid',
+  gridDim: 'nctaid',
+});
 
 /** `cuda.laneid`, `cuda.warpsize`. */
-export const CUDA_SCALARS: Readonly<Record<string, SpecialRegister>> = nameTable({ laneid: 'laneid', warpsize: 'warpsize' });
+export const CUDA_SCALARS: Readonly<Record<string, SpecialRegister>> = nameTable({
+  laneid: 'laneid',
+  warpsize: 'warpsize',
+});
 
 export { INTRINSIC_NAMES } from '../parse/intrinsic-names.js';

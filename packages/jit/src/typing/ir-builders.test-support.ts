@@ -42,7 +42,12 @@ export const bool = (value: boolean): Expr => constant('bool', value);
 export const get = (id: number, type: ScalarName): Expr => ({ op: 'local', type, id });
 /** Assigns local `id`; typed as the value. */
 export const set = (id: number, value: Expr): Expr => ({ op: 'assign', type: value.type, id, value });
-export const unary = (operator: UnaryOperator, operand: Expr): Expr => ({ op: 'unary', type: operand.type, operator, operand });
+export const unary = (operator: UnaryOperator, operand: Expr): Expr => ({
+  op: 'unary',
+  type: operand.type,
+  operator,
+  operand,
+});
 export const binary = (operator: BinaryOperator, left: Expr, right: Expr, loc?: Loc): Expr => ({
   op: 'binary',
   type: left.type,
@@ -59,8 +64,20 @@ export const compare = (operator: CompareOperator, left: Expr, right: Expr): Exp
   left,
   right,
 });
-export const logical = (operator: 'and' | 'or', left: Expr, right: Expr): Expr => ({ op: 'logical', type: left.type, operator, left, right });
-export const select = (test: Expr, then: Expr, otherwise: Expr): Expr => ({ op: 'select', type: then.type, test, then, otherwise });
+export const logical = (operator: 'and' | 'or', left: Expr, right: Expr): Expr => ({
+  op: 'logical',
+  type: left.type,
+  operator,
+  left,
+  right,
+});
+export const select = (test: Expr, then: Expr, otherwise: Expr): Expr => ({
+  op: 'select',
+  type: then.type,
+  test,
+  then,
+  otherwise,
+});
 export const convert = (type: ScalarName, operand: Expr): Expr => ({ op: 'convert', type, operand });
 export const math = (fn: MathFunction, ...args: Expr[]): Expr => {
   const argType = args[0]!.type;
@@ -85,13 +102,25 @@ export const store = (array: number, dtype: ScalarName, indices: readonly Expr[]
   value,
   ...(loc ? { loc } : {}),
 });
-export const dim = (array: number, what: 'shape' | 'stride', d: number): Expr => ({ op: 'dim', type: 'i64', array, what, dim: d });
-export const sequence = (effects: readonly Expr[], value: Expr): Expr => ({ op: 'sequence', type: value.type, effects, value });
+export const dim = (array: number, what: 'shape' | 'stride', d: number): Expr => ({
+  op: 'dim',
+  type: 'i64',
+  array,
+  what,
+  dim: d,
+});
+export const sequence = (effects: readonly Expr[], value: Expr): Expr => ({
+  op: 'sequence',
+  type: value.type,
+  effects,
+  value,
+});
 
 /** A scalar argument of a call of linked code (already of the declared type). */
 export const valueArg = (value: Expr): CallArgument => ({ kind: 'value', value });
 /** An array argument of a call of linked code: parameter `array`, or memory `array` of `space`. */
-export const pointerArg = (array: number, space?: MemorySpace): CallArgument => (space === undefined ? { kind: 'pointer', array } : { kind: 'pointer', array, space });
+export const pointerArg = (array: number, space?: MemorySpace): CallArgument =>
+  space === undefined ? { kind: 'pointer', array } : { kind: 'pointer', array, space };
 /** A call of `externals[external]` (whose declaration is `declaration`), of its declared result type. */
 export const call = (external: number, declaration: ExternalCall, args: readonly CallArgument[], loc?: Loc): Expr => ({
   op: 'call',
@@ -103,7 +132,8 @@ export const call = (external: number, declaration: ExternalCall, args: readonly
 });
 
 /** The 1-D global index `ctaid.x * ntid.x + tid.x` in i32. */
-export const globalIndexX = (): Expr => binary('add', binary('mul', special('ctaid.x'), special('ntid.x')), special('tid.x'));
+export const globalIndexX = (): Expr =>
+  binary('add', binary('mul', special('ctaid.x'), special('ntid.x')), special('tid.x'));
 
 /** The 1-D global index `ctaid.x * ntid.x + tid.x` in i64 (each register widened first). */
 export function globalIndex(): Expr {
@@ -113,7 +143,14 @@ export function globalIndex(): Expr {
 
 // ---- collectives, bits, timers, inlined functions --------------------------
 
-export const shuffle = (mode: ShuffleMode, mask: Expr, value: Expr, lane: Expr, width: Expr = i32(32), loc?: Loc): Expr => ({
+export const shuffle = (
+  mode: ShuffleMode,
+  mask: Expr,
+  value: Expr,
+  lane: Expr,
+  width: Expr = i32(32),
+  loc?: Loc,
+): Expr => ({
   op: 'shuffle',
   type: value.type,
   mode,
@@ -123,18 +160,52 @@ export const shuffle = (mode: ShuffleMode, mask: Expr, value: Expr, lane: Expr, 
   width,
   ...(loc ? { loc } : {}),
 });
-export const match = (mode: 'any' | 'all', mask: Expr, value: Expr, loc?: Loc): Expr => ({ op: 'match', type: 'u32', mode, mask, value, valueType: value.type, ...(loc ? { loc } : {}) });
-export const lanemask = (which: LaneMask, loc?: Loc): Expr => ({ op: 'lanemask', type: 'u32', which, ...(loc ? { loc } : {}) });
-export const bits = (fn: BitFunction, arg: Expr): Expr => ({ op: 'bits', type: fn === 'brev' ? arg.type : 'i32', fn, argType: arg.type, arg });
+export const match = (mode: 'any' | 'all', mask: Expr, value: Expr, loc?: Loc): Expr => ({
+  op: 'match',
+  type: 'u32',
+  mode,
+  mask,
+  value,
+  valueType: value.type,
+  ...(loc ? { loc } : {}),
+});
+export const lanemask = (which: LaneMask, loc?: Loc): Expr => ({
+  op: 'lanemask',
+  type: 'u32',
+  which,
+  ...(loc ? { loc } : {}),
+});
+export const bits = (fn: BitFunction, arg: Expr): Expr => ({
+  op: 'bits',
+  type: fn === 'brev' ? arg.type : 'i32',
+  fn,
+  argType: arg.type,
+  arg,
+});
 export const timer = (which: 'clock64' | 'globaltimer' = 'clock64'): Expr => ({ op: 'timer', type: 'u64', which });
 /** An inlined device function: runs `body`, then has the value of local `result` (of `type`). */
-export const inlined = (name: string, type: ScalarName, body: readonly Stmt[], result: number, loc?: Loc): Expr => ({ op: 'inline', type, name, body, result, ...(loc ? { loc } : {}) });
+export const inlined = (name: string, type: ScalarName, body: readonly Stmt[], result: number, loc?: Loc): Expr => ({
+  op: 'inline',
+  type,
+  name,
+  body,
+  result,
+  ...(loc ? { loc } : {}),
+});
 
 // ---- statements ------------------------------------------------------------
 
 export const exprStmt = (expr: Expr): Stmt => ({ op: 'expr', expr });
-export const ifStmt = (test: Expr, then: readonly Stmt[], otherwise: readonly Stmt[] = []): Stmt => ({ op: 'if', test, then, otherwise });
-export const loop = (id: number, parts: { test?: Expr; body: readonly Stmt[]; update?: readonly Stmt[]; postTest?: Expr }): Stmt => ({
+export const ifStmt = (test: Expr, then: readonly Stmt[], otherwise: readonly Stmt[] = []): Stmt => ({
+  op: 'if',
+  test,
+  then,
+  otherwise,
+});
+export const loop = (
+  id: number,
+  parts: { test?: Expr; body: readonly Stmt[]; update?: readonly Stmt[]; postTest?: Expr },
+): Stmt => ({
   op: 'loop',
   id,
   test: parts.test,

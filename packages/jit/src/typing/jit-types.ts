@@ -5,7 +5,20 @@
  */
 
 /** The scalar types that kernels compute with (`f16` is IEEE binary16, `bf16` bfloat16). */
-export type ScalarName = 'bool' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f16' | 'bf16' | 'f32' | 'f64';
+export type ScalarName =
+  | 'bool'
+  | 'i8'
+  | 'u8'
+  | 'i16'
+  | 'u16'
+  | 'i32'
+  | 'u32'
+  | 'i64'
+  | 'u64'
+  | 'f16'
+  | 'bf16'
+  | 'f32'
+  | 'f64';
 
 /** Memory order of an array: compact row-major, compact column-major, or any strides. */
 export type Layout = 'C' | 'F' | 'A';

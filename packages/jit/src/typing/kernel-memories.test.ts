@@ -21,7 +21,13 @@ describe('shared and local arrays', () => {
         sm[t] = x[t]!;
         scratch.set(1, 3, t);
         cuda.syncthreads();
-        out[t] = sm[127 - t]! + scratch.get(1, 3) + sm.length + scratch.shape[1]! + scratch.size + (scratch as unknown as { ndim: number }).ndim;
+        out[t] =
+          sm[127 - t]! +
+          scratch.get(1, 3) +
+          sm.length +
+          scratch.shape[1]! +
+          scratch.size +
+          (scratch as unknown as { ndim: number }).ndim;
       },
       [f32x1, f32x1],
     );
@@ -65,7 +71,9 @@ describe('shared and local arrays', () => {
       [i32x1],
       { N: 16 },
     );
-    expect(error.detail).toBe("'counts' is shared array(u32, [16, 2]) (2-D): it takes 2 index(es), 1 given; write counts.get(i, j)");
+    expect(error.detail).toBe(
+      "'counts' is shared array(u32, [16, 2]) (2-D): it takes 2 index(es), 1 given; write counts.get(i, j)",
+    );
     here.expectAt(error, 'M-ndim', 'counts[');
   });
 
@@ -100,7 +108,14 @@ describe('shared and local arrays', () => {
       [f32x1],
     );
     expect(k.memories).toEqual([{ space: 'shared', name: 'buffer', dtype: 'f32', shape: [0], dynamic: true }]);
-    expect(withoutLocs(onlyNodeOf(k.body, 'dim'))).toEqual({ op: 'dim', type: 'i64', array: 0, space: 'shared', what: 'shape', dim: 0 });
+    expect(withoutLocs(onlyNodeOf(k.body, 'dim'))).toEqual({
+      op: 'dim',
+      type: 'i64',
+      array: 0,
+      space: 'shared',
+      what: 'shape',
+      dim: 0,
+    });
   });
 
   it('ids are stable across inference rounds, and a memory in a loop is declared once', () => {
@@ -145,7 +160,10 @@ describe('a dtype passed as a constant', () => {
       expect(k.memories[0]).toMatchObject({ space: 'shared', dtype });
       expect(nodesOf(k.body, 'store')[0]).toMatchObject({ type: dtype, ref: { space: 'shared' } });
     }
-    expect(nodesOf(typed(generic, [array('f64', 1)], { DTYPE: u8 }).body, 'convert')[0]).toMatchObject({ type: 'u8', operand: { op: 'load', type: 'f64' } });
+    expect(nodesOf(typed(generic, [array('f64', 1)], { DTYPE: u8 }).body, 'convert')[0]).toMatchObject({
+      type: 'u8',
+      operand: { op: 'load', type: 'f64' },
+    });
     expect(() =>
       typed(
         (out: Float64Array) => {
@@ -154,7 +172,9 @@ describe('a dtype passed as a constant', () => {
         [array('f64', 1)],
         { DTYPE: f64 },
       ),
-    ).toThrow(/'DTYPE' is the scalar type f64: use it as a dtype \(cuda\.shared\.array\(n, DTYPE\)\) or a cast, DTYPE\(x\)/);
+    ).toThrow(
+      /'DTYPE' is the scalar type f64: use it as a dtype \(cuda\.shared\.array\(n, DTYPE\)\) or a cast, DTYPE\(x\)/,
+    );
   });
 });
 
@@ -172,7 +192,9 @@ describe('cuda.const.arrayLike', () => {
       [i32x1, f32x1],
       { TABLE },
     );
-    expect(k.memories).toEqual([{ space: 'const', name: 'table', dtype: 'f32', shape: [3], dynamic: false, data: [0.5, 1.5, 2.5] }]);
+    expect(k.memories).toEqual([
+      { space: 'const', name: 'table', dtype: 'f32', shape: [3], dynamic: false, data: [0.5, 1.5, 2.5] },
+    ]);
     expect(nodesOf(k.body, 'load').find((l) => l.ref.space === 'const')?.type).toBe('f32');
   });
 
@@ -197,7 +219,9 @@ describe('cuda.const.arrayLike', () => {
     expect(hostArrayOf([1, , 3])).toMatch(/has a hole at index 1/);
     const lying = new Proxy([1, 2], { get: (t, k, r) => (k === 'length' ? 4 : Reflect.get(t, k, r)) });
     expect(hostArrayOf(lying)).toMatch(/has a hole at index 2/);
-    expect(hostArrayOf(new Proxy([1], { get: (t, k, r) => (k === 'length' ? -1 : Reflect.get(t, k, r)) }))).toMatch(/length is not a non-negative integer/);
+    expect(hostArrayOf(new Proxy([1], { get: (t, k, r) => (k === 'length' ? -1 : Reflect.get(t, k, r)) }))).toMatch(
+      /length is not a non-negative integer/,
+    );
     let reads = 0;
     const counted = new Proxy([1, 2, 3], { get: (t, k, r) => (k === '1' ? ++reads : Reflect.get(t, k, r)) });
     expect(hostArrayOf(counted)).toEqual({ dtype: 'f64', data: [1, 1, 3] });
@@ -257,7 +281,9 @@ describe('cuda.const.arrayLike', () => {
       { TABLE },
     );
     expect(held.memories.map((m) => m.space)).toEqual(['const']);
-    expect(JSON.stringify(held.body, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).toContain('"space":"const"');
+    expect(JSON.stringify(held.body, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).toContain(
+      '"space":"const"',
+    );
     void n;
   });
 });
@@ -282,7 +308,9 @@ describe('memory declarations that are refused', () => {
       },
       [f32x1, 'i32'],
     );
-    expect(dynamicShape.detail).toBe('the shape of a local array must be constant integers (numbers, or names from the constants), got a i32 value');
+    expect(dynamicShape.detail).toBe(
+      'the shape of a local array must be constant integers (numbers, or names from the constants), got a i32 value',
+    );
     here.expectAt(dynamicShape, 'M-shape', 'n, f32');
     expect(() =>
       typed(
@@ -301,7 +329,9 @@ describe('memory declarations that are refused', () => {
         },
         [f32x1],
       ),
-    ).toThrow(/the extents of a shared array must be above 0, got 0 \(a dynamic shared array is written cuda\.shared\.array\(0, dtype\)\)/);
+    ).toThrow(
+      /the extents of a shared array must be above 0, got 0 \(a dynamic shared array is written cuda\.shared\.array\(0, dtype\)\)/,
+    );
     expect(() =>
       typed(
         (out: Float32Array) => {
@@ -319,7 +349,9 @@ describe('memory declarations that are refused', () => {
         },
         [f32x1],
       ),
-    ).toThrow(/the element type of an array is a scalar type: bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64/);
+    ).toThrow(
+      /the element type of an array is a scalar type: bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64/,
+    );
     expect(() =>
       typed(
         (out: Float32Array) => {
@@ -327,7 +359,9 @@ describe('memory declarations that are refused', () => {
         },
         [f32x1],
       ),
-    ).toThrow(/cuda\.shared\.array\(\.\.\.\) makes an array: declare it as const name = cuda\.shared\.array\(shape, dtype\)/);
+    ).toThrow(
+      /cuda\.shared\.array\(\.\.\.\) makes an array: declare it as const name = cuda\.shared\.array\(shape, dtype\)/,
+    );
   });
 
   it('memories are held by variables (array-locals.ts) but cannot be reassigned, indexed out of their extents or exceed the limits', () => {
@@ -339,7 +373,9 @@ describe('memory declarations that are refused', () => {
       },
       [f32x1],
     );
-    expect(JSON.stringify(copied.body, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).toContain('"space":"shared"');
+    expect(JSON.stringify(copied.body, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).toContain(
+      '"space":"shared"',
+    );
     expect(() =>
       typed(
         (out: Float32Array) => {

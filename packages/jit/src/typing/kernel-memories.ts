@@ -15,10 +15,18 @@ import { isLiteralType, literalValue, type Node, type TyperContext } from './typ
 import { nameTable } from './name-table.js';
 
 /** `cuda.<path>(...)` calls that make a memory, by the space they make. */
-export const MEMORY_MAKERS: Readonly<Record<string, MemorySpace>> = nameTable({ 'shared.array': 'shared', 'local.array': 'local', 'const.arrayLike': 'const' });
+export const MEMORY_MAKERS: Readonly<Record<string, MemorySpace>> = nameTable({
+  'shared.array': 'shared',
+  'local.array': 'local',
+  'const.arrayLike': 'const',
+});
 
 /** Static shared memory of a block (48 KiB without an opt-in), constant memory of a module (64 KiB), local memory of a thread (512 KiB). */
-const LIMITS: Readonly<Record<MemorySpace, number>> = Object.freeze({ shared: 48 * 1024, const: 64 * 1024, local: 512 * 1024 });
+const LIMITS: Readonly<Record<MemorySpace, number>> = Object.freeze({
+  shared: 48 * 1024,
+  const: 64 * 1024,
+  local: 512 * 1024,
+});
 
 const MAX_ELEMENTS = 2 ** 31 - 1;
 
@@ -44,14 +52,24 @@ const TYPED_ARRAY_DTYPES: readonly (readonly [new (n: number) => ArrayLike<numbe
 const DTYPE_NAMES = Object.keys(CASTS).filter((n) => n !== 'Number' && n !== 'Boolean');
 
 /** The memory that `const name = cuda.<maker>(...args)` declares. */
-export function declareMemory(c: TyperContext, space: MemorySpace, name: string, call: ESTree.CallExpression): KernelMemory {
+export function declareMemory(
+  c: TyperContext,
+  space: MemorySpace,
+  name: string,
+  call: ESTree.CallExpression,
+): KernelMemory {
   const args = call.arguments;
   if (space === 'const') {
-    if (args.length !== 1) c.typeError(call, 'cuda.const.arrayLike(HOST_ARRAY) takes one host array, named in the constants');
+    if (args.length !== 1)
+      c.typeError(call, 'cuda.const.arrayLike(HOST_ARRAY) takes one host array, named in the constants');
     const { dtype, data } = hostArrayContents(c, args[0]!);
     return { space, name, dtype, shape: [data.length], dynamic: false, data };
   }
-  if (args.length !== 2) c.typeError(call, `cuda.${space}.array(shape, dtype) takes a shape and an element type, ${args.length} argument(s) given`);
+  if (args.length !== 2)
+    c.typeError(
+      call,
+      `cuda.${space}.array(shape, dtype) takes a shape and an element type, ${args.length} argument(s) given`,
+    );
   const { shape, dynamic } = shapeOf(c, space, args[0]!);
   return { space, name, dtype: dtypeOf(c, args[1]!), shape, dynamic };
 }
@@ -59,25 +77,40 @@ export function declareMemory(c: TyperContext, space: MemorySpace, name: string,
 function shapeOf(c: TyperContext, space: MemorySpace, node: Node): { shape: number[]; dynamic: boolean } {
   const listed = node.type === 'ArrayExpression';
   const elements = listed ? (node as ESTree.ArrayExpression).elements : [node as ESTree.Expression];
-  if (elements.length < 1 || elements.length > 3) c.typeError(node, `a ${space} array has 1 to 3 dimensions; the shape lists ${elements.length}`);
+  if (elements.length < 1 || elements.length > 3)
+    c.typeError(node, `a ${space} array has 1 to 3 dimensions; the shape lists ${elements.length}`);
   const shape = elements.map((element) => {
-    if (element === null || element.type === 'SpreadElement') return c.typeError(node, 'a shape lists its extents: [n] or [n, m] (no holes or spreads)');
+    if (element === null || element.type === 'SpreadElement')
+      return c.typeError(node, 'a shape lists its extents: [n] or [n, m] (no holes or spreads)');
     const extent = c.expression(element);
     const value = literalValue(extent);
     if (extent.type !== 'int-literal' || value === undefined) {
-      const got = value !== undefined ? `the float ${value}` : isLiteralType(extent.type) ? 'a variable' : `a ${extent.type} value`;
-      return c.typeError(element, `the shape of a ${space} array must be constant integers (numbers, or names from the constants), got ${got}`);
+      const got =
+        value !== undefined
+          ? `the float ${value}`
+          : isLiteralType(extent.type)
+            ? 'a variable'
+            : `a ${extent.type} value`;
+      return c.typeError(
+        element,
+        `the shape of a ${space} array must be constant integers (numbers, or names from the constants), got ${got}`,
+      );
     }
     return value;
   });
   if (!listed && shape[0] === 0) {
-    if (space !== 'shared') c.typeError(node, 'a local array needs a constant size above 0 (only shared arrays are sized by the launch, with shape 0)');
+    if (space !== 'shared')
+      c.typeError(
+        node,
+        'a local array needs a constant size above 0 (only shared arrays are sized by the launch, with shape 0)',
+      );
     return { shape: [0], dynamic: true };
   }
   let total = 1;
   shape.forEach((extent, k) => {
     if (extent < 1) {
-      const advice = space === 'shared' && listed ? ' (a dynamic shared array is written cuda.shared.array(0, dtype))' : '';
+      const advice =
+        space === 'shared' && listed ? ' (a dynamic shared array is written cuda.shared.array(0, dtype))' : '';
       c.typeError(elements[k]!, `the extents of a ${space} array must be above 0, got ${extent}${advice}`);
     }
     total *= extent;
@@ -87,7 +120,13 @@ function shapeOf(c: TyperContext, space: MemorySpace, node: Node): { shape: numb
 }
 
 function dtypeOf(c: TyperContext, node: Node): ScalarName {
-  return c.dtypeOf(node) ?? c.typeError(node, `the element type of an array is a scalar type: ${DTYPE_NAMES.join(', ')} (or a constant that is one)`);
+  return (
+    c.dtypeOf(node) ??
+    c.typeError(
+      node,
+      `the element type of an array is a scalar type: ${DTYPE_NAMES.join(', ')} (or a constant that is one)`,
+    )
+  );
 }
 
 /** The element type and elements of the host array that `cuda.const.arrayLike(NAME)` names. */
@@ -127,8 +166,10 @@ export function hostArrayOf(value: unknown): { dtype: ScalarName; data: (number 
   }
   const array = value as ArrayLike<unknown>;
   const length: unknown = array.length;
-  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) return `the array's length is not a non-negative integer (${String(length)})`;
-  if (length > LIMITS.const) return `the array has ${length} elements, more than constant memory holds (${LIMITS.const} bytes)`;
+  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0)
+    return `the array's length is not a non-negative integer (${String(length)})`;
+  if (length > LIMITS.const)
+    return `the array has ${length} elements, more than constant memory holds (${LIMITS.const} bytes)`;
   const data: unknown[] = [];
   for (let i = 0; i < length; i++) {
     if (dtype === undefined && !Object.hasOwn(array, i)) return `the array has a hole at index ${i}`;
@@ -136,7 +177,8 @@ export function hostArrayOf(value: unknown): { dtype: ScalarName; data: (number 
   }
   if (dtype !== undefined) {
     const elementType = typeof (dtype === 'i64' || dtype === 'u64' ? 0n : 0);
-    if (data.some((v) => typeof v !== elementType)) return `the ${value?.constructor?.name ?? 'typed array'} answered elements that are not ${elementType}s`;
+    if (data.some((v) => typeof v !== elementType))
+      return `the ${value?.constructor?.name ?? 'typed array'} answered elements that are not ${elementType}s`;
     return { dtype, data: data as (number | bigint)[] };
   }
   if (data.every((v) => typeof v === 'number')) return { dtype: 'f64', data: data as number[] };
@@ -155,9 +197,18 @@ export function hostArrayOf(value: unknown): { dtype: ScalarName; data: (number 
  */
 export function capturedHostArray(c: TyperContext, name: string, value: unknown, node: Node): KernelMemory {
   const contents = hostArrayOf(value);
-  if (typeof contents === 'string') return c.typeError(node, `the constant '${name}' is read as constant memory: ${contents}`);
-  if (contents.data.length === 0) c.typeError(node, `the constant '${name}' is read as constant memory, but the array is empty`);
-  return { space: 'const', name, dtype: contents.dtype, shape: [contents.data.length], dynamic: false, data: contents.data };
+  if (typeof contents === 'string')
+    return c.typeError(node, `the constant '${name}' is read as constant memory: ${contents}`);
+  if (contents.data.length === 0)
+    c.typeError(node, `the constant '${name}' is read as constant memory, but the array is empty`);
+  return {
+    space: 'const',
+    name,
+    dtype: contents.dtype,
+    shape: [contents.data.length],
+    dynamic: false,
+    data: contents.data,
+  };
 }
 
 /** Whether a constant is a host array (so that messages can say how kernels read one). */
@@ -180,8 +231,16 @@ export function checkMemoryLimits(declared: readonly DeclaredMemory[]): void {
     used[memory.space] += bytes;
     const limit = LIMITS[memory.space];
     if (used[memory.space] > limit) {
-      const what = memory.space === 'shared' ? 'static shared memory of a block' : memory.space === 'const' ? 'constant memory' : 'local memory of a thread';
-      throw new KernelTypeError(`'${memory.name}' takes the kernel's ${what} to ${used[memory.space]} bytes, beyond ${limit}`, at);
+      const what =
+        memory.space === 'shared'
+          ? 'static shared memory of a block'
+          : memory.space === 'const'
+            ? 'constant memory'
+            : 'local memory of a thread';
+      throw new KernelTypeError(
+        `'${memory.name}' takes the kernel's ${what} to ${used[memory.space]} bytes, beyond ${limit}`,
+        at,
+      );
     }
   }
 }

@@ -33,7 +33,11 @@ export function mathCall(c: TyperContext, name: string, node: Call): Typed {
     return typed({ op: 'binary', type: 'i32', operator: 'mul', left: a, right: b, loc: c.loc(node) });
   }
   const fn = MATH_CALLS[name];
-  if (!fn) return c.typeError(node, `Math.${name} is not available in kernels; available: ${[...Object.keys(MATH_CALLS), 'fround', 'imul'].join(', ')}`);
+  if (!fn)
+    return c.typeError(
+      node,
+      `Math.${name} is not available in kernels; available: ${[...Object.keys(MATH_CALLS), 'fround', 'imul'].join(', ')}`,
+    );
   if ((fn === 'min' || fn === 'max' || fn === 'hypot') && node.arguments.length > 2) {
     // fold left: Math.max(a, b, c) = max(max(a, b), c)
     let acc = mathOf(c, fn, node.arguments.slice(0, 2), node);
@@ -46,7 +50,8 @@ export function mathCall(c: TyperContext, name: string, node: Call): Typed {
     if (quotient) return quotient;
     const value = c.expression(arg);
     // an integer rounded is itself (an integer literal stays one)
-    if (value.type === 'int-literal' || (!isLiteralType(value.type) && !isFloat(value.type) && value.type !== 'bool')) return value;
+    if (value.type === 'int-literal' || (!isLiteralType(value.type) && !isFloat(value.type) && value.type !== 'bool'))
+      return value;
     return mathOfTyped(c, fn, [value], node);
   }
   return mathOf(c, fn, node.arguments, node);
@@ -56,7 +61,8 @@ export function numberCall(c: TyperContext, name: string, node: Call): Typed {
   if ((name === 'isNaN' || name === 'isFinite' || name === 'isInteger') && node.arguments.length === 1) {
     const arg = c.expression(node.arguments[0]!);
     const loc = c.loc(node);
-    if (!isLiteralType(arg.type) && !isFloat(arg.type)) return typed({ op: 'const', type: 'bool', value: name !== 'isNaN', loc });
+    if (!isLiteralType(arg.type) && !isFloat(arg.type))
+      return typed({ op: 'const', type: 'bool', value: name !== 'isNaN', loc });
     if (name === 'isInteger') {
       const t = floatType([arg]);
       const x = c.to(arg, t, node);
@@ -70,7 +76,8 @@ export function numberCall(c: TyperContext, name: string, node: Call): Typed {
 
 export function mathOf(c: TyperContext, fn: MathFunction, argNodes: readonly Node[], node: Node): Typed {
   const spec = MATH_FUNCTIONS[fn];
-  if (argNodes.length !== spec.arity) c.typeError(node, `${fn} takes ${spec.arity} argument(s), ${argNodes.length} given`);
+  if (argNodes.length !== spec.arity)
+    c.typeError(node, `${fn} takes ${spec.arity} argument(s), ${argNodes.length} given`);
   return mathOfTyped(
     c,
     fn,

@@ -31,7 +31,9 @@ export function dtypeOf(ty: TyperState, node: Node): ScalarName | undefined {
   }
   const path = cudaMember(ty, node);
   const name = path !== undefined && isCudaCast(path) ? path : globalName(ty, node);
-  return name !== undefined && name !== 'Number' && name !== 'Boolean' && Object.hasOwn(CASTS, name) ? CASTS[name] : undefined;
+  return name !== undefined && name !== 'Number' && name !== 'Boolean' && Object.hasOwn(CASTS, name)
+    ? CASTS[name]
+    : undefined;
 }
 
 /** A bigint as an i64 (one of [2^63, 2^64) keeps its bits, as a u64 mask would); one of no 64-bit type is refused (2n ** 64n + 5n was 5n). */
@@ -49,11 +51,23 @@ export function free(ty: TyperState, name: string, node: Node): Typed {
     if (typeof c === 'boolean') return typed({ op: 'const', type: 'bool', value: c, loc: ty.loc(node) });
     if (typeof c === 'bigint') return bigintConstant(ty, c, node, `the constant '${name}' (${c}n)`);
     if (deviceFunctionOf(c)) return ty.typeError(node, `'${name}' is a device function: call it, ${name}(...)`);
-    if (c instanceof ExternalDeviceFunction) return ty.typeError(node, `'${name}' is linked device code (declareDevice '${c.symbol}'): call it, ${name}(...)`);
+    if (c instanceof ExternalDeviceFunction)
+      return ty.typeError(node, `'${name}' is linked device code (declareDevice '${c.symbol}'): call it, ${name}(...)`);
     const dtype = makerType(c);
-    if (dtype) return ty.typeError(node, `'${name}' is the scalar type ${dtype}: use it as a dtype (cuda.shared.array(n, ${name})) or a cast, ${name}(x)`);
-    if (isHostArray(c)) return ty.typeError(node, `'${name}' is a host array, read from constant memory: index it (${name}[i]) or read ${name}.length`);
-    return ty.typeError(node, `the constant '${name}' is a ${typeof c}; constants are numbers, bigints, booleans, device functions or host arrays`);
+    if (dtype)
+      return ty.typeError(
+        node,
+        `'${name}' is the scalar type ${dtype}: use it as a dtype (cuda.shared.array(n, ${name})) or a cast, ${name}(x)`,
+      );
+    if (isHostArray(c))
+      return ty.typeError(
+        node,
+        `'${name}' is a host array, read from constant memory: index it (${name}[i]) or read ${name}.length`,
+      );
+    return ty.typeError(
+      node,
+      `the constant '${name}' is a ${typeof c}; constants are numbers, bigints, booleans, device functions or host arrays`,
+    );
   }
   if (Object.hasOwn(GLOBAL_CONSTANTS, name)) return literal(ty, GLOBAL_CONSTANTS[name]!, node, 'float-literal');
   if (name === 'undefined') return ty.unsupported(node, "'undefined'");
@@ -79,7 +93,13 @@ export function globalName(ty: TyperState, node: Node): string | undefined {
   }
   if (n.type === 'MemberExpression') {
     const m = n as ESTree.MemberExpression;
-    if (!m.computed && m.property.type === 'Identifier' && INTRINSIC_NAMES.has(m.property.name) && m.object.type === 'Identifier' && !ty.lookup(m.object.name)) {
+    if (
+      !m.computed &&
+      m.property.type === 'Identifier' &&
+      INTRINSIC_NAMES.has(m.property.name) &&
+      m.object.type === 'Identifier' &&
+      !ty.lookup(m.object.name)
+    ) {
       return m.property.name;
     }
   }
@@ -158,7 +178,12 @@ function calleeConstantName(ty: TyperState, callee: Node): string | undefined {
 export function isConsoleLog(ty: TyperState, callee: Node): boolean {
   if (callee.type !== 'MemberExpression') return false;
   const m = callee as ESTree.MemberExpression;
-  return !m.computed && m.property.type === 'Identifier' && m.property.name === 'log' && globalName(ty, m.object) === 'console';
+  return (
+    !m.computed &&
+    m.property.type === 'Identifier' &&
+    m.property.name === 'log' &&
+    globalName(ty, m.object) === 'console'
+  );
 }
 
 /** `g.sync()` for a `const g = cuda.cg.thisGrid()`. */

@@ -26,7 +26,9 @@ describeGpu("numba's signature text on a GPU", () => {
     const y = toDevice(new Float32Array(n).fill(1));
     axpy.launch({ grid: 4, block: 256 }, 0.5, x.slice([0, 2 * n, 2]), y);
     axpy.launch({ grid: 4, block: 256 }, 2, toDevice(xs.subarray(0, n)), y);
-    const want = Array.from({ length: n }, (_, i) => Math.fround(Math.fround(Math.fround(0.5 * (2 * i)) + 1) + Math.fround(2 * i)));
+    const want = Array.from({ length: n }, (_, i) =>
+      Math.fround(Math.fround(Math.fround(0.5 * (2 * i)) + 1) + Math.fround(2 * i)),
+    );
     expect(Array.from(y.copyToHost() as Float32Array)).toEqual(want);
     expect([...axpy.specializations.keys()]).toEqual(["f32, array(f32, 1, 'A'), array(f32, 1, 'A')"]);
   });
@@ -41,7 +43,9 @@ describeGpu("numba's signature text on a GPU", () => {
     );
     const m = toDevice(new Int32Array(12)).reshape([3, 4]);
     mark.launch({ grid: [1, 1], block: [8, 8] }, m);
-    expect(Array.from(m.copyToHost() as Int32Array)).toEqual(Array.from({ length: 12 }, (_, i) => Math.floor(i / 4) * 100 + (i % 4)));
+    expect(Array.from(m.copyToHost() as Int32Array)).toEqual(
+      Array.from({ length: 12 }, (_, i) => Math.floor(i / 4) * 100 + (i % 4)),
+    );
     expect([...mark.specializations.keys()]).toEqual(["array(i32, 2, 'C')"]);
   });
 });

@@ -13,7 +13,9 @@ import { array, resolveSignature } from './signature.js';
 
 describe("numba's signature text", () => {
   test('reads the types, ranks and layouts numba writes, in numba names and in cuda-js names', () => {
-    expect(resolveSignature('void(float32, float32[:], float32[:])')).toEqual(resolveSignature([f32, array(f32, 1, 'A'), array(f32, 1, 'A')]));
+    expect(resolveSignature('void(float32, float32[:], float32[:])')).toEqual(
+      resolveSignature([f32, array(f32, 1, 'A'), array(f32, 1, 'A')]),
+    );
     expect(resolveSignature('void(int32[:, ::1], float64[::1, :], uint8[::1], int64[:, :, :])')).toEqual(
       resolveSignature([array(i32, 2, 'C'), array(f64, 2, 'F'), array(u8, 1, 'C'), array(i64, 3, 'A')]),
     );
@@ -78,7 +80,11 @@ describe("numba's signature text", () => {
     expect([...y]).toEqual(Array.from({ length: 40 }, (_, i) => Math.fround(0.5 * i + 1)));
     expect([...axpy.specializations.keys()]).toEqual(["f32, array(f32, 1, 'A'), array(f32, 1, 'A')"]);
     // compile and inspect take the same text
-    expect(axpy.inspect('void(float32, float32[::1], float32[::1])').types.params).toEqual({ a: 'f32', x: "array(f32, 1, 'C')", y: "array(f32, 1, 'C')" });
+    expect(axpy.inspect('void(float32, float32[::1], float32[::1])').types.params).toEqual({
+      a: 'f32',
+      x: "array(f32, 1, 'C')",
+      y: "array(f32, 1, 'C')",
+    });
   });
 
   test('an array of another element type or rank does not fit the declared any-strides array: the kernel is typed for its own types', () => {

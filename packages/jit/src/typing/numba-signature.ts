@@ -64,19 +64,25 @@ function scalarNamed(name: string, text: string): ScalarName {
   // own names only: 'toString' or '__proto__' are no types
   if (Object.hasOwn(NUMBA_NAMES, name)) return NUMBA_NAMES[name]!;
   if (isScalarName(name)) return name;
-  throw new KernelTypeError(`signature '${text}': unknown type '${name}' (use numba's names, float32, int64, ..., or cuda-js's, f32, i64, ...)`);
+  throw new KernelTypeError(
+    `signature '${text}': unknown type '${name}' (use numba's names, float32, int64, ..., or cuda-js's, f32, i64, ...)`,
+  );
 }
 
 /** The layout that an array's brackets give: all `:` any strides; `::1` last C order; `::1` first F order. */
 function layoutOf(dims: readonly string[], part: string, text: string): Layout {
   const contiguous = dims.map((d) => d === '::1');
   if (!dims.every((d) => d === ':' || d === '::1') || contiguous.filter(Boolean).length > 1) {
-    throw new KernelTypeError(`signature '${text}': an array type is written name[:], name[:, :], name[:, ::1] (C order) or name[::1, :] (F order); got '${part}'`);
+    throw new KernelTypeError(
+      `signature '${text}': an array type is written name[:], name[:, :], name[:, ::1] (C order) or name[::1, :] (F order); got '${part}'`,
+    );
   }
   if (!contiguous.includes(true)) return 'A';
   if (contiguous.at(-1)) return 'C';
   if (contiguous[0]) return 'F';
-  throw new KernelTypeError(`signature '${text}': '::1' marks the contiguous dimension, the last (C order) or the first (F order); got '${part}'`);
+  throw new KernelTypeError(
+    `signature '${text}': '::1' marks the contiguous dimension, the last (C order) or the first (F order); got '${part}'`,
+  );
 }
 
 function parseArgument(part: string, text: string): NumbaArgument {
@@ -112,12 +118,22 @@ function splitTopLevel(text: string): string[] {
  * @throws {KernelTypeError} for text that is not a signature, or an unknown type name
  */
 export function parseNumbaSignature(text: string): NumbaSignature {
-  if (text.length > MAX_TEXT_LENGTH) throw new KernelTypeError(`a signature's text has ${text.length} characters, more than the ${MAX_TEXT_LENGTH} read`);
+  if (text.length > MAX_TEXT_LENGTH)
+    throw new KernelTypeError(
+      `a signature's text has ${text.length} characters, more than the ${MAX_TEXT_LENGTH} read`,
+    );
   // trimmed first (linear): `^\s*(name)?\s*\(` tried every split of a run of spaces, quadratic in its length
   const m = /^([A-Za-z_]\w*)?\s*\(([^()]*)\)$/.exec(text.trim());
-  if (!m) throw new KernelTypeError(`signature '${text}': expected 'result(arg, ...)', as numba writes it ('void(float32, float32[:])', 'float32(float32, float32)')`);
+  if (!m)
+    throw new KernelTypeError(
+      `signature '${text}': expected 'result(arg, ...)', as numba writes it ('void(float32, float32[:])', 'float32(float32, float32)')`,
+    );
   const inner = m[2]!.trim();
   const args = inner === '' ? [] : splitTopLevel(inner).map((p) => parseArgument(p, text));
   const result = m[1];
-  return { args, returns: result === undefined || result === 'void' || result === 'none' ? undefined : scalarNamed(result, text), text };
+  return {
+    args,
+    returns: result === undefined || result === 'void' || result === 'none' ? undefined : scalarNamed(result, text),
+    text,
+  };
 }

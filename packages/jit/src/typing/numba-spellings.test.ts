@@ -31,7 +31,9 @@ describe("numba's spellings in errors", () => {
         // @ts-expect-error: numba's spelling, on purpose
         cuda.atomic.and_(x, 0, 1);
       }),
-    ).toBe("cuda.atomic.and_() is not an intrinsic kernels have (numba's spelling; in cuda-js: cuda.atomic.and(array, index, value))");
+    ).toBe(
+      "cuda.atomic.and_() is not an intrinsic kernels have (numba's spelling; in cuda-js: cuda.atomic.and(array, index, value))",
+    );
     expect(
       messageOf((x: Int32Array) => {
         // @ts-expect-error: numba's spelling, on purpose
@@ -50,7 +52,9 @@ describe("numba's spellings in errors", () => {
         // @ts-expect-error: numba's spelling, on purpose
         cuda.to_device(x);
       }),
-    ).toContain("cuda.to_device() is not an intrinsic kernels have (numba's spelling; in cuda-js: a host array passed to the kernel");
+    ).toContain(
+      "cuda.to_device() is not an intrinsic kernels have (numba's spelling; in cuda-js: a host array passed to the kernel",
+    );
   });
 
   test('len(x) names x.length; an unsupported call names the call', () => {
@@ -58,7 +62,9 @@ describe("numba's spellings in errors", () => {
       messageOf((x: Int32Array) => {
         x[0] = len(x);
       }),
-    ).toBe("'len' is not a function kernels can call (device functions come with jit.device, named in the constants) (numba's len(...); in cuda-js: x.length (1-D) or x.shape[k])");
+    ).toBe(
+      "'len' is not a function kernels can call (device functions come with jit.device, named in the constants) (numba's len(...); in cuda-js: x.length (1-D) or x.shape[k])",
+    );
     expect(
       messageOf((x: Int32Array) => {
         x[0] = (x as unknown as { at(i: number): number }).at(0);

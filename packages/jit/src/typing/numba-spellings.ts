@@ -11,14 +11,19 @@ const CUDA_PATHS: Readonly<Record<string, string>> = Object.freeze({
   'atomic.and_': 'cuda.atomic.and(array, index, value)',
   'atomic.or_': 'cuda.atomic.or(array, index, value)',
   'atomic.compare_and_swap': 'cuda.atomic.cas(array, 0, expected, value)',
-  to_device: 'a host array passed to the kernel (copied both ways), or a device array made on the host; not inside a kernel',
+  to_device:
+    'a host array passed to the kernel (copied both ways), or a device array made on the host; not inside a kernel',
   device_array: 'an array made on the host and passed to the kernel; inside a kernel, cuda.local.array(shape, dtype)',
   device_array_like: 'an array made on the host and passed to the kernel',
   synchronize: 'synchronizing on the host (stream.synchronize()), not inside a kernel',
-  'random.xoroshiro128p_uniform_float32': 'xoroshiro128p_uniform_float32, imported from @cuda-js/jit and named in the constants',
-  'random.xoroshiro128p_uniform_float64': 'xoroshiro128p_uniform_float64, imported from @cuda-js/jit and named in the constants',
-  'random.xoroshiro128p_normal_float32': 'xoroshiro128p_normal_float32, imported from @cuda-js/jit and named in the constants',
-  'random.xoroshiro128p_normal_float64': 'xoroshiro128p_normal_float64, imported from @cuda-js/jit and named in the constants',
+  'random.xoroshiro128p_uniform_float32':
+    'xoroshiro128p_uniform_float32, imported from @cuda-js/jit and named in the constants',
+  'random.xoroshiro128p_uniform_float64':
+    'xoroshiro128p_uniform_float64, imported from @cuda-js/jit and named in the constants',
+  'random.xoroshiro128p_normal_float32':
+    'xoroshiro128p_normal_float32, imported from @cuda-js/jit and named in the constants',
+  'random.xoroshiro128p_normal_float64':
+    'xoroshiro128p_normal_float64, imported from @cuda-js/jit and named in the constants',
 });
 
 /** Free functions of Python that numba kernels call → the cuda-js form. */

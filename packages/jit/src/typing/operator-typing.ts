@@ -13,17 +13,40 @@ import { isLiteralType, typed, type Node, type Typed } from './typer-context.js'
 import { literal, to, truthy } from './typer-scope.js';
 import type { TyperState } from './typer-state.js';
 
-const COMPARE: Readonly<Record<string, CompareOperator>> = { '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge', '==': 'eq', '===': 'eq', '!=': 'ne', '!==': 'ne' };
-const ARITHMETIC: Readonly<Record<string, BinaryOperator>> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'rem' };
+const COMPARE: Readonly<Record<string, CompareOperator>> = {
+  '<': 'lt',
+  '<=': 'le',
+  '>': 'gt',
+  '>=': 'ge',
+  '==': 'eq',
+  '===': 'eq',
+  '!=': 'ne',
+  '!==': 'ne',
+};
+const ARITHMETIC: Readonly<Record<string, BinaryOperator>> = {
+  '+': 'add',
+  '-': 'sub',
+  '*': 'mul',
+  '/': 'div',
+  '%': 'rem',
+};
 const BITWISE: Readonly<Record<string, BinaryOperator>> = { '&': 'and', '|': 'or', '^': 'xor' };
 const SHIFTS: Readonly<Record<string, BinaryOperator>> = { '<<': 'shl', '>>': 'shr', '>>>': 'ushr' };
 
 /** `test ? a : b` (lazily) in the common type of `a` and `b`; literals on both sides with a constant test fold. */
 export function selectOf(ty: TyperState, test: Expr, a: Typed, b: Typed, node: Node, aNode: Node, bNode: Node): Typed {
   const t = common(ty, a, b, node);
-  if (isLiteralType(t) && a.value !== undefined && b.value !== undefined && test.op === 'const') return test.value ? a : b;
+  if (isLiteralType(t) && a.value !== undefined && b.value !== undefined && test.op === 'const')
+    return test.value ? a : b;
   const type = isLiteralType(t) ? concreteOf(t, a, b) : t;
-  return typed({ op: 'select', type, test, then: to(ty, a, type, aNode), otherwise: to(ty, b, type, bNode), loc: ty.loc(node) });
+  return typed({
+    op: 'select',
+    type,
+    test,
+    then: to(ty, a, type, aNode),
+    otherwise: to(ty, b, type, bNode),
+    loc: ty.loc(node),
+  });
 }
 
 /** The concrete type of two literal branches. */
@@ -61,24 +84,54 @@ export function binaryOf(ty: TyperState, op: string, left: Typed, right: Typed, 
   const compare = COMPARE[op];
   if (compare) {
     let t = common(ty, left, right, node);
-    if (isLiteralType(t)) t = promoteValues(defaultLiteralType(t, left.value), defaultLiteralType(t, right.value)) as ScalarName;
+    if (isLiteralType(t))
+      t = promoteValues(defaultLiteralType(t, left.value), defaultLiteralType(t, right.value)) as ScalarName;
     const operandType = t === 'bool' ? 'bool' : t;
-    return typed({ op: 'compare', type: 'bool', operator: compare, operandType, left: to(ty, left, operandType, node), right: to(ty, right, operandType, node), loc });
+    return typed({
+      op: 'compare',
+      type: 'bool',
+      operator: compare,
+      operandType,
+      left: to(ty, left, operandType, node),
+      right: to(ty, right, operandType, node),
+      loc,
+    });
   }
   const arith = ARITHMETIC[op];
   if (arith) {
     let t = arithmetic(ty, left, right, node);
     if (arith === 'div' && !isFloat(t) && bitsOf(t) < 64) t = 'f64'; // JavaScript's `/` on numbers is float division; BigInt's (64-bit) truncates
-    return typed({ op: 'binary', type: t, operator: arith, left: to(ty, left, t, node), right: to(ty, right, t, node), loc });
+    return typed({
+      op: 'binary',
+      type: t,
+      operator: arith,
+      left: to(ty, left, t, node),
+      right: to(ty, right, t, node),
+      loc,
+    });
   }
   if (op === '**') {
     const t = floatType([left, right]);
-    return typed({ op: 'math', type: t, fn: 'pow', argType: t, args: [to(ty, left, t, node), to(ty, right, t, node)], loc });
+    return typed({
+      op: 'math',
+      type: t,
+      fn: 'pow',
+      argType: t,
+      args: [to(ty, left, t, node), to(ty, right, t, node)],
+      loc,
+    });
   }
   const bitwise = BITWISE[op];
   if (bitwise) {
     const t = integerOperands(ty, left, right, node);
-    return typed({ op: 'binary', type: t, operator: bitwise, left: to(ty, asInteger(ty, left, node), t, node), right: to(ty, asInteger(ty, right, node), t, node), loc });
+    return typed({
+      op: 'binary',
+      type: t,
+      operator: bitwise,
+      left: to(ty, asInteger(ty, left, node), t, node),
+      right: to(ty, asInteger(ty, right, node), t, node),
+      loc,
+    });
   }
   const shift = SHIFTS[op];
   if (shift) {
@@ -96,14 +149,16 @@ export function binaryOf(ty: TyperState, op: string, left: Typed, right: Typed, 
 function arithmetic(ty: TyperState, left: Typed, right: Typed, node: Node): ScalarName {
   const t = common(ty, left, right, node);
   if (t === 'bool') return 'i32';
-  if (isLiteralType(t)) return promoteValues(defaultLiteralType(t, left.value), defaultLiteralType(t, right.value)) as ScalarName;
+  if (isLiteralType(t))
+    return promoteValues(defaultLiteralType(t, left.value), defaultLiteralType(t, right.value)) as ScalarName;
   return t;
 }
 
 /** Floats meet bitwise operators as JavaScript's ToInt32 does: truncated to i32. */
 function asInteger(ty: TyperState, t: Typed, node: Node): Typed {
   if (t.type === 'float-literal') return literal(ty, (t.value ?? 0) | 0, node, 'int-literal');
-  if (!isLiteralType(t.type) && isFloat(t.type)) return typed({ op: 'convert', type: 'i32', operand: t.expr, loc: ty.loc(node) });
+  if (!isLiteralType(t.type) && isFloat(t.type))
+    return typed({ op: 'convert', type: 'i32', operand: t.expr, loc: ty.loc(node) });
   return t;
 }
 
@@ -118,7 +173,14 @@ export function logical(ty: TyperState, node: ESTree.LogicalExpression): Typed {
   const right = ty.context.expression(node.right);
   let t = common(ty, left, right, node);
   if (isLiteralType(t)) t = defaultLiteralType(t, undefined);
-  return typed({ op: 'logical', type: t, operator: node.operator === '&&' ? 'and' : 'or', left: to(ty, left, t, node), right: to(ty, right, t, node), loc: ty.loc(node) });
+  return typed({
+    op: 'logical',
+    type: t,
+    operator: node.operator === '&&' ? 'and' : 'or',
+    left: to(ty, left, t, node),
+    right: to(ty, right, t, node),
+    loc: ty.loc(node),
+  });
 }
 
 export function unary(ty: TyperState, node: ESTree.UnaryExpression): Typed {

@@ -43,7 +43,9 @@ describe('pointer parameters in the simulator', () => {
     const addOne = jit(addOneSource, { target: 'simulator', signatures: [[pointer(u8), u32]] });
     const error = errorOf(() => addOne.launch({ grid: 1, block: 32 }, 0x7f0000001000n, 4));
     expect(error).toBeInstanceOf(KernelArgumentError);
-    expect(error.message).toMatch(/argument 'x' \(1 of 2\): a raw device address \(0x7f0000001000\) for the pointer parameter, which the simulator cannot read/);
+    expect(error.message).toMatch(
+      /argument 'x' \(1 of 2\): a raw device address \(0x7f0000001000\) for the pointer parameter, which the simulator cannot read/,
+    );
   });
 
   test('an array of another element type does not fit the pointer: the kernel is typed for its own types, and says why', () => {
@@ -59,8 +61,12 @@ describe('pointer parameters in the simulator', () => {
     const addOne = jit(addOneSource, { target: 'simulator' });
     const error = errorOf(() => addOne.launch({ grid: 1, block: 32 }, 0x1000n, 4));
     expect(error).toBeInstanceOf(KernelTypeError);
-    expect(error.message).toMatch(/'x' \(argument 1 of 2\) is used as an array here, but the launch passed a i64 scalar/);
-    expect(error.message).toMatch(/declare the parameter a pointer in the kernel's signatures: \{ signatures: \[\[pointer\(u8\), \.\.\.\]\] \}/);
+    expect(error.message).toMatch(
+      /'x' \(argument 1 of 2\) is used as an array here, but the launch passed a i64 scalar/,
+    );
+    expect(error.message).toMatch(
+      /declare the parameter a pointer in the kernel's signatures: \{ signatures: \[\[pointer\(u8\), \.\.\.\]\] \}/,
+    );
   });
 
   test("a pointer's length, extent or a view of it is a KernelTypeError at the user's line", () => {

@@ -95,7 +95,9 @@ describe('cuda.printf', () => {
           { FORMAT: format as unknown as number },
         ),
       ).toThrow(/cuda\.printf's format is a string literal/);
-      expect(() => typed(new Function('n', `cuda.printf(${JSON.stringify(format)}, n);`) as (n: number) => void, ['i32'])).toThrow(message);
+      expect(() =>
+        typed(new Function('n', `cuda.printf(${JSON.stringify(format)}, n);`) as (n: number) => void, ['i32']),
+      ).toThrow(message);
     }
   });
 });

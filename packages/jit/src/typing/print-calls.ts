@@ -13,7 +13,14 @@
 import type { ESTree } from 'meriyah';
 import { isFloat, type ScalarName } from './jit-types.js';
 import type { Expr, Stmt } from './typed-ir.js';
-import { isLiteralType, literalValue, stringLiteral, type Node, type Typed, type TyperContext } from './typer-context.js';
+import {
+  isLiteralType,
+  literalValue,
+  stringLiteral,
+  type Node,
+  type Typed,
+  type TyperContext,
+} from './typer-context.js';
 
 /** vprintf's limit: 32 arguments besides the format. */
 const MAX_ARGS = 32;
@@ -34,21 +41,44 @@ const CONVERSION = /%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|j|z|t|L|q)?(.?
 function conversions(c: TyperContext, format: string, node: Node): Conversion[] {
   const out: Conversion[] = [];
   for (const m of format.matchAll(CONVERSION)) {
-    const [text, , width, precision, length, letter] = m as unknown as [string, string, string | undefined, string | undefined, string | undefined, string];
+    const [text, , width, precision, length, letter] = m as unknown as [
+      string,
+      string,
+      string | undefined,
+      string | undefined,
+      string | undefined,
+      string,
+    ];
     if (letter === '%' && text === '%%') continue;
-    if (width === '*' || precision === '*') c.typeError(node, `printf: '*' widths and precisions (${text}) are not supported; write the number into the format`);
+    if (width === '*' || precision === '*')
+      c.typeError(
+        node,
+        `printf: '*' widths and precisions (${text}) are not supported; write the number into the format`,
+      );
     if (letter === '') c.typeError(node, `printf: the format ends in an unfinished conversion '${text}'`);
-    if (letter === 's') c.typeError(node, 'printf: %s is not supported (strings are no values in kernels); write the text into the format');
+    if (letter === 's')
+      c.typeError(
+        node,
+        'printf: %s is not supported (strings are no values in kernels); write the text into the format',
+      );
     if (letter === 'p' || letter === 'n') c.typeError(node, `printf: %${letter} is not supported in kernels`);
-    if (length === 'L' || length === 'q') c.typeError(node, `printf: the length '${length}' (${text}) is not supported; use %f for floats, %lld for 64-bit integers`);
+    if (length === 'L' || length === 'q')
+      c.typeError(
+        node,
+        `printf: the length '${length}' (${text}) is not supported; use %f for floats, %lld for 64-bit integers`,
+      );
     if ('diouxXc'.includes(letter)) {
       const wide = length === 'l' || length === 'll' || length === 'j' || length === 'z' || length === 't';
       out.push({ text, kind: wide ? 'int64' : 'int32', signed: letter === 'd' || letter === 'i' || letter === 'c' });
     } else if ('fFeEgGaA'.includes(letter)) {
-      if (length !== undefined && length !== 'l') c.typeError(node, `printf: '${text}' is not a float conversion C knows`);
+      if (length !== undefined && length !== 'l')
+        c.typeError(node, `printf: '${text}' is not a float conversion C knows`);
       out.push({ text, kind: 'float', signed: true });
     } else {
-      c.typeError(node, `printf: '${text}' is not a conversion printf has (d, i, u, x, X, o, c, f, F, e, E, g, G, a, A)`);
+      c.typeError(
+        node,
+        `printf: '${text}' is not a conversion printf has (d, i, u, x, X, o, c, f, F, e, E, g, G, a, A)`,
+      );
     }
   }
   return out;
@@ -62,16 +92,23 @@ function suggestion(t: ScalarName): string {
 
 /** The argument of a conversion, of the type the conversion reads. */
 function printfArgument(c: TyperContext, conversion: Conversion, node: Node): Expr {
-  if (stringLiteral(node) !== undefined) c.typeError(node, 'printf: strings are no values in kernels; write the text into the format');
+  if (stringLiteral(node) !== undefined)
+    c.typeError(node, 'printf: strings are no values in kernels; write the text into the format');
   const v = c.expression(node);
   const value = literalValue(v);
   const where = `printf: ${conversion.text}`;
   if (conversion.kind === 'float') {
     if (isLiteralType(v.type) || isFloat(v.type)) return c.to(v, 'f64', node);
-    return c.typeError(node, `${where} prints a float, the argument is ${v.type}: write ${suggestion(v.type)}, or convert it: cuda.f64(x)`);
+    return c.typeError(
+      node,
+      `${where} prints a float, the argument is ${v.type}: write ${suggestion(v.type)}, or convert it: cuda.f64(x)`,
+    );
   }
   if (v.type === 'float-literal' || (!isLiteralType(v.type) && isFloat(v.type))) {
-    return c.typeError(node, `${where} prints an integer, the argument is ${v.type === 'float-literal' ? 'a float literal' : v.type}: write %f, or convert it: cuda.i32(x)`);
+    return c.typeError(
+      node,
+      `${where} prints an integer, the argument is ${v.type === 'float-literal' ? 'a float literal' : v.type}: write %f, or convert it: cuda.i32(x)`,
+    );
   }
   if (conversion.kind === 'int32') {
     if (v.type === 'int-literal') {
@@ -79,7 +116,11 @@ function printfArgument(c: TyperContext, conversion: Conversion, node: Node): Ex
       if (!fits) c.typeError(node, `${where} prints a 32-bit integer, ${value} needs 64 bits: write %lld`);
       return c.to(v, conversion.signed || (value ?? 0) < 0 ? 'i32' : 'u32', node);
     }
-    if (v.type === 'i64' || v.type === 'u64') return c.typeError(node, `${where} prints a 32-bit integer, the argument is ${v.type}: write ${suggestion(v.type)}`);
+    if (v.type === 'i64' || v.type === 'u64')
+      return c.typeError(
+        node,
+        `${where} prints a 32-bit integer, the argument is ${v.type}: write ${suggestion(v.type)}`,
+      );
     return c.to(v, v.type === 'u32' ? 'u32' : 'i32', node);
   }
   // 64-bit conversions: narrower integers are widened (by their own signedness)
@@ -91,11 +132,16 @@ function printfArgument(c: TyperContext, conversion: Conversion, node: Node): Ex
 export function printfCall(c: TyperContext, args: readonly Node[], call: ESTree.CallExpression): Stmt {
   const [formatNode, ...rest] = args as [Node, ...Node[]];
   const format = stringLiteral(formatNode);
-  if (format === undefined) return c.typeError(formatNode, "cuda.printf's format is a string literal: cuda.printf('%d\\n', i)");
-  if (rest.length > MAX_ARGS) c.typeError(call, `cuda.printf takes at most ${MAX_ARGS} arguments after the format, ${rest.length} given`);
+  if (format === undefined)
+    return c.typeError(formatNode, "cuda.printf's format is a string literal: cuda.printf('%d\\n', i)");
+  if (rest.length > MAX_ARGS)
+    c.typeError(call, `cuda.printf takes at most ${MAX_ARGS} arguments after the format, ${rest.length} given`);
   const wanted = conversions(c, format, formatNode);
   if (wanted.length !== rest.length) {
-    c.typeError(rest.length > wanted.length ? rest[wanted.length]! : call, `printf: the format has ${wanted.length} conversion(s), ${rest.length} argument(s) given`);
+    c.typeError(
+      rest.length > wanted.length ? rest[wanted.length]! : call,
+      `printf: the format has ${wanted.length} conversion(s), ${rest.length} argument(s) given`,
+    );
   }
   return { op: 'print', format, args: rest.map((node, i) => printfArgument(c, wanted[i]!, node)), loc: c.loc(call) };
 }
@@ -139,6 +185,7 @@ function logPart(c: TyperContext, node: Node): { text: string; arg?: Expr } {
 export function consoleLogCall(c: TyperContext, args: readonly Node[], call: ESTree.CallExpression): Stmt {
   const parts = args.map((node) => logPart(c, node));
   const values = parts.flatMap((p) => (p.arg ? [p.arg] : []));
-  if (values.length > MAX_ARGS) c.typeError(call, `console.log in kernels prints at most ${MAX_ARGS} values at once, ${values.length} given`);
+  if (values.length > MAX_ARGS)
+    c.typeError(call, `console.log in kernels prints at most ${MAX_ARGS} values at once, ${values.length} given`);
   return { op: 'print', format: `${parts.map((p) => p.text).join(' ')}\n`, args: values, loc: c.loc(call) };
 }

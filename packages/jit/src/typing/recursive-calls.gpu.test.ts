@@ -13,11 +13,17 @@ const fib = jit.device(function fib(n: number): number {
   if (n < 2) return n;
   return fib(n - 1) + fib(n - 2);
 });
-const fibDeclared: DeviceFunctionCallable<(n: number) => number> = jit.device((n: number): number => (n < 2 ? n : fibDeclared(n - 1) + fibDeclared(n - 2)), {
-  returns: i64,
-  constants: () => ({ fibDeclared }),
-});
-const innerFac: DeviceFunctionCallable<(n: number) => number> = jit.device((n: number): number => (n < 1 ? 1 : n * outerFac(n - 1)), { constants: () => ({ outerFac }) });
+const fibDeclared: DeviceFunctionCallable<(n: number) => number> = jit.device(
+  (n: number): number => (n < 2 ? n : fibDeclared(n - 1) + fibDeclared(n - 2)),
+  {
+    returns: i64,
+    constants: () => ({ fibDeclared }),
+  },
+);
+const innerFac: DeviceFunctionCallable<(n: number) => number> = jit.device(
+  (n: number): number => (n < 1 ? 1 : n * outerFac(n - 1)),
+  { constants: () => ({ outerFac }) },
+);
 const outerFac = jit.device((n: number): number => (n < 1 ? 1 : n * innerFac(n - 1)), { constants: { innerFac } });
 
 const source = (n: Int32Array, fibs: Int32Array, declared: Float64Array, facs: Float64Array) => {

@@ -24,9 +24,12 @@ const fib = device(function fib(n: number): number {
 });
 
 // the idiomatic arrow: the base case is one branch of a conditional
-const fibArrow: DeviceFunctionCallable<(n: number) => number> = device((n: number): number => (n < 2 ? n : fibArrow(n - 1) + fibArrow(n - 2)), {
-  name: 'fibArrow',
-});
+const fibArrow: DeviceFunctionCallable<(n: number) => number> = device(
+  (n: number): number => (n < 2 ? n : fibArrow(n - 1) + fibArrow(n - 2)),
+  {
+    name: 'fibArrow',
+  },
+);
 
 // numba's fib1: a declared return type
 const fibDeclared: DeviceFunctionCallable<(n: number) => number> = device(
@@ -95,9 +98,12 @@ describe('recursive device functions in the simulator', () => {
   });
 
   test('in a kernel with barriers (lockstep mode), with the thread position read in the function', () => {
-    const depthSum: DeviceFunctionCallable<(n: number) => number> = device((n: number): number => (n <= 0 ? cuda.threadIdx.x : n + depthSum(n - 1)), {
-      constants: () => ({ depthSum }),
-    });
+    const depthSum: DeviceFunctionCallable<(n: number) => number> = device(
+      (n: number): number => (n <= 0 ? cuda.threadIdx.x : n + depthSum(n - 1)),
+      {
+        constants: () => ({ depthSum }),
+      },
+    );
     const k = jit(
       (out: Int32Array) => {
         const sm = cuda.shared.array(64, cuda.i32);
@@ -148,10 +154,13 @@ describe('recursive device functions in the simulator', () => {
       },
       { name: 'sumTo', constants: () => ({ sumTo }) },
     );
-    const forever: DeviceFunctionCallable<(n: number) => number> = device((n: number): number => (n < -1 ? 0 : forever(n + 1)), {
-      name: 'forever',
-      constants: () => ({ forever }),
-    });
+    const forever: DeviceFunctionCallable<(n: number) => number> = device(
+      (n: number): number => (n < -1 ? 0 : forever(n + 1)),
+      {
+        name: 'forever',
+        constants: () => ({ forever }),
+      },
+    );
     const k = jit(
       (n: number, out: Int32Array) => {
         out[0] = sumTo(cuda.i32(n));
@@ -191,7 +200,9 @@ describe('recursive device functions in the simulator', () => {
     });
     expect(error).toBeInstanceOf(RecursionTypeError);
     expect(error).toBeInstanceOf(KernelTypeError);
-    expect((error as Error).message).toMatch(/the return type of the recursive device function 'loop' cannot be inferred/);
+    expect((error as Error).message).toMatch(
+      /the return type of the recursive device function 'loop' cannot be inferred/,
+    );
     expect((error as Error).message).toMatch(/returns: f64/);
     expect((error as Error).message).toMatch(/recursive-calls\.test\.ts:\d+:\d+/);
     // declared, the same function types (and recurses without end)
@@ -210,17 +221,22 @@ describe('recursive device functions in the simulator', () => {
   });
 
   test('arrays and collectives in a recursive function are refused, naming the function', () => {
-    const withArray: DeviceFunctionCallable<(a: Int32Array, n: number) => number> = device((a: Int32Array, n: number): number => (n <= 0 ? 0 : a[n]! + withArray(a, n - 1)), {
-      name: 'withArray',
-      constants: () => ({ withArray }),
-    });
+    const withArray: DeviceFunctionCallable<(a: Int32Array, n: number) => number> = device(
+      (a: Int32Array, n: number): number => (n <= 0 ? 0 : a[n]! + withArray(a, n - 1)),
+      {
+        name: 'withArray',
+        constants: () => ({ withArray }),
+      },
+    );
     const k = jit(
       (a: Int32Array) => {
         a[0] = withArray(a, 3);
       },
       { target: 'simulator', constants: { withArray } },
     );
-    expect(() => k.compile([array('i32', 1)])).toThrow(/'withArray' is a recursive device function: it takes scalar arguments only/);
+    expect(() => k.compile([array('i32', 1)])).toThrow(
+      /'withArray' is a recursive device function: it takes scalar arguments only/,
+    );
     const syncing: DeviceFunctionCallable<(n: number) => number> = device(
       (n: number): number => {
         cuda.syncthreads();
@@ -234,13 +250,17 @@ describe('recursive device functions in the simulator', () => {
       },
       { target: 'simulator', constants: { syncing } },
     );
-    expect(() => s.compile([array('i32', 1)])).toThrow(/a block barrier or vote in the recursive device function 'syncing'/);
+    expect(() => s.compile([array('i32', 1)])).toThrow(
+      /a block barrier or vote in the recursive device function 'syncing'/,
+    );
   });
 });
 
 describeWhen(compileRequirements, 'recursive device functions through libNVVM and ptxas', () => {
   test('fib, mutual recursion and a void recursion compile to PTX functions that call themselves', () => {
-    const { ir, ptx } = compileAndAssemble(fibKernel.compile([array('i32', 1), array('i32', 1), array('i32', 1), array('f64', 1)]).typed);
+    const { ir, ptx } = compileAndAssemble(
+      fibKernel.compile([array('i32', 1), array('i32', 1), array('i32', 1), array('f64', 1)]).typed,
+    );
     expect(ir).toMatch(/define internal i32 @\S+\$fib\$0\(i32 %a0\)/);
     expect(ir).toMatch(/define internal i64 @\S+\$fibDeclared\$2\(i32 %a0\)/);
     expect(ptx).toMatch(/\.func\s+\(\.param\s+\.b32\s+\S+\)\s+\S*\$fib\$0/);
@@ -272,7 +292,10 @@ describe("the README's recursion example", () => {
       if (n < 2) return n;
       return fib(n - 1) + fib(n - 2);
     });
-    const isEven: DeviceFunctionCallable<(n: number) => boolean> = device((n: number): boolean => (n === 0 ? true : isOdd(n - 1)), { constants: () => ({ isOdd }) });
+    const isEven: DeviceFunctionCallable<(n: number) => boolean> = device(
+      (n: number): boolean => (n === 0 ? true : isOdd(n - 1)),
+      { constants: () => ({ isOdd }) },
+    );
     const isOdd = device((n: number): boolean => (n === 0 ? false : isEven(n - 1)), { constants: { isEven } });
     const fibs = jit(
       (out: Int32Array, parity: Uint8Array) => {

@@ -46,7 +46,12 @@ function callees(fn: DeviceFunction): DeviceFunction[] {
       return;
     }
     const n = node as { type?: unknown; callee?: { type?: string; name?: string } };
-    if (n.type === 'CallExpression' && n.callee?.type === 'Identifier' && n.callee.name !== undefined && Object.hasOwn(fn.constants, n.callee.name)) {
+    if (
+      n.type === 'CallExpression' &&
+      n.callee?.type === 'Identifier' &&
+      n.callee.name !== undefined &&
+      Object.hasOwn(fn.constants, n.callee.name)
+    ) {
       const callee = deviceFunctionOf(fn.constants[n.callee.name]);
       if (callee) found.add(callee);
     }
@@ -113,10 +118,17 @@ export class RecursiveFunctions {
     const name = fn.name || (call.callee as ESTree.Identifier).name;
     const { params } = fn.parsed;
     if (call.arguments.length !== params.length) {
-      c.typeError(call, `'${name}' takes ${params.length} argument(s) (${params.join(', ')}), ${call.arguments.length} given`);
+      c.typeError(
+        call,
+        `'${name}' takes ${params.length} argument(s) (${params.join(', ')}), ${call.arguments.length} given`,
+      );
     }
     const args = call.arguments.map((node) => {
-      if (c.arrayOf(node)) c.typeError(node, `'${name}' is a recursive device function: it takes scalar arguments only, not arrays (a recursive function is a function of its own, not inlined)`);
+      if (c.arrayOf(node))
+        c.typeError(
+          node,
+          `'${name}' is a recursive device function: it takes scalar arguments only, not arrays (a recursive function is a function of its own, not inlined)`,
+        );
       return c.expression(node);
     });
     const types = args.map((a) => c.concrete(a));
@@ -139,7 +151,10 @@ export class RecursiveFunctions {
     if (spec.declared !== undefined) type = spec.declared;
     else if (spec.result === undefined) type = 'int-literal';
     else type = c.readLocal(spec.result, call).type;
-    const final: Expr = { ...expr, type: type === 'int-literal' || type === 'float-literal' ? (type === 'int-literal' ? 'i32' : 'f64') : type };
+    const final: Expr = {
+      ...expr,
+      type: type === 'int-literal' || type === 'float-literal' ? (type === 'int-literal' ? 'i32' : 'f64') : type,
+    };
     if (inProgress && spec.declared === undefined) spec.backCalls.push({ expr: final, at: c.at(call) });
     return type === 'int-literal' ? { expr: final, type: 'int-literal', value: 0 } : { expr: final, type: final.type };
   }
@@ -196,7 +211,11 @@ export class RecursiveFunctions {
    * The functions, after the last round (`localsOf` gives the locals each
    * owns); refuses a function whose return type could not be inferred.
    */
-  finish(kernelSymbol: string, localsOf: (index: number) => number[], localType: (id: number) => ScalarName): TypedFunction[] {
+  finish(
+    kernelSymbol: string,
+    localsOf: (index: number) => number[],
+    localType: (id: number) => ScalarName,
+  ): TypedFunction[] {
     return this.#specs.map((spec) => {
       if (spec.declared === undefined && spec.result !== undefined) checkInferable(spec);
       const symbolName = (spec.fn.name || spec.name).replace(/[^A-Za-z0-9_]/g, '_');

@@ -75,7 +75,8 @@ function statementCall(ty: TyperState, e: ESTree.Expression): Stmt | undefined {
   if (!call) return undefined;
   const callee = call.callee;
   const fn = deviceFunction(ty, callee);
-  if (fn && isRecursive(fn)) return { op: 'expr', expr: ty.recursive.call(ty.context, fn, call, true).expr, loc: ty.loc(call) };
+  if (fn && isRecursive(fn))
+    return { op: 'expr', expr: ty.recursive.call(ty.context, fn, call, true).expr, loc: ty.loc(call) };
   if (fn) return inlineStatement(ty.context, fn, call);
   if (isGridSync(ty, callee)) return gridSync(ty, call);
   const path = cudaPath(ty, callee);
@@ -87,7 +88,8 @@ function statementCall(ty: TyperState, e: ESTree.Expression): Stmt | undefined {
 function declaration(ty: TyperState, node: ESTree.VariableDeclaration): Stmt[] {
   const out: Stmt[] = [];
   const isConst = node.kind === 'const';
-  if (node.kind !== 'let' && node.kind !== 'const' && node.kind !== 'var') ty.unsupported(node, `'${node.kind}' declarations`);
+  if (node.kind !== 'let' && node.kind !== 'const' && node.kind !== 'var')
+    ty.unsupported(node, `'${node.kind}' declarations`);
   for (const d of node.declarations) {
     if (d.id.type === 'ArrayPattern') {
       out.push(...destructure(ty, d.id, d.init ?? undefined, isConst));
@@ -111,14 +113,20 @@ function declaration(ty: TyperState, node: ESTree.VariableDeclaration): Stmt[] {
   return out;
 }
 
-function destructure(ty: TyperState, pattern: ESTree.ArrayPattern, init: ESTree.Expression | undefined, isConst: boolean): Stmt[] {
+function destructure(
+  ty: TyperState,
+  pattern: ESTree.ArrayPattern,
+  init: ESTree.Expression | undefined,
+  isConst: boolean,
+): Stmt[] {
   const call = init ? unwrapCall(init) : undefined;
   const what = call ? cudaPath(ty, call.callee) : undefined;
   if (!init || !call || (what !== 'grid' && what !== 'gridsize')) {
     return ty.unsupported(pattern, 'destructuring other than `const [i, j] = cuda.grid(2)` or `cuda.gridsize(n)`');
   }
   const n = dimensionCount(ty.context, call, what);
-  if (pattern.elements.length > n) ty.typeError(pattern, `cuda.${what}(${n}) gives ${n} values, ${pattern.elements.length} names were given`);
+  if (pattern.elements.length > n)
+    ty.typeError(pattern, `cuda.${what}(${n}) gives ${n} values, ${pattern.elements.length} names were given`);
   const out: Stmt[] = [];
   pattern.elements.forEach((element, axis) => {
     if (element === null) return;
@@ -200,10 +208,15 @@ function jump(ty: TyperState, node: ESTree.BreakStatement | ESTree.ContinueState
     const t = targets[i]!;
     if (label !== undefined ? t.label === label : t.isLoop) {
       if (!isBreak && !t.isLoop) ty.typeError(node, `'continue ${label}' names a block, not a loop`);
-      return isBreak ? { op: 'break', target: t.id, loc: ty.loc(node) } : { op: 'continue', target: t.id, loc: ty.loc(node) };
+      return isBreak
+        ? { op: 'break', target: t.id, loc: ty.loc(node) }
+        : { op: 'continue', target: t.id, loc: ty.loc(node) };
     }
   }
-  return ty.typeError(node, label !== undefined ? `'${word} ${label}': no enclosing statement has that label` : `'${word}' outside a loop`);
+  return ty.typeError(
+    node,
+    label !== undefined ? `'${word} ${label}': no enclosing statement has that label` : `'${word}' outside a loop`,
+  );
 }
 
 function gridSync(ty: TyperState, call: ESTree.CallExpression): Stmt {

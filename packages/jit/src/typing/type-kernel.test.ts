@@ -16,7 +16,11 @@ declare function f32(x: number): number;
 
 const f32x1 = array('f32', 1);
 
-function typed(fn: (...args: never[]) => unknown, signature: JitType[], constants?: Record<string, number>): TypedKernel {
+function typed(
+  fn: (...args: never[]) => unknown,
+  signature: JitType[],
+  constants?: Record<string, number>,
+): TypedKernel {
   return typeKernel(parseKernel(fn, captureCallSite()), signature, { symbol: 'k', constants });
 }
 
@@ -28,7 +32,8 @@ function expressions(stmts: readonly Stmt[]): Expr[] {
     out.push(e);
     for (const value of Object.values(e)) {
       if (value && typeof value === 'object' && 'op' in value) visitExpr(value as Expr);
-      if (Array.isArray(value)) for (const v of value) if (v && typeof v === 'object' && 'op' in v) visitExpr(v as Expr);
+      if (Array.isArray(value))
+        for (const v of value) if (v && typeof v === 'object' && 'op' in v) visitExpr(v as Expr);
     }
     if (e.op === 'load' || e.op === 'store') e.ref.indices.forEach(visitExpr);
   };

@@ -52,19 +52,29 @@ const MAX_INFERENCE_ROUNDS = 32;
  * device-calls.ts (inlined device functions) and external-calls.ts (calls
  * of linked code).
  */
-export function typeKernel(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions): TypedKernel {
+export function typeKernel(
+  parsed: ParsedKernel,
+  signature: readonly JitType[],
+  options: TypeKernelOptions,
+): TypedKernel {
   countStage('typed');
   return withNestingBound('typing', () => typeKernelUnbounded(parsed, signature, options));
 }
 
-function typeKernelUnbounded(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions): TypedKernel {
+function typeKernelUnbounded(
+  parsed: ParsedKernel,
+  signature: readonly JitType[],
+  options: TypeKernelOptions,
+): TypedKernel {
   return run(new TyperState(parsed, signature, options, makeContext));
 }
 
 function run(ty: TyperState): TypedKernel {
   const params = ty.paramNames;
   if (ty.signature.length !== params.length) {
-    throw new KernelTypeError(`the kernel takes ${params.length} parameter(s) (${params.join(', ')}), the signature has ${ty.signature.length}`);
+    throw new KernelTypeError(
+      `the kernel takes ${params.length} parameter(s) (${params.join(', ')}), the signature has ${ty.signature.length}`,
+    );
   }
   let rounds = 0;
   do {
@@ -107,7 +117,9 @@ function round(ty: TyperState): Stmt[] {
   ty.localCursor = 0;
   ty.memoryCursor = 0;
   ty.capturedArrays = new Map();
-  ty.frames = [{ parsed: ty.kernel, constants: ty.kernelConstants, inline: undefined, scopes: [new Map()], targets: [] }];
+  ty.frames = [
+    { parsed: ty.kernel, constants: ty.kernelConstants, inline: undefined, scopes: [new Map()], targets: [] },
+  ];
   ty.nextTarget = 0;
   ty.arrayUse = ty.signature.map(() => ({ shape: false, strides: false, written: false }));
   ty.collectives = { block: false, warp: false, grid: false };
@@ -148,7 +160,14 @@ function makeContext(ty: TyperState): TyperContext {
     markWritten: (view) => markWritten(ty, view),
     eachArray: (view, node, access) => eachArray(ty, view, node, access),
     useCollective: (kind) => {
-      if (ty.owner >= 0) ty.refuseInRecursive(kind === 'grid' ? 'a grid barrier' : kind === 'block' ? 'a block barrier or vote' : 'a warp collective (syncwarp, shuffles, votes)');
+      if (ty.owner >= 0)
+        ty.refuseInRecursive(
+          kind === 'grid'
+            ? 'a grid barrier'
+            : kind === 'block'
+              ? 'a block barrier or vote'
+              : 'a warp collective (syncwarp, shuffles, votes)',
+        );
       ty.collectives[kind] = true;
     },
     newTarget: () => ty.nextTarget++,

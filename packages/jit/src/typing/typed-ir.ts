@@ -51,7 +51,21 @@ export type BinaryOperator = 'add' | 'sub' | 'mul' | 'div' | 'rem' | 'and' | 'or
 export type CompareOperator = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
 
 /** Special registers and constants of the thread's position. All are i32. */
-export type SpecialRegister = 'tid.x' | 'tid.y' | 'tid.z' | 'ntid.x' | 'ntid.y' | 'ntid.z' | 'ctaid.x' | 'ctaid.y' | 'ctaid.z' | 'nctaid.x' | 'nctaid.y' | 'nctaid.z' | 'laneid' | 'warpsize';
+export type SpecialRegister =
+  | 'tid.x'
+  | 'tid.y'
+  | 'tid.z'
+  | 'ntid.x'
+  | 'ntid.y'
+  | 'ntid.z'
+  | 'ctaid.x'
+  | 'ctaid.y'
+  | 'ctaid.z'
+  | 'nctaid.x'
+  | 'nctaid.y'
+  | 'nctaid.z'
+  | 'laneid'
+  | 'warpsize';
 
 /**
  * The math functions, with how many arguments each takes, whether
@@ -176,7 +190,10 @@ export type { AtomicFunction };
 
 /** The element types of each atomic (its row's `types`). */
 export const ATOMIC_TYPES: Readonly<Record<AtomicFunction, readonly ScalarName[]>> = Object.freeze(
-  Object.fromEntries(Object.entries(ATOMIC_FUNCTIONS).map(([fn, row]) => [fn, row.types])) as Record<AtomicFunction, readonly ScalarName[]>,
+  Object.fromEntries(Object.entries(ATOMIC_FUNCTIONS).map(([fn, row]) => [fn, row.types])) as Record<
+    AtomicFunction,
+    readonly ScalarName[]
+  >,
 );
 
 /**
@@ -227,7 +244,9 @@ export type { BitFunction };
  *   may write through it, except for a read-only array (a read-only
  *   parameter, a `const` array), whose elements it must only read.
  */
-export type CallArgument = { readonly kind: 'value'; readonly value: Expr } | { readonly kind: 'pointer'; readonly array: number; readonly space?: MemorySpace };
+export type CallArgument =
+  | { readonly kind: 'value'; readonly value: Expr }
+  | { readonly kind: 'pointer'; readonly array: number; readonly space?: MemorySpace };
 
 /**
  * A device function that linked code defines (`declareDevice`), as a kernel
@@ -273,48 +292,150 @@ export type Expr =
   /** Writes a local; its value is the expression's value. `value.type === type`. */
   | { readonly op: 'assign'; readonly type: ScalarName; readonly id: number; readonly value: Expr; readonly loc?: Loc }
   /** `operand.type === type`; `not` is on bool only; `bitnot` on integers. */
-  | { readonly op: 'unary'; readonly type: ScalarName; readonly operator: UnaryOperator; readonly operand: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'unary';
+      readonly type: ScalarName;
+      readonly operator: UnaryOperator;
+      readonly operand: Expr;
+      readonly loc?: Loc;
+    }
   /** Both operands have the result's type (shift amounts too). */
-  | { readonly op: 'binary'; readonly type: ScalarName; readonly operator: BinaryOperator; readonly left: Expr; readonly right: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'binary';
+      readonly type: ScalarName;
+      readonly operator: BinaryOperator;
+      readonly left: Expr;
+      readonly right: Expr;
+      readonly loc?: Loc;
+    }
   /** Result bool; both operands have `operandType`. */
-  | { readonly op: 'compare'; readonly type: 'bool'; readonly operator: CompareOperator; readonly operandType: ScalarName; readonly left: Expr; readonly right: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'compare';
+      readonly type: 'bool';
+      readonly operator: CompareOperator;
+      readonly operandType: ScalarName;
+      readonly left: Expr;
+      readonly right: Expr;
+      readonly loc?: Loc;
+    }
   /**
    * JavaScript's `&&` / `||` on values: `and` is `truthy(left) ? right : left`,
    * `or` is `truthy(left) ? left : right`, with `right` evaluated only when
    * needed. Both operands have the result's type; truthy is `convert` to bool.
    */
-  | { readonly op: 'logical'; readonly type: ScalarName; readonly operator: 'and' | 'or'; readonly left: Expr; readonly right: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'logical';
+      readonly type: ScalarName;
+      readonly operator: 'and' | 'or';
+      readonly left: Expr;
+      readonly right: Expr;
+      readonly loc?: Loc;
+    }
   /** `test ? then : otherwise`, lazily. `test` is bool; both branches have the result's type. */
-  | { readonly op: 'select'; readonly type: ScalarName; readonly test: Expr; readonly then: Expr; readonly otherwise: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'select';
+      readonly type: ScalarName;
+      readonly test: Expr;
+      readonly then: Expr;
+      readonly otherwise: Expr;
+      readonly loc?: Loc;
+    }
   /** A numeric conversion (rules above); `operand.type !== type`. */
   | { readonly op: 'convert'; readonly type: ScalarName; readonly operand: Expr; readonly loc?: Loc }
   /** A math function; every argument has the call's argument type `argType`. */
-  | { readonly op: 'math'; readonly type: ScalarName; readonly fn: MathFunction; readonly argType: ScalarName; readonly args: readonly Expr[]; readonly loc?: Loc }
+  | {
+      readonly op: 'math';
+      readonly type: ScalarName;
+      readonly fn: MathFunction;
+      readonly argType: ScalarName;
+      readonly args: readonly Expr[];
+      readonly loc?: Loc;
+    }
   /** A special register (i32). */
   | { readonly op: 'special'; readonly type: 'i32'; readonly register: SpecialRegister; readonly loc?: Loc }
   /** Reads an array element; `type` is the array's dtype. */
   | { readonly op: 'load'; readonly type: ScalarName; readonly ref: ElementRef; readonly loc?: Loc }
   /** Writes an array element; `value.type` is the array's dtype; the value is the expression's value. */
-  | { readonly op: 'store'; readonly type: ScalarName; readonly ref: ElementRef; readonly value: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'store';
+      readonly type: ScalarName;
+      readonly ref: ElementRef;
+      readonly value: Expr;
+      readonly loc?: Loc;
+    }
   /** An array's extent (`shape`) or stride in elements (`stride`) along `dim`, as i64; `array` and `space` as in {@link ElementRef}. */
-  | { readonly op: 'dim'; readonly type: 'i64'; readonly array: number; readonly space?: MemorySpace; readonly what: 'shape' | 'stride'; readonly dim: number; readonly loc?: Loc }
+  | {
+      readonly op: 'dim';
+      readonly type: 'i64';
+      readonly array: number;
+      readonly space?: MemorySpace;
+      readonly what: 'shape' | 'stride';
+      readonly dim: number;
+      readonly loc?: Loc;
+    }
   /** Evaluates `effects` in order, then `value`, whose value and type it has (postfix `++`, compound stores). */
-  | { readonly op: 'sequence'; readonly type: ScalarName; readonly effects: readonly Expr[]; readonly value: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'sequence';
+      readonly type: ScalarName;
+      readonly effects: readonly Expr[];
+      readonly value: Expr;
+      readonly loc?: Loc;
+    }
   /** An atomic on an element (see {@link AtomicFunction}); `type` is the element's, as are `value` and `compare` (`cas` only). Gives the old value. */
-  | { readonly op: 'atomic'; readonly type: ScalarName; readonly fn: AtomicFunction; readonly ref: ElementRef; readonly value: Expr; readonly compare?: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'atomic';
+      readonly type: ScalarName;
+      readonly fn: AtomicFunction;
+      readonly ref: ElementRef;
+      readonly value: Expr;
+      readonly compare?: Expr;
+      readonly loc?: Loc;
+    }
   /** A warp shuffle (see {@link ShuffleMode}): `mask` u32, `value` of `type`, `lane` and `width` i32. */
-  | { readonly op: 'shuffle'; readonly type: ScalarName; readonly mode: ShuffleMode; readonly mask: Expr; readonly value: Expr; readonly lane: Expr; readonly width: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'shuffle';
+      readonly type: ScalarName;
+      readonly mode: ShuffleMode;
+      readonly mask: Expr;
+      readonly value: Expr;
+      readonly lane: Expr;
+      readonly width: Expr;
+      readonly loc?: Loc;
+    }
   /** A vote (see {@link VoteMode}); `mask` (u32) for scope `warp` only; `predicate` bool. */
-  | { readonly op: 'vote'; readonly type: 'bool' | 'u32' | 'i32'; readonly scope: 'warp' | 'block'; readonly mode: VoteMode; readonly mask?: Expr; readonly predicate: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'vote';
+      readonly type: 'bool' | 'u32' | 'i32';
+      readonly scope: 'warp' | 'block';
+      readonly mode: VoteMode;
+      readonly mask?: Expr;
+      readonly predicate: Expr;
+      readonly loc?: Loc;
+    }
   /**
    * `match.sync` over the lanes of `mask` (u32), comparing `value` (of `valueType`: 32/64-bit ints and floats, by bits):
    * `any` gives the lanes whose value equals this lane's; `all` gives `mask` if every lane's value is equal, else 0. Type u32.
    */
-  | { readonly op: 'match'; readonly type: 'u32'; readonly mode: WarpMatchMode; readonly mask: Expr; readonly value: Expr; readonly valueType: ScalarName; readonly loc?: Loc }
+  | {
+      readonly op: 'match';
+      readonly type: 'u32';
+      readonly mode: WarpMatchMode;
+      readonly mask: Expr;
+      readonly value: Expr;
+      readonly valueType: ScalarName;
+      readonly loc?: Loc;
+    }
   /** A lane mask (see {@link LaneMask}), u32. */
   | { readonly op: 'lanemask'; readonly type: 'u32'; readonly which: LaneMask; readonly loc?: Loc }
   /** A bit function (see {@link BitFunction}) of `arg` (of `argType`). */
-  | { readonly op: 'bits'; readonly type: ScalarName; readonly fn: BitFunction; readonly argType: ScalarName; readonly arg: Expr; readonly loc?: Loc }
+  | {
+      readonly op: 'bits';
+      readonly type: ScalarName;
+      readonly fn: BitFunction;
+      readonly argType: ScalarName;
+      readonly arg: Expr;
+      readonly loc?: Loc;
+    }
   /** A u64 counter, a row of intrinsics/timers.ts: `clock64` (the SM's cycle counter; the simulator counts nanoseconds) or `globaltimer` (nanoseconds). */
   | { readonly op: 'timer'; readonly type: 'u64'; readonly which: TimerName; readonly loc?: Loc }
   /**
@@ -323,7 +444,14 @@ export type Expr =
    * `result = v; break` out of a block of `body`; then has the value of local
    * `result` (of `type`). `name` is the device function's, for messages.
    */
-  | { readonly op: 'inline'; readonly type: ScalarName; readonly name: string; readonly body: readonly Stmt[]; readonly result: number; readonly loc?: Loc }
+  | {
+      readonly op: 'inline';
+      readonly type: ScalarName;
+      readonly name: string;
+      readonly body: readonly Stmt[];
+      readonly result: number;
+      readonly loc?: Loc;
+    }
   /**
    * A call of a recursive device function: `function` indexes the kernel's
    * `functions`; `args` (evaluated in order) have its parameters' types. Of
@@ -331,19 +459,38 @@ export type Expr =
    * (`returns` undefined) is called as a statement only, and the call's
    * value is then the i32 0 (`type` i32).
    */
-  | { readonly op: 'invoke'; readonly type: ScalarName; readonly function: number; readonly args: readonly Expr[]; readonly loc?: Loc }
+  | {
+      readonly op: 'invoke';
+      readonly type: ScalarName;
+      readonly function: number;
+      readonly args: readonly Expr[];
+      readonly loc?: Loc;
+    }
   /**
    * A call of linked code: `external` indexes the kernel's `externals`, whose
    * entry has this `symbol`; `args` match its declared argument types and
    * are evaluated in order; `type` is its declared result type.
    */
-  | { readonly op: 'call'; readonly type: ScalarName; readonly symbol: string; readonly external: number; readonly args: readonly CallArgument[]; readonly loc?: Loc };
+  | {
+      readonly op: 'call';
+      readonly type: ScalarName;
+      readonly symbol: string;
+      readonly external: number;
+      readonly args: readonly CallArgument[];
+      readonly loc?: Loc;
+    };
 
 export type ExprOp = Expr['op'];
 
 export type Stmt =
   | { readonly op: 'expr'; readonly expr: Expr; readonly loc?: Loc }
-  | { readonly op: 'if'; readonly test: Expr; readonly then: readonly Stmt[]; readonly otherwise: readonly Stmt[]; readonly loc?: Loc }
+  | {
+      readonly op: 'if';
+      readonly test: Expr;
+      readonly then: readonly Stmt[];
+      readonly otherwise: readonly Stmt[];
+      readonly loc?: Loc;
+    }
   /**
    * Every loop: `for (; test; update) body`, `while (test) body`, and
    * `do body while (postTest)`. A missing `test` is true. `continue` runs
@@ -399,7 +546,12 @@ export interface ArrayUse {
 }
 
 export type KernelParam =
-  | { readonly kind: 'scalar'; readonly name: string; readonly type: ScalarName /** the local that holds it */; readonly local: number }
+  | {
+      readonly kind: 'scalar';
+      readonly name: string;
+      readonly type: ScalarName /** the local that holds it */;
+      readonly local: number;
+    }
   | { readonly kind: 'array'; readonly name: string; readonly type: ArrayType; readonly use: ArrayUse };
 
 export interface LocalVariable {

@@ -23,7 +23,8 @@ export interface Typed {
   readonly value?: number;
 }
 
-export const isLiteralType = (t: ValueType): t is 'int-literal' | 'float-literal' => t === 'int-literal' || t === 'float-literal';
+export const isLiteralType = (t: ValueType): t is 'int-literal' | 'float-literal' =>
+  t === 'int-literal' || t === 'float-literal';
 
 /** An expression whose type is its IR type. */
 export const typed = (expr: Expr): Typed => ({ expr, type: expr.type });
@@ -56,7 +57,11 @@ function wholeByConstruction(c: TyperContext, e: Expr): boolean {
     case 'unary':
       return e.operator === 'neg' && wholeByConstruction(c, e.operand);
     case 'binary':
-      return (e.operator === 'add' || e.operator === 'sub' || e.operator === 'mul') && wholeByConstruction(c, e.left) && wholeByConstruction(c, e.right);
+      return (
+        (e.operator === 'add' || e.operator === 'sub' || e.operator === 'mul') &&
+        wholeByConstruction(c, e.left) &&
+        wholeByConstruction(c, e.right)
+      );
     default:
       return false;
   }
@@ -91,11 +96,14 @@ function integerLiteralFits(value: number, target: ScalarName): boolean {
 }
 
 /** An integer argument, converted to `target`. */
-export const integerArgument = (c: TyperContext, node: Node, target: ScalarName, what: string): Expr => integerOf(c, c.expression(node), node, target, what);
+export const integerArgument = (c: TyperContext, node: Node, target: ScalarName, what: string): Expr =>
+  integerOf(c, c.expression(node), node, target, what);
 
 /** A string literal node's text, or undefined. */
 export function stringLiteral(node: Node): string | undefined {
-  return node.type === 'Literal' && typeof (node as ESTree.Literal).value === 'string' ? ((node as ESTree.Literal).value as string) : undefined;
+  return node.type === 'Literal' && typeof (node as ESTree.Literal).value === 'string'
+    ? ((node as ESTree.Literal).value as string)
+    : undefined;
 }
 
 /** What `return` becomes in the function being typed (a device function's inlined body). */

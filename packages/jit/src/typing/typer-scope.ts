@@ -70,7 +70,8 @@ export function assignLocal(ty: TyperState, id: number, value: Typed, node: Node
     }
     if (isLiteralType(value.type)) {
       const needs = defaultLiteralType(value.type, value.value);
-      const joined = local.literalNeeds === undefined ? needs : (promoteValues(local.literalNeeds, needs) as ScalarName);
+      const joined =
+        local.literalNeeds === undefined ? needs : (promoteValues(local.literalNeeds, needs) as ScalarName);
       if (joined !== local.literalNeeds) {
         local.literalNeeds = joined;
         ty.changed = true;
@@ -79,7 +80,10 @@ export function assignLocal(ty: TyperState, id: number, value: Typed, node: Node
   }
   const target = ty.emitting || local.fixed ? finalType(local) : concrete(value);
   if (local.fixed && !isLiteralType(value.type) && !isWidening(value.type, target)) {
-    ty.typeError(node, `cannot assign a ${value.type} to '${local.name}', a ${target} parameter, without a cast: write ${target}(...)`);
+    ty.typeError(
+      node,
+      `cannot assign a ${value.type} to '${local.name}', a ${target} parameter, without a cast: write ${target}(...)`,
+    );
   }
   return { op: 'assign', type: target, id, value: to(ty, value, target, node), loc: ty.loc(node) };
 }
@@ -108,6 +112,7 @@ export function literal(ty: TyperState, value: number, node: Node, kind?: 'int-l
 
 export function readLocal(ty: TyperState, id: number, node: Node): Typed {
   const t = localType(ty, id);
-  if (t === 'int-literal') return { expr: { op: 'local', type: 'i32', id, loc: ty.loc(node) }, type: 'int-literal', value: 0 };
+  if (t === 'int-literal')
+    return { expr: { op: 'local', type: 'i32', id, loc: ty.loc(node) }, type: 'int-literal', value: 0 };
   return typed({ op: 'local', type: t, id, loc: ty.loc(node) });
 }

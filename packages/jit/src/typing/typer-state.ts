@@ -90,7 +90,12 @@ export class TyperState {
   /** The recursive function whose body is being typed (-1: none). */
   owner = -1;
 
-  constructor(parsed: ParsedKernel, signature: readonly JitType[], options: TypeKernelOptions, makeContext: (ty: TyperState) => TyperContext) {
+  constructor(
+    parsed: ParsedKernel,
+    signature: readonly JitType[],
+    options: TypeKernelOptions,
+    makeContext: (ty: TyperState) => TyperContext,
+  ) {
     this.kernel = parsed;
     this.signature = signature;
     this.kernelConstants = options.constants ?? {};

@@ -17,12 +17,20 @@ import type { Expr, Stmt, TypedKernel } from './typed-ir.js';
 type Kernel = (...args: never[]) => unknown;
 
 /** The typed IR of `fn` for `signature`. */
-export function typed(fn: Kernel, signature: readonly JitType[], constants?: Record<string, KernelConstant>): TypedKernel {
+export function typed(
+  fn: Kernel,
+  signature: readonly JitType[],
+  constants?: Record<string, KernelConstant>,
+): TypedKernel {
   return typeKernel(parseKernel(fn, captureCallSite()), signature, { symbol: 'k', constants });
 }
 
 /** The error that typing `fn` throws (a JitError, else the test fails). */
-export function typingError(fn: Kernel, signature: readonly JitType[], constants?: Record<string, KernelConstant>): JitError {
+export function typingError(
+  fn: Kernel,
+  signature: readonly JitType[],
+  constants?: Record<string, KernelConstant>,
+): JitError {
   const parsed = parseKernel(fn, captureCallSite());
   try {
     typeKernel(parsed, signature, { symbol: 'k', constants });
@@ -61,7 +69,9 @@ export function onlyNodeOf<O extends IrNode['op']>(tree: unknown, op: O): Extrac
 
 /** A tree without its Locs, to compare with toEqual. */
 export function withoutLocs<T>(tree: T): T {
-  return JSON.parse(JSON.stringify(tree, (key, value) => (key === 'loc' ? undefined : typeof value === 'bigint' ? `${value}n` : value))) as T;
+  return JSON.parse(
+    JSON.stringify(tree, (key, value) => (key === 'loc' ? undefined : typeof value === 'bigint' ? `${value}n` : value)),
+  ) as T;
 }
 
 /** Where errors are expected: lines of a test file marked with `// <marker>`. */

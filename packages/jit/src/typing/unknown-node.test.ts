@@ -22,7 +22,9 @@ describe('a typed IR node of an unknown op', () => {
 
   it('is refused by the simulator and by the IR traversal, naming the op', () => {
     for (const body of [[bogusStatement], [bogusExpression]]) {
-      expect(() => new SimulatedKernel(new SimulatedKernelBuilder().build(body), NO_POSITIONS)).toThrow(/simulator: .*unknown op 'bogus'/);
+      expect(() => new SimulatedKernel(new SimulatedKernelBuilder().build(body), NO_POSITIONS)).toThrow(
+        /simulator: .*unknown op 'bogus'/,
+      );
       expect(() => forEachDeepExpr(body, () => {})).toThrow(/simulator: .*unknown op 'bogus'/);
     }
   });

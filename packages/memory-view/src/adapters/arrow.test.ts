@@ -30,7 +30,9 @@ describe('host adapter: Apache Arrow vectors', () => {
     expect(view.typedArray('read')[1]).toBe(raw[1]);
     expect(vec.get(1)).toBe(raw[1]);
     expect(() => view.typedArray()).toThrow(ReadOnlyViewError);
-    expect(() => view.typedArray()).toThrow(/typedArray\('read'\) aliases its memory for reading, toTypedArray\(\) makes a writable copy/);
+    expect(() => view.typedArray()).toThrow(
+      /typedArray\('read'\) aliases its memory for reading, toTypedArray\(\) makes a writable copy/,
+    );
   });
 
   it('views float16 vectors as float16, not as their uint16 bits', () => {

@@ -45,13 +45,18 @@ const BOOL = dtype('bool');
 function numericDType(type: ArrowTypeLike): DType | undefined {
   const bitWidth: unknown = type.bitWidth;
   const precision: unknown = type.precision;
-  if (type.typeId === TYPE_INT && (bitWidth === 8 || bitWidth === 16 || bitWidth === 32 || bitWidth === 64)) return dtype(`${type.isSigned ? 'int' : 'uint'}${bitWidth}`);
-  if (type.typeId === TYPE_FLOAT && (precision === 0 || precision === 1 || precision === 2)) return [dtype('float16'), dtype('float32'), dtype('float64')][precision];
+  if (type.typeId === TYPE_INT && (bitWidth === 8 || bitWidth === 16 || bitWidth === 32 || bitWidth === 64))
+    return dtype(`${type.isSigned ? 'int' : 'uint'}${bitWidth}`);
+  if (type.typeId === TYPE_FLOAT && (precision === 0 || precision === 1 || precision === 2))
+    return [dtype('float16'), dtype('float32'), dtype('float64')][precision];
   return undefined;
 }
 
 function refuseNulls(chunk: ArrowDataLike): void {
-  if (chunk.nullCount > 0) throw new NotViewableError(`this Arrow vector has ${chunk.nullCount} null(s); a memory view cannot represent them (fill them first)`);
+  if (chunk.nullCount > 0)
+    throw new NotViewableError(
+      `this Arrow vector has ${chunk.nullCount} null(s); a memory view cannot represent them (fill them first)`,
+    );
 }
 
 /** The values of a chunk, measured by the engine's own getters. */
@@ -62,7 +67,8 @@ function valuesOf(chunk: ArrowDataLike): MeasuredView {
 }
 
 function count(value: unknown, what: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new NotViewableError(`this Arrow vector's ${what} is ${formatValue(value)}; expected a non-negative integer`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw new NotViewableError(`this Arrow vector's ${what} is ${formatValue(value)}; expected a non-negative integer`);
   return value;
 }
 
@@ -72,7 +78,8 @@ function describe(vector: ArrowVectorLike): { t: DType | 'bool'; columns: number
   if (type.typeId === TYPE_FIXED_SIZE_LIST) {
     const childType = type.children?.[0]?.type;
     const t = childType === undefined ? undefined : numericDType(childType);
-    if (t === undefined || type.listSize === undefined) throw new NotViewableError('only fixed-size lists of integers or floats can be viewed (as 2-D)');
+    if (t === undefined || type.listSize === undefined)
+      throw new NotViewableError('only fixed-size lists of integers or floats can be viewed (as 2-D)');
     const listSize = count(type.listSize, 'list size');
     const chunks = vector.data.map((chunk) => {
       refuseNulls(chunk);
@@ -89,7 +96,9 @@ function describe(vector: ArrowVectorLike): { t: DType | 'bool'; columns: number
   }
   const t = numericDType(type);
   if (t === undefined) {
-    throw new NotViewableError(`Arrow ${TYPE_NAMES[type.typeId] ?? `type ${type.typeId}`} vectors cannot be viewed; integers, floats, booleans and fixed-size lists of numbers can`);
+    throw new NotViewableError(
+      `Arrow ${TYPE_NAMES[type.typeId] ?? `type ${type.typeId}`} vectors cannot be viewed; integers, floats, booleans and fixed-size lists of numbers can`,
+    );
   }
   vector.data.forEach(refuseNulls);
   return { t, columns: 1, chunks: [...vector.data] };
@@ -100,19 +109,26 @@ function describe(vector: ArrowVectorLike): { t: DType | 'bool'; columns: number
  * checked against them (in bits for booleans), and the total of their lengths,
  * which must be the vector's: nothing is allocated on a claim that the memory does not back.
  */
-function measureChunks(chunks: readonly ArrowDataLike[], bitsPerElement: number, total: number): { values: MeasuredView; offset: number; length: number }[] {
+function measureChunks(
+  chunks: readonly ArrowDataLike[],
+  bitsPerElement: number,
+  total: number,
+): { values: MeasuredView; offset: number; length: number }[] {
   let sum = 0;
   const out = chunks.map((chunk) => {
     const values = valuesOf(chunk);
     const length = count(chunk.length, 'chunk length');
     const offset = bitsPerElement === 1 ? count(chunk.offset, 'chunk offset') : 0;
     if ((offset + length) * bitsPerElement > values.byteLength * 8) {
-      throw new OutOfBoundsError(`this Arrow chunk claims ${length} elements but its values hold ${values.byteLength} bytes`);
+      throw new OutOfBoundsError(
+        `this Arrow chunk claims ${length} elements but its values hold ${values.byteLength} bytes`,
+      );
     }
     sum += length;
     return { values, offset, length };
   });
-  if (sum !== total) throw new NotViewableError(`this Arrow vector says it has ${total} elements but its chunks hold ${sum}`);
+  if (sum !== total)
+    throw new NotViewableError(`this Arrow vector says it has ${total} elements but its chunks hold ${sum}`);
   return out;
 }
 
@@ -159,7 +175,17 @@ function viewFromArrow(vector: ArrowVectorLike): StridedMemoryView {
     } else if (chunks.length === 1) {
       // Zero-copy; Arrow data is immutable, so the view is read-only.
       const values = valuesOf(chunks[0]!);
-      layout = hostLayout('Arrow vector', values.buffer, values.byteOffset, Math.floor(values.byteLength / t.itemsize), 0, shape, strides, t, DLPackFlags.READ_ONLY);
+      layout = hostLayout(
+        'Arrow vector',
+        values.buffer,
+        values.byteOffset,
+        Math.floor(values.byteLength / t.itemsize),
+        0,
+        shape,
+        strides,
+        t,
+        DLPackFlags.READ_ONLY,
+      );
     } else {
       // Several chunks are several allocations: one copy makes them one strided array.
       const copy = concatenate(chunks, t, rows * columns);

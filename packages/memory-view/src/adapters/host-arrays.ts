@@ -71,5 +71,10 @@ export function isStdlibNdarray(obj: object): obj is StdlibNdarrayLike {
 export function isArrowVector(obj: object): obj is ArrowVectorLike {
   if (!('type' in obj && 'data' in obj)) return false;
   const { type, data } = obj as { type: unknown; data: unknown };
-  return Array.isArray(data) && type !== null && typeof type === 'object' && typeof (type as { typeId?: unknown }).typeId === 'number';
+  return (
+    Array.isArray(data) &&
+    type !== null &&
+    typeof type === 'object' &&
+    typeof (type as { typeId?: unknown }).typeId === 'number'
+  );
 }

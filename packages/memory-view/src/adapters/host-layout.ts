@@ -37,7 +37,8 @@ export function hostLayout(
 ): HostLayout {
   const ownShape = readShape(shape, what);
   const ownStrides = readStrides(strides, ownShape, what);
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) throw new InvalidLayoutError(`${what}: offset ${formatValue(offset)} is not an integer`);
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset))
+    throw new InvalidLayoutError(`${what}: offset ${formatValue(offset)} is not an integer`);
   const itemsize = dtype.itemsize;
   // The region that the array library claims must lie in the buffer, as the engine measures it.
   const bufferLength = bufferByteLength(buffer);
@@ -50,20 +51,32 @@ export function hostLayout(
     regionLength < 0 ||
     !(regionByteOffset + regionLength * itemsize <= bufferLength)
   ) {
-    throw new OutOfBoundsError(`${what}: its data claims ${formatValue(regionLength)} elements at byte ${formatValue(regionByteOffset)} of a ${bufferLength}-byte buffer`);
+    throw new OutOfBoundsError(
+      `${what}: its data claims ${formatValue(regionLength)} elements at byte ${formatValue(regionByteOffset)} of a ${bufferLength}-byte buffer`,
+    );
   }
   // Bounds within the typed region the array library gave, not just the buffer.
   checkInBuffer(offset * itemsize, regionLength * itemsize, ownShape, ownStrides, itemsize, what);
   const byteOffset = regionByteOffset + offset * itemsize;
   const [, hi] = elementExtent(ownShape, ownStrides);
-  return { buffer, byteOffset, shape: ownShape, strides: ownStrides, dtype, flags, end: byteOffset + Math.ceil(hi * itemsize) };
+  return {
+    buffer,
+    byteOffset,
+    shape: ownShape,
+    strides: ownStrides,
+    dtype,
+    flags,
+    end: byteOffset + Math.ceil(hi * itemsize),
+  };
 }
 
 /** A view of a cached host layout, after checking that its buffer still holds it. */
 export function viewOfLayout(layout: HostLayout, exporter: unknown): StridedMemoryView {
   const length = bufferByteLength(layout.buffer);
   if (length < layout.end) {
-    throw new ExporterClosedError(`the array's buffer no longer holds its data (${length} of ${layout.end} bytes): it was detached or shrunk`);
+    throw new ExporterClosedError(
+      `the array's buffer no longer holds its data (${length} of ${layout.end} bytes): it was detached or shrunk`,
+    );
   }
   return new StridedMemoryView(
     {

@@ -35,6 +35,8 @@ describe('host adapter: scijs ndarray (the ndarray package)', () => {
     expect(() => StridedMemoryView.fromAny(ndarray([1, 2, 3]))).toThrow(NotViewableError);
     expect(() => StridedMemoryView.fromAny(ndarray(new Float32Array(4), [5]))).toThrow(OutOfBoundsError);
     // outside the typed array, though inside its buffer
-    expect(() => StridedMemoryView.fromAny(ndarray(new Float32Array(8).subarray(0, 4), [4], [1], 2))).toThrow(OutOfBoundsError);
+    expect(() => StridedMemoryView.fromAny(ndarray(new Float32Array(8).subarray(0, 4), [4], [1], 2))).toThrow(
+      OutOfBoundsError,
+    );
   });
 });

@@ -24,7 +24,9 @@ function viewFromNdarray(array: NdarrayLike): StridedMemoryView {
     const data = array.data;
     const m = measureView(data);
     if (m === undefined || m.kind === 'DataView') {
-      throw new NotViewableError(`this ndarray (dtype ${formatValue(array.dtype)}) keeps its data in ${formatValue(data)}, not in a typed array: it has no memory to view`);
+      throw new NotViewableError(
+        `this ndarray (dtype ${formatValue(array.dtype)}) keeps its data in ${formatValue(data)}, not in a typed array: it has no memory to view`,
+      );
     }
     const t = dtypeOfKind(m.kind);
     if (t === undefined) throw new NotViewableError(`this ndarray's data is ${m.kind}, of no known element type`);

@@ -46,7 +46,9 @@ describe('host adapters: registered by importing their subpath', () => {
     expect(refusal(() => StridedMemoryView.fromNdarray(scijs)).message).toMatch(
       /^StridedMemoryView\.fromNdarray views a scijs ndarray through its adapter, which is not loaded: import '@cuda-js\/memory-view\/adapters\/ndarray'/,
     );
-    expect(refusal(() => StridedMemoryView.fromStdlibNdarray(stdlib)).subpath).toBe('@cuda-js/memory-view/adapters/stdlib-ndarray');
+    expect(refusal(() => StridedMemoryView.fromStdlibNdarray(stdlib)).subpath).toBe(
+      '@cuda-js/memory-view/adapters/stdlib-ndarray',
+    );
     expect(refusal(() => StridedMemoryView.fromArrow(vector)).subpath).toBe('@cuda-js/memory-view/adapters/arrow');
   });
 
@@ -57,8 +59,12 @@ describe('host adapters: registered by importing their subpath', () => {
     expect(error).toBeInstanceOf(NotViewableError);
     expect(error).not.toBeInstanceOf(AdapterNotImportedError);
     expect((error as Error).message).toMatch(/^an object \{ not \} implements no array protocol/);
-    expect((error as Error).message).toContain("scijs ndarrays (import '@cuda-js/memory-view/adapters/ndarray' or 'cuda-js/adapters/ndarray')");
-    expect((error as Error).message).toContain("Apache Arrow vectors (import '@cuda-js/memory-view/adapters/arrow' or 'cuda-js/adapters/arrow')");
+    expect((error as Error).message).toContain(
+      "scijs ndarrays (import '@cuda-js/memory-view/adapters/ndarray' or 'cuda-js/adapters/ndarray')",
+    );
+    expect((error as Error).message).toContain(
+      "Apache Arrow vectors (import '@cuda-js/memory-view/adapters/arrow' or 'cuda-js/adapters/arrow')",
+    );
   });
 
   it('views the arrays of an adapter once its subpath is imported, and only those', async () => {
@@ -79,6 +85,8 @@ describe('host adapters: registered by importing their subpath', () => {
     expect(StridedMemoryView.fromArrow(vector).dtype.name).toBe('float32');
     expect(StridedMemoryView.fromAny(stdlib).dtype.name).toBe('complex64');
     expect([isViewable(vector), isViewable(stdlib)]).toEqual([true, true]);
-    expect(() => StridedMemoryView.fromAny({})).toThrow(/stdlib ndarrays \(loaded\), scijs ndarrays \(loaded\), Apache Arrow vectors \(loaded\)$/);
+    expect(() => StridedMemoryView.fromAny({})).toThrow(
+      /stdlib ndarrays \(loaded\), scijs ndarrays \(loaded\), Apache Arrow vectors \(loaded\)$/,
+    );
   });
 });

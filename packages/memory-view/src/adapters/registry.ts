@@ -5,7 +5,14 @@
 import { formatValue, withArticle } from '../format-value.js';
 import { AdapterNotImportedError } from '../errors.js';
 import type { StridedMemoryView } from '../strided-memory-view.js';
-import { isArrowVector, isNdarray, isStdlibNdarray, type ArrowVectorLike, type NdarrayLike, type StdlibNdarrayLike } from './host-arrays.js';
+import {
+  isArrowVector,
+  isNdarray,
+  isStdlibNdarray,
+  type ArrowVectorLike,
+  type NdarrayLike,
+  type StdlibNdarrayLike,
+} from './host-arrays.js';
 
 /** The arrays that each adapter views. */
 interface HostAdapterArrays {
@@ -49,7 +56,10 @@ export function adapterSubpath(name: HostAdapterName): string {
 }
 
 /** @internal Called by each adapter's module when it is imported: from then on, fromAny views its arrays. */
-export function registerHostAdapter<N extends HostAdapterName>(name: N, view: (array: HostAdapterArrays[N]) => StridedMemoryView): void {
+export function registerHostAdapter<N extends HostAdapterName>(
+  name: N,
+  view: (array: HostAdapterArrays[N]) => StridedMemoryView,
+): void {
   // The registry calls it only with arrays that the adapter's own recognizer accepted.
   adapterNamed(name).view = view as (array: object) => StridedMemoryView;
 }
@@ -68,7 +78,10 @@ function recognizerOf(obj: object): HostAdapter | undefined {
 }
 
 function notLoadedFor(adapter: HostAdapter, obj: object): AdapterNotImportedError {
-  return notImported(adapter, `${formatValue(obj)} looks like ${withArticle(adapter.arrays)}, whose adapter is not loaded`);
+  return notImported(
+    adapter,
+    `${formatValue(obj)} looks like ${withArticle(adapter.arrays)}, whose adapter is not loaded`,
+  );
 }
 
 /**
@@ -95,13 +108,24 @@ export function adapterNotImportedFor(obj: object): AdapterNotImportedError | un
 }
 
 /** @internal A view through the adapter `name` (its `from*` factory), or {@link AdapterNotImportedError} naming the module to import. */
-export function viewWithAdapter<N extends HostAdapterName>(name: N, array: HostAdapterArrays[N], factory: string): StridedMemoryView {
+export function viewWithAdapter<N extends HostAdapterName>(
+  name: N,
+  array: HostAdapterArrays[N],
+  factory: string,
+): StridedMemoryView {
   const adapter = adapterNamed(name);
-  if (adapter.view === undefined) throw notImported(adapter, `StridedMemoryView.${factory} views ${withArticle(adapter.arrays)} through its adapter, which is not loaded`);
+  if (adapter.view === undefined)
+    throw notImported(
+      adapter,
+      `StridedMemoryView.${factory} views ${withArticle(adapter.arrays)} through its adapter, which is not loaded`,
+    );
   return adapter.view(array);
 }
 
 /** @internal The host arrays that the adapters view, and where each adapter is, for the message of an array that nothing views. */
 export function hostAdapterList(): string {
-  return ADAPTERS.map((a) => `${a.arrays}s (${a.view === undefined ? `import '${adapterSubpath(a.name)}' or '${CUDA_JS_ADAPTERS_SUBPATH}/${a.name}'` : 'loaded'})`).join(', ');
+  return ADAPTERS.map(
+    (a) =>
+      `${a.arrays}s (${a.view === undefined ? `import '${adapterSubpath(a.name)}' or '${CUDA_JS_ADAPTERS_SUBPATH}/${a.name}'` : 'loaded'})`,
+  ).join(', ');
 }

@@ -11,7 +11,13 @@ describe('host adapter: stdlib ndarray', () => {
     const data = new Float64Array(6);
     const x = new ndarrayCtor('float64', data, [2, 3], [3, 1], 0, 'row-major');
     const v = StridedMemoryView.fromAny(x);
-    expect([v.dtype, v.shape, v.strides, v.buffer, v.readonly]).toEqual([dtype('float64'), [2, 3], [3, 1], data.buffer, false]);
+    expect([v.dtype, v.shape, v.strides, v.buffer, v.readonly]).toEqual([
+      dtype('float64'),
+      [2, 3],
+      [3, 1],
+      data.buffer,
+      false,
+    ]);
     x.set(1, 2, 12);
     expect(v.slice(1, 2).toTypedArray()[0]).toBe(12);
     v.slice(0, 1).copyFrom(new Float64Array([5]));

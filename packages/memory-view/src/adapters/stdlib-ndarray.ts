@@ -41,10 +41,13 @@ const layouts = new WeakMap<object, HostLayout>();
 
 /** An array-like's entries, read once each, into an array (at most 64: a view has no more dimensions). */
 function toArray(value: unknown, name: string): unknown[] {
-  if (value === null || typeof value !== 'object') throw new InvalidLayoutError(`stdlib ndarray: ${name} is ${formatValue(value)}; expected an array`);
+  if (value === null || typeof value !== 'object')
+    throw new InvalidLayoutError(`stdlib ndarray: ${name} is ${formatValue(value)}; expected an array`);
   const n: unknown = (value as ArrayLike<unknown>).length;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_NDIM)
-    throw new InvalidLayoutError(`stdlib ndarray: ${name} has ${formatValue(n)} entries; a view has 0 to ${MAX_NDIM} dimensions`);
+    throw new InvalidLayoutError(
+      `stdlib ndarray: ${name} has ${formatValue(n)} entries; a view has 0 to ${MAX_NDIM} dimensions`,
+    );
   const out = new Array<unknown>(n);
   for (let i = 0; i < n; i++) out[i] = (value as ArrayLike<unknown>)[i];
   return out;
@@ -64,13 +67,19 @@ function viewFromStdlibNdarray(array: StdlibNdarrayLike): StridedMemoryView {
     const t = STDLIB_DTYPES.get(name);
     if (t === undefined) throw new NotViewableError(`a stdlib ndarray of dtype '${name}' has no typed memory to view`);
     // Typed arrays, and stdlib's complex and boolean arrays, all expose buffer/byteOffset/length.
-    const data = array.data as { buffer?: unknown; byteOffset?: unknown; length?: unknown; BYTES_PER_ELEMENT?: unknown } | null;
+    const data = array.data as {
+      buffer?: unknown;
+      byteOffset?: unknown;
+      length?: unknown;
+      BYTES_PER_ELEMENT?: unknown;
+    } | null;
     // A typed array is measured by the engine; stdlib's complex and boolean arrays by
     // their fields, read once each (hostLayout checks that they lie inside the buffer).
     const m = measureView(data);
     let buffer: unknown, byteOffset: unknown, length: unknown, bytesPerElement: unknown;
     if (m !== undefined) {
-      if (m.kind === 'DataView') throw new NotViewableError('this stdlib ndarray keeps its data in a DataView, of no element type');
+      if (m.kind === 'DataView')
+        throw new NotViewableError('this stdlib ndarray keeps its data in a DataView, of no element type');
       const kindType = dtypeOfKind(m.kind);
       ({ buffer, byteOffset, length } = m);
       bytesPerElement = kindType?.itemsize;
@@ -81,15 +90,32 @@ function viewFromStdlibNdarray(array: StdlibNdarrayLike): StridedMemoryView {
       bytesPerElement = data.BYTES_PER_ELEMENT;
     }
     if (!isArrayBufferLike(buffer) || typeof byteOffset !== 'number' || typeof length !== 'number') {
-      throw new NotViewableError(`this stdlib ndarray keeps its data in ${formatValue(data)}, which has no buffer to view`);
+      throw new NotViewableError(
+        `this stdlib ndarray keeps its data in ${formatValue(data)}, which has no buffer to view`,
+      );
     }
     if (typeof bytesPerElement === 'number' && bytesPerElement !== t.itemsize) {
-      throw new NotViewableError(`this stdlib ndarray says dtype '${name}' (${t.itemsize} bytes) but its data has ${bytesPerElement}-byte elements`);
+      throw new NotViewableError(
+        `this stdlib ndarray says dtype '${name}' (${t.itemsize} bytes) but its data has ${bytesPerElement}-byte elements`,
+      );
     }
     const flagsObject: unknown = array.flags;
-    const readonly = flagsObject !== null && typeof flagsObject === 'object' && (flagsObject as { READONLY?: unknown }).READONLY === true;
+    const readonly =
+      flagsObject !== null &&
+      typeof flagsObject === 'object' &&
+      (flagsObject as { READONLY?: unknown }).READONLY === true;
     const flags = readonly ? DLPackFlags.READ_ONLY : 0;
-    layout = hostLayout('stdlib ndarray', buffer, byteOffset, length, array.offset, toArray(array.shape, 'shape'), toArray(array.strides, 'strides'), t, flags);
+    layout = hostLayout(
+      'stdlib ndarray',
+      buffer,
+      byteOffset,
+      length,
+      array.offset,
+      toArray(array.shape, 'shape'),
+      toArray(array.strides, 'strides'),
+      t,
+      flags,
+    );
     layouts.set(array, layout);
   }
   return viewOfLayout(layout, array);

@@ -21,7 +21,13 @@ describe('host adapter: typed arrays, DataView, ArrayBuffer, SharedArrayBuffer, 
     const whole = new Kind(10);
     const part = (whole as unknown as Uint8Array).subarray(3, 8) as unknown as ArrayBufferView;
     const v = StridedMemoryView.fromAny(part);
-    expect([v.dtype, v.shape, v.strides, v.byteOffset, v.buffer]).toEqual([dtype(name), [5], [1], 3 * dtype(name).itemsize, whole.buffer]);
+    expect([v.dtype, v.shape, v.strides, v.byteOffset, v.buffer]).toEqual([
+      dtype(name),
+      [5],
+      [1],
+      3 * dtype(name).itemsize,
+      whole.buffer,
+    ]);
     // write through the view, read in the array; and the other way round
     const alias = v.typedArray() as unknown as { [i: number]: number | bigint };
     const one = typeof alias[0] === 'bigint' ? 1n : 1;

@@ -11,9 +11,28 @@ import { CHECKED_VIEW_INIT } from '../view-init.js';
 const UINT8 = dtype('uint8');
 
 /** A 1-d compact host view of `length` elements at `byteOffset` of a buffer that the engine measured. */
-function compactHostView(buffer: ArrayBufferLike, byteOffset: number, length: number, t: DType, exporter: unknown): StridedMemoryView {
+function compactHostView(
+  buffer: ArrayBufferLike,
+  byteOffset: number,
+  length: number,
+  t: DType,
+  exporter: unknown,
+): StridedMemoryView {
   return new StridedMemoryView(
-    { ptr: undefined, buffer, byteOffset, shape: [length], strides: ONE_STRIDE, dtype: t, device: CPU_DEVICE, flags: 0, exporter, stream: undefined, source: undefined, lease: undefined },
+    {
+      ptr: undefined,
+      buffer,
+      byteOffset,
+      shape: [length],
+      strides: ONE_STRIDE,
+      dtype: t,
+      device: CPU_DEVICE,
+      flags: 0,
+      exporter,
+      stream: undefined,
+      source: undefined,
+      lease: undefined,
+    },
     CHECKED_VIEW_INIT,
   );
 }

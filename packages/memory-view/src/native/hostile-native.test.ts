@@ -34,7 +34,10 @@ describeNative('hostile input: the native round trip', () => {
           lyingArray,
           fc.constantFrom(0, 8, 64).map((n) => new ArrayBuffer(n)),
         ),
-        fc.record({ dtype: hostileDType, shape: hostileExtents, strides: hostileExtents, byteOffset: hostileValue }, { requiredKeys: [] }),
+        fc.record(
+          { dtype: hostileDType, shape: hostileExtents, strides: hostileExtents, byteOffset: hostileValue },
+          { requiredKeys: [] },
+        ),
         fc.boolean(),
         (source, options, legacy) => {
           const view = namedOrSound(() => StridedMemoryView.fromBuffer(source as ArrayBuffer, options as never));
@@ -42,7 +45,13 @@ describeNative('hostile input: the native round trip', () => {
           const back = namedOrSound(() => fromManagedTensor(toManagedTensor(view, { legacy }), { legacy }));
           if (back === undefined) return;
           expect([...back.shape]).toEqual([...view.shape]);
-          if (back.isHostAccessible && view.size > 0 && view.size < 4096 && back.itemsize === view.itemsize && Number.isInteger(view.itemsize)) {
+          if (
+            back.isHostAccessible &&
+            view.size > 0 &&
+            view.size < 4096 &&
+            back.itemsize === view.itemsize &&
+            Number.isInteger(view.itemsize)
+          ) {
             expect(new Uint8Array(back.toTypedArray().buffer)).toEqual(new Uint8Array(view.toTypedArray().buffer));
           }
           back.close();
@@ -90,7 +99,9 @@ describeNative('hostile input: the native round trip', () => {
     expect(data.byteLength).toBe(0);
     new Float32Array(moved).fill(0.5); // the memory moved to `moved`, and is still the tensor's
     expect(tp.consumeSlot(slot, false)).toBe(2);
-    const resizable = new (ArrayBuffer as unknown as new (n: number, o: object) => ArrayBuffer)(16, { maxByteLength: 64 });
+    const resizable = new (ArrayBuffer as unknown as new (n: number, o: object) => ArrayBuffer)(16, {
+      maxByteLength: 64,
+    });
     expect(() => toManagedTensor(new Float32Array(resizable))).toThrow(UnsupportedExportError);
   });
 
@@ -100,7 +111,11 @@ describeNative('hostile input: the native round trip', () => {
     // and a CUDA array interface object whose DLPack device says CPU
     const cpu = () => [DLDeviceType.CPU, 0];
     const routes = [
-      StridedMemoryView.fromPointer(0x1000n, { dtype: 'uint8', shape: [16], device: { type: DLDeviceType.CPU, id: 0 } }),
+      StridedMemoryView.fromPointer(0x1000n, {
+        dtype: 'uint8',
+        shape: [16],
+        device: { type: DLDeviceType.CPU, id: 0 },
+      }),
       StridedMemoryView.fromDLPack({
         [DLPACK]: () => ({
           version: { major: 1, minor: 3 },
@@ -115,7 +130,19 @@ describeNative('hostile input: the native round trip', () => {
         }),
         [DLPACK_DEVICE]: cpu,
       }),
-      StridedMemoryView.fromAny({ [CUDA_ARRAY_INTERFACE]: () => ({ shape: [16], typestr: '|u1', data: [0x1000n, false], strides: null, version: 3 }), [DLPACK_DEVICE]: cpu }, { stream: -1 }),
+      StridedMemoryView.fromAny(
+        {
+          [CUDA_ARRAY_INTERFACE]: () => ({
+            shape: [16],
+            typestr: '|u1',
+            data: [0x1000n, false],
+            strides: null,
+            version: 3,
+          }),
+          [DLPACK_DEVICE]: cpu,
+        },
+        { stream: -1 },
+      ),
     ];
     for (const view of routes) {
       expect(view.device).toEqual({ type: DLDeviceType.CPU, id: 0 });
@@ -135,9 +162,13 @@ describeNative('hostile input: the native round trip', () => {
     const Tensor = tensorClass(tp);
     for (const address of [0x1000n, 0x10n, 0x7fff_ffff_0000n]) {
       const before = tp.deleted();
-      expect(() => fromManagedTensor(tp.makeSlot(tp.createHostAt(address, 16), false, 1))).toThrow(UnreadableHostMemoryError);
+      expect(() => fromManagedTensor(tp.makeSlot(tp.createHostAt(address, 16), false, 1))).toThrow(
+        UnreadableHostMemoryError,
+      );
       expect(tp.deleted()).toBe(before + 1);
-      expect(() => StridedMemoryView.fromAny(new Tensor(tp.createHostAt(address, 4)))).toThrow(UnreadableHostMemoryError);
+      expect(() => StridedMemoryView.fromAny(new Tensor(tp.createHostAt(address, 4)))).toThrow(
+        UnreadableHostMemoryError,
+      );
     }
     // mapped memory of the producer is still lent zero-copy
     const fine = fromManagedTensor(tp.makeSlot(tp.create(4), false, 1));

@@ -14,13 +14,25 @@ import { fileURLToPath } from 'node:url';
 import { DLPACK_EXCHANGE_API } from '../protocol-keys.js';
 import type { DLPackTensor } from '../protocols.js';
 import { DLDeviceType } from '../device.js';
-import { DLPackVersionError, NativeHelperUnavailableError, ProtocolError, StreamRequiredError, UnreadableHostMemoryError, UnsupportedExportError } from '../errors.js';
+import {
+  DLPackVersionError,
+  NativeHelperUnavailableError,
+  ProtocolError,
+  StreamRequiredError,
+  UnreadableHostMemoryError,
+  UnsupportedExportError,
+} from '../errors.js';
 import { bufferByteLength, isArrayBufferLike, isResizable } from '../host-buffer.js';
 import { checkInBuffer } from '../layout.js';
 import { LEGACY_DEFAULT_STREAM, NO_SYNC, orderStreams, resolveStream } from '../stream.js';
 import { StridedMemoryView } from '../strided-memory-view.js';
 import '../install-view-constructors.js';
-import { checkViewOptions, FROM_MANAGED_TENSOR_OPTIONS, TO_MANAGED_TENSOR_OPTIONS, VIEW_OPTIONS } from '../view-option-error.js';
+import {
+  checkViewOptions,
+  FROM_MANAGED_TENSOR_OPTIONS,
+  TO_MANAGED_TENSOR_OPTIONS,
+  VIEW_OPTIONS,
+} from '../view-option-error.js';
 import type { ViewOptions } from '../view-options.js';
 import { viewFromTensor } from '../from-dlpack.js';
 import { setExchangeApiImporter, viewFromAny } from '../from-any.js';
@@ -45,7 +57,10 @@ interface ImportFields {
 }
 
 interface Addon {
-  setCallbacks(describe: (obj: unknown, owning: boolean) => unknown[], makeView: (fields: ImportFields) => StridedMemoryView): void;
+  setCallbacks(
+    describe: (obj: unknown, owning: boolean) => unknown[],
+    makeView: (fields: ImportFields) => StridedMemoryView,
+  ): void;
   exportTensor(description: unknown[], legacy: boolean): object;
   importTensor(slot: object, legacy: boolean): ImportFields | null;
   release(handle: object): void;
@@ -86,7 +101,10 @@ function isMemoryViewRoot(dir: string): boolean {
 function helperRoot(): { root?: string; bundledInto?: string } {
   const file = ownFile();
   // src/native/, dist/native/ and dist/chunks/ sit two folders below the package root, a bundled dist/index.js one
-  const own = file === undefined ? undefined : [join(dirname(file), '..', '..'), join(dirname(file), '..')].find(isMemoryViewRoot);
+  const own =
+    file === undefined
+      ? undefined
+      : [join(dirname(file), '..', '..'), join(dirname(file), '..')].find(isMemoryViewRoot);
   if (own !== undefined) return { root: own };
   const bundledInto = file ?? '(a bundle)';
   // as Node.js resolves a package: each folder's node_modules, upwards
@@ -112,7 +130,15 @@ export function nativeHelperPath(): string {
   const override = process.env['CUDA_JS_MEMORY_VIEW_ADDON'];
   if (override) return override;
   const { root, bundledInto } = helperRoot();
-  if (root === undefined) return join(dirname(bundledInto ?? '.'), 'node_modules', PACKAGE, 'prebuilds', `${process.platform}-${process.arch}`, HELPER_FILE);
+  if (root === undefined)
+    return join(
+      dirname(bundledInto ?? '.'),
+      'node_modules',
+      PACKAGE,
+      'prebuilds',
+      `${process.platform}-${process.arch}`,
+      HELPER_FILE,
+    );
   const sourceBuild = join(root, 'native', 'build', 'Release', HELPER_FILE);
   if (existsSync(sourceBuild)) return sourceBuild;
   const prebuild = join(root, 'prebuilds', `${process.platform}-${process.arch}`, HELPER_FILE);
@@ -146,7 +172,10 @@ function load(): Addon {
     process.dlopen(module, path);
     addon = named(module.exports);
   } catch (error) {
-    failure = new NativeHelperUnavailableError(`the native DLPack helper did not load from ${path}: ${(error as Error).message.split('\n')[0]}. ` + howToGetHelper());
+    failure = new NativeHelperUnavailableError(
+      `the native DLPack helper did not load from ${path}: ${(error as Error).message.split('\n')[0]}. ` +
+        howToGetHelper(),
+    );
     throw failure;
   }
   addon.setCallbacks(describe, (fields) => viewFromFields(fields, undefined, undefined, false));
@@ -158,14 +187,22 @@ const NATIVE_PREFIX = '[memory-view native] ';
 /** The addon's functions, with its refusals (a wrong External, a layout outside its memory) as {@link ProtocolError}. */
 function named(raw: Addon): Addon {
   const wrapped = Object.create(raw) as Record<string, unknown>;
-  for (const key of ['exportTensor', 'importTensor', 'release', 'fromExchangeApi', 'exchangeApiVersion', 'currentWorkStream'] as const) {
+  for (const key of [
+    'exportTensor',
+    'importTensor',
+    'release',
+    'fromExchangeApi',
+    'exchangeApiVersion',
+    'currentWorkStream',
+  ] as const) {
     const fn = raw[key] as (...args: unknown[]) => unknown;
     wrapped[key] = (...args: unknown[]) => {
       try {
         return fn(...args);
       } catch (error) {
         const message = error instanceof Error ? error.message : undefined;
-        if (typeof message === 'string' && message.startsWith(NATIVE_PREFIX)) throw new ProtocolError(message.slice(NATIVE_PREFIX.length));
+        if (typeof message === 'string' && message.startsWith(NATIVE_PREFIX))
+          throw new ProtocolError(message.slice(NATIVE_PREFIX.length));
         throw error;
       }
     };
@@ -196,8 +233,18 @@ function describe(obj: unknown, owning: boolean): unknown[] {
   if (buffer !== undefined) {
     // Native code keeps the memory of a plain buffer alive (even through a transfer),
     // but a resizable one can shrink under it.
-    if (isResizable(buffer)) throw new UnsupportedExportError('a view of a resizable ArrayBuffer cannot be exported to native code: it may shrink while native code holds it');
-    checkInBuffer(view.byteOffset, bufferByteLength(buffer), view.shape, view.strides, view.itemsize, 'export to native code');
+    if (isResizable(buffer))
+      throw new UnsupportedExportError(
+        'a view of a resizable ArrayBuffer cannot be exported to native code: it may shrink while native code holds it',
+      );
+    checkInBuffer(
+      view.byteOffset,
+      bufferByteLength(buffer),
+      view.shape,
+      view.strides,
+      view.itemsize,
+      'export to native code',
+    );
   }
   const d = view.device;
   let keep: object = view;
@@ -209,12 +256,31 @@ function describe(obj: unknown, owning: boolean): unknown[] {
   }
   const host = view.buffer !== undefined;
   const t = view.dtype;
-  return [keep, host ? new Uint8Array(view.buffer!) : null, host ? null : (view.ptr ?? 0n), host ? view.byteOffset : 0, d.type, d.id, t.code, t.bits, t.lanes, view.flags, view.shape, view.strides];
+  return [
+    keep,
+    host ? new Uint8Array(view.buffer!) : null,
+    host ? null : (view.ptr ?? 0n),
+    host ? view.byteOffset : 0,
+    d.type,
+    d.id,
+    t.code,
+    t.bits,
+    t.lanes,
+    view.flags,
+    view.shape,
+    view.strides,
+  ];
 }
 
-function viewFromFields(fields: ImportFields, exporter: unknown, stream: bigint | undefined, writable: boolean): StridedMemoryView {
+function viewFromFields(
+  fields: ImportFields,
+  exporter: unknown,
+  stream: bigint | undefined,
+  writable: boolean,
+): StridedMemoryView {
   const a = load();
-  if (fields.versionMismatch !== undefined) throw new DLPackVersionError(fields.versionMismatch[0], fields.versionMismatch[1], 'the native DLPack tensor');
+  if (fields.versionMismatch !== undefined)
+    throw new DLPackVersionError(fields.versionMismatch[0], fields.versionMismatch[1], 'the native DLPack tensor');
   if (fields.invalid !== undefined) {
     a.release(fields.handle);
     throw new ProtocolError(`the native DLPack tensor is malformed: ${fields.invalid} (its deleter was called)`);
@@ -255,7 +321,11 @@ export interface ToManagedTensorOptions extends ViewOptions {
  * memory stays alive (and its `close()` waits) until the deleter.
  */
 export function toManagedTensor(obj: unknown, options: ToManagedTensorOptions = {}): object {
-  const { legacy, ...viewOptions } = checkViewOptions<ToManagedTensorOptions>('toManagedTensor', options, TO_MANAGED_TENSOR_OPTIONS);
+  const { legacy, ...viewOptions } = checkViewOptions<ToManagedTensorOptions>(
+    'toManagedTensor',
+    options,
+    TO_MANAGED_TENSOR_OPTIONS,
+  );
   const a = load();
   const view = StridedMemoryView.fromAny(obj, { stream: -1, ...viewOptions });
   return a.exportTensor(describe(view, true), legacy === true);
@@ -284,7 +354,8 @@ export function fromManagedTensor(slot: object, options: FromManagedTensorOption
   options = checkViewOptions<FromManagedTensorOptions>('fromManagedTensor', options, FROM_MANAGED_TENSOR_OPTIONS);
   const a = load();
   const fields = a.importTensor(slot, options.legacy === true);
-  if (fields === null) throw new ProtocolError('the External holds no DLPack tensor: its slot is empty (the tensor was taken already)');
+  if (fields === null)
+    throw new ProtocolError('the External holds no DLPack tensor: its slot is empty (the tensor was taken already)');
   const stream = resolveStream(options.stream);
   return viewFromFields(fields, options.exporter, stream === NO_SYNC ? undefined : stream, options.writable === true);
 }
@@ -301,7 +372,8 @@ export function exchangeApiVersion(api: object): [number, number] {
 
 function apiOf(obj: object): object {
   const method = (obj as { [DLPACK_EXCHANGE_API]?: unknown })[DLPACK_EXCHANGE_API];
-  if (typeof method !== 'function') throw new ProtocolError("the object has no Symbol.for('dlpack.exchange_api') method");
+  if (typeof method !== 'function')
+    throw new ProtocolError("the object has no Symbol.for('dlpack.exchange_api') method");
   return (method as () => object).call(obj);
 }
 
@@ -332,10 +404,16 @@ export function fromExchangeApi(obj: object, options: ViewOptions = {}): Strided
   const consumer = resolveStream(options.stream);
   const deviceType = fields.device?.type;
   let stream: bigint | undefined;
-  if (deviceType === DLDeviceType.CUDA || deviceType === DLDeviceType.CUDAHost || deviceType === DLDeviceType.CUDAManaged) {
+  if (
+    deviceType === DLDeviceType.CUDA ||
+    deviceType === DLDeviceType.CUDAHost ||
+    deviceType === DLDeviceType.CUDAManaged
+  ) {
     if (consumer === undefined && deviceType === DLDeviceType.CUDA) {
       a.release(fields.handle);
-      throw new StreamRequiredError('a view of CUDA memory through the exchange API needs the consumer stream: pass { stream }, or { stream: -1 }');
+      throw new StreamRequiredError(
+        'a view of CUDA memory through the exchange API needs the consumer stream: pass { stream }, or { stream: -1 }',
+      );
     }
     if (consumer !== undefined && consumer !== NO_SYNC) {
       try {

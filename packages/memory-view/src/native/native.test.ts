@@ -4,8 +4,26 @@ import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DLPACK_EXCHANGE_API, DLPackVersionError, ExporterClosedError, ProtocolError, setDriverHooks, StreamRequiredError, StridedMemoryView } from '../index.js';
-import { currentWorkStream, exchangeApi, exchangeApiVersion, fromExchangeApi, fromManagedTensor, nativeCounts, nativeHelperPath, nativeHelperStatus, toManagedTensor } from './index.js';
+import {
+  DLPACK_EXCHANGE_API,
+  DLPackVersionError,
+  ExporterClosedError,
+  ProtocolError,
+  setDriverHooks,
+  StreamRequiredError,
+  StridedMemoryView,
+} from '../index.js';
+import {
+  currentWorkStream,
+  exchangeApi,
+  exchangeApiVersion,
+  fromExchangeApi,
+  fromManagedTensor,
+  nativeCounts,
+  nativeHelperPath,
+  nativeHelperStatus,
+  toManagedTensor,
+} from './index.js';
 import { collectUntil } from '../../test/gc.js';
 import { loadThirdParty, tensorClass, thirdPartyBuild } from '../../test/third-party.js';
 import { values } from '../../test/values.js';
@@ -145,37 +163,45 @@ describeNative(title('native DLPack tensors in Externals'), () => {
   // The child runs the built entry (dist/): Node.js 20 cannot import the TypeScript source.
   const builtEntry = join(import.meta.dirname, '..', '..', 'dist', 'native', 'index.js');
   const exitTitle = 'calls every deleter once when the process exits before use';
-  it.skipIf(!existsSync(builtEntry))(existsSync(builtEntry) ? exitTitle : `${exitTitle} (skipped: ${builtEntry} is not built; run the build first)`, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'memory-view-exit-'));
-    try {
-      const script = join(dir, 'exit.mjs');
-      writeFileSync(
-        script,
-        [
-          `import { createRequire } from 'node:module';`,
-          `import * as native from ${JSON.stringify(pathToFileURL(builtEntry).href)};`,
-          `const tp = createRequire(import.meta.url)(${JSON.stringify(thirdPartyBuild.path)});`,
-          // an import never closed, an export of it never taken, an export of JS memory never taken
-          `const view = native.fromManagedTensor(tp.makeSlot(tp.create(4), false, 1));`,
-          `globalThis.keep = [view, native.toManagedTensor(view), native.toManagedTensor(new Float32Array(2))];`,
-          `console.log('counts', JSON.stringify(native.nativeCounts()));`,
-        ].join('\n'),
-      );
-      const run = spawnSync(process.execPath, [script], {
-        encoding: 'utf8',
-        env: { ...process.env, CUDA_JS_MEMORY_VIEW_ADDON: nativeHelperPath(), CUDA_JS_MEMORY_VIEW_TRACE: '1', TP_LOG_DELETES: '1' },
-      });
-      expect(run.status, run.stderr).toBe(0);
-      expect(run.stdout).toContain('counts {"exports":2,"slots":2,"imports":1}');
-      const lines = run.stderr.split('\n');
-      expect(lines.filter((l) => l === 'memory-view: export deleted')).toHaveLength(2);
-      expect(lines.filter((l) => l === 'memory-view: import released')).toHaveLength(1);
-      // the third party's tensor, imported and never closed: its deleter ran once, at exit
-      expect(lines.filter((l) => l.startsWith('third_party: deleted tensor'))).toHaveLength(1);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!existsSync(builtEntry))(
+    existsSync(builtEntry) ? exitTitle : `${exitTitle} (skipped: ${builtEntry} is not built; run the build first)`,
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'memory-view-exit-'));
+      try {
+        const script = join(dir, 'exit.mjs');
+        writeFileSync(
+          script,
+          [
+            `import { createRequire } from 'node:module';`,
+            `import * as native from ${JSON.stringify(pathToFileURL(builtEntry).href)};`,
+            `const tp = createRequire(import.meta.url)(${JSON.stringify(thirdPartyBuild.path)});`,
+            // an import never closed, an export of it never taken, an export of JS memory never taken
+            `const view = native.fromManagedTensor(tp.makeSlot(tp.create(4), false, 1));`,
+            `globalThis.keep = [view, native.toManagedTensor(view), native.toManagedTensor(new Float32Array(2))];`,
+            `console.log('counts', JSON.stringify(native.nativeCounts()));`,
+          ].join('\n'),
+        );
+        const run = spawnSync(process.execPath, [script], {
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            CUDA_JS_MEMORY_VIEW_ADDON: nativeHelperPath(),
+            CUDA_JS_MEMORY_VIEW_TRACE: '1',
+            TP_LOG_DELETES: '1',
+          },
+        });
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.stdout).toContain('counts {"exports":2,"slots":2,"imports":1}');
+        const lines = run.stderr.split('\n');
+        expect(lines.filter((l) => l === 'memory-view: export deleted')).toHaveLength(2);
+        expect(lines.filter((l) => l === 'memory-view: import released')).toHaveLength(1);
+        // the third party's tensor, imported and never closed: its deleter ran once, at exit
+        expect(lines.filter((l) => l.startsWith('third_party: deleted tensor'))).toHaveLength(1);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describeNative(title('the DLPack C exchange API: a third-party library consumes memory-view'), () => {
@@ -195,7 +221,15 @@ describeNative(title('the DLPack C exchange API: a third-party library consumes 
       .slice([undefined, undefined, -1], [0, 4, 3]);
     expect(tp.sumViaExchange(view)).toBe(8 + 11 + 4 + 7 + 0 + 3);
     const d = tp.describeViaExchange(view);
-    expect([d.shape, d.strides, d.byteOffset, d.version, d.code, d.bits, d.lanes]).toEqual([[3, 2], [-4, 3], 32, 103, 2, 32, 1]);
+    expect([d.shape, d.strides, d.byteOffset, d.version, d.code, d.bits, d.lanes]).toEqual([
+      [3, 2],
+      [-4, 3],
+      32,
+      103,
+      2,
+      32,
+      1,
+    ]);
   });
 
   it('lets the library write through a writable view, and refuses a read-only one', () => {
@@ -208,7 +242,12 @@ describeNative(title('the DLPack C exchange API: a third-party library consumes 
   });
 
   it('hands device pointers over as they are', () => {
-    const view = StridedMemoryView.fromPointer(0x7f00_1234_5600n, { dtype: 'float32', shape: [2, 8], device: { type: 2, id: 3 }, readonly: true });
+    const view = StridedMemoryView.fromPointer(0x7f00_1234_5600n, {
+      dtype: 'float32',
+      shape: [2, 8],
+      device: { type: 2, id: 3 },
+      readonly: true,
+    });
     const d = tp.describeViaExchange(view);
     expect([d.data, d.deviceType, d.deviceId, d.flags & 1, d.shape]).toEqual([0x7f00_1234_5600n, 2, 3, 1, [2, 8]]);
   });
@@ -223,7 +262,9 @@ describeNative(title('the DLPack C exchange API: a third-party library consumes 
     const made = tp.allocateVia(StridedMemoryView.fromAny(new Float32Array(1)), 5, 1);
     expect(made).toBeInstanceOf(StridedMemoryView);
     expect(values(made as StridedMemoryView)).toEqual([0, 2, 4, 6, 8]);
-    expect(() => tp.allocateVia(StridedMemoryView.fromAny(new Float32Array(1)), 5, 2)).toThrow(/UnsupportedDeviceError: memory-view allocates host/);
+    expect(() => tp.allocateVia(StridedMemoryView.fromAny(new Float32Array(1)), 5, 2)).toThrow(
+      /UnsupportedDeviceError: memory-view allocates host/,
+    );
   });
 
   it('reports no current work stream (memory-view owns none)', () => {

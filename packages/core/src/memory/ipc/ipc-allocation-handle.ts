@@ -34,12 +34,23 @@ function isIntegerIn(value: unknown, min: number, max: number): value is number 
 export function checkAllocationHandle(value: unknown, what: string): IpcAllocationHandle {
   const fields = checkIpcRecord(value, `${what}: the handle`, ['kind', 'pid', 'fd'], ['deviceUuid']);
   const { kind, pid, fd, deviceUuid } = fields;
-  if (kind !== 'posix-fd') throw new IpcError(`${what}: the handle's kind must be 'posix-fd' (a file descriptor of the exporting process), got ${describeValue(kind)}`);
-  if (!isIntegerIn(pid, 1, MAX_INT32)) throw new IpcError(`${what}: the handle's pid must be a process id (an integer from 1 to 2^31-1), got ${describeValue(pid)}`);
-  if (!isIntegerIn(fd, 0, MAX_INT32)) throw new IpcError(`${what}: the handle's fd must be a file descriptor (an integer from 0 to 2^31-1), got ${describeValue(fd)}`);
+  if (kind !== 'posix-fd')
+    throw new IpcError(
+      `${what}: the handle's kind must be 'posix-fd' (a file descriptor of the exporting process), got ${describeValue(kind)}`,
+    );
+  if (!isIntegerIn(pid, 1, MAX_INT32))
+    throw new IpcError(
+      `${what}: the handle's pid must be a process id (an integer from 1 to 2^31-1), got ${describeValue(pid)}`,
+    );
+  if (!isIntegerIn(fd, 0, MAX_INT32))
+    throw new IpcError(
+      `${what}: the handle's fd must be a file descriptor (an integer from 0 to 2^31-1), got ${describeValue(fd)}`,
+    );
   if (deviceUuid === undefined) return { kind, pid, fd };
   if (typeof deviceUuid !== 'string' || !DEVICE_UUID.test(deviceUuid)) {
-    throw new IpcError(`${what}: the handle's deviceUuid must be a device UUID as Device.uuid gives it (GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx), got ${describeValue(deviceUuid)}`);
+    throw new IpcError(
+      `${what}: the handle's deviceUuid must be a device UUID as Device.uuid gives it (GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx), got ${describeValue(deviceUuid)}`,
+    );
   }
   return { kind, pid, fd, deviceUuid };
 }
@@ -47,7 +58,12 @@ export function checkAllocationHandle(value: unknown, what: string): IpcAllocati
 /** A new POSIX file descriptor of an IPC-enabled pool (cuMemPoolExportToShareableHandle writes an int). */
 export function exportPoolDescriptor(pool: CUmemoryPool): number {
   const fd = new Int32Array(1);
-  driver.cuMemPoolExportToShareableHandle(fd, pool, driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+  driver.cuMemPoolExportToShareableHandle(
+    fd,
+    pool,
+    driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+    0,
+  );
   return fd[0]!;
 }
 
@@ -59,13 +75,19 @@ export function exportPoolDescriptor(pool: CUmemoryPool): number {
 export function importPool(device: Device, handle: unknown, what: string): CUmemoryPool {
   const checked = checkAllocationHandle(handle, what);
   if (checked.deviceUuid !== undefined && checked.deviceUuid !== device.uuid) {
-    throw new IpcError(`${what}: the pool lives on the GPU ${checked.deviceUuid}, but ${device} is ${device.uuid} (device ordinals may differ between processes: CUDA_VISIBLE_DEVICES)`);
+    throw new IpcError(
+      `${what}: the pool lives on the GPU ${checked.deviceUuid}, but ${device} is ${device.uuid} (device ordinals may differ between processes: CUDA_VISIBLE_DEVICES)`,
+    );
   }
   const copy = duplicateFdFromProcess(checked.pid, checked.fd);
   try {
     device.ensureCurrent();
     // For a POSIX descriptor the driver takes the descriptor's value itself where C passes a pointer: an "address" of the fd's number.
-    return driver.cuMemPoolImportFromShareableHandle(BigInt(copy), driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+    return driver.cuMemPoolImportFromShareableHandle(
+      BigInt(copy),
+      driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+      0,
+    );
   } finally {
     closeSync(copy);
   }

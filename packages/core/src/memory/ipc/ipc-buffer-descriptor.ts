@@ -1,5 +1,13 @@
 import { driver, type CUdeviceptr } from '@cuda-js/bindings';
-import { checkIpcRecord, decodeIpcPayload, describeValue, encodeIpcPayload, IpcError, streamHandle, type StreamArgument } from '@cuda-js/streams';
+import {
+  checkIpcRecord,
+  decodeIpcPayload,
+  describeValue,
+  encodeIpcPayload,
+  IpcError,
+  streamHandle,
+  type StreamArgument,
+} from '@cuda-js/streams';
 import type { Buffer } from '../buffer.js';
 import type { DeviceMemoryResource } from '../memory-resources.js';
 import { isBrandedDeviceMemoryResource } from '../device-memory-resource-brand.js';
@@ -44,17 +52,25 @@ export function exportIpcBuffer(buffer: Buffer): IpcBufferDescriptor {
  * pool (cuMemPoolImportPointer). Descriptor and resource are checked strictly
  * first (an IpcError), then the stream; the caller makes the Buffer.
  */
-export function importIpcPointer(resource: DeviceMemoryResource, descriptor: IpcBufferDescriptor, stream: StreamArgument | undefined): { ptr: CUdeviceptr; size: number; stream: bigint } {
+export function importIpcPointer(
+  resource: DeviceMemoryResource,
+  descriptor: IpcBufferDescriptor,
+  stream: StreamArgument | undefined,
+): { ptr: CUdeviceptr; size: number; stream: bigint } {
   const what = 'Buffer.fromIpcDescriptor';
   const fields = checkIpcRecord(descriptor, `${what}: the descriptor`, ['data', 'size']);
   const bytes = decodeIpcPayload(fields['data'], `${what}: the descriptor's data`);
   const size = fields['size'];
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
-    throw new IpcError(`${what}: the descriptor's size must be a non-negative safe integer (bytes), got ${describeValue(size)}`);
+    throw new IpcError(
+      `${what}: the descriptor's size must be a non-negative safe integer (bytes), got ${describeValue(size)}`,
+    );
   }
   if (!isIpcEnabled(resource)) throw notIpcEnabledError(what, nameOf(resource));
   if (!resource.isImported) {
-    throw new IpcError(`${what}: the resource's pool was made in this process; import the exporting process's pool first (DeviceMemoryResource.fromAllocationHandle) and pass that resource`);
+    throw new IpcError(
+      `${what}: the resource's pool was made in this process; import the exporting process's pool first (DeviceMemoryResource.fromAllocationHandle) and pass that resource`,
+    );
   }
   const orderedOn = streamHandle(stream ?? 0n);
   const pool = resource.pool; // ClosedResourceError after close

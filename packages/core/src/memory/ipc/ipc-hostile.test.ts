@@ -16,7 +16,9 @@ import { Buffer, type Device, DeviceMemoryResource, IpcError, PinnedMemoryResour
 
 // The long, nightly mode (CUDA_JS_FUZZ_RUNS, CUDA_JS_FUZZ_SEED) runs every input it is given, with no time limit.
 const LONG = fuzzParameters(400);
-const FUZZ = LONG.long ? { seed: LONG.seed, numRuns: LONG.numRuns } : ({ seed: 2024, numRuns: 400, interruptAfterTimeLimit: 8000 } as const);
+const FUZZ = LONG.long
+  ? { seed: LONG.seed, numRuns: LONG.numRuns }
+  : ({ seed: 2024, numRuns: 400, interruptAfterTimeLimit: 8000 } as const);
 
 /** Thrown by the fakes: the value got past every check to the first real step. */
 class Reached extends Error {}
@@ -76,28 +78,51 @@ const hostileValue = fc.oneof(hostileNumber, notANumber, fc.string({ maxLength: 
  * by a hostile value, one field left out, or a field added; plus records of
  * any of the fields and arbitrary values.
  */
-function variantsOf(valid: fc.Arbitrary<Record<string, unknown>>, hostileFields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
+function variantsOf(
+  valid: fc.Arbitrary<Record<string, unknown>>,
+  hostileFields: Record<string, fc.Arbitrary<unknown>>,
+): fc.Arbitrary<unknown> {
   const names = Object.keys(hostileFields);
   const field = fc.constantFrom(...names);
   return fc.oneof(
     { weight: 2, arbitrary: valid },
-    { weight: 4, arbitrary: fc.tuple(valid, field, fc.oneof(...names.map((n) => hostileFields[n]!))).map(([v, name, value]) => ({ ...v, [name]: value })) },
-    { weight: 1, arbitrary: fc.tuple(valid, field).map(([v, name]) => Object.fromEntries(Object.entries(v).filter(([k]) => k !== name))) },
-    { weight: 1, arbitrary: fc.tuple(valid, fc.constantFrom('extra', 'Size', 'handle', 'DATA'), hostileValue).map(([v, name, value]) => ({ ...v, [name]: value })) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(valid, field, fc.oneof(...names.map((n) => hostileFields[n]!)))
+        .map(([v, name, value]) => ({ ...v, [name]: value })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(valid, field)
+        .map(([v, name]) => Object.fromEntries(Object.entries(v).filter(([k]) => k !== name))),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(valid, fc.constantFrom('extra', 'Size', 'handle', 'DATA'), hostileValue)
+        .map(([v, name, value]) => ({ ...v, [name]: value })),
+    },
     { weight: 1, arbitrary: fc.record(hostileFields, { requiredKeys: [] }) },
     { weight: 1, arbitrary: fc.anything() },
   );
 }
 
 /** Whether a value is a plain object whose own keys are exactly `keys` (undefined values count as absent ones), all data properties. */
-function hasExactly(value: unknown, required: readonly string[], optional: readonly string[] = []): value is Record<string, unknown> {
+function hasExactly(
+  value: unknown,
+  required: readonly string[],
+  optional: readonly string[] = [],
+): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return false;
   const keys = Reflect.ownKeys(value);
   if (keys.some((k) => typeof k !== 'string' || (!required.includes(k) && !optional.includes(k)))) return false;
   return required.every((k) => (value as Record<string, unknown>)[k] !== undefined);
 }
-const isCanonical64 = (v: unknown): boolean => typeof v === 'string' && /^[A-Za-z0-9+/]{86}==$/.test(v) && NodeBuffer.from(v, 'base64').toString('base64') === v;
+const isCanonical64 = (v: unknown): boolean =>
+  typeof v === 'string' && /^[A-Za-z0-9+/]{86}==$/.test(v) && NodeBuffer.from(v, 'base64').toString('base64') === v;
 const isSize = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 function outcome(f: () => unknown): unknown {
@@ -110,14 +135,21 @@ function outcome(f: () => unknown): unknown {
 }
 
 describe('hostile input: IPC buffer descriptors', () => {
-  const valid = fc.record({ data: valid64, size: fc.oneof(fc.integer({ min: 0, max: 1 << 30 }), fc.constantFrom(0, 2 ** 53 - 1)) });
-  const descriptors = variantsOf(valid, { data: fc.oneof(notCanonical64, hostileValue), size: fc.oneof(hostileNumber, notANumber) });
+  const valid = fc.record({
+    data: valid64,
+    size: fc.oneof(fc.integer({ min: 0, max: 1 << 30 }), fc.constantFrom(0, 2 ** 53 - 1)),
+  });
+  const descriptors = variantsOf(valid, {
+    data: fc.oneof(notCanonical64, hostileValue),
+    size: fc.oneof(hostileNumber, notANumber),
+  });
 
   it('a malformed descriptor is an IpcError about the descriptor; a well-formed one reaches the pool', () => {
     fc.assert(
       fc.property(descriptors, (descriptor) => {
         const error = outcome(() => Buffer.fromIpcDescriptor(importedResource, descriptor as never));
-        const wellFormed = hasExactly(descriptor, ['data', 'size']) && isCanonical64(descriptor['data']) && isSize(descriptor['size']);
+        const wellFormed =
+          hasExactly(descriptor, ['data', 'size']) && isCanonical64(descriptor['data']) && isSize(descriptor['size']);
         if (wellFormed) expect(error).toBeInstanceOf(Reached);
         else {
           expect(error, String(error)).toBeInstanceOf(IpcError);
@@ -133,7 +165,9 @@ describe('hostile input: IPC buffer descriptors', () => {
     for (const resource of [new PinnedMemoryResource(), {}, null, 5, { isIpcEnabled: 'yes' }]) {
       const error = outcome(() => Buffer.fromIpcDescriptor(resource as never, descriptor));
       expect(error).toBeInstanceOf(IpcError);
-      expect((error as Error).message).toMatch(/is not IPC-enabled; make it with new DeviceMemoryResource\(device, \{ ipcEnabled: true \}\)/);
+      expect((error as Error).message).toMatch(
+        /is not IPC-enabled; make it with new DeviceMemoryResource\(device, \{ ipcEnabled: true \}\)/,
+      );
     }
     // the exporting process's own pool: its buffers are there already
     class ExporterLike extends DeviceMemoryResource {
@@ -142,7 +176,9 @@ describe('hostile input: IPC buffer descriptors', () => {
       }
     }
     const exporter = new ExporterLike(unreachableDevice);
-    expect(() => Buffer.fromIpcDescriptor(exporter, descriptor)).toThrow(/the resource's pool was made in this process/);
+    expect(() => Buffer.fromIpcDescriptor(exporter, descriptor)).toThrow(
+      /the resource's pool was made in this process/,
+    );
   });
 
   // Issue 20: a look-alike resource reached cuMemPoolImportPointer with its made-up pool, which ended the process.
@@ -150,7 +186,11 @@ describe('hostile input: IPC buffer descriptors', () => {
     const descriptor = { data: base64Of(new Uint8Array(64).fill(7)), size: 256 };
     const lookAlikes = [
       { isIpcEnabled: true, isImported: true, pool: 0x1000n, device: unreachableDevice },
-      Object.create(DeviceMemoryResource.prototype, { isIpcEnabled: { value: true }, isImported: { value: true }, pool: { value: 0x1000n } }),
+      Object.create(DeviceMemoryResource.prototype, {
+        isIpcEnabled: { value: true },
+        isImported: { value: true },
+        pool: { value: 0x1000n },
+      }),
     ];
     for (const resource of lookAlikes) {
       const error = outcome(() => Buffer.fromIpcDescriptor(resource as never, descriptor));
@@ -162,7 +202,12 @@ describe('hostile input: IPC buffer descriptors', () => {
 
 describe('hostile input: IPC allocation handles', () => {
   // pids above 2^22 exist on no Linux system, so a well-formed handle never takes another process's descriptor
-  const pids = fc.oneof(fc.integer({ min: 2 ** 22 + 1, max: 2 ** 31 - 1 }), fc.integer({ min: -8, max: 0 }), fc.constantFrom(2 ** 31, 1.5, Number.NaN), notANumber);
+  const pids = fc.oneof(
+    fc.integer({ min: 2 ** 22 + 1, max: 2 ** 31 - 1 }),
+    fc.integer({ min: -8, max: 0 }),
+    fc.constantFrom(2 ** 31, 1.5, Number.NaN),
+    notANumber,
+  );
   const fds = fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), hostileNumber, notANumber);
   const uuids = fc.oneof(
     fc.constant(undefined),
@@ -172,10 +217,20 @@ describe('hostile input: IPC allocation handles', () => {
     hostileValue,
   );
   const valid = fc.record(
-    { kind: fc.constant('posix-fd'), pid: fc.integer({ min: 2 ** 22 + 1, max: 2 ** 31 - 1 }), fd: fc.integer({ min: 0, max: 2 ** 31 - 1 }), deviceUuid: fc.uuid().map((u) => `GPU-${u}`) },
+    {
+      kind: fc.constant('posix-fd'),
+      pid: fc.integer({ min: 2 ** 22 + 1, max: 2 ** 31 - 1 }),
+      fd: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      deviceUuid: fc.uuid().map((u) => `GPU-${u}`),
+    },
     { requiredKeys: ['kind', 'pid', 'fd'] },
   );
-  const handles = variantsOf(valid, { kind: fc.constantFrom<unknown>('fabric', 'POSIX-FD', 1, null), pid: pids, fd: fds, deviceUuid: uuids });
+  const handles = variantsOf(valid, {
+    kind: fc.constantFrom<unknown>('fabric', 'POSIX-FD', 1, null),
+    pid: pids,
+    fd: fds,
+    deviceUuid: uuids,
+  });
 
   it('a malformed handle is an IpcError before the device, the driver or pidfd; a well-formed one gets to the next step', () => {
     fc.assert(
@@ -192,7 +247,8 @@ describe('hostile input: IPC allocation handles', () => {
           Number.isInteger(h['fd']) &&
           (h['fd'] as number) >= 0 &&
           (h['fd'] as number) < 2 ** 31 &&
-          (uuid === undefined || (typeof uuid === 'string' && /^GPU-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/.test(uuid)));
+          (uuid === undefined ||
+            (typeof uuid === 'string' && /^GPU-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/.test(uuid)));
         if (!wellFormed) {
           expect(error, String(error)).toBeInstanceOf(IpcError);
           expect((error as Error).message).toMatch(/^DeviceMemoryResource\.fromAllocationHandle: the handle/);
@@ -200,7 +256,9 @@ describe('hostile input: IPC allocation handles', () => {
           expect(error).toBeInstanceOf(Reached); // the device's UUID is compared first
         } else {
           expect(error).toBeInstanceOf(FdDuplicationError); // no such process
-          expect((error as FdDuplicationError).code).toMatch(process.platform === 'linux' ? /^(ESRCH|EPERM|ENOSYS)$/ : /./);
+          expect((error as FdDuplicationError).code).toMatch(
+            process.platform === 'linux' ? /^(ESRCH|EPERM|ENOSYS)$/ : /./,
+          );
         }
       }),
       FUZZ,
@@ -247,10 +305,35 @@ describe('hostile input: the payload codec and the pidfd boundary', () => {
   });
 
   it('duplicateFdFromProcess: hostile arguments are a TypeError or RangeError, a failed call an FdDuplicationError, never a crash', () => {
-    const badNumber = fc.oneof(fc.constantFrom(Number.NaN, Infinity, -Infinity, 0.5, 2 ** 31, 2 ** 32, 2 ** 53, -(2 ** 53), 1e300, -(2 ** 31) - 1), fc.double());
+    const badNumber = fc.oneof(
+      fc.constantFrom(
+        Number.NaN,
+        Infinity,
+        -Infinity,
+        0.5,
+        2 ** 31,
+        2 ** 32,
+        2 ** 53,
+        -(2 ** 53),
+        1e300,
+        -(2 ** 31) - 1,
+      ),
+      fc.double(),
+    );
     // this process, and pids that no Linux process has (above 2^22): no other process's descriptor is ever taken
-    const pids = fc.oneof(fc.constant(process.pid), fc.integer({ min: -8, max: 0 }), fc.integer({ min: 2 ** 22 + 1, max: 2 ** 31 - 1 }), badNumber, notANumber);
-    const fds = fc.oneof(fc.integer({ min: -8, max: 64 }), fc.integer({ min: 2 ** 20, max: 2 ** 31 - 1 }), badNumber, notANumber);
+    const pids = fc.oneof(
+      fc.constant(process.pid),
+      fc.integer({ min: -8, max: 0 }),
+      fc.integer({ min: 2 ** 22 + 1, max: 2 ** 31 - 1 }),
+      badNumber,
+      notANumber,
+    );
+    const fds = fc.oneof(
+      fc.integer({ min: -8, max: 64 }),
+      fc.integer({ min: 2 ** 20, max: 2 ** 31 - 1 }),
+      badNumber,
+      notANumber,
+    );
     fc.assert(
       fc.property(pids, fds, (pid, fd) => {
         let copy: number;
@@ -261,7 +344,8 @@ describe('hostile input: the payload codec and the pidfd boundary', () => {
             [TypeError, RangeError, FdDuplicationError].some((kind) => error instanceof kind),
             String(error),
           ).toBe(true);
-          const inRange = (v: unknown, min: number) => Number.isInteger(v) && (v as number) >= min && (v as number) < 2 ** 31;
+          const inRange = (v: unknown, min: number) =>
+            Number.isInteger(v) && (v as number) >= min && (v as number) < 2 ** 31;
           expect(error instanceof FdDuplicationError, String(error)).toBe(inRange(pid, 1) && inRange(fd, 0));
           return;
         }

@@ -54,21 +54,28 @@ function channel(child: ChildProcess): (type: string) => Promise<ChildMessage> {
   child.on('message', (message) => deliver(message as ChildMessage));
   child.on('exit', (code, signal) => {
     // wakes every wait that is left: the child will say nothing more
-    const gone = () => new Error(`the child exited (code ${code}, signal ${signal}) before answering; its stderr:\n${stderr}`);
+    const gone = () =>
+      new Error(`the child exited (code ${code}, signal ${signal}) before answering; its stderr:\n${stderr}`);
     while (waiting.length > 0) deliver(gone());
   });
   return async (type) => {
     const message =
       arrived.shift() ??
       (await new Promise<ChildMessage | Error>((resolve) => {
-        const timer = setTimeout(() => resolve(new Error(`no '${type}' from the child in ${STEP_MS} ms; its stderr:\n${stderr}`)), STEP_MS);
+        const timer = setTimeout(
+          () => resolve(new Error(`no '${type}' from the child in ${STEP_MS} ms; its stderr:\n${stderr}`)),
+          STEP_MS,
+        );
         waiting.push((m) => {
           clearTimeout(timer);
           resolve(m);
         });
       }));
     if (message instanceof Error) throw message;
-    if (message.type === 'error') throw new Error(`the child failed: ${String(message['name'])}: ${String(message['message'])}\n${String(message['stack'])}\nstderr:\n${stderr}`);
+    if (message.type === 'error')
+      throw new Error(
+        `the child failed: ${String(message['name'])}: ${String(message['message'])}\n${String(message['stack'])}\nstderr:\n${stderr}`,
+      );
     if (message.type !== type) throw new Error(`expected '${type}' from the child, got ${JSON.stringify(message)}`);
     return message;
   };
@@ -79,9 +86,16 @@ function send(child: ChildProcess, message: object): Promise<void> {
 }
 
 /** Runs `body` with a forked child that is killed however `body` ends. */
-async function withChild<T>(body: (child: ChildProcess, next: (type: string) => Promise<ChildMessage>) => Promise<T>): Promise<T> {
+async function withChild<T>(
+  body: (child: ChildProcess, next: (type: string) => Promise<ChildMessage>) => Promise<T>,
+): Promise<T> {
   // execArgv: [] so that the test runner's own flags stay out of the child; the environment is inherited
-  const child = fork(CHILD, [], { execArgv: [], env: process.env, stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'json' });
+  const child = fork(CHILD, [], {
+    execArgv: [],
+    env: process.env,
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    serialization: 'json',
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
     const result = await body(child, channel(child));
@@ -99,7 +113,10 @@ describeGpu('IPC: two processes share a pool, its buffers and events', () => {
   let device: Device;
   let spinCycles: bigint;
   beforeAll(() => {
-    if (!existsSync(BUILT_CORE)) throw new Error(`the child imports the built packages, and ${BUILT_CORE} is missing: build first (cd packages/core && npx tsc -b)`);
+    if (!existsSync(BUILT_CORE))
+      throw new Error(
+        `the child imports the built packages, and ${BUILT_CORE} is missing: build first (cd packages/core && npx tsc -b)`,
+      );
     device = gpu.device;
     spinCycles = BigInt(device.attributes.clockRate) * BigInt(SPIN_MS); // clockRate is in kHz
   });
@@ -123,13 +140,26 @@ describeGpu('IPC: two processes share a pool, its buffers and events', () => {
         const pool = resource.allocationHandle();
         expect(pool).toEqual({ kind: 'posix-fd', pid: process.pid, fd: pool.fd, deviceUuid: device.uuid });
         expect(resource.allocationHandle()).toEqual(pool); // one descriptor, exported once
-        await send(child, { type: 'start', pool, buffer: buffer.ipcDescriptor(), written: written.ipcDescriptor(), n, salt, spinCycles: spinCycles.toString() });
+        await send(child, {
+          type: 'start',
+          pool,
+          buffer: buffer.ipcDescriptor(),
+          written: written.ipcDescriptor(),
+          n,
+          salt,
+          spinCycles: spinCycles.toString(),
+        });
 
         const read = await next('read');
         expect(read['mismatches']).toBe(0);
         expect(read['sample']).toEqual([salt, salt + 3, salt + 6, salt + 9]);
         expect(read['size']).toBe(2 * n * 4);
-        expect(read['refused']).toEqual({ isImported: true, isIpcEnabled: true, allocate: 'IpcError', allocationHandle: 'IpcError' });
+        expect(read['refused']).toEqual({
+          isImported: true,
+          isIpcEnabled: true,
+          allocate: 'IpcError',
+          allocationHandle: 'IpcError',
+        });
         using done = Event.fromIpcDescriptor(read['done'] as never);
         stream.wait(done);
         const host = new Int32Array(2 * n);
@@ -145,7 +175,11 @@ describeGpu('IPC: two processes share a pool, its buffers and events', () => {
 
         await send(child, { type: 'finish' });
         const closed = await next('closed');
-        expect(closed['closedErrors']).toEqual({ pool: 'ClosedResourceError', ptr: 'ClosedResourceError', closeAgain: 'none' });
+        expect(closed['closedErrors']).toEqual({
+          pool: 'ClosedResourceError',
+          ptr: 'ClosedResourceError',
+          closeAgain: 'none',
+        });
         expect(closed['closed']).toBe(true);
       });
     } finally {
@@ -185,7 +219,9 @@ describeGpu('IPC: two processes share a pool, its buffers and events', () => {
     expect(() => plain.ipcDescriptor()).toThrow(IpcError);
     expect(() => plain.ipcDescriptor()).toThrow(/the memory resource \(DeviceMemoryResource\) is not IPC-enabled/);
     expect(() => device.memoryResource.allocationHandle()).toThrow(IpcError);
-    expect(() => Buffer.fromIpcDescriptor(device.memoryResource, { data: 'A'.repeat(86) + '==', size: 256 })).toThrow(/is not IPC-enabled/);
+    expect(() => Buffer.fromIpcDescriptor(device.memoryResource, { data: 'A'.repeat(86) + '==', size: 256 })).toThrow(
+      /is not IPC-enabled/,
+    );
     using own = new DeviceMemoryResource(device, { maxSize: 32 << 20 });
     expect(own.isIpcEnabled).toBe(false);
     using ownBuffer = own.allocate(256, { stream });

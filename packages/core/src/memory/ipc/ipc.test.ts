@@ -4,7 +4,15 @@
 // The GPU half (two processes) is ipc.gpu.test.ts.
 import { Buffer as NodeBuffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { Buffer, CoreOptionError, type Device, DeviceMemoryResource, IpcError, MemoryArgumentError, type MemoryResource } from '../../index.js';
+import {
+  Buffer,
+  CoreOptionError,
+  type Device,
+  DeviceMemoryResource,
+  IpcError,
+  MemoryArgumentError,
+  type MemoryResource,
+} from '../../index.js';
 
 /** Thrown by the fake device: the call got past its checks. */
 class Reached extends Error {}
@@ -50,12 +58,18 @@ describe('Buffer.fromIpcDescriptor checks the descriptor first', () => {
     expect(from(null)).toBe('Buffer.fromIpcDescriptor: the descriptor must be a plain object, got null');
     expect(from('descriptor')).toMatch(/must be a plain object, got the string "descriptor"/);
     expect(from([data, 16])).toMatch(/must be a plain object, got an array of 2/);
-    expect(from(new Map())).toMatch(/must be a plain object \(as JSON or a structured clone makes it\), got an instance of Map/);
+    expect(from(new Map())).toMatch(
+      /must be a plain object \(as JSON or a structured clone makes it\), got an instance of Map/,
+    );
     expect(from({ data })).toBe("Buffer.fromIpcDescriptor: the descriptor lacks the field 'size'");
     expect(from({ size: 16 })).toBe("Buffer.fromIpcDescriptor: the descriptor lacks the field 'data'");
-    expect(from({ data, size: 16, pool: 1 })).toBe("Buffer.fromIpcDescriptor: the descriptor has an unknown field 'pool' (known: data, size)");
+    expect(from({ data, size: 16, pool: 1 })).toBe(
+      "Buffer.fromIpcDescriptor: the descriptor has an unknown field 'pool' (known: data, size)",
+    );
     expect(from({ data, size: 16, [Symbol('x')]: 1 })).toMatch(/has an unknown field 'Symbol\(x\)'/);
-    expect(from(Object.defineProperty({ size: 16 }, 'data', { get: () => data, enumerable: true }))).toMatch(/field 'data' must be a data property, not an accessor/);
+    expect(from(Object.defineProperty({ size: 16 }, 'data', { get: () => data, enumerable: true }))).toMatch(
+      /field 'data' must be a data property, not an accessor/,
+    );
   });
 
   it('takes only the canonical base64 of 64 bytes', () => {
@@ -72,57 +86,99 @@ describe('Buffer.fromIpcDescriptor checks the descriptor first', () => {
     ]) {
       expect(from({ data: bad, size: 16 })).toMatch(/the descriptor's data must be the canonical base64 of 64 bytes/);
     }
-    expect(from({ data: new Uint8Array(64), size: 16 })).toMatch(/the descriptor's data must be a string of base64 \(64 bytes\), got an object/);
+    expect(from({ data: new Uint8Array(64), size: 16 })).toMatch(
+      /the descriptor's data must be a string of base64 \(64 bytes\), got an object/,
+    );
   });
 
   it('takes a size that is a non-negative safe integer', () => {
     for (const size of [-1, 0.5, 2 ** 53, Number.NaN, Infinity, '16', 16n, null]) {
-      expect(from({ data, size })).toMatch(/^Buffer\.fromIpcDescriptor: the descriptor's size must be a non-negative safe integer \(bytes\)/);
+      expect(from({ data, size })).toMatch(
+        /^Buffer\.fromIpcDescriptor: the descriptor's size must be a non-negative safe integer \(bytes\)/,
+      );
     }
   });
 
   it('then the resource: it must be imported from the exporting process', () => {
     const descriptor = { data, size: 16 };
-    expect(ipcMessage(() => Buffer.fromIpcDescriptor(new DeviceMemoryResource(unreachableDevice), descriptor))).toMatch(/\(DeviceMemoryResource\) is not IPC-enabled/);
-    expect(ipcMessage(() => Buffer.fromIpcDescriptor(new SaysImported(false), descriptor))).toMatch(/the resource's pool was made in this process/);
+    expect(ipcMessage(() => Buffer.fromIpcDescriptor(new DeviceMemoryResource(unreachableDevice), descriptor))).toMatch(
+      /\(DeviceMemoryResource\) is not IPC-enabled/,
+    );
+    expect(ipcMessage(() => Buffer.fromIpcDescriptor(new SaysImported(false), descriptor))).toMatch(
+      /the resource's pool was made in this process/,
+    );
     // a well-formed descriptor and an imported resource get to the stream, then the pool
     expect(() => Buffer.fromIpcDescriptor(imported, descriptor, { stream: 'stream' as never })).toThrow(TypeError);
   });
 });
 
 describe('DeviceMemoryResource.fromAllocationHandle checks the handle first', () => {
-  const from = (handle: unknown) => ipcMessage(() => DeviceMemoryResource.fromAllocationHandle(unreachableDevice, handle as never));
+  const from = (handle: unknown) =>
+    ipcMessage(() => DeviceMemoryResource.fromAllocationHandle(unreachableDevice, handle as never));
   it('names each malformed part', () => {
     const prefix = 'DeviceMemoryResource.fromAllocationHandle: the handle';
     expect(from(undefined)).toBe(`${prefix} must be a plain object, got undefined`);
     expect(from({ kind: 'posix-fd', pid: 10 })).toBe(`${prefix} lacks the field 'fd'`);
-    expect(from({ kind: 'fabric', pid: 10, fd: 3 })).toBe(`${prefix}'s kind must be 'posix-fd' (a file descriptor of the exporting process), got the string "fabric"`);
-    expect(from({ kind: 'posix-fd', pid: 0, fd: 3 })).toBe(`${prefix}'s pid must be a process id (an integer from 1 to 2^31-1), got the number 0`);
+    expect(from({ kind: 'fabric', pid: 10, fd: 3 })).toBe(
+      `${prefix}'s kind must be 'posix-fd' (a file descriptor of the exporting process), got the string "fabric"`,
+    );
+    expect(from({ kind: 'posix-fd', pid: 0, fd: 3 })).toBe(
+      `${prefix}'s pid must be a process id (an integer from 1 to 2^31-1), got the number 0`,
+    );
     expect(from({ kind: 'posix-fd', pid: 2 ** 31, fd: 3 })).toMatch(/pid must be a process id/);
     expect(from({ kind: 'posix-fd', pid: '10', fd: 3 })).toMatch(/pid must be a process id .*got the string "10"/);
-    expect(from({ kind: 'posix-fd', pid: 10, fd: -1 })).toBe(`${prefix}'s fd must be a file descriptor (an integer from 0 to 2^31-1), got the number -1`);
+    expect(from({ kind: 'posix-fd', pid: 10, fd: -1 })).toBe(
+      `${prefix}'s fd must be a file descriptor (an integer from 0 to 2^31-1), got the number -1`,
+    );
     expect(from({ kind: 'posix-fd', pid: 10, fd: 3.5 })).toMatch(/fd must be a file descriptor/);
-    expect(from({ kind: 'posix-fd', pid: 10, fd: 3, deviceUuid: 'GPU-1234' })).toMatch(/deviceUuid must be a device UUID as Device.uuid gives it/);
-    expect(from({ kind: 'posix-fd', pid: 10, fd: 3, uuid: 'x' })).toBe(`${prefix} has an unknown field 'uuid' (known: kind, pid, fd, deviceUuid)`);
+    expect(from({ kind: 'posix-fd', pid: 10, fd: 3, deviceUuid: 'GPU-1234' })).toMatch(
+      /deviceUuid must be a device UUID as Device.uuid gives it/,
+    );
+    expect(from({ kind: 'posix-fd', pid: 10, fd: 3, uuid: 'x' })).toBe(
+      `${prefix} has an unknown field 'uuid' (known: kind, pid, fd, deviceUuid)`,
+    );
   });
 
   it('a well-formed handle gets to the device (its UUID is compared before the descriptor is copied)', () => {
-    const handle = { kind: 'posix-fd', pid: 10, fd: 3, deviceUuid: 'GPU-01234567-89ab-cdef-0123-456789abcdef' } as const;
+    const handle = {
+      kind: 'posix-fd',
+      pid: 10,
+      fd: 3,
+      deviceUuid: 'GPU-01234567-89ab-cdef-0123-456789abcdef',
+    } as const;
     expect(() => DeviceMemoryResource.fromAllocationHandle(unreachableDevice, handle)).toThrow(Reached);
-    expect(() => DeviceMemoryResource.fromAllocationHandle(unreachableDevice, JSON.parse(JSON.stringify(handle)))).toThrow(Reached);
+    expect(() =>
+      DeviceMemoryResource.fromAllocationHandle(unreachableDevice, JSON.parse(JSON.stringify(handle))),
+    ).toThrow(Reached);
   });
 });
 
 describe('DeviceMemoryResource options and sharing', () => {
   it('checks the options before it touches the device', () => {
-    expect(() => new DeviceMemoryResource(unreachableDevice, { ipc: true } as never)).toThrow("DeviceMemoryResource: unknown option 'ipc'; known options: pool, ipcEnabled, maxSize, peerAccessibleBy");
-    expect(() => new DeviceMemoryResource(unreachableDevice, { maxsize: 1 } as never)).toThrow("DeviceMemoryResource: unknown option 'maxsize' (did you mean 'maxSize'?)");
-    expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: 'yes' } as never)).toThrow(`DeviceMemoryResource: option 'ipcEnabled' must be true or false; got "yes"`);
-    expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: true, maxSize: -1 })).toThrow(CoreOptionError);
-    expect(() => new DeviceMemoryResource(unreachableDevice, { maxSize: 2 ** 53 })).toThrow(/option 'maxSize' must be a non-negative safe integer/);
-    expect(() => new DeviceMemoryResource(unreachableDevice, { pool: 5 } as never)).toThrow(/option 'pool' must be a CUmemoryPool \(a bigint\); got 5/);
-    expect(() => new DeviceMemoryResource(unreachableDevice, { pool: 5n, ipcEnabled: true })).toThrow(MemoryArgumentError);
-    expect(() => new DeviceMemoryResource(unreachableDevice, { pool: 5n, ipcEnabled: true })).toThrow(/give one or the other/);
+    expect(() => new DeviceMemoryResource(unreachableDevice, { ipc: true } as never)).toThrow(
+      "DeviceMemoryResource: unknown option 'ipc'; known options: pool, ipcEnabled, maxSize, peerAccessibleBy",
+    );
+    expect(() => new DeviceMemoryResource(unreachableDevice, { maxsize: 1 } as never)).toThrow(
+      "DeviceMemoryResource: unknown option 'maxsize' (did you mean 'maxSize'?)",
+    );
+    expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: 'yes' } as never)).toThrow(
+      `DeviceMemoryResource: option 'ipcEnabled' must be true or false; got "yes"`,
+    );
+    expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: true, maxSize: -1 })).toThrow(
+      CoreOptionError,
+    );
+    expect(() => new DeviceMemoryResource(unreachableDevice, { maxSize: 2 ** 53 })).toThrow(
+      /option 'maxSize' must be a non-negative safe integer/,
+    );
+    expect(() => new DeviceMemoryResource(unreachableDevice, { pool: 5 } as never)).toThrow(
+      /option 'pool' must be a CUmemoryPool \(a bigint\); got 5/,
+    );
+    expect(() => new DeviceMemoryResource(unreachableDevice, { pool: 5n, ipcEnabled: true })).toThrow(
+      MemoryArgumentError,
+    );
+    expect(() => new DeviceMemoryResource(unreachableDevice, { pool: 5n, ipcEnabled: true })).toThrow(
+      /give one or the other/,
+    );
     // well-formed options for an own pool get to the device (cuMemPoolCreate needs its context)
     expect(() => new DeviceMemoryResource(unreachableDevice, { ipcEnabled: true })).toThrow(Reached);
     expect(() => new DeviceMemoryResource(unreachableDevice, { maxSize: 1 << 20 })).toThrow(Reached);
@@ -134,7 +190,9 @@ describe('DeviceMemoryResource options and sharing', () => {
     const resource = new DeviceMemoryResource(unreachableDevice, { pool: 0x1234n });
     expect(resource.isIpcEnabled).toBe(false);
     expect(resource.isImported).toBe(false);
-    expect(ipcMessage(() => resource.allocationHandle())).toMatch(/^DeviceMemoryResource\.allocationHandle: the memory resource \(the default or a given pool\) is not IPC-enabled/);
+    expect(ipcMessage(() => resource.allocationHandle())).toMatch(
+      /^DeviceMemoryResource\.allocationHandle: the memory resource \(the default or a given pool\) is not IPC-enabled/,
+    );
     resource.close();
     resource[Symbol.dispose]();
     expect(resource.closed).toBe(false);
@@ -153,7 +211,9 @@ describe('DeviceMemoryResource options and sharing', () => {
       device: undefined,
     };
     const buffer = new Buffer(0x1000n, 64, resource, 0n);
-    expect(ipcMessage(() => buffer.ipcDescriptor())).toMatch(/^Buffer\.ipcDescriptor: the memory resource \(Object\) is not IPC-enabled/);
+    expect(ipcMessage(() => buffer.ipcDescriptor())).toMatch(
+      /^Buffer\.ipcDescriptor: the memory resource \(Object\) is not IPC-enabled/,
+    );
     buffer.close();
     expect(released).toEqual([0x1000n]);
   });

@@ -54,8 +54,13 @@ function errorName(f) {
 }
 
 async function main() {
-  if (typeof DeviceMemoryResource.fromAllocationHandle !== 'function' || typeof Buffer.fromIpcDescriptor !== 'function') {
-    throw new Error('the built @cuda-js/core (packages/core/dist) predates IPC: build it again (cd packages/core && npx tsc -b)');
+  if (
+    typeof DeviceMemoryResource.fromAllocationHandle !== 'function' ||
+    typeof Buffer.fromIpcDescriptor !== 'function'
+  ) {
+    throw new Error(
+      'the built @cuda-js/core (packages/core/dist) predates IPC: build it again (cd packages/core && npx tsc -b)',
+    );
   }
   const device = Device.get(0).setCurrent();
   const code = new Program(SOURCE, 'c++', { arch: device.arch }).compile('cubin');
@@ -86,14 +91,25 @@ async function main() {
   launch(stream, { grid: 1, block: 1 }, spin, BigInt(start.spinCycles));
   launch(stream, { grid: Math.ceil(n / 256), block: 256 }, writePattern, buffer.ptr + BigInt(n * 4), n, salt + 1);
   const done = device.createEvent({ interprocess: true }).record(stream);
-  await send({ type: 'read', mismatches, sample: Array.from(host.subarray(0, 4)), refused, done: done.ipcDescriptor(), size: buffer.size });
+  await send({
+    type: 'read',
+    mismatches,
+    sample: Array.from(host.subarray(0, 4)),
+    refused,
+    done: done.ipcDescriptor(),
+    size: buffer.size,
+  });
 
   await nextMessage('finish');
   // The import is freed here, and that free completes, before the parent frees the memory (as the driver asks).
   buffer.close({ stream });
   stream.synchronize();
   resource.close();
-  const closedErrors = { pool: errorName(() => resource.pool), ptr: errorName(() => buffer.ptr), closeAgain: errorName(() => resource.close()) };
+  const closedErrors = {
+    pool: errorName(() => resource.pool),
+    ptr: errorName(() => buffer.ptr),
+    closeAgain: errorName(() => resource.close()),
+  };
   written.close();
   done.close();
   stream.close();
