@@ -3,6 +3,7 @@ import { ATOMIC_FUNCTIONS } from './intrinsics/atomics.js';
 import { BIT_FUNCTIONS } from './intrinsics/bits.js';
 import { FENCES } from './intrinsics/fences.js';
 import { FP16_FUNCTIONS } from './intrinsics/fp16.js';
+import { MMA_FUNCTIONS } from './intrinsics/mma.js';
 import { CUDA_MATH } from './intrinsics/math.js';
 import { LANE_MASKS } from './intrinsics/lane-masks.js';
 import { TIMERS } from './intrinsics/timers.js';
@@ -192,6 +193,13 @@ export interface CudaIntrinsics
   // ---- warp ----
 
   /**
+   * The tensor cores' warp-wide matrix multiply-accumulates (`mma.sync`, sm_80 and later):
+   * `cuda.mma.m16n8k16_bf16(d, a, b, c)`, every lane of the warp together, each operand a
+   * per-thread fragment array (docs/tensor-cores.md).
+   */
+  readonly mma: MmaIntrinsics;
+
+  /**
    * numba's `cuda.fp16`: f16 arithmetic (`hadd`, `hsub`, `hmul`, `hdiv`, `hfma`, `hneg`, `habs`),
    * comparisons (`heq`, `hne`, `hgt`, `hge`, `hlt`, `hle`), `hmax`/`hmin` (a NaN gives the other
    * value) and math (`hsin`, `hcos`, `hlog`, `hlog2`, `hlog10`, `hexp`, `hexp2`, `hexp10`, `hsqrt`,
@@ -257,6 +265,16 @@ export type ConstScalar<Host> = [ScalarOfTypedArray<Host>] extends [never]
     : NumberScalarName
   : ScalarOfTypedArray<Host>;
 
+/** A fragment of u32 registers (packed bf16x2 or f16x2): a u32 array of the kernel, `cuda.local.array(4, u32)`. */
+export type MmaRegisters = KernelArray<'u32', 1> | Uint32Array;
+/** A fragment of f32 accumulators: an f32 array of the kernel, `cuda.local.array(4, f32)`. */
+export type MmaAccumulators = KernelArray<'f32', 1> | Float32Array;
+
+/** The mma intrinsics of `cuda.mma` (`m16n8k16_bf16`, …): one per row of the mma table; `d` is written. */
+export type MmaIntrinsics = {
+  [K in keyof typeof MMA_FUNCTIONS]: (d: MmaAccumulators, a: MmaRegisters, b: MmaRegisters, c: MmaAccumulators) => void;
+};
+
 /** What atomics work on: an array parameter or a shared or local array. */
 export type AtomicTarget =
   | ArrayLike<number | bigint>
@@ -283,6 +301,7 @@ export const cuda: CudaIntrinsics = Object.freeze({
   const: Object.freeze({ arrayLike: (): never => onlyInKernels('const.arrayLike()') }),
   cg: Object.freeze({ thisGrid: (): never => onlyInKernels('cg.thisGrid()') }),
   fp16: kernelOnly(Object.keys(FP16_FUNCTIONS) as (keyof typeof FP16_FUNCTIONS)[], 'fp16.') as unknown as Fp16Functions,
+  mma: kernelOnly(Object.keys(MMA_FUNCTIONS) as (keyof typeof MMA_FUNCTIONS)[], 'mma.'),
   atomic: kernelOnly(Object.keys(ATOMIC_FUNCTIONS) as (keyof typeof ATOMIC_FUNCTIONS)[], 'atomic.'),
   ...kernelOnly(
     [

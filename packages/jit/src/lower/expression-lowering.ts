@@ -18,6 +18,7 @@ import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { unknownNode } from '../typing/unknown-node.js';
 import { LoweringError } from './lowering-error.js';
 import { lowerMath } from './math-lowering.js';
+import { lowerMma } from './mma-lowering.js';
 import { lowerShuffle } from './shuffle-lowering.js';
 import { lowerStatements } from './statement-lowering.js';
 import { lowerLaneMask, lowerMatch, lowerWarpVote } from './warp-lowering.js';
@@ -119,6 +120,20 @@ export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
       const mask = lowerExpression(ctx, expr.mask);
       const value = expect(lowerExpression(ctx, expr.value), expr.valueType, 'match');
       return expect(lowerMatch(ctx, expr.mode, mask, value), expr.type, 'match');
+    }
+    case 'mma': {
+      // The fragments' registers are read in order (a, b, c), then each lane writes its D fragment.
+      const read = (xs: readonly Expr[]) => xs.map((x) => lowerExpression(ctx, x));
+      const d = lowerMma(ctx, expr.shape, read(expr.a), read(expr.b), read(expr.c));
+      if (d.length !== expr.d.length) throw new LoweringError(`mma '${expr.shape}' writes ${expr.d.length} elements`);
+      expr.d.forEach((ref, i) => {
+        const value = d[i]!;
+        const pointer = elementAddress(ctx, ref, value.type);
+        if (pointer.memory === 'const') throw new LoweringError(`mma writes a const array`);
+        const t = memoryType(value.type);
+        b.emit(`store ${t} ${value.ref}, ${pointer.type} ${pointer.ref}, align ${memoryBytes(value.type)}`);
+      });
+      return { ref: '0', type: 'i32' };
     }
     case 'lanemask':
       return expect(lowerLaneMask(ctx, expr.which), expr.type, `lane mask '${expr.which}'`);

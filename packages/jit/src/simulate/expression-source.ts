@@ -229,6 +229,8 @@ export class ExpressionSource {
           'u32',
         );
       }
+      case 'mma':
+        return this.#mma(e);
       case 'lanemask':
         return this.#laneMask(e);
       case 'bits':
@@ -248,6 +250,23 @@ export class ExpressionSource {
       default:
         return unknownNode(e, (detail) => new Error(`simulator: ${detail}`));
     }
+  }
+
+  /**
+   * A warp's mma (intrinsics/mma.ts): a collective of all 32 lanes (mask
+   * -1), each giving its fragments' registers in order (a, b, c); the
+   * scheduler gives each lane its D fragment, which is stored into `d`.
+   */
+  #mma(e: Extract<Expr, { op: 'mma' }>): GeneratedValue {
+    const registers = [...e.a, ...e.b, ...e.c].map((x) => this.generate(x).code);
+    const t = this.context.temporary('null');
+    const call = this.collectiveCode({ op: 'mma', shape: e.shape }, e.loc, 'c2', ['-1', `[${registers.join(', ')}]`]);
+    const stores = e.d.map((ref, i) => {
+      const access = this.#access(ref.array, ref.space);
+      const indices = ref.indices.map((ix) => this.generate(ix));
+      return storeSource(access, indices, { code: `${t}[${i}]`, type: 'f32' }, e.loc, this.context).code;
+    });
+    return { code: `(${t} = ${call}, ${stores.join(', ')}, 0)`, type: 'i32' };
   }
 
   /** A recursive function's call: the generated function `fN` (functionName), i64 and u64 arguments as bigints. */

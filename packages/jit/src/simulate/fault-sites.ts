@@ -7,7 +7,8 @@ export type CollectiveOp =
   | { readonly op: 'vote'; readonly scope: 'block' | 'warp'; readonly mode: VoteMode }
   | { readonly op: 'shuffle'; readonly mode: ShuffleMode }
   | { readonly op: 'match'; readonly mode: 'any' | 'all'; readonly valueType: string }
-  | { readonly op: 'activemask' };
+  | { readonly op: 'activemask' }
+  | { readonly op: 'mma'; readonly shape: string };
 
 /** A call of a device function whose inlined body holds a site: its name and the call's position. */
 export interface InlineFrame {

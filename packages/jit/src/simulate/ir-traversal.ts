@@ -51,6 +51,12 @@ export function forEachChild(e: Expr, visit: (child: Expr) => void): void {
     case 'match':
       visit(e.mask);
       return visit(e.value);
+    case 'mma':
+      e.a.forEach(visit);
+      e.b.forEach(visit);
+      e.c.forEach(visit);
+      for (const ref of e.d) ref.indices.forEach(visit);
+      return;
     case 'bits':
       return visit(e.arg);
     case 'call':
@@ -173,7 +179,7 @@ export function collectivesIn(statements: readonly Stmt[]): { block: boolean; wa
   });
   forEachDeepExpr(statements, (e) => {
     if (e.op === 'vote') found[e.scope] = true;
-    else if (e.op === 'shuffle' || e.op === 'match' || (e.op === 'lanemask' && laneMaskRow(e.which)?.collective))
+    else if (e.op === 'shuffle' || e.op === 'match' || e.op === 'mma' || (e.op === 'lanemask' && laneMaskRow(e.which)?.collective))
       found.warp = true;
   });
   return found;

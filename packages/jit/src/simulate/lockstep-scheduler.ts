@@ -5,6 +5,7 @@ import { warpVoteRow } from '../intrinsics/warp-votes.js';
 import type { Loc } from '../typing/typed-ir.js';
 import { type CollectiveOp, describeCalls, type FaultSites } from './fault-sites.js';
 import type { BlockClock } from './race-shadow.js';
+import { mmaWarp } from './mma-simulator.js';
 import { simulatorExpression } from './simulator-form.js';
 import { coordinates, threadCoordinates, threadName, threadRuns } from './thread-names.js';
 
@@ -95,6 +96,7 @@ const SHUFFLE = 5;
 const WARP_VOTE = 6;
 const MATCH = 7;
 const ACTIVEMASK = 8;
+const MMA = 9;
 
 function kindOf(op: CollectiveOp): number {
   switch (op.op) {
@@ -108,6 +110,8 @@ function kindOf(op: CollectiveOp): number {
       return MATCH;
     case 'activemask':
       return ACTIVEMASK;
+    case 'mma':
+      return MMA;
   }
 }
 
@@ -128,6 +132,8 @@ export function collectiveName(op: CollectiveOp): string {
       return `match_${op.mode}_sync()`;
     case 'activemask':
       return 'activemask()';
+    case 'mma':
+      return `mma.${op.shape.replace('.', '_')}()`;
   }
 }
 
@@ -463,6 +469,22 @@ export class LockstepGroup {
     const values = this.#value;
     const op = (this.context.sites.get(site) as { collective: CollectiveOp }).collective;
     let n = count;
+    if (kind === MMA) {
+      // mma.sync.aligned: every lane of the warp, at the same mma.
+      if (m !== -1) {
+        const lanes = popcount(m);
+        throw this.#error(
+          site,
+          `${collectiveName(op)} needs all 32 lanes of a warp together (mma.sync.aligned): the warp of ${this.#where(base)} has ${lanes} (the block's thread count is not a multiple of 32)`,
+        );
+      }
+      const results = mmaWarp(
+        (op as { shape: string }).shape,
+        Array.from({ length: 32 }, (_, i) => values[base + i] as number[]),
+      );
+      for (let i = 0; i < 32; i++) n = this.#release(base + i, results[i], n);
+      return n;
+    }
     if (kind === SHUFFLE) {
       const sourceOf = shuffleSource((op as { mode: string }).mode);
       const results: unknown[] = [];

@@ -12,7 +12,9 @@ import { atomicCall, ATOMIC_NAMES, atomicUsage } from './atomic-calls.js';
 import { FP16_CALLS } from './fp16-calls.js';
 import { isInteger, type ScalarName } from './jit-types.js';
 import { MEMORY_MAKERS } from './kernel-memories.js';
+import { mmaCall, mmaUsage } from './mma-calls.js';
 import { printfCall } from './print-calls.js';
+import { MMA_FUNCTIONS } from '../intrinsics/mma.js';
 import { arithmeticType, defaultLiteralType } from './promotion.js';
 import { BIT_FUNCTIONS, bitResultType, type BitFunction } from '../intrinsics/bits.js';
 import { FENCES, type FenceScope } from '../intrinsics/fences.js';
@@ -352,6 +354,14 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
     ATOMIC_NAMES.map((fn): [string, IntrinsicRule] => [
       `atomic.${fn}`,
       { usage: atomicUsage(fn), value: (c, args, call) => atomicCall(c, fn, args, call) },
+    ]),
+  ),
+
+  // ---- tensor cores: the rows of intrinsics/mma.ts ----
+  ...Object.fromEntries(
+    Object.keys(MMA_FUNCTIONS).map((name): [string, IntrinsicRule] => [
+      `mma.${name}`,
+      { usage: mmaUsage(name), value: (c, args, call) => mmaCall(c, name, args, call) },
     ]),
   ),
 

@@ -38,6 +38,7 @@ import type { BitFunction } from '../intrinsics/bits.js';
 import type { FenceScope } from '../intrinsics/fences.js';
 import type { LaneMask } from '../intrinsics/lane-masks.js';
 import type { TimerName } from '../intrinsics/timers.js';
+import type { MmaShape } from '../intrinsics/mma.js';
 import type { WarpMatchMode } from '../intrinsics/warp-matches.js';
 import type { WarpShuffleMode } from '../intrinsics/warp-shuffles.js';
 import type { WarpVoteMode } from '../intrinsics/warp-votes.js';
@@ -423,6 +424,23 @@ export type Expr =
       readonly mask: Expr;
       readonly value: Expr;
       readonly valueType: ScalarName;
+      readonly loc?: Loc;
+    }
+  /**
+   * A warp's matrix multiply-accumulate (a row of intrinsics/mma.ts, keyed by
+   * `shape`): all 32 lanes together compute D = A × B + C from their
+   * fragments `a`, `b`, `c` (the registers, in order, as the row's fragments
+   * say), and each lane stores its D fragment into `d` (one element each).
+   * A statement: its value is the i32 0.
+   */
+  | {
+      readonly op: 'mma';
+      readonly type: 'i32';
+      readonly shape: MmaShape;
+      readonly a: readonly Expr[];
+      readonly b: readonly Expr[];
+      readonly c: readonly Expr[];
+      readonly d: readonly ElementRef[];
       readonly loc?: Loc;
     }
   /** A lane mask (see {@link LaneMask}), u32. */
