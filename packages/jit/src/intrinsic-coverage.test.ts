@@ -28,6 +28,7 @@ import type { AtomicRow } from './intrinsics/atomics.js';
 import type { BitRow } from './intrinsics/bits.js';
 import { fp16Arity, type Fp16Row } from './intrinsics/fp16.js';
 import type { CudaMathRow } from './intrinsics/math.js';
+import { MMA_FUNCTIONS, type MmaRow, mmaRow } from './intrinsics/mma.js';
 import type { WarpMatchRow } from './intrinsics/warp-matches.js';
 import type { WarpShuffleRow } from './intrinsics/warp-shuffles.js';
 
@@ -135,6 +136,16 @@ const SAMPLES: Readonly<Record<string, Sample>> = {
   match_any_sync: { body: 'o[0] = cuda.match_any_sync(0xffffffff, n);' },
   match_all_sync: { body: 'o[0] = cuda.match_all_sync(0xffffffff, n);' },
   activemask: { body: 'o[0] = cuda.activemask();' },
+  ...Object.fromEntries(
+    Object.keys(MMA_FUNCTIONS).map((name) => [
+      `mma.${name}`,
+      {
+        body:
+          'const a = cuda.local.array(4, u32); const b = cuda.local.array(2, u32); const c = cuda.local.array(4, f32); const d = cuda.local.array(4, f32); ' +
+          `for (let i = 0; i < 4; i++) c[i] = n; cuda.mma.${name}(d, a, b, c); o[0] = d[0];`,
+      },
+    ]),
+  ),
   ...Object.fromEntries(
     ['lt', 'le', 'eq', 'ge', 'gt'].map((m) => [`lanemask_${m}`, { body: `o[0] = cuda.lanemask_${m}();` }]),
   ),
@@ -282,6 +293,15 @@ describe('the intrinsic tables', () => {
         expect(['idx', 'up', 'down', 'bfly']).toContain(shuffle.ptx);
         expect(shuffle.direct === 'always' || typeof shuffle.source.llvm === 'string').toBe(true);
         expect(typeof shuffle.source.simulator).toBe('string');
+        return;
+      }
+      if (entry.table === 'mma') {
+        // inline PTX with four f32 outputs; the simulator runs the row's shape by its fragment layout (simulate/mma-simulator.ts)
+        const mma = row as unknown as MmaRow;
+        expect(isNvvmForm(mma.nvvm)).toBe(true);
+        expect(mma.nvvm.ptx).toContain(mma.instruction);
+        expect(mmaRow(mma.shape)).toBe(mma);
+        expect([mma.m, mma.n, mma.k]).toEqual([16, 8, 16]);
         return;
       }
       if (entry.table === 'math') {

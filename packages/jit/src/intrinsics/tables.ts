@@ -10,6 +10,7 @@ import { FENCES } from './fences.js';
 import { FP16_FUNCTIONS } from './fp16.js';
 import { LANE_MASKS } from './lane-masks.js';
 import { CUDA_MATH } from './math.js';
+import { MMA_FUNCTIONS } from './mma.js';
 import { TIMERS } from './timers.js';
 import { WARP_MATCHES } from './warp-matches.js';
 import { WARP_SHUFFLES } from './warp-shuffles.js';
@@ -24,6 +25,7 @@ export interface IntrinsicEntry {
     | 'fp16'
     | 'lane masks'
     | 'math'
+    | 'mma'
     | 'timers'
     | 'warp matches'
     | 'warp shuffles'
@@ -53,6 +55,7 @@ export const INTRINSIC_ENTRIES: readonly IntrinsicEntry[] = Object.freeze([
   ...entries('fp16', FP16_FUNCTIONS, (key) => `fp16.${key}`),
   ...entries('lane masks', LANE_MASKS, (key) => key),
   ...entries('math', CUDA_MATH, (key) => key),
+  ...entries('mma', MMA_FUNCTIONS, (key) => `mma.${key}`),
   ...entries('timers', TIMERS, (key) => key),
   ...entries('warp matches', WARP_MATCHES, (key) => key),
   ...entries('warp shuffles', WARP_SHUFFLES, (key) => key),
