@@ -4,11 +4,10 @@
 // libNVVM and ptxas.
 import { bfloat16Bits } from '@cuda-js/core';
 import { fuzzParameters } from '@cuda-js/test-support/fuzz';
-import { ptxasRejects } from '@cuda-js/test-support/toolchain';
+import { ptxasMissing, ptxasRejects } from '@cuda-js/test-support/toolchain';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeWhen, nvvmMissing } from './compile/toolchain-environment.test-support.js';
-import { ptxasMissing } from './lower/compiled-kernel.test-support.js';
 import { array, cuda, f32, jit, SimulatorError, u16, u32 } from './index.js';
 import { M16N8K16_LAYOUT, MMA_FUNCTIONS } from './intrinsics/mma.js';
 import { gemmInputs, gemmKernel, gemmReference, type GemmInputs, seeded } from './mma.test-support.js';
@@ -64,7 +63,7 @@ const closeTo = (actual: Float32Array, expected: Float32Array): void => {
 
 describe('the m16n8k16 fragment layout', () => {
   it('places every element of A, B and C exactly once over the 32 lanes', () => {
-    const seen = { a: new Set<number>(), b: new Set<number>(), c: new Set<number>() };
+    const seen = { a: new Set<string>(), b: new Set<string>(), c: new Set<string>() };
     for (let lane = 0; lane < 32; lane++) {
       for (let i = 0; i < 8; i++) seen.a.add(M16N8K16_LAYOUT.a(lane, i).join());
       for (let i = 0; i < 4; i++) seen.b.add(M16N8K16_LAYOUT.b(lane, i).join());

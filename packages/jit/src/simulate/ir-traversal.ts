@@ -179,7 +179,12 @@ export function collectivesIn(statements: readonly Stmt[]): { block: boolean; wa
   });
   forEachDeepExpr(statements, (e) => {
     if (e.op === 'vote') found[e.scope] = true;
-    else if (e.op === 'shuffle' || e.op === 'match' || e.op === 'mma' || (e.op === 'lanemask' && laneMaskRow(e.which)?.collective))
+    else if (
+      e.op === 'shuffle' ||
+      e.op === 'match' ||
+      e.op === 'mma' ||
+      (e.op === 'lanemask' && laneMaskRow(e.which)?.collective)
+    )
       found.warp = true;
   });
   return found;

@@ -18,7 +18,7 @@ export interface MmaMatrices {
  */
 export function mmaMatrices(shape: string, registers: readonly (readonly number[])[]): MmaMatrices {
   const row = mmaRow(shape);
-  if (!row || row.m !== 16 || row.n !== 8 || row.k !== 16) throw new Error(`simulator: an mma of shape '${shape}'`);
+  if (row?.m !== 16 || row.n !== 8 || row.k !== 16) throw new Error(`simulator: an mma of shape '${shape}'`);
   const decode = row.input === 'bf16' ? bfloat16FromBits : float16FromBits;
   const a = new Float64Array(16 * 16);
   const b = new Float64Array(16 * 8);

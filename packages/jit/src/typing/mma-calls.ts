@@ -15,18 +15,11 @@ import { MMA_FUNCTIONS, type MmaRow, type MmaShape } from '../intrinsics/mma.js'
 export const mmaUsage = (name: string): string => `mma.${name}(d, a, b, c)`;
 
 /** The fragment `which` of the call: `count` element refs of a 1-D array of `type`. */
-function fragment(
-  c: TyperContext,
-  name: string,
-  row: MmaRow,
-  which: 'a' | 'b' | 'c' | 'd',
-  node: Node,
-): ElementRef[] {
+function fragment(c: TyperContext, name: string, row: MmaRow, which: 'a' | 'b' | 'c' | 'd', node: Node): ElementRef[] {
   const { count, type } = row.fragments[which];
   const what = `cuda.mma.${name}'s ${which} (${count} × ${type})`;
   const view = c.arrayOf(node);
-  if (!view)
-    return c.typeError(node, `${what} is an array of the kernel: cuda.local.array(${count}, cuda.${type})`);
+  if (!view) return c.typeError(node, `${what} is an array of the kernel: cuda.local.array(${count}, cuda.${type})`);
   if (view.choice) c.typeError(node, `${what}: '${view.name}' holds one of several arrays; name one array`);
   if (view.dtype !== type || view.ndim !== 1)
     c.typeError(node, `${what} is a 1-D array of ${type}; '${view.name}' is ${view.description}`);
