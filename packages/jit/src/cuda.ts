@@ -4,6 +4,7 @@ import { BIT_FUNCTIONS } from './intrinsics/bits.js';
 import { FENCES } from './intrinsics/fences.js';
 import { FP16_FUNCTIONS } from './intrinsics/fp16.js';
 import { MMA_FUNCTIONS } from './intrinsics/mma.js';
+import { PACKS } from './intrinsics/packs.js';
 import { CUDA_MATH } from './intrinsics/math.js';
 import { LANE_MASKS } from './intrinsics/lane-masks.js';
 import { TIMERS } from './intrinsics/timers.js';
@@ -129,6 +130,7 @@ export interface CudaIntrinsics
     FenceIntrinsics,
     WarpVoteIntrinsics,
     WarpMatchIntrinsics,
+    PackIntrinsics,
     WarpShuffleIntrinsics,
     MathIntrinsics {
   /** The absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` (and y, z for 2 and 3). */
@@ -275,6 +277,9 @@ export type MmaIntrinsics = {
   [K in keyof typeof MMA_FUNCTIONS]: (d: MmaAccumulators, a: MmaRegisters, b: MmaRegisters, c: MmaAccumulators) => void;
 };
 
+/** The fragment packers of the `cuda` object (`cuda.pack_bf16x2(lo, hi)`, `pack_f16x2`): one per row of the packs table, a u32. */
+export type PackIntrinsics = { [K in keyof typeof PACKS]: (lo: number, hi: number) => number };
+
 /** What atomics work on: an array parameter or a shared or local array. */
 export type AtomicTarget =
   | ArrayLike<number | bigint>
@@ -334,6 +339,7 @@ export const cuda: CudaIntrinsics = Object.freeze({
   ...kernelOnly(Object.keys(CUDA_MATH) as (keyof typeof CUDA_MATH)[], ''),
   ...kernelOnly(Object.keys(WARP_VOTES) as (keyof typeof WARP_VOTES)[], ''),
   ...kernelOnly(Object.keys(WARP_MATCHES) as (keyof typeof WARP_MATCHES)[], ''),
+  ...kernelOnly(Object.keys(PACKS) as (keyof typeof PACKS)[], ''),
   ...kernelOnly(Object.keys(WARP_SHUFFLES) as (keyof typeof WARP_SHUFFLES)[], ''),
   ...kernelOnly(Object.keys(LANE_MASKS) as (keyof typeof LANE_MASKS)[], ''),
   ...kernelOnly(

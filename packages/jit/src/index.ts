@@ -41,6 +41,7 @@ export {
   type AtomicIndex,
   type AtomicIntrinsics,
   type MmaIntrinsics,
+  type PackIntrinsics,
   type MmaRegisters,
   type MmaAccumulators,
   type BitIntrinsics,

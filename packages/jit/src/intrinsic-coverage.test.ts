@@ -136,6 +136,8 @@ const SAMPLES: Readonly<Record<string, Sample>> = {
   match_any_sync: { body: 'o[0] = cuda.match_any_sync(0xffffffff, n);' },
   match_all_sync: { body: 'o[0] = cuda.match_all_sync(0xffffffff, n);' },
   activemask: { body: 'o[0] = cuda.activemask();' },
+  pack_bf16x2: { body: 'o[0] = cuda.pack_bf16x2(o[1], n);' },
+  pack_f16x2: { body: 'o[0] = cuda.pack_f16x2(o[1], n);' },
   ...Object.fromEntries(
     Object.keys(MMA_FUNCTIONS).map((name) => [
       `mma.${name}`,

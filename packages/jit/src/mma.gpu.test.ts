@@ -4,7 +4,16 @@
 import { Device } from '@cuda-js/core';
 import { describeGpu } from '@cuda-js/test-support';
 import { beforeAll, expect, it } from 'vitest';
+import { cuda, jit } from './index.js';
 import { gemmInputs, gemmKernel, gemmReference, seeded } from './mma.test-support.js';
+
+const pack = (x: Float32Array, out: Uint32Array) => {
+  const i = cuda.grid(1);
+  if (2 * i + 1 < x.length) {
+    out[2 * i] = cuda.pack_bf16x2(x[2 * i]!, x[2 * i + 1]!);
+    out[2 * i + 1] = cuda.pack_f16x2(x[2 * i]!, x[2 * i + 1]!);
+  }
+};
 
 const closeTo = (actual: Float32Array, expected: Float32Array): void => {
   for (let i = 0; i < expected.length; i++)
@@ -34,4 +43,20 @@ describeGpu('cuda.mma on a GPU', () => {
         closeTo(onGpu, onCpu);
       }
     });
+
+  it('packs f32 pairs to bf16x2 and f16x2 as the simulator does (finite values, ties, subnormals, overflow)', ({
+    skip,
+  }) => {
+    if (!tensorCores) skip('cvt.rn.bf16x2.f32 needs sm_80 or later');
+    const random = seeded(11);
+    const special = [0, -0, 1, -1, 1.00390625, 1.01171875, 65504, 65520, 1e-8, -1e-40, 3e38, Infinity, -Infinity];
+    const x = Float32Array.from({ length: 1024 }, (_, i) =>
+      i < special.length ? special[i]! : (random() - 0.5) * 2 ** Math.floor(random() * 40 - 20),
+    );
+    const onGpu = new Uint32Array(1024);
+    const onCpu = new Uint32Array(1024);
+    jit(pack).launch({ grid: 16, block: 32 }, x, onGpu);
+    jit(pack, { target: 'simulator' }).launch({ grid: 16, block: 32 }, x, onCpu);
+    expect([...onGpu]).toEqual([...onCpu]);
+  });
 });

@@ -2,7 +2,7 @@
 // matrix product (a property), a one-warp GEMM kernel in the simulator, the
 // misuse it reports, the typing rule's refusals, and the PTX through
 // libNVVM and ptxas.
-import { bfloat16Bits } from '@cuda-js/core';
+import { bfloat16Bits, float16Bits } from '@cuda-js/core';
 import { fuzzParameters } from '@cuda-js/test-support/fuzz';
 import { ptxasMissing, ptxasRejects } from '@cuda-js/test-support/toolchain';
 import fc from 'fast-check';
@@ -130,6 +130,37 @@ describe('a one-warp 16×8×16 GEMM in the simulator', () => {
   });
 });
 
+const packKernel = () =>
+  jit(
+    (x: Float32Array, out: Uint32Array) => {
+      const i = cuda.grid(1);
+      if (2 * i + 1 < x.length) {
+        out[2 * i] = cuda.pack_bf16x2(x[2 * i]!, x[2 * i + 1]!);
+        out[2 * i + 1] = cuda.pack_f16x2(x[2 * i]!, x[2 * i + 1]!);
+      }
+    },
+    { target: 'simulator' },
+  );
+
+describe('cuda.pack_bf16x2 and pack_f16x2', () => {
+  it('round two f32 values to nearest-even and pack them, lo in the lower half (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.float({ noNaN: true }), { minLength: 2, maxLength: 64 }), (values) => {
+        const n = values.length & ~1;
+        const x = Float32Array.from(values.slice(0, n));
+        const out = new Uint32Array(n);
+        packKernel().launch({ grid: 1, block: 32 }, x, out);
+        for (let i = 0; 2 * i + 1 < n; i++) {
+          const [lo, hi] = [x[2 * i]!, x[2 * i + 1]!];
+          expect(out[2 * i]).toBe(((bfloat16Bits(hi) << 16) | bfloat16Bits(lo)) >>> 0);
+          expect(out[2 * i + 1]).toBe(((float16Bits(hi) << 16) | float16Bits(lo)) >>> 0);
+        }
+      }),
+      fuzzParameters(30),
+    );
+  });
+});
+
 describe('the typing rule', () => {
   it('takes 1-D arrays of the fragment types with enough elements', () => {
     const wrongType = jit(
@@ -174,4 +205,13 @@ describeWhen([nvvmMissing, ptxasMissing], 'the PTX through libNVVM and ptxas', (
       expect(ptxasRejects(ptx, 'sm_75')).toMatch(/mma|sm_80/);
     });
   }
+
+  it('packs with cvt.rn.bf16x2.f32 and cvt.rn.f16x2.f32, hi as the first source', () => {
+    for (const arch of ['sm_80', 'sm_90']) {
+      const { ptx } = packKernel().inspect([array(f32, 1), array(u32, 1)], { arch });
+      expect(ptx).toMatch(/cvt\.rn\.bf16x2\.f32\s+%r\d+, (%f\d+), (%f\d+);/);
+      expect(ptx).toMatch(/cvt\.rn\.f16x2\.f32\s+%r\d+, %f\d+, %f\d+;/);
+      expect(ptxasRejects(ptx, arch)).toBeUndefined();
+    }
+  });
 });

@@ -11,6 +11,7 @@ import { FP16_FUNCTIONS } from './fp16.js';
 import { LANE_MASKS } from './lane-masks.js';
 import { CUDA_MATH } from './math.js';
 import { MMA_FUNCTIONS } from './mma.js';
+import { PACKS } from './packs.js';
 import { TIMERS } from './timers.js';
 import { WARP_MATCHES } from './warp-matches.js';
 import { WARP_SHUFFLES } from './warp-shuffles.js';
@@ -26,6 +27,7 @@ export interface IntrinsicEntry {
     | 'lane masks'
     | 'math'
     | 'mma'
+    | 'packs'
     | 'timers'
     | 'warp matches'
     | 'warp shuffles'
@@ -56,6 +58,7 @@ export const INTRINSIC_ENTRIES: readonly IntrinsicEntry[] = Object.freeze([
   ...entries('lane masks', LANE_MASKS, (key) => key),
   ...entries('math', CUDA_MATH, (key) => key),
   ...entries('mma', MMA_FUNCTIONS, (key) => `mma.${key}`),
+  ...entries('packs', PACKS, (key) => key),
   ...entries('timers', TIMERS, (key) => key),
   ...entries('warp matches', WARP_MATCHES, (key) => key),
   ...entries('warp shuffles', WARP_SHUFFLES, (key) => key),

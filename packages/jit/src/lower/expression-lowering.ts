@@ -18,7 +18,7 @@ import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { unknownNode } from '../typing/unknown-node.js';
 import { LoweringError } from './lowering-error.js';
 import { lowerMath } from './math-lowering.js';
-import { lowerMma } from './mma-lowering.js';
+import { lowerMma, lowerPack } from './mma-lowering.js';
 import { lowerShuffle } from './shuffle-lowering.js';
 import { lowerStatements } from './statement-lowering.js';
 import { lowerLaneMask, lowerMatch, lowerWarpVote } from './warp-lowering.js';
@@ -120,6 +120,11 @@ export function lowerExpression(ctx: LoweringContext, expr: Expr): TypedValue {
       const mask = lowerExpression(ctx, expr.mask);
       const value = expect(lowerExpression(ctx, expr.value), expr.valueType, 'match');
       return expect(lowerMatch(ctx, expr.mode, mask, value), expr.type, 'match');
+    }
+    case 'pack': {
+      const lo = expect(lowerExpression(ctx, expr.lo), 'f32', 'pack');
+      const hi = expect(lowerExpression(ctx, expr.hi), 'f32', 'pack');
+      return { ref: lowerPack(ctx, expr.to, lo, hi), type: 'u32' };
     }
     case 'mma': {
       // The fragments' registers are read in order (a, b, c), then each lane writes its D fragment.

@@ -1,6 +1,7 @@
 // The tensor-core mma rows (intrinsics/mma.ts): inline PTX whose four f32
 // outputs come back as a struct, `{ float, float, float, float }`.
 import { type MmaShape, mmaRow } from '../intrinsics/mma.js';
+import { type PackTo, packRow } from '../intrinsics/packs.js';
 import { registerType } from './llvm-types.js';
 import type { LoweringContext, TypedValue } from './lowering-context.js';
 import { LoweringError } from './lowering-error.js';
@@ -33,4 +34,16 @@ export function lowerMma(
     ref: ctx.builder.compute(`extractvalue ${t} ${struct}, ${i}`),
     type: fragments.d.type,
   }));
+}
+
+/** Two f32 values rounded to `to` and packed in an i32 (the u32 of a fragment), by the row's inline PTX (intrinsics/packs.ts). */
+export function lowerPack(ctx: LoweringContext, to: PackTo, lo: TypedValue, hi: TypedValue): string {
+  const row = packRow(to);
+  if (!row) throw new LoweringError(`unknown pack to '${to as string}'`);
+  const ref = lowerAsmForm(ctx, row.nvvm, {}, [
+    { type: 'float', ref: lo.ref },
+    { type: 'float', ref: hi.ref },
+  ]);
+  if (ref === undefined) throw new LoweringError(`pack to '${to}' has an NVVM form that gives no value`);
+  return ref;
 }

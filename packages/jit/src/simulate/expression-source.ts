@@ -1,3 +1,4 @@
+import { packRow } from '../intrinsics/packs.js';
 import { type ArrayType, isFloat, type ScalarName } from '../typing/jit-types.js';
 import { roundToFloat } from '../typing/literals.js';
 import {
@@ -231,6 +232,14 @@ export class ExpressionSource {
       }
       case 'mma':
         return this.#mma(e);
+      case 'pack': {
+        const row = packRow(e.to);
+        if (!row) throw new Error(`simulator: the typed IR packs to '${e.to}', which has no row`);
+        return {
+          code: simulatorExpression(row.simulator, [this.generate(e.lo).code, this.generate(e.hi).code]),
+          type: 'u32',
+        };
+      }
       case 'lanemask':
         return this.#laneMask(e);
       case 'bits':

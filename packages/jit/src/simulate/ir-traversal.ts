@@ -51,6 +51,9 @@ export function forEachChild(e: Expr, visit: (child: Expr) => void): void {
     case 'match':
       visit(e.mask);
       return visit(e.value);
+    case 'pack':
+      visit(e.lo);
+      return visit(e.hi);
     case 'mma':
       e.a.forEach(visit);
       e.b.forEach(visit);

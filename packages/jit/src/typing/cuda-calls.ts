@@ -15,6 +15,7 @@ import { MEMORY_MAKERS } from './kernel-memories.js';
 import { mmaCall, mmaUsage } from './mma-calls.js';
 import { printfCall } from './print-calls.js';
 import { MMA_FUNCTIONS } from '../intrinsics/mma.js';
+import { PACKS, type PackRow, type PackTo } from '../intrinsics/packs.js';
 import { arithmeticType, defaultLiteralType } from './promotion.js';
 import { BIT_FUNCTIONS, bitResultType, type BitFunction } from '../intrinsics/bits.js';
 import { FENCES, type FenceScope } from '../intrinsics/fences.js';
@@ -362,6 +363,23 @@ export const CUDA_CALLS: Readonly<Record<string, IntrinsicRule>> = nameTable({
     Object.keys(MMA_FUNCTIONS).map((name): [string, IntrinsicRule] => [
       `mma.${name}`,
       { usage: mmaUsage(name), value: (c, args, call) => mmaCall(c, name, args, call) },
+    ]),
+  ),
+
+  ...Object.fromEntries(
+    Object.entries(PACKS).map(([name, row]: [string, PackRow]): [string, IntrinsicRule] => [
+      name,
+      {
+        usage: `${name}(lo, hi)`,
+        value: (c, [lo, hi], call) => {
+          const f32 = (node: Node): Expr => {
+            const v = c.expression(node);
+            if (v.type === 'bool') c.typeError(node, `cuda.${name} takes numbers, got a bool`);
+            return c.to(v, 'f32', node);
+          };
+          return typed({ op: 'pack', type: 'u32', to: row.to as PackTo, lo: f32(lo!), hi: f32(hi!), loc: c.loc(call) });
+        },
+      },
     ]),
   ),
 

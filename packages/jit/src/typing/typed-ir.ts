@@ -39,6 +39,7 @@ import type { FenceScope } from '../intrinsics/fences.js';
 import type { LaneMask } from '../intrinsics/lane-masks.js';
 import type { TimerName } from '../intrinsics/timers.js';
 import type { MmaShape } from '../intrinsics/mma.js';
+import type { PackTo } from '../intrinsics/packs.js';
 import type { WarpMatchMode } from '../intrinsics/warp-matches.js';
 import type { WarpShuffleMode } from '../intrinsics/warp-shuffles.js';
 import type { WarpVoteMode } from '../intrinsics/warp-votes.js';
@@ -441,6 +442,15 @@ export type Expr =
       readonly b: readonly Expr[];
       readonly c: readonly Expr[];
       readonly d: readonly ElementRef[];
+      readonly loc?: Loc;
+    }
+  /** Two f32 values (`lo`, `hi`) rounded to `to` and packed in a u32, `lo` in the lower half (a row of intrinsics/packs.ts). */
+  | {
+      readonly op: 'pack';
+      readonly type: 'u32';
+      readonly to: PackTo;
+      readonly lo: Expr;
+      readonly hi: Expr;
       readonly loc?: Loc;
     }
   /** A lane mask (see {@link LaneMask}), u32. */
