@@ -106,6 +106,16 @@ export class SimulatorError extends JitError {
   override name = 'SimulatorError';
 }
 
+/**
+ * A kernel uses an instruction that the architecture it is compiled for
+ * lacks (`cuda.mma.*` and the fragment packers need sm_80): the message
+ * names the intrinsic, its PTX instruction, the architecture it needs and
+ * the one given.
+ */
+export class ArchitectureTooOldError extends JitError {
+  override name = 'ArchitectureTooOldError';
+}
+
 /** The simulator's spellings, for messages that point a user without a GPU at it (a launch's, an array maker's). */
 export const SIMULATOR_HINT =
   "to run on the CPU instead, make the kernel with jit(fn, { target: 'simulator' }) and its arrays with toDevice(x, { target: 'simulator' }) (deviceArray and the other array makers likewise), or set CUDA_JS_SIMULATOR=1 in the environment for every kernel and array";

@@ -118,6 +118,7 @@ export {
   RecursionTypeError,
   KernelArgumentError,
   SimulatorError,
+  ArchitectureTooOldError,
   NoGpuError,
   StaleKernelArtifactError,
   KernelNotBuiltError,

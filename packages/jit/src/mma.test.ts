@@ -8,6 +8,7 @@ import { ptxasMissing, ptxasRejects } from '@cuda-js/test-support/toolchain';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeWhen, nvvmMissing } from './compile/toolchain-environment.test-support.js';
+import { ArchitectureTooOldError } from './errors.js';
 import { array, cuda, f32, jit, SimulatorError, u16, u32 } from './index.js';
 import { M16N8K16_LAYOUT, MMA_FUNCTIONS } from './intrinsics/mma.js';
 import { gemmInputs, gemmKernel, gemmReference, type GemmInputs, seeded } from './mma.test-support.js';
@@ -201,8 +202,10 @@ describeWhen([nvvmMissing, ptxasMissing], 'the PTX through libNVVM and ptxas', (
         expect(ptx, name).toContain(row.instruction);
         expect(ptxasRejects(ptx, arch)).toBeUndefined();
       }
-      const { ptx } = kernel.inspect(signature, { arch: 'sm_75' });
-      expect(ptxasRejects(ptx, 'sm_75')).toMatch(/mma|sm_80/);
+      const below = () => kernel.inspect(signature, { arch: 'sm_75' }).ptx;
+      expect(below).toThrow(ArchitectureTooOldError);
+      expect(below).toThrow(`cuda.mma.${name} (${row.instruction}) needs sm_80 or later; kernel`);
+      expect(below).toThrow(/is compiled for sm_75/);
     });
   }
 
@@ -213,5 +216,8 @@ describeWhen([nvvmMissing, ptxasMissing], 'the PTX through libNVVM and ptxas', (
       expect(ptx).toMatch(/cvt\.rn\.f16x2\.f32\s+%r\d+, %f\d+, %f\d+;/);
       expect(ptxasRejects(ptx, arch)).toBeUndefined();
     }
+    expect(() => packKernel().inspect([array(f32, 1), array(u32, 1)], { arch: 'sm_75' }).ptx).toThrow(
+      /cuda\.pack_bf16x2 \(cvt\.rn\.bf16x2\.f32\) needs sm_80 or later/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 // Building kernels ahead of time: each declared signature through the JIT's
 // own pipeline (typed, lowered to NVVM IR, libNVVM to PTX per
 // architecture, ptxas to a cubin), into a KernelArtifact.
+import { checkArchitecture } from '../compile/architecture-requirements.js';
 import { isAbsolute, relative, sep } from 'node:path';
 import { describeValue, suggestName } from '@cuda-js/options';
 import { computeName, nvvmIRVersion, nvvmToolchain, parseArchitecture, smName } from '@cuda-js/program';
@@ -175,6 +176,7 @@ export function buildKernelArtifact(kernels: Iterable<JitKernel>, given: BuildKe
         const virtual = computeName(parseArchitecture(arch));
         let ptx = ptxOf.get(virtual);
         if (ptx === undefined) {
+          checkArchitecture(typed, virtual);
           ptx = compileToPtx(ir, { arch: virtual, fma: source.fma, fastMath: source.fastMath, name: source.name });
           ptxOf.set(virtual, ptx);
         }

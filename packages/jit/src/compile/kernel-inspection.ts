@@ -1,5 +1,6 @@
 // What `JitKernel.inspect` gives: the types of one specialization, and its
 // NVVM IR, PTX and simulator code, each made when it is first read.
+import { checkArchitecture } from './architecture-requirements.js';
 import { ArchitectureRequiredError, nvvmIRVersion } from '@cuda-js/program';
 import { lowerKernel } from '../lower/lower-kernel.js';
 import type { SourceLocator } from '../errors.js';
@@ -54,6 +55,7 @@ export function inspectKernel(
     get ptx() {
       if (ptx !== undefined) return ptx;
       const ir = this.nvvm;
+      checkArchitecture(typed, compileOptions.arch);
       try {
         return (ptx = compileToPtx(ir, compileOptions));
       } catch (error) {

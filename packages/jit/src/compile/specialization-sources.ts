@@ -5,6 +5,7 @@
 // (typed, lowered, compiled by compile-kernel.ts). The first source that
 // answers gives the loaded code; the specialization and its KernelLauncher
 // are made over it here, in one place, whichever source it was.
+import { checkArchitecture } from './architecture-requirements.js';
 import { Device } from '@cuda-js/core';
 import { nvvmIRVersion, ObjectCode, type Kernel } from '@cuda-js/program';
 import { launchArtifactChoice, notBuiltError, nvvmUnavailable, type ArtifactLookup } from '../aot/artifact-choice.js';
@@ -211,6 +212,7 @@ function fromDiskCache(sourcing: Sourcing): LoadedCode | undefined {
 function compiledNow(sourcing: Sourcing): LoadedCode {
   const { request, symbol, options, sourceKey } = sourcing;
   const typed = request.type(symbol);
+  checkArchitecture(typed, options.arch ?? Device.current()?.arch);
   const nvvm = lowerKernel(typed, { irVersion: nvvmIRVersion(), fastMath: request.fastMath });
   const cache = options.cache;
   const before = cache?.stats();
