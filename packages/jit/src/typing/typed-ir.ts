@@ -216,8 +216,8 @@ export const SHUFFLE_TYPES: readonly ScalarName[] = Object.freeze(['i32', 'u32',
  */
 export type VoteMode = WarpVoteMode | 'count' | 'and' | 'or';
 
-/** The warp votes', matches' and shuffles' modes (intrinsics/warp-votes.ts, warp-matches.ts, warp-shuffles.ts). */
-export type { WarpVoteMode, WarpMatchMode, WarpShuffleMode };
+/** The warp votes', matches' and shuffles' modes, the mma shapes and the packers' half types (intrinsics/warp-votes.ts, warp-matches.ts, warp-shuffles.ts, mma.ts, packs.ts). */
+export type { WarpVoteMode, WarpMatchMode, WarpShuffleMode, MmaShape, PackTo };
 
 /**
  * Lane masks (u32), one row each in intrinsics/lane-masks.ts: `activemask` the lanes now executing together;
