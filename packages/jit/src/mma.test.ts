@@ -127,7 +127,28 @@ describe('a one-warp 16×8×16 GEMM in the simulator', () => {
       },
       { target: 'simulator' },
     );
-    expect(() => diverged.launch({ grid: 1, block: 32 }, new Float32Array(32))).toThrow(SimulatorError);
+    const run = () => diverged.launch({ grid: 1, block: 32 }, new Float32Array(32));
+    expect(run).toThrow(SimulatorError);
+    expect(run).toThrow(
+      /mma\.m16n8k16_bf16\(\) in thread \(0, 0, 0\) of block \(0, 0, 0\) waits for all 32 lanes of its warp/,
+    );
+    expect(run).toThrow(
+      /lane 31 \(thread \(31, 0, 0\)\) returned: every lane of the warp must run the same mma together/,
+    );
+    // lanes at two different mmas: a deadlock on the GPU
+    const twoSites = jit(
+      (x: Float32Array) => {
+        const a = cuda.local.array(4, u32);
+        const b = cuda.local.array(2, u32);
+        const c = cuda.local.array(4, f32);
+        const d = cuda.local.array(4, f32);
+        if (cuda.laneid < 16) cuda.mma.m16n8k16_bf16(d, a, b, c);
+        else cuda.mma.m16n8k16_bf16(d, a, b, c);
+        x[cuda.laneid] = d[0]!;
+      },
+      { target: 'simulator' },
+    );
+    expect(() => twoSites.launch({ grid: 1, block: 32 }, new Float32Array(32))).toThrow(/a deadlock on the GPU/);
   });
 });
 

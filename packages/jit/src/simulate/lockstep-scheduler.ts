@@ -666,7 +666,15 @@ export class LockstepGroup {
         const sj = base + j;
         const who = `lane ${j} (${threadName(sj % T, this.ntidX, this.ntidY)})`;
         const name = collectiveName((this.context.sites.get(site) as { collective: CollectiveOp }).collective);
-        const waits = `${name} in ${this.#where(s)} waits for the lanes of its mask ${hex(given)}`;
+        const waits =
+          kind === MMA
+            ? `${name} in ${this.#where(s)} waits for all 32 lanes of its warp (mma.sync.aligned)`
+            : `${name} in ${this.#where(s)} waits for the lanes of its mask ${hex(given)}`;
+        if (this.#state[sj] === DONE && kind === MMA)
+          return this.#error(
+            site,
+            `${waits}, but ${who} returned: every lane of the warp must run the same mma together`,
+          );
         if (this.#state[sj] === DONE) {
           return this.#error(
             site,
