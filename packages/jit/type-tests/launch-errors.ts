@@ -1,6 +1,7 @@
 // Launches that TypeScript must refuse: each `@ts-expect-error` fails the
 // compile (TS2578, an unused directive) if the error it marks goes away.
-import { f32, i32, i64 } from '@cuda-js/core';
+import { f32, i32, i64, u32 } from '@cuda-js/core';
+import { cuda, jit } from '@cuda-js/jit';
 import { StridedMemoryView } from '@cuda-js/memory-view';
 import { addOne, axpy, blockSum, stencil } from './kernels.js';
 
@@ -38,3 +39,21 @@ export function refusedLaunches(): void {
   // @ts-expect-error: a number is no address (a bigint is)
   addOne.launch(config, 4096, 4);
 }
+
+/** The tensor-core fragments' types (compiled, not launched): u32 registers for A and B, f32 accumulators for C and D. */
+export const mmaFragments = jit((out: Float32Array) => {
+  const a = cuda.local.array(4, u32);
+  const b = cuda.local.array(2, u32);
+  const c = cuda.local.array(4, f32);
+  const d = cuda.local.array(4, f32);
+  a[0] = cuda.pack_bf16x2(1.5, -2);
+  cuda.mma.m16n8k16_bf16(d, a, b, c);
+  cuda.mma.m16n8k16_f16(c, a, b, c);
+  // @ts-expect-error: A's registers are u32, not f32
+  cuda.mma.m16n8k16_bf16(d, c, b, c);
+  // @ts-expect-error: D's accumulators are f32, not u32
+  cuda.mma.m16n8k16_bf16(a, a, b, c);
+  // @ts-expect-error: the packers take two numbers
+  cuda.pack_bf16x2(1);
+  out[0] = d[0]!;
+});
