@@ -18,6 +18,14 @@ const AOT_LOADED = '__cudaJsAotLoaded';
 /** The package whose native addon must stay beside its JavaScript: kept an import of the bundle by default. */
 const NATIVE_PACKAGE = /^@cuda-js\/bindings(?:\/|$)/;
 
+/** What the plugin uses of a webpack or rspack compiler: its output's kind and its ExternalsPlugin. */
+interface WebpackLikeCompiler {
+  readonly options: { readonly output: { readonly module?: boolean | undefined } };
+  readonly webpack: {
+    readonly ExternalsPlugin: new (type: 'module' | 'import', externals: RegExp[]) => { apply(compiler: never): void };
+  };
+}
+
 /** Said once per build where the plugin kept the native package an import. */
 const KEPT_EXTERNAL =
   "[cuda-js] @cuda-js/bindings stays an import of the bundle (its native addon cannot be bundled): ship node_modules/@cuda-js/bindings with the app (npm install --omit=dev where it runs), or set the plugin's native: 'bundle' option to decide yourself";
@@ -95,11 +103,21 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
     let transformed = false;
     const keepNativeExternal = (options.native ?? 'external') === 'external';
     let saidExternal = false;
-    const external = (source: string): { id: string; external: true } | undefined => {
-      if (!keepNativeExternal || !NATIVE_PACKAGE.test(source)) return undefined;
+    const sayKeptExternal = (): void => {
       if (!saidExternal) console.info(KEPT_EXTERNAL);
       saidExternal = true;
+    };
+    const external = (source: string): { id: string; external: true } | undefined => {
+      if (!keepNativeExternal || !NATIVE_PACKAGE.test(source)) return undefined;
+      sayKeptExternal();
       return { id: source, external: true };
+    };
+    // unplugin's resolveId cannot make a module external in webpack and rspack: their own externals do
+    const keepExternalIn = (compiler: WebpackLikeCompiler): void => {
+      if (!keepNativeExternal) return;
+      const type = compiler.options.output.module ? 'module' : 'import';
+      new compiler.webpack.ExternalsPlugin(type, [NATIVE_PACKAGE]).apply(compiler as never);
+      sayKeptExternal();
     };
     const include = options.include;
     const wanted = (id: string): boolean => {
@@ -152,21 +170,8 @@ export const cudaJsPlugin: UnpluginInstance<CudaJsPluginOptions | undefined, fal
         if (aot && source.endsWith(AOT_SUFFIX)) return source;
         return external(source);
       },
-      // unplugin's resolveId cannot make a module external in webpack and rspack: their own externals do
-      webpack(compiler) {
-        if (!keepNativeExternal) return;
-        new compiler.webpack.ExternalsPlugin(compiler.options.output.module ? 'module' : 'import', [
-          NATIVE_PACKAGE,
-        ]).apply(compiler);
-        console.info(KEPT_EXTERNAL);
-      },
-      rspack(compiler) {
-        if (!keepNativeExternal) return;
-        new compiler.webpack.ExternalsPlugin(compiler.options.output.module ? 'module' : 'import', [
-          NATIVE_PACKAGE,
-        ]).apply(compiler);
-        console.info(KEPT_EXTERNAL);
-      },
+      webpack: (compiler) => keepExternalIn(compiler),
+      rspack: (compiler) => keepExternalIn(compiler),
       loadInclude: (id) => aot !== undefined && id.endsWith(AOT_SUFFIX),
       async load(id) {
         if (!aot || !id.endsWith(AOT_SUFFIX)) return undefined;
